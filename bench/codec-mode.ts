@@ -1,0 +1,388 @@
+/**
+ * `codec` mode: serialize and deserialize in process, no socket. For every
+ * codec x payload (a "case"):
+ *
+ *  1. verify: every message must round-trip exactly, or the case is reported
+ *     as failed and never timed;
+ *  2. warm up (untimed), which also estimates the cost of one call;
+ *  3. time `runs` runs of `iterations` messages, each run a serialize loop
+ *     over the messages, then a deserialize loop over their encodings (made
+ *     once, untimed, in step 1), with a full GC before each, the codec order
+ *     shuffled per run and results spot-checked after each.
+ *
+ * Per-message means come from whole-loop times divided by the message
+ * count; per-message percentiles come from batches long enough for the clock
+ * (see `minBatchNs`). Nothing here prints.
+ */
+
+import type { Codec, Encoded, PayloadCodec } from "../protocols/codec.ts";
+import { encodedBytes } from "../protocols/codec.ts";
+import type { ClockCalibration, Clock } from "./clock.ts";
+import { batchCount, compileLoop, SINK_SIZE, type TimedLoop } from "./loops.ts";
+import { createRng, makeMessages, type Message, type PayloadName } from "./payloads.ts";
+import type { BatchPercentiles, CaseResult, RunFigures } from "./results.ts";
+import { percentileSorted, summarize } from "./stats.ts";
+import { describeMismatch } from "./verify.ts";
+
+export interface CodecModeOptions {
+  codecs: readonly Codec[];
+  payloads: readonly PayloadName[];
+  iterations: number;
+  runs: number;
+  warmup: number;
+  seed: number;
+  fixed: boolean;
+  clock: Clock;
+  calibration: ClockCalibration;
+  /** Full garbage collection between cases, where the runtime offers one. */
+  gc?: () => void;
+  /** Version of each codec's library, for the results. */
+  libraryVersion?: (library: string) => string;
+  onProgress?: (event: ProgressEvent) => void;
+  /** Checked between runs; true stops after the current run. */
+  shouldStop?: () => boolean;
+}
+
+export interface ProgressEvent {
+  /** What is being done: "verify", "warmup" or "run". */
+  stage: "verify" | "warmup" | "run";
+  codec: string;
+  payload: PayloadName;
+  run: number;
+  runs: number;
+  /** Timed runs finished so far, and in all. */
+  done: number;
+  total: number;
+  elapsedMs: number;
+}
+
+export interface CodecModeResult {
+  cases: CaseResult[];
+  /** order[run][payloadIndex] = codec names in the order they ran. */
+  order: string[][][];
+  minBatchNs: number;
+}
+
+/**
+ * Shortest batch worth timing: 100x the clock's resolution, so a tick is at
+ * most 1% of a sample, and 1000x the cost of a clock read, so reading the
+ * clock is at most 0.1% of it.
+ */
+export function minBatchNs(calibration: ClockCalibration): number {
+  return Math.max(100 * calibration.resolutionNs, 1000 * calibration.overheadNs);
+}
+
+/** Messages per batch for an operation costing `perOpNs`. */
+export function batchSizeFor(perOpNs: number, calibration: ClockCalibration, iterations: number): number {
+  const ideal = Math.ceil(minBatchNs(calibration) / Math.max(perOpNs, 1e-3));
+  return Math.max(1, Math.min(iterations, ideal));
+}
+
+/** Fisher-Yates with the benchmark's seeded generator. */
+export function shuffled<T>(items: readonly T[], rng: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+interface CaseState {
+  codec: Codec;
+  payload: PayloadName;
+  messages: Message[];
+  /** Every message encoded once, untimed during verification: the deserialize loop's input. */
+  encoded: Encoded[];
+  pc: PayloadCodec;
+  encodeLoop: TimedLoop;
+  decodeLoop: TimedLoop;
+  encodeBatch: number;
+  decodeBatch: number;
+  bytes: { mean: number; min: number; max: number };
+  error: string;
+  warmed: boolean;
+  runs: RunFigures[];
+  encodeSamples: number[];
+  decodeSamples: number[];
+}
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** Round-trips every message; returns an error line, or "" when all are exact. */
+function verifyCase(state: CaseState): string {
+  const { pc, messages } = state;
+  const encodedAll = new Array<Encoded>(messages.length);
+  let sum = 0;
+  let min = Infinity;
+  let max = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    let encoded: Encoded;
+    let decoded: unknown;
+    try {
+      encoded = pc.encode(message);
+      decoded = pc.decode(encoded);
+    } catch (e) {
+      return `message #${i} did not round-trip: ${errorText(e)}`;
+    }
+    const mismatch = describeMismatch(message, decoded);
+    if (mismatch !== undefined) return `message #${i} did not round-trip: ${mismatch}`;
+    encodedAll[i] = encoded;
+    const size = encodedBytes(encoded);
+    sum += size;
+    if (size < min) min = size;
+    if (size > max) max = size;
+  }
+  state.bytes = { mean: sum / messages.length, min, max };
+  state.encoded = encodedAll;
+  return "";
+}
+
+/**
+ * Checks what a timed run left in its result rings: a few of the last
+ * encoded messages must decode (untimed) to the original, and the last
+ * decoded ones must equal the originals.
+ */
+function spotCheck(state: CaseState, encodedRing: unknown[], decodedRing: unknown[]): string {
+  const n = state.messages.length;
+  const last = Math.min(n, SINK_SIZE);
+  for (const back of [1, 2, Math.ceil(last / 2), last]) {
+    const i = n - back;
+    const message = state.messages[i]!;
+    let mismatch = describeMismatch(message, decodedRing[i & (SINK_SIZE - 1)]);
+    if (mismatch !== undefined) return `timed run decoded message #${i} wrongly: ${mismatch}`;
+    try {
+      mismatch = describeMismatch(message, state.pc.decode(encodedRing[i & (SINK_SIZE - 1)] as Encoded));
+    } catch (e) {
+      mismatch = errorText(e);
+    }
+    if (mismatch !== undefined) return `timed run encoded message #${i} wrongly: ${mismatch}`;
+  }
+  return "";
+}
+
+function batchPercentiles(samples: number[], batch: number): BatchPercentiles {
+  const sorted = Float64Array.from(samples).sort();
+  return {
+    batch,
+    samples: sorted.length,
+    p50: percentileSorted(sorted, 50),
+    p90: percentileSorted(sorted, 90),
+    p99: percentileSorted(sorted, 99),
+  };
+}
+
+/** Per-message ns of each batch, with one clock read taken off each. */
+function perMessageBatchTimes(times: Float64Array, count: number, n: number, batch: number, overheadNs: number, out: number[]): void {
+  for (let k = 0; k < count; k++) {
+    const inBatch = Math.min(batch, n - k * batch);
+    out.push(Math.max(0, times[k]! * 1e6 - overheadNs) / inBatch);
+  }
+}
+
+export async function runCodecMode(options: CodecModeOptions): Promise<CodecModeResult> {
+  const { clock, calibration, iterations, runs } = options;
+  const now = clock.now;
+  const overheadNs = calibration.overheadNs;
+  const started = now();
+  const versionOf = options.libraryVersion ?? (() => "");
+
+  const messagesByPayload = new Map<PayloadName, Message[]>();
+  for (const payload of options.payloads) {
+    messagesByPayload.set(payload, makeMessages(payload, { count: iterations, seed: options.seed, fixed: options.fixed }));
+  }
+
+  // The loop floor: the same loop around an identity function, per payload.
+  const loopFloor = new Map<PayloadName, number>();
+  for (const payload of options.payloads) {
+    const messages = messagesByPayload.get(payload)!;
+    const loop = compileLoop(`floor_${payload}`);
+    const out = new Array<unknown>(SINK_SIZE);
+    const times = new Float64Array(1);
+    const identity = (x: unknown): unknown => x;
+    loop(now, identity, messages, out, SINK_SIZE - 1, Math.min(iterations, options.warmup || iterations), iterations, times);
+    const ms = loop(now, identity, messages, out, SINK_SIZE - 1, iterations, iterations, times);
+    loopFloor.set(payload, Math.max(0, ms * 1e6 - overheadNs) / iterations);
+  }
+
+  const states = new Map<string, CaseState>();
+  const keyOf = (codec: string, payload: string): string => `${codec}\u0000${payload}`;
+  for (const payload of options.payloads) {
+    for (const codec of options.codecs) {
+      let pc: PayloadCodec;
+      let error = "";
+      try {
+        pc = codec.forPayload(payload);
+      } catch (e) {
+        pc = { encode: () => "", decode: () => ({}) as Message };
+        error = `could not set up: ${errorText(e)}`;
+      }
+      states.set(keyOf(codec.name, payload), {
+        codec,
+        payload,
+        messages: messagesByPayload.get(payload)!,
+        encoded: [],
+        pc,
+        encodeLoop: compileLoop(`${codec.name}_${payload}_serialize`),
+        decodeLoop: compileLoop(`${codec.name}_${payload}_deserialize`),
+        encodeBatch: iterations,
+        decodeBatch: iterations,
+        bytes: { mean: NaN, min: NaN, max: NaN },
+        error,
+        warmed: false,
+        runs: [],
+        encodeSamples: [],
+        decodeSamples: [],
+      });
+    }
+  }
+
+  const rng = createRng(options.seed ^ 0x5bd1e995);
+  const order: string[][][] = [];
+  const total = runs * states.size;
+  let done = 0;
+  const progress = (stage: ProgressEvent["stage"], state: CaseState, run: number): void =>
+    options.onProgress?.({
+      stage,
+      codec: state.codec.name,
+      payload: state.payload,
+      run,
+      runs,
+      done,
+      total,
+      elapsedMs: now() - started,
+    });
+
+  runLoop: for (let run = 0; run < runs; run++) {
+    const runOrder: string[][] = [];
+    order.push(runOrder);
+    for (const payload of options.payloads) {
+      const codecs = shuffled(options.codecs, rng);
+      runOrder.push(codecs.map((c) => c.name));
+      for (let position = 0; position < codecs.length; position++) {
+        const state = states.get(keyOf(codecs[position]!.name, payload))!;
+        if (state.error === "" && !state.warmed) {
+          progress("verify", state, run);
+          state.error = verifyCase(state);
+          if (state.error === "") {
+            progress("warmup", state, run);
+            state.error = warmUp(state, options);
+          }
+          state.warmed = true;
+        }
+        if (state.error === "") {
+          progress("run", state, run);
+          options.gc?.();
+          await yieldToEventLoop();
+          state.error = timeOneRun(state, run, position, options);
+        }
+        done++;
+        if (options.shouldStop?.()) break runLoop;
+      }
+    }
+  }
+
+  const cases: CaseResult[] = [];
+  for (const state of states.values()) {
+    const floor = loopFloor.get(state.payload)!;
+    cases.push(toCaseResult(state, options, floor, versionOf(state.codec.library)));
+  }
+  return { cases, order, minBatchNs: minBatchNs(calibration) };
+
+  function timeOneRun(state: CaseState, run: number, position: number, o: CodecModeOptions): string {
+    const n = iterations;
+    const encodedRing = new Array<unknown>(SINK_SIZE);
+    const decodedRing = new Array<unknown>(SINK_SIZE);
+    const encTimes = new Float64Array(batchCount(n, state.encodeBatch));
+    const decTimes = new Float64Array(batchCount(n, state.decodeBatch));
+    let encMs: number;
+    let decMs: number;
+    try {
+      encMs = state.encodeLoop(now, state.pc.encode as (x: unknown) => unknown, state.messages, encodedRing, SINK_SIZE - 1, n, state.encodeBatch, encTimes);
+      decMs = state.decodeLoop(now, state.pc.decode as (x: unknown) => unknown, state.encoded, decodedRing, SINK_SIZE - 1, n, state.decodeBatch, decTimes);
+    } catch (e) {
+      return `run ${run + 1} threw: ${errorText(e)}`;
+    }
+    const check = spotCheck(state, encodedRing, decodedRing);
+    if (check !== "") return check;
+    // Each batch reads the clock twice inside the whole-loop interval.
+    const serializeNs = Math.max(0, encMs * 1e6 - 2 * encTimes.length * o.calibration.overheadNs) / n;
+    const deserializeNs = Math.max(0, decMs * 1e6 - 2 * decTimes.length * o.calibration.overheadNs) / n;
+    state.runs.push({ run, position, serializeNs, deserializeNs, totalNs: serializeNs + deserializeNs });
+    perMessageBatchTimes(encTimes, encTimes.length, n, state.encodeBatch, o.calibration.overheadNs, state.encodeSamples);
+    perMessageBatchTimes(decTimes, decTimes.length, n, state.decodeBatch, o.calibration.overheadNs, state.decodeSamples);
+    return "";
+  }
+}
+
+/**
+ * Untimed warm-up over `warmup` messages, twice, so the loops and the codec
+ * reach the engine's optimising tiers; the second pass's time per call sizes
+ * the batches.
+ */
+function warmUp(state: CaseState, options: CodecModeOptions): string {
+  const n = Math.min(Math.max(options.warmup, 1), state.messages.length);
+  const ring = new Array<unknown>(SINK_SIZE);
+  const one = new Float64Array(1);
+  let encMs = 0;
+  let decMs = 0;
+  try {
+    for (let pass = 0; pass < 2; pass++) {
+      encMs = state.encodeLoop(options.clock.now, state.pc.encode as (x: unknown) => unknown, state.messages, ring, SINK_SIZE - 1, n, n, one);
+      decMs = state.decodeLoop(options.clock.now, state.pc.decode as (x: unknown) => unknown, state.encoded, ring, SINK_SIZE - 1, n, n, one);
+    }
+  } catch (e) {
+    return `warm-up threw: ${errorText(e)}`;
+  }
+  const perEncodeNs = (encMs * 1e6) / n;
+  const perDecodeNs = (decMs * 1e6) / n;
+  state.encodeBatch = batchSizeFor(perEncodeNs, options.calibration, options.iterations);
+  state.decodeBatch = batchSizeFor(perDecodeNs, options.calibration, options.iterations);
+  return "";
+}
+
+function toCaseResult(state: CaseState, options: CodecModeOptions, loopFloorNs: number, libraryVersion: string): CaseResult {
+  const ok = state.error === "" && state.runs.length > 0;
+  const runs = state.runs;
+  const serialize = summarize(runs.map((r) => r.serializeNs));
+  const deserialize = summarize(runs.map((r) => r.deserializeNs));
+  const total = summarize(runs.map((r) => r.totalNs));
+  const totalMs = summarize(runs.map((r) => (r.totalNs * options.iterations) / 1e6));
+  const flags: string[] = [];
+  if (ok && (serialize.median < 2 * loopFloorNs || deserialize.median < 2 * loopFloorNs)) flags.push("near-empty-loop");
+  if (!state.codec.standard) flags.push("non-standard");
+  if (ok && runs.length < options.runs) flags.push("stopped-early");
+  return {
+    client: "inprocess",
+    mode: "codec",
+    codec: state.codec.name,
+    standard: state.codec.standard,
+    frame: state.codec.frame,
+    library: state.codec.library,
+    libraryVersion,
+    payload: state.payload,
+    iterations: options.iterations,
+    runs: runs.length,
+    warmup: options.warmup,
+    bytes: state.bytes.mean,
+    bytesMin: state.bytes.min,
+    bytesMax: state.bytes.max,
+    verified: ok,
+    error: state.error !== "" ? state.error : runs.length === 0 ? "no timed run finished" : "",
+    serialize,
+    deserialize,
+    total,
+    totalMs,
+    msgsPerS: ok ? 1e9 / total.mean : NaN,
+    serializeBatches: batchPercentiles(state.encodeSamples, state.encodeBatch),
+    deserializeBatches: batchPercentiles(state.decodeSamples, state.decodeBatch),
+    loopFloorNs,
+    flags,
+    raw: runs,
+  };
+}

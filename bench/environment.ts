@@ -1,0 +1,74 @@
+/**
+ * What the numbers were measured on. Every results file carries it.
+ */
+
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ClockCalibration } from "./clock.ts";
+
+export interface Environment {
+  runtime: string;
+  runtimeVersion: string;
+  os: string;
+  arch: string;
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  /** npm package name -> version, for every library a codec uses. */
+  libraries: Record<string, string>;
+  clock: string;
+  timerResolutionNs: number;
+  timerOverheadNs: number;
+  /** true when a full garbage collection runs between cases. */
+  gcBetweenCases: boolean;
+  /** msgpackr's optional native string decoder (msgpackr-extract) was loaded. */
+  msgpackrNative: boolean;
+}
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+export const LIBRARIES = ["protobufjs", "@msgpack/msgpack", "msgpackr", "ws", "chart.js"] as const;
+
+/** Installed version of an npm package, read from its package.json. */
+export function libraryVersion(name: string): string {
+  if (name === "") return "";
+  try {
+    const file = path.join(ROOT, "node_modules", name, "package.json");
+    return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+}
+
+function runtime(): { runtime: string; runtimeVersion: string } {
+  const bun = (globalThis as { Bun?: { version: string } }).Bun;
+  if (bun) return { runtime: "bun", runtimeVersion: bun.version };
+  return { runtime: "node", runtimeVersion: process.versions.node };
+}
+
+export function collectEnvironment(
+  clockName: string,
+  calibration: ClockCalibration,
+  gcBetweenCases: boolean,
+  msgpackrNative: boolean,
+): Environment {
+  const cpus = os.cpus();
+  const libraries: Record<string, string> = {};
+  for (const name of LIBRARIES) libraries[name] = libraryVersion(name);
+  return {
+    ...runtime(),
+    os: `${os.type()} ${os.release()}`,
+    arch: os.arch(),
+    cpu: cpus[0]?.model.trim() ?? "unknown",
+    cores: cpus.length,
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    libraries,
+    clock: clockName,
+    timerResolutionNs: calibration.resolutionNs,
+    timerOverheadNs: calibration.overheadNs,
+    gcBetweenCases,
+    msgpackrNative,
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The timed loops. Each (codec, payload, phase) gets its own copy of the
+ * loop, compiled from source with `new Function`, so its call site
+ * `fn(inputs[i])` sees exactly one function. One shared loop would turn
+ * megamorphic once a second codec ran through it and punish whichever codec
+ * runs later (closures from one function literal share that state in
+ * JavaScriptCore and V8 alike).
+ */
+
+/**
+ * Runs `fn` over `inputs[0..n)`, storing each result in the ring
+ * `outputs[i & mask]` (the sink: the engine cannot drop work whose result is
+ * stored and later checked). A ring rather than one slot per message, so
+ * results die young as they do in an application that handles a message and
+ * moves on; keeping 100,000 decoded objects alive would charge every codec
+ * for garbage-collector scans of a heap no real client holds.
+ * Times the whole loop once, and every batch of `batch` calls on its own.
+ * Returns the whole-loop time in ms; batch times (ms) go into `batchTimes`.
+ */
+export type TimedLoop = (
+  now: () => number,
+  fn: (input: unknown) => unknown,
+  inputs: readonly unknown[],
+  outputs: unknown[],
+  mask: number,
+  n: number,
+  batch: number,
+  batchTimes: Float64Array,
+) => number;
+
+const LOOP_SOURCE = `
+  const t0 = now();
+  let k = 0;
+  for (let b = 0; b < n; b += batch) {
+    const e = b + batch < n ? b + batch : n;
+    const s = now();
+    for (let i = b; i < e; i++) outputs[i & mask] = fn(inputs[i]);
+    batchTimes[k++] = now() - s;
+  }
+  return now() - t0;
+`;
+
+/** A fresh, never-shared copy of the timed loop. `label` only names it in profiles. */
+export function compileLoop(label: string): TimedLoop {
+  const name = label.replace(/[^A-Za-z0-9_]/g, "_");
+  // The function is named so it shows up by codec and phase in a profiler.
+  const factory = new Function(`return function loop_${name}(now, fn, inputs, outputs, mask, n, batch, batchTimes) {${LOOP_SOURCE}}`);
+  return factory() as TimedLoop;
+}
+
+/** Number of batches `n` calls split into. */
+export function batchCount(n: number, batch: number): number {
+  return Math.ceil(n / batch);
+}
+
+/** Slots in the result ring of a timed loop (a power of two). */
+export const SINK_SIZE = 1024;

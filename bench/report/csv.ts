@@ -1,0 +1,207 @@
+/**
+ * The CSV contract: one row per client x mode x codec x payload; a header
+ * row; comma-separated; dot decimals; RFC 4180 quoting; UTF-8; ISO 8601
+ * timestamps; units in column names; no comment lines. Each row carries its
+ * environment columns, so a row copied into another sheet still says what
+ * it was measured on. Columns may be added; none is removed or renamed.
+ */
+
+import type { BenchResults, CaseResult } from "../results.ts";
+import type { Summary } from "../stats.ts";
+
+type Row = Record<string, string | number | boolean>;
+
+const SUMMARY_FIELDS = [
+  ["mean", "mean"],
+  ["median", "median"],
+  ["p50", "median"],
+  ["p90", "p90"],
+  ["p99", "p99"],
+  ["min", "min"],
+  ["max", "max"],
+  ["stddev", "stddev"],
+  ["ci95", "ci95"],
+] as const satisfies readonly (readonly [string, keyof Summary])[];
+
+function summaryColumns(prefix: string): string[] {
+  return SUMMARY_FIELDS.map(([label]) => `${prefix}_${label}_ns`);
+}
+
+export const CSV_COLUMNS: readonly string[] = [
+  "timestamp",
+  "runtime",
+  "runtime_version",
+  "client",
+  "mode",
+  "codec",
+  "standard",
+  "frame",
+  "library",
+  "library_version",
+  "payload",
+  "fixed",
+  "seed",
+  "iterations",
+  "runs",
+  "warmup",
+  "verified",
+  "error",
+  "flags",
+  "bytes",
+  "bytes_min",
+  "bytes_max",
+  ...summaryColumns("serialize"),
+  ...summaryColumns("deserialize"),
+  ...summaryColumns("total"),
+  "total_ms",
+  "msgs_per_s",
+  "total_vs_json",
+  "bytes_vs_json",
+  "serialize_batch",
+  "serialize_batch_p50_ns",
+  "serialize_batch_p99_ns",
+  "deserialize_batch",
+  "deserialize_batch_p50_ns",
+  "deserialize_batch_p99_ns",
+  "loop_floor_ns",
+  "sent",
+  "received",
+  "lost",
+  "os",
+  "cpu",
+  "cores",
+  "timer_resolution_ns",
+  "timer_overhead_ns",
+];
+
+/** RFC 4180: quote a field holding a comma, quote, CR or LF; double inner quotes. */
+export function csvField(value: string | number | boolean | undefined): string {
+  if (value === undefined) return "";
+  if (typeof value === "number") return Number.isFinite(value) ? formatNumber(value) : "";
+  const s = String(value);
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** Up to 3 decimals, no exponent, no thousands separator. */
+function formatNumber(v: number): string {
+  if (Number.isInteger(v)) return String(v);
+  return v.toFixed(3).replace(/\.?0+$/, "");
+}
+
+function jsonBaseline(results: BenchResults, c: CaseResult): CaseResult | undefined {
+  return results.cases.find((x) => x.codec === "json" && x.payload === c.payload && x.client === c.client && x.mode === c.mode && x.verified);
+}
+
+function caseRow(results: BenchResults, c: CaseResult): Row {
+  const env = results.environment;
+  const json = jsonBaseline(results, c);
+  const row: Row = {
+    timestamp: results.timestamp,
+    runtime: env.runtime,
+    runtime_version: env.runtimeVersion,
+    client: c.client,
+    mode: c.mode,
+    codec: c.codec,
+    standard: c.standard,
+    frame: c.frame,
+    library: c.library,
+    library_version: c.libraryVersion,
+    payload: c.payload,
+    fixed: results.settings.fixed,
+    seed: results.settings.seed,
+    iterations: c.iterations,
+    runs: c.runs,
+    warmup: c.warmup,
+    verified: c.verified,
+    error: c.error,
+    flags: c.flags.join(" "),
+    bytes: c.bytes,
+    bytes_min: c.bytesMin,
+    bytes_max: c.bytesMax,
+    os: env.os,
+    cpu: env.cpu,
+    cores: env.cores,
+    timer_resolution_ns: env.timerResolutionNs,
+    timer_overhead_ns: env.timerOverheadNs,
+    bytes_vs_json: json ? c.bytes / json.bytes : "",
+  };
+  if (c.verified) {
+    for (const [prefix, summary] of [
+      ["serialize", c.serialize],
+      ["deserialize", c.deserialize],
+      ["total", c.total],
+    ] as const) {
+      for (const [label, key] of SUMMARY_FIELDS) row[`${prefix}_${label}_ns`] = summary[key];
+    }
+    row.total_ms = c.totalMs.mean;
+    row.msgs_per_s = c.msgsPerS;
+    row.total_vs_json = json ? c.total.mean / json.total.mean : "";
+    row.serialize_batch = c.serializeBatches.batch;
+    row.serialize_batch_p50_ns = c.serializeBatches.p50;
+    row.serialize_batch_p99_ns = c.serializeBatches.p99;
+    row.deserialize_batch = c.deserializeBatches.batch;
+    row.deserialize_batch_p50_ns = c.deserializeBatches.p50;
+    row.deserialize_batch_p99_ns = c.deserializeBatches.p99;
+    row.loop_floor_ns = c.loopFloorNs;
+  }
+  return row;
+}
+
+export function csvHeader(): string {
+  return CSV_COLUMNS.join(",") + "\r\n";
+}
+
+/** The rows of these cases, each ending in CRLF as RFC 4180 has it. */
+export function csvRows(results: BenchResults, cases: readonly CaseResult[] = results.cases): string {
+  return cases
+    .map((c) => {
+      const row = caseRow(results, c);
+      return CSV_COLUMNS.map((col) => csvField(row[col] as string | number | boolean | undefined)).join(",") + "\r\n";
+    })
+    .join("");
+}
+
+export function toCsv(results: BenchResults): string {
+  return csvHeader() + csvRows(results);
+}
+
+/** Parses RFC 4180 CSV into rows of fields (used by tests and by the report page). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let i = 0;
+  let quoted = false;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+      } else field += ch;
+      i++;
+      continue;
+    }
+    if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      row.push(field);
+      field = "";
+    } else if (ch === "\n" || ch === "\r") {
+      if (ch === "\r" && text[i + 1] === "\n") i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+    } else field += ch;
+    i++;
+  }
+  if (field !== "" || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}

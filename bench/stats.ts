@@ -1,0 +1,68 @@
+/**
+ * Summary statistics across runs. Percentiles interpolate linearly between
+ * the closest ranks (the usual spreadsheet PERCENTILE.INC); the 95%
+ * confidence interval of the mean uses Student's t, since a handful of runs
+ * is far too few for the normal approximation.
+ */
+
+export interface Summary {
+  n: number;
+  mean: number;
+  median: number;
+  p90: number;
+  p99: number;
+  min: number;
+  max: number;
+  stddev: number;
+  /** Half-width of the 95% confidence interval of the mean (0 when n < 2). */
+  ci95: number;
+}
+
+/** Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom. */
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+export function tQuantile975(degreesOfFreedom: number): number {
+  if (degreesOfFreedom < 1) return Number.NaN;
+  return T975[degreesOfFreedom - 1] ?? 1.96;
+}
+
+/** Percentile `p` (0..100) of values already sorted ascending. */
+export function percentileSorted(sorted: ArrayLike<number>, p: number): number {
+  const n = sorted.length;
+  if (n === 0) return Number.NaN;
+  if (n === 1) return sorted[0]!;
+  const rank = (p / 100) * (n - 1);
+  const lo = Math.floor(rank);
+  const hi = Math.min(lo + 1, n - 1);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
+}
+
+export function summarize(values: readonly number[]): Summary {
+  const n = values.length;
+  if (n === 0) {
+    return { n: 0, mean: NaN, median: NaN, p90: NaN, p99: NaN, min: NaN, max: NaN, stddev: NaN, ci95: NaN };
+  }
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = values.reduce((s, v) => s + v, 0) / n;
+  const variance = n > 1 ? values.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1) : 0;
+  const stddev = Math.sqrt(variance);
+  return {
+    n,
+    mean,
+    median: percentileSorted(sorted, 50),
+    p90: percentileSorted(sorted, 90),
+    p99: percentileSorted(sorted, 99),
+    min: sorted[0]!,
+    max: sorted[n - 1]!,
+    stddev,
+    ci95: n > 1 ? (tQuantile975(n - 1) * stddev) / Math.sqrt(n) : 0,
+  };
+}
+
+/** True when the two 95% intervals overlap: the report must not call either faster. */
+export function intervalsOverlap(a: Summary, b: Summary): boolean {
+  return a.mean - a.ci95 <= b.mean + b.ci95 && b.mean - b.ci95 <= a.mean + a.ci95;
+}

@@ -1,0 +1,156 @@
+/**
+ * BinaryReader: a bounds-checked cursor over one custom-binary message.
+ * Every read checks that its bytes exist before touching them
+ * (`Uint8Array[i]` past the end silently gives `undefined`), so truncated
+ * input always ends in a RangeError naming the offset, never in garbage.
+ */
+
+import { DecodeError, truncated } from "./errors.ts";
+import { decodeUtf8Unchecked, readAscii, readUtf8 } from "./utf8.ts";
+
+/** Most strings one message layout holds. */
+export const MAX_STRINGS = 8;
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+export class BinaryReader {
+  private bytes: Uint8Array = new Uint8Array(0);
+  private pos = 0;
+  private end = 0;
+  private readonly f64 = new Float64Array(1);
+  private readonly f64Bytes = new Uint8Array(this.f64.buffer);
+  private readonly starts = new Int32Array(MAX_STRINGS);
+  private readonly ends = new Int32Array(MAX_STRINGS);
+  /** Filled by `strings(count)`. */
+  readonly str: string[] = new Array<string>(MAX_STRINGS).fill("");
+
+  /** Points the reader at a new message. */
+  reset(bytes: Uint8Array): void {
+    this.bytes = bytes;
+    this.pos = 0;
+    this.end = bytes.length;
+  }
+
+  get offset(): number {
+    return this.pos;
+  }
+
+  u8(): number {
+    if (this.pos >= this.end) throw truncated(this.pos, 1, this.end);
+    return this.bytes[this.pos++]!;
+  }
+
+  /** Unsigned LEB128, at most 5 bytes, value below 2^32, shortest form only. */
+  varUint32(): number {
+    const bytes = this.bytes;
+    const start = this.pos;
+    if (start >= this.end) throw truncated(start, 1, this.end);
+    let b = bytes[start]!;
+    if (b < 0x80) {
+      this.pos = start + 1;
+      return b;
+    }
+    let value = b & 0x7f;
+    let shift = 7;
+    let p = start + 1;
+    for (;;) {
+      if (p >= this.end) throw truncated(p, 1, this.end);
+      b = bytes[p]!;
+      if (shift === 28 && b > 0x0f) throw new DecodeError("VARINT_TOO_BIG", p, b, "varint does not fit in 32 bits");
+      value += (b & 0x7f) * 2 ** shift;
+      p++;
+      if (b < 0x80) break;
+      shift += 7;
+    }
+    if (b === 0) throw new DecodeError("VARINT_OVERLONG", p - 1, b, "varint is not in its shortest form");
+    this.pos = p;
+    return value;
+  }
+
+  /** Zigzag varint back to -2^31..2^31-1. */
+  varInt32(): number {
+    const z = this.varUint32();
+    return (z >>> 1) ^ -(z & 1);
+  }
+
+  float64(): number {
+    const p = this.pos;
+    if (p + 8 > this.end) throw truncated(p, 8, this.end);
+    const b = this.bytes;
+    const f = this.f64Bytes;
+    if (LITTLE_ENDIAN) {
+      f[0] = b[p]!; f[1] = b[p + 1]!; f[2] = b[p + 2]!; f[3] = b[p + 3]!;
+      f[4] = b[p + 4]!; f[5] = b[p + 5]!; f[6] = b[p + 6]!; f[7] = b[p + 7]!;
+    } else {
+      f[7] = b[p]!; f[6] = b[p + 1]!; f[5] = b[p + 2]!; f[4] = b[p + 3]!;
+      f[3] = b[p + 4]!; f[2] = b[p + 5]!; f[1] = b[p + 6]!; f[0] = b[p + 7]!;
+    }
+    this.pos = p + 8;
+    return this.f64[0]!;
+  }
+
+  /** A varint byte length, then that many bytes of UTF-8. */
+  string(): string {
+    const length = this.varUint32();
+    const start = this.pos;
+    if (length > this.end - start) throw truncated(start, length, this.end);
+    this.pos = start + length;
+    return readUtf8(this.bytes, start, start + length);
+  }
+
+  /**
+   * Reads `count` consecutive strings into `this.str[0..count-1]`.
+   *
+   * `ascii` is the header's ASCII flag: the encoder promises every string
+   * byte is below 0x80. Crossing into native code costs more than decoding a
+   * short string, so then the bytes from the first string to the end of the
+   * last (one-byte length prefixes included, which are ASCII too) are
+   * decoded in one call and the strings cut out of that text by byte offset.
+   * The promise is checked, not trusted: the text must have exactly one
+   * UTF-16 unit per byte and no U+FFFD (any multi-byte UTF-8 sequence
+   * shortens the text; the WHATWG decoder turns every invalid byte into
+   * U+FFFD). Without the flag, each string is decoded and checked alone.
+   */
+  strings(count: number, ascii: boolean): void {
+    const starts = this.starts;
+    const ends = this.ends;
+    let shortPrefixes = true;
+    for (let i = 0; i < count; i++) {
+      const length = this.varUint32();
+      if (length >= 0x80) shortPrefixes = false;
+      const start = this.pos;
+      if (length > this.end - start) throw truncated(start, length, this.end);
+      starts[i] = start;
+      ends[i] = this.pos = start + length;
+    }
+    const bytes = this.bytes;
+    const str = this.str;
+    if (!ascii) {
+      for (let i = 0; i < count; i++) str[i] = readUtf8(bytes, starts[i]!, ends[i]!);
+      return;
+    }
+    if (!shortPrefixes) {
+      for (let i = 0; i < count; i++) str[i] = readAscii(bytes, starts[i]!, ends[i]!);
+      return;
+    }
+    const spanStart = starts[0]!;
+    const spanEnd = this.pos;
+    const span = decodeUtf8Unchecked(bytes, spanStart, spanEnd);
+    if (span.length !== spanEnd - spanStart || span.indexOf("\uFFFD") !== -1) {
+      for (let i = 0; i < count; i++) readAscii(bytes, starts[i]!, ends[i]!); // throws, naming the byte
+    }
+    for (let i = 0; i < count; i++) str[i] = span.substring(starts[i]! - spanStart, ends[i]! - spanStart);
+  }
+
+  /** Every byte must have been read: leftovers are an error, not ignored. */
+  finish(): void {
+    if (this.pos !== this.end) {
+      throw new DecodeError(
+        "TRAILING_BYTES",
+        this.pos,
+        this.bytes[this.pos]!,
+        `extra ${this.end - this.pos} of ${this.end} byte(s) after the message`,
+      );
+    }
+  }
+}

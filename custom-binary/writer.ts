@@ -1,0 +1,122 @@
+/**
+ * BinaryWriter: builds one custom-binary message in a reusable scratch
+ * buffer, then hands out an exact-size copy. Copying a message of a few
+ * hundred bytes is cheaper in JavaScriptCore and V8 than allocating a view
+ * (`subarray`) on a shared slab, and the copy belongs to the caller alone.
+ */
+
+import { EncodeError } from "./errors.ts";
+import { writeUtf8 } from "./utf8.ts";
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Messages up to this size are copied out by a plain loop, longer ones by `slice` (measured in Bun). */
+const LOOP_COPY_MAX = 40;
+
+export class BinaryWriter {
+  private buf: Uint8Array;
+  private pos = 0;
+  /** Every string written since `begin` was ASCII (one UTF-8 byte per UTF-16 unit). */
+  stringsAscii = true;
+  private readonly f64 = new Float64Array(1);
+  private readonly f64Bytes = new Uint8Array(this.f64.buffer);
+
+  constructor(initialCapacity = 1024) {
+    this.buf = new Uint8Array(initialCapacity);
+  }
+
+  /** Starts a new message; `maxBytes` is an upper bound on its size. */
+  begin(maxBytes: number): void {
+    if (maxBytes > this.buf.length) this.buf = new Uint8Array(Math.max(maxBytes, this.buf.length * 2));
+    this.pos = 0;
+    this.stringsAscii = true;
+  }
+
+  u8(value: number): void {
+    this.buf[this.pos++] = value;
+  }
+
+  /** Unsigned LEB128 of an integer in 0..2^32-1. */
+  varUint32(field: string, value: number): void {
+    if (value >>> 0 !== value) throw new EncodeError(field, `expected an integer 0..4294967295, got ${String(value)}`);
+    this.writeVarint(value);
+  }
+
+  /** Zigzag, then unsigned LEB128, of an integer in -2^31..2^31-1. */
+  varInt32(field: string, value: number): void {
+    if ((value | 0) !== value) throw new EncodeError(field, `expected an integer -2147483648..2147483647, got ${String(value)}`);
+    this.writeVarint(((value << 1) ^ (value >> 31)) >>> 0);
+  }
+
+  private writeVarint(v: number): void {
+    const buf = this.buf;
+    let p = this.pos;
+    while (v > 0x7f) {
+      buf[p++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    buf[p++] = v;
+    this.pos = p;
+  }
+
+  /** IEEE 754 binary64, little-endian: every double, NaN and -0 included. */
+  float64(field: string, value: number): void {
+    if (typeof value !== "number") throw new EncodeError(field, `expected a number, got ${typeof value}`);
+    const f = this.f64Bytes;
+    this.f64[0] = value;
+    const buf = this.buf;
+    const p = this.pos;
+    if (LITTLE_ENDIAN) {
+      buf[p] = f[0]!; buf[p + 1] = f[1]!; buf[p + 2] = f[2]!; buf[p + 3] = f[3]!;
+      buf[p + 4] = f[4]!; buf[p + 5] = f[5]!; buf[p + 6] = f[6]!; buf[p + 7] = f[7]!;
+    } else {
+      buf[p] = f[7]!; buf[p + 1] = f[6]!; buf[p + 2] = f[5]!; buf[p + 3] = f[4]!;
+      buf[p + 4] = f[3]!; buf[p + 5] = f[2]!; buf[p + 6] = f[1]!; buf[p + 7] = f[0]!;
+    }
+    this.pos = p + 8;
+  }
+
+  /**
+   * A varint byte length, then the UTF-8 bytes. The length is guessed to fit
+   * one byte (strings under 128 bytes, the usual case); a longer string is
+   * moved up once to make room for its longer prefix.
+   */
+  string(field: string, value: string): void {
+    if (typeof value !== "string") throw new EncodeError(field, `expected a string, got ${typeof value}`);
+    const start = this.pos;
+    const end = writeUtf8(value, this.buf, start + 1);
+    if (end < 0) throw new EncodeError(field, `lone UTF-16 surrogate at index ${-1 - end}; UTF-8 cannot carry it`);
+    const length = end - start - 1;
+    // Any non-ASCII character takes more UTF-8 bytes than UTF-16 units.
+    if (length !== value.length) this.stringsAscii = false;
+    if (length < 0x80) {
+      this.buf[start] = length;
+      this.pos = end;
+      return;
+    }
+    const prefix = varintSize(length);
+    this.buf.copyWithin(start + prefix, start + 1, end);
+    this.pos = start;
+    this.writeVarint(length);
+    this.pos = end + prefix - 1;
+  }
+
+  /** ORs `bits` into the byte at `offset` (a header flag known only after the fields). */
+  orAt(offset: number, bits: number): void {
+    this.buf[offset]! |= bits;
+  }
+
+  /** The message written since `begin`, as a new Uint8Array of exact size. */
+  finish(): Uint8Array {
+    const n = this.pos;
+    const buf = this.buf;
+    if (n > LOOP_COPY_MAX) return buf.slice(0, n);
+    const out = new Uint8Array(n);
+    for (let i = 0; i < n; i++) out[i] = buf[i]!;
+    return out;
+  }
+}
+
+export function varintSize(v: number): number {
+  return v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : v < 0x10000000 ? 4 : 5;
+}

@@ -1,0 +1,64 @@
+/**
+ * The one small interface every codec implements. A codec names itself,
+ * says which WebSocket frame type carries it, and hands out an
+ * encoder/decoder pair per payload kind (`forPayload`), because schema-based
+ * formats (Protobuf) need to know which message type they are reading.
+ */
+
+import type { Message, PayloadName } from "../bench/payloads.ts";
+
+/** The WebSocket frame type a codec's output travels in. */
+export type Frame = "text" | "binary";
+
+/** Encoded form of one message: a string for text frames, bytes for binary frames. */
+export type Encoded = string | Uint8Array;
+
+export interface PayloadCodec {
+  /** Turns a plain message object into what goes on the wire. */
+  encode(message: Message): Encoded;
+  /** Turns what came off the wire back into an equal plain object. */
+  decode(data: Encoded): Message;
+}
+
+export interface Codec {
+  /** Registry key, used on the command line and in every results file. */
+  readonly name: string;
+  /** One line for the help text and the README. */
+  readonly description: string;
+  readonly frame: Frame;
+  /**
+   * false for formats that only the same library can read (msgpackr
+   * records); every output labels them non-standard.
+   */
+  readonly standard: boolean;
+  /** npm packages that do the work, for the version columns ("" when built in). */
+  readonly library: string;
+  /**
+   * A fresh encoder/decoder pair for one payload kind. Pairs may keep reusable
+   * buffers; each pair is used by one loop at a time.
+   */
+  forPayload(payload: PayloadName): PayloadCodec;
+}
+
+/** Bytes on the wire for one encoded message (UTF-8 length for text). */
+export function encodedBytes(data: Encoded): number {
+  return typeof data === "string" ? utf8Length(data) : data.byteLength;
+}
+
+/** UTF-8 byte length of a string, counted without allocating. */
+export function utf8Length(s: string): number {
+  let bytes = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        bytes += 2; // two UTF-16 units, four bytes
+        i++;
+      } else bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
+}
