@@ -54,5 +54,7 @@ export function calibrateClock(clock: Clock, ticks = 200, reads = 20_000, rounds
     const t1 = clock.now();
     costs.push(((t1 - t0) * 1e6) / (reads + 1));
   }
-  return { resolutionNs: median(steps), overheadNs: median(costs) };
+  // Rounded to picoseconds: the ms-to-ns conversion leaves float dust.
+  const ps = (ns: number): number => Math.round(ns * 1000) / 1000;
+  return { resolutionNs: ps(median(steps)), overheadNs: ps(median(costs)) };
 }

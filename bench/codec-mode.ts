@@ -72,9 +72,12 @@ export function minBatchNs(calibration: ClockCalibration): number {
   return Math.max(100 * calibration.resolutionNs, 1000 * calibration.overheadNs);
 }
 
-/** Messages per batch for an operation costing `perOpNs`. */
+/**
+ * Messages per batch for an operation costing `perOpNs`, aiming 10% above
+ * the floor so that an estimate one tick off still clears it.
+ */
 export function batchSizeFor(perOpNs: number, calibration: ClockCalibration, iterations: number): number {
-  const ideal = Math.ceil(minBatchNs(calibration) / Math.max(perOpNs, 1e-3));
+  const ideal = Math.ceil((1.1 * minBatchNs(calibration)) / Math.max(perOpNs, 1e-3));
   return Math.max(1, Math.min(iterations, ideal));
 }
 
@@ -322,28 +325,42 @@ export async function runCodecMode(options: CodecModeOptions): Promise<CodecMode
 
 /**
  * Untimed warm-up over `warmup` messages, twice, so the loops and the codec
- * reach the engine's optimising tiers; the second pass's time per call sizes
- * the batches.
+ * reach the engine's optimising tiers; then the cost of one call is
+ * estimated to size the batches.
  */
 function warmUp(state: CaseState, options: CodecModeOptions): string {
   const n = Math.min(Math.max(options.warmup, 1), state.messages.length);
   const ring = new Array<unknown>(SINK_SIZE);
   const one = new Float64Array(1);
-  let encMs = 0;
-  let decMs = 0;
+  const encode = state.pc.encode as (x: unknown) => unknown;
+  const decode = state.pc.decode as (x: unknown) => unknown;
   try {
     for (let pass = 0; pass < 2; pass++) {
-      encMs = state.encodeLoop(options.clock.now, state.pc.encode as (x: unknown) => unknown, state.messages, ring, SINK_SIZE - 1, n, n, one);
-      decMs = state.decodeLoop(options.clock.now, state.pc.decode as (x: unknown) => unknown, state.encoded, ring, SINK_SIZE - 1, n, n, one);
+      state.encodeLoop(options.clock.now, encode, state.messages, ring, SINK_SIZE - 1, n, n, one);
+      state.decodeLoop(options.clock.now, decode, state.encoded, ring, SINK_SIZE - 1, n, n, one);
     }
+    state.encodeBatch = batchSizeFor(estimateCallNs(state.encodeLoop, encode, state.messages, options), options.calibration, options.iterations);
+    state.decodeBatch = batchSizeFor(estimateCallNs(state.decodeLoop, decode, state.encoded, options), options.calibration, options.iterations);
   } catch (e) {
     return `warm-up threw: ${errorText(e)}`;
   }
-  const perEncodeNs = (encMs * 1e6) / n;
-  const perDecodeNs = (decMs * 1e6) / n;
-  state.encodeBatch = batchSizeFor(perEncodeNs, options.calibration, options.iterations);
-  state.decodeBatch = batchSizeFor(perDecodeNs, options.calibration, options.iterations);
   return "";
+}
+
+/**
+ * Cost of one call, from a stretch of calls long enough for the clock: the
+ * count grows fourfold until the stretch lasts the minimum batch time or
+ * covers every message. A short warm-up under a coarse clock (a browser's
+ * 100 µs) would otherwise misjudge it by whole ticks.
+ */
+function estimateCallNs(loop: TimedLoop, fn: (x: unknown) => unknown, inputs: readonly unknown[], options: CodecModeOptions): number {
+  const ring = new Array<unknown>(SINK_SIZE);
+  const one = new Float64Array(1);
+  const target = minBatchNs(options.calibration);
+  for (let k = Math.min(64, inputs.length); ; k = Math.min(k * 4, inputs.length)) {
+    const ns = loop(options.clock.now, fn, inputs, ring, SINK_SIZE - 1, k, k, one) * 1e6;
+    if (ns >= target || k === inputs.length) return ns / k;
+  }
 }
 
 function toCaseResult(state: CaseState, options: CodecModeOptions, loopFloorNs: number, libraryVersion: string): CaseResult {

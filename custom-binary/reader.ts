@@ -50,17 +50,19 @@ export class BinaryReader {
       this.pos = start + 1;
       return b;
     }
+    // Up to four bytes fit a 28-bit int, so plain bit operations are exact.
     let value = b & 0x7f;
-    let shift = 7;
     let p = start + 1;
-    for (;;) {
+    for (let shift = 7; ; shift += 7) {
       if (p >= this.end) throw truncated(p, 1, this.end);
-      b = bytes[p]!;
-      if (shift === 28 && b > 0x0f) throw new DecodeError("VARINT_TOO_BIG", p, b, "varint does not fit in 32 bits");
-      value += (b & 0x7f) * 2 ** shift;
-      p++;
+      b = bytes[p++]!;
+      if (shift === 28) {
+        if (b > 0x0f) throw new DecodeError("VARINT_TOO_BIG", p - 1, b, "varint does not fit in 32 bits");
+        value += b * 0x10000000;
+        break;
+      }
+      value |= (b & 0x7f) << shift;
       if (b < 0x80) break;
-      shift += 7;
     }
     if (b === 0) throw new DecodeError("VARINT_OVERLONG", p - 1, b, "varint is not in its shortest form");
     this.pos = p;
@@ -109,7 +111,8 @@ export class BinaryReader {
    * The promise is checked, not trusted: the text must have exactly one
    * UTF-16 unit per byte and no U+FFFD (any multi-byte UTF-8 sequence
    * shortens the text; the WHATWG decoder turns every invalid byte into
-   * U+FFFD). Without the flag, each string is decoded and checked alone.
+   * U+FFFD). Without the flag, each string is decoded and checked alone,
+   * and at least one must be non-ASCII (the flag is not optional).
    */
   strings(count: number, ascii: boolean): void {
     const starts = this.starts;
@@ -126,7 +129,13 @@ export class BinaryReader {
     const bytes = this.bytes;
     const str = this.str;
     if (!ascii) {
-      for (let i = 0; i < count; i++) str[i] = readUtf8(bytes, starts[i]!, ends[i]!);
+      let asciiOnly = true;
+      for (let i = 0; i < count; i++) {
+        const s = (str[i] = readUtf8(bytes, starts[i]!, ends[i]!));
+        if (s.length !== ends[i]! - starts[i]!) asciiOnly = false;
+      }
+      // One message, one encoding: all-ASCII strings must carry the flag.
+      if (asciiOnly) throw new DecodeError("ASCII_FLAG_MISSING", 0, bytes[0]!, "all strings are ASCII but the header lacks the ASCII flag");
       return;
     }
     if (!shortPrefixes) {

@@ -1,0 +1,184 @@
+import { describe, expect, it } from "vitest";
+import { calibrateClock, type Clock } from "../../bench/clock.ts";
+import { batchSizeFor, minBatchNs, runCodecMode, type CodecModeOptions } from "../../bench/codec-mode.ts";
+import type { Message } from "../../bench/payloads.ts";
+import type { Codec } from "../../protocols/codec.ts";
+import { getCodec } from "../../protocols/registry.ts";
+
+/**
+ * A clock that ticks only every 100 µs (coarser than any browser's), over a
+ * virtual time that only the fake codec below and the clock reads advance.
+ */
+function coarseClock(resolutionNs: number, readCostNs: number): { clock: Clock; advance(ns: number): void } {
+  let virtualNs = 0;
+  return {
+    clock: {
+      name: "fake-coarse",
+      now: () => {
+        virtualNs += readCostNs;
+        return (Math.floor(virtualNs / resolutionNs) * resolutionNs) / 1e6;
+      },
+    },
+    advance: (ns) => {
+      virtualNs += ns;
+    },
+  };
+}
+
+/** A JSON codec that costs exactly `encodeNs` / `decodeNs` of virtual time per call. */
+function fixedCostCodec(name: string, advance: (ns: number) => void, encodeNs: number, decodeNs: number): Codec {
+  return {
+    name,
+    description: "test codec with a known cost",
+    frame: "text",
+    standard: true,
+    library: "",
+    forPayload: () => ({
+      encode: (m: Message) => {
+        advance(encodeNs);
+        return JSON.stringify(m);
+      },
+      decode: (s) => {
+        advance(decodeNs);
+        return JSON.parse(s as string) as Message;
+      },
+    }),
+  };
+}
+
+describe("harness with a coarse clock", () => {
+  const RESOLUTION = 100_000; // 100 µs
+  const fake = coarseClock(RESOLUTION, 50);
+  const calibration = calibrateClock(fake.clock, 50, 20_000, 5);
+
+  it("calibration finds the fake clock's resolution and read cost", () => {
+    expect(calibration.resolutionNs).toBe(RESOLUTION);
+    expect(calibration.overheadNs).toBeGreaterThan(40);
+    expect(calibration.overheadNs).toBeLessThan(60);
+  });
+
+  it("batches last at least 100 ticks, so per-message values land within 1% of the truth", async () => {
+    expect(minBatchNs(calibration)).toBeGreaterThanOrEqual(100 * RESOLUTION);
+    const TRUE_ENCODE = 260;
+    const TRUE_DECODE = 410;
+    const codec = fixedCostCodec("known-cost", fake.advance, TRUE_ENCODE, TRUE_DECODE);
+    const result = await runCodecMode({
+      codecs: [codec],
+      payloads: ["small"],
+      iterations: 200_000,
+      runs: 3,
+      warmup: 1000,
+      seed: 1,
+      fixed: false,
+      clock: fake.clock,
+      calibration,
+    });
+    const c = result.cases[0]!;
+    expect(c.verified).toBe(true);
+    // Every single call is far below one tick: unbatched timing would read 0 or 100 µs.
+    expect(c.serializeBatches.batch * TRUE_ENCODE).toBeGreaterThanOrEqual(100 * RESOLUTION);
+    const within1pct = (measured: number, truth: number): void => expect(Math.abs(measured - truth) / truth).toBeLessThanOrEqual(0.01);
+    within1pct(c.serialize.mean, TRUE_ENCODE);
+    within1pct(c.deserialize.mean, TRUE_DECODE);
+    within1pct(c.total.mean, TRUE_ENCODE + TRUE_DECODE);
+    within1pct(c.serializeBatches.p50, TRUE_ENCODE);
+    within1pct(c.deserializeBatches.p50, TRUE_DECODE);
+    expect(c.runs).toBe(3);
+    expect(c.raw).toHaveLength(3);
+  });
+
+  it("batch size follows the cost of one call, within the run's length", () => {
+    expect(batchSizeFor(100, calibration, 1_000_000)).toBe(Math.ceil((1.1 * minBatchNs(calibration)) / 100));
+    expect(batchSizeFor(100, calibration, 500)).toBe(500);
+    expect(batchSizeFor(1e12, calibration, 500)).toBe(1);
+  });
+});
+
+function realOptions(codecs: Codec[], extra: Partial<CodecModeOptions> = {}): CodecModeOptions {
+  const clock: Clock = { name: "performance.now", now: () => performance.now() };
+  return {
+    codecs,
+    payloads: ["small", "medium"],
+    iterations: 300,
+    runs: 3,
+    warmup: 50,
+    seed: 11,
+    fixed: false,
+    clock,
+    calibration: { resolutionNs: 100, overheadNs: 40 },
+    ...extra,
+  };
+}
+
+describe("harness failure handling", () => {
+  const json = getCodec("json")!;
+
+  it("a codec that decodes wrongly is reported as failed and never timed", async () => {
+    const wrong: Codec = {
+      ...json,
+      name: "drops-a-digit",
+      forPayload: (p) => {
+        const inner = json.forPayload(p);
+        return { encode: inner.encode, decode: (d) => ({ ...inner.decode(d), num: 0 }) };
+      },
+    };
+    const result = await runCodecMode(realOptions([json, wrong]));
+    const failed = result.cases.filter((c) => c.codec === "drops-a-digit");
+    expect(failed).toHaveLength(2);
+    for (const c of failed) {
+      expect(c.verified).toBe(false);
+      expect(c.error).toMatch(/message #0 did not round-trip: field 'num'/);
+      expect(c.runs).toBe(0);
+      expect(Number.isNaN(c.serialize.mean)).toBe(true);
+    }
+    for (const c of result.cases.filter((c) => c.codec === "json")) {
+      expect(c.verified).toBe(true);
+      expect(c.runs).toBe(3);
+    }
+  });
+
+  it("a codec that throws mid-run costs that case only", async () => {
+    let calls = 0;
+    const flaky: Codec = {
+      ...json,
+      name: "flaky",
+      forPayload: (p) => {
+        const inner = json.forPayload(p);
+        return {
+          encode: (m) => {
+            // Verification (300 calls), warm-up (100) and the cost estimate
+            // (at most 64 + 256 + 300) stay below 1500; three timed runs of
+            // 300 pass it: the failure lands in a timed run of the medium case.
+            if (p === "medium" && ++calls > 1500) throw new Error("encoder ran out of luck");
+            return inner.encode(m);
+          },
+          decode: inner.decode,
+        };
+      },
+    };
+    const result = await runCodecMode(realOptions([json, flaky]));
+    const byKey = new Map(result.cases.map((c) => [`${c.codec} ${c.payload}`, c]));
+    expect(byKey.get("flaky medium")!.verified).toBe(false);
+    expect(byKey.get("flaky medium")!.error).toMatch(/run \d threw: Error: encoder ran out of luck/);
+    expect(byKey.get("flaky small")!.verified).toBe(true);
+    expect(byKey.get("json medium")!.verified).toBe(true);
+    expect(byKey.get("json medium")!.runs).toBe(3);
+  });
+
+  it("shuffles and records the codec order of every run, with a collection before every timed case", async () => {
+    let collections = 0;
+    const codecs = ["json", "json-bytes", "custom-binary", "msgpack", "msgpackr"].map((n) => getCodec(n)!);
+    const result = await runCodecMode(realOptions(codecs, { runs: 6, gc: () => collections++ }));
+    expect(result.order).toHaveLength(6);
+    for (const run of result.order) {
+      expect(run).toHaveLength(2);
+      for (const order of run) expect([...order].sort()).toEqual(codecs.map((c) => c.name).sort());
+    }
+    const firstPayloadOrders = new Set(result.order.map((run) => run[0]!.join(",")));
+    expect(firstPayloadOrders.size).toBeGreaterThan(1);
+    expect(collections).toBe(6 * 2 * codecs.length);
+    for (const c of result.cases) {
+      expect(c.raw.map((r) => r.position).every((p) => p >= 0 && p < codecs.length)).toBe(true);
+    }
+  });
+});

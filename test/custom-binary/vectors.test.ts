@@ -1,0 +1,215 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { ARTICLE_MESSAGES, type Message } from "../../bench/payloads.ts";
+import { createCustomBinary, DecodeError, EncodeError } from "../../custom-binary/index.ts";
+
+const cb = createCustomBinary();
+const hex = (s: string): Uint8Array => Uint8Array.from(s.trim().split(/\s+/).map((h) => parseInt(h, 16)));
+
+/** The hex blocks of docs/custom-binary.md's "Test vectors", comments stripped. */
+function specVectors(): Map<string, Uint8Array> {
+  const doc = readFileSync(new URL("../../docs/custom-binary.md", import.meta.url), "utf8");
+  const section = doc.slice(doc.indexOf("## Test vectors"), doc.indexOf("## Sizes"));
+  const out = new Map<string, Uint8Array>();
+  const re = /\*\*([a-zA-Z -]+)\*\*:[\s\S]*?```\n([\s\S]*?)```/g;
+  for (const m of section.matchAll(re)) {
+    const bytes = m[2]!
+      .split("\n")
+      .map((line) => line.split(/\s{2,}/)[0]!)
+      .join(" ");
+    out.set(m[1]!, hex(bytes));
+  }
+  return out;
+}
+
+const vectors = specVectors();
+const expected: Record<string, Message> = {
+  small: ARTICLE_MESSAGES.small,
+  medium: ARTICLE_MESSAGES.medium,
+  large: ARTICLE_MESSAGES.large,
+  "non-ASCII small": { text: "é😀", num: 300 },
+};
+
+describe("custom-binary test vectors from docs/custom-binary.md", () => {
+  it("the spec has all four vectors", () => {
+    expect([...vectors.keys()].sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  for (const [name, message] of Object.entries(expected)) {
+    it(`${name}: encodes to the spec's bytes and decodes back`, () => {
+      const bytes = vectors.get(name)!;
+      expect(Array.from(cb.encode(message))).toEqual(Array.from(bytes));
+      expect(cb.decode(bytes)).toEqual(message);
+    });
+
+    it(`${name}: every strict prefix is a RangeError naming offset and length`, () => {
+      const bytes = vectors.get(name)!;
+      for (let len = 0; len < bytes.length; len++) {
+        expect(() => cb.decode(bytes.subarray(0, len))).toThrow(RangeError);
+      }
+      expect(() => cb.decode(bytes.subarray(0, 1))).toThrow(/truncated message: need \d+ byte\(s\) at offset 1, but the message is 1 byte\(s\) long/);
+    });
+  }
+
+  it("sizes are the article's smallest: 15 / 76 / 222", () => {
+    expect(vectors.get("small")!.length).toBe(15);
+    expect(vectors.get("medium")!.length).toBe(76);
+    expect(vectors.get("large")!.length).toBe(222);
+  });
+});
+
+function decodeError(bytes: Uint8Array): DecodeError {
+  try {
+    cb.decode(bytes);
+  } catch (e) {
+    if (e instanceof DecodeError) return e;
+    throw new Error(`expected DecodeError, got ${String(e)}`);
+  }
+  throw new Error("expected DecodeError, decoded fine");
+}
+
+describe("custom-binary malformed input", () => {
+  it("unknown version: UNSUPPORTED_VERSION at offset 0 with the byte", () => {
+    const e = decodeError(hex("29 0c 48 65 6c 6c 6f 20 57 6f 72 6c 64 21 7b"));
+    expect(e.code).toBe("UNSUPPORTED_VERSION");
+    expect(e.offset).toBe(0);
+    expect(e.byte).toBe(0x29);
+    expect(e.message).toContain("0x29");
+  });
+
+  it("unknown type: UNKNOWN_TYPE", () => {
+    expect(decodeError(hex("14 00 00")).code).toBe("UNKNOWN_TYPE");
+    expect(decodeError(hex("10")).code).toBe("UNKNOWN_TYPE");
+  });
+
+  it("trailing bytes: TRAILING_BYTES naming how many", () => {
+    const e = decodeError(hex("19 0c 48 65 6c 6c 6f 20 57 6f 72 6c 64 21 7b 00 00"));
+    expect(e.code).toBe("TRAILING_BYTES");
+    expect(e.offset).toBe(15);
+    expect(e.message).toContain("extra 2 of 17 byte(s)");
+  });
+
+  it("overlong varint: VARINT_OVERLONG", () => {
+    const e = decodeError(hex("19 00 fb 00"));
+    expect(e.code).toBe("VARINT_OVERLONG");
+    expect(e.offset).toBe(3);
+  });
+
+  it("varint over 32 bits: VARINT_TOO_BIG", () => {
+    expect(decodeError(hex("19 00 ff ff ff ff 1f")).code).toBe("VARINT_TOO_BIG");
+    expect(decodeError(hex("19 00 ff ff ff ff 8f 01")).code).toBe("VARINT_TOO_BIG");
+    expect(cb.decode(hex("19 00 ff ff ff ff 0f"))).toEqual({ text: "", num: 4294967295 });
+  });
+
+  it("a huge string length is truncation, not an allocation", () => {
+    expect(() => cb.decode(hex("19 ff ff ff ff 0f 41"))).toThrow(RangeError);
+  });
+
+  it.each([
+    ["lone continuation byte", "11 01 80 00", 2],
+    ["overlong 2-byte form of '/'", "11 02 c0 af 00", 2],
+    ["overlong 3-byte form", "11 03 e0 80 80 00", 3],
+    ["encoded surrogate U+D800", "11 03 ed a0 80 00", 3],
+    ["above U+10FFFF", "11 04 f4 90 80 80 00", 3],
+    ["sequence cut by the string's end", "11 02 e2 82 00", 2],
+    ["0xff", "11 01 ff 00", 2],
+  ])("invalid UTF-8 (%s): INVALID_UTF8 at the bad byte", (_name, bytes, offset) => {
+    const e = decodeError(hex(bytes));
+    expect(e.code).toBe("INVALID_UTF8");
+    expect(e.offset).toBe(offset);
+  });
+
+  it("a message flagged ASCII with a non-ASCII string: NOT_ASCII", () => {
+    const e = decodeError(hex("19 02 c3 a9 00"));
+    expect(e.code).toBe("NOT_ASCII");
+    expect(e.offset).toBe(2);
+    const medium = decodeError(hex("1a 01 41 02 c3 a9 00 00 00 00 00 00 00 00 00"));
+    expect(medium.code).toBe("NOT_ASCII");
+    expect(medium.offset).toBe(4);
+  });
+
+  it("an unflagged message of ASCII strings: ASCII_FLAG_MISSING", () => {
+    expect(decodeError(hex("11 02 41 42 00")).code).toBe("ASCII_FLAG_MISSING");
+    expect(decodeError(hex("11 00 00")).code).toBe("ASCII_FLAG_MISSING");
+    expect(cb.decode(hex("19 00 00"))).toEqual({ text: "", num: 0 });
+  });
+
+  it("a real U+FFFD in the text is accepted", () => {
+    expect(cb.decode(hex("11 03 ef bf bd 00"))).toEqual({ text: "\uFFFD", num: 0 });
+  });
+
+  it("a byte-order mark is kept as a character", () => {
+    expect(cb.decode(hex("11 03 ef bb bf 00"))).toEqual({ text: "\uFEFF", num: 0 });
+  });
+
+  it("decodes from a view into a larger buffer (byteOffset respected)", () => {
+    const big = new Uint8Array(64);
+    const bytes = vectors.get("small")!;
+    big.set(bytes, 7);
+    expect(cb.decode(big.subarray(7, 7 + bytes.length))).toEqual(ARTICLE_MESSAGES.small);
+  });
+});
+
+describe("custom-binary edge values", () => {
+  const long = "x".repeat(200);
+  const huge = "é".repeat(9000); // 18,000 bytes: a 3-byte length prefix
+  const cases: [string, Message][] = [
+    ["empty strings, zero", { text: "", num: 0 }],
+    ["uint32 max", { text: "a", num: 4294967295 }],
+    ["varint boundaries", { text: "", text2: "", num: 2 ** 28, decimal: 0 }],
+    ["emoji and CJK", { text: "🚀中文", text2: "ümlaut ñ", num: 127, decimal: -0 }],
+    ["long strings, 2- and 3-byte length prefixes", { text: long, text2: huge, num: 128, decimal: Number.NaN }],
+    [
+      "int32 extremes and special doubles",
+      {
+        text: "",
+        text2: long,
+        text3: "😀".repeat(40),
+        text4: "",
+        num: 16384,
+        decimal: Number.POSITIVE_INFINITY,
+        num2: -2147483648,
+        decimal2: 5e-324,
+      },
+    ],
+    [
+      "int32 max",
+      { text: "a", text2: "b", text3: "c", text4: "d", num: 0, decimal: Number.MAX_VALUE, num2: 2147483647, decimal2: -0 },
+    ],
+  ];
+  it.each(cases)("%s round-trips exactly", (_name, message) => {
+    const decoded = cb.decode(cb.encode(message)) as unknown as Record<string, unknown>;
+    for (const [k, v] of Object.entries(message)) expect(Object.is(decoded[k], v), k).toBe(true);
+    expect(Object.keys(decoded)).toEqual(Object.keys(message));
+  });
+
+  it("refuses values its layout cannot carry, naming the field", () => {
+    expect(() => cb.encode({ text: "a", num: -1 })).toThrow(EncodeError);
+    expect(() => cb.encode({ text: "a", num: 2 ** 32 })).toThrow(/'num'.*0\.\.4294967295/);
+    expect(() => cb.encode({ text: "a", num: 1.5 })).toThrow(EncodeError);
+    expect(() => cb.encode({ text: 5 as unknown as string, num: 1 })).toThrow(/'text'.*string/);
+    expect(() => cb.encode({ ...ARTICLE_MESSAGES.large, num2: 2 ** 31 })).toThrow(/'num2'/);
+    expect(() => cb.encode({ ...ARTICLE_MESSAGES.medium, decimal: "3" as unknown as number })).toThrow(/'decimal'/);
+  });
+
+  it("refuses a lone surrogate instead of sending U+FFFD, short and long strings alike", () => {
+    expect(() => cb.encode({ text: "a\uD800b", num: 1 })).toThrow(/'text'.*lone UTF-16 surrogate at index 1/);
+    expect(() => cb.encode({ text: "x".repeat(40) + "\uDC00", num: 1 })).toThrow(/index 40/);
+  });
+
+  it("sets the ASCII flag exactly when every string is ASCII", () => {
+    expect(cb.encode({ text: "abc", num: 1 })[0]).toBe(0x19);
+    expect(cb.encode({ text: "abç", num: 1 })[0]).toBe(0x11);
+    expect(cb.encode({ ...ARTICLE_MESSAGES.large, text4: "x".repeat(30) + "é" })[0]).toBe(0x13);
+  });
+
+  it("each encoding is a fresh array the caller owns", () => {
+    const a = cb.encode(ARTICLE_MESSAGES.small);
+    const copy = Array.from(a);
+    cb.encode({ text: "overwrite?", num: 9 });
+    cb.encode(ARTICLE_MESSAGES.large);
+    expect(Array.from(a)).toEqual(copy);
+    expect(a.byteOffset).toBe(0);
+    expect(a.buffer.byteLength).toBe(a.length);
+  });
+});
