@@ -8,6 +8,7 @@
 
 import type { BenchResults, CaseResult } from "../results.ts";
 import type { Summary } from "../stats.ts";
+import { jsonBaseline, pairedRatio } from "../compare.ts";
 
 type Row = Record<string, string | number | boolean>;
 
@@ -56,11 +57,13 @@ export const CSV_COLUMNS: readonly string[] = [
   "total_ms",
   "msgs_per_s",
   "total_vs_json",
+  "total_vs_json_ci95_low",
+  "total_vs_json_ci95_high",
   "bytes_vs_json",
-  "serialize_batch",
+  "serialize_batch_msgs",
   "serialize_batch_p50_ns",
   "serialize_batch_p99_ns",
-  "deserialize_batch",
+  "deserialize_batch_msgs",
   "deserialize_batch_p50_ns",
   "deserialize_batch_p99_ns",
   "loop_floor_ns",
@@ -84,17 +87,13 @@ export function csvField(value: string | number | boolean | undefined): string {
 
 /** Up to 3 decimals, no exponent, no thousands separator. */
 function formatNumber(v: number): string {
-  if (Number.isInteger(v)) return String(v);
+  if (Number.isInteger(v)) return Math.abs(v) < 1e21 ? String(v) : BigInt(v).toString();
   return v.toFixed(3).replace(/\.?0+$/, "");
-}
-
-function jsonBaseline(results: BenchResults, c: CaseResult): CaseResult | undefined {
-  return results.cases.find((x) => x.codec === "json" && x.payload === c.payload && x.client === c.client && x.mode === c.mode && x.verified);
 }
 
 function caseRow(results: BenchResults, c: CaseResult): Row {
   const env = results.environment;
-  const json = jsonBaseline(results, c);
+  const json = jsonBaseline(results.cases, c);
   const row: Row = {
     timestamp: results.timestamp,
     runtime: env.runtime,
@@ -135,11 +134,16 @@ function caseRow(results: BenchResults, c: CaseResult): Row {
     }
     row.total_ms = c.totalMs.mean;
     row.msgs_per_s = c.msgsPerS;
-    row.total_vs_json = json ? c.total.mean / json.total.mean : "";
-    row.serialize_batch = c.serializeBatches.batch;
+    const ratio = json ? pairedRatio(c, json) : undefined;
+    if (ratio) {
+      row.total_vs_json = ratio.ratio;
+      row.total_vs_json_ci95_low = ratio.low;
+      row.total_vs_json_ci95_high = ratio.high;
+    }
+    row.serialize_batch_msgs = c.serializeBatches.batch;
     row.serialize_batch_p50_ns = c.serializeBatches.p50;
     row.serialize_batch_p99_ns = c.serializeBatches.p99;
-    row.deserialize_batch = c.deserializeBatches.batch;
+    row.deserialize_batch_msgs = c.deserializeBatches.batch;
     row.deserialize_batch_p50_ns = c.deserializeBatches.p50;
     row.deserialize_batch_p99_ns = c.deserializeBatches.p99;
     row.loop_floor_ns = c.loopFloorNs;

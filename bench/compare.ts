@@ -1,0 +1,42 @@
+/**
+ * Comparing two cases of one run. The machine's load drifts over seconds,
+ * so the ratio of two codecs is taken run by run (the same run slot for
+ * both, close in time) and summarised as a geometric mean with a 95%
+ * interval (Student's t on the log ratios). Absolute times move with the
+ * load; these ratios move much less.
+ */
+
+import type { CaseResult } from "./results.ts";
+import { tQuantile975 } from "./stats.ts";
+
+export interface Ratio {
+  /** Geometric mean of the per-run ratios of total time. */
+  ratio: number;
+  /** 95% interval of that ratio (equal to it with one run). */
+  low: number;
+  high: number;
+  /** Runs both cases finished. */
+  runs: number;
+}
+
+/** Total time of `a` relative to `b`, paired run by run; undefined without a common run. */
+export function pairedRatio(a: CaseResult, b: CaseResult): Ratio | undefined {
+  if (!a.verified || !b.verified) return undefined;
+  const byRun = new Map(b.raw.map((r) => [r.run, r.totalNs]));
+  const logs: number[] = [];
+  for (const r of a.raw) {
+    const other = byRun.get(r.run);
+    if (other !== undefined && other > 0 && r.totalNs > 0) logs.push(Math.log(r.totalNs / other));
+  }
+  const n = logs.length;
+  if (n === 0) return undefined;
+  const mean = logs.reduce((s, v) => s + v, 0) / n;
+  const sd = n > 1 ? Math.sqrt(logs.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1)) : 0;
+  const half = n > 1 ? (tQuantile975(n - 1) * sd) / Math.sqrt(n) : 0;
+  return { ratio: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), runs: n };
+}
+
+/** The json case of the same client, mode and payload, if it verified. */
+export function jsonBaseline(cases: readonly CaseResult[], c: CaseResult): CaseResult | undefined {
+  return cases.find((x) => x.codec === "json" && x.payload === c.payload && x.client === c.client && x.mode === c.mode && x.verified);
+}

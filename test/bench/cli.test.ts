@@ -1,0 +1,92 @@
+/**
+ * The CLI as a user runs it: a real `bun bench/cli.ts` process.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseCsv } from "../../bench/report/csv.ts";
+import { CODEC_NAMES } from "../../protocols/registry.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const tmp = mkdtempSync(path.join(tmpdir(), "bench-cli-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function bench(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["bench/cli.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000, env: { ...process.env, NO_COLOR: "1" } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("bad flags: one line naming the problem and the valid values, exit 2", () => {
+  it.each([
+    [["--bogus"], /^bench: unknown option '--bogus'; valid options: --codecs, --payloads, .*--help\n$/],
+    [["--codecs", "json,yaml"], /^bench: --codecs: unknown value 'yaml'; valid values: json, json-bytes, custom-binary, .* or all\n$/],
+    [["--payloads", "huge"], /^bench: --payloads: unknown value 'huge'; valid values: small, medium, large or all\n$/],
+    [["--modes", "telepathy"], /^bench: --modes: unknown value 'telepathy'; valid values: codec or all\n$/],
+    [["--runs", "0"], /^bench: --runs must be an integer from 1 to 1000, got '0'\n$/],
+    [["--iterations", "1e5"], /^bench: --iterations must be an integer from 1 to 10000000, got '1e5'\n$/],
+    [["--seed", "-1"], /^bench: option '--seed' needs a value; see --help\n$|^bench: --seed must be an integer/],
+    [["--runs"], /^bench: option '--runs' needs a value; see --help\n$/],
+    [["--fixed=yes"], /^bench: option '--fixed' takes no value; see --help\n$/],
+    [["extra"], /^bench: unexpected argument 'extra'/],
+  ])("%j", (args, pattern) => {
+    const r = bench(...(args as string[]));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(pattern);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stdout).toBe("");
+  });
+});
+
+describe("a real run", () => {
+  it("--help lists every option and every codec", () => {
+    const r = bench("--help");
+    expect(r.code).toBe(0);
+    for (const flag of ["--codecs", "--payloads", "--modes", "--iterations", "--runs", "--warmup", "--seed", "--fixed", "--quick", "--out"]) {
+      expect(r.stdout).toContain(flag);
+    }
+    for (const name of CODEC_NAMES) expect(r.stdout).toContain(name);
+  });
+
+  it("prints the table and writes CSV, JSON and latest.* with a row per codec x payload", () => {
+    const out = path.join(tmp, "run");
+    const r = bench("--iterations", "300", "--runs", "2", "--warmup", "100", "--out", out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^small$/m);
+    expect(r.stdout).toMatch(/^large$/m);
+    expect(r.stdout).toContain("custom-binary");
+    expect(r.stdout).toContain("msgpackr-records*");
+    expect(r.stdout).toContain("non-standard");
+    for (const f of ["latest.csv", "latest.json"]) expect(existsSync(path.join(out, f))).toBe(true);
+    const stamped = r.stdout.match(/Wrote (\S+\.csv) and (\S+\.json)/)!;
+    expect(readFileSync(stamped[1]!, "utf8")).toBe(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    expect(rows).toHaveLength(1 + CODEC_NAMES.length * 3);
+    const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8"));
+    expect(json.settings.iterations).toBe(300);
+    expect(json.environment.runtime).toBe("bun");
+    expect(json.environment.timerResolutionNs).toBeGreaterThan(0);
+    expect(json.environment.libraries.msgpackr).toMatch(/^\d+\.\d+\.\d+/);
+    expect(json.order).toHaveLength(2);
+    expect(json.cases.every((c: { verified: boolean }) => c.verified)).toBe(true);
+    expect(json.cases[0].raw).toHaveLength(2);
+  });
+
+  it("--fixed sends the article's messages: JSON 33 / 117 / 329 bytes", () => {
+    const out = path.join(tmp, "fixed");
+    const r = bench("--fixed", "--codecs", "json,msgpack", "--iterations", "100", "--runs", "1", "--warmup", "10", "--out", out);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    const header = rows[0]!;
+    const bytes = Object.fromEntries(rows.slice(1).map((row) => [`${row[header.indexOf("codec")]} ${row[header.indexOf("payload")]}`, row[header.indexOf("bytes")]]));
+    expect(bytes).toEqual({
+      "json small": "33",
+      "json medium": "117",
+      "json large": "329",
+      "msgpack small": "24",
+      "msgpack medium": "102",
+      "msgpack large": "277",
+    });
+  });
+});

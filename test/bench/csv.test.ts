@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { runCodecMode } from "../../bench/codec-mode.ts";
+import type { Environment } from "../../bench/environment.ts";
+import { csvField, CSV_COLUMNS, parseCsv, toCsv } from "../../bench/report/csv.ts";
+import { toJson } from "../../bench/report/json.ts";
+import type { BenchResults } from "../../bench/results.ts";
+import { CODECS } from "../../protocols/registry.ts";
+
+/** The columns the CSV contract promises (later modes and users' sheets rely on them). */
+const REQUIRED = (
+  "timestamp, runtime, client, mode, codec, payload, iterations, runs, bytes, serialize_mean_ns, serialize_p50_ns, " +
+  "serialize_p99_ns, deserialize_mean_ns, deserialize_p50_ns, deserialize_p99_ns, total_mean_ns, total_ci95_ns, " +
+  "total_ms, msgs_per_s, sent, received, lost, verified"
+).split(", ");
+
+const NUMERIC = ["iterations", "runs", "bytes", "serialize_mean_ns", "serialize_p50_ns", "serialize_p99_ns", "deserialize_mean_ns", "total_mean_ns", "total_ci95_ns", "total_ms", "msgs_per_s", "timer_resolution_ns"];
+
+const environment: Environment = {
+  runtime: "bun",
+  runtimeVersion: "test",
+  os: "Linux, test",
+  arch: "x64",
+  cpu: 'CPU "quoted", with comma',
+  cores: 2,
+  memoryGiB: 24,
+  libraries: {},
+  clock: "performance.now",
+  timerResolutionNs: 100,
+  timerOverheadNs: 40,
+  gcBetweenCases: false,
+  msgpackrNative: false,
+};
+
+async function smallRun(): Promise<BenchResults> {
+  const result = await runCodecMode({
+    codecs: CODECS,
+    payloads: ["small", "medium", "large"],
+    iterations: 200,
+    runs: 2,
+    warmup: 50,
+    seed: 1,
+    fixed: false,
+    clock: { name: "performance.now", now: () => performance.now() },
+    calibration: { resolutionNs: 100, overheadNs: 40 },
+  });
+  return {
+    timestamp: "2026-11-21T12:00:00.000Z",
+    settings: { modes: ["codec"], codecs: CODECS.map((c) => c.name), payloads: ["small", "medium", "large"], iterations: 200, runs: 2, warmup: 50, seed: 1, fixed: false, minBatchNs: result.minBatchNs },
+    environment,
+    order: result.order,
+    cases: result.cases,
+    elapsedMs: 1,
+  };
+}
+
+describe("CSV contract", () => {
+  it("parses back: header with every promised column, one row per codec x payload, numbers where numbers belong", async () => {
+    const results = await smallRun();
+    const text = toCsv(results);
+    expect(text.startsWith("timestamp,")).toBe(true);
+    expect(text).not.toMatch(/^#/m);
+    const rows = parseCsv(text);
+    const header = rows[0]!;
+    for (const col of REQUIRED) expect(header, col).toContain(col);
+    expect(new Set(header).size).toBe(header.length);
+    const body = rows.slice(1);
+    expect(body).toHaveLength(CODECS.length * 3);
+    const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
+    for (const row of body) {
+      expect(row).toHaveLength(header.length);
+      expect(at(row, "timestamp")).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+      expect(at(row, "client")).toBe("inprocess");
+      expect(at(row, "mode")).toBe("codec");
+      expect(at(row, "verified")).toBe("true");
+      expect(at(row, "cpu")).toBe('CPU "quoted", with comma');
+      for (const col of NUMERIC) {
+        const v = at(row, col);
+        expect(v, `${col} = ${v}`).toMatch(/^-?\d+(\.\d+)?$/);
+        expect(Number.isFinite(Number(v))).toBe(true);
+      }
+      expect(at(row, "sent")).toBe("");
+      expect(at(row, "lost")).toBe("");
+    }
+    const jsonSmall = body.find((r) => at(r, "codec") === "json" && at(r, "payload") === "small")!;
+    expect(at(jsonSmall, "bytes")).toBe("33");
+    expect(at(jsonSmall, "total_vs_json")).toBe("1");
+    const records = body.find((r) => at(r, "codec") === "msgpackr-records")!;
+    expect(at(records, "standard")).toBe("false");
+    expect(at(records, "flags")).toContain("non-standard");
+  });
+
+  it("a failed case is a row with verified=false, its error, and empty figures", async () => {
+    const results = await smallRun();
+    const c = results.cases[0]!;
+    results.cases[0] = { ...c, verified: false, error: 'message #3 did not round-trip: field "text", expected\nx', runs: 0, serialize: { ...c.serialize, mean: NaN } };
+    const rows = parseCsv(toCsv(results));
+    const header = rows[0]!;
+    const row = rows[1]!;
+    expect(row[header.indexOf("verified")]).toBe("false");
+    expect(row[header.indexOf("error")]).toBe('message #3 did not round-trip: field "text", expected\nx');
+    expect(row[header.indexOf("serialize_mean_ns")]).toBe("");
+    expect(JSON.parse(toJson(results)).cases[0].serialize.mean).toBeNull();
+  });
+
+  it("quotes fields per RFC 4180 and writes plain dot decimals", () => {
+    expect(csvField("a,b")).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField("line\r\nbreak")).toBe('"line\r\nbreak"');
+    expect(csvField(1234567.891234)).toBe("1234567.891");
+    expect(csvField(0.00001)).toBe("0");
+    expect(csvField(1e21)).toBe("1000000000000000000000");
+    expect(csvField(NaN)).toBe("");
+    expect(csvField(true)).toBe("true");
+    expect(parseCsv('a,"b,""c"""\r\n1,2\r\n')).toEqual([["a", 'b,"c"'], ["1", "2"]]);
+  });
+
+  it("column names carry their units", () => {
+    const timeColumns = CSV_COLUMNS.filter((c) => /^(serialize|deserialize|total|loop_floor|timer)_/.test(c) && !c.includes("_vs_json"));
+    expect(timeColumns.length).toBeGreaterThan(20);
+    for (const col of timeColumns) expect(col).toMatch(/_(ns|ms|msgs)$/);
+  });
+});
