@@ -7,8 +7,8 @@
  *  2. warm up (untimed), which also estimates the cost of one call;
  *  3. time `runs` runs of `iterations` messages, each run a serialize loop
  *     over the messages, then a deserialize loop over their encodings (made
- *     once, untimed, in step 1), with a full GC before each, the codec order
- *     shuffled per run and results spot-checked after each.
+ *     again, untimed, between the two), with a full GC before each loop,
+ *     the codec order shuffled per run and results spot-checked after each.
  *
  * Per-message means come from whole-loop times divided by the message
  * count; per-message percentiles come from batches long enough for the clock
@@ -95,8 +95,6 @@ interface CaseState {
   codec: Codec;
   payload: PayloadName;
   messages: Message[];
-  /** Every message encoded once, untimed during verification: the deserialize loop's input. */
-  encoded: Encoded[];
   pc: PayloadCodec;
   encodeLoop: TimedLoop;
   decodeLoop: TimedLoop;
@@ -119,7 +117,6 @@ function errorText(e: unknown): string {
 /** Round-trips every message; returns an error line, or "" when all are exact. */
 function verifyCase(state: CaseState): string {
   const { pc, messages } = state;
-  const encodedAll = new Array<Encoded>(messages.length);
   let sum = 0;
   let min = Infinity;
   let max = 0;
@@ -135,14 +132,12 @@ function verifyCase(state: CaseState): string {
     }
     const mismatch = describeMismatch(message, decoded);
     if (mismatch !== undefined) return `message #${i} did not round-trip: ${mismatch}`;
-    encodedAll[i] = encoded;
     const size = encodedBytes(encoded);
     sum += size;
     if (size < min) min = size;
     if (size > max) max = size;
   }
   state.bytes = { mean: sum / messages.length, min, max };
-  state.encoded = encodedAll;
   return "";
 }
 
@@ -229,7 +224,6 @@ export async function runCodecMode(options: CodecModeOptions): Promise<CodecMode
         codec,
         payload,
         messages: messagesByPayload.get(payload)!,
-        encoded: [],
         pc,
         encodeLoop: compileLoop(`${codec.name}_${payload}_serialize`),
         decodeLoop: compileLoop(`${codec.name}_${payload}_deserialize`),
@@ -307,7 +301,13 @@ export async function runCodecMode(options: CodecModeOptions): Promise<CodecMode
     let decMs: number;
     try {
       encMs = state.encodeLoop(now, state.pc.encode as (x: unknown) => unknown, state.messages, encodedRing, SINK_SIZE - 1, n, state.encodeBatch, encTimes);
-      decMs = state.decodeLoop(now, state.pc.decode as (x: unknown) => unknown, state.encoded, decodedRing, SINK_SIZE - 1, n, state.decodeBatch, decTimes);
+      // The deserialize loop's input: every message encoded again, untimed,
+      // and dropped after this run, so only one case's encodings are ever
+      // alive (keeping every case's would bloat the heap every loop's
+      // garbage collections must live with).
+      const encoded = encodeAll(state);
+      o.gc?.();
+      decMs = state.decodeLoop(now, state.pc.decode as (x: unknown) => unknown, encoded, decodedRing, SINK_SIZE - 1, n, state.decodeBatch, decTimes);
     } catch (e) {
       return `run ${run + 1} threw: ${errorText(e)}`;
     }
@@ -335,16 +335,25 @@ function warmUp(state: CaseState, options: CodecModeOptions): string {
   const encode = state.pc.encode as (x: unknown) => unknown;
   const decode = state.pc.decode as (x: unknown) => unknown;
   try {
+    const encoded = encodeAll(state);
     for (let pass = 0; pass < 2; pass++) {
       state.encodeLoop(options.clock.now, encode, state.messages, ring, SINK_SIZE - 1, n, n, one);
-      state.decodeLoop(options.clock.now, decode, state.encoded, ring, SINK_SIZE - 1, n, n, one);
+      state.decodeLoop(options.clock.now, decode, encoded, ring, SINK_SIZE - 1, n, n, one);
     }
     state.encodeBatch = batchSizeFor(estimateCallNs(state.encodeLoop, encode, state.messages, options), options.calibration, options.iterations);
-    state.decodeBatch = batchSizeFor(estimateCallNs(state.decodeLoop, decode, state.encoded, options), options.calibration, options.iterations);
+    state.decodeBatch = batchSizeFor(estimateCallNs(state.decodeLoop, decode, encoded, options), options.calibration, options.iterations);
   } catch (e) {
     return `warm-up threw: ${errorText(e)}`;
   }
   return "";
+}
+
+/** Every message of the case, encoded (untimed). */
+function encodeAll(state: CaseState): Encoded[] {
+  const { messages, pc } = state;
+  const out = new Array<Encoded>(messages.length);
+  for (let i = 0; i < messages.length; i++) out[i] = pc.encode(messages[i]!);
+  return out;
 }
 
 /**
