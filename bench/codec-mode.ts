@@ -22,7 +22,7 @@ import { batchCount, compileLoop, SINK_SIZE, type TimedLoop } from "./loops.ts";
 import { createRng, makeMessages, type Message, type PayloadName } from "./payloads.ts";
 import type { BatchPercentiles, CaseResult, RunFigures } from "./results.ts";
 import { percentileSorted, summarize } from "./stats.ts";
-import { describeMismatch } from "./verify.ts";
+import { describeMismatch, sameMessage } from "./verify.ts";
 
 export interface CodecModeOptions {
   codecs: readonly Codec[];
@@ -130,8 +130,7 @@ function verifyCase(state: CaseState): string {
     } catch (e) {
       return `message #${i} did not round-trip: ${errorText(e)}`;
     }
-    const mismatch = describeMismatch(message, decoded);
-    if (mismatch !== undefined) return `message #${i} did not round-trip: ${mismatch}`;
+    if (!sameMessage(message, decoded)) return `message #${i} did not round-trip: ${describeMismatch(message, decoded) ?? "not equal"}`;
     const size = encodedBytes(encoded);
     sum += size;
     if (size < min) min = size;
