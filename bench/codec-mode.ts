@@ -384,6 +384,7 @@ function toCaseResult(state: CaseState, options: CodecModeOptions, loopFloorNs: 
   if (ok && runs.length < options.runs) flags.push("stopped-early");
   return {
     client: "inprocess",
+    clientLibrary: "",
     mode: "codec",
     codec: state.codec.name,
     standard: state.codec.standard,

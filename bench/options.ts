@@ -5,36 +5,63 @@
  */
 
 import { parseArgs } from "node:util";
-import { CODEC_NAMES } from "../protocols/registry.ts";
+import { SOCKET_CODEC_NAMES } from "../protocols/socket.ts";
 import { PAYLOAD_NAMES, type PayloadName } from "./payloads.ts";
 import type { Mode } from "./results.ts";
 
-export const MODE_NAMES: readonly Mode[] = ["codec"];
+export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream"];
+/** Clients `--client` can pick. */
+export const CLIENT_NAMES = ["bun", "node"] as const;
+export type ClientName = (typeof CLIENT_NAMES)[number];
 
 export interface BenchOptions {
+  /** Codec names; `raw` (the transport baseline) only runs in the WebSocket modes. */
   codecs: string[];
   payloads: PayloadName[];
   modes: Mode[];
-  iterations: number;
+  /** Messages per run, by mode. */
+  iterations: Record<Mode, number>;
   runs: number;
-  warmup: number;
+  /** Untimed messages before a case's first run, by mode. */
+  warmup: Record<Mode, number>;
   seed: number;
   fixed: boolean;
   quick: boolean;
   out: string;
+  client: ClientName;
+  /** A running server to use instead of spawning one (http(s):// or ws(s)://). */
+  url: string | undefined;
+  /** Messages in flight in stream mode. */
+  window: number;
+  deflate: boolean;
+  /** A WebSocket case with no reply for this long ends as stalled, ms. */
+  stallTimeoutMs: number;
   help: boolean;
 }
 
+/**
+ * Defaults per mode, chosen so that plain `bun run bench` (every mode, codec
+ * and payload) finishes within about three minutes on a 2-core machine.
+ * The article's loop is 100,000 messages; roundtrip runs fewer because each
+ * message waits for its reply, and its percentiles need far fewer samples.
+ */
 export const DEFAULTS = {
-  iterations: 100_000,
-  runs: 5,
-  warmup: 20_000,
+  iterations: { codec: 100_000, roundtrip: 10_000, stream: 100_000 } as Record<Mode, number>,
+  runs: 3,
+  warmup: { codec: 20_000, roundtrip: 2_000, stream: 10_000 } as Record<Mode, number>,
   seed: 1,
   out: "results",
+  client: "bun" as ClientName,
+  window: 64,
+  stallTimeoutS: 10,
 } as const;
 
 /** What `--quick` changes (a flag given explicitly still wins). */
-export const QUICK = { iterations: 10_000, runs: 3, warmup: 2_000 } as const;
+export const QUICK = {
+  iterations: { codec: 10_000, roundtrip: 1_000, stream: 10_000 } as Record<Mode, number>,
+  runs: 2,
+  warmup: { codec: 2_000, roundtrip: 200, stream: 1_000 } as Record<Mode, number>,
+} as const;
 
 /** A bad flag or value: the CLI prints `message` on one line and exits 2. */
 export class OptionError extends Error {
@@ -52,6 +79,11 @@ const OPTION_SPEC = {
   fixed: { type: "boolean" },
   quick: { type: "boolean" },
   out: { type: "string" },
+  client: { type: "string" },
+  url: { type: "string" },
+  window: { type: "string" },
+  deflate: { type: "boolean" },
+  "stall-timeout": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -59,39 +91,54 @@ const OPTION_LIST = Object.keys(OPTION_SPEC)
   .map((k) => `--${k}`)
   .join(", ");
 
+const perMode = (r: Record<Mode, number>): string => MODE_NAMES.map((m) => `${m} ${r[m]}`).join(", ");
+
 export const HELP = `Usage: bun run bench [options]
 
 Measures serialize and deserialize time per message, and bytes per message,
-for each codec and payload, and writes results/<timestamp>.csv and .json
-(plus results/latest.csv and latest.json).
+for each codec and payload: in process (codec mode) and over a WebSocket to
+a Bun server (roundtrip and stream modes). Writes results/<timestamp>.csv and
+.json, plus results/latest.csv and latest.json.
 
 Options:
-  --codecs LIST      comma-separated, or "all" (default: all)
-                     ${CODEC_NAMES.join(", ")}
-  --payloads LIST    comma-separated, or "all" (default: all): ${PAYLOAD_NAMES.join(", ")}
-  --modes LIST       comma-separated (default: codec): ${MODE_NAMES.join(", ")}
-  --iterations N     messages per run, the article's loop (default: ${DEFAULTS.iterations})
-  --runs N           timed runs per case (default: ${DEFAULTS.runs})
-  --warmup N         untimed messages before a case's first run (default: ${DEFAULTS.warmup})
-  --seed N           seed of the message generator, 0..4294967295 (default: ${DEFAULTS.seed})
-  --fixed            send the article's exact messages instead of varied ones
-  --quick            a first look in seconds: ${QUICK.iterations} iterations, ${QUICK.runs} runs, ${QUICK.warmup} warm-up
-  --out DIR          where results go (default: ${DEFAULTS.out})
-  -h, --help         this text
+  --codecs LIST        comma-separated, or "all" (default: all)
+                       ${SOCKET_CODEC_NAMES.join(", ")}
+                       (raw, the transport baseline, runs in the WebSocket modes only)
+  --payloads LIST      comma-separated, or "all" (default: all): ${PAYLOAD_NAMES.join(", ")}
+  --modes LIST         comma-separated, or "all" (default: all): ${MODE_NAMES.join(", ")}
+                       codec: in process; roundtrip: one message in flight, latency;
+                       stream: a window of messages in flight, throughput
+  --iterations N       messages per run, every mode (default: ${perMode(DEFAULTS.iterations)})
+  --runs N             timed runs per case (default: ${DEFAULTS.runs})
+  --warmup N           untimed messages before a case's first run, every mode
+                       (default: ${perMode(DEFAULTS.warmup)})
+  --seed N             seed of the message generator, 0..4294967295 (default: ${DEFAULTS.seed})
+  --fixed              send the article's exact messages instead of varied ones
+  --client NAME        WebSocket client: ${CLIENT_NAMES.join(", ")} (default: ${DEFAULTS.client});
+                       node runs the npm ws package under Node.js
+  --url URL            use a running server (ws://host:port or http://host:port)
+                       instead of starting one
+  --window N           messages in flight in stream mode (default: ${DEFAULTS.window})
+  --deflate            offer permessage-deflate (off by default)
+  --stall-timeout S    seconds without a reply before a case ends as stalled (default: ${DEFAULTS.stallTimeoutS})
+  --quick              a first look: ${perMode(QUICK.iterations)} iterations, ${QUICK.runs} runs
+  --out DIR            where results go (default: ${DEFAULTS.out})
+  -h, --help           this text
 `;
 
-function parseList<T extends string>(flag: string, raw: string | undefined, valid: readonly T[], fallback: readonly T[]): T[] {
+function parseList<T extends string>(flag: string, raw: string | undefined, valid: readonly T[], fallback: readonly T[], allowAll = true): T[] {
+  const choices = `${valid.join(", ")}${allowAll ? " or all" : ""}`;
   if (raw === undefined) return [...fallback];
   const names = raw
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");
-  if (names.length === 0) throw new OptionError(`--${flag} is empty; valid values: ${valid.join(", ")} or all`);
-  if (names.includes("all")) return [...valid];
+  if (names.length === 0) throw new OptionError(`--${flag} is empty; valid values: ${choices}`);
+  if (allowAll && names.includes("all")) return [...valid];
   const out: T[] = [];
   for (const name of names) {
     if (!(valid as readonly string[]).includes(name)) {
-      throw new OptionError(`--${flag}: unknown value '${name}'; valid values: ${valid.join(", ")} or all`);
+      throw new OptionError(`--${flag}: unknown value '${name}'; valid values: ${choices}`);
     }
     if (!out.includes(name as T)) out.push(name as T);
   }
@@ -119,19 +166,46 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const quick = v.quick === true;
   const out = v.out ?? DEFAULTS.out;
   if (out.trim() === "") throw new OptionError("--out must name a directory");
+  const base = quick ? QUICK : DEFAULTS;
+  const iterations = parseInteger("iterations", v.iterations, NaN, 1, 10_000_000);
+  const warmup = parseInteger("warmup", v.warmup, NaN, 0, 10_000_000);
+  const byMode = (given: number, fallback: Record<Mode, number>): Record<Mode, number> =>
+    Number.isNaN(given) ? { ...fallback } : { codec: given, roundtrip: given, stream: given };
+  const client = parseList("client", v.client, CLIENT_NAMES, [DEFAULTS.client], false);
+  if (client.length !== 1) throw new OptionError(`--client takes one name; valid values: ${CLIENT_NAMES.join(", ")}`);
   return {
-    codecs: parseList("codecs", v.codecs, CODEC_NAMES, CODEC_NAMES),
+    codecs: parseList("codecs", v.codecs, SOCKET_CODEC_NAMES, SOCKET_CODEC_NAMES),
     payloads: parseList("payloads", v.payloads, PAYLOAD_NAMES, PAYLOAD_NAMES),
     modes: parseList("modes", v.modes, MODE_NAMES, MODE_NAMES),
-    iterations: parseInteger("iterations", v.iterations, quick ? QUICK.iterations : DEFAULTS.iterations, 1, 10_000_000),
-    runs: parseInteger("runs", v.runs, quick ? QUICK.runs : DEFAULTS.runs, 1, 1000),
-    warmup: parseInteger("warmup", v.warmup, quick ? QUICK.warmup : DEFAULTS.warmup, 0, 10_000_000),
+    iterations: byMode(iterations, base.iterations),
+    runs: parseInteger("runs", v.runs, base.runs, 1, 1000),
+    warmup: byMode(warmup, base.warmup),
     seed: parseInteger("seed", v.seed, DEFAULTS.seed, 0, 0xffffffff),
     fixed: v.fixed === true,
     quick,
     out,
+    client: client[0]!,
+    url: parseUrl(v.url),
+    window: parseInteger("window", v.window, DEFAULTS.window, 1, 65_536),
+    deflate: v.deflate === true,
+    stallTimeoutMs: parseInteger("stall-timeout", v["stall-timeout"], DEFAULTS.stallTimeoutS, 1, 3600) * 1000,
     help: v.help === true,
   };
+}
+
+/** A server URL as an http(s) base; ws(s) is accepted and translated. */
+function parseUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OptionError(`--url must be a URL like ws://127.0.0.1:8080, got '${raw}'`);
+  }
+  if (!["ws:", "wss:", "http:", "https:"].includes(url.protocol)) {
+    throw new OptionError(`--url must start with ws://, wss://, http:// or https://, got '${raw}'`);
+  }
+  return `${url.protocol.replace(/^ws/, "http")}//${url.host}`;
 }
 
 function describeParseError(e: unknown): string {

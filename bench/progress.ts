@@ -4,7 +4,18 @@
  * it prints a line at most every few seconds.
  */
 
-import type { ProgressEvent } from "./codec-mode.ts";
+/** What both the in-process and the WebSocket modes report. */
+export interface ProgressUpdate {
+  mode: string;
+  stage: string;
+  codec: string;
+  payload: string;
+  run: number;
+  runs: number;
+  done: number;
+  total: number;
+  elapsedMs: number;
+}
 
 export interface ProgressSink {
   isTTY?: boolean;
@@ -17,12 +28,12 @@ function seconds(ms: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
 }
 
-export function progressLine(e: ProgressEvent): string {
+export function progressLine(e: ProgressUpdate): string {
   const eta = e.done > 0 ? (e.elapsedMs / e.done) * (e.total - e.done) : NaN;
-  return `[${e.done}/${e.total}] run ${e.run + 1}/${e.runs} ${e.payload} ${e.codec} (${e.stage})  elapsed ${seconds(e.elapsedMs)}  ETA ${seconds(eta)}`;
+  return `${e.mode} [${e.done}/${e.total}] run ${e.run + 1}/${e.runs} ${e.payload} ${e.codec} (${e.stage})  elapsed ${seconds(e.elapsedMs)}  ETA ${seconds(eta)}`;
 }
 
-export function createProgressPrinter(sink: ProgressSink, logIntervalMs = 5000): { update(e: ProgressEvent): void; finish(): void } {
+export function createProgressPrinter(sink: ProgressSink, logIntervalMs = 5000): { update(e: ProgressUpdate): void; finish(): void } {
   let lastLog = -Infinity;
   let drawn = false;
   return {

@@ -8,8 +8,48 @@ import type { PayloadName } from "./payloads.ts";
 import type { Summary } from "./stats.ts";
 import type { Environment } from "./environment.ts";
 
-export type Mode = "codec";
-export type ClientKind = "inprocess";
+export type Mode = "codec" | "roundtrip" | "stream";
+/** Who ran the client side: in process (codec mode), Bun's WebSocket, Node with npm `ws`, a browser. */
+export type ClientKind = "inprocess" | "bun" | "node" | "browser";
+
+/** Latency percentiles from every round-trip sample, ns. */
+export interface LatencyPercentiles {
+  samples: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+}
+
+/** What only the WebSocket modes have. Counts are summed over runs. */
+export interface SocketFigures {
+  /** Messages in flight: 1 for roundtrip, the window for stream. */
+  window: number;
+  sent: number;
+  received: number;
+  lost: number;
+  reordered: number;
+  corrupted: number;
+  /** Client-to-server frame per message (payload + header + mask), bytes; NaN with compression. */
+  wireBytes: number;
+  /** Server's reply payload per message, bytes. */
+  replyBytes: number;
+  /** roundtrip: every message's round-trip time, pooled over runs. */
+  rtt: LatencyPercentiles | undefined;
+  /** Server-side decode / encode per message, per-call timing with clock cost subtracted, across runs, ns. */
+  serverDeserialize: Summary;
+  serverSerialize: Summary;
+  /** Payload megabytes (10^6) per second, one direction. */
+  mbPerS: number;
+  /** CPU time of the server and of the client while the cases ran, and the cases' wall time, ms. */
+  serverCpuMs: number;
+  clientCpuMs: number;
+  elapsedMs: number;
+  backpressure: number;
+  dropped: number;
+  extensions: string;
+}
 
 /** Percentiles of per-message times taken from batch samples. */
 export interface BatchPercentiles {
@@ -22,7 +62,11 @@ export interface BatchPercentiles {
   p99: number;
 }
 
-/** One run of one case, as measured. All times are per message, in ns. */
+/**
+ * One run of one case, as measured. All times are per message, in ns. In
+ * the WebSocket modes serialize/deserialize are the client's, and total is
+ * the round-trip time (roundtrip) or wall time per message (stream).
+ */
 export interface RunFigures {
   run: number;
   /** Position of this codec in the run's shuffled order (0 = first). */
@@ -34,6 +78,8 @@ export interface RunFigures {
 
 export interface CaseResult {
   client: ClientKind;
+  /** The WebSocket implementation and its version ("" in codec mode). */
+  clientLibrary: string;
   mode: Mode;
   codec: string;
   standard: boolean;
@@ -68,19 +114,28 @@ export interface CaseResult {
   /** Warnings such as "near-empty-loop". */
   flags: string[];
   raw: RunFigures[];
+  /** WebSocket modes only. */
+  socket?: SocketFigures;
 }
 
 export interface RunSettings {
   modes: Mode[];
   codecs: string[];
   payloads: PayloadName[];
-  iterations: number;
+  /** Messages per run, by mode. */
+  iterations: Record<Mode, number>;
   runs: number;
-  warmup: number;
+  /** Untimed messages before a case's first run, by mode. */
+  warmup: Record<Mode, number>;
   seed: number;
   fixed: boolean;
   /** Smallest batch duration the harness aims for, ns. */
   minBatchNs: number;
+  client?: ClientKind;
+  window?: number;
+  deflate?: boolean;
+  /** The server the WebSocket modes talked to ("spawned" when the bench started its own). */
+  server?: string;
 }
 
 export interface BenchResults {
@@ -88,8 +143,8 @@ export interface BenchResults {
   timestamp: string;
   settings: RunSettings;
   environment: Environment;
-  /** Codec order of each run and payload: order[run][payloadIndex] = codec names. */
-  order: string[][][];
+  /** Codec order of each mode, run and payload: order[mode][run][payloadIndex] = codec names. */
+  order: Record<string, string[][][]>;
   cases: CaseResult[];
   /** Wall time of the whole benchmark, ms. */
   elapsedMs: number;

@@ -1,17 +1,25 @@
 /**
  * One whole benchmark run as the CLI performs it: calibrate the clock, run
- * the selected modes, then hand the plain results to the reporters.
+ * the selected modes (in process, then over WebSocket against a server
+ * process of its own or the one `--url` names), then hand the plain results
+ * to the reporters. A mode that fails does not take the others' finished
+ * results with it.
  */
 
 import { isNativeAccelerationEnabled } from "msgpackr";
+import { runSocketModes, type SocketModeResult, type SocketProgress } from "../client/socket-mode.ts";
+import type { SocketMode, WebSocketClass } from "../client/runner.ts";
 import { CODECS } from "../protocols/registry.ts";
-import { calibrateClock, performanceClock } from "./clock.ts";
-import { runCodecMode } from "./codec-mode.ts";
-import { collectEnvironment, libraryVersion } from "./environment.ts";
-import type { BenchOptions } from "./options.ts";
+import { GC_PATH } from "../protocols/socket.ts";
+import { calibrateClock, performanceClock, type ClockCalibration } from "./clock.ts";
+import { runCodecMode, type ProgressEvent } from "./codec-mode.ts";
+import { collectEnvironment, libraryVersion, LIBRARIES } from "./environment.ts";
+import { nodeVersion, runNodeClient } from "./node-process.ts";
+import { OptionError, type BenchOptions } from "./options.ts";
 import { writeResults } from "./output.ts";
 import { createProgressPrinter, type ProgressSink } from "./progress.ts";
-import type { BenchResults } from "./results.ts";
+import type { BenchResults, CaseResult } from "./results.ts";
+import { spawnServer, type ServerProcess } from "./server-process.ts";
 import { formatTable } from "./report/table.ts";
 
 export interface Streams {
@@ -25,54 +33,173 @@ function fullGc(): (() => void) | undefined {
   return bun ? () => bun.gc(true) : undefined;
 }
 
-/** Runs the benchmark; returns the process exit code (0, or 1 when a case failed). */
+function cpuMs(): number {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+}
+
+const SOCKET_MODES: readonly SocketMode[] = ["roundtrip", "stream"];
+
+/** Checks that a server the user named answers, with a message per kind of failure. */
+async function probeServer(url: string, timeoutMs: number): Promise<void> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  } catch (e) {
+    const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+    const code = err.code ?? err.cause?.code ?? "";
+    const host = new URL(url).host;
+    if (/ConnectionRefused|ECONNREFUSED/i.test(code + (err.message ?? ""))) throw new Error(`connection refused by ${host}: is the server running? (bun run server)`);
+    if (/ENOTFOUND|EAI_AGAIN|DNS|getaddrinfo/i.test(code + (err.message ?? ""))) throw new Error(`cannot resolve the host of ${url} (DNS lookup failed)`);
+    if (err.name === "TimeoutError" || /timed out|timeout/i.test(err.message ?? "")) throw new Error(`${host} did not answer within ${timeoutMs} ms`);
+    throw new Error(`cannot reach ${url}: ${err.message ?? String(e)}`);
+  }
+}
+
+async function runWebSocketModes(
+  options: BenchOptions,
+  modes: SocketMode[],
+  calibration: ClockCalibration,
+  onProgress: (e: SocketProgress) => void,
+): Promise<{ result: SocketModeResult; server: string }> {
+  let spawned: ServerProcess | undefined;
+  let server: string;
+  let serverLabel: string;
+  if (options.url) {
+    await probeServer(options.url, options.stallTimeoutMs);
+    server = options.url;
+    serverLabel = options.url;
+  } else {
+    spawned = await spawnServer(options.deflate ? ["--deflate"] : []);
+    server = spawned.url;
+    serverLabel = `spawned (pid ${spawned.pid}, ${server})`;
+  }
+  try {
+    const shared = {
+      server,
+      modes,
+      codecs: options.codecs,
+      payloads: options.payloads,
+      iterations: { roundtrip: options.iterations.roundtrip, stream: options.iterations.stream },
+      runs: options.runs,
+      warmup: Math.max(options.warmup.roundtrip, options.warmup.stream),
+      seed: options.seed,
+      fixed: options.fixed,
+      window: options.window,
+      stallTimeoutMs: options.stallTimeoutMs,
+      deflate: options.deflate,
+    };
+    if (options.client === "node") {
+      const result = await runNodeClient(
+        {
+          ...shared,
+          wsVersion: libraryVersion("ws"),
+          libraryVersions: Object.fromEntries(LIBRARIES.map((name) => [name, libraryVersion(name)])),
+        },
+        onProgress,
+      );
+      return { result, server: serverLabel };
+    }
+    const result = await runSocketModes({
+      ...shared,
+      clock: performanceClock,
+      calibration,
+      WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
+      client: "bun",
+      clientLibrary: `bun WebSocket ${Bun.version}`,
+      libraryVersion,
+      gc: fullGc(),
+      serverGc: async () => {
+        await fetch(new URL(GC_PATH, server), { method: "POST" }).catch(() => undefined);
+      },
+      cpuMs,
+      onProgress,
+    });
+    return { result, server: serverLabel };
+  } finally {
+    await spawned?.stop();
+  }
+}
+
+/** Runs the benchmark; returns the process exit code (0, or 1 when a case or a mode failed). */
 export async function runBench(options: BenchOptions, streams: Streams): Promise<number> {
+  const socketModes = SOCKET_MODES.filter((m) => options.modes.includes(m));
+  if (socketModes.length > 0 && options.client === "node" && nodeVersion() === undefined) {
+    throw new OptionError("--client node needs Node.js on PATH (node --version failed); install Node.js or use --client bun");
+  }
   const timestamp = new Date().toISOString();
   const calibration = calibrateClock(performanceClock);
   const gc = fullGc();
   const environment = collectEnvironment(performanceClock.name, calibration, gc !== undefined, isNativeAccelerationEnabled);
-  const codecs = CODECS.filter((c) => options.codecs.includes(c.name));
   const progress = createProgressPrinter(streams.stderr);
   const started = performance.now();
+  const cases: CaseResult[] = [];
+  const order: Record<string, string[][][]> = {};
+  let minBatch = NaN;
+  let serverLabel: string | undefined;
+  let failures = 0;
 
-  const result = await runCodecMode({
-    codecs,
-    payloads: options.payloads,
-    iterations: options.iterations,
-    runs: options.runs,
-    warmup: options.warmup,
-    seed: options.seed,
-    fixed: options.fixed,
-    clock: performanceClock,
-    calibration,
-    gc,
-    libraryVersion,
-    onProgress: progress.update,
-  });
+  if (options.modes.includes("codec")) {
+    const result = await runCodecMode({
+      codecs: CODECS.filter((c) => options.codecs.includes(c.name)),
+      payloads: options.payloads,
+      iterations: options.iterations.codec,
+      runs: options.runs,
+      warmup: options.warmup.codec,
+      seed: options.seed,
+      fixed: options.fixed,
+      clock: performanceClock,
+      calibration,
+      gc,
+      libraryVersion,
+      onProgress: (e: ProgressEvent) => progress.update({ ...e, mode: "codec" }),
+    });
+    cases.push(...result.cases);
+    order.codec = result.order;
+    minBatch = result.minBatchNs;
+  }
+
+  if (socketModes.length > 0) {
+    try {
+      const { result, server } = await runWebSocketModes(options, socketModes, calibration, (e) => progress.update(e));
+      cases.push(...result.cases);
+      Object.assign(order, result.order);
+      serverLabel = server;
+    } catch (e) {
+      progress.finish();
+      streams.stderr.write(`bench: ${socketModes.join(" and ")} mode${socketModes.length > 1 ? "s" : ""} failed: ${(e as Error).message}\n`);
+      failures++;
+    }
+  }
   progress.finish();
 
   const results: BenchResults = {
     timestamp,
     settings: {
       modes: options.modes,
-      codecs: codecs.map((c) => c.name),
+      codecs: options.codecs,
       payloads: options.payloads,
       iterations: options.iterations,
       runs: options.runs,
       warmup: options.warmup,
       seed: options.seed,
       fixed: options.fixed,
-      minBatchNs: result.minBatchNs,
+      minBatchNs: minBatch,
+      client: options.client,
+      window: options.window,
+      deflate: options.deflate,
+      server: serverLabel,
     },
     environment,
-    order: result.order,
-    cases: result.cases,
+    order,
+    cases,
     elapsedMs: performance.now() - started,
   };
-  streams.stdout.write(formatTable(results) + "\n\n");
-  const files = writeResults(results, options.out);
-  streams.stdout.write(`Wrote ${files.csv} and ${files.json} (also latest.csv, latest.json).\n`);
+  if (cases.length > 0) {
+    streams.stdout.write(formatTable(results) + "\n\n");
+    const files = writeResults(results, options.out);
+    streams.stdout.write(`Wrote ${files.csv} and ${files.json} (also latest.csv, latest.json).\n`);
+  }
   const failed = results.cases.filter((c) => !c.verified);
-  for (const c of failed) streams.stderr.write(`bench: FAILED ${c.mode} ${c.codec} ${c.payload}: ${c.error}\n`);
-  return failed.length > 0 ? 1 : 0;
+  for (const c of failed) streams.stderr.write(`bench: FAILED ${c.mode} ${c.client} ${c.codec} ${c.payload}: ${c.error}\n`);
+  return failed.length + failures > 0 ? 1 : 0;
 }

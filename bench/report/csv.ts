@@ -67,9 +67,31 @@ export const CSV_COLUMNS: readonly string[] = [
   "deserialize_batch_p50_ns",
   "deserialize_batch_p99_ns",
   "loop_floor_ns",
+  "client_library",
+  "window",
+  "wire_bytes",
+  "reply_bytes",
   "sent",
   "received",
   "lost",
+  "reordered",
+  "corrupted",
+  "rtt_p50_ns",
+  "rtt_p90_ns",
+  "rtt_p99_ns",
+  "rtt_p999_ns",
+  "rtt_max_ns",
+  "server_deserialize_mean_ns",
+  "server_serialize_mean_ns",
+  "mb_per_s",
+  "msgs_per_s_vs_raw",
+  "backpressure",
+  "dropped",
+  "client_cpu_ms",
+  "server_cpu_ms",
+  "elapsed_ms",
+  "deflate",
+  "extensions",
   "os",
   "cpu",
   "cores",
@@ -147,6 +169,42 @@ function caseRow(results: BenchResults, c: CaseResult): Row {
     row.deserialize_batch_p50_ns = c.deserializeBatches.p50;
     row.deserialize_batch_p99_ns = c.deserializeBatches.p99;
     row.loop_floor_ns = c.loopFloorNs;
+  }
+  const sock = c.socket;
+  if (sock) {
+    Object.assign(row, {
+      client_library: c.clientLibrary,
+      window: sock.window,
+      wire_bytes: sock.wireBytes,
+      reply_bytes: sock.replyBytes,
+      sent: sock.sent,
+      received: sock.received,
+      lost: sock.lost,
+      reordered: sock.reordered,
+      corrupted: sock.corrupted,
+      backpressure: sock.backpressure,
+      dropped: sock.dropped,
+      client_cpu_ms: sock.clientCpuMs,
+      server_cpu_ms: sock.serverCpuMs,
+      elapsed_ms: sock.elapsedMs,
+      deflate: results.settings.deflate ?? false,
+      extensions: sock.extensions,
+    });
+    if (c.verified) {
+      Object.assign(row, {
+        rtt_p50_ns: sock.rtt?.p50,
+        rtt_p90_ns: sock.rtt?.p90,
+        rtt_p99_ns: sock.rtt?.p99,
+        rtt_p999_ns: sock.rtt?.p999,
+        rtt_max_ns: sock.rtt?.max,
+        server_deserialize_mean_ns: sock.serverDeserialize.mean,
+        server_serialize_mean_ns: sock.serverSerialize.mean,
+        mb_per_s: sock.mbPerS,
+      });
+      const raw = results.cases.find((x) => x.codec === "raw" && x.payload === c.payload && x.client === c.client && x.mode === c.mode && x.verified);
+      const vsRaw = raw ? pairedRatio(raw, c) : undefined;
+      if (vsRaw) row.msgs_per_s_vs_raw = vsRaw.ratio;
+    }
   }
   return row;
 }

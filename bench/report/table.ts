@@ -36,53 +36,141 @@ function ratioText(c: CaseResult, json: CaseResult | undefined): string {
   return intervalsOverlap(c.total, json.total) ? `≈${ratio.ratio.toFixed(2)}` : `${ratio.ratio.toFixed(2)}x`;
 }
 
+/** A column: header, width, and the cell text of a case. */
+interface Column {
+  title: string;
+  width: number;
+  cell: (c: CaseResult, group: readonly CaseResult[]) => string;
+}
+
+const count = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "-");
+const percent = (part: number, whole: number): string => (whole > 0 && Number.isFinite(part) ? `${Math.round((100 * part) / whole)}%` : "-");
+
+const NAME: Column = { title: "codec", width: 19, cell: (c) => (c.standard ? c.codec : `${c.codec}*`) };
+const BYTES: Column = { title: "bytes", width: 6, cell: (c) => count(c.bytes) };
+const VS_JSON: Column = { title: "vs json", width: 8, cell: (c, g) => ratioText(c, g.find((x) => jsonBaseline(g, x) === x)) };
+
+const CODEC_COLUMNS: Column[] = [
+  NAME,
+  BYTES,
+  { title: "serialize", width: 12, cell: (c) => formatNs(c.serialize.mean) },
+  { title: "deserialize", width: 12, cell: (c) => formatNs(c.deserialize.mean) },
+  { title: "total", width: 22, cell: (c) => `${formatNs(c.total.mean)} ± ${formatNs(c.total.ci95)}` },
+  VS_JSON,
+  { title: "msgs/s", width: 11, cell: (c) => count(c.msgsPerS) },
+];
+
+const ROUNDTRIP_COLUMNS: Column[] = [
+  NAME,
+  BYTES,
+  { title: "client ser", width: 10, cell: (c) => formatNs(c.serialize.mean) },
+  { title: "server de+ser", width: 13, cell: (c) => formatNs(c.socket!.serverDeserialize.mean + c.socket!.serverSerialize.mean) },
+  { title: "client de", width: 10, cell: (c) => formatNs(c.deserialize.mean) },
+  { title: "rtt mean", width: 20, cell: (c) => `${formatNs(c.total.mean)} ± ${formatNs(c.total.ci95)}` },
+  { title: "p50", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p50 ?? NaN) },
+  { title: "p99", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p99 ?? NaN) },
+  { title: "p99.9", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p999 ?? NaN) },
+  { title: "max", width: 9, cell: (c) => formatNs(c.socket!.rtt?.max ?? NaN) },
+  VS_JSON,
+  { title: "lost", width: 5, cell: (c) => count(c.socket!.lost) },
+];
+
+/** Throughput relative to raw: raw's time per message over this codec's, paired run by run. */
+function vsRaw(c: CaseResult, group: readonly CaseResult[]): string {
+  const raw = group.find((x) => x.codec === "raw" && x.verified);
+  if (!raw) return "";
+  if (c === raw) return "1.00";
+  const ratio = pairedRatio(raw, c);
+  if (!ratio) return "";
+  return intervalsOverlap(c.total, raw.total) ? `≈${ratio.ratio.toFixed(2)}` : `${ratio.ratio.toFixed(2)}x`;
+}
+
+const STREAM_COLUMNS: Column[] = [
+  NAME,
+  BYTES,
+  { title: "msgs/s", width: 11, cell: (c) => count(c.msgsPerS) },
+  { title: "MB/s", width: 6, cell: (c) => (Number.isFinite(c.socket!.mbPerS) ? c.socket!.mbPerS.toFixed(1) : "-") },
+  { title: "vs raw", width: 7, cell: vsRaw },
+  VS_JSON,
+  { title: "client ser", width: 10, cell: (c) => formatNs(c.serialize.mean) },
+  { title: "client de", width: 10, cell: (c) => formatNs(c.deserialize.mean) },
+  { title: "server de+ser", width: 13, cell: (c) => formatNs(c.socket!.serverDeserialize.mean + c.socket!.serverSerialize.mean) },
+  { title: "cpu cl/srv", width: 11, cell: (c) => `${percent(c.socket!.clientCpuMs, c.socket!.elapsedMs)}/${percent(c.socket!.serverCpuMs, c.socket!.elapsedMs)}` },
+  { title: "lost", width: 5, cell: (c) => count(c.socket!.lost) },
+];
+
+const MODE_VIEWS = [
+  {
+    mode: "codec",
+    title: "codec mode: serialize + deserialize in process, per message",
+    columns: CODEC_COLUMNS,
+    order: (a: CaseResult, b: CaseResult) => a.total.mean - b.total.mean,
+  },
+  {
+    mode: "roundtrip",
+    title: "roundtrip mode: one message in flight (concurrency 1); client and server times per message, round-trip latency from every message",
+    columns: ROUNDTRIP_COLUMNS,
+    order: (a: CaseResult, b: CaseResult) => a.total.mean - b.total.mean,
+  },
+  {
+    mode: "stream",
+    title: "stream mode: a window of messages in flight; throughput, and client and server times per message",
+    columns: STREAM_COLUMNS,
+    order: (a: CaseResult, b: CaseResult) => b.msgsPerS - a.msgsPerS,
+  },
+] as const;
+
+function block(cases: readonly CaseResult[], columns: readonly Column[], order: (a: CaseResult, b: CaseResult) => number): string[] {
+  const lines: string[] = [];
+  const header = columns.map((col, i) => pad(col.title, col.width, i > 0)).join("  ");
+  lines.push(header);
+  lines.push("-".repeat([...header].length));
+  const sorted = [...cases].sort((a, b) => (a.verified === b.verified ? (a.verified ? order(a, b) : 0) : a.verified ? -1 : 1));
+  for (const c of sorted) {
+    if (!c.verified) {
+      lines.push(`${pad(NAME.cell(c, cases), NAME.width)}  FAILED: ${c.error}`);
+      continue;
+    }
+    const flag = c.flags.includes("near-empty-loop") ? "  (near the empty-loop floor: check)" : "";
+    lines.push(columns.map((col, i) => pad(col.cell(c, cases), col.width, i > 0)).join("  ") + flag);
+  }
+  return lines;
+}
+
 export function formatTable(results: BenchResults): string {
   const s = results.settings;
   const lines: string[] = [];
   lines.push(
-    `Per message, mean of ${s.runs} run(s) of ${s.iterations.toLocaleString("en-US")} ${s.fixed ? "identical article" : "varied"} messages; ± is the 95% confidence interval of the mean.`,
+    `Mean of up to ${s.runs} run(s) of ${s.fixed ? "identical article" : "varied"} messages; ± is the 95% confidence interval of the mean.`,
   );
-  lines.push(`"vs json": total time relative to json, paired run by run (geometric mean); ≈ means the two intervals overlap, so neither is shown faster.`);
-  for (const payload of PAYLOAD_NAMES) {
-    const cases = results.cases.filter((c) => c.payload === payload && c.mode === "codec");
-    if (cases.length === 0) continue;
-    const json = cases.find((c) => jsonBaseline(cases, c) === c);
-    lines.push("");
-    lines.push(`${payload}`);
-    const header = [
-      pad("codec", 19),
-      pad("bytes", 6, true),
-      pad("serialize", 12, true),
-      pad("deserialize", 12, true),
-      pad("total", 22, true),
-      pad("vs json", 8, true),
-      pad("msgs/s", 11, true),
-    ].join("  ");
-    lines.push(header);
-    lines.push("-".repeat([...header].length));
-    const sorted = [...cases].sort((a, b) => (a.verified === b.verified ? a.total.mean - b.total.mean : a.verified ? -1 : 1));
-    for (const c of sorted) {
-      const name = c.standard ? c.codec : `${c.codec}*`;
-      if (!c.verified) {
-        lines.push(`${pad(name, 19)}  FAILED: ${c.error}`);
-        continue;
-      }
+  lines.push(`"vs json" / "vs raw": relative to that codec, paired run by run (geometric mean); ≈ means the two intervals overlap, so neither is shown faster.`);
+  for (const view of MODE_VIEWS) {
+    const ofMode = results.cases.filter((c) => c.mode === view.mode);
+    if (ofMode.length === 0) continue;
+    for (const client of [...new Set(ofMode.map((c) => c.client))]) {
+      const first = ofMode.find((c) => c.client === client)!;
+      lines.push("");
+      lines.push(`== ${view.title}`);
       lines.push(
-        [
-          pad(name, 19),
-          pad(String(Math.round(c.bytes)), 6, true),
-          pad(formatNs(c.serialize.mean), 12, true),
-          pad(formatNs(c.deserialize.mean), 12, true),
-          pad(`${formatNs(c.total.mean)} ± ${formatNs(c.total.ci95)}`, 22, true),
-          pad(ratioText(c, json), 8, true),
-          pad(Math.round(c.msgsPerS).toLocaleString("en-US"), 11, true),
-        ].join("  ") + (c.flags.includes("near-empty-loop") ? "  (near the empty-loop floor: check)" : ""),
+        `   ${s.iterations[view.mode].toLocaleString("en-US")} messages per run` +
+          (client === "inprocess" ? "" : `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}`) +
+          (view.mode === "stream" ? `; window ${first.socket?.window ?? "?"}` : ""),
       );
+      for (const payload of PAYLOAD_NAMES) {
+        const cases = ofMode.filter((c) => c.client === client && c.payload === payload);
+        if (cases.length === 0) continue;
+        lines.push("");
+        lines.push(payload);
+        lines.push(...block(cases, view.columns, view.order));
+      }
     }
   }
   if (results.cases.some((c) => !c.standard)) {
     lines.push("");
     lines.push("* non-standard: msgpackr records are not MessagePack that other decoders can read.");
+  }
+  if (results.cases.some((c) => c.codec === "raw")) {
+    lines.push("raw: the transport alone (custom-binary's bytes, echoed without decoding).");
   }
   const env = results.environment;
   lines.push("");

@@ -1,0 +1,67 @@
+/**
+ * Starts `server.ts` as its own process (server and client must not share a
+ * CPU budget or a heap), on a free port, and waits for its ready line.
+ */
+
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** SIGTERM, then SIGKILL if it has not exited within 5 s. */
+  stop(): Promise<void>;
+  /** Resolves when the process exits, with its code (or signal). */
+  exited: Promise<string>;
+}
+
+export function spawnServer(args: readonly string[] = [], readyTimeoutMs = 15_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [path.join(ROOT, "server.ts"), "--port", "0", ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<string>((resolve) => child.once("exit", (code, signal) => resolve(signal ?? String(code))));
+  return new Promise((resolve, reject) => {
+    let buffered = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the server did not start within ${readyTimeoutMs} ms${stderr ? `: ${stderr.trim()}` : ""}`));
+    }, readyTimeoutMs);
+    const onData = (d: Buffer): void => {
+      buffered += d.toString();
+      const newline = buffered.indexOf("\n");
+      if (newline === -1) return;
+      child.stdout!.off("data", onData);
+      clearTimeout(timer);
+      try {
+        const ready = JSON.parse(buffered.slice(0, newline)) as { event: string; url: string };
+        if (ready.event !== "ready") throw new Error(`unexpected first line: ${buffered.slice(0, newline)}`);
+        child.stdout!.resume();
+        resolve({ url: ready.url, pid: child.pid!, stop: () => stopChild(child, exited), exited });
+      } catch (e) {
+        child.kill("SIGKILL");
+        reject(e);
+      }
+    };
+    child.stdout!.on("data", onData);
+    void exited.then((how) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (${how}) before it was ready${stderr ? `: ${stderr.trim()}` : ""}`));
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<string>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGTERM");
+  const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("timeout"), 5000));
+  if ((await Promise.race([exited, timeout])) === "timeout") {
+    child.kill("SIGKILL");
+    await exited;
+  }
+}

@@ -1,0 +1,300 @@
+/**
+ * The benchmark's Bun WebSocket server.
+ *
+ *   bun run server [--host 127.0.0.1] [--port 0] [--deflate] [--idle-timeout 60]
+ *
+ * The first line on stdout is one JSON object: {"event":"ready","url":...}.
+ * SIGINT and SIGTERM close every connection (1001) and exit 0. The contract
+ * clients rely on is in protocols/socket.ts.
+ */
+
+import type { Server, ServerWebSocket } from "bun";
+import { parseArgs } from "node:util";
+import { calibrateClock, performanceClock } from "./bench/clock.ts";
+import { PAYLOAD_NAMES, type PayloadName } from "./bench/payloads.ts";
+import type { Encoded, Frame, PayloadCodec } from "./protocols/codec.ts";
+import { getCodec } from "./protocols/registry.ts";
+import {
+  CLOSE,
+  GC_PATH,
+  MAX_PAYLOAD_BYTES,
+  RAW_CODEC_NAME,
+  SOCKET_CODEC_NAMES,
+  STATS_PATH,
+  WS_PATH,
+  frameOf,
+  type ServerConnectionStats,
+} from "./protocols/socket.ts";
+
+export interface ServerOptions {
+  /** Interface to bind; loopback unless the user says otherwise. */
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Offer permessage-deflate. Off by default so codecs are compared uncompressed. */
+  deflate: boolean;
+  /** Seconds a connection may stay silent before Bun closes it. */
+  idleTimeoutS: number;
+}
+
+export const SERVER_DEFAULTS: ServerOptions = { host: "127.0.0.1", port: 0, deflate: false, idleTimeoutS: 60 };
+
+/** Bun's per-socket send buffer limit; above it `send()` returns -1 and we wait for drain. */
+const BACKPRESSURE_LIMIT_BYTES = 1024 * 1024;
+/** How many finished connections' stats are kept for /stats. */
+const STATS_KEPT = 1000;
+
+interface Connection {
+  stats: ServerConnectionStats;
+  pc: PayloadCodec | undefined;
+  frame: Frame;
+  /** Replies waiting for drain after a send() returned -1. */
+  pending: Encoded[];
+  blocked: boolean;
+  cpuStart: NodeJS.CpuUsage;
+  openedAt: number;
+}
+
+export interface BenchServer {
+  url: string;
+  port: number;
+  server: Server<Connection>;
+  stop(): Promise<void>;
+}
+
+function text(status: number, body: string, headers: Record<string, string> = {}): Response {
+  return new Response(body + "\n", { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
+}
+
+/** A close reason must fit 123 bytes of UTF-8. */
+function closeReason(s: string): string {
+  let out = s;
+  while (new TextEncoder().encode(out).length > 123) out = out.slice(0, -2) + "…";
+  return out;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+export function startServer(options: Partial<ServerOptions> = {}): BenchServer {
+  const o: ServerOptions = { ...SERVER_DEFAULTS, ...options };
+  const overheadNs = calibrateClock(performanceClock, 50, 5000, 5).overheadNs;
+  const now = performanceClock.now;
+  const stats = new Map<string, ServerConnectionStats>();
+  let nextId = 1;
+
+  function keep(s: ServerConnectionStats): void {
+    stats.set(s.id, s);
+    if (stats.size > STATS_KEPT) stats.delete(stats.keys().next().value!);
+  }
+
+  function refreshCpu(c: Connection): void {
+    const cpu = process.cpuUsage(c.cpuStart);
+    c.stats.cpuMs = (cpu.user + cpu.system) / 1000;
+    c.stats.openMs = now() - c.openedAt;
+  }
+
+  /** Sends one reply; false when it had to be queued (backpressure) or was dropped. */
+  function send(ws: ServerWebSocket<Connection>, data: Encoded): boolean {
+    const c = ws.data;
+    const result = ws.send(data);
+    if (result > 0) {
+      c.stats.bytesOut += typeof data === "string" ? result : data.byteLength;
+      return true;
+    }
+    if (result === -1) {
+      // Queued by Bun beyond its limit: it will go out, but nothing more until drain.
+      c.stats.backpressure++;
+      c.stats.bytesOut += typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
+      c.blocked = true;
+      return false;
+    }
+    c.stats.dropped++;
+    return false;
+  }
+
+  function reply(ws: ServerWebSocket<Connection>, data: Encoded): void {
+    const c = ws.data;
+    if (c.blocked) c.pending.push(data);
+    else send(ws, data);
+  }
+
+  function reject(ws: ServerWebSocket<Connection>, code: number, reason: string): void {
+    ws.data.stats.error = reason;
+    ws.close(code, closeReason(reason));
+  }
+
+  const server = Bun.serve<Connection>({
+    hostname: o.host,
+    port: o.port,
+    fetch(req, srv) {
+      const url = new URL(req.url);
+      if (url.pathname === WS_PATH) {
+        const codec = url.searchParams.get("codec") ?? "";
+        const payload = url.searchParams.get("payload") ?? "";
+        if (!SOCKET_CODEC_NAMES.includes(codec)) {
+          return text(400, `unknown codec '${codec}'; valid codecs: ${SOCKET_CODEC_NAMES.join(", ")}`);
+        }
+        if (!(PAYLOAD_NAMES as readonly string[]).includes(payload)) {
+          return text(400, `unknown payload '${payload}'; valid payloads: ${PAYLOAD_NAMES.join(", ")}`);
+        }
+        if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+          return text(426, "this endpoint speaks WebSocket only", { upgrade: "websocket", connection: "Upgrade" });
+        }
+        const id = url.searchParams.get("id") || `c${nextId++}`;
+        const data: Connection = {
+          stats: {
+            id,
+            codec,
+            payload: payload as PayloadName,
+            messages: 0,
+            bytesIn: 0,
+            bytesOut: 0,
+            decodeNs: 0,
+            encodeNs: 0,
+            timerOverheadNs: overheadNs,
+            backpressure: 0,
+            dropped: 0,
+            cpuMs: 0,
+            openMs: 0,
+            closeCode: null,
+            closeReason: "",
+            error: "",
+          },
+          pc: codec === RAW_CODEC_NAME ? undefined : getCodec(codec)!.forPayload(payload as PayloadName),
+          frame: frameOf(codec),
+          pending: [],
+          blocked: false,
+          cpuStart: process.cpuUsage(),
+          openedAt: now(),
+        };
+        if (srv.upgrade(req, { data })) return undefined;
+        return text(400, "WebSocket upgrade failed");
+      }
+      if (url.pathname.startsWith(STATS_PATH) && req.method === "GET") {
+        const s = stats.get(decodeURIComponent(url.pathname.slice(STATS_PATH.length)));
+        if (!s) return text(404, "no connection with that id");
+        return Response.json(s);
+      }
+      if (url.pathname === GC_PATH && req.method === "POST") {
+        Bun.gc(true);
+        return new Response(null, { status: 204 });
+      }
+      if (url.pathname === "/" && req.method === "GET") {
+        return text(200, `WebSocket serialization benchmark server. Connect to ${WS_PATH}?codec=NAME&payload=NAME; codecs: ${SOCKET_CODEC_NAMES.join(", ")}; payloads: ${PAYLOAD_NAMES.join(", ")}.`);
+      }
+      return text(404, "not found");
+    },
+    websocket: {
+      // Explicit, not Bun's defaults, so results say what they ran with.
+      maxPayloadLength: MAX_PAYLOAD_BYTES,
+      backpressureLimit: BACKPRESSURE_LIMIT_BYTES,
+      closeOnBackpressureLimit: false,
+      idleTimeout: o.idleTimeoutS,
+      perMessageDeflate: o.deflate,
+      sendPings: true,
+      open(ws) {
+        keep(ws.data.stats);
+      },
+      message(ws, message) {
+        const c = ws.data;
+        const s = c.stats;
+        const isText = typeof message === "string";
+        if ((c.frame === "text") !== isText) {
+          reject(ws, CLOSE.invalidPayload, `${s.codec} expects ${c.frame} frames, got a ${isText ? "text" : "binary"} frame`);
+          return;
+        }
+        s.bytesIn += isText ? Buffer.byteLength(message) : message.byteLength;
+        if (c.pc === undefined) {
+          // raw: the transport alone.
+          s.messages++;
+          reply(ws, message);
+          return;
+        }
+        let encoded: Encoded;
+        try {
+          const t0 = now();
+          const decoded = c.pc.decode(message);
+          const t1 = now();
+          encoded = c.pc.encode(decoded);
+          const t2 = now();
+          s.decodeNs += (t1 - t0) * 1e6 - overheadNs;
+          s.encodeNs += (t2 - t1) * 1e6 - overheadNs;
+        } catch (e) {
+          reject(ws, CLOSE.invalidPayload, `${s.codec}: ${errorText(e)}`);
+          return;
+        }
+        s.messages++;
+        reply(ws, encoded);
+      },
+      drain(ws) {
+        const c = ws.data;
+        c.blocked = false;
+        while (c.pending.length > 0 && !c.blocked) send(ws, c.pending.shift()!);
+      },
+      close(ws, code, reason) {
+        const c = ws.data;
+        c.stats.closeCode = code;
+        c.stats.closeReason = reason;
+        refreshCpu(c);
+      },
+    },
+  });
+
+  const port = server.port!;
+  const host = o.host.includes(":") ? `[${o.host}]` : o.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    server,
+    async stop() {
+      await server.stop(true);
+    },
+  };
+}
+
+/** Command-line flags of `bun run server`; throws a one-line message for a bad one. */
+export function parseServerArgs(argv: readonly string[]): ServerOptions {
+  let values;
+  try {
+    values = parseArgs({
+      args: [...argv],
+      options: { host: { type: "string" }, port: { type: "string" }, deflate: { type: "boolean" }, "idle-timeout": { type: "string" } },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (e) {
+    throw new Error(`${(e as Error).message.split("\n")[0]}; valid options: --host, --port, --deflate, --idle-timeout`);
+  }
+  const port = values.port === undefined ? SERVER_DEFAULTS.port : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535 || !/^\d+$/.test(values.port ?? "0")) {
+    throw new Error(`--port must be an integer from 0 to 65535, got '${values.port}'`);
+  }
+  const idle = values["idle-timeout"] === undefined ? SERVER_DEFAULTS.idleTimeoutS : Number(values["idle-timeout"]);
+  if (!Number.isInteger(idle) || idle < 1 || idle > 960) {
+    throw new Error(`--idle-timeout must be an integer from 1 to 960 seconds, got '${values["idle-timeout"]}'`);
+  }
+  return { host: values.host ?? SERVER_DEFAULTS.host, port, deflate: values.deflate === true, idleTimeoutS: idle };
+}
+
+if (import.meta.main) {
+  let options: ServerOptions;
+  try {
+    options = parseServerArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`server: ${(e as Error).message}\n`);
+    process.exit(2);
+  }
+  const bench = startServer(options);
+  process.stdout.write(
+    JSON.stringify({ event: "ready", url: bench.url, ws: bench.url.replace(/^http/, "ws") + WS_PATH, pid: process.pid, runtime: `bun ${Bun.version}`, deflate: options.deflate }) + "\n",
+  );
+  const shutdown = async (): Promise<void> => {
+    await bench.stop();
+    process.stdout.write(JSON.stringify({ event: "stopped" }) + "\n");
+    process.exit(0);
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}
