@@ -46,9 +46,9 @@ export interface BenchOptions {
  * message waits for its reply, and its percentiles need far fewer samples.
  */
 export const DEFAULTS = {
-  iterations: { codec: 100_000, roundtrip: 10_000, stream: 100_000 } as Record<Mode, number>,
+  iterations: { codec: 100_000, roundtrip: 2_000, stream: 100_000 } as Record<Mode, number>,
   runs: 3,
-  warmup: { codec: 20_000, roundtrip: 2_000, stream: 10_000 } as Record<Mode, number>,
+  warmup: { codec: 20_000, roundtrip: 500, stream: 10_000 } as Record<Mode, number>,
   seed: 1,
   out: "results",
   client: "bun" as ClientName,

@@ -42,9 +42,9 @@ export function createProgressPrinter(sink: ProgressSink, logIntervalMs = 5000):
       if (sink.isTTY) {
         sink.write(`\r\x1b[K${line}`);
         drawn = true;
-      } else if (e.elapsedMs - lastLog >= logIntervalMs) {
+      } else if (performance.now() - lastLog >= logIntervalMs) {
         sink.write(`${line}\n`);
-        lastLog = e.elapsedMs;
+        lastLog = performance.now();
       }
     },
     finish() {

@@ -81,7 +81,7 @@ async function runWebSocketModes(
       payloads: options.payloads,
       iterations: { roundtrip: options.iterations.roundtrip, stream: options.iterations.stream },
       runs: options.runs,
-      warmup: Math.max(options.warmup.roundtrip, options.warmup.stream),
+      warmup: { roundtrip: options.warmup.roundtrip, stream: options.warmup.stream },
       seed: options.seed,
       fixed: options.fixed,
       window: options.window,

@@ -26,8 +26,8 @@ export interface SocketModeOptions {
   /** Messages per run, by mode. */
   iterations: Record<SocketMode, number>;
   runs: number;
-  /** Messages of the untimed warm-up connection before a case's first run. */
-  warmup: number;
+  /** Messages of the untimed warm-up connection before a case's first run, by mode. */
+  warmup: Record<SocketMode, number>;
   seed: number;
   fixed: boolean;
   window: number;
@@ -138,9 +138,9 @@ export async function runSocketModes(o: SocketModeOptions): Promise<SocketModeRe
           const s = stateOf.get(`${mode}|${codecs[position]}|${payload}`)!;
           const progress = (stage: SocketProgress["stage"]): void =>
             o.onProgress?.({ stage, mode, codec: s.codec, payload, run, runs: o.runs, done, total, elapsedMs: now() - started });
-          if (s.error === "" && !s.warmed && o.warmup > 0) {
+          if (s.error === "" && !s.warmed && o.warmup[mode] > 0) {
             progress("warmup");
-            const warm = await runCase(s, Math.min(o.warmup, maxIterations), "warmup");
+            const warm = await runCase(s, Math.min(o.warmup[mode], maxIterations), "warmup");
             if (warm.error !== "") s.error = `warm-up: ${warm.error}`;
             s.warmed = true;
           }
@@ -233,7 +233,7 @@ function toCaseResult(s: CaseState, o: SocketModeOptions): CaseResult {
     payload: s.payload,
     iterations: n,
     runs: s.runs.length,
-    warmup: o.warmup,
+    warmup: o.warmup[s.mode],
     bytes: bytesPerMessage,
     bytesMin: NaN,
     bytesMax: NaN,

@@ -23,7 +23,7 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
     [["--bogus"], /^bench: unknown option '--bogus'; valid options: --codecs, --payloads, .*--help\n$/],
     [["--codecs", "json,yaml"], /^bench: --codecs: unknown value 'yaml'; valid values: json, json-bytes, custom-binary, .* or all\n$/],
     [["--payloads", "huge"], /^bench: --payloads: unknown value 'huge'; valid values: small, medium, large or all\n$/],
-    [["--modes", "telepathy"], /^bench: --modes: unknown value 'telepathy'; valid values: codec or all\n$/],
+    [["--modes", "telepathy"], /^bench: --modes: unknown value 'telepathy'; valid values: codec, roundtrip, stream or all\n$/],
     [["--runs", "0"], /^bench: --runs must be an integer from 1 to 1000, got '0'\n$/],
     [["--iterations", "1e5"], /^bench: --iterations must be an integer from 1 to 10000000, got '1e5'\n$/],
     [["--seed", "-1"], /^bench: option '--seed' needs a value; see --help\n$|^bench: --seed must be an integer/],
@@ -43,7 +43,7 @@ describe("a real run", () => {
   it("--help lists every option and every codec", () => {
     const r = bench("--help");
     expect(r.code).toBe(0);
-    for (const flag of ["--codecs", "--payloads", "--modes", "--iterations", "--runs", "--warmup", "--seed", "--fixed", "--quick", "--out"]) {
+    for (const flag of ["--codecs", "--payloads", "--modes", "--iterations", "--runs", "--warmup", "--seed", "--fixed", "--quick", "--out", "--client", "--url", "--window", "--deflate", "--stall-timeout"]) {
       expect(r.stdout).toContain(flag);
     }
     for (const name of CODEC_NAMES) expect(r.stdout).toContain(name);
@@ -51,7 +51,7 @@ describe("a real run", () => {
 
   it("prints the table and writes CSV, JSON and latest.* with a row per codec x payload", () => {
     const out = path.join(tmp, "run");
-    const r = bench("--iterations", "300", "--runs", "2", "--warmup", "100", "--out", out);
+    const r = bench("--modes", "codec", "--iterations", "300", "--runs", "2", "--warmup", "100", "--out", out);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^small$/m);
     expect(r.stdout).toMatch(/^large$/m);
@@ -64,18 +64,18 @@ describe("a real run", () => {
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     expect(rows).toHaveLength(1 + CODEC_NAMES.length * 3);
     const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8"));
-    expect(json.settings.iterations).toBe(300);
+    expect(json.settings.iterations.codec).toBe(300);
     expect(json.environment.runtime).toBe("bun");
     expect(json.environment.timerResolutionNs).toBeGreaterThan(0);
     expect(json.environment.libraries.msgpackr).toMatch(/^\d+\.\d+\.\d+/);
-    expect(json.order).toHaveLength(2);
+    expect(json.order.codec).toHaveLength(2);
     expect(json.cases.every((c: { verified: boolean }) => c.verified)).toBe(true);
     expect(json.cases[0].raw).toHaveLength(2);
   });
 
   it("--fixed sends the article's messages: JSON 33 / 117 / 329 bytes", () => {
     const out = path.join(tmp, "fixed");
-    const r = bench("--fixed", "--codecs", "json,msgpack", "--iterations", "100", "--runs", "1", "--warmup", "10", "--out", out);
+    const r = bench("--fixed", "--modes", "codec", "--codecs", "json,msgpack", "--iterations", "100", "--runs", "1", "--warmup", "10", "--out", out);
     expect(r.code, r.stderr).toBe(0);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     const header = rows[0]!;
@@ -88,5 +88,53 @@ describe("a real run", () => {
       "msgpack medium": "102",
       "msgpack large": "277",
     });
+  });
+});
+
+describe("WebSocket modes from the command line", () => {
+  it("roundtrip and stream against a server the bench starts: every row verified, nothing lost", () => {
+    const out = path.join(tmp, "socket");
+    const r = bench("--modes", "roundtrip,stream", "--payloads", "small", "--iterations", "300", "--runs", "1", "--warmup", "50", "--out", out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("== roundtrip mode");
+    expect(r.stdout).toContain("== stream mode");
+    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    const header = rows[0]!;
+    const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
+    expect(rows).toHaveLength(1 + 2 * (CODEC_NAMES.length + 1));
+    for (const row of rows.slice(1)) {
+      expect(at(row, "client")).toBe("bun");
+      expect(at(row, "verified")).toBe("true");
+      expect(at(row, "lost")).toBe("0");
+      expect(at(row, "sent")).toBe("300");
+      expect(Number(at(row, "msgs_per_s"))).toBeGreaterThan(0);
+    }
+    const rt = rows.slice(1).find((row) => at(row, "mode") === "roundtrip" && at(row, "codec") === "json")!;
+    expect(Number(at(rt, "rtt_p99_ns"))).toBeGreaterThanOrEqual(Number(at(rt, "rtt_p50_ns")));
+    expect(at(rt, "wire_bytes")).toBe(String(33 + 2 + 4));
+  });
+
+  it("a refused --url fails the WebSocket modes with a clear line, keeping the codec rows", () => {
+    const out = path.join(tmp, "refused");
+    const r = bench("--modes", "codec,stream", "--codecs", "json", "--payloads", "small", "--iterations", "100", "--runs", "1", "--warmup", "10", "--url", "ws://127.0.0.1:9", "--out", out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/bench: stream mode failed: connection refused by 127\.0\.0\.1:9: is the server running\?/);
+    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    expect(rows).toHaveLength(2);
+  });
+
+  it("a --url whose host does not resolve says so", () => {
+    const r = bench("--modes", "roundtrip", "--url", "ws://no-such-host.invalid:8080", "--out", path.join(tmp, "dns"));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot resolve the host of http:\/\/no-such-host\.invalid:8080/);
+  });
+
+  it("rejects a bad --client and --url with exit 2", () => {
+    const client = bench("--client", "deno");
+    expect(client.code).toBe(2);
+    expect(client.stderr).toBe("bench: --client: unknown value 'deno'; valid values: bun, node\n");
+    const url = bench("--url", "ftp://x");
+    expect(url.code).toBe(2);
+    expect(url.stderr).toMatch(/^bench: --url must start with ws:\/\/, wss:\/\/, http:\/\/ or https:\/\//);
   });
 });

@@ -1,0 +1,56 @@
+/**
+ * The npm `ws` client under the real Node (not Bun's built-in `ws`), against
+ * the real server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { libraryVersion } from "../../bench/environment.ts";
+import { runNodeClient } from "../../bench/node-process.ts";
+import type { SocketProgress } from "../../client/socket-mode.ts";
+import { startServer, type BenchServer } from "../../server.ts";
+
+let server: BenchServer;
+beforeAll(() => {
+  server = startServer({ port: 0 });
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+describe("Node client (npm ws)", () => {
+  it("runs both modes for every codec and says which client ran", async () => {
+    const progress: SocketProgress[] = [];
+    const codecs = ["json", "custom-binary", "protobuf", "msgpack", "msgpackr", "msgpackr-records", "json-bytes", "raw"];
+    const result = await runNodeClient(
+      {
+        server: server.url,
+        modes: ["roundtrip", "stream"],
+        codecs,
+        payloads: ["small", "large"],
+        iterations: { roundtrip: 60, stream: 300 },
+        runs: 1,
+        warmup: { roundtrip: 20, stream: 20 },
+        seed: 3,
+        fixed: false,
+        window: 16,
+        stallTimeoutMs: 10_000,
+        deflate: false,
+        wsVersion: libraryVersion("ws"),
+        libraryVersions: { msgpackr: libraryVersion("msgpackr") },
+      },
+      (e) => progress.push(e),
+    );
+    expect(result.cases).toHaveLength(2 * codecs.length * 2);
+    for (const c of result.cases) {
+      expect(c.error, `${c.mode} ${c.codec} ${c.payload}`).toBe("");
+      expect(c.verified).toBe(true);
+      expect(c.client).toBe("node");
+      expect(c.clientLibrary).toMatch(/^ws \d+\.\d+\.\d+ on Node v\d+/);
+      expect(c.socket!.lost).toBe(0);
+      expect(c.socket!.sent).toBe(c.mode === "roundtrip" ? 60 : 300);
+    }
+    expect(result.cases.find((c) => c.codec === "msgpackr")!.libraryVersion).toBe(libraryVersion("msgpackr"));
+    expect(progress.length).toBeGreaterThan(0);
+    // NaN survives the trip across the process boundary (raw has no codec times).
+    expect(Number.isNaN(result.cases.find((c) => c.codec === "raw")!.serialize.mean)).toBe(true);
+  });
+});

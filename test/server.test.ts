@@ -1,0 +1,185 @@
+/**
+ * The real server (Bun.serve on port 0, in this process or as a child
+ * process) with real clients: Bun's WebSocket here, npm `ws` under Node in
+ * test/client/node-client.test.ts.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { performanceClock } from "../bench/clock.ts";
+import { makeMessages, PAYLOAD_NAMES, type PayloadName } from "../bench/payloads.ts";
+import { spawnServer } from "../bench/server-process.ts";
+import { fetchServerStats, openSocket, runSocketCase, type SocketMode, type WebSocketClass } from "../client/runner.ts";
+import { CLOSE, MAX_PAYLOAD_BYTES, SOCKET_CODEC_NAMES, socketUrl } from "../protocols/socket.ts";
+import { startServer, type BenchServer } from "../server.ts";
+
+let server: BenchServer;
+beforeEach(() => {
+  server = startServer({ port: 0 });
+});
+afterEach(async () => {
+  await server.stop();
+});
+
+const WS = globalThis.WebSocket as unknown as WebSocketClass;
+let ids = 0;
+
+function runCase(codec: string, payload: PayloadName, mode: SocketMode, count: number, window = 32) {
+  return runSocketCase({
+    server: server.url,
+    codec,
+    payload,
+    mode,
+    messages: makeMessages(payload, { count, seed: 5, fixed: false }),
+    window,
+    stallTimeoutMs: 10_000,
+    clock: performanceClock,
+    timerOverheadNs: 40,
+    WebSocket: WS,
+    id: `test-${ids++}`,
+  });
+}
+
+/** Opens a socket and resolves with the close event the server sends. */
+async function closeAfterSending(codec: string, payload: PayloadName, data: string | Uint8Array): Promise<{ code: number; reason: string }> {
+  const ws = await openSocket(WS, socketUrl(server.url, codec, payload, `bad-${ids++}`), 5000);
+  return new Promise((resolve) => {
+    ws.onclose = (ev) => resolve({ code: ev.code, reason: ev.reason });
+    ws.send(data as string);
+  });
+}
+
+describe("server: echo contract", () => {
+  for (const codec of SOCKET_CODEC_NAMES) {
+    for (const payload of PAYLOAD_NAMES) {
+      it(`${codec} ${payload}: every reply decodes to the message sent`, async () => {
+        const f = await runCase(codec, payload, "roundtrip", 40);
+        expect(f.error).toBe("");
+        expect([f.sent, f.received, f.lost, f.corrupted, f.reordered]).toEqual([40, 40, 0, 0, 0]);
+        expect(f.server?.messages).toBe(40);
+        expect(f.server?.dropped).toBe(0);
+        if (codec !== "raw") expect(f.server!.decodeNs).toBeGreaterThan(0);
+      });
+    }
+  }
+
+  it("re-encodes rather than bouncing bytes: a JSON reply is the server's own serialization", async () => {
+    const ws = await openSocket(WS, socketUrl(server.url, "json", "small", "spaces"), 5000);
+    const reply = await new Promise<string>((resolve) => {
+      ws.onmessage = (ev) => resolve(ev.data as string);
+      ws.send('{ "text" : "Hello World!" ,  "num" : 123 }');
+    });
+    ws.close();
+    expect(reply).toBe('{"text":"Hello World!","num":123}');
+  });
+
+  it("streams 100,000 messages with a bounded window and loses none", async () => {
+    const f = await runCase("custom-binary", "small", "stream", 100_000, 64);
+    expect(f.error).toBe("");
+    expect(f.sent).toBe(100_000);
+    expect(f.received).toBe(100_000);
+    expect(f.lost + f.corrupted + f.reordered).toBe(0);
+    expect(f.server?.messages).toBe(100_000);
+    expect(f.server?.dropped).toBe(0);
+  });
+
+  it("serves per-connection figures at /stats/ID, and 404 for an unknown id", async () => {
+    const f = await runCase("msgpack", "medium", "roundtrip", 25);
+    const stats = await fetchServerStats(server.url, f.server!.id);
+    expect(stats).toMatchObject({ codec: "msgpack", payload: "medium", messages: 25, closeCode: CLOSE.normal });
+    expect(stats!.bytesIn).toBe(25 * 102);
+    expect((await fetch(`${server.url}/stats/nope`)).status).toBe(404);
+  });
+});
+
+describe("server: bad requests and bad frames", () => {
+  it("answers an unknown codec or payload with 400 naming the valid values, before any upgrade", async () => {
+    const res = await fetch(`${server.url}/ws?codec=yaml&payload=small`, { headers: { upgrade: "websocket" } });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toBe(`unknown codec 'yaml'; valid codecs: ${SOCKET_CODEC_NAMES.join(", ")}\n`);
+    const res2 = await fetch(`${server.url}/ws?codec=json&payload=huge`);
+    expect(res2.status).toBe(400);
+    expect(await res2.text()).toContain("valid payloads: small, medium, large");
+  });
+
+  it("answers a plain GET on /ws with 426", async () => {
+    const res = await fetch(`${server.url}/ws?codec=json&payload=small`);
+    expect(res.status).toBe(426);
+    expect(res.headers.get("upgrade")).toBe("websocket");
+  });
+
+  it("closes an undecodable frame with 1007 naming the codec and the error, and keeps serving", async () => {
+    const closed = await closeAfterSending("custom-binary", "small", Uint8Array.from([0x19, 0x05, 0x41]));
+    expect(closed.code).toBe(CLOSE.invalidPayload);
+    expect(closed.reason).toMatch(/^custom-binary: RangeError: custom-binary: truncated message/);
+    const msgpackClosed = await closeAfterSending("msgpack", "small", Uint8Array.from([0xc1]));
+    expect(msgpackClosed.code).toBe(CLOSE.invalidPayload);
+    expect(msgpackClosed.reason).toMatch(/^msgpack: /);
+    const jsonClosed = await closeAfterSending("json", "small", "{not json");
+    expect(jsonClosed.code).toBe(CLOSE.invalidPayload);
+    // A second client is served as before.
+    const f = await runCase("custom-binary", "small", "roundtrip", 10);
+    expect(f.error).toBe("");
+    expect(f.received).toBe(10);
+  });
+
+  it("closes the wrong frame type with 1007", async () => {
+    const text = await closeAfterSending("custom-binary", "small", "hello");
+    expect(text.code).toBe(CLOSE.invalidPayload);
+    expect(text.reason).toBe("custom-binary expects binary frames, got a text frame");
+    const binary = await closeAfterSending("json", "small", new TextEncoder().encode('{"text":"a","num":1}'));
+    expect(binary.code).toBe(CLOSE.invalidPayload);
+    expect(binary.reason).toBe("json expects text frames, got a binary frame");
+  });
+
+  it("closes a frame over maxPayloadLength with 1009", async () => {
+    const closed = await closeAfterSending("custom-binary", "small", new Uint8Array(MAX_PAYLOAD_BYTES + 1));
+    expect(closed.code).toBe(CLOSE.tooBig);
+    const f = await runCase("raw", "large", "roundtrip", 5);
+    expect(f.error).toBe("");
+  });
+
+  it("reports a refused connection clearly", async () => {
+    const port = server.port;
+    await server.stop();
+    server = startServer({ port: 0 });
+    const f = await runSocketCase({
+      server: `http://127.0.0.1:${port}`,
+      codec: "json",
+      payload: "small",
+      mode: "roundtrip",
+      messages: makeMessages("small", { count: 1, seed: 1, fixed: true }),
+      window: 1,
+      stallTimeoutMs: 3000,
+      clock: performanceClock,
+      timerOverheadNs: 0,
+      WebSocket: WS,
+      id: "refused",
+    });
+    expect(f.error).toMatch(/^cannot connect to ws:\/\/127\.0\.0\.1:\d+\/ws/);
+  });
+});
+
+describe("server process", () => {
+  it("prints one JSON ready line first, and exits 0 on SIGTERM", async () => {
+    const proc = await spawnServer();
+    expect(proc.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${proc.url}/ws?codec=json&payload=small`);
+    expect(res.status).toBe(426);
+    await proc.stop();
+    expect(await proc.exited).toBe("0");
+  });
+
+  it("exits 0 on SIGINT too, closing open connections", async () => {
+    const proc = await spawnServer();
+    const ws = await openSocket(WS, socketUrl(proc.url, "json", "small", "sigint"), 5000);
+    const closed = new Promise<number>((resolve) => (ws.onclose = (ev) => resolve(ev.code)));
+    process.kill(proc.pid, "SIGINT");
+    expect(await proc.exited).toBe("0");
+    expect(await closed).toBeGreaterThan(0);
+  });
+
+  it("refuses a bad flag with one line and exit code 2", async () => {
+    const r = Bun.spawnSync([process.execPath, "server.ts", "--prot", "80"], { cwd: import.meta.dirname + "/.." });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.toString()).toMatch(/^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout\n$/);
+  });
+});
