@@ -58,9 +58,9 @@ export const DEFAULTS = {
 
 /** What `--quick` changes (a flag given explicitly still wins). */
 export const QUICK = {
-  iterations: { codec: 10_000, roundtrip: 1_000, stream: 10_000 } as Record<Mode, number>,
+  iterations: { codec: 10_000, roundtrip: 500, stream: 5_000 } as Record<Mode, number>,
   runs: 2,
-  warmup: { codec: 2_000, roundtrip: 200, stream: 1_000 } as Record<Mode, number>,
+  warmup: { codec: 2_000, roundtrip: 100, stream: 500 } as Record<Mode, number>,
 } as const;
 
 /** A bad flag or value: the CLI prints `message` on one line and exits 2. */
