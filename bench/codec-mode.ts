@@ -20,7 +20,7 @@ import { encodedBytes } from "../protocols/codec.ts";
 import type { ClockCalibration, Clock } from "./clock.ts";
 import { batchCount, compileLoop, SINK_SIZE, type TimedLoop } from "./loops.ts";
 import { createRng, makeMessages, type Message, type PayloadName } from "./payloads.ts";
-import type { BatchPercentiles, CaseResult, RunFigures } from "./results.ts";
+import type { BatchPercentiles, CaseResult, ClientKind, RunFigures } from "./results.ts";
 import { percentileSorted, summarize } from "./stats.ts";
 import { describeMismatch, sameMessage } from "./verify.ts";
 
@@ -36,6 +36,10 @@ export interface CodecModeOptions {
   calibration: ClockCalibration;
   /** Full garbage collection between cases, where the runtime offers one. */
   gc?: () => void;
+  /** Who runs the codecs: "inprocess" from the CLI, "browser" in the page. */
+  client?: ClientKind;
+  /** For the browser: its user agent. */
+  clientLibrary?: string;
   /** Version of each codec's library, for the results. */
   libraryVersion?: (library: string) => string;
   onProgress?: (event: ProgressEvent) => void;
@@ -383,8 +387,8 @@ function toCaseResult(state: CaseState, options: CodecModeOptions, loopFloorNs: 
   if (!state.codec.standard) flags.push("non-standard");
   if (ok && runs.length < options.runs) flags.push("stopped-early");
   return {
-    client: "inprocess",
-    clientLibrary: "",
+    client: options.client ?? "inprocess",
+    clientLibrary: options.clientLibrary ?? "",
     mode: "codec",
     codec: state.codec.name,
     standard: state.codec.standard,

@@ -25,6 +25,10 @@ export interface Environment {
   gcBetweenCases: boolean;
   /** msgpackr's optional native string decoder (msgpackr-extract) was loaded. */
   msgpackrNative: boolean;
+  /** Browser only: the page was cross-origin isolated (finer clock). */
+  crossOriginIsolated?: boolean;
+  /** Browser only. */
+  userAgent?: string;
 }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -11,7 +11,7 @@ import type { Mode } from "./results.ts";
 
 export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream"];
 /** Clients `--client` can pick. */
-export const CLIENT_NAMES = ["bun", "node"] as const;
+export const CLIENT_NAMES = ["bun", "node", "browser"] as const;
 export type ClientName = (typeof CLIENT_NAMES)[number];
 
 export interface BenchOptions {
@@ -114,8 +114,9 @@ Options:
                        (default: ${perMode(DEFAULTS.warmup)})
   --seed N             seed of the message generator, 0..4294967295 (default: ${DEFAULTS.seed})
   --fixed              send the article's exact messages instead of varied ones
-  --client NAME        WebSocket client: ${CLIENT_NAMES.join(", ")} (default: ${DEFAULTS.client});
-                       node runs the npm ws package under Node.js
+  --client NAME        client: ${CLIENT_NAMES.join(", ")} (default: ${DEFAULTS.client});
+                       node runs the npm ws package under Node.js; browser runs the
+                       page (every mode, codec mode included) in headless Chromium
   --url URL            use a running server (ws://host:port or http://host:port)
                        instead of starting one
   --window N           messages in flight in stream mode (default: ${DEFAULTS.window})

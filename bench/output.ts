@@ -1,20 +1,31 @@
 /**
- * Writes a run's files: <out>/<timestamp>.csv and .json, and copies as
- * latest.csv and latest.json. Every file is written to a temporary name and
+ * Writes a run's files: <out>/<timestamp>.csv and .json, copies as
+ * latest.csv and latest.json, and report.html (charts, offline). Every file is written to a temporary name and
  * renamed into place, so a reader never sees half a file.
  */
 
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { BenchResults } from "./results.ts";
 import { toCsv } from "./report/csv.ts";
 import { toJson } from "./report/json.ts";
+import { reportHtml } from "./report/html.ts";
+import { rowsFromResults } from "./report/rows.ts";
 
 export interface WrittenFiles {
   csv: string;
   json: string;
   latestCsv: string;
   latestJson: string;
+  report: string;
+}
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** chart.js's standalone build, inlined into every report so it works offline. */
+export function chartJsSource(): string {
+  return readFileSync(path.join(ROOT, "node_modules/chart.js/dist/chart.umd.min.js"), "utf8");
 }
 
 /** 2026-11-21T23:40:05.123Z -> 2026-11-21T23-40-05Z (safe on every file system). */
@@ -38,10 +49,17 @@ export function writeResults(results: BenchResults, outDir: string): WrittenFile
     json: path.join(outDir, `${stamp}.json`),
     latestCsv: path.join(outDir, "latest.csv"),
     latestJson: path.join(outDir, "latest.json"),
+    report: path.join(outDir, "report.html"),
   };
   writeAtomic(files.csv, csv);
   writeAtomic(files.json, json);
   writeAtomic(files.latestCsv, csv);
   writeAtomic(files.latestJson, json);
+  writeAtomic(files.report, reportHtml(rowsFromResults(results), chartJsSource(), `Run of ${results.timestamp}; ${describeRun(results)}`));
   return files;
+}
+
+function describeRun(results: BenchResults): string {
+  const env = results.environment;
+  return `${env.runtime} ${env.runtimeVersion}, ${env.os}, ${env.cpu} x${env.cores}; ${results.settings.fixed ? "the article's exact messages" : "varied messages"}, seed ${results.settings.seed}.`;
 }

@@ -143,6 +143,8 @@ export interface BenchResults {
   timestamp: string;
   settings: RunSettings;
   environment: Environment;
+  /** Where a client ran somewhere else (a browser), its own environment; rows of that client use it. */
+  environments?: Partial<Record<ClientKind, Environment>>;
   /** Codec order of each mode, run and payload: order[mode][run][payloadIndex] = codec names. */
   order: Record<string, string[][][]>;
   cases: CaseResult[];

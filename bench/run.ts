@@ -20,6 +20,7 @@ import { writeResults } from "./output.ts";
 import { createProgressPrinter, type ProgressSink } from "./progress.ts";
 import type { BenchResults, CaseResult } from "./results.ts";
 import { spawnServer, type ServerProcess } from "./server-process.ts";
+import { findChromium, NO_CHROMIUM_MESSAGE, runBrowserClient } from "./browser-process.ts";
 import { formatTable } from "./report/table.ts";
 
 export interface Streams {
@@ -55,25 +56,27 @@ async function probeServer(url: string, timeoutMs: number): Promise<void> {
   }
 }
 
+/** The server `--url` names (checked), or a fresh server process of our own. */
+async function useServer<T>(options: BenchOptions, work: (server: string, label: string) => Promise<T>): Promise<T> {
+  if (options.url) {
+    await probeServer(options.url, options.stallTimeoutMs);
+    return work(options.url, options.url);
+  }
+  const spawned: ServerProcess = await spawnServer(options.deflate ? ["--deflate"] : []);
+  try {
+    return await work(spawned.url, `spawned (pid ${spawned.pid}, ${spawned.url})`);
+  } finally {
+    await spawned.stop();
+  }
+}
+
 async function runWebSocketModes(
   options: BenchOptions,
   modes: SocketMode[],
   calibration: ClockCalibration,
   onProgress: (e: SocketProgress) => void,
 ): Promise<{ result: SocketModeResult; server: string }> {
-  let spawned: ServerProcess | undefined;
-  let server: string;
-  let serverLabel: string;
-  if (options.url) {
-    await probeServer(options.url, options.stallTimeoutMs);
-    server = options.url;
-    serverLabel = options.url;
-  } else {
-    spawned = await spawnServer(options.deflate ? ["--deflate"] : []);
-    server = spawned.url;
-    serverLabel = `spawned (pid ${spawned.pid}, ${server})`;
-  }
-  try {
+  return useServer(options, async (server, serverLabel) => {
     const shared = {
       server,
       modes,
@@ -115,13 +118,12 @@ async function runWebSocketModes(
       onProgress,
     });
     return { result, server: serverLabel };
-  } finally {
-    await spawned?.stop();
-  }
+  });
 }
 
 /** Runs the benchmark; returns the process exit code (0, or 1 when a case or a mode failed). */
 export async function runBench(options: BenchOptions, streams: Streams): Promise<number> {
+  if (options.client === "browser") return runBrowserBench(options, streams);
   const socketModes = SOCKET_MODES.filter((m) => options.modes.includes(m));
   if (socketModes.length > 0 && options.client === "node" && nodeVersion() === undefined) {
     throw new OptionError("--client node needs Node.js on PATH (node --version failed); install Node.js or use --client bun");
@@ -194,7 +196,12 @@ export async function runBench(options: BenchOptions, streams: Streams): Promise
     cases,
     elapsedMs: performance.now() - started,
   };
-  if (cases.length > 0) {
+  return report(results, options, streams, failures);
+}
+
+/** Prints the table, writes the files, names every failed case; the exit code. */
+function report(results: BenchResults, options: BenchOptions, streams: Streams, failures: number): number {
+  if (results.cases.length > 0) {
     streams.stdout.write(formatTable(results) + "\n\n");
     const files = writeResults(results, options.out);
     streams.stdout.write(`Wrote ${files.csv} and ${files.json} (also latest.csv, latest.json).\n`);
@@ -202,4 +209,46 @@ export async function runBench(options: BenchOptions, streams: Streams): Promise
   const failed = results.cases.filter((c) => !c.verified);
   for (const c of failed) streams.stderr.write(`bench: FAILED ${c.mode} ${c.client} ${c.codec} ${c.payload}: ${c.error}\n`);
   return failed.length + failures > 0 ? 1 : 0;
+}
+
+/**
+ * `--client browser`: every selected mode runs inside the page in headless
+ * Chromium (codec mode too, in the page's JavaScript engine); the rows join
+ * the same files as every other client's.
+ */
+async function runBrowserBench(options: BenchOptions, streams: Streams): Promise<number> {
+  const chromiumPath = findChromium();
+  if (!chromiumPath) throw new OptionError(NO_CHROMIUM_MESSAGE);
+  const progress = createProgressPrinter(streams.stderr);
+  const calibration = calibrateClock(performanceClock);
+  const environment = collectEnvironment(performanceClock.name, calibration, fullGc() !== undefined, isNativeAccelerationEnabled);
+  const started = performance.now();
+  let failures = 0;
+  let browser: BenchResults | undefined;
+  let serverLabel: string | undefined;
+  try {
+    await useServer(options, async (server, label) => {
+      serverLabel = label;
+      browser = await runBrowserClient(
+        chromiumPath,
+        { server, modes: options.modes, codecs: options.codecs, payloads: options.payloads, iterations: options.iterations, warmup: options.warmup, runs: options.runs, seed: options.seed, fixed: options.fixed, window: options.window },
+        (p) => progress.update(p),
+      );
+    });
+  } catch (e) {
+    progress.finish();
+    streams.stderr.write(`bench: the browser run failed: ${(e as Error).message}\n`);
+    failures++;
+  }
+  progress.finish();
+  const results: BenchResults = {
+    timestamp: browser?.timestamp ?? new Date().toISOString(),
+    settings: { ...(browser?.settings ?? { modes: options.modes, codecs: options.codecs, payloads: options.payloads, iterations: options.iterations, runs: options.runs, warmup: options.warmup, seed: options.seed, fixed: options.fixed, minBatchNs: NaN }), client: "browser", server: serverLabel },
+    environment,
+    environments: browser ? { browser: browser.environment } : {},
+    order: browser?.order ?? {},
+    cases: browser?.cases ?? [],
+    elapsedMs: performance.now() - started,
+  };
+  return report(results, options, streams, failures);
 }

@@ -5,6 +5,8 @@
  *   GET /ws?codec=NAME&payload=NAME[&id=ID]   upgrade; one codec and payload per connection
  *   GET /stats/ID                             the server's figures for connection ID (JSON)
  *   POST /gc                                  full garbage collection between cases
+ *   GET /info                                 server runtime and library versions
+ *   GET /                                     the benchmark page
  *
  * Each message a client sends is decoded by the server with the named codec
  * and encoded again; the fresh encoding comes back in the codec's frame type
@@ -19,6 +21,8 @@ import type { PayloadName } from "../bench/payloads.ts";
 export const WS_PATH = "/ws";
 export const STATS_PATH = "/stats/";
 export const GC_PATH = "/gc";
+/** Server runtime and library versions, for the page's results (JSON). */
+export const INFO_PATH = "/info";
 
 /** Close codes the server uses (RFC 6455 section 7.4.1). */
 export const CLOSE = {

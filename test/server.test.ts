@@ -12,8 +12,8 @@ import { CLOSE, MAX_PAYLOAD_BYTES, SOCKET_CODEC_NAMES, socketUrl } from "../prot
 import { startServer, type BenchServer } from "../server.ts";
 
 let server: BenchServer;
-beforeEach(() => {
-  server = startServer({ port: 0 });
+beforeEach(async () => {
+  server = await startServer({ port: 0 });
 });
 afterEach(async () => {
   await server.stop();
@@ -140,7 +140,7 @@ describe("server: bad requests and bad frames", () => {
   it("reports a refused connection clearly", async () => {
     const port = server.port;
     await server.stop();
-    server = startServer({ port: 0 });
+    server = await startServer({ port: 0 });
     const f = await runSocketCase({
       server: `http://127.0.0.1:${port}`,
       codec: "json",

@@ -97,6 +97,7 @@ export const CSV_COLUMNS: readonly string[] = [
   "cores",
   "timer_resolution_ns",
   "timer_overhead_ns",
+  "cross_origin_isolated",
 ];
 
 /** RFC 4180: quote a field holding a comma, quote, CR or LF; double inner quotes. */
@@ -114,13 +115,14 @@ function formatNumber(v: number): string {
 }
 
 function caseRow(results: BenchResults, c: CaseResult): Row {
-  const env = results.environment;
+  const env = results.environments?.[c.client] ?? results.environment;
   const json = jsonBaseline(results.cases, c);
   const row: Row = {
     timestamp: results.timestamp,
     runtime: env.runtime,
     runtime_version: env.runtimeVersion,
     client: c.client,
+    client_library: c.clientLibrary,
     mode: c.mode,
     codec: c.codec,
     standard: c.standard,
@@ -144,6 +146,7 @@ function caseRow(results: BenchResults, c: CaseResult): Row {
     cores: env.cores,
     timer_resolution_ns: env.timerResolutionNs,
     timer_overhead_ns: env.timerOverheadNs,
+    cross_origin_isolated: env.crossOriginIsolated ?? "",
     bytes_vs_json: json ? c.bytes / json.bytes : "",
   };
   if (c.verified) {
@@ -173,7 +176,6 @@ function caseRow(results: BenchResults, c: CaseResult): Row {
   const sock = c.socket;
   if (sock) {
     Object.assign(row, {
-      client_library: c.clientLibrary,
       window: sock.window,
       wire_bytes: sock.wireBytes,
       reply_bytes: sock.replyBytes,

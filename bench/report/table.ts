@@ -172,10 +172,13 @@ export function formatTable(results: BenchResults): string {
   if (results.cases.some((c) => c.codec === "raw")) {
     lines.push("raw: the transport alone (custom-binary's bytes, echoed without decoding).");
   }
-  const env = results.environment;
   lines.push("");
-  lines.push(
-    `${env.runtime} ${env.runtimeVersion}, ${env.os}, ${env.cpu} x${env.cores}; clock ${env.clock}: resolution ${formatNs(env.timerResolutionNs)}, read ${formatNs(env.timerOverheadNs)}`,
-  );
+  for (const env of [results.environment, ...Object.values(results.environments ?? {})]) {
+    if (!env) continue;
+    const isolation = env.crossOriginIsolated === undefined ? "" : env.crossOriginIsolated ? ", cross-origin isolated" : ", NOT cross-origin isolated";
+    lines.push(
+      `${env.runtime} ${env.runtimeVersion}, ${env.os}, ${env.cpu} x${env.cores}; clock ${env.clock}: resolution ${formatNs(env.timerResolutionNs)}, read ${formatNs(env.timerOverheadNs)}${isolation}`,
+    );
+  }
   return lines.join("\n");
 }

@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseCsv } from "../../bench/report/csv.ts";
 import { CODEC_NAMES } from "../../protocols/registry.ts";
+import { skipBrowserTests } from "../browser/chromium.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-cli-"));
@@ -132,9 +133,37 @@ describe("WebSocket modes from the command line", () => {
   it("rejects a bad --client and --url with exit 2", () => {
     const client = bench("--client", "deno");
     expect(client.code).toBe(2);
-    expect(client.stderr).toBe("bench: --client: unknown value 'deno'; valid values: bun, node\n");
+    expect(client.stderr).toBe("bench: --client: unknown value 'deno'; valid values: bun, node, browser\n");
     const url = bench("--url", "ftp://x");
     expect(url.code).toBe(2);
     expect(url.stderr).toMatch(/^bench: --url must start with ws:\/\/, wss:\/\/, http:\/\/ or https:\/\//);
+  });
+});
+
+describe("--client browser", () => {
+  it("without Chromium: one line saying how to install it, exit 2", () => {
+    const r = spawnSync(process.execPath, ["bench/cli.ts", "--client", "browser", "--out", path.join(tmp, "nochromium")], {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { ...process.env, CHROMIUM_PATH: "/nonexistent/chromium" },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe("bench: no Chromium found: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary\n");
+  });
+
+  it.skipIf(skipBrowserTests("test/bench/cli.test.ts"))("writes browser rows into the same files, every one verified", () => {
+    const out = path.join(tmp, "browser");
+    const r = bench("--client", "browser", "--codecs", "json,custom-binary,raw", "--payloads", "small", "--iterations", "200", "--runs", "1", "--warmup", "20", "--out", out);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    const header = rows[0]!;
+    const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
+    expect(rows).toHaveLength(1 + 2 + 3 * 2);
+    for (const row of rows.slice(1)) {
+      expect(at(row, "client")).toBe("browser");
+      expect(at(row, "runtime")).toBe("browser");
+      expect(at(row, "verified")).toBe("true");
+    }
+    expect(readFileSync(path.join(out, "report.html"), "utf8")).toContain("chart-codec-small");
   });
 });

@@ -9,8 +9,8 @@ import type { SocketProgress } from "../../client/socket-mode.ts";
 import { startServer, type BenchServer } from "../../server.ts";
 
 let server: BenchServer;
-beforeAll(() => {
-  server = startServer({ port: 0 });
+beforeAll(async () => {
+  server = await startServer({ port: 0 });
 });
 afterAll(async () => {
   await server.stop();

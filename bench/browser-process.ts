@@ -1,0 +1,98 @@
+/**
+ * `--client browser`: the page, in a headless Chromium driven by
+ * playwright-core. The system's Chromium is used (never a browser download):
+ * CHROMIUM_PATH, else Debian's /usr/bin/chromium. The page runs the suite
+ * itself (`?autorun=1`) and leaves its results in `window.__bench`.
+ */
+
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseLine } from "../client/json-lines.ts";
+import type { SuiteProgress } from "../client/page/suite.ts";
+import type { BenchResults, Mode } from "./results.ts";
+
+const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
+
+/** The Chromium to drive, or undefined. CHROMIUM_PATH wins when it names a file. */
+export function findChromium(env: Record<string, string | undefined> = process.env): string | undefined {
+  const fromEnv = env.CHROMIUM_PATH;
+  if (fromEnv) return existsSync(fromEnv) ? fromEnv : undefined;
+  return CANDIDATES.find((p) => existsSync(p));
+}
+
+export const NO_CHROMIUM_MESSAGE =
+  "no Chromium found: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary";
+
+export interface BrowserJob {
+  server: string;
+  modes: Mode[];
+  codecs: string[];
+  payloads: string[];
+  iterations: Record<Mode, number>;
+  warmup: Record<Mode, number>;
+  runs: number;
+  seed: number;
+  fixed: boolean;
+  window: number;
+}
+
+/** The page URL that runs `job` as soon as it loads. */
+export function autorunUrl(job: BrowserJob): string {
+  const url = new URL("/", job.server);
+  const q = url.searchParams;
+  q.set("autorun", "1");
+  q.set("modes", job.modes.join(","));
+  q.set("codecs", job.codecs.join(","));
+  q.set("payloads", job.payloads.join(","));
+  for (const m of ["codec", "roundtrip", "stream"] as const) {
+    q.set(`iterations-${m}`, String(job.iterations[m]));
+    q.set(`warmup-${m}`, String(job.warmup[m]));
+  }
+  q.set("runs", String(job.runs));
+  q.set("seed", String(job.seed));
+  q.set("window", String(job.window));
+  if (job.fixed) q.set("fixed", "1");
+  return url.toString();
+}
+
+export async function runBrowserClient(
+  chromiumPath: string,
+  job: BrowserJob,
+  onProgress: (p: SuiteProgress) => void,
+  timeoutMs = 30 * 60_000,
+): Promise<BenchResults> {
+  const { chromium } = await import("playwright-core");
+  const userDataDir = mkdtempSync(path.join(tmpdir(), "wsbench-chromium-"));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    page.on("console", (msg) => {
+      const text = msg.text();
+      if (text.startsWith("bench-progress ")) onProgress(JSON.parse(text.slice("bench-progress ".length)) as SuiteProgress);
+    });
+    await page.goto(autorunUrl(job));
+    await page.waitForFunction(() => window.__bench?.done === true, undefined, { timeout: timeoutMs, polling: 250 });
+    const state = await page.evaluate(() => window.__bench!);
+    if (state.error || !state.results) throw new Error(`the page failed: ${state.error ?? pageErrors.join("; ") ?? "no results"}`);
+    return parseLine(state.results) as BenchResults;
+  } finally {
+    await context.close();
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Bundles the browser page (client/page/index.html and everything it
+ * imports: the codecs, the harness, the socket runner, chart.js) with
+ * Bun.build into a temporary folder, once per process. The server then
+ * serves exactly these files, with the headers that make the page
+ * cross-origin isolated (an HTML import in Bun.serve's routes bundles too,
+ * but cannot add headers).
+ */
+
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+export interface PageAsset {
+  body: Uint8Array<ArrayBuffer>;
+  type: string;
+}
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+};
+
+let built: Promise<Map<string, PageAsset>> | undefined;
+
+/** URL path ("/", "/chunk-abc.js", ...) -> file contents, for every file of the page. */
+export function buildPage(): Promise<Map<string, PageAsset>> {
+  built ??= (async () => {
+    const outdir = mkdtempSync(path.join(tmpdir(), "wsbench-page-"));
+    const result = await Bun.build({
+      entrypoints: [path.join(ROOT, "client/page/index.html")],
+      outdir,
+      target: "browser",
+      minify: true,
+    });
+    if (!result.success) throw new Error(`could not build the page: ${result.logs.map(String).join("; ")}`);
+    const assets = new Map<string, PageAsset>();
+    for (const output of result.outputs) {
+      const rel = path.relative(outdir, output.path).split(path.sep).join("/");
+      const asset = { body: new Uint8Array(readFileSync(output.path)), type: TYPES[path.extname(rel)] ?? "application/octet-stream" };
+      assets.set(`/${rel}`, asset);
+      if (rel === "index.html") assets.set("/", asset);
+    }
+    return assets;
+  })();
+  return built;
+}

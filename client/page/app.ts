@@ -1,0 +1,300 @@
+/**
+ * The benchmark page: pick codecs, payloads, modes and sizes, press Run,
+ * watch progress, read the charts and the table, download the CSV (the CLI's
+ * contract, client = browser), or load a CSV/JSON from the CLI to see Bun's
+ * numbers beside the browser's.
+ *
+ * `?autorun=1` (with the same names as the CLI flags: codecs, payloads,
+ * modes, iterations, runs, warmup, seed, fixed, window; iterations-MODE and
+ * warmup-MODE for one mode) runs at once and
+ * leaves the results in `window.__bench`; `bun run bench --client browser`
+ * drives the page that way.
+ */
+
+import { Chart, type ChartConfiguration } from "chart.js/auto";
+import { calibrateClock, performanceClock } from "../../bench/clock.ts";
+import { PAYLOAD_NAMES, type PayloadName } from "../../bench/payloads.ts";
+import type { BenchResults, Mode } from "../../bench/results.ts";
+import { chartSpecs } from "../../bench/report/charts.ts";
+import { toCsv } from "../../bench/report/csv.ts";
+import { rowsFromFile, rowsFromResults, type ChartRow } from "../../bench/report/rows.ts";
+import { formatNs } from "../../bench/report/table.ts";
+import { RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket.ts";
+import { stringifyLine } from "../json-lines.ts";
+import { PAGE_DEFAULTS, runSuite, type SuiteProgress, type SuiteSettings } from "./suite.ts";
+
+const MODES: Mode[] = ["codec", "roundtrip", "stream"];
+const MODE_LABELS: Record<Mode, string> = {
+  codec: "codec: serialize/deserialize in this page",
+  roundtrip: "roundtrip: one message in flight (latency)",
+  stream: "stream: a window in flight (throughput)",
+};
+
+/** What automation reads: `bun run bench --client browser` polls it. */
+interface AutomationState {
+  done: boolean;
+  results?: string;
+  error?: string;
+}
+declare global {
+  interface Window {
+    __bench?: AutomationState;
+  }
+}
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+let lastResults: BenchResults | undefined;
+let loadedRows: ChartRow[] = [];
+let charts: Chart[] = [];
+let stopRequested = false;
+
+function checkboxes(containerId: string, names: readonly string[], checked: readonly string[], label: (n: string) => string = (n) => n): void {
+  const container = $(containerId);
+  container.replaceChildren(
+    ...names.map((name) => {
+      const l = document.createElement("label");
+      const input = document.createElement("input");
+      input.type = "checkbox";
+      input.value = name;
+      input.checked = checked.includes(name);
+      l.append(input, ` ${label(name)}`);
+      return l;
+    }),
+  );
+}
+
+function checkedIn(containerId: string): string[] {
+  return [...$(containerId).querySelectorAll<HTMLInputElement>("input:checked")].map((i) => i.value);
+}
+
+/** Settings from the URL (CLI flag names), over the page's defaults. */
+function settingsFromQuery(q: URLSearchParams): SuiteSettings {
+  const list = <T extends string>(name: string, valid: readonly T[], fallback: readonly T[]): T[] => {
+    const raw = q.get(name);
+    if (!raw || raw === "all") return [...(raw === "all" ? valid : fallback)];
+    return raw.split(",").filter((x): x is T => (valid as readonly string[]).includes(x));
+  };
+  const int = (name: string): number | undefined => {
+    const v = q.get(name);
+    return v !== null && /^\d+$/.test(v) ? Number(v) : undefined;
+  };
+  const iterations = int("iterations");
+  const warmup = int("warmup");
+  // Per-mode values (iterations-codec=...) win over the one for every mode.
+  const perMode = (name: string, all: number | undefined, fallback: Record<Mode, number>): Record<Mode, number> => {
+    const out = { ...fallback };
+    for (const m of MODES) out[m] = int(`${name}-${m}`) ?? all ?? fallback[m];
+    return out;
+  };
+  return {
+    modes: list("modes", MODES, PAGE_DEFAULTS.modes),
+    codecs: list("codecs", SOCKET_CODEC_NAMES, SOCKET_CODEC_NAMES),
+    payloads: list("payloads", PAYLOAD_NAMES, PAGE_DEFAULTS.payloads),
+    iterations: perMode("iterations", iterations, PAGE_DEFAULTS.iterations),
+    runs: int("runs") ?? PAGE_DEFAULTS.runs,
+    warmup: perMode("warmup", warmup, PAGE_DEFAULTS.warmup),
+    seed: int("seed") ?? PAGE_DEFAULTS.seed,
+    fixed: q.get("fixed") === "1" || q.get("fixed") === "true",
+    window: int("window") ?? PAGE_DEFAULTS.window,
+  };
+}
+
+function showSettings(s: SuiteSettings): void {
+  checkboxes("codecs", SOCKET_CODEC_NAMES, s.codecs, (n) => (n === RAW_CODEC_NAME ? "raw (transport baseline, socket modes)" : n));
+  checkboxes("payloads", PAYLOAD_NAMES, s.payloads);
+  checkboxes("modes", MODES, s.modes, (m) => MODE_LABELS[m as Mode]);
+  $<HTMLInputElement>("iterations-codec").value = String(s.iterations.codec);
+  $<HTMLInputElement>("iterations-roundtrip").value = String(s.iterations.roundtrip);
+  $<HTMLInputElement>("iterations-stream").value = String(s.iterations.stream);
+  $<HTMLInputElement>("runs").value = String(s.runs);
+  $<HTMLInputElement>("seed").value = String(s.seed);
+  $<HTMLInputElement>("fixed").checked = s.fixed;
+}
+
+function readSettings(base: SuiteSettings): SuiteSettings {
+  const int = (id: string, min: number, max: number): number => {
+    const input = $<HTMLInputElement>(id);
+    const v = Number(input.value);
+    if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${input.parentElement?.textContent?.trim() ?? id} must be an integer from ${min} to ${max}`);
+    return v;
+  };
+  const s: SuiteSettings = {
+    ...base,
+    codecs: checkedIn("codecs"),
+    payloads: checkedIn("payloads") as PayloadName[],
+    modes: checkedIn("modes") as Mode[],
+    iterations: {
+      codec: int("iterations-codec", 1, 10_000_000),
+      roundtrip: int("iterations-roundtrip", 1, 10_000_000),
+      stream: int("iterations-stream", 1, 10_000_000),
+    },
+    runs: int("runs", 1, 1000),
+    seed: int("seed", 0, 0xffffffff),
+    fixed: $<HTMLInputElement>("fixed").checked,
+  };
+  if (s.codecs.length === 0 || s.payloads.length === 0 || s.modes.length === 0) throw new Error("pick at least one codec, one payload and one mode");
+  return s;
+}
+
+function progressText(p: SuiteProgress): string {
+  return `${p.mode}: ${p.done}/${p.total}, run ${p.run + 1}/${p.runs}, ${p.payload} ${p.codec} (${p.stage}), ${(p.elapsedMs / 1000).toFixed(1)} s`;
+}
+
+function drawCharts(): void {
+  for (const c of charts) c.destroy();
+  charts = [];
+  const rows = [...(lastResults ? rowsFromResults(lastResults) : []), ...loadedRows];
+  const container = $("charts");
+  container.replaceChildren();
+  for (const spec of chartSpecs(rows)) {
+    const figure = document.createElement("figure");
+    const canvas = document.createElement("canvas");
+    canvas.id = `chart-${spec.id}`;
+    canvas.dataset.payload = spec.payload;
+    canvas.dataset.series = spec.config.data.datasets.map((d) => d.label).join("|");
+    figure.append(canvas);
+    container.append(figure);
+    charts.push(new Chart(canvas, spec.config as unknown as ChartConfiguration));
+  }
+}
+
+function drawTable(results: BenchResults): void {
+  const head = ["mode", "payload", "codec", "verified", "bytes", "serialize", "deserialize", "total / rtt", "p99 rtt", "msgs/s"];
+  const table = document.createElement("table");
+  const tr = (cells: string[], tag: "td" | "th"): HTMLTableRowElement => {
+    const row = document.createElement("tr");
+    for (const c of cells) {
+      const cell = document.createElement(tag);
+      cell.textContent = c;
+      row.append(cell);
+    }
+    return row;
+  };
+  table.append(tr(head, "th"));
+  for (const c of results.cases) {
+    table.append(
+      tr(
+        [
+          c.mode,
+          c.payload,
+          c.standard ? c.codec : `${c.codec}*`,
+          c.verified ? "yes" : `NO: ${c.error}`,
+          Number.isFinite(c.bytes) ? String(Math.round(c.bytes)) : "-",
+          formatNs(c.serialize.mean),
+          formatNs(c.deserialize.mean),
+          `${formatNs(c.total.mean)} ± ${formatNs(c.total.ci95)}`,
+          formatNs(c.socket?.rtt?.p99 ?? NaN),
+          Number.isFinite(c.msgsPerS) ? Math.round(c.msgsPerS).toLocaleString("en-US") : "-",
+        ],
+        "td",
+      ),
+    );
+  }
+  $("table").replaceChildren(table);
+  const env = results.environment;
+  $("timing-note").textContent =
+    `${env.runtimeVersion}, clock resolution ${formatNs(env.timerResolutionNs)}${env.crossOriginIsolated ? " (cross-origin isolated)" : " (NOT cross-origin isolated)"}. ` +
+    `In-page times come from batches of at least ${formatNs(results.settings.minBatchNs)} (100x the clock's resolution) divided by their messages; ` +
+    `socket-mode client times are per call, quantized to the clock. * = non-standard.`;
+}
+
+function setRunning(running: boolean): void {
+  $<HTMLButtonElement>("run").disabled = running;
+  $<HTMLButtonElement>("stop").disabled = !running;
+  for (const input of $("settings").querySelectorAll<HTMLInputElement>("fieldset input")) input.disabled = running;
+}
+
+async function run(settings: SuiteSettings): Promise<BenchResults> {
+  stopRequested = false;
+  setRunning(true);
+  $("error").hidden = true;
+  try {
+    const results = await runSuite(
+      settings,
+      (p) => {
+        $("progress").textContent = progressText(p);
+        console.log(`bench-progress ${JSON.stringify(p)}`);
+      },
+      () => stopRequested,
+    );
+    lastResults = results;
+    const failed = results.cases.filter((c) => !c.verified).length;
+    $("progress").textContent = `Done in ${(results.elapsedMs / 1000).toFixed(1)} s: ${results.cases.length} cases${failed ? `, ${failed} FAILED` : ""}.`;
+    drawTable(results);
+    drawCharts();
+    $<HTMLButtonElement>("download").disabled = false;
+    return results;
+  } finally {
+    setRunning(false);
+  }
+}
+
+function showError(e: unknown): void {
+  $("error").textContent = e instanceof Error ? e.message : String(e);
+  $("error").hidden = false;
+}
+
+function download(): void {
+  if (!lastResults) return;
+  const blob = new Blob([toCsv(lastResults)], { type: "text/csv;charset=utf-8" });
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = `browser-${lastResults.timestamp.replace(/\.\d+Z$/, "Z").replaceAll(":", "-")}.csv`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+async function load(file: File): Promise<void> {
+  try {
+    loadedRows = rowsFromFile(await file.text()).map((r) => ({ ...r, source: `${r.source}, ${file.name}` }));
+    drawCharts();
+    $("progress").textContent = `Loaded ${loadedRows.length} rows from ${file.name}.`;
+  } catch (e) {
+    showError(new Error(`${file.name}: ${(e as Error).message}`));
+  }
+}
+
+function main(): void {
+  const query = new URLSearchParams(location.search);
+  const initial = settingsFromQuery(query);
+  showSettings(initial);
+  const calibration = calibrateClock(performanceClock);
+  $("clock").textContent = `crossOriginIsolated: ${globalThis.crossOriginIsolated === true}; clock resolution ${formatNs(calibration.resolutionNs)}, one read ${formatNs(calibration.overheadNs)}`;
+  $("isolation-warning").hidden = globalThis.crossOriginIsolated === true;
+
+  $("settings").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    let settings: SuiteSettings;
+    try {
+      settings = readSettings(initial);
+    } catch (e) {
+      showError(e);
+      return;
+    }
+    run(settings).catch(showError);
+  });
+  $("stop").addEventListener("click", () => {
+    stopRequested = true;
+  });
+  $("download").addEventListener("click", download);
+  $<HTMLInputElement>("load").addEventListener("change", (ev) => {
+    const file = (ev.target as HTMLInputElement).files?.[0];
+    if (file) void load(file);
+  });
+
+  if (query.get("autorun") === "1") {
+    window.__bench = { done: false };
+    run(initial).then(
+      (results) => {
+        window.__bench = { done: true, results: stringifyLine(results) };
+      },
+      (e: unknown) => {
+        showError(e);
+        window.__bench = { done: true, error: e instanceof Error ? e.message : String(e) };
+      },
+    );
+  }
+}
+
+main();

@@ -1,0 +1,100 @@
+/**
+ * The page end to end, as a user works it: open it in headless Chromium,
+ * press Run, wait for the charts, download the CSV.
+ */
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CSV_COLUMNS, parseCsv } from "../../bench/report/csv.ts";
+import { CODEC_NAMES } from "../../protocols/registry.ts";
+import { SOCKET_CODEC_NAMES } from "../../protocols/socket.ts";
+import { startServer, type BenchServer } from "../../server.ts";
+import { launch, skipBrowserTests } from "./chromium.ts";
+
+const skip = skipBrowserTests("test/browser/page.test.ts");
+
+describe.skipIf(skip)("benchmark page in headless Chromium", () => {
+  let server: BenchServer;
+  let browser: Awaited<ReturnType<typeof launch>>;
+  beforeAll(async () => {
+    server = await startServer({ port: 0 });
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("is cross-origin isolated, runs every codec x payload x mode from the Run button, charts them and downloads the CLI's CSV", async () => {
+    const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    // Small sizes in the URL (the page reads the CLI's flag names), then a real click.
+    await page.goto(`${server.url}/?iterations-codec=300&iterations-roundtrip=30&iterations-stream=200&warmup=20&runs=1`);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    await expect.poll(() => page.textContent("#clock")).toMatch(/crossOriginIsolated: true; clock resolution [\d.]+ (µs|ns)/);
+    expect(await page.isHidden("#isolation-warning")).toBe(true);
+
+    await page.click("#run");
+    await page.waitForFunction(() => document.querySelector("#progress")?.textContent?.startsWith("Done"), undefined, { timeout: 240_000 });
+    expect(errors).toEqual([]);
+    expect(await page.textContent("#progress")).not.toContain("FAILED");
+
+    // A chart of each kind for each payload.
+    for (const payload of ["small", "medium", "large"]) {
+      for (const kind of ["codec", "bytes", "roundtrip", "stream"]) {
+        expect(await page.locator(`canvas#chart-${kind}-${payload}`).count(), `${kind} ${payload}`).toBe(1);
+      }
+    }
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
+    const csv = readFileSync((await download.path())!, "utf8");
+    const rows = parseCsv(csv);
+    expect(rows[0]).toEqual([...CSV_COLUMNS]);
+    const at = (row: string[], col: string): string => row[CSV_COLUMNS.indexOf(col)]!;
+    const body = rows.slice(1);
+    expect(body).toHaveLength(CODEC_NAMES.length * 3 + SOCKET_CODEC_NAMES.length * 3 * 2);
+    for (const row of body) {
+      expect(at(row, "client")).toBe("browser");
+      expect(at(row, "verified"), `${at(row, "mode")} ${at(row, "codec")} ${at(row, "payload")}: ${at(row, "error")}`).toBe("true");
+      expect(at(row, "runtime")).toBe("browser");
+      expect(at(row, "cross_origin_isolated")).toBe("true");
+      expect(at(row, "client_library")).toMatch(/Mozilla\/5\.0 .*Chrome\//);
+      if (at(row, "mode") !== "codec") expect(at(row, "lost")).toBe("0");
+    }
+    const modes = new Set(body.map((r) => at(r, "mode")));
+    expect([...modes].sort()).toEqual(["codec", "roundtrip", "stream"]);
+  });
+
+  it("charts a CSV from the CLI beside the browser's numbers", async () => {
+    const page = browser.context.pages()[0]!;
+    const csv = readFileSync(new URL("../../results/sample/all-modes-varied.csv", import.meta.url), "utf8");
+    await page.setInputFiles("#load", { name: "cli.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await expect.poll(() => page.textContent("#progress")).toMatch(/^Loaded \d+ rows from cli\.csv\.$/);
+    const series = await page.getAttribute("canvas#chart-codec-small", "data-series");
+    expect(series).toContain("(browser (Chrome");
+    expect(series).toContain("cli.csv)");
+    expect(await page.locator("canvas").count()).toBe(12);
+  });
+
+  it("works, with a visible warning, when not cross-origin isolated", async () => {
+    // Same page, served without the isolation headers.
+    const plain = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(req) {
+        const url = new URL(req.url);
+        const res = await fetch(`${server.url}${url.pathname}${url.search}`);
+        return new Response(await res.arrayBuffer(), { status: res.status, headers: { "content-type": res.headers.get("content-type") ?? "text/plain" } });
+      },
+    });
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(`http://127.0.0.1:${plain.port}/`);
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+      expect(await page.isVisible("#isolation-warning")).toBe(true);
+      await page.close();
+    } finally {
+      await plain.stop(true);
+    }
+  });
+});

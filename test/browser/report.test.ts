@@ -1,0 +1,82 @@
+/**
+ * results/report.html: the same charts as the page, offline, straight from disk.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { afterAll, describe, expect, it } from "vitest";
+import { launch, skipBrowserTests } from "./chromium.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const tmp = mkdtempSync(path.join(tmpdir(), "bench-report-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function buildReport(...files: string[]): string {
+  const out = path.join(tmp, `report-${files.length}.html`);
+  const r = spawnSync(process.execPath, ["bench/report-cli.ts", ...files, "--out", out], { cwd: ROOT, encoding: "utf8" });
+  expect(r.status, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/^Wrote .*report-\d\.html \(\d+ rows\)\.\n$/);
+  return out;
+}
+
+const sample = path.join(ROOT, "results/sample/all-modes-varied.csv");
+const sampleJson = path.join(ROOT, "results/sample/codec-fixed.json");
+
+describe("static report", () => {
+  it("has a chart per payload and kind, and loads nothing from outside", () => {
+    const html = readFileSync(buildReport(sample, sampleJson), "utf8");
+    for (const payload of ["small", "medium", "large"]) {
+      for (const kind of ["codec", "bytes", "roundtrip", "stream"]) expect(html).toContain(`<canvas id="chart-${kind}-${payload}" data-payload="${payload}">`);
+    }
+    // No external script, style sheet, image, frame or font: chart.js is inlined.
+    expect(html).not.toMatch(/<(script|link|img|iframe)[^>]+(src|href)=["']?(https?:)?\/\//i);
+    expect(html).not.toMatch(/url\(\s*["']?(https?:)?\/\//i);
+    expect(html).toContain("Chart");
+    // Both sources, side by side.
+    expect(html).toContain("all-modes-varied.csv");
+    expect(html).toContain("codec-fixed.json");
+  });
+
+  it("refuses a file that is not a result, with one line and exit 2", () => {
+    const r = spawnSync(process.execPath, ["bench/report-cli.ts", path.join(ROOT, "package.json")], { cwd: ROOT, encoding: "utf8" });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^report: .*package\.json: not a results JSON: no cases\n$/);
+    const none = spawnSync(process.execPath, ["bench/report-cli.ts"], { cwd: ROOT, encoding: "utf8" });
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/^report: name at least one results file/);
+  });
+
+  it.skipIf(skipBrowserTests("test/browser/report.test.ts"))("opens offline in Chromium and draws every chart", async () => {
+    const file = buildReport(sample);
+    const browser = await launch();
+    try {
+      const page = await browser.context.newPage();
+      const requests: string[] = [];
+      await page.route("**/*", (route) => {
+        const url = route.request().url();
+        if (url.startsWith("file:")) return route.continue();
+        requests.push(url);
+        return route.abort();
+      });
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(`file://${file}`);
+      await page.waitForFunction(() => document.querySelectorAll("canvas").length > 0 && [...document.querySelectorAll("canvas")].every((c) => c.width > 0));
+      expect(errors).toEqual([]);
+      expect(requests).toEqual([]);
+      expect(await page.locator("canvas").count()).toBe(12);
+      // chart.js drew something: the canvas is not blank.
+      const painted = await page.evaluate(() => {
+        const c = document.querySelector<HTMLCanvasElement>("canvas#chart-codec-small")!;
+        const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+        let ink = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) ink++;
+        return ink;
+      });
+      expect(painted).toBeGreaterThan(1000);
+    } finally {
+      await browser.close();
+    }
+  });
+});
