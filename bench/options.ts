@@ -56,6 +56,13 @@ export const DEFAULTS = {
   stallTimeoutS: 10,
 } as const;
 
+/**
+ * `--client browser` without --iterations: a browser's WebSocket moves only
+ * thousands of messages per second here (see the README), so the socket
+ * modes run fewer messages to keep the run in minutes.
+ */
+export const BROWSER_DEFAULT_ITERATIONS = { codec: 100_000, roundtrip: 1_000, stream: 20_000 } as Record<Mode, number>;
+
 /** What `--quick` changes (a flag given explicitly still wins). */
 export const QUICK = {
   iterations: { codec: 10_000, roundtrip: 500, stream: 5_000 } as Record<Mode, number>,
@@ -108,7 +115,8 @@ Options:
   --modes LIST         comma-separated, or "all" (default: all): ${MODE_NAMES.join(", ")}
                        codec: in process; roundtrip: one message in flight, latency;
                        stream: a window of messages in flight, throughput
-  --iterations N       messages per run, every mode (default: ${perMode(DEFAULTS.iterations)})
+  --iterations N       messages per run, every mode (default: ${perMode(DEFAULTS.iterations)};
+                       with --client browser: ${perMode(BROWSER_DEFAULT_ITERATIONS)})
   --runs N             timed runs per case (default: ${DEFAULTS.runs})
   --warmup N           untimed messages before a case's first run, every mode
                        (default: ${perMode(DEFAULTS.warmup)})
@@ -178,7 +186,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     codecs: parseList("codecs", v.codecs, SOCKET_CODEC_NAMES, SOCKET_CODEC_NAMES),
     payloads: parseList("payloads", v.payloads, PAYLOAD_NAMES, PAYLOAD_NAMES),
     modes: parseList("modes", v.modes, MODE_NAMES, MODE_NAMES),
-    iterations: byMode(iterations, base.iterations),
+    iterations: byMode(iterations, !quick && client[0] === "browser" ? BROWSER_DEFAULT_ITERATIONS : base.iterations),
     runs: parseInteger("runs", v.runs, base.runs, 1, 1000),
     warmup: byMode(warmup, base.warmup),
     seed: parseInteger("seed", v.seed, DEFAULTS.seed, 0, 0xffffffff),

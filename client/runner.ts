@@ -221,14 +221,15 @@ export async function runSocketCase(o: SocketCaseOptions): Promise<SocketCaseFig
     return figures;
   }
   figures.extensions = ws.extensions ?? "";
-  const cpu0 = o.cpuMs?.() ?? 0;
+  const cpu0 = o.cpuMs?.() ?? NaN;
   try {
     if (o.mode === "roundtrip") await roundtrip(ws, codec, o, figures);
     else await stream(ws, codec, o, figures);
   } catch (e) {
     figures.error = (e as Error).message;
   }
-  figures.clientCpuMs = (o.cpuMs?.() ?? 0) - cpu0;
+  // No CPU counter (a browser): unknown, not zero.
+  figures.clientCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : NaN;
   figures.lost = figures.sent - figures.received;
   if (figures.error === "") {
     if (figures.lost > 0) figures.error = `${figures.lost} of ${figures.sent} message(s) lost`;

@@ -1,21 +1,22 @@
 import type { Message } from "../bench/payloads.ts";
 import { decodeWith, encodeWith } from "./messages.ts";
 import { BinaryReader } from "./reader.ts";
-import { BinaryWriter } from "./writer.ts";
+import { BinaryWriter, DEFAULT_WRITER_MODE, type WriterMode } from "./writer.ts";
 
 export interface CustomBinary {
-  /** A new Uint8Array holding one message; the caller owns it. */
+  /** One message; the caller owns it (a copy, or a view nothing else writes to). */
   encode(message: Message): Uint8Array;
   /** A plain object; throws RangeError (truncated) or DecodeError (malformed). */
   decode(bytes: Uint8Array): Message;
 }
 
 /**
- * An encoder/decoder pair with its own scratch buffers. Not re-entrant, like
- * any codec with reused buffers; one per thread of work is plenty.
+ * An encoder/decoder pair with its own buffers. Not re-entrant, like any
+ * codec with reused buffers; one per thread of work is plenty. `mode`: see
+ * BinaryWriter (the engine's faster one by default).
  */
-export function createCustomBinary(): CustomBinary {
-  const writer = new BinaryWriter();
+export function createCustomBinary(mode: WriterMode = DEFAULT_WRITER_MODE): CustomBinary {
+  const writer = new BinaryWriter(mode);
   const reader = new BinaryReader();
   return {
     encode: (message) => encodeWith(writer, message),

@@ -9,7 +9,7 @@ export { encodeWith, decodeWith, ASCII_FLAG, HEADER, MESSAGE_TYPE, VERSION } fro
 
 // Building blocks
 export { BinaryReader } from "./reader.ts";
-export { BinaryWriter, varintSize } from "./writer.ts";
+export { BinaryWriter, DEFAULT_WRITER_MODE, varintSize, type WriterMode } from "./writer.ts";
 
 // Errors
 export { DecodeError, EncodeError, type DecodeErrorCode } from "./errors.ts";

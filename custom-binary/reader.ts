@@ -6,7 +6,7 @@
  */
 
 import { DecodeError, truncated } from "./errors.ts";
-import { decodeUtf8Unchecked, readAscii, readUtf8 } from "./utf8.ts";
+import { decodeAscii, readAscii, readUtf8 } from "./utf8.ts";
 
 /** Most strings one message layout holds. */
 export const MAX_STRINGS = 8;
@@ -107,12 +107,10 @@ export class BinaryReader {
    * byte is below 0x80. Crossing into native code costs more than decoding a
    * short string, so then the bytes from the first string to the end of the
    * last (one-byte length prefixes included, which are ASCII too) are
-   * decoded in one call and the strings cut out of that text by byte offset.
-   * The promise is checked, not trusted: the text must have exactly one
-   * UTF-16 unit per byte and no U+FFFD (any multi-byte UTF-8 sequence
-   * shortens the text; the WHATWG decoder turns every invalid byte into
-   * U+FFFD). Without the flag, each string is decoded and checked alone,
-   * and at least one must be non-ASCII (the flag is not optional).
+   * decoded at once (`decodeAscii`, which checks the promise rather than
+   * trusting it) and the strings cut out of that text by byte offset.
+   * Without the flag, each string is decoded and checked alone, and at least
+   * one must be non-ASCII (the flag is not optional).
    */
   strings(count: number, ascii: boolean): void {
     const starts = this.starts;
@@ -143,12 +141,11 @@ export class BinaryReader {
       return;
     }
     const spanStart = starts[0]!;
-    const spanEnd = this.pos;
-    const span = decodeUtf8Unchecked(bytes, spanStart, spanEnd);
-    if (span.length !== spanEnd - spanStart || span.indexOf("\uFFFD") !== -1) {
+    const span = decodeAscii(bytes, spanStart, this.pos);
+    if (span === undefined) {
       for (let i = 0; i < count; i++) readAscii(bytes, starts[i]!, ends[i]!); // throws, naming the byte
     }
-    for (let i = 0; i < count; i++) str[i] = span.substring(starts[i]! - spanStart, ends[i]! - spanStart);
+    for (let i = 0; i < count; i++) str[i] = span!.substring(starts[i]! - spanStart, ends[i]! - spanStart);
   }
 
   /** Every byte must have been read: leftovers are an error, not ignored. */

@@ -3,24 +3,18 @@
  * never in UTF-16 code units (`string.length`), which was the bug in the
  * original article's protocol.
  *
- * Building strings one character at a time is slow in every engine, so
- * decoding always goes through the runtime's native UTF-8 decoder; the
- * reader (reader.ts) calls it once for all the strings of a message when it
- * can. Both the Buffer path (Bun, Node) and the TextDecoder path (browsers)
- * return the same strings and throw the same errors.
+ * Two strategies, chosen once, by measurement (docs/performance-notes.md):
+ * - Bun and Node have Node-style Buffer methods (`utf8Slice`, `utf8Write`)
+ *   that work on a range without allocating a view; crossing into them costs
+ *   less than building a string in JavaScript, so strings go through them
+ *   (the reader decodes all of a message's strings with one call when it can).
+ * - Browsers have only TextDecoder/TextEncoder, and in V8 each call costs far
+ *   more than decoding a short string in JavaScript, so short strings are
+ *   decoded and encoded in JavaScript and only long ones natively.
+ * Both return the same strings and throw the same errors.
  */
 
 import { DecodeError } from "./errors.ts";
-
-/**
- * Strings at least this many UTF-16 units long are written by the runtime's
- * native UTF-8 writer; shorter ones by a JavaScript loop, which beats the cost
- * of crossing into native code for a dozen characters.
- */
-export const NATIVE_WRITE_MIN_LENGTH = 16;
-
-const textEncoder = new TextEncoder();
-const textDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 type SliceFn = (this: Uint8Array, start: number, end: number) => string;
 type WriteFn = (this: Uint8Array, s: string, offset: number, length: number) => number;
@@ -28,29 +22,103 @@ interface BufferMethods {
   utf8Slice?: SliceFn;
   utf8Write?: WriteFn;
 }
-// Node-style Buffer methods (Bun, Node) decode and encode a range without
-// allocating a view. Read through globalThis so browser bundles do not pull in
-// a Buffer polyfill; browsers use TextDecoder/TextEncoder instead.
+// Read through globalThis so browser bundles do not pull in a Buffer polyfill.
 const bufferProto = (globalThis as { Buffer?: { prototype: BufferMethods } }).Buffer?.prototype;
-const nativeSlice: SliceFn =
-  bufferProto?.utf8Slice ??
-  function (this: Uint8Array, start: number, end: number): string {
-    return textDecoder.decode(this.subarray(start, end));
-  };
+const utf8Slice: SliceFn | undefined = bufferProto?.utf8Slice;
+const utf8Write: WriteFn | undefined = bufferProto?.utf8Write;
+
+/** True where the Buffer strategy is used (Bun, Node). */
+export const NATIVE_STRINGS = utf8Slice !== undefined && utf8Write !== undefined;
+
+/**
+ * Strings at least this many UTF-16 units long are written by the runtime's
+ * native UTF-8 writer; shorter ones by a JavaScript loop.
+ */
+export const NATIVE_WRITE_MIN_LENGTH = NATIVE_STRINGS ? 16 : 256;
+/** Without Buffer methods, strings at least this many bytes long are decoded by TextDecoder. */
+const TEXT_DECODER_MIN_BYTES = 256;
+
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
 const nativeWrite: WriteFn =
-  bufferProto?.utf8Write ??
+  utf8Write ??
   function (this: Uint8Array, s: string, offset: number): number {
     return textEncoder.encodeInto(s, this.subarray(offset)).written;
   };
 
-/**
- * Decodes bytes[start, end) with the runtime's UTF-8 decoder, which follows
- * the WHATWG rules: every invalid sequence becomes U+FFFD. The result is
- * not checked; see `readUtf8` for the checked form.
- */
-export function decodeUtf8Unchecked(bytes: Uint8Array, start: number, end: number): string {
-  return nativeSlice.call(bytes, start, end);
+/** Decodes with WHATWG replacement (every invalid sequence becomes U+FFFD), unchecked. */
+const replacingDecode: SliceFn =
+  utf8Slice ??
+  function (this: Uint8Array, start: number, end: number): string {
+    return textDecoder.decode(this.subarray(start, end));
+  };
+
+/** Bytes below 0x80, as a string, built in JavaScript. */
+function asciiInJs(bytes: Uint8Array, start: number, end: number): string | undefined {
+  let s = "";
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    if (b >= 0x80) return undefined;
+    s += String.fromCharCode(b);
+  }
+  return s;
 }
+
+/**
+ * The text of bytes[start, end) if every byte is ASCII, else undefined.
+ * With Buffer methods: one native call, and the text has one unit per byte
+ * and no U+FFFD exactly when every byte was ASCII (any multi-byte sequence
+ * shortens it; any invalid byte yields U+FFFD).
+ */
+export function decodeAscii(bytes: Uint8Array, start: number, end: number): string | undefined {
+  if (utf8Slice === undefined || end - start < 8) {
+    if (utf8Slice === undefined && end - start >= TEXT_DECODER_MIN_BYTES) {
+      for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return undefined;
+      return textDecoder.decode(bytes.subarray(start, end));
+    }
+    return asciiInJs(bytes, start, end);
+  }
+  const s = utf8Slice.call(bytes, start, end);
+  return s.length === end - start && s.indexOf("\uFFFD") === -1 ? s : undefined;
+}
+
+/**
+ * Valid UTF-8 decoded in JavaScript, or undefined at the first invalid
+ * sequence (RFC 3629: no overlong forms, no surrogates, nothing above
+ * U+10FFFF).
+ */
+function utf8InJs(bytes: Uint8Array, start: number, end: number): string | undefined {
+  // UTF-16 units gathered in a reused array and turned into one string at
+  // the end: one string allocation instead of one per character.
+  if (units.length < end - start) units = new Uint16Array(Math.max(end - start, units.length * 2));
+  const u = units;
+  let n = 0;
+  let i = start;
+  while (i < end) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      u[n++] = b;
+      i++;
+      continue;
+    }
+    // Length of the sequence from its lead byte; then the RFC 3629 checks on exactly that sequence.
+    const size = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (size === 0 || i + size > end || firstInvalidUtf8(bytes, i, i + size) !== -1) return undefined;
+    if (size === 2) {
+      u[n++] = ((b & 0x1f) << 6) | (bytes[i + 1]! & 0x3f);
+    } else if (size === 3) {
+      u[n++] = ((b & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f);
+    } else {
+      const cp = (((b & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f)) - 0x10000;
+      u[n++] = 0xd800 | (cp >> 10);
+      u[n++] = 0xdc00 | (cp & 0x3ff);
+    }
+    i += size;
+  }
+  return String.fromCharCode.apply(null, u.subarray(0, n) as unknown as number[]);
+}
+let units = new Uint16Array(256);
 
 /**
  * Writes `s` as UTF-8 at `pos` and returns the position after it. The caller
@@ -108,12 +176,17 @@ function firstLoneSurrogate(s: string): number {
 
 /**
  * Decodes bytes[start, end) as UTF-8; invalid UTF-8 throws DecodeError
- * INVALID_UTF8 naming the first bad byte. A U+FFFD in the decoded text means
- * either a real U+FFFD or an invalid sequence, and only then are the bytes
- * checked one by one.
+ * INVALID_UTF8 naming the first bad byte. With the replacing native decoder,
+ * a U+FFFD in the text means a real U+FFFD or an invalid sequence, and only
+ * then are the bytes checked one by one.
  */
 export function readUtf8(bytes: Uint8Array, start: number, end: number): string {
-  const s = nativeSlice.call(bytes, start, end);
+  if (utf8Slice === undefined && end - start < TEXT_DECODER_MIN_BYTES) {
+    const s = utf8InJs(bytes, start, end);
+    if (s === undefined) throwIfInvalidUtf8(bytes, start, end);
+    return s!;
+  }
+  const s = replacingDecode.call(bytes, start, end);
   if (s.indexOf("\uFFFD") !== -1) throwIfInvalidUtf8(bytes, start, end);
   return s;
 }
@@ -124,8 +197,8 @@ export function readUtf8(bytes: Uint8Array, start: number, end: number): string 
  * not UTF-8 at all, NOT_ASCII if they are valid UTF-8 but break the promise.
  */
 export function readAscii(bytes: Uint8Array, start: number, end: number): string {
-  const s = nativeSlice.call(bytes, start, end);
-  if (s.length === end - start && s.indexOf("\uFFFD") === -1) return s;
+  const s = decodeAscii(bytes, start, end);
+  if (s !== undefined) return s;
   throwIfInvalidUtf8(bytes, start, end);
   let i = start;
   while (bytes[i]! < 0x80) i++;

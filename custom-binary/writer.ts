@@ -1,8 +1,15 @@
 /**
- * BinaryWriter: builds one custom-binary message in a reusable scratch
- * buffer, then hands out an exact-size copy. Copying a message of a few
- * hundred bytes is cheaper in JavaScriptCore and V8 than allocating a view
- * (`subarray`) on a shared slab, and the copy belongs to the caller alone.
+ * BinaryWriter: builds one custom-binary message and hands it out, in one
+ * of two ways, chosen by what is cheap in the engine (measured, see
+ * docs/performance-notes.md):
+ *
+ * - "copy" (Bun, JavaScriptCore): build in a reused scratch buffer, return
+ *   an exact-size copy. JavaScriptCore allocates small typed arrays inline,
+ *   far cheaper than a view.
+ * - "views" (V8: browsers, Node): build straight into a 64 KiB slab and
+ *   return a view of the message. V8 gives every new typed array its own
+ *   backing store, which costs more than a view; a slab region is never
+ *   written again, so each view stays valid and belongs to its caller.
  */
 
 import { EncodeError } from "./errors.ts";
@@ -12,23 +19,39 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Messages up to this size are copied out by a plain loop, longer ones by `slice` (measured in Bun). */
 const LOOP_COPY_MAX = 40;
+/** Size of one slab in "views" mode. */
+const SLAB_BYTES = 64 * 1024;
+
+export type WriterMode = "copy" | "views";
+
+/** The faster mode for this engine: copies under Bun, views elsewhere. */
+export const DEFAULT_WRITER_MODE: WriterMode = (globalThis as { Bun?: unknown }).Bun !== undefined ? "copy" : "views";
 
 export class BinaryWriter {
   private buf: Uint8Array;
   private pos = 0;
+  /** Where the current message starts in `buf` (0 in "copy" mode). */
+  private start = 0;
   /** Every string written since `begin` was ASCII (one UTF-8 byte per UTF-16 unit). */
   stringsAscii = true;
   private readonly f64 = new Float64Array(1);
   private readonly f64Bytes = new Uint8Array(this.f64.buffer);
 
-  constructor(initialCapacity = 1024) {
-    this.buf = new Uint8Array(initialCapacity);
+  constructor(readonly mode: WriterMode = DEFAULT_WRITER_MODE) {
+    this.buf = new Uint8Array(mode === "views" ? SLAB_BYTES : 1024);
   }
 
   /** Starts a new message; `maxBytes` is an upper bound on its size. */
   begin(maxBytes: number): void {
-    if (maxBytes > this.buf.length) this.buf = new Uint8Array(Math.max(maxBytes, this.buf.length * 2));
-    this.pos = 0;
+    if (this.mode === "copy") {
+      if (maxBytes > this.buf.length) this.buf = new Uint8Array(Math.max(maxBytes, this.buf.length * 2));
+      this.pos = 0;
+    } else if (this.pos + maxBytes > this.buf.length) {
+      // A fresh slab: views handed out from the old one stay as they are.
+      this.buf = new Uint8Array(Math.max(SLAB_BYTES, maxBytes));
+      this.pos = 0;
+    }
+    this.start = this.pos;
     this.stringsAscii = true;
   }
 
@@ -83,33 +106,34 @@ export class BinaryWriter {
    */
   string(field: string, value: string): void {
     if (typeof value !== "string") throw new EncodeError(field, `expected a string, got ${typeof value}`);
-    const start = this.pos;
-    const end = writeUtf8(value, this.buf, start + 1);
+    const at = this.pos;
+    const end = writeUtf8(value, this.buf, at + 1);
     if (end < 0) throw new EncodeError(field, `lone UTF-16 surrogate at index ${-1 - end}; UTF-8 cannot carry it`);
-    const length = end - start - 1;
+    const length = end - at - 1;
     // Any non-ASCII character takes more UTF-8 bytes than UTF-16 units.
     if (length !== value.length) this.stringsAscii = false;
     if (length < 0x80) {
-      this.buf[start] = length;
+      this.buf[at] = length;
       this.pos = end;
       return;
     }
     const prefix = varintSize(length);
-    this.buf.copyWithin(start + prefix, start + 1, end);
-    this.pos = start;
+    this.buf.copyWithin(at + prefix, at + 1, end);
+    this.pos = at;
     this.writeVarint(length);
     this.pos = end + prefix - 1;
   }
 
-  /** ORs `bits` into the byte at `offset` (a header flag known only after the fields). */
+  /** ORs `bits` into the message's byte at `offset` (a header flag known only after the fields). */
   orAt(offset: number, bits: number): void {
-    this.buf[offset]! |= bits;
+    this.buf[this.start + offset]! |= bits;
   }
 
-  /** The message written since `begin`, as a new Uint8Array of exact size. */
+  /** The message written since `begin`: a copy ("copy") or a view of the slab ("views"). */
   finish(): Uint8Array {
-    const n = this.pos;
     const buf = this.buf;
+    if (this.mode === "views") return buf.subarray(this.start, this.pos);
+    const n = this.pos;
     if (n > LOOP_COPY_MAX) return buf.slice(0, n);
     const out = new Uint8Array(n);
     for (let i = 0; i < n; i++) out[i] = buf[i]!;

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ARTICLE_MESSAGES, type Message } from "../../bench/payloads.ts";
+import { ARTICLE_MESSAGES, makeMessages, type Message } from "../../bench/payloads.ts";
 import { createCustomBinary, DecodeError, EncodeError } from "../../custom-binary/index.ts";
 
-const cb = createCustomBinary();
+const cb = createCustomBinary("copy");
 const hex = (s: string): Uint8Array => Uint8Array.from(s.trim().split(/\s+/).map((h) => parseInt(h, 16)));
 
 /** The hex blocks of docs/custom-binary.md's "Test vectors", comments stripped. */
@@ -203,7 +203,20 @@ describe("custom-binary edge values", () => {
     expect(cb.encode({ ...ARTICLE_MESSAGES.large, text4: "x".repeat(30) + "é" })[0]).toBe(0x13);
   });
 
-  it("each encoding is a fresh array the caller owns", () => {
+  it("in views mode (V8's faster one) every encoding stays intact while later ones fill the slab and the next", () => {
+    const views = createCustomBinary("views");
+    const messages = makeMessages("large", { count: 2000, seed: 8, fixed: false });
+    const encoded = messages.map((m) => views.encode(m));
+    const snapshots = encoded.map((e) => Array.from(e));
+    expect(new Set(encoded.map((e) => e.buffer)).size).toBeGreaterThan(2);
+    messages.forEach((m, i) => {
+      expect(Array.from(encoded[i]!)).toEqual(snapshots[i]);
+      expect(views.decode(encoded[i]!)).toEqual(m);
+      expect(Array.from(encoded[i]!)).toEqual(Array.from(cb.encode(m)));
+    });
+  });
+
+  it("in copy mode (Bun's default) each encoding is a fresh array the caller owns", () => {
     const a = cb.encode(ARTICLE_MESSAGES.small);
     const copy = Array.from(a);
     cb.encode({ text: "overwrite?", num: 9 });

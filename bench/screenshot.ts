@@ -1,0 +1,45 @@
+/**
+ * `bun run screenshot`: the picture of the page in the README, made by the
+ * project's own headless run: start the server, open the page in headless
+ * Chromium, press Run, load the sample CLI results beside the browser's,
+ * and save docs/page.png.
+ */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { CHROMIUM_ARGS, findChromium, NO_CHROMIUM_MESSAGE } from "./browser-process.ts";
+import { startServer } from "../server.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+const chromiumPath = findChromium();
+if (!chromiumPath) {
+  process.stderr.write(`screenshot: ${NO_CHROMIUM_MESSAGE}\n`);
+  process.exit(2);
+}
+const { chromium } = await import("playwright-core");
+const server = await startServer({ port: 0 });
+const userDataDir = mkdtempSync(path.join(tmpdir(), "wsbench-shot-"));
+const context = await chromium.launchPersistentContext(userDataDir, {
+  executablePath: chromiumPath,
+  headless: true,
+  args: CHROMIUM_ARGS,
+  viewport: { width: 1280, height: 1500 },
+});
+try {
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(`${server.url}/?payloads=small,large&iterations-codec=20000&iterations-roundtrip=300&iterations-stream=3000&runs=2`);
+  await page.click("#run");
+  await page.waitForFunction(() => document.querySelector("#progress")?.textContent?.startsWith("Done"), undefined, { timeout: 600_000 });
+  await page.setInputFiles("#load", path.join(ROOT, "results/sample/all-modes-varied.csv"));
+  await page.waitForFunction(() => document.querySelector("#progress")?.textContent?.startsWith("Loaded"));
+  const out = path.join(ROOT, "docs/page.png");
+  await page.screenshot({ path: out });
+  process.stdout.write(`Wrote ${out}\n`);
+} finally {
+  await context.close();
+  rmSync(userDataDir, { recursive: true, force: true });
+  await server.stop();
+}
