@@ -2,6 +2,7 @@
  * The benchmark's Bun WebSocket server.
  *
  *   bun run server [--host 127.0.0.1] [--port 0] [--deflate] [--idle-timeout 60]
+ *                  [--allow-origin ORIGIN]... [--max-connections 256]
  *
  * It serves the benchmark page at / (client/page/, bundled at start-up) and
  * the WebSocket endpoint at /ws.
@@ -18,6 +19,7 @@ import { PAYLOAD_NAMES, type PayloadName } from "./bench/payloads.ts";
 import type { Encoded, Frame, PayloadCodec } from "./protocols/codec.ts";
 import { getCodec } from "./protocols/registry.ts";
 import { buildPage, type PageAsset } from "./client/page-build.ts";
+import { shapeError } from "./protocols/shape.ts";
 import { LIBRARIES, libraryVersion } from "./bench/environment.ts";
 import {
   CLOSE,
@@ -25,6 +27,7 @@ import {
   MAX_PAYLOAD_BYTES,
   RAW_CODEC_NAME,
   SOCKET_CODEC_NAMES,
+  HEALTH_PATH,
   INFO_PATH,
   STATS_PATH,
   WS_PATH,
@@ -35,6 +38,13 @@ import {
 export interface ServerOptions {
   /** Interface to bind; loopback unless the user says otherwise. */
   host: string;
+  /**
+   * Origins (scheme://host:port) whose pages may open a socket, besides the
+   * server's own page. Clients that send no Origin (non-browser) are let in.
+   */
+  allowOrigins: string[];
+  /** Open WebSocket connections at most; more are refused with 503. */
+  maxConnections: number;
   /** 0 picks a free port. */
   port: number;
   /** Offer permessage-deflate. Off by default so codecs are compared uncompressed. */
@@ -43,7 +53,14 @@ export interface ServerOptions {
   idleTimeoutS: number;
 }
 
-export const SERVER_DEFAULTS: ServerOptions = { host: "127.0.0.1", port: 0, deflate: false, idleTimeoutS: 60 };
+export const SERVER_DEFAULTS: ServerOptions = {
+  host: "127.0.0.1",
+  port: 0,
+  deflate: false,
+  idleTimeoutS: 60,
+  allowOrigins: [],
+  maxConnections: 256,
+};
 
 /** Bun's per-socket send buffer limit; above it `send()` returns -1 and we wait for drain. */
 const BACKPRESSURE_LIMIT_BYTES = 1024 * 1024;
@@ -108,6 +125,21 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
   const now = performanceClock.now;
   const stats = new Map<string, ServerConnectionStats>();
   let nextId = 1;
+  let open = 0;
+
+  /**
+   * A browser always sends Origin. Only the page this server serves (same
+   * host and port as the request) and --allow-origin entries may connect;
+   * anything else could be a page on another site using the visitor's
+   * browser to reach a server on their loopback.
+   */
+  function originAllowed(req: Request): boolean {
+    const origin = req.headers.get("origin");
+    if (origin === null) return true;
+    const host = req.headers.get("host");
+    if (host !== null && (origin === `http://${host}` || origin === `https://${host}`)) return true;
+    return o.allowOrigins.includes(origin);
+  }
 
   function keep(s: ServerConnectionStats): void {
     stats.set(s.id, s);
@@ -167,6 +199,12 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
         if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
           return text(426, "this endpoint speaks WebSocket only", { upgrade: "websocket", connection: "Upgrade" });
         }
+        if (!originAllowed(req)) {
+          return text(403, `origin ${req.headers.get("origin")} may not open a socket here; start the server with --allow-origin ORIGIN to allow it`);
+        }
+        if (open >= o.maxConnections) {
+          return text(503, `too many connections: this server accepts ${o.maxConnections} at once (--max-connections)`, { "retry-after": "1" });
+        }
         const id = url.searchParams.get("id") || `c${nextId++}`;
         const data: Connection = {
           stats: {
@@ -206,6 +244,10 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
         Bun.gc(true);
         return new Response(null, { status: 204 });
       }
+      if (url.pathname === HEALTH_PATH && req.method === "GET") {
+        const mem = process.memoryUsage();
+        return Response.json({ ok: true, connections: open, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed });
+      }
       if (url.pathname === INFO_PATH && req.method === "GET") {
         return new Response(info, { headers: { "content-type": "application/json", ...ISOLATION_HEADERS } });
       }
@@ -225,6 +267,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
       perMessageDeflate: o.deflate,
       sendPings: true,
       open(ws) {
+        open++;
         keep(ws.data.stats);
       },
       message(ws, message) {
@@ -247,10 +290,17 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
           const t0 = now();
           const decoded = c.pc.decode(message);
           const t1 = now();
-          encoded = c.pc.encode(decoded);
+          // Outside the timings: well-formed data of the wrong shape is refused, never echoed.
+          const wrong = shapeError(s.payload, decoded);
+          if (wrong !== undefined) {
+            reject(ws, CLOSE.invalidPayload, `${s.codec}: not a ${s.payload} message: ${wrong}`);
+            return;
+          }
           const t2 = now();
+          encoded = c.pc.encode(decoded);
+          const t3 = now();
           s.decodeNs += (t1 - t0) * 1e6 - overheadNs;
-          s.encodeNs += (t2 - t1) * 1e6 - overheadNs;
+          s.encodeNs += (t3 - t2) * 1e6 - overheadNs;
         } catch (e) {
           reject(ws, CLOSE.invalidPayload, `${s.codec}: ${errorText(e)}`);
           return;
@@ -264,6 +314,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
         while (c.pending.length > 0 && !c.blocked) send(ws, c.pending.shift()!);
       },
       close(ws, code, reason) {
+        open--;
         const c = ws.data;
         c.stats.closeCode = code;
         c.stats.closeReason = reason;
@@ -284,28 +335,57 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
   };
 }
 
+const SERVER_FLAGS = "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections";
+
 /** Command-line flags of `bun run server`; throws a one-line message for a bad one. */
 export function parseServerArgs(argv: readonly string[]): ServerOptions {
   let values;
   try {
     values = parseArgs({
       args: [...argv],
-      options: { host: { type: "string" }, port: { type: "string" }, deflate: { type: "boolean" }, "idle-timeout": { type: "string" } },
+      options: {
+        host: { type: "string" },
+        port: { type: "string" },
+        deflate: { type: "boolean" },
+        "idle-timeout": { type: "string" },
+        "allow-origin": { type: "string", multiple: true },
+        "max-connections": { type: "string" },
+      },
       strict: true,
       allowPositionals: false,
     }).values;
   } catch (e) {
-    throw new Error(`${(e as Error).message.split("\n")[0]}; valid options: --host, --port, --deflate, --idle-timeout`);
+    throw new Error(`${(e as Error).message.split("\n")[0]}; valid options: ${SERVER_FLAGS}`);
   }
-  const port = values.port === undefined ? SERVER_DEFAULTS.port : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535 || !/^\d+$/.test(values.port ?? "0")) {
-    throw new Error(`--port must be an integer from 0 to 65535, got '${values.port}'`);
-  }
-  const idle = values["idle-timeout"] === undefined ? SERVER_DEFAULTS.idleTimeoutS : Number(values["idle-timeout"]);
-  if (!Number.isInteger(idle) || idle < 1 || idle > 960) {
-    throw new Error(`--idle-timeout must be an integer from 1 to 960 seconds, got '${values["idle-timeout"]}'`);
-  }
-  return { host: values.host ?? SERVER_DEFAULTS.host, port, deflate: values.deflate === true, idleTimeoutS: idle };
+  const integer = (flag: string, raw: string | undefined, fallback: number, min: number, max: number, unit = ""): number => {
+    if (raw === undefined) return fallback;
+    const v = Number(raw);
+    if (!/^\d+$/.test(raw) || v < min || v > max) throw new Error(`--${flag} must be an integer from ${min} to ${max}${unit}, got '${raw}'`);
+    return v;
+  };
+  const allowOrigins = (values["allow-origin"] ?? []).map((origin) => {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new Error(`--allow-origin must be an origin like http://localhost:3000, got '${origin}'`);
+    }
+    if (url.origin !== origin.replace(/\/$/, "")) throw new Error(`--allow-origin must be an origin (scheme://host:port, no path), got '${origin}'`);
+    return url.origin;
+  });
+  return {
+    host: values.host ?? SERVER_DEFAULTS.host,
+    port: integer("port", values.port, SERVER_DEFAULTS.port, 0, 65535),
+    deflate: values.deflate === true,
+    idleTimeoutS: integer("idle-timeout", values["idle-timeout"], SERVER_DEFAULTS.idleTimeoutS, 1, 960, " seconds"),
+    allowOrigins,
+    maxConnections: integer("max-connections", values["max-connections"], SERVER_DEFAULTS.maxConnections, 1, 100_000),
+  };
+}
+
+/** Loopback addresses, where the server is reachable from this machine only. */
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\./.test(host);
 }
 
 if (import.meta.main) {
@@ -315,6 +395,9 @@ if (import.meta.main) {
   } catch (e) {
     process.stderr.write(`server: ${(e as Error).message}\n`);
     process.exit(2);
+  }
+  if (!isLoopback(options.host)) {
+    process.stderr.write(`server: warning: listening on ${options.host}, reachable from other machines; the benchmark server has no authentication\n`);
   }
   const bench = await startServer(options);
   process.stdout.write(

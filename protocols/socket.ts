@@ -6,6 +6,7 @@
  *   GET /stats/ID                             the server's figures for connection ID (JSON)
  *   POST /gc                                  full garbage collection between cases
  *   GET /info                                 server runtime and library versions
+ *   GET /health                               liveness, open connections, memory
  *   GET /                                     the benchmark page
  *
  * Each message a client sends is decoded by the server with the named codec
@@ -21,6 +22,8 @@ import type { PayloadName } from "../bench/payloads.ts";
 export const WS_PATH = "/ws";
 export const STATS_PATH = "/stats/";
 export const GC_PATH = "/gc";
+/** Liveness, open connections and memory (JSON). */
+export const HEALTH_PATH = "/health";
 /** Server runtime and library versions, for the page's results (JSON). */
 export const INFO_PATH = "/info";
 

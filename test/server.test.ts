@@ -180,6 +180,17 @@ describe("server process", () => {
   it("refuses a bad flag with one line and exit code 2", async () => {
     const r = Bun.spawnSync([process.execPath, "server.ts", "--prot", "80"], { cwd: import.meta.dirname + "/.." });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr.toString()).toMatch(/^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout\n$/);
+    expect(r.stderr.toString()).toMatch(/^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections\n$/);
+  });
+});
+
+describe("server: well-formed data of the wrong shape", () => {
+  it("closes with 1007 naming what is wrong, and never echoes it", async () => {
+    const json = await closeAfterSending("json", "small", "[1,2,3]");
+    expect(json).toEqual({ code: CLOSE.invalidPayload, reason: "json: not a small message: expected a small message object, got an array" });
+    const extra = await closeAfterSending("json", "small", '{"text":"a","num":1,"admin":true}');
+    expect(extra.reason).toBe("json: not a small message: unexpected field 'admin'");
+    const medium = await closeAfterSending("json", "medium", JSON.stringify({ text: "a", num: 1 }));
+    expect(medium.reason).toBe("json: not a medium message: field 'text2' is missing");
   });
 });

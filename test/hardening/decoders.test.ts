@@ -1,0 +1,51 @@
+/**
+ * Every codec's decoder on bad input: it throws an Error (custom-binary:
+ * only RangeError or DecodeError), or returns a value the server's shape
+ * check refuses; it never hangs or crashes, and keeps working afterwards.
+ */
+import { describe, expect, it } from "vitest";
+import { ARTICLE_MESSAGES, PAYLOAD_NAMES } from "../../bench/payloads.ts";
+import { DecodeError } from "../../custom-binary/index.ts";
+import { CODECS } from "../../protocols/registry.ts";
+import { shapeError } from "../../protocols/shape.ts";
+import { badFrames } from "./frames.ts";
+
+describe("decoders on bad frames", () => {
+  it("throw Errors only (custom-binary: RangeError or DecodeError), and still decode afterwards", () => {
+    const thrown = new Map<string, number>();
+    for (const frame of badFrames(30_000, 77)) {
+      const codec = CODECS.find((c) => c.name === frame.codec)!;
+      const pc = codec.forPayload(frame.payload);
+      const data = frame.data;
+      // The server refuses the wrong frame type before decoding; decoders see only their own type.
+      if ((codec.frame === "text") !== (typeof data === "string")) continue;
+      try {
+        const value = pc.decode(data);
+        // Decoded: fine if the server's shape check settles it either way.
+        void shapeError(frame.payload, value);
+      } catch (e) {
+        expect(e, `${frame.codec} ${frame.kind}`).toBeInstanceOf(Error);
+        if (frame.codec === "custom-binary") expect(e instanceof RangeError || e instanceof DecodeError, String(e)).toBe(true);
+        thrown.set(frame.codec, (thrown.get(frame.codec) ?? 0) + 1);
+      }
+    }
+    for (const codec of CODECS) expect(thrown.get(codec.name) ?? 0, codec.name).toBeGreaterThan(100);
+    for (const codec of CODECS) {
+      for (const payload of PAYLOAD_NAMES) {
+        const pc = codec.forPayload(payload);
+        expect(pc.decode(pc.encode(ARTICLE_MESSAGES[payload]))).toEqual(ARTICLE_MESSAGES[payload]);
+      }
+    }
+  });
+
+  it("the shape check refuses what a decoder may accept", () => {
+    expect(shapeError("small", ARTICLE_MESSAGES.small)).toBeUndefined();
+    expect(shapeError("small", 1)).toBe("expected a small message object, got number");
+    expect(shapeError("small", [1])).toBe("expected a small message object, got an array");
+    expect(shapeError("small", { text: "a" })).toBe("field 'num' is missing");
+    expect(shapeError("small", { text: "a", num: -1 })).toBe("field 'num' is not an integer 0..4294967295");
+    expect(shapeError("small", { text: "a", num: 1, x: 2 })).toBe("unexpected field 'x'");
+    expect(shapeError("large", { ...ARTICLE_MESSAGES.large, num2: 2 ** 31 })).toBe("field 'num2' is not an integer -2147483648..2147483647");
+    expect(shapeError("medium", ARTICLE_MESSAGES.small)).toBe("field 'text2' is missing");
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Bad frames for fuzzing the server and the decoders: random bytes,
+ * truncations and bit flips of valid messages, huge length prefixes, wrong
+ * type bytes, well-formed JSON / MessagePack of the wrong shape, and the
+ * wrong frame type. Seeded, so a failure can be replayed.
+ */
+import { encode as msgpackEncode } from "@msgpack/msgpack";
+import { ARTICLE_MESSAGES, createRng, PAYLOAD_NAMES, type PayloadName } from "../../bench/payloads.ts";
+import type { Encoded } from "../../protocols/codec.ts";
+import { getCodec } from "../../protocols/registry.ts";
+import { frameOf } from "../../protocols/socket.ts";
+
+export interface BadFrame {
+  codec: string;
+  payload: PayloadName;
+  kind: string;
+  data: Encoded;
+}
+
+const CODECS = ["json", "json-bytes", "custom-binary", "protobuf", "msgpack", "msgpackr", "msgpackr-records"];
+
+export function* badFrames(count: number, seed: number): Generator<BadFrame> {
+  const rng = createRng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
+  const valid = new Map<string, Uint8Array>();
+  for (const codec of CODECS) {
+    for (const payload of PAYLOAD_NAMES) {
+      const e = getCodec(codec)!.forPayload(payload).encode(ARTICLE_MESSAGES[payload]);
+      valid.set(`${codec}|${payload}`, typeof e === "string" ? new TextEncoder().encode(e) : Uint8Array.from(e));
+    }
+  }
+  const randomBytes = (n: number): Uint8Array => Uint8Array.from({ length: n }, () => Math.floor(rng() * 256));
+  for (let i = 0; i < count; i++) {
+    const codec = pick(CODECS);
+    const payload = pick(PAYLOAD_NAMES);
+    const bytes = valid.get(`${codec}|${payload}`)!;
+    const frame = frameOf(codec);
+    let kind: string;
+    let data: Uint8Array | string;
+    switch (Math.floor(rng() * 8)) {
+      case 0:
+        kind = "random";
+        data = randomBytes(Math.floor(rng() * 64));
+        break;
+      case 1:
+        kind = "truncated";
+        data = bytes.slice(0, Math.floor(rng() * bytes.length));
+        break;
+      case 2: {
+        kind = "bit-flip";
+        data = bytes.slice();
+        const at = Math.floor(rng() * data.length);
+        data[at]! ^= 1 << Math.floor(rng() * 8);
+        break;
+      }
+      case 3:
+        kind = "huge-length";
+        data = Uint8Array.from([bytes[0]!, 0xff, 0xff, 0xff, 0xff, 0x0f, 0xdb, 0xff, 0xff, 0xff, 0x7f, 0xc6, 0xff, 0xff, 0xff, 0xff]);
+        break;
+      case 4:
+        kind = "wrong-type-byte";
+        data = bytes.slice();
+        data[0] = Math.floor(rng() * 256);
+        break;
+      case 5:
+        kind = "wrong-shape";
+        data = pick([
+          new TextEncoder().encode(JSON.stringify(pick([1, "x", null, [1, 2], { text: 5, num: 1 }, { text: "a" }, { ...ARTICLE_MESSAGES.small, extra: 1 }, { text: "a", num: -1 }]))),
+          msgpackEncode(pick([[1, 2, 3], "x", { text: "a", num: 1.5 }, { num: 1 }, ARTICLE_MESSAGES.large])),
+        ]);
+        if (kind === "wrong-shape" && payload === "large" && data.length > 200) data = randomBytes(3); // the large article message is valid for large
+        break;
+      case 6:
+        kind = "wrong-frame-type";
+        data = frame === "text" ? bytes.slice() : "hello";
+        yield { codec, payload, kind, data };
+        continue;
+      default:
+        kind = "empty";
+        data = new Uint8Array(0);
+    }
+    yield { codec, payload, kind, data: frame === "text" ? new TextDecoder().decode(data) : data };
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * 100,000 bad frames across every codec at a real server process: it stays
+ * up, closes each bad connection with 1007, never echoes a wrongly shaped
+ * message, and its memory does not grow.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { performanceClock } from "../../bench/clock.ts";
+import { makeMessages } from "../../bench/payloads.ts";
+import { spawnServer, type ServerProcess } from "../../bench/server-process.ts";
+import { runSocketCase, type WebSocketClass } from "../../client/runner.ts";
+import { getCodec } from "../../protocols/registry.ts";
+import { shapeError } from "../../protocols/shape.ts";
+import { CLOSE, socketUrl } from "../../protocols/socket.ts";
+import { badFrames, type BadFrame } from "./frames.ts";
+
+let server: ServerProcess;
+beforeAll(async () => {
+  server = await spawnServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+interface Outcome {
+  closedInvalid: number;
+  echoedValid: number;
+  unexpected: string[];
+}
+
+/** One connection, one bad frame: resolves with how the server answered. */
+function sendBad(frame: BadFrame, id: number): Promise<{ code: number; reason: string } | { echo: unknown }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(socketUrl(server.url, frame.codec, frame.payload, `fuzz-${id}`));
+    ws.binaryType = "arraybuffer";
+    const timer = setTimeout(() => reject(new Error(`no answer to ${frame.kind} ${frame.codec} ${frame.payload}`)), 10_000);
+    ws.onopen = () => ws.send(frame.data as string);
+    ws.onmessage = (ev) => {
+      clearTimeout(timer);
+      ws.close(CLOSE.normal);
+      resolve({ echo: ev.data });
+    };
+    ws.onclose = (ev) => {
+      clearTimeout(timer);
+      resolve({ code: ev.code, reason: ev.reason });
+    };
+  });
+}
+
+async function health(): Promise<{ ok: boolean; connections: number; heapUsedBytes: number; rssBytes: number }> {
+  await fetch(`${server.url}/gc`, { method: "POST" });
+  return (await (await fetch(`${server.url}/health`)).json()) as { ok: boolean; connections: number; heapUsedBytes: number; rssBytes: number };
+}
+
+describe("server under 100,000 bad frames", () => {
+  it("closes every bad connection with 1007, echoes only well-shaped messages, stays up, memory flat", async () => {
+    const TOTAL = 100_000;
+    const CONCURRENCY = 48;
+    const outcome: Outcome = { closedInvalid: 0, echoedValid: 0, unexpected: [] };
+    const frames = badFrames(TOTAL, 20261122);
+    let sent = 0;
+    const worker = async (): Promise<void> => {
+      for (let next = frames.next(); !next.done; next = frames.next()) {
+        const frame = next.value;
+        const id = sent++;
+        const answer = await sendBad(frame, id);
+        if ("code" in answer) {
+          if (answer.code === CLOSE.invalidPayload && answer.reason.startsWith(frame.codec)) outcome.closedInvalid++;
+          else outcome.unexpected.push(`${frame.kind} ${frame.codec}: closed ${answer.code} ${answer.reason}`);
+        } else {
+          // A frame that happened to be a valid message: the echo must be one too.
+          const data = answer.echo as string | ArrayBuffer;
+          const decoded = getCodec(frame.codec)!.forPayload(frame.payload).decode(typeof data === "string" ? data : new Uint8Array(data));
+          if (shapeError(frame.payload, decoded) === undefined) outcome.echoedValid++;
+          else outcome.unexpected.push(`${frame.kind} ${frame.codec}: echoed a wrongly shaped message`);
+        }
+      }
+    };
+    // Warm the server up to a steady state before the memory baseline.
+    const first = badFrames(20_000, 1);
+    const warm = async (): Promise<void> => {
+      for (let next = first.next(); !next.done; next = first.next()) await sendBad(next.value, -1);
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, warm));
+    const heapAt20k = (await health()).heapUsedBytes;
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    const after = await health();
+
+    expect(outcome.unexpected.slice(0, 5)).toEqual([]);
+    expect(outcome.closedInvalid + outcome.echoedValid).toBe(TOTAL);
+    expect(outcome.closedInvalid).toBeGreaterThan(TOTAL * 0.8);
+    expect(after.ok).toBe(true);
+    expect(after.connections).toBe(0);
+    // Heap after 100,000 more bad connections, next to the warmed-up baseline.
+    expect(after.heapUsedBytes - heapAt20k).toBeLessThan(16 * 1024 * 1024);
+
+    // And it still serves a real client correctly.
+    const f = await runSocketCase({
+      server: server.url,
+      codec: "custom-binary",
+      payload: "medium",
+      mode: "roundtrip",
+      messages: makeMessages("medium", { count: 100, seed: 2, fixed: false }),
+      window: 1,
+      stallTimeoutMs: 5000,
+      clock: performanceClock,
+      timerOverheadNs: 40,
+      WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
+      id: "after-fuzz",
+    });
+    expect(f.error).toBe("");
+    expect(f.received).toBe(100);
+  }, 300_000);
+});
