@@ -69,6 +69,7 @@ export async function runBrowserClient(
   chromiumPath: string,
   job: BrowserJob,
   onProgress: (p: SuiteProgress) => void,
+  shouldStop: () => boolean = () => false,
   timeoutMs = 30 * 60_000,
 ): Promise<BenchResults> {
   const { chromium } = await import("playwright-core");
@@ -87,7 +88,17 @@ export async function runBrowserClient(
       if (text.startsWith("bench-progress ")) onProgress(JSON.parse(text.slice("bench-progress ".length)) as SuiteProgress);
     });
     await page.goto(autorunUrl(job));
-    await page.waitForFunction(() => window.__bench?.done === true, undefined, { timeout: timeoutMs, polling: 250 });
+    const deadline = Date.now() + timeoutMs;
+    let stopClicked = false;
+    while (!(await page.evaluate(() => window.__bench?.done === true))) {
+      if (Date.now() > deadline) throw new Error(`the page did not finish within ${timeoutMs / 60_000} minutes`);
+      if (!stopClicked && shouldStop()) {
+        // The page's own "Stop after this case" button.
+        await page.click("#stop");
+        stopClicked = true;
+      }
+      await page.waitForTimeout(250);
+    }
     const state = await page.evaluate(() => window.__bench!);
     if (state.error || !state.results) throw new Error(`the page failed: ${state.error ?? pageErrors.join("; ") ?? "no results"}`);
     return parseLine(state.results) as BenchResults;

@@ -3,7 +3,7 @@
  * the files. Bad options: one line on stderr, exit code 2.
  */
 
-import { runBench } from "./run.ts";
+import { EXIT_INTERRUPTED, runBench, type RunControl } from "./run.ts";
 import { HELP, OptionError, parseBenchArgs } from "./options.ts";
 
 try {
@@ -11,7 +11,14 @@ try {
   if (options.help) {
     process.stdout.write(HELP);
   } else {
-    process.exitCode = await runBench(options, { stdout: process.stdout, stderr: process.stderr });
+    // Ctrl-C: finish the current case, write what finished, print the summary, exit 130. Twice: now.
+    const control: RunControl = { stopRequested: false };
+    process.on("SIGINT", () => {
+      if (control.stopRequested) process.exit(EXIT_INTERRUPTED);
+      control.stopRequested = true;
+      process.stderr.write("\nbench: stopping after the current case (Ctrl-C again to quit at once)\n");
+    });
+    process.exitCode = await runBench(options, { stdout: process.stdout, stderr: process.stderr }, control);
   }
 } catch (e) {
   if (!(e instanceof OptionError)) throw e;

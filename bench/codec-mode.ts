@@ -45,6 +45,8 @@ export interface CodecModeOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** Checked between runs; true stops after the current run. */
   shouldStop?: () => boolean;
+  /** Called once per case as soon as it is finished (its last run, or its failure). */
+  onCaseDone?: (c: CaseResult) => void;
 }
 
 export interface ProgressEvent {
@@ -61,7 +63,10 @@ export interface ProgressEvent {
 }
 
 export interface CodecModeResult {
+  /** The cases that ran (all of them unless the run was stopped). */
   cases: CaseResult[];
+  /** shouldStop ended the run early. */
+  stopped: boolean;
   /** order[run][payloadIndex] = codec names in the order they ran. */
   order: string[][][];
   minBatchNs: number;
@@ -107,6 +112,8 @@ interface CaseState {
   bytes: { mean: number; min: number; max: number };
   error: string;
   warmed: boolean;
+  /** onCaseDone has been told. */
+  reported: boolean;
   runs: RunFigures[];
   encodeSamples: number[];
   decodeSamples: number[];
@@ -235,6 +242,7 @@ export async function runCodecMode(options: CodecModeOptions): Promise<CodecMode
         bytes: { mean: NaN, min: NaN, max: NaN },
         error,
         warmed: false,
+        reported: false,
         runs: [],
         encodeSamples: [],
         decodeSamples: [],
@@ -246,6 +254,7 @@ export async function runCodecMode(options: CodecModeOptions): Promise<CodecMode
   const order: string[][][] = [];
   const total = runs * states.size;
   let done = 0;
+  let stopped = false;
   const progress = (stage: ProgressEvent["stage"], state: CaseState, run: number): void =>
     options.onProgress?.({
       stage,
@@ -282,17 +291,25 @@ export async function runCodecMode(options: CodecModeOptions): Promise<CodecMode
           state.error = timeOneRun(state, run, position, options);
         }
         done++;
-        if (options.shouldStop?.()) break runLoop;
+        if (!state.reported && (state.error !== "" || run === runs - 1)) {
+          state.reported = true;
+          options.onCaseDone?.(resultOf(state));
+        }
+        if (options.shouldStop?.()) {
+          stopped = true;
+          break runLoop;
+        }
       }
     }
   }
 
-  const cases: CaseResult[] = [];
-  for (const state of states.values()) {
-    const floor = loopFloor.get(state.payload)!;
-    cases.push(toCaseResult(state, options, floor, versionOf(state.codec.library)));
+  // A stopped run reports what it measured: cases never reached are left out.
+  const cases = [...states.values()].filter((s) => s.warmed || s.error !== "").map(resultOf);
+  return { cases, order, stopped, minBatchNs: minBatchNs(calibration) };
+
+  function resultOf(state: CaseState): CaseResult {
+    return toCaseResult(state, options, loopFloor.get(state.payload)!, versionOf(state.codec.library));
   }
-  return { cases, order, minBatchNs: minBatchNs(calibration) };
 
   function timeOneRun(state: CaseState, run: number, position: number, o: CodecModeOptions): string {
     const n = iterations;

@@ -36,7 +36,7 @@ async function buildNodeClient(): Promise<string> {
   return path.join(BUILD_DIR, "node-client.mjs");
 }
 
-export async function runNodeClient(job: NodeClientJob, onProgress: (e: SocketProgress) => void): Promise<SocketModeResult> {
+export async function runNodeClient(job: NodeClientJob, onProgress: (e: SocketProgress) => void, shouldStop: () => boolean = () => false): Promise<SocketModeResult> {
   const entry = await buildNodeClient();
   // --expose-gc: the client collects its garbage before each run, as the Bun client does.
   const child = spawn("node", ["--expose-gc", entry, JSON.stringify(job)], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
@@ -57,7 +57,15 @@ export async function runNodeClient(job: NodeClientJob, onProgress: (e: SocketPr
       else if (msg.type === "error") failure = msg.message;
     }
   });
+  // Ctrl-C reaches the client as SIGINT: it stops after its current case and reports.
+  const watch = setInterval(() => {
+    if (shouldStop()) {
+      child.kill("SIGINT");
+      clearInterval(watch);
+    }
+  }, 200);
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  clearInterval(watch);
   if (result) return result;
   throw new Error(`the Node client failed${failure ? `: ${failure}` : ` (exit ${code})`}${stderr ? `: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`);
 }

@@ -4,11 +4,11 @@
  * renamed into place, so a reader never sees half a file.
  */
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { BenchResults } from "./results.ts";
-import { toCsv } from "./report/csv.ts";
+import type { BenchResults, CaseResult } from "./results.ts";
+import { csvHeader, csvRows, toCsv } from "./report/csv.ts";
 import { toJson } from "./report/json.ts";
 import { reportHtml } from "./report/html.ts";
 import { rowsFromResults } from "./report/rows.ts";
@@ -37,6 +37,32 @@ export function writeAtomic(file: string, content: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, content, "utf8");
   renameSync(tmp, file);
+}
+
+/**
+ * The run's CSV while it runs: the header at once, then one row per case
+ * the moment the case finishes, each appended in one write, so a crash or a
+ * kill leaves every finished case on disk in a file that still parses.
+ * `writeResults` replaces it at the end with the complete file (ratios to
+ * json need json's own row, which may finish later).
+ */
+export class LiveCsv {
+  readonly file: string;
+  private readonly finished: CaseResult[] = [];
+
+  constructor(
+    outDir: string,
+    private readonly base: Omit<BenchResults, "cases">,
+  ) {
+    mkdirSync(outDir, { recursive: true });
+    this.file = path.join(outDir, `${fileStamp(base.timestamp)}.csv`);
+    writeFileSync(this.file, csvHeader(), "utf8");
+  }
+
+  add(c: CaseResult): void {
+    this.finished.push(c);
+    appendFileSync(this.file, csvRows({ ...this.base, cases: this.finished }, [c]), "utf8");
+  }
 }
 
 export function writeResults(results: BenchResults, outDir: string): WrittenFiles {

@@ -136,6 +136,8 @@ export interface RunSettings {
   deflate?: boolean;
   /** The server the WebSocket modes talked to ("spawned" when the bench started its own). */
   server?: string;
+  /** Ctrl-C stopped the run: the files hold the cases that finished. */
+  interrupted?: boolean;
 }
 
 export interface BenchResults {

@@ -16,9 +16,9 @@ import { runCodecMode, type ProgressEvent } from "./codec-mode.ts";
 import { collectEnvironment, libraryVersion, LIBRARIES } from "./environment.ts";
 import { nodeVersion, runNodeClient } from "./node-process.ts";
 import { OptionError, type BenchOptions } from "./options.ts";
-import { writeResults } from "./output.ts";
+import { LiveCsv, writeResults } from "./output.ts";
 import { createProgressPrinter, type ProgressSink } from "./progress.ts";
-import type { BenchResults, CaseResult } from "./results.ts";
+import type { BenchResults, CaseResult, RunSettings } from "./results.ts";
 import { spawnServer, type ServerProcess } from "./server-process.ts";
 import { findChromium, NO_CHROMIUM_MESSAGE, runBrowserClient } from "./browser-process.ts";
 import { formatTable } from "./report/table.ts";
@@ -56,15 +56,20 @@ async function probeServer(url: string, timeoutMs: number): Promise<void> {
   }
 }
 
-/** The server `--url` names (checked), or a fresh server process of our own. */
-async function useServer<T>(options: BenchOptions, work: (server: string, label: string) => Promise<T>): Promise<T> {
+/**
+ * The server `--url` names (checked), or a fresh server process of our own.
+ * `serverExit()` says how our process ended if it did ("" never for --url).
+ */
+async function useServer<T>(options: BenchOptions, work: (server: string, label: string, serverExit: () => string | undefined) => Promise<T>): Promise<T> {
   if (options.url) {
     await probeServer(options.url, options.stallTimeoutMs);
-    return work(options.url, options.url);
+    return work(options.url, options.url, () => undefined);
   }
   const spawned: ServerProcess = await spawnServer(options.deflate ? ["--deflate"] : []);
+  let exit: string | undefined;
+  void spawned.exited.then((how) => (exit = how === "0" ? "exit code 0" : /^\d+$/.test(how) ? `exit code ${how}` : `killed by ${how}`));
   try {
-    return await work(spawned.url, `spawned (pid ${spawned.pid}, ${spawned.url})`);
+    return await work(spawned.url, `spawned (pid ${spawned.pid}, ${spawned.url})`, () => exit);
   } finally {
     await spawned.stop();
   }
@@ -75,8 +80,12 @@ async function runWebSocketModes(
   modes: SocketMode[],
   calibration: ClockCalibration,
   onProgress: (e: SocketProgress) => void,
-): Promise<{ result: SocketModeResult; server: string }> {
-  return useServer(options, async (server, serverLabel) => {
+  shouldStop: () => boolean,
+  onCaseDone: (c: CaseResult) => void,
+): Promise<{ result: SocketModeResult; server: string; serverExit: string | undefined }> {
+  return useServer(options, async (server, serverLabel, serverExit) => {
+    // A server process that dies ends the modes after the case in flight.
+    const stopOrGone = (): boolean => shouldStop() || serverExit() !== undefined;
     const shared = {
       server,
       modes,
@@ -99,8 +108,9 @@ async function runWebSocketModes(
           libraryVersions: Object.fromEntries(LIBRARIES.map((name) => [name, libraryVersion(name)])),
         },
         onProgress,
+        stopOrGone,
       );
-      return { result, server: serverLabel };
+      return { result, server: serverLabel, serverExit: serverExit() };
     }
     const result = await runSocketModes({
       ...shared,
@@ -116,14 +126,24 @@ async function runWebSocketModes(
       },
       cpuMs,
       onProgress,
+      shouldStop: stopOrGone,
+      onCaseDone,
     });
-    return { result, server: serverLabel };
+    return { result, server: serverLabel, serverExit: serverExit() };
   });
 }
 
 /** Runs the benchmark; returns the process exit code (0, or 1 when a case or a mode failed). */
-export async function runBench(options: BenchOptions, streams: Streams): Promise<number> {
-  if (options.client === "browser") return runBrowserBench(options, streams);
+/** Set by the CLI's SIGINT handler: stop after the current case. */
+export interface RunControl {
+  stopRequested: boolean;
+}
+
+/** Exit code of a run stopped with Ctrl-C (128 + SIGINT), after its results are written. */
+export const EXIT_INTERRUPTED = 130;
+
+export async function runBench(options: BenchOptions, streams: Streams, control: RunControl = { stopRequested: false }): Promise<number> {
+  if (options.client === "browser") return runBrowserBench(options, streams, control);
   const socketModes = SOCKET_MODES.filter((m) => options.modes.includes(m));
   if (socketModes.length > 0 && options.client === "node" && nodeVersion() === undefined) {
     throw new OptionError("--client node needs Node.js on PATH (node --version failed); install Node.js or use --client bun");
@@ -136,8 +156,22 @@ export async function runBench(options: BenchOptions, streams: Streams): Promise
   const started = performance.now();
   const cases: CaseResult[] = [];
   const order: Record<string, string[][][]> = {};
-  let minBatch = NaN;
-  let serverLabel: string | undefined;
+  const settings: RunSettings = {
+    modes: options.modes,
+    codecs: options.codecs,
+    payloads: options.payloads,
+    iterations: options.iterations,
+    runs: options.runs,
+    warmup: options.warmup,
+    seed: options.seed,
+    fixed: options.fixed,
+    minBatchNs: NaN,
+    client: options.client,
+    window: options.window,
+    deflate: options.deflate,
+  };
+  const live = new LiveCsv(options.out, { timestamp, settings, environment, order, elapsedMs: 0 });
+  const stop = (): boolean => control.stopRequested;
   let failures = 0;
 
   if (options.modes.includes("codec")) {
@@ -154,18 +188,29 @@ export async function runBench(options: BenchOptions, streams: Streams): Promise
       gc,
       libraryVersion,
       onProgress: (e: ProgressEvent) => progress.update({ ...e, mode: "codec" }),
+      shouldStop: stop,
+      onCaseDone: (c) => live.add(c),
     });
     cases.push(...result.cases);
     order.codec = result.order;
-    minBatch = result.minBatchNs;
+    settings.minBatchNs = result.minBatchNs;
   }
 
-  if (socketModes.length > 0) {
+  if (socketModes.length > 0 && !control.stopRequested) {
     try {
-      const { result, server } = await runWebSocketModes(options, socketModes, calibration, (e) => progress.update(e));
+      const { result, server, serverExit } = await runWebSocketModes(options, socketModes, calibration, (e) => progress.update(e), stop, (c) => live.add(c));
       cases.push(...result.cases);
       Object.assign(order, result.order);
-      serverLabel = server;
+      settings.server = server;
+      if (serverExit !== undefined) {
+        progress.finish();
+        streams.stderr.write(`bench: the server process exited (${serverExit}) during the WebSocket modes; they stopped there\n`);
+        failures++;
+      } else if (result.aborted) {
+        progress.finish();
+        streams.stderr.write(`bench: WebSocket modes stopped, the server cannot be reached: ${result.aborted}\n`);
+        failures++;
+      }
     } catch (e) {
       progress.finish();
       streams.stderr.write(`bench: ${socketModes.join(" and ")} mode${socketModes.length > 1 ? "s" : ""} failed: ${(e as Error).message}\n`);
@@ -173,30 +218,15 @@ export async function runBench(options: BenchOptions, streams: Streams): Promise
     }
   }
   progress.finish();
+  settings.interrupted = control.stopRequested;
 
-  const results: BenchResults = {
-    timestamp,
-    settings: {
-      modes: options.modes,
-      codecs: options.codecs,
-      payloads: options.payloads,
-      iterations: options.iterations,
-      runs: options.runs,
-      warmup: options.warmup,
-      seed: options.seed,
-      fixed: options.fixed,
-      minBatchNs: minBatch,
-      client: options.client,
-      window: options.window,
-      deflate: options.deflate,
-      server: serverLabel,
-    },
-    environment,
-    order,
-    cases,
-    elapsedMs: performance.now() - started,
-  };
-  return report(results, options, streams, failures);
+  const results: BenchResults = { timestamp, settings, environment, order, cases, elapsedMs: performance.now() - started };
+  const code = report(results, options, streams, failures);
+  if (control.stopRequested) {
+    streams.stderr.write(`bench: stopped by Ctrl-C; the ${cases.length} case(s) that ran are in the files above\n`);
+    return EXIT_INTERRUPTED;
+  }
+  return code;
 }
 
 /** Prints the table, writes the files, names every failed case; the exit code. */
@@ -216,7 +246,7 @@ function report(results: BenchResults, options: BenchOptions, streams: Streams, 
  * Chromium (codec mode too, in the page's JavaScript engine); the rows join
  * the same files as every other client's.
  */
-async function runBrowserBench(options: BenchOptions, streams: Streams): Promise<number> {
+async function runBrowserBench(options: BenchOptions, streams: Streams, control: RunControl): Promise<number> {
   const chromiumPath = findChromium();
   if (!chromiumPath) throw new OptionError(NO_CHROMIUM_MESSAGE);
   const progress = createProgressPrinter(streams.stderr);
@@ -233,6 +263,7 @@ async function runBrowserBench(options: BenchOptions, streams: Streams): Promise
         chromiumPath,
         { server, modes: options.modes, codecs: options.codecs, payloads: options.payloads, iterations: options.iterations, warmup: options.warmup, runs: options.runs, seed: options.seed, fixed: options.fixed, window: options.window },
         (p) => progress.update(p),
+        () => control.stopRequested,
       );
     });
   } catch (e) {
@@ -250,5 +281,6 @@ async function runBrowserBench(options: BenchOptions, streams: Streams): Promise
     cases: browser?.cases ?? [],
     elapsedMs: performance.now() - started,
   };
-  return report(results, options, streams, failures);
+  const code = report(results, options, streams, failures);
+  return control.stopRequested ? EXIT_INTERRUPTED : code;
 }

@@ -14,7 +14,10 @@ import { runSocketModes, type SocketModeOptions } from "./socket-mode.ts";
 import type { WebSocketClass } from "./runner.ts";
 
 /** What the bench sends: everything but the parts only this process can supply. */
-export type NodeClientJob = Omit<SocketModeOptions, "clock" | "calibration" | "WebSocket" | "client" | "clientLibrary" | "gc" | "serverGc" | "cpuMs" | "onProgress" | "shouldStop" | "libraryVersion"> & {
+export type NodeClientJob = Omit<
+  SocketModeOptions,
+  "clock" | "calibration" | "WebSocket" | "client" | "clientLibrary" | "gc" | "serverGc" | "cpuMs" | "onProgress" | "shouldStop" | "onCaseDone" | "libraryVersion"
+> & {
   wsVersion: string;
   libraryVersions: Record<string, string>;
 };
@@ -25,6 +28,10 @@ function emit(value: unknown): void {
 
 async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2] ?? "{}") as NodeClientJob;
+  let stopRequested = false;
+  process.on("SIGINT", () => {
+    stopRequested = true;
+  });
   const calibration = calibrateClock(performanceClock);
   const gc = (globalThis as { gc?: () => void }).gc;
   const result = await runSocketModes({
@@ -44,6 +51,7 @@ async function main(): Promise<void> {
       return (c.user + c.system) / 1000;
     },
     onProgress: (event) => emit({ type: "progress", event }),
+    shouldStop: () => stopRequested,
   });
   emit({ type: "result", result, calibration, node: process.version });
 }

@@ -48,6 +48,8 @@ export interface SocketModeOptions {
   cpuMs?: () => number;
   onProgress?: (event: SocketProgress) => void;
   shouldStop?: () => boolean;
+  /** Called once per case as soon as it is finished (its last run, or its failure). */
+  onCaseDone?: (c: CaseResult) => void;
 }
 
 export interface SocketProgress {
@@ -63,7 +65,12 @@ export interface SocketProgress {
 }
 
 export interface SocketModeResult {
+  /** The cases that ran (all of them unless the run was stopped or aborted). */
   cases: CaseResult[];
+  /** shouldStop ended the run early. */
+  stopped: boolean;
+  /** Why the modes ended early when the server could no longer be reached. */
+  aborted: string;
   /** order[mode][run][payloadIndex] = codec names in the order they ran. */
   order: Record<string, string[][][]>;
 }
@@ -76,6 +83,7 @@ interface CaseState {
   figures: SocketCaseFigures[];
   rtt: Float64Array[];
   warmed: boolean;
+  reported: boolean;
   error: string;
 }
 
@@ -97,7 +105,7 @@ export async function runSocketModes(o: SocketModeOptions): Promise<SocketModeRe
   for (const mode of o.modes) {
     for (const payload of o.payloads) {
       for (const codec of o.codecs) {
-        const s: CaseState = { mode, codec, payload, runs: [], figures: [], rtt: [], warmed: false, error: "" };
+        const s: CaseState = { mode, codec, payload, runs: [], figures: [], rtt: [], warmed: false, reported: false, error: "" };
         states.push(s);
         stateOf.set(`${mode}|${codec}|${payload}`, s);
       }
@@ -105,6 +113,8 @@ export async function runSocketModes(o: SocketModeOptions): Promise<SocketModeRe
   }
   const total = states.length * o.runs;
   let done = 0;
+  let stopped = false;
+  let aborted = "";
   let connection = 0;
   const rng = createRng(o.seed ^ 0x2545f491);
   const order: Record<string, string[][][]> = {};
@@ -164,13 +174,27 @@ export async function runSocketModes(o: SocketModeOptions): Promise<SocketModeRe
             }
           }
           done++;
-          if (o.shouldStop?.()) break outer;
+          if (!s.reported && (s.error !== "" || run === o.runs - 1)) {
+            s.reported = true;
+            o.onCaseDone?.(toCaseResult(s, o));
+          }
+          // A server that cannot be reached fails every case alike: stop at the first.
+          const unreachable = /(^|: )cannot connect to /.exec(s.error);
+          if (unreachable) {
+            aborted = `${mode} ${s.codec} ${payload}: ${s.error}`;
+            break outer;
+          }
+          if (o.shouldStop?.()) {
+            stopped = true;
+            break outer;
+          }
         }
       }
     }
   }
 
-  return { cases: states.map((s) => toCaseResult(s, o)), order };
+  const ran = states.filter((s) => s.warmed || s.figures.length > 0 || s.error !== "");
+  return { cases: ran.map((s) => toCaseResult(s, o)), order, stopped, aborted };
 }
 
 function mean(values: Float64Array): number {

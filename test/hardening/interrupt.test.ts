@@ -1,0 +1,116 @@
+/**
+ * Stopping and failing halfway: Ctrl-C keeps every finished case in valid
+ * files and exits 130; a server that dies or goes silent ends the case in
+ * bounded time with one clear line, never a hang.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { performanceClock } from "../../bench/clock.ts";
+import { makeMessages } from "../../bench/payloads.ts";
+import { parseCsv } from "../../bench/report/csv.ts";
+import { spawnServer } from "../../bench/server-process.ts";
+import { runSocketCase, type WebSocketClass } from "../../client/runner.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const tmp = mkdtempSync(path.join(tmpdir(), "bench-interrupt-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function startBench(args: string[]): { done: Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>; child: ReturnType<typeof spawn>; stderr(): string } {
+  const started = Date.now();
+  const child = spawn(process.execPath, ["bench/cli.ts", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>((resolve) =>
+    child.once("exit", (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })),
+  );
+  return { done, child, stderr: () => stderr };
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("Ctrl-C", () => {
+  it("stops after the current case, writes valid CSV and JSON with every finished case, prints the summary, exits 130", async () => {
+    const out = path.join(tmp, "sigint");
+    const bench = startBench(["--modes", "codec", "--iterations", "50000", "--runs", "1", "--warmup", "1000", "--out", out]);
+    // Wait until some cases have finished and their rows are on disk.
+    await until(() => {
+      const csv = (existsSync(out) ? readdirSync(out) : []).find((f) => /^\d{4}-.*\.csv$/.test(f));
+      return csv !== undefined && parseCsv(readFileSync(path.join(out, csv), "utf8")).length >= 4;
+    }, 60_000);
+    bench.child.kill("SIGINT");
+    const r = await bench.done;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain("bench: stopping after the current case (Ctrl-C again to quit at once)");
+    expect(r.stderr).toMatch(/bench: stopped by Ctrl-C; the \d+ case\(s\) that ran are in the files above/);
+    expect(r.stdout).toContain("codec mode");
+    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    const header = rows[0]!;
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    expect(rows.length).toBeLessThan(1 + 21);
+    for (const row of rows.slice(1)) expect(row[header.indexOf("verified")]).toBe("true");
+    const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8"));
+    expect(json.settings.interrupted).toBe(true);
+    expect(json.cases).toHaveLength(rows.length - 1);
+  }, 120_000);
+});
+
+describe("a server that dies or goes silent", () => {
+  it("killing the server mid-stream ends the case with a clear line in bounded time, and the files keep what finished", async () => {
+    const server = await spawnServer();
+    const out = path.join(tmp, "killed");
+    const bench = startBench(["--modes", "stream", "--codecs", "json,custom-binary", "--payloads", "small", "--iterations", "2000000", "--runs", "1", "--warmup", "0", "--stall-timeout", "3", "--url", server.url, "--out", out]);
+    await until(() => bench.stderr().length > 0 || existsSync(out), 20_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    process.kill(server.pid, "SIGKILL");
+    const r = await bench.done;
+    expect(r.code).toBe(1);
+    expect(r.ms).toBeLessThan(30_000);
+    expect(r.stderr).toMatch(/bench: FAILED stream bun (json|custom-binary) small: run 1: (the server closed the connection|connection error|stalled)/);
+    expect(r.stderr).toMatch(/bench: WebSocket modes stopped, the server cannot be reached: stream .* small: .*cannot connect to/);
+    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    expect(rows[0]).toContain("verified");
+  }, 60_000);
+
+  it("a server that stops answering ends the case after the stall timeout", async () => {
+    const silent = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch(req, srv) {
+        return srv.upgrade(req) ? undefined : new Response("no", { status: 400 });
+      },
+      websocket: { message() {} },
+    });
+    try {
+      const started = performance.now();
+      const f = await runSocketCase({
+        server: `http://127.0.0.1:${silent.port}`,
+        codec: "json",
+        payload: "small",
+        mode: "stream",
+        messages: makeMessages("small", { count: 100, seed: 1, fixed: false }),
+        window: 8,
+        stallTimeoutMs: 600,
+        clock: performanceClock,
+        timerOverheadNs: 0,
+        WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
+        id: "silent",
+      });
+      expect(f.error).toBe("stalled: no reply for 600 ms after 0 of 100 replies (8 in flight)");
+      expect(performance.now() - started).toBeLessThan(3000);
+      expect(f.lost).toBe(8);
+    } finally {
+      await silent.stop(true);
+    }
+  });
+});
