@@ -67,7 +67,14 @@ const BACKPRESSURE_LIMIT_BYTES = 1024 * 1024;
 /** How many finished connections' stats are kept for /stats. */
 const STATS_KEPT = 1000;
 
+/** echo: answer each message; publisher: publish each message to its topic; subscriber: receive only. */
+type Role = "echo" | "publisher" | "subscriber";
+const ROLES: readonly Role[] = ["echo", "publisher", "subscriber"];
+const TOPIC = /^[A-Za-z0-9_.-]{1,128}$/;
+
 interface Connection {
+  role: Role;
+  topic: string;
   stats: ServerConnectionStats;
   pc: PayloadCodec | undefined;
   frame: Frame;
@@ -177,6 +184,16 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     else send(ws, data);
   }
 
+  /** Publishes to every subscriber of the topic; every result is checked. */
+  function publish(c: Connection, data: Encoded): void {
+    // compress=false: server.publish compresses by default, unlike send().
+    const result = server.publish(c.topic, data, false);
+    c.stats.published++;
+    if (result === -1) c.stats.publishBackpressure++;
+    else if (result === 0) c.stats.publishDropped++;
+    else c.stats.bytesOut += result;
+  }
+
   function reject(ws: ServerWebSocket<Connection>, code: number, reason: string): void {
     ws.data.stats.error = reason;
     ws.close(code, closeReason(reason));
@@ -196,6 +213,10 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
         if (!(PAYLOAD_NAMES as readonly string[]).includes(payload)) {
           return text(400, `unknown payload '${payload}'; valid payloads: ${PAYLOAD_NAMES.join(", ")}`);
         }
+        const role = (url.searchParams.get("role") ?? "echo") as Role;
+        const topic = url.searchParams.get("topic") ?? "";
+        if (!ROLES.includes(role)) return text(400, `unknown role '${role}'; valid roles: ${ROLES.join(", ")}`);
+        if (role !== "echo" && !TOPIC.test(topic)) return text(400, `role ${role} needs a topic of 1 to 128 letters, digits, '.', '_' or '-'`);
         if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
           return text(426, "this endpoint speaks WebSocket only", { upgrade: "websocket", connection: "Upgrade" });
         }
@@ -207,6 +228,8 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
         }
         const id = url.searchParams.get("id") || `c${nextId++}`;
         const data: Connection = {
+          role,
+          topic,
           stats: {
             id,
             codec,
@@ -219,6 +242,9 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
             timerOverheadNs: overheadNs,
             backpressure: 0,
             dropped: 0,
+            published: 0,
+            publishBackpressure: 0,
+            publishDropped: 0,
             cpuMs: 0,
             openMs: 0,
             closeCode: null,
@@ -268,11 +294,17 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
       sendPings: true,
       open(ws) {
         open++;
+        // A publisher hears its own messages too: that is its flow control.
+        if (ws.data.role !== "echo") ws.subscribe(ws.data.topic);
         keep(ws.data.stats);
       },
       message(ws, message) {
         const c = ws.data;
         const s = c.stats;
+        if (c.role === "subscriber") {
+          reject(ws, CLOSE.policy, "subscribers receive only; publish with role=publisher");
+          return;
+        }
         const isText = typeof message === "string";
         if ((c.frame === "text") !== isText) {
           reject(ws, CLOSE.invalidPayload, `${s.codec} expects ${c.frame} frames, got a ${isText ? "text" : "binary"} frame`);
@@ -282,7 +314,8 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
         if (c.pc === undefined) {
           // raw: the transport alone.
           s.messages++;
-          reply(ws, message);
+          if (c.role === "publisher") publish(c, message);
+          else reply(ws, message);
           return;
         }
         let encoded: Encoded;
@@ -306,7 +339,8 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
           return;
         }
         s.messages++;
-        reply(ws, encoded);
+        if (c.role === "publisher") publish(c, encoded);
+        else reply(ws, encoded);
       },
       drain(ws) {
         const c = ws.data;

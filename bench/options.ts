@@ -9,7 +9,9 @@ import { SOCKET_CODEC_NAMES } from "../protocols/socket.ts";
 import { PAYLOAD_NAMES, type PayloadName } from "./payloads.ts";
 import type { Mode } from "./results.ts";
 
-export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream"];
+export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream", "fanout"];
+/** What runs without --modes: fanout only when asked for. */
+export const DEFAULT_MODES: readonly Mode[] = ["codec", "roundtrip", "stream"];
 /** Clients `--client` can pick. */
 export const CLIENT_NAMES = ["bun", "node", "browser"] as const;
 export type ClientName = (typeof CLIENT_NAMES)[number];
@@ -31,8 +33,10 @@ export interface BenchOptions {
   client: ClientName;
   /** A running server to use instead of spawning one (http(s):// or ws(s)://). */
   url: string | undefined;
-  /** Messages in flight in stream mode. */
+  /** Messages in flight in stream mode (per connection). */
   window: number;
+  /** Concurrent connections per WebSocket case. */
+  clients: number;
   deflate: boolean;
   /** A WebSocket case with no reply for this long ends as stalled, ms. */
   stallTimeoutMs: number;
@@ -46,9 +50,9 @@ export interface BenchOptions {
  * message waits for its reply, and its percentiles need far fewer samples.
  */
 export const DEFAULTS = {
-  iterations: { codec: 100_000, roundtrip: 2_000, stream: 100_000 } as Record<Mode, number>,
+  iterations: { codec: 100_000, roundtrip: 2_000, stream: 100_000, fanout: 10_000 } as Record<Mode, number>,
   runs: 3,
-  warmup: { codec: 20_000, roundtrip: 500, stream: 10_000 } as Record<Mode, number>,
+  warmup: { codec: 20_000, roundtrip: 500, stream: 10_000, fanout: 1_000 } as Record<Mode, number>,
   seed: 1,
   out: "results",
   client: "bun" as ClientName,
@@ -61,13 +65,13 @@ export const DEFAULTS = {
  * thousands of messages per second here (see the README), so the socket
  * modes run fewer messages to keep the run in minutes.
  */
-export const BROWSER_DEFAULT_ITERATIONS = { codec: 100_000, roundtrip: 1_000, stream: 20_000 } as Record<Mode, number>;
+export const BROWSER_DEFAULT_ITERATIONS = { codec: 100_000, roundtrip: 1_000, stream: 20_000, fanout: 0 } as Record<Mode, number>;
 
 /** What `--quick` changes (a flag given explicitly still wins). */
 export const QUICK = {
-  iterations: { codec: 10_000, roundtrip: 500, stream: 5_000 } as Record<Mode, number>,
+  iterations: { codec: 10_000, roundtrip: 500, stream: 5_000, fanout: 1_000 } as Record<Mode, number>,
   runs: 2,
-  warmup: { codec: 2_000, roundtrip: 100, stream: 500 } as Record<Mode, number>,
+  warmup: { codec: 2_000, roundtrip: 100, stream: 500, fanout: 100 } as Record<Mode, number>,
 } as const;
 
 /** A bad flag or value: the CLI prints `message` on one line and exits 2. */
@@ -89,6 +93,7 @@ const OPTION_SPEC = {
   client: { type: "string" },
   url: { type: "string" },
   window: { type: "string" },
+  clients: { type: "string" },
   deflate: { type: "boolean" },
   "stall-timeout": { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -112,9 +117,10 @@ Options:
                        ${SOCKET_CODEC_NAMES.join(", ")}
                        (raw, the transport baseline, runs in the WebSocket modes only)
   --payloads LIST      comma-separated, or "all" (default: all): ${PAYLOAD_NAMES.join(", ")}
-  --modes LIST         comma-separated, or "all" (default: all): ${MODE_NAMES.join(", ")}
+  --modes LIST         comma-separated, or "all" (default: ${DEFAULT_MODES.join(",")}): ${MODE_NAMES.join(", ")}
                        codec: in process; roundtrip: one message in flight, latency;
-                       stream: a window of messages in flight, throughput
+                       stream: a window of messages in flight, throughput;
+                       fanout: one publisher, --clients subscribers, Bun pub/sub
   --iterations N       messages per run, every mode (default: ${perMode(DEFAULTS.iterations)};
                        with --client browser: ${perMode(BROWSER_DEFAULT_ITERATIONS)})
   --runs N             timed runs per case (default: ${DEFAULTS.runs})
@@ -127,7 +133,10 @@ Options:
                        page (every mode, codec mode included) in headless Chromium
   --url URL            use a running server (ws://host:port or http://host:port)
                        instead of starting one
-  --window N           messages in flight in stream mode (default: ${DEFAULTS.window})
+  --window N           messages in flight in stream mode, per connection (default: ${DEFAULTS.window})
+  --clients N          concurrent connections per WebSocket case, spread over worker
+                       threads; in fanout mode the subscribers (default: 1; above 1
+                       needs --client bun)
   --deflate            offer permessage-deflate (off by default)
   --stall-timeout S    seconds without a reply before a case ends as stalled (default: ${DEFAULTS.stallTimeoutS})
   --quick              a first look: ${perMode(QUICK.iterations)} iterations, ${QUICK.runs} runs
@@ -179,13 +188,19 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const iterations = parseInteger("iterations", v.iterations, NaN, 1, 10_000_000);
   const warmup = parseInteger("warmup", v.warmup, NaN, 0, 10_000_000);
   const byMode = (given: number, fallback: Record<Mode, number>): Record<Mode, number> =>
-    Number.isNaN(given) ? { ...fallback } : { codec: given, roundtrip: given, stream: given };
+    Number.isNaN(given) ? { ...fallback } : { codec: given, roundtrip: given, stream: given, fanout: given };
   const client = parseList("client", v.client, CLIENT_NAMES, [DEFAULTS.client], false);
   if (client.length !== 1) throw new OptionError(`--client takes one name; valid values: ${CLIENT_NAMES.join(", ")}`);
+  if (v.clients !== undefined && v.clients !== "1" && client[0] !== "bun") {
+    throw new OptionError(`--clients above 1 needs --client bun (got --client ${client[0]})`);
+  }
+  if (client[0] !== "bun" && v.modes !== undefined && /(^|,)(fanout|all)(,|$)/.test(v.modes)) {
+    throw new OptionError(`--modes fanout needs --client bun (got --client ${client[0]})`);
+  }
   return {
     codecs: parseList("codecs", v.codecs, SOCKET_CODEC_NAMES, SOCKET_CODEC_NAMES),
     payloads: parseList("payloads", v.payloads, PAYLOAD_NAMES, PAYLOAD_NAMES),
-    modes: parseList("modes", v.modes, MODE_NAMES, MODE_NAMES),
+    modes: parseList("modes", v.modes, MODE_NAMES, DEFAULT_MODES),
     iterations: byMode(iterations, !quick && client[0] === "browser" ? BROWSER_DEFAULT_ITERATIONS : base.iterations),
     runs: parseInteger("runs", v.runs, base.runs, 1, 1000),
     warmup: byMode(warmup, base.warmup),
@@ -196,6 +211,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     client: client[0]!,
     url: parseUrl(v.url),
     window: parseInteger("window", v.window, DEFAULTS.window, 1, 65_536),
+    clients: parseInteger("clients", v.clients, 1, 1, 1024),
     deflate: v.deflate === true,
     stallTimeoutMs: parseInteger("stall-timeout", v["stall-timeout"], DEFAULTS.stallTimeoutS, 1, 3600) * 1000,
     help: v.help === true,

@@ -8,7 +8,7 @@ import type { PayloadName } from "./payloads.ts";
 import type { Summary } from "./stats.ts";
 import type { Environment } from "./environment.ts";
 
-export type Mode = "codec" | "roundtrip" | "stream";
+export type Mode = "codec" | "roundtrip" | "stream" | "fanout";
 /** Who ran the client side: in process (codec mode), Bun's WebSocket, Node with npm `ws`, a browser. */
 export type ClientKind = "inprocess" | "bun" | "node" | "browser";
 
@@ -22,8 +22,20 @@ export interface LatencyPercentiles {
   max: number;
 }
 
+/** One client's share of a `--clients N` case run. */
+export interface ClientFigures {
+  sent: number;
+  received: number;
+  lost: number;
+  msgsPerS: number;
+}
+
 /** What only the WebSocket modes have. Counts are summed over runs. */
 export interface SocketFigures {
+  /** Concurrent connections per case (--clients). */
+  clients: number;
+  /** With several clients: each client's figures, per run. */
+  perClient?: ClientFigures[][];
   /** Messages in flight: 1 for roundtrip, the window for stream. */
   window: number;
   sent: number;
@@ -133,6 +145,8 @@ export interface RunSettings {
   minBatchNs: number;
   client?: ClientKind;
   window?: number;
+  /** Concurrent connections per WebSocket case. */
+  clients?: number;
   deflate?: boolean;
   /** The server the WebSocket modes talked to ("spawned" when the bench started its own). */
   server?: string;

@@ -8,6 +8,8 @@
 
 import { isNativeAccelerationEnabled } from "msgpackr";
 import { runSocketModes, type SocketModeResult, type SocketProgress } from "../client/socket-mode.ts";
+import { ClientWorkers } from "../client/multi-client.ts";
+import { availableParallelism } from "node:os";
 import type { SocketMode, WebSocketClass } from "../client/runner.ts";
 import { CODECS } from "../protocols/registry.ts";
 import { GC_PATH } from "../protocols/socket.ts";
@@ -39,7 +41,7 @@ function cpuMs(): number {
   return (c.user + c.system) / 1000;
 }
 
-const SOCKET_MODES: readonly SocketMode[] = ["roundtrip", "stream"];
+const SOCKET_MODES: readonly SocketMode[] = ["roundtrip", "stream", "fanout"];
 
 /** Checks that a server the user named answers, with a message per kind of failure. */
 async function probeServer(url: string, timeoutMs: number): Promise<void> {
@@ -86,14 +88,15 @@ async function runWebSocketModes(
   return useServer(options, async (server, serverLabel, serverExit) => {
     // A server process that dies ends the modes after the case in flight.
     const stopOrGone = (): boolean => shouldStop() || serverExit() !== undefined;
+    const workers = options.clients > 1 ? new ClientWorkers(Math.min(options.clients, availableParallelism())) : undefined;
     const shared = {
       server,
       modes,
       codecs: options.codecs,
       payloads: options.payloads,
-      iterations: { roundtrip: options.iterations.roundtrip, stream: options.iterations.stream },
+      iterations: { roundtrip: options.iterations.roundtrip, stream: options.iterations.stream, fanout: options.iterations.fanout },
       runs: options.runs,
-      warmup: { roundtrip: options.warmup.roundtrip, stream: options.warmup.stream },
+      warmup: { roundtrip: options.warmup.roundtrip, stream: options.warmup.stream, fanout: options.warmup.fanout },
       seed: options.seed,
       fixed: options.fixed,
       window: options.window,
@@ -114,6 +117,8 @@ async function runWebSocketModes(
     }
     const result = await runSocketModes({
       ...shared,
+      clients: options.clients,
+      workers,
       clock: performanceClock,
       calibration,
       WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
@@ -128,7 +133,7 @@ async function runWebSocketModes(
       onProgress,
       shouldStop: stopOrGone,
       onCaseDone,
-    });
+    }).finally(() => workers?.terminate());
     return { result, server: serverLabel, serverExit: serverExit() };
   });
 }
@@ -168,6 +173,7 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
     minBatchNs: NaN,
     client: options.client,
     window: options.window,
+    clients: options.clients,
     deflate: options.deflate,
   };
   const live = new LiveCsv(options.out, { timestamp, settings, environment, order, elapsedMs: 0 });

@@ -21,7 +21,7 @@ import type { Encoded, Frame, PayloadCodec } from "../protocols/codec.ts";
 import { getCodec } from "../protocols/registry.ts";
 import { CLOSE, RAW_CODEC_NAME, STATS_PATH, frameOf, socketUrl, type ServerConnectionStats } from "../protocols/socket.ts";
 
-export type SocketMode = "roundtrip" | "stream";
+export type SocketMode = "roundtrip" | "stream" | "fanout";
 
 /** The standard WebSocket constructor (globalThis.WebSocket, or npm `ws`). */
 export type WebSocketClass = new (url: string) => WebSocket;
@@ -84,7 +84,7 @@ export function toBytes(data: ArrayBuffer | ArrayBufferView): Uint8Array {
  * message's custom-binary bytes, prepared before timing, and checks that the
  * echo is byte-identical.
  */
-interface ClientCodec {
+export interface ClientCodec {
   frame: Frame;
   /** Prepares message i for sending (timed as serialization). */
   encode(i: number): Encoded;
@@ -94,7 +94,7 @@ interface ClientCodec {
   matches(i: number, decoded: unknown): boolean;
 }
 
-function clientCodec(codec: string, payload: PayloadName, messages: readonly Message[]): ClientCodec {
+export function clientCodec(codec: string, payload: PayloadName, messages: readonly Message[]): ClientCodec {
   if (codec === RAW_CODEC_NAME) {
     const cb = createCustomBinary();
     const prepared = messages.map((m) => cb.encode(m));
@@ -123,11 +123,11 @@ function sameBytes(a: Uint8Array, b: unknown): boolean {
 }
 
 /** A string goes as a text frame, bytes as a binary frame. */
-function sendFrame(ws: WebSocket, data: Encoded): void {
+export function sendFrame(ws: WebSocket, data: Encoded): void {
   ws.send(data as string | ArrayBufferView<ArrayBuffer>);
 }
 
-function byteLength(data: MessageData | Encoded): number {
+export function byteLength(data: MessageData | Encoded): number {
   if (typeof data === "string") return utf8Bytes.encode(data).length;
   return data.byteLength;
 }

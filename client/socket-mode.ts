@@ -1,5 +1,5 @@
 /**
- * The WebSocket modes (`roundtrip`, `stream`) for one client: every codec x
+ * The WebSocket modes (`roundtrip`, `stream`, `fanout`) for one client: every codec x
  * payload, `runs` times, codec order shuffled per run, a warm-up connection
  * before a case's first run, garbage collected on both ends before each
  * run. Runs wherever the client runs (Bun, Node, a browser), so it takes the
@@ -15,6 +15,9 @@ import { percentileSorted, summarize } from "../bench/stats.ts";
 import { getCodec } from "../protocols/registry.ts";
 import { RAW_CODEC_NAME, frameBytes, frameOf } from "../protocols/socket.ts";
 import { runSocketCase, type SocketCaseFigures, type SocketMode, type WebSocketClass } from "./runner.ts";
+import { mergeFigures, type ClientWorkers } from "./multi-client.ts";
+import { runFanoutCase } from "./fanout.ts";
+import type { ClientFigures } from "../bench/results.ts";
 
 export interface SocketModeOptions {
   /** Server base URL, http://host:port. */
@@ -32,6 +35,9 @@ export interface SocketModeOptions {
   fixed: boolean;
   window: number;
   stallTimeoutMs: number;
+  /** Concurrent connections per case; above 1 they run on `workers`. */
+  clients?: number;
+  workers?: ClientWorkers;
   /** Compression was asked for: wire sizes are then unknown to the client. */
   deflate: boolean;
   clock: Clock;
@@ -82,6 +88,7 @@ interface CaseState {
   runs: RunFigures[];
   figures: SocketCaseFigures[];
   rtt: Float64Array[];
+  perClient: ClientFigures[][];
   warmed: boolean;
   reported: boolean;
   error: string;
@@ -105,7 +112,7 @@ export async function runSocketModes(o: SocketModeOptions): Promise<SocketModeRe
   for (const mode of o.modes) {
     for (const payload of o.payloads) {
       for (const codec of o.codecs) {
-        const s: CaseState = { mode, codec, payload, runs: [], figures: [], rtt: [], warmed: false, reported: false, error: "" };
+        const s: CaseState = { mode, codec, payload, runs: [], figures: [], rtt: [], perClient: [], warmed: false, reported: false, error: "" };
         states.push(s);
         stateOf.set(`${mode}|${codec}|${payload}`, s);
       }
@@ -119,21 +126,54 @@ export async function runSocketModes(o: SocketModeOptions): Promise<SocketModeRe
   const rng = createRng(o.seed ^ 0x2545f491);
   const order: Record<string, string[][][]> = {};
 
-  const runCase = (s: CaseState, count: number, label: string): Promise<SocketCaseFigures> =>
-    runSocketCase({
+  const clients = Math.max(1, o.clients ?? 1);
+  const runCase = async (s: CaseState, count: number, label: string): Promise<SocketCaseFigures> => {
+    const id = `${o.client}-${label}-${s.mode}-${s.codec}-${s.payload}-${Date.now().toString(36)}-${connection++}`;
+    const window = s.mode === "roundtrip" ? 1 : o.window;
+    if (s.mode === "fanout") {
+      const r = await runFanoutCase({
+        server: o.server,
+        codec: s.codec,
+        payload: s.payload,
+        messages: messages.get(s.payload)!.slice(0, count),
+        subscribers: clients,
+        window,
+        stallTimeoutMs: o.stallTimeoutMs,
+        clock: o.clock,
+        timerOverheadNs: o.calibration.overheadNs,
+        WebSocket: o.WebSocket,
+        id,
+        cpuMs: o.cpuMs,
+      });
+      if (label !== "warmup") s.perClient.push(r.perSubscriber);
+      return r.figures;
+    }
+    if (clients > 1 && o.workers) {
+      const t0 = now();
+      const all = await o.workers.run(
+        { server: o.server, codec: s.codec, payload: s.payload, mode: s.mode, count, seed: o.seed, fixed: o.fixed, window, stallTimeoutMs: o.stallTimeoutMs, timerOverheadNs: o.calibration.overheadNs },
+        clients,
+        id,
+      );
+      const { merged, perClient } = mergeFigures(all, now() - t0);
+      if (label !== "warmup") s.perClient.push(perClient);
+      return merged;
+    }
+    return runSocketCase({
       server: o.server,
       codec: s.codec,
       payload: s.payload,
       mode: s.mode,
       messages: messages.get(s.payload)!.slice(0, count),
-      window: s.mode === "roundtrip" ? 1 : o.window,
+      window,
       stallTimeoutMs: o.stallTimeoutMs,
       clock: o.clock,
       timerOverheadNs: o.calibration.overheadNs,
       WebSocket: o.WebSocket,
-      id: `${o.client}-${label}-${s.mode}-${s.codec}-${s.payload}-${Date.now().toString(36)}-${connection++}`,
+      id,
       cpuMs: o.cpuMs,
     });
+  };
 
   outer: for (const mode of o.modes) {
     const modeOrder: string[][][] = (order[mode] = []);
@@ -167,7 +207,8 @@ export async function runSocketModes(o: SocketModeOptions): Promise<SocketModeRe
                 run,
                 position,
                 serializeNs: perMessage(f.serializeNs),
-                deserializeNs: perMessage(f.deserializeNs),
+                // fanout: every subscriber decodes every message.
+                deserializeNs: mode === "fanout" ? f.deserializeNs / f.received : perMessage(f.deserializeNs),
                 totalNs: mode === "roundtrip" ? mean(f.rttNs!) : (f.elapsedMs * 1e6) / f.received,
               });
               if (f.rttNs) s.rtt.push(f.rttNs);
@@ -274,6 +315,8 @@ function toCaseResult(s: CaseState, o: SocketModeOptions): CaseResult {
     flags,
     raw: s.runs,
     socket: {
+      clients: Math.max(1, o.clients ?? 1),
+      perClient: s.perClient.length > 0 ? s.perClient : undefined,
       window: s.mode === "roundtrip" ? 1 : Math.min(o.window, n),
       sent,
       received,
@@ -289,8 +332,8 @@ function toCaseResult(s: CaseState, o: SocketModeOptions): CaseResult {
       serverCpuMs: servers.reduce((acc, x) => acc + x.cpuMs, 0),
       clientCpuMs: sum((f) => f.clientCpuMs),
       elapsedMs,
-      backpressure: servers.reduce((acc, x) => acc + x.backpressure, 0),
-      dropped: servers.reduce((acc, x) => acc + x.dropped, 0),
+      backpressure: servers.reduce((acc, x) => acc + x.backpressure + (x.publishBackpressure ?? 0), 0),
+      dropped: servers.reduce((acc, x) => acc + x.dropped + (x.publishDropped ?? 0), 0),
       extensions: figures[0]?.extensions ?? "",
     },
   };

@@ -3,6 +3,8 @@
  * client (Bun, Node `ws`, browser, or anything else that speaks WebSocket):
  *
  *   GET /ws?codec=NAME&payload=NAME[&id=ID]   upgrade; one codec and payload per connection
+ *       [&role=publisher|subscriber&topic=T]  fanout: a publisher's messages go to every
+ *                                             subscriber of T (and back to the publisher)
  *   GET /stats/ID                             the server's figures for connection ID (JSON)
  *   POST /gc                                  full garbage collection between cases
  *   GET /info                                 server runtime and library versions
@@ -35,6 +37,8 @@ export const CLOSE = {
   goingAway: 1001,
   /** A frame the codec could not decode, or the wrong frame type for it. */
   invalidPayload: 1007,
+  /** A subscriber sent a message (subscribers receive only). */
+  policy: 1008,
   /** A frame larger than the server's maxPayloadLength. */
   tooBig: 1009,
   /** The server could not send a reply (Bun dropped it). */
@@ -60,11 +64,15 @@ export function frameOf(codecName: string): Frame {
   return CODECS.find((c) => c.name === codecName)?.frame ?? "binary";
 }
 
-export function socketUrl(base: string, codec: string, payload: PayloadName, id: string): string {
+export function socketUrl(base: string, codec: string, payload: PayloadName, id: string, fanout?: { role: "publisher" | "subscriber"; topic: string }): string {
   const url = new URL(WS_PATH, base.replace(/^http/, "ws"));
   url.searchParams.set("codec", codec);
   url.searchParams.set("payload", payload);
   url.searchParams.set("id", id);
+  if (fanout) {
+    url.searchParams.set("role", fanout.role);
+    url.searchParams.set("topic", fanout.topic);
+  }
   return url.toString();
 }
 
@@ -86,6 +94,10 @@ export interface ServerConnectionStats {
   backpressure: number;
   /** `send()` returned 0: Bun dropped the message. Any drop invalidates a run. */
   dropped: number;
+  /** Publisher connections: messages published to the topic, and `publish()` returning -1 / 0. */
+  published: number;
+  publishBackpressure: number;
+  publishDropped: number;
   /** Server CPU time (user + system) while the connection was open, ms. */
   cpuMs: number;
   /** Wall time the connection was open, ms. */

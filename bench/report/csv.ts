@@ -68,6 +68,9 @@ export const CSV_COLUMNS: readonly string[] = [
   "deserialize_batch_p99_ns",
   "loop_floor_ns",
   "client_library",
+  "clients",
+  "client_msgs_per_s_min",
+  "client_msgs_per_s_max",
   "window",
   "wire_bytes",
   "reply_bytes",
@@ -175,7 +178,11 @@ function caseRow(results: BenchResults, c: CaseResult): Row {
   }
   const sock = c.socket;
   if (sock) {
+    const perClient = (sock.perClient ?? []).flat().map((x) => x.msgsPerS);
     Object.assign(row, {
+      clients: sock.clients,
+      client_msgs_per_s_min: perClient.length > 0 ? Math.min(...perClient) : "",
+      client_msgs_per_s_max: perClient.length > 0 ? Math.max(...perClient) : "",
       window: sock.window,
       wire_bytes: sock.wireBytes,
       reply_bytes: sock.replyBytes,

@@ -99,6 +99,18 @@ const STREAM_COLUMNS: Column[] = [
   { title: "lost", width: 5, cell: (c) => count(c.socket!.lost) },
 ];
 
+const FANOUT_COLUMNS: Column[] = [
+  NAME,
+  BYTES,
+  { title: "deliveries/s", width: 12, cell: (c) => count(c.msgsPerS) },
+  { title: "vs raw", width: 7, cell: vsRaw },
+  VS_JSON,
+  { title: "client ser", width: 10, cell: (c) => formatNs(c.serialize.mean) },
+  { title: "client de", width: 10, cell: (c) => formatNs(c.deserialize.mean) },
+  { title: "pub drops", width: 9, cell: (c) => count(c.socket!.dropped) },
+  { title: "lost", width: 5, cell: (c) => count(c.socket!.lost) },
+];
+
 const MODE_VIEWS = [
   {
     mode: "codec",
@@ -118,10 +130,27 @@ const MODE_VIEWS = [
     columns: STREAM_COLUMNS,
     order: (a: CaseResult, b: CaseResult) => b.msgsPerS - a.msgsPerS,
   },
+  {
+    mode: "fanout",
+    title: "fanout mode: one publisher, every message published to all subscribers through Bun's pub/sub; deliveries per second",
+    columns: FANOUT_COLUMNS,
+    order: (a: CaseResult, b: CaseResult) => b.msgsPerS - a.msgsPerS,
+  },
 ] as const;
 
-function block(cases: readonly CaseResult[], columns: readonly Column[], order: (a: CaseResult, b: CaseResult) => number): string[] {
+/** Slowest and fastest client's messages/s, with several clients. */
+const SPREAD: Column = {
+  title: "clients",
+  width: 17,
+  cell: (c) => {
+    const rates = (c.socket?.perClient ?? []).flat().map((x) => x.msgsPerS);
+    return rates.length > 0 ? `${count(Math.min(...rates))}..${count(Math.max(...rates))}` : "-";
+  },
+};
+
+function block(cases: readonly CaseResult[], baseColumns: readonly Column[], order: (a: CaseResult, b: CaseResult) => number): string[] {
   const lines: string[] = [];
+  const columns = cases.some((c) => (c.socket?.clients ?? 1) > 1) ? [...baseColumns, SPREAD] : baseColumns;
   const header = columns.map((col, i) => pad(col.title, col.width, i > 0)).join("  ");
   lines.push(header);
   lines.push("-".repeat([...header].length));
@@ -153,8 +182,13 @@ export function formatTable(results: BenchResults): string {
       lines.push(`== ${view.title}`);
       lines.push(
         `   ${s.iterations[view.mode].toLocaleString("en-US")} messages per run` +
+          (view.mode === "fanout"
+            ? ` published, ${first.socket?.clients ?? 1} subscriber(s) ("clients" column: slowest..fastest subscriber)`
+            : (first.socket?.clients ?? 1) > 1
+              ? ` per client, ${first.socket!.clients} concurrent clients (msgs/s: all clients together; "clients" column: slowest..fastest client)`
+              : "") +
           (client === "inprocess" ? "" : `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}`) +
-          (view.mode === "stream" ? `; window ${first.socket?.window ?? "?"}` : ""),
+          (view.mode === "stream" || view.mode === "fanout" ? `; window ${first.socket?.window ?? "?"}` : ""),
       );
       for (const payload of PAYLOAD_NAMES) {
         const cases = ofMode.filter((c) => c.client === client && c.payload === payload);

@@ -24,7 +24,7 @@ import { stringifyLine } from "../json-lines.ts";
 import { PAGE_DEFAULTS, runSuite, type SuiteProgress, type SuiteSettings } from "./suite.ts";
 
 const MODES: Mode[] = ["codec", "roundtrip", "stream"];
-const MODE_LABELS: Record<Mode, string> = {
+const MODE_LABELS: Record<string, string> = {
   codec: "codec: serialize/deserialize in this page",
   roundtrip: "roundtrip: one message in flight (latency)",
   stream: "stream: a window in flight (throughput)",
@@ -103,7 +103,7 @@ function settingsFromQuery(q: URLSearchParams): SuiteSettings {
 function showSettings(s: SuiteSettings): void {
   checkboxes("codecs", SOCKET_CODEC_NAMES, s.codecs, (n) => (n === RAW_CODEC_NAME ? "raw (transport baseline, socket modes)" : n));
   checkboxes("payloads", PAYLOAD_NAMES, s.payloads);
-  checkboxes("modes", MODES, s.modes, (m) => MODE_LABELS[m as Mode]);
+  checkboxes("modes", MODES, s.modes, (m) => MODE_LABELS[m] ?? m);
   $<HTMLInputElement>("iterations-codec").value = String(s.iterations.codec);
   $<HTMLInputElement>("iterations-roundtrip").value = String(s.iterations.roundtrip);
   $<HTMLInputElement>("iterations-stream").value = String(s.iterations.stream);
@@ -128,6 +128,7 @@ function readSettings(base: SuiteSettings): SuiteSettings {
       codec: int("iterations-codec", 1, 10_000_000),
       roundtrip: int("iterations-roundtrip", 1, 10_000_000),
       stream: int("iterations-stream", 1, 10_000_000),
+      fanout: 0,
     },
     runs: int("runs", 1, 1000),
     seed: int("seed", 0, 0xffffffff),

@@ -45,7 +45,7 @@ async function smallRun(): Promise<BenchResults> {
   });
   return {
     timestamp: "2026-11-21T12:00:00.000Z",
-    settings: { modes: ["codec"], codecs: CODECS.map((c) => c.name), payloads: ["small", "medium", "large"], iterations: { codec: 200, roundtrip: 0, stream: 0 }, runs: 2, warmup: { codec: 50, roundtrip: 0, stream: 0 }, seed: 1, fixed: false, minBatchNs: result.minBatchNs },
+    settings: { modes: ["codec"], codecs: CODECS.map((c) => c.name), payloads: ["small", "medium", "large"], iterations: { codec: 200, roundtrip: 0, stream: 0, fanout: 0 }, runs: 2, warmup: { codec: 50, roundtrip: 0, stream: 0, fanout: 0 }, seed: 1, fixed: false, minBatchNs: result.minBatchNs },
     environment,
     order: { codec: result.order },
     cases: result.cases,

@@ -36,6 +36,8 @@ describe("stats", () => {
     const c = summarize([150, 152, 148, 151, 149]);
     expect(intervalsOverlap(a, b)).toBe(true);
     expect(intervalsOverlap(a, c)).toBe(false);
+    // A single run has no interval: never a winner.
+    expect(intervalsOverlap(summarize([100]), summarize([150]))).toBe(true);
   });
 });
 

@@ -1,0 +1,42 @@
+/**
+ * A worker thread that runs some of a case's concurrent connections
+ * (`--clients N`), so the client side is spread over the machine's cores
+ * instead of queuing on one event loop. It takes a job, runs its
+ * connections at once with the ordinary runner, and posts their figures.
+ */
+
+import { performanceClock } from "../bench/clock.ts";
+import { makeMessages } from "../bench/payloads.ts";
+import { runSocketCase, type SocketCaseFigures, type WebSocketClass } from "./runner.ts";
+import type { ClientJob } from "./multi-client.ts";
+
+declare const self: Worker;
+
+function cpuMs(): number {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+}
+
+self.onmessage = async (ev: MessageEvent<ClientJob>) => {
+  const job = ev.data;
+  const figures: SocketCaseFigures[] = await Promise.all(
+    job.connections.map((c) =>
+      runSocketCase({
+        server: job.server,
+        codec: job.codec,
+        payload: job.payload,
+        mode: job.mode,
+        // Each client its own messages: same shape and sizes, its own seed.
+        messages: makeMessages(job.payload, { count: job.count, seed: (job.seed + c.index * 0x9e3779b1) >>> 0, fixed: job.fixed }),
+        window: job.window,
+        stallTimeoutMs: job.stallTimeoutMs,
+        clock: performanceClock,
+        timerOverheadNs: job.timerOverheadNs,
+        WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
+        id: c.id,
+        cpuMs,
+      }),
+    ),
+  );
+  self.postMessage(figures);
+};

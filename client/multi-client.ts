@@ -1,0 +1,102 @@
+/**
+ * `--clients N`: one case over N concurrent connections, spread over worker
+ * threads (one per core), started together. Figures come back per client;
+ * `mergeFigures` sums them into one case figure, with the wall time from
+ * the first start to the last reply.
+ */
+
+import type { PayloadName } from "../bench/payloads.ts";
+import type { ClientFigures } from "../bench/results.ts";
+import type { SocketCaseFigures, SocketMode } from "./runner.ts";
+
+export interface ClientJob {
+  server: string;
+  codec: string;
+  payload: PayloadName;
+  mode: SocketMode;
+  count: number;
+  seed: number;
+  fixed: boolean;
+  window: number;
+  stallTimeoutMs: number;
+  timerOverheadNs: number;
+  connections: { index: number; id: string }[];
+}
+
+export class ClientWorkers {
+  private readonly workers: Worker[];
+
+  constructor(count: number) {
+    this.workers = Array.from({ length: count }, () => new Worker(new URL("./client-worker.ts", import.meta.url).href));
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /** Runs `clients` connections of one case; resolves with each client's figures. */
+  async run(base: Omit<ClientJob, "connections">, clients: number, idPrefix: string): Promise<SocketCaseFigures[]> {
+    const shares: ClientJob["connections"][] = this.workers.map(() => []);
+    for (let i = 0; i < clients; i++) shares[i % this.workers.length]!.push({ index: i, id: `${idPrefix}-c${i}` });
+    const parts = await Promise.all(
+      this.workers.map(
+        (w, k) =>
+          new Promise<SocketCaseFigures[]>((resolve, reject) => {
+            if (shares[k]!.length === 0) return resolve([]);
+            w.onmessage = (ev: MessageEvent<SocketCaseFigures[]>) => resolve(ev.data);
+            w.onerror = (ev) => reject(new Error(`client worker failed: ${ev.message}`));
+            w.postMessage({ ...base, connections: shares[k]! } satisfies ClientJob);
+          }),
+      ),
+    );
+    return parts.flat();
+  }
+
+  terminate(): void {
+    for (const w of this.workers) w.terminate();
+  }
+}
+
+/** One figure for the case: counts and times summed, wall time given, the first error kept. */
+export function mergeFigures(all: SocketCaseFigures[], wallMs: number): { merged: SocketCaseFigures; perClient: ClientFigures[] } {
+  const sum = (pick: (f: SocketCaseFigures) => number): number => all.reduce((acc, f) => acc + pick(f), 0);
+  const rtts = all.map((f) => f.rttNs).filter((x): x is Float64Array => x !== undefined);
+  let rtt: Float64Array | undefined;
+  if (rtts.length > 0) {
+    rtt = new Float64Array(rtts.reduce((n, r) => n + r.length, 0));
+    let at = 0;
+    for (const r of rtts) {
+      rtt.set(r, at);
+      at += r.length;
+    }
+  }
+  const failed = all.find((f) => f.error !== "");
+  const merged: SocketCaseFigures = {
+    sent: sum((f) => f.sent),
+    received: sum((f) => f.received),
+    lost: sum((f) => f.lost),
+    reordered: sum((f) => f.reordered),
+    corrupted: sum((f) => f.corrupted),
+    elapsedMs: wallMs,
+    serializeNs: sum((f) => f.serializeNs),
+    deserializeNs: sum((f) => f.deserializeNs),
+    rttNs: rtt,
+    bytesSent: sum((f) => f.bytesSent),
+    bytesReceived: sum((f) => f.bytesReceived),
+    extensions: all[0]?.extensions ?? "",
+    // Worker threads share the process's CPU counter: the largest reading covers them all.
+    clientCpuMs: Math.max(...all.map((f) => f.clientCpuMs)),
+    server: all[0]?.server && {
+      ...all[0].server,
+      messages: all.reduce((n, f) => n + (f.server?.messages ?? 0), 0),
+      decodeNs: all.reduce((n, f) => n + (f.server?.decodeNs ?? 0), 0),
+      encodeNs: all.reduce((n, f) => n + (f.server?.encodeNs ?? 0), 0),
+      backpressure: all.reduce((n, f) => n + (f.server?.backpressure ?? 0), 0),
+      dropped: all.reduce((n, f) => n + (f.server?.dropped ?? 0), 0),
+      cpuMs: Math.max(...all.map((f) => f.server?.cpuMs ?? 0)),
+    },
+    error: failed ? `client ${all.indexOf(failed)}: ${failed.error}` : "",
+  };
+  const perClient = all.map((f) => ({ sent: f.sent, received: f.received, lost: f.lost, msgsPerS: f.elapsedMs > 0 ? (f.received / f.elapsedMs) * 1000 : NaN }));
+  return { merged, perClient };
+}

@@ -1,0 +1,111 @@
+/**
+ * Many clients: --clients N concurrent connections from worker threads, and
+ * fanout through Bun's pub/sub to N subscribers; nothing lost.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { performanceClock } from "../../bench/clock.ts";
+import { makeMessages } from "../../bench/payloads.ts";
+import { parseCsv } from "../../bench/report/csv.ts";
+import { runFanoutCase } from "../../client/fanout.ts";
+import { openSocket, type WebSocketClass } from "../../client/runner.ts";
+import { CLOSE, socketUrl } from "../../protocols/socket.ts";
+import { startServer, type BenchServer } from "../../server.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const tmp = mkdtempSync(path.join(tmpdir(), "bench-clients-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const WS = globalThis.WebSocket as unknown as WebSocketClass;
+
+function benchCsv(args: string[]): { code: number | null; stderr: string; rows: Record<string, string>[] } {
+  const out = path.join(tmp, args.join("_").replace(/[^a-z0-9]+/gi, "-"));
+  const r = spawnSync(process.execPath, ["bench/cli.ts", ...args, "--out", out], { cwd: ROOT, encoding: "utf8", timeout: 240_000 });
+  const [header, ...body] = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+  return { code: r.status, stderr: r.stderr, rows: body.map((row) => Object.fromEntries(header!.map((h, i) => [h, row[i]!]))) };
+}
+
+describe("--clients 32", () => {
+  it("stream: 32 concurrent connections per case, every row lost=0, per-client spread recorded", () => {
+    const r = benchCsv(["--modes", "stream", "--clients", "32", "--iterations", "1500", "--runs", "1", "--warmup", "0", "--payloads", "small,large"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.rows).toHaveLength(8 * 2);
+    for (const row of r.rows) {
+      expect(row.verified, `${row.codec} ${row.payload}: ${row.error}`).toBe("true");
+      expect(row.lost).toBe("0");
+      expect(row.clients).toBe("32");
+      expect(row.sent).toBe(String(32 * 1500));
+      expect(Number(row.client_msgs_per_s_min)).toBeGreaterThan(0);
+      expect(Number(row.client_msgs_per_s_max)).toBeGreaterThanOrEqual(Number(row.client_msgs_per_s_min));
+    }
+  }, 240_000);
+
+  it("fanout: 32 subscribers get every message, publish() results checked, every row lost=0", () => {
+    const r = benchCsv(["--modes", "fanout", "--clients", "32", "--iterations", "500", "--runs", "1", "--warmup", "0", "--payloads", "small,medium"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.rows).toHaveLength(8 * 2);
+    for (const row of r.rows) {
+      expect(row.verified, `${row.codec} ${row.payload}: ${row.error}`).toBe("true");
+      expect(row.mode).toBe("fanout");
+      expect(row.lost).toBe("0");
+      expect(row.dropped).toBe("0");
+      expect(row.sent).toBe("500");
+      expect(row.received).toBe(String(500 * 32));
+    }
+  }, 240_000);
+
+  it("refuses --clients above 1 and fanout for other clients, exit 2", () => {
+    const a = spawnSync(process.execPath, ["bench/cli.ts", "--client", "node", "--clients", "4"], { cwd: ROOT, encoding: "utf8" });
+    expect(a.status).toBe(2);
+    expect(a.stderr).toBe("bench: --clients above 1 needs --client bun (got --client node)\n");
+    const b = spawnSync(process.execPath, ["bench/cli.ts", "--client", "browser", "--modes", "fanout"], { cwd: ROOT, encoding: "utf8" });
+    expect(b.status).toBe(2);
+    expect(b.stderr).toBe("bench: --modes fanout needs --client bun (got --client browser)\n");
+  });
+});
+
+describe("fanout on the server", () => {
+  let server: BenchServer;
+  beforeEach(async () => {
+    server = await startServer({ port: 0 });
+  });
+  afterEach(async () => {
+    await server.stop();
+  });
+
+  it("delivers every message to every subscriber in order", async () => {
+    const r = await runFanoutCase({
+      server: server.url,
+      codec: "custom-binary",
+      payload: "large",
+      messages: makeMessages("large", { count: 300, seed: 3, fixed: false }),
+      subscribers: 5,
+      window: 16,
+      stallTimeoutMs: 5000,
+      clock: performanceClock,
+      timerOverheadNs: 40,
+      WebSocket: WS,
+      id: "fanout-test",
+    });
+    expect(r.figures.error).toBe("");
+    expect(r.figures.received).toBe(1500);
+    expect(r.perSubscriber.map((s) => s.received)).toEqual([300, 300, 300, 300, 300]);
+    expect(r.publishDropped).toBe(0);
+    expect(r.figures.server?.published).toBe(300);
+  });
+
+  it("needs a valid role and topic, and closes a subscriber that sends with 1008", async () => {
+    expect((await fetch(`${server.url}/ws?codec=json&payload=small&role=admin`)).status).toBe(400);
+    const noTopic = await fetch(`${server.url}/ws?codec=json&payload=small&role=subscriber`, { headers: { upgrade: "websocket" } });
+    expect(noTopic.status).toBe(400);
+    expect(await noTopic.text()).toContain("needs a topic");
+    const ws = await openSocket(WS, socketUrl(server.url, "json", "small", "talker", { role: "subscriber", topic: "t1" }), 5000);
+    const closed = await new Promise<{ code: number; reason: string }>((resolve) => {
+      ws.onclose = (ev) => resolve({ code: ev.code, reason: ev.reason });
+      ws.send('{"text":"a","num":1}');
+    });
+    expect(closed).toEqual({ code: CLOSE.policy, reason: "subscribers receive only; publish with role=publisher" });
+  });
+});
