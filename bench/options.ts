@@ -135,8 +135,8 @@ Options:
                        instead of starting one
   --window N           messages in flight in stream mode, per connection (default: ${DEFAULTS.window})
   --clients N          concurrent connections per WebSocket case, spread over worker
-                       threads; in fanout mode the subscribers (default: 1; above 1
-                       needs --client bun)
+                       threads and sharing its messages; in fanout mode the
+                       subscribers (default: 1; above 1 needs --client bun)
   --deflate            offer permessage-deflate (off by default)
   --stall-timeout S    seconds without a reply before a case ends as stalled (default: ${DEFAULTS.stallTimeoutS})
   --quick              a first look: ${perMode(QUICK.iterations)} iterations, ${QUICK.runs} runs

@@ -27,7 +27,7 @@ self.onmessage = async (ev: MessageEvent<ClientJob>) => {
         payload: job.payload,
         mode: job.mode,
         // Each client its own messages: same shape and sizes, its own seed.
-        messages: makeMessages(job.payload, { count: job.count, seed: (job.seed + c.index * 0x9e3779b1) >>> 0, fixed: job.fixed }),
+        messages: makeMessages(job.payload, { count: c.count, seed: (job.seed + c.index * 0x9e3779b1) >>> 0, fixed: job.fixed }),
         window: job.window,
         stallTimeoutMs: job.stallTimeoutMs,
         clock: performanceClock,

@@ -14,13 +14,13 @@ export interface ClientJob {
   codec: string;
   payload: PayloadName;
   mode: SocketMode;
-  count: number;
   seed: number;
   fixed: boolean;
   window: number;
   stallTimeoutMs: number;
   timerOverheadNs: number;
-  connections: { index: number; id: string }[];
+  /** Each connection: its index among the clients, its id, and how many messages it sends. */
+  connections: { index: number; id: string; count: number }[];
 }
 
 export class ClientWorkers {
@@ -34,10 +34,18 @@ export class ClientWorkers {
     return this.workers.length;
   }
 
-  /** Runs `clients` connections of one case; resolves with each client's figures. */
-  async run(base: Omit<ClientJob, "connections">, clients: number, idPrefix: string): Promise<SocketCaseFigures[]> {
+  /**
+   * Runs one case over `clients` connections that share its `total`
+   * messages (the first `total % clients` send one more), so a case moves
+   * the same number of messages whatever the client count.
+   */
+  async run(base: Omit<ClientJob, "connections">, clients: number, total: number, idPrefix: string): Promise<SocketCaseFigures[]> {
     const shares: ClientJob["connections"][] = this.workers.map(() => []);
-    for (let i = 0; i < clients; i++) shares[i % this.workers.length]!.push({ index: i, id: `${idPrefix}-c${i}` });
+    const each = Math.floor(total / clients);
+    for (let i = 0; i < clients; i++) {
+      const count = each + (i < total % clients ? 1 : 0);
+      if (count > 0) shares[i % this.workers.length]!.push({ index: i, id: `${idPrefix}-c${i}`, count });
+    }
     const parts = await Promise.all(
       this.workers.map(
         (w, k) =>

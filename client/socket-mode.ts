@@ -151,8 +151,9 @@ export async function runSocketModes(o: SocketModeOptions): Promise<SocketModeRe
     if (clients > 1 && o.workers) {
       const t0 = now();
       const all = await o.workers.run(
-        { server: o.server, codec: s.codec, payload: s.payload, mode: s.mode, count, seed: o.seed, fixed: o.fixed, window, stallTimeoutMs: o.stallTimeoutMs, timerOverheadNs: o.calibration.overheadNs },
+        { server: o.server, codec: s.codec, payload: s.payload, mode: s.mode, seed: o.seed, fixed: o.fixed, window, stallTimeoutMs: o.stallTimeoutMs, timerOverheadNs: o.calibration.overheadNs },
         clients,
+        count,
         id,
       );
       const { merged, perClient } = mergeFigures(all, now() - t0);
