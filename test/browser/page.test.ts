@@ -76,7 +76,7 @@ describe.skipIf(skip)("benchmark page in headless Chromium", () => {
     expect(await page.locator("canvas").count()).toBe(12);
   });
 
-  it("works, with a visible warning, when not cross-origin isolated", async () => {
+  it("works, with a visible warning, when not cross-origin isolated; a page on another origin cannot open a socket", async () => {
     // Same page, served without the isolation headers.
     const plain = Bun.serve({
       port: 0,
@@ -92,6 +92,18 @@ describe.skipIf(skip)("benchmark page in headless Chromium", () => {
       await page.goto(`http://127.0.0.1:${plain.port}/`);
       expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
       expect(await page.isVisible("#isolation-warning")).toBe(true);
+
+      // That page is another origin: the benchmark server refuses its sockets.
+      const outcome = await page.evaluate(
+        (url) =>
+          new Promise<string>((resolve) => {
+            const ws = new WebSocket(url);
+            ws.onopen = () => resolve("open");
+            ws.onclose = (ev) => resolve(`closed ${ev.code}`);
+          }),
+        `${server.url.replace("http", "ws")}/ws?codec=json&payload=small`,
+      );
+      expect(outcome).toBe("closed 1006");
       await page.close();
     } finally {
       await plain.stop(true);
