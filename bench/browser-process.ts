@@ -9,8 +9,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseLine } from "../client/json-lines.ts";
-import type { SuiteProgress } from "../client/page/suite.ts";
-import type { BenchResults, Mode } from "./results.ts";
+import type { SuiteProgress, SuiteSettings } from "../client/page/suite.ts";
+import type { BenchResults } from "./results.ts";
+import type { BrowserContext } from "playwright-core";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
 
@@ -33,18 +34,8 @@ export function findChromium(env: Record<string, string | undefined> = process.e
 export const NO_CHROMIUM_MESSAGE =
   "no Chromium found: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary";
 
-export interface BrowserJob {
-  server: string;
-  modes: Mode[];
-  codecs: string[];
-  payloads: string[];
-  iterations: Record<Mode, number>;
-  warmup: Record<Mode, number>;
-  runs: number;
-  seed: number;
-  fixed: boolean;
-  window: number;
-}
+/** A page run, and the server whose page runs it. */
+export type BrowserJob = SuiteSettings & { server: string };
 
 /** The page URL that runs `job` as soon as it loads. */
 export function autorunUrl(job: BrowserJob): string {
@@ -65,6 +56,31 @@ export function autorunUrl(job: BrowserJob): string {
   return url.toString();
 }
 
+/**
+ * Headless Chromium with the flags a shared machine wants and a fresh
+ * profile of its own, removed again by `close`.
+ */
+export async function launchChromium(
+  chromiumPath: string,
+  options: { viewport?: { width: number; height: number }; acceptDownloads?: boolean } = {},
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  const { chromium } = await import("playwright-core");
+  const userDataDir = mkdtempSync(path.join(tmpdir(), "wsbench-chromium-"));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    ...options,
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 export async function runBrowserClient(
   chromiumPath: string,
   job: BrowserJob,
@@ -72,13 +88,8 @@ export async function runBrowserClient(
   shouldStop: () => boolean = () => false,
   timeoutMs = 30 * 60_000,
 ): Promise<BenchResults> {
-  const { chromium } = await import("playwright-core");
-  const userDataDir = mkdtempSync(path.join(tmpdir(), "wsbench-chromium-"));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium(chromiumPath);
+  const context = browser.context;
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     const pageErrors: string[] = [];
@@ -103,7 +114,6 @@ export async function runBrowserClient(
     if (state.error || !state.results) throw new Error(`the page failed: ${state.error ?? pageErrors.join("; ") ?? "no results"}`);
     return parseLine(state.results) as BenchResults;
   } finally {
-    await context.close();
-    rmSync(userDataDir, { recursive: true, force: true });
+    await browser.close();
   }
 }

@@ -5,11 +5,9 @@
  * and save docs/page.png.
  */
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CHROMIUM_ARGS, findChromium, NO_CHROMIUM_MESSAGE } from "./browser-process.ts";
+import { findChromium, launchChromium, NO_CHROMIUM_MESSAGE } from "./browser-process.ts";
 import { startServer } from "../server.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -19,15 +17,9 @@ if (!chromiumPath) {
   process.stderr.write(`screenshot: ${NO_CHROMIUM_MESSAGE}\n`);
   process.exit(2);
 }
-const { chromium } = await import("playwright-core");
 const server = await startServer({ port: 0 });
-const userDataDir = mkdtempSync(path.join(tmpdir(), "wsbench-shot-"));
-const context = await chromium.launchPersistentContext(userDataDir, {
-  executablePath: chromiumPath,
-  headless: true,
-  args: CHROMIUM_ARGS,
-  viewport: { width: 1280, height: 1500 },
-});
+const browser = await launchChromium(chromiumPath, { viewport: { width: 1280, height: 1500 } });
+const context = browser.context;
 try {
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(`${server.url}/?payloads=small,large&iterations-codec=20000&iterations-roundtrip=300&iterations-stream=3000&runs=2`);
@@ -39,7 +31,6 @@ try {
   await page.screenshot({ path: out });
   process.stdout.write(`Wrote ${out}\n`);
 } finally {
-  await context.close();
-  rmSync(userDataDir, { recursive: true, force: true });
+  await browser.close();
   await server.stop();
 }

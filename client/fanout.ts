@@ -11,7 +11,7 @@ import type { Clock } from "../bench/clock.ts";
 import type { Message, PayloadName } from "../bench/payloads.ts";
 import type { ClientFigures } from "../bench/results.ts";
 import { CLOSE, socketUrl } from "../protocols/socket.ts";
-import { byteLength, clientCodec, fetchServerStats, openSocket, sendFrame, type MessageData, type SocketCaseFigures, type WebSocketClass } from "./runner.ts";
+import { byteLength, clientCodec, emptyFigures, fetchServerStats, openSocket, sendFrame, type MessageData, type SocketCaseFigures, type WebSocketClass } from "./runner.ts";
 
 export interface FanoutOptions {
   server: string;
@@ -41,23 +41,7 @@ export async function runFanoutCase(o: FanoutOptions): Promise<FanoutFigures> {
   const now = o.clock.now;
   const codec = clientCodec(o.codec, o.payload, o.messages);
   const topic = `t-${o.id}`;
-  const figures: SocketCaseFigures = {
-    sent: 0,
-    received: 0,
-    lost: 0,
-    reordered: 0,
-    corrupted: 0,
-    elapsedMs: 0,
-    serializeNs: 0,
-    deserializeNs: 0,
-    rttNs: undefined,
-    bytesSent: 0,
-    bytesReceived: 0,
-    extensions: "",
-    clientCpuMs: NaN,
-    server: undefined,
-    error: "",
-  };
+  const figures: SocketCaseFigures = emptyFigures();
   const got = new Int32Array(o.subscribers);
   const done = new Float64Array(o.subscribers);
   const sockets: WebSocket[] = [];

@@ -187,9 +187,9 @@ export async function fetchServerStats(server: string, id: string): Promise<Serv
   }
 }
 
-/** Runs one case on a fresh connection. Never throws: failures come back in `error`. */
-export async function runSocketCase(o: SocketCaseOptions): Promise<SocketCaseFigures> {
-  const figures: SocketCaseFigures = {
+/** Figures before anything happened. */
+export function emptyFigures(): SocketCaseFigures {
+  return {
     sent: 0,
     received: 0,
     lost: 0,
@@ -202,10 +202,15 @@ export async function runSocketCase(o: SocketCaseOptions): Promise<SocketCaseFig
     bytesSent: 0,
     bytesReceived: 0,
     extensions: "",
-    clientCpuMs: 0,
+    clientCpuMs: NaN,
     server: undefined,
     error: "",
   };
+}
+
+/** Runs one case on a fresh connection. Never throws: failures come back in `error`. */
+export async function runSocketCase(o: SocketCaseOptions): Promise<SocketCaseFigures> {
+  const figures = emptyFigures();
   let codec: ClientCodec;
   try {
     codec = clientCodec(o.codec, o.payload, o.messages);

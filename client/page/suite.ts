@@ -10,23 +10,17 @@ import { calibrateClock, performanceClock, type ClockCalibration } from "../../b
 import { runCodecMode } from "../../bench/codec-mode.ts";
 import type { Environment } from "../../bench/environment.ts";
 import type { PayloadName } from "../../bench/payloads.ts";
-import type { BenchResults, CaseResult, Mode } from "../../bench/results.ts";
+import type { ProgressUpdate } from "../../bench/progress.ts";
+import type { BenchResults, CaseResult, RunSettings } from "../../bench/results.ts";
 import { CODECS } from "../../protocols/registry.ts";
 import { GC_PATH, INFO_PATH } from "../../protocols/socket.ts";
 import type { SocketMode, WebSocketClass } from "../runner.ts";
 import { runSocketModes } from "../socket-mode.ts";
 
-export interface SuiteSettings {
-  modes: Mode[];
-  codecs: string[];
-  payloads: PayloadName[];
-  iterations: Record<Mode, number>;
-  runs: number;
-  warmup: Record<Mode, number>;
-  seed: number;
-  fixed: boolean;
+/** What a page run needs: the CLI's settings, and the stream window. */
+export type SuiteSettings = Pick<RunSettings, "modes" | "codecs" | "payloads" | "iterations" | "runs" | "warmup" | "seed" | "fixed"> & {
   window: number;
-}
+};
 
 export const PAGE_DEFAULTS: SuiteSettings = {
   modes: ["codec", "roundtrip", "stream"],
@@ -40,17 +34,8 @@ export const PAGE_DEFAULTS: SuiteSettings = {
   window: 64,
 };
 
-export interface SuiteProgress {
-  mode: string;
-  stage: string;
-  codec: string;
-  payload: string;
-  run: number;
-  runs: number;
-  done: number;
-  total: number;
-  elapsedMs: number;
-}
+/** The page reports progress in the CLI's shape, so `--client browser` can print it. */
+export type SuiteProgress = ProgressUpdate;
 
 interface ServerInfo {
   runtime: string;

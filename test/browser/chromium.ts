@@ -2,11 +2,8 @@
  * Shared by the browser tests: the system Chromium, or a visible reason to
  * skip (never under CI=true, where a missing browser is a failure).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { BrowserContext } from "playwright-core";
-import { CHROMIUM_ARGS, findChromium } from "../../bench/browser-process.ts";
+import { findChromium, launchChromium } from "../../bench/browser-process.ts";
 
 export const chromiumPath = findChromium();
 export const inCI = process.env.CI === "true";
@@ -21,20 +18,5 @@ export function skipBrowserTests(file: string): boolean {
 
 export async function launch(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   if (!chromiumPath) throw new Error("no Chromium found: install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM_PATH");
-  const { chromium } = await import("playwright-core");
-  const userDataDir = mkdtempSync(path.join(tmpdir(), "wsbench-test-chromium-"));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    acceptDownloads: true,
-    viewport: { width: 1280, height: 1600 },
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
+  return launchChromium(chromiumPath, { acceptDownloads: true, viewport: { width: 1280, height: 1600 } });
 }
