@@ -31,10 +31,6 @@ export class BinaryReader {
     this.end = bytes.length;
   }
 
-  get offset(): number {
-    return this.pos;
-  }
-
   u8(): number {
     if (this.pos >= this.end) throw truncated(this.pos, 1, this.end);
     return this.bytes[this.pos++]!;
@@ -89,15 +85,6 @@ export class BinaryReader {
     }
     this.pos = p + 8;
     return this.f64[0]!;
-  }
-
-  /** A varint byte length, then that many bytes of UTF-8. */
-  string(): string {
-    const length = this.varUint32();
-    const start = this.pos;
-    if (length > this.end - start) throw truncated(start, length, this.end);
-    this.pos = start + length;
-    return readUtf8(this.bytes, start, start + length);
   }
 
   /**
