@@ -148,6 +148,20 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     return o.allowOrigins.includes(origin);
   }
 
+  /**
+   * Bound to loopback, the server answers only requests addressed to a
+   * loopback name: a page on another site whose name was made to resolve to
+   * 127.0.0.1 (DNS rebinding) would otherwise count as "same origin".
+   */
+  const loopbackOnly = isLoopback(o.host);
+  function hostAllowed(req: Request): boolean {
+    if (!loopbackOnly) return true;
+    const host = req.headers.get("host");
+    if (host === null) return true;
+    const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]!;
+    return isLoopback(name);
+  }
+
   function keep(s: ServerConnectionStats): void {
     stats.set(s.id, s);
     if (stats.size > STATS_KEPT) stats.delete(stats.keys().next().value!);
@@ -203,6 +217,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     hostname: o.host,
     port: o.port,
     fetch(req, srv) {
+      if (!hostAllowed(req)) return text(403, `this server answers requests to its loopback address only, not to ${req.headers.get("host")}`);
       const url = new URL(req.url);
       if (url.pathname === WS_PATH) {
         const codec = url.searchParams.get("codec") ?? "";

@@ -16,12 +16,12 @@ afterEach(async () => {
 });
 
 /** A raw WebSocket handshake; resolves with the HTTP status code of the answer. */
-function handshake(port: number, headers: Record<string, string> = {}, target = "/ws?codec=json&payload=small"): Promise<number> {
+function handshake(port: number, headers: Record<string, string> = {}, target = "/ws?codec=json&payload=small", host = `127.0.0.1:${port}`): Promise<number> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1", () => {
       const lines = [
         `GET ${target} HTTP/1.1`,
-        `Host: 127.0.0.1:${port}`,
+        `Host: ${host}`,
         "Upgrade: websocket",
         "Connection: Upgrade",
         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
@@ -53,6 +53,14 @@ describe("origins", () => {
     expect(await handshake(server.port, { Origin: `http://127.0.0.1:${server.port + 1}` })).toBe(403);
     const res = await fetch(`${server.url}/ws?codec=json&payload=small`, { headers: { upgrade: "websocket", origin: "http://evil.example" } });
     expect(await res.text()).toBe("origin http://evil.example may not open a socket here; start the server with --allow-origin ORIGIN to allow it\n");
+  });
+
+  it("answers only requests addressed to loopback, so a rebound DNS name cannot pose as the page", async () => {
+    server = await startServer({ port: 0 });
+    const port = server.port;
+    expect(await handshake(port, { Origin: `http://evil.example:${port}` }, undefined, `evil.example:${port}`)).toBe(403);
+    expect(await handshake(port, { Origin: `http://localhost:${port}` }, undefined, `localhost:${port}`)).toBe(101);
+    expect(await handshake(port, {}, undefined, `[::1]:${port}`)).toBe(101);
   });
 
   it("lets in an origin named with --allow-origin", async () => {
