@@ -18,6 +18,7 @@
 import type { Codec, Encoded, PayloadCodec } from "../protocols/codec.ts";
 import { encodedBytes } from "../protocols/codec.ts";
 import type { ClockCalibration, Clock } from "./clock.ts";
+import type { ProgressUpdate } from "./progress.ts";
 import { batchCount, compileLoop, SINK_SIZE, type TimedLoop } from "./loops.ts";
 import { createRng, makeMessages, type Message, type PayloadName } from "./payloads.ts";
 import type { BatchPercentiles, CaseResult, ClientKind, RunFigures } from "./results.ts";
@@ -49,17 +50,11 @@ export interface CodecModeOptions {
   onCaseDone?: (c: CaseResult) => void;
 }
 
-export interface ProgressEvent {
+/** The shared progress shape (bench/progress.ts) without a mode: codec mode is the only one here. */
+export interface ProgressEvent extends Omit<ProgressUpdate, "mode"> {
   /** What is being done: "verify", "warmup" or "run". */
   stage: "verify" | "warmup" | "run";
-  codec: string;
   payload: PayloadName;
-  run: number;
-  runs: number;
-  /** Timed runs finished so far, and in all. */
-  done: number;
-  total: number;
-  elapsedMs: number;
 }
 
 export interface CodecModeResult {

@@ -7,26 +7,12 @@
  * acknowledgement.
  */
 
-import type { Clock } from "../bench/clock.ts";
-import type { Message, PayloadName } from "../bench/payloads.ts";
 import type { ClientFigures } from "../bench/results.ts";
 import { CLOSE, socketUrl } from "../protocols/socket.ts";
-import { byteLength, clientCodec, emptyFigures, fetchServerStats, openSocket, sendFrame, type MessageData, type SocketCaseFigures, type WebSocketClass } from "./runner.ts";
+import { byteLength, clientCodec, emptyFigures, fetchServerStats, openSocket, sendFrame, type MessageData, type SocketCaseFigures, type SocketCaseOptions } from "./runner.ts";
 
-export interface FanoutOptions {
-  server: string;
-  codec: string;
-  payload: PayloadName;
-  messages: readonly Message[];
-  subscribers: number;
-  window: number;
-  stallTimeoutMs: number;
-  clock: Clock;
-  timerOverheadNs: number;
-  WebSocket: WebSocketClass;
-  id: string;
-  cpuMs?: () => number;
-}
+/** A socket case's options (its mode is fanout), and how many subscribers. */
+export type FanoutOptions = Omit<SocketCaseOptions, "mode"> & { subscribers: number };
 
 export interface FanoutFigures {
   /** sent: published messages; received, lost, corrupted, reordered: summed over subscribers. */

@@ -10,6 +10,7 @@
 import { shuffled } from "../bench/codec-mode.ts";
 import type { Clock, ClockCalibration } from "../bench/clock.ts";
 import { createRng, makeMessages, type Message, type PayloadName } from "../bench/payloads.ts";
+import type { ProgressUpdate } from "../bench/progress.ts";
 import type { CaseResult, ClientKind, LatencyPercentiles, RunFigures } from "../bench/results.ts";
 import { percentileSorted, summarize } from "../bench/stats.ts";
 import { getCodec } from "../protocols/registry.ts";
@@ -58,16 +59,11 @@ export interface SocketModeOptions {
   onCaseDone?: (c: CaseResult) => void;
 }
 
-export interface SocketProgress {
+/** The shared progress shape (bench/progress.ts), narrowed to these modes. */
+export interface SocketProgress extends ProgressUpdate {
   stage: "warmup" | "run";
   mode: SocketMode;
-  codec: string;
   payload: PayloadName;
-  run: number;
-  runs: number;
-  done: number;
-  total: number;
-  elapsedMs: number;
 }
 
 export interface SocketModeResult {
@@ -130,25 +126,8 @@ export async function runSocketModes(o: SocketModeOptions): Promise<SocketModeRe
   const runCase = async (s: CaseState, count: number, label: string): Promise<SocketCaseFigures> => {
     const id = `${o.client}-${label}-${s.mode}-${s.codec}-${s.payload}-${Date.now().toString(36)}-${connection++}`;
     const window = s.mode === "roundtrip" ? 1 : o.window;
-    if (s.mode === "fanout") {
-      const r = await runFanoutCase({
-        server: o.server,
-        codec: s.codec,
-        payload: s.payload,
-        messages: messages.get(s.payload)!.slice(0, count),
-        subscribers: clients,
-        window,
-        stallTimeoutMs: o.stallTimeoutMs,
-        clock: o.clock,
-        timerOverheadNs: o.calibration.overheadNs,
-        WebSocket: o.WebSocket,
-        id,
-        cpuMs: o.cpuMs,
-      });
-      if (label !== "warmup") s.perClient.push(r.perSubscriber);
-      return r.figures;
-    }
-    if (clients > 1 && o.workers) {
+    // Several clients (not fanout, whose subscribers run here): worker threads.
+    if (s.mode !== "fanout" && clients > 1 && o.workers) {
       const t0 = now();
       const all = await o.workers.run(
         { server: o.server, codec: s.codec, payload: s.payload, mode: s.mode, seed: o.seed, fixed: o.fixed, window, stallTimeoutMs: o.stallTimeoutMs, timerOverheadNs: o.calibration.overheadNs },
@@ -160,7 +139,7 @@ export async function runSocketModes(o: SocketModeOptions): Promise<SocketModeRe
       if (label !== "warmup") s.perClient.push(perClient);
       return merged;
     }
-    return runSocketCase({
+    const single = {
       server: o.server,
       codec: s.codec,
       payload: s.payload,
@@ -173,7 +152,13 @@ export async function runSocketModes(o: SocketModeOptions): Promise<SocketModeRe
       WebSocket: o.WebSocket,
       id,
       cpuMs: o.cpuMs,
-    });
+    };
+    if (s.mode === "fanout") {
+      const r = await runFanoutCase({ ...single, subscribers: clients });
+      if (label !== "warmup") s.perClient.push(r.perSubscriber);
+      return r.figures;
+    }
+    return runSocketCase(single);
   };
 
   outer: for (const mode of o.modes) {
