@@ -14,13 +14,13 @@
 
 import type { Server, ServerWebSocket } from "bun";
 import { parseArgs } from "node:util";
-import { calibrateClock, performanceClock } from "./bench/clock.ts";
-import { PAYLOAD_NAMES, type PayloadName } from "./bench/payloads.ts";
+import { calibrateClock, performanceClock } from "./bench/harness/clock.ts";
+import { PAYLOAD_NAMES, type PayloadName } from "./protocols/messages.ts";
 import type { Encoded, Frame, PayloadCodec } from "./protocols/codec.ts";
 import { getCodec } from "./protocols/registry.ts";
-import { buildPage, type PageAsset } from "./client/page-build.ts";
-import { shapeError } from "./protocols/shape.ts";
-import { LIBRARIES, libraryVersion } from "./bench/environment.ts";
+import { buildPage, type PageAsset } from "./client/page/build.ts";
+import { shapeError } from "./protocols/socket/shape.ts";
+import { LIBRARIES, libraryVersion } from "./bench/cli/environment.ts";
 import {
   CLOSE,
   GC_PATH,
@@ -33,7 +33,7 @@ import {
   WS_PATH,
   frameOf,
   type ServerConnectionStats,
-} from "./protocols/socket.ts";
+} from "./protocols/socket/contract.ts";
 
 export interface ServerOptions {
   /** Interface to bind; loopback unless the user says otherwise. */

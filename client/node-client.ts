@@ -8,10 +8,10 @@
  */
 
 import WebSocket from "ws";
-import { performanceClock, calibrateClock } from "../bench/clock.ts";
+import { performanceClock, calibrateClock } from "../bench/harness/clock.ts";
 import { stringifyLine } from "./json-lines.ts";
-import { runSocketModes, type SocketModeOptions } from "./socket-mode.ts";
-import type { WebSocketClass } from "./runner.ts";
+import { runSocketModes, type SocketModeOptions } from "./socket/modes.ts";
+import type { WebSocketClass } from "./socket/runner.ts";
 
 /** What the bench sends: everything but the parts only this process can supply. */
 export type NodeClientJob = Omit<

@@ -1,5 +1,4 @@
-import type { Message } from "../bench/payloads.ts";
-import { decodeWith, encodeWith } from "./messages.ts";
+import { decodeWith, encodeWith, type Message } from "./messages.ts";
 import { BinaryReader } from "./reader.ts";
 import { BinaryWriter, DEFAULT_WRITER_MODE, type WriterMode } from "./writer.ts";
 

@@ -6,6 +6,7 @@
 // Encoding and decoding
 export { createCustomBinary, type CustomBinary } from "./codec.ts";
 export { encodeWith, decodeWith, ASCII_FLAG, HEADER, MESSAGE_TYPE, VERSION } from "./messages.ts";
+export type { SmallMessage, MediumMessage, LargeMessage, Message } from "./messages.ts";
 
 // Building blocks
 export { BinaryReader } from "./reader.ts";

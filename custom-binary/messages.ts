@@ -6,10 +6,35 @@
  * fast.
  */
 
-import type { LargeMessage, MediumMessage, Message, SmallMessage } from "../bench/payloads.ts";
 import { DecodeError, hexByte } from "./errors.ts";
 import { BinaryReader } from "./reader.ts";
 import { BinaryWriter } from "./writer.ts";
+
+/** Layout of message type 1: one string, one unsigned integer. */
+export interface SmallMessage {
+  text: string;
+  num: number;
+}
+/** Layout of message type 2. */
+export interface MediumMessage {
+  text: string;
+  text2: string;
+  num: number;
+  decimal: number;
+}
+/** Layout of message type 3. */
+export interface LargeMessage {
+  text: string;
+  text2: string;
+  text3: string;
+  text4: string;
+  num: number;
+  decimal: number;
+  num2: number;
+  decimal2: number;
+}
+/** Any message this protocol carries. */
+export type Message = SmallMessage | MediumMessage | LargeMessage;
 
 /** Protocol version, the high four bits of the header byte. */
 export const VERSION = 1;

@@ -5,7 +5,7 @@
  * formats (Protobuf) need to know which message type they are reading.
  */
 
-import type { Message, PayloadName } from "../bench/payloads.ts";
+import type { Message, PayloadName } from "./messages.ts";
 
 /** The WebSocket frame type a codec's output travels in. */
 export type Frame = "text" | "binary";

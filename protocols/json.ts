@@ -1,5 +1,5 @@
 import type { Codec, Encoded } from "./codec.ts";
-import type { Message } from "../bench/payloads.ts";
+import type { Message } from "./messages.ts";
 
 /**
  * JSON as WebSocket text frames: what most applications send. Its size is the

@@ -1,6 +1,6 @@
 import { Decoder, Encoder } from "@msgpack/msgpack";
 import type { Codec, Encoded } from "./codec.ts";
-import type { Message } from "../bench/payloads.ts";
+import type { Message } from "./messages.ts";
 
 /**
  * MessagePack through the official JavaScript library, with reused Encoder

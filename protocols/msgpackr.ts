@@ -1,7 +1,6 @@
 import { Packr, Unpackr } from "msgpackr";
 import type { Codec, Encoded } from "./codec.ts";
-import type { Message } from "../bench/payloads.ts";
-import { ARTICLE_MESSAGES } from "../bench/payloads.ts";
+import { PAYLOAD_FIELDS, PAYLOAD_NAMES, type Message } from "./messages.ts";
 
 /**
  * Standard MessagePack through msgpackr, records off: any MessagePack
@@ -30,7 +29,7 @@ export const msgpackr: Codec = {
  * its keys, and decodes on its own (no state carried between messages).
  */
 export function recordStructures(): string[][] {
-  return [Object.keys(ARTICLE_MESSAGES.small), Object.keys(ARTICLE_MESSAGES.medium), Object.keys(ARTICLE_MESSAGES.large)];
+  return PAYLOAD_NAMES.map((p) => [...PAYLOAD_FIELDS[p]]);
 }
 
 /**

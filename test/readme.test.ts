@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { HELP } from "../bench/options.ts";
+import { HELP } from "../bench/cli/options.ts";
 import { CSV_COLUMNS } from "../bench/report/csv.ts";
 import { CODEC_NAMES } from "../protocols/registry.ts";
 

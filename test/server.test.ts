@@ -4,11 +4,12 @@
  * test/client/node-client.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { performanceClock } from "../bench/clock.ts";
-import { makeMessages, PAYLOAD_NAMES, type PayloadName } from "../bench/payloads.ts";
-import { spawnServer } from "../bench/server-process.ts";
-import { fetchServerStats, openSocket, runSocketCase, type SocketMode, type WebSocketClass } from "../client/runner.ts";
-import { CLOSE, MAX_PAYLOAD_BYTES, SOCKET_CODEC_NAMES, socketUrl } from "../protocols/socket.ts";
+import { performanceClock } from "../bench/harness/clock.ts";
+import { makeMessages } from "../bench/harness/generator.ts";
+import { PAYLOAD_NAMES, type PayloadName } from "../protocols/messages.ts";
+import { spawnServer } from "../bench/cli/processes/server.ts";
+import { fetchServerStats, openSocket, runSocketCase, type SocketMode, type WebSocketClass } from "../client/socket/runner.ts";
+import { CLOSE, MAX_PAYLOAD_BYTES, SOCKET_CODEC_NAMES, socketUrl } from "../protocols/socket/contract.ts";
 import { startServer, type BenchServer } from "../server.ts";
 
 let server: BenchServer;

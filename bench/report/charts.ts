@@ -7,7 +7,7 @@
  * same charts.
  */
 
-import { PAYLOAD_NAMES } from "../payloads.ts";
+import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { ChartRow } from "./rows.ts";
 
 export interface ChartSpec {

@@ -6,9 +6,9 @@
  * it was measured on. Columns may be added; none is removed or renamed.
  */
 
-import type { BenchResults, CaseResult } from "../results.ts";
-import type { Summary } from "../stats.ts";
-import { jsonBaseline, pairedRatio } from "../compare.ts";
+import type { BenchResults, CaseResult } from "../harness/results.ts";
+import type { Summary } from "../harness/stats.ts";
+import { jsonBaseline, pairedRatio } from "./ratios.ts";
 
 type Row = Record<string, string | number | boolean>;
 

@@ -4,7 +4,7 @@
  * failed case never got) is written as null.
  */
 
-import type { BenchResults } from "../results.ts";
+import type { BenchResults } from "../harness/results.ts";
 
 export function toJson(results: BenchResults): string {
   return JSON.stringify(

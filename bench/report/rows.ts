@@ -4,7 +4,7 @@
  * the CSV contract means every source is charted from the same columns.
  */
 
-import type { BenchResults } from "../results.ts";
+import type { BenchResults } from "../harness/results.ts";
 import { parseCsv, toCsv } from "./csv.ts";
 
 export interface ChartRow {

@@ -5,10 +5,10 @@
  * and the text does not call either faster.
  */
 
-import type { BenchResults, CaseResult } from "../results.ts";
-import { intervalsOverlap } from "../stats.ts";
-import { jsonBaseline, pairedRatio } from "../compare.ts";
-import { PAYLOAD_NAMES } from "../payloads.ts";
+import type { BenchResults, CaseResult } from "../harness/results.ts";
+import { intervalsOverlap } from "../harness/stats.ts";
+import { jsonBaseline, pairedRatio } from "./ratios.ts";
+import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 
 /** A duration in ns with a sensible unit. */
 export function formatNs(ns: number): string {

@@ -12,14 +12,14 @@
  */
 
 import { Chart, type ChartConfiguration } from "chart.js/auto";
-import { calibrateClock, performanceClock } from "../../bench/clock.ts";
-import { PAYLOAD_NAMES, type PayloadName } from "../../bench/payloads.ts";
-import type { BenchResults, Mode } from "../../bench/results.ts";
+import { calibrateClock, performanceClock } from "../../bench/harness/clock.ts";
+import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
+import type { BenchResults, Mode } from "../../bench/harness/results.ts";
 import { chartSpecs } from "../../bench/report/charts.ts";
 import { toCsv } from "../../bench/report/csv.ts";
 import { rowsFromFile, rowsFromResults, type ChartRow } from "../../bench/report/rows.ts";
 import { formatNs } from "../../bench/report/table.ts";
-import { RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket.ts";
+import { RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
 import { stringifyLine } from "../json-lines.ts";
 import { PAGE_DEFAULTS, runSuite, type SuiteProgress, type SuiteSettings } from "./suite.ts";
 

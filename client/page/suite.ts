@@ -6,16 +6,16 @@
  * client = "browser".
  */
 
-import { calibrateClock, performanceClock, type ClockCalibration } from "../../bench/clock.ts";
-import { runCodecMode } from "../../bench/codec-mode.ts";
-import type { Environment } from "../../bench/environment.ts";
-import type { PayloadName } from "../../bench/payloads.ts";
-import type { ProgressUpdate } from "../../bench/progress.ts";
-import type { BenchResults, CaseResult, RunSettings } from "../../bench/results.ts";
+import { calibrateClock, performanceClock, type ClockCalibration } from "../../bench/harness/clock.ts";
+import { runCodecMode } from "../../bench/harness/codec-mode.ts";
+import type { Environment } from "../../bench/cli/environment.ts";
+import type { PayloadName } from "../../protocols/messages.ts";
+import type { ProgressUpdate } from "../../bench/harness/progress.ts";
+import type { BenchResults, CaseResult, RunSettings } from "../../bench/harness/results.ts";
 import { CODECS } from "../../protocols/registry.ts";
-import { GC_PATH, INFO_PATH } from "../../protocols/socket.ts";
-import type { SocketMode, WebSocketClass } from "../runner.ts";
-import { runSocketModes } from "../socket-mode.ts";
+import { GC_PATH, INFO_PATH } from "../../protocols/socket/contract.ts";
+import type { SocketMode, WebSocketClass } from "../socket/runner.ts";
+import { runSocketModes } from "../socket/modes.ts";
 
 /** What a page run needs: the CLI's settings, and the stream window. */
 export type SuiteSettings = Pick<RunSettings, "modes" | "codecs" | "payloads" | "iterations" | "runs" | "warmup" | "seed" | "fixed"> & {

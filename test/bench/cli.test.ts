@@ -15,7 +15,7 @@ const tmp = mkdtempSync(path.join(tmpdir(), "bench-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function bench(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["bench/cli.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000, env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, ["bench/cli/bench.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000, env: { ...process.env, NO_COLOR: "1" } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -142,7 +142,7 @@ describe("WebSocket modes from the command line", () => {
 
 describe("--client browser", () => {
   it("without Chromium: one line saying how to install it, exit 2", () => {
-    const r = spawnSync(process.execPath, ["bench/cli.ts", "--client", "browser", "--out", path.join(tmp, "nochromium")], {
+    const r = spawnSync(process.execPath, ["bench/cli/bench.ts", "--client", "browser", "--out", path.join(tmp, "nochromium")], {
       cwd: ROOT,
       encoding: "utf8",
       env: { ...process.env, CHROMIUM_PATH: "/nonexistent/chromium" },

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { runCodecMode } from "../../bench/codec-mode.ts";
-import type { Environment } from "../../bench/environment.ts";
+import { runCodecMode } from "../../bench/harness/codec-mode.ts";
+import type { Environment } from "../../bench/cli/environment.ts";
 import { csvField, CSV_COLUMNS, parseCsv, toCsv } from "../../bench/report/csv.ts";
 import { toJson } from "../../bench/report/json.ts";
-import type { BenchResults } from "../../bench/results.ts";
+import type { BenchResults } from "../../bench/harness/results.ts";
 import { CODECS } from "../../protocols/registry.ts";
 
 /** The columns the CSV contract promises (later modes and users' sheets rely on them). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { calibrateClock, type Clock } from "../../bench/clock.ts";
-import { batchSizeFor, minBatchNs, runCodecMode, type CodecModeOptions } from "../../bench/codec-mode.ts";
-import type { Message } from "../../bench/payloads.ts";
+import { calibrateClock, type Clock } from "../../bench/harness/clock.ts";
+import { batchSizeFor, minBatchNs, runCodecMode, type CodecModeOptions } from "../../bench/harness/codec-mode.ts";
+import type { Message } from "../../protocols/messages.ts";
 import type { Codec } from "../../protocols/codec.ts";
 import { getCodec } from "../../protocols/registry.ts";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ARTICLE_MESSAGES, makeMessages, PAYLOAD_NAMES, randomString, createRng } from "../../bench/payloads.ts";
+import { makeMessages, randomString, createRng } from "../../bench/harness/generator.ts";
+import { ARTICLE_MESSAGES, PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { encodedBytes } from "../../protocols/codec.ts";
 import { CODECS } from "../../protocols/registry.ts";
 

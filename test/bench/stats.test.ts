@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { intervalsOverlap, percentileSorted, summarize, tQuantile975 } from "../../bench/stats.ts";
-import { describeMismatch, sameMessage } from "../../bench/verify.ts";
+import { intervalsOverlap, percentileSorted, summarize, tQuantile975 } from "../../bench/harness/stats.ts";
+import { describeMismatch, sameMessage } from "../../bench/harness/verify.ts";
 
 describe("stats", () => {
   it("summarizes a known sample", () => {

@@ -3,7 +3,7 @@
  * skip (never under CI=true, where a missing browser is a failure).
  */
 import type { BrowserContext } from "playwright-core";
-import { findChromium, launchChromium } from "../../bench/browser-process.ts";
+import { findChromium, launchChromium } from "../../bench/cli/processes/browser.ts";
 
 export const chromiumPath = findChromium();
 export const inCI = process.env.CI === "true";

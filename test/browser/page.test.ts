@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_COLUMNS, parseCsv } from "../../bench/report/csv.ts";
 import { CODEC_NAMES } from "../../protocols/registry.ts";
-import { SOCKET_CODEC_NAMES } from "../../protocols/socket.ts";
+import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
 import { startServer, type BenchServer } from "../../server.ts";
 import { launch, skipBrowserTests } from "./chromium.ts";
 

@@ -14,7 +14,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function buildReport(...files: string[]): string {
   const out = path.join(tmp, `report-${files.length}.html`);
-  const r = spawnSync(process.execPath, ["bench/report-cli.ts", ...files, "--out", out], { cwd: ROOT, encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["bench/cli/report.ts", ...files, "--out", out], { cwd: ROOT, encoding: "utf8" });
   expect(r.status, r.stderr).toBe(0);
   expect(r.stdout).toMatch(/^Wrote .*report-\d\.html \(\d+ rows\)\.\n$/);
   return out;
@@ -39,10 +39,10 @@ describe("static report", () => {
   });
 
   it("refuses a file that is not a result, with one line and exit 2", () => {
-    const r = spawnSync(process.execPath, ["bench/report-cli.ts", path.join(ROOT, "package.json")], { cwd: ROOT, encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["bench/cli/report.ts", path.join(ROOT, "package.json")], { cwd: ROOT, encoding: "utf8" });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^report: .*package\.json: not a results JSON: no cases\n$/);
-    const none = spawnSync(process.execPath, ["bench/report-cli.ts"], { cwd: ROOT, encoding: "utf8" });
+    const none = spawnSync(process.execPath, ["bench/cli/report.ts"], { cwd: ROOT, encoding: "utf8" });
     expect(none.status).toBe(2);
     expect(none.stderr).toMatch(/^report: name at least one results file/);
   });

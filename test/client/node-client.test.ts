@@ -3,9 +3,9 @@
  * the real server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { libraryVersion } from "../../bench/environment.ts";
-import { runNodeClient } from "../../bench/node-process.ts";
-import type { SocketProgress } from "../../client/socket-mode.ts";
+import { libraryVersion } from "../../bench/cli/environment.ts";
+import { runNodeClient } from "../../bench/cli/processes/node.ts";
+import type { SocketProgress } from "../../client/socket/modes.ts";
 import { startServer, type BenchServer } from "../../server.ts";
 
 let server: BenchServer;

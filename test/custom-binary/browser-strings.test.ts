@@ -5,7 +5,8 @@
  * a real browser too.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { ARTICLE_MESSAGES, createRng, makeMessages, type Message } from "../../bench/payloads.ts";
+import { createRng, makeMessages } from "../../bench/harness/generator.ts";
+import { ARTICLE_MESSAGES, type Message } from "../../protocols/messages.ts";
 
 type CustomBinaryModule = typeof import("../../custom-binary/index.ts");
 type Utf8Module = typeof import("../../custom-binary/utf8.ts");

@@ -3,7 +3,8 @@
  * and the decoder must keep working afterwards. Bounded: a few seconds.
  */
 import { describe, expect, it } from "vitest";
-import { ARTICLE_MESSAGES, createRng, makeMessages } from "../../bench/payloads.ts";
+import { createRng, makeMessages } from "../../bench/harness/generator.ts";
+import { ARTICLE_MESSAGES } from "../../protocols/messages.ts";
 import { createCustomBinary, DecodeError } from "../../custom-binary/index.ts";
 import { firstInvalidUtf8 } from "../../custom-binary/utf8.ts";
 

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ARTICLE_MESSAGES, makeMessages, type Message } from "../../bench/payloads.ts";
+import { makeMessages } from "../../bench/harness/generator.ts";
+import { ARTICLE_MESSAGES, type Message } from "../../protocols/messages.ts";
 import { createCustomBinary, DecodeError, EncodeError } from "../../custom-binary/index.ts";
 
 const cb = createCustomBinary("copy");

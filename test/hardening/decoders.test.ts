@@ -4,10 +4,10 @@
  * check refuses; it never hangs or crashes, and keeps working afterwards.
  */
 import { describe, expect, it } from "vitest";
-import { ARTICLE_MESSAGES, PAYLOAD_NAMES } from "../../bench/payloads.ts";
+import { ARTICLE_MESSAGES, PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { DecodeError } from "../../custom-binary/index.ts";
 import { CODECS } from "../../protocols/registry.ts";
-import { shapeError } from "../../protocols/shape.ts";
+import { shapeError } from "../../protocols/socket/shape.ts";
 import { badFrames } from "./frames.ts";
 
 describe("decoders on bad frames", () => {

@@ -5,10 +5,11 @@
  * wrong frame type. Seeded, so a failure can be replayed.
  */
 import { encode as msgpackEncode } from "@msgpack/msgpack";
-import { ARTICLE_MESSAGES, createRng, PAYLOAD_NAMES, type PayloadName } from "../../bench/payloads.ts";
+import { createRng } from "../../bench/harness/generator.ts";
+import { ARTICLE_MESSAGES, PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import type { Encoded } from "../../protocols/codec.ts";
 import { getCodec } from "../../protocols/registry.ts";
-import { frameOf } from "../../protocols/socket.ts";
+import { frameOf } from "../../protocols/socket/contract.ts";
 
 export interface BadFrame {
   codec: string;

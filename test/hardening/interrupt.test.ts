@@ -8,11 +8,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { performanceClock } from "../../bench/clock.ts";
-import { makeMessages } from "../../bench/payloads.ts";
+import { performanceClock } from "../../bench/harness/clock.ts";
+import { makeMessages } from "../../bench/harness/generator.ts";
 import { parseCsv } from "../../bench/report/csv.ts";
-import { spawnServer } from "../../bench/server-process.ts";
-import { runSocketCase, type WebSocketClass } from "../../client/runner.ts";
+import { spawnServer } from "../../bench/cli/processes/server.ts";
+import { runSocketCase, type WebSocketClass } from "../../client/socket/runner.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-interrupt-"));
@@ -20,7 +20,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function startBench(args: string[]): { done: Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>; child: ReturnType<typeof spawn>; stderr(): string } {
   const started = Date.now();
-  const child = spawn(process.execPath, ["bench/cli.ts", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["bench/cli/bench.ts", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));

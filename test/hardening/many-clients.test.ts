@@ -7,12 +7,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { performanceClock } from "../../bench/clock.ts";
-import { makeMessages } from "../../bench/payloads.ts";
+import { performanceClock } from "../../bench/harness/clock.ts";
+import { makeMessages } from "../../bench/harness/generator.ts";
 import { parseCsv } from "../../bench/report/csv.ts";
-import { runFanoutCase } from "../../client/fanout.ts";
-import { openSocket, type WebSocketClass } from "../../client/runner.ts";
-import { CLOSE, socketUrl } from "../../protocols/socket.ts";
+import { runFanoutCase } from "../../client/socket/fanout.ts";
+import { openSocket, type WebSocketClass } from "../../client/socket/runner.ts";
+import { CLOSE, socketUrl } from "../../protocols/socket/contract.ts";
 import { startServer, type BenchServer } from "../../server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -22,7 +22,7 @@ const WS = globalThis.WebSocket as unknown as WebSocketClass;
 
 function benchCsv(args: string[]): { code: number | null; stderr: string; rows: Record<string, string>[] } {
   const out = path.join(tmp, args.join("_").replace(/[^a-z0-9]+/gi, "-"));
-  const r = spawnSync(process.execPath, ["bench/cli.ts", ...args, "--out", out], { cwd: ROOT, encoding: "utf8", timeout: 240_000 });
+  const r = spawnSync(process.execPath, ["bench/cli/bench.ts", ...args, "--out", out], { cwd: ROOT, encoding: "utf8", timeout: 240_000 });
   const [header, ...body] = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
   return { code: r.status, stderr: r.stderr, rows: body.map((row) => Object.fromEntries(header!.map((h, i) => [h, row[i]!]))) };
 }
@@ -58,10 +58,10 @@ describe("--clients 32", () => {
   }, 240_000);
 
   it("refuses --clients above 1 and fanout for other clients, exit 2", () => {
-    const a = spawnSync(process.execPath, ["bench/cli.ts", "--client", "node", "--clients", "4"], { cwd: ROOT, encoding: "utf8" });
+    const a = spawnSync(process.execPath, ["bench/cli/bench.ts", "--client", "node", "--clients", "4"], { cwd: ROOT, encoding: "utf8" });
     expect(a.status).toBe(2);
     expect(a.stderr).toBe("bench: --clients above 1 needs --client bun (got --client node)\n");
-    const b = spawnSync(process.execPath, ["bench/cli.ts", "--client", "browser", "--modes", "fanout"], { cwd: ROOT, encoding: "utf8" });
+    const b = spawnSync(process.execPath, ["bench/cli/bench.ts", "--client", "browser", "--modes", "fanout"], { cwd: ROOT, encoding: "utf8" });
     expect(b.status).toBe(2);
     expect(b.stderr).toBe("bench: --modes fanout needs --client bun (got --client browser)\n");
   });

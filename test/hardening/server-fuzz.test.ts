@@ -4,13 +4,13 @@
  * message, and its memory does not grow.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { performanceClock } from "../../bench/clock.ts";
-import { makeMessages } from "../../bench/payloads.ts";
-import { spawnServer, type ServerProcess } from "../../bench/server-process.ts";
-import { runSocketCase, type WebSocketClass } from "../../client/runner.ts";
+import { performanceClock } from "../../bench/harness/clock.ts";
+import { makeMessages } from "../../bench/harness/generator.ts";
+import { spawnServer, type ServerProcess } from "../../bench/cli/processes/server.ts";
+import { runSocketCase, type WebSocketClass } from "../../client/socket/runner.ts";
 import { getCodec } from "../../protocols/registry.ts";
-import { shapeError } from "../../protocols/shape.ts";
-import { CLOSE, socketUrl } from "../../protocols/socket.ts";
+import { shapeError } from "../../protocols/socket/shape.ts";
+import { CLOSE, socketUrl } from "../../protocols/socket/contract.ts";
 import { badFrames, type BadFrame } from "./frames.ts";
 
 let server: ServerProcess;

@@ -1,7 +1,7 @@
 import { Decoder } from "@msgpack/msgpack";
 import { describe, expect, it } from "vitest";
-import { ARTICLE_MESSAGES, PAYLOAD_NAMES, type Message } from "../../bench/payloads.ts";
-import { describeMismatch } from "../../bench/verify.ts";
+import { ARTICLE_MESSAGES, PAYLOAD_NAMES, type Message } from "../../protocols/messages.ts";
+import { describeMismatch } from "../../bench/harness/verify.ts";
 import { encodedBytes, utf8Length, type Encoded } from "../../protocols/codec.ts";
 import { CODECS, getCodec } from "../../protocols/registry.ts";
 

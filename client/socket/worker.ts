@@ -5,10 +5,10 @@
  * connections at once with the ordinary runner, and posts their figures.
  */
 
-import { performanceClock } from "../bench/clock.ts";
-import { makeMessages } from "../bench/payloads.ts";
+import { performanceClock } from "../../bench/harness/clock.ts";
+import { makeMessages } from "../../bench/harness/generator.ts";
 import { runSocketCase, type SocketCaseFigures, type WebSocketClass } from "./runner.ts";
-import type { ClientJob } from "./multi-client.ts";
+import type { ClientJob } from "./workers.ts";
 
 declare const self: Worker;
 

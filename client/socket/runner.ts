@@ -13,13 +13,13 @@
  * what was sent (sent, received, lost, reordered, corrupted).
  */
 
-import type { Clock } from "../bench/clock.ts";
-import type { Message, PayloadName } from "../bench/payloads.ts";
-import { sameMessage } from "../bench/verify.ts";
-import { createCustomBinary } from "../custom-binary/index.ts";
-import type { Encoded, Frame, PayloadCodec } from "../protocols/codec.ts";
-import { getCodec } from "../protocols/registry.ts";
-import { CLOSE, RAW_CODEC_NAME, STATS_PATH, frameOf, socketUrl, type ServerConnectionStats } from "../protocols/socket.ts";
+import type { Clock } from "../../bench/harness/clock.ts";
+import type { Message, PayloadName } from "../../protocols/messages.ts";
+import { sameMessage } from "../../bench/harness/verify.ts";
+import { createCustomBinary } from "../../custom-binary/index.ts";
+import type { Encoded, Frame, PayloadCodec } from "../../protocols/codec.ts";
+import { getCodec } from "../../protocols/registry.ts";
+import { CLOSE, RAW_CODEC_NAME, STATS_PATH, frameOf, socketUrl, type ServerConnectionStats } from "../../protocols/socket/contract.ts";
 
 export type SocketMode = "roundtrip" | "stream" | "fanout";
 

@@ -5,9 +5,9 @@
  */
 
 import { parseArgs } from "node:util";
-import { SOCKET_CODEC_NAMES } from "../protocols/socket.ts";
-import { PAYLOAD_NAMES, type PayloadName } from "./payloads.ts";
-import type { Mode } from "./results.ts";
+import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
+import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
+import type { Mode } from "../harness/results.ts";
 
 export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream", "fanout"];
 /** What runs without --modes: fanout only when asked for. */

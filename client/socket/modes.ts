@@ -7,18 +7,19 @@
  * only; never prints.
  */
 
-import { shuffled } from "../bench/codec-mode.ts";
-import type { Clock, ClockCalibration } from "../bench/clock.ts";
-import { createRng, makeMessages, type Message, type PayloadName } from "../bench/payloads.ts";
-import type { ProgressUpdate } from "../bench/progress.ts";
-import type { CaseResult, ClientKind, LatencyPercentiles, RunFigures } from "../bench/results.ts";
-import { percentileSorted, summarize } from "../bench/stats.ts";
-import { getCodec } from "../protocols/registry.ts";
-import { RAW_CODEC_NAME, frameBytes, frameOf } from "../protocols/socket.ts";
+import { shuffled } from "../../bench/harness/codec-mode.ts";
+import type { Clock, ClockCalibration } from "../../bench/harness/clock.ts";
+import { createRng, makeMessages } from "../../bench/harness/generator.ts";
+import { type Message, type PayloadName } from "../../protocols/messages.ts";
+import type { ProgressUpdate } from "../../bench/harness/progress.ts";
+import type { CaseResult, ClientKind, LatencyPercentiles, RunFigures } from "../../bench/harness/results.ts";
+import { percentileSorted, summarize } from "../../bench/harness/stats.ts";
+import { getCodec } from "../../protocols/registry.ts";
+import { RAW_CODEC_NAME, frameBytes, frameOf } from "../../protocols/socket/contract.ts";
 import { runSocketCase, type SocketCaseFigures, type SocketMode, type WebSocketClass } from "./runner.ts";
-import { mergeFigures, type ClientWorkers } from "./multi-client.ts";
+import { mergeFigures, type ClientWorkers } from "./workers.ts";
 import { runFanoutCase } from "./fanout.ts";
-import type { ClientFigures } from "../bench/results.ts";
+import type { ClientFigures } from "../../bench/harness/results.ts";
 
 export interface SocketModeOptions {
   /** Server base URL, http://host:port. */

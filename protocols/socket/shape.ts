@@ -6,26 +6,7 @@
  * wrongly shaped message is never echoed as if it were the benchmark's.
  */
 
-import { ARTICLE_MESSAGES, type PayloadName } from "../bench/payloads.ts";
-
-type FieldKind = "string" | "uint32" | "int32" | "double";
-
-const FIELD_KINDS: Record<string, FieldKind> = {
-  text: "string",
-  text2: "string",
-  text3: "string",
-  text4: "string",
-  num: "uint32",
-  num2: "int32",
-  decimal: "double",
-  decimal2: "double",
-};
-
-const SHAPES: Record<PayloadName, readonly string[]> = {
-  small: Object.keys(ARTICLE_MESSAGES.small),
-  medium: Object.keys(ARTICLE_MESSAGES.medium),
-  large: Object.keys(ARTICLE_MESSAGES.large),
-};
+import { FIELD_KINDS, PAYLOAD_FIELDS, type FieldKind, type PayloadName } from "../messages.ts";
 
 const KIND_TEXT: Record<FieldKind, string> = {
   string: "a string",
@@ -52,7 +33,7 @@ export function shapeError(payload: PayloadName, value: unknown): string | undef
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return `expected a ${payload} message object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`;
   }
-  const fields = SHAPES[payload];
+  const fields = PAYLOAD_FIELDS[payload];
   const o = value as Record<string, unknown>;
   const keys = Object.keys(o);
   for (const key of fields) {

@@ -7,12 +7,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseLine } from "../client/json-lines.ts";
-import type { NodeClientJob } from "../client/node-client.ts";
-import type { SocketModeResult, SocketProgress } from "../client/socket-mode.ts";
+import { parseLine } from "../../../client/json-lines.ts";
+import type { NodeClientJob } from "../../../client/node-client.ts";
+import type { SocketModeResult, SocketProgress } from "../../../client/socket/modes.ts";
+import { ROOT } from "../paths.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Inside the project, so Node resolves the external libraries from its node_modules. */
 const BUILD_DIR = path.join(ROOT, ".bench-tmp");
 

@@ -7,8 +7,8 @@
  * acknowledgement.
  */
 
-import type { ClientFigures } from "../bench/results.ts";
-import { CLOSE, socketUrl } from "../protocols/socket.ts";
+import type { ClientFigures } from "../../bench/harness/results.ts";
+import { CLOSE, socketUrl } from "../../protocols/socket/contract.ts";
 import { byteLength, clientCodec, emptyFigures, fetchServerStats, openSocket, sendFrame, type MessageData, type SocketCaseFigures, type SocketCaseOptions } from "./runner.ts";
 
 /** A socket case's options (its mode is fanout), and how many subscribers. */

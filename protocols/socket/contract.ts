@@ -17,9 +17,9 @@
  * untouched, to show what the transport alone costs.
  */
 
-import type { Frame } from "./codec.ts";
-import { CODECS } from "./registry.ts";
-import type { PayloadName } from "../bench/payloads.ts";
+import type { Frame } from "../codec.ts";
+import { CODECS } from "../registry.ts";
+import type { PayloadName } from "../messages.ts";
 
 export const WS_PATH = "/ws";
 export const STATS_PATH = "/stats/";

@@ -1,6 +1,5 @@
 /**
- * The three messages of the original article (small, medium, large), and a
- * seeded generator that varies them.
+ * A seeded generator that varies the article's messages (protocols/messages.ts).
  *
  * Why vary: 100,000 copies of one object flatter every cache (JSON fast paths,
  * MessagePack key caches, record structures). A varied message keeps the
@@ -10,55 +9,7 @@
  * article's, and only the contents (and therefore the caches) change.
  */
 
-export type PayloadName = "small" | "medium" | "large";
-export const PAYLOAD_NAMES: readonly PayloadName[] = ["small", "medium", "large"];
-
-export interface SmallMessage {
-  text: string;
-  num: number;
-}
-export interface MediumMessage {
-  text: string;
-  text2: string;
-  num: number;
-  decimal: number;
-}
-export interface LargeMessage {
-  text: string;
-  text2: string;
-  text3: string;
-  text4: string;
-  num: number;
-  decimal: number;
-  num2: number;
-  decimal2: number;
-}
-export type Message = SmallMessage | MediumMessage | LargeMessage;
-
-/**
- * The article's messages, field for field. The article's code shows small
- * `num: "123"`, but its size table (33 bytes of JSON) is the number 123.
- */
-export const ARTICLE_MESSAGES = {
-  small: { text: "Hello World!", num: 123 } satisfies SmallMessage,
-  medium: {
-    text: "Hello World!",
-    text2: "Lorem ipsum dolor sit amet, consectetur adipiscing.",
-    num: 12345,
-    decimal: 3.1415926,
-  } satisfies MediumMessage,
-  large: {
-    text: "Hello World!",
-    text2:
-      "Lorem ipsum dolor sit amet, consectetur adipiscing elit. Maecenas rutrum odio dolor, a egestas dui bibendum at.",
-    text3: "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-    text4: "The quick brown fox jumps over the lazy dog.",
-    num: 123456789,
-    decimal: 3.141592653589793,
-    num2: -123456789,
-    decimal2: -3.141592653589793,
-  } satisfies LargeMessage,
-} as const;
+import { ARTICLE_MESSAGES, PAYLOAD_NAMES, type LargeMessage, type MediumMessage, type Message, type PayloadName, type SmallMessage } from "../../protocols/messages.ts";
 
 /** mulberry32: small, fast, and the same sequence in every JavaScript engine. */
 export function createRng(seed: number): () => number {

@@ -5,8 +5,8 @@
  * the first start to the last reply.
  */
 
-import type { PayloadName } from "../bench/payloads.ts";
-import type { ClientFigures } from "../bench/results.ts";
+import type { PayloadName } from "../../protocols/messages.ts";
+import type { ClientFigures } from "../../bench/harness/results.ts";
 import type { SocketCaseFigures, SocketMode } from "./runner.ts";
 
 export interface ClientJob {
@@ -27,7 +27,7 @@ export class ClientWorkers {
   private readonly workers: Worker[];
 
   constructor(count: number) {
-    this.workers = Array.from({ length: count }, () => new Worker(new URL("./client-worker.ts", import.meta.url).href));
+    this.workers = Array.from({ length: count }, () => new Worker(new URL("./worker.ts", import.meta.url).href));
   }
 
   get size(): number {

@@ -3,10 +3,10 @@
  * Measuring code builds these; nothing here prints or writes.
  */
 
-import type { Frame } from "../protocols/codec.ts";
-import type { PayloadName } from "./payloads.ts";
+import type { Frame } from "../../protocols/codec.ts";
+import type { PayloadName } from "../../protocols/messages.ts";
 import type { Summary } from "./stats.ts";
-import type { Environment } from "./environment.ts";
+import type { Environment } from "../cli/environment.ts";
 
 export type Mode = "codec" | "roundtrip" | "stream" | "fanout";
 /** Who ran the client side: in process (codec mode), Bun's WebSocket, Node with npm `ws`, a browser. */

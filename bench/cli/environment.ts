@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type { ClockCalibration } from "./clock.ts";
+import type { ClockCalibration } from "../harness/clock.ts";
+import { ROOT } from "./paths.ts";
 
 export interface Environment {
   runtime: string;
@@ -31,7 +31,6 @@ export interface Environment {
   userAgent?: string;
 }
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 export const LIBRARIES = ["protobufjs", "@msgpack/msgpack", "msgpackr", "ws", "chart.js"] as const;
 

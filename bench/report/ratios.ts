@@ -6,8 +6,8 @@
  * load; these ratios move much less.
  */
 
-import type { CaseResult } from "./results.ts";
-import { tQuantile975 } from "./stats.ts";
+import type { CaseResult } from "../harness/results.ts";
+import { tQuantile975 } from "../harness/stats.ts";
 
 export interface Ratio {
   /** Geometric mean of the per-run ratios of total time. */

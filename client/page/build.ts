@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The page's entry; Bun.build follows its script and style imports. */
+const INDEX_HTML = fileURLToPath(new URL("./index.html", import.meta.url));
 
 export interface PageAsset {
   body: Uint8Array<ArrayBuffer>;
@@ -35,7 +36,7 @@ export function buildPage(): Promise<Map<string, PageAsset>> {
   built ??= (async () => {
     const outdir = mkdtempSync(path.join(tmpdir(), "wsbench-page-"));
     const result = await Bun.build({
-      entrypoints: [path.join(ROOT, "client/page/index.html")],
+      entrypoints: [INDEX_HTML],
       outdir,
       target: "browser",
       minify: true,

@@ -7,23 +7,23 @@
  */
 
 import { isNativeAccelerationEnabled } from "msgpackr";
-import { runSocketModes, type SocketModeResult, type SocketProgress } from "../client/socket-mode.ts";
-import { ClientWorkers } from "../client/multi-client.ts";
+import { runSocketModes, type SocketModeResult, type SocketProgress } from "../../client/socket/modes.ts";
+import { ClientWorkers } from "../../client/socket/workers.ts";
 import { availableParallelism } from "node:os";
-import type { SocketMode, WebSocketClass } from "../client/runner.ts";
-import { CODECS } from "../protocols/registry.ts";
-import { GC_PATH } from "../protocols/socket.ts";
-import { calibrateClock, performanceClock, type ClockCalibration } from "./clock.ts";
-import { runCodecMode, type ProgressEvent } from "./codec-mode.ts";
+import type { SocketMode, WebSocketClass } from "../../client/socket/runner.ts";
+import { CODECS } from "../../protocols/registry.ts";
+import { GC_PATH } from "../../protocols/socket/contract.ts";
+import { calibrateClock, performanceClock, type ClockCalibration } from "../harness/clock.ts";
+import { runCodecMode, type ProgressEvent } from "../harness/codec-mode.ts";
 import { collectEnvironment, libraryVersion, LIBRARIES } from "./environment.ts";
-import { nodeVersion, runNodeClient } from "./node-process.ts";
+import { nodeVersion, runNodeClient } from "./processes/node.ts";
 import { OptionError, type BenchOptions } from "./options.ts";
 import { LiveCsv, writeResults } from "./output.ts";
-import { createProgressPrinter, type ProgressSink } from "./progress.ts";
-import type { BenchResults, CaseResult, RunSettings } from "./results.ts";
-import { spawnServer, type ServerProcess } from "./server-process.ts";
-import { findChromium, NO_CHROMIUM_MESSAGE, runBrowserClient } from "./browser-process.ts";
-import { formatTable } from "./report/table.ts";
+import { createProgressPrinter, type ProgressSink } from "../harness/progress.ts";
+import type { BenchResults, CaseResult, RunSettings } from "../harness/results.ts";
+import { spawnServer, type ServerProcess } from "./processes/server.ts";
+import { findChromium, NO_CHROMIUM_MESSAGE, runBrowserClient } from "./processes/browser.ts";
+import { formatTable } from "../report/table.ts";
 
 export interface Streams {
   stdout: ProgressSink;

@@ -6,18 +6,17 @@
  */
 
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { findChromium, launchChromium, NO_CHROMIUM_MESSAGE } from "./browser-process.ts";
-import { startServer } from "../server.ts";
+import { findChromium, launchChromium, NO_CHROMIUM_MESSAGE } from "./processes/browser.ts";
+import { spawnServer } from "./processes/server.ts";
+import { ROOT } from "./paths.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 const chromiumPath = findChromium();
 if (!chromiumPath) {
   process.stderr.write(`screenshot: ${NO_CHROMIUM_MESSAGE}\n`);
   process.exit(2);
 }
-const server = await startServer({ port: 0 });
+const server = await spawnServer();
 const browser = await launchChromium(chromiumPath, { viewport: { width: 1280, height: 1500 } });
 const context = browser.context;
 try {

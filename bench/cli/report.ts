@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { chartJsSource, writeAtomic } from "./output.ts";
-import { reportHtml } from "./report/html.ts";
-import { rowsFromFile, type ChartRow } from "./report/rows.ts";
+import { reportHtml } from "../report/html.ts";
+import { rowsFromFile, type ChartRow } from "../report/rows.ts";
 
 function main(argv: string[]): number {
   let parsed;

@@ -15,12 +15,13 @@
  * (see `minBatchNs`). Nothing here prints.
  */
 
-import type { Codec, Encoded, PayloadCodec } from "../protocols/codec.ts";
-import { encodedBytes } from "../protocols/codec.ts";
+import type { Codec, Encoded, PayloadCodec } from "../../protocols/codec.ts";
+import { encodedBytes } from "../../protocols/codec.ts";
 import type { ClockCalibration, Clock } from "./clock.ts";
 import type { ProgressUpdate } from "./progress.ts";
 import { batchCount, compileLoop, SINK_SIZE, type TimedLoop } from "./loops.ts";
-import { createRng, makeMessages, type Message, type PayloadName } from "./payloads.ts";
+import { createRng, makeMessages } from "./generator.ts";
+import { type Message, type PayloadName } from "../../protocols/messages.ts";
 import type { BatchPercentiles, CaseResult, ClientKind, RunFigures } from "./results.ts";
 import { percentileSorted, summarize } from "./stats.ts";
 import { describeMismatch, sameMessage } from "./verify.ts";

@@ -8,9 +8,9 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseLine } from "../client/json-lines.ts";
-import type { SuiteProgress, SuiteSettings } from "../client/page/suite.ts";
-import type { BenchResults } from "./results.ts";
+import { parseLine } from "../../../client/json-lines.ts";
+import type { SuiteProgress, SuiteSettings } from "../../../client/page/suite.ts";
+import type { BenchResults } from "../../harness/results.ts";
 import type { BrowserContext } from "playwright-core";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];

@@ -4,7 +4,7 @@
  * this for every message before any of its timings count.
  */
 
-import type { Message } from "./payloads.ts";
+import type { Message } from "../../protocols/messages.ts";
 
 /**
  * The fast check, for verifying 100,000 messages per case; `describeMismatch`

@@ -6,12 +6,12 @@
 
 import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type { BenchResults, CaseResult } from "./results.ts";
-import { csvHeader, csvRows, toCsv } from "./report/csv.ts";
-import { toJson } from "./report/json.ts";
-import { reportHtml } from "./report/html.ts";
-import { rowsFromResults } from "./report/rows.ts";
+import type { BenchResults, CaseResult } from "../harness/results.ts";
+import { csvHeader, csvRows, toCsv } from "../report/csv.ts";
+import { toJson } from "../report/json.ts";
+import { reportHtml } from "../report/html.ts";
+import { rowsFromResults } from "../report/rows.ts";
+import { ROOT } from "./paths.ts";
 
 export interface WrittenFiles {
   csv: string;
@@ -21,7 +21,6 @@ export interface WrittenFiles {
   report: string;
 }
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** chart.js's standalone build, inlined into every report so it works offline. */
 export function chartJsSource(): string {
