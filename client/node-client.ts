@@ -1,55 +1,55 @@
 /**
  * The Node.js client: the same socket runner, on the npm `ws` package,
  * under the real Node (under Bun, `import "ws"` would give Bun's built-in
- * replacement). The bench bundles this file for Node and starts it with one
- * argument, the options as JSON; it answers on stdout with JSON lines:
- * {"type":"progress",...}, then {"type":"result","result":...} or
- * {"type":"error","message":...}.
+ * replacement). The bench bundles this file for Node, starts it and writes
+ * the job (settings and server) to its standard input as one JSON line; it
+ * answers on stdout with JSON lines: {"type":"progress",...}, then
+ * {"type":"result","result":...} or {"type":"error","message":...}.
  */
 
 import WebSocket from "ws";
-import { performanceClock, calibrateClock } from "../bench/harness/clock.ts";
+import { calibrateClock, performanceClock } from "../bench/harness/clock.ts";
+import type { Settings } from "../bench/harness/settings.ts";
 import { stringifyLine } from "./json-lines.ts";
-import { runSocketModes, type SocketModeOptions } from "./socket/modes.ts";
-import type { WebSocketClass } from "./socket/runner.ts";
+import { processCpuMs, requestServerGc, type WebSocketClass } from "./socket/connection.ts";
+import { runSocketModes } from "./socket/modes.ts";
 
-/** What the bench sends: everything but the parts only this process can supply. */
-export type NodeClientJob = Omit<
-  SocketModeOptions,
-  "clock" | "calibration" | "WebSocket" | "client" | "clientLibrary" | "gc" | "serverGc" | "cpuMs" | "onProgress" | "shouldStop" | "onCaseDone" | "libraryVersion"
-> & {
+/** What the bench sends: the run's settings, the server, and the library versions it found. */
+export interface NodeClientJob {
+  settings: Settings;
+  server: string;
   wsVersion: string;
   libraryVersions: Record<string, string>;
-};
+}
 
 function emit(value: unknown): void {
   process.stdout.write(stringifyLine(value) + "\n");
 }
 
+async function readJob(): Promise<NodeClientJob> {
+  let text = "";
+  for await (const chunk of process.stdin) text += String(chunk);
+  return JSON.parse(text) as NodeClientJob;
+}
+
 async function main(): Promise<void> {
-  const job = JSON.parse(process.argv[2] ?? "{}") as NodeClientJob;
+  const job = await readJob();
   let stopRequested = false;
   process.on("SIGINT", () => {
     stopRequested = true;
   });
   const calibration = calibrateClock(performanceClock);
-  const gc = (globalThis as { gc?: () => void }).gc;
-  const result = await runSocketModes({
-    ...job,
+  const result = await runSocketModes(job.settings, {
+    server: job.server,
     clock: performanceClock,
     calibration,
     WebSocket: WebSocket as unknown as WebSocketClass,
     client: "node",
     clientLibrary: `ws ${job.wsVersion} on Node ${process.version}`,
     libraryVersion: (name) => job.libraryVersions[name] ?? "",
-    gc,
-    serverGc: async () => {
-      await fetch(new URL("/gc", job.server), { method: "POST" }).catch(() => undefined);
-    },
-    cpuMs: () => {
-      const c = process.cpuUsage();
-      return (c.user + c.system) / 1000;
-    },
+    gc: (globalThis as { gc?: () => void }).gc,
+    serverGc: () => requestServerGc(job.server),
+    cpuMs: processCpuMs,
     onProgress: (event) => emit({ type: "progress", event }),
     shouldStop: () => stopRequested,
   });

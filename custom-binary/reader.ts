@@ -9,7 +9,7 @@ import { DecodeError, truncated } from "./errors.ts";
 import { decodeAscii, readAscii, readUtf8 } from "./utf8.ts";
 
 /** Most strings one message layout holds. */
-export const MAX_STRINGS = 8;
+const MAX_STRINGS = 8;
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 

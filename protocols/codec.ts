@@ -62,3 +62,8 @@ export function utf8Length(s: string): number {
   }
   return bytes;
 }
+
+/** One line for an error a codec threw: its class and message. */
+export function errorText(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}

@@ -28,7 +28,7 @@ export const msgpackr: Codec = {
  * like a schema: each message then carries a one-byte record id instead of
  * its keys, and decodes on its own (no state carried between messages).
  */
-export function recordStructures(): string[][] {
+function recordStructures(): string[][] {
   return PAYLOAD_NAMES.map((p) => [...PAYLOAD_FIELDS[p]]);
 }
 

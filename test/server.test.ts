@@ -8,9 +8,11 @@ import { performanceClock } from "../bench/harness/clock.ts";
 import { makeMessages } from "../bench/harness/generator.ts";
 import { PAYLOAD_NAMES, type PayloadName } from "../protocols/messages.ts";
 import { spawnServer } from "../bench/cli/processes/server.ts";
-import { fetchServerStats, openSocket, runSocketCase, type SocketMode, type WebSocketClass } from "../client/socket/runner.ts";
+import type { SocketMode } from "../bench/harness/settings.ts";
+import { fetchServerStats, openSocket, type WebSocketClass } from "../client/socket/connection.ts";
+import { runSocketCase } from "../client/socket/runner.ts";
 import { CLOSE, MAX_PAYLOAD_BYTES, SOCKET_CODEC_NAMES, socketUrl } from "../protocols/socket/contract.ts";
-import { startServer, type BenchServer } from "../server.ts";
+import { parseServerArgs, SERVER_DEFAULTS, startServer, type BenchServer } from "../server.ts";
 
 let server: BenchServer;
 beforeEach(async () => {
@@ -193,5 +195,20 @@ describe("server: well-formed data of the wrong shape", () => {
     expect(extra.reason).toBe("json: not a small message: unexpected field 'admin'");
     const medium = await closeAfterSending("json", "medium", JSON.stringify({ text: "a", num: 1 }));
     expect(medium.reason).toBe("json: not a medium message: field 'text2' is missing");
+  });
+});
+
+describe("server flags", () => {
+  it("defaults every flag, and reads each one", () => {
+    expect(parseServerArgs([])).toEqual(SERVER_DEFAULTS);
+    const o = parseServerArgs(["--host", "::1", "--port", "8080", "--deflate", "--idle-timeout", "30", "--allow-origin", "http://localhost:3000/", "--max-connections", "4"]);
+    expect(o).toEqual({ host: "::1", port: 8080, deflate: true, idleTimeoutS: 30, allowOrigins: ["http://localhost:3000"], maxConnections: 4 });
+  });
+
+  it("refuses a bad value with one line naming the flag and its range", () => {
+    expect(() => parseServerArgs(["--port", "70000"])).toThrow("--port must be an integer from 0 to 65535, got '70000'");
+    expect(() => parseServerArgs(["--idle-timeout", "0"])).toThrow("--idle-timeout must be an integer from 1 to 960 seconds, got '0'");
+    expect(() => parseServerArgs(["--max-connections", "1e3"])).toThrow("--max-connections must be an integer from 1 to 100000, got '1e3'");
+    expect(() => parseServerArgs(["--allow-origin", "localhost:3000/x"])).toThrow(/^--allow-origin must be an origin/);
   });
 });

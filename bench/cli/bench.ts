@@ -3,8 +3,10 @@
  * the files. Bad options: one line on stderr, exit code 2.
  */
 
-import { EXIT_INTERRUPTED, runBench, type RunControl } from "./run.ts";
-import { HELP, OptionError, parseBenchArgs } from "./options.ts";
+import { runBench } from "./run.ts";
+import { EXIT_INTERRUPTED, type RunControl } from "./run-support.ts";
+import { SettingError } from "../harness/settings.ts";
+import { HELP, parseBenchArgs } from "./options.ts";
 
 try {
   const options = parseBenchArgs(process.argv.slice(2));
@@ -21,7 +23,7 @@ try {
     process.exitCode = await runBench(options, { stdout: process.stdout, stderr: process.stderr }, control);
   }
 } catch (e) {
-  if (!(e instanceof OptionError)) throw e;
+  if (!(e instanceof SettingError)) throw e;
   process.stderr.write(`bench: ${e.message}\n`);
   process.exitCode = 2;
 }

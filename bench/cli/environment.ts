@@ -6,30 +6,9 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ClockCalibration } from "../harness/clock.ts";
+import type { Environment } from "../harness/results.ts";
 import { ROOT } from "./paths.ts";
 
-export interface Environment {
-  runtime: string;
-  runtimeVersion: string;
-  os: string;
-  arch: string;
-  cpu: string;
-  cores: number;
-  memoryGiB: number;
-  /** npm package name -> version, for every library a codec uses. */
-  libraries: Record<string, string>;
-  clock: string;
-  timerResolutionNs: number;
-  timerOverheadNs: number;
-  /** true when a full garbage collection runs between cases. */
-  gcBetweenCases: boolean;
-  /** msgpackr's optional native string decoder (msgpackr-extract) was loaded. */
-  msgpackrNative: boolean;
-  /** Browser only: the page was cross-origin isolated (finer clock). */
-  crossOriginIsolated?: boolean;
-  /** Browser only. */
-  userAgent?: string;
-}
 
 
 export const LIBRARIES = ["protobufjs", "@msgpack/msgpack", "msgpackr", "ws", "chart.js"] as const;

@@ -28,7 +28,7 @@ export function chartJsSource(): string {
 }
 
 /** 2026-11-21T23:40:05.123Z -> 2026-11-21T23-40-05Z (safe on every file system). */
-export function fileStamp(isoTimestamp: string): string {
+function fileStamp(isoTimestamp: string): string {
   return isoTimestamp.replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
 }
 

@@ -1,54 +1,40 @@
 /**
- * The live progress line: which case, how far, elapsed time and an estimate
- * of what is left. On a terminal it redraws one line; in a log (CI, a pipe)
- * it prints a line at most every few seconds.
+ * What every mode reports while it runs, wherever it runs (the CLI, the
+ * Node client, the page). Measuring code only calls `onProgress`; printing
+ * it is the front end's job.
  */
 
-/** What both the in-process and the WebSocket modes report. */
-export interface ProgressUpdate {
-  mode: string;
-  stage: string;
+import type { CaseResult } from "./results.ts";
+import type { Mode } from "./settings.ts";
+
+export interface Progress {
+  mode: Mode;
+  /** What is being done: "verify" and "warmup" come before a case's first "run". */
+  stage: "verify" | "warmup" | "run";
   codec: string;
   payload: string;
+  /** Run index (0-based) and runs per case. */
   run: number;
   runs: number;
+  /** Case-runs finished, and in all. */
   done: number;
   total: number;
   elapsedMs: number;
 }
 
-export interface ProgressSink {
-  isTTY?: boolean;
-  write(text: string): unknown;
-}
-
-function seconds(ms: number): string {
-  if (!Number.isFinite(ms)) return "?";
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
-}
-
-export function progressLine(e: ProgressUpdate): string {
-  const eta = e.done > 0 ? (e.elapsedMs / e.done) * (e.total - e.done) : NaN;
-  return `${e.mode} [${e.done}/${e.total}] run ${e.run + 1}/${e.runs} ${e.payload} ${e.codec} (${e.stage})  elapsed ${seconds(e.elapsedMs)}  ETA ${seconds(eta)}`;
-}
-
-export function createProgressPrinter(sink: ProgressSink, logIntervalMs = 5000): { update(e: ProgressUpdate): void; finish(): void } {
-  let lastLog = -Infinity;
-  let drawn = false;
-  return {
-    update(e) {
-      const line = progressLine(e);
-      if (sink.isTTY) {
-        sink.write(`\r\x1b[K${line}`);
-        drawn = true;
-      } else if (performance.now() - lastLog >= logIntervalMs) {
-        sink.write(`${line}\n`);
-        lastLog = performance.now();
-      }
-    },
-    finish() {
-      if (drawn) sink.write("\r\x1b[K");
-    },
-  };
+/**
+ * The hooks a mode needs from whoever runs it, apart from the settings:
+ * the clock, what it may call between runs, where progress and finished
+ * cases go.
+ */
+export interface RunHooks {
+  /** Full garbage collection between cases, where the runtime offers one. */
+  gc?: () => void;
+  /** Version of each codec's library, for the results. */
+  libraryVersion?: (library: string) => string;
+  onProgress?: (event: Progress) => void;
+  /** Checked between runs; true stops after the current one. */
+  shouldStop?: () => boolean;
+  /** Called once per case as soon as it is finished (its last run, or its failure). */
+  onCaseDone?: (c: CaseResult) => void;
 }

@@ -5,12 +5,33 @@
 
 import type { Frame } from "../../protocols/codec.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
-import type { Summary } from "./stats.ts";
-import type { Environment } from "../cli/environment.ts";
+import { summarize, type Summary } from "./stats.ts";
+import type { ClientKind, Mode, Settings } from "./settings.ts";
 
-export type Mode = "codec" | "roundtrip" | "stream" | "fanout";
-/** Who ran the client side: in process (codec mode), Bun's WebSocket, Node with npm `ws`, a browser. */
-export type ClientKind = "inprocess" | "bun" | "node" | "browser";
+/** What the numbers were measured on. Every results file carries it. */
+export interface Environment {
+  runtime: string;
+  runtimeVersion: string;
+  os: string;
+  arch: string;
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  /** npm package name -> version, for every library a codec uses. */
+  libraries: Record<string, string>;
+  clock: string;
+  timerResolutionNs: number;
+  timerOverheadNs: number;
+  /** true when a full garbage collection runs between cases. */
+  gcBetweenCases: boolean;
+  /** msgpackr's optional native string decoder (msgpackr-extract) was loaded. */
+  msgpackrNative: boolean;
+  /** Browser only: the page was cross-origin isolated (finer clock). */
+  crossOriginIsolated?: boolean;
+  /** Browser only. */
+  userAgent?: string;
+}
+
 
 /** Latency percentiles from every round-trip sample, ns. */
 export interface LatencyPercentiles {
@@ -31,7 +52,7 @@ export interface ClientFigures {
 }
 
 /** What only the WebSocket modes have. Counts are summed over runs. */
-export interface SocketFigures {
+interface SocketFigures {
   /** Concurrent connections per case (--clients). */
   clients: number;
   /** With several clients: each client's figures, per run. */
@@ -130,24 +151,11 @@ export interface CaseResult {
   socket?: SocketFigures;
 }
 
-export interface RunSettings {
-  modes: Mode[];
-  codecs: string[];
-  payloads: PayloadName[];
-  /** Messages per run, by mode. */
-  iterations: Record<Mode, number>;
-  runs: number;
-  /** Untimed messages before a case's first run, by mode. */
-  warmup: Record<Mode, number>;
-  seed: number;
-  fixed: boolean;
+/** The settings a run was made with, as every results file records them. */
+export interface RunSettings extends Settings {
   /** Smallest batch duration the harness aims for, ns. */
   minBatchNs: number;
-  client?: ClientKind;
-  window?: number;
-  /** Concurrent connections per WebSocket case. */
-  clients?: number;
-  deflate?: boolean;
+  client: ClientKind;
   /** The server the WebSocket modes talked to ("spawned" when the bench started its own). */
   server?: string;
   /** Ctrl-C stopped the run: the files hold the cases that finished. */
@@ -166,4 +174,14 @@ export interface BenchResults {
   cases: CaseResult[];
   /** Wall time of the whole benchmark, ms. */
   elapsedMs: number;
+}
+
+/** The per-message summaries every mode reports, from its runs' figures. */
+export function summarizeRuns(runs: readonly RunFigures[], iterations: number): Pick<CaseResult, "serialize" | "deserialize" | "total" | "totalMs"> {
+  return {
+    serialize: summarize(runs.map((r) => r.serializeNs)),
+    deserialize: summarize(runs.map((r) => r.deserializeNs)),
+    total: summarize(runs.map((r) => r.totalNs)),
+    totalMs: summarize(runs.map((r) => (r.totalNs * iterations) / 1e6)),
+  };
 }

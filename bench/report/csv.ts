@@ -8,9 +8,9 @@
 
 import type { BenchResults, CaseResult } from "../harness/results.ts";
 import type { Summary } from "../harness/stats.ts";
-import { jsonBaseline, pairedRatio } from "./ratios.ts";
+import { baselineCase, vsJson, vsRaw } from "./ratios.ts";
 
-type Row = Record<string, string | number | boolean>;
+type Row = Record<string, string | number | boolean | undefined>;
 
 const SUMMARY_FIELDS = [
   ["mean", "mean"],
@@ -117,10 +117,11 @@ function formatNumber(v: number): string {
   return v.toFixed(3).replace(/\.?0+$/, "");
 }
 
-function caseRow(results: BenchResults, c: CaseResult): Row {
+/** What identifies a row and how it was measured, known even for a failed case. */
+function identityColumns(results: BenchResults, c: CaseResult): Row {
   const env = results.environments?.[c.client] ?? results.environment;
-  const json = jsonBaseline(results.cases, c);
-  const row: Row = {
+  const json = baselineCase(results.cases, c, "json");
+  return {
     timestamp: results.timestamp,
     runtime: env.runtime,
     runtime_version: env.runtimeVersion,
@@ -152,70 +153,78 @@ function caseRow(results: BenchResults, c: CaseResult): Row {
     cross_origin_isolated: env.crossOriginIsolated ?? "",
     bytes_vs_json: json ? c.bytes / json.bytes : "",
   };
-  if (c.verified) {
-    for (const [prefix, summary] of [
-      ["serialize", c.serialize],
-      ["deserialize", c.deserialize],
-      ["total", c.total],
-    ] as const) {
-      for (const [label, key] of SUMMARY_FIELDS) row[`${prefix}_${label}_ns`] = summary[key];
-    }
-    row.total_ms = c.totalMs.mean;
-    row.msgs_per_s = c.msgsPerS;
-    const ratio = json ? pairedRatio(c, json) : undefined;
-    if (ratio) {
-      row.total_vs_json = ratio.ratio;
-      row.total_vs_json_ci95_low = ratio.low;
-      row.total_vs_json_ci95_high = ratio.high;
-    }
-    row.serialize_batch_msgs = c.serializeBatches.batch;
-    row.serialize_batch_p50_ns = c.serializeBatches.p50;
-    row.serialize_batch_p99_ns = c.serializeBatches.p99;
-    row.deserialize_batch_msgs = c.deserializeBatches.batch;
-    row.deserialize_batch_p50_ns = c.deserializeBatches.p50;
-    row.deserialize_batch_p99_ns = c.deserializeBatches.p99;
-    row.loop_floor_ns = c.loopFloorNs;
+}
+
+/** The timings of a verified case. */
+function timingColumns(results: BenchResults, c: CaseResult): Row {
+  const row: Row = {};
+  for (const [prefix, summary] of [
+    ["serialize", c.serialize],
+    ["deserialize", c.deserialize],
+    ["total", c.total],
+  ] as const) {
+    for (const [label, key] of SUMMARY_FIELDS) row[`${prefix}_${label}_ns`] = summary[key];
   }
-  const sock = c.socket;
-  if (sock) {
-    const perClient = (sock.perClient ?? []).flat().map((x) => x.msgsPerS);
-    Object.assign(row, {
-      clients: sock.clients,
-      client_msgs_per_s_min: perClient.length > 0 ? Math.min(...perClient) : "",
-      client_msgs_per_s_max: perClient.length > 0 ? Math.max(...perClient) : "",
-      window: sock.window,
-      wire_bytes: sock.wireBytes,
-      reply_bytes: sock.replyBytes,
-      sent: sock.sent,
-      received: sock.received,
-      lost: sock.lost,
-      reordered: sock.reordered,
-      corrupted: sock.corrupted,
-      backpressure: sock.backpressure,
-      dropped: sock.dropped,
-      client_cpu_ms: sock.clientCpuMs,
-      server_cpu_ms: sock.serverCpuMs,
-      elapsed_ms: sock.elapsedMs,
-      deflate: results.settings.deflate ?? false,
-      extensions: sock.extensions,
-    });
-    if (c.verified) {
-      Object.assign(row, {
-        rtt_p50_ns: sock.rtt?.p50,
-        rtt_p90_ns: sock.rtt?.p90,
-        rtt_p99_ns: sock.rtt?.p99,
-        rtt_p999_ns: sock.rtt?.p999,
-        rtt_max_ns: sock.rtt?.max,
-        server_deserialize_mean_ns: sock.serverDeserialize.mean,
-        server_serialize_mean_ns: sock.serverSerialize.mean,
-        mb_per_s: sock.mbPerS,
-      });
-      const raw = results.cases.find((x) => x.codec === "raw" && x.payload === c.payload && x.client === c.client && x.mode === c.mode && x.verified);
-      const vsRaw = raw ? pairedRatio(raw, c) : undefined;
-      if (vsRaw) row.msgs_per_s_vs_raw = vsRaw.ratio;
-    }
-  }
-  return row;
+  const ratio = vsJson(c, results.cases);
+  return Object.assign(row, {
+    total_ms: c.totalMs.mean,
+    msgs_per_s: c.msgsPerS,
+    total_vs_json: ratio?.ratio,
+    total_vs_json_ci95_low: ratio?.low,
+    total_vs_json_ci95_high: ratio?.high,
+    serialize_batch_msgs: c.serializeBatches.batch,
+    serialize_batch_p50_ns: c.serializeBatches.p50,
+    serialize_batch_p99_ns: c.serializeBatches.p99,
+    deserialize_batch_msgs: c.deserializeBatches.batch,
+    deserialize_batch_p50_ns: c.deserializeBatches.p50,
+    deserialize_batch_p99_ns: c.deserializeBatches.p99,
+    loop_floor_ns: c.loopFloorNs,
+  });
+}
+
+/** What only the WebSocket modes have; figures only for a verified case. */
+function socketColumns(results: BenchResults, c: CaseResult, sock: NonNullable<CaseResult["socket"]>): Row {
+  const perClient = (sock.perClient ?? []).flat().map((x) => x.msgsPerS);
+  const row: Row = {
+    clients: sock.clients,
+    client_msgs_per_s_min: perClient.length > 0 ? Math.min(...perClient) : "",
+    client_msgs_per_s_max: perClient.length > 0 ? Math.max(...perClient) : "",
+    window: sock.window,
+    wire_bytes: sock.wireBytes,
+    reply_bytes: sock.replyBytes,
+    sent: sock.sent,
+    received: sock.received,
+    lost: sock.lost,
+    reordered: sock.reordered,
+    corrupted: sock.corrupted,
+    backpressure: sock.backpressure,
+    dropped: sock.dropped,
+    client_cpu_ms: sock.clientCpuMs,
+    server_cpu_ms: sock.serverCpuMs,
+    elapsed_ms: sock.elapsedMs,
+    deflate: results.settings.deflate ?? false,
+    extensions: sock.extensions,
+  };
+  if (!c.verified) return row;
+  return Object.assign(row, {
+    rtt_p50_ns: sock.rtt?.p50,
+    rtt_p90_ns: sock.rtt?.p90,
+    rtt_p99_ns: sock.rtt?.p99,
+    rtt_p999_ns: sock.rtt?.p999,
+    rtt_max_ns: sock.rtt?.max,
+    server_deserialize_mean_ns: sock.serverDeserialize.mean,
+    server_serialize_mean_ns: sock.serverSerialize.mean,
+    mb_per_s: sock.mbPerS,
+    msgs_per_s_vs_raw: vsRaw(c, results.cases)?.ratio,
+  });
+}
+
+function caseRow(results: BenchResults, c: CaseResult): Row {
+  return {
+    ...identityColumns(results, c),
+    ...(c.verified ? timingColumns(results, c) : {}),
+    ...(c.socket ? socketColumns(results, c, c.socket) : {}),
+  };
 }
 
 export function csvHeader(): string {
@@ -234,45 +243,4 @@ export function csvRows(results: BenchResults, cases: readonly CaseResult[] = re
 
 export function toCsv(results: BenchResults): string {
   return csvHeader() + csvRows(results);
-}
-
-/** Parses RFC 4180 CSV into rows of fields (used by tests and by the report page). */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let i = 0;
-  let quoted = false;
-  while (i < text.length) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-      } else field += ch;
-      i++;
-      continue;
-    }
-    if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      row.push(field);
-      field = "";
-    } else if (ch === "\n" || ch === "\r") {
-      if (ch === "\r" && text[i + 1] === "\n") i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-    } else field += ch;
-    i++;
-  }
-  if (field !== "" || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
 }

@@ -3,11 +3,12 @@
  * so the ratio of two codecs is taken run by run (the same run slot for
  * both, close in time) and summarised as a geometric mean with a 95%
  * interval (Student's t on the log ratios). Absolute times move with the
- * load; these ratios move much less.
+ * load; these ratios move much less. Every report (table, CSV) takes its
+ * "vs json" and "vs raw" figures from here.
  */
 
 import type { CaseResult } from "../harness/results.ts";
-import { tQuantile975 } from "../harness/stats.ts";
+import { intervalsOverlap, tQuantile975 } from "../harness/stats.ts";
 
 export interface Ratio {
   /** Geometric mean of the per-run ratios of total time. */
@@ -17,6 +18,11 @@ export interface Ratio {
   high: number;
   /** Runs both cases finished. */
   runs: number;
+}
+
+/** A ratio to a baseline, and whether the two cases' intervals overlap (then neither is shown faster). */
+export interface Comparison extends Ratio {
+  overlap: boolean;
 }
 
 /** Total time of `a` relative to `b`, paired run by run; undefined without a common run. */
@@ -36,7 +42,24 @@ export function pairedRatio(a: CaseResult, b: CaseResult): Ratio | undefined {
   return { ratio: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), runs: n };
 }
 
-/** The json case of the same client, mode and payload, if it verified. */
-export function jsonBaseline(cases: readonly CaseResult[], c: CaseResult): CaseResult | undefined {
-  return cases.find((x) => x.codec === "json" && x.payload === c.payload && x.client === c.client && x.mode === c.mode && x.verified);
+/** The verified case of `codec` (the baseline) with the same client, mode and payload as `c`. */
+export function baselineCase(cases: readonly CaseResult[], c: CaseResult, codec: string): CaseResult | undefined {
+  return cases.find((x) => x.codec === codec && x.payload === c.payload && x.client === c.client && x.mode === c.mode && x.verified);
+}
+
+function compare(a: CaseResult, b: CaseResult): Comparison | undefined {
+  const ratio = pairedRatio(a, b);
+  return ratio && { ...ratio, overlap: intervalsOverlap(a.total, b.total) };
+}
+
+/** `c`'s total time relative to json's (below 1: faster than JSON). */
+export function vsJson(c: CaseResult, cases: readonly CaseResult[]): Comparison | undefined {
+  const json = baselineCase(cases, c, "json");
+  return json && compare(c, json);
+}
+
+/** `c`'s throughput relative to raw's, the transport alone (raw's time per message over c's). */
+export function vsRaw(c: CaseResult, cases: readonly CaseResult[]): Comparison | undefined {
+  const raw = baselineCase(cases, c, "raw");
+  return raw && compare(raw, c);
 }

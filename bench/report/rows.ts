@@ -5,7 +5,8 @@
  */
 
 import type { BenchResults } from "../harness/results.ts";
-import { parseCsv, toCsv } from "./csv.ts";
+import { toCsv } from "./csv.ts";
+import { parseCsv } from "./csv-parse.ts";
 
 export interface ChartRow {
   /** Where the figures come from, e.g. "bun 1.4.4", "bun client", "browser (Chrome 156)". */
@@ -32,7 +33,7 @@ function sourceOf(client: string, runtime: string, version: string): string {
 }
 
 /** Rows of a CSV in the benchmark's contract; failed cases are left out. */
-export function rowsFromCsv(text: string): ChartRow[] {
+function rowsFromCsv(text: string): ChartRow[] {
   const [header, ...body] = parseCsv(text);
   if (!header || !header.includes("codec") || !header.includes("mode")) throw new Error("not a results CSV: no codec and mode columns");
   const col = new Map(header.map((name, i) => [name, i]));

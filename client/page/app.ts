@@ -13,17 +13,19 @@
 
 import { Chart, type ChartConfiguration } from "chart.js/auto";
 import { calibrateClock, performanceClock } from "../../bench/harness/clock.ts";
-import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
-import type { BenchResults, Mode } from "../../bench/harness/results.ts";
+import type { Progress } from "../../bench/harness/progress.ts";
+import type { BenchResults } from "../../bench/harness/results.ts";
+import { defaultSettings, parseInteger, type Mode, type Settings } from "../../bench/harness/settings.ts";
 import { chartSpecs } from "../../bench/report/charts.ts";
 import { toCsv } from "../../bench/report/csv.ts";
+import { formatNs } from "../../bench/report/format.ts";
 import { rowsFromFile, rowsFromResults, type ChartRow } from "../../bench/report/rows.ts";
-import { formatNs } from "../../bench/report/table.ts";
+import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import { RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
 import { stringifyLine } from "../json-lines.ts";
-import { PAGE_DEFAULTS, runSuite, type SuiteProgress, type SuiteSettings } from "./suite.ts";
+import { PAGE_MODES, settingsFromQuery } from "./query.ts";
+import { runSuite } from "./suite.ts";
 
-const MODES: Mode[] = ["codec", "roundtrip", "stream"];
 const MODE_LABELS: Record<string, string> = {
   codec: "codec: serialize/deserialize in this page",
   roundtrip: "roundtrip: one message in flight (latency)",
@@ -68,42 +70,10 @@ function checkedIn(containerId: string): string[] {
   return [...$(containerId).querySelectorAll<HTMLInputElement>("input:checked")].map((i) => i.value);
 }
 
-/** Settings from the URL (CLI flag names), over the page's defaults. */
-function settingsFromQuery(q: URLSearchParams): SuiteSettings {
-  const list = <T extends string>(name: string, valid: readonly T[], fallback: readonly T[]): T[] => {
-    const raw = q.get(name);
-    if (!raw || raw === "all") return [...(raw === "all" ? valid : fallback)];
-    return raw.split(",").filter((x): x is T => (valid as readonly string[]).includes(x));
-  };
-  const int = (name: string): number | undefined => {
-    const v = q.get(name);
-    return v !== null && /^\d+$/.test(v) ? Number(v) : undefined;
-  };
-  const iterations = int("iterations");
-  const warmup = int("warmup");
-  // Per-mode values (iterations-codec=...) win over the one for every mode.
-  const perMode = (name: string, all: number | undefined, fallback: Record<Mode, number>): Record<Mode, number> => {
-    const out = { ...fallback };
-    for (const m of MODES) out[m] = int(`${name}-${m}`) ?? all ?? fallback[m];
-    return out;
-  };
-  return {
-    modes: list("modes", MODES, PAGE_DEFAULTS.modes),
-    codecs: list("codecs", SOCKET_CODEC_NAMES, SOCKET_CODEC_NAMES),
-    payloads: list("payloads", PAYLOAD_NAMES, PAGE_DEFAULTS.payloads),
-    iterations: perMode("iterations", iterations, PAGE_DEFAULTS.iterations),
-    runs: int("runs") ?? PAGE_DEFAULTS.runs,
-    warmup: perMode("warmup", warmup, PAGE_DEFAULTS.warmup),
-    seed: int("seed") ?? PAGE_DEFAULTS.seed,
-    fixed: q.get("fixed") === "1" || q.get("fixed") === "true",
-    window: int("window") ?? PAGE_DEFAULTS.window,
-  };
-}
-
-function showSettings(s: SuiteSettings): void {
+function showSettings(s: Settings): void {
   checkboxes("codecs", SOCKET_CODEC_NAMES, s.codecs, (n) => (n === RAW_CODEC_NAME ? "raw (transport baseline, socket modes)" : n));
   checkboxes("payloads", PAYLOAD_NAMES, s.payloads);
-  checkboxes("modes", MODES, s.modes, (m) => MODE_LABELS[m] ?? m);
+  checkboxes("modes", PAGE_MODES, s.modes, (m) => MODE_LABELS[m] ?? m);
   $<HTMLInputElement>("iterations-codec").value = String(s.iterations.codec);
   $<HTMLInputElement>("iterations-roundtrip").value = String(s.iterations.roundtrip);
   $<HTMLInputElement>("iterations-stream").value = String(s.iterations.stream);
@@ -112,14 +82,12 @@ function showSettings(s: SuiteSettings): void {
   $<HTMLInputElement>("fixed").checked = s.fixed;
 }
 
-function readSettings(base: SuiteSettings): SuiteSettings {
+function readSettings(base: Settings): Settings {
   const int = (id: string, min: number, max: number): number => {
     const input = $<HTMLInputElement>(id);
-    const v = Number(input.value);
-    if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${input.parentElement?.textContent?.trim() ?? id} must be an integer from ${min} to ${max}`);
-    return v;
+    return parseInteger(input.parentElement?.textContent?.trim() ?? id, input.value, min, max);
   };
-  const s: SuiteSettings = {
+  const s: Settings = {
     ...base,
     codecs: checkedIn("codecs"),
     payloads: checkedIn("payloads") as PayloadName[],
@@ -128,7 +96,7 @@ function readSettings(base: SuiteSettings): SuiteSettings {
       codec: int("iterations-codec", 1, 10_000_000),
       roundtrip: int("iterations-roundtrip", 1, 10_000_000),
       stream: int("iterations-stream", 1, 10_000_000),
-      fanout: 0,
+      fanout: base.iterations.fanout,
     },
     runs: int("runs", 1, 1000),
     seed: int("seed", 0, 0xffffffff),
@@ -138,7 +106,7 @@ function readSettings(base: SuiteSettings): SuiteSettings {
   return s;
 }
 
-function progressText(p: SuiteProgress): string {
+function progressText(p: Progress): string {
   return `${p.mode}: ${p.done}/${p.total}, run ${p.run + 1}/${p.runs}, ${p.payload} ${p.codec} (${p.stage}), ${(p.elapsedMs / 1000).toFixed(1)} s`;
 }
 
@@ -206,7 +174,7 @@ function setRunning(running: boolean): void {
   for (const input of $("settings").querySelectorAll<HTMLInputElement>("fieldset input")) input.disabled = running;
 }
 
-async function run(settings: SuiteSettings): Promise<BenchResults> {
+async function run(settings: Settings): Promise<BenchResults> {
   stopRequested = false;
   setRunning(true);
   $("error").hidden = true;
@@ -258,7 +226,7 @@ async function load(file: File): Promise<void> {
 
 function main(): void {
   const query = new URLSearchParams(location.search);
-  const initial = settingsFromQuery(query);
+  const initial = settingsFromQuery(query, defaultSettings("browser", SOCKET_CODEC_NAMES));
   showSettings(initial);
   const calibration = calibrateClock(performanceClock);
   $("clock").textContent = `crossOriginIsolated: ${globalThis.crossOriginIsolated === true}; clock resolution ${formatNs(calibration.resolutionNs)}, one read ${formatNs(calibration.overheadNs)}`;
@@ -266,7 +234,7 @@ function main(): void {
 
   $("settings").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    let settings: SuiteSettings;
+    let settings: Settings;
     try {
       settings = readSettings(initial);
     } catch (e) {

@@ -8,34 +8,13 @@
 
 import { calibrateClock, performanceClock, type ClockCalibration } from "../../bench/harness/clock.ts";
 import { runCodecMode } from "../../bench/harness/codec-mode.ts";
-import type { Environment } from "../../bench/cli/environment.ts";
-import type { PayloadName } from "../../protocols/messages.ts";
-import type { ProgressUpdate } from "../../bench/harness/progress.ts";
-import type { BenchResults, CaseResult, RunSettings } from "../../bench/harness/results.ts";
+import type { Progress } from "../../bench/harness/progress.ts";
+import type { BenchResults, CaseResult, Environment } from "../../bench/harness/results.ts";
+import type { Settings } from "../../bench/harness/settings.ts";
 import { CODECS } from "../../protocols/registry.ts";
-import { GC_PATH, INFO_PATH } from "../../protocols/socket/contract.ts";
-import type { SocketMode, WebSocketClass } from "../socket/runner.ts";
-import { runSocketModes } from "../socket/modes.ts";
-
-/** What a page run needs: the CLI's settings, and the stream window. */
-export type SuiteSettings = Pick<RunSettings, "modes" | "codecs" | "payloads" | "iterations" | "runs" | "warmup" | "seed" | "fixed"> & {
-  window: number;
-};
-
-export const PAGE_DEFAULTS: SuiteSettings = {
-  modes: ["codec", "roundtrip", "stream"],
-  codecs: [],
-  payloads: ["small", "medium", "large"],
-  iterations: { codec: 20_000, roundtrip: 500, stream: 10_000, fanout: 0 },
-  runs: 3,
-  warmup: { codec: 5_000, roundtrip: 100, stream: 1_000, fanout: 0 },
-  seed: 1,
-  fixed: false,
-  window: 64,
-};
-
-/** The page reports progress in the CLI's shape, so `--client browser` can print it. */
-export type SuiteProgress = ProgressUpdate;
+import { INFO_PATH } from "../../protocols/socket/contract.ts";
+import { requestServerGc, type WebSocketClass } from "../socket/connection.ts";
+import { runSocketModes, socketModesOf } from "../socket/modes.ts";
 
 interface ServerInfo {
   runtime: string;
@@ -44,19 +23,19 @@ interface ServerInfo {
 }
 
 /** "Chrome/156.0.8078.73" -> "Chrome 156.0.8078.73" (Firefox, Safari alike). */
-export function browserVersion(userAgent: string): string {
+function browserVersion(userAgent: string): string {
   const m = /(Firefox|Edg|Chrome|Version)\/([\d.]+)/.exec(userAgent);
   if (!m) return "unknown";
   const name = m[1] === "Version" ? "Safari" : m[1] === "Edg" ? "Edge" : m[1];
   return `${name} ${m[2]}`;
 }
 
-export async function fetchInfo(): Promise<ServerInfo> {
+async function fetchInfo(): Promise<ServerInfo> {
   const res = await fetch(INFO_PATH);
   return (await res.json()) as ServerInfo;
 }
 
-export function browserEnvironment(calibration: ClockCalibration, info: ServerInfo): Environment {
+function browserEnvironment(calibration: ClockCalibration, info: ServerInfo): Environment {
   const nav = navigator as Navigator & { deviceMemory?: number };
   return {
     runtime: "browser",
@@ -77,66 +56,33 @@ export function browserEnvironment(calibration: ClockCalibration, info: ServerIn
   };
 }
 
-export async function runSuite(settings: SuiteSettings, onProgress: (p: SuiteProgress) => void, shouldStop: () => boolean = () => false): Promise<BenchResults> {
+export async function runSuite(settings: Settings, onProgress: (p: Progress) => void, shouldStop: () => boolean = () => false): Promise<BenchResults> {
   const timestamp = new Date().toISOString();
   const started = performance.now();
   const calibration = calibrateClock(performanceClock);
   const info = await fetchInfo();
   const environment = browserEnvironment(calibration, info);
-  const userAgent = navigator.userAgent;
+  const hooks = { client: "browser" as const, clientLibrary: navigator.userAgent, libraryVersion: (name: string): string => info.libraries[name] ?? "", onProgress, shouldStop };
   const cases: CaseResult[] = [];
   const order: Record<string, string[][][]> = {};
   let minBatchNs = NaN;
-  const libraryVersion = (name: string): string => info.libraries[name] ?? "";
 
   if (settings.modes.includes("codec")) {
-    const result = await runCodecMode({
-      codecs: CODECS.filter((c) => settings.codecs.includes(c.name)),
-      payloads: settings.payloads,
-      iterations: settings.iterations.codec,
-      runs: settings.runs,
-      warmup: settings.warmup.codec,
-      seed: settings.seed,
-      fixed: settings.fixed,
-      clock: performanceClock,
-      calibration,
-      client: "browser",
-      clientLibrary: userAgent,
-      libraryVersion,
-      onProgress: (e) => onProgress({ ...e, mode: "codec" }),
-      shouldStop,
-    });
+    const result = await runCodecMode(settings, { ...hooks, codecs: CODECS.filter((c) => settings.codecs.includes(c.name)), clock: performanceClock, calibration });
     cases.push(...result.cases);
     order.codec = result.order;
     minBatchNs = result.minBatchNs;
   }
 
-  const socketModes = (["roundtrip", "stream"] as SocketMode[]).filter((m) => settings.modes.includes(m));
-  if (socketModes.length > 0) {
-    const result = await runSocketModes({
-      server: location.origin,
-      modes: socketModes,
-      codecs: settings.codecs,
-      payloads: settings.payloads,
-      iterations: { roundtrip: settings.iterations.roundtrip, stream: settings.iterations.stream, fanout: 0 },
-      runs: settings.runs,
-      warmup: { roundtrip: settings.warmup.roundtrip, stream: settings.warmup.stream, fanout: 0 },
-      seed: settings.seed,
-      fixed: settings.fixed,
-      window: settings.window,
-      stallTimeoutMs: 10_000,
-      deflate: false,
+  if (socketModesOf(settings).length > 0) {
+    const server = location.origin;
+    const result = await runSocketModes(settings, {
+      ...hooks,
+      server,
       clock: performanceClock,
       calibration,
       WebSocket: WebSocket as unknown as WebSocketClass,
-      client: "browser",
-      clientLibrary: userAgent,
-      libraryVersion,
-      serverGc: async () => {
-        await fetch(GC_PATH, { method: "POST" }).catch(() => undefined);
-      },
-      onProgress,
-      shouldStop,
+      serverGc: () => requestServerGc(server),
     });
     // Per-call client timings are quantized to the page's clock; say so on every row.
     for (const c of result.cases) if (calibration.resolutionNs > 1000) c.flags.push("coarse-clock");
@@ -146,21 +92,7 @@ export async function runSuite(settings: SuiteSettings, onProgress: (p: SuitePro
 
   return {
     timestamp,
-    settings: {
-      modes: settings.modes,
-      codecs: settings.codecs,
-      payloads: settings.payloads,
-      iterations: settings.iterations,
-      runs: settings.runs,
-      warmup: settings.warmup,
-      seed: settings.seed,
-      fixed: settings.fixed,
-      minBatchNs,
-      client: "browser",
-      window: settings.window,
-      deflate: false,
-      server: location.origin,
-    },
+    settings: { ...settings, minBatchNs, client: "browser", server: location.origin },
     environment,
     order,
     cases,

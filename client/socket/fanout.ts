@@ -9,7 +9,10 @@
 
 import type { ClientFigures } from "../../bench/harness/results.ts";
 import { CLOSE, socketUrl } from "../../protocols/socket/contract.ts";
-import { byteLength, clientCodec, emptyFigures, fetchServerStats, openSocket, sendFrame, type MessageData, type SocketCaseFigures, type SocketCaseOptions } from "./runner.ts";
+import { clientCodec, type ClientCodec, type MessageData } from "./codec.ts";
+import { byteLength, fetchServerStats, openSocket, sendFrame } from "./connection.ts";
+import { Watchdog } from "./replies.ts";
+import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./runner.ts";
 
 /** A socket case's options (its mode is fanout), and how many subscribers. */
 export type FanoutOptions = Omit<SocketCaseOptions, "mode"> & { subscribers: number };
@@ -18,88 +21,117 @@ export interface FanoutFigures {
   /** sent: published messages; received, lost, corrupted, reordered: summed over subscribers. */
   figures: SocketCaseFigures;
   perSubscriber: ClientFigures[];
-  publishBackpressure: number;
-  publishDropped: number;
+}
+
+/** Per-subscriber progress: messages received, and when the last one came (ms after the start). */
+interface Deliveries {
+  got: Int32Array;
+  doneMs: Float64Array;
+}
+
+/** Opens the subscribers, waits until the server knows each one, then opens the publisher. */
+async function openFanout(o: FanoutOptions, topic: string, sockets: WebSocket[]): Promise<WebSocket> {
+  for (let k = 0; k < o.subscribers; k++) {
+    sockets.push(await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, `${o.id}-s${k}`, { role: "subscriber", topic }), o.stallTimeoutMs));
+  }
+  // Subscribed means the server has the connection (it subscribes on open).
+  for (let k = 0; k < o.subscribers; k++) {
+    if (!(await fetchServerStats(o.server, `${o.id}-s${k}`))) throw new Error(`subscriber ${k} is not known to the server`);
+  }
+  return openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, `${o.id}-p`, { role: "publisher", topic }), o.stallTimeoutMs);
+}
+
+/**
+ * Publishes every message within the window (the publisher's own echoes
+ * are its acknowledgements) until every subscriber has every message.
+ */
+function publishAll(pub: WebSocket, subscribers: WebSocket[], codec: ClientCodec, o: FanoutOptions, figures: SocketCaseFigures, d: Deliveries): Promise<void> {
+  const n = o.messages.length;
+  const now = o.clock.now;
+  const window = Math.max(1, Math.min(o.window, n));
+  return new Promise<void>((resolve, reject) => {
+    let acked = 0;
+    let next = 0;
+    let finished = false;
+    const start = now();
+    const watchdog = new Watchdog(o.clock, o.stallTimeoutMs, () => finish(new Error(`stalled: nothing for ${o.stallTimeoutMs} ms after ${acked} of ${n} published`)));
+    const finish = (e?: Error): void => {
+      if (finished) return;
+      finished = true;
+      watchdog.stop();
+      figures.elapsedMs = now() - start;
+      if (e) reject(e);
+      else resolve();
+    };
+    const complete = (): boolean => acked >= n && d.got.every((g) => g >= n);
+    const refill = (): void => {
+      const k = Math.min(window - (next - acked), n - next);
+      if (k <= 0) return;
+      const t0 = now();
+      const batch = Array.from({ length: k }, (_, j) => codec.encode(next + j));
+      figures.serializeNs += (now() - t0) * 1e6 - o.timerOverheadNs;
+      for (const e of batch) {
+        sendFrame(pub, e);
+        figures.bytesSent += byteLength(e);
+      }
+      next += k;
+      figures.sent += k;
+    };
+    pub.onmessage = () => {
+      watchdog.touch();
+      acked++;
+      if (complete()) finish();
+      else if (next - acked <= window >> 1) refill();
+    };
+    subscribers.forEach((ws, k) => {
+      ws.onmessage = (ev: MessageEvent) => {
+        watchdog.touch();
+        const i = d.got[k]!;
+        const t0 = now();
+        const decoded = codec.decode(ev.data as MessageData);
+        figures.deserializeNs += (now() - t0) * 1e6 - o.timerOverheadNs;
+        figures.bytesReceived += byteLength(ev.data as MessageData);
+        if (i >= n || !codec.matches(i, decoded)) figures.corrupted++;
+        d.got[k] = i + 1;
+        if (d.got[k] === n) d.doneMs[k] = now() - start;
+        if (complete()) finish();
+      };
+      ws.onclose = (ev: CloseEvent) => finish(new Error(`subscriber ${k} closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
+    });
+    pub.onclose = (ev: CloseEvent) => finish(new Error(`the publisher was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
+    refill();
+  });
+}
+
+/** Deliveries counted, losses and drops turned into the case's error. */
+function account(figures: SocketCaseFigures, subscribers: number, d: Deliveries): ClientFigures[] {
+  figures.received = d.got.reduce((a, b) => a + b, 0);
+  figures.lost = Math.max(0, figures.sent * subscribers - figures.received);
+  const stats = figures.server;
+  if (figures.error === "") {
+    if (figures.lost > 0) figures.error = `${figures.lost} of ${figures.sent * subscribers} deliveries lost`;
+    else if (figures.corrupted > 0) figures.error = `${figures.corrupted} deliveries did not match what was published`;
+    else if (stats && stats.publishDropped > 0) figures.error = `publish() dropped ${stats.publishDropped} message(s)`;
+  }
+  return Array.from(d.got, (g, k) => ({
+    sent: figures.sent,
+    received: g,
+    lost: Math.max(0, figures.sent - g),
+    msgsPerS: d.doneMs[k]! > 0 ? (g / d.doneMs[k]!) * 1000 : NaN,
+  }));
 }
 
 export async function runFanoutCase(o: FanoutOptions): Promise<FanoutFigures> {
-  const n = o.messages.length;
-  const now = o.clock.now;
   const codec = clientCodec(o.codec, o.payload, o.messages);
-  const topic = `t-${o.id}`;
   const figures: SocketCaseFigures = emptyFigures();
-  const got = new Int32Array(o.subscribers);
-  const done = new Float64Array(o.subscribers);
+  const deliveries: Deliveries = { got: new Int32Array(o.subscribers), doneMs: new Float64Array(o.subscribers) };
   const sockets: WebSocket[] = [];
   let publisher: WebSocket | undefined;
   const cpu0 = o.cpuMs?.() ?? NaN;
   try {
-    for (let k = 0; k < o.subscribers; k++) {
-      sockets.push(await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, `${o.id}-s${k}`, { role: "subscriber", topic }), o.stallTimeoutMs));
-    }
-    // Subscribed means the server has the connection (it subscribes on open).
-    for (let k = 0; k < o.subscribers; k++) {
-      if (!(await fetchServerStats(o.server, `${o.id}-s${k}`))) throw new Error(`subscriber ${k} is not known to the server`);
-    }
-    publisher = await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, `${o.id}-p`, { role: "publisher", topic }), o.stallTimeoutMs);
+    publisher = await openFanout(o, `t-${o.id}`, sockets);
     figures.extensions = publisher.extensions ?? "";
-    const pub = publisher;
-    const window = Math.max(1, Math.min(o.window, n));
-    await new Promise<void>((resolve, reject) => {
-      let acked = 0;
-      let next = 0;
-      let last = now();
-      let finished = false;
-      const start = now();
-      const finish = (e?: Error): void => {
-        if (finished) return;
-        finished = true;
-        clearInterval(watchdog);
-        figures.elapsedMs = now() - start;
-        if (e) reject(e);
-        else resolve();
-      };
-      const complete = (): boolean => acked >= n && got.every((g) => g >= n);
-      const refill = (): void => {
-        const k = Math.min(window - (next - acked), n - next);
-        if (k <= 0) return;
-        const t0 = now();
-        const batch = Array.from({ length: k }, (_, j) => codec.encode(next + j));
-        figures.serializeNs += (now() - t0) * 1e6 - o.timerOverheadNs;
-        for (const e of batch) {
-          sendFrame(pub, e);
-          figures.bytesSent += byteLength(e);
-        }
-        next += k;
-        figures.sent += k;
-      };
-      pub.onmessage = () => {
-        last = now();
-        acked++;
-        if (complete()) finish();
-        else if (next - acked <= window >> 1) refill();
-      };
-      sockets.forEach((ws, k) => {
-        ws.onmessage = (ev: MessageEvent) => {
-          last = now();
-          const i = got[k]!;
-          const t0 = now();
-          const decoded = codec.decode(ev.data as MessageData);
-          figures.deserializeNs += (now() - t0) * 1e6 - o.timerOverheadNs;
-          figures.bytesReceived += byteLength(ev.data as MessageData);
-          if (i >= n || !codec.matches(i, decoded)) figures.corrupted++;
-          got[k] = i + 1;
-          if (got[k] === n) done[k] = now() - start;
-          if (complete()) finish();
-        };
-        ws.onclose = (ev: CloseEvent) => finish(new Error(`subscriber ${k} closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
-      });
-      pub.onclose = (ev: CloseEvent) => finish(new Error(`the publisher was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
-      const watchdog = setInterval(() => {
-        if (now() - last > o.stallTimeoutMs) finish(new Error(`stalled: nothing for ${o.stallTimeoutMs} ms after ${acked} of ${n} published`));
-      }, Math.max(50, Math.min(1000, o.stallTimeoutMs / 4)));
-      refill();
-    });
+    await publishAll(publisher, sockets, codec, o, figures, deliveries);
   } catch (e) {
     figures.error = (e as Error).message;
   } finally {
@@ -109,20 +141,6 @@ export async function runFanoutCase(o: FanoutOptions): Promise<FanoutFigures> {
     }
   }
   figures.clientCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : NaN;
-  figures.received = got.reduce((a, b) => a + b, 0);
-  figures.lost = Math.max(0, figures.sent * o.subscribers - figures.received);
-  const stats = publisher ? await fetchServerStats(o.server, `${o.id}-p`) : undefined;
-  figures.server = stats;
-  if (figures.error === "") {
-    if (figures.lost > 0) figures.error = `${figures.lost} of ${figures.sent * o.subscribers} deliveries lost`;
-    else if (figures.corrupted > 0) figures.error = `${figures.corrupted} deliveries did not match what was published`;
-    else if (stats && stats.publishDropped > 0) figures.error = `publish() dropped ${stats.publishDropped} message(s)`;
-  }
-  const perSubscriber = Array.from(got, (g, k) => ({
-    sent: figures.sent,
-    received: g,
-    lost: Math.max(0, figures.sent - g),
-    msgsPerS: done[k]! > 0 ? (g / done[k]!) * 1000 : NaN,
-  }));
-  return { figures, perSubscriber, publishBackpressure: stats?.publishBackpressure ?? 0, publishDropped: stats?.publishDropped ?? 0 };
+  figures.server = publisher ? await fetchServerStats(o.server, `${o.id}-p`) : undefined;
+  return { figures, perSubscriber: account(figures, o.subscribers, deliveries) };
 }

@@ -14,17 +14,14 @@
  */
 
 import type { Clock } from "../../bench/harness/clock.ts";
+import type { SocketMode } from "../../bench/harness/settings.ts";
+import type { Encoded } from "../../protocols/codec.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
-import { sameMessage } from "../../bench/harness/verify.ts";
-import { createCustomBinary } from "../../custom-binary/index.ts";
-import type { Encoded, Frame, PayloadCodec } from "../../protocols/codec.ts";
-import { getCodec } from "../../protocols/registry.ts";
-import { CLOSE, RAW_CODEC_NAME, STATS_PATH, frameOf, socketUrl, type ServerConnectionStats } from "../../protocols/socket/contract.ts";
+import { CLOSE, socketUrl, type ServerConnectionStats } from "../../protocols/socket/contract.ts";
+import { clientCodec, type ClientCodec } from "./codec.ts";
+import { byteLength, closed, fetchServerStats, openSocket, sendFrame, type WebSocketClass } from "./connection.ts";
+import { Replies } from "./replies.ts";
 
-export type SocketMode = "roundtrip" | "stream" | "fanout";
-
-/** The standard WebSocket constructor (globalThis.WebSocket, or npm `ws`). */
-export type WebSocketClass = new (url: string) => WebSocket;
 
 export interface SocketCaseOptions {
   /** Server base URL, http://host:port. */
@@ -68,123 +65,6 @@ export interface SocketCaseFigures {
   server: ServerConnectionStats | undefined;
   /** Why the case failed ("" when it did not). */
   error: string;
-}
-
-/** What a message event's data is under binaryType "arraybuffer" (or a Node Buffer view). */
-export type MessageData = string | ArrayBuffer | ArrayBufferView;
-
-/** Bytes of a binary message, respecting byteOffset when a runtime hands over a view. */
-export function toBytes(data: ArrayBuffer | ArrayBufferView): Uint8Array {
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-}
-
-/**
- * The encoder/decoder a client uses for a socket codec. `raw` sends each
- * message's custom-binary bytes, prepared before timing, and checks that the
- * echo is byte-identical.
- */
-export interface ClientCodec {
-  frame: Frame;
-  /** Prepares message i for sending (timed as serialization). */
-  encode(i: number): Encoded;
-  /** Decodes a reply (timed as deserialization). */
-  decode(data: MessageData): unknown;
-  /** True when a decoded reply equals message i. */
-  matches(i: number, decoded: unknown): boolean;
-}
-
-export function clientCodec(codec: string, payload: PayloadName, messages: readonly Message[]): ClientCodec {
-  if (codec === RAW_CODEC_NAME) {
-    const cb = createCustomBinary();
-    const prepared = messages.map((m) => cb.encode(m));
-    return {
-      frame: "binary",
-      encode: (i) => prepared[i]!,
-      decode: (data) => (typeof data === "string" ? data : toBytes(data)),
-      matches: (i, decoded) => sameBytes(prepared[i]!, decoded),
-    };
-  }
-  const c = getCodec(codec);
-  if (!c) throw new Error(`unknown codec '${codec}'`);
-  const pc: PayloadCodec = c.forPayload(payload);
-  return {
-    frame: c.frame,
-    encode: (i) => pc.encode(messages[i]!),
-    decode: (data) => pc.decode(typeof data === "string" ? data : toBytes(data)),
-    matches: (i, decoded) => sameMessage(messages[i]!, decoded),
-  };
-}
-
-function sameBytes(a: Uint8Array, b: unknown): boolean {
-  if (!(b instanceof Uint8Array) || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** A string goes as a text frame, bytes as a binary frame. */
-export function sendFrame(ws: WebSocket, data: Encoded): void {
-  ws.send(data as string | ArrayBufferView<ArrayBuffer>);
-}
-
-export function byteLength(data: MessageData | Encoded): number {
-  if (typeof data === "string") return utf8Bytes.encode(data).length;
-  return data.byteLength;
-}
-const utf8Bytes = new TextEncoder();
-
-/** Opens a socket; rejects with a clear message when the server cannot be reached. */
-export function openSocket(WebSocketImpl: WebSocketClass, url: string, timeoutMs: number): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    let ws: WebSocket;
-    try {
-      ws = new WebSocketImpl(url);
-    } catch (e) {
-      reject(new Error(`cannot connect to ${url}: ${(e as Error).message}`));
-      return;
-    }
-    ws.binaryType = "arraybuffer";
-    const timer = setTimeout(() => {
-      ws.close();
-      reject(new Error(`cannot connect to ${url}: no answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-    ws.onopen = () => {
-      clearTimeout(timer);
-      resolve(ws);
-    };
-    ws.onerror = (ev) => {
-      clearTimeout(timer);
-      const detail = (ev as { message?: string; error?: { message?: string } }).message ?? (ev as { error?: { message?: string } }).error?.message;
-      reject(new Error(`cannot connect to ${url}${detail ? `: ${detail}` : " (connection refused or closed)"}`));
-    };
-    ws.onclose = (ev) => {
-      clearTimeout(timer);
-      reject(new Error(`cannot connect to ${url}: closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
-    };
-  });
-}
-
-/** Resolves when the socket has closed (or at once if it already has). */
-function closed(ws: WebSocket, code: number): Promise<void> {
-  if (ws.readyState === 3) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, 2000);
-    ws.onclose = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    if (ws.readyState !== 2) ws.close(code);
-  });
-}
-
-/** The server's figures for a connection (fetched after it closed). */
-export async function fetchServerStats(server: string, id: string): Promise<ServerConnectionStats | undefined> {
-  try {
-    const res = await fetch(new URL(STATS_PATH + encodeURIComponent(id), server));
-    return res.ok ? ((await res.json()) as ServerConnectionStats) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Figures before anything happened. */
@@ -249,85 +129,12 @@ export async function runSocketCase(o: SocketCaseOptions): Promise<SocketCaseFig
   return figures;
 }
 
-/**
- * Delivers replies in order, either one at a time (`next`, for roundtrip) or
- * to a handler (`onMessage`, for stream), and fails the loop when the socket
- * closes, errors, or stays silent for the stall timeout.
- */
-class Replies {
-  private queue: MessageData[] = [];
-  private waiting: ((data: MessageData) => void) | undefined;
-  private handler: ((data: MessageData) => void) | undefined;
-  private fail: ((e: Error) => void) | undefined;
-  private failure: Error | undefined;
-  private lastActivity: number;
-  private readonly watchdog: ReturnType<typeof setInterval>;
-
-  constructor(ws: WebSocket, o: SocketCaseOptions, progress: () => string) {
-    this.lastActivity = o.clock.now();
-    ws.onmessage = (ev: MessageEvent) => {
-      this.lastActivity = o.clock.now();
-      const data = ev.data as MessageData;
-      if (this.handler) this.handler(data);
-      else if (this.waiting) {
-        const w = this.waiting;
-        this.waiting = undefined;
-        w(data);
-      } else this.queue.push(data);
-    };
-    ws.onclose = (ev: CloseEvent) =>
-      this.abort(new Error(`the server closed the connection with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} after ${progress()}`));
-    ws.onerror = () => this.abort(new Error(`connection error after ${progress()}`));
-    this.watchdog = setInterval(
-      () => {
-        if (o.clock.now() - this.lastActivity > o.stallTimeoutMs) this.abort(new Error(`stalled: no reply for ${o.stallTimeoutMs} ms after ${progress()}`));
-      },
-      Math.max(50, Math.min(1000, o.stallTimeoutMs / 4)),
-    );
-  }
-
-  /** Stream mode: every reply goes to `handler`; `onFail` hears of a failure. */
-  onMessage(handler: (data: MessageData) => void, onFail: (e: Error) => void): void {
-    this.fail = onFail;
-    this.handler = handler;
-    for (const data of this.queue.splice(0)) handler(data);
-  }
-
-  /** Roundtrip mode: the next reply. */
-  next(): Promise<MessageData> {
-    if (this.failure) return Promise.reject(this.failure);
-    const queued = this.queue.shift();
-    if (queued !== undefined) return Promise.resolve(queued);
-    return new Promise((resolve, reject) => {
-      this.waiting = resolve;
-      this.fail = reject;
-    });
-  }
-
-  private abort(e: Error): void {
-    if (this.failure) return;
-    this.failure = e;
-    this.handler = undefined;
-    this.waiting = undefined;
-    clearInterval(this.watchdog);
-    this.fail?.(e);
-  }
-
-  /** The loop is done: later events (the closing handshake) are not failures. */
-  dispose(): void {
-    clearInterval(this.watchdog);
-    this.failure ??= new Error("finished");
-    this.handler = undefined;
-    this.waiting = undefined;
-  }
-}
-
 async function roundtrip(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, f: SocketCaseFigures): Promise<void> {
   const n = o.messages.length;
   const now = o.clock.now;
   const oh = o.timerOverheadNs;
   const rtt = new Float64Array(n);
-  const replies = new Replies(ws, o, () => `${f.received} of ${n} replies`);
+  const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => `${f.received} of ${n} replies`);
   const start = now();
   try {
     for (let i = 0; i < n; i++) {
@@ -367,7 +174,7 @@ function stream(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, f: Sock
   let inFlightCount = 0;
   let next = 0;
   const batch: Encoded[] = new Array(window);
-  const replies = new Replies(ws, o, () => `${f.received} of ${n} replies (${inFlightCount} in flight)`);
+  const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => `${f.received} of ${n} replies (${inFlightCount} in flight)`);
 
   // Encodes a batch (timed as one interval), then sends it (untimed).
   const refill = (): void => {
@@ -428,3 +235,4 @@ function stream(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, f: Sock
     refill();
   });
 }
+

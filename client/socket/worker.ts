@@ -7,15 +7,11 @@
 
 import { performanceClock } from "../../bench/harness/clock.ts";
 import { makeMessages } from "../../bench/harness/generator.ts";
-import { runSocketCase, type SocketCaseFigures, type WebSocketClass } from "./runner.ts";
+import { processCpuMs, type WebSocketClass } from "./connection.ts";
+import { runSocketCase, type SocketCaseFigures } from "./runner.ts";
 import type { ClientJob } from "./workers.ts";
 
 declare const self: Worker;
-
-function cpuMs(): number {
-  const c = process.cpuUsage();
-  return (c.user + c.system) / 1000;
-}
 
 self.onmessage = async (ev: MessageEvent<ClientJob>) => {
   const job = ev.data;
@@ -34,7 +30,7 @@ self.onmessage = async (ev: MessageEvent<ClientJob>) => {
         timerOverheadNs: job.timerOverheadNs,
         WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
         id: c.id,
-        cpuMs,
+        cpuMs: processCpuMs,
       }),
     ),
   );

@@ -7,17 +7,16 @@
 
 import type { PayloadName } from "../../protocols/messages.ts";
 import type { ClientFigures } from "../../bench/harness/results.ts";
-import type { SocketCaseFigures, SocketMode } from "./runner.ts";
+import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
+import type { ServerConnectionStats } from "../../protocols/socket/contract.ts";
+import type { SocketCaseFigures } from "./runner.ts";
 
-export interface ClientJob {
+/** One case for a worker: which case, the run settings it needs, and its share of the connections. */
+export interface ClientJob extends Pick<Settings, "seed" | "fixed" | "window" | "stallTimeoutMs"> {
   server: string;
   codec: string;
   payload: PayloadName;
   mode: SocketMode;
-  seed: number;
-  fixed: boolean;
-  window: number;
-  stallTimeoutMs: number;
   timerOverheadNs: number;
   /** Each connection: its index among the clients, its id, and how many messages it sends. */
   connections: { index: number; id: string; count: number }[];
@@ -28,10 +27,6 @@ export class ClientWorkers {
 
   constructor(count: number) {
     this.workers = Array.from({ length: count }, () => new Worker(new URL("./worker.ts", import.meta.url).href));
-  }
-
-  get size(): number {
-    return this.workers.length;
   }
 
   /**
@@ -78,6 +73,7 @@ export function mergeFigures(all: SocketCaseFigures[], wallMs: number): { merged
       at += r.length;
     }
   }
+  const serverSum = (pick: (x: ServerConnectionStats) => number): number => all.reduce((n, f) => n + (f.server ? pick(f.server) : 0), 0);
   const failed = all.find((f) => f.error !== "");
   const merged: SocketCaseFigures = {
     sent: sum((f) => f.sent),
@@ -96,11 +92,12 @@ export function mergeFigures(all: SocketCaseFigures[], wallMs: number): { merged
     clientCpuMs: Math.max(...all.map((f) => f.clientCpuMs)),
     server: all[0]?.server && {
       ...all[0].server,
-      messages: all.reduce((n, f) => n + (f.server?.messages ?? 0), 0),
-      decodeNs: all.reduce((n, f) => n + (f.server?.decodeNs ?? 0), 0),
-      encodeNs: all.reduce((n, f) => n + (f.server?.encodeNs ?? 0), 0),
-      backpressure: all.reduce((n, f) => n + (f.server?.backpressure ?? 0), 0),
-      dropped: all.reduce((n, f) => n + (f.server?.dropped ?? 0), 0),
+      messages: serverSum((x) => x.messages),
+      decodeNs: serverSum((x) => x.decodeNs),
+      encodeNs: serverSum((x) => x.encodeNs),
+      backpressure: serverSum((x) => x.backpressure),
+      dropped: serverSum((x) => x.dropped),
+      // One server process: the largest reading covers every connection.
       cpuMs: Math.max(...all.map((f) => f.server?.cpuMs ?? 0)),
     },
     error: failed ? `client ${all.indexOf(failed)}: ${failed.error}` : "",

@@ -9,13 +9,15 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseLine } from "../../../client/json-lines.ts";
-import type { SuiteProgress, SuiteSettings } from "../../../client/page/suite.ts";
+import { settingsToQuery } from "../../../client/page/query.ts";
+import type { Progress } from "../../harness/progress.ts";
+import type { Settings } from "../../harness/settings.ts";
 import type { BenchResults } from "../../harness/results.ts";
 import type { BrowserContext } from "playwright-core";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -35,24 +37,16 @@ export const NO_CHROMIUM_MESSAGE =
   "no Chromium found: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary";
 
 /** A page run, and the server whose page runs it. */
-export type BrowserJob = SuiteSettings & { server: string };
+export interface BrowserJob {
+  settings: Settings;
+  server: string;
+}
 
 /** The page URL that runs `job` as soon as it loads. */
-export function autorunUrl(job: BrowserJob): string {
+function autorunUrl(job: BrowserJob): string {
   const url = new URL("/", job.server);
-  const q = url.searchParams;
-  q.set("autorun", "1");
-  q.set("modes", job.modes.join(","));
-  q.set("codecs", job.codecs.join(","));
-  q.set("payloads", job.payloads.join(","));
-  for (const m of ["codec", "roundtrip", "stream"] as const) {
-    q.set(`iterations-${m}`, String(job.iterations[m]));
-    q.set(`warmup-${m}`, String(job.warmup[m]));
-  }
-  q.set("runs", String(job.runs));
-  q.set("seed", String(job.seed));
-  q.set("window", String(job.window));
-  if (job.fixed) q.set("fixed", "1");
+  url.searchParams.set("autorun", "1");
+  settingsToQuery(job.settings, url.searchParams);
   return url.toString();
 }
 
@@ -84,7 +78,7 @@ export async function launchChromium(
 export async function runBrowserClient(
   chromiumPath: string,
   job: BrowserJob,
-  onProgress: (p: SuiteProgress) => void,
+  onProgress: (p: Progress) => void,
   shouldStop: () => boolean = () => false,
   timeoutMs = 30 * 60_000,
 ): Promise<BenchResults> {
@@ -96,7 +90,7 @@ export async function runBrowserClient(
     page.on("pageerror", (e) => pageErrors.push(e.message));
     page.on("console", (msg) => {
       const text = msg.text();
-      if (text.startsWith("bench-progress ")) onProgress(JSON.parse(text.slice("bench-progress ".length)) as SuiteProgress);
+      if (text.startsWith("bench-progress ")) onProgress(JSON.parse(text.slice("bench-progress ".length)) as Progress);
     });
     await page.goto(autorunUrl(job));
     const deadline = Date.now() + timeoutMs;

@@ -5,20 +5,44 @@
  */
 
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { parseLine } from "../../../client/json-lines.ts";
 import type { NodeClientJob } from "../../../client/node-client.ts";
-import type { SocketModeResult, SocketProgress } from "../../../client/socket/modes.ts";
+import type { SocketModeResult } from "../../../client/socket/modes.ts";
+import type { Progress } from "../../harness/progress.ts";
 import { ROOT } from "../paths.ts";
 
 /** Inside the project, so Node resolves the external libraries from its node_modules. */
 const BUILD_DIR = path.join(ROOT, ".bench-tmp");
 
-/** The Node.js version on PATH, or undefined when there is none. */
+let realNode: string | null | undefined;
+
+/**
+ * The first `node` on PATH that is Node.js itself. Under `bun --bun` (the
+ * test command, for one) Bun puts a `node` of its own first on PATH, which
+ * is Bun again; the Node client must run on the real thing.
+ */
+export function findNode(): string | undefined {
+  if (realNode === undefined) {
+    realNode = null;
+    for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+      const candidate = path.join(dir, "node");
+      if (dir === "" || !existsSync(candidate)) continue;
+      const r = spawnSync(candidate, ["-p", "process.versions.bun ? '' : process.version"], { encoding: "utf8" });
+      if (r.status === 0 && r.stdout.startsWith("v")) {
+        realNode = candidate;
+        break;
+      }
+    }
+  }
+  return realNode ?? undefined;
+}
+
+/** The version of Node.js on PATH, or undefined when there is none. */
 export function nodeVersion(): string | undefined {
-  const r = spawnSync("node", ["--version"], { encoding: "utf8" });
-  return r.status === 0 ? r.stdout.trim() : undefined;
+  const node = findNode();
+  return node && spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim();
 }
 
 async function buildNodeClient(): Promise<string> {
@@ -35,10 +59,13 @@ async function buildNodeClient(): Promise<string> {
   return path.join(BUILD_DIR, "node-client.mjs");
 }
 
-export async function runNodeClient(job: NodeClientJob, onProgress: (e: SocketProgress) => void, shouldStop: () => boolean = () => false): Promise<SocketModeResult> {
+export async function runNodeClient(job: NodeClientJob, onProgress: (e: Progress) => void, shouldStop: () => boolean = () => false): Promise<SocketModeResult> {
   const entry = await buildNodeClient();
   // --expose-gc: the client collects its garbage before each run, as the Bun client does.
-  const child = spawn("node", ["--expose-gc", entry, JSON.stringify(job)], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const node = findNode();
+  if (!node) throw new Error("no Node.js on PATH");
+  const child = spawn(node, ["--expose-gc", entry], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  child.stdin.end(JSON.stringify(job) + "\n");
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   let buffered = "";
@@ -50,7 +77,7 @@ export async function runNodeClient(job: NodeClientJob, onProgress: (e: SocketPr
     while ((newline = buffered.indexOf("\n")) !== -1) {
       const line = buffered.slice(0, newline);
       buffered = buffered.slice(newline + 1);
-      const msg = parseLine(line) as { type: string; event?: SocketProgress; result?: SocketModeResult; message?: string };
+      const msg = parseLine(line) as { type: string; event?: Progress; result?: SocketModeResult; message?: string };
       if (msg.type === "progress") onProgress(msg.event!);
       else if (msg.type === "result") result = msg.result;
       else if (msg.type === "error") failure = msg.message;

@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { calibrateClock, type Clock } from "../../bench/harness/clock.ts";
-import { batchSizeFor, minBatchNs, runCodecMode, type CodecModeOptions } from "../../bench/harness/codec-mode.ts";
-import type { Message } from "../../protocols/messages.ts";
-import type { Codec } from "../../protocols/codec.ts";
-import { getCodec } from "../../protocols/registry.ts";
+import { calibrateClock, type Clock } from "../../../bench/harness/clock.ts";
+import { runCodecMode, type CodecModeContext } from "../../../bench/harness/codec-mode.ts";
+import { batchSizeFor, minBatchNs } from "../../../bench/harness/schedule.ts";
+import type { Settings } from "../../../bench/harness/settings.ts";
+import { testSettings } from "../../helpers/settings.ts";
+import type { Message } from "../../../protocols/messages.ts";
+import type { Codec } from "../../../protocols/codec.ts";
+import { getCodec } from "../../../protocols/registry.ts";
 
 /**
  * A clock that ticks only every 100 µs (coarser than any browser's), over a
@@ -62,17 +65,8 @@ describe("harness with a coarse clock", () => {
     const TRUE_ENCODE = 260;
     const TRUE_DECODE = 410;
     const codec = fixedCostCodec("known-cost", fake.advance, TRUE_ENCODE, TRUE_DECODE);
-    const result = await runCodecMode({
-      codecs: [codec],
-      payloads: ["small"],
-      iterations: 200_000,
-      runs: 3,
-      warmup: 1000,
-      seed: 1,
-      fixed: false,
-      clock: fake.clock,
-      calibration,
-    });
+    const settings = testSettings({ payloads: ["small"], iterations: { codec: 200_000 }, runs: 3, warmup: { codec: 1000 }, seed: 1, fixed: false });
+    const result = await runCodecMode(settings, { codecs: [codec], clock: fake.clock, calibration });
     const c = result.cases[0]!;
     expect(c.verified).toBe(true);
     // Every single call is far below one tick: unbatched timing would read 0 or 100 µs.
@@ -94,20 +88,11 @@ describe("harness with a coarse clock", () => {
   });
 });
 
-function realOptions(codecs: Codec[], extra: Partial<CodecModeOptions> = {}): CodecModeOptions {
+/** Real time, a made-up calibration: small runs of two payloads. */
+function realRun(codecs: Codec[], runs = 3, extra: Partial<CodecModeContext> = {}): [Settings, CodecModeContext] {
   const clock: Clock = { name: "performance.now", now: () => performance.now() };
-  return {
-    codecs,
-    payloads: ["small", "medium"],
-    iterations: 300,
-    runs: 3,
-    warmup: 50,
-    seed: 11,
-    fixed: false,
-    clock,
-    calibration: { resolutionNs: 100, overheadNs: 40 },
-    ...extra,
-  };
+  const settings = testSettings({ payloads: ["small", "medium"], iterations: { codec: 300 }, runs, warmup: { codec: 50 }, seed: 11, fixed: false });
+  return [settings, { codecs, clock, calibration: { resolutionNs: 100, overheadNs: 40 }, ...extra }];
 }
 
 describe("harness failure handling", () => {
@@ -122,7 +107,7 @@ describe("harness failure handling", () => {
         return { encode: inner.encode, decode: (d) => ({ ...inner.decode(d), num: 0 }) };
       },
     };
-    const result = await runCodecMode(realOptions([json, wrong]));
+    const result = await runCodecMode(...realRun([json, wrong]));
     const failed = result.cases.filter((c) => c.codec === "drops-a-digit");
     expect(failed).toHaveLength(2);
     for (const c of failed) {
@@ -156,7 +141,7 @@ describe("harness failure handling", () => {
         };
       },
     };
-    const result = await runCodecMode(realOptions([json, flaky]));
+    const result = await runCodecMode(...realRun([json, flaky]));
     const byKey = new Map(result.cases.map((c) => [`${c.codec} ${c.payload}`, c]));
     expect(byKey.get("flaky medium")!.verified).toBe(false);
     expect(byKey.get("flaky medium")!.error).toMatch(/run \d threw: Error: encoder ran out of luck/);
@@ -168,7 +153,7 @@ describe("harness failure handling", () => {
   it("shuffles and records the codec order of every run, with a collection before every timed loop", async () => {
     let collections = 0;
     const codecs = ["json", "json-bytes", "custom-binary", "msgpack", "msgpackr"].map((n) => getCodec(n)!);
-    const result = await runCodecMode(realOptions(codecs, { runs: 6, gc: () => collections++ }));
+    const result = await runCodecMode(...realRun(codecs, 6, { gc: () => collections++ }));
     expect(result.order).toHaveLength(6);
     for (const run of result.order) {
       expect(run).toHaveLength(2);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { makeMessages, randomString, createRng } from "../../bench/harness/generator.ts";
-import { ARTICLE_MESSAGES, PAYLOAD_NAMES } from "../../protocols/messages.ts";
-import { encodedBytes } from "../../protocols/codec.ts";
-import { CODECS } from "../../protocols/registry.ts";
+import { makeMessages, randomString, createRng } from "../../../bench/harness/generator.ts";
+import { ARTICLE_MESSAGES, PAYLOAD_NAMES } from "../../../protocols/messages.ts";
+import { encodedBytes } from "../../../protocols/codec.ts";
+import { CODECS } from "../../../protocols/registry.ts";
 
 const utf8 = (s: string): number => new TextEncoder().encode(s).length;
 

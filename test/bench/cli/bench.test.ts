@@ -6,11 +6,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseCsv } from "../../bench/report/csv.ts";
-import { CODEC_NAMES } from "../../protocols/registry.ts";
-import { skipBrowserTests } from "../browser/chromium.ts";
+import { parseCsv } from "../../../bench/report/csv-parse.ts";
+import { CODEC_NAMES } from "../../../protocols/registry.ts";
+import { skipBrowserTests } from "../../helpers/chromium.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -151,7 +151,7 @@ describe("--client browser", () => {
     expect(r.stderr).toBe("bench: no Chromium found: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary\n");
   });
 
-  it.skipIf(skipBrowserTests("test/bench/cli.test.ts"))("writes browser rows into the same files, every one verified", () => {
+  it.skipIf(skipBrowserTests("test/bench/cli/bench.test.ts"))("writes browser rows into the same files, every one verified", () => {
     const out = path.join(tmp, "browser");
     const r = bench("--client", "browser", "--codecs", "json,custom-binary,raw", "--payloads", "small", "--iterations", "200", "--runs", "1", "--warmup", "20", "--out", out);
     expect(r.code, r.stderr).toBe(0);

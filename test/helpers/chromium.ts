@@ -5,8 +5,8 @@
 import type { BrowserContext } from "playwright-core";
 import { findChromium, launchChromium } from "../../bench/cli/processes/browser.ts";
 
-export const chromiumPath = findChromium();
-export const inCI = process.env.CI === "true";
+const chromiumPath = findChromium();
+const inCI = process.env.CI === "true";
 
 /** True when the browser tests must be skipped; says so on stderr. */
 export function skipBrowserTests(file: string): boolean {

@@ -4,13 +4,14 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CSV_COLUMNS, parseCsv } from "../../bench/report/csv.ts";
-import { CODEC_NAMES } from "../../protocols/registry.ts";
-import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
-import { startServer, type BenchServer } from "../../server.ts";
-import { launch, skipBrowserTests } from "./chromium.ts";
+import { CSV_COLUMNS } from "../../../bench/report/csv.ts";
+import { parseCsv } from "../../../bench/report/csv-parse.ts";
+import { CODEC_NAMES } from "../../../protocols/registry.ts";
+import { SOCKET_CODEC_NAMES } from "../../../protocols/socket/contract.ts";
+import { startServer, type BenchServer } from "../../../server.ts";
+import { launch, skipBrowserTests } from "../../helpers/chromium.ts";
 
-const skip = skipBrowserTests("test/browser/page.test.ts");
+const skip = skipBrowserTests("test/client/page/app.test.ts");
 
 describe.skipIf(skip)("benchmark page in headless Chromium", () => {
   let server: BenchServer;
@@ -67,7 +68,7 @@ describe.skipIf(skip)("benchmark page in headless Chromium", () => {
 
   it("charts a CSV from the CLI beside the browser's numbers", async () => {
     const page = browser.context.pages()[0]!;
-    const csv = readFileSync(new URL("../../results/sample/all-modes-varied.csv", import.meta.url), "utf8");
+    const csv = readFileSync(new URL("../../../results/sample/all-modes-varied.csv", import.meta.url), "utf8");
     await page.setInputFiles("#load", { name: "cli.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
     await expect.poll(() => page.textContent("#progress")).toMatch(/^Loaded \d+ rows from cli\.csv\.$/);
     const series = await page.getAttribute("canvas#chart-codec-small", "data-series");

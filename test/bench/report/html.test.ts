@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { launch, skipBrowserTests } from "./chromium.ts";
+import { launch, skipBrowserTests } from "../../helpers/chromium.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-report-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -47,7 +47,7 @@ describe("static report", () => {
     expect(none.stderr).toMatch(/^report: name at least one results file/);
   });
 
-  it.skipIf(skipBrowserTests("test/browser/report.test.ts"))("opens offline in Chromium and draws every chart", async () => {
+  it.skipIf(skipBrowserTests("test/bench/report/html.test.ts"))("opens offline in Chromium and draws every chart", async () => {
     const file = buildReport(sample);
     const browser = await launch();
     try {

@@ -8,13 +8,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { performanceClock } from "../../bench/harness/clock.ts";
-import { makeMessages } from "../../bench/harness/generator.ts";
-import { parseCsv } from "../../bench/report/csv.ts";
-import { spawnServer } from "../../bench/cli/processes/server.ts";
-import { runSocketCase, type WebSocketClass } from "../../client/socket/runner.ts";
+import { performanceClock } from "../../../bench/harness/clock.ts";
+import { makeMessages } from "../../../bench/harness/generator.ts";
+import { parseCsv } from "../../../bench/report/csv-parse.ts";
+import { spawnServer } from "../../../bench/cli/processes/server.ts";
+import type { WebSocketClass } from "../../../client/socket/connection.ts";
+import { runSocketCase } from "../../../client/socket/runner.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-interrupt-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -70,8 +71,15 @@ describe("a server that dies or goes silent", () => {
     const server = await spawnServer();
     const out = path.join(tmp, "killed");
     const bench = startBench(["--modes", "stream", "--codecs", "json,custom-binary", "--payloads", "small", "--iterations", "2000000", "--runs", "1", "--warmup", "0", "--stall-timeout", "3", "--url", server.url, "--out", out]);
-    await until(() => bench.stderr().length > 0 || existsSync(out), 20_000);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Kill it once messages are flowing: a socket is open and the server has answered some.
+    let flowing = false;
+    const watch = setInterval(() => {
+      void fetch(`${server.url}/health`)
+        .then((res) => res.json() as Promise<{ connections: number }>)
+        .then((h) => (flowing ||= h.connections > 0))
+        .catch(() => undefined);
+    }, 50);
+    await until(() => flowing, 60_000).finally(() => clearInterval(watch));
     process.kill(server.pid, "SIGKILL");
     const r = await bench.done;
     expect(r.code).toBe(1);
@@ -80,7 +88,7 @@ describe("a server that dies or goes silent", () => {
     expect(r.stderr).toMatch(/bench: WebSocket modes stopped, the server cannot be reached: stream .* small: .*cannot connect to/);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     expect(rows[0]).toContain("verified");
-  }, 60_000);
+  }, 120_000);
 
   it("a server that stops answering ends the case after the stall timeout", async () => {
     const silent = Bun.serve({

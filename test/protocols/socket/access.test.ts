@@ -1,14 +1,16 @@
 /**
- * Nobody gets in uninvited: origins, connection limits, what the server
- * serves, and where it listens.
+ * Nobody gets in uninvited: the Host and Origin rules on their own, then at
+ * a real server: origins, connection limits, what the server serves, and
+ * where it listens.
  */
 import { spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startServer, type BenchServer } from "../../server.ts";
+import { hostAllowed, isLoopback, originAllowed } from "../../../protocols/socket/access.ts";
+import { startServer, type BenchServer } from "../../../server.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 let server: BenchServer | undefined;
 afterEach(async () => {
   await server?.stop();
@@ -43,6 +45,74 @@ function handshake(port: number, headers: Record<string, string> = {}, target = 
     setTimeout(() => reject(new Error("no answer")), 5000);
   });
 }
+
+/** A request to /ws with only the headers given. */
+function request(headers: Record<string, string>): Request {
+  return new Request("http://127.0.0.1:8080/ws", { headers });
+}
+
+describe("isLoopback", () => {
+  it("names localhost, ::1 (bare or bracketed) and 127.x.x.x as loopback", () => {
+    for (const host of ["localhost", "::1", "[::1]", "127.0.0.1", "127.1.2.3"]) expect(isLoopback(host), host).toBe(true);
+  });
+
+  it("does not count other interfaces or names as loopback", () => {
+    for (const host of ["0.0.0.0", "192.168.1.10", "::", "[::2]", "evil.example", "localhost.evil.example", "128.0.0.1", ""]) {
+      expect(isLoopback(host), host).toBe(false);
+    }
+  });
+
+  it("today counts any name starting with '127.' as loopback, a DNS name too", () => {
+    expect(isLoopback("127.evil.example")).toBe(true);
+  });
+});
+
+describe("hostAllowed", () => {
+  it("lets every Host through when the server is not bound to loopback", () => {
+    expect(hostAllowed(request({ host: "evil.example:8080" }), false)).toBe(true);
+  });
+
+  it("bound to loopback, lets in requests addressed to a loopback name, with or without a port", () => {
+    for (const host of ["127.0.0.1:8080", "127.0.0.1", "localhost:8080", "localhost", "[::1]:8080", "[::1]"]) {
+      expect(hostAllowed(request({ host }), true), host).toBe(true);
+    }
+  });
+
+  it("bound to loopback, refuses any other name (DNS rebinding)", () => {
+    for (const host of ["evil.example:8080", "evil.example", "[::2]:8080", "0.0.0.0:8080", "localhost.evil.example:8080"]) {
+      expect(hostAllowed(request({ host }), true), host).toBe(false);
+    }
+  });
+
+  it("lets in a request without a Host header", () => {
+    expect(hostAllowed(request({}), true)).toBe(true);
+  });
+});
+
+describe("originAllowed", () => {
+  it("lets in clients that send no Origin (not a browser)", () => {
+    expect(originAllowed(request({ host: "127.0.0.1:8080" }), [])).toBe(true);
+  });
+
+  it("lets in the server's own page: Origin http:// or https:// plus the Host the request names", () => {
+    expect(originAllowed(request({ host: "127.0.0.1:8080", origin: "http://127.0.0.1:8080" }), [])).toBe(true);
+    expect(originAllowed(request({ host: "localhost:8080", origin: "https://localhost:8080" }), [])).toBe(true);
+  });
+
+  it("refuses another host, another port or another scheme", () => {
+    for (const origin of ["http://evil.example", "http://127.0.0.1:8081", "http://localhost:8080", "ws://127.0.0.1:8080", "null"]) {
+      expect(originAllowed(request({ host: "127.0.0.1:8080", origin }), []), origin).toBe(false);
+    }
+    expect(originAllowed(request({ origin: "http://127.0.0.1:8080" }), []), "no Host").toBe(false);
+  });
+
+  it("lets in exactly the origins named with --allow-origin", () => {
+    const allowed = ["http://localhost:3000"];
+    expect(originAllowed(request({ host: "127.0.0.1:8080", origin: "http://localhost:3000" }), allowed)).toBe(true);
+    expect(originAllowed(request({ host: "127.0.0.1:8080", origin: "http://localhost:3001" }), allowed)).toBe(false);
+    expect(originAllowed(request({ host: "127.0.0.1:8080", origin: "http://localhost:3000/" }), allowed)).toBe(false);
+  });
+});
 
 describe("origins", () => {
   it("lets in the server's own page and clients without an Origin, refuses another origin with 403", async () => {

@@ -4,14 +4,15 @@
  * message, and its memory does not grow.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { performanceClock } from "../../bench/harness/clock.ts";
-import { makeMessages } from "../../bench/harness/generator.ts";
-import { spawnServer, type ServerProcess } from "../../bench/cli/processes/server.ts";
-import { runSocketCase, type WebSocketClass } from "../../client/socket/runner.ts";
-import { getCodec } from "../../protocols/registry.ts";
-import { shapeError } from "../../protocols/socket/shape.ts";
-import { CLOSE, socketUrl } from "../../protocols/socket/contract.ts";
-import { badFrames, type BadFrame } from "./frames.ts";
+import { performanceClock } from "../../../bench/harness/clock.ts";
+import { makeMessages } from "../../../bench/harness/generator.ts";
+import { spawnServer, type ServerProcess } from "../../../bench/cli/processes/server.ts";
+import type { WebSocketClass } from "../../../client/socket/connection.ts";
+import { runSocketCase } from "../../../client/socket/runner.ts";
+import { getCodec } from "../../../protocols/registry.ts";
+import { shapeError } from "../../../protocols/socket/shape.ts";
+import { CLOSE, socketUrl } from "../../../protocols/socket/contract.ts";
+import { badFrames, type BadFrame } from "../../helpers/frames.ts";
 
 let server: ServerProcess;
 beforeAll(async () => {

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { runCodecMode } from "../../bench/harness/codec-mode.ts";
-import type { Environment } from "../../bench/cli/environment.ts";
-import { csvField, CSV_COLUMNS, parseCsv, toCsv } from "../../bench/report/csv.ts";
-import { toJson } from "../../bench/report/json.ts";
-import type { BenchResults } from "../../bench/harness/results.ts";
-import { CODECS } from "../../protocols/registry.ts";
+import { runCodecMode } from "../../../bench/harness/codec-mode.ts";
+import type { Environment } from "../../../bench/harness/results.ts";
+import { csvField, CSV_COLUMNS, toCsv } from "../../../bench/report/csv.ts";
+import { parseCsv } from "../../../bench/report/csv-parse.ts";
+import { toJson } from "../../../bench/report/json.ts";
+import type { BenchResults } from "../../../bench/harness/results.ts";
+import { CODECS } from "../../../protocols/registry.ts";
+import { testSettings } from "../../helpers/settings.ts";
 
 /** The columns the CSV contract promises (later modes and users' sheets rely on them). */
 const REQUIRED = (
@@ -32,20 +34,15 @@ const environment: Environment = {
 };
 
 async function smallRun(): Promise<BenchResults> {
-  const result = await runCodecMode({
+  const settings = testSettings({ modes: ["codec"], codecs: CODECS.map((c) => c.name), payloads: ["small", "medium", "large"], iterations: { codec: 200 }, runs: 2, warmup: { codec: 50 }, seed: 1, fixed: false });
+  const result = await runCodecMode(settings, {
     codecs: CODECS,
-    payloads: ["small", "medium", "large"],
-    iterations: 200,
-    runs: 2,
-    warmup: 50,
-    seed: 1,
-    fixed: false,
     clock: { name: "performance.now", now: () => performance.now() },
     calibration: { resolutionNs: 100, overheadNs: 40 },
   });
   return {
     timestamp: "2026-11-21T12:00:00.000Z",
-    settings: { modes: ["codec"], codecs: CODECS.map((c) => c.name), payloads: ["small", "medium", "large"], iterations: { codec: 200, roundtrip: 0, stream: 0, fanout: 0 }, runs: 2, warmup: { codec: 50, roundtrip: 0, stream: 0, fanout: 0 }, seed: 1, fixed: false, minBatchNs: result.minBatchNs },
+    settings: { ...settings, minBatchNs: result.minBatchNs, client: "inprocess" },
     environment,
     order: { codec: result.order },
     cases: result.cases,

@@ -1,0 +1,46 @@
+/**
+ * `--client browser`: every selected mode runs inside the page in headless
+ * Chromium (codec mode too, in the page's JavaScript engine); the rows join
+ * the same files as every other client's.
+ */
+
+import type { BenchResults } from "../harness/results.ts";
+import { SettingError } from "../harness/settings.ts";
+import type { BenchOptions } from "./options.ts";
+import { findChromium, NO_CHROMIUM_MESSAGE, runBrowserClient } from "./processes/browser.ts";
+import { createProgressPrinter } from "./progress.ts";
+import { EXIT_INTERRUPTED, measureEnvironment, report, type RunControl, type Streams } from "./run-support.ts";
+import { useServer } from "./servers.ts";
+
+export async function runBrowserBench(options: BenchOptions, streams: Streams, control: RunControl): Promise<number> {
+  const chromiumPath = findChromium();
+  if (!chromiumPath) throw new SettingError(NO_CHROMIUM_MESSAGE);
+  const progress = createProgressPrinter(streams.stderr);
+  const { environment } = measureEnvironment();
+  const started = performance.now();
+  let failures = 0;
+  let browser: BenchResults | undefined;
+  let serverLabel: string | undefined;
+  try {
+    await useServer(options, async (server) => {
+      serverLabel = server.label;
+      browser = await runBrowserClient(chromiumPath, { settings: options.settings, server: server.url }, (p) => progress.update(p), () => control.stopRequested);
+    });
+  } catch (e) {
+    progress.finish();
+    streams.stderr.write(`bench: the browser run failed: ${(e as Error).message}\n`);
+    failures++;
+  }
+  progress.finish();
+  const results: BenchResults = {
+    timestamp: browser?.timestamp ?? new Date().toISOString(),
+    settings: { ...(browser?.settings ?? { ...options.settings, minBatchNs: NaN }), client: "browser", server: serverLabel },
+    environment,
+    environments: browser ? { browser: browser.environment } : {},
+    order: browser?.order ?? {},
+    cases: browser?.cases ?? [],
+    elapsedMs: performance.now() - started,
+  };
+  const code = report(results, options, streams, failures);
+  return control.stopRequested ? EXIT_INTERRUPTED : code;
+}

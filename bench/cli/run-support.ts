@@ -1,0 +1,51 @@
+/**
+ * What both kinds of run share: how they are told to stop, what a run
+ * records of its machine, and how its results are printed and written.
+ */
+
+import { isNativeAccelerationEnabled } from "msgpackr";
+import { calibrateClock, performanceClock, type ClockCalibration } from "../harness/clock.ts";
+import type { BenchResults } from "../harness/results.ts";
+import { formatTable } from "../report/table.ts";
+import { collectEnvironment } from "./environment.ts";
+import type { BenchOptions } from "./options.ts";
+import { writeResults } from "./output.ts";
+import type { ProgressSink } from "./progress.ts";
+
+export interface Streams {
+  stdout: ProgressSink;
+  stderr: ProgressSink;
+}
+
+/** Set by the CLI's SIGINT handler: stop after the current case. */
+export interface RunControl {
+  stopRequested: boolean;
+}
+
+/** Exit code of a run stopped with Ctrl-C (128 + SIGINT), after its results are written. */
+export const EXIT_INTERRUPTED = 130;
+
+/** Full collection between cases, so one codec's garbage is not collected on another's clock. */
+export function fullGc(): (() => void) | undefined {
+  const bun = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun;
+  return bun ? () => bun.gc(true) : undefined;
+}
+
+/** The clock's calibration and the environment every results file records. */
+export function measureEnvironment(): { calibration: ClockCalibration; environment: BenchResults["environment"] } {
+  const calibration = calibrateClock(performanceClock);
+  const environment = collectEnvironment(performanceClock.name, calibration, fullGc() !== undefined, isNativeAccelerationEnabled);
+  return { calibration, environment };
+}
+
+/** Prints the table, writes the files, names every failed case; the exit code. */
+export function report(results: BenchResults, options: BenchOptions, streams: Streams, failures: number): number {
+  if (results.cases.length > 0) {
+    streams.stdout.write(formatTable(results) + "\n\n");
+    const files = writeResults(results, options.out);
+    streams.stdout.write(`Wrote ${files.csv} and ${files.json} (also latest.csv, latest.json).\n`);
+  }
+  const failed = results.cases.filter((c) => !c.verified);
+  for (const c of failed) streams.stderr.write(`bench: FAILED ${c.mode} ${c.client} ${c.codec} ${c.payload}: ${c.error}\n`);
+  return failed.length + failures > 0 ? 1 : 0;
+}

@@ -1,0 +1,263 @@
+/**
+ * One codec x payload of codec mode: verified once, warmed up once, then
+ * timed run by run. Each case owns its compiled loops (see loops.ts), so no
+ * call site is shared between codecs.
+ */
+
+import { encodedBytes, errorText, type Codec, type Encoded, type PayloadCodec } from "../../protocols/codec.ts";
+import type { Message, PayloadName } from "../../protocols/messages.ts";
+import type { Clock, ClockCalibration } from "./clock.ts";
+import { batchCount, compileLoop, SINK_SIZE, type TimedLoop } from "./loops.ts";
+import { summarizeRuns, type BatchPercentiles, type CaseResult, type RunFigures } from "./results.ts";
+import { batchSizeFor, minBatchNs } from "./schedule.ts";
+import type { ClientKind } from "./settings.ts";
+import { percentileSorted } from "./stats.ts";
+import { describeMismatch, sameMessage } from "./verify.ts";
+
+/** What every case of one codec-mode run shares. */
+export interface CodecCaseContext {
+  clock: Clock;
+  calibration: ClockCalibration;
+  iterations: number;
+  warmup: number;
+  runs: number;
+  gc?: () => void;
+  client: ClientKind;
+  clientLibrary: string;
+}
+
+type Fn = (x: unknown) => unknown;
+
+export class CodecCase {
+  private readonly pc: PayloadCodec;
+  private readonly encodeLoop: TimedLoop;
+  private readonly decodeLoop: TimedLoop;
+  private encodeBatch: number;
+  private decodeBatch: number;
+  private bytes = { mean: NaN, min: NaN, max: NaN };
+  /** Why the case failed ("" while it has not). */
+  error = "";
+  /** Verified and warmed up (or failed trying). */
+  prepared = false;
+  /** onCaseDone has been told. */
+  reported = false;
+  private readonly runs: RunFigures[] = [];
+  private readonly encodeSamples: number[] = [];
+  private readonly decodeSamples: number[] = [];
+
+  constructor(
+    readonly codec: Codec,
+    readonly payload: PayloadName,
+    private readonly messages: Message[],
+    private readonly ctx: CodecCaseContext,
+  ) {
+    let pc: PayloadCodec = { encode: () => "", decode: () => ({}) as Message };
+    try {
+      pc = codec.forPayload(payload);
+    } catch (e) {
+      this.error = `could not set up: ${errorText(e)}`;
+    }
+    this.pc = pc;
+    this.encodeLoop = compileLoop(`${codec.name}_${payload}_serialize`);
+    this.decodeLoop = compileLoop(`${codec.name}_${payload}_deserialize`);
+    this.encodeBatch = this.decodeBatch = ctx.iterations;
+  }
+
+  /** Verifies every message, then warms up; sets `error` on failure. `onStage` hears each step begin. */
+  prepare(onStage: (stage: "verify" | "warmup") => void): void {
+    onStage("verify");
+    this.error = this.verify();
+    if (this.error === "") {
+      onStage("warmup");
+      this.error = this.warmUp();
+    }
+    this.prepared = true;
+  }
+
+  /** Round-trips every message; an error line, or "" when all are exact. */
+  private verify(): string {
+    const { pc, messages } = this;
+    let sum = 0;
+    let min = Infinity;
+    let max = 0;
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i]!;
+      let encoded: Encoded;
+      let decoded: unknown;
+      try {
+        encoded = pc.encode(message);
+        decoded = pc.decode(encoded);
+      } catch (e) {
+        return `message #${i} did not round-trip: ${errorText(e)}`;
+      }
+      if (!sameMessage(message, decoded)) return `message #${i} did not round-trip: ${describeMismatch(message, decoded) ?? "not equal"}`;
+      const size = encodedBytes(encoded);
+      sum += size;
+      if (size < min) min = size;
+      if (size > max) max = size;
+    }
+    this.bytes = { mean: sum / messages.length, min, max };
+    return "";
+  }
+
+  /**
+   * Untimed warm-up over `warmup` messages, twice, so the loops and the codec
+   * reach the engine's optimising tiers; then the cost of one call is
+   * estimated to size the batches.
+   */
+  private warmUp(): string {
+    const n = Math.min(Math.max(this.ctx.warmup, 1), this.messages.length);
+    const ring = new Array<unknown>(SINK_SIZE);
+    const one = new Float64Array(1);
+    const now = this.ctx.clock.now;
+    try {
+      const encoded = this.encodeAll();
+      for (let pass = 0; pass < 2; pass++) {
+        this.encodeLoop(now, this.pc.encode as Fn, this.messages, ring, SINK_SIZE - 1, n, n, one);
+        this.decodeLoop(now, this.pc.decode as Fn, encoded, ring, SINK_SIZE - 1, n, n, one);
+      }
+      this.encodeBatch = batchSizeFor(this.estimateCallNs(this.encodeLoop, this.pc.encode as Fn, this.messages), this.ctx.calibration, this.ctx.iterations);
+      this.decodeBatch = batchSizeFor(this.estimateCallNs(this.decodeLoop, this.pc.decode as Fn, encoded), this.ctx.calibration, this.ctx.iterations);
+    } catch (e) {
+      return `warm-up threw: ${errorText(e)}`;
+    }
+    return "";
+  }
+
+  /** Every message of the case, encoded (untimed). */
+  private encodeAll(): Encoded[] {
+    const { messages, pc } = this;
+    const out = new Array<Encoded>(messages.length);
+    for (let i = 0; i < messages.length; i++) out[i] = pc.encode(messages[i]!);
+    return out;
+  }
+
+  /**
+   * Cost of one call, from a stretch of calls long enough for the clock: the
+   * count grows fourfold until the stretch lasts the minimum batch time or
+   * covers every message. A short warm-up under a coarse clock (a browser's
+   * 100 µs) would otherwise misjudge it by whole ticks.
+   */
+  private estimateCallNs(loop: TimedLoop, fn: Fn, inputs: readonly unknown[]): number {
+    const ring = new Array<unknown>(SINK_SIZE);
+    const one = new Float64Array(1);
+    const target = minBatchNs(this.ctx.calibration);
+    for (let k = Math.min(64, inputs.length); ; k = Math.min(k * 4, inputs.length)) {
+      const ns = loop(this.ctx.clock.now, fn, inputs, ring, SINK_SIZE - 1, k, k, one) * 1e6;
+      if (ns >= target || k === inputs.length) return ns / k;
+    }
+  }
+
+  /** One timed run: a serialize loop, then a deserialize loop; sets `error` on failure. */
+  timeRun(run: number, position: number): void {
+    const n = this.ctx.iterations;
+    const now = this.ctx.clock.now;
+    const overheadNs = this.ctx.calibration.overheadNs;
+    const encodedRing = new Array<unknown>(SINK_SIZE);
+    const decodedRing = new Array<unknown>(SINK_SIZE);
+    const encTimes = new Float64Array(batchCount(n, this.encodeBatch));
+    const decTimes = new Float64Array(batchCount(n, this.decodeBatch));
+    let encMs: number;
+    let decMs: number;
+    try {
+      encMs = this.encodeLoop(now, this.pc.encode as Fn, this.messages, encodedRing, SINK_SIZE - 1, n, this.encodeBatch, encTimes);
+      // The deserialize loop's input: every message encoded again, untimed,
+      // and dropped after this run, so only one case's encodings are ever
+      // alive (keeping every case's would bloat the heap every loop's
+      // garbage collections must live with).
+      const encoded = this.encodeAll();
+      this.ctx.gc?.();
+      decMs = this.decodeLoop(now, this.pc.decode as Fn, encoded, decodedRing, SINK_SIZE - 1, n, this.decodeBatch, decTimes);
+    } catch (e) {
+      this.error = `run ${run + 1} threw: ${errorText(e)}`;
+      return;
+    }
+    this.error = this.spotCheck(encodedRing, decodedRing);
+    if (this.error !== "") return;
+    // Each batch reads the clock twice inside the whole-loop interval.
+    const serializeNs = Math.max(0, encMs * 1e6 - 2 * encTimes.length * overheadNs) / n;
+    const deserializeNs = Math.max(0, decMs * 1e6 - 2 * decTimes.length * overheadNs) / n;
+    this.runs.push({ run, position, serializeNs, deserializeNs, totalNs: serializeNs + deserializeNs });
+    perMessageBatchTimes(encTimes, n, this.encodeBatch, overheadNs, this.encodeSamples);
+    perMessageBatchTimes(decTimes, n, this.decodeBatch, overheadNs, this.decodeSamples);
+  }
+
+  /**
+   * Checks what a timed run left in its result rings: a few of the last
+   * encoded messages must decode (untimed) to the original, and the last
+   * decoded ones must equal the originals.
+   */
+  private spotCheck(encodedRing: unknown[], decodedRing: unknown[]): string {
+    const n = this.messages.length;
+    const last = Math.min(n, SINK_SIZE);
+    for (const back of [1, 2, Math.ceil(last / 2), last]) {
+      const i = n - back;
+      const message = this.messages[i]!;
+      let mismatch = describeMismatch(message, decodedRing[i & (SINK_SIZE - 1)]);
+      if (mismatch !== undefined) return `timed run decoded message #${i} wrongly: ${mismatch}`;
+      try {
+        mismatch = describeMismatch(message, this.pc.decode(encodedRing[i & (SINK_SIZE - 1)] as Encoded));
+      } catch (e) {
+        mismatch = errorText(e);
+      }
+      if (mismatch !== undefined) return `timed run encoded message #${i} wrongly: ${mismatch}`;
+    }
+    return "";
+  }
+
+  /** The case's results so far, with its loop floor (the same loop around an identity function). */
+  result(loopFloorNs: number, libraryVersion: string): CaseResult {
+    const ok = this.error === "" && this.runs.length > 0;
+    const runs = this.runs;
+    const summaries = summarizeRuns(runs, this.ctx.iterations);
+    const flags: string[] = [];
+    if (ok && (summaries.serialize.median < 2 * loopFloorNs || summaries.deserialize.median < 2 * loopFloorNs)) flags.push("near-empty-loop");
+    if (!this.codec.standard) flags.push("non-standard");
+    if (ok && runs.length < this.ctx.runs) flags.push("stopped-early");
+    return {
+      client: this.ctx.client,
+      clientLibrary: this.ctx.clientLibrary,
+      mode: "codec",
+      codec: this.codec.name,
+      standard: this.codec.standard,
+      frame: this.codec.frame,
+      library: this.codec.library,
+      libraryVersion,
+      payload: this.payload,
+      iterations: this.ctx.iterations,
+      runs: runs.length,
+      warmup: this.ctx.warmup,
+      bytes: this.bytes.mean,
+      bytesMin: this.bytes.min,
+      bytesMax: this.bytes.max,
+      verified: ok,
+      error: this.error !== "" ? this.error : runs.length === 0 ? "no timed run finished" : "",
+      ...summaries,
+      msgsPerS: ok ? 1e9 / summaries.total.mean : NaN,
+      serializeBatches: batchPercentiles(this.encodeSamples, this.encodeBatch),
+      deserializeBatches: batchPercentiles(this.decodeSamples, this.decodeBatch),
+      loopFloorNs,
+      flags,
+      raw: runs,
+    };
+  }
+}
+
+function batchPercentiles(samples: number[], batch: number): BatchPercentiles {
+  const sorted = Float64Array.from(samples).sort();
+  return {
+    batch,
+    samples: sorted.length,
+    p50: percentileSorted(sorted, 50),
+    p90: percentileSorted(sorted, 90),
+    p99: percentileSorted(sorted, 99),
+  };
+}
+
+/** Per-message ns of each batch, with one clock read taken off each. */
+function perMessageBatchTimes(times: Float64Array, n: number, batch: number, overheadNs: number, out: number[]): void {
+  for (let k = 0; k < times.length; k++) {
+    const inBatch = Math.min(batch, n - k * batch);
+    out.push(Math.max(0, times[k]! * 1e6 - overheadNs) / inBatch);
+  }
+}

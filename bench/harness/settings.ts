@@ -1,0 +1,101 @@
+/**
+ * What a run measures, as one settings object, and the one table of
+ * defaults. The CLI fills it from its flags, the page from its form and its
+ * URL, the Node client and the worker threads receive it as it is, so
+ * `--help`, the page and every client agree on every default.
+ */
+
+import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
+
+export type Mode = "codec" | "roundtrip" | "stream" | "fanout";
+export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream", "fanout"];
+/** The modes that talk to a server over a WebSocket. */
+export type SocketMode = Exclude<Mode, "codec">;
+export const SOCKET_MODES: readonly SocketMode[] = ["roundtrip", "stream", "fanout"];
+
+/** Who ran the client side: in process (codec mode), Bun's WebSocket, Node with npm `ws`, a browser. */
+export type ClientKind = "inprocess" | "bun" | "node" | "browser";
+/** The clients `--client` can pick. */
+export const CLIENT_CHOICES = ["bun", "node", "browser"] as const satisfies readonly ClientKind[];
+export type ClientChoice = (typeof CLIENT_CHOICES)[number];
+
+export interface Settings {
+  /** Codec names; `raw` (the transport baseline) runs in the WebSocket modes only. */
+  codecs: string[];
+  payloads: PayloadName[];
+  modes: Mode[];
+  /** Messages per run, by mode. */
+  iterations: Record<Mode, number>;
+  /** Timed runs per case. */
+  runs: number;
+  /** Untimed messages before a case's first run, by mode. */
+  warmup: Record<Mode, number>;
+  /** Seed of the message generator; the same seed gives the same bytes. */
+  seed: number;
+  /** The article's exact messages instead of varied ones. */
+  fixed: boolean;
+  /** Messages in flight in stream and fanout mode, per connection. */
+  window: number;
+  /** Concurrent connections per WebSocket case (fanout: subscribers). */
+  clients: number;
+  /** Offer permessage-deflate. */
+  deflate: boolean;
+  /** A WebSocket case with no reply for this long ends as stalled, ms. */
+  stallTimeoutMs: number;
+}
+
+/** Which column of the defaults table: a full run, `--quick`, or a browser client. */
+export type Profile = "default" | "quick" | "browser";
+
+const perMode = (codec: number, roundtrip: number, stream: number, fanout: number): Record<Mode, number> => ({ codec, roundtrip, stream, fanout });
+
+const COMMON = {
+  modes: ["codec", "roundtrip", "stream"] as Mode[],
+  payloads: [...PAYLOAD_NAMES],
+  runs: 3,
+  seed: 1,
+  fixed: false,
+  window: 64,
+  clients: 1,
+  deflate: false,
+  stallTimeoutMs: 10_000,
+};
+
+/**
+ * The one table of defaults. `default` makes plain `bun run bench` (every
+ * mode, codec and payload) finish within about three minutes on a 2-core
+ * machine: the article's 100,000-message loop in process and in stream mode,
+ * fewer round trips because each waits for its reply and its percentiles
+ * need far fewer samples. `browser`: a browser's WebSocket moves only
+ * thousands of messages per second (see the README), so the socket modes
+ * send fewer messages and a run stays in minutes. `quick`: a first look.
+ * `codecs: []` means every codec (the registry's, plus raw).
+ */
+export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
+  default: { ...COMMON, codecs: [], iterations: perMode(100_000, 2_000, 100_000, 10_000), warmup: perMode(20_000, 500, 10_000, 1_000) },
+  quick: { ...COMMON, codecs: [], runs: 2, iterations: perMode(10_000, 500, 5_000, 1_000), warmup: perMode(2_000, 100, 500, 100) },
+  browser: { ...COMMON, codecs: [], iterations: perMode(100_000, 1_000, 20_000, 0), warmup: perMode(20_000, 500, 10_000, 0) },
+};
+
+/** A fresh, mutable copy of a profile's settings, with `codecs` filled in. */
+export function defaultSettings(profile: Profile, allCodecs: readonly string[]): Settings {
+  const d = DEFAULTS[profile];
+  return { ...d, codecs: [...allCodecs], payloads: [...d.payloads], modes: [...d.modes], iterations: { ...d.iterations }, warmup: { ...d.warmup } };
+}
+
+/** A bad setting: one line naming it and the valid values (the CLI prints it and exits 2). */
+export class SettingError extends Error {
+  override readonly name = "SettingError";
+}
+
+/**
+ * An integer setting from text (a flag, a form field, a URL parameter):
+ * digits only (`_` allowed between them), within [min, max].
+ */
+export function parseInteger(name: string, raw: string, min: number, max: number, unit = ""): number {
+  const value = Number(raw.trim().replaceAll("_", ""));
+  if (!/^\s*\d[\d_]*\s*$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new SettingError(`${name} must be an integer from ${min} to ${max}${unit}, got '${raw}'`);
+  }
+  return value;
+}

@@ -1,0 +1,25 @@
+/** Number formatting shared by the console table, the page and the HTML report. */
+
+/** A duration in ns with a sensible unit. */
+export function formatNs(ns: number): string {
+  if (!Number.isFinite(ns)) return "-";
+  if (ns < 1000) return `${ns.toFixed(ns < 10 ? 2 : 1)} ns`;
+  if (ns < 1e6) return `${(ns / 1e3).toFixed(2)} µs`;
+  return `${(ns / 1e6).toFixed(2)} ms`;
+}
+
+/** A count with thousands separators, "-" when unknown. */
+export function count(n: number): string {
+  return Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "-";
+}
+
+/** `part` as a whole percentage of `whole`, "-" when unknown. */
+export function percent(part: number, whole: number): string {
+  return whole > 0 && Number.isFinite(part) ? `${Math.round((100 * part) / whole)}%` : "-";
+}
+
+/** Pads to `width` characters (code points), on the left when `right` aligns it right. */
+export function pad(s: string, width: number, right = false): string {
+  const len = [...s].length;
+  return len >= width ? s : right ? " ".repeat(width - len) + s : s + " ".repeat(width - len);
+}

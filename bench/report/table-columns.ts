@@ -1,0 +1,123 @@
+/**
+ * The console table's columns, one set per mode, and the order each mode's
+ * rows are listed in. A cell is plain text; ratios come from ratios.ts.
+ */
+
+import type { CaseResult } from "../harness/results.ts";
+import { count, formatNs, percent } from "./format.ts";
+import { baselineCase, vsJson, vsRaw } from "./ratios.ts";
+
+/**
+ * Total time relative to json, or throughput relative to raw, paired run by
+ * run (ratios.ts). Marked "≈" whenever the two codecs' confidence intervals
+ * overlap, so the table never calls a codec faster than the data can show.
+ */
+function ratioCell(c: CaseResult, group: readonly CaseResult[], base: "json" | "raw"): string {
+  const baseline = baselineCase(group, c, base);
+  if (!baseline) return "";
+  if (baseline === c) return "1.00";
+  const comparison = base === "json" ? vsJson(c, group) : vsRaw(c, group);
+  if (!comparison) return "";
+  return comparison.overlap ? `≈${comparison.ratio.toFixed(2)}` : `${comparison.ratio.toFixed(2)}x`;
+}
+
+/** A column: header, width, and the cell text of a case. */
+export interface Column {
+  title: string;
+  width: number;
+  cell: (c: CaseResult, group: readonly CaseResult[]) => string;
+}
+
+
+export const NAME: Column = { title: "codec", width: 19, cell: (c) => (c.standard ? c.codec : `${c.codec}*`) };
+const BYTES: Column = { title: "bytes", width: 6, cell: (c) => count(c.bytes) };
+const VS_JSON: Column = { title: "vs json", width: 8, cell: (c, g) => ratioCell(c, g, "json") };
+
+const CODEC_COLUMNS: Column[] = [
+  NAME,
+  BYTES,
+  { title: "serialize", width: 12, cell: (c) => formatNs(c.serialize.mean) },
+  { title: "deserialize", width: 12, cell: (c) => formatNs(c.deserialize.mean) },
+  { title: "total", width: 22, cell: (c) => `${formatNs(c.total.mean)} ± ${formatNs(c.total.ci95)}` },
+  VS_JSON,
+  { title: "msgs/s", width: 11, cell: (c) => count(c.msgsPerS) },
+];
+
+const ROUNDTRIP_COLUMNS: Column[] = [
+  NAME,
+  BYTES,
+  { title: "client ser", width: 10, cell: (c) => formatNs(c.serialize.mean) },
+  { title: "server de+ser", width: 13, cell: (c) => formatNs(c.socket!.serverDeserialize.mean + c.socket!.serverSerialize.mean) },
+  { title: "client de", width: 10, cell: (c) => formatNs(c.deserialize.mean) },
+  { title: "rtt mean", width: 20, cell: (c) => `${formatNs(c.total.mean)} ± ${formatNs(c.total.ci95)}` },
+  { title: "p50", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p50 ?? NaN) },
+  { title: "p99", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p99 ?? NaN) },
+  { title: "p99.9", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p999 ?? NaN) },
+  { title: "max", width: 9, cell: (c) => formatNs(c.socket!.rtt?.max ?? NaN) },
+  VS_JSON,
+  { title: "lost", width: 5, cell: (c) => count(c.socket!.lost) },
+];
+
+const STREAM_COLUMNS: Column[] = [
+  NAME,
+  BYTES,
+  { title: "msgs/s", width: 11, cell: (c) => count(c.msgsPerS) },
+  { title: "MB/s", width: 6, cell: (c) => (Number.isFinite(c.socket!.mbPerS) ? c.socket!.mbPerS.toFixed(1) : "-") },
+  { title: "vs raw", width: 7, cell: (c, g) => ratioCell(c, g, "raw") },
+  VS_JSON,
+  { title: "client ser", width: 10, cell: (c) => formatNs(c.serialize.mean) },
+  { title: "client de", width: 10, cell: (c) => formatNs(c.deserialize.mean) },
+  { title: "server de+ser", width: 13, cell: (c) => formatNs(c.socket!.serverDeserialize.mean + c.socket!.serverSerialize.mean) },
+  { title: "cpu cl/srv", width: 11, cell: (c) => `${percent(c.socket!.clientCpuMs, c.socket!.elapsedMs)}/${percent(c.socket!.serverCpuMs, c.socket!.elapsedMs)}` },
+  { title: "lost", width: 5, cell: (c) => count(c.socket!.lost) },
+];
+
+const FANOUT_COLUMNS: Column[] = [
+  NAME,
+  BYTES,
+  { title: "deliveries/s", width: 12, cell: (c) => count(c.msgsPerS) },
+  { title: "vs raw", width: 7, cell: (c, g) => ratioCell(c, g, "raw") },
+  VS_JSON,
+  { title: "client ser", width: 10, cell: (c) => formatNs(c.serialize.mean) },
+  { title: "client de", width: 10, cell: (c) => formatNs(c.deserialize.mean) },
+  { title: "pub drops", width: 9, cell: (c) => count(c.socket!.dropped) },
+  { title: "lost", width: 5, cell: (c) => count(c.socket!.lost) },
+];
+
+export const MODE_VIEWS = [
+  {
+    mode: "codec",
+    title: "codec mode: serialize + deserialize in process, per message",
+    columns: CODEC_COLUMNS,
+    order: (a: CaseResult, b: CaseResult) => a.total.mean - b.total.mean,
+  },
+  {
+    mode: "roundtrip",
+    title: "roundtrip mode: one message in flight (concurrency 1); client and server times per message, round-trip latency from every message",
+    columns: ROUNDTRIP_COLUMNS,
+    order: (a: CaseResult, b: CaseResult) => a.total.mean - b.total.mean,
+  },
+  {
+    mode: "stream",
+    title: "stream mode: a window of messages in flight; throughput, and client and server times per message",
+    columns: STREAM_COLUMNS,
+    order: (a: CaseResult, b: CaseResult) => b.msgsPerS - a.msgsPerS,
+  },
+  {
+    mode: "fanout",
+    title: "fanout mode: one publisher, every message published to all subscribers through Bun's pub/sub; deliveries per second",
+    columns: FANOUT_COLUMNS,
+    order: (a: CaseResult, b: CaseResult) => b.msgsPerS - a.msgsPerS,
+  },
+] as const;
+
+/** Slowest and fastest client's messages/s, with several clients. */
+export const SPREAD: Column = {
+  title: "clients",
+  width: 17,
+  cell: (c) => {
+    const rates = (c.socket?.perClient ?? []).flat().map((x) => x.msgsPerS);
+    return rates.length > 0 ? `${count(Math.min(...rates))}..${count(Math.max(...rates))}` : "-";
+  },
+};
+

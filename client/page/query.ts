@@ -1,0 +1,65 @@
+/**
+ * The page's settings in its URL, with the CLI's flag names: `modes`,
+ * `codecs`, `payloads`, `iterations` / `warmup` (every mode) or
+ * `iterations-MODE` / `warmup-MODE`, `runs`, `seed`, `window`,
+ * `stall-timeout` (seconds), `fixed`. `bun run bench --client browser`
+ * writes them; the page reads them over its defaults, ignoring what it
+ * cannot use.
+ */
+
+import type { Mode, Settings } from "../../bench/harness/settings.ts";
+import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
+import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
+
+/** The modes a page runs (fanout needs many subscribers, which a page does not open). */
+export const PAGE_MODES: readonly Mode[] = ["codec", "roundtrip", "stream"];
+
+/** The URL parameters that ask the page for `settings`. */
+export function settingsToQuery(settings: Settings, q: URLSearchParams): void {
+  q.set("modes", settings.modes.join(","));
+  q.set("codecs", settings.codecs.join(","));
+  q.set("payloads", settings.payloads.join(","));
+  for (const m of PAGE_MODES) {
+    q.set(`iterations-${m}`, String(settings.iterations[m]));
+    q.set(`warmup-${m}`, String(settings.warmup[m]));
+  }
+  q.set("runs", String(settings.runs));
+  q.set("seed", String(settings.seed));
+  q.set("window", String(settings.window));
+  q.set("stall-timeout", String(settings.stallTimeoutMs / 1000));
+  if (settings.fixed) q.set("fixed", "1");
+}
+
+/** Settings from the URL over `base`; a value the page cannot use leaves the default. */
+export function settingsFromQuery(q: URLSearchParams, base: Settings): Settings {
+  const list = <T extends string>(name: string, valid: readonly T[], fallback: readonly T[]): T[] => {
+    const raw = q.get(name);
+    if (!raw) return [...fallback];
+    if (raw === "all") return [...valid];
+    return raw.split(",").filter((x): x is T => (valid as readonly string[]).includes(x));
+  };
+  const int = (name: string): number | undefined => {
+    const v = q.get(name);
+    return v !== null && /^\d+$/.test(v) ? Number(v) : undefined;
+  };
+  // Per-mode values (iterations-codec=...) win over the one for every mode.
+  const perMode = (name: string, fallback: Record<Mode, number>): Record<Mode, number> => {
+    const all = int(name);
+    const out = { ...fallback };
+    for (const m of PAGE_MODES) out[m] = int(`${name}-${m}`) ?? all ?? fallback[m];
+    return out;
+  };
+  return {
+    ...base,
+    modes: list("modes", PAGE_MODES, base.modes.filter((m) => PAGE_MODES.includes(m))),
+    codecs: list("codecs", SOCKET_CODEC_NAMES, base.codecs),
+    payloads: list("payloads", PAYLOAD_NAMES, base.payloads),
+    iterations: perMode("iterations", base.iterations),
+    runs: int("runs") ?? base.runs,
+    warmup: perMode("warmup", base.warmup),
+    seed: int("seed") ?? base.seed,
+    fixed: q.get("fixed") === "1" || q.get("fixed") === "true",
+    window: int("window") ?? base.window,
+    stallTimeoutMs: (int("stall-timeout") ?? base.stallTimeoutMs / 1000) * 1000,
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * A WebSocket case's figures, run by run, turned into the results shape
+ * every reporter reads.
+ */
+
+import { summarizeRuns, type CaseResult, type ClientFigures, type LatencyPercentiles, type RunFigures } from "../../bench/harness/results.ts";
+import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
+import { percentileSorted, summarize } from "../../bench/harness/stats.ts";
+import type { PayloadName } from "../../protocols/messages.ts";
+import { getCodec } from "../../protocols/registry.ts";
+import { RAW_CODEC_NAME, frameBytes, frameOf } from "../../protocols/socket/contract.ts";
+import type { SocketCaseFigures } from "./runner.ts";
+
+/** One codec x payload x mode over a socket, as its runs accumulate. */
+export interface SocketCase {
+  mode: SocketMode;
+  codec: string;
+  payload: PayloadName;
+  runs: RunFigures[];
+  figures: SocketCaseFigures[];
+  rtt: Float64Array[];
+  perClient: ClientFigures[][];
+  warmed: boolean;
+  reported: boolean;
+  error: string;
+}
+
+/** Who ran the case, for every row. */
+export interface SocketCaseSource {
+  client: CaseResult["client"];
+  clientLibrary: string;
+  libraryVersion?: (library: string) => string;
+}
+
+function describeCodec(name: string): { standard: boolean; library: string } {
+  if (name === RAW_CODEC_NAME) return { standard: true, library: "" };
+  const c = getCodec(name);
+  return { standard: c?.standard ?? true, library: c?.library ?? "" };
+}
+
+function latency(samples: Float64Array[]): LatencyPercentiles | undefined {
+  const count = samples.reduce((n, s) => n + s.length, 0);
+  if (count === 0) return undefined;
+  const all = new Float64Array(count);
+  let at = 0;
+  for (const s of samples) {
+    all.set(s, at);
+    at += s.length;
+  }
+  all.sort();
+  return {
+    samples: count,
+    p50: percentileSorted(all, 50),
+    p90: percentileSorted(all, 90),
+    p99: percentileSorted(all, 99),
+    p999: percentileSorted(all, 99.9),
+    max: all[count - 1]!,
+  };
+}
+
+const NO_BATCHES = { batch: NaN, samples: 0, p50: NaN, p90: NaN, p99: NaN };
+
+/** Counts and server figures summed over the case's runs. */
+function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: number): NonNullable<CaseResult["socket"]> {
+  const figures = s.figures;
+  const sum = (pick: (f: SocketCaseFigures) => number): number => figures.reduce((acc, f) => acc + pick(f), 0);
+  const sent = sum((f) => f.sent);
+  const received = sum((f) => f.received);
+  const elapsedMs = sum((f) => f.elapsedMs);
+  const servers = figures.map((f) => f.server).filter((x) => x !== undefined);
+  const serverPer = (pick: (x: (typeof servers)[number]) => number): number[] =>
+    s.codec === RAW_CODEC_NAME ? [] : servers.filter((x) => x.messages > 0).map((x) => pick(x) / x.messages);
+  return {
+    clients: settings.clients,
+    perClient: s.perClient.length > 0 ? s.perClient : undefined,
+    window: s.mode === "roundtrip" ? 1 : Math.min(settings.window, settings.iterations[s.mode]),
+    sent,
+    received,
+    lost: sum((f) => f.lost),
+    reordered: sum((f) => f.reordered),
+    corrupted: sum((f) => f.corrupted),
+    wireBytes: settings.deflate ? NaN : frameBytes(bytesPerMessage, true),
+    replyBytes: received > 0 ? sum((f) => f.bytesReceived) / received : NaN,
+    rtt: latency(s.rtt),
+    serverDeserialize: summarize(serverPer((x) => x.decodeNs)),
+    serverSerialize: summarize(serverPer((x) => x.encodeNs)),
+    mbPerS: elapsedMs > 0 ? sum((f) => f.bytesSent) / 1e6 / (elapsedMs / 1000) : NaN,
+    serverCpuMs: servers.reduce((acc, x) => acc + x.cpuMs, 0),
+    clientCpuMs: sum((f) => f.clientCpuMs),
+    elapsedMs,
+    backpressure: servers.reduce((acc, x) => acc + x.backpressure + x.publishBackpressure, 0),
+    dropped: servers.reduce((acc, x) => acc + x.dropped + x.publishDropped, 0),
+    extensions: figures[0]?.extensions ?? "",
+  };
+}
+
+export function socketCaseResult(s: SocketCase, settings: Settings, source: SocketCaseSource): CaseResult {
+  const { standard, library } = describeCodec(s.codec);
+  const ok = s.error === "" && s.runs.length > 0;
+  const n = settings.iterations[s.mode];
+  const isRaw = s.codec === RAW_CODEC_NAME;
+  const sent = s.figures.reduce((acc, f) => acc + f.sent, 0);
+  const bytes = sent > 0 ? s.figures.reduce((acc, f) => acc + f.bytesSent, 0) / sent : NaN;
+  const socket = socketFigures(s, settings, bytes);
+  const summaries = summarizeRuns(s.runs, n);
+  const flags: string[] = [];
+  if (!standard) flags.push("non-standard");
+  if (isRaw) flags.push("transport-baseline");
+  if (ok && s.runs.length < settings.runs) flags.push("stopped-early");
+  return {
+    client: source.client,
+    clientLibrary: source.clientLibrary,
+    mode: s.mode,
+    codec: s.codec,
+    standard,
+    frame: frameOf(s.codec),
+    library,
+    libraryVersion: source.libraryVersion?.(library) ?? "",
+    payload: s.payload,
+    iterations: n,
+    runs: s.runs.length,
+    warmup: settings.warmup[s.mode],
+    bytes,
+    bytesMin: NaN,
+    bytesMax: NaN,
+    verified: ok,
+    error: s.error !== "" ? s.error : s.runs.length === 0 ? "no run finished" : "",
+    ...summaries,
+    ...(isRaw ? { serialize: summarize([]), deserialize: summarize([]) } : {}),
+    msgsPerS: ok ? summarize(s.runs.map((r) => 1e9 / r.totalNs)).mean : NaN,
+    serializeBatches: NO_BATCHES,
+    deserializeBatches: NO_BATCHES,
+    loopFloorNs: NaN,
+    flags,
+    raw: s.runs,
+    socket,
+  };
+}

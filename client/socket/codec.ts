@@ -1,0 +1,65 @@
+/**
+ * How a client encodes what it sends and checks what comes back, for every
+ * socket codec; `raw` sends custom-binary bytes prepared before timing and
+ * expects them back byte for byte.
+ */
+
+import { sameMessage } from "../../bench/harness/verify.ts";
+import { createCustomBinary } from "../../custom-binary/index.ts";
+import type { Encoded, Frame, PayloadCodec } from "../../protocols/codec.ts";
+import type { Message, PayloadName } from "../../protocols/messages.ts";
+import { getCodec } from "../../protocols/registry.ts";
+import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
+
+/** What a message event's data is under binaryType "arraybuffer" (or a Node Buffer view). */
+export type MessageData = string | ArrayBuffer | ArrayBufferView;
+
+/** Bytes of a binary message, respecting byteOffset when a runtime hands over a view. */
+function toBytes(data: ArrayBuffer | ArrayBufferView): Uint8Array {
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/**
+ * The encoder/decoder a client uses for a socket codec. `raw` sends each
+ * message's custom-binary bytes, prepared before timing, and checks that the
+ * echo is byte-identical.
+ */
+export interface ClientCodec {
+  frame: Frame;
+  /** Prepares message i for sending (timed as serialization). */
+  encode(i: number): Encoded;
+  /** Decodes a reply (timed as deserialization). */
+  decode(data: MessageData): unknown;
+  /** True when a decoded reply equals message i. */
+  matches(i: number, decoded: unknown): boolean;
+}
+
+export function clientCodec(codec: string, payload: PayloadName, messages: readonly Message[]): ClientCodec {
+  if (codec === RAW_CODEC_NAME) {
+    const cb = createCustomBinary();
+    const prepared = messages.map((m) => cb.encode(m));
+    return {
+      frame: "binary",
+      encode: (i) => prepared[i]!,
+      decode: (data) => (typeof data === "string" ? data : toBytes(data)),
+      matches: (i, decoded) => sameBytes(prepared[i]!, decoded),
+    };
+  }
+  const c = getCodec(codec);
+  if (!c) throw new Error(`unknown codec '${codec}'`);
+  const pc: PayloadCodec = c.forPayload(payload);
+  return {
+    frame: c.frame,
+    encode: (i) => pc.encode(messages[i]!),
+    decode: (data) => pc.decode(typeof data === "string" ? data : toBytes(data)),
+    matches: (i, decoded) => sameMessage(messages[i]!, decoded),
+  };
+}
+
+function sameBytes(a: Uint8Array, b: unknown): boolean {
+  if (!(b instanceof Uint8Array) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+

@@ -1,0 +1,88 @@
+/**
+ * The connection around a case: opening a socket with a clear error,
+ * sending a frame, closing, and the server's endpoints a client calls
+ * (its per-connection figures, a garbage collection between runs).
+ */
+
+import { utf8Length, type Encoded } from "../../protocols/codec.ts";
+import { GC_PATH, STATS_PATH, type ServerConnectionStats } from "../../protocols/socket/contract.ts";
+import type { MessageData } from "./codec.ts";
+
+/** The standard WebSocket constructor (globalThis.WebSocket, or npm `ws`). */
+export type WebSocketClass = new (url: string) => WebSocket;
+
+/** A string goes as a text frame, bytes as a binary frame. */
+export function sendFrame(ws: WebSocket, data: Encoded): void {
+  ws.send(data as string | ArrayBufferView<ArrayBuffer>);
+}
+
+/** Payload bytes of a frame sent or received (UTF-8 length for text). */
+export function byteLength(data: MessageData | Encoded): number {
+  return typeof data === "string" ? utf8Length(data) : data.byteLength;
+}
+
+/** Opens a socket; rejects with a clear message when the server cannot be reached. */
+export function openSocket(WebSocketImpl: WebSocketClass, url: string, timeoutMs: number): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    let ws: WebSocket;
+    try {
+      ws = new WebSocketImpl(url);
+    } catch (e) {
+      reject(new Error(`cannot connect to ${url}: ${(e as Error).message}`));
+      return;
+    }
+    ws.binaryType = "arraybuffer";
+    const timer = setTimeout(() => {
+      ws.close();
+      reject(new Error(`cannot connect to ${url}: no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    ws.onopen = () => {
+      clearTimeout(timer);
+      resolve(ws);
+    };
+    ws.onerror = (ev) => {
+      clearTimeout(timer);
+      const detail = (ev as { message?: string; error?: { message?: string } }).message ?? (ev as { error?: { message?: string } }).error?.message;
+      reject(new Error(`cannot connect to ${url}${detail ? `: ${detail}` : " (connection refused or closed)"}`));
+    };
+    ws.onclose = (ev) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot connect to ${url}: closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
+    };
+  });
+}
+
+/** Resolves when the socket has closed (or at once if it already has). */
+export function closed(ws: WebSocket, code: number): Promise<void> {
+  if (ws.readyState === 3) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 2000);
+    ws.onclose = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    if (ws.readyState !== 2) ws.close(code);
+  });
+}
+
+/** The server's figures for a connection (fetched after it closed). */
+export async function fetchServerStats(server: string, id: string): Promise<ServerConnectionStats | undefined> {
+  try {
+    const res = await fetch(new URL(STATS_PATH + encodeURIComponent(id), server));
+    return res.ok ? ((await res.json()) as ServerConnectionStats) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+
+/** Asks the server to collect its garbage (between runs); a failure only costs the collection. */
+export async function requestServerGc(server: string): Promise<void> {
+  await fetch(new URL(GC_PATH, server), { method: "POST" }).catch(() => undefined);
+}
+
+/** CPU time (user + system) of this process so far, ms. */
+export function processCpuMs(): number {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+}

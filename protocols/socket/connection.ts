@@ -1,0 +1,55 @@
+/** What the server keeps for each open socket (Bun's `ws.data`). */
+
+import type { Encoded, Frame, PayloadCodec } from "../codec.ts";
+import type { PayloadName } from "../messages.ts";
+import { getCodec } from "../registry.ts";
+import { RAW_CODEC_NAME, frameOf, type ServerConnectionStats } from "./contract.ts";
+import { newStats } from "./stats.ts";
+
+/** echo: answer each message; publisher: publish each message to its topic; subscriber: receive only. */
+export type Role = "echo" | "publisher" | "subscriber";
+export const ROLES: readonly Role[] = ["echo", "publisher", "subscriber"];
+export const TOPIC = /^[A-Za-z0-9_.-]{1,128}$/;
+
+export interface Connection {
+  role: Role;
+  topic: string;
+  stats: ServerConnectionStats;
+  pc: PayloadCodec | undefined;
+  frame: Frame;
+  /** Replies waiting for drain after a send() returned -1. */
+  pending: Encoded[];
+  blocked: boolean;
+  cpuStart: NodeJS.CpuUsage;
+  openedAt: number;
+}
+
+export interface ConnectionRequest {
+  id: string;
+  codec: string;
+  payload: PayloadName;
+  role: Role;
+  topic: string;
+}
+
+/** A connection's state at upgrade; `codec` must be one of SOCKET_CODEC_NAMES. */
+export function newConnection(r: ConnectionRequest, timerOverheadNs: number, now: () => number): Connection {
+  return {
+    role: r.role,
+    topic: r.topic,
+    stats: newStats(r.id, r.codec, r.payload, timerOverheadNs),
+    pc: r.codec === RAW_CODEC_NAME ? undefined : getCodec(r.codec)!.forPayload(r.payload),
+    frame: frameOf(r.codec),
+    pending: [],
+    blocked: false,
+    cpuStart: process.cpuUsage(),
+    openedAt: now(),
+  };
+}
+
+/** Brings the connection's CPU and wall time up to now. */
+export function refreshCpu(c: Connection, now: () => number): void {
+  const cpu = process.cpuUsage(c.cpuStart);
+  c.stats.cpuMs = (cpu.user + cpu.system) / 1000;
+  c.stats.openMs = now() - c.openedAt;
+}

@@ -1,0 +1,69 @@
+/**
+ * What the server sends on a socket: replies, queued under backpressure
+ * until drain; publishes to a topic; and the close that refuses a client.
+ */
+
+import type { ServerWebSocket } from "bun";
+import { utf8Length, type Encoded } from "../codec.ts";
+import type { Connection } from "./connection.ts";
+
+/** Bun's per-socket send buffer limit; above it `send()` returns -1 and we wait for drain. */
+export const BACKPRESSURE_LIMIT_BYTES = 1024 * 1024;
+
+/** Bun's `server.publish`: the handlers get it from server.ts, which owns the server. */
+export type Publish = (topic: string, data: Encoded, compress: boolean) => number;
+
+/** Sends one reply; false when it had to be queued (backpressure) or was dropped. */
+function send(ws: ServerWebSocket<Connection>, data: Encoded): boolean {
+  const c = ws.data;
+  const result = ws.send(data);
+  if (result > 0) {
+    c.stats.bytesOut += typeof data === "string" ? result : data.byteLength;
+    return true;
+  }
+  if (result === -1) {
+    // Queued by Bun beyond its limit: it will go out, but nothing more until drain.
+    c.stats.backpressure++;
+    c.stats.bytesOut += typeof data === "string" ? utf8Length(data) : data.byteLength;
+    c.blocked = true;
+    return false;
+  }
+  c.stats.dropped++;
+  return false;
+}
+
+export function reply(ws: ServerWebSocket<Connection>, data: Encoded): void {
+  const c = ws.data;
+  if (c.blocked) c.pending.push(data);
+  else send(ws, data);
+}
+
+/** Sends the queued replies, in order, until Bun blocks again. */
+export function drain(ws: ServerWebSocket<Connection>): void {
+  const c = ws.data;
+  c.blocked = false;
+  while (c.pending.length > 0 && !c.blocked) send(ws, c.pending.shift()!);
+}
+
+/** Publishes to every subscriber of the topic; every result is checked. */
+export function publish(c: Connection, data: Encoded, serverPublish: Publish): void {
+  // compress=false: server.publish compresses by default, unlike send().
+  const result = serverPublish(c.topic, data, false);
+  c.stats.published++;
+  if (result === -1) c.stats.publishBackpressure++;
+  else if (result === 0) c.stats.publishDropped++;
+  else c.stats.bytesOut += result;
+}
+
+/** A close reason must fit 123 bytes of UTF-8. */
+function closeReason(s: string): string {
+  let out = s;
+  while (utf8Length(out) > 123) out = out.slice(0, -2) + "…";
+  return out;
+}
+
+/** Closes the socket with `code`, keeping the full reason in its stats. */
+export function reject(ws: ServerWebSocket<Connection>, code: number, reason: string): void {
+  ws.data.stats.error = reason;
+  ws.close(code, closeReason(reason));
+}

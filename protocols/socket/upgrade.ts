@@ -1,0 +1,40 @@
+/**
+ * GET /ws: refuses a bad query, a plain GET, a foreign Origin or one
+ * connection too many with a plain-text status, else upgrades.
+ */
+
+import type { Server } from "bun";
+import { PAYLOAD_NAMES, type PayloadName } from "../messages.ts";
+import { originAllowed } from "./access.ts";
+import { newConnection, ROLES, TOPIC, type Connection, type Role } from "./connection.ts";
+import type { SocketServer } from "./context.ts";
+import { SOCKET_CODEC_NAMES } from "./contract.ts";
+import { text } from "./http.ts";
+
+export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Server<Connection>): Response | undefined {
+  const codec = url.searchParams.get("codec") ?? "";
+  const payload = url.searchParams.get("payload") ?? "";
+  if (!SOCKET_CODEC_NAMES.includes(codec)) {
+    return text(400, `unknown codec '${codec}'; valid codecs: ${SOCKET_CODEC_NAMES.join(", ")}`);
+  }
+  if (!(PAYLOAD_NAMES as readonly string[]).includes(payload)) {
+    return text(400, `unknown payload '${payload}'; valid payloads: ${PAYLOAD_NAMES.join(", ")}`);
+  }
+  const role = (url.searchParams.get("role") ?? "echo") as Role;
+  const topic = url.searchParams.get("topic") ?? "";
+  if (!ROLES.includes(role)) return text(400, `unknown role '${role}'; valid roles: ${ROLES.join(", ")}`);
+  if (role !== "echo" && !TOPIC.test(topic)) return text(400, `role ${role} needs a topic of 1 to 128 letters, digits, '.', '_' or '-'`);
+  if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+    return text(426, "this endpoint speaks WebSocket only", { upgrade: "websocket", connection: "Upgrade" });
+  }
+  if (!originAllowed(req, s.ctx.allowOrigins)) {
+    return text(403, `origin ${req.headers.get("origin")} may not open a socket here; start the server with --allow-origin ORIGIN to allow it`);
+  }
+  if (s.open >= s.ctx.maxConnections) {
+    return text(503, `too many connections: this server accepts ${s.ctx.maxConnections} at once (--max-connections)`, { "retry-after": "1" });
+  }
+  const id = url.searchParams.get("id") || `c${s.nextId++}`;
+  const data = newConnection({ id, codec, payload: payload as PayloadName, role, topic }, s.ctx.timerOverheadNs, s.ctx.now);
+  if (srv.upgrade(req, { data })) return undefined;
+  return text(400, "WebSocket upgrade failed");
+}

@@ -1,0 +1,82 @@
+/** The measuring plan's shared pieces: the shortest batch worth timing, batch sizes, and the seeded shuffle. */
+import { describe, expect, it } from "vitest";
+import { createRng } from "../../../bench/harness/generator.ts";
+import { batchSizeFor, minBatchNs, shuffled } from "../../../bench/harness/schedule.ts";
+
+describe("minBatchNs", () => {
+  it("is 100x the resolution when the clock ticks coarsely", () => {
+    expect(minBatchNs({ resolutionNs: 1000, overheadNs: 20 })).toBe(100_000);
+  });
+
+  it("is 1000x the read cost when reading the clock is the larger cost", () => {
+    expect(minBatchNs({ resolutionNs: 40, overheadNs: 25 })).toBe(25_000);
+  });
+});
+
+describe("batchSizeFor", () => {
+  const cal = { resolutionNs: 100, overheadNs: 30 }; // minimum batch: 30,000 ns
+
+  it("makes a batch that lasts at least 1.1x the minimum", () => {
+    for (const perOp of [1, 7, 33.3, 250, 999, 12_345]) {
+      const size = batchSizeFor(perOp, cal, 10_000_000);
+      expect(size * perOp).toBeGreaterThanOrEqual(1.1 * minBatchNs(cal));
+      // ...and not needlessly longer: one message fewer would fall short.
+      expect((size - 1) * perOp).toBeLessThan(1.1 * minBatchNs(cal));
+    }
+  });
+
+  it("never exceeds the run's iterations", () => {
+    expect(batchSizeFor(1, cal, 500)).toBe(500);
+    expect(batchSizeFor(0.01, cal, 1)).toBe(1);
+  });
+
+  it("is at least 1, even for an operation slower than the whole minimum batch", () => {
+    expect(batchSizeFor(1e9, cal, 1000)).toBe(1);
+  });
+
+  it("stays finite for a zero or negative cost estimate", () => {
+    const size = batchSizeFor(0, cal, 1_000_000);
+    expect(Number.isInteger(size)).toBe(true);
+    expect(size).toBeGreaterThanOrEqual(1);
+    expect(size).toBeLessThanOrEqual(1_000_000);
+    expect(batchSizeFor(-5, cal, 77)).toBe(77);
+  });
+});
+
+describe("shuffled", () => {
+  const items = ["json", "json-bytes", "custom-binary", "protobuf", "msgpack", "msgpackr", "msgpackr-records", "raw"];
+
+  it("returns a permutation of its input", () => {
+    const out = shuffled(items, createRng(42));
+    expect(out).toHaveLength(items.length);
+    expect([...out].sort()).toEqual([...items].sort());
+  });
+
+  it("gives the same order for the same seed, and a different one for another seed", () => {
+    const a = shuffled(items, createRng(7));
+    const b = shuffled(items, createRng(7));
+    expect(a).toEqual(b);
+    // With 8! orders, a handful of other seeds cannot all land on the same one.
+    const others = [8, 9, 10, 11].map((seed) => shuffled(items, createRng(seed)).join());
+    expect(others.some((o) => o !== a.join())).toBe(true);
+  });
+
+  it("leaves its input untouched and returns a new array", () => {
+    const input = [1, 2, 3, 4, 5, 6];
+    const frozen = Object.freeze([...input]);
+    const out = shuffled(frozen, createRng(3));
+    expect(frozen).toEqual(input);
+    expect(out).not.toBe(frozen);
+  });
+
+  it("moves items: over many seeds, the first item does not always stay first", () => {
+    const firsts = new Set<string>();
+    for (let seed = 0; seed < 50; seed++) firsts.add(shuffled(items, createRng(seed))[0]!);
+    expect(firsts.size).toBeGreaterThan(3);
+  });
+
+  it("handles an empty list and a single item", () => {
+    expect(shuffled([], createRng(1))).toEqual([]);
+    expect(shuffled(["only"], createRng(1))).toEqual(["only"]);
+  });
+});

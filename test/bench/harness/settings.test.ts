@@ -1,0 +1,103 @@
+/** The one settings object and its defaults table; the CLI and the page read the same defaults. */
+import { describe, expect, it } from "vitest";
+import { HELP, parseBenchArgs } from "../../../bench/cli/options.ts";
+import { DEFAULTS, defaultSettings, MODE_NAMES, parseInteger, SettingError } from "../../../bench/harness/settings.ts";
+import { PAYLOAD_NAMES } from "../../../protocols/messages.ts";
+import { SOCKET_CODEC_NAMES } from "../../../protocols/socket/contract.ts";
+
+describe("parseInteger", () => {
+  it("reads plain digits, and underscores between digits", () => {
+    expect(parseInteger("--runs", "7", 1, 10)).toBe(7);
+    expect(parseInteger("--iterations", "1_000", 1, 1_000_000)).toBe(1000);
+    expect(parseInteger("--iterations", "100_000", 1, 1_000_000)).toBe(100_000);
+    expect(parseInteger("--seed", " 42 ", 0, 100)).toBe(42);
+  });
+
+  it("accepts both ends of the range", () => {
+    expect(parseInteger("--window", "1", 1, 64)).toBe(1);
+    expect(parseInteger("--window", "64", 1, 64)).toBe(64);
+  });
+
+  for (const raw of ["-5", "1.5", "abc", "", "1e3", "0x10", "_1"]) {
+    it(`refuses '${raw}' with a SettingError naming the setting, the range and the value`, () => {
+      let err: unknown;
+      try {
+        parseInteger("--runs", raw, 0, 1000);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(SettingError);
+      expect((err as Error).name).toBe("SettingError");
+      expect((err as Error).message).toBe(`--runs must be an integer from 0 to 1000, got '${raw}'`);
+    });
+  }
+
+  it("refuses values outside the range, and puts the unit after the range", () => {
+    expect(() => parseInteger("--window", "0", 1, 64)).toThrow("--window must be an integer from 1 to 64, got '0'");
+    expect(() => parseInteger("--window", "65", 1, 64)).toThrow("--window must be an integer from 1 to 64, got '65'");
+    expect(() => parseInteger("--stall-timeout", "4000", 1, 3600, " seconds")).toThrow("--stall-timeout must be an integer from 1 to 3600 seconds, got '4000'");
+  });
+
+  it("refuses a number too large to be an exact integer", () => {
+    expect(() => parseInteger("--seed", "99999999999999999999", 0, Number.MAX_VALUE)).toThrow(SettingError);
+  });
+});
+
+describe("defaultSettings", () => {
+  it("fills in the codecs it is given and copies the profile", () => {
+    const s = defaultSettings("default", SOCKET_CODEC_NAMES);
+    expect(s.codecs).toEqual([...SOCKET_CODEC_NAMES]);
+    expect(s.codecs).not.toBe(SOCKET_CODEC_NAMES);
+    expect(s.payloads).toEqual([...PAYLOAD_NAMES]);
+    expect(s.iterations).toEqual(DEFAULTS.default.iterations);
+    expect(s.warmup).toEqual(DEFAULTS.default.warmup);
+    expect(s.runs).toBe(DEFAULTS.default.runs);
+  });
+
+  it("returns independent copies: changing one changes neither DEFAULTS nor another copy", () => {
+    const before = JSON.stringify(DEFAULTS);
+    const a = defaultSettings("quick", ["json"]);
+    const b = defaultSettings("quick", ["json"]);
+    a.codecs.push("raw");
+    a.payloads.pop();
+    a.modes.push("fanout");
+    a.iterations.stream = 1;
+    a.warmup.codec = 1;
+    a.runs = 99;
+    expect(JSON.stringify(DEFAULTS)).toBe(before);
+    expect(b.codecs).toEqual(["json"]);
+    expect(b.payloads).toEqual([...PAYLOAD_NAMES]);
+    expect(b.modes).toEqual(DEFAULTS.quick.modes);
+    expect(b.iterations.stream).toBe(DEFAULTS.quick.iterations.stream);
+    expect(b.warmup.codec).toBe(DEFAULTS.quick.warmup.codec);
+    expect(b.runs).toBe(DEFAULTS.quick.runs);
+  });
+
+  it("makes the quick profile smaller than the default one in every mode", () => {
+    for (const m of MODE_NAMES) {
+      expect(DEFAULTS.quick.iterations[m], m).toBeLessThan(DEFAULTS.default.iterations[m]);
+      expect(DEFAULTS.quick.warmup[m], m).toBeLessThanOrEqual(DEFAULTS.default.warmup[m]);
+    }
+    expect(DEFAULTS.quick.runs).toBeLessThanOrEqual(DEFAULTS.default.runs);
+  });
+});
+
+describe("the page and the CLI agree", () => {
+  it("--help names the browser profile's iterations and warm-up for every mode", () => {
+    for (const m of MODE_NAMES) {
+      expect(HELP).toContain(`${m} ${DEFAULTS.browser.iterations[m]}`);
+      expect(HELP).toContain(`${m} ${DEFAULTS.browser.warmup[m]}`);
+    }
+    const browserLine = MODE_NAMES.map((m) => `${m} ${DEFAULTS.browser.iterations[m]}`).join(", ");
+    expect(HELP).toContain(`with --client browser: ${browserLine}`);
+  });
+
+  it("--client browser gives exactly the page's defaults", () => {
+    expect(parseBenchArgs(["--client", "browser"]).settings).toEqual(defaultSettings("browser", SOCKET_CODEC_NAMES));
+  });
+
+  it("plain bench gives the default profile, and --quick the quick one", () => {
+    expect(parseBenchArgs([]).settings).toEqual(defaultSettings("default", SOCKET_CODEC_NAMES));
+    expect(parseBenchArgs(["--quick"]).settings).toEqual(defaultSettings("quick", SOCKET_CODEC_NAMES));
+  });
+});

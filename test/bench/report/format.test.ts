@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { count, formatNs, pad, percent } from "../../../bench/report/format.ts";
+
+describe("number formatting", () => {
+  it("durations pick their unit", () => {
+    expect(formatNs(5.123)).toBe("5.12 ns");
+    expect(formatNs(157.34)).toBe("157.3 ns");
+    expect(formatNs(1500)).toBe("1.50 µs");
+    expect(formatNs(2_400_000)).toBe("2.40 ms");
+    expect(formatNs(NaN)).toBe("-");
+  });
+
+  it("counts get thousands separators, percentages round", () => {
+    expect(count(1792890.4)).toBe("1,792,890");
+    expect(count(Infinity)).toBe("-");
+    expect(percent(1, 3)).toBe("33%");
+    expect(percent(5, 0)).toBe("-");
+  });
+
+  it("pads by characters, not UTF-16 units", () => {
+    expect(pad("≈0.93", 8, true)).toBe("   ≈0.93");
+    expect(pad("µs", 4)).toBe("µs  ");
+    expect(pad("toolong", 3)).toBe("toolong");
+  });
+});

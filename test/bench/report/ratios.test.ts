@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
+import { summarize } from "../../../bench/harness/stats.ts";
+import { baselineCase, pairedRatio, vsJson, vsRaw } from "../../../bench/report/ratios.ts";
+
+/** A case with these per-run totals (ns per message), by run index. */
+function caseOf(codec: string, totals: number[], over: Partial<CaseResult> = {}): CaseResult {
+  const raw: RunFigures[] = totals.map((t, run) => ({ run, position: 0, serializeNs: t / 2, deserializeNs: t / 2, totalNs: t }));
+  return {
+    client: "inprocess",
+    clientLibrary: "",
+    mode: "codec",
+    codec,
+    payload: "small",
+    verified: true,
+    error: "",
+    raw,
+    total: summarize(totals),
+    ...over,
+  } as CaseResult;
+}
+
+describe("paired ratios", () => {
+  it("pair run with run and take the geometric mean of the ratios", () => {
+    // Runs drift together (2x slower in run 1), the ratio stays 0.5 in every run.
+    const r = pairedRatio(caseOf("a", [100, 200, 150]), caseOf("b", [200, 400, 300]))!;
+    expect(r.ratio).toBeCloseTo(0.5, 12);
+    expect(r.low).toBeCloseTo(0.5, 12);
+    expect(r.high).toBeCloseTo(0.5, 12);
+    expect(r.runs).toBe(3);
+  });
+
+  it("give a 95% interval from the spread of the log ratios", () => {
+    const r = pairedRatio(caseOf("a", [100, 120, 100, 120]), caseOf("b", [100, 100, 100, 100]))!;
+    expect(r.ratio).toBeCloseTo(Math.sqrt(1.2), 12);
+    expect(r.low).toBeLessThan(r.ratio);
+    expect(r.high).toBeGreaterThan(r.ratio);
+    expect(r.low).toBeLessThan(1);
+  });
+
+  it("use only the runs both cases finished, and nothing for a failed case", () => {
+    const a = caseOf("a", [100, 100, 100]);
+    const b = caseOf("b", [200]);
+    expect(pairedRatio(a, b)!.runs).toBe(1);
+    expect(pairedRatio(a, { ...b, verified: false })).toBeUndefined();
+  });
+});
+
+describe("baselines", () => {
+  const cases = [
+    caseOf("json", [200, 200]),
+    caseOf("fast", [100, 100]),
+    caseOf("json", [50, 50], { payload: "large" }),
+    caseOf("json", [400, 400], { client: "bun", mode: "stream" }),
+    caseOf("raw", [80, 80], { client: "bun", mode: "stream" }),
+    caseOf("fast", [100, 100], { client: "bun", mode: "stream" }),
+  ];
+
+  it("json of the same client, mode and payload", () => {
+    expect(baselineCase(cases, cases[1]!, "json")).toBe(cases[0]);
+    expect(vsJson(cases[1]!, cases)!.ratio).toBeCloseTo(0.5, 12);
+    expect(vsJson(cases[5]!, cases)!.ratio).toBeCloseTo(0.25, 12);
+  });
+
+  it("raw: its time over the codec's, so below 1 means slower than the transport alone", () => {
+    expect(vsRaw(cases[5]!, cases)!.ratio).toBeCloseTo(0.8, 12);
+    expect(vsRaw(cases[1]!, cases)).toBeUndefined();
+  });
+
+  it("a failed baseline is no baseline", () => {
+    const failedJson = [{ ...cases[0]!, verified: false }, cases[1]!];
+    expect(vsJson(cases[1]!, failedJson)).toBeUndefined();
+  });
+
+  it("say when the two cases' intervals overlap", () => {
+    const noisy = caseOf("noisy", [150, 260, 90]);
+    expect(vsJson(noisy, [cases[0]!, noisy])!.overlap).toBe(true);
+    expect(vsJson(cases[1]!, cases)!.overlap).toBe(false);
+  });
+});

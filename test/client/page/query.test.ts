@@ -1,0 +1,115 @@
+/** The page's settings in its URL: what `bench --client browser` writes, the page reads back. */
+import { describe, expect, it } from "vitest";
+import { defaultSettings, type Settings } from "../../../bench/harness/settings.ts";
+import { PAGE_MODES, settingsFromQuery, settingsToQuery } from "../../../client/page/query.ts";
+import { SOCKET_CODEC_NAMES } from "../../../protocols/socket/contract.ts";
+
+const base = (): Settings => defaultSettings("browser", SOCKET_CODEC_NAMES);
+const read = (query: string): Settings => settingsFromQuery(new URLSearchParams(query), base());
+
+describe("settingsToQuery then settingsFromQuery", () => {
+  it("round-trips every field the page uses", () => {
+    const wanted: Settings = {
+      ...base(),
+      modes: ["roundtrip", "codec"],
+      codecs: ["protobuf", "raw", "json"],
+      payloads: ["large", "small"],
+      iterations: { codec: 12_345, roundtrip: 321, stream: 4_567, fanout: 0 },
+      warmup: { codec: 11, roundtrip: 22, stream: 33, fanout: 0 },
+      runs: 5,
+      seed: 4_000_000_000,
+      window: 17,
+      stallTimeoutMs: 45_000,
+      fixed: true,
+    };
+    const q = new URLSearchParams();
+    settingsToQuery(wanted, q);
+    // Through a real URL's text, as the CLI hands it to the browser.
+    const back = settingsFromQuery(new URL(`http://127.0.0.1/?${q}`).searchParams, base());
+    expect(back).toEqual(wanted);
+  });
+
+  it("round-trips fixed off and every codec", () => {
+    const wanted: Settings = { ...base(), fixed: false, seed: 0 };
+    const q = new URLSearchParams();
+    settingsToQuery(wanted, q);
+    expect(q.has("fixed")).toBe(false);
+    expect(settingsFromQuery(q, { ...base(), seed: 9 })).toEqual(wanted);
+  });
+
+  it("writes per-mode parameters for the page's modes only, and the stall timeout in seconds", () => {
+    const q = new URLSearchParams();
+    settingsToQuery({ ...base(), stallTimeoutMs: 7000 }, q);
+    for (const m of PAGE_MODES) expect(q.has(`iterations-${m}`), m).toBe(true);
+    expect(q.has("iterations-fanout")).toBe(false);
+    expect(q.get("stall-timeout")).toBe("7");
+  });
+});
+
+describe("settingsFromQuery: what the page cannot use", () => {
+  it("leaves every default with no parameters", () => {
+    expect(read("")).toEqual(base());
+  });
+
+  it("keeps the default for a negative, fractional or non-numeric number", () => {
+    const d = base();
+    const s = read("runs=-5&seed=1.5&window=abc&stall-timeout=-1&iterations-stream=-100&warmup=1e3");
+    expect(s.runs).toBe(d.runs);
+    expect(s.seed).toBe(d.seed);
+    expect(s.window).toBe(d.window);
+    expect(s.stallTimeoutMs).toBe(d.stallTimeoutMs);
+    expect(s.iterations).toEqual(d.iterations);
+    expect(s.warmup).toEqual(d.warmup);
+  });
+
+  it("drops an unknown codec or payload and keeps the known ones", () => {
+    const s = read("codecs=json,yaml,raw&payloads=huge,medium");
+    expect(s.codecs).toEqual(["json", "raw"]);
+    expect(s.payloads).toEqual(["medium"]);
+  });
+
+  it("drops fanout from the modes (a page opens no subscribers)", () => {
+    expect(read("modes=stream,fanout,codec").modes).toEqual(["stream", "codec"]);
+    expect(read("modes=all").modes).toEqual([...PAGE_MODES]);
+    // Defaults that include fanout lose it too.
+    const withFanout = { ...base(), modes: ["codec", "fanout", "stream"] as Settings["modes"] };
+    expect(settingsFromQuery(new URLSearchParams(), withFanout).modes).toEqual(["codec", "stream"]);
+  });
+
+  it("expands all for codecs and payloads", () => {
+    const s = read("codecs=all&payloads=all");
+    expect(s.codecs).toEqual([...SOCKET_CODEC_NAMES]);
+    expect(s.payloads).toEqual(["small", "medium", "large"]);
+  });
+
+  it("reads fixed as 1 or true only", () => {
+    expect(read("fixed=1").fixed).toBe(true);
+    expect(read("fixed=true").fixed).toBe(true);
+    expect(read("fixed=yes").fixed).toBe(false);
+  });
+});
+
+describe("settingsFromQuery: every mode and one mode", () => {
+  it("iterations=N sets every page mode, leaving fanout alone", () => {
+    const s = read("iterations=250");
+    for (const m of PAGE_MODES) expect(s.iterations[m], m).toBe(250);
+    expect(s.iterations.fanout).toBe(base().iterations.fanout);
+  });
+
+  it("iterations-codec=M wins over iterations=N for codec mode", () => {
+    const s = read("iterations-codec=9000&iterations=250");
+    expect(s.iterations).toMatchObject({ codec: 9000, roundtrip: 250, stream: 250 });
+  });
+
+  it("warmup works the same way", () => {
+    const s = read("warmup=3&warmup-stream=40");
+    expect(s.warmup).toMatchObject({ codec: 3, roundtrip: 3, stream: 40 });
+  });
+
+  it("does not change the base settings it was given", () => {
+    const b = base();
+    const snapshot = structuredClone(b);
+    settingsFromQuery(new URLSearchParams("iterations=5&modes=codec&codecs=json&payloads=small"), b);
+    expect(b).toEqual(snapshot);
+  });
+});

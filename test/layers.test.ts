@@ -1,0 +1,109 @@
+/**
+ * The layout's rules, checked on every run of the suite: the one-way layers
+ * of .dependency-cruiser.cjs, no unused file or export (knip), and the size
+ * and I/O habits the README's "Layout" section promises.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { findNode } from "../bench/cli/processes/node.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+/** Node.js itself: under `bun --bun vitest`, the `node` first on PATH is Bun. */
+const NODE = findNode() ?? "node";
+const SOURCE_DIRS = ["server.ts", "bench", "client", "protocols", "custom-binary"];
+
+function depcruise(cwd: string): { status: number | null; out: string } {
+  const r = spawnSync(NODE, [path.join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"), "--config", ".dependency-cruiser.cjs", ...SOURCE_DIRS], { cwd, encoding: "utf8", timeout: 60_000 });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+
+/** Every production source file, as paths relative to the root. */
+function sourceFiles(): string[] {
+  const r = spawnSync("git", ["ls-files", "-co", "--exclude-standard", "--", ...SOURCE_DIRS], { cwd: ROOT, encoding: "utf8" });
+  return r.stdout.split("\n").filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"));
+}
+
+describe("layers", () => {
+  it("every import runs down the layers (dependency-cruiser)", () => {
+    const r = depcruise(ROOT);
+    expect(r.out).toMatch(/no dependency violations found/);
+    expect(r.status).toBe(0);
+  });
+
+  it("an import from protocols/ up into bench/ fails, naming the rule", () => {
+    const copy = mkdtempSync(path.join(tmpdir(), "layers-"));
+    try {
+      for (const entry of [...SOURCE_DIRS, ".dependency-cruiser.cjs", "tsconfig.json", "package.json"]) cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
+      writeFileSync(path.join(copy, "protocols/upward.ts"), 'import { createRng } from "../bench/harness/generator.ts";\nexport const rng = createRng(1);\n');
+      const r = depcruise(copy);
+      expect(r.status).not.toBe(0);
+      expect(r.out).toMatch(/protocols-below-bench-and-client: protocols\/upward\.ts → bench\/harness\/generator\.ts/);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it("no unused file, export or dependency (knip)", () => {
+    const r = spawnSync(NODE, [path.join(ROOT, "node_modules/knip/bin/knip.js"), "--no-progress"], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+    expect(r.stdout + r.stderr).toBe("");
+    expect(r.status).toBe(0);
+  });
+});
+
+describe("files and functions stay small", () => {
+  it("no source file over 300 lines", () => {
+    const long = sourceFiles()
+      .map((f) => [f, readFileSync(path.join(ROOT, f), "utf8").split("\n").length - 1] as const)
+      .filter(([, lines]) => lines > 300);
+    expect(long).toEqual([]);
+  });
+
+  it("no function over 80 lines", () => {
+    const long: string[] = [];
+    for (const file of sourceFiles()) {
+      const source = ts.createSourceFile(file, readFileSync(path.join(ROOT, file), "utf8"), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        if (ts.isFunctionLike(node) && "body" in node && node.body) {
+          const start = source.getLineAndCharacterOfPosition(node.getStart()).line;
+          const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+          if (end - start + 1 > 80) long.push(`${file}:${start + 1} (${end - start + 1} lines)`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(long).toEqual([]);
+  });
+});
+
+describe("tests mirror the source", () => {
+  it("every test file is named after the file it tests (test/X/Y.test.ts for X/Y.ts)", () => {
+    const r = spawnSync("git", ["ls-files", "-co", "--exclude-standard", "--", "test"], { cwd: ROOT, encoding: "utf8" });
+    const tests = r.stdout.split("\n").filter((f) => f.endsWith(".test.ts"));
+    // The two that test the project as a whole: the README's promises and these rules.
+    const whole = new Set(["test/readme.test.ts", "test/layers.test.ts"]);
+    const orphans = tests.filter((t) => !whole.has(t) && !existsSync(path.join(ROOT, t.replace(/^test\//, "").replace(/\.test\.ts$/, ".ts"))));
+    expect(tests.length).toBeGreaterThan(20);
+    expect(orphans).toEqual([]);
+  });
+});
+
+describe("input and output stay at the edges", () => {
+  const below = (f: string): boolean => !f.startsWith("bench/cli/") && f !== "server.ts";
+
+  it("only the entry points (bench/cli/, server.ts) read process.argv or process.env", () => {
+    const readers = sourceFiles().filter((f) => below(f) && /process\.(argv|env)\b/.test(readFileSync(path.join(ROOT, f), "utf8")));
+    expect(readers).toEqual([]);
+  });
+
+  it("measuring never prints: no console or stdout in custom-binary/, protocols/, bench/harness/, client/socket/", () => {
+    const printers = sourceFiles().filter(
+      (f) => /^(custom-binary|protocols|bench\/harness|client\/socket)\//.test(f) && /\bconsole\.|process\.(stdout|stderr)/.test(readFileSync(path.join(ROOT, f), "utf8")),
+    );
+    expect(printers).toEqual([]);
+  });
+});
