@@ -94,7 +94,7 @@ export class SettingError extends Error {
  */
 export function parseInteger(name: string, raw: string, min: number, max: number, unit = ""): number {
   const value = Number(raw.trim().replaceAll("_", ""));
-  if (!/^\s*\d[\d_]*\s*$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
+  if (!/^\s*\d+(_\d+)*\s*$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
     throw new SettingError(`${name} must be an integer from ${min} to ${max}${unit}, got '${raw}'`);
   }
   return value;

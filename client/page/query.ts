@@ -36,17 +36,19 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings): Settings 
     const raw = q.get(name);
     if (!raw) return [...fallback];
     if (raw === "all") return [...valid];
-    return raw.split(",").filter((x): x is T => (valid as readonly string[]).includes(x));
+    const picked = raw.split(",").filter((x): x is T => (valid as readonly string[]).includes(x));
+    return picked.length > 0 ? picked : [...fallback];
   };
-  const int = (name: string): number | undefined => {
+  // Counts start at 1 (as the CLI's flags do); warm-up may be 0.
+  const int = (name: string, min = 1): number | undefined => {
     const v = q.get(name);
-    return v !== null && /^\d+$/.test(v) ? Number(v) : undefined;
+    return v !== null && /^\d+$/.test(v) && Number(v) >= min ? Number(v) : undefined;
   };
   // Per-mode values (iterations-codec=...) win over the one for every mode.
-  const perMode = (name: string, fallback: Record<Mode, number>): Record<Mode, number> => {
-    const all = int(name);
+  const perMode = (name: string, fallback: Record<Mode, number>, min: number): Record<Mode, number> => {
+    const all = int(name, min);
     const out = { ...fallback };
-    for (const m of PAGE_MODES) out[m] = int(`${name}-${m}`) ?? all ?? fallback[m];
+    for (const m of PAGE_MODES) out[m] = int(`${name}-${m}`, min) ?? all ?? fallback[m];
     return out;
   };
   return {
@@ -54,11 +56,11 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings): Settings 
     modes: list("modes", PAGE_MODES, base.modes.filter((m) => PAGE_MODES.includes(m))),
     codecs: list("codecs", SOCKET_CODEC_NAMES, base.codecs),
     payloads: list("payloads", PAYLOAD_NAMES, base.payloads),
-    iterations: perMode("iterations", base.iterations),
+    iterations: perMode("iterations", base.iterations, 1),
     runs: int("runs") ?? base.runs,
-    warmup: perMode("warmup", base.warmup),
-    seed: int("seed") ?? base.seed,
-    fixed: q.get("fixed") === "1" || q.get("fixed") === "true",
+    warmup: perMode("warmup", base.warmup, 0),
+    seed: int("seed", 0) ?? base.seed,
+    fixed: q.has("fixed") ? q.get("fixed") === "1" || q.get("fixed") === "true" : base.fixed,
     window: int("window") ?? base.window,
     stallTimeoutMs: (int("stall-timeout") ?? base.stallTimeoutMs / 1000) * 1000,
   };

@@ -52,7 +52,7 @@ export interface SocketCaseFigures {
   corrupted: number;
   /** First send to last reply, ms. */
   elapsedMs: number;
-  /** Client serialize / deserialize time summed over all messages, ns (0 for raw). */
+  /** Client serialize / deserialize time summed over all messages, ns (raw: the lookup of prepared bytes and the byte check). */
   serializeNs: number;
   deserializeNs: number;
   /** roundtrip only: every message's round-trip time, ns. */
@@ -170,9 +170,19 @@ function stream(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, f: Sock
   const window = Math.max(1, Math.min(o.window, n));
   // Sent but not yet answered, oldest first, as a ring of message indices.
   const inFlight = new Int32Array(window);
+  /** 1 where a later message's reply came before an older one's. */
+  const answered = new Uint8Array(window);
   let head = 0;
   let inFlightCount = 0;
   let next = 0;
+  // The oldest slot is answered; so are the next ones that were answered early.
+  const settleOldest = (): void => {
+    do {
+      answered[head] = 0;
+      head = (head + 1) % window;
+      inFlightCount--;
+    } while (inFlightCount > 0 && answered[head] === 1);
+  };
   const batch: Encoded[] = new Array(window);
   const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => `${f.received} of ${n} replies (${inFlightCount} in flight)`);
 
@@ -208,25 +218,27 @@ function stream(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, f: Sock
       f.deserializeNs += (now() - t0) * 1e6 - oh;
       f.received++;
       f.bytesReceived += byteLength(data);
-      if (inFlightCount === 0) {
-        f.corrupted++;
-      } else if (codec.matches(inFlight[head]!, decoded)) {
-        head = (head + 1) % window;
-        inFlightCount--;
-      } else {
-        // Not the oldest message: a later one (reordered) or none of them (corrupted).
+      if (inFlightCount === 0) f.corrupted++;
+      else if (codec.matches(inFlight[head]!, decoded)) settleOldest();
+      else {
+        // Not the oldest message: a later one (reordered, its slot answered
+        // early) or none of them (corrupted, and the oldest slot gives way
+        // so the window keeps moving).
         let found = -1;
         for (let k = 1; k < inFlightCount; k++) {
-          if (codec.matches(inFlight[(head + k) % window]!, decoded)) {
-            found = k;
+          const slot = (head + k) % window;
+          if (answered[slot] === 0 && codec.matches(inFlight[slot]!, decoded)) {
+            found = slot;
             break;
           }
         }
-        if (found === -1) f.corrupted++;
-        else f.reordered++;
-        // Either way the oldest slot is settled, so the window keeps moving.
-        head = (head + 1) % window;
-        inFlightCount--;
+        if (found === -1) {
+          f.corrupted++;
+          settleOldest();
+        } else {
+          f.reordered++;
+          answered[found] = 1;
+        }
       }
       if (f.received >= n) finish();
       // Refill in halves so serialization is timed over batches, not single calls.

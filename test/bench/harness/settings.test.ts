@@ -10,6 +10,7 @@ describe("parseInteger", () => {
     expect(parseInteger("--runs", "7", 1, 10)).toBe(7);
     expect(parseInteger("--iterations", "1_000", 1, 1_000_000)).toBe(1000);
     expect(parseInteger("--iterations", "100_000", 1, 1_000_000)).toBe(100_000);
+    for (const bad of ["1_", "_1", "1__0"]) expect(() => parseInteger("--iterations", bad, 1, 1_000_000), bad).toThrow(SettingError);
     expect(parseInteger("--seed", " 42 ", 0, 100)).toBe(42);
   });
 

@@ -113,3 +113,24 @@ describe("settingsFromQuery: every mode and one mode", () => {
     expect(b).toEqual(snapshot);
   });
 });
+
+describe("settingsFromQuery: values that would stall or empty a run", () => {
+  const base = defaultSettings("browser", SOCKET_CODEC_NAMES);
+  const from = (query: string): Settings => settingsFromQuery(new URLSearchParams(query), base);
+
+  it("keeps the default for a zero count, a zero window and a zero stall timeout; warm-up may be 0", () => {
+    const s = from("runs=0&iterations=0&window=0&stall-timeout=0&warmup=0");
+    expect([s.runs, s.iterations.stream, s.window, s.stallTimeoutMs]).toEqual([base.runs, base.iterations.stream, base.window, base.stallTimeoutMs]);
+    expect(s.warmup.codec).toBe(0);
+  });
+
+  it("keeps the default list when nothing in it can be used", () => {
+    expect(from("modes=fanout").modes).toEqual(base.modes);
+    expect(from("codecs=nope").codecs).toEqual(base.codecs);
+  });
+
+  it("keeps the base's fixed when the URL does not say", () => {
+    expect(settingsFromQuery(new URLSearchParams(""), { ...base, fixed: true }).fixed).toBe(true);
+    expect(settingsFromQuery(new URLSearchParams("fixed=0"), { ...base, fixed: true }).fixed).toBe(false);
+  });
+});
