@@ -168,27 +168,14 @@ function stream(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, f: Sock
   const now = o.clock.now;
   const oh = o.timerOverheadNs;
   const window = Math.max(1, Math.min(o.window, n));
-  // Sent but not yet answered, oldest first, as a ring of message indices.
-  const inFlight = new Int32Array(window);
-  /** 1 where a later message's reply came before an older one's. */
-  const answered = new Uint8Array(window);
-  let head = 0;
-  let inFlightCount = 0;
+  const inFlight = new InFlight(window);
   let next = 0;
-  // The oldest slot is answered; so are the next ones that were answered early.
-  const settleOldest = (): void => {
-    do {
-      answered[head] = 0;
-      head = (head + 1) % window;
-      inFlightCount--;
-    } while (inFlightCount > 0 && answered[head] === 1);
-  };
   const batch: Encoded[] = new Array(window);
-  const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => `${f.received} of ${n} replies (${inFlightCount} in flight)`);
+  const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => `${f.received} of ${n} replies (${inFlight.count} in flight)`);
 
   // Encodes a batch (timed as one interval), then sends it (untimed).
   const refill = (): void => {
-    const k = Math.min(window - inFlightCount, n - next);
+    const k = Math.min(window - inFlight.count, n - next);
     if (k <= 0) return;
     const t0 = now();
     for (let j = 0; j < k; j++) batch[j] = codec.encode(next + j);
@@ -197,8 +184,7 @@ function stream(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, f: Sock
       const encoded = batch[j]!;
       sendFrame(ws, encoded);
       f.bytesSent += byteLength(encoded);
-      inFlight[(head + inFlightCount) % window] = next + j;
-      inFlightCount++;
+      inFlight.push(next + j);
     }
     f.sent += k;
     next += k;
@@ -218,33 +204,64 @@ function stream(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, f: Sock
       f.deserializeNs += (now() - t0) * 1e6 - oh;
       f.received++;
       f.bytesReceived += byteLength(data);
-      if (inFlightCount === 0) f.corrupted++;
-      else if (codec.matches(inFlight[head]!, decoded)) settleOldest();
-      else {
-        // Not the oldest message: a later one (reordered, its slot answered
-        // early) or none of them (corrupted, and the oldest slot gives way
-        // so the window keeps moving).
-        let found = -1;
-        for (let k = 1; k < inFlightCount; k++) {
-          const slot = (head + k) % window;
-          if (answered[slot] === 0 && codec.matches(inFlight[slot]!, decoded)) {
-            found = slot;
-            break;
-          }
-        }
-        if (found === -1) {
-          f.corrupted++;
-          settleOldest();
-        } else {
-          f.reordered++;
-          answered[found] = 1;
-        }
-      }
+      const settled = inFlight.settle((i) => codec.matches(i, decoded));
+      if (settled === "reordered") f.reordered++;
+      else if (settled === "corrupted") f.corrupted++;
       if (f.received >= n) finish();
       // Refill in halves so serialization is timed over batches, not single calls.
-      else if (inFlightCount <= window >> 1) refill();
+      else if (inFlight.count <= window >> 1) refill();
     }, finish);
     refill();
   });
 }
 
+
+/** Messages sent and not yet answered, oldest first, as a ring of message indices. */
+class InFlight {
+  private readonly index: Int32Array;
+  /** 1 where a later message's reply came before an older one's. */
+  private readonly answered: Uint8Array;
+  private head = 0;
+  count = 0;
+
+  constructor(private readonly size: number) {
+    this.index = new Int32Array(size);
+    this.answered = new Uint8Array(size);
+  }
+
+  push(message: number): void {
+    this.index[(this.head + this.count) % this.size] = message;
+    this.count++;
+  }
+
+  /**
+   * Settles the slot of the message a reply `matches`: the oldest (in
+   * order), a later one (reordered: its slot is answered early), or none
+   * (corrupted: the oldest slot gives way, so the window keeps moving).
+   */
+  settle(matches: (message: number) => boolean): "in-order" | "reordered" | "corrupted" {
+    if (this.count === 0) return "corrupted";
+    if (matches(this.index[this.head]!)) {
+      this.settleOldest();
+      return "in-order";
+    }
+    for (let k = 1; k < this.count; k++) {
+      const slot = (this.head + k) % this.size;
+      if (this.answered[slot] === 0 && matches(this.index[slot]!)) {
+        this.answered[slot] = 1;
+        return "reordered";
+      }
+    }
+    this.settleOldest();
+    return "corrupted";
+  }
+
+  /** The oldest slot is answered; so are the next ones that were answered early. */
+  private settleOldest(): void {
+    do {
+      this.answered[this.head] = 0;
+      this.head = (this.head + 1) % this.size;
+      this.count--;
+    } while (this.count > 0 && this.answered[this.head] === 1);
+  }
+}
