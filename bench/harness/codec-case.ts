@@ -7,9 +7,9 @@
 import { encodedBytes, errorText, type Codec, type Encoded, type PayloadCodec } from "../../protocols/codec.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
 import type { Clock, ClockCalibration } from "./clock.ts";
-import { batchCount, compileLoop, SINK_SIZE, type TimedLoop } from "./loops.ts";
+import { compileLoop, SINK_SIZE, type TimedLoop } from "./loops.ts";
 import { summarizeRuns, type BatchPercentiles, type CaseResult, type RunFigures } from "./results.ts";
-import { batchSizeFor, minBatchNs } from "./schedule.ts";
+import { minBatchNs } from "./schedule.ts";
 import type { ClientKind } from "./settings.ts";
 import { percentileSorted } from "./stats.ts";
 import { describeMismatch, sameMessage } from "./verify.ts";
@@ -32,8 +32,9 @@ export class CodecCase {
   private readonly pc: PayloadCodec;
   private readonly encodeLoop: TimedLoop;
   private readonly decodeLoop: TimedLoop;
-  private encodeBatch: number;
-  private decodeBatch: number;
+  /** One call's cost, estimated after the warm-up, ns (sizes the slices). */
+  encodeCallNs = NaN;
+  decodeCallNs = NaN;
   private bytes = { mean: NaN, min: NaN, max: NaN };
   /** Why the case failed ("" while it has not). */
   error = "";
@@ -42,8 +43,6 @@ export class CodecCase {
   /** onCaseDone has been told. */
   reported = false;
   private readonly runs: RunFigures[] = [];
-  private readonly encodeSamples: number[] = [];
-  private readonly decodeSamples: number[] = [];
 
   constructor(
     readonly codec: Codec,
@@ -60,7 +59,6 @@ export class CodecCase {
     this.pc = pc;
     this.encodeLoop = compileLoop(`${codec.name}_${payload}_serialize`);
     this.decodeLoop = compileLoop(`${codec.name}_${payload}_deserialize`);
-    this.encodeBatch = this.decodeBatch = ctx.iterations;
   }
 
   /** Verifies every message, then warms up; sets `error` on failure. `onStage` hears each step begin. */
@@ -116,19 +114,18 @@ export class CodecCase {
         this.encodeLoop(now, this.pc.encode as Fn, this.messages, ring, SINK_SIZE - 1, n, n, one);
         this.decodeLoop(now, this.pc.decode as Fn, encoded, ring, SINK_SIZE - 1, n, n, one);
       }
-      this.encodeBatch = batchSizeFor(this.estimateCallNs(this.encodeLoop, this.pc.encode as Fn, this.messages), this.ctx.calibration, this.ctx.iterations);
-      this.decodeBatch = batchSizeFor(this.estimateCallNs(this.decodeLoop, this.pc.decode as Fn, encoded), this.ctx.calibration, this.ctx.iterations);
+      this.encodeCallNs = this.estimateCallNs(this.encodeLoop, this.pc.encode as Fn, this.messages);
+      this.decodeCallNs = this.estimateCallNs(this.decodeLoop, this.pc.decode as Fn, encoded);
     } catch (e) {
       return `warm-up threw: ${errorText(e)}`;
     }
     return "";
   }
 
-  /** Every message of the case, encoded (untimed). */
-  private encodeAll(): Encoded[] {
-    const { messages, pc } = this;
+  /** Messages encoded (untimed), by default every message of the case. */
+  private encodeAll(messages: readonly Message[] = this.messages): Encoded[] {
     const out = new Array<Encoded>(messages.length);
-    for (let i = 0; i < messages.length; i++) out[i] = pc.encode(messages[i]!);
+    for (let i = 0; i < messages.length; i++) out[i] = this.pc.encode(messages[i]!);
     return out;
   }
 
@@ -148,72 +145,76 @@ export class CodecCase {
     }
   }
 
-  /** One timed run: a serialize loop, then a deserialize loop; sets `error` on failure. */
-  timeRun(run: number, position: number): void {
-    const n = this.ctx.iterations;
+  /**
+   * One timed slice: a serialize loop over messages [start, start + count),
+   * then a deserialize loop over their encodings (made in between, untimed,
+   * and dropped after the slice); sets `error` on failure.
+   */
+  timeSlice(slice: { run: number; round: number; position: number; start: number; count: number }): void {
+    const { count } = slice;
     const now = this.ctx.clock.now;
     const overheadNs = this.ctx.calibration.overheadNs;
+    const inputs = this.messages.slice(slice.start, slice.start + count);
     const encodedRing = new Array<unknown>(SINK_SIZE);
     const decodedRing = new Array<unknown>(SINK_SIZE);
-    const encTimes = new Float64Array(batchCount(n, this.encodeBatch));
-    const decTimes = new Float64Array(batchCount(n, this.decodeBatch));
+    const times = new Float64Array(1);
     let encMs: number;
     let decMs: number;
     try {
-      encMs = this.encodeLoop(now, this.pc.encode as Fn, this.messages, encodedRing, SINK_SIZE - 1, n, this.encodeBatch, encTimes);
-      // The deserialize loop's input: every message encoded again, untimed,
-      // and dropped after this run, so only one case's encodings are ever
-      // alive (keeping every case's would bloat the heap every loop's
-      // garbage collections must live with).
-      const encoded = this.encodeAll();
-      this.ctx.gc?.();
-      decMs = this.decodeLoop(now, this.pc.decode as Fn, encoded, decodedRing, SINK_SIZE - 1, n, this.decodeBatch, decTimes);
+      encMs = this.encodeLoop(now, this.pc.encode as Fn, inputs, encodedRing, SINK_SIZE - 1, count, count, times);
+      const encoded = this.encodeAll(inputs);
+      decMs = this.decodeLoop(now, this.pc.decode as Fn, encoded, decodedRing, SINK_SIZE - 1, count, count, times);
     } catch (e) {
-      this.error = `run ${run + 1} threw: ${errorText(e)}`;
+      this.error = `round ${slice.round + 1} threw: ${errorText(e)}`;
       return;
     }
-    this.error = this.spotCheck(encodedRing, decodedRing);
+    this.error = this.spotCheck(inputs, slice.start, encodedRing, decodedRing);
     if (this.error !== "") return;
-    // Each batch reads the clock twice inside the whole-loop interval.
-    const serializeNs = Math.max(0, encMs * 1e6 - 2 * encTimes.length * overheadNs) / n;
-    const deserializeNs = Math.max(0, decMs * 1e6 - 2 * decTimes.length * overheadNs) / n;
-    this.runs.push({ run, position, serializeNs, deserializeNs, totalNs: serializeNs + deserializeNs });
-    perMessageBatchTimes(encTimes, n, this.encodeBatch, overheadNs, this.encodeSamples);
-    perMessageBatchTimes(decTimes, n, this.decodeBatch, overheadNs, this.decodeSamples);
+    // The one batch reads the clock twice inside the whole-loop interval.
+    const serializeNs = Math.max(0, encMs * 1e6 - 2 * overheadNs) / count;
+    const deserializeNs = Math.max(0, decMs * 1e6 - 2 * overheadNs) / count;
+    this.runs.push({ run: slice.run, round: slice.round, position: slice.position, serializeNs, deserializeNs, totalNs: serializeNs + deserializeNs });
+    this.sliceMessages = Math.max(this.sliceMessages, count);
   }
 
+  /** Messages per slice (the last slice of a pass may hold fewer). */
+  private sliceMessages = 0;
+
   /**
-   * Checks what a timed run left in its result rings: a few of the last
+   * Checks what a timed slice left in its result rings: a few of its last
    * encoded messages must decode (untimed) to the original, and the last
    * decoded ones must equal the originals.
    */
-  private spotCheck(encodedRing: unknown[], decodedRing: unknown[]): string {
-    const n = this.messages.length;
+  private spotCheck(inputs: readonly Message[], start: number, encodedRing: unknown[], decodedRing: unknown[]): string {
+    const n = inputs.length;
     const last = Math.min(n, SINK_SIZE);
     for (const back of [1, 2, Math.ceil(last / 2), last]) {
       const i = n - back;
-      const message = this.messages[i]!;
+      const message = inputs[i]!;
       let mismatch = describeMismatch(message, decodedRing[i & (SINK_SIZE - 1)]);
-      if (mismatch !== undefined) return `timed run decoded message #${i} wrongly: ${mismatch}`;
+      if (mismatch !== undefined) return `timed slice decoded message #${start + i} wrongly: ${mismatch}`;
       try {
         mismatch = describeMismatch(message, this.pc.decode(encodedRing[i & (SINK_SIZE - 1)] as Encoded));
       } catch (e) {
         mismatch = errorText(e);
       }
-      if (mismatch !== undefined) return `timed run encoded message #${i} wrongly: ${mismatch}`;
+      if (mismatch !== undefined) return `timed slice encoded message #${start + i} wrongly: ${mismatch}`;
     }
     return "";
   }
 
-  /** The case's results so far, with its loop floor (the same loop around an identity function). */
-  result(loopFloorNs: number, libraryVersion: string): CaseResult {
+  /**
+   * The case's results so far, with its loop floor (the same loop around an
+   * identity function) and the rounds it was meant to run.
+   */
+  result(loopFloorNs: number, libraryVersion: string, plannedRounds: number): CaseResult {
     const ok = this.error === "" && this.runs.length > 0;
     const runs = this.runs;
     const summaries = summarizeRuns(runs, this.ctx.iterations);
     const flags: string[] = [];
     if (ok && (summaries.serialize.median < 2 * loopFloorNs || summaries.deserialize.median < 2 * loopFloorNs)) flags.push("near-empty-loop");
     if (!this.codec.standard) flags.push("non-standard");
-    if (ok && runs.length < this.ctx.runs) flags.push("stopped-early");
+    if (ok && runs.length < plannedRounds) flags.push("partial");
     return {
       client: this.ctx.client,
       clientLibrary: this.ctx.clientLibrary,
@@ -225,17 +226,18 @@ export class CodecCase {
       libraryVersion,
       payload: this.payload,
       iterations: this.ctx.iterations,
-      runs: runs.length,
+      runs: new Set(runs.map((r) => r.run)).size,
+      rounds: runs.length,
       warmup: this.ctx.warmup,
       bytes: this.bytes.mean,
       bytesMin: this.bytes.min,
       bytesMax: this.bytes.max,
       verified: ok,
-      error: this.error !== "" ? this.error : runs.length === 0 ? "no timed run finished" : "",
+      error: this.error !== "" ? this.error : runs.length === 0 ? "no timed round finished" : "",
       ...summaries,
       msgsPerS: ok ? 1e9 / summaries.total.mean : NaN,
-      serializeBatches: batchPercentiles(this.encodeSamples, this.encodeBatch),
-      deserializeBatches: batchPercentiles(this.decodeSamples, this.decodeBatch),
+      serializeBatches: batchPercentiles(runs.map((r) => r.serializeNs), this.sliceMessages),
+      deserializeBatches: batchPercentiles(runs.map((r) => r.deserializeNs), this.sliceMessages),
       loopFloorNs,
       flags,
       raw: runs,
@@ -252,12 +254,4 @@ function batchPercentiles(samples: number[], batch: number): BatchPercentiles {
     p90: percentileSorted(sorted, 90),
     p99: percentileSorted(sorted, 99),
   };
-}
-
-/** Per-message ns of each batch, with one clock read taken off each. */
-function perMessageBatchTimes(times: Float64Array, n: number, batch: number, overheadNs: number, out: number[]): void {
-  for (let k = 0; k < times.length; k++) {
-    const inBatch = Math.min(batch, n - k * batch);
-    out.push(Math.max(0, times[k]! * 1e6 - overheadNs) / inBatch);
-  }
 }

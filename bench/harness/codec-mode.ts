@@ -5,14 +5,17 @@
  *  1. verify: every message must round-trip exactly, or the case is reported
  *     as failed and never timed;
  *  2. warm up (untimed), which also estimates the cost of one call;
- *  3. time `runs` runs of `iterations` messages, each run a serialize loop
- *     over the messages, then a deserialize loop over their encodings (made
- *     again, untimed, between the two), with a full GC before each loop,
- *     the codec order shuffled per run and results spot-checked after each.
+ *  3. time `runs` passes over `iterations` messages, cut into short slices
+ *     and interleaved: in each round every codec of the payload times one
+ *     slice (the same messages for all: a serialize loop, then a
+ *     deserialize loop over their encodings), in an order shuffled per
+ *     round, each codec in its own compiled loops. The machine's speed
+ *     drifts over milliseconds to seconds; codecs measured in the same round
+ *     see the same drift, so their ratio, taken round by round, holds.
  *
- * Per-message means come from whole-loop times divided by the message
- * count; per-message percentiles come from batches long enough for the clock
- * (see `minBatchNs`). Nothing here prints.
+ * A full collection runs before each pass; within it collections land
+ * where they fall, as in an application (the median per slice shrugs them
+ * off, the mean includes them). Nothing here prints.
  */
 
 import type { Codec } from "../../protocols/codec.ts";
@@ -23,7 +26,7 @@ import { createRng, makeMessages } from "./generator.ts";
 import { compileLoop, SINK_SIZE } from "./loops.ts";
 import type { RunHooks } from "./progress.ts";
 import type { CaseResult } from "./results.ts";
-import { minBatchNs, shuffled } from "./schedule.ts";
+import { minBatchNs, shuffled, sliceSize } from "./schedule.ts";
 import type { ClientKind, Settings } from "./settings.ts";
 
 /** What codec mode needs besides the settings. */
@@ -39,13 +42,15 @@ export interface CodecModeContext extends RunHooks {
 }
 
 export interface CodecModeResult {
-  /** The cases that ran (all of them unless the run was stopped). */
+  /** The cases that ran (every case of the payloads reached; a stop leaves the rest out). */
   cases: CaseResult[];
   /** shouldStop ended the run early. */
   stopped: boolean;
-  /** order[run][payloadIndex] = codec names in the order they ran. */
+  /** order[payloadIndex][round] = codec names in the order they ran. */
   order: string[][][];
   minBatchNs: number;
+  /** Messages per slice, by payload. */
+  slices: Record<string, number>;
 }
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -75,50 +80,50 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
   const messages = new Map<PayloadName, Message[]>();
   for (const payload of settings.payloads) messages.set(payload, makeMessages(payload, { count: iterations, seed: settings.seed, fixed: settings.fixed }));
   const floors = loopFloors(messages, settings, ctx);
-
-  const caseContext = { clock: ctx.clock, calibration: ctx.calibration, iterations, warmup: settings.warmup.codec, runs, gc: ctx.gc, client: ctx.client ?? "inprocess", clientLibrary: ctx.clientLibrary ?? "" };
-  const cases = new Map<string, CodecCase>();
-  const keyOf = (codec: string, payload: string): string => `${codec}\u0000${payload}`;
-  for (const payload of settings.payloads) {
-    for (const codec of ctx.codecs) cases.set(keyOf(codec.name, payload), new CodecCase(codec, payload, messages.get(payload)!, caseContext));
-  }
-  const resultOf = (c: CodecCase): CaseResult => c.result(floors.get(c.payload)!, versionOf(c.codec.library));
-
+  const caseContext = { clock: ctx.clock, calibration: ctx.calibration, iterations, warmup: settings.warmup.codec, runs, client: ctx.client ?? "inprocess", clientLibrary: ctx.clientLibrary ?? "" };
   const rng = createRng(settings.seed ^ 0x5bd1e995);
   const order: string[][][] = [];
-  const total = runs * cases.size;
+  const results: CaseResult[] = [];
+  const slices: Record<string, number> = {};
+  // Progress counts slices, so the estimate of what is left follows the real work.
+  const total = settings.payloads.length * ctx.codecs.length * runs;
   let done = 0;
   let stopped = false;
-  runLoop: for (let run = 0; run < runs; run++) {
-    const runOrder: string[][] = [];
-    order.push(runOrder);
-    for (const payload of settings.payloads) {
-      const codecs = shuffled(ctx.codecs, rng);
-      runOrder.push(codecs.map((c) => c.name));
-      for (let position = 0; position < codecs.length; position++) {
-        const c = cases.get(keyOf(codecs[position]!.name, payload))!;
-        const progress = (stage: "verify" | "warmup" | "run"): void =>
-          ctx.onProgress?.({ mode: "codec", stage, codec: c.codec.name, payload, run, runs, done, total, elapsedMs: now() - started });
-        if (c.error === "" && !c.prepared) c.prepare(progress);
-        if (c.error === "") {
-          progress("run");
-          ctx.gc?.();
-          await yieldToEventLoop();
-          c.timeRun(run, position);
-        }
-        done++;
-        if (!c.reported && (c.error !== "" || run === runs - 1)) {
-          c.reported = true;
-          ctx.onCaseDone?.(resultOf(c));
-        }
+
+  for (const payload of settings.payloads) {
+    const cases = ctx.codecs.map((codec) => new CodecCase(codec, payload, messages.get(payload)!, caseContext));
+    const report = (stage: "verify" | "warmup" | "run", codec: string, run: number): void =>
+      ctx.onProgress?.({ mode: "codec", stage, codec, payload, run, runs, done: Math.round(done), total, elapsedMs: now() - started });
+    for (const c of cases) if (c.error === "") c.prepare((stage) => report(stage, c.codec.name, 0));
+    const costs = cases.filter((c) => c.error === "").map((c) => ({ encodeNs: c.encodeCallNs, decodeNs: c.decodeCallNs }));
+    const slice = (slices[payload] = sliceSize(costs, ctx.calibration, iterations));
+    const payloadOrder: string[][] = [];
+    order.push(payloadOrder);
+    const roundsPerRun = Math.ceil(iterations / slice);
+    passes: for (let run = 0; run < runs; run++) {
+      ctx.gc?.();
+      for (let k = 0; k < roundsPerRun; k++) {
+        const round = run * roundsPerRun + k;
+        const runOrder = shuffled(cases.filter((c) => c.error === ""), rng);
+        payloadOrder.push(runOrder.map((c) => c.codec.name));
+        const start = k * slice;
+        runOrder.forEach((c, position) => c.timeSlice({ run, round, position, start, count: Math.min(slice, iterations - start) }));
+        done += cases.length / roundsPerRun;
+        report("run", runOrder.map((c) => c.codec.name).join(","), run);
+        // Let a signal handler run; stop at a round boundary, every case keeping its finished rounds.
+        await yieldToEventLoop();
         if (ctx.shouldStop?.()) {
           stopped = true;
-          break runLoop;
+          break passes;
         }
       }
     }
+    for (const c of cases) {
+      const result = c.result(floors.get(payload)!, versionOf(c.codec.library), runs * roundsPerRun);
+      results.push(result);
+      ctx.onCaseDone?.(result);
+    }
+    if (stopped) break;
   }
-  // A stopped run reports what it measured: cases never reached are left out.
-  const ran = [...cases.values()].filter((c) => c.prepared || c.error !== "").map(resultOf);
-  return { cases: ran, order, stopped, minBatchNs: minBatchNs(ctx.calibration) };
+  return { cases: results, order, stopped, minBatchNs: minBatchNs(ctx.calibration), slices };
 }

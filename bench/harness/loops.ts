@@ -48,10 +48,5 @@ export function compileLoop(label: string): TimedLoop {
   return factory() as TimedLoop;
 }
 
-/** Number of batches `n` calls split into. */
-export function batchCount(n: number, batch: number): number {
-  return Math.ceil(n / batch);
-}
-
 /** Slots in the result ring of a timed loop (a power of two). */
 export const SINK_SIZE = 1024;

@@ -96,13 +96,18 @@ export interface BatchPercentiles {
 }
 
 /**
- * One run of one case, as measured. All times are per message, in ns. In
- * the WebSocket modes serialize/deserialize are the client's, and total is
- * the round-trip time (roundtrip) or wall time per message (stream).
+ * One timed slice of one case, as measured: in codec mode one round's
+ * slice of messages, in the WebSocket modes one run. All times are per
+ * message, in ns. In the WebSocket modes serialize/deserialize are the
+ * client's, and total is the round-trip time (roundtrip) or wall time per
+ * message (stream).
  */
 export interface RunFigures {
+  /** The pass over the messages this slice belongs to. */
   run: number;
-  /** Position of this codec in the run's shuffled order (0 = first). */
+  /** The round: every codec of the payload ran one slice in it, close in time; ratios pair by round. */
+  round: number;
+  /** Position of this codec in the round's shuffled order (0 = first). */
   position: number;
   serializeNs: number;
   deserializeNs: number;
@@ -121,8 +126,10 @@ export interface CaseResult {
   libraryVersion: string;
   payload: PayloadName;
   iterations: number;
-  /** Runs that finished (equal to the requested runs unless the case failed). */
+  /** Passes over the messages that timed at least one slice (equal to the requested runs unless stopped or failed). */
   runs: number;
+  /** Timed slices the figures rest on: codec mode's rounds, one per run in the WebSocket modes. */
+  rounds: number;
   warmup: number;
   /** Encoded size per message: mean, and min/max over the messages. */
   bytes: number;

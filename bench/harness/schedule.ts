@@ -1,6 +1,6 @@
 /**
- * How long a timed batch lasts and in what order cases run: the pieces of
- * the measuring plan every mode shares.
+ * How long a timed batch must last and in what order cases run: the
+ * pieces of the measuring plan every mode shares.
  */
 
 import type { ClockCalibration } from "./clock.ts";
@@ -14,13 +14,26 @@ export function minBatchNs(calibration: ClockCalibration): number {
   return Math.max(100 * calibration.resolutionNs, 1000 * calibration.overheadNs);
 }
 
+/** How long one codec's slice should take: long against the clock, short against the machine's drift. */
+export const SLICE_TARGET_NS = 250_000;
+
 /**
- * Messages per batch for an operation costing `perOpNs`, aiming 10% above
- * the floor so that an estimate one tick off still clears it.
+ * Messages per slice for one payload, the same for every codec so that a
+ * round's codecs handle the same messages: enough for the fastest codec's
+ * slice to last SLICE_TARGET_NS and for every codec's serialize and
+ * deserialize loop to last 1.1x the clock's minimum batch, at most every
+ * message. `costs` are each codec's estimated ns per call.
  */
-export function batchSizeFor(perOpNs: number, calibration: ClockCalibration, iterations: number): number {
-  const ideal = Math.ceil((1.1 * minBatchNs(calibration)) / Math.max(perOpNs, 1e-3));
-  return Math.max(1, Math.min(iterations, ideal));
+export function sliceSize(costs: readonly { encodeNs: number; decodeNs: number }[], calibration: ClockCalibration, iterations: number): number {
+  if (costs.length === 0) return iterations;
+  let fastest = Infinity;
+  let longest = 1;
+  for (const { encodeNs, decodeNs } of costs) {
+    fastest = Math.min(fastest, encodeNs + decodeNs);
+    longest = Math.max(longest, Math.ceil((1.1 * minBatchNs(calibration)) / Math.max(1e-3, Math.min(encodeNs, decodeNs))));
+  }
+  const forTarget = Math.ceil(SLICE_TARGET_NS / Math.max(1e-3, fastest));
+  return Math.max(1, Math.min(iterations, Math.max(longest, forTarget)));
 }
 
 /** Fisher-Yates with the benchmark's seeded generator. */

@@ -70,3 +70,27 @@ export function intervalsOverlap(a: Summary, b: Summary): boolean {
   if (a.n < 2 || b.n < 2) return true;
   return a.mean - a.ci95 <= b.mean + b.ci95 && b.mean - b.ci95 <= a.mean + a.ci95;
 }
+
+/**
+ * A median and its distribution-free 95% interval: the order statistics
+ * x(k) and x(n+1-k) with the largest k for which a Binomial(n, 1/2) falls
+ * below k with probability at most 2.5%. It assumes nothing about the
+ * shape of the distribution (timings are skewed: a collection or a
+ * context switch lands in one slice, not all). Needs at least 6 values;
+ * with fewer no 95% interval exists and undefined is returned.
+ */
+export function medianInterval(values: readonly number[]): { median: number; low: number; high: number } | undefined {
+  const n = values.length;
+  if (n < 6) return undefined;
+  const sorted = Float64Array.from(values).sort();
+  // P(B <= j) for B ~ Binomial(n, 1/2), summed in log space to stay finite for large n.
+  let logPmf = -n * Math.LN2;
+  let cdf = Math.exp(logPmf);
+  let k = 0;
+  for (let j = 0; cdf <= 0.025 && j < n; j++) {
+    k = j + 1;
+    logPmf += Math.log((n - j) / (j + 1));
+    cdf += Math.exp(logPmf);
+  }
+  return { median: percentileSorted(sorted, 50), low: sorted[k - 1]!, high: sorted[n - k]! };
+}

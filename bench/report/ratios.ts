@@ -1,45 +1,50 @@
 /**
- * Comparing two cases of one run. The machine's load drifts over seconds,
- * so the ratio of two codecs is taken run by run (the same run slot for
- * both, close in time) and summarised as a geometric mean with a 95%
- * interval (Student's t on the log ratios). Absolute times move with the
- * load; these ratios move much less. Every report (table, CSV) takes its
- * "vs json" and "vs raw" figures from here.
+ * Comparing two cases of one run. The machine's speed drifts over
+ * milliseconds to seconds, so the ratio of two codecs is taken round by
+ * round (both measured in the same round, close in time) and summarised as
+ * the median of the per-round ratios with its distribution-free 95%
+ * interval (stats.ts, medianInterval). With fewer than 6 paired rounds no
+ * such interval exists; then the geometric mean of the ratios with a
+ * Student's t interval on their logarithms stands in. Every report (table,
+ * CSV) takes its "vs json" and "vs raw" figures from here.
  */
 
 import type { CaseResult } from "../harness/results.ts";
-import { intervalsOverlap, tQuantile975 } from "../harness/stats.ts";
+import { medianInterval, tQuantile975 } from "../harness/stats.ts";
 
 export interface Ratio {
-  /** Geometric mean of the per-run ratios of total time. */
+  /** Median of the per-round ratios of time per message (geometric mean below 6 rounds). */
   ratio: number;
-  /** 95% interval of that ratio (equal to it with one run). */
+  /** 95% interval of that ratio (equal to it with one round). */
   low: number;
   high: number;
-  /** Runs both cases finished. */
-  runs: number;
+  /** Rounds both cases finished. */
+  rounds: number;
 }
 
-/** A ratio to a baseline, and whether the two cases' intervals overlap (then neither is shown faster). */
+/** A ratio to a baseline, and whether its interval holds 1 (then neither is shown faster). */
 export interface Comparison extends Ratio {
   overlap: boolean;
 }
 
-/** Total time of `a` relative to `b`, paired run by run; undefined without a common run. */
+/** Total time per message of `a` relative to `b`, paired round by round; undefined without a common round. */
 export function pairedRatio(a: CaseResult, b: CaseResult): Ratio | undefined {
   if (!a.verified || !b.verified) return undefined;
-  const byRun = new Map(b.raw.map((r) => [r.run, r.totalNs]));
-  const logs: number[] = [];
+  const byRound = new Map(b.raw.map((r) => [r.round ?? r.run, r.totalNs]));
+  const ratios: number[] = [];
   for (const r of a.raw) {
-    const other = byRun.get(r.run);
-    if (other !== undefined && other > 0 && r.totalNs > 0) logs.push(Math.log(r.totalNs / other));
+    const other = byRound.get(r.round ?? r.run);
+    if (other !== undefined && other > 0 && r.totalNs > 0) ratios.push(r.totalNs / other);
   }
-  const n = logs.length;
+  const n = ratios.length;
   if (n === 0) return undefined;
+  const median = medianInterval(ratios);
+  if (median) return { ratio: median.median, low: median.low, high: median.high, rounds: n };
+  const logs = ratios.map(Math.log);
   const mean = logs.reduce((s, v) => s + v, 0) / n;
   const sd = n > 1 ? Math.sqrt(logs.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1)) : 0;
   const half = n > 1 ? (tQuantile975(n - 1) * sd) / Math.sqrt(n) : 0;
-  return { ratio: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), runs: n };
+  return { ratio: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), rounds: n };
 }
 
 /** The verified case of `codec` (the baseline) with the same client, mode and payload as `c`. */
@@ -49,7 +54,8 @@ export function baselineCase(cases: readonly CaseResult[], c: CaseResult, codec:
 
 function compare(a: CaseResult, b: CaseResult): Comparison | undefined {
   const ratio = pairedRatio(a, b);
-  return ratio && { ...ratio, overlap: intervalsOverlap(a.total, b.total) };
+  // One round has no interval: it shows nothing either way.
+  return ratio && { ...ratio, overlap: ratio.rounds < 2 || (ratio.low <= 1 && 1 <= ratio.high) };
 }
 
 /** `c`'s total time relative to json's (below 1: faster than JSON). */

@@ -8,17 +8,20 @@ import { count, formatNs, percent } from "./format.ts";
 import { baselineCase, vsJson, vsRaw } from "./ratios.ts";
 
 /**
- * Total time relative to json, or throughput relative to raw, paired run by
- * run (ratios.ts). Marked "≈" whenever the two codecs' confidence intervals
- * overlap, so the table never calls a codec faster than the data can show.
+ * Total time relative to json, or throughput relative to raw, paired round
+ * by round (ratios.ts), with the half-width of its 95% interval in percent.
+ * Marked "≈" whenever that interval holds 1, so the table never calls a
+ * codec faster than the data can show; one round shows no interval at all.
  */
 function ratioCell(c: CaseResult, group: readonly CaseResult[], base: "json" | "raw"): string {
   const baseline = baselineCase(group, c, base);
   if (!baseline) return "";
   if (baseline === c) return "1.00";
-  const comparison = base === "json" ? vsJson(c, group) : vsRaw(c, group);
-  if (!comparison) return "";
-  return comparison.overlap ? `≈${comparison.ratio.toFixed(2)}` : `${comparison.ratio.toFixed(2)}x`;
+  const r = base === "json" ? vsJson(c, group) : vsRaw(c, group);
+  if (!r) return "";
+  const half = Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio) * 100;
+  const interval = r.rounds < 2 ? "" : ` ±${half < 9.95 ? half.toFixed(1) : Math.round(half)}%`;
+  return `${r.overlap ? "≈" : ""}${r.ratio.toFixed(2)}${interval}`;
 }
 
 /** A column: header, width, and the cell text of a case. */
@@ -31,16 +34,18 @@ export interface Column {
 
 export const NAME: Column = { title: "codec", width: 19, cell: (c) => (c.standard ? c.codec : `${c.codec}*`) };
 const BYTES: Column = { title: "bytes", width: 6, cell: (c) => count(c.bytes) };
-const VS_JSON: Column = { title: "vs json", width: 8, cell: (c, g) => ratioCell(c, g, "json") };
+const VS_JSON: Column = { title: "vs json", width: 13, cell: (c, g) => ratioCell(c, g, "json") };
 
+/** Codec mode: medians of the rounds' slices, the mean with collections included, the paired ratio. */
 const CODEC_COLUMNS: Column[] = [
   NAME,
   BYTES,
-  { title: "serialize", width: 12, cell: (c) => formatNs(c.serialize.mean) },
-  { title: "deserialize", width: 12, cell: (c) => formatNs(c.deserialize.mean) },
-  { title: "total", width: 22, cell: (c) => `${formatNs(c.total.mean)} ± ${formatNs(c.total.ci95)}` },
+  { title: "serialize", width: 10, cell: (c) => formatNs(c.serialize.median) },
+  { title: "deserialize", width: 11, cell: (c) => formatNs(c.deserialize.median) },
+  { title: "total", width: 10, cell: (c) => formatNs(c.total.median) },
+  { title: "mean+gc", width: 10, cell: (c) => formatNs(c.total.mean) },
   VS_JSON,
-  { title: "msgs/s", width: 11, cell: (c) => count(c.msgsPerS) },
+  { title: "msgs/s", width: 10, cell: (c) => count(1e9 / c.total.median) },
 ];
 
 const ROUNDTRIP_COLUMNS: Column[] = [
@@ -63,7 +68,7 @@ const STREAM_COLUMNS: Column[] = [
   BYTES,
   { title: "msgs/s", width: 11, cell: (c) => count(c.msgsPerS) },
   { title: "MB/s", width: 6, cell: (c) => (Number.isFinite(c.socket!.mbPerS) ? c.socket!.mbPerS.toFixed(1) : "-") },
-  { title: "vs raw", width: 7, cell: (c, g) => ratioCell(c, g, "raw") },
+  { title: "vs raw", width: 13, cell: (c, g) => ratioCell(c, g, "raw") },
   VS_JSON,
   { title: "client ser", width: 10, cell: (c) => formatNs(c.serialize.mean) },
   { title: "client de", width: 10, cell: (c) => formatNs(c.deserialize.mean) },
@@ -76,7 +81,7 @@ const FANOUT_COLUMNS: Column[] = [
   NAME,
   BYTES,
   { title: "deliveries/s", width: 12, cell: (c) => count(c.msgsPerS) },
-  { title: "vs raw", width: 7, cell: (c, g) => ratioCell(c, g, "raw") },
+  { title: "vs raw", width: 13, cell: (c, g) => ratioCell(c, g, "raw") },
   VS_JSON,
   { title: "client ser", width: 10, cell: (c) => formatNs(c.serialize.mean) },
   { title: "client de", width: 10, cell: (c) => formatNs(c.deserialize.mean) },
@@ -87,9 +92,9 @@ const FANOUT_COLUMNS: Column[] = [
 export const MODE_VIEWS = [
   {
     mode: "codec",
-    title: "codec mode: serialize + deserialize in process, per message",
+    title: "codec mode: serialize + deserialize in process, per message, median of the rounds",
     columns: CODEC_COLUMNS,
-    order: (a: CaseResult, b: CaseResult) => a.total.mean - b.total.mean,
+    order: (a: CaseResult, b: CaseResult) => a.total.median - b.total.median,
   },
   {
     mode: "roundtrip",

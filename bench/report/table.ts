@@ -28,13 +28,25 @@ function block(cases: readonly CaseResult[], baseColumns: readonly Column[], ord
   return lines;
 }
 
+/** How many rounds and slices codec mode's figures rest on. */
+function codecModeLine(cases: readonly CaseResult[], iterations: number): string {
+  const slices = PAYLOAD_NAMES.map((p) => {
+    const c = cases.find((x) => x.payload === p && x.verified);
+    return c ? `${p} ${c.rounds} x ${c.serializeBatches.batch.toLocaleString("en-US")}` : "";
+  }).filter((x) => x !== "");
+  return (
+    `   ${iterations.toLocaleString("en-US")} messages per pass, timed in rounds: one slice per codec, order shuffled\n` +
+    `   per round; rounds x messages per slice: ${slices.join(", ")}\n` +
+    `   total and ratios: medians of the rounds; mean+gc: every message, garbage collection included`
+  );
+}
+
 export function formatTable(results: BenchResults): string {
   const s = results.settings;
   const lines: string[] = [];
-  lines.push(
-    `Mean of up to ${s.runs} run(s) of ${s.fixed ? "identical article" : "varied"} messages; ± is the 95% confidence interval of the mean.`,
-  );
-  lines.push(`"vs json" / "vs raw": relative to that codec, paired run by run (geometric mean); ≈ means the two intervals overlap, so neither is shown faster.`);
+  lines.push(`${s.fixed ? "The article's identical messages" : "Varied messages"}, ${s.runs} pass(es) over them per case.`);
+  lines.push(`"vs json" / "vs raw": ratio to that codec, paired round by round (median of the per-round ratios; with`);
+  lines.push(`fewer than 6 rounds, their geometric mean), ± its 95% interval; ≈ when that interval holds 1 (no winner).`);
   for (const view of MODE_VIEWS) {
     const ofMode = results.cases.filter((c) => c.mode === view.mode);
     if (ofMode.length === 0) continue;
@@ -43,7 +55,7 @@ export function formatTable(results: BenchResults): string {
       lines.push("");
       lines.push(`== ${view.title}`);
       lines.push(
-        `   ${s.iterations[view.mode].toLocaleString("en-US")} messages per run` +
+        (view.mode === "codec" ? codecModeLine(ofMode, s.iterations.codec) : `   ${s.iterations[view.mode].toLocaleString("en-US")} messages per run; rtt and msgs/s: means of the runs`) +
           (view.mode === "fanout"
             ? ` published, ${first.socket?.clients ?? 1} subscriber(s) ("clients" column: slowest..fastest subscriber)`
             : (first.socket?.clients ?? 1) > 1

@@ -106,7 +106,7 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
   const flags: string[] = [];
   if (!standard) flags.push("non-standard");
   if (isRaw) flags.push("transport-baseline");
-  if (ok && s.runs.length < settings.runs) flags.push("stopped-early");
+  if (ok && s.runs.length < settings.runs) flags.push("partial");
   return {
     client: source.client,
     clientLibrary: source.clientLibrary,
@@ -119,6 +119,7 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
     payload: s.payload,
     iterations: n,
     runs: s.runs.length,
+    rounds: s.runs.length,
     warmup: settings.warmup[s.mode],
     bytes,
     bytesMin: NaN,

@@ -113,6 +113,7 @@ function record(s: SocketCase, f: SocketCaseFigures, run: number, position: numb
   }
   s.runs.push({
     run,
+    round: run,
     position,
     serializeNs: f.serializeNs / f.sent,
     // fanout: every subscriber decodes every message.

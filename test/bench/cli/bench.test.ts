@@ -69,9 +69,11 @@ describe("a real run", () => {
     expect(json.environment.runtime).toBe("bun");
     expect(json.environment.timerResolutionNs).toBeGreaterThan(0);
     expect(json.environment.libraries.msgpackr).toMatch(/^\d+\.\d+\.\d+/);
-    expect(json.order.codec).toHaveLength(2);
+    expect(json.order.codec).toHaveLength(3);
     expect(json.cases.every((c: { verified: boolean }) => c.verified)).toBe(true);
-    expect(json.cases[0].raw).toHaveLength(2);
+    expect(json.cases[0].runs).toBe(2);
+    expect(json.cases[0].raw).toHaveLength(json.cases[0].rounds);
+    expect(json.cases[0].rounds).toBeGreaterThanOrEqual(2);
   });
 
   it("--fixed sends the article's messages: JSON 33 / 117 / 329 bytes", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { calibrateClock, type Clock } from "../../../bench/harness/clock.ts";
 import { runCodecMode, type CodecModeContext } from "../../../bench/harness/codec-mode.ts";
-import { batchSizeFor, minBatchNs } from "../../../bench/harness/schedule.ts";
+import { minBatchNs } from "../../../bench/harness/schedule.ts";
 import type { Settings } from "../../../bench/harness/settings.ts";
 import { testSettings } from "../../helpers/settings.ts";
 import type { Message } from "../../../protocols/messages.ts";
@@ -78,13 +78,10 @@ describe("harness with a coarse clock", () => {
     within1pct(c.serializeBatches.p50, TRUE_ENCODE);
     within1pct(c.deserializeBatches.p50, TRUE_DECODE);
     expect(c.runs).toBe(3);
-    expect(c.raw).toHaveLength(3);
-  });
-
-  it("batch size follows the cost of one call, within the run's length", () => {
-    expect(batchSizeFor(100, calibration, 1_000_000)).toBe(Math.ceil((1.1 * minBatchNs(calibration)) / 100));
-    expect(batchSizeFor(100, calibration, 500)).toBe(500);
-    expect(batchSizeFor(1e12, calibration, 500)).toBe(1);
+    // Every pass is cut into slices of the same size (the last may hold fewer); one slice per round.
+    expect(c.rounds).toBe(3 * Math.ceil(200_000 / c.serializeBatches.batch));
+    expect(c.raw).toHaveLength(c.rounds);
+    expect(new Set(c.raw.map((r) => r.round)).size).toBe(c.rounds);
   });
 });
 
@@ -144,26 +141,28 @@ describe("harness failure handling", () => {
     const result = await runCodecMode(...realRun([json, flaky]));
     const byKey = new Map(result.cases.map((c) => [`${c.codec} ${c.payload}`, c]));
     expect(byKey.get("flaky medium")!.verified).toBe(false);
-    expect(byKey.get("flaky medium")!.error).toMatch(/run \d threw: Error: encoder ran out of luck/);
+    expect(byKey.get("flaky medium")!.error).toMatch(/round \d+ threw: Error: encoder ran out of luck/);
     expect(byKey.get("flaky small")!.verified).toBe(true);
     expect(byKey.get("json medium")!.verified).toBe(true);
     expect(byKey.get("json medium")!.runs).toBe(3);
   });
 
-  it("shuffles and records the codec order of every run, with a collection before every timed loop", async () => {
+  it("interleaves the codecs round by round, in an order shuffled per round and recorded, with a collection before every pass", async () => {
     let collections = 0;
     const codecs = ["json", "json-bytes", "custom-binary", "msgpack", "msgpackr"].map((n) => getCodec(n)!);
     const result = await runCodecMode(...realRun(codecs, 6, { gc: () => collections++ }));
-    expect(result.order).toHaveLength(6);
-    for (const run of result.order) {
-      expect(run).toHaveLength(2);
-      for (const order of run) expect([...order].sort()).toEqual(codecs.map((c) => c.name).sort());
+    expect(result.order).toHaveLength(2);
+    for (const [p, payload] of ["small", "medium"].entries()) {
+      const rounds = result.order[p]!;
+      expect(rounds.length).toBeGreaterThanOrEqual(6);
+      for (const order of rounds) expect([...order].sort()).toEqual(codecs.map((c) => c.name).sort());
+      expect(new Set(rounds.map((o) => o.join(","))).size).toBeGreaterThan(1);
+      // Every codec of the payload timed a slice in every round, at the position the order says.
+      for (const c of result.cases.filter((x) => x.payload === payload)) {
+        expect(c.raw).toHaveLength(rounds.length);
+        for (const r of c.raw) expect(rounds[r.round]![r.position]).toBe(c.codec);
+      }
     }
-    const firstPayloadOrders = new Set(result.order.map((run) => run[0]!.join(",")));
-    expect(firstPayloadOrders.size).toBeGreaterThan(1);
-    expect(collections).toBe(2 * 6 * 2 * codecs.length);
-    for (const c of result.cases) {
-      expect(c.raw.map((r) => r.position).every((p) => p >= 0 && p < codecs.length)).toBe(true);
-    }
+    expect(collections).toBe(2 * 6);
   });
 });

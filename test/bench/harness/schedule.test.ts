@@ -1,7 +1,7 @@
 /** The measuring plan's shared pieces: the shortest batch worth timing, batch sizes, and the seeded shuffle. */
 import { describe, expect, it } from "vitest";
 import { createRng } from "../../../bench/harness/generator.ts";
-import { batchSizeFor, minBatchNs, shuffled } from "../../../bench/harness/schedule.ts";
+import { minBatchNs, shuffled, SLICE_TARGET_NS, sliceSize } from "../../../bench/harness/schedule.ts";
 
 describe("minBatchNs", () => {
   it("is 100x the resolution when the clock ticks coarsely", () => {
@@ -13,33 +13,26 @@ describe("minBatchNs", () => {
   });
 });
 
-describe("batchSizeFor", () => {
+describe("sliceSize", () => {
   const cal = { resolutionNs: 100, overheadNs: 30 }; // minimum batch: 30,000 ns
 
-  it("makes a batch that lasts at least 1.1x the minimum", () => {
-    for (const perOp of [1, 7, 33.3, 250, 999, 12_345]) {
-      const size = batchSizeFor(perOp, cal, 10_000_000);
-      expect(size * perOp).toBeGreaterThanOrEqual(1.1 * minBatchNs(cal));
-      // ...and not needlessly longer: one message fewer would fall short.
-      expect((size - 1) * perOp).toBeLessThan(1.1 * minBatchNs(cal));
-    }
+  it("makes the fastest codec's slice last the target", () => {
+    const size = sliceSize([{ encodeNs: 100, decodeNs: 150 }, { encodeNs: 400, decodeNs: 900 }], cal, 10_000_000);
+    expect(size).toBe(Math.ceil(SLICE_TARGET_NS / 250));
   });
 
-  it("never exceeds the run's iterations", () => {
-    expect(batchSizeFor(1, cal, 500)).toBe(500);
-    expect(batchSizeFor(0.01, cal, 1)).toBe(1);
+  it("lets every codec's quicker phase clear 1.1x the clock's minimum batch", () => {
+    const coarse = { resolutionNs: 100_000, overheadNs: 30 }; // minimum batch: 10 ms
+    const size = sliceSize([{ encodeNs: 50, decodeNs: 400 }], coarse, 10_000_000);
+    expect(size * 50).toBeGreaterThanOrEqual(1.1 * minBatchNs(coarse));
+    expect((size - 1) * 50).toBeLessThan(1.1 * minBatchNs(coarse));
   });
 
-  it("is at least 1, even for an operation slower than the whole minimum batch", () => {
-    expect(batchSizeFor(1e9, cal, 1000)).toBe(1);
-  });
-
-  it("stays finite for a zero or negative cost estimate", () => {
-    const size = batchSizeFor(0, cal, 1_000_000);
-    expect(Number.isInteger(size)).toBe(true);
-    expect(size).toBeGreaterThanOrEqual(1);
-    expect(size).toBeLessThanOrEqual(1_000_000);
-    expect(batchSizeFor(-5, cal, 77)).toBe(77);
+  it("stays within 1..iterations, whatever the estimates", () => {
+    expect(sliceSize([{ encodeNs: 1, decodeNs: 1 }], cal, 500)).toBe(500);
+    expect(sliceSize([{ encodeNs: 1e12, decodeNs: 1e12 }], cal, 1000)).toBe(1);
+    expect(sliceSize([{ encodeNs: 0, decodeNs: -5 }], cal, 77)).toBe(77);
+    expect(sliceSize([], cal, 123)).toBe(123);
   });
 });
 

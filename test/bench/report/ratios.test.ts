@@ -5,7 +5,7 @@ import { baselineCase, pairedRatio, vsJson, vsRaw } from "../../../bench/report/
 
 /** A case with these per-run totals (ns per message), by run index. */
 function caseOf(codec: string, totals: number[], over: Partial<CaseResult> = {}): CaseResult {
-  const raw: RunFigures[] = totals.map((t, run) => ({ run, position: 0, serializeNs: t / 2, deserializeNs: t / 2, totalNs: t }));
+  const raw: RunFigures[] = totals.map((t, run) => ({ run, round: run, position: 0, serializeNs: t / 2, deserializeNs: t / 2, totalNs: t }));
   return {
     client: "inprocess",
     clientLibrary: "",
@@ -27,7 +27,7 @@ describe("paired ratios", () => {
     expect(r.ratio).toBeCloseTo(0.5, 12);
     expect(r.low).toBeCloseTo(0.5, 12);
     expect(r.high).toBeCloseTo(0.5, 12);
-    expect(r.runs).toBe(3);
+    expect(r.rounds).toBe(3);
   });
 
   it("give a 95% interval from the spread of the log ratios", () => {
@@ -41,7 +41,7 @@ describe("paired ratios", () => {
   it("use only the runs both cases finished, and nothing for a failed case", () => {
     const a = caseOf("a", [100, 100, 100]);
     const b = caseOf("b", [200]);
-    expect(pairedRatio(a, b)!.runs).toBe(1);
+    expect(pairedRatio(a, b)!.rounds).toBe(1);
     expect(pairedRatio(a, { ...b, verified: false })).toBeUndefined();
   });
 });
@@ -72,9 +72,20 @@ describe("baselines", () => {
     expect(vsJson(cases[1]!, failedJson)).toBeUndefined();
   });
 
-  it("say when the two cases' intervals overlap", () => {
+  it("say when the ratio's interval holds 1 (no winner), and that one round shows nothing", () => {
     const noisy = caseOf("noisy", [150, 260, 90]);
     expect(vsJson(noisy, [cases[0]!, noisy])!.overlap).toBe(true);
     expect(vsJson(cases[1]!, cases)!.overlap).toBe(false);
+    expect(vsJson(caseOf("one", [100]), [caseOf("json", [200]), caseOf("one", [100])])!.overlap).toBe(true);
+  });
+
+  it("from 6 rounds on: the median of the per-round ratios with a rank-based interval, untouched by one wild round", () => {
+    const json = caseOf("json", [100, 100, 100, 100, 100, 100, 100, 100, 100, 100]);
+    // Nine rounds at 0.5, one slice hit by a collection at 5.0.
+    const codec = caseOf("codec", [50, 50, 50, 50, 500, 50, 50, 50, 50, 50]);
+    const r = pairedRatio(codec, json)!;
+    expect(r.ratio).toBe(0.5);
+    expect([r.low, r.high]).toEqual([0.5, 0.5]);
+    expect(r.rounds).toBe(10);
   });
 });

@@ -33,8 +33,8 @@ function twoRuns(): SocketCaseFigures[] {
 }
 
 const RUNS: RunFigures[] = [
-  { run: 0, position: 0, serializeNs: 100, deserializeNs: 200, totalNs: 1000 },
-  { run: 1, position: 2, serializeNs: 300, deserializeNs: 400, totalNs: 2000 },
+  { run: 0, round: 0, position: 0, serializeNs: 100, deserializeNs: 200, totalNs: 1000 },
+  { run: 1, round: 1, position: 2, serializeNs: 300, deserializeNs: 400, totalNs: 2000 },
 ];
 
 function socketCase(over: Partial<SocketCase> = {}): SocketCase {
@@ -59,6 +59,7 @@ describe("socketCaseResult: a finished case", () => {
     expect(r.iterations).toBe(settings.iterations.roundtrip);
     expect(r.warmup).toBe(settings.warmup.roundtrip);
     expect(r.runs).toBe(2);
+    expect(r.rounds).toBe(2);
     expect(r.verified).toBe(true);
     expect(r.error).toBe("");
     expect(r.flags).toEqual([]);
@@ -111,7 +112,7 @@ describe("socketCaseResult: failures", () => {
     expect(r.error).toBe("run 2: 2 of 100 message(s) lost");
     expect(r.msgsPerS).toBeNaN();
     // Failed, not stopped early.
-    expect(r.flags).not.toContain("stopped-early");
+    expect(r.flags).not.toContain("partial");
     // Counts still add up, so the report can say what happened.
     expect(r.socket!.lost).toBe(2);
   });
@@ -128,7 +129,7 @@ describe("socketCaseResult: failures", () => {
   });
 
   it("flags a case stopped early: fewer runs than the settings asked for", () => {
-    expect(socketCaseResult(socketCase(), testSettings({ runs: 3 }), source).flags).toEqual(["stopped-early"]);
+    expect(socketCaseResult(socketCase(), testSettings({ runs: 3 }), source).flags).toEqual(["partial"]);
     expect(socketCaseResult(socketCase(), testSettings({ runs: 2 }), source).flags).toEqual([]);
   });
 });
