@@ -44,6 +44,8 @@ export interface ServerOptions {
   deflate: boolean;
   /** Seconds a connection may stay silent before Bun closes it. */
   idleTimeoutS: number;
+  /** Stop when standard input closes: a server the bench started never outlives the bench. */
+  exitWithStdin: boolean;
 }
 
 export const SERVER_DEFAULTS: ServerOptions = {
@@ -51,6 +53,7 @@ export const SERVER_DEFAULTS: ServerOptions = {
   port: 0,
   deflate: false,
   idleTimeoutS: 60,
+  exitWithStdin: false,
   allowOrigins: [],
   maxConnections: 256,
 };
@@ -115,7 +118,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
   };
 }
 
-const SERVER_FLAGS = "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections";
+const SERVER_FLAGS = "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --exit-with-stdin";
 
 /** Command-line flags of `bun run server`; throws a one-line message for a bad one. */
 export function parseServerArgs(argv: readonly string[]): ServerOptions {
@@ -130,6 +133,7 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
         "idle-timeout": { type: "string" },
         "allow-origin": { type: "string", multiple: true },
         "max-connections": { type: "string" },
+        "exit-with-stdin": { type: "boolean" },
       },
       strict: true,
       allowPositionals: false,
@@ -156,6 +160,7 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
     idleTimeoutS: integer("idle-timeout", values["idle-timeout"], SERVER_DEFAULTS.idleTimeoutS, 1, 960, " seconds"),
     allowOrigins,
     maxConnections: integer("max-connections", values["max-connections"], SERVER_DEFAULTS.maxConnections, 1, 100_000),
+    exitWithStdin: values["exit-with-stdin"] === true,
   };
 }
 
@@ -181,4 +186,8 @@ if (import.meta.main) {
   };
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);
+  if (options.exitWithStdin) {
+    process.stdin.on("end", shutdown);
+    process.stdin.resume();
+  }
 }

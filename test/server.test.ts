@@ -180,10 +180,19 @@ describe("server process", () => {
     expect(await closed).toBeGreaterThan(0);
   });
 
+  it("with --exit-with-stdin, stops when its standard input closes (the bench's server never outlives the bench)", async () => {
+    const child = Bun.spawn([process.execPath, "server.ts", "--port", "0", "--exit-with-stdin"], { cwd: import.meta.dirname + "/..", stdin: "pipe", stdout: "pipe" });
+    const reader = child.stdout.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(JSON.parse(first.split("\n")[0]!).event).toBe("ready");
+    await child.stdin.end();
+    expect(await child.exited).toBe(0);
+  });
+
   it("refuses a bad flag with one line and exit code 2", async () => {
     const r = Bun.spawnSync([process.execPath, "server.ts", "--prot", "80"], { cwd: import.meta.dirname + "/.." });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr.toString()).toMatch(/^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections\n$/);
+    expect(r.stderr.toString()).toMatch(/^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --exit-with-stdin\n$/);
   });
 });
 
@@ -202,7 +211,7 @@ describe("server flags", () => {
   it("defaults every flag, and reads each one", () => {
     expect(parseServerArgs([])).toEqual(SERVER_DEFAULTS);
     const o = parseServerArgs(["--host", "::1", "--port", "8080", "--deflate", "--idle-timeout", "30", "--allow-origin", "http://localhost:3000/", "--max-connections", "4"]);
-    expect(o).toEqual({ host: "::1", port: 8080, deflate: true, idleTimeoutS: 30, allowOrigins: ["http://localhost:3000"], maxConnections: 4 });
+    expect(o).toEqual({ host: "::1", port: 8080, deflate: true, idleTimeoutS: 30, allowOrigins: ["http://localhost:3000"], maxConnections: 4, exitWithStdin: false });
   });
 
   it("refuses a bad value with one line naming the flag and its range", () => {

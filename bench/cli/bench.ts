@@ -13,12 +13,12 @@ try {
   if (options.help) {
     process.stdout.write(HELP);
   } else {
-    // Ctrl-C: finish the current case, write what finished, print the summary, exit 130. Twice: now.
+    // Ctrl-C: finish the current round (codec mode) or case, write what finished, print the summary, exit 130. Twice: now.
     const control: RunControl = { stopRequested: false };
     process.on("SIGINT", () => {
       if (control.stopRequested) process.exit(EXIT_INTERRUPTED);
       control.stopRequested = true;
-      process.stderr.write("\nbench: stopping after the current case (Ctrl-C again to quit at once)\n");
+      process.stderr.write("\nbench: stopping after the current round or case (Ctrl-C again to quit at once)\n");
     });
     process.exitCode = await runBench(options, { stdout: process.stdout, stderr: process.stderr }, control);
   }

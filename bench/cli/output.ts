@@ -19,6 +19,7 @@ export interface WrittenFiles {
   latestCsv: string;
   latestJson: string;
   report: string;
+  latestReport: string;
 }
 
 
@@ -74,13 +75,16 @@ export function writeResults(results: BenchResults, outDir: string): WrittenFile
     json: path.join(outDir, `${stamp}.json`),
     latestCsv: path.join(outDir, "latest.csv"),
     latestJson: path.join(outDir, "latest.json"),
-    report: path.join(outDir, "report.html"),
+    report: path.join(outDir, `${stamp}.html`),
+    latestReport: path.join(outDir, "report.html"),
   };
   writeAtomic(files.csv, csv);
   writeAtomic(files.json, json);
   writeAtomic(files.latestCsv, csv);
   writeAtomic(files.latestJson, json);
-  writeAtomic(files.report, reportHtml(rowsFromResults(results), chartJsSource(), `Run of ${results.timestamp}; ${describeRun(results)}`));
+  const html = reportHtml(rowsFromResults(results), chartJsSource(), `Run of ${results.timestamp}; ${describeRun(results)}`);
+  writeAtomic(files.report, html);
+  writeAtomic(files.latestReport, html);
   return files;
 }
 

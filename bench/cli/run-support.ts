@@ -40,11 +40,10 @@ export function measureEnvironment(): { calibration: ClockCalibration; environme
 
 /** Prints the table, writes the files, names every failed case; the exit code. */
 export function report(results: BenchResults, options: BenchOptions, streams: Streams, failures: number): number {
-  if (results.cases.length > 0) {
-    streams.stdout.write(formatTable(results) + "\n\n");
-    const files = writeResults(results, options.out);
-    streams.stdout.write(`Wrote ${files.csv} and ${files.json} (also latest.csv, latest.json).\n`);
-  }
+  if (results.cases.length > 0) streams.stdout.write(formatTable(results) + "\n\n");
+  // Written even with no case: the JSON says what was asked for and on what machine.
+  const files = writeResults(results, options.out);
+  streams.stdout.write(`Wrote ${files.csv}, ${files.json} and ${files.report} (also latest.csv, latest.json, report.html).\n`);
   const failed = results.cases.filter((c) => !c.verified);
   for (const c of failed) streams.stderr.write(`bench: FAILED ${c.mode} ${c.client} ${c.codec} ${c.payload}: ${c.error}\n`);
   return failed.length + failures > 0 ? 1 : 0;

@@ -64,6 +64,8 @@ export async function launchChromium(
     executablePath: chromiumPath,
     headless: true,
     args: CHROMIUM_ARGS,
+    // Ctrl-C is the bench's to handle: it clicks the page's Stop and collects what finished.
+    handleSIGINT: false,
     ...options,
   });
   return {

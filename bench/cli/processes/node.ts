@@ -64,7 +64,8 @@ export async function runNodeClient(job: NodeClientJob, onProgress: (e: Progress
   // --expose-gc: the client collects its garbage before each run, as the Bun client does.
   const node = findNode();
   if (!node) throw new Error("no Node.js on PATH");
-  const child = spawn(node, ["--expose-gc", entry], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  // Its own process group: a terminal's Ctrl-C reaches the bench, which asks the client to stop after its case.
+  const child = spawn(node, ["--expose-gc", entry], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], detached: true });
   child.stdin.end(JSON.stringify(job) + "\n");
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -83,7 +84,7 @@ export async function runNodeClient(job: NodeClientJob, onProgress: (e: Progress
       else if (msg.type === "error") failure = msg.message;
     }
   });
-  // Ctrl-C reaches the client as SIGINT: it stops after its current case and reports.
+  // Ctrl-C: the client hears SIGINT from us, stops after its current case and reports.
   const watch = setInterval(() => {
     if (shouldStop()) {
       child.kill("SIGINT");

@@ -18,9 +18,13 @@ export interface ServerProcess {
 }
 
 export function spawnServer(args: readonly string[] = [], readyTimeoutMs = 15_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, "server.ts"), "--port", "0", ...args], {
+  // A process group of its own: a terminal's Ctrl-C reaches the whole group,
+  // and the server must not stop under a case in flight; the bench stops it.
+  // It also stops when the bench's end of its stdin closes, however the bench ended.
+  const child = spawn(process.execPath, [path.join(ROOT, "server.ts"), "--port", "0", "--exit-with-stdin", ...args], {
     cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
   });
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));

@@ -60,7 +60,8 @@ describe("a real run", () => {
     expect(r.stdout).toContain("msgpackr-records*");
     expect(r.stdout).toContain("non-standard");
     for (const f of ["latest.csv", "latest.json"]) expect(existsSync(path.join(out, f))).toBe(true);
-    const stamped = r.stdout.match(/Wrote (\S+\.csv) and (\S+\.json)/)!;
+    const stamped = r.stdout.match(/Wrote (\S+\.csv), (\S+\.json) and (\S+\.html)/)!;
+    expect(readFileSync(stamped[3]!, "utf8")).toBe(readFileSync(path.join(out, "report.html"), "utf8"));
     expect(readFileSync(stamped[1]!, "utf8")).toBe(readFileSync(path.join(out, "latest.csv"), "utf8"));
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     expect(rows).toHaveLength(1 + CODEC_NAMES.length * 3);

@@ -21,7 +21,8 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function startBench(args: string[]): { done: Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>; child: ReturnType<typeof spawn>; stderr(): string } {
   const started = Date.now();
-  const child = spawn(process.execPath, ["bench/cli/bench.ts", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  // A process group of its own, as a terminal gives a command: Ctrl-C goes to every process in it.
+  const child = spawn(process.execPath, ["bench/cli/bench.ts", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -40,30 +41,52 @@ async function until(check: () => boolean, timeoutMs: number): Promise<void> {
   }
 }
 
-describe("Ctrl-C", () => {
-  it("stops after the current case, writes valid CSV and JSON with every finished case, prints the summary, exits 130", async () => {
-    const out = path.join(tmp, "sigint");
-    const bench = startBench(["--modes", "codec", "--iterations", "50000", "--runs", "1", "--warmup", "1000", "--out", out]);
-    // Wait until some cases have finished and their rows are on disk.
-    await until(() => {
-      const csv = (existsSync(out) ? readdirSync(out) : []).find((f) => /^\d{4}-.*\.csv$/.test(f));
-      return csv !== undefined && parseCsv(readFileSync(path.join(out, csv), "utf8")).length >= 4;
-    }, 60_000);
-    bench.child.kill("SIGINT");
-    const r = await bench.done;
-    expect(r.code).toBe(130);
-    expect(r.stderr).toContain("bench: stopping after the current case (Ctrl-C again to quit at once)");
-    expect(r.stderr).toMatch(/bench: stopped by Ctrl-C; the \d+ case\(s\) that ran are in the files above/);
-    expect(r.stdout).toContain("codec mode");
-    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+/** The rows of the run's timestamped CSV so far (the live file), header first. */
+function liveRows(out: string): string[][] {
+  const csv = (existsSync(out) ? readdirSync(out) : []).find((f) => /^\d{4}-.*\.csv$/.test(f));
+  return csv === undefined ? [] : parseCsv(readFileSync(path.join(out, csv), "utf8"));
+}
+
+/** After a Ctrl-C: exit 130, files that agree, every row verified, the run marked interrupted. */
+function expectInterrupted(r: { code: number | null; stdout: string; stderr: string }, out: string): string[][] {
+  expect(r.code, r.stderr).toBe(130);
+  expect(r.stderr).toContain("bench: stopping after the current round or case (Ctrl-C again to quit at once)");
+  expect(r.stderr).toMatch(/bench: stopped by Ctrl-C; the \d+ case\(s\) that ran are in the files above/);
+  expect(r.stderr).not.toMatch(/FAILED|server process exited|cannot be reached/);
+  const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+  const header = rows[0]!;
+  for (const row of rows.slice(1)) expect(row[header.indexOf("verified")], row.join(",")).toBe("true");
+  const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8"));
+  expect(json.settings.interrupted).toBe(true);
+  expect(json.cases).toHaveLength(rows.length - 1);
+  expect(existsSync(path.join(out, "report.html"))).toBe(true);
+  return rows;
+}
+
+describe("Ctrl-C, sent to the whole process group as a terminal does", () => {
+  it("codec mode stops at a round boundary; finished and partial cases are kept, none failed", async () => {
+    const out = path.join(tmp, "sigint-codec");
+    const bench = startBench(["--modes", "codec", "--iterations", "20000", "--runs", "5", "--warmup", "1000", "--out", out]);
+    // Once the first payload's cases are on disk, the second one is being measured.
+    await until(() => liveRows(out).length >= 2, 60_000);
+    process.kill(-bench.child.pid!, "SIGINT");
+    const rows = expectInterrupted(await bench.done, out);
     const header = rows[0]!;
-    expect(rows.length).toBeGreaterThanOrEqual(4);
-    expect(rows.length).toBeLessThan(1 + 21);
-    for (const row of rows.slice(1)) expect(row[header.indexOf("verified")]).toBe("true");
-    const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8"));
-    expect(json.settings.interrupted).toBe(true);
-    expect(json.cases).toHaveLength(rows.length - 1);
+    const partial = rows.slice(1).filter((row) => row[header.indexOf("flags")]!.includes("partial"));
+    expect(rows.length - 1).toBeGreaterThanOrEqual(7);
+    expect(rows.length - 1).toBeLessThan(21);
+    for (const row of partial) expect(Number(row[header.indexOf("rounds")])).toBeGreaterThanOrEqual(1);
   }, 120_000);
+
+  it("in the WebSocket modes the server the bench started is not interrupted, and no case fails because of the stop", async () => {
+    const out = path.join(tmp, "sigint-socket");
+    const bench = startBench(["--codecs", "json,custom-binary,raw", "--iterations", "3000", "--runs", "3", "--warmup", "100", "--out", out]);
+    // Wait until a WebSocket case has finished: the socket modes are under way.
+    await until(() => liveRows(out).some((row) => row.includes("roundtrip") || row.includes("stream")), 120_000);
+    process.kill(-bench.child.pid!, "SIGINT");
+    const rows = expectInterrupted(await bench.done, out);
+    expect(rows.some((row) => row.includes("roundtrip"))).toBe(true);
+  }, 180_000);
 });
 
 describe("a server that dies or goes silent", () => {
