@@ -23,3 +23,8 @@ export function pad(s: string, width: number, right = false): string {
   const len = [...s].length;
   return len >= width ? s : right ? " ".repeat(width - len) + s : s + " ".repeat(width - len);
 }
+
+/** A mean with the half-width of its 95% interval; one sample has no interval, so none is shown. */
+export function meanWithInterval(summary: { n: number; mean: number; ci95: number }): string {
+  return summary.n < 2 ? formatNs(summary.mean) : `${formatNs(summary.mean)} ± ${formatNs(summary.ci95)}`;
+}

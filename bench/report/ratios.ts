@@ -10,7 +10,7 @@
  */
 
 import type { CaseResult } from "../harness/results.ts";
-import { medianInterval, tQuantile975 } from "../harness/stats.ts";
+import { medianInterval, percentileSorted, tQuantile975 } from "../harness/stats.ts";
 
 export interface Ratio {
   /** Median of the per-round ratios of time per message (geometric mean below 6 rounds). */
@@ -68,4 +68,21 @@ export function vsJson(c: CaseResult, cases: readonly CaseResult[]): Comparison 
 export function vsRaw(c: CaseResult, cases: readonly CaseResult[]): Comparison | undefined {
   const raw = baselineCase(cases, c, "raw");
   return raw && compare(raw, c);
+}
+
+/**
+ * How noisy the machine was while codec mode ran: how much JSON's time per
+ * message changed from one round to the next (the same codec, the same
+ * kind of messages, a few milliseconds apart), as the 90th percentile of
+ * |t(r) / t(r-1) - 1| over every payload. Undefined without codec rounds.
+ */
+export function roundToRoundNoise(cases: readonly CaseResult[]): number | undefined {
+  const changes: number[] = [];
+  for (const c of cases) {
+    if (c.mode !== "codec" || c.codec !== "json" || !c.verified) continue;
+    const byRound = [...c.raw].sort((a, b) => (a.round ?? a.run) - (b.round ?? b.run));
+    for (let i = 1; i < byRound.length; i++) changes.push(Math.abs(byRound[i]!.totalNs / byRound[i - 1]!.totalNs - 1));
+  }
+  if (changes.length === 0) return undefined;
+  return percentileSorted(changes.sort((a, b) => a - b), 90);
 }

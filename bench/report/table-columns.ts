@@ -4,7 +4,7 @@
  */
 
 import type { CaseResult } from "../harness/results.ts";
-import { count, formatNs, percent } from "./format.ts";
+import { count, formatNs, meanWithInterval, percent } from "./format.ts";
 import { baselineCase, vsJson, vsRaw } from "./ratios.ts";
 
 /**
@@ -54,7 +54,7 @@ const ROUNDTRIP_COLUMNS: Column[] = [
   { title: "client ser", width: 10, cell: (c) => formatNs(c.serialize.mean) },
   { title: "server de+ser", width: 13, cell: (c) => formatNs(c.socket!.serverDeserialize.mean + c.socket!.serverSerialize.mean) },
   { title: "client de", width: 10, cell: (c) => formatNs(c.deserialize.mean) },
-  { title: "rtt mean", width: 20, cell: (c) => `${formatNs(c.total.mean)} ± ${formatNs(c.total.ci95)}` },
+  { title: "rtt mean", width: 20, cell: (c) => meanWithInterval(c.total) },
   { title: "p50", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p50 ?? NaN) },
   { title: "p99", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p99 ?? NaN) },
   { title: "p99.9", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p999 ?? NaN) },

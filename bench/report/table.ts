@@ -8,6 +8,7 @@
 import type { BenchResults, CaseResult } from "../harness/results.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { formatNs, pad } from "./format.ts";
+import { roundToRoundNoise } from "./ratios.ts";
 import { MODE_VIEWS, NAME, SPREAD, type Column } from "./table-columns.ts";
 
 function block(cases: readonly CaseResult[], baseColumns: readonly Column[], order: (a: CaseResult, b: CaseResult) => number): string[] {
@@ -25,6 +26,18 @@ function block(cases: readonly CaseResult[], baseColumns: readonly Column[], ord
     const flag = c.flags.includes("near-empty-loop") ? "  (near the empty-loop floor: check)" : "";
     lines.push(columns.map((col, i) => pad(col.cell(c, cases), col.width, i > 0)).join("  ") + flag);
   }
+  return lines;
+}
+
+/** Above this, round-to-round noise is worth a warning. */
+const NOISY = 0.2;
+
+/** One line on how noisy the machine was, and a warning when it was too noisy to separate close codecs. */
+function noiseLines(noise: number | undefined): string[] {
+  if (noise === undefined) return [];
+  const pct = `${(100 * noise).toFixed(1)}%`;
+  const lines = [`Machine noise: JSON's time per message changed by up to ${pct} from one round to the next (90% of rounds).`];
+  if (noise > NOISY) lines.push(`WARNING: a noisy machine; ratios whose intervals hold 1 (≈) cannot be told apart, and intervals are wide.`);
   return lines;
 }
 
@@ -80,6 +93,7 @@ export function formatTable(results: BenchResults): string {
   if (results.cases.some((c) => c.codec === "raw")) {
     lines.push("raw: the transport alone (custom-binary's bytes, echoed without decoding).");
   }
+  lines.push(...noiseLines(roundToRoundNoise(results.cases)));
   lines.push("");
   for (const env of [results.environment, ...Object.values(results.environments ?? {})]) {
     if (!env) continue;

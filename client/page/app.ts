@@ -18,7 +18,7 @@ import type { BenchResults } from "../../bench/harness/results.ts";
 import { defaultSettings, parseInteger, type Mode, type Settings } from "../../bench/harness/settings.ts";
 import { chartSpecs } from "../../bench/report/charts.ts";
 import { toCsv } from "../../bench/report/csv.ts";
-import { formatNs } from "../../bench/report/format.ts";
+import { formatNs, meanWithInterval } from "../../bench/report/format.ts";
 import { rowsFromFile, rowsFromResults, type ChartRow } from "../../bench/report/rows.ts";
 import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import { RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
@@ -152,7 +152,7 @@ function drawTable(results: BenchResults): void {
           Number.isFinite(c.bytes) ? String(Math.round(c.bytes)) : "-",
           formatNs(c.serialize.mean),
           formatNs(c.deserialize.mean),
-          `${formatNs(c.total.mean)} ± ${formatNs(c.total.ci95)}`,
+          meanWithInterval(c.total),
           formatNs(c.socket?.rtt?.p99 ?? NaN),
           Number.isFinite(c.msgsPerS) ? Math.round(c.msgsPerS).toLocaleString("en-US") : "-",
         ],

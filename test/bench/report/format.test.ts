@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { count, formatNs, pad, percent } from "../../../bench/report/format.ts";
+import { count, formatNs, meanWithInterval, pad, percent } from "../../../bench/report/format.ts";
 
 describe("number formatting", () => {
   it("durations pick their unit", () => {
@@ -21,5 +21,10 @@ describe("number formatting", () => {
     expect(pad("≈0.93", 8, true)).toBe("   ≈0.93");
     expect(pad("µs", 4)).toBe("µs  ");
     expect(pad("toolong", 3)).toBe("toolong");
+  });
+
+  it("shows no interval for one sample, never '± 0.00'", () => {
+    expect(meanWithInterval({ n: 1, mean: 1500, ci95: 0 })).toBe("1.50 µs");
+    expect(meanWithInterval({ n: 3, mean: 1500, ci95: 20 })).toBe("1.50 µs ± 20.0 ns");
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
 import { summarize } from "../../../bench/harness/stats.ts";
-import { baselineCase, pairedRatio, vsJson, vsRaw } from "../../../bench/report/ratios.ts";
+import { baselineCase, pairedRatio, roundToRoundNoise, vsJson, vsRaw } from "../../../bench/report/ratios.ts";
 
 /** A case with these per-run totals (ns per message), by run index. */
 function caseOf(codec: string, totals: number[], over: Partial<CaseResult> = {}): CaseResult {
@@ -87,5 +87,19 @@ describe("baselines", () => {
     expect(r.ratio).toBe(0.5);
     expect([r.low, r.high]).toEqual([0.5, 0.5]);
     expect(r.rounds).toBe(10);
+  });
+});
+
+describe("machine noise", () => {
+  it("is how much JSON's slices change from round to round, 90th percentile", () => {
+    // Ten rounds alternating 100 and 110: every change is +10% or -9.1%.
+    const json = caseOf("json", [100, 110, 100, 110, 100, 110, 100, 110, 100, 110]);
+    expect(roundToRoundNoise([json])).toBeCloseTo(0.1, 12);
+    expect(roundToRoundNoise([caseOf("json", [100, 100, 100])])).toBe(0);
+  });
+
+  it("needs codec-mode JSON rounds", () => {
+    expect(roundToRoundNoise([caseOf("fast", [1, 2, 3])])).toBeUndefined();
+    expect(roundToRoundNoise([caseOf("json", [1, 2, 3], { mode: "stream" })])).toBeUndefined();
   });
 });
