@@ -1,0 +1,38 @@
+/**
+ * The cross-check: codec mode's ratios beside a plain loop's, one codec and
+ * payload per process.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const tmp = mkdtempSync(path.join(tmpdir(), "crosscheck-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const run = (script: string, args: string[]) => spawnSync(process.execPath, [script, ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+
+describe("crosscheck", () => {
+  it("prints codec mode's ratio and interval beside the plain loop's for every codec and payload", () => {
+    const out = path.join(tmp, "results");
+    const bench = run("bench/cli/bench.ts", ["--modes", "codec", "--codecs", "json,custom-binary,msgpack", "--payloads", "small,large", "--iterations", "2000", "--warmup", "200", "--out", out]);
+    expect(bench.status, bench.stderr).toBe(0);
+    const r = run("bench/cli/crosscheck.ts", ["--from", path.join(out, "latest.json"), "--iterations", "2000", "--repetitions", "2"]);
+    expect(r.status, r.stderr).toBe(0);
+    for (const payload of ["small", "large"]) {
+      for (const codec of ["custom-binary", "msgpack"]) {
+        expect(r.stdout).toMatch(new RegExp(`^${payload} +${codec} +\\d+\\.\\d\\d \\[\\d+\\.\\d\\d-\\d+\\.\\d\\d\\] +\\d+\\.\\d\\d +[+-]\\d+\\.\\d%`, "m"));
+      }
+    }
+    expect(r.stdout).toMatch(/Every ratio agrees within 10%\.|\d+ ratio\(s\) differ by more than 10%/);
+  }, 180_000);
+
+  it("refuses a bad flag with one line and exit 2", () => {
+    const r = run("bench/cli/crosscheck.ts", ["--iterations", "0"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^crosscheck: --iterations must be an integer from 1 to 10000000, got '0'; usage: bun run crosscheck/);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
