@@ -73,7 +73,7 @@ export function vsRaw(c: CaseResult, cases: readonly CaseResult[]): Comparison |
 /**
  * How noisy the machine was while codec mode ran: how much JSON's time per
  * message changed from one round to the next (the same codec, the same
- * kind of messages, a few milliseconds apart), as the 90th percentile of
+ * kind of messages, a few milliseconds apart): the median of
  * |t(r) / t(r-1) - 1| over every payload. Undefined without codec rounds.
  */
 export function roundToRoundNoise(cases: readonly CaseResult[]): number | undefined {
@@ -84,5 +84,16 @@ export function roundToRoundNoise(cases: readonly CaseResult[]): number | undefi
     for (let i = 1; i < byRound.length; i++) changes.push(Math.abs(byRound[i]!.totalNs / byRound[i - 1]!.totalNs - 1));
   }
   if (changes.length === 0) return undefined;
-  return percentileSorted(changes.sort((a, b) => a - b), 90);
+  return percentileSorted(changes.sort((a, b) => a - b), 50);
+}
+
+/** The widest 95% interval of a codec-mode ratio to json, as a fraction of the ratio (how close two codecs may be and still be told apart). */
+export function widestRatioInterval(cases: readonly CaseResult[]): number | undefined {
+  let widest: number | undefined;
+  for (const c of cases) {
+    if (c.mode !== "codec" || c.codec === "json") continue;
+    const r = vsJson(c, cases);
+    if (r && r.rounds >= 2) widest = Math.max(widest ?? 0, r.high / r.ratio - 1, 1 - r.low / r.ratio);
+  }
+  return widest;
 }

@@ -8,7 +8,7 @@
 import type { BenchResults, CaseResult } from "../harness/results.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { formatNs, pad } from "./format.ts";
-import { roundToRoundNoise } from "./ratios.ts";
+import { roundToRoundNoise, widestRatioInterval } from "./ratios.ts";
 import { MODE_VIEWS, NAME, SPREAD, type Column } from "./table-columns.ts";
 
 function block(cases: readonly CaseResult[], baseColumns: readonly Column[], order: (a: CaseResult, b: CaseResult) => number): string[] {
@@ -29,15 +29,18 @@ function block(cases: readonly CaseResult[], baseColumns: readonly Column[], ord
   return lines;
 }
 
-/** Above this, round-to-round noise is worth a warning. */
-const NOISY = 0.2;
+/** Ratio intervals wider than this (either side) cannot separate codecs that differ by less; worth a warning. */
+const TOO_WIDE = 0.1;
 
-/** One line on how noisy the machine was, and a warning when it was too noisy to separate close codecs. */
-function noiseLines(noise: number | undefined): string[] {
+/** How noisy the machine was, and a warning when codec mode's intervals came out too wide to separate close codecs. */
+function noiseLines(cases: readonly CaseResult[]): string[] {
+  const noise = roundToRoundNoise(cases);
+  const widest = widestRatioInterval(cases);
   if (noise === undefined) return [];
-  const pct = `${(100 * noise).toFixed(1)}%`;
-  const lines = [`Machine noise: JSON's time per message changed by up to ${pct} from one round to the next (90% of rounds).`];
-  if (noise > NOISY) lines.push(`WARNING: a noisy machine; ratios whose intervals hold 1 (≈) cannot be told apart, and intervals are wide.`);
+  const lines = [`Machine noise: JSON's time per message typically changed by ${(100 * noise).toFixed(1)}% from one round to the next.`];
+  if (widest !== undefined && widest > TOO_WIDE) {
+    lines.push(`WARNING: too noisy to separate codecs less than ${Math.ceil(100 * widest)}% apart (the widest ratio interval); more --runs or a quieter machine.`);
+  }
   return lines;
 }
 
@@ -93,7 +96,7 @@ export function formatTable(results: BenchResults): string {
   if (results.cases.some((c) => c.codec === "raw")) {
     lines.push("raw: the transport alone (custom-binary's bytes, echoed without decoding).");
   }
-  lines.push(...noiseLines(roundToRoundNoise(results.cases)));
+  lines.push(...noiseLines(results.cases));
   lines.push("");
   for (const env of [results.environment, ...Object.values(results.environments ?? {})]) {
     if (!env) continue;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
 import { summarize } from "../../../bench/harness/stats.ts";
-import { baselineCase, pairedRatio, roundToRoundNoise, vsJson, vsRaw } from "../../../bench/report/ratios.ts";
+import { baselineCase, pairedRatio, roundToRoundNoise, vsJson, vsRaw, widestRatioInterval } from "../../../bench/report/ratios.ts";
 
 /** A case with these per-run totals (ns per message), by run index. */
 function caseOf(codec: string, totals: number[], over: Partial<CaseResult> = {}): CaseResult {
@@ -91,15 +91,24 @@ describe("baselines", () => {
 });
 
 describe("machine noise", () => {
-  it("is how much JSON's slices change from round to round, 90th percentile", () => {
-    // Ten rounds alternating 100 and 110: every change is +10% or -9.1%.
-    const json = caseOf("json", [100, 110, 100, 110, 100, 110, 100, 110, 100, 110]);
-    expect(roundToRoundNoise([json])).toBeCloseTo(0.1, 12);
+  it("is how much JSON's slices typically change from round to round (the median change)", () => {
+    // Rounds alternating 100 and 110: changes of +10% and -9.1%, five of each.
+    const json = caseOf("json", [100, 110, 100, 110, 100, 110, 100, 110, 100, 110, 100]);
+    expect(roundToRoundNoise([json])).toBeCloseTo((0.1 + 10 / 110) / 2, 12);
     expect(roundToRoundNoise([caseOf("json", [100, 100, 100])])).toBe(0);
   });
 
   it("needs codec-mode JSON rounds", () => {
     expect(roundToRoundNoise([caseOf("fast", [1, 2, 3])])).toBeUndefined();
     expect(roundToRoundNoise([caseOf("json", [1, 2, 3], { mode: "stream" })])).toBeUndefined();
+  });
+
+  it("the widest codec-mode ratio interval says how close two codecs may be and still be told apart", () => {
+    const json = caseOf("json", [100, 100, 100, 100, 100, 100]);
+    const tight = caseOf("tight", [50, 50, 50, 50, 50, 50]);
+    const loose = caseOf("loose", [40, 45, 50, 50, 55, 60]);
+    expect(widestRatioInterval([json, tight])).toBe(0);
+    expect(widestRatioInterval([json, tight, loose])).toBeCloseTo(0.2, 12);
+    expect(widestRatioInterval([json])).toBeUndefined();
   });
 });
