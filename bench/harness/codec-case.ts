@@ -20,8 +20,6 @@ export interface CodecCaseContext {
   calibration: ClockCalibration;
   iterations: number;
   warmup: number;
-  runs: number;
-  gc?: () => void;
   client: ClientKind;
   clientLibrary: string;
 }
@@ -38,11 +36,9 @@ export class CodecCase {
   private bytes = { mean: NaN, min: NaN, max: NaN };
   /** Why the case failed ("" while it has not). */
   error = "";
-  /** Verified and warmed up (or failed trying). */
-  prepared = false;
-  /** onCaseDone has been told. */
-  reported = false;
   private readonly runs: RunFigures[] = [];
+  /** Messages per slice (the last slice of a pass may hold fewer). */
+  private sliceMessages = 0;
 
   constructor(
     readonly codec: Codec,
@@ -69,7 +65,6 @@ export class CodecCase {
       onStage("warmup");
       this.error = this.warmUp();
     }
-    this.prepared = true;
   }
 
   /** Round-trips every message; an error line, or "" when all are exact. */
@@ -176,9 +171,6 @@ export class CodecCase {
     this.runs.push({ run: slice.run, round: slice.round, position: slice.position, serializeNs, deserializeNs, totalNs: serializeNs + deserializeNs });
     this.sliceMessages = Math.max(this.sliceMessages, count);
   }
-
-  /** Messages per slice (the last slice of a pass may hold fewer). */
-  private sliceMessages = 0;
 
   /**
    * Checks what a timed slice left in its result rings: a few of its last

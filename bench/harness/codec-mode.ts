@@ -53,7 +53,9 @@ export interface CodecModeResult {
   slices: Record<string, number>;
 }
 
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+/** One turn of the event loop (a signal handler may run): setImmediate where there is one, a timer in a browser. */
+const yieldToEventLoop = (): Promise<void> =>
+  new Promise((resolve) => (typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0)));
 
 /** Per payload, the time per message of the timed loop around an identity function. */
 function loopFloors(messages: Map<PayloadName, Message[]>, settings: Settings, ctx: CodecModeContext): Map<PayloadName, number> {
@@ -80,7 +82,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
   const messages = new Map<PayloadName, Message[]>();
   for (const payload of settings.payloads) messages.set(payload, makeMessages(payload, { count: iterations, seed: settings.seed, fixed: settings.fixed }));
   const floors = loopFloors(messages, settings, ctx);
-  const caseContext = { clock: ctx.clock, calibration: ctx.calibration, iterations, warmup: settings.warmup.codec, runs, client: ctx.client ?? "inprocess", clientLibrary: ctx.clientLibrary ?? "" };
+  const caseContext = { clock: ctx.clock, calibration: ctx.calibration, iterations, warmup: settings.warmup.codec, client: ctx.client ?? "inprocess", clientLibrary: ctx.clientLibrary ?? "" };
   const rng = createRng(settings.seed ^ 0x5bd1e995);
   const order: string[][][] = [];
   const results: CaseResult[] = [];
@@ -109,7 +111,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
         const start = k * slice;
         runOrder.forEach((c, position) => c.timeSlice({ run, round, position, start, count: Math.min(slice, iterations - start) }));
         done += cases.length / roundsPerRun;
-        report("run", runOrder.map((c) => c.codec.name).join(","), run);
+        report("run", `round ${k + 1}/${roundsPerRun}`, run);
         // Let a signal handler run; stop at a round boundary, every case keeping its finished rounds.
         await yieldToEventLoop();
         if (ctx.shouldStop?.()) {
