@@ -227,3 +227,52 @@ describe("custom-binary edge values", () => {
     expect(a.buffer.byteLength).toBe(a.length);
   });
 });
+
+/** The rows of docs/custom-binary.md's "Error vectors" table: frame, error, offset, byte. */
+function errorVectors(): { frame: Uint8Array; error: string; offset: number; byte: number | undefined }[] {
+  const doc = readFileSync(new URL("../../docs/custom-binary.md", import.meta.url), "utf8");
+  const section = doc.slice(doc.indexOf("### Error vectors"), doc.indexOf("## Test vectors"));
+  return section
+    .split("\n")
+    .filter((line) => /^\| (`|\(empty\))/.test(line))
+    .map((line) => {
+      const [frame, error, offset, byte] = line.split("|").slice(1, 5).map((cell) => cell.trim().replaceAll("`", ""));
+      return { frame: frame === "(empty)" ? new Uint8Array(0) : hex(frame!), error: error!, offset: Number(offset), byte: byte ? parseInt(byte, 16) : undefined };
+    });
+}
+
+describe("custom-binary error vectors from docs/custom-binary.md", () => {
+  const vectors = errorVectors();
+
+  it("the spec has one for every error code, and truncation", () => {
+    const kinds = new Set(vectors.map((v) => v.error));
+    for (const code of ["truncated", "UNSUPPORTED_VERSION", "UNKNOWN_TYPE", "VARINT_OVERLONG", "VARINT_TOO_BIG", "INVALID_UTF8", "NOT_ASCII", "ASCII_FLAG_MISSING", "TRAILING_BYTES"]) {
+      expect(kinds, code).toContain(code);
+    }
+  });
+
+  for (const v of vectors) {
+    it(`${Buffer.from(v.frame).toString("hex") || "(empty)"}: ${v.error} at offset ${v.offset}`, () => {
+      let thrown: unknown;
+      try {
+        cb.decode(v.frame);
+      } catch (e) {
+        thrown = e;
+      }
+      if (v.error === "truncated") {
+        expect(thrown).toBeInstanceOf(RangeError);
+        expect((thrown as Error).message).toContain(`at offset ${v.offset},`);
+      } else {
+        expect(thrown).toBeInstanceOf(DecodeError);
+        const e = thrown as DecodeError;
+        expect([e.code, e.offset, e.byte]).toEqual([v.error, v.offset, v.byte]);
+      }
+    });
+  }
+
+  it("fields a layout does not name are not written, and NaN comes back as NaN", () => {
+    expect(Buffer.from(cb.encode({ text: "a", num: 1, extra: 5 } as unknown as Message)).toString("hex")).toBe("19016101");
+    const nan = cb.decode(cb.encode({ text: "", text2: "", num: 1, decimal: NaN })) as { decimal: number };
+    expect(Number.isNaN(nan.decimal)).toBe(true);
+  });
+});
