@@ -2,6 +2,7 @@
  * Random and mutated input may only ever produce the two documented errors,
  * and the decoder must keep working afterwards. Bounded: a few seconds.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRng, makeMessages } from "../../bench/harness/generator.ts";
 import { ARTICLE_MESSAGES } from "../../protocols/messages.ts";
@@ -25,16 +26,43 @@ function onlyDocumentedErrors(bytes: Uint8Array): "ok" | "range" | "decode" {
 describe("custom-binary fuzz", () => {
   const rng = createRng(20261121);
 
+  // Fixed seeds: a failure names its seed and its shrunk counterexample, and reproduces.
+  const runs = (numRuns: number, seed: number): fc.Parameters<unknown> => ({ numRuns, seed });
+
   it("random bytes: only RangeError or DecodeError", () => {
-    for (let i = 0; i < 20_000; i++) {
-      const len = Math.floor(rng() * 40);
-      const bytes = new Uint8Array(len);
-      for (let j = 0; j < len; j++) bytes[j] = Math.floor(rng() * 256);
-      // A plausible header half the time, so the fuzzer reaches the fields.
-      if (len > 0 && rng() < 0.5) bytes[0] = [0x11, 0x12, 0x13, 0x19, 0x1a, 0x1b][Math.floor(rng() * 6)]!;
-      onlyDocumentedErrors(bytes);
-    }
+    // A plausible header half the time, so the property reaches the fields.
+    const frame = fc.tuple(fc.option(fc.constantFrom(0x11, 0x12, 0x13, 0x19, 0x1a, 0x1b), { nil: undefined }), fc.uint8Array({ maxLength: 40 })).map(([header, rest]) =>
+      header === undefined || rest.length === 0 ? rest : Uint8Array.from([header, ...rest.subarray(1)]),
+    );
+    fc.assert(fc.property(frame, (bytes) => void onlyDocumentedErrors(bytes)), runs(20_000, 20261121));
     expect(cb.decode(cb.encode(ARTICLE_MESSAGES.large))).toEqual(ARTICLE_MESSAGES.large);
+  });
+
+  it("any well-formed strings and in-range numbers round-trip exactly, in every layout", () => {
+    const text = fc.string({ unit: "grapheme", maxLength: 40 });
+    const large = fc.record({
+      text,
+      text2: fc.string({ unit: "grapheme", maxLength: 200 }),
+      text3: text,
+      text4: text,
+      num: fc.nat({ max: 0xffffffff }),
+      decimal: fc.double(),
+      num2: fc.integer({ min: -0x80000000, max: 0x7fffffff }),
+      decimal2: fc.double(),
+    });
+    fc.assert(
+      fc.property(large, (m) => {
+        expect(cb.decode(cb.encode(m))).toEqual(m);
+        const small = { text: m.text, num: m.num };
+        expect(cb.decode(cb.encode(small))).toEqual(small);
+      }),
+      runs(3000, 7),
+    );
+  });
+
+  it("a string with a lone surrogate is refused by the encoder, never written as something else", () => {
+    const lone = fc.tuple(fc.string({ maxLength: 5 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 5 })).map(([a, s, b]) => a + String.fromCharCode(s) + b).filter((s) => !s.isWellFormed());
+    fc.assert(fc.property(lone, (text) => void expect(() => cb.encode({ text, num: 1 })).toThrow(/lone UTF-16 surrogate/)), runs(2000, 11));
   });
 
   it("bit flips and byte changes of valid messages: only documented errors, and a decoded result re-encodes to the same bytes", () => {
@@ -66,23 +94,23 @@ describe("custom-binary fuzz", () => {
 
   it("UTF-8 validation agrees with a strict TextDecoder on random strings", () => {
     const pool = [0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xa0, 0xed, 0x9f, 0xef, 0xf0, 0x90, 0xf4, 0x8f, 0xf5, 0xff, 0xbd];
-    for (let i = 0; i < 20_000; i++) {
-      const len = 1 + Math.floor(rng() * 6);
-      const body = new Uint8Array(len);
-      for (let j = 0; j < len; j++) body[j] = pool[Math.floor(rng() * pool.length)]!;
-      let valid = true;
-      let text = "";
-      try {
-        text = strictDecoder.decode(body);
-      } catch {
-        valid = false;
-      }
-      expect(firstInvalidUtf8(body, 0, len) === -1, Buffer.from(body).toString("hex")).toBe(valid);
-      const ascii = body.every((b) => b < 0x80);
-      const frame = Uint8Array.from([ascii ? 0x19 : 0x11, len, ...body, 0x05]);
-      const outcome = onlyDocumentedErrors(frame);
-      expect(outcome, Buffer.from(body).toString("hex")).toBe(valid ? "ok" : "decode");
-      if (valid) expect(cb.decode(frame)).toEqual({ text, num: 5 });
-    }
+    const body = fc.array(fc.constantFrom(...pool), { minLength: 1, maxLength: 6 }).map((bytes) => Uint8Array.from(bytes));
+    fc.assert(
+      fc.property(body, (b) => {
+        let valid = true;
+        let text = "";
+        try {
+          text = strictDecoder.decode(b);
+        } catch {
+          valid = false;
+        }
+        expect(firstInvalidUtf8(b, 0, b.length) === -1).toBe(valid);
+        const ascii = b.every((x) => x < 0x80);
+        const frame = Uint8Array.from([ascii ? 0x19 : 0x11, b.length, ...b, 0x05]);
+        expect(onlyDocumentedErrors(frame)).toBe(valid ? "ok" : "decode");
+        if (valid) expect(cb.decode(frame)).toEqual({ text, num: 5 });
+      }),
+      runs(20_000, 20261122),
+    );
   });
 });
