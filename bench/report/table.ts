@@ -71,7 +71,7 @@ export function formatTable(results: BenchResults): string {
       lines.push("");
       lines.push(`== ${view.title}`);
       lines.push(
-        (view.mode === "codec" ? codecModeLine(ofMode, s.iterations.codec) : `   ${s.iterations[view.mode].toLocaleString("en-US")} messages per run, in ${first.rounds ?? first.runs} round(s) of every codec in turn; rtt and msgs/s: means of the rounds`) +
+        (view.mode === "codec" ? codecModeLine(ofMode, s.iterations.codec) : `   ${s.iterations[view.mode].toLocaleString("en-US")} messages per run; rtt and msgs/s: means of the runs`) +
           (view.mode === "fanout"
             ? ` published, ${first.socket?.clients ?? 1} subscriber(s) ("clients" column: slowest..fastest subscriber)`
             : (first.socket?.clients ?? 1) > 1

@@ -9,7 +9,6 @@ import { percentileSorted, summarize } from "../../bench/harness/stats.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import { getCodec } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME, frameBytes, frameOf } from "../../protocols/socket/contract.ts";
-import { plannedRounds } from "./rounds.ts";
 import type { SocketCaseFigures } from "./runner.ts";
 
 /** One codec x payload x mode over a socket, as its runs accumulate. */
@@ -22,6 +21,7 @@ export interface SocketCase {
   rtt: Float64Array[];
   perClient: ClientFigures[][];
   warmed: boolean;
+  reported: boolean;
   error: string;
 }
 
@@ -106,7 +106,7 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
   const flags: string[] = [];
   if (!standard) flags.push("non-standard");
   if (isRaw) flags.push("transport-baseline");
-  if (ok && s.runs.length < plannedRounds(s.mode, settings)) flags.push("partial");
+  if (ok && s.runs.length < settings.runs) flags.push("partial");
   return {
     client: source.client,
     clientLibrary: source.clientLibrary,
@@ -118,7 +118,7 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
     libraryVersion: source.libraryVersion?.(library) ?? "",
     payload: s.payload,
     iterations: n,
-    runs: new Set(s.runs.map((r) => r.run)).size,
+    runs: s.runs.length,
     rounds: s.runs.length,
     warmup: settings.warmup[s.mode],
     bytes,

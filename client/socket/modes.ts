@@ -15,7 +15,6 @@ import { shuffled } from "../../bench/harness/schedule.ts";
 import { SOCKET_MODES, type ClientKind, type Settings, type SocketMode } from "../../bench/harness/settings.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
 import { socketCaseResult, type SocketCase } from "./case-result.ts";
-import { roundMessages } from "./rounds.ts";
 import { runFanoutCase } from "./fanout.ts";
 import type { WebSocketClass } from "./connection.ts";
 import { runSocketCase, type SocketCaseFigures } from "./runner.ts";
@@ -63,8 +62,7 @@ class CaseRunner {
     private readonly messages: Map<PayloadName, Message[]>,
   ) {}
 
-  /** Messages [start, start + count) of the payload's messages (each worker client makes its own). */
-  async run(s: SocketCase, start: number, count: number, label: string): Promise<SocketCaseFigures> {
+  async run(s: SocketCase, count: number, label: string): Promise<SocketCaseFigures> {
     const { settings, ctx } = this;
     const id = `${ctx.client}-${label}-${s.mode}-${s.codec}-${s.payload}-${Date.now().toString(36)}-${this.connection++}`;
     const window = s.mode === "roundtrip" ? 1 : settings.window;
@@ -82,7 +80,7 @@ class CaseRunner {
       codec: s.codec,
       payload: s.payload,
       mode: s.mode,
-      messages: this.messages.get(s.payload)!.slice(start, start + count),
+      messages: this.messages.get(s.payload)!.slice(0, count),
       window,
       stallTimeoutMs: settings.stallTimeoutMs,
       clock: ctx.clock,
@@ -107,7 +105,7 @@ function mean(values: Float64Array): number {
 }
 
 /** Adds one run's figures to its case; sets the case's error when the run failed. */
-function record(s: SocketCase, f: SocketCaseFigures, run: number, round: number, position: number): void {
+function record(s: SocketCase, f: SocketCaseFigures, run: number, position: number): void {
   s.figures.push(f);
   if (f.error !== "") {
     s.error = `run ${run + 1}: ${f.error}`;
@@ -115,7 +113,7 @@ function record(s: SocketCase, f: SocketCaseFigures, run: number, round: number,
   }
   s.runs.push({
     run,
-    round,
+    round: run,
     position,
     serializeNs: f.serializeNs / f.sent,
     // fanout: every subscriber decodes every message.
@@ -139,7 +137,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   for (const mode of modes) {
     for (const payload of settings.payloads) {
       for (const codec of settings.codecs) {
-        cases.set(`${mode}|${codec}|${payload}`, { mode, codec, payload, runs: [], figures: [], rtt: [], perClient: [], warmed: false, error: "" });
+        cases.set(`${mode}|${codec}|${payload}`, { mode, codec, payload, runs: [], figures: [], rtt: [], perClient: [], warmed: false, reported: false, error: "" });
       }
     }
   }
@@ -151,49 +149,45 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   const order: Record<string, string[][][]> = {};
 
   outer: for (const mode of modes) {
-    const n = settings.iterations[mode];
-    const slice = roundMessages(mode, settings);
-    const roundsPerRun = Math.ceil(n / slice);
     const modeOrder: string[][][] = (order[mode] = []);
-    for (const payload of settings.payloads) {
-      const payloadOrder: string[][] = [];
-      modeOrder.push(payloadOrder);
-      const ofPayload = settings.codecs.map((codec) => cases.get(`${mode}|${codec}|${payload}`)!);
-      for (let run = 0; run < settings.runs && !stopped && aborted === ""; run++) {
-        await ctx.serverGc?.();
-        ctx.gc?.();
-        for (let k = 0; k < roundsPerRun; k++) {
-          const round = run * roundsPerRun + k;
-          const turn = shuffled(ofPayload.filter((s) => s.error === ""), rng);
-          payloadOrder.push(turn.map((s) => s.codec));
-          for (const [position, s] of turn.entries()) {
-            const progress = (stage: "warmup" | "run"): void =>
-              ctx.onProgress?.({ stage, mode, codec: s.codec, payload, run, runs: settings.runs, done: Math.round(done), total, elapsedMs: now() - started });
-            if (!s.warmed && settings.warmup[mode] > 0) {
-              progress("warmup");
-              const warm = await runner.run(s, 0, Math.min(settings.warmup[mode], maxIterations), "warmup");
-              if (warm.error !== "") s.error = `warm-up: ${warm.error}`;
-              s.warmed = true;
-            }
-            if (s.error !== "") continue;
-            progress("run");
-            record(s, await runner.run(s, k * slice, Math.min(slice, n - k * slice), `round${round + 1}`), run, round, position);
-            // A server that cannot be reached fails every case alike: stop at the first.
-            if (/(^|: )cannot connect to /.test(s.error)) {
-              aborted = `${mode} ${s.codec} ${payload}: ${s.error}`;
-              break;
-            }
+    for (let run = 0; run < settings.runs; run++) {
+      const runOrder: string[][] = [];
+      modeOrder.push(runOrder);
+      for (const payload of settings.payloads) {
+        const codecs = shuffled(settings.codecs, rng);
+        runOrder.push(codecs);
+        for (let position = 0; position < codecs.length; position++) {
+          const s = cases.get(`${mode}|${codecs[position]}|${payload}`)!;
+          const progress = (stage: "warmup" | "run"): void =>
+            ctx.onProgress?.({ stage, mode, codec: s.codec, payload, run, runs: settings.runs, done, total, elapsedMs: now() - started });
+          if (s.error === "" && !s.warmed && settings.warmup[mode] > 0) {
+            progress("warmup");
+            const warm = await runner.run(s, Math.min(settings.warmup[mode], maxIterations), "warmup");
+            if (warm.error !== "") s.error = `warm-up: ${warm.error}`;
+            s.warmed = true;
           }
-          done += ofPayload.length / roundsPerRun;
-          // Stop at a round boundary: every case keeps the rounds it finished.
-          if (aborted !== "" || ctx.shouldStop?.()) {
-            stopped = aborted === "";
-            break;
+          if (s.error === "") {
+            progress("run");
+            await ctx.serverGc?.();
+            ctx.gc?.();
+            record(s, await runner.run(s, settings.iterations[mode], `run${run + 1}`), run, position);
+          }
+          done++;
+          if (!s.reported && (s.error !== "" || run === settings.runs - 1)) {
+            s.reported = true;
+            ctx.onCaseDone?.(socketCaseResult(s, settings, source));
+          }
+          // A server that cannot be reached fails every case alike: stop at the first.
+          if (/(^|: )cannot connect to /.test(s.error)) {
+            aborted = `${mode} ${s.codec} ${payload}: ${s.error}`;
+            break outer;
+          }
+          if (ctx.shouldStop?.()) {
+            stopped = true;
+            break outer;
           }
         }
       }
-      for (const s of ofPayload) if (s.warmed || s.figures.length > 0 || s.error !== "") ctx.onCaseDone?.(socketCaseResult(s, settings, source));
-      if (stopped || aborted !== "") break outer;
     }
   }
 

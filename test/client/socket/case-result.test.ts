@@ -44,14 +44,13 @@ function socketCase(over: Partial<SocketCase> = {}): SocketCase {
     figures: twoRuns(),
     // 200 round trips in all, pooled over the runs (each run's out of order).
     rtt: [Float64Array.from({ length: 100 }, (_, i) => 200 - i), Float64Array.from({ length: 100 }, (_, i) => i + 1)],
-    perClient: [], warmed: true, error: "",
+    perClient: [], warmed: true, reported: false, error: "",
     ...over,
   };
 }
 
-// Each run of these cases is one round of 100 round trips.
 describe("socketCaseResult: a finished case", () => {
-  const settings = testSettings({ iterations: { roundtrip: 100 }, runs: 2 });
+  const settings = testSettings({ runs: 2 });
   const r = socketCaseResult(socketCase(), settings, source);
   const s = r.socket!;
 
@@ -108,7 +107,7 @@ describe("socketCaseResult: a finished case", () => {
 
 describe("socketCaseResult: failures", () => {
   it("is not verified and carries the error when the case failed", () => {
-    const r = socketCaseResult(socketCase({ error: "run 2: 2 of 100 message(s) lost" }), testSettings({ iterations: { roundtrip: 100 }, runs: 3 }), source);
+    const r = socketCaseResult(socketCase({ error: "run 2: 2 of 100 message(s) lost" }), testSettings({ runs: 3 }), source);
     expect(r.verified).toBe(false);
     expect(r.error).toBe("run 2: 2 of 100 message(s) lost");
     expect(r.msgsPerS).toBeNaN();
@@ -119,7 +118,7 @@ describe("socketCaseResult: failures", () => {
   });
 
   it("says no run finished when there are none and no error", () => {
-    const r = socketCaseResult(socketCase({ runs: [], figures: [], rtt: [] }), testSettings({ iterations: { roundtrip: 100 } }), source);
+    const r = socketCaseResult(socketCase({ runs: [], figures: [], rtt: [] }), testSettings(), source);
     expect(r.verified).toBe(false);
     expect(r.error).toBe("no run finished");
     expect(r.runs).toBe(0);
@@ -130,14 +129,14 @@ describe("socketCaseResult: failures", () => {
   });
 
   it("flags a case stopped early: fewer runs than the settings asked for", () => {
-    expect(socketCaseResult(socketCase(), testSettings({ iterations: { roundtrip: 100 }, runs: 3 }), source).flags).toEqual(["partial"]);
-    expect(socketCaseResult(socketCase(), testSettings({ iterations: { roundtrip: 100 }, runs: 2 }), source).flags).toEqual([]);
+    expect(socketCaseResult(socketCase(), testSettings({ runs: 3 }), source).flags).toEqual(["partial"]);
+    expect(socketCaseResult(socketCase(), testSettings({ runs: 2 }), source).flags).toEqual([]);
   });
 });
 
 describe("socketCaseResult: codecs and settings", () => {
   it("flags msgpackr-records as non-standard and names its library", () => {
-    const r = socketCaseResult(socketCase({ codec: "msgpackr-records" }), testSettings({ iterations: { roundtrip: 100 }, runs: 2 }), source);
+    const r = socketCaseResult(socketCase({ codec: "msgpackr-records" }), testSettings({ runs: 2 }), source);
     expect(r.standard).toBe(false);
     expect(r.flags).toEqual(["non-standard"]);
     expect(r.library).toBe("msgpackr");
@@ -146,7 +145,7 @@ describe("socketCaseResult: codecs and settings", () => {
   });
 
   it("labels raw the transport baseline, with no serialize times on either side", () => {
-    const r = socketCaseResult(socketCase({ codec: "raw" }), testSettings({ iterations: { roundtrip: 100 }, runs: 2 }), source);
+    const r = socketCaseResult(socketCase({ codec: "raw" }), testSettings({ runs: 2 }), source);
     expect(r.flags).toEqual(["transport-baseline"]);
     expect(r.standard).toBe(true);
     expect(r.frame).toBe("binary");
@@ -170,14 +169,14 @@ describe("socketCaseResult: codecs and settings", () => {
   });
 
   it("has no wire size with deflate (compression changes it)", () => {
-    const r = socketCaseResult(socketCase(), testSettings({ iterations: { roundtrip: 100 }, runs: 2, deflate: true }), source);
+    const r = socketCaseResult(socketCase(), testSettings({ runs: 2, deflate: true }), source);
     expect(r.socket!.wireBytes).toBeNaN();
     expect(r.bytes).toBe(33);
   });
 
   it("keeps each client's figures when there were several", () => {
     const perClient = [[{ sent: 50, received: 50, lost: 0, msgsPerS: 1000 }, { sent: 50, received: 48, lost: 2, msgsPerS: 900 }]];
-    const r = socketCaseResult(socketCase({ perClient }), testSettings({ iterations: { roundtrip: 100 }, runs: 2, clients: 2 }), source);
+    const r = socketCaseResult(socketCase({ perClient }), testSettings({ runs: 2, clients: 2 }), source);
     expect(r.socket!.perClient).toEqual(perClient);
     expect(r.socket!.clients).toBe(2);
   });
