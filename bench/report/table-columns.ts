@@ -31,7 +31,6 @@ export interface Column {
   cell: (c: CaseResult, group: readonly CaseResult[]) => string;
 }
 
-
 export const NAME: Column = { title: "codec", width: 19, cell: (c) => (c.standard ? c.codec : `${c.codec}*`) };
 const BYTES: Column = { title: "bytes", width: 6, cell: (c) => count(c.bytes) };
 const VS_JSON: Column = { title: "vs json", width: 13, cell: (c, g) => ratioCell(c, g, "json") };

@@ -67,6 +67,21 @@ describe("baselines", () => {
     expect(vsRaw(cases[1]!, cases)).toBeUndefined();
   });
 
+  it("skip a json that differs in client, mode or payload alone, even listed first", () => {
+    const c = caseOf("fast", [100, 100], { client: "bun", mode: "stream", payload: "medium" });
+    const right = caseOf("json", [200, 200], { client: "bun", mode: "stream", payload: "medium" });
+    const nearMisses = [
+      caseOf("json", [400, 400], { client: "node", mode: "stream", payload: "medium" }),
+      caseOf("json", [400, 400], { client: "bun", mode: "roundtrip", payload: "medium" }),
+      caseOf("json", [400, 400], { client: "bun", mode: "stream", payload: "small" }),
+    ];
+    for (const miss of nearMisses) {
+      expect(baselineCase([miss, c], c, "json")).toBeUndefined();
+      expect(baselineCase([miss, right, c], c, "json")).toBe(right);
+      expect(vsJson(c, [miss, right, c])!.ratio).toBeCloseTo(0.5, 12);
+    }
+  });
+
   it("a failed baseline is no baseline", () => {
     const failedJson = [{ ...cases[0]!, verified: false }, cases[1]!];
     expect(vsJson(cases[1]!, failedJson)).toBeUndefined();
