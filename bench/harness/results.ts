@@ -176,7 +176,7 @@ export interface BenchResults {
   environment: Environment;
   /** Where a client ran somewhere else (a browser), its own environment; rows of that client use it. */
   environments?: Partial<Record<ClientKind, Environment>>;
-  /** Codec order of each mode, run and payload: order[mode][run][payloadIndex] = codec names. */
+  /** Codec order of each mode, payload and round: order[mode][payloadIndex][round] = codec names (one round per run on fresh connections). */
   order: Record<string, string[][][]>;
   cases: CaseResult[];
   /** Wall time of the whole benchmark, ms. */

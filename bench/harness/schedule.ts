@@ -36,6 +36,18 @@ export function sliceSize(costs: readonly { encodeNs: number; decodeNs: number }
   return Math.max(1, Math.min(iterations, Math.max(longest, forTarget)));
 }
 
+/**
+ * The socket modes cut each run into this many slices, one per round:
+ * enough rounds for a median ratio and its interval, each slice still
+ * long enough that filling and draining the window is a small part of it.
+ */
+export const SOCKET_SLICES_PER_RUN = 50;
+
+/** Messages per slice in the socket modes: a run's share of SOCKET_SLICES_PER_RUN, at least four windows, at most the run. */
+export function socketSliceSize(iterations: number, window: number): number {
+  return Math.max(1, Math.min(iterations, Math.max(4 * window, Math.ceil(iterations / SOCKET_SLICES_PER_RUN))));
+}
+
 /** Fisher-Yates with the benchmark's seeded generator. */
 export function shuffled<T>(items: readonly T[], rng: () => number): T[] {
   const out = [...items];

@@ -6,6 +6,8 @@
  */
 
 import type { BenchResults, CaseResult } from "../harness/results.ts";
+import { socketSliceSize } from "../harness/schedule.ts";
+import type { Mode } from "../harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { formatNs, pad } from "./format.ts";
 import { roundToRoundNoise, widestRatioInterval } from "./ratios.ts";
@@ -48,12 +50,25 @@ function noiseLines(cases: readonly CaseResult[]): string[] {
 function codecModeLine(cases: readonly CaseResult[], iterations: number): string {
   const slices = PAYLOAD_NAMES.map((p) => {
     const c = cases.find((x) => x.payload === p && x.verified);
-    return c ? `${p} ${c.rounds} x ${c.serializeBatches.batch.toLocaleString("en-US")}` : "";
+    // Results from before rounds: one slice per pass.
+    return c ? `${p} ${c.rounds ?? c.raw.length} x ${c.serializeBatches.batch.toLocaleString("en-US")}` : "";
   }).filter((x) => x !== "");
   return (
     `   ${iterations.toLocaleString("en-US")} messages per pass, timed in rounds: one slice per codec, order shuffled\n` +
     `   per round; rounds x messages per slice: ${slices.join(", ")}\n` +
     `   total and ratios: medians of the rounds; mean+gc: every message, garbage collection included`
+  );
+}
+
+/** How many messages and rounds a socket mode's figures rest on. */
+function socketModeLine(cases: readonly CaseResult[], s: BenchResults["settings"], mode: Mode): string {
+  const iterations = `   ${s.iterations[mode].toLocaleString("en-US")} messages per run`;
+  const c = cases.find((x) => x.verified && x.rounds > x.runs);
+  if (!c) return `${iterations}; rtt and msgs/s: means of the runs`;
+  const slice = socketSliceSize(s.iterations[mode], c.socket?.window ?? 1);
+  return (
+    `${iterations}, timed in rounds on connections kept open: one slice of ${slice.toLocaleString("en-US")} per codec, order\n` +
+    `   shuffled per round; ${c.rounds} rounds; rtt and msgs/s: means of the rounds, ratios: medians`
   );
 }
 
@@ -71,7 +86,7 @@ export function formatTable(results: BenchResults): string {
       lines.push("");
       lines.push(`== ${view.title}`);
       lines.push(
-        (view.mode === "codec" ? codecModeLine(ofMode, s.iterations.codec) : `   ${s.iterations[view.mode].toLocaleString("en-US")} messages per run; rtt and msgs/s: means of the runs`) +
+        (view.mode === "codec" ? codecModeLine(ofMode, s.iterations.codec) : socketModeLine(ofMode, s, view.mode)) +
           (view.mode === "fanout"
             ? ` published, ${first.socket?.clients ?? 1} subscriber(s) ("clients" column: slowest..fastest subscriber)`
             : (first.socket?.clients ?? 1) > 1

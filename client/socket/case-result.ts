@@ -21,7 +21,8 @@ export interface SocketCase {
   rtt: Float64Array[];
   perClient: ClientFigures[][];
   warmed: boolean;
-  reported: boolean;
+  /** Slices the case was to time (runs x rounds per run); one per run when absent. */
+  plannedRounds?: number;
   error: string;
 }
 
@@ -106,7 +107,8 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
   const flags: string[] = [];
   if (!standard) flags.push("non-standard");
   if (isRaw) flags.push("transport-baseline");
-  if (ok && s.runs.length < settings.runs) flags.push("partial");
+  const runs = new Set(s.runs.map((r) => r.run)).size;
+  if (ok && s.runs.length < (s.plannedRounds ?? settings.runs)) flags.push("partial");
   return {
     client: source.client,
     clientLibrary: source.clientLibrary,
@@ -118,7 +120,7 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
     libraryVersion: source.libraryVersion?.(library) ?? "",
     payload: s.payload,
     iterations: n,
-    runs: s.runs.length,
+    runs,
     rounds: s.runs.length,
     warmup: settings.warmup[s.mode],
     bytes,

@@ -11,6 +11,9 @@
  *
  * Every message is accounted for: each reply is decoded and compared with
  * what was sent (sent, received, lost, reordered, corrupted).
+ *
+ * A connection is a session timed in slices (the socket modes' rounds);
+ * `runSocketCase` is a session of one slice over every message.
  */
 
 import type { Clock } from "../../bench/harness/clock.ts";
@@ -20,8 +23,8 @@ import type { Message, PayloadName } from "../../protocols/messages.ts";
 import { CLOSE, socketUrl, type ServerConnectionStats } from "../../protocols/socket/contract.ts";
 import { clientCodec, type ClientCodec } from "./codec.ts";
 import { byteLength, closed, fetchServerStats, openSocket, sendFrame, type WebSocketClass } from "./connection.ts";
+import { InFlight } from "./in-flight.ts";
 import { Replies } from "./replies.ts";
-
 
 export interface SocketCaseOptions {
   /** Server base URL, http://host:port. */
@@ -88,56 +91,96 @@ export function emptyFigures(): SocketCaseFigures {
   };
 }
 
-/** Runs one case on a fresh connection. Never throws: failures come back in `error`. */
+/**
+ * One codec's open connection, timed slice by slice: the socket modes'
+ * rounds send a slice on every codec's connection in turn, so the
+ * connections stay open for the whole case and the handshake is never
+ * timed. Never throws: failures come back in a slice's `error`.
+ */
+export class SocketSession {
+  private constructor(
+    private readonly ws: WebSocket,
+    private readonly codec: ClientCodec,
+    private readonly o: SocketCaseOptions,
+  ) {}
+
+  /** Prepares the codec and opens the connection; an error line when either fails. */
+  static async open(o: SocketCaseOptions): Promise<SocketSession | string> {
+    try {
+      const codec = clientCodec(o.codec, o.payload, o.messages);
+      return new SocketSession(await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, o.id), o.stallTimeoutMs), codec, o);
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }
+
+  /** Sends messages [start, start + count) as the mode says and waits for every reply. */
+  async slice(start: number, count: number): Promise<SocketCaseFigures> {
+    const { ws, codec, o } = this;
+    const figures = emptyFigures();
+    figures.extensions = ws.extensions ?? "";
+    if (ws.readyState !== 1) {
+      figures.error = "the connection closed between slices";
+      return figures;
+    }
+    const range = { start, count: Math.max(0, Math.min(count, o.messages.length - start)) };
+    const cpu0 = o.cpuMs?.() ?? NaN;
+    try {
+      if (o.mode === "roundtrip") await roundtrip(ws, codec, o, range, figures);
+      else await stream(ws, codec, o, range, figures);
+    } catch (e) {
+      figures.error = (e as Error).message;
+    }
+    // No CPU counter (a browser): unknown, not zero.
+    figures.clientCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : NaN;
+    figures.lost = figures.sent - figures.received;
+    if (figures.error === "") {
+      if (figures.lost > 0) figures.error = `${figures.lost} of ${figures.sent} message(s) lost`;
+      else if (figures.corrupted > 0) figures.error = `${figures.corrupted} reply(ies) did not match what was sent`;
+      else if (figures.reordered > 0) figures.error = `${figures.reordered} reply(ies) arrived out of order`;
+    }
+    return figures;
+  }
+
+  /**
+   * Closes the connection and hands `last` (the session's last slice) the
+   * server's figures for the whole connection; a message the server
+   * dropped fails it. Without a slice, it only closes.
+   */
+  async close(last?: SocketCaseFigures): Promise<void> {
+    await closed(this.ws, CLOSE.normal);
+    if (!last) return;
+    last.server = await fetchServerStats(this.o.server, this.o.id);
+    if (last.error === "" && last.server && last.server.dropped > 0) {
+      last.error = `the server dropped ${last.server.dropped} message(s) (send() returned 0)`;
+    }
+  }
+}
+
+/** Runs one case on a fresh connection: every message as one slice. Never throws: failures come back in `error`. */
 export async function runSocketCase(o: SocketCaseOptions): Promise<SocketCaseFigures> {
-  const figures = emptyFigures();
-  let codec: ClientCodec;
-  try {
-    codec = clientCodec(o.codec, o.payload, o.messages);
-  } catch (e) {
-    figures.error = (e as Error).message;
-    return figures;
-  }
-  let ws: WebSocket;
-  try {
-    ws = await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, o.id), o.stallTimeoutMs);
-  } catch (e) {
-    figures.error = (e as Error).message;
-    return figures;
-  }
-  figures.extensions = ws.extensions ?? "";
-  const cpu0 = o.cpuMs?.() ?? NaN;
-  try {
-    if (o.mode === "roundtrip") await roundtrip(ws, codec, o, figures);
-    else await stream(ws, codec, o, figures);
-  } catch (e) {
-    figures.error = (e as Error).message;
-  }
-  // No CPU counter (a browser): unknown, not zero.
-  figures.clientCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : NaN;
-  figures.lost = figures.sent - figures.received;
-  if (figures.error === "") {
-    if (figures.lost > 0) figures.error = `${figures.lost} of ${figures.sent} message(s) lost`;
-    else if (figures.corrupted > 0) figures.error = `${figures.corrupted} reply(ies) did not match what was sent`;
-    else if (figures.reordered > 0) figures.error = `${figures.reordered} reply(ies) arrived out of order`;
-  }
-  await closed(ws, CLOSE.normal);
-  figures.server = await fetchServerStats(o.server, o.id);
-  if (figures.error === "" && figures.server && figures.server.dropped > 0) {
-    figures.error = `the server dropped ${figures.server.dropped} message(s) (send() returned 0)`;
-  }
+  const session = await SocketSession.open(o);
+  if (typeof session === "string") return { ...emptyFigures(), error: session };
+  const figures = await session.slice(0, o.messages.length);
+  await session.close(figures);
   return figures;
 }
 
-async function roundtrip(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, f: SocketCaseFigures): Promise<void> {
-  const n = o.messages.length;
+/** The messages a slice sends: indices [start, start + count). */
+interface Range {
+  start: number;
+  count: number;
+}
+
+async function roundtrip(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, { start: first, count: n }: Range, f: SocketCaseFigures): Promise<void> {
   const now = o.clock.now;
   const oh = o.timerOverheadNs;
   const rtt = new Float64Array(n);
   const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => `${f.received} of ${n} replies`);
   const start = now();
   try {
-    for (let i = 0; i < n; i++) {
+    for (let k = 0; k < n; k++) {
+      const i = first + k;
       const t0 = now();
       const encoded = codec.encode(i);
       const t1 = now();
@@ -153,7 +196,7 @@ async function roundtrip(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions
       f.serializeNs += (t1 - t0) * 1e6 - oh;
       f.deserializeNs += (t3 - t2) * 1e6 - oh;
       // Three clock reads fall inside the interval.
-      rtt[i] = (t3 - t0) * 1e6 - 3 * oh;
+      rtt[k] = (t3 - t0) * 1e6 - 3 * oh;
       if (!codec.matches(i, decoded)) f.corrupted++;
     }
   } finally {
@@ -163,10 +206,10 @@ async function roundtrip(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions
   f.rttNs = rtt;
 }
 
-function stream(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, f: SocketCaseFigures): Promise<void> {
-  const n = o.messages.length;
+function stream(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, { start: first, count: n }: Range, f: SocketCaseFigures): Promise<void> {
   const now = o.clock.now;
   const oh = o.timerOverheadNs;
+  if (n === 0) return Promise.resolve();
   const window = Math.max(1, Math.min(o.window, n));
   const inFlight = new InFlight(window);
   let next = 0;
@@ -178,13 +221,13 @@ function stream(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, f: Sock
     const k = Math.min(window - inFlight.count, n - next);
     if (k <= 0) return;
     const t0 = now();
-    for (let j = 0; j < k; j++) batch[j] = codec.encode(next + j);
+    for (let j = 0; j < k; j++) batch[j] = codec.encode(first + next + j);
     f.serializeNs += (now() - t0) * 1e6 - oh;
     for (let j = 0; j < k; j++) {
       const encoded = batch[j]!;
       sendFrame(ws, encoded);
       f.bytesSent += byteLength(encoded);
-      inFlight.push(next + j);
+      inFlight.push(first + next + j);
     }
     f.sent += k;
     next += k;
@@ -213,55 +256,4 @@ function stream(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, f: Sock
     }, finish);
     refill();
   });
-}
-
-
-/** Messages sent and not yet answered, oldest first, as a ring of message indices. */
-class InFlight {
-  private readonly index: Int32Array;
-  /** 1 where a later message's reply came before an older one's. */
-  private readonly answered: Uint8Array;
-  private head = 0;
-  count = 0;
-
-  constructor(private readonly size: number) {
-    this.index = new Int32Array(size);
-    this.answered = new Uint8Array(size);
-  }
-
-  push(message: number): void {
-    this.index[(this.head + this.count) % this.size] = message;
-    this.count++;
-  }
-
-  /**
-   * Settles the slot of the message a reply `matches`: the oldest (in
-   * order), a later one (reordered: its slot is answered early), or none
-   * (corrupted: the oldest slot gives way, so the window keeps moving).
-   */
-  settle(matches: (message: number) => boolean): "in-order" | "reordered" | "corrupted" {
-    if (this.count === 0) return "corrupted";
-    if (matches(this.index[this.head]!)) {
-      this.settleOldest();
-      return "in-order";
-    }
-    for (let k = 1; k < this.count; k++) {
-      const slot = (this.head + k) % this.size;
-      if (this.answered[slot] === 0 && matches(this.index[slot]!)) {
-        this.answered[slot] = 1;
-        return "reordered";
-      }
-    }
-    this.settleOldest();
-    return "corrupted";
-  }
-
-  /** The oldest slot is answered; so are the next ones that were answered early. */
-  private settleOldest(): void {
-    do {
-      this.answered[this.head] = 0;
-      this.head = (this.head + 1) % this.size;
-      this.count--;
-    } while (this.count > 0 && this.answered[this.head] === 1);
-  }
 }

@@ -97,8 +97,8 @@ export function mergeFigures(all: SocketCaseFigures[], wallMs: number): { merged
       encodeNs: serverSum((x) => x.encodeNs),
       backpressure: serverSum((x) => x.backpressure),
       dropped: serverSum((x) => x.dropped),
-      // One server process: the largest reading covers every connection.
-      cpuMs: Math.max(...all.map((f) => f.server?.cpuMs ?? 0)),
+      // The server charges its CPU to whichever connection is busy: together they hold all of it.
+      cpuMs: serverSum((x) => x.cpuMs),
     },
     error: failed ? `client ${all.indexOf(failed)}: ${failed.error}` : "",
   };

@@ -20,7 +20,6 @@ export interface Connection {
   /** Replies waiting for drain after a send() returned -1. */
   pending: Encoded[];
   blocked: boolean;
-  cpuStart: NodeJS.CpuUsage;
   openedAt: number;
 }
 
@@ -42,14 +41,11 @@ export function newConnection(r: ConnectionRequest, timerOverheadNs: number, now
     frame: frameOf(r.codec),
     pending: [],
     blocked: false,
-    cpuStart: process.cpuUsage(),
     openedAt: now(),
   };
 }
 
-/** Brings the connection's CPU and wall time up to now. */
-export function refreshCpu(c: Connection, now: () => number): void {
-  const cpu = process.cpuUsage(c.cpuStart);
-  c.stats.cpuMs = (cpu.user + cpu.system) / 1000;
+/** Brings the connection's wall time up to now. */
+export function refreshOpenMs(c: Connection, now: () => number): void {
   c.stats.openMs = now() - c.openedAt;
 }

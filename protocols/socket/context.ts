@@ -4,6 +4,7 @@
  * server.ts passes them in as plain values.
  */
 
+import { CpuMeter } from "./cpu.ts";
 import type { Publish } from "./replies.ts";
 import { StatsStore } from "./stats.ts";
 
@@ -38,8 +39,10 @@ export interface SocketServer {
   /** Numbers connections that bring no id. */
   nextId: number;
   readonly stats: StatsStore;
+  /** Charges the process's CPU to the busy connection. */
+  readonly cpu: CpuMeter;
 }
 
 export function socketServer(ctx: SocketServerContext): SocketServer {
-  return { ctx, open: 0, nextId: 1, stats: new StatsStore() };
+  return { ctx, open: 0, nextId: 1, stats: new StatsStore(), cpu: new CpuMeter(ctx.now) };
 }

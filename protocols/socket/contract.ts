@@ -98,7 +98,7 @@ export interface ServerConnectionStats {
   published: number;
   publishBackpressure: number;
   publishDropped: number;
-  /** Server CPU time (user + system) while the connection was open, ms. */
+  /** Server CPU time (user + system) while this connection was the busy one (see cpu.ts), ms. */
   cpuMs: number;
   /** Wall time the connection was open, ms. */
   openMs: number;

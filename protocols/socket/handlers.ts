@@ -6,7 +6,7 @@
 
 import type { ServerWebSocket, WebSocketHandler } from "bun";
 import { errorText, utf8Length, type Encoded, type PayloadCodec } from "../codec.ts";
-import { refreshCpu, type Connection } from "./connection.ts";
+import { refreshOpenMs, type Connection } from "./connection.ts";
 import type { SocketServer } from "./context.ts";
 import { CLOSE } from "./contract.ts";
 import { drain, publish, reject, reply } from "./replies.ts";
@@ -68,6 +68,7 @@ export function socketHandlers(s: SocketServer): Handlers {
         reject(ws, CLOSE.invalidPayload, `${c.stats.codec} expects ${c.frame} frames, got a ${isText ? "text" : "binary"} frame`);
         return;
       }
+      s.cpu.busy(c.stats);
       c.stats.bytesIn += isText ? utf8Length(message) : message.byteLength;
       // raw: the transport alone.
       const answer = c.pc === undefined ? message : recode(ws, c.pc, message);
@@ -79,7 +80,8 @@ export function socketHandlers(s: SocketServer): Handlers {
       const c = ws.data;
       c.stats.closeCode = code;
       c.stats.closeReason = reason;
-      refreshCpu(c, now);
+      s.cpu.closing(c.stats);
+      refreshOpenMs(c, now);
     },
   };
 }

@@ -32,7 +32,7 @@ export function route(s: SocketServer, req: Request, srv: Server<Connection>): R
     return Response.json(stats);
   }
   if (url.pathname === GC_PATH && req.method === "POST") {
-    Bun.gc(true);
+    s.cpu.unowned(() => Bun.gc(true));
     return new Response(null, { status: 204 });
   }
   if (url.pathname === HEALTH_PATH && req.method === "GET") {

@@ -44,7 +44,7 @@ function socketCase(over: Partial<SocketCase> = {}): SocketCase {
     figures: twoRuns(),
     // 200 round trips in all, pooled over the runs (each run's out of order).
     rtt: [Float64Array.from({ length: 100 }, (_, i) => 200 - i), Float64Array.from({ length: 100 }, (_, i) => i + 1)],
-    perClient: [], warmed: true, reported: false, error: "",
+    perClient: [], warmed: true, error: "",
     ...over,
   };
 }

@@ -1,0 +1,83 @@
+/**
+ * What the socket modes share while they run one mode and payload: the
+ * context they were given, the cases of the payload's codecs, and the
+ * bookkeeping of progress, recorded slices and finished cases. The two
+ * ways of running a payload (rounds.ts, fresh-runs.ts) take it.
+ */
+
+import type { Clock, ClockCalibration } from "../../bench/harness/clock.ts";
+import type { RunHooks } from "../../bench/harness/progress.ts";
+import type { ClientKind, Settings, SocketMode } from "../../bench/harness/settings.ts";
+import type { Message, PayloadName } from "../../protocols/messages.ts";
+import type { SocketCase } from "./case-result.ts";
+import type { WebSocketClass } from "./connection.ts";
+import type { SocketCaseFigures, SocketCaseOptions } from "./runner.ts";
+import type { ClientWorkers } from "./workers.ts";
+
+/** What the socket modes need besides the settings. */
+export interface SocketModeContext extends RunHooks {
+  /** Server base URL, http://host:port. */
+  server: string;
+  clock: Clock;
+  calibration: ClockCalibration;
+  WebSocket: WebSocketClass;
+  client: ClientKind;
+  clientLibrary: string;
+  /** With `settings.clients` above 1, the worker threads that run the connections. */
+  workers?: ClientWorkers;
+  /** Asks the server to collect its garbage before each run. */
+  serverGc?: () => Promise<void>;
+  cpuMs?: () => number;
+}
+
+/** How a payload's cases ended early, if they did. */
+export interface PayloadOutcome {
+  /** shouldStop ended the run. */
+  stopped: boolean;
+  /** Why the server could no longer be reached ("" when it could). */
+  aborted: string;
+}
+
+/** One mode and payload of a socket run: its cases (in the settings' codec order) and its bookkeeping. */
+export interface PayloadRun {
+  settings: Settings;
+  ctx: SocketModeContext;
+  mode: SocketMode;
+  payload: PayloadName;
+  cases: SocketCase[];
+  messages: readonly Message[];
+  /** Filled as it runs: the codecs of each round (or run), in the order they ran. */
+  order: string[][];
+  /** Reports progress; `done` counts case-runs finished, fractions included. */
+  progress(stage: "warmup" | "run", codec: string, run: number, done: number): void;
+  /** The options of one connection of case `s`: `count` messages from the payload's list. */
+  options(s: SocketCase, count: number, label: string): SocketCaseOptions;
+}
+
+/** A failure that means the server cannot be reached: every case would fail alike, so the run stops at the first. */
+export function unreachable(error: string): boolean {
+  return /(^|: )cannot connect to /.test(error);
+}
+
+function mean(values: Float64Array): number {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i]!;
+  return sum / values.length;
+}
+
+/** Adds one timed slice's figures to its case; sets the case's error when the slice failed. */
+export function record(s: SocketCase, f: SocketCaseFigures, at: { run: number; round: number; position: number }): void {
+  s.figures.push(f);
+  if (f.error !== "") {
+    s.error = `run ${at.run + 1}: ${f.error}`;
+    return;
+  }
+  s.runs.push({
+    ...at,
+    serializeNs: f.serializeNs / f.sent,
+    // fanout: every subscriber decodes every message.
+    deserializeNs: s.mode === "fanout" ? f.deserializeNs / f.received : f.deserializeNs / f.sent,
+    totalNs: s.mode === "roundtrip" ? mean(f.rttNs!) : (f.elapsedMs * 1e6) / f.received,
+  });
+  if (f.rttNs) s.rtt.push(f.rttNs);
+}

@@ -1,0 +1,121 @@
+/**
+ * The socket modes against the real server (port 0): roundtrip and stream
+ * in interleaved rounds on connections kept open, fanout on fresh
+ * connections, a stop at a round boundary, an unreachable server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { calibrateClock, performanceClock } from "../../../bench/harness/clock.ts";
+import type { Progress } from "../../../bench/harness/progress.ts";
+import { socketSliceSize } from "../../../bench/harness/schedule.ts";
+import type { Settings } from "../../../bench/harness/settings.ts";
+import { processCpuMs, type WebSocketClass } from "../../../client/socket/connection.ts";
+import { runSocketModes, type SocketModeContext } from "../../../client/socket/modes.ts";
+import { startServer, type BenchServer } from "../../../server.ts";
+import { testSettings } from "../../helpers/settings.ts";
+
+let bench: BenchServer;
+beforeAll(async () => {
+  bench = await startServer({ port: 0 });
+});
+afterAll(async () => {
+  await bench.stop();
+});
+
+function context(over: Partial<SocketModeContext> = {}): SocketModeContext {
+  return {
+    server: bench.url,
+    clock: performanceClock,
+    calibration: calibrateClock(performanceClock),
+    WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
+    client: "bun",
+    clientLibrary: "bun WebSocket",
+    cpuMs: processCpuMs,
+    ...over,
+  };
+}
+
+const CODECS = ["json", "custom-binary", "raw"];
+
+function settings(over: Partial<Settings> = {}): Settings {
+  return testSettings({ codecs: CODECS, payloads: ["small", "medium"], modes: ["roundtrip", "stream"], runs: 2, window: 8, iterations: { roundtrip: 60, stream: 400 }, warmup: { roundtrip: 10, stream: 50 }, ...over });
+}
+
+describe("roundtrip and stream with one client: interleaved rounds", () => {
+  const s = settings();
+  let result: Awaited<ReturnType<typeof runSocketModes>>;
+  const done: string[] = [];
+  beforeAll(async () => {
+    result = await runSocketModes(s, context({ onCaseDone: (c) => done.push(`${c.mode}/${c.payload}/${c.codec}`) }));
+  });
+
+  it("times every case in runs x rounds slices, the same rounds for every codec of a payload", () => {
+    expect(result.cases).toHaveLength(2 * 2 * CODECS.length);
+    for (const c of result.cases) {
+      const perRun = Math.ceil(s.iterations[c.mode as "roundtrip" | "stream"] / socketSliceSize(s.iterations[c.mode as "roundtrip"], c.mode === "roundtrip" ? 1 : s.window));
+      expect(c.error).toBe("");
+      expect(c.verified).toBe(true);
+      expect(c.runs).toBe(2);
+      expect(c.rounds).toBe(2 * perRun);
+      expect(c.rounds).toBeGreaterThan(2);
+      expect(c.flags).not.toContain("partial");
+      expect(c.raw.map((r) => r.round)).toEqual(Array.from({ length: c.rounds }, (_, i) => i));
+      // Every message of every run went out and came back.
+      expect(c.socket!.sent).toBe(2 * c.iterations);
+      expect(c.socket!.received).toBe(2 * c.iterations);
+    }
+    expect(done).toHaveLength(result.cases.length);
+  });
+
+  it("sends every slice of a case on one connection: the server counts all of them on it", () => {
+    for (const c of result.cases.filter((x) => x.codec !== "raw")) {
+      // The server's per-message times come from one connection's figures, covering both runs.
+      expect(c.socket!.serverDeserialize.n).toBe(1);
+      expect(c.socket!.serverCpuMs).toBeGreaterThan(0);
+    }
+  });
+
+  it("shuffles the codecs per round and records the order", () => {
+    const rounds = result.order.stream![0]!;
+    expect(rounds.length).toBe(result.cases.find((c) => c.mode === "stream")!.rounds);
+    for (const r of rounds) expect([...r].sort()).toEqual([...CODECS].sort());
+    expect(new Set(rounds.map((r) => r.join())).size).toBeGreaterThan(1);
+  });
+});
+
+describe("stopping and failing", () => {
+  it("a stop lands at a round boundary: finished rounds kept, the case flagged partial, none failed", async () => {
+    const events: Progress[] = [];
+    const result = await runSocketModes(settings({ modes: ["stream"], payloads: ["small"] }), context({ onProgress: (e) => events.push(e), shouldStop: () => events.filter((e) => e.stage === "run").length >= 3 }));
+    expect(result.stopped).toBe(true);
+    expect(result.cases).toHaveLength(CODECS.length);
+    for (const c of result.cases) {
+      expect(c.error).toBe("");
+      expect(c.rounds).toBe(3);
+      expect(c.flags).toContain("partial");
+    }
+  });
+
+  it("an unreachable server aborts at the first case with the reason", async () => {
+    const gone = await startServer({ port: 0 });
+    const url = gone.url;
+    await gone.stop();
+    const result = await runSocketModes(settings({ stallTimeoutMs: 3000 }), context({ server: url }));
+    expect(result.aborted).toMatch(/^roundtrip \S+ small: (warm-up: )?cannot connect to /);
+    expect(result.cases).toHaveLength(1);
+    expect(result.cases[0]!.verified).toBe(false);
+  });
+});
+
+describe("fanout: fresh connections per run", () => {
+  it("one round per run, subscribers' figures per run", async () => {
+    const s = settings({ modes: ["fanout"], payloads: ["small"], clients: 2, iterations: { fanout: 50 }, warmup: { fanout: 10 } });
+    const result = await runSocketModes(s, context());
+    const withoutRaw = result.cases.filter((c) => c.codec !== "raw");
+    for (const c of withoutRaw) {
+      expect(c.error).toBe("");
+      expect(c.rounds).toBe(2);
+      expect(c.socket!.perClient).toHaveLength(2);
+    }
+    expect(result.order.fanout![0]).toHaveLength(2);
+  });
+});

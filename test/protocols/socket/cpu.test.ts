@@ -1,0 +1,71 @@
+/** The server's CPU goes to the connection that was busy, none to a requested collection. */
+import { describe, expect, it } from "vitest";
+import { CpuMeter } from "../../../protocols/socket/cpu.ts";
+import { newStats } from "../../../protocols/socket/stats.ts";
+
+/** Spins until this process has used at least `ms` more CPU (a condition, not a duration: a loaded machine only makes it slower). */
+function burn(ms: number): void {
+  const start = process.cpuUsage();
+  for (;;) {
+    const used = process.cpuUsage(start);
+    if ((used.user + used.system) / 1000 >= ms) return;
+  }
+}
+
+describe("CpuMeter", () => {
+  it("charges the time since the last switch to the connection that was busy", () => {
+    const meter = new CpuMeter(() => performance.now());
+    const a = newStats("a", "json", "small", 0);
+    const b = newStats("b", "json", "small", 0);
+    meter.busy(a);
+    burn(20);
+    meter.busy(b);
+    expect(a.cpuMs).toBeGreaterThanOrEqual(20);
+    expect(b.cpuMs).toBe(0);
+    burn(10);
+    meter.closing(b);
+    expect(b.cpuMs).toBeGreaterThanOrEqual(10);
+    // a is not charged for b's turn.
+    expect(a.cpuMs).toBeLessThan(20 + 10);
+  });
+
+  it("a connection that closes owns nothing afterwards", () => {
+    const meter = new CpuMeter(() => performance.now());
+    const a = newStats("a", "json", "small", 0);
+    const b = newStats("b", "json", "small", 0);
+    meter.busy(a);
+    meter.closing(a);
+    const charged = a.cpuMs;
+    burn(10);
+    meter.busy(b);
+    expect(a.cpuMs).toBe(charged);
+  });
+
+  it("a collection run through `unowned` is charged to no connection", () => {
+    const meter = new CpuMeter(() => performance.now());
+    const a = newStats("a", "json", "small", 0);
+    meter.busy(a);
+    meter.unowned(() => burn(30));
+    const before = a.cpuMs;
+    meter.closing(a);
+    expect(a.cpuMs).toBe(before);
+    expect(before).toBeLessThan(30);
+  });
+
+  it("connections taking turns within a millisecond share the CPU without a reading per message", () => {
+    let t = 0;
+    const meter = new CpuMeter(() => t);
+    const a = newStats("a", "json", "small", 0);
+    const b = newStats("b", "json", "small", 0);
+    meter.busy(a);
+    burn(5);
+    // Less than a millisecond later by this clock: no charge yet.
+    t = 0.5;
+    meter.busy(b);
+    expect(a.cpuMs).toBe(0);
+    t = 2;
+    meter.busy(a);
+    // b owned it when the charge came: it holds the CPU of both turns.
+    expect(b.cpuMs).toBeGreaterThanOrEqual(5);
+  });
+});
