@@ -18,12 +18,17 @@ export interface BenchOptions {
   /** Where the result files go. */
   out: string;
   quick: boolean;
+  /** Processes codec mode's passes are spread over (1: in the bench's own process). */
+  forks: number;
   help: boolean;
 }
 
 /** Where results go without --out. */
 const DEFAULT_OUT = "results";
 
+/** Codec mode's processes without --forks (--quick: fewer): each compiles the codecs its own way, so a ratio is pooled over several. */
+export const DEFAULT_FORKS = 3;
+const QUICK_FORKS = 2;
 
 const OPTION_SPEC = {
   codecs: { type: "string" },
@@ -31,6 +36,7 @@ const OPTION_SPEC = {
   modes: { type: "string" },
   iterations: { type: "string" },
   runs: { type: "string" },
+  forks: { type: "string" },
   warmup: { type: "string" },
   seed: { type: "string" },
   fixed: { type: "boolean" },
@@ -71,6 +77,8 @@ Options:
   --iterations N       messages per run, every mode (default: ${perMode(DEFAULTS.default.iterations)};
                        with --client browser: ${perMode(DEFAULTS.browser.iterations)})
   --runs N             timed runs per case (default: ${DEFAULTS.default.runs})
+  --forks N            codec mode: spread the rounds over N fresh processes, one after
+                       the other, and pool them (default: ${DEFAULT_FORKS}, --quick ${QUICK_FORKS}; 1: in the bench's process)
   --warmup N           untimed messages before a case's first run, every mode
                        (default: ${perMode(DEFAULTS.default.warmup)};
                        with --client browser: ${perMode(DEFAULTS.browser.warmup)})
@@ -156,7 +164,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     deflate: v.deflate === true,
     stallTimeoutMs: integerFlag("stall-timeout", v["stall-timeout"], base.stallTimeoutMs / 1000, 1, 3600) * 1000,
   };
-  return { settings, client: client[0]!, url: parseUrl(v.url), out, quick, help: v.help === true };
+  const forks = integerFlag("forks", v.forks, quick ? QUICK_FORKS : DEFAULT_FORKS, 1, 64);
+  return { settings, client: client[0]!, url: parseUrl(v.url), out, quick, forks, help: v.help === true };
 }
 
 /** A server URL as an http(s) base; ws(s) is accepted and translated. */

@@ -19,6 +19,7 @@ import { libraryVersion, LIBRARIES } from "./environment.ts";
 import { SettingError } from "../harness/settings.ts";
 import type { BenchOptions } from "./options.ts";
 import { LiveCsv } from "./output.ts";
+import { runCodecForks } from "./processes/codec-forks.ts";
 import { nodeVersion, runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter } from "./progress.ts";
 import { runBrowserBench } from "./run-browser.ts";
@@ -73,19 +74,24 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   const hooks: RunHooks = { gc: fullGc(), libraryVersion, onProgress: (e) => progress.update(e), shouldStop: () => control.stopRequested, onCaseDone: (c) => live.add(c) };
   let failures = 0;
 
+  const fail = (line: string): void => {
+    progress.finish();
+    streams.stderr.write(`bench: ${line}\n`);
+    failures++;
+  };
+
   if (settings.modes.includes("codec")) {
-    const result = await runCodecMode(settings, { ...hooks, codecs: CODECS.filter((c) => settings.codecs.includes(c.name)), clock: performanceClock, calibration });
+    const forks = options.forks;
+    const codecs = CODECS.filter((c) => settings.codecs.includes(c.name));
+    const { result, error } = forks > 1 ? await runCodecForks(settings, forks, hooks) : { result: await runCodecMode(settings, { ...hooks, codecs, clock: performanceClock, calibration }), error: "" };
+    if (error !== "") fail(`codec mode stopped: ${error}`);
     cases.push(...result.cases);
     order.codec = result.order;
     runSettings.minBatchNs = result.minBatchNs;
+    runSettings.forks = forks;
   }
 
   if (socketModes.length > 0 && !control.stopRequested) {
-    const fail = (line: string): void => {
-      progress.finish();
-      streams.stderr.write(`bench: ${line}\n`);
-      failures++;
-    };
     try {
       const { result, server, serverExit } = await runWebSocketModes(options, calibration, hooks);
       cases.push(...result.cases);

@@ -39,6 +39,12 @@ export interface CodecModeContext extends RunHooks {
   client?: ClientKind;
   /** For the browser: its user agent. */
   clientLibrary?: string;
+  /**
+   * The share of the passes this process runs when codec mode is spread
+   * over several (codec-forks.ts), in passes: the rounds whose place
+   * `run + k / roundsPerRun` falls in [from, to). Absent: every round.
+   */
+  span?: { from: number; to: number };
 }
 
 export interface CodecModeResult {
@@ -73,6 +79,18 @@ function loopFloors(messages: Map<PayloadName, Message[]>, settings: Settings, c
   return floors;
 }
 
+/** How many of `runs` x `roundsPerRun` rounds fall in the span. */
+function roundsInSpan(runs: number, roundsPerRun: number, span: { from: number; to: number }): number {
+  let n = 0;
+  for (let run = 0; run < runs; run++) {
+    for (let k = 0; k < roundsPerRun; k++) {
+      const place = run + k / roundsPerRun;
+      if (place >= span.from && place < span.to) n++;
+    }
+  }
+  return n;
+}
+
 export async function runCodecMode(settings: Settings, ctx: CodecModeContext): Promise<CodecModeResult> {
   const now = ctx.clock.now;
   const started = now();
@@ -87,8 +105,9 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
   const order: string[][][] = [];
   const results: CaseResult[] = [];
   const slices: Record<string, number> = {};
+  const span = ctx.span ?? { from: 0, to: runs };
   // Progress counts slices, so the estimate of what is left follows the real work.
-  const total = settings.payloads.length * ctx.codecs.length * runs;
+  const total = settings.payloads.length * ctx.codecs.length * (span.to - span.from);
   let done = 0;
   let stopped = false;
 
@@ -102,9 +121,11 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
     const payloadOrder: string[][] = [];
     order.push(payloadOrder);
     const roundsPerRun = Math.ceil(iterations / slice);
-    passes: for (let run = 0; run < runs; run++) {
+    passes: for (let run = Math.floor(span.from); run < Math.min(runs, Math.ceil(span.to)); run++) {
       ctx.gc?.();
       for (let k = 0; k < roundsPerRun; k++) {
+        const place = run + k / roundsPerRun;
+        if (place < span.from || place >= span.to) continue;
         const round = run * roundsPerRun + k;
         const runOrder = shuffled(cases.filter((c) => c.error === ""), rng);
         payloadOrder.push(runOrder.map((c) => c.codec.name));
@@ -121,7 +142,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
       }
     }
     for (const c of cases) {
-      const result = c.result(floors.get(payload)!, versionOf(c.codec.library), runs * roundsPerRun);
+      const result = c.result(floors.get(payload)!, versionOf(c.codec.library), roundsInSpan(runs, roundsPerRun, span));
       results.push(result);
       ctx.onCaseDone?.(result);
     }

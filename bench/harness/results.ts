@@ -165,6 +165,8 @@ export interface RunSettings extends Settings {
   client: ClientKind;
   /** The server the WebSocket modes talked to ("spawned" when the bench started its own). */
   server?: string;
+  /** Processes codec mode's passes were spread over (absent: one). */
+  forks?: number;
   /** Ctrl-C stopped the run: the files hold the cases that finished. */
   interrupted?: boolean;
 }

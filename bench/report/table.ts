@@ -47,15 +47,15 @@ function noiseLines(cases: readonly CaseResult[]): string[] {
 }
 
 /** How many rounds and slices codec mode's figures rest on. */
-function codecModeLine(cases: readonly CaseResult[], iterations: number): string {
+function codecModeLine(cases: readonly CaseResult[], iterations: number, forks: number): string {
   const slices = PAYLOAD_NAMES.map((p) => {
     const c = cases.find((x) => x.payload === p && x.verified);
     // Results from before rounds: one slice per pass.
     return c ? `${p} ${c.rounds ?? c.raw.length} x ${c.serializeBatches.batch.toLocaleString("en-US")}` : "";
   }).filter((x) => x !== "");
   return (
-    `   ${iterations.toLocaleString("en-US")} messages per pass, timed in rounds: one slice per codec, order shuffled\n` +
-    `   per round; rounds x messages per slice: ${slices.join(", ")}\n` +
+    `   ${iterations.toLocaleString("en-US")} messages per pass${forks > 1 ? `, the passes spread over ${forks} processes` : ""}, timed in rounds: one slice\n` +
+    `   per codec, order shuffled per round; rounds x messages per slice: ${slices.join(", ")}\n` +
     `   total and ratios: medians of the rounds; mean+gc: every message, garbage collection included`
   );
 }
@@ -86,7 +86,7 @@ export function formatTable(results: BenchResults): string {
       lines.push("");
       lines.push(`== ${view.title}`);
       lines.push(
-        (view.mode === "codec" ? codecModeLine(ofMode, s.iterations.codec) : socketModeLine(ofMode, s, view.mode)) +
+        (view.mode === "codec" ? codecModeLine(ofMode, s.iterations.codec, s.forks ?? 1) : socketModeLine(ofMode, s, view.mode)) +
           (view.mode === "fanout"
             ? ` published, ${first.socket?.clients ?? 1} subscriber(s) ("clients" column: slowest..fastest subscriber)`
             : (first.socket?.clients ?? 1) > 1

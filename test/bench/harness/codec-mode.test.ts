@@ -166,3 +166,27 @@ describe("harness failure handling", () => {
     expect(collections).toBe(2 * 6);
   });
 });
+
+describe("a span of the passes (one process of several)", () => {
+  it("times only the rounds whose place falls in the span, numbered as in the whole run", async () => {
+    // A coarse fake clock and known costs make the slices the same every time: 5 rounds per pass.
+    const fake = coarseClock(100_000, 50);
+    const calibration = calibrateClock(fake.clock, 50, 20_000, 5);
+    const codecs = [fixedCostCodec("a", fake.advance, 260, 410), fixedCostCodec("b", fake.advance, 300, 500)];
+    const settings = testSettings({ payloads: ["small"], iterations: { codec: 200_000 }, runs: 2, warmup: { codec: 100 } });
+    const part = await runCodecMode(settings, { codecs, clock: fake.clock, calibration, span: { from: 0.5, to: 1.5 } });
+    const perRun = Math.ceil(200_000 / part.slices.small!);
+    expect(perRun).toBeGreaterThanOrEqual(4);
+    for (const c of part.cases) {
+      expect(c.error).toBe("");
+      expect(c.flags).not.toContain("partial");
+      const places = c.raw.map((r) => r.run + (r.round % perRun) / perRun);
+      expect(Math.min(...places)).toBeGreaterThanOrEqual(0.5);
+      expect(Math.max(...places)).toBeLessThan(1.5);
+      // The second half of pass 0 and the first half of pass 1: one pass's worth of rounds.
+      expect(c.runs).toBe(2);
+      expect(c.rounds).toBe(perRun);
+      for (const r of c.raw) expect(Math.floor(r.round / perRun)).toBe(r.run);
+    }
+  });
+});

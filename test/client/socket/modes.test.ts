@@ -36,8 +36,12 @@ function context(over: Partial<SocketModeContext> = {}): SocketModeContext {
 
 const CODECS = ["json", "custom-binary", "raw"];
 
-function settings(over: Partial<Settings> = {}): Settings {
-  return testSettings({ codecs: CODECS, payloads: ["small", "medium"], modes: ["roundtrip", "stream"], runs: 2, window: 8, iterations: { roundtrip: 60, stream: 400 }, warmup: { roundtrip: 10, stream: 50 }, ...over });
+function settings(over: Parameters<typeof testSettings>[0] = {}): Settings {
+  return testSettings({
+    codecs: CODECS, payloads: ["small", "medium"], modes: ["roundtrip", "stream"], runs: 2, window: 8, ...over,
+    iterations: { roundtrip: 60, stream: 400, ...over.iterations },
+    warmup: { roundtrip: 10, stream: 50, ...over.warmup },
+  });
 }
 
 describe("roundtrip and stream with one client: interleaved rounds", () => {

@@ -1,0 +1,90 @@
+/**
+ * Codec mode in several processes ("forks"). A JavaScript engine compiles
+ * each process's code its own way (tiering, inline caches, the layout of
+ * its heap), so a ratio measured in one process carries that process's
+ * luck however many rounds it has: on a 2-core EPYC, custom-binary/json on
+ * the medium message came out 0.50-0.52 in the passes of one process and
+ * 0.56-0.59 in another's. The bench spreads codec mode's rounds over fresh
+ * processes, one after the other, and pools them here as if one process
+ * had run them all. Every process prepares the same way (checks every
+ * message, warms up): a process that skipped the check ran with a smaller
+ * heap and gave protobuf/json on the small message 1.35 where the others
+ * gave 1.05-1.15.
+ */
+
+import type { CodecModeResult } from "./codec-mode.ts";
+import { batchPercentiles } from "./codec-case.ts";
+import { summarizeRuns, type CaseResult } from "./results.ts";
+
+/** A process's share of the passes, in passes: [from, to). */
+export interface ForkSpan {
+  from: number;
+  to: number;
+}
+
+/** `runs` passes cut into `forks` equal spans, in order (4 forks over 2 passes: half a pass each). */
+export function forkSpans(runs: number, forks: number): ForkSpan[] {
+  const n = Math.max(1, forks);
+  return Array.from({ length: n }, (_, k) => ({ from: (k * runs) / n, to: ((k + 1) * runs) / n }));
+}
+
+/** One case from its forks' parts (the same codec and payload): rounds renumbered in fork order, figures worked out again from all of them. */
+function mergeCase(parts: readonly CaseResult[], roundOffsets: readonly number[], forks: number): CaseResult {
+  const first = parts[0]!;
+  const failed = parts.find((c) => !c.verified && c.error !== "" && !/^no timed round/.test(c.error));
+  if (failed) return failed;
+  const raw = parts.flatMap((c, k) => c.raw.map((r) => ({ ...r, round: r.round + roundOffsets[k]! })));
+  if (raw.length === 0) return first;
+  const summaries = summarizeRuns(raw, first.iterations);
+  const flags = first.flags.filter((f) => f !== "partial" && f !== "near-empty-loop");
+  const floor = Math.min(...parts.map((c) => c.loopFloorNs));
+  if (summaries.serialize.median < 2 * floor || summaries.deserialize.median < 2 * floor) flags.push("near-empty-loop");
+  // A fork that stopped early, or one that never ran.
+  if (parts.length < forks || parts.some((c) => c.flags.includes("partial"))) flags.push("partial");
+  const batch = Math.max(...parts.map((c) => c.serializeBatches.batch).filter(Number.isFinite));
+  return {
+    ...first,
+    runs: new Set(raw.map((r) => r.run)).size,
+    rounds: raw.length,
+    verified: true,
+    error: "",
+    ...summaries,
+    msgsPerS: 1e9 / summaries.total.mean,
+    serializeBatches: batchPercentiles(raw.map((r) => r.serializeNs), batch),
+    deserializeBatches: batchPercentiles(raw.map((r) => r.deserializeNs), batch),
+    loopFloorNs: floor,
+    flags,
+    raw,
+  };
+}
+
+/**
+ * The forks' results as one: every case's slices from all forks (their
+ * passes keep their numbers; rounds are numbered on from one fork to the
+ * next, so rounds of different forks never pair: a round's codecs ran in
+ * one process), the codec order of every round. `forks` is how many
+ * processes were to run.
+ */
+export function mergeForks(parts: readonly CodecModeResult[], forks: number): CodecModeResult {
+  const first = parts[0]!;
+  const keyOf = (c: CaseResult): string => `${c.payload}|${c.codec}`;
+  const keys = [...new Set(parts.flatMap((p) => p.cases.map(keyOf)))];
+  const cases = keys.map((key) => {
+    const payload = key.split("|")[0]!;
+    const roundOffsets: number[] = [];
+    let round = 0;
+    for (const p of parts) {
+      roundOffsets.push(round);
+      round += Math.max(0, ...p.cases.filter((c) => c.payload === payload).flatMap((c) => c.raw.map((r) => r.round + 1)));
+    }
+    const withCase = parts.filter((p) => p.cases.some((c) => keyOf(c) === key));
+    return mergeCase(
+      withCase.map((p) => p.cases.find((c) => keyOf(c) === key)!),
+      withCase.map((p) => roundOffsets[parts.indexOf(p)]!),
+      forks,
+    );
+  });
+  const payloads = Math.max(...parts.map((p) => p.order.length));
+  const order = Array.from({ length: payloads }, (_, i) => parts.flatMap((p) => p.order[i] ?? []));
+  return { cases, order, stopped: parts.some((p) => p.stopped), minBatchNs: first.minBatchNs, slices: first.slices };
+}
