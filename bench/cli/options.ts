@@ -27,8 +27,8 @@ export interface BenchOptions {
 const DEFAULT_OUT = "results";
 
 /** Codec mode's processes without --forks (--quick: fewer): each compiles the codecs its own way, so a ratio is pooled over several. */
-export const DEFAULT_FORKS = 3;
-const QUICK_FORKS = 2;
+const DEFAULT_FORKS = 3;
+const QUICK_FORKS = 1;
 
 const OPTION_SPEC = {
   codecs: { type: "string" },

@@ -59,6 +59,8 @@ interface SocketFigures {
   perClient?: ClientFigures[][];
   /** Messages in flight: 1 for roundtrip, the window for stream. */
   window: number;
+  /** Messages per timed slice: one round's share in interleaved rounds, the whole run on fresh connections. */
+  slice: number;
   sent: number;
   received: number;
   lost: number;

@@ -41,7 +41,7 @@ export function sliceSize(costs: readonly { encodeNs: number; decodeNs: number }
  * enough rounds for a median ratio and its interval, each slice still
  * long enough that filling and draining the window is a small part of it.
  */
-export const SOCKET_SLICES_PER_RUN = 50;
+const SOCKET_SLICES_PER_RUN = 50;
 
 /** Messages per slice in the socket modes: a run's share of SOCKET_SLICES_PER_RUN, at least four windows, at most the run. */
 export function socketSliceSize(iterations: number, window: number): number {

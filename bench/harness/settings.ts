@@ -73,7 +73,7 @@ const COMMON = {
  */
 export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
   default: { ...COMMON, codecs: [], iterations: perMode(100_000, 2_000, 100_000, 10_000), warmup: perMode(20_000, 500, 10_000, 1_000) },
-  quick: { ...COMMON, codecs: [], runs: 2, iterations: perMode(30_000, 500, 5_000, 1_000), warmup: perMode(10_000, 100, 500, 100) },
+  quick: { ...COMMON, codecs: [], runs: 2, iterations: perMode(50_000, 500, 10_000, 1_000), warmup: perMode(10_000, 100, 1_000, 100) },
   browser: { ...COMMON, codecs: [], iterations: perMode(100_000, 1_000, 20_000, 0), warmup: perMode(20_000, 500, 10_000, 0) },
 };
 

@@ -6,7 +6,6 @@
  */
 
 import type { BenchResults, CaseResult } from "../harness/results.ts";
-import { socketSliceSize } from "../harness/schedule.ts";
 import type { Mode } from "../harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { formatNs, pad } from "./format.ts";
@@ -65,9 +64,8 @@ function socketModeLine(cases: readonly CaseResult[], s: BenchResults["settings"
   const iterations = `   ${s.iterations[mode].toLocaleString("en-US")} messages per run`;
   const c = cases.find((x) => x.verified && x.rounds > x.runs);
   if (!c) return `${iterations}; rtt and msgs/s: means of the runs`;
-  const slice = socketSliceSize(s.iterations[mode], c.socket?.window ?? 1);
   return (
-    `${iterations}, timed in rounds on connections kept open: one slice of ${slice.toLocaleString("en-US")} per codec, order\n` +
+    `${iterations}, timed in rounds on connections kept open: one slice of ${(c.socket?.slice ?? NaN).toLocaleString("en-US")} per codec, order\n` +
     `   shuffled per round; ${c.rounds} rounds; rtt and msgs/s: means of the rounds, ratios: medians`
   );
 }

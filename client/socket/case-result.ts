@@ -23,6 +23,8 @@ export interface SocketCase {
   warmed: boolean;
   /** Slices the case was to time (runs x rounds per run); one per run when absent. */
   plannedRounds?: number;
+  /** Messages per slice in interleaved rounds (absent: the whole run). */
+  slice?: number;
   error: string;
 }
 
@@ -75,6 +77,7 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
     clients: settings.clients,
     perClient: s.perClient.length > 0 ? s.perClient : undefined,
     window: s.mode === "roundtrip" ? 1 : Math.min(settings.window, settings.iterations[s.mode]),
+    slice: s.slice ?? settings.iterations[s.mode],
     sent,
     received,
     lost: sum((f) => f.lost),

@@ -54,7 +54,10 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
   const iterations = settings.iterations[mode];
   const slice = socketSliceSize(iterations, mode === "roundtrip" ? 1 : settings.window);
   const roundsPerRun = Math.ceil(iterations / slice);
-  for (const s of p.cases) s.plannedRounds = settings.runs * roundsPerRun;
+  for (const s of p.cases) {
+    s.plannedRounds = settings.runs * roundsPerRun;
+    s.slice = slice;
+  }
   const sessions = new Map<SocketCase, Open>();
   try {
     for (const s of p.cases) {

@@ -98,11 +98,18 @@ export function emptyFigures(): SocketCaseFigures {
  * timed. Never throws: failures come back in a slice's `error`.
  */
 export class SocketSession {
+  /** Resolves with how the connection closed, once it has. */
+  private readonly closing: Promise<string>;
+
   private constructor(
     private readonly ws: WebSocket,
     private readonly codec: ClientCodec,
     private readonly o: SocketCaseOptions,
-  ) {}
+  ) {
+    this.closing = new Promise((resolve) =>
+      ws.addEventListener("close", (ev: CloseEvent) => resolve(`the server closed the connection with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} between slices`)),
+    );
+  }
 
   /** Prepares the codec and opens the connection; an error line when either fails. */
   static async open(o: SocketCaseOptions): Promise<SocketSession | string> {
@@ -120,7 +127,9 @@ export class SocketSession {
     const figures = emptyFigures();
     figures.extensions = ws.extensions ?? "";
     if (ws.readyState !== 1) {
-      figures.error = "the connection closed between slices";
+      // The close event may still be on its way: wait for it (briefly) to say how it closed.
+      const unknown = new Promise<string>((resolve) => setTimeout(resolve, 1000, "the connection closed between slices"));
+      figures.error = await Promise.race([this.closing, unknown]);
       return figures;
     }
     const range = { start, count: Math.max(0, Math.min(count, o.messages.length - start)) };
