@@ -1,0 +1,34 @@
+/** The README's figures are the committed result files' figures. */
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { currentFigures, SAMPLE_RUNS } from "../../../bench/cli/readme-figures.ts";
+import type { BenchResults } from "../../../bench/harness/results.ts";
+import { FIGURES_BEGIN, FIGURES_END } from "../../../bench/report/sample-figures.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+
+describe("README figures", () => {
+  it("match what results/sample/ gives, every one", () => {
+    const block = readme.slice(readme.indexOf(FIGURES_BEGIN), readme.indexOf(FIGURES_END) + FIGURES_END.length);
+    expect(block).toBe(currentFigures());
+  });
+
+  it("say which CPU and runtime they come from", () => {
+    const first = JSON.parse(readFileSync(path.join(ROOT, SAMPLE_RUNS[0]!), "utf8")) as BenchResults;
+    const block = currentFigures();
+    expect(block).toContain(first.environment.cpu);
+    expect(block).toContain(`bun ${first.environment.runtimeVersion}`);
+  });
+
+  it("`bun run readme-figures --check` agrees, and a bad argument is one line and exit 2", () => {
+    const check = spawnSync(process.execPath, ["bench/cli/readme-figures.ts", "--check"], { cwd: ROOT, encoding: "utf8" });
+    expect(check.stdout).toBe("README figures match results/sample/.\n");
+    expect(check.status).toBe(0);
+    const bad = spawnSync(process.execPath, ["bench/cli/readme-figures.ts", "--write"], { cwd: ROOT, encoding: "utf8" });
+    expect(bad.stderr).toBe("readme-figures: unknown argument '--write'; valid: --check\n");
+    expect(bad.status).toBe(2);
+  });
+});
