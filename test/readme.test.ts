@@ -35,6 +35,16 @@ describe("README", () => {
     for (const name of CODEC_NAMES) expect(readme, name).toContain(`\`${name}\``);
   });
 
+  it("the cross-check figures it quotes are the committed cross-check's", () => {
+    const output = readFileSync(new URL("../results/sample/crosscheck-epyc-default-1.txt", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("### Cross-check"), readme.indexOf("The codecs (`protocols/`"));
+    expect(section).toContain("1.78 and 2.18 in codec mode, 3.28 and 3.07 in the\n  plain loop");
+    expect(output).toMatch(/^medium +protobuf +1\.78 \[.*\] +3\.28 /m);
+    expect(output).toMatch(/^medium +msgpack +2\.18 \[.*\] +3\.07 /m);
+    const agreeing = output.split("\n").filter((l) => /^(small|medium|large) /.test(l) && !l.includes(" !")).length;
+    expect(section).toContain(`${agreeing} of 18 ratios agreed within 10%`);
+  });
+
   it("the CSV columns it names exist", () => {
     for (const col of ["timestamp", "total_vs_json", "serialize_batch_msgs", "loop_floor_ns", "timer_overhead_ns", "bytes_min"]) {
       expect(readme).toContain(col);

@@ -41,7 +41,7 @@ function compare(view: View, c: CaseResult, cases: readonly CaseResult[]): Compa
   return r && { ...r, ratio: 1 / r.ratio, low: 1 / r.high, high: 1 / r.low };
 }
 
-export function machineLine(env: Environment): string {
+function machineLine(env: Environment): string {
   return `${env.cpu} (${env.cores} cores, ${env.memoryGiB} GiB), ${env.runtime} ${env.runtimeVersion}, ${env.os}`;
 }
 

@@ -19,13 +19,14 @@ describe("crosscheck", () => {
     const out = path.join(tmp, "results");
     const bench = run("bench/cli/bench.ts", ["--modes", "codec", "--codecs", "json,custom-binary,msgpack", "--payloads", "small,large", "--iterations", "2000", "--warmup", "200", "--out", out]);
     expect(bench.status, bench.stderr).toBe(0);
-    const r = run("bench/cli/crosscheck.ts", ["--from", path.join(out, "latest.json"), "--iterations", "2000", "--repetitions", "2"]);
+    const r = run("bench/cli/crosscheck.ts", ["--from", path.join(out, "latest.json"), "--iterations", "2000", "--repetitions", "2", "--processes", "2"]);
     expect(r.status, r.stderr).toBe(0);
     for (const payload of ["small", "large"]) {
       for (const codec of ["custom-binary", "msgpack"]) {
         expect(r.stdout).toMatch(new RegExp(`^${payload} +${codec} +\\d+\\.\\d\\d \\[\\d+\\.\\d\\d-\\d+\\.\\d\\d\\] +\\d+\\.\\d\\d +[+-]\\d+\\.\\d%`, "m"));
       }
     }
+    expect(r.stdout).toContain("median of 2 processes");
     expect(r.stdout).toMatch(/Every ratio agrees within 10%\.|\d+ ratio\(s\) differ by more than 10%/);
   }, 180_000);
 
