@@ -10,7 +10,7 @@
 import WebSocket from "ws";
 import { calibrateClock, performanceClock } from "../bench/harness/clock.ts";
 import type { Settings } from "../bench/harness/settings.ts";
-import { stringifyLine } from "./json-lines.ts";
+import { parseLine, stringifyLine } from "./json-lines.ts";
 import { processCpuMs, requestServerGc, type WebSocketClass } from "./socket/connection.ts";
 import { runSocketModes } from "./socket/modes.ts";
 
@@ -29,7 +29,7 @@ function emit(value: unknown): void {
 async function readJob(): Promise<NodeClientJob> {
   let text = "";
   for await (const chunk of process.stdin) text += String(chunk);
-  return JSON.parse(text) as NodeClientJob;
+  return parseLine(text) as NodeClientJob;
 }
 
 async function main(): Promise<void> {

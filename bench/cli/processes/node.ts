@@ -4,14 +4,14 @@
  * from node_modules), starts `node` on it and relays its JSON lines.
  */
 
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { parseLine } from "../../../client/json-lines.ts";
 import type { NodeClientJob } from "../../../client/node-client.ts";
 import type { SocketModeResult } from "../../../client/socket/modes.ts";
 import type { Progress } from "../../harness/progress.ts";
 import { ROOT } from "../paths.ts";
+import { runReportingChild } from "./reporting-child.ts";
 
 /** Inside the project, so Node resolves the external libraries from its node_modules. */
 const BUILD_DIR = path.join(ROOT, ".bench-tmp");
@@ -61,38 +61,8 @@ async function buildNodeClient(): Promise<string> {
 
 export async function runNodeClient(job: NodeClientJob, onProgress: (e: Progress) => void, shouldStop: () => boolean = () => false): Promise<SocketModeResult> {
   const entry = await buildNodeClient();
-  // --expose-gc: the client collects its garbage before each run, as the Bun client does.
   const node = findNode();
   if (!node) throw new Error("no Node.js on PATH");
-  // Its own process group: a terminal's Ctrl-C reaches the bench, which asks the client to stop after its case.
-  const child = spawn(node, ["--expose-gc", entry], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], detached: true });
-  child.stdin.end(JSON.stringify(job) + "\n");
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  let buffered = "";
-  let result: SocketModeResult | undefined;
-  let failure: string | undefined;
-  child.stdout.on("data", (d: Buffer) => {
-    buffered += d.toString();
-    let newline: number;
-    while ((newline = buffered.indexOf("\n")) !== -1) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      const msg = parseLine(line) as { type: string; event?: Progress; result?: SocketModeResult; message?: string };
-      if (msg.type === "progress") onProgress(msg.event!);
-      else if (msg.type === "result") result = msg.result;
-      else if (msg.type === "error") failure = msg.message;
-    }
-  });
-  // Ctrl-C: the client hears SIGINT from us, stops after its current case and reports.
-  const watch = setInterval(() => {
-    if (shouldStop()) {
-      child.kill("SIGINT");
-      clearInterval(watch);
-    }
-  }, 200);
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  clearInterval(watch);
-  if (result) return result;
-  throw new Error(`the Node client failed${failure ? `: ${failure}` : ` (exit ${code})`}${stderr ? `: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`);
+  // --expose-gc: the client collects its garbage before each run, as the Bun client does.
+  return runReportingChild<SocketModeResult>({ name: "the Node client", command: node, args: ["--expose-gc", entry], job, onProgress, shouldStop });
 }
