@@ -69,18 +69,25 @@ export function mergeForks(parts: readonly CodecModeResult[], forks: number): Co
   const first = parts[0]!;
   const keyOf = (c: CaseResult): string => `${c.payload}|${c.codec}`;
   const keys = [...new Set(parts.flatMap((p) => p.cases.map(keyOf)))];
-  const cases = keys.map((key) => {
-    const payload = key.split("|")[0]!;
-    const roundOffsets: number[] = [];
+  // Per payload, where each fork's round numbers start: after every round of the forks before it.
+  const offsets = new Map<string, number[]>();
+  for (const payload of new Set(parts.flatMap((p) => p.cases.map((c) => c.payload)))) {
     let round = 0;
-    for (const p of parts) {
-      roundOffsets.push(round);
-      round += Math.max(0, ...p.cases.filter((c) => c.payload === payload).flatMap((c) => c.raw.map((r) => r.round + 1)));
-    }
+    offsets.set(
+      payload,
+      parts.map((p) => {
+        const start = round;
+        for (const c of p.cases) if (c.payload === payload) for (const r of c.raw) round = Math.max(round, start + r.round + 1);
+        return start;
+      }),
+    );
+  }
+  const cases = keys.map((key) => {
     const withCase = parts.filter((p) => p.cases.some((c) => keyOf(c) === key));
+    const c0 = withCase[0]!.cases.find((c) => keyOf(c) === key)!;
     return mergeCase(
       withCase.map((p) => p.cases.find((c) => keyOf(c) === key)!),
-      withCase.map((p) => roundOffsets[parts.indexOf(p)]!),
+      withCase.map((p) => offsets.get(c0.payload)![parts.indexOf(p)]!),
       forks,
     );
   });

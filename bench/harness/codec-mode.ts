@@ -79,15 +79,16 @@ function loopFloors(messages: Map<PayloadName, Message[]>, settings: Settings, c
   return floors;
 }
 
+/** Round k of pass `run` belongs to the span when its place, run + k / roundsPerRun, falls in [from, to). */
+function inSpan(run: number, k: number, roundsPerRun: number, span: { from: number; to: number }): boolean {
+  const place = run + k / roundsPerRun;
+  return place >= span.from && place < span.to;
+}
+
 /** How many of `runs` x `roundsPerRun` rounds fall in the span. */
 function roundsInSpan(runs: number, roundsPerRun: number, span: { from: number; to: number }): number {
   let n = 0;
-  for (let run = 0; run < runs; run++) {
-    for (let k = 0; k < roundsPerRun; k++) {
-      const place = run + k / roundsPerRun;
-      if (place >= span.from && place < span.to) n++;
-    }
-  }
+  for (let run = 0; run < runs; run++) for (let k = 0; k < roundsPerRun; k++) if (inSpan(run, k, roundsPerRun, span)) n++;
   return n;
 }
 
@@ -124,8 +125,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
     passes: for (let run = Math.floor(span.from); run < Math.min(runs, Math.ceil(span.to)); run++) {
       ctx.gc?.();
       for (let k = 0; k < roundsPerRun; k++) {
-        const place = run + k / roundsPerRun;
-        if (place < span.from || place >= span.to) continue;
+        if (!inSpan(run, k, roundsPerRun, span)) continue;
         const round = run * roundsPerRun + k;
         const runOrder = shuffled(cases.filter((c) => c.error === ""), rng);
         payloadOrder.push(runOrder.map((c) => c.codec.name));
