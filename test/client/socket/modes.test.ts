@@ -74,8 +74,11 @@ describe("roundtrip and stream with one client: interleaved rounds", () => {
     for (const c of result.cases.filter((x) => x.codec !== "raw")) {
       // The server's per-message times come from one connection's figures, covering both runs.
       expect(c.socket!.serverDeserialize.n).toBe(1);
-      expect(c.socket!.serverCpuMs).toBeGreaterThan(0);
     }
+    // Its CPU goes to the connections that were busy; with slices this short, turns come within a
+    // millisecond and a connection may be charged for its neighbour's (cpu.ts), but none of it is lost.
+    const serverCpu = result.cases.reduce((sum, c) => sum + c.socket!.serverCpuMs, 0);
+    expect(serverCpu).toBeGreaterThan(0);
   });
 
   it("shuffles the codecs per round and records the order", () => {
