@@ -128,9 +128,11 @@ let units = new Uint16Array(256);
 export function writeUtf8(s: string, buf: Uint8Array, pos: number): number {
   const n = s.length;
   if (n >= NATIVE_WRITE_MIN_LENGTH) {
-    // The native writer would silently turn a lone surrogate into U+FFFD, so check first.
-    if (!s.isWellFormed()) return -1 - firstLoneSurrogate(s);
-    return pos + nativeWrite.call(buf, s, pos, buf.length - pos);
+    const written = nativeWrite.call(buf, s, pos, buf.length - pos);
+    // One byte per unit: all ASCII, so no surrogate. Otherwise the native
+    // writer may have turned a lone surrogate into U+FFFD silently: check.
+    if (written !== n && !s.isWellFormed()) return -1 - firstLoneSurrogate(s);
+    return pos + written;
   }
   let p = pos;
   for (let i = 0; i < n; i++) {

@@ -65,6 +65,30 @@ describe("custom-binary fuzz", () => {
     fc.assert(fc.property(lone, (text) => void expect(() => cb.encode({ text, num: 1 })).toThrow(/lone UTF-16 surrogate/)), runs(2000, 11));
   });
 
+  /** Index of the first surrogate that is not half of a pair. */
+  const firstLone = (text: string): number => {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0xd800 || c > 0xdfff) continue;
+      const next = text.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+      else return i;
+    }
+    return -1;
+  };
+
+  it("long strings too (the native writer's path), named at the surrogate's index, with ASCII or not around it", () => {
+    const around = fc.oneof(fc.string({ minLength: 16, maxLength: 60 }), fc.string({ unit: "binary", minLength: 16, maxLength: 60 }));
+    const lone = fc.tuple(around, fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 10 })).filter(([a, s, b]) => a.isWellFormed() && b.isWellFormed() && !(a + String.fromCharCode(s) + b).isWellFormed());
+    fc.assert(
+      fc.property(lone, ([a, s, b]) => {
+        const text = a + String.fromCharCode(s) + b;
+        expect(() => cb.encode({ text, num: 1 })).toThrow(new RegExp(`lone UTF-16 surrogate at index ${firstLone(text)}\\b`));
+      }),
+      runs(2000, 12),
+    );
+  });
+
   it("bit flips and byte changes of valid messages: only documented errors, and a decoded result re-encodes to the same bytes", () => {
     const messages = [...makeMessages("small", { count: 50, seed: 7, fixed: false }), ...makeMessages("large", { count: 50, seed: 7, fixed: false })];
     const outcomes = { ok: 0, range: 0, decode: 0 };
