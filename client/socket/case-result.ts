@@ -20,6 +20,7 @@ export interface SocketCase {
   figures: SocketCaseFigures[];
   rtt: Float64Array[];
   perClient: ClientFigures[][];
+  /** Fresh connections: the case has had its warm-up run (rounds warm up as they open). */
   warmed: boolean;
   /** Slices the case was to time (runs x rounds per run); one per run when absent. */
   plannedRounds?: number;

@@ -49,6 +49,8 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   const started = now();
   const modes = socketModesOf(settings);
   const maxIterations = Math.max(...modes.map((m) => settings.iterations[m]));
+  // One list per payload, shared by every mode.
+  const messagesOf = new Map(settings.payloads.map((p) => [p, makeMessages(p, { count: maxIterations, seed: settings.seed, fixed: settings.fixed })]));
   const source = { client: ctx.client, clientLibrary: ctx.clientLibrary, libraryVersion: ctx.libraryVersion };
   const total = modes.length * settings.payloads.length * settings.codecs.length * settings.runs;
   const rng = createRng(settings.seed ^ 0x2545f491);
@@ -61,7 +63,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   outer: for (const mode of modes) {
     order[mode] = [];
     for (const payload of settings.payloads) {
-      const messages = makeMessages(payload, { count: maxIterations, seed: settings.seed, fixed: settings.fixed });
+      const messages = messagesOf.get(payload)!;
       const p: PayloadRun = {
         settings,
         ctx,
@@ -77,7 +79,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
           codec: s.codec,
           payload,
           mode,
-          messages: messages.slice(0, count),
+          messages: count >= messages.length ? messages : messages.slice(0, count),
           window: mode === "roundtrip" ? 1 : settings.window,
           stallTimeoutMs: settings.stallTimeoutMs,
           clock: ctx.clock,

@@ -28,14 +28,12 @@ async function openCase(p: PayloadRun, s: SocketCase, sessions: Map<SocketCase, 
   if (warmup > 0) {
     p.progress("warmup", s.codec, 0, 0);
     const warm = await runSocketCase(p.options(s, warmup, "warmup"));
-    s.warmed = true;
     if (warm.error !== "") {
       s.error = `warm-up: ${warm.error}`;
       return;
     }
   }
   const opened = await SocketSession.open(p.options(s, p.messages.length, "rounds"));
-  s.warmed = true;
   if (typeof opened === "string") s.error = opened;
   else sessions.set(s, { session: opened, last: undefined });
 }

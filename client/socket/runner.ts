@@ -128,8 +128,10 @@ export class SocketSession {
     figures.extensions = ws.extensions ?? "";
     if (ws.readyState !== 1) {
       // The close event may still be on its way: wait for it (briefly) to say how it closed.
-      const unknown = new Promise<string>((resolve) => setTimeout(resolve, 1000, "the connection closed between slices"));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const unknown = new Promise<string>((resolve) => (timer = setTimeout(resolve, 1000, "the connection closed between slices")));
       figures.error = await Promise.race([this.closing, unknown]);
+      clearTimeout(timer);
       return figures;
     }
     const range = { start, count: Math.max(0, Math.min(count, o.messages.length - start)) };
