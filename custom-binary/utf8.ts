@@ -9,8 +9,10 @@
  *   less than building a string in JavaScript, so strings go through them
  *   (the reader decodes all of a message's strings with one call when it can).
  * - Browsers have only TextDecoder/TextEncoder, and in V8 each call costs far
- *   more than decoding a short string in JavaScript, so short strings are
- *   decoded and encoded in JavaScript and only long ones natively.
+ *   more than decoding a short string in JavaScript (about 500 ns in
+ *   Chromium), so short strings are decoded and encoded in JavaScript and only
+ *   long ones natively; the lengths where native wins were measured in
+ *   Chromium (docs/custom-binary-performance.md).
  * Both return the same strings and throw the same errors.
  */
 
@@ -32,11 +34,22 @@ export const NATIVE_STRINGS = utf8Slice !== undefined && utf8Write !== undefined
 
 /**
  * Strings at least this many UTF-16 units long are written by the runtime's
- * native UTF-8 writer; shorter ones by a JavaScript loop.
+ * native UTF-8 writer; shorter ones by a JavaScript loop. In Chromium,
+ * `TextEncoder.encodeInto` overtakes the loop at about 400 units of ASCII
+ * and 500 of mixed text.
  */
-export const NATIVE_WRITE_MIN_LENGTH = NATIVE_STRINGS ? 16 : 256;
-/** Without Buffer methods, strings at least this many bytes long are decoded by TextDecoder. */
+export const NATIVE_WRITE_MIN_LENGTH = NATIVE_STRINGS ? 16 : 512;
+/**
+ * Without Buffer methods, strings at least this many bytes long are decoded
+ * by TextDecoder. In Chromium it overtakes JavaScript at about 64 bytes of
+ * ASCII but only at about 400 of mixed text; 256 keeps the loss on mixed
+ * text small and the gain on ASCII large.
+ */
 const TEXT_DECODER_MIN_BYTES = 256;
+/** The same for bytes the header promises are ASCII (checked, not trusted). */
+const TEXT_DECODER_MIN_ASCII_BYTES = 64;
+/** Shorter strings built by `+=` are flat in V8 (longer ones become ropes, flattened later, off the clock). */
+const CONCAT_MAX = 12;
 
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -54,15 +67,28 @@ const replacingDecode: SliceFn =
     return textDecoder.decode(this.subarray(start, end));
   };
 
-/** Bytes below 0x80, as a string, built in JavaScript. */
+/**
+ * Bytes below 0x80, as a string, built in JavaScript: by `+=` when short,
+ * else from an array of the bytes in one `String.fromCharCode` call (a plain
+ * array: V8 spreads it far faster than a typed array).
+ */
 function asciiInJs(bytes: Uint8Array, start: number, end: number): string | undefined {
-  let s = "";
-  for (let i = start; i < end; i++) {
+  if (end - start <= CONCAT_MAX) {
+    let s = "";
+    for (let i = start; i < end; i++) {
+      const b = bytes[i]!;
+      if (b >= 0x80) return undefined;
+      s += String.fromCharCode(b);
+    }
+    return s;
+  }
+  const units = new Array<number>(end - start);
+  for (let i = start, n = 0; i < end; i++) {
     const b = bytes[i]!;
     if (b >= 0x80) return undefined;
-    s += String.fromCharCode(b);
+    units[n++] = b;
   }
-  return s;
+  return String.fromCharCode.apply(null, units);
 }
 
 /**
@@ -73,7 +99,7 @@ function asciiInJs(bytes: Uint8Array, start: number, end: number): string | unde
  */
 export function decodeAscii(bytes: Uint8Array, start: number, end: number): string | undefined {
   if (utf8Slice === undefined || end - start < 8) {
-    if (utf8Slice === undefined && end - start >= TEXT_DECODER_MIN_BYTES) {
+    if (utf8Slice === undefined && end - start >= TEXT_DECODER_MIN_ASCII_BYTES) {
       for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return undefined;
       return textDecoder.decode(bytes.subarray(start, end));
     }
@@ -86,13 +112,14 @@ export function decodeAscii(bytes: Uint8Array, start: number, end: number): stri
 /**
  * Valid UTF-8 decoded in JavaScript, or undefined at the first invalid
  * sequence (RFC 3629: no overlong forms, no surrogates, nothing above
- * U+10FFFF).
+ * U+10FFFF); the caller then finds the exact byte with `firstInvalidUtf8`.
+ * The UTF-16 units go into a plain array of one slot per byte (never fewer
+ * bytes than units), trimmed, then turned into one string by one
+ * `String.fromCharCode` call: in V8 that is about twice as fast as spreading
+ * a typed array of units, and a reused array would have to change length.
  */
 function utf8InJs(bytes: Uint8Array, start: number, end: number): string | undefined {
-  // UTF-16 units gathered in a reused array and turned into one string at
-  // the end: one string allocation instead of one per character.
-  if (units.length < end - start) units = new Uint16Array(Math.max(end - start, units.length * 2));
-  const u = units;
+  const u = new Array<number>(end - start);
   let n = 0;
   let i = start;
   while (i < end) {
@@ -100,25 +127,37 @@ function utf8InJs(bytes: Uint8Array, start: number, end: number): string | undef
     if (b < 0x80) {
       u[n++] = b;
       i++;
-      continue;
-    }
-    // Length of the sequence from its lead byte; then the RFC 3629 checks on exactly that sequence.
-    const size = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-    if (size === 0 || i + size > end || firstInvalidUtf8(bytes, i, i + size) !== -1) return undefined;
-    if (size === 2) {
-      u[n++] = ((b & 0x1f) << 6) | (bytes[i + 1]! & 0x3f);
-    } else if (size === 3) {
-      u[n++] = ((b & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f);
+    } else if (b < 0xe0) {
+      if (b < 0xc2 || i + 1 >= end) return undefined;
+      const c1 = bytes[i + 1]!;
+      if ((c1 & 0xc0) !== 0x80) return undefined;
+      u[n++] = ((b & 0x1f) << 6) | (c1 & 0x3f);
+      i += 2;
+    } else if (b < 0xf0) {
+      if (i + 2 >= end) return undefined;
+      const c1 = bytes[i + 1]!;
+      const c2 = bytes[i + 2]!;
+      if ((c1 & 0xc0) !== 0x80 || (c2 & 0xc0) !== 0x80) return undefined;
+      const c = ((b & 0x0f) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f);
+      if (c < 0x800 || (c >= 0xd800 && c <= 0xdfff)) return undefined; // overlong, or a surrogate
+      u[n++] = c;
+      i += 3;
     } else {
-      const cp = (((b & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f)) - 0x10000;
-      u[n++] = 0xd800 | (cp >> 10);
+      if (b > 0xf4 || i + 3 >= end) return undefined;
+      const c1 = bytes[i + 1]!;
+      const c2 = bytes[i + 2]!;
+      const c3 = bytes[i + 3]!;
+      if ((c1 & 0xc0) !== 0x80 || (c2 & 0xc0) !== 0x80 || (c3 & 0xc0) !== 0x80) return undefined;
+      const cp = ((b & 0x07) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f);
+      if (cp < 0x10000 || cp > 0x10ffff) return undefined; // overlong, or beyond Unicode
+      u[n++] = 0xd800 | ((cp - 0x10000) >> 10);
       u[n++] = 0xdc00 | (cp & 0x3ff);
+      i += 4;
     }
-    i += size;
   }
-  return String.fromCharCode.apply(null, u.subarray(0, n) as unknown as number[]);
+  u.length = n;
+  return String.fromCharCode.apply(null, u);
 }
-let units = new Uint16Array(256);
 
 /**
  * Writes `s` as UTF-8 at `pos` and returns the position after it. The caller

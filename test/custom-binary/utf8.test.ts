@@ -31,7 +31,7 @@ beforeAll(async () => {
 describe("custom-binary without Buffer methods (the browser strategy)", () => {
   it("is the JavaScript strategy", () => {
     expect(utf8.NATIVE_STRINGS).toBe(false);
-    expect(utf8.NATIVE_WRITE_MIN_LENGTH).toBe(256);
+    expect(utf8.NATIVE_WRITE_MIN_LENGTH).toBe(512);
   });
 
   it("round-trips the article's messages to the spec's bytes, and varied ones exactly", () => {
@@ -42,6 +42,9 @@ describe("custom-binary without Buffer methods (the browser strategy)", () => {
       ...makeMessages("large", { count: 200, seed: 4, fixed: false }),
       { text: "é".repeat(300), text2: "x".repeat(400), num: 1, decimal: 2 },
       { text: "😀".repeat(100), num: 7 },
+      // All ASCII, so flagged: one span of 13+ bytes (built from an array) and one of 64+ (TextDecoder).
+      { text: "a".repeat(20), text2: "b".repeat(30), num: 3, decimal: 1.5 },
+      { text: "x".repeat(300), num: 2 },
     ];
     for (const m of messages) expect(cb.decode(cb.encode(m))).toEqual(m);
   });
@@ -61,17 +64,33 @@ describe("custom-binary without Buffer methods (the browser strategy)", () => {
         expected = undefined;
       }
       if (expected === undefined) {
-        expect(() => utf8.readUtf8(body, 0, len)).toThrow(DecodeErrorClass);
+        let thrown: unknown;
+        try {
+          utf8.readUtf8(body, 0, len);
+        } catch (e) {
+          thrown = e;
+        }
+        // The same error the spec's byte-by-byte check names.
+        expect(thrown).toBeInstanceOf(DecodeErrorClass);
+        const bad = utf8.firstInvalidUtf8(body, 0, len);
+        expect(thrown).toMatchObject({ code: "INVALID_UTF8", offset: bad, byte: body[bad] });
       } else {
         expect(utf8.readUtf8(body, 0, len)).toBe(expected);
       }
       const ascii = body.every((b) => b < 0x80);
-      expect(utf8.decodeAscii(body, 0, len) === undefined).toBe(!ascii);
+      expect(utf8.decodeAscii(body, 0, len)).toBe(ascii ? expected : undefined);
     }
   });
 
   it("refuses a flagged message with non-ASCII bytes and truncation the same way", () => {
     expect(() => cb.decode(Uint8Array.from([0x19, 0x02, 0xc3, 0xa9, 0x00]))).toThrow(/NOT_ASCII/);
+    for (const length of [20, 100]) {
+      // A long flagged span with one valid two-byte character at string offset 15.
+      const body = new Array<number>(length).fill(0x61);
+      body[15] = 0xc3;
+      body[16] = 0xa9;
+      expect(() => cb.decode(Uint8Array.from([0x19, length, ...body, 0x00]))).toThrow(expect.objectContaining({ code: "NOT_ASCII", offset: 2 + 15 }));
+    }
     expect(() => cb.decode(Uint8Array.from([0x11, 0x02, 0x41, 0x42, 0x00]))).toThrow(/ASCII_FLAG_MISSING/);
     expect(() => cb.decode(Uint8Array.from([0x19, 0x05, 0x41]))).toThrow(RangeError);
     expect(() => cb.encode({ text: "a\uD800", num: 1 })).toThrow(/lone UTF-16 surrogate/);
