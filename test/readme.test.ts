@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { HELP } from "../bench/cli/options.ts";
 import { CSV_COLUMNS } from "../bench/report/csv.ts";
+import { parseCsv } from "../bench/report/csv-parse.ts";
 import { CODEC_NAMES } from "../protocols/registry.ts";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
@@ -43,6 +44,39 @@ describe("README", () => {
     expect(output).toMatch(/^medium +msgpack +2\.18 \[.*\] +3\.07 /m);
     const agreeing = output.split("\n").filter((l) => /^(small|medium|large) /.test(l) && !l.includes(" !")).length;
     expect(section).toContain(`${agreeing} of 18 ratios agreed within 10%`);
+  });
+
+  it("the custom-binary figures it quotes are the committed runs'", () => {
+    const sample = (name: string) => readFileSync(new URL(`../results/sample/${name}`, import.meta.url), "utf8");
+    /** codec -> payload -> row, from a committed CSV's codec-mode rows. */
+    const rows = (name: string) => {
+      const [header, ...body] = parseCsv(sample(name));
+      const col = (row: string[], c: string) => row[header!.indexOf(c)]!;
+      const out = new Map<string, Map<string, (c: string) => string>>();
+      for (const row of body.filter((r) => r.length > 1 && col(r, "mode") === "codec")) {
+        if (!out.has(col(row, "codec"))) out.set(col(row, "codec"), new Map());
+        out.get(col(row, "codec"))!.set(col(row, "payload"), (c) => col(row, c));
+      }
+      return out;
+    };
+    const bun = rows("xeon-codec-custom-binary.csv");
+    const before = rows("browser-custom-binary-before-1.csv");
+    const after = rows("browser-custom-binary-after-1.csv");
+    const crosscheck = sample("crosscheck-xeon-codec-custom-binary.txt");
+    const section = readme.slice(readme.indexOf("How close to the floor"), readme.indexOf("## Development"));
+    const ratio = (r: Map<string, Map<string, (c: string) => string>>, payload: string) => Number(r.get("custom-binary")!.get(payload)!("total_vs_json")).toFixed(2);
+    for (const payload of ["small", "medium", "large"]) {
+      const cb = bun.get("custom-binary")!.get(payload)!;
+      const vsBytes = (Number(cb("total_median_ns")) / Number(bun.get("json-bytes")!.get(payload)!("total_median_ns"))).toFixed(2);
+      const plain = new RegExp(`^${payload} +custom-binary +\\S+ \\[.*\\] +(\\S+) `, "m").exec(crosscheck)![1]!;
+      const line = section.split("\n").find((l) => l.startsWith(`| ${payload} |`))!;
+      expect(line, payload).toBeDefined();
+      const cells = line.split("|").map((c) => c.trim());
+      expect(cells[2]).toMatch(new RegExp(`^${ratio(bun, payload)} `));
+      expect(cells[3]).toBe(vsBytes);
+      expect(cells[4]).toBe(plain);
+      expect(cells[5]).toBe(`${ratio(before, payload)} / ${ratio(after, payload)}`);
+    }
   });
 
   it("the CSV columns it names exist", () => {
