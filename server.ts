@@ -118,7 +118,29 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
   };
 }
 
-const SERVER_FLAGS = "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --exit-with-stdin";
+const SERVER_FLAGS = "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --exit-with-stdin, --help";
+
+const SERVER_HELP = `Usage: bun run server [options]
+
+The benchmark's Bun WebSocket server: the page at /, the WebSocket endpoint
+at ${WS_PATH}. Prints one JSON line, {"event":"ready","url":...}, once it
+listens; Ctrl-C closes every connection and exits.
+
+Options:
+  --host HOST            interface to listen on (default: ${SERVER_DEFAULTS.host})
+  --port N               port, 0..65535; 0 picks a free one (default: ${SERVER_DEFAULTS.port})
+  --deflate              offer permessage-deflate (off by default)
+  --idle-timeout S       seconds a connection may stay silent, 1..960 (default: ${SERVER_DEFAULTS.idleTimeoutS})
+  --allow-origin ORIGIN  another origin whose pages may connect; repeatable
+  --max-connections N    open WebSocket connections at most (default: ${SERVER_DEFAULTS.maxConnections})
+  --exit-with-stdin      stop when standard input closes
+  -h, --help             this text
+`;
+
+/** True when the arguments ask for the help text. */
+function wantsServerHelp(argv: readonly string[]): boolean {
+  return argv.includes("--help") || argv.includes("-h");
+}
 
 /** Command-line flags of `bun run server`; throws a one-line message for a bad one. */
 export function parseServerArgs(argv: readonly string[]): ServerOptions {
@@ -165,6 +187,10 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
 }
 
 if (import.meta.main) {
+  if (wantsServerHelp(process.argv.slice(2))) {
+    process.stdout.write(SERVER_HELP);
+    process.exit(0);
+  }
   let options: ServerOptions;
   try {
     options = parseServerArgs(process.argv.slice(2));

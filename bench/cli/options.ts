@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import { CLIENT_CHOICES, DEFAULTS, defaultSettings, MODE_NAMES, parseInteger, SettingError, type ClientChoice, type Mode, type Settings } from "../harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
+import { CODEC_NAMES } from "../../protocols/registry.ts";
 import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
 
 export interface BenchOptions {
@@ -124,11 +125,35 @@ function integerFlag(flag: string, raw: string | undefined, fallback: number, mi
   return raw === undefined ? fallback : parseInteger(`--${flag}`, raw, min, max);
 }
 
+const VALUE_OPTIONS = new Set(
+  Object.entries(OPTION_SPEC)
+    .filter(([, spec]) => spec.type === "string")
+    .map(([name]) => `--${name}`),
+);
+
+/**
+ * `--seed -1` as `--seed=-1`: parseArgs takes a value that starts with a
+ * dash for an option, and would say the value is missing; joined, it
+ * reaches the range check, which names what is wrong with it.
+ */
+function joinNegativeValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (VALUE_OPTIONS.has(arg) && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /** Parses `bench` arguments (without the runtime and script). Throws SettingError. */
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTION_SPEC, strict: true, allowPositionals: false });
+    parsed = parseArgs({ args: joinNegativeValues(argv), options: OPTION_SPEC, strict: true, allowPositionals: false });
   } catch (e) {
     throw new SettingError(describeParseError(e));
   }
@@ -164,6 +189,12 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     deflate: v.deflate === true,
     stallTimeoutMs: integerFlag("stall-timeout", v["stall-timeout"], base.stallTimeoutMs / 1000, 1, 3600) * 1000,
   };
+  if (settings.modes.includes("codec") && !settings.codecs.some((c) => (CODEC_NAMES as readonly string[]).includes(c))) {
+    const socketModes = settings.modes.filter((m) => m !== "codec");
+    throw new SettingError(
+      `--modes codec has no codec to run: raw runs in the WebSocket modes only; add a codec (${CODEC_NAMES.join(", ")})${socketModes.length === 0 ? " or choose --modes roundtrip, stream or fanout" : " or leave codec out of --modes"}`,
+    );
+  }
   const forks = integerFlag("forks", v.forks, quick ? QUICK_FORKS : DEFAULT_FORKS, 1, 64);
   return { settings, client: client[0]!, url: parseUrl(v.url), out, quick, forks, help: v.help === true };
 }

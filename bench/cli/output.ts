@@ -4,13 +4,14 @@
  * renamed into place, so a reader never sees half a file.
  */
 
-import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { BenchResults, CaseResult } from "../harness/results.ts";
 import { csvHeader, csvRows, toCsv } from "../report/csv.ts";
 import { toJson } from "../report/json.ts";
 import { reportHtml } from "../report/html.ts";
 import { rowsFromResults } from "../report/rows.ts";
+import { SettingError } from "../harness/settings.ts";
 import { ROOT } from "./paths.ts";
 
 export interface WrittenFiles {
@@ -31,6 +32,36 @@ export function chartJsSource(): string {
 /** 2026-11-21T23:40:05.123Z -> 2026-11-21T23-40-05Z (safe on every file system). */
 function fileStamp(isoTimestamp: string): string {
   return isoTimestamp.replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
+}
+
+/**
+ * Makes sure results can be written to `outDir` before anything is
+ * measured: creates it, writes and removes a probe file. A directory that
+ * cannot be made or written is a bad --out, reported in one line.
+ */
+export function prepareOutDir(outDir: string): void {
+  const why = (e: unknown): string => {
+    const err = e as { code?: string; message?: string };
+    return err.code === "EACCES" || err.code === "EPERM" || err.code === "EROFS"
+      ? "permission denied"
+      : err.code === "ENOTDIR" || err.code === "EEXIST"
+        ? "a file, not a directory, is in the way"
+        : err.code === "ENOENT"
+          ? "the file system does not allow it there"
+          : (err.code ?? err.message ?? String(e));
+  };
+  try {
+    mkdirSync(outDir, { recursive: true });
+  } catch (e) {
+    throw new SettingError(`--out ${outDir}: cannot create the directory (${why(e)}); name a directory you can write to`);
+  }
+  const probe = path.join(outDir, `.write-test.${process.pid}`);
+  try {
+    writeFileSync(probe, "");
+    rmSync(probe, { force: true });
+  } catch (e) {
+    throw new SettingError(`--out ${outDir}: cannot write there (${why(e)}); name a directory you can write to`);
+  }
 }
 
 export function writeAtomic(file: string, content: string): void {

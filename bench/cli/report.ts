@@ -11,17 +11,41 @@ import { chartJsSource, writeAtomic } from "./output.ts";
 import { reportHtml } from "../report/html.ts";
 import { rowsFromFile, type ChartRow } from "../report/rows.ts";
 
+const USAGE = "usage: bun run report FILE... [--out report.html]";
+
+const REPORT_HELP = `Usage: bun run report FILE... [--out FILE]
+
+Builds one offline HTML report (charts and a table) from result files that
+\`bun run bench\` or the page wrote, CSV or JSON, side by side.
+
+Options:
+  --out FILE           where the report goes (default: results/report.html)
+  -h, --help           this text
+`;
+
 function main(argv: string[]): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { out: { type: "string" } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: { out: { type: "string" }, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
   } catch (e) {
-    process.stderr.write(`report: ${(e as Error).message.split("\n")[0]}; usage: bun run report FILE... [--out report.html]\n`);
+    const err = e as { code?: string; message: string };
+    const flag = /'([^']+)'/.exec(err.message)?.[1];
+    const line =
+      err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+        ? `unknown option '${flag}'; valid options: --out, --help`
+        : err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE"
+          ? `option '${flag?.split(" ")[0]}' needs a value`
+          : err.message.split("\n")[0];
+    process.stderr.write(`report: ${line}; ${USAGE}\n`);
     return 2;
+  }
+  if (parsed.values.help === true) {
+    process.stdout.write(REPORT_HELP);
+    return 0;
   }
   const files = parsed.positionals;
   if (files.length === 0) {
-    process.stderr.write("report: name at least one results file (CSV or JSON); usage: bun run report FILE... [--out report.html]\n");
+    process.stderr.write(`report: name at least one results file (CSV or JSON); ${USAGE}\n`);
     return 2;
   }
   const rows: ChartRow[] = [];
@@ -35,7 +59,12 @@ function main(argv: string[]): number {
     }
   }
   const out = parsed.values.out ?? path.join("results", "report.html");
-  writeAtomic(out, reportHtml(rows, chartJsSource(), `From ${files.map((f) => path.basename(f)).join(", ")}.`));
+  try {
+    writeAtomic(out, reportHtml(rows, chartJsSource(), `From ${files.map((f) => path.basename(f)).join(", ")}.`));
+  } catch (e) {
+    process.stderr.write(`report: --out ${out}: cannot write there (${(e as { code?: string }).code ?? (e as Error).message}); name a file in a directory you can write to\n`);
+    return 2;
+  }
   process.stdout.write(`Wrote ${out} (${rows.length} rows).\n`);
   return 0;
 }

@@ -18,13 +18,13 @@ import type { BenchResults, CaseResult, RunSettings } from "../harness/results.t
 import { libraryVersion, LIBRARIES } from "./environment.ts";
 import { SettingError } from "../harness/settings.ts";
 import type { BenchOptions } from "./options.ts";
-import { LiveCsv } from "./output.ts";
+import { LiveCsv, prepareOutDir } from "./output.ts";
 import { runCodecForks } from "./processes/codec-forks.ts";
 import { nodeVersion, runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter } from "./progress.ts";
 import { runBrowserBench } from "./run-browser.ts";
 import { EXIT_INTERRUPTED, fullGc, measureEnvironment, report, type RunControl, type Streams } from "./run-support.ts";
-import { useServer } from "./servers.ts";
+import { checkUrl, useServer } from "./servers.ts";
 
 /** The WebSocket modes with the Bun client (in this process) or the Node client (a process of its own). */
 async function runWebSocketModes(options: BenchOptions, calibration: ClockCalibration, hooks: RunHooks): Promise<{ result: SocketModeResult; server: string; serverExit: string | undefined }> {
@@ -57,9 +57,12 @@ async function runWebSocketModes(options: BenchOptions, calibration: ClockCalibr
 
 /** Runs the benchmark; returns the process exit code (0, 1 when a case or a mode failed, 130 when stopped). */
 export async function runBench(options: BenchOptions, streams: Streams, control: RunControl = { stopRequested: false }): Promise<number> {
-  if (options.client === "browser") return runBrowserBench(options, streams, control);
+  // Every check that can fail on the user's input runs before anything is measured.
+  prepareOutDir(options.out);
   const { settings } = options;
   const socketModes = socketModesOf(settings);
+  if (options.url !== undefined && (socketModes.length > 0 || options.client === "browser")) await checkUrl(options.url);
+  if (options.client === "browser") return runBrowserBench(options, streams, control);
   if (socketModes.length > 0 && options.client === "node" && nodeVersion() === undefined) {
     throw new SettingError("--client node needs Node.js on PATH (node --version failed); install Node.js or use --client bun");
   }

@@ -4,6 +4,7 @@
  * process of the bench's own, stopped when the work is done.
  */
 
+import { SettingError } from "../harness/settings.ts";
 import type { BenchOptions } from "./options.ts";
 import { spawnServer } from "./processes/server.ts";
 
@@ -19,6 +20,18 @@ async function probeServer(url: string, timeoutMs: number): Promise<void> {
     if (/ENOTFOUND|EAI_AGAIN|DNS|getaddrinfo/i.test(code + (err.message ?? ""))) throw new Error(`cannot resolve the host of ${url} (DNS lookup failed)`);
     if (err.name === "TimeoutError" || /timed out|timeout/i.test(err.message ?? "")) throw new Error(`${host} did not answer within ${timeoutMs} ms`);
     throw new Error(`cannot reach ${url}: ${err.message ?? String(e)}`);
+  }
+}
+
+/** How long `checkUrl` waits for the server --url names. */
+const URL_CHECK_TIMEOUT_MS = 5000;
+
+/** Checks, before anything is measured, that the server --url names answers: a bad --url, in one line. */
+export async function checkUrl(url: string): Promise<void> {
+  try {
+    await probeServer(url, URL_CHECK_TIMEOUT_MS);
+  } catch (e) {
+    throw new SettingError(`--url ${url}: ${(e as Error).message}`);
   }
 }
 

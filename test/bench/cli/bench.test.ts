@@ -27,7 +27,11 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
     [["--modes", "telepathy"], /^bench: --modes: unknown value 'telepathy'; valid values: codec, roundtrip, stream, fanout or all\n$/],
     [["--runs", "0"], /^bench: --runs must be an integer from 1 to 1000, got '0'\n$/],
     [["--iterations", "1e5"], /^bench: --iterations must be an integer from 1 to 10000000, got '1e5'\n$/],
-    [["--seed", "-1"], /^bench: option '--seed' needs a value; see --help\n$|^bench: --seed must be an integer/],
+    [["--seed", "-1"], /^bench: --seed must be an integer from 0 to 4294967295, got '-1'\n$/],
+    [["--iterations", "-5"], /^bench: --iterations must be an integer from 1 to 10000000, got '-5'\n$/],
+    [["--modes", "codec", "--codecs", "raw"], /^bench: --modes codec has no codec to run: raw runs in the WebSocket modes only; add a codec \(json, .*\) or choose --modes roundtrip, stream or fanout\n$/],
+    [["--out", "/etc/passwd"], /^bench: --out \/etc\/passwd: cannot create the directory \(a file, not a directory, is in the way\); name a directory you can write to\n$/],
+    [["--out", "/proc/forbidden"], /^bench: --out \/proc\/forbidden: cannot create the directory \(.*\); name a directory you can write to\n$/],
     [["--runs"], /^bench: option '--runs' needs a value; see --help\n$/],
     [["--fixed=yes"], /^bench: option '--fixed' takes no value; see --help\n$/],
     [["extra"], /^bench: unexpected argument 'extra'/],
@@ -37,6 +41,29 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
     expect(r.stderr).toMatch(pattern);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stdout).toBe("");
+  });
+});
+
+describe("--help of every command", () => {
+  const run = (script: string, ...args: string[]) => spawnSync(process.execPath, [script, ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+
+  it("bun run report --help prints its usage; a bad flag is one line, exit 2", () => {
+    const help = run("bench/cli/report.ts", "--help");
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: bun run report FILE\.\.\. \[--out FILE\]/);
+    const bad = run("bench/cli/report.ts", "--bogus");
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe("report: unknown option '--bogus'; valid options: --out, --help; usage: bun run report FILE... [--out report.html]\n");
+    const unwritable = run("bench/cli/report.ts", "results/sample/codec-fixed.csv", "--out", "/proc/forbidden/report.html");
+    expect(unwritable.status).toBe(2);
+    expect(unwritable.stderr).toMatch(/^report: --out \/proc\/forbidden\/report\.html: cannot write there \(.*\); name a file in a directory you can write to\n$/);
+  });
+
+  it("bun run server --help prints its usage and exits", () => {
+    const help = run("server.ts", "--help");
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: bun run server \[options\]/);
+    for (const flag of ["--host", "--port", "--deflate", "--idle-timeout", "--allow-origin", "--max-connections", "--exit-with-stdin"]) expect(help.stdout).toContain(flag);
   });
 });
 
@@ -118,19 +145,23 @@ describe("WebSocket modes from the command line", () => {
     expect(at(rt, "wire_bytes")).toBe(String(33 + 2 + 4));
   });
 
-  it("a refused --url fails the WebSocket modes with a clear line, keeping the codec rows", () => {
+  it("a refused --url is one line and exit 2 before anything is measured", () => {
     const out = path.join(tmp, "refused");
-    const r = bench("--modes", "codec,stream", "--codecs", "json", "--payloads", "small", "--iterations", "100", "--runs", "1", "--warmup", "10", "--url", "ws://127.0.0.1:9", "--out", out);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/bench: stream mode failed: connection refused by 127\.0\.0\.1:9: is the server running\?/);
-    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
-    expect(rows).toHaveLength(2);
+    const started = Date.now();
+    const r = bench("--modes", "codec,stream", "--codecs", "json", "--payloads", "small", "--url", "ws://127.0.0.1:9", "--out", out);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("bench: --url http://127.0.0.1:9: connection refused by 127.0.0.1:9: is the server running? (bun run server)\n");
+    expect(r.stdout).toBe("");
+    // Codec mode (100,000 messages by default) did not run first.
+    expect(existsSync(path.join(out, "latest.csv"))).toBe(false);
+    expect(Date.now() - started).toBeLessThan(60_000);
   });
 
-  it("a --url whose host does not resolve says so", () => {
+  it("a --url whose host does not resolve says so, exit 2", () => {
     const r = bench("--modes", "roundtrip", "--url", "ws://no-such-host.invalid:8080", "--out", path.join(tmp, "dns"));
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/cannot resolve the host of http:\/\/no-such-host\.invalid:8080/);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^bench: --url http:\/\/no-such-host\.invalid:8080: cannot resolve the host of http:\/\/no-such-host\.invalid:8080/);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
   });
 
   it("rejects a bad --client and --url with exit 2", () => {
