@@ -19,6 +19,8 @@ export interface BenchOptions {
   /** Where the result files go. */
   out: string;
   quick: boolean;
+  /** Every column of the tables, wider than a terminal (the default fits 100 columns). */
+  wide: boolean;
   /** Processes codec mode's passes are spread over (1: in the bench's own process). */
   forks: number;
   help: boolean;
@@ -42,6 +44,7 @@ const OPTION_SPEC = {
   seed: { type: "string" },
   fixed: { type: "boolean" },
   quick: { type: "boolean" },
+  wide: { type: "boolean" },
   out: { type: "string" },
   client: { type: "string" },
   url: { type: "string" },
@@ -97,6 +100,8 @@ Options:
   --deflate            offer permessage-deflate (off by default)
   --stall-timeout S    seconds without a reply before a case ends as stalled (default: ${DEFAULTS.default.stallTimeoutMs / 1000})
   --quick              a first look: ${perMode(DEFAULTS.quick.iterations)} iterations, ${DEFAULTS.quick.runs} runs
+  --wide               every column in the tables (the default fits 100 columns;
+                       every figure is in the CSV and JSON either way)
   --out DIR            where results go (default: ${DEFAULT_OUT})
   -h, --help           this text
 `;
@@ -196,7 +201,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     );
   }
   const forks = integerFlag("forks", v.forks, quick ? QUICK_FORKS : DEFAULT_FORKS, 1, 64);
-  return { settings, client: client[0]!, url: parseUrl(v.url), out, quick, forks, help: v.help === true };
+  return { settings, client: client[0]!, url: parseUrl(v.url), out, quick, wide: v.wide === true, forks, help: v.help === true };
 }
 
 /** A server URL as an http(s) base; ws(s) is accepted and translated. */

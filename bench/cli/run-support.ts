@@ -4,6 +4,7 @@
  */
 
 import { isNativeAccelerationEnabled } from "msgpackr";
+import path from "node:path";
 import { calibrateClock, performanceClock, type ClockCalibration } from "../harness/clock.ts";
 import type { BenchResults } from "../harness/results.ts";
 import { formatTable } from "../report/table.ts";
@@ -40,10 +41,10 @@ export function measureEnvironment(): { calibration: ClockCalibration; environme
 
 /** Prints the table, writes the files, names every failed case; the exit code. */
 export function report(results: BenchResults, options: BenchOptions, streams: Streams, failures: number): number {
-  if (results.cases.length > 0) streams.stdout.write(formatTable(results) + "\n\n");
+  if (results.cases.length > 0) streams.stdout.write(formatTable(results, { wide: options.wide }) + "\n\n");
   // Written even with no case: the JSON says what was asked for and on what machine.
   const files = writeResults(results, options.out);
-  streams.stdout.write(`Wrote ${files.csv}, ${files.json} and ${files.report} (also latest.csv, latest.json, report.html).\n`);
+  streams.stdout.write(`Wrote ${files.csv}\n  and .json, .html beside it; also ${path.join(path.dirname(files.csv), "latest.csv")}, latest.json, report.html\n`);
   const failed = results.cases.filter((c) => !c.verified);
   for (const c of failed) streams.stderr.write(`bench: FAILED ${c.mode} ${c.client} ${c.codec} ${c.payload}: ${c.error}\n`);
   return failed.length + failures > 0 ? 1 : 0;

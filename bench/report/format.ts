@@ -28,3 +28,23 @@ export function pad(s: string, width: number, right = false): string {
 export function meanWithInterval(summary: { n: number; mean: number; ci95: number }): string {
   return summary.n < 2 ? formatNs(summary.mean) : `${formatNs(summary.mean)} ± ${formatNs(summary.ci95)}`;
 }
+
+/** Widest line of the default terminal output. */
+export const TERMINAL_WIDTH = 100;
+
+/**
+ * A line longer than `width` broken at spaces, the continuation lines
+ * starting with `indent`; a word longer than a line stays whole.
+ */
+export function wrapLine(line: string, width = TERMINAL_WIDTH, indent = "   "): string[] {
+  const out: string[] = [];
+  let rest = line;
+  while ([...rest].length > width) {
+    const cut = rest.lastIndexOf(" ", width);
+    if (cut <= indent.length) break;
+    out.push(rest.slice(0, cut).trimEnd());
+    rest = indent + rest.slice(cut + 1).trimStart();
+  }
+  out.push(rest);
+  return out;
+}

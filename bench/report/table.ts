@@ -8,23 +8,48 @@
 import type { BenchResults, CaseResult } from "../harness/results.ts";
 import type { Mode } from "../harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
-import { formatNs, pad } from "./format.ts";
+import { formatNs, pad, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { roundToRoundNoise, widestRatioInterval } from "./ratios.ts";
 import { MODE_VIEWS, NAME, SPREAD, type Column } from "./table-columns.ts";
+import { verdictLines } from "./verdict.ts";
 
-function block(cases: readonly CaseResult[], baseColumns: readonly Column[], order: (a: CaseResult, b: CaseResult) => number): string[] {
+/** How the table is laid out: `wide` shows every column (wider than a terminal). */
+export interface TableOptions {
+  wide?: boolean;
+}
+
+const widthOf = (columns: readonly Column[]): number => columns.reduce((w, c) => w + c.width, 0) + 2 * (columns.length - 1);
+
+/**
+ * The columns of a block: every one with `wide`, else the default ones,
+ * and, with several clients, the clients' spread in place of the
+ * per-side codec times when it would not fit otherwise.
+ */
+function columnsFor(cases: readonly CaseResult[], all: readonly Column[], wide: boolean): Column[] {
+  let columns = wide ? [...all] : all.filter((c) => c.wide !== true);
+  if (cases.some((c) => (c.socket?.clients ?? 1) > 1)) columns.push(SPREAD);
+  if (!wide) {
+    for (const spare of ["client", "server", "cpu cl/srv"]) {
+      if (widthOf(columns) <= TERMINAL_WIDTH) break;
+      columns = columns.filter((c) => c.title !== spare);
+    }
+  }
+  return columns;
+}
+
+function block(cases: readonly CaseResult[], baseColumns: readonly Column[], order: (a: CaseResult, b: CaseResult) => number, wide: boolean): string[] {
   const lines: string[] = [];
-  const columns = cases.some((c) => (c.socket?.clients ?? 1) > 1) ? [...baseColumns, SPREAD] : baseColumns;
+  const columns = columnsFor(cases, baseColumns, wide);
   const header = columns.map((col, i) => pad(col.title, col.width, i > 0)).join("  ");
   lines.push(header);
   lines.push("-".repeat([...header].length));
   const sorted = [...cases].sort((a, b) => (a.verified === b.verified ? (a.verified ? order(a, b) : 0) : a.verified ? -1 : 1));
   for (const c of sorted) {
     if (!c.verified) {
-      lines.push(`${pad(NAME.cell(c, cases), NAME.width)}  FAILED: ${c.error}`);
+      lines.push(...wrapLine(`${pad(NAME.cell(c, cases), NAME.width)}  FAILED: ${c.error}`, TERMINAL_WIDTH, " ".repeat(NAME.width + 2)));
       continue;
     }
-    const flag = c.flags.includes("near-empty-loop") ? "  (near the empty-loop floor: check)" : "";
+    const flag = c.flags.includes("near-empty-loop") ? "  (near the empty-loop floor)" : "";
     lines.push(columns.map((col, i) => pad(col.cell(c, cases), col.width, i > 0)).join("  ") + flag);
   }
   return lines;
@@ -53,8 +78,9 @@ function codecModeLine(cases: readonly CaseResult[], iterations: number, forks: 
     return c ? `${p} ${c.rounds ?? c.raw.length} x ${c.serializeBatches.batch.toLocaleString("en-US")}` : "";
   }).filter((x) => x !== "");
   return (
-    `   ${iterations.toLocaleString("en-US")} messages per pass${forks > 1 ? `, the passes spread over ${forks} processes` : ""}, timed in rounds: one slice\n` +
-    `   per codec, order shuffled per round; rounds x messages per slice: ${slices.join(", ")}\n` +
+    `   ${iterations.toLocaleString("en-US")} messages per pass${forks > 1 ? `, the passes spread over ${forks} processes` : ""}, timed in rounds: one slice per codec,\n` +
+    `   order shuffled per round\n` +
+    `   rounds x messages per slice: ${slices.join(", ")}\n` +
     `   total and ratios: medians of the rounds; mean+gc: every message, garbage collection included`
   );
 }
@@ -70,12 +96,13 @@ function socketModeLine(cases: readonly CaseResult[], s: BenchResults["settings"
   );
 }
 
-export function formatTable(results: BenchResults): string {
+export function formatTable(results: BenchResults, options: TableOptions = {}): string {
+  const wide = options.wide === true;
   const s = results.settings;
   const lines: string[] = [];
   lines.push(`${s.fixed ? "The article's identical messages" : "Varied messages"}, ${s.runs} pass(es) over them per case.`);
-  lines.push(`"vs json" / "vs raw": ratio to that codec, paired round by round (median of the per-round ratios; with`);
-  lines.push(`fewer than 6 rounds, their geometric mean), ± its 95% interval; ≈ when that interval holds 1 (no winner).`);
+  lines.push(`"vs json" / "vs raw": ratio to that codec, paired round by round (median of the per-round`);
+  lines.push(`ratios; below 6 rounds, their geometric mean), ± its 95% interval; ≈: the interval holds 1.`);
   for (const view of MODE_VIEWS) {
     const ofMode = results.cases.filter((c) => c.mode === view.mode);
     if (ofMode.length === 0) continue;
@@ -98,7 +125,7 @@ export function formatTable(results: BenchResults): string {
         if (cases.length === 0) continue;
         lines.push("");
         lines.push(payload);
-        lines.push(...block(cases, view.columns, view.order));
+        lines.push(...block(cases, view.columns, view.order, wide));
       }
     }
   }
@@ -109,6 +136,9 @@ export function formatTable(results: BenchResults): string {
   if (results.cases.some((c) => c.codec === "raw")) {
     lines.push("raw: the transport alone (custom-binary's bytes, echoed without decoding).");
   }
+  if (results.cases.some((c) => c.mode !== "codec" && c.codec !== "raw")) {
+    lines.push("client / server: encode + decode time per message on that side of the socket.");
+  }
   lines.push(...noiseLines(results.cases));
   lines.push("");
   for (const env of [results.environment, ...Object.values(results.environments ?? {})]) {
@@ -118,5 +148,9 @@ export function formatTable(results: BenchResults): string {
       `${env.runtime} ${env.runtimeVersion}, ${env.os}, ${env.cpu} x${env.cores}; clock ${env.clock}: resolution ${formatNs(env.timerResolutionNs)}, read ${formatNs(env.timerOverheadNs)}${isolation}`,
     );
   }
-  return lines.join("\n");
+  const verdict = verdictLines(results.cases);
+  if (verdict.length > 0) lines.push("", ...verdict);
+  // Prose wraps at the terminal's width (table rows are laid out to fit it); --wide wraps nothing.
+  const physical = lines.flatMap((l) => l.split("\n"));
+  return (wide ? physical : physical.flatMap((l) => wrapLine(l))).join("\n");
 }

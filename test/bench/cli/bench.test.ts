@@ -87,9 +87,13 @@ describe("a real run", () => {
     expect(r.stdout).toContain("msgpackr-records*");
     expect(r.stdout).toContain("non-standard");
     for (const f of ["latest.csv", "latest.json"]) expect(existsSync(path.join(out, f))).toBe(true);
-    const stamped = r.stdout.match(/Wrote (\S+\.csv), (\S+\.json) and (\S+\.html)/)!;
-    expect(readFileSync(stamped[3]!, "utf8")).toBe(readFileSync(path.join(out, "report.html"), "utf8"));
-    expect(readFileSync(stamped[1]!, "utf8")).toBe(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    const stamped = /^Wrote (\S+)\.csv$/m.exec(r.stdout)![1]!;
+    expect(readFileSync(`${stamped}.html`, "utf8")).toBe(readFileSync(path.join(out, "report.html"), "utf8"));
+    expect(readFileSync(`${stamped}.csv`, "utf8")).toBe(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    expect(readFileSync(`${stamped}.json`, "utf8")).toBe(readFileSync(path.join(out, "latest.json"), "utf8"));
+    // The default output fits a 100-column terminal; --wide is for every column.
+    for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
+    expect(r.stdout).toMatch(/^Verdict from this run/m);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     expect(rows).toHaveLength(1 + CODEC_NAMES.length * 3);
     const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8"));
@@ -129,6 +133,8 @@ describe("WebSocket modes from the command line", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("== roundtrip mode");
     expect(r.stdout).toContain("== stream mode");
+    for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
+    expect(r.stdout).toMatch(/^Socket \(stream, bun client\): raw /m);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     const header = rows[0]!;
     const at = (row: string[], col: string): string => row[header.indexOf(col)]!;

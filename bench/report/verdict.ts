@@ -1,0 +1,155 @@
+/**
+ * The run's answer to "which format for my messages", computed from its own
+ * figures: for each payload the fastest codec (or the codecs tied with it,
+ * when the paired interval cannot tell them apart) and the smallest on the
+ * wire; what the hand-written protocol gains over JSON in time and bytes;
+ * and whether, over this transport, the codec matters at all. Nothing here
+ * is a conclusion written in advance: another machine's run may say
+ * something else. The terminal, report.html and the page all print these
+ * lines.
+ */
+
+import type { CaseResult } from "../harness/results.ts";
+import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
+import { count, TERMINAL_WIDTH, wrapLine } from "./format.ts";
+import { pairedRatio, vsJson, vsRaw } from "./ratios.ts";
+
+/** Most lines the verdict takes. */
+export const VERDICT_MAX_LINES = 10;
+
+/** Where "fastest" is judged, best first: in process if the run has it, else the socket modes. */
+const SPEED_MODES = ["codec", "roundtrip", "stream", "fanout"] as const;
+type SpeedMode = (typeof SPEED_MODES)[number];
+const SPEED_BASIS: Record<SpeedMode, string> = {
+  codec: "encode + decode in process",
+  roundtrip: "round-trip time",
+  stream: "messages per second over the socket",
+  fanout: "deliveries per second",
+};
+
+const ratioText = (r: number): string => `${r.toFixed(2)}x`;
+
+/** 171,640 as 172k, 7,727 as 7.7k: short enough for one line per verdict. */
+function compact(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(n >= 1e7 ? 0 : 1)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(n >= 1e4 ? 0 : 1)}k`;
+  return count(n);
+}
+
+function candidates(cases: readonly CaseResult[], mode: string, payload: PayloadName): CaseResult[] {
+  const of = cases.filter((c) => c.mode === mode && c.payload === payload && c.verified && c.codec !== "raw");
+  // One client per mode: the first that ran it (a results file holds one, a comparison may hold several).
+  const client = of[0]?.client;
+  return of.filter((c) => c.client === client);
+}
+
+/** Time per message the ranking uses: codec and roundtrip by time, stream and fanout by throughput. */
+function cost(c: CaseResult): number {
+  return c.mode === "codec" ? c.total.median : c.mode === "roundtrip" ? c.total.mean : 1 / c.msgsPerS;
+}
+
+/** True when `a` and `b` cannot be told apart: their paired ratio's interval holds 1. */
+function tied(a: CaseResult, b: CaseResult): boolean {
+  const r = pairedRatio(a, b);
+  return r === undefined || r.rounds < 2 || (r.low <= 1 && 1 <= r.high);
+}
+
+function names(list: readonly CaseResult[]): string {
+  const shown = list.slice(0, 3).map((c) => (c.standard ? c.codec : `${c.codec}*`));
+  return shown.join(" = ") + (list.length > 3 ? ` and ${list.length - 3} more` : "");
+}
+
+/**
+ * Codecs fastest first: by their paired ratio to json where json ran (the
+ * comparison every table shows, measured round by round), else by their own
+ * time per message.
+ */
+function rank(cases: readonly CaseResult[], of: CaseResult[]): CaseResult[] {
+  const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (vsJson(c, cases)?.ratio ?? NaN));
+  const paired = of.every((c) => Number.isFinite(key(c)));
+  return of.sort((a, b) => (paired ? key(a) - key(b) : cost(a) - cost(b)));
+}
+
+function payloadLine(cases: readonly CaseResult[], payload: PayloadName, mode: SpeedMode): string | undefined {
+  const ranked = rank(cases, candidates(cases, mode, payload));
+  if (ranked.length === 0) return undefined;
+  const best = ranked[0]!;
+  const ties = ranked.filter((c) => c === best || tied(c, best));
+  const json = ranked.find((c) => c.codec === "json");
+  const vs = json && best !== json ? vsJson(best, cases) : undefined;
+  const others = ties.length - 1;
+  const details = [vs ? `${ratioText(vs.ratio)} json's time` : "", others > 0 ? `tied with ${others === 1 ? names(ties.slice(1)) : `${others} others`}` : ""].filter((d) => d !== "");
+  const speed = `fastest ${names([best])}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
+  const bySize = [...ranked].sort((a, b) => a.bytes - b.bytes);
+  const smallest = bySize.filter((c) => Math.round(c.bytes) === Math.round(bySize[0]!.bytes));
+  const size = `smallest ${names(smallest)} ${count(smallest[0]!.bytes)} B${json && !smallest.includes(json) ? ` (json ${count(json.bytes)} B)` : ""}`;
+  return `${payload.padEnd(7)}${speed}; ${size}`;
+}
+
+/** custom-binary against json, time and bytes, per payload (codec mode if it ran, else the first mode that has both). */
+function handWrittenLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string | undefined {
+  for (const mode of SPEED_MODES) {
+    const times: string[] = [];
+    const bytes: string[] = [];
+    for (const payload of payloads) {
+      const of = candidates(cases, mode, payload);
+      const cb = of.find((c) => c.codec === "custom-binary");
+      const json = of.find((c) => c.codec === "json");
+      if (!cb || !json) continue;
+      const r = vsJson(cb, cases);
+      times.push(r ? `${r.overlap ? "≈" : ""}${r.ratio.toFixed(2)}` : "-");
+      bytes.push((cb.bytes / json.bytes).toFixed(2));
+    }
+    if (times.length === 0) continue;
+    const what = mode === "codec" ? "time" : mode === "roundtrip" ? "round-trip time" : "time per message";
+    return `custom-binary vs json: ${times.join(" / ")}x ${what}, ${bytes.join(" / ")}x bytes`;
+  }
+  return undefined;
+}
+
+/** Over the socket: how close the codecs come to the transport alone (stream mode, else roundtrip). */
+function socketLines(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string[] {
+  for (const mode of ["stream", "roundtrip", "fanout"] as const) {
+    const shares: { payload: PayloadName; low: number; high: number; raw: number }[] = [];
+    for (const payload of payloads) {
+      const raw = cases.find((c) => c.mode === mode && c.payload === payload && c.codec === "raw" && c.verified);
+      const of = candidates(cases, mode, payload);
+      if (!raw || of.length === 0) continue;
+      const ratios = of.map((c) => vsRaw(c, cases)?.ratio).filter((r): r is number => r !== undefined);
+      if (ratios.length === 0) continue;
+      shares.push({ payload, low: Math.min(...ratios), high: Math.max(...ratios), raw: mode === "roundtrip" ? raw.total.mean : raw.msgsPerS });
+    }
+    if (shares.length === 0) continue;
+    const client = cases.find((c) => c.mode === mode && c.codec === "raw")!.client;
+    const pct = (x: number): string => `${Math.round(100 * x)}`;
+    const spread = shares.map((s) => (s.low === s.high ? pct(s.low) : `${pct(s.low)}-${pct(s.high)}`)).join(" / ") + "%";
+    const worst = Math.min(...shares.map((s) => s.low));
+    const widest = Math.max(...shares.map((s) => s.high / s.low));
+    const head =
+      mode === "roundtrip"
+        ? `Socket (roundtrip, ${client} client): codecs keep ${spread} of raw's round-trip speed`
+        : `Socket (${mode}, ${client} client): raw ${shares.map((s) => compact(s.raw)).join(" / ")} msg/s, codecs ${spread} of it`;
+    const judgement =
+      worst >= 0.9
+        ? "the transport sets the pace here; the codec hardly matters, pick by size and convenience."
+        : `the codec matters here: the fastest does ${widest.toFixed(1)}x the slowest's work in the same time.`;
+    return [head, `  so ${judgement}`];
+  }
+  return [];
+}
+
+/** The verdict, at most VERDICT_MAX_LINES lines; empty when the run has nothing verified. */
+export function verdictLines(cases: readonly CaseResult[]): string[] {
+  const payloads = PAYLOAD_NAMES.filter((p) => cases.some((c) => c.payload === p && c.verified && c.codec !== "raw"));
+  const mode = SPEED_MODES.find((m) => cases.some((c) => c.mode === m && c.verified && c.codec !== "raw"));
+  if (mode === undefined || payloads.length === 0) return [];
+  const lines = [`Verdict from this run (fastest by ${SPEED_BASIS[mode]}; another machine may differ):`];
+  for (const payload of payloads) {
+    const line = payloadLine(cases, payload, mode);
+    if (line) lines.push(line);
+  }
+  const hand = handWrittenLine(cases, payloads);
+  if (hand) lines.push(hand + ` (${payloads.join("/")})`);
+  lines.push(...socketLines(cases, payloads));
+  return lines.flatMap((l) => wrapLine(l, TERMINAL_WIDTH, "    ")).slice(0, VERDICT_MAX_LINES);
+}

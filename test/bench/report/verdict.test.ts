@@ -1,0 +1,85 @@
+/**
+ * The verdict follows the figures: fed two runs with opposite winners, it
+ * names opposite winners; codecs the intervals cannot separate are called
+ * tied; the socket line says whether the codec mattered at that transport's
+ * speed.
+ */
+import { describe, expect, it } from "vitest";
+import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
+import { summarize } from "../../../bench/harness/stats.ts";
+import { VERDICT_MAX_LINES, verdictLines } from "../../../bench/report/verdict.ts";
+
+/** A verified case with these per-round totals (ns per message). */
+function caseOf(codec: string, payload: string, totals: number[], over: Partial<CaseResult> = {}): CaseResult {
+  const raw: RunFigures[] = totals.map((t, round) => ({ run: 0, round, position: 0, serializeNs: t / 2, deserializeNs: t / 2, totalNs: t }));
+  const total = summarize(totals);
+  return {
+    client: "inprocess",
+    mode: "codec",
+    codec,
+    standard: true,
+    payload,
+    verified: true,
+    error: "",
+    bytes: 10,
+    raw,
+    total: { ...total, median: [...totals].sort((a, b) => a - b)[Math.floor(totals.length / 2)]! },
+    msgsPerS: 1e9 / total.mean,
+    flags: [],
+    ...over,
+  } as CaseResult;
+}
+
+/** Twelve rounds around `ns`, wobbling the same way for every codec (the machine's drift). */
+const rounds = (ns: number, wobble = 0): number[] => Array.from({ length: 12 }, (_, i) => ns * (1 + 0.05 * Math.sin(i)) * (1 + wobble * (i % 2 === 0 ? 1 : -1)));
+
+describe("the verdict", () => {
+  it("names the winners a run measured, and the opposite ones when the figures say so", () => {
+    const binaryWins = [
+      caseOf("json", "small", rounds(200), { bytes: 33 }),
+      caseOf("custom-binary", "small", rounds(100), { bytes: 15 }),
+      caseOf("protobuf", "small", rounds(300), { bytes: 16 }),
+    ];
+    const jsonWins = [
+      caseOf("json", "small", rounds(100), { bytes: 12 }),
+      caseOf("custom-binary", "small", rounds(250), { bytes: 15 }),
+      caseOf("protobuf", "small", rounds(300), { bytes: 16 }),
+    ];
+    const a = verdictLines(binaryWins);
+    const b = verdictLines(jsonWins);
+    expect(a[0]).toMatch(/^Verdict from this run \(fastest by encode \+ decode in process/);
+    expect(a[1]).toBe("small  fastest custom-binary (0.50x json's time); smallest custom-binary 15 B (json 33 B)");
+    expect(b[1]).toBe("small  fastest json; smallest json 12 B");
+    expect(a).toContain("custom-binary vs json: 0.50x time, 0.45x bytes (small)");
+    expect(b).toContain("custom-binary vs json: 2.50x time, 1.25x bytes (small)");
+  });
+
+  it("calls codecs tied when their paired interval holds 1", () => {
+    const cases = [caseOf("json", "medium", rounds(200, 0.1)), caseOf("custom-binary", "medium", rounds(200, -0.1)), caseOf("msgpack", "medium", rounds(400))];
+    const line = verdictLines(cases).find((l) => l.startsWith("medium"))!;
+    expect(line).toMatch(/^medium fastest (json|custom-binary) \(.*tied with (custom-binary|json)\)/);
+    expect(line.split(";")[0]).not.toContain("msgpack");
+  });
+
+  it("over the socket: says the codec matters, or that the transport sets the pace", () => {
+    const stream = (codec: string, msgsPerS: number): CaseResult =>
+      caseOf(codec, "small", rounds(1e9 / msgsPerS), { mode: "stream", client: "bun", msgsPerS });
+    const fastTransport = [stream("raw", 200_000), stream("json", 100_000), stream("custom-binary", 180_000)];
+    const slowTransport = [stream("raw", 7_000), stream("json", 6_900), stream("custom-binary", 7_000)];
+    const fast = verdictLines(fastTransport);
+    const slow = verdictLines(slowTransport);
+    expect(fast).toContain("Socket (stream, bun client): raw 200k msg/s, codecs 50-90% of it");
+    expect(fast.at(-1)).toBe("  so the codec matters here: the fastest does 1.8x the slowest's work in the same time.");
+    expect(slow.at(-1)).toMatch(/the transport sets the pace here; the codec hardly matters/);
+  });
+
+  it("fits ten lines of at most 100 columns, and says nothing without a verified case", () => {
+    const many = ["small", "medium", "large"].flatMap((p) =>
+      ["json", "custom-binary", "protobuf", "msgpack", "msgpackr", "json-bytes"].map((c) => caseOf(c, p, rounds(300, 0.2), { bytes: 100 })),
+    );
+    const lines = verdictLines(many);
+    expect(lines.length).toBeLessThanOrEqual(VERDICT_MAX_LINES);
+    for (const l of lines) expect([...l].length).toBeLessThanOrEqual(100);
+    expect(verdictLines([{ ...caseOf("json", "small", [1]), verified: false }])).toEqual([]);
+  });
+});
