@@ -5,6 +5,7 @@
  */
 
 import type { Progress } from "../harness/progress.ts";
+import type { RunEstimate } from "./eta.ts";
 
 export interface ProgressSink {
   isTTY?: boolean;
@@ -17,17 +18,24 @@ function seconds(ms: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
 }
 
-function progressLine(e: Progress): string {
-  const eta = e.done > 0 ? (e.elapsedMs / e.done) * (e.total - e.done) : NaN;
-  return `${e.mode} [${e.done}/${e.total}] run ${e.run + 1}/${e.runs} ${e.payload} ${e.codec} (${e.stage})  elapsed ${seconds(e.elapsedMs)}  ETA ${seconds(eta)}`;
+/** Widest progress line: it redraws in place, so it must not wrap. */
+const PROGRESS_WIDTH = 100;
+
+function progressLine(e: Progress, estimate: RunEstimate | undefined): string {
+  // Without a run-wide estimate (a mode on its own), the mode's own pace.
+  const elapsed = estimate ? estimate.elapsedMs() : e.elapsedMs;
+  const left = estimate ? estimate.remainingMs() : e.done > 0 ? (e.elapsedMs / e.done) * (e.total - e.done) : NaN;
+  const line = `${e.mode} [${e.done}/${e.total}] run ${e.run + 1}/${e.runs} ${e.payload} ${e.codec} (${e.stage})  elapsed ${seconds(elapsed)}  left ~${seconds(left)}`;
+  return [...line].length > PROGRESS_WIDTH ? [...line].slice(0, PROGRESS_WIDTH).join("") : line;
 }
 
-export function createProgressPrinter(sink: ProgressSink, logIntervalMs = 5000): { update(e: Progress): void; finish(): void } {
+export function createProgressPrinter(sink: ProgressSink, estimate?: RunEstimate, logIntervalMs = 5000): { update(e: Progress): void; finish(): void } {
   let lastLog = -Infinity;
   let drawn = false;
   return {
     update(e) {
-      const line = progressLine(e);
+      estimate?.update(e);
+      const line = progressLine(e, estimate);
       if (sink.isTTY) {
         sink.write(`\r\x1b[K${line}`);
         drawn = true;

@@ -8,6 +8,8 @@ import type { BenchResults } from "../harness/results.ts";
 import { SettingError } from "../harness/settings.ts";
 import type { BenchOptions } from "./options.ts";
 import { findChromium, NO_CHROMIUM_MESSAGE, runBrowserClient } from "./processes/browser.ts";
+import { CODEC_NAMES } from "../../protocols/registry.ts";
+import { estimateFor } from "./eta.ts";
 import { createProgressPrinter } from "./progress.ts";
 import { EXIT_INTERRUPTED, measureEnvironment, report, type RunControl, type Streams } from "./run-support.ts";
 import { useServer } from "./servers.ts";
@@ -15,7 +17,8 @@ import { useServer } from "./servers.ts";
 export async function runBrowserBench(options: BenchOptions, streams: Streams, control: RunControl): Promise<number> {
   const chromiumPath = findChromium();
   if (!chromiumPath) throw new SettingError(NO_CHROMIUM_MESSAGE);
-  const progress = createProgressPrinter(streams.stderr);
+  const estimate = estimateFor(options.settings, options.out, options.settings.codecs.filter((c) => CODEC_NAMES.includes(c)).length, 1);
+  const progress = createProgressPrinter(streams.stderr, estimate);
   const { environment } = measureEnvironment();
   const started = performance.now();
   let failures = 0;
@@ -40,6 +43,7 @@ export async function runBrowserBench(options: BenchOptions, streams: Streams, c
     order: browser?.order ?? {},
     cases: browser?.cases ?? [],
     elapsedMs: performance.now() - started,
+    timings: estimate.timings(),
   };
   const code = report(results, options, streams, failures);
   return control.stopRequested ? EXIT_INTERRUPTED : code;

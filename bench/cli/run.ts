@@ -21,6 +21,7 @@ import type { BenchOptions } from "./options.ts";
 import { LiveCsv, prepareOutDir } from "./output.ts";
 import { runCodecForks } from "./processes/codec-forks.ts";
 import { nodeVersion, runNodeClient } from "./processes/node.ts";
+import { estimateFor } from "./eta.ts";
 import { createProgressPrinter } from "./progress.ts";
 import { runBrowserBench } from "./run-browser.ts";
 import { EXIT_INTERRUPTED, fullGc, measureEnvironment, report, type RunControl, type Streams } from "./run-support.ts";
@@ -68,7 +69,9 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   }
   const timestamp = new Date().toISOString();
   const { calibration, environment } = measureEnvironment();
-  const progress = createProgressPrinter(streams.stderr);
+  const codecModeCodecs = CODECS.filter((c) => settings.codecs.includes(c.name));
+  const estimate = estimateFor(settings, options.out, codecModeCodecs.length, options.forks);
+  const progress = createProgressPrinter(streams.stderr, estimate);
   const started = performance.now();
   const cases: CaseResult[] = [];
   const order: Record<string, string[][][]> = {};
@@ -85,8 +88,7 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
 
   if (settings.modes.includes("codec")) {
     const forks = options.forks;
-    const codecs = CODECS.filter((c) => settings.codecs.includes(c.name));
-    const { result, error } = forks > 1 ? await runCodecForks(settings, forks, hooks) : { result: await runCodecMode(settings, { ...hooks, codecs, clock: performanceClock, calibration }), error: "" };
+    const { result, error } = forks > 1 ? await runCodecForks(settings, forks, hooks) : { result: await runCodecMode(settings, { ...hooks, codecs: codecModeCodecs, clock: performanceClock, calibration }), error: "" };
     if (error !== "") fail(`codec mode stopped: ${error}`);
     cases.push(...result.cases);
     order.codec = result.order;
@@ -109,7 +111,7 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   progress.finish();
   runSettings.interrupted = control.stopRequested;
 
-  const results: BenchResults = { timestamp, settings: runSettings, environment, order, cases, elapsedMs: performance.now() - started };
+  const results: BenchResults = { timestamp, settings: runSettings, environment, order, cases, elapsedMs: performance.now() - started, timings: estimate.timings() };
   const code = report(results, options, streams, failures);
   if (control.stopRequested) {
     streams.stderr.write(`bench: stopped by Ctrl-C; the ${cases.length} case(s) that ran are in the files above\n`);

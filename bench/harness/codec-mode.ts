@@ -79,6 +79,22 @@ function loopFloors(messages: Map<PayloadName, Message[]>, settings: Settings, c
   return floors;
 }
 
+/**
+ * A case's checks and warm-up in passes over its messages: the check
+ * encodes and decodes every message once (one pass), the warm-up runs
+ * twice over `warmup` of them. Progress counts them as work, so the
+ * estimate of what is left does not take a process's checks for slow runs.
+ */
+function preparePasses(settings: Settings): number {
+  const iterations = settings.iterations.codec;
+  return 1 + (2 * Math.min(Math.max(settings.warmup.codec, 1), iterations)) / iterations;
+}
+
+/** Progress units of codec mode over `span` of the passes: per case, its passes in the span and its preparation. */
+export function codecModeUnits(settings: Settings, codecs: number, span: { from: number; to: number }): number {
+  return settings.payloads.length * codecs * (span.to - span.from + preparePasses(settings));
+}
+
 /** Round k of pass `run` belongs to the span when its place, run + k / roundsPerRun, falls in [from, to). */
 function inSpan(run: number, k: number, roundsPerRun: number, span: { from: number; to: number }): boolean {
   const place = run + k / roundsPerRun;
@@ -107,8 +123,9 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
   const results: CaseResult[] = [];
   const slices: Record<string, number> = {};
   const span = ctx.span ?? { from: 0, to: runs };
-  // Progress counts slices, so the estimate of what is left follows the real work.
-  const total = settings.payloads.length * ctx.codecs.length * (span.to - span.from);
+  // Progress counts passes over the messages (slices, checks, warm-up), so the estimate of what is left follows the real work.
+  const total = codecModeUnits(settings, ctx.codecs.length, span);
+  const prepare = preparePasses(settings);
   let done = 0;
   let stopped = false;
 
@@ -116,7 +133,20 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
     const cases = ctx.codecs.map((codec) => new CodecCase(codec, payload, messages.get(payload)!, caseContext));
     const report = (stage: "verify" | "warmup" | "run", codec: string, run: number): void =>
       ctx.onProgress?.({ mode: "codec", stage, codec, payload, run, runs, done: Math.round(done), total, elapsedMs: now() - started });
-    for (const c of cases) if (c.error === "") c.prepare((stage) => report(stage, c.codec.name, 0));
+    for (const c of cases) {
+      // The check's pass, then the warm-up's share; a case that fails either counts as done with it.
+      let checked = false;
+      if (c.error === "") {
+        c.prepare((stage) => {
+          if (stage === "warmup") {
+            done += 1;
+            checked = true;
+          }
+          report(stage, c.codec.name, 0);
+        });
+      }
+      done += checked ? prepare - 1 : prepare;
+    }
     const costs = cases.filter((c) => c.error === "").map((c) => ({ encodeNs: c.encodeCallNs, decodeNs: c.decodeCallNs }));
     const slice = (slices[payload] = sliceSize(costs, ctx.calibration, iterations));
     const payloadOrder: string[][] = [];

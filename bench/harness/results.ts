@@ -185,6 +185,16 @@ export interface BenchResults {
   cases: CaseResult[];
   /** Wall time of the whole benchmark, ms. */
   elapsedMs: number;
+  /** Wall time per mode and payload ("codec small"), for the next run's time estimate. */
+  timings?: Record<string, StretchTiming>;
+}
+
+/** One mode x payload's wall time in a run, and the work it did. */
+export interface StretchTiming {
+  ms: number;
+  /** Case-runs finished, and messages per case-run. */
+  units: number;
+  iterations: number;
 }
 
 /** The per-message summaries every mode reports, from its runs' figures. */

@@ -5,11 +5,12 @@
  */
 
 import path from "node:path";
-import type { CodecModeResult } from "../../harness/codec-mode.ts";
+import { codecModeUnits, type CodecModeResult } from "../../harness/codec-mode.ts";
 import { forkSpans, mergeForks } from "../../harness/codec-forks.ts";
 import type { RunHooks } from "../../harness/progress.ts";
 import type { Settings } from "../../harness/settings.ts";
 import type { CodecForkJob } from "../codec-fork.ts";
+import { CODEC_NAMES } from "../../../protocols/registry.ts";
 import { ROOT } from "../paths.ts";
 import { runReportingChild } from "./reporting-child.ts";
 
@@ -22,9 +23,13 @@ const ENTRY = path.join(ROOT, "bench/cli/codec-fork.ts");
  */
 export async function runCodecForks(settings: Settings, forks: number, hooks: RunHooks): Promise<{ result: CodecModeResult; error: string }> {
   const spans = forkSpans(settings.runs, forks);
+  const codecs = CODEC_NAMES.filter((name) => settings.codecs.includes(name)).length;
+  const units = spans.map((span) => codecModeUnits(settings, codecs, span));
+  const offsets = units.map((_, k) => units.slice(0, k).reduce((a, b) => a + b, 0));
+  const total = units.reduce((a, b) => a + b, 0);
   const parts: CodecModeResult[] = [];
   let error = "";
-  for (const span of spans) {
+  for (const [index, span] of spans.entries()) {
     const job: CodecForkJob = { settings, span };
     const part = await runReportingChild<CodecModeResult>({
       name: "a codec-mode process",
@@ -32,9 +37,8 @@ export async function runCodecForks(settings: Settings, forks: number, hooks: Ru
       args: [ENTRY],
       job,
       onProgress: (e) => {
-        // The process counts its own span; the bench shows the whole run.
-        const perPass = e.total / (span.to - span.from);
-        hooks.onProgress?.({ ...e, done: Math.round(span.from * perPass + e.done), total: Math.round(settings.runs * perPass) });
+        // The process counts its own span (and its own checks and warm-up); the bench shows the whole run.
+        hooks.onProgress?.({ ...e, done: Math.round(offsets[index]! + e.done), total: Math.round(total) });
       },
       shouldStop: () => hooks.shouldStop?.() ?? false,
     }).catch((e: unknown) => {

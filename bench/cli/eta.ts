@@ -1,0 +1,148 @@
+/**
+ * How long a run has left, for the progress line: the work is split into
+ * stretches (one mode over one payload, `codecs x runs` case-runs each),
+ * each stretch's time per case-run is measured as it runs, and what has not
+ * run yet is estimated from the last run's timings in the same results
+ * folder (scaled to this run's messages), else from built-in figures,
+ * either way corrected by how fast this machine is going today (what the
+ * stretches measured so far took against their estimate).
+ */
+
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { codecModeUnits } from "../harness/codec-mode.ts";
+import { forkSpans } from "../harness/codec-forks.ts";
+import type { Progress } from "../harness/progress.ts";
+import type { StretchTiming } from "../harness/results.ts";
+import type { Mode, Settings } from "../harness/settings.ts";
+import type { PayloadName } from "../../protocols/messages.ts";
+
+type RunTimings = Record<string, StretchTiming>;
+
+/**
+ * Milliseconds per 1,000 messages of one case-run, warm-up and checks
+ * included (codec mode: per progress unit, a pass over the messages), when
+ * no earlier run says better: the mean of two plain `bun run bench` runs on
+ * a 2-core Intel Xeon with Bun 1.4.4, 2026-11-23 (fanout: a rough guess).
+ * Only the first run in a results folder uses them, and only until its own
+ * stretches correct them.
+ */
+const BUILT_IN_MS_PER_1000: Record<Mode, Record<PayloadName, number>> = {
+  codec: { small: 1.8, medium: 2.5, large: 5.1 },
+  roundtrip: { small: 135, medium: 110, large: 129 },
+  stream: { small: 6.5, medium: 8.4, large: 10.5 },
+  fanout: { small: 30, medium: 35, large: 40 },
+};
+
+const key = (mode: Mode, payload: string): string => `${mode} ${payload}`;
+
+interface Stretch {
+  mode: Mode;
+  payload: PayloadName;
+  planned: number;
+  iterations: number;
+  /** Estimated ms per case-run before any is measured. */
+  prior: number;
+  done: number;
+  ms: number;
+}
+
+export class RunEstimate {
+  private readonly stretches = new Map<string, Stretch>();
+  private readonly started: number;
+  private last: number;
+  /** Last `done` seen per progress group (codec mode, the socket modes), to turn totals into increments. */
+  private readonly lastDone = new Map<string, number>();
+  private current: Stretch | undefined;
+
+  /**
+   * `plan`: each mode's progress units per payload, as its progress events
+   * count them (the socket modes: codecs x runs; codec mode: passes over
+   * the messages, checks and warm-up included).
+   */
+  constructor(
+    settings: Settings,
+    plan: { mode: Mode; units: number }[],
+    history: RunTimings | undefined,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.started = this.last = now();
+    for (const { mode, units } of plan) {
+      for (const payload of settings.payloads) {
+        const iterations = settings.iterations[mode];
+        const before = history?.[key(mode, payload)];
+        const prior =
+          before && before.units > 0 && before.iterations > 0
+            ? ((before.ms / before.units) * iterations) / before.iterations
+            : (BUILT_IN_MS_PER_1000[mode][payload] * iterations) / 1000;
+        this.stretches.set(key(mode, payload), { mode, payload, planned: units, iterations, prior, done: 0, ms: 0 });
+      }
+    }
+  }
+
+  /** Takes one progress event: the time since the last one was spent on the work it reports. */
+  update(e: Progress): void {
+    const t = this.now();
+    const stretch = this.stretches.get(key(e.mode, e.payload));
+    if (stretch) stretch.ms += t - this.last;
+    this.last = t;
+    if (!stretch) return;
+    const group = e.mode === "codec" ? "codec" : "socket";
+    const before = this.lastDone.get(group) ?? 0;
+    stretch.done = Math.min(stretch.planned, stretch.done + Math.max(0, e.done - before));
+    this.lastDone.set(group, e.done);
+    this.current = stretch;
+  }
+
+  elapsedMs(): number {
+    return this.now() - this.started;
+  }
+
+  /**
+   * Time left: each stretch's unfinished case-runs at its own measured pace
+   * once it has one, else at its estimate times this run's speed so far.
+   */
+  remainingMs(): number {
+    let measuredMs = 0;
+    let estimatedMs = 0;
+    for (const s of this.stretches.values()) {
+      if (s.done > 0) {
+        measuredMs += s.ms;
+        estimatedMs += s.prior * s.done;
+      }
+    }
+    const speed = estimatedMs > 0 ? Math.min(4, Math.max(0.25, measuredMs / estimatedMs)) : 1;
+    let left = 0;
+    for (const s of this.stretches.values()) {
+      const pace = s.done >= 1 && s.ms > 0 ? s.ms / s.done : s.prior * speed;
+      left += pace * (s.planned - s.done);
+    }
+    // The stretch running now has spent time on a case-run it has not finished.
+    if (this.current && this.current.done < this.current.planned) left -= Math.min(this.now() - this.last, left);
+    return Math.max(0, left);
+  }
+
+  /** What this run took per stretch, for the next run's estimate. */
+  timings(): RunTimings {
+    const out: RunTimings = {};
+    for (const [k, s] of this.stretches) if (s.done > 0) out[k] = { ms: Math.round(s.ms), units: s.done, iterations: s.iterations };
+    return out;
+  }
+}
+
+/** The timings of the last run in `outDir` (its latest.json), if it has any. */
+function lastRunTimings(outDir: string): RunTimings | undefined {
+  try {
+    const last = JSON.parse(readFileSync(path.join(outDir, "latest.json"), "utf8")) as { timings?: RunTimings };
+    return last.timings && typeof last.timings === "object" ? last.timings : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A run's estimate: codec mode runs every codec but raw, in `forks` processes; the socket modes every codec. */
+export function estimateFor(settings: Settings, outDir: string, codecModeCodecs: number, forks: number): RunEstimate {
+  const codecUnits = forkSpans(settings.runs, forks).reduce((sum, span) => sum + codecModeUnits(settings, codecModeCodecs, span), 0) / settings.payloads.length;
+  const plan = settings.modes.map((mode) => ({ mode, units: mode === "codec" ? codecUnits : settings.codecs.length * settings.runs }));
+  return new RunEstimate(settings, plan, lastRunTimings(outDir));
+}
