@@ -11,6 +11,7 @@ import { csvHeader, csvRows, toCsv } from "../report/csv.ts";
 import { toJson } from "../report/json.ts";
 import { reportHtml } from "../report/html.ts";
 import { rowsFromResults } from "../report/rows.ts";
+import { verdictLines } from "../report/verdict.ts";
 import { SettingError } from "../harness/settings.ts";
 import { ROOT } from "./paths.ts";
 
@@ -113,7 +114,7 @@ export function writeResults(results: BenchResults, outDir: string): WrittenFile
   writeAtomic(files.json, json);
   writeAtomic(files.latestCsv, csv);
   writeAtomic(files.latestJson, json);
-  const html = reportHtml(rowsFromResults(results), chartJsSource(), `Run of ${results.timestamp}; ${describeRun(results)}`);
+  const html = reportHtml(rowsFromResults(results), chartJsSource(), { subtitle: `Run of ${results.timestamp}; ${describeRun(results)}`, verdict: verdictLines(results.cases) });
   writeAtomic(files.report, html);
   writeAtomic(files.latestReport, html);
   return files;

@@ -9,7 +9,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { chartJsSource, writeAtomic } from "./output.ts";
 import { reportHtml } from "../report/html.ts";
-import { rowsFromFile, type ChartRow } from "../report/rows.ts";
+import { resultsFromFile, rowsFromFile, type ChartRow } from "../report/rows.ts";
+import { verdictLines } from "../report/verdict.ts";
 
 const USAGE = "usage: bun run report FILE... [--out report.html]";
 
@@ -49,9 +50,12 @@ function main(argv: string[]): number {
     return 2;
   }
   const rows: ChartRow[] = [];
+  let verdict: string[] = [];
   for (const file of files) {
     try {
-      const fromFile = rowsFromFile(readFileSync(file, "utf8"));
+      const text = readFileSync(file, "utf8");
+      const fromFile = rowsFromFile(text);
+      if (files.length === 1) verdict = verdictLines(resultsFromFile(text)?.cases ?? []);
       rows.push(...(files.length > 1 ? fromFile.map((r) => ({ ...r, source: `${r.source}, ${path.basename(file)}` })) : fromFile));
     } catch (e) {
       process.stderr.write(`report: ${file}: ${(e as Error).message}\n`);
@@ -60,7 +64,11 @@ function main(argv: string[]): number {
   }
   const out = parsed.values.out ?? path.join("results", "report.html");
   try {
-    writeAtomic(out, reportHtml(rows, chartJsSource(), `From ${files.map((f) => path.basename(f)).join(", ")}.`));
+    const noVerdict =
+      files.length > 1
+        ? "No verdict for several files side by side: build the report of one run's JSON for its verdict."
+        : "No verdict: it pairs each codec's rounds with json's, which a CSV does not hold; build the report from the run's JSON.";
+    writeAtomic(out, reportHtml(rows, chartJsSource(), { subtitle: `From ${files.map((f) => path.basename(f)).join(", ")}.`, verdict, noVerdict }));
   } catch (e) {
     process.stderr.write(`report: --out ${out}: cannot write there (${(e as { code?: string }).code ?? (e as Error).message}); name a file in a directory you can write to\n`);
     return 2;

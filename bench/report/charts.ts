@@ -1,10 +1,12 @@
 /**
  * chart.js configurations for a set of results, per payload: serialize,
- * deserialize and total time per message; bytes; round-trip percentiles;
- * stream messages per second. Each source (Bun in process, the Bun client,
- * a browser, a loaded file) gets its own bars, side by side. The configs are
- * plain JSON, so the page and the offline report (report.html) draw the
- * same charts.
+ * deserialize and total time per message with their 95% intervals; bytes;
+ * round-trip latency; stream messages per second. Each source (a runtime,
+ * a browser, a loaded file) gets its own bars, side by side, and a chart
+ * whose sources differ more than tenfold gets a logarithmic axis so the
+ * smaller stays readable. The configs are plain JSON, so the page and the
+ * offline report (report.html) draw the same charts; both register
+ * `errorBarsPlugin`, which draws the intervals.
  */
 
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
@@ -16,7 +18,7 @@ export interface ChartSpec {
   title: string;
   config: {
     type: "bar";
-    data: { labels: string[]; datasets: { label: string; data: (number | null)[]; backgroundColor: string }[] };
+    data: { labels: string[]; datasets: { label: string; data: (number | null)[]; backgroundColor: string; errorBars?: ([number, number] | null)[] }[] };
     options: Record<string, unknown>;
   };
 }
@@ -33,76 +35,155 @@ function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
 }
 
-function options(title: string, yTitle: string): Record<string, unknown> {
+function options(title: string, yTitle: string, log: boolean): Record<string, unknown> {
   return {
     responsive: true,
     animation: false,
     plugins: { title: { display: true, text: title }, legend: { position: "bottom" } },
-    scales: { y: { beginAtZero: true, title: { display: true, text: yTitle } } },
+    scales: {
+      x: { ticks: { autoSkip: false, maxRotation: 0, minRotation: 0 } },
+      y: log ? { type: "logarithmic", title: { display: true, text: `${yTitle} (log scale)` } } : { beginAtZero: true, title: { display: true, text: yTitle } },
+    },
   };
 }
 
-function spec(
-  id: string,
-  payload: string,
-  title: string,
-  yTitle: string,
-  rows: ChartRow[],
-  metrics: { metric: string; label: string; value: (r: ChartRow) => number }[],
-  perSource = true,
-): ChartSpec {
+/** Sources this far apart (largest value over smallest) share a logarithmic axis. */
+const LOG_SCALE_SPREAD = 10;
+
+const round3 = (v: number): number => Math.round(v * 1000) / 1000;
+
+interface Metric {
+  metric: string;
+  label: string;
+  value: (r: ChartRow) => number;
+  /** The 95% interval of the value, drawn as a bar. */
+  interval?: (r: ChartRow) => [number, number] | undefined;
+}
+
+function spec(id: string, payload: string, title: string, yTitle: string, rows: ChartRow[], metrics: Metric[], perSource: boolean, nameSources: boolean): ChartSpec {
   const codecs = unique(rows.map((r) => r.codec));
   const sources = perSource ? unique(rows.map((r) => r.source)) : [rows[0]?.source ?? ""];
   const datasets = [];
+  const values: number[] = [];
   for (const m of metrics) {
     for (const [i, source] of sources.entries()) {
+      const of = codecs.map((codec) => rows.find((x) => x.codec === codec && (!perSource || x.source === source)));
+      const data = of.map((r) => {
+        const v = r ? m.value(r) : NaN;
+        if (Number.isFinite(v) && v > 0) values.push(v);
+        return Number.isFinite(v) ? round3(v) : null;
+      });
+      const bars = m.interval
+        ? of.map((r) => {
+            const iv = r && m.interval!(r);
+            return iv && Number.isFinite(iv[0]) && Number.isFinite(iv[1]) ? ([round3(Math.max(iv[0], 0)), round3(iv[1])] as [number, number]) : null;
+          })
+        : undefined;
       datasets.push({
-        label: perSource && sources.length > 1 ? `${m.label} (${source})` : m.label,
-        data: codecs.map((codec) => {
-          const r = rows.find((x) => x.codec === codec && x.source === source);
-          const v = r ? m.value(r) : NaN;
-          return Number.isFinite(v) ? Math.round(v * 1000) / 1000 : null;
-        }),
+        // With several sources on the page, every legend names its source, even where only one has figures.
+        label: perSource && nameSources ? `${m.label}, ${source}` : m.label,
+        data,
         backgroundColor: color(m.metric, i),
+        ...(bars && bars.some((b) => b !== null) ? { errorBars: bars } : {}),
       });
     }
   }
+  const log = sources.length > 1 && values.length > 1 && Math.max(...values) / Math.min(...values) > LOG_SCALE_SPREAD;
   const labels = codecs.map((c) => (rows.find((r) => r.codec === c)?.standard === false ? `${c}*` : c));
-  return { id, payload, title, config: { type: "bar", data: { labels, datasets }, options: options(title, yTitle) } };
+  return { id, payload, title, config: { type: "bar", data: { labels, datasets }, options: options(title, yTitle, log) } };
 }
+
+/** mean ± half-width, as an interval. */
+const around = (mean: number, half: number): [number, number] | undefined => (Number.isFinite(half) ? [mean - half, mean + half] : undefined);
+
+/**
+ * A chart.js plugin that draws each dataset's `errorBars` (one [low, high]
+ * per bar) as a whisker over its bar. Self-contained, so report.html can
+ * carry its source text as it is.
+ */
+export const errorBarsPlugin = {
+  id: "errorBars",
+  afterDatasetsDraw(chart: {
+    ctx: CanvasRenderingContext2D;
+    data: { datasets: { errorBars?: ([number, number] | null)[] }[] };
+    getDatasetMeta(i: number): { hidden: boolean | null; data: { x: number; width?: number }[] };
+    isDatasetVisible(i: number): boolean;
+    scales: Record<string, { getPixelForValue(v: number): number }>;
+  }): void {
+    const ctx = chart.ctx;
+    const y = chart.scales.y;
+    if (!y) return;
+    ctx.save();
+    ctx.strokeStyle = "#1b1f24";
+    ctx.lineWidth = 1;
+    chart.data.datasets.forEach((dataset, i) => {
+      if (!dataset.errorBars || !chart.isDatasetVisible(i)) return;
+      const bars = chart.getDatasetMeta(i).data;
+      dataset.errorBars.forEach((bar, j) => {
+        const element = bars[j];
+        if (!bar || !element) return;
+        const x = element.x;
+        const top = y.getPixelForValue(bar[1]);
+        const bottom = y.getPixelForValue(Math.max(bar[0], 1e-9));
+        const cap = Math.min(6, (element.width ?? 12) / 3);
+        ctx.beginPath();
+        ctx.moveTo(x, top);
+        ctx.lineTo(x, bottom);
+        ctx.moveTo(x - cap, top);
+        ctx.lineTo(x + cap, top);
+        ctx.moveTo(x - cap, bottom);
+        ctx.lineTo(x + cap, bottom);
+        ctx.stroke();
+      });
+    });
+    ctx.restore();
+  },
+};
 
 export function chartSpecs(rows: ChartRow[]): ChartSpec[] {
   const specs: ChartSpec[] = [];
+  const named = unique(rows.map((r) => r.source)).length > 1;
   for (const payload of PAYLOAD_NAMES) {
     const of = (mode: string): ChartRow[] => rows.filter((r) => r.payload === payload && r.mode === mode);
     const codec = of("codec");
     if (codec.length > 0) {
       specs.push(
-        spec(`codec-${payload}`, payload, `${payload}: time per message, in process`, "ns per message", codec, [
-          { metric: "serialize", label: "serialize", value: (r) => r.serializeNs },
-          { metric: "deserialize", label: "deserialize", value: (r) => r.deserializeNs },
-          { metric: "total", label: "total", value: (r) => r.totalNs },
-        ]),
+        spec(`codec-${payload}`, payload, `${payload}: time per message, in process (mean, 95% interval)`, "ns per message", codec, [
+          { metric: "serialize", label: "serialize", value: (r) => r.serializeNs, interval: (r) => around(r.serializeNs, r.serializeCi95Ns) },
+          { metric: "deserialize", label: "deserialize", value: (r) => r.deserializeNs, interval: (r) => around(r.deserializeNs, r.deserializeCi95Ns) },
+          { metric: "total", label: "total", value: (r) => r.totalNs, interval: (r) => around(r.totalNs, r.totalCi95Ns) },
+        ], true, named),
       );
     }
     const anyRows = rows.filter((r) => r.payload === payload && Number.isFinite(r.bytes) && r.codec !== "raw");
     if (anyRows.length > 0) {
       const first = new Map<string, ChartRow>();
       for (const r of anyRows) if (!first.has(r.codec)) first.set(r.codec, r);
-      specs.push(spec(`bytes-${payload}`, payload, `${payload}: bytes per message`, "bytes", [...first.values()], [{ metric: "bytes", label: "bytes", value: (r) => r.bytes }], false));
+      specs.push(spec(`bytes-${payload}`, payload, `${payload}: bytes per message`, "bytes", [...first.values()], [{ metric: "bytes", label: "bytes", value: (r) => r.bytes }], false, false));
     }
     const rt = of("roundtrip");
     if (rt.length > 0) {
       specs.push(
         spec(`roundtrip-${payload}`, payload, `${payload}: round-trip latency (one message in flight)`, "µs", rt, [
+          { metric: "total", label: "mean", value: (r) => r.totalNs / 1000, interval: (r) => around(r.totalNs / 1000, r.totalCi95Ns / 1000) },
           { metric: "p50", label: "p50", value: (r) => r.rttP50Ns / 1000 },
           { metric: "p99", label: "p99", value: (r) => r.rttP99Ns / 1000 },
-        ]),
+        ], true, named),
       );
     }
     const st = of("stream");
     if (st.length > 0) {
-      specs.push(spec(`stream-${payload}`, payload, `${payload}: stream throughput`, "messages per second", st, [{ metric: "msgs", label: "msgs/s", value: (r) => r.msgsPerS }]));
+      specs.push(
+        spec(`stream-${payload}`, payload, `${payload}: stream throughput`, "messages per second", st, [
+          {
+            metric: "msgs",
+            label: "msgs/s",
+            value: (r) => r.msgsPerS,
+            // From the interval of the time per message: 1e9 / (mean ± half).
+            interval: (r) => (Number.isFinite(r.totalCi95Ns) && r.totalNs > r.totalCi95Ns ? [1e9 / (r.totalNs + r.totalCi95Ns), 1e9 / (r.totalNs - r.totalCi95Ns)] : undefined),
+          },
+        ], true, named),
+      );
     }
   }
   return specs;

@@ -5,7 +5,19 @@
  */
 
 import type { ChartRow } from "./rows.ts";
-import { chartSpecs } from "./charts.ts";
+import { vsJsonText } from "./cells.ts";
+import { chartSpecs, errorBarsPlugin } from "./charts.ts";
+import { count, formatNs } from "./format.ts";
+
+/** What the report says above its charts. */
+export interface ReportText {
+  /** One line: which run or files. */
+  subtitle: string;
+  /** The verdict (bench/report/verdict.ts), or nothing when it cannot be computed (a CSV has no rounds to pair). */
+  verdict: string[];
+  /** Why there is no verdict, when there is none. */
+  noVerdict?: string;
+}
 
 /** JSON safe inside <script>: no "</script>", no "<!--". */
 function scriptJson(value: unknown): string {
@@ -16,20 +28,45 @@ function escapeHtml(s: string): string {
   return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 }
 
-function cell(v: number, digits = 1): string {
-  return Number.isFinite(v) ? v.toFixed(digits) : "";
+/** One line per source: its machine, clock and settings, as the rows carry them. */
+function sourceLines(rows: readonly ChartRow[]): string[] {
+  const lines: string[] = [];
+  for (const source of [...new Set(rows.map((r) => r.source))]) {
+    const of = rows.filter((r) => r.source === source);
+    const r = of[0]!;
+    const m = r.machine;
+    const iterations = [...new Set(of.map((x) => x.mode))].map((mode) => `${mode} ${count(of.find((x) => x.mode === mode)!.settings.iterations)}`).join(", ");
+    lines.push(
+      `${source}: ${m.os}, ${m.cpu} x${m.cores}; clock resolution ${formatNs(m.timerResolutionNs)}, read ${formatNs(m.timerOverheadNs)}. ` +
+        `${r.settings.fixed ? "The article's exact messages" : `Varied messages (seed ${r.settings.seed})`}, ${r.settings.runs} run(s) per case; ` +
+        `messages per run: ${iterations}; compression ${r.settings.deflate ? "on (permessage-deflate)" : "off"}` +
+        `${Number.isFinite(r.settings.clients) && r.settings.clients > 1 ? `; ${r.settings.clients} clients` : ""}.`,
+    );
+  }
+  return lines;
 }
 
-export function reportHtml(rows: ChartRow[], chartJsSource: string, subtitle: string): string {
+export function reportHtml(rows: ChartRow[], chartJsSource: string, text: ReportText): string {
   const specs = chartSpecs(rows);
   const figures = specs.map((s) => `<figure><canvas id="chart-${escapeHtml(s.id)}" data-payload="${escapeHtml(s.payload)}"></canvas></figure>`).join("\n");
+  const num = (v: number, digits = 0): string => (Number.isFinite(v) ? v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "");
   const tableRows = rows
     .map(
       (r) =>
         `<tr><td>${escapeHtml(r.source)}</td><td>${escapeHtml(r.mode)}</td><td>${escapeHtml(r.payload)}</td><td>${escapeHtml(r.standard ? r.codec : `${r.codec}*`)}</td>` +
-        `<td>${cell(r.bytes, 0)}</td><td>${cell(r.serializeNs)}</td><td>${cell(r.deserializeNs)}</td><td>${cell(r.totalNs)}</td>` +
-        `<td>${cell(r.rttP50Ns / 1000, 2)}</td><td>${cell(r.rttP99Ns / 1000, 2)}</td><td>${cell(r.msgsPerS, 0)}</td></tr>`,
+        `<td>${num(r.bytes)}</td><td>${num(r.serializeNs, 1)}</td><td>${num(r.deserializeNs, 1)}</td><td>${num(r.totalNs, 1)}</td><td>${Number.isFinite(r.totalCi95Ns) ? `± ${num(r.totalCi95Ns, 1)}` : ""}</td>` +
+        `<td>${escapeHtml(vsJsonText(r))}</td>` +
+        `<td>${num(r.rttP50Ns / 1000, 2)}</td><td>${num(r.rttP99Ns / 1000, 2)}</td><td>${num(r.msgsPerS)}</td><td>${escapeHtml(r.flags.join(", "))}</td></tr>`,
     )
+    .join("\n");
+  const verdict =
+    text.verdict.length > 0
+      ? `<section class="verdict"><pre>${escapeHtml(text.verdict.join("\n"))}</pre></section>`
+      : text.noVerdict
+        ? `<p class="note">${escapeHtml(text.noVerdict)}</p>`
+        : "";
+  const sources = sourceLines(rows)
+    .map((l) => `<li>${escapeHtml(l)}</li>`)
     .join("\n");
   return `<!doctype html>
 <html lang="en">
@@ -43,28 +80,43 @@ body { font-family: system-ui, sans-serif; max-width: 1200px; margin: 0 auto; pa
 figure { margin: 0; border: 1px solid #e2e6eb; border-radius: 6px; padding: 0.5rem; }
 table { border-collapse: collapse; font-size: 0.85rem; width: 100%; margin-top: 1.5rem; }
 th, td { border-bottom: 1px solid #e2e6eb; padding: 0.25rem 0.5rem; text-align: right; white-space: nowrap; }
-th:nth-child(-n+4), td:nth-child(-n+4) { text-align: left; }
+th:nth-child(-n+4), td:nth-child(-n+4), td:last-child { text-align: left; }
+.verdict pre { background: #f3f6f9; border: 1px solid #d5dbe1; border-radius: 6px; padding: 0.75rem 1rem; font-size: 0.9rem; white-space: pre-wrap; }
+.sources { font-size: 0.85rem; color: #3d444d; padding-left: 1.2rem; }
+.note { color: #3d444d; }
 </style>
 </head>
 <body>
 <h1>WebSocket serialization benchmark</h1>
-<p>${escapeHtml(subtitle)}</p>
+<p>${escapeHtml(text.subtitle)}</p>
+${verdict}
+<ul class="sources">
+${sources}
+</ul>
 <section class="charts">
 ${figures}
 </section>
 <table>
-<tr><th>source</th><th>mode</th><th>payload</th><th>codec</th><th>bytes</th><th>serialize ns</th><th>deserialize ns</th><th>total ns</th><th>rtt p50 µs</th><th>rtt p99 µs</th><th>msgs/s</th></tr>
+<tr><th>source</th><th>mode</th><th>payload</th><th>codec</th><th>bytes</th><th>serialize ns</th><th>deserialize ns</th><th>total ns</th><th>95% interval</th><th>vs json [95%]</th><th>rtt p50 µs</th><th>rtt p99 µs</th><th>msgs/s</th><th>flags</th></tr>
 ${tableRows}
 </table>
-<p>* non-standard (msgpackr records). Times per message, means of the runs; total is serialize + deserialize in process, the round-trip time in roundtrip mode, wall time per message in stream mode.</p>
+<p>* non-standard (msgpackr records). Times per message: means with the half-width of their 95% interval (the whiskers on the charts); total is serialize + deserialize in process, the round-trip time in roundtrip mode, wall time per message in stream mode. "vs json": total time against json's, paired round by round, with its 95% interval; ≈ when that interval holds 1.</p>
 <script>
 ${chartJsSource.replaceAll("</script", "<\\/script")}
 </script>
 <script>
+const errorBarsPlugin = ${objectSource(errorBarsPlugin)};
+Chart.register(errorBarsPlugin);
 const specs = ${scriptJson(specs)};
 for (const s of specs) new Chart(document.getElementById("chart-" + s.id), s.config);
 </script>
 </body>
 </html>
 `;
+}
+
+/** The plugin object as JavaScript source: its id and its one method. */
+function objectSource(plugin: typeof errorBarsPlugin): string {
+  const method = plugin.afterDatasetsDraw.toString();
+  return `{ id: ${JSON.stringify(plugin.id)}, ${method.startsWith("afterDatasetsDraw") ? method : `afterDatasetsDraw: ${method}`} }`;
 }

@@ -9,27 +9,46 @@ import { toCsv } from "./csv.ts";
 import { parseCsv } from "./csv-parse.ts";
 
 export interface ChartRow {
-  /** Where the figures come from, e.g. "bun 1.4.4", "bun client", "browser (Chrome 156)". */
+  /**
+   * What ran the figures, one name per runtime: "bun 1.4.4" (in process and
+   * Bun's client alike), "node client", "Chrome 156"; a loaded file's name
+   * is added to it.
+   */
   source: string;
   mode: string;
   codec: string;
   payload: string;
   standard: boolean;
   bytes: number;
+  /** Means per message, with the half-width of their 95% interval. */
   serializeNs: number;
   deserializeNs: number;
   totalNs: number;
+  serializeCi95Ns: number;
+  deserializeCi95Ns: number;
+  totalCi95Ns: number;
+  /** Median per message (codec mode: of the rounds). */
+  totalMedianNs: number;
   rttP50Ns: number;
   rttP99Ns: number;
   msgsPerS: number;
+  /** Paired ratio to json and its 95% interval (NaN where json did not run). */
+  vsJson: number;
+  vsJsonLow: number;
+  vsJsonHigh: number;
+  flags: string[];
+  /** The run's settings and machine, as every CSV row carries them. */
+  settings: { iterations: number; runs: number; seed: string; fixed: boolean; deflate: boolean; window: number; clients: number };
+  machine: { os: string; cpu: string; cores: number; timerResolutionNs: number; timerOverheadNs: number; clientLibrary: string };
 }
 
 const num = (v: string | undefined): number => (v === undefined || v === "" ? NaN : Number(v));
 
+/** One label per runtime: the in-process rows and Bun's client of one run are the same "bun 1.4.4". */
 function sourceOf(client: string, runtime: string, version: string): string {
-  if (client === "inprocess") return `${runtime} ${version}`.trim();
-  if (client === "browser") return `browser (${version})`;
-  return `${client} client`;
+  if (client === "browser") return version.replace(/^(\w+) (\d+)\..*$/, "$1 $2") || "browser";
+  if (client === "node") return "node client";
+  return `${runtime} ${version}`.trim();
 }
 
 /** Rows of a CSV in the benchmark's contract; failed cases are left out. */
@@ -53,9 +72,34 @@ function rowsFromCsv(text: string): ChartRow[] {
       serializeNs: num(get(row, "serialize_mean_ns")),
       deserializeNs: num(get(row, "deserialize_mean_ns")),
       totalNs: num(get(row, "total_mean_ns")),
+      serializeCi95Ns: num(get(row, "serialize_ci95_ns")),
+      deserializeCi95Ns: num(get(row, "deserialize_ci95_ns")),
+      totalCi95Ns: num(get(row, "total_ci95_ns")),
+      totalMedianNs: num(get(row, "total_median_ns")),
       rttP50Ns: num(get(row, "rtt_p50_ns")),
       rttP99Ns: num(get(row, "rtt_p99_ns")),
       msgsPerS: num(get(row, "msgs_per_s")),
+      vsJson: num(get(row, "total_vs_json")),
+      vsJsonLow: num(get(row, "total_vs_json_ci95_low")),
+      vsJsonHigh: num(get(row, "total_vs_json_ci95_high")),
+      flags: (get(row, "flags") ?? "").split(/[ ;|]+/).filter((f) => f !== ""),
+      settings: {
+        iterations: num(get(row, "iterations")),
+        runs: num(get(row, "runs")),
+        seed: get(row, "seed") ?? "",
+        fixed: get(row, "fixed") === "true",
+        deflate: get(row, "deflate") === "true",
+        window: num(get(row, "window")),
+        clients: num(get(row, "clients")),
+      },
+      machine: {
+        os: get(row, "os") ?? "",
+        cpu: get(row, "cpu") ?? "",
+        cores: num(get(row, "cores")),
+        timerResolutionNs: num(get(row, "timer_resolution_ns")),
+        timerOverheadNs: num(get(row, "timer_overhead_ns")),
+        clientLibrary: get(row, "client_library") ?? "",
+      },
     }));
 }
 
@@ -63,17 +107,20 @@ export function rowsFromResults(results: BenchResults): ChartRow[] {
   return rowsFromCsv(toCsv(results));
 }
 
+/** A results JSON's text as results (figures a failed case never got, written as null, back to NaN); undefined for a CSV. */
+export function resultsFromFile(text: string): BenchResults | undefined {
+  const trimmed = text.trimStart();
+  if (!trimmed.startsWith("{")) return undefined;
+  const results = JSON.parse(trimmed) as BenchResults;
+  if (!Array.isArray(results.cases)) throw new Error("not a results JSON: no cases");
+  for (const c of results.cases) reviveNulls(c as unknown as Record<string, unknown>);
+  return results;
+}
+
 /** A results file's text, CSV or JSON (as the CLI and the page write them). */
 export function rowsFromFile(text: string): ChartRow[] {
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith("{")) {
-    const results = JSON.parse(trimmed) as BenchResults;
-    if (!Array.isArray(results.cases)) throw new Error("not a results JSON: no cases");
-    // The JSON writes figures a failed case never got as null.
-    for (const c of results.cases) reviveNulls(c as unknown as Record<string, unknown>);
-    return rowsFromResults(results);
-  }
-  return rowsFromCsv(text);
+  const results = resultsFromFile(text);
+  return results ? rowsFromResults(results) : rowsFromCsv(text);
 }
 
 function reviveNulls(o: Record<string, unknown>): void {

@@ -16,10 +16,12 @@ import { calibrateClock, performanceClock } from "../../bench/harness/clock.ts";
 import type { Progress } from "../../bench/harness/progress.ts";
 import type { BenchResults } from "../../bench/harness/results.ts";
 import { defaultSettings, parseInteger, type Mode, type Settings } from "../../bench/harness/settings.ts";
-import { chartSpecs } from "../../bench/report/charts.ts";
+import { ROW_HEAD, rowCells } from "../../bench/report/cells.ts";
+import { chartSpecs, errorBarsPlugin } from "../../bench/report/charts.ts";
 import { toCsv } from "../../bench/report/csv.ts";
-import { formatNs, meanWithInterval } from "../../bench/report/format.ts";
-import { rowsFromFile, rowsFromResults, type ChartRow } from "../../bench/report/rows.ts";
+import { formatNs } from "../../bench/report/format.ts";
+import { resultsFromFile, rowsFromFile, rowsFromResults, type ChartRow } from "../../bench/report/rows.ts";
+import { verdictLines } from "../../bench/report/verdict.ts";
 import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import { RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
 import { stringifyLine } from "../json-lines.ts";
@@ -46,8 +48,12 @@ declare global {
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
+Chart.register(errorBarsPlugin);
+
 let lastResults: BenchResults | undefined;
 let loadedRows: ChartRow[] = [];
+/** The verdict of a loaded results JSON, shown while the page has no run of its own. */
+let loadedVerdict: string[] = [];
 let charts: Chart[] = [];
 let stopRequested = false;
 
@@ -122,50 +128,41 @@ function drawCharts(): void {
     canvas.id = `chart-${spec.id}`;
     canvas.dataset.payload = spec.payload;
     canvas.dataset.series = spec.config.data.datasets.map((d) => d.label).join("|");
+    canvas.dataset.scale = ((spec.config.options.scales as { y?: { type?: string } } | undefined)?.y?.type ?? "linear");
     figure.append(canvas);
     container.append(figure);
     charts.push(new Chart(canvas, spec.config as unknown as ChartConfiguration));
   }
 }
 
-function drawTable(results: BenchResults): void {
-  const head = ["mode", "payload", "codec", "verified", "bytes", "serialize", "deserialize", "total / rtt", "p99 rtt", "msgs/s"];
+/** The verdict of this page's run, else of a loaded JSON file. */
+function drawVerdict(): void {
+  const lines = lastResults ? verdictLines(lastResults.cases) : loadedVerdict;
+  $("verdict").textContent = lines.join("\n");
+  $("verdict").hidden = lines.length === 0;
+}
+
+/** Every row on the charts, this run's and a loaded file's alike, with its ratio, interval and flags. */
+function drawTable(): void {
+  const rows = [...(lastResults ? rowsFromResults(lastResults) : []), ...loadedRows];
   const table = document.createElement("table");
-  const tr = (cells: string[], tag: "td" | "th"): HTMLTableRowElement => {
+  const tr = (cells: readonly string[], tag: "td" | "th"): void => {
     const row = document.createElement("tr");
-    for (const c of cells) {
-      const cell = document.createElement(tag);
-      cell.textContent = c;
-      row.append(cell);
-    }
-    return row;
+    for (const c of cells) row.append(Object.assign(document.createElement(tag), { textContent: c }));
+    table.append(row);
   };
-  table.append(tr(head, "th"));
-  for (const c of results.cases) {
-    table.append(
-      tr(
-        [
-          c.mode,
-          c.payload,
-          c.standard ? c.codec : `${c.codec}*`,
-          c.verified ? "yes" : `NO: ${c.error}`,
-          Number.isFinite(c.bytes) ? String(Math.round(c.bytes)) : "-",
-          formatNs(c.serialize.mean),
-          formatNs(c.deserialize.mean),
-          meanWithInterval(c.total),
-          formatNs(c.socket?.rtt?.p99 ?? NaN),
-          Number.isFinite(c.msgsPerS) ? Math.round(c.msgsPerS).toLocaleString("en-US") : "-",
-        ],
-        "td",
-      ),
-    );
-  }
+  tr(ROW_HEAD, "th");
+  for (const r of rows) tr(rowCells(r), "td");
+  // A failed case is a row too, so a failure is never only a gap in a chart.
+  for (const c of lastResults?.cases.filter((x) => !x.verified) ?? []) tr([rows[0]?.source ?? "", c.mode, c.payload, c.codec, `FAILED: ${c.error}`], "td");
   $("table").replaceChildren(table);
-  const env = results.environment;
+  if (!lastResults) return;
+  const env = lastResults.environment;
   $("timing-note").textContent =
     `${env.runtimeVersion}, clock resolution ${formatNs(env.timerResolutionNs)}${env.crossOriginIsolated ? " (cross-origin isolated)" : " (NOT cross-origin isolated)"}. ` +
-    `In-page times come from batches of at least ${formatNs(results.settings.minBatchNs)} (100x the clock's resolution) divided by their messages; ` +
-    `socket-mode client times are per call, quantized to the clock. * = non-standard.`;
+    `In-page times come from batches of at least ${formatNs(lastResults.settings.minBatchNs)} (100x the clock's resolution) divided by their messages; ` +
+    `socket-mode client times are per call, quantized to the clock. Times: means with their 95% interval; * = non-standard; ` +
+    `flags: coarse-clock (the clock's tick is a large share of a batch), near-empty-loop (within 2x of an empty loop), partial (stopped early).`;
 }
 
 function setRunning(running: boolean): void {
@@ -190,8 +187,9 @@ async function run(settings: Settings): Promise<BenchResults> {
     lastResults = results;
     const failed = results.cases.filter((c) => !c.verified).length;
     $("progress").textContent = `Done in ${(results.elapsedMs / 1000).toFixed(1)} s: ${results.cases.length} cases${failed ? `, ${failed} FAILED` : ""}.`;
-    drawTable(results);
+    drawTable();
     drawCharts();
+    drawVerdict();
     $<HTMLButtonElement>("download").disabled = false;
     return results;
   } finally {
@@ -216,8 +214,12 @@ function download(): void {
 
 async function load(file: File): Promise<void> {
   try {
-    loadedRows = rowsFromFile(await file.text()).map((r) => ({ ...r, source: `${r.source}, ${file.name}` }));
+    const text = await file.text();
+    loadedRows = rowsFromFile(text).map((r) => ({ ...r, source: `${r.source}, ${file.name}` }));
+    loadedVerdict = verdictLines(resultsFromFile(text)?.cases ?? []);
     drawCharts();
+    drawTable();
+    drawVerdict();
     $("progress").textContent = `Loaded ${loadedRows.length} rows from ${file.name}.`;
   } catch (e) {
     showError(new Error(`${file.name}: ${(e as Error).message}`));

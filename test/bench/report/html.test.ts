@@ -38,6 +38,23 @@ describe("static report", () => {
     expect(html).toContain("codec-fixed.json");
   });
 
+  it("from one run's JSON: its verdict, its machine, clock and settings, intervals and ratios in the table", () => {
+    const json = path.join(ROOT, "results/sample/epyc-default-1.json");
+    const html = readFileSync(buildReport(json), "utf8");
+    expect(html).toMatch(/<section class="verdict"><pre>Verdict from this run \(fastest by encode \+ decode in process/);
+    expect(html).toMatch(/<li>bun 1\.4\.4: Linux [^<]*AMD EPYC[^<]* x2; clock resolution [^<]*, read [^<]*\. Varied messages \(seed 1\), 3 run\(s\) per case; messages per run: codec 100,000, roundtrip 2,000, stream 100,000; compression off\.<\/li>/);
+    // Thousands separators, the 95% interval, the ratio with its interval.
+    expect(html).toMatch(/<td>custom-binary<\/td><td>222<\/td><td>[\d,.]+<\/td><td>[\d,.]+<\/td><td>1,[\d]{3}\.\d<\/td><td>± [\d,.]+<\/td><td>0\.\d\d \[0\.\d\d-0\.\d\d\]<\/td>/);
+    // Whiskers on the time charts: the specs carry intervals, and the plugin that draws them is registered.
+    expect(html).toContain('"errorBars":[[');
+    expect(html).toContain("Chart.register(errorBarsPlugin)");
+  });
+
+  it("from a CSV: says why there is no verdict", () => {
+    const html = readFileSync(buildReport(sample), "utf8");
+    expect(html).toContain("No verdict: it pairs each codec's rounds with json's, which a CSV does not hold");
+  });
+
   it("refuses a file that is not a result, with one line and exit 2", () => {
     const r = spawnSync(process.execPath, ["bench/cli/report.ts", path.join(ROOT, "package.json")], { cwd: ROOT, encoding: "utf8" });
     expect(r.status).toBe(2);
@@ -75,6 +92,15 @@ describe("static report", () => {
         return ink;
       });
       expect(painted).toBeGreaterThan(1000);
+      // The whiskers: dark pixels over the bars, which are drawn in pale hues.
+      const dark = await page.evaluate(() => {
+        const c = document.querySelector<HTMLCanvasElement>("canvas#chart-codec-small")!;
+        const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < data.length; i += 4) if (data[i + 3]! > 200 && data[i]! < 60 && data[i + 1]! < 60 && data[i + 2]! < 60) n++;
+        return n;
+      });
+      expect(dark).toBeGreaterThan(50);
     } finally {
       await browser.close();
     }
