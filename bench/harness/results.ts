@@ -66,10 +66,12 @@ interface SocketFigures {
   lost: number;
   reordered: number;
   corrupted: number;
-  /** Client-to-server frame per message (payload + header + mask), bytes; NaN with compression. */
+  /** Client-to-server frame per message (payload + header + mask), bytes; with compression, as measured on the socket (NaN when not measured). */
   wireBytes: number;
   /** Server's reply payload per message, bytes. */
   replyBytes: number;
+  /** Server-to-client frame per message (payload + header), bytes; with compression, as measured on the socket (NaN when not measured; absent in older files). */
+  replyWireBytes?: number;
   /** roundtrip: every message's round-trip time, pooled over runs. */
   rtt: LatencyPercentiles | undefined;
   /** Server-side decode / encode per message, per-call timing with clock cost subtracted, across runs, ns. */

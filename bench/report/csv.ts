@@ -1,9 +1,12 @@
 /**
- * The CSV contract: one row per client x mode x codec x payload; a header
- * row; comma-separated; dot decimals; RFC 4180 quoting; UTF-8; ISO 8601
- * timestamps; units in column names; no comment lines. Each row carries its
- * environment columns, so a row copied into another sheet still says what
- * it was measured on. Columns may be added; none is removed or renamed.
+ * The CSV contract (version 2, in `csv_version`): one row per client x mode x codec x payload; a
+ * header row; comma-separated; dot decimals; RFC 4180 quoting; UTF-8; ISO 8601 timestamps; units
+ * in column names; no comment lines. The columns that answer the question come first (which
+ * client, mode, payload and codec; its size; its time and ratio to JSON), then the spread, the
+ * socket figures, the settings and last the machine, so a spreadsheet's first screen is the answer
+ * and a row copied into another sheet still says what it was measured on. Every column is
+ * described in docs/results-columns.md. Within a version columns may be added, never removed or
+ * renamed; the report and the page read version 1 files too (rows.ts).
  */
 
 import type { BenchResults, CaseResult } from "../harness/results.ts";
@@ -12,96 +15,102 @@ import { baselineCase, vsJson, vsRaw } from "./ratios.ts";
 
 type Row = Record<string, string | number | boolean | undefined>;
 
-const SUMMARY_FIELDS = [
-  ["mean", "mean"],
+export const CSV_VERSION = 2;
+
+/** The spread of the per-message figure over the rounds a row rests on (its mean and ci95 have columns of their own). */
+const ROUND_FIELDS = [
   ["median", "median"],
-  ["p50", "median"],
-  ["p90", "p90"],
-  ["p99", "p99"],
   ["min", "min"],
   ["max", "max"],
   ["stddev", "stddev"],
-  ["ci95", "ci95"],
 ] as const satisfies readonly (readonly [string, keyof Summary])[];
 
-function summaryColumns(prefix: string): string[] {
-  return SUMMARY_FIELDS.map(([label]) => `${prefix}_${label}_ns`);
+function roundColumns(prefix: string): string[] {
+  return ROUND_FIELDS.map(([label]) => `${prefix}_round_${label}_ns`);
 }
 
 export const CSV_COLUMNS: readonly string[] = [
-  "timestamp",
-  "runtime",
-  "runtime_version",
+  // The answer: what was measured, and how it compares.
   "client",
   "mode",
+  "payload",
   "codec",
+  "verified",
+  "bytes",
+  "total_mean_ns",
+  "total_ci95_ns",
+  "total_vs_json",
+  "total_vs_json_ci95_low",
+  "total_vs_json_ci95_high",
+  "bytes_vs_json",
+  "serialize_mean_ns",
+  "deserialize_mean_ns",
+  "msgs_per_s",
+  "rtt_p50_ns",
+  "rtt_p99_ns",
+  "msgs_per_s_vs_raw",
+  "flags",
+  "error",
+  // The spread over rounds, and the batches behind codec mode's times.
+  ...roundColumns("total"),
+  "serialize_ci95_ns",
+  ...roundColumns("serialize"),
+  "deserialize_ci95_ns",
+  ...roundColumns("deserialize"),
+  "run_total_ms",
+  "bytes_min",
+  "bytes_max",
+  "round_msgs",
+  "loop_floor_ns",
+  // The WebSocket modes.
+  "rtt_p90_ns",
+  "rtt_p999_ns",
+  "rtt_max_ns",
+  "clients",
+  "client_msgs_per_s_min",
+  "client_msgs_per_s_max",
+  "window",
+  "deflate",
+  "extensions",
+  "wire_bytes",
+  "reply_bytes",
+  "reply_wire_bytes",
+  "sent",
+  "received",
+  "lost",
+  "reordered",
+  "corrupted",
+  "server_deserialize_mean_ns",
+  "server_serialize_mean_ns",
+  "mb_per_s",
+  "backpressure",
+  "dropped",
+  "client_cpu_ms",
+  "server_cpu_ms",
+  "elapsed_ms",
+  // How it was run.
   "standard",
   "frame",
   "library",
   "library_version",
-  "payload",
+  "client_library",
   "fixed",
   "seed",
   "iterations",
   "runs",
   "rounds",
   "warmup",
-  "verified",
-  "error",
-  "flags",
-  "bytes",
-  "bytes_min",
-  "bytes_max",
-  ...summaryColumns("serialize"),
-  ...summaryColumns("deserialize"),
-  ...summaryColumns("total"),
-  "total_ms",
-  "msgs_per_s",
-  "total_vs_json",
-  "total_vs_json_ci95_low",
-  "total_vs_json_ci95_high",
-  "bytes_vs_json",
-  "serialize_batch_msgs",
-  "serialize_batch_p50_ns",
-  "serialize_batch_p99_ns",
-  "deserialize_batch_msgs",
-  "deserialize_batch_p50_ns",
-  "deserialize_batch_p99_ns",
-  "loop_floor_ns",
-  "client_library",
-  "clients",
-  "client_msgs_per_s_min",
-  "client_msgs_per_s_max",
-  "window",
-  "wire_bytes",
-  "reply_bytes",
-  "sent",
-  "received",
-  "lost",
-  "reordered",
-  "corrupted",
-  "rtt_p50_ns",
-  "rtt_p90_ns",
-  "rtt_p99_ns",
-  "rtt_p999_ns",
-  "rtt_max_ns",
-  "server_deserialize_mean_ns",
-  "server_serialize_mean_ns",
-  "mb_per_s",
-  "msgs_per_s_vs_raw",
-  "backpressure",
-  "dropped",
-  "client_cpu_ms",
-  "server_cpu_ms",
-  "elapsed_ms",
-  "deflate",
-  "extensions",
+  // When and on what.
+  "timestamp",
+  "runtime",
+  "runtime_version",
   "os",
   "cpu",
   "cores",
   "timer_resolution_ns",
   "timer_overhead_ns",
   "cross_origin_isolated",
+  "csv_version",
 ];
 
 /** RFC 4180: quote a field holding a comma, quote, CR or LF; double inner quotes. */
@@ -154,6 +163,7 @@ function identityColumns(results: BenchResults, c: CaseResult): Row {
     timer_overhead_ns: env.timerOverheadNs,
     cross_origin_isolated: env.crossOriginIsolated ?? "",
     bytes_vs_json: json ? c.bytes / json.bytes : "",
+    csv_version: CSV_VERSION,
   };
 }
 
@@ -165,21 +175,18 @@ function timingColumns(results: BenchResults, c: CaseResult): Row {
     ["deserialize", c.deserialize],
     ["total", c.total],
   ] as const) {
-    for (const [label, key] of SUMMARY_FIELDS) row[`${prefix}_${label}_ns`] = summary[key];
+    row[`${prefix}_mean_ns`] = summary.mean;
+    row[`${prefix}_ci95_ns`] = summary.ci95;
+    for (const [label, key] of ROUND_FIELDS) row[`${prefix}_round_${label}_ns`] = summary[key];
   }
   const ratio = vsJson(c, results.cases);
   return Object.assign(row, {
-    total_ms: c.totalMs.mean,
+    run_total_ms: c.totalMs.mean,
     msgs_per_s: c.msgsPerS,
     total_vs_json: ratio?.ratio,
     total_vs_json_ci95_low: ratio?.low,
     total_vs_json_ci95_high: ratio?.high,
-    serialize_batch_msgs: c.serializeBatches.batch,
-    serialize_batch_p50_ns: c.serializeBatches.p50,
-    serialize_batch_p99_ns: c.serializeBatches.p99,
-    deserialize_batch_msgs: c.deserializeBatches.batch,
-    deserialize_batch_p50_ns: c.deserializeBatches.p50,
-    deserialize_batch_p99_ns: c.deserializeBatches.p99,
+    round_msgs: c.socket ? c.socket.slice : c.serializeBatches.batch,
     loop_floor_ns: c.loopFloorNs,
   });
 }
@@ -194,6 +201,7 @@ function socketColumns(results: BenchResults, c: CaseResult, sock: NonNullable<C
     window: sock.window,
     wire_bytes: sock.wireBytes,
     reply_bytes: sock.replyBytes,
+    reply_wire_bytes: sock.replyWireBytes,
     sent: sock.sent,
     received: sock.received,
     lost: sock.lost,

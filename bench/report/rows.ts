@@ -51,11 +51,19 @@ function sourceOf(client: string, runtime: string, version: string): string {
   return `${runtime} ${version}`.trim();
 }
 
-/** Rows of a CSV in the benchmark's contract; failed cases are left out. */
+/** Columns version 2 of the CSV renamed, under their new names, so files written before still load. */
+const VERSION_1_NAMES: Record<string, string> = {
+  total_median_ns: "total_round_median_ns",
+  serialize_median_ns: "serialize_round_median_ns",
+  deserialize_median_ns: "deserialize_round_median_ns",
+  total_ms: "run_total_ms",
+};
+
+/** Rows of a CSV in the benchmark's contract (version 1 or 2); failed cases are left out. */
 function rowsFromCsv(text: string): ChartRow[] {
   const [header, ...body] = parseCsv(text);
   if (!header || !header.includes("codec") || !header.includes("mode")) throw new Error("not a results CSV: no codec and mode columns");
-  const col = new Map(header.map((name, i) => [name, i]));
+  const col = new Map(header.map((name, i) => [VERSION_1_NAMES[name] ?? name, i]));
   const get = (row: string[], name: string): string | undefined => {
     const i = col.get(name);
     return i === undefined ? undefined : row[i];
@@ -75,7 +83,7 @@ function rowsFromCsv(text: string): ChartRow[] {
       serializeCi95Ns: num(get(row, "serialize_ci95_ns")),
       deserializeCi95Ns: num(get(row, "deserialize_ci95_ns")),
       totalCi95Ns: num(get(row, "total_ci95_ns")),
-      totalMedianNs: num(get(row, "total_median_ns")),
+      totalMedianNs: num(get(row, "total_round_median_ns")),
       rttP50Ns: num(get(row, "rtt_p50_ns")),
       rttP99Ns: num(get(row, "rtt_p99_ns")),
       msgsPerS: num(get(row, "msgs_per_s")),

@@ -71,6 +71,7 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
   const sent = sum((f) => f.sent);
   const received = sum((f) => f.received);
   const elapsedMs = sum((f) => f.elapsedMs);
+  const replyBytes = received > 0 ? sum((f) => f.bytesReceived) / received : NaN;
   const servers = figures.map((f) => f.server).filter((x) => x !== undefined);
   const serverPer = (pick: (x: (typeof servers)[number]) => number): number[] =>
     s.codec === RAW_CODEC_NAME ? [] : servers.filter((x) => x.messages > 0).map((x) => pick(x) / x.messages);
@@ -85,7 +86,8 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
     reordered: sum((f) => f.reordered),
     corrupted: sum((f) => f.corrupted),
     wireBytes: settings.deflate ? NaN : frameBytes(bytesPerMessage, true),
-    replyBytes: received > 0 ? sum((f) => f.bytesReceived) / received : NaN,
+    replyBytes,
+    replyWireBytes: settings.deflate ? NaN : frameBytes(replyBytes, false),
     rtt: latency(s.rtt),
     serverDeserialize: summarize(serverPer((x) => x.decodeNs)),
     serverSerialize: summarize(serverPer((x) => x.encodeNs)),

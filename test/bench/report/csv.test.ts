@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCodecMode } from "../../../bench/harness/codec-mode.ts";
 import type { Environment } from "../../../bench/harness/results.ts";
@@ -8,14 +10,19 @@ import type { BenchResults } from "../../../bench/harness/results.ts";
 import { CODECS } from "../../../protocols/registry.ts";
 import { testSettings } from "../../helpers/settings.ts";
 
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+
 /** The columns the CSV contract promises (later modes and users' sheets rely on them). */
 const REQUIRED = (
-  "timestamp, runtime, client, mode, codec, payload, iterations, runs, bytes, serialize_mean_ns, serialize_p50_ns, " +
-  "serialize_p99_ns, deserialize_mean_ns, deserialize_p50_ns, deserialize_p99_ns, total_mean_ns, total_ci95_ns, " +
-  "total_ms, msgs_per_s, sent, received, lost, verified"
+  "timestamp, runtime, client, mode, codec, payload, iterations, runs, bytes, serialize_mean_ns, serialize_round_median_ns, " +
+  "deserialize_mean_ns, deserialize_round_median_ns, total_mean_ns, total_ci95_ns, total_round_min_ns, total_round_max_ns, " +
+  "run_total_ms, msgs_per_s, sent, received, lost, verified, csv_version"
 ).split(", ");
 
-const NUMERIC = ["iterations", "runs", "bytes", "serialize_mean_ns", "serialize_p50_ns", "serialize_p99_ns", "deserialize_mean_ns", "total_mean_ns", "total_ci95_ns", "total_ms", "msgs_per_s", "timer_resolution_ns"];
+/** What a spreadsheet shows first: which case, its size, its time and its ratio to JSON. */
+const FIRST = ["client", "mode", "payload", "codec", "verified", "bytes", "total_mean_ns", "total_ci95_ns", "total_vs_json"];
+
+const NUMERIC = ["iterations", "runs", "bytes", "serialize_mean_ns", "serialize_round_median_ns", "deserialize_mean_ns", "total_mean_ns", "total_ci95_ns", "run_total_ms", "msgs_per_s", "timer_resolution_ns", "csv_version"];
 
 const environment: Environment = {
   runtime: "bun",
@@ -33,8 +40,8 @@ const environment: Environment = {
   msgpackrNative: false,
 };
 
-async function smallRun(): Promise<BenchResults> {
-  const settings = testSettings({ modes: ["codec"], codecs: CODECS.map((c) => c.name), payloads: ["small", "medium", "large"], iterations: { codec: 200 }, runs: 2, warmup: { codec: 50 }, seed: 1, fixed: false });
+async function smallRun(runs = 2, iterations = 200): Promise<BenchResults> {
+  const settings = testSettings({ modes: ["codec"], codecs: CODECS.map((c) => c.name), payloads: ["small", "medium", "large"], iterations: { codec: iterations }, runs, warmup: { codec: 50 }, seed: 1, fixed: false });
   const result = await runCodecMode(settings, {
     codecs: CODECS,
     clock: { name: "performance.now", now: () => performance.now() },
@@ -54,11 +61,12 @@ describe("CSV contract", () => {
   it("parses back: header with every promised column, one row per codec x payload, numbers where numbers belong", async () => {
     const results = await smallRun();
     const text = toCsv(results);
-    expect(text.startsWith("timestamp,")).toBe(true);
+    expect(text.startsWith("client,mode,payload,codec,")).toBe(true);
     expect(text).not.toMatch(/^#/m);
     const rows = parseCsv(text);
     const header = rows[0]!;
     for (const col of REQUIRED) expect(header, col).toContain(col);
+    expect(header.slice(0, FIRST.length)).toEqual(FIRST);
     expect(new Set(header).size).toBe(header.length);
     const body = rows.slice(1);
     expect(body).toHaveLength(CODECS.length * 3);
@@ -109,6 +117,33 @@ describe("CSV contract", () => {
     expect(csvField(NaN)).toBe("");
     expect(csvField(true)).toBe("true");
     expect(parseCsv('a,"b,""c"""\r\n1,2\r\n')).toEqual([["a", 'b,"c"'], ["1", "2"]]);
+  });
+
+  it("no two columns hold the same figure in every row", async () => {
+    // Five rounds of enough messages that a mean, a median and a batch percentile can differ.
+    const rows = parseCsv(toCsv(await smallRun(5, 3000)));
+    const header = rows[0]!;
+    const body = rows.slice(1);
+    const same: string[] = [];
+    // The built-in messages vary in content, not size (bench/harness/generator.ts), so their
+    // smallest and largest are the mean; a user's own messages differ.
+    const sizes = new Set(["bytes", "bytes_min", "bytes_max"]);
+    for (let i = 0; i < header.length; i++) {
+      if (sizes.has(header[i]!)) continue;
+      for (let j = i + 1; j < header.length; j++) {
+        const varies = body.some((r) => r[i] !== "" && r[i] !== body[0]![i]);
+        if (varies && body.every((r) => r[i] === r[j])) same.push(`${header[i]} = ${header[j]}`);
+      }
+    }
+    expect(same).toEqual([]);
+  });
+
+  it("every column is described in docs/results-columns.md, and nothing there is not a column", () => {
+    const doc = readFileSync(path.join(ROOT, "docs/results-columns.md"), "utf8");
+    const table = doc.slice(doc.indexOf("| column"), doc.indexOf("## Version 1"));
+    const named = new Set([...table.matchAll(/^\| `([a-z0-9_]+)`/gm)].map((m) => m[1]!));
+    expect(CSV_COLUMNS.filter((c) => !named.has(c))).toEqual([]);
+    expect([...named].filter((c) => !CSV_COLUMNS.includes(c))).toEqual([]);
   });
 
   it("column names carry their units", () => {
