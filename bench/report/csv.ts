@@ -15,7 +15,7 @@ import { baselineCase, vsJson, vsRaw } from "./ratios.ts";
 
 type Row = Record<string, string | number | boolean | undefined>;
 
-export const CSV_VERSION = 2;
+const CSV_VERSION = 2;
 
 /** The spread of the per-message figure over the rounds a row rests on (its mean and ci95 have columns of their own). */
 const ROUND_FIELDS = [
