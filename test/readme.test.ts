@@ -5,7 +5,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { HELP } from "../bench/cli/options.ts";
+import { compareRuns } from "../bench/report/compare.ts";
 import { CSV_COLUMNS } from "../bench/report/csv.ts";
+import { rowsFromFile } from "../bench/report/rows.ts";
 import { parseCsv } from "../bench/report/csv-parse.ts";
 import { CODEC_NAMES } from "../protocols/registry.ts";
 
@@ -84,5 +86,18 @@ describe("README", () => {
       expect(readme).toContain(col);
       expect(CSV_COLUMNS).toContain(col);
     }
+  });
+
+  it("its comparison of the two sample runs is what bun run report A B finds in them", () => {
+    const rows = (n: number) => rowsFromFile(readFileSync(new URL(`../results/sample/epyc-default-${n}.json`, import.meta.url), "utf8"));
+    const all = compareRuns(rows(1), rows(2));
+    const small = all.filter((c) => c.mode === "codec" && c.payload === "small");
+    const pcts = small.map((c) => Math.round((c.total.ratio - 1) * 100));
+    const text = readme.replace(/\s+/g, " ");
+    expect(text).toContain(`codec-mode times ${Math.min(...pcts)}-${Math.max(...pcts)}% higher (${small.filter((c) => c.total.verdict === "slower").length} of ${small.length} "slower")`);
+    const withRatio = all.filter((c) => c.codec !== "json" && Number.isFinite(c.a.vsJson));
+    const moved = withRatio.filter((c) => c.vsJsonMoved === "faster" || c.vsJsonMoved === "slower");
+    expect(text).toContain(`of the ${withRatio.length} ratios to JSON only one moved beyond both intervals (${moved[0]!.payload} ${moved[0]!.codec}, ${moved[0]!.a.vsJson.toFixed(2)} to ${moved[0]!.b.vsJson.toFixed(2)})`);
+    expect(moved).toHaveLength(1);
   });
 });

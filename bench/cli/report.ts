@@ -1,7 +1,8 @@
 /**
  * `bun run report FILE... [--out report.html]`: one offline HTML report
  * (charts and table) from result files the CLI or the page wrote, CSV or
- * JSON, side by side.
+ * JSON, side by side. With two files, B against A: every case's change with
+ * its interval, printed and in the report.
  */
 
 import { readFileSync } from "node:fs";
@@ -9,6 +10,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { chartJsSource, writeAtomic } from "./output.ts";
 import { reportHtml } from "../report/html.ts";
+import { compareRuns, comparisonHtml, comparisonLines, runLabels } from "../report/compare.ts";
 import { resultsFromFile, rowsFromFile, type ChartRow } from "../report/rows.ts";
 import { verdictLines } from "../report/verdict.ts";
 
@@ -17,7 +19,10 @@ const USAGE = "usage: bun run report FILE... [--out report.html]";
 const REPORT_HELP = `Usage: bun run report FILE... [--out FILE]
 
 Builds one offline HTML report (charts and a table) from result files that
-\`bun run bench\` or the page wrote, CSV or JSON, side by side.
+\`bun run bench\` or the page wrote, CSV or JSON, side by side. Given two
+files A and B, it also prints and reports B against A: for every case both
+hold, the change of its time per message with a 95% interval and whether it
+is larger than the runs' noise, and its ratio to JSON in each run.
 
 Options:
   --out FILE           where the report goes (default: results/report.html)
@@ -49,18 +54,27 @@ function main(argv: string[]): number {
     process.stderr.write(`report: name at least one results file (CSV or JSON); ${USAGE}\n`);
     return 2;
   }
-  const rows: ChartRow[] = [];
+  const runs: { rows: ChartRow[]; file: string }[] = [];
   let verdict: string[] = [];
   for (const file of files) {
     try {
       const text = readFileSync(file, "utf8");
-      const fromFile = rowsFromFile(text);
+      runs.push({ rows: rowsFromFile(text), file: path.basename(file) });
       if (files.length === 1) verdict = verdictLines(resultsFromFile(text)?.cases ?? []);
-      rows.push(...(files.length > 1 ? fromFile.map((r) => ({ ...r, source: `${r.source}, ${path.basename(file)}` })) : fromFile));
     } catch (e) {
       process.stderr.write(`report: ${file}: ${(e as Error).message}\n`);
       return 2;
     }
+  }
+  const labels = runLabels(runs);
+  // Side by side, each row's source says which run it came from: what ran it and when.
+  const rows = runs.flatMap((run, i) => (runs.length > 1 ? run.rows.map((r) => ({ ...r, source: sourceLabel(r, labels[i]!, run.rows) })) : run.rows));
+  let comparison: string | undefined;
+  if (runs.length === 2) {
+    const pair = [labels[0]!, labels[1]!] as const;
+    const comparisons = compareRuns(runs[0]!.rows, runs[1]!.rows);
+    process.stdout.write(comparisons.length > 0 ? comparisonLines(comparisons, pair).join("\n") + "\n" : "The two files hold no case in common (mode, payload and codec): nothing to compare.\n");
+    comparison = comparisonHtml(comparisons, pair);
   }
   const out = parsed.values.out ?? path.join("results", "report.html");
   try {
@@ -68,13 +82,19 @@ function main(argv: string[]): number {
       files.length > 1
         ? "No verdict for several files side by side: build the report of one run's JSON for its verdict."
         : "No verdict: it pairs each codec's rounds with json's, which a CSV does not hold; build the report from the run's JSON.";
-    writeAtomic(out, reportHtml(rows, chartJsSource(), { subtitle: `From ${files.map((f) => path.basename(f)).join(", ")}.`, verdict, noVerdict }));
+    writeAtomic(out, reportHtml(rows, chartJsSource(), { subtitle: `From ${files.map((f) => path.basename(f)).join(", ")}.`, verdict, noVerdict, comparison }));
   } catch (e) {
     process.stderr.write(`report: --out ${out}: cannot write there (${(e as { code?: string }).code ?? (e as Error).message}); name a file in a directory you can write to\n`);
     return 2;
   }
   process.stdout.write(`Wrote ${out} (${rows.length} rows).\n`);
   return 0;
+}
+
+/** A row's source in a report of several runs: the run's label, with the row's own runtime first when the run holds several. */
+function sourceLabel(r: ChartRow, runLabel: string, runRows: readonly ChartRow[]): string {
+  const several = new Set(runRows.map((x) => x.source)).size > 1;
+  return several ? `${r.source}: ${runLabel}` : runLabel;
 }
 
 process.exitCode = main(process.argv.slice(2));

@@ -17,6 +17,8 @@ export interface ReportText {
   verdict: string[];
   /** Why there is no verdict, when there is none. */
   noVerdict?: string;
+  /** Two runs compared (bench/report/compare.ts, comparisonHtml), shown after the table. */
+  comparison?: string;
 }
 
 /** JSON safe inside <script>: no "</script>", no "<!--". */
@@ -100,6 +102,7 @@ ${figures}
 <tr><th>source</th><th>mode</th><th>payload</th><th>codec</th><th>bytes</th><th>serialize ns</th><th>deserialize ns</th><th>total ns</th><th>95% interval</th><th>vs json [95%]</th><th>rtt p50 µs</th><th>rtt p99 µs</th><th>msgs/s</th><th>flags</th></tr>
 ${tableRows}
 </table>
+${text.comparison ?? ""}
 <p>* non-standard (msgpackr records). Times per message: means with the half-width of their 95% interval (the whiskers on the charts); total is serialize + deserialize in process, the round-trip time in roundtrip mode, wall time per message in stream mode. "vs json": total time against json's, paired round by round, with its 95% interval; ≈ when that interval holds 1.</p>
 <script>
 ${chartJsSource.replaceAll("</script", "<\\/script")}

@@ -37,6 +37,10 @@ export interface ChartRow {
   vsJsonLow: number;
   vsJsonHigh: number;
   flags: string[];
+  /** Timed slices the figures rest on (codec mode: rounds; socket modes: runs). */
+  rounds: number;
+  /** When the run began (ISO 8601). */
+  timestamp: string;
   /** The run's settings and machine, as every CSV row carries them. */
   settings: { iterations: number; runs: number; seed: string; fixed: boolean; deflate: boolean; window: number; clients: number };
   machine: { os: string; cpu: string; cores: number; timerResolutionNs: number; timerOverheadNs: number; clientLibrary: string };
@@ -91,6 +95,8 @@ function rowsFromCsv(text: string): ChartRow[] {
       vsJsonLow: num(get(row, "total_vs_json_ci95_low")),
       vsJsonHigh: num(get(row, "total_vs_json_ci95_high")),
       flags: (get(row, "flags") ?? "").split(/[ ;|]+/).filter((f) => f !== ""),
+      rounds: num(get(row, "rounds") ?? get(row, "runs")),
+      timestamp: get(row, "timestamp") ?? "",
       settings: {
         iterations: num(get(row, "iterations")),
         runs: num(get(row, "runs")),

@@ -1,0 +1,165 @@
+/**
+ * Two runs side by side (`bun run report A B`): for every case both hold, how each figure moved
+ * from A to B, with a 95% interval, and whether the move is larger than the runs' own noise.
+ *
+ * Times: the ratio B/A of the mean per message, its interval from each run's mean and interval
+ * (Welch on the logarithms: each mean's relative standard error, t with Welch-Satterthwaite
+ * degrees of freedom). Runs made at different moments also differ by the machine's speed, which
+ * this interval does not hold; the ratio to JSON within each run does not carry it, so it is
+ * compared too: a codec "moved against JSON" when A's and B's 95% intervals do not overlap.
+ */
+
+import { tQuantile975 } from "../harness/stats.ts";
+import { formatNs, pad, wrapLine } from "./format.ts";
+import type { ChartRow } from "./rows.ts";
+
+/** B over A with its 95% interval; low/high are NaN when either run has no interval. */
+export interface Change {
+  ratio: number;
+  low: number;
+  high: number;
+  /** "faster" / "slower" when the interval leaves out 1, "same" when it holds 1, "" without an interval. */
+  verdict: "faster" | "slower" | "same" | "";
+}
+
+export interface CaseComparison {
+  mode: string;
+  payload: string;
+  codec: string;
+  a: ChartRow;
+  b: ChartRow;
+  total: Change;
+  serialize: Change;
+  deserialize: Change;
+  /** Encoded size B/A (1 unless the messages or the codec changed). */
+  bytes: number;
+  /** The ratio to JSON in each run, and whether their intervals are apart. */
+  vsJsonMoved: "faster" | "slower" | "same" | "";
+}
+
+/** B's mean over A's, each with the half-width of its 95% interval over `n` rounds. */
+export function meanChange(meanA: number, ci95A: number, nA: number, meanB: number, ci95B: number, nB: number): Change {
+  const ratio = meanB / meanA;
+  if (!(nA >= 2 && nB >= 2 && Number.isFinite(ci95A) && Number.isFinite(ci95B) && meanA > 0 && meanB > 0)) return { ratio, low: NaN, high: NaN, verdict: "" };
+  const relA = ci95A / tQuantile975(nA - 1) / meanA;
+  const relB = ci95B / tQuantile975(nB - 1) / meanB;
+  const variance = relA ** 2 + relB ** 2;
+  const df = variance > 0 ? variance ** 2 / (relA ** 4 / (nA - 1) + relB ** 4 / (nB - 1)) : nA + nB - 2;
+  const half = tQuantile975(Math.max(1, Math.floor(df))) * Math.sqrt(variance);
+  const low = Math.exp(Math.log(ratio) - half);
+  const high = Math.exp(Math.log(ratio) + half);
+  return { ratio, low, high, verdict: high < 1 ? "faster" : low > 1 ? "slower" : "same" };
+}
+
+function vsJsonMoved(a: ChartRow, b: ChartRow): CaseComparison["vsJsonMoved"] {
+  if (a.codec === "json" || ![a.vsJsonLow, a.vsJsonHigh, b.vsJsonLow, b.vsJsonHigh].every(Number.isFinite)) return "";
+  if (b.vsJsonHigh < a.vsJsonLow) return "faster";
+  if (b.vsJsonLow > a.vsJsonHigh) return "slower";
+  return "same";
+}
+
+const key = (r: ChartRow): string => `${r.mode}\u0000${r.payload}\u0000${r.codec}`;
+
+/** Every mode x payload x codec both runs hold, in A's order. */
+export function compareRuns(a: readonly ChartRow[], b: readonly ChartRow[]): CaseComparison[] {
+  const inB = new Map(b.map((r) => [key(r), r]));
+  const out: CaseComparison[] = [];
+  for (const ra of a) {
+    const rb = inB.get(key(ra));
+    if (!rb) continue;
+    out.push({
+      mode: ra.mode,
+      payload: ra.payload,
+      codec: ra.codec,
+      a: ra,
+      b: rb,
+      total: meanChange(ra.totalNs, ra.totalCi95Ns, ra.rounds, rb.totalNs, rb.totalCi95Ns, rb.rounds),
+      serialize: meanChange(ra.serializeNs, ra.serializeCi95Ns, ra.rounds, rb.serializeNs, rb.serializeCi95Ns, rb.rounds),
+      deserialize: meanChange(ra.deserializeNs, ra.deserializeCi95Ns, ra.rounds, rb.deserializeNs, rb.deserializeCi95Ns, rb.rounds),
+      bytes: rb.bytes / ra.bytes,
+      vsJsonMoved: vsJsonMoved(ra, rb),
+    });
+  }
+  return out;
+}
+
+/** "-12.3% [-15.0, -9.4]" for a ratio of 0.877 with its interval; "" where there is no figure. */
+export function changeText(c: Change): string {
+  if (!Number.isFinite(c.ratio)) return "";
+  const pct = (r: number): string => `${r >= 1 ? "+" : ""}${((r - 1) * 100).toFixed(1)}`;
+  return Number.isFinite(c.low) ? `${pct(c.ratio)}% [${pct(c.low)}, ${pct(c.high)}]` : `${pct(c.ratio)}%`;
+}
+
+/** A run's label: what ran it and when ("bun 1.4.4, 2026-11-22 10:31"), the file's name when two runs would read the same. */
+export function runLabels(runs: readonly { rows: readonly ChartRow[]; file: string }[]): string[] {
+  const plain = runs.map(({ rows }) => {
+    const r = rows[0];
+    if (!r) return "";
+    const when = r.timestamp.replace("T", " ").slice(0, 16);
+    const sources = [...new Set(rows.map((x) => x.source))].join(" + ");
+    return when ? `${sources}, ${when}` : sources;
+  });
+  return plain.map((label, i) => (label === "" || plain.indexOf(label) !== plain.lastIndexOf(label) ? `${label}${label ? " " : ""}(${runs[i]!.file})` : label));
+}
+
+const MARK = { faster: "faster", slower: "slower", same: "same", "": "" } as const;
+
+function vsJsonPair(c: CaseComparison): string {
+  if (c.codec === "json") return "1.00";
+  const f = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : "-");
+  return `${f(c.a.vsJson)} → ${f(c.b.vsJson)}${c.vsJsonMoved === "faster" || c.vsJsonMoved === "slower" ? " *" : ""}`;
+}
+
+/**
+ * The comparison for a terminal (at most TERMINAL_WIDTH columns): one line per case, total per
+ * message in A and B, the change with its interval and what it means, and the ratio to JSON in
+ * each run (* where the two intervals are apart).
+ */
+export function comparisonLines(comparisons: readonly CaseComparison[], labels: readonly [string, string]): string[] {
+  const widths = [9, 7, 17, 9, 9, 22, 6, 13];
+  const row = (cells: string[]): string =>
+    cells
+      .map((c, i) => pad(c, widths[i]!, i >= 3 && i !== 6))
+      .join(" ")
+      .trimEnd();
+  const lines = [
+    ...wrapLine(`A: ${labels[0]}`),
+    ...wrapLine(`B: ${labels[1]}`),
+    row(["mode", "payload", "codec", "total A", "total B", "change B/A [95%]", "", "vs json A → B"]),
+  ];
+  for (const c of comparisons) {
+    lines.push(row([c.mode, c.payload, c.a.standard ? c.codec : `${c.codec}*`, formatNs(c.a.totalNs), formatNs(c.b.totalNs), changeText(c.total), MARK[c.total.verdict], vsJsonPair(c)]));
+  }
+  lines.push(
+    ...wrapLine(
+      "faster/slower: the 95% interval of the change leaves out 0 (same: it holds 0). Runs made apart also differ by the machine's speed; " +
+        "the ratio to JSON within each run does not, and * marks a codec whose ratio moved beyond both runs' intervals.",
+    ),
+  );
+  return lines;
+}
+
+function escapeHtml(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+}
+
+/** The comparison as an HTML section for report.html: every figure's change with its interval. */
+export function comparisonHtml(comparisons: readonly CaseComparison[], labels: readonly [string, string]): string {
+  const cell = (s: string): string => `<td>${escapeHtml(s)}</td>`;
+  const vs = (r: ChartRow): string => (r.codec === "json" ? "1.00" : Number.isFinite(r.vsJson) ? r.vsJson.toFixed(2) : "");
+  const rows = comparisons
+    .map(
+      (c) =>
+        `<tr>${[c.mode, c.payload, c.a.standard ? c.codec : `${c.codec}*`, formatNs(c.a.totalNs), formatNs(c.b.totalNs), changeText(c.total), MARK[c.total.verdict], changeText(c.serialize), changeText(c.deserialize), Number.isFinite(c.bytes) ? `${((c.bytes - 1) * 100).toFixed(1)}%` : "", vs(c.a), vs(c.b), c.vsJsonMoved].map(cell).join("")}</tr>`,
+    )
+    .join("\n");
+  return `<section class="comparison">
+<h2>B against A</h2>
+<p>A: ${escapeHtml(labels[0])}<br>B: ${escapeHtml(labels[1])}</p>
+<table>
+<tr><th>mode</th><th>payload</th><th>codec</th><th>total A</th><th>total B</th><th>change [95%]</th><th></th><th>serialize change</th><th>deserialize change</th><th>bytes change</th><th>vs json A</th><th>vs json B</th><th>vs json moved</th></tr>
+${rows}
+</table>
+<p class="note">Change: B's mean per message over A's, with its 95% interval (each run's mean and interval over its rounds); faster or slower when that interval leaves out 0, same when it holds 0. Runs made at different moments also differ by the machine's speed, which this interval does not hold; the ratio to JSON within each run does not carry it, and "vs json moved" says faster or slower only where A's and B's 95% intervals of that ratio are apart.</p>
+</section>`;
+}

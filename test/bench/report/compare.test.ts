@@ -1,0 +1,87 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { changeText, compareRuns, comparisonLines, meanChange, runLabels } from "../../../bench/report/compare.ts";
+import { rowsFromFile, type ChartRow } from "../../../bench/report/rows.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const sample = (name: string): string => path.join(ROOT, "results/sample", name);
+const tmp = mkdtempSync(path.join(tmpdir(), "bench-compare-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A run's rows with every total scaled by `factor` (and its interval with it). */
+function scaled(rows: readonly ChartRow[], factor: number, codec?: string): ChartRow[] {
+  return rows.map((r) => (codec && r.codec !== codec ? r : { ...r, totalNs: r.totalNs * factor, totalCi95Ns: r.totalCi95Ns * factor }));
+}
+
+describe("comparing two runs", () => {
+  it("a run against itself: no change, every interval holds 0", () => {
+    const rows = rowsFromFile(readFileSync(sample("epyc-default-1.json"), "utf8"));
+    const same = compareRuns(rows, rows);
+    expect(same.length).toBe(rows.length);
+    for (const c of same) {
+      expect(c.total.ratio).toBe(1);
+      if (c.a.rounds >= 2) expect(c.total.verdict).toBe("same");
+      expect(c.vsJsonMoved === "same" || c.vsJsonMoved === "").toBe(true);
+    }
+  });
+
+  it("follows the figures: B twice as slow is slower, twice as fast is faster, in time and against JSON when only one codec moved", () => {
+    const rows = rowsFromFile(readFileSync(sample("epyc-default-1.json"), "utf8")).filter((r) => r.mode === "codec");
+    const slower = compareRuns(rows, scaled(rows, 2));
+    expect(slower.every((c) => c.total.verdict === "slower")).toBe(true);
+    const faster = compareRuns(rows, scaled(rows, 0.5));
+    expect(faster.every((c) => c.total.verdict === "faster")).toBe(true);
+    expect(changeText(faster[0]!.total)).toMatch(/^-50\.0% \[-\d+\.\d, -\d+\.\d\]$/);
+    // Only custom-binary moved: its ratio to JSON moved with it (the ratio is B's own, so shift it too).
+    const b = scaled(rows, 0.7, "custom-binary").map((r) => (r.codec === "custom-binary" ? { ...r, vsJson: r.vsJson * 0.7, vsJsonLow: r.vsJsonLow * 0.7, vsJsonHigh: r.vsJsonHigh * 0.7 } : r));
+    const moved = compareRuns(rows, b);
+    expect(moved.filter((c) => c.vsJsonMoved === "faster").map((c) => c.codec)).toEqual(["custom-binary", "custom-binary", "custom-binary"]);
+    expect(moved.filter((c) => c.codec === "json").every((c) => c.total.verdict === "same")).toBe(true);
+  });
+
+  it("has no interval without two rounds on each side, and says so by leaving the verdict empty", () => {
+    expect(meanChange(100, 5, 1, 120, 5, 10)).toEqual({ ratio: 1.2, low: NaN, high: NaN, verdict: "" });
+    expect(meanChange(100, NaN, 5, 120, 5, 5).verdict).toBe("");
+    const tight = meanChange(100, 1, 10, 105, 1, 10);
+    expect(tight.verdict).toBe("slower");
+    expect(tight.low).toBeLessThan(1.05);
+    expect(tight.high).toBeGreaterThan(1.05);
+    expect(meanChange(100, 20, 5, 105, 20, 5).verdict).toBe("same");
+  });
+
+  it("labels runs by what ran them and when, and by file name only when two would read the same", () => {
+    const one = rowsFromFile(readFileSync(sample("epyc-default-1.json"), "utf8"));
+    const two = rowsFromFile(readFileSync(sample("epyc-default-2.json"), "utf8"));
+    const [a, b] = runLabels([{ rows: one, file: "latest.json" }, { rows: two, file: "latest.json" }]);
+    expect(a).toMatch(/^bun 1\.4\.4, 2026-11-22 \d\d:\d\d$/);
+    expect(b).not.toBe(a);
+    const [c, d] = runLabels([{ rows: one, file: "x.json" }, { rows: one, file: "y.csv" }]);
+    expect(c).toMatch(/\(x\.json\)$/);
+    expect(d).toMatch(/\(y\.csv\)$/);
+  });
+
+  it("bun run report A B prints the comparison in 100 columns and puts it in report.html", () => {
+    const out = path.join(tmp, "ab.html");
+    const r = spawnSync(process.execPath, ["bench/cli/report.ts", sample("epyc-default-1.json"), sample("epyc-default-2.csv"), "--out", out], { cwd: ROOT, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^A: bun 1\.4\.4, 2026-11-22 /);
+    expect(lines[1]).toMatch(/^B: bun 1\.4\.4, 2026-11-22 /);
+    expect(lines.find((l) => /^codec +large +custom-binary /.test(l))).toMatch(/[+-]\d+\.\d% \[[+-]\d+\.\d, [+-]\d+\.\d\] (faster|slower|same) +\d\.\d\d → \d\.\d\d/);
+    for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(100);
+    const html = readFileSync(out, "utf8");
+    expect(html).toContain("<h2>B against A</h2>");
+    expect(html).toMatch(/<tr><td>codec<\/td><td>large<\/td><td>custom-binary<\/td><td>[\d.]+ µs<\/td><td>[\d.]+ µs<\/td><td>[+-]\d+\.\d% \[/);
+    // The charts name each run by its runtime and time, not by a bare file name.
+    expect(html).not.toMatch(/"label":"[^"]*epyc-default-2\.csv/);
+  });
+
+  it("comparisonLines stays within 100 columns with long labels", () => {
+    const rows = rowsFromFile(readFileSync(sample("epyc-default-1.json"), "utf8"));
+    const lines = comparisonLines(compareRuns(rows, scaled(rows, 1.01)), ["bun 1.4.4 + node client + Chrome 156, 2026-11-22 23:52 (a-very-long-file-name-for-a-results-file.json)", "b"]);
+    for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(100);
+  });
+});
