@@ -89,6 +89,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     maxConnections: o.maxConnections,
     loopbackOnly: isLoopback(o.host),
     publish: (topic, data, compress) => server.publish(topic, data, compress),
+    compress: o.deflate,
   });
   const server: Server<Connection> = Bun.serve<Connection>({
     hostname: o.host,

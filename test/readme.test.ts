@@ -100,4 +100,23 @@ describe("README", () => {
     expect(text).toContain(`of the ${withRatio.length} ratios to JSON only one moved beyond both intervals (${moved[0]!.payload} ${moved[0]!.codec}, ${moved[0]!.a.vsJson.toFixed(2)} to ${moved[0]!.b.vsJson.toFixed(2)})`);
     expect(moved).toHaveLength(1);
   });
+
+  it("its compression figures are the committed runs' (bytes counted on the socket, round trips)", () => {
+    const load = (name: string) => {
+      const [header, ...body] = parseCsv(readFileSync(new URL(`../results/sample/${name}`, import.meta.url), "utf8"));
+      return (payload: string, codec: string, col: string): number => Number(body.find((r) => r[header!.indexOf("payload")] === payload && r[header!.indexOf("codec")] === codec)![header!.indexOf(col)]);
+    };
+    const plain = load("xeon-roundtrip-plain.csv");
+    const deflate = load("xeon-roundtrip-deflate.csv");
+    const text = readme.replace(/\s+/g, " ");
+    const b = (payload: string, codec: string) => Math.round(deflate(payload, codec, "reply_wire_bytes"));
+    const u = (payload: string, codec: string) => Math.round(plain(payload, codec, "reply_wire_bytes"));
+    expect(text).toContain(`replies were ${b("large", "json")} B for large JSON (${u("large", "json")} B uncompressed), ${b("medium", "json")} B for medium (${u("medium", "json")} B)`);
+    expect(text).toContain(`(small JSON ${b("small", "json")} B against ${u("small", "json")} B, large custom-binary ${b("large", "custom-binary")} B against ${u("large", "custom-binary")} B)`);
+    const us = (f: typeof plain, payload: string) => (f(payload, "json", "total_mean_ns") / 1000).toFixed(1);
+    expect(text).toContain(`(JSON ${us(plain, "small")} to ${us(deflate, "small")} µs, ${us(plain, "medium")} to ${us(deflate, "medium")} µs)`);
+    const ratios = ["small", "medium"].flatMap((p) => ["json", "custom-binary", "msgpackr"].map((c) => deflate(p, c, "total_mean_ns") / plain(p, c, "total_mean_ns")));
+    expect(text).toContain(`took ${Math.min(...ratios).toFixed(1)}-${Math.max(...ratios).toFixed(1)}x as long`);
+    for (const p of ["small", "medium", "large"]) for (const c of ["json", "custom-binary", "msgpackr"]) expect(deflate(p, c, "wire_compressed_share")).toBe(0);
+  });
 });

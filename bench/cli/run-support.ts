@@ -7,6 +7,7 @@ import { isNativeAccelerationEnabled } from "msgpackr";
 import path from "node:path";
 import { calibrateClock, performanceClock, type ClockCalibration } from "../harness/clock.ts";
 import type { BenchResults } from "../harness/results.ts";
+import { TERMINAL_WIDTH, wrapLine } from "../report/format.ts";
 import { formatTable } from "../report/table.ts";
 import { collectEnvironment } from "./environment.ts";
 import type { BenchOptions } from "./options.ts";
@@ -44,7 +45,9 @@ export function report(results: BenchResults, options: BenchOptions, streams: St
   if (results.cases.length > 0) streams.stdout.write(formatTable(results, { wide: options.wide }) + "\n\n");
   // Written even with no case: the JSON says what was asked for and on what machine.
   const files = writeResults(results, options.out);
-  streams.stdout.write(`Wrote ${files.csv}\n  and .json, .html beside it; also ${path.join(path.dirname(files.csv), "latest.csv")}, latest.json, report.html\n`);
+  // A long --out path breaks at the spaces, never past the terminal's width (a path longer than a line stays whole).
+  const also = wrapLine(`  and .json, .html beside it; also ${path.join(path.dirname(files.csv), "latest.csv")}, latest.json, report.html`, TERMINAL_WIDTH, "  ");
+  streams.stdout.write(`Wrote ${files.csv}\n${also.join("\n")}\n`);
   const failed = results.cases.filter((c) => !c.verified);
   for (const c of failed) streams.stderr.write(`bench: FAILED ${c.mode} ${c.client} ${c.codec} ${c.payload}: ${c.error}\n`);
   return failed.length + failures > 0 ? 1 : 0;

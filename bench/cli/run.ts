@@ -26,6 +26,21 @@ import { createProgressPrinter } from "./progress.ts";
 import { runBrowserBench } from "./run-browser.ts";
 import { EXIT_INTERRUPTED, fullGc, measureEnvironment, report, type RunControl, type Streams } from "./run-support.ts";
 import { checkUrl, useServer } from "./servers.ts";
+import { applyWireCounts, WireMeter, wirePassSettings } from "./wire-meter.ts";
+
+/**
+ * With --deflate, the frames' size on the wire: the same client sends a short untimed pass through
+ * a counting relay (wire-meter.ts), after the timed runs.
+ */
+async function meterWire(server: string, cases: CaseResult[], client: "bun" | "node", pass: (url: string) => Promise<SocketModeResult>): Promise<void> {
+  const meter = WireMeter.start(server);
+  try {
+    await pass(meter.url);
+    applyWireCounts(cases, meter.counts(), client);
+  } finally {
+    meter.stop();
+  }
+}
 
 /** The WebSocket modes with the Bun client (in this process) or the Node client (a process of its own). */
 async function runWebSocketModes(options: BenchOptions, calibration: ClockCalibration, hooks: RunHooks): Promise<{ result: SocketModeResult; server: string; serverExit: string | undefined }> {
@@ -36,22 +51,27 @@ async function runWebSocketModes(options: BenchOptions, calibration: ClockCalibr
     if (options.client === "node") {
       const libraryVersions = Object.fromEntries(LIBRARIES.map((name) => [name, libraryVersion(name)]));
       const result = await runNodeClient({ settings, server: server.url, wsVersion: libraryVersion("ws"), libraryVersions }, hooks.onProgress ?? (() => {}), stopOrGone);
+      if (settings.deflate && !stopOrGone()) {
+        await meterWire(server.url, result.cases, "node", (url) => runNodeClient({ settings: wirePassSettings(settings), server: url, wsVersion: libraryVersion("ws"), libraryVersions }, () => {}, stopOrGone));
+      }
       return { result, server: server.label, serverExit: server.exit() };
     }
     const workers = settings.clients > 1 ? new ClientWorkers(Math.min(settings.clients, availableParallelism())) : undefined;
-    const result = await runSocketModes(settings, {
-      ...hooks,
+    const context = {
       server: server.url,
-      workers,
       clock: performanceClock,
       calibration,
       WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
-      client: "bun",
+      client: "bun" as const,
       clientLibrary: `bun WebSocket ${Bun.version}`,
       serverGc: () => requestServerGc(server.url),
       cpuMs: processCpuMs,
       shouldStop: stopOrGone,
-    }).finally(() => workers?.terminate());
+    };
+    const result = await runSocketModes(settings, { ...hooks, ...context, workers }).finally(() => workers?.terminate());
+    if (settings.deflate && !stopOrGone()) {
+      await meterWire(server.url, result.cases, "bun", (url) => runSocketModes(wirePassSettings(settings), { ...context, server: url }));
+    }
     return { result, server: server.label, serverExit: server.exit() };
   });
 }

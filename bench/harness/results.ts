@@ -72,6 +72,8 @@ interface SocketFigures {
   replyBytes: number;
   /** Server-to-client frame per message (payload + header), bytes; with compression, as measured on the socket (NaN when not measured; absent in older files). */
   replyWireBytes?: number;
+  /** With compression: the share of the client's messages it sent compressed (a client may leave small ones alone). */
+  compressedShare?: number;
   /** roundtrip: every message's round-trip time, pooled over runs. */
   rtt: LatencyPercentiles | undefined;
   /** Server-side decode / encode per message, per-call timing with clock cost subtracted, across runs, ns. */

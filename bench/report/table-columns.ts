@@ -34,12 +34,17 @@ export interface Column {
   width: number;
   cell: (c: CaseResult, group: readonly CaseResult[]) => string;
   wide?: true;
+  /** A wide column shown by default when the connections negotiated permessage-deflate. */
+  deflate?: true;
 }
 
 export const NAME: Column = { title: "codec", width: 17, cell: (c) => (c.standard ? c.codec : `${c.codec}*`) };
 const BYTES: Column = { title: "bytes", width: 6, cell: (c) => count(c.bytes) };
 const VS_JSON: Column = { title: "vs json", width: 12, cell: (c, g) => ratioCell(c, g, "json") };
 const VS_RAW: Column = { title: "vs raw", width: 12, cell: (c, g) => ratioCell(c, g, "raw") };
+/** Frames on the wire per message, as counted on the socket: what compression left of the bytes. */
+const WIRE: Column = { title: "wire", width: 6, cell: (c) => count(c.socket!.wireBytes), wide: true, deflate: true };
+const REPLY_WIRE: Column = { title: "reply wire", width: 10, cell: (c) => count(c.socket!.replyWireBytes ?? NaN), wide: true, deflate: true };
 const LOST: Column = { title: "lost", width: 5, cell: (c) => count(c.socket!.lost), wide: true };
 /** a + b, or NaN when either is unknown (a results file stores NaN as null). */
 const sum = (a: number | null, b: number | null): number => (typeof a === "number" && typeof b === "number" ? a + b : NaN);
@@ -64,6 +69,8 @@ const CODEC_COLUMNS: Column[] = [
 const ROUNDTRIP_COLUMNS: Column[] = [
   NAME,
   BYTES,
+  WIRE,
+  REPLY_WIRE,
   CLIENT_CODEC,
   SERVER_CODEC,
   CLIENT_SER,
@@ -81,6 +88,8 @@ const ROUNDTRIP_COLUMNS: Column[] = [
 const STREAM_COLUMNS: Column[] = [
   NAME,
   BYTES,
+  WIRE,
+  REPLY_WIRE,
   { title: "msgs/s", width: 9, cell: (c) => count(c.msgsPerS) },
   { title: "MB/s", width: 6, cell: (c) => (Number.isFinite(c.socket!.mbPerS) ? c.socket!.mbPerS.toFixed(1) : "-"), wide: true },
   VS_RAW,

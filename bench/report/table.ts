@@ -26,10 +26,11 @@ const widthOf = (columns: readonly Column[]): number => columns.reduce((w, c) =>
  * per-side codec times when it would not fit otherwise.
  */
 function columnsFor(cases: readonly CaseResult[], all: readonly Column[], wide: boolean): Column[] {
-  let columns = wide ? [...all] : all.filter((c) => c.wide !== true);
+  const compressed = cases.some((c) => c.socket?.extensions.includes("permessage-deflate"));
+  let columns = wide ? [...all] : all.filter((c) => c.wide !== true || (compressed && c.deflate === true));
   if (cases.some((c) => (c.socket?.clients ?? 1) > 1)) columns.push(SPREAD);
   if (!wide) {
-    for (const spare of ["client", "server", "cpu cl/srv"]) {
+    for (const spare of ["client", "server", "cpu cl/srv", "p99"]) {
       if (widthOf(columns) <= TERMINAL_WIDTH) break;
       columns = columns.filter((c) => c.title !== spare);
     }
@@ -91,8 +92,8 @@ function socketModeLine(cases: readonly CaseResult[], s: BenchResults["settings"
   const c = cases.find((x) => x.verified && x.rounds > x.runs);
   if (!c) return `${iterations}; rtt and msgs/s: means of the runs`;
   return (
-    `${iterations}, timed in rounds on connections kept open: one slice of ${(c.socket?.slice ?? NaN).toLocaleString("en-US")} per codec, order\n` +
-    `   shuffled per round; ${c.rounds} rounds; rtt and msgs/s: means of the rounds, ratios: medians`
+    `${iterations}, timed in rounds on connections kept open:\n` +
+    `   one slice of ${(c.socket?.slice ?? NaN).toLocaleString("en-US")} per codec, order shuffled per round; ${c.rounds} rounds; rtt and msgs/s: means of the rounds, ratios: medians`
   );
 }
 
@@ -118,7 +119,12 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
               ? ` per client, ${first.socket!.clients} concurrent clients (msgs/s: all clients together; "clients" column: slowest..fastest client)`
               : "") +
           (client === "inprocess" ? "" : `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}`) +
-          (view.mode === "stream" || view.mode === "fanout" ? `; window ${first.socket?.window ?? "?"}` : ""),
+          (view.mode === "stream" || view.mode === "fanout" ? `; window ${first.socket?.window ?? "?"}` : "") +
+          (first.socket?.extensions.includes("permessage-deflate")
+            ? `\n   COMPRESSED (permessage-deflate): "bytes" before compression; "wire" / "reply wire": frames counted on the socket`
+            : view.mode !== "codec" && s.deflate
+              ? "\n   --deflate was offered but not negotiated: nothing was compressed"
+              : ""),
       );
       for (const payload of PAYLOAD_NAMES) {
         const cases = ofMode.filter((c) => c.client === client && c.payload === payload);

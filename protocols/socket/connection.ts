@@ -21,6 +21,8 @@ export interface Connection {
   pending: Encoded[];
   blocked: boolean;
   openedAt: number;
+  /** Replies and publishes go out compressed (SocketServerContext.compress). */
+  compress: boolean;
 }
 
 export interface ConnectionRequest {
@@ -32,7 +34,7 @@ export interface ConnectionRequest {
 }
 
 /** A connection's state at upgrade; `codec` must be one of SOCKET_CODEC_NAMES. */
-export function newConnection(r: ConnectionRequest, timerOverheadNs: number, now: () => number): Connection {
+export function newConnection(r: ConnectionRequest, timerOverheadNs: number, now: () => number, compress = false): Connection {
   return {
     role: r.role,
     topic: r.topic,
@@ -42,6 +44,7 @@ export function newConnection(r: ConnectionRequest, timerOverheadNs: number, now
     pending: [],
     blocked: false,
     openedAt: now(),
+    compress,
   };
 }
 

@@ -30,6 +30,12 @@ export interface SocketServerContext {
   /** Bound to loopback: answer only requests addressed to a loopback name. */
   loopbackOnly: boolean;
   publish: Publish;
+  /**
+   * Ask Bun to compress every reply and publish (--deflate). Bun's send() compresses only when
+   * asked, even on a connection that negotiated permessage-deflate; a client that did not gets
+   * the frame uncompressed.
+   */
+  compress?: boolean;
 }
 
 export interface SocketServer {

@@ -16,7 +16,7 @@ export type Publish = (topic: string, data: Encoded, compress: boolean) => numbe
 /** Sends one reply; false when it had to be queued (backpressure) or was dropped. */
 function send(ws: ServerWebSocket<Connection>, data: Encoded): boolean {
   const c = ws.data;
-  const result = ws.send(data);
+  const result = ws.send(data, c.compress);
   if (result > 0) {
     c.stats.bytesOut += typeof data === "string" ? result : data.byteLength;
     return true;
@@ -47,8 +47,8 @@ export function drain(ws: ServerWebSocket<Connection>): void {
 
 /** Publishes to every subscriber of the topic; every result is checked. */
 export function publish(c: Connection, data: Encoded, serverPublish: Publish): void {
-  // compress=false: server.publish compresses by default, unlike send().
-  const result = serverPublish(c.topic, data, false);
+  // Explicit either way: server.publish compresses by default, unlike send().
+  const result = serverPublish(c.topic, data, c.compress);
   c.stats.published++;
   if (result === -1) c.stats.publishBackpressure++;
   else if (result === 0) c.stats.publishDropped++;

@@ -34,7 +34,7 @@ export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Serv
     return text(503, `too many connections: this server accepts ${s.ctx.maxConnections} at once (--max-connections)`, { "retry-after": "1" });
   }
   const id = url.searchParams.get("id") || `c${s.nextId++}`;
-  const data = newConnection({ id, codec, payload: payload as PayloadName, role, topic }, s.ctx.timerOverheadNs, s.ctx.now);
+  const data = newConnection({ id, codec, payload: payload as PayloadName, role, topic }, s.ctx.timerOverheadNs, s.ctx.now, s.ctx.compress === true);
   if (srv.upgrade(req, { data })) return undefined;
   return text(400, "WebSocket upgrade failed");
 }

@@ -151,6 +151,27 @@ describe("WebSocket modes from the command line", () => {
     expect(at(rt, "wire_bytes")).toBe(String(33 + 2 + 4));
   });
 
+  it("--deflate: the table says so, and the frames' size on the wire is counted on the socket (replies compressed by the server)", () => {
+    const out = path.join(tmp, "deflate");
+    const r = bench("--modes", "roundtrip", "--codecs", "json,custom-binary", "--payloads", "large", "--iterations", "200", "--runs", "1", "--warmup", "20", "--deflate", "--out", out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ {3}COMPRESSED \(permessage-deflate\)/m);
+    expect(r.stdout).toMatch(/^codec +bytes +wire +reply wire /m);
+    for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
+    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    const header = rows[0]!;
+    const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
+    const json = rows.slice(1).find((row) => at(row, "codec") === "json")!;
+    expect(at(json, "deflate")).toBe("true");
+    expect(at(json, "extensions")).toContain("permessage-deflate");
+    // The server's replies go out compressed: JSON's 329 bytes of text take fewer on the wire than
+    // the 333 of an uncompressed frame (4-byte header). Bun's client sends its frames uncompressed.
+    expect(Number(at(json, "reply_wire_bytes"))).toBeLessThan(329 + 4);
+    expect(Number(at(json, "reply_wire_bytes"))).toBeGreaterThan(50);
+    expect(Number(at(json, "wire_bytes"))).toBeGreaterThan(0);
+    expect(at(json, "wire_compressed_share")).toMatch(/^(0|1|0\.\d+)$/);
+  });
+
   it("a refused --url is one line and exit 2 before anything is measured", () => {
     const out = path.join(tmp, "refused");
     const started = Date.now();
