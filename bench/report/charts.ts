@@ -41,7 +41,8 @@ function options(title: string, yTitle: string, log: boolean): Record<string, un
     animation: false,
     plugins: { title: { display: true, text: title }, legend: { position: "bottom" } },
     scales: {
-      x: { ticks: { autoSkip: false, maxRotation: 0, minRotation: 0 } },
+      // Every codec named; chart.js tilts the names only when they would overlap.
+      x: { ticks: { autoSkip: false, maxRotation: 45 } },
       y: log ? { type: "logarithmic", title: { display: true, text: `${yTitle} (log scale)` } } : { beginAtZero: true, title: { display: true, text: yTitle } },
     },
   };
@@ -109,11 +110,17 @@ export const errorBarsPlugin = {
     getDatasetMeta(i: number): { hidden: boolean | null; data: { x: number; width?: number }[] };
     isDatasetVisible(i: number): boolean;
     scales: Record<string, { getPixelForValue(v: number): number }>;
+    chartArea: { left: number; top: number; right: number; bottom: number };
   }): void {
     const ctx = chart.ctx;
     const y = chart.scales.y;
     if (!y) return;
+    const area = chart.chartArea;
     ctx.save();
+    // An interval reaching past the axis (below zero on a log scale, or off the top) stops at its edge, uncapped there.
+    ctx.beginPath();
+    ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
+    ctx.clip();
     ctx.strokeStyle = "#1b1f24";
     ctx.lineWidth = 1;
     chart.data.datasets.forEach((dataset, i) => {
@@ -123,16 +130,21 @@ export const errorBarsPlugin = {
         const element = bars[j];
         if (!bar || !element) return;
         const x = element.x;
-        const top = y.getPixelForValue(bar[1]);
-        const bottom = y.getPixelForValue(Math.max(bar[0], 1e-9));
+        const top = Math.max(area.top, y.getPixelForValue(bar[1]));
+        const low = bar[0] > 0 ? y.getPixelForValue(bar[0]) : Number.POSITIVE_INFINITY;
+        const bottom = Number.isFinite(low) ? Math.min(area.bottom, low) : area.bottom;
         const cap = Math.min(6, (element.width ?? 12) / 3);
         ctx.beginPath();
         ctx.moveTo(x, top);
         ctx.lineTo(x, bottom);
-        ctx.moveTo(x - cap, top);
-        ctx.lineTo(x + cap, top);
-        ctx.moveTo(x - cap, bottom);
-        ctx.lineTo(x + cap, bottom);
+        if (top > area.top) {
+          ctx.moveTo(x - cap, top);
+          ctx.lineTo(x + cap, top);
+        }
+        if (bottom < area.bottom) {
+          ctx.moveTo(x - cap, bottom);
+          ctx.lineTo(x + cap, bottom);
+        }
         ctx.stroke();
       });
     });

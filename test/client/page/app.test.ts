@@ -80,6 +80,17 @@ describe.skipIf(skip)("benchmark page in headless Chromium", () => {
     // The loaded rows join the table, with their flags and ratios; the run's verdict stays.
     expect(await page.locator("#table td", { hasText: "bun 1.4.4, cli.csv" }).count()).toBeGreaterThan(20);
     expect(await page.textContent("#verdict")).toMatch(/^Verdict from this run/);
+    // The settings lay out without wrapping a label or one box over another, at a laptop's width too.
+    for (const width of [1280, 1000]) {
+      await page.setViewportSize({ width, height: 900 });
+      const layout = await page.evaluate(() => {
+        const boxes = [...document.querySelectorAll("#settings fieldset")].map((f) => f.getBoundingClientRect());
+        const overlaps = boxes.some((a, i) => boxes.some((b, j) => j > i && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom));
+        const wrapped = [...document.querySelectorAll("#settings label")].filter((l) => l.getClientRects().length > 1 || l.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(l).fontSize) + 8).map((l) => l.textContent);
+        return { overlaps, wrapped, wider: document.documentElement.scrollWidth > window.innerWidth };
+      });
+      expect(layout, `at ${width} px`).toEqual({ overlaps: false, wrapped: [], wider: false });
+    }
   });
 
   it("works, with a visible warning, when not cross-origin isolated; a page on another origin cannot open a socket", async () => {
