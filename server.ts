@@ -95,6 +95,9 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     hostname: o.host,
     port: o.port,
     fetch: (req, srv) => route(sockets, req, srv),
+    // Never Bun's development error page (it shows paths and source): one plain line instead.
+    development: false,
+    error: () => new Response("the server could not answer this request\n", { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } }),
     websocket: {
       // Explicit, not Bun's defaults, so results say what they ran with.
       maxPayloadLength: MAX_PAYLOAD_BYTES,

@@ -38,8 +38,31 @@ export interface SocketServerContext {
   compress?: boolean;
 }
 
+/** What the server refuses, by kind; /health counts each. */
+export const REFUSALS = [
+  /** A malformed request: path escape, Host header, request line. */
+  "badRequest",
+  /** A Host that is not a loopback name while bound to loopback (DNS rebinding). */
+  "foreignHost",
+  /** A page from another origin, on /ws or /gc. */
+  "foreignOrigin",
+  /** An upgrade past --max-connections. */
+  "tooManyConnections",
+  /** POST /gc sooner than GC_MIN_INTERVAL_MS after the last collection. */
+  "gcTooSoon",
+  /** A connection closed because it stopped reading its replies (its queue passed --max-queued-bytes). */
+  "notReading",
+  /** A request refused because the server's queues together passed --max-total-queued-bytes. */
+  "serverQueueFull",
+] as const;
+export type Refusal = (typeof REFUSALS)[number];
+
 export interface SocketServer {
   readonly ctx: SocketServerContext;
+  /** Refusals so far, by kind. */
+  readonly refused: Record<Refusal, number>;
+  /** When the last POST /gc collected (ctx.now, ms). */
+  lastGcMs: number;
   /** Open sockets, for --max-connections and /health. */
   open: number;
   /** Numbers connections that bring no id. */
@@ -50,5 +73,6 @@ export interface SocketServer {
 }
 
 export function socketServer(ctx: SocketServerContext): SocketServer {
-  return { ctx, open: 0, nextId: 1, stats: new StatsStore(), cpu: new CpuMeter(ctx.now) };
+  const refused = Object.fromEntries(REFUSALS.map((k) => [k, 0])) as Record<Refusal, number>;
+  return { ctx, refused, lastGcMs: Number.NEGATIVE_INFINITY, open: 0, nextId: 1, stats: new StatsStore(), cpu: new CpuMeter(ctx.now) };
 }

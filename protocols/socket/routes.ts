@@ -4,11 +4,11 @@
  */
 
 import type { Server } from "bun";
-import { hostAllowed } from "./access.ts";
+import { hostAllowed, hostName, originAllowed } from "./access.ts";
 import type { Connection } from "./connection.ts";
 import type { SocketServer } from "./context.ts";
 import { GC_PATH, HEALTH_PATH, INFO_PATH, STATS_PATH, WS_PATH } from "./contract.ts";
-import { text } from "./http.ts";
+import { refuse, text } from "./http.ts";
 import { upgradeSocket } from "./upgrade.ts";
 
 /**
@@ -22,27 +22,54 @@ const ISOLATION_HEADERS = {
   "x-content-type-options": "nosniff",
 };
 
+/** POST /gc collects at most this often; sooner gets 429 (a collection has just run). */
+export const GC_MIN_INTERVAL_MS = 100;
+
 export function route(s: SocketServer, req: Request, srv: Server<Connection>): Response | undefined {
-  if (!hostAllowed(req, s.ctx.loopbackOnly)) return text(403, `this server answers requests to its loopback address only, not to ${req.headers.get("host")}`);
-  const url = new URL(req.url);
+  const host = req.headers.get("host");
+  if (host !== null && hostName(host) === undefined) return refuse(s, "badRequest", 400, "malformed Host header");
+  if (!hostAllowed(req, s.ctx.loopbackOnly)) return refuse(s, "foreignHost", 403, `this server answers requests to its loopback address only, not to ${host}`);
+  let url: URL;
+  try {
+    url = new URL(req.url);
+  } catch {
+    return refuse(s, "badRequest", 400, host === null ? "a request needs a Host header" : "malformed request target");
+  }
   if (url.pathname === WS_PATH) return upgradeSocket(s, req, url, srv);
   if (url.pathname.startsWith(STATS_PATH) && req.method === "GET") {
-    const stats = s.stats.get(decodeURIComponent(url.pathname.slice(STATS_PATH.length)));
+    let id: string;
+    try {
+      id = decodeURIComponent(url.pathname.slice(STATS_PATH.length));
+    } catch {
+      return refuse(s, "badRequest", 400, "malformed percent-escape in the connection id");
+    }
+    const stats = s.stats.get(id);
     if (!stats) return text(404, "no connection with that id");
     return Response.json(stats);
   }
-  if (url.pathname === GC_PATH && req.method === "POST") {
-    s.cpu.unowned(() => Bun.gc(true));
-    return new Response(null, { status: 204 });
-  }
+  if (url.pathname === GC_PATH && req.method === "POST") return collect(s, req);
   if (url.pathname === HEALTH_PATH && req.method === "GET") {
     const mem = process.memoryUsage();
-    return Response.json({ ok: true, connections: s.open, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed });
+    return Response.json({ ok: true, connections: s.open, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, refused: s.refused });
   }
   if (url.pathname === INFO_PATH && req.method === "GET") {
     return new Response(s.ctx.info, { headers: { "content-type": "application/json", ...ISOLATION_HEADERS } });
   }
   return pageFile(s, req, url);
+}
+
+/**
+ * POST /gc: a full collection, asked by the bench's clients before each timed run. A page from
+ * another origin may not ask (403, as on /ws), and collections are at least GC_MIN_INTERVAL_MS
+ * apart (429 sooner), so no client can keep the server collecting.
+ */
+function collect(s: SocketServer, req: Request): Response {
+  if (!originAllowed(req, s.ctx.allowOrigins)) return refuse(s, "foreignOrigin", 403, `origin ${req.headers.get("origin")} may not ask this server to collect garbage`);
+  const now = s.ctx.now();
+  if (now - s.lastGcMs < GC_MIN_INTERVAL_MS) return refuse(s, "gcTooSoon", 429, `a collection ran less than ${GC_MIN_INTERVAL_MS} ms ago`, { "retry-after": "1" });
+  s.cpu.unowned(() => Bun.gc(true));
+  s.lastGcMs = s.ctx.now();
+  return new Response(null, { status: 204 });
 }
 
 /** The page's files, GET and HEAD only; nothing else is served. */

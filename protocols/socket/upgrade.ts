@@ -9,7 +9,7 @@ import { originAllowed } from "./access.ts";
 import { newConnection, ROLES, TOPIC, type Connection, type Role } from "./connection.ts";
 import type { SocketServer } from "./context.ts";
 import { SOCKET_CODEC_NAMES } from "./contract.ts";
-import { text } from "./http.ts";
+import { refuse, text } from "./http.ts";
 
 export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Server<Connection>): Response | undefined {
   const codec = url.searchParams.get("codec") ?? "";
@@ -28,10 +28,10 @@ export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Serv
     return text(426, "this endpoint speaks WebSocket only", { upgrade: "websocket", connection: "Upgrade" });
   }
   if (!originAllowed(req, s.ctx.allowOrigins)) {
-    return text(403, `origin ${req.headers.get("origin")} may not open a socket here; start the server with --allow-origin ORIGIN to allow it`);
+    return refuse(s, "foreignOrigin", 403, `origin ${req.headers.get("origin")} may not open a socket here; start the server with --allow-origin ORIGIN to allow it`);
   }
   if (s.open >= s.ctx.maxConnections) {
-    return text(503, `too many connections: this server accepts ${s.ctx.maxConnections} at once (--max-connections)`, { "retry-after": "1" });
+    return refuse(s, "tooManyConnections", 503, `too many connections: this server accepts ${s.ctx.maxConnections} at once (--max-connections)`, { "retry-after": "1" });
   }
   const id = url.searchParams.get("id") || `c${s.nextId++}`;
   const data = newConnection({ id, codec, payload: payload as PayloadName, role, topic }, s.ctx.timerOverheadNs, s.ctx.now, s.ctx.compress === true);

@@ -52,18 +52,33 @@ function request(headers: Record<string, string>): Request {
 }
 
 describe("isLoopback", () => {
-  it("names localhost, ::1 (bare or bracketed) and 127.x.x.x as loopback", () => {
-    for (const host of ["localhost", "::1", "[::1]", "127.0.0.1", "127.1.2.3"]) expect(isLoopback(host), host).toBe(true);
-  });
-
-  it("does not count other interfaces or names as loopback", () => {
-    for (const host of ["0.0.0.0", "192.168.1.10", "::", "[::2]", "evil.example", "localhost.evil.example", "128.0.0.1", ""]) {
-      expect(isLoopback(host), host).toBe(false);
+  it("names localhost, ::1 in its IPv6 spellings and IPv4 literals in 127.0.0.0/8 as loopback", () => {
+    for (const host of ["localhost", "LOCALHOST", "::1", "[::1]", "0:0:0:0:0:0:0:1", "[0000::0001]", "::ffff:127.0.0.1", "[::ffff:7f00:1]", "127.0.0.1", "127.1.2.3", "127.255.255.255"]) {
+      expect(isLoopback(host), host).toBe(true);
     }
   });
 
-  it("today counts any name starting with '127.' as loopback, a DNS name too", () => {
-    expect(isLoopback("127.evil.example")).toBe(true);
+  it("does not count other interfaces or any DNS name as loopback, however it starts", () => {
+    for (const host of [
+      "0.0.0.0",
+      "192.168.1.10",
+      "::",
+      "[::2]",
+      "::ffff:10.0.0.1",
+      "evil.example",
+      "localhost.evil.example",
+      "128.0.0.1",
+      "",
+      "127.evil.example",
+      "127.0.0.1.evil.example",
+      "127.0.0.256",
+      "127.0.0",
+      "[::1]evil.example",
+      "1::1",
+      "::1::1",
+    ]) {
+      expect(isLoopback(host), host).toBe(false);
+    }
   });
 });
 
