@@ -39,7 +39,7 @@ export interface SocketServerContext {
 }
 
 /** What the server refuses, by kind; /health counts each. */
-export const REFUSALS = [
+const REFUSALS = [
   /** A malformed request: path escape, Host header, request line. */
   "badRequest",
   /** A Host that is not a loopback name while bound to loopback (DNS rebinding). */
