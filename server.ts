@@ -22,7 +22,7 @@ import { buildPage } from "./client/page/build.ts";
 import { PAYLOAD_NAMES } from "./protocols/messages.ts";
 import { isLoopback } from "./protocols/socket/access.ts";
 import type { Connection } from "./protocols/socket/connection.ts";
-import { socketServer } from "./protocols/socket/context.ts";
+import { SOCKET_LIMITS, socketServer } from "./protocols/socket/context.ts";
 import { MAX_PAYLOAD_BYTES, SOCKET_CODEC_NAMES, WS_PATH } from "./protocols/socket/contract.ts";
 import { socketHandlers } from "./protocols/socket/handlers.ts";
 import { BACKPRESSURE_LIMIT_BYTES } from "./protocols/socket/replies.ts";
@@ -46,6 +46,12 @@ export interface ServerOptions {
   idleTimeoutS: number;
   /** Stop when standard input closes: a server the bench started never outlives the bench. */
   exitWithStdin: boolean;
+  /** Bytes of messages one connection may have waiting while it does not read its replies. */
+  maxQueuedBytes: number;
+  /** The same, all connections together. */
+  maxTotalQueuedBytes: number;
+  /** Seconds replies may wait for a client to read before it is closed with 1008. */
+  sendTimeoutS: number;
 }
 
 export const SERVER_DEFAULTS: ServerOptions = {
@@ -56,6 +62,9 @@ export const SERVER_DEFAULTS: ServerOptions = {
   exitWithStdin: false,
   allowOrigins: [],
   maxConnections: 256,
+  maxQueuedBytes: SOCKET_LIMITS.maxQueuedBytes,
+  maxTotalQueuedBytes: SOCKET_LIMITS.maxTotalQueuedBytes,
+  sendTimeoutS: SOCKET_LIMITS.sendTimeoutMs / 1000,
 };
 
 export interface BenchServer {
@@ -90,6 +99,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     loopbackOnly: isLoopback(o.host),
     publish: (topic, data, compress) => server.publish(topic, data, compress),
     compress: o.deflate,
+    limits: { maxQueuedBytes: o.maxQueuedBytes, maxTotalQueuedBytes: o.maxTotalQueuedBytes, sendTimeoutMs: o.sendTimeoutS * 1000 },
   });
   const server: Server<Connection> = Bun.serve<Connection>({
     hostname: o.host,
@@ -122,7 +132,8 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
   };
 }
 
-const SERVER_FLAGS = "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --exit-with-stdin, --help";
+const SERVER_FLAGS =
+  "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --exit-with-stdin, --help";
 
 const SERVER_HELP = `Usage: bun run server [options]
 
@@ -137,6 +148,13 @@ Options:
   --idle-timeout S       seconds a connection may stay silent, 1..960 (default: ${SERVER_DEFAULTS.idleTimeoutS})
   --allow-origin ORIGIN  another origin whose pages may connect; repeatable
   --max-connections N    open WebSocket connections at most (default: ${SERVER_DEFAULTS.maxConnections})
+  --max-queued-bytes N   bytes one connection's messages may wait while it does not
+                         read its replies; past it, closed 1008 (default: ${SERVER_DEFAULTS.maxQueuedBytes})
+  --max-total-queued-bytes N
+                         the same, all connections together; past it, closed 1013
+                         (default: ${SERVER_DEFAULTS.maxTotalQueuedBytes})
+  --send-timeout S       seconds replies may wait for a client to read, 1..600; past it,
+                         closed 1008 (default: ${SERVER_DEFAULTS.sendTimeoutS})
   --exit-with-stdin      stop when standard input closes
   -h, --help             this text
 `;
@@ -159,6 +177,9 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
         "idle-timeout": { type: "string" },
         "allow-origin": { type: "string", multiple: true },
         "max-connections": { type: "string" },
+        "max-queued-bytes": { type: "string" },
+        "max-total-queued-bytes": { type: "string" },
+        "send-timeout": { type: "string" },
         "exit-with-stdin": { type: "boolean" },
       },
       strict: true,
@@ -186,6 +207,9 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
     idleTimeoutS: integer("idle-timeout", values["idle-timeout"], SERVER_DEFAULTS.idleTimeoutS, 1, 960, " seconds"),
     allowOrigins,
     maxConnections: integer("max-connections", values["max-connections"], SERVER_DEFAULTS.maxConnections, 1, 100_000),
+    maxQueuedBytes: integer("max-queued-bytes", values["max-queued-bytes"], SERVER_DEFAULTS.maxQueuedBytes, 1024, 2 ** 32, " bytes"),
+    maxTotalQueuedBytes: integer("max-total-queued-bytes", values["max-total-queued-bytes"], SERVER_DEFAULTS.maxTotalQueuedBytes, 1024, 2 ** 40, " bytes"),
+    sendTimeoutS: integer("send-timeout", values["send-timeout"], SERVER_DEFAULTS.sendTimeoutS, 1, 600, " seconds"),
     exitWithStdin: values["exit-with-stdin"] === true,
   };
 }

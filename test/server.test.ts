@@ -192,7 +192,7 @@ describe("server process", () => {
   it("refuses a bad flag with one line and exit code 2", async () => {
     const r = Bun.spawnSync([process.execPath, "server.ts", "--prot", "80"], { cwd: import.meta.dirname + "/.." });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr.toString()).toMatch(/^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --exit-with-stdin, --help\n$/);
+    expect(r.stderr.toString()).toMatch(/^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --exit-with-stdin, --help\n$/);
   });
 });
 
@@ -210,8 +210,22 @@ describe("server: well-formed data of the wrong shape", () => {
 describe("server flags", () => {
   it("defaults every flag, and reads each one", () => {
     expect(parseServerArgs([])).toEqual(SERVER_DEFAULTS);
-    const o = parseServerArgs(["--host", "::1", "--port", "8080", "--deflate", "--idle-timeout", "30", "--allow-origin", "http://localhost:3000/", "--max-connections", "4"]);
-    expect(o).toEqual({ host: "::1", port: 8080, deflate: true, idleTimeoutS: 30, allowOrigins: ["http://localhost:3000"], maxConnections: 4, exitWithStdin: false });
+    const o = parseServerArgs([
+      ...["--host", "::1", "--port", "8080", "--deflate", "--idle-timeout", "30", "--allow-origin", "http://localhost:3000/", "--max-connections", "4"],
+      ...["--max-queued-bytes", "65536", "--max-total-queued-bytes", "1048576", "--send-timeout", "3"],
+    ]);
+    expect(o).toEqual({
+      host: "::1",
+      port: 8080,
+      deflate: true,
+      idleTimeoutS: 30,
+      allowOrigins: ["http://localhost:3000"],
+      maxConnections: 4,
+      exitWithStdin: false,
+      maxQueuedBytes: 65536,
+      maxTotalQueuedBytes: 1048576,
+      sendTimeoutS: 3,
+    });
   });
 
   it("refuses a bad value with one line naming the flag and its range", () => {

@@ -96,7 +96,9 @@ function publishAll(pub: WebSocket, subscribers: WebSocket[], codec: ClientCodec
         if (d.got[k] === n) d.doneMs[k] = now() - start;
         if (complete()) finish();
       };
-      ws.onclose = (ev: CloseEvent) => finish(new Error(`subscriber ${k} closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
+      // Says how many it missed: what was published so far, less what it received.
+      ws.onclose = (ev: CloseEvent) =>
+        finish(new Error(`subscriber ${k} closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}, having received ${d.got[k]} of ${next} published (missed ${next - d.got[k]!})`));
     });
     pub.onclose = (ev: CloseEvent) => finish(new Error(`the publisher was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
     refill();

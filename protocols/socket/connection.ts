@@ -1,9 +1,10 @@
 /** What the server keeps for each open socket (Bun's `ws.data`). */
 
-import type { Encoded, Frame, PayloadCodec } from "../codec.ts";
+import type { Frame, PayloadCodec } from "../codec.ts";
 import type { PayloadName } from "../messages.ts";
 import { getCodec } from "../registry.ts";
 import { RAW_CODEC_NAME, frameOf, type ServerConnectionStats } from "./contract.ts";
+import { Inbox } from "./inbox.ts";
 import { newStats } from "./stats.ts";
 
 /** echo: answer each message; publisher: publish each message to its topic; subscriber: receive only. */
@@ -17,9 +18,12 @@ export interface Connection {
   stats: ServerConnectionStats;
   pc: PayloadCodec | undefined;
   frame: Frame;
-  /** Replies waiting for drain after a send() returned -1. */
-  pending: Encoded[];
+  /** Messages that arrived while replies could not go out, undecoded, in order. */
+  inbox: Inbox;
+  /** send() returned -1: nothing more goes out, and the socket is paused, until drain. */
   blocked: boolean;
+  /** Closes the connection when it stays blocked too long (--send-timeout). */
+  blockedTimer: ReturnType<typeof setTimeout> | undefined;
   openedAt: number;
   /** Replies and publishes go out compressed (SocketServerContext.compress). */
   compress: boolean;
@@ -41,8 +45,9 @@ export function newConnection(r: ConnectionRequest, timerOverheadNs: number, now
     stats: newStats(r.id, r.codec, r.payload, timerOverheadNs),
     pc: r.codec === RAW_CODEC_NAME ? undefined : getCodec(r.codec)!.forPayload(r.payload),
     frame: frameOf(r.codec),
-    pending: [],
+    inbox: new Inbox(),
     blocked: false,
+    blockedTimer: undefined,
     openedAt: now(),
     compress,
   };

@@ -4,6 +4,8 @@
  * server.ts passes them in as plain values.
  */
 
+import type { ServerWebSocket } from "bun";
+import type { Connection } from "./connection.ts";
 import { CpuMeter } from "./cpu.ts";
 import type { Publish } from "./replies.ts";
 import { StatsStore } from "./stats.ts";
@@ -36,7 +38,25 @@ export interface SocketServerContext {
    * the frame uncompressed.
    */
   compress?: boolean;
+  /** Limits on what waits in memory (SOCKET_LIMITS has the defaults). */
+  limits?: Partial<SocketLimits>;
 }
+
+/** What the server holds for clients that do not read, and how long. */
+export interface SocketLimits {
+  /** Bytes of messages one connection may have waiting for their replies to go out (--max-queued-bytes). */
+  maxQueuedBytes: number;
+  /** The same, all connections together (--max-total-queued-bytes). */
+  maxTotalQueuedBytes: number;
+  /** How long replies may wait for a client to read before the connection is closed (--send-timeout), ms. */
+  sendTimeoutMs: number;
+}
+
+export const SOCKET_LIMITS: SocketLimits = {
+  maxQueuedBytes: 4 * 1024 * 1024,
+  maxTotalQueuedBytes: 64 * 1024 * 1024,
+  sendTimeoutMs: 10_000,
+};
 
 /** What the server refuses, by kind; /health counts each. */
 const REFUSALS = [
@@ -59,6 +79,11 @@ export type Refusal = (typeof REFUSALS)[number];
 
 export interface SocketServer {
   readonly ctx: SocketServerContext;
+  readonly limits: SocketLimits;
+  /** Bytes waiting in every connection's inbox. */
+  queuedBytes: number;
+  /** Open sockets subscribed to each topic (publishers and subscribers), to find the ones that stopped reading. */
+  readonly topics: Map<string, Set<ServerWebSocket<Connection>>>;
   /** Refusals so far, by kind. */
   readonly refused: Record<Refusal, number>;
   /** When the last POST /gc collected (ctx.now, ms). */
@@ -74,5 +99,6 @@ export interface SocketServer {
 
 export function socketServer(ctx: SocketServerContext): SocketServer {
   const refused = Object.fromEntries(REFUSALS.map((k) => [k, 0])) as Record<Refusal, number>;
-  return { ctx, refused, lastGcMs: Number.NEGATIVE_INFINITY, open: 0, nextId: 1, stats: new StatsStore(), cpu: new CpuMeter(ctx.now) };
+  const limits = { ...SOCKET_LIMITS, ...ctx.limits };
+  return { ctx, limits, queuedBytes: 0, topics: new Map(), refused, lastGcMs: Number.NEGATIVE_INFINITY, open: 0, nextId: 1, stats: new StatsStore(), cpu: new CpuMeter(ctx.now) };
 }

@@ -37,12 +37,14 @@ export const CLOSE = {
   goingAway: 1001,
   /** A frame the codec could not decode, or the wrong frame type for it. */
   invalidPayload: 1007,
-  /** A subscriber sent a message (subscribers receive only). */
+  /** A subscriber sent a message (subscribers receive only), or a client stopped reading its replies. */
   policy: 1008,
   /** A frame larger than the server's maxPayloadLength. */
   tooBig: 1009,
   /** The server could not send a reply (Bun dropped it). */
   internalError: 1011,
+  /** The server's queues, all connections together, are full: try again later. */
+  tryAgainLater: 1013,
 } as const;
 
 /** Largest frame the server accepts, in bytes. */

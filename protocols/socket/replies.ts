@@ -1,58 +1,46 @@
 /**
- * What the server sends on a socket: replies, queued under backpressure
- * until drain; publishes to a topic; and the close that refuses a client.
+ * What the server sends on a socket: replies (the caller stops at the
+ * first one Bun has to queue, until drain); publishes to a topic; and the
+ * close that refuses a client.
  */
 
 import type { ServerWebSocket } from "bun";
 import { utf8Length, type Encoded } from "../codec.ts";
 import type { Connection } from "./connection.ts";
 
-/** Bun's per-socket send buffer limit; above it `send()` returns -1 and we wait for drain. */
+/** Bun's per-socket send buffer limit: `send()` returns -1 once past it, and the connection waits for drain. */
 export const BACKPRESSURE_LIMIT_BYTES = 1024 * 1024;
 
 /** Bun's `server.publish`: the handlers get it from server.ts, which owns the server. */
 export type Publish = (topic: string, data: Encoded, compress: boolean) => number;
 
-/** Sends one reply; false when it had to be queued (backpressure) or was dropped. */
-function send(ws: ServerWebSocket<Connection>, data: Encoded): boolean {
+/** Sends one reply: "blocked" when Bun had to queue it past its limit (send nothing more until drain), "dropped" when it could not. */
+export function reply(ws: ServerWebSocket<Connection>, data: Encoded): "sent" | "blocked" | "dropped" {
   const c = ws.data;
   const result = ws.send(data, c.compress);
   if (result > 0) {
     c.stats.bytesOut += typeof data === "string" ? result : data.byteLength;
-    return true;
+    return "sent";
   }
   if (result === -1) {
     // Queued by Bun beyond its limit: it will go out, but nothing more until drain.
     c.stats.backpressure++;
     c.stats.bytesOut += typeof data === "string" ? utf8Length(data) : data.byteLength;
-    c.blocked = true;
-    return false;
+    return "blocked";
   }
   c.stats.dropped++;
-  return false;
+  return "dropped";
 }
 
-export function reply(ws: ServerWebSocket<Connection>, data: Encoded): void {
-  const c = ws.data;
-  if (c.blocked) c.pending.push(data);
-  else send(ws, data);
-}
-
-/** Sends the queued replies, in order, until Bun blocks again. */
-export function drain(ws: ServerWebSocket<Connection>): void {
-  const c = ws.data;
-  c.blocked = false;
-  while (c.pending.length > 0 && !c.blocked) send(ws, c.pending.shift()!);
-}
-
-/** Publishes to every subscriber of the topic; every result is checked. */
-export function publish(c: Connection, data: Encoded, serverPublish: Publish): void {
+/** Publishes to every subscriber of the topic; every result is checked, and returned. */
+export function publish(c: Connection, data: Encoded, serverPublish: Publish): number {
   // Explicit either way: server.publish compresses by default, unlike send().
   const result = serverPublish(c.topic, data, c.compress);
   c.stats.published++;
   if (result === -1) c.stats.publishBackpressure++;
   else if (result === 0) c.stats.publishDropped++;
   else c.stats.bytesOut += result;
+  return result;
 }
 
 /** A close reason must fit 123 bytes of UTF-8. */

@@ -63,7 +63,7 @@ describe("--help of every command", () => {
     const help = run("server.ts", "--help");
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: bun run server \[options\]/);
-    for (const flag of ["--host", "--port", "--deflate", "--idle-timeout", "--allow-origin", "--max-connections", "--exit-with-stdin"]) expect(help.stdout).toContain(flag);
+    for (const flag of ["--host", "--port", "--deflate", "--idle-timeout", "--allow-origin", "--max-connections", "--max-queued-bytes", "--max-total-queued-bytes", "--send-timeout", "--exit-with-stdin"]) expect(help.stdout).toContain(flag);
   });
 });
 
