@@ -87,7 +87,8 @@ export function socketHandlers(s: SocketServer): Handlers {
         reject(ws, CLOSE.policy, "subscribers receive only; publish with role=publisher");
         return;
       }
-      if (ws.readyState !== 1) return;
+      // Closed by the server (reject() records why): what Bun still delivers is not answered.
+      if (c.stats.error !== "") return;
       // While replies cannot go out, what Bun has already read waits, undecoded and in order.
       if (c.blocked || c.inbox.size > 0) hold(s, ws, message);
       else handle(ws, message);
