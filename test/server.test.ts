@@ -3,6 +3,7 @@
  * process) with real clients: Bun's WebSocket here, npm `ws` under Node in
  * test/client/node-client.test.ts.
  */
+import net from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { performanceClock } from "../bench/harness/clock.ts";
 import { makeMessages } from "../bench/harness/generator.ts";
@@ -233,5 +234,56 @@ describe("server flags", () => {
     expect(() => parseServerArgs(["--idle-timeout", "0"])).toThrow("--idle-timeout must be an integer from 1 to 960 seconds, got '0'");
     expect(() => parseServerArgs(["--max-connections", "1e3"])).toThrow("--max-connections must be an integer from 1 to 100000, got '1e3'");
     expect(() => parseServerArgs(["--allow-origin", "localhost:3000/x"])).toThrow(/^--allow-origin must be an origin/);
+  });
+});
+
+describe("abuse at the HTTP layer, from raw sockets (Bun's own limits)", () => {
+  it("200 slowloris connections sending a header byte every 2 s are all closed within 30 s, and /info answers throughout", { timeout: 60_000 }, async () => {
+    const { port, hostname } = new URL(server.url);
+    const request = `GET /info HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-Slow: ${"a".repeat(100)}\r\n\r\n`;
+    const started = performance.now();
+    const timers: ReturnType<typeof setInterval>[] = [];
+    const closes = Array.from(
+      { length: 200 },
+      () =>
+        new Promise<number>((resolve) => {
+          const socket = net.connect(Number(port), hostname);
+          let i = 0;
+          const timer = setInterval(() => i < request.length && socket.write(request[i++]!), 2000);
+          timers.push(timer);
+          socket.on("error", () => undefined);
+          socket.on("close", () => {
+            clearInterval(timer);
+            resolve((performance.now() - started) / 1000);
+          });
+        }),
+    );
+    let served = 0;
+    let allClosed = false;
+    void Promise.all(closes).then(() => (allClosed = true));
+    while (!allClosed && performance.now() - started < 30_000) {
+      expect((await fetch(`${server.url}/info`)).status).toBe(200);
+      served++;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    for (const t of timers) clearInterval(t);
+    expect(allClosed).toBe(true);
+    expect(Math.max(...(await Promise.all(closes)))).toBeLessThan(30);
+    expect(served).toBeGreaterThan(0);
+  });
+
+  it("a 64 KB or 1 MB header gets 431 and a closed connection", async () => {
+    const { port, hostname } = new URL(server.url);
+    for (const size of [64 * 1024, 1024 * 1024]) {
+      const answer = await new Promise<string>((resolve) => {
+        const socket = net.connect(Number(port), hostname, () => socket.write(`GET /info HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-Big: ${"a".repeat(size)}\r\n\r\n`));
+        let data = "";
+        socket.on("data", (d) => (data += d.toString("latin1")));
+        socket.on("error", () => undefined);
+        socket.on("close", () => resolve(data));
+      });
+      expect(answer, `${size} bytes`).toMatch(/^HTTP\/1\.1 431 /);
+    }
+    expect((await fetch(`${server.url}/info`)).status).toBe(200);
   });
 });

@@ -172,7 +172,12 @@ describe("limits", () => {
     expect(res.status).toBe(503);
     expect(await res.text()).toBe("too many connections: this server accepts 2 at once (--max-connections)\n");
     a.close();
-    await new Promise((r) => setTimeout(r, 100));
+    // Wait for the server to count the close, not for a fixed time.
+    for (let i = 0; i < 500; i++) {
+      const { connections } = (await (await fetch(`${server.url}/health`)).json()) as { connections: number };
+      if (connections < 2) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
     expect(await handshake(server.port)).toBe(101);
     b.close();
   });

@@ -250,13 +250,112 @@ describe("a fanout subscriber that never reads", () => {
       if (stats?.closeCode) break;
       await new Promise((r) => setTimeout(r, 100));
     }
+    // The publisher is still served after the subscriber is gone: it keeps hearing its messages.
     const heardBefore = heard;
-    await new Promise((r) => setTimeout(r, 200));
+    for (let i = 0; i < 500 && heard <= heardBefore; i++) await new Promise((r) => setTimeout(r, 20));
     socket.destroy();
     expect(stats?.closeCode).toBe(1008);
     expect(stats?.closeReason).toMatch(/^subscriber is not reading: \d+ bytes wait to be sent to it/);
-    // The publisher is still served after the subscriber is gone.
     expect(heard).toBeGreaterThan(heardBefore);
     pub.close();
+  });
+});
+
+/** A masked frame with the given first byte (FIN, opcode) and payload. */
+function rawFrame(first: number, payload: Uint8Array): Buffer {
+  const n = payload.length;
+  const head = n < 126 ? [first, 0x80 | n] : n < 65536 ? [first, 0x80 | 126, n >> 8, n & 255] : [first, 0x80 | 127, 0, 0, 0, 0, (n >>> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255];
+  const mask = [1, 2, 3, 4];
+  return Buffer.concat([Buffer.from([...head, ...mask]), Buffer.from(payload.map((b, i) => b ^ mask[i & 3]!))]);
+}
+
+/** A raw upgraded socket to /ws as `id` (custom-binary, large unless `query` says otherwise), never reading unless asked. */
+async function rawSocket(id: string, query = "codec=custom-binary&payload=large"): Promise<net.Socket> {
+  const { port, hostname } = new URL(server.url);
+  const socket = net.connect(Number(port), hostname);
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  socket.write(`GET /ws?${query}&id=${id} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+  socket.on("error", () => undefined);
+  while ((await fetch(`${server.url}/stats/${id}`)).status !== 200) await new Promise((r) => setTimeout(r, 20));
+  return socket;
+}
+
+/** Collects what the server sends on `socket`; `closeCode()` is the code of its close frame, once one came. */
+function listen(socket: net.Socket): { closeCode: () => number | undefined } {
+  let data = Buffer.alloc(0);
+  socket.on("data", (d: Buffer) => (data = Buffer.concat([data, d])));
+  return {
+    closeCode: () => {
+      let at = data.indexOf("\r\n\r\n");
+      if (at < 0) return undefined;
+      at += 4;
+      // Server frames are not masked.
+      while (at + 2 <= data.length) {
+        const opcode = data[at]! & 0x0f;
+        let length = data[at + 1]! & 0x7f;
+        let head = 2;
+        if (length === 126) {
+          length = data.readUInt16BE(at + 2);
+          head = 4;
+        } else if (length === 127) {
+          length = Number(data.readBigUInt64BE(at + 2));
+          head = 10;
+        }
+        if (opcode === 8 && at + head + 2 <= data.length) return data.readUInt16BE(at + head);
+        at += head + length;
+      }
+      return undefined;
+    },
+  };
+}
+
+async function untilClosed(heard: { closeCode: () => number | undefined }): Promise<number | undefined> {
+  for (let i = 0; i < 250 && heard.closeCode() === undefined; i++) await new Promise((r) => setTimeout(r, 20));
+  return heard.closeCode();
+}
+
+describe("frames no client should send (Bun answers these itself; the server's stats record 1006)", () => {
+  it("a fragmented message that never ends is cut off at the frame limit with 1009, memory flat", { timeout: 30_000 }, async () => {
+    const before = await health();
+    const socket = await rawSocket("fragments");
+    const heard = listen(socket);
+    const chunk = new Uint8Array(60 * 1024).fill(9);
+    socket.write(rawFrame(0x02, chunk)); // binary, not final
+    // Continuations, never final: 1 MiB (the frame limit) is passed after 18.
+    for (let i = 0; i < 40 && heard.closeCode() === undefined && !socket.destroyed; i++) {
+      socket.write(rawFrame(0x00, chunk));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(await untilClosed(heard)).toBe(1009);
+    socket.destroy();
+    const after = await health();
+    expect(after.heapUsedBytes - before.heapUsedBytes).toBeLessThan(64 * 1024 * 1024);
+    expect(after.rssBytes - before.rssBytes).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it("10 s of pings from a client that never reads its pongs: RSS flat, and the server still answers", { timeout: 30_000 }, async () => {
+    const before = await health();
+    const socket = await rawSocket("pings");
+    socket.pause();
+    const ping = rawFrame(0x89, new Uint8Array(125).fill(1));
+    const started = performance.now();
+    let peakRss = before.rssBytes;
+    while (performance.now() - started < 10_000 && !socket.destroyed) {
+      for (let k = 0; k < 256 && socket.write(ping); k++);
+      peakRss = Math.max(peakRss, (await health()).rssBytes);
+      await new Promise((r) => setImmediate(r));
+    }
+    socket.destroy();
+    expect(peakRss - before.rssBytes).toBeLessThan(128 * 1024 * 1024);
+    expect((await fetch(`${server.url}/info`)).status).toBe(200);
+  });
+
+  it("a text frame that is not UTF-8 is closed with 1007", async () => {
+    const socket = await rawSocket("bad-utf8", "codec=json&payload=small");
+    const heard = listen(socket);
+    socket.write(rawFrame(0x81, new Uint8Array([0x7b, 0xc3, 0x28, 0x7d])));
+    expect(await untilClosed(heard)).toBe(1007);
+    socket.destroy();
+    expect((await fetch(`${server.url}/info`)).status).toBe(200);
   });
 });
