@@ -50,7 +50,7 @@ export function hold(s: SocketServer, ws: ServerWebSocket<Connection>, message: 
     return false;
   }
   // Bun may reuse a binary message's memory once the handler returns.
-  c.inbox.push(typeof message === "string" ? message : message.slice(), bytes);
+  c.inbox.push(typeof message === "string" ? message : message.slice());
   s.queuedBytes += bytes;
   return true;
 }

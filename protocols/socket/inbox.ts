@@ -17,9 +17,9 @@ export class Inbox {
     return this.items.length - this.head;
   }
 
-  push(message: Incoming, bytes: number): void {
+  push(message: Incoming): void {
     this.items.push(message);
-    this.bytes += bytes;
+    this.bytes += incomingBytes(message);
   }
 
   /** The oldest message and its bytes, or undefined when empty. */

@@ -3,6 +3,7 @@
  * well-behaved client would send) and reads the answer's status line, headers and body.
  */
 import net from "node:net";
+import type { Refusal } from "../../protocols/socket/context.ts";
 
 export interface RawAnswer {
   status: number;
@@ -42,4 +43,17 @@ export function rawRequest(port: number, request: string, timeoutMs = 5000): Pro
 /** A WebSocket upgrade request for `target`, with a Host and any extra header lines. */
 export function upgradeRequest(target: string, host: string, extra: string[] = []): string {
   return [`GET ${target} HTTP/1.1`, `Host: ${host}`, "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13", ...extra, "", ""].join("\r\n");
+}
+
+/** What GET /health answers (protocols/socket/routes.ts). */
+export interface ServerHealth {
+  ok: boolean;
+  connections: number;
+  rssBytes: number;
+  heapUsedBytes: number;
+  refused: Record<Refusal, number>;
+}
+
+export async function serverHealth(serverUrl: string): Promise<ServerHealth> {
+  return (await (await fetch(`${serverUrl}/health`)).json()) as ServerHealth;
 }

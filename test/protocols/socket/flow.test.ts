@@ -15,6 +15,7 @@ import { getCodec } from "../../../protocols/registry.ts";
 import { socketUrl } from "../../../protocols/socket/contract.ts";
 import { Inbox } from "../../../protocols/socket/inbox.ts";
 import { startServer, type ServerOptions } from "../../../server.ts";
+import { serverHealth, type ServerHealth } from "../../helpers/raw-http.ts";
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -24,13 +25,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-interface Health {
-  rssBytes: number;
-  heapUsedBytes: number;
-  connections: number;
-  refused: Record<string, number>;
-}
-const health = async (): Promise<Health> => (await (await fetch(`${server.url}/health`)).json()) as Health;
+const health = (): Promise<ServerHealth> => serverHealth(server.url);
 
 /** One masked binary frame carrying `payload`. */
 function binaryFrame(payload: Uint8Array): Buffer {
@@ -144,7 +139,7 @@ describe("a client that never reads", () => {
       expect(stats?.backpressure, ids[i]).toBeGreaterThan(0);
     }
     const after = await health();
-    expect(after.refused.notReading! - before.refused.notReading!).toBe(2);
+    expect(after.refused.notReading - before.refused.notReading).toBe(2);
     expect(after.connections).toBe(0);
     // Bounded by the budgets, not by how long the clients kept writing.
     expect(peakHeap - before.heapUsedBytes).toBeLessThan(256 * 1024 * 1024);
@@ -157,7 +152,7 @@ describe("a client that never reads", () => {
 
 describe("the budgets for what waits", () => {
   /** A server in this process with `limits`; a raw client sends 16 KB frames and never reads; resolves with its close. */
-  async function attack(limits: Partial<ServerOptions>): Promise<{ code: number | null; reason: string; refused: Record<string, number> }> {
+  async function attack(limits: Partial<ServerOptions>): Promise<{ code: number | null; reason: string; refused: Partial<ServerHealth["refused"]> }> {
     const local = await startServer({ port: 0, sendTimeoutS: 600, ...limits });
     const attacker = neverReads("budget", binaryFrame(new Uint8Array(16 * 1024).fill(7)), local.url, "raw");
     try {
@@ -165,7 +160,7 @@ describe("the budgets for what waits", () => {
         const res = await fetch(`${local.url}/stats/budget`);
         const stats = res.status === 200 ? ((await res.json()) as ConnectionStats) : undefined;
         if (stats?.closeCode) {
-          const { refused } = (await (await fetch(`${local.url}/health`)).json()) as Health;
+          const { refused } = await serverHealth(local.url);
           return { code: stats.closeCode, reason: stats.closeReason, refused };
         }
         await new Promise((r) => setTimeout(r, 50));
@@ -196,12 +191,12 @@ describe("Inbox", () => {
   it("is first in, first out, counts its bytes, and stays O(1) over a long run", () => {
     const inbox = new Inbox();
     for (let i = 0; i < 100_000; i++) {
-      inbox.push(new Uint8Array(3), 3);
+      inbox.push(new Uint8Array(3));
       if (i % 2 === 1) expect(inbox.shift()!.bytes).toBe(3);
     }
     expect(inbox.size).toBe(50_000);
     expect(inbox.bytes).toBe(150_000);
-    inbox.push("ab", 4);
+    inbox.push("ab");
     let last: unknown;
     while (inbox.size > 0) last = inbox.shift()!.message;
     expect(last).toBe("ab");

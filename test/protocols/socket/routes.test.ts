@@ -5,10 +5,9 @@
  * byte for byte from a raw socket to a real server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Refusal } from "../../../protocols/socket/context.ts";
 import { GC_MIN_INTERVAL_MS } from "../../../protocols/socket/routes.ts";
 import { startServer, type BenchServer } from "../../../server.ts";
-import { rawRequest, upgradeRequest } from "../../helpers/raw-http.ts";
+import { rawRequest, serverHealth, upgradeRequest, type ServerHealth } from "../../helpers/raw-http.ts";
 
 let server: BenchServer;
 beforeAll(async () => {
@@ -20,9 +19,7 @@ afterAll(async () => {
 
 const get = (path: string, host: string | null, version = "1.1"): string => `GET ${path} HTTP/${version}\r\n${host === null ? "" : `Host: ${host}\r\n`}\r\n`;
 
-async function refused(): Promise<Record<Refusal, number>> {
-  return ((await (await fetch(`${server.url}/health`)).json()) as { refused: Record<Refusal, number> }).refused;
-}
+const refused = async (): Promise<ServerHealth["refused"]> => (await serverHealth(server.url)).refused;
 
 /** Nothing of the server's files, paths or stack ever comes back. */
 function expectPlainLine(body: string): void {

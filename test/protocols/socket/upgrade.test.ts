@@ -5,7 +5,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnServer, type ServerProcess } from "../../../bench/cli/processes/server.ts";
-import { upgradeRequest } from "../../helpers/raw-http.ts";
+import { serverHealth, upgradeRequest, type ServerHealth } from "../../helpers/raw-http.ts";
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -15,11 +15,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-interface Health {
-  connections: number;
-  refused: Record<string, number>;
-}
-const health = async (): Promise<Health> => (await (await fetch(`${server.url}/health`)).json()) as Health;
+const health = (): Promise<ServerHealth> => serverHealth(server.url);
 
 /** Opens `n` raw sockets at once, each asking for an upgrade; resolves with every status and the sockets (still open). */
 function flood(n: number): Promise<{ statuses: number[]; sockets: net.Socket[] }> {
@@ -59,7 +55,7 @@ describe("upgrade floods", () => {
       const { statuses, sockets } = await flood(n);
       expect(statuses.filter((s) => s === 101).length).toBe(256);
       expect(statuses.filter((s) => s === 503).length).toBe(n - 256);
-      expect((await health()).refused.tooManyConnections! - before.refused.tooManyConnections!).toBe(n - 256);
+      expect((await health()).refused.tooManyConnections - before.refused.tooManyConnections).toBe(n - 256);
       for (const s of sockets) s.destroy();
       await until(async () => (await health()).connections === 0, "every flood connection closed at the server");
       const again = await flood(1);
