@@ -49,6 +49,7 @@ const OPTION_SPEC = {
   client: { type: "string" },
   url: { type: "string" },
   window: { type: "string" },
+  rate: { type: "string" },
   clients: { type: "string" },
   deflate: { type: "boolean" },
   "stall-timeout": { type: "string" },
@@ -77,7 +78,9 @@ Options:
   --modes LIST         comma-separated, or "all" (default: ${DEFAULTS.default.modes.join(",")}): ${MODE_NAMES.join(", ")}
                        codec: in process; roundtrip: one message in flight, latency;
                        stream: a window of messages in flight, throughput;
-                       fanout: one publisher, --clients subscribers, Bun pub/sub
+                       fanout: one publisher, --clients subscribers, Bun pub/sub;
+                       latency: an open loop at --rate, latency from each message's
+                       scheduled send (late sends count against the codec)
   --iterations N       messages per run, every mode (default: ${perMode(DEFAULTS.default.iterations)};
                        with --client browser: ${perMode(DEFAULTS.browser.iterations)})
   --runs N             timed runs per case (default: ${DEFAULTS.default.runs})
@@ -93,7 +96,9 @@ Options:
                        page (every mode, codec mode included) in headless Chromium
   --url URL            use a running server (ws://host:port or http://host:port)
                        instead of starting one
-  --window N           messages in flight in stream mode, per connection (default: ${DEFAULTS.default.window})
+  --window N           messages in flight in stream mode, per connection, and at most
+                       in latency mode (default: ${DEFAULTS.default.window})
+  --rate N             latency mode: messages per second per connection (default: ${DEFAULTS.default.rate})
   --clients N          concurrent connections per WebSocket case, spread over worker
                        threads and sharing its messages; in fanout mode the
                        subscribers (default: 1; above 1 needs --client bun)
@@ -179,7 +184,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const iterations = integerFlag("iterations", v.iterations, NaN, 1, 10_000_000);
   const warmup = integerFlag("warmup", v.warmup, NaN, 0, 10_000_000);
   const byMode = (given: number, fallback: Record<Mode, number>): Record<Mode, number> =>
-    Number.isNaN(given) ? fallback : { codec: given, roundtrip: given, stream: given, fanout: given };
+    Number.isNaN(given) ? fallback : { codec: given, roundtrip: given, stream: given, fanout: given, latency: given };
   const settings: Settings = {
     codecs: parseList("codecs", v.codecs, SOCKET_CODEC_NAMES, base.codecs),
     payloads: parseList("payloads", v.payloads, PAYLOAD_NAMES, base.payloads),
@@ -190,6 +195,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     seed: integerFlag("seed", v.seed, base.seed, 0, 0xffffffff),
     fixed: v.fixed === true,
     window: integerFlag("window", v.window, base.window, 1, 65_536),
+    rate: integerFlag("rate", v.rate, base.rate, 1, 1_000_000),
     clients: integerFlag("clients", v.clients, base.clients, 1, 1024),
     deflate: v.deflate === true,
     stallTimeoutMs: integerFlag("stall-timeout", v["stall-timeout"], base.stallTimeoutMs / 1000, 1, 3600) * 1000,

@@ -74,8 +74,15 @@ interface SocketFigures {
   replyWireBytes?: number;
   /** With compression: the share of the client's messages it sent compressed (a client may leave small ones alone). */
   compressedShare?: number;
-  /** roundtrip: every message's round-trip time, pooled over runs. */
+  /** roundtrip: every message's round-trip time; latency: each reply's time since its message was due (corrected); pooled over runs. */
   rtt: LatencyPercentiles | undefined;
+  /** latency mode: each reply's time since its message actually went out (uncorrected, what a closed loop sees). */
+  serviceTime?: LatencyPercentiles;
+  /** latency mode: messages sent more than one interval (at least 1 ms) after they were due, summed over runs. */
+  late?: number;
+  /** latency mode: messages per second asked for (all clients together) and achieved (sent over the timed slices' wall time). */
+  targetRate?: number;
+  achievedRate?: number;
   /** Server-side decode / encode per message, per-call timing with clock cost subtracted, across runs, ns. */
   serverDeserialize: Summary;
   serverSerialize: Summary;

@@ -7,11 +7,11 @@
 
 import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 
-export type Mode = "codec" | "roundtrip" | "stream" | "fanout";
-export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream", "fanout"];
+export type Mode = "codec" | "roundtrip" | "stream" | "fanout" | "latency";
+export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream", "fanout", "latency"];
 /** The modes that talk to a server over a WebSocket. */
 export type SocketMode = Exclude<Mode, "codec">;
-export const SOCKET_MODES: readonly SocketMode[] = ["roundtrip", "stream", "fanout"];
+export const SOCKET_MODES: readonly SocketMode[] = ["roundtrip", "stream", "fanout", "latency"];
 
 /** Who ran the client side: in process (codec mode), Bun's WebSocket, Node with npm `ws`, a browser. */
 export type ClientKind = "inprocess" | "bun" | "node" | "browser";
@@ -34,8 +34,10 @@ export interface Settings {
   seed: number;
   /** The article's exact messages instead of varied ones. */
   fixed: boolean;
-  /** Messages in flight in stream and fanout mode, per connection. */
+  /** Messages in flight in stream and fanout mode, per connection; in latency mode, at most. */
   window: number;
+  /** Latency mode: messages per second each connection sends, on a schedule that does not wait for replies. */
+  rate: number;
   /** Concurrent connections per WebSocket case (fanout: subscribers). */
   clients: number;
   /** Offer permessage-deflate. */
@@ -47,7 +49,7 @@ export interface Settings {
 /** Which column of the defaults table: a full run, `--quick`, or a browser client. */
 export type Profile = "default" | "quick" | "browser";
 
-const perMode = (codec: number, roundtrip: number, stream: number, fanout: number): Record<Mode, number> => ({ codec, roundtrip, stream, fanout });
+const perMode = (codec: number, roundtrip: number, stream: number, fanout: number, latency: number): Record<Mode, number> => ({ codec, roundtrip, stream, fanout, latency });
 
 const COMMON = {
   modes: ["codec", "roundtrip", "stream"] as Mode[],
@@ -56,6 +58,7 @@ const COMMON = {
   seed: 1,
   fixed: false,
   window: 64,
+  rate: 2_000,
   clients: 1,
   deflate: false,
   stallTimeoutMs: 10_000,
@@ -72,9 +75,9 @@ const COMMON = {
  * `codecs: []` means every codec (the registry's, plus raw).
  */
 export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
-  default: { ...COMMON, codecs: [], iterations: perMode(100_000, 2_000, 100_000, 10_000), warmup: perMode(20_000, 500, 10_000, 1_000) },
-  quick: { ...COMMON, codecs: [], runs: 2, iterations: perMode(50_000, 500, 10_000, 1_000), warmup: perMode(10_000, 100, 1_000, 100) },
-  browser: { ...COMMON, codecs: [], iterations: perMode(100_000, 1_000, 20_000, 0), warmup: perMode(20_000, 500, 10_000, 0) },
+  default: { ...COMMON, codecs: [], iterations: perMode(100_000, 2_000, 100_000, 10_000, 2_000), warmup: perMode(20_000, 500, 10_000, 1_000, 500) },
+  quick: { ...COMMON, codecs: [], runs: 2, iterations: perMode(50_000, 500, 10_000, 1_000, 1_000), warmup: perMode(10_000, 100, 1_000, 100, 100) },
+  browser: { ...COMMON, codecs: [], iterations: perMode(100_000, 1_000, 20_000, 0, 1_000), warmup: perMode(20_000, 500, 10_000, 0, 200) },
 };
 
 /** A fresh, mutable copy of a profile's settings, with `codecs` filled in. */

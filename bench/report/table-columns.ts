@@ -102,6 +102,20 @@ const STREAM_COLUMNS: Column[] = [
   LOST,
 ];
 
+/** Latency mode: the rate achieved, corrected percentiles (from each message's due time), the service time's p99 beside them. */
+const LATENCY_COLUMNS: Column[] = [
+  NAME,
+  BYTES,
+  { title: "msgs/s", width: 7, cell: (c) => count(c.socket!.achievedRate ?? NaN) },
+  { title: "p50", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p50 ?? NaN) },
+  { title: "p99", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p99 ?? NaN) },
+  { title: "p99.9", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p999 ?? NaN) },
+  { title: "svc p99", width: 9, cell: (c) => formatNs(c.socket!.serviceTime?.p99 ?? NaN) },
+  { title: "late", width: 5, cell: (c) => count(c.socket!.late ?? NaN) },
+  VS_JSON,
+  LOST,
+];
+
 const FANOUT_COLUMNS: Column[] = [
   NAME,
   BYTES,
@@ -132,6 +146,12 @@ export const MODE_VIEWS = [
     title: "stream mode: a window of messages in flight; throughput",
     columns: STREAM_COLUMNS,
     order: (a: CaseResult, b: CaseResult) => b.msgsPerS - a.msgsPerS,
+  },
+  {
+    mode: "latency",
+    title: "latency mode: an open loop at a fixed rate; latency from when each message was due",
+    columns: LATENCY_COLUMNS,
+    order: (a: CaseResult, b: CaseResult) => a.total.mean - b.total.mean,
   },
   {
     mode: "fanout",

@@ -8,7 +8,7 @@
 import type { BenchResults, CaseResult } from "../harness/results.ts";
 import type { Mode } from "../harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
-import { formatNs, pad, TERMINAL_WIDTH, wrapLine } from "./format.ts";
+import { count, formatNs, pad, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { roundToRoundNoise, widestRatioInterval } from "./ratios.ts";
 import { MODE_VIEWS, NAME, SPREAD, type Column } from "./table-columns.ts";
 import { verdictLines } from "./verdict.ts";
@@ -120,6 +120,11 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
               : "") +
           (client === "inprocess" ? "" : `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}`) +
           (view.mode === "stream" || view.mode === "fanout" ? `; window ${first.socket?.window ?? "?"}` : "") +
+          (view.mode === "latency"
+            ? `; target ${count(first.socket?.targetRate ?? NaN)} msgs/s, at most ${first.socket?.window ?? "?"} in flight` +
+              `\n   p50..p99.9: from when each message was due (stalls included); svc p99: from when it went out;` +
+              `\n   late: sent over one interval (at least 1 ms) after it was due; vs json: mean latency`
+            : "") +
           (first.socket?.extensions.includes("permessage-deflate")
             ? `\n   COMPRESSED (permessage-deflate): "bytes" before compression; "wire" / "reply wire": frames counted on the socket`
             : view.mode !== "codec" && s.deflate

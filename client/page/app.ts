@@ -103,6 +103,7 @@ function readSettings(base: Settings): Settings {
       roundtrip: int("iterations-roundtrip", 1, 10_000_000),
       stream: int("iterations-stream", 1, 10_000_000),
       fanout: base.iterations.fanout,
+      latency: base.iterations.latency,
     },
     runs: int("runs", 1, 1000),
     seed: int("seed", 0, 0xffffffff),

@@ -9,7 +9,7 @@ import { percentileSorted, summarize } from "../../bench/harness/stats.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import { getCodec } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME, frameBytes, frameOf } from "../../protocols/socket/contract.ts";
-import type { SocketCaseFigures } from "./runner.ts";
+import type { SocketCaseFigures } from "./figures.ts";
 
 /** One codec x payload x mode over a socket, as its runs accumulate. */
 export interface SocketCase {
@@ -19,6 +19,8 @@ export interface SocketCase {
   runs: RunFigures[];
   figures: SocketCaseFigures[];
   rtt: Float64Array[];
+  /** latency mode: each reply's time since its message actually went out. */
+  service: Float64Array[];
   perClient: ClientFigures[][];
   /** Fresh connections: the case has had its warm-up run (rounds warm up as they open). */
   warmed: boolean;
@@ -89,6 +91,9 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
     replyBytes,
     replyWireBytes: settings.deflate ? NaN : frameBytes(replyBytes, false),
     rtt: latency(s.rtt),
+    ...(s.mode === "latency"
+      ? { serviceTime: latency(s.service), late: sum((f) => f.late), targetRate: settings.rate * settings.clients, achievedRate: elapsedMs > 0 ? (sent / elapsedMs) * 1000 : NaN }
+      : {}),
     serverDeserialize: summarize(serverPer((x) => x.decodeNs)),
     serverSerialize: summarize(serverPer((x) => x.encodeNs)),
     mbPerS: elapsedMs > 0 ? sum((f) => f.bytesSent) / 1e6 / (elapsedMs / 1000) : NaN,
@@ -115,6 +120,8 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
   if (isRaw) flags.push("transport-baseline");
   const runs = new Set(s.runs.map((r) => r.run)).size;
   if (ok && s.runs.length < (s.plannedRounds ?? settings.runs)) flags.push("partial");
+  // latency: the client could not send at the rate asked for; the latencies are of a lighter load.
+  if (ok && s.mode === "latency" && (socket.achievedRate ?? 0) < 0.99 * (socket.targetRate ?? 0)) flags.push("below-rate");
   return {
     client: source.client,
     clientLibrary: source.clientLibrary,
@@ -136,7 +143,8 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
     error: s.error !== "" ? s.error : s.runs.length === 0 ? "no run finished" : "",
     ...summaries,
     ...(isRaw ? { serialize: summarize([]), deserialize: summarize([]) } : {}),
-    msgsPerS: ok ? summarize(s.runs.map((r) => 1e9 / r.totalNs)).mean : NaN,
+    // latency: the rate achieved, not the inverse of a latency.
+    msgsPerS: !ok ? NaN : s.mode === "latency" ? (socket.achievedRate ?? NaN) : summarize(s.runs.map((r) => 1e9 / r.totalNs)).mean,
     serializeBatches: NO_BATCHES,
     deserializeBatches: NO_BATCHES,
     loopFloorNs: NaN,

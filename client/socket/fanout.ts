@@ -12,7 +12,7 @@ import { CLOSE, socketUrl } from "../../protocols/socket/contract.ts";
 import { clientCodec, type ClientCodec, type MessageData } from "./codec.ts";
 import { byteLength, fetchServerStats, openSocket, sendFrame } from "./connection.ts";
 import { Watchdog } from "./replies.ts";
-import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./runner.ts";
+import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./figures.ts";
 
 /** A socket case's options (its mode is fanout), and how many subscribers. */
 export type FanoutOptions = Omit<SocketCaseOptions, "mode"> & { subscribers: number };

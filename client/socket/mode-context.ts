@@ -11,7 +11,7 @@ import type { ClientKind, Settings, SocketMode } from "../../bench/harness/setti
 import type { Message, PayloadName } from "../../protocols/messages.ts";
 import type { SocketCase } from "./case-result.ts";
 import type { WebSocketClass } from "./connection.ts";
-import type { SocketCaseFigures, SocketCaseOptions } from "./runner.ts";
+import type { SocketCaseFigures, SocketCaseOptions } from "./figures.ts";
 import type { ClientWorkers } from "./workers.ts";
 
 /** What the socket modes need besides the settings. */
@@ -77,7 +77,9 @@ export function record(s: SocketCase, f: SocketCaseFigures, at: { run: number; r
     serializeNs: f.serializeNs / f.sent,
     // fanout: every subscriber decodes every message.
     deserializeNs: s.mode === "fanout" ? f.deserializeNs / f.received : f.deserializeNs / f.sent,
-    totalNs: s.mode === "roundtrip" ? mean(f.rttNs!) : (f.elapsedMs * 1e6) / f.received,
+    // roundtrip: the mean round trip; latency: the mean time from due to reply; else wall time per message.
+    totalNs: s.mode === "roundtrip" || s.mode === "latency" ? mean(f.rttNs!) : (f.elapsedMs * 1e6) / f.received,
   });
   if (f.rttNs) s.rtt.push(f.rttNs);
+  if (f.serviceNs) s.service.push(f.serviceNs);
 }

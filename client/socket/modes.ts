@@ -41,7 +41,7 @@ function runsInRounds(mode: SocketMode, settings: Settings): boolean {
 }
 
 function newCase(mode: SocketMode, codec: string, payload: PayloadName): SocketCase {
-  return { mode, codec, payload, runs: [], figures: [], rtt: [], perClient: [], warmed: false, error: "" };
+  return { mode, codec, payload, runs: [], figures: [], rtt: [], service: [], perClient: [], warmed: false, error: "" };
 }
 
 export async function runSocketModes(settings: Settings, ctx: SocketModeContext): Promise<SocketModeResult> {
@@ -81,6 +81,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
           mode,
           messages: count >= messages.length ? messages : messages.slice(0, count),
           window: mode === "roundtrip" ? 1 : settings.window,
+          rate: settings.rate,
           stallTimeoutMs: settings.stallTimeoutMs,
           clock: ctx.clock,
           timerOverheadNs: ctx.calibration.overheadNs,

@@ -1,5 +1,5 @@
 /**
- * Roundtrip and stream with one client, in interleaved rounds: every codec
+ * Roundtrip, stream and latency with one client, in interleaved rounds: every codec
  * of the payload (raw included) warms up on a connection of its own, then
  * opens the connection it keeps for the whole case. Each run over the
  * messages is cut into slices; in each round every codec sends one slice
@@ -14,7 +14,8 @@
 import { shuffled, socketSliceSize } from "../../bench/harness/schedule.ts";
 import type { SocketCase } from "./case-result.ts";
 import { record, unreachable, type PayloadOutcome, type PayloadRun } from "./mode-context.ts";
-import { runSocketCase, SocketSession, type SocketCaseFigures } from "./runner.ts";
+import type { SocketCaseFigures } from "./figures.ts";
+import { runSocketCase, SocketSession } from "./runner.ts";
 
 /** A case's open connection and the last slice it recorded (which takes the server's figures at close). */
 interface Open {

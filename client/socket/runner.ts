@@ -16,80 +16,14 @@
  * `runSocketCase` is a session of one slice over every message.
  */
 
-import type { Clock } from "../../bench/harness/clock.ts";
-import type { SocketMode } from "../../bench/harness/settings.ts";
 import type { Encoded } from "../../protocols/codec.ts";
-import type { Message, PayloadName } from "../../protocols/messages.ts";
-import { CLOSE, socketUrl, type ServerConnectionStats } from "../../protocols/socket/contract.ts";
+import { CLOSE, socketUrl } from "../../protocols/socket/contract.ts";
 import { clientCodec, type ClientCodec } from "./codec.ts";
-import { byteLength, closed, fetchServerStats, openSocket, sendFrame, type WebSocketClass } from "./connection.ts";
+import { byteLength, closed, fetchServerStats, openSocket, sendFrame } from "./connection.ts";
+import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./figures.ts";
 import { InFlight } from "./in-flight.ts";
+import { openLoop } from "./open-loop.ts";
 import { Replies } from "./replies.ts";
-
-export interface SocketCaseOptions {
-  /** Server base URL, http://host:port. */
-  server: string;
-  codec: string;
-  payload: PayloadName;
-  mode: SocketMode;
-  messages: readonly Message[];
-  /** Messages in flight in stream mode. */
-  window: number;
-  /** A case with no reply for this long ends as stalled. */
-  stallTimeoutMs: number;
-  clock: Clock;
-  /** Clock read cost subtracted from each per-call timing, ns. */
-  timerOverheadNs: number;
-  WebSocket: WebSocketClass;
-  /** Connection id, so the server's figures can be fetched afterwards. */
-  id: string;
-  /** CPU time of this process so far, ms (undefined where the runtime has no such counter). */
-  cpuMs?: () => number;
-}
-
-export interface SocketCaseFigures {
-  sent: number;
-  received: number;
-  lost: number;
-  reordered: number;
-  corrupted: number;
-  /** First send to last reply, ms. */
-  elapsedMs: number;
-  /** Client serialize / deserialize time summed over all messages, ns (raw: the lookup of prepared bytes and the byte check). */
-  serializeNs: number;
-  deserializeNs: number;
-  /** roundtrip only: every message's round-trip time, ns. */
-  rttNs: Float64Array | undefined;
-  /** Payload bytes sent and received, summed. */
-  bytesSent: number;
-  bytesReceived: number;
-  extensions: string;
-  clientCpuMs: number;
-  server: ServerConnectionStats | undefined;
-  /** Why the case failed ("" when it did not). */
-  error: string;
-}
-
-/** Figures before anything happened. */
-export function emptyFigures(): SocketCaseFigures {
-  return {
-    sent: 0,
-    received: 0,
-    lost: 0,
-    reordered: 0,
-    corrupted: 0,
-    elapsedMs: 0,
-    serializeNs: 0,
-    deserializeNs: 0,
-    rttNs: undefined,
-    bytesSent: 0,
-    bytesReceived: 0,
-    extensions: "",
-    clientCpuMs: NaN,
-    server: undefined,
-    error: "",
-  };
-}
 
 /**
  * One codec's open connection, timed slice by slice: the socket modes'
@@ -138,6 +72,7 @@ export class SocketSession {
     const cpu0 = o.cpuMs?.() ?? NaN;
     try {
       if (o.mode === "roundtrip") await roundtrip(ws, codec, o, range, figures);
+      else if (o.mode === "latency") await openLoop(ws, codec, o, range, figures);
       else await stream(ws, codec, o, range, figures);
     } catch (e) {
       figures.error = (e as Error).message;

@@ -8,7 +8,8 @@
 import { performanceClock } from "../../bench/harness/clock.ts";
 import { makeMessages } from "../../bench/harness/generator.ts";
 import { processCpuMs, type WebSocketClass } from "./connection.ts";
-import { runSocketCase, type SocketCaseFigures } from "./runner.ts";
+import type { SocketCaseFigures } from "./figures.ts";
+import { runSocketCase } from "./runner.ts";
 import type { ClientJob } from "./workers.ts";
 
 declare const self: Worker;
@@ -25,6 +26,7 @@ self.onmessage = async (ev: MessageEvent<ClientJob>) => {
         // Each client its own messages: same shape and sizes, its own seed.
         messages: makeMessages(job.payload, { count: c.count, seed: (job.seed + c.index * 0x9e3779b1) >>> 0, fixed: job.fixed }),
         window: job.window,
+        rate: job.rate,
         stallTimeoutMs: job.stallTimeoutMs,
         clock: performanceClock,
         timerOverheadNs: job.timerOverheadNs,

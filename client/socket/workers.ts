@@ -9,10 +9,10 @@ import type { PayloadName } from "../../protocols/messages.ts";
 import type { ClientFigures } from "../../bench/harness/results.ts";
 import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
 import type { ServerConnectionStats } from "../../protocols/socket/contract.ts";
-import type { SocketCaseFigures } from "./runner.ts";
+import type { SocketCaseFigures } from "./figures.ts";
 
 /** One case for a worker: which case, the run settings it needs, and its share of the connections. */
-export interface ClientJob extends Pick<Settings, "seed" | "fixed" | "window" | "stallTimeoutMs"> {
+export interface ClientJob extends Pick<Settings, "seed" | "fixed" | "window" | "rate" | "stallTimeoutMs"> {
   server: string;
   codec: string;
   payload: PayloadName;
@@ -63,16 +63,7 @@ export class ClientWorkers {
 /** One figure for the case: counts and times summed, wall time given, the first error kept. */
 export function mergeFigures(all: SocketCaseFigures[], wallMs: number): { merged: SocketCaseFigures; perClient: ClientFigures[] } {
   const sum = (pick: (f: SocketCaseFigures) => number): number => all.reduce((acc, f) => acc + pick(f), 0);
-  const rtts = all.map((f) => f.rttNs).filter((x): x is Float64Array => x !== undefined);
-  let rtt: Float64Array | undefined;
-  if (rtts.length > 0) {
-    rtt = new Float64Array(rtts.reduce((n, r) => n + r.length, 0));
-    let at = 0;
-    for (const r of rtts) {
-      rtt.set(r, at);
-      at += r.length;
-    }
-  }
+  const rtt = joined(all.map((f) => f.rttNs));
   const serverSum = (pick: (x: ServerConnectionStats) => number): number => all.reduce((n, f) => n + (f.server ? pick(f.server) : 0), 0);
   const failed = all.find((f) => f.error !== "");
   const merged: SocketCaseFigures = {
@@ -85,6 +76,8 @@ export function mergeFigures(all: SocketCaseFigures[], wallMs: number): { merged
     serializeNs: sum((f) => f.serializeNs),
     deserializeNs: sum((f) => f.deserializeNs),
     rttNs: rtt,
+    serviceNs: joined(all.map((f) => f.serviceNs)),
+    late: sum((f) => f.late),
     bytesSent: sum((f) => f.bytesSent),
     bytesReceived: sum((f) => f.bytesReceived),
     extensions: all[0]?.extensions ?? "",
@@ -104,4 +97,17 @@ export function mergeFigures(all: SocketCaseFigures[], wallMs: number): { merged
   };
   const perClient = all.map((f) => ({ sent: f.sent, received: f.received, lost: f.lost, msgsPerS: f.elapsedMs > 0 ? (f.received / f.elapsedMs) * 1000 : NaN }));
   return { merged, perClient };
+}
+
+/** Every client's samples in one array (undefined when none has any). */
+function joined(parts: (Float64Array | undefined)[]): Float64Array | undefined {
+  const some = parts.filter((x): x is Float64Array => x !== undefined);
+  if (some.length === 0) return undefined;
+  const out = new Float64Array(some.reduce((n, r) => n + r.length, 0));
+  let at = 0;
+  for (const r of some) {
+    out.set(r, at);
+    at += r.length;
+  }
+  return out;
 }

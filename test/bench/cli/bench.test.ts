@@ -24,7 +24,7 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
     [["--bogus"], /^bench: unknown option '--bogus'; valid options: --codecs, --payloads, .*--help\n$/],
     [["--codecs", "json,yaml"], /^bench: --codecs: unknown value 'yaml'; valid values: json, json-bytes, custom-binary, .* or all\n$/],
     [["--payloads", "huge"], /^bench: --payloads: unknown value 'huge'; valid values: small, medium, large or all\n$/],
-    [["--modes", "telepathy"], /^bench: --modes: unknown value 'telepathy'; valid values: codec, roundtrip, stream, fanout or all\n$/],
+    [["--modes", "telepathy"], /^bench: --modes: unknown value 'telepathy'; valid values: codec, roundtrip, stream, fanout, latency or all\n$/],
     [["--runs", "0"], /^bench: --runs must be an integer from 1 to 1000, got '0'\n$/],
     [["--iterations", "1e5"], /^bench: --iterations must be an integer from 1 to 10000000, got '1e5'\n$/],
     [["--seed", "-1"], /^bench: --seed must be an integer from 0 to 4294967295, got '-1'\n$/],
@@ -226,5 +226,40 @@ describe("--client browser", () => {
       expect(at(row, "verified")).toBe("true");
     }
     expect(readFileSync(path.join(out, "report.html"), "utf8")).toContain("chart-codec-small");
+  });
+});
+
+describe("latency mode from the command line", () => {
+  it("an open loop at --rate: every row verified with nothing lost, corrected and service percentiles, the rate achieved", () => {
+    const out = path.join(tmp, "latency");
+    const r = bench("--modes", "latency", "--rate", "1000", "--codecs", "json,raw", "--payloads", "small", "--iterations", "300", "--runs", "1", "--warmup", "20", "--out", out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("== latency mode");
+    expect(r.stdout).toMatch(/target 1,000 msgs\/s, at most 64 in flight/);
+    expect(r.stdout).toMatch(/^codec +bytes +msgs\/s +p50 +p99 +p99\.9 +svc p99 +late +vs json$/m);
+    for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
+    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    const header = rows[0]!;
+    const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
+    expect(rows).toHaveLength(3);
+    for (const row of rows.slice(1)) {
+      expect(at(row, "mode")).toBe("latency");
+      expect(at(row, "verified")).toBe("true");
+      expect(at(row, "lost")).toBe("0");
+      expect(at(row, "target_rate")).toBe("1000");
+      // The schedule's rate, within what a shared machine allows.
+      expect(Number(at(row, "achieved_rate"))).toBeGreaterThan(500);
+      expect(Number(at(row, "achieved_rate"))).toBeLessThan(1100);
+      expect(Number(at(row, "msgs_per_s"))).toBe(Number(at(row, "achieved_rate")));
+      // Corrected latency is never below the service time: it adds how late the message went out.
+      expect(Number(at(row, "rtt_p50_ns"))).toBeGreaterThanOrEqual(Number(at(row, "service_p50_ns")) * 0.999);
+      expect(Number(at(row, "late_sends"))).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it("a bad --rate is one line naming the range, exit 2", () => {
+    const r = bench("--modes", "latency", "--rate", "0");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("bench: --rate must be an integer from 1 to 1000000, got '0'\n");
   });
 });

@@ -14,8 +14,9 @@ describe("settingsToQuery then settingsFromQuery", () => {
       modes: ["roundtrip", "codec"],
       codecs: ["protobuf", "raw", "json"],
       payloads: ["large", "small"],
-      iterations: { codec: 12_345, roundtrip: 321, stream: 4_567, fanout: 0 },
-      warmup: { codec: 11, roundtrip: 22, stream: 33, fanout: 0 },
+      // The page does not run fanout or latency: those stay as the base has them.
+      iterations: { codec: 12_345, roundtrip: 321, stream: 4_567, fanout: 0, latency: base().iterations.latency },
+      warmup: { codec: 11, roundtrip: 22, stream: 33, fanout: 0, latency: base().warmup.latency },
       runs: 5,
       seed: 4_000_000_000,
       window: 17,

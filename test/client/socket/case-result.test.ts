@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunFigures } from "../../../bench/harness/results.ts";
 import { socketCaseResult, type SocketCase, type SocketCaseSource } from "../../../client/socket/case-result.ts";
-import { emptyFigures, type SocketCaseFigures } from "../../../client/socket/runner.ts";
+import { emptyFigures, type SocketCaseFigures } from "../../../client/socket/figures.ts";
 import type { ServerConnectionStats } from "../../../protocols/socket/contract.ts";
 import { testSettings } from "../../helpers/settings.ts";
 
@@ -40,6 +40,7 @@ const RUNS: RunFigures[] = [
 function socketCase(over: Partial<SocketCase> = {}): SocketCase {
   return {
     mode: "roundtrip", codec: "json", payload: "small",
+    service: [],
     runs: RUNS.map((r) => ({ ...r })),
     figures: twoRuns(),
     // 200 round trips in all, pooled over the runs (each run's out of order).

@@ -9,7 +9,8 @@ import { performanceClock } from "../../../bench/harness/clock.ts";
 import { makeMessages } from "../../../bench/harness/generator.ts";
 import type { SocketMode } from "../../../bench/harness/settings.ts";
 import { processCpuMs, type WebSocketClass } from "../../../client/socket/connection.ts";
-import { runSocketCase, type SocketCaseOptions } from "../../../client/socket/runner.ts";
+import type { SocketCaseOptions } from "../../../client/socket/figures.ts";
+import { runSocketCase } from "../../../client/socket/runner.ts";
 import type { PayloadName } from "../../../protocols/messages.ts";
 import { startServer, type BenchServer } from "../../../server.ts";
 

@@ -1,0 +1,84 @@
+/**
+ * What one WebSocket case is asked to do (SocketCaseOptions) and what it measured
+ * (SocketCaseFigures), shared by the loops (runner.ts, open-loop.ts), the modes and the workers.
+ */
+
+import type { Clock } from "../../bench/harness/clock.ts";
+import type { SocketMode } from "../../bench/harness/settings.ts";
+import type { Message, PayloadName } from "../../protocols/messages.ts";
+import type { ServerConnectionStats } from "../../protocols/socket/contract.ts";
+import type { WebSocketClass } from "./connection.ts";
+
+export interface SocketCaseOptions {
+  /** Server base URL, http://host:port. */
+  server: string;
+  codec: string;
+  payload: PayloadName;
+  mode: SocketMode;
+  messages: readonly Message[];
+  /** Messages in flight in stream mode; at most, in latency mode. */
+  window: number;
+  /** Latency mode: messages per second, sent on schedule. */
+  rate?: number;
+  /** A case with no reply for this long ends as stalled. */
+  stallTimeoutMs: number;
+  clock: Clock;
+  /** Clock read cost subtracted from each per-call timing, ns. */
+  timerOverheadNs: number;
+  WebSocket: WebSocketClass;
+  /** Connection id, so the server's figures can be fetched afterwards. */
+  id: string;
+  /** CPU time of this process so far, ms (undefined where the runtime has no such counter). */
+  cpuMs?: () => number;
+}
+
+export interface SocketCaseFigures {
+  sent: number;
+  received: number;
+  lost: number;
+  reordered: number;
+  corrupted: number;
+  /** First send to last reply, ms. */
+  elapsedMs: number;
+  /** Client serialize / deserialize time summed over all messages, ns (raw: the lookup of prepared bytes and the byte check). */
+  serializeNs: number;
+  deserializeNs: number;
+  /** roundtrip: every message's round-trip time; latency: each reply's time since its message was due; ns. */
+  rttNs: Float64Array | undefined;
+  /** latency only: each reply's time since its message actually went out (what a closed loop sees), ns. */
+  serviceNs: Float64Array | undefined;
+  /** latency only: messages sent more than one interval (at least 1 ms) after they were due. */
+  late: number;
+  /** Payload bytes sent and received, summed. */
+  bytesSent: number;
+  bytesReceived: number;
+  extensions: string;
+  clientCpuMs: number;
+  server: ServerConnectionStats | undefined;
+  /** Why the case failed ("" when it did not). */
+  error: string;
+}
+
+/** Figures before anything happened. */
+export function emptyFigures(): SocketCaseFigures {
+  return {
+    sent: 0,
+    received: 0,
+    lost: 0,
+    reordered: 0,
+    corrupted: 0,
+    elapsedMs: 0,
+    serializeNs: 0,
+    deserializeNs: 0,
+    rttNs: undefined,
+    serviceNs: undefined,
+    late: 0,
+    bytesSent: 0,
+    bytesReceived: 0,
+    extensions: "",
+    clientCpuMs: NaN,
+    server: undefined,
+    error: "",
+  };
+}
+

@@ -1,0 +1,113 @@
+/**
+ * Latency mode's loop: an open loop. Messages go out on a fixed schedule (message k at
+ * start + k / rate) whether or not replies have come back, with at most `window` in flight, so a
+ * slow reply delays the messages behind it only as much as it would delay a real application's.
+ * Each reply's latency is taken two ways: from when its message was due (corrected: what a user
+ * of a service sending at that rate sees, stalls included) and from when it actually went out
+ * (service time: what a closed loop measures). A message that went out more than one interval
+ * (at least 1 ms) after it was due is late, and counted: the window was full, or the client could
+ * not keep up. Every reply is checked as in stream mode.
+ *
+ * Timers fire in milliseconds, so the loop sleeps until about a millisecond before the next
+ * message is due and then yields to the event loop (where replies arrive) until it is.
+ */
+
+import type { Encoded } from "../../protocols/codec.ts";
+import type { ClientCodec } from "./codec.ts";
+import { byteLength, sendFrame } from "./connection.ts";
+import { InFlight } from "./in-flight.ts";
+import { Replies } from "./replies.ts";
+import type { SocketCaseFigures, SocketCaseOptions } from "./figures.ts";
+
+/** A turn of the event loop: replies are handled, then the loop goes on. */
+const yieldTurn: (f: () => void) => void = typeof setImmediate === "function" ? (f) => void setImmediate(f) : (f) => void setTimeout(f, 0);
+
+/** Checks a reply against the messages in flight; the index of the message it answers, or -1. */
+function settle(inFlight: InFlight, codec: ClientCodec, decoded: unknown, f: SocketCaseFigures): number {
+  let answered = -1;
+  const settled = inFlight.settle((i) => {
+    const ok = codec.matches(i, decoded);
+    if (ok) answered = i;
+    return ok;
+  });
+  if (settled === "reordered") f.reordered++;
+  else if (settled === "corrupted") f.corrupted++;
+  return answered;
+}
+
+export function openLoop(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, range: { start: number; count: number }, f: SocketCaseFigures): Promise<void> {
+  const { start: first, count: n } = range;
+  const now = o.clock.now;
+  const oh = o.timerOverheadNs;
+  if (n === 0) return Promise.resolve();
+  const intervalMs = 1000 / (o.rate ?? 1000);
+  const lateMs = Math.max(1, intervalMs);
+  const window = Math.max(1, Math.min(o.window, n));
+  const inFlight = new InFlight(window);
+  const due = new Float64Array(n);
+  const sentAt = new Float64Array(n);
+  const corrected = new Float64Array(n);
+  const service = new Float64Array(n);
+  let next = 0;
+  let done = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => `${f.received} of ${n} replies (${inFlight.count} in flight, ${next} sent)`);
+
+  return new Promise<void>((resolve, reject) => {
+    const startMs = now();
+    const finish = (e?: Error): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      f.elapsedMs = now() - startMs;
+      replies.dispose();
+      if (e) reject(e);
+      else resolve();
+    };
+
+    /** Sends every message that is due, as far as the window allows; then waits for the next. */
+    const pump = (): void => {
+      timer = undefined;
+      if (done) return;
+      while (next < n && inFlight.count < window && startMs + next * intervalMs <= now()) send(next++);
+      if (next >= n || inFlight.count >= window) return; // the next reply calls pump again
+      const wait = startMs + next * intervalMs - now();
+      if (wait > 2) timer = setTimeout(pump, wait - 1);
+      else yieldTurn(pump);
+    };
+
+    const send = (k: number): void => {
+      const t0 = now();
+      const encoded: Encoded = codec.encode(first + k);
+      const t1 = now();
+      f.serializeNs += (t1 - t0) * 1e6 - oh;
+      due[k] = startMs + k * intervalMs;
+      sentAt[k] = t1;
+      if (t1 - due[k]! > lateMs) f.late++;
+      sendFrame(ws, encoded);
+      f.bytesSent += byteLength(encoded);
+      f.sent++;
+      inFlight.push(first + k);
+    };
+
+    replies.onMessage((data) => {
+      const arrived = now();
+      const t0 = now();
+      const decoded = codec.decode(data);
+      f.deserializeNs += (now() - t0) * 1e6 - oh;
+      f.received++;
+      f.bytesReceived += byteLength(data);
+      const answered = settle(inFlight, codec, decoded, f) - first;
+      if (answered >= 0) {
+        corrected[answered] = (arrived - due[answered]!) * 1e6;
+        service[answered] = (arrived - sentAt[answered]!) * 1e6;
+      }
+      if (f.received >= n) {
+        f.rttNs = corrected;
+        f.serviceNs = service;
+        finish();
+      } else if (timer === undefined && next < n) pump();
+    }, finish);
+    pump();
+  });
+}
