@@ -12,6 +12,7 @@ import { toJson } from "../report/json.ts";
 import { reportHtml } from "../report/html.ts";
 import { rowsFromResults } from "../report/rows.ts";
 import { verdictLines } from "../report/verdict.ts";
+import { decodeHistogram, percentileSpectrum } from "../harness/histogram.ts";
 import { SettingError } from "../harness/settings.ts";
 import { ROOT } from "./paths.ts";
 
@@ -22,6 +23,8 @@ export interface WrittenFiles {
   latestJson: string;
   report: string;
   latestReport: string;
+  /** latency mode: one percentile spectrum per case and measure, in `<stamp>-hgrm/`. */
+  hgrm: string[];
 }
 
 
@@ -109,6 +112,7 @@ export function writeResults(results: BenchResults, outDir: string): WrittenFile
     latestJson: path.join(outDir, "latest.json"),
     report: path.join(outDir, `${stamp}.html`),
     latestReport: path.join(outDir, "report.html"),
+    hgrm: [],
   };
   writeAtomic(files.csv, csv);
   writeAtomic(files.json, json);
@@ -117,7 +121,27 @@ export function writeResults(results: BenchResults, outDir: string): WrittenFile
   const html = reportHtml(rowsFromResults(results), chartJsSource(), { subtitle: `Run of ${results.timestamp}; ${describeRun(results)}`, verdict: verdictLines(results.cases) });
   writeAtomic(files.report, html);
   writeAtomic(files.latestReport, html);
+  files.hgrm = writeSpectra(results, path.join(outDir, `${stamp}-hgrm`));
   return files;
+}
+
+/** Each latency-mode case's histograms as HdrHistogram percentile spectra (`.hgrm`, µs), for its plotters. */
+function writeSpectra(results: BenchResults, dir: string): string[] {
+  const written: string[] = [];
+  for (const c of results.cases) {
+    const h = c.socket?.histograms;
+    if (!h || !c.verified) continue;
+    mkdirSync(dir, { recursive: true });
+    for (const [measure, encoded] of [
+      ["corrected", h.correctedUs],
+      ["service", h.serviceUs],
+    ] as const) {
+      const file = path.join(dir, `${c.mode}-${c.client}-${c.payload}-${c.codec}-${measure}.hgrm`);
+      writeAtomic(file, percentileSpectrum(decodeHistogram(encoded)));
+      written.push(file);
+    }
+  }
+  return written;
 }
 
 function describeRun(results: BenchResults): string {

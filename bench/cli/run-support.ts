@@ -48,6 +48,7 @@ export function report(results: BenchResults, options: BenchOptions, streams: St
   // A long --out path breaks at the spaces, never past the terminal's width (a path longer than a line stays whole).
   const also = wrapLine(`  and .json, .html beside it; also ${path.join(path.dirname(files.csv), "latest.csv")}, latest.json, report.html`, TERMINAL_WIDTH, "  ");
   streams.stdout.write(`Wrote ${files.csv}\n${also.join("\n")}\n`);
+  if (files.hgrm.length > 0) streams.stdout.write(`  and ${files.hgrm.length} latency spectra (.hgrm) in ${path.dirname(files.hgrm[0]!)}\n`);
   const failed = results.cases.filter((c) => !c.verified);
   for (const c of failed) streams.stderr.write(`bench: FAILED ${c.mode} ${c.client} ${c.codec} ${c.payload}: ${c.error}\n`);
   return failed.length + failures > 0 ? 1 : 0;

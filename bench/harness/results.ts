@@ -40,6 +40,8 @@ export interface LatencyPercentiles {
   p90: number;
   p99: number;
   p999: number;
+  /** Absent in files written before it was recorded. */
+  p9999?: number;
   max: number;
 }
 
@@ -83,6 +85,8 @@ interface SocketFigures {
   /** latency mode: messages per second asked for (all clients together) and achieved (sent over the timed slices' wall time). */
   targetRate?: number;
   achievedRate?: number;
+  /** latency mode: every sample of both, as HdrHistograms (µs, 3 significant digits) in HdrHistogram's compressed base64 encoding. */
+  histograms?: { correctedUs: string; serviceUs: string };
   /** Server-side decode / encode per message, per-call timing with clock cost subtracted, across runs, ns. */
   serverDeserialize: Summary;
   serverSerialize: Summary;

@@ -5,6 +5,7 @@
 
 import { summarizeRuns, type CaseResult, type ClientFigures, type LatencyPercentiles, type RunFigures } from "../../bench/harness/results.ts";
 import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
+import { encodeHistogram, latencyHistogram } from "../../bench/harness/histogram.ts";
 import { percentileSorted, summarize } from "../../bench/harness/stats.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import { getCodec } from "../../protocols/registry.ts";
@@ -60,6 +61,7 @@ function latency(samples: Float64Array[]): LatencyPercentiles | undefined {
     p90: percentileSorted(all, 90),
     p99: percentileSorted(all, 99),
     p999: percentileSorted(all, 99.9),
+    p9999: percentileSorted(all, 99.99),
     max: all[count - 1]!,
   };
 }
@@ -92,7 +94,13 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
     replyWireBytes: settings.deflate ? NaN : frameBytes(replyBytes, false),
     rtt: latency(s.rtt),
     ...(s.mode === "latency"
-      ? { serviceTime: latency(s.service), late: sum((f) => f.late), targetRate: settings.rate * settings.clients, achievedRate: elapsedMs > 0 ? (sent / elapsedMs) * 1000 : NaN }
+      ? {
+          serviceTime: latency(s.service),
+          late: sum((f) => f.late),
+          targetRate: settings.rate * settings.clients,
+          achievedRate: elapsedMs > 0 ? (sent / elapsedMs) * 1000 : NaN,
+          histograms: { correctedUs: encodeHistogram(latencyHistogram(s.rtt)), serviceUs: encodeHistogram(latencyHistogram(s.service)) },
+        }
       : {}),
     serverDeserialize: summarize(serverPer((x) => x.decodeNs)),
     serverSerialize: summarize(serverPer((x) => x.encodeNs)),

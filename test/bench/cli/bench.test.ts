@@ -2,10 +2,12 @@
  * The CLI as a user runs it: a real `bun bench/cli.ts` process.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { decodeHistogram } from "../../../bench/harness/histogram.ts";
+import type { BenchResults } from "../../../bench/harness/results.ts";
 import { parseCsv } from "../../../bench/report/csv-parse.ts";
 import { CODEC_NAMES } from "../../../protocols/registry.ts";
 import { skipBrowserTests } from "../../helpers/chromium.ts";
@@ -255,6 +257,17 @@ describe("latency mode from the command line", () => {
       expect(Number(at(row, "rtt_p50_ns"))).toBeGreaterThanOrEqual(Number(at(row, "service_p50_ns")) * 0.999);
       expect(Number(at(row, "late_sends"))).toBeGreaterThanOrEqual(0);
     }
+    // Each case's histograms: in the JSON in HdrHistogram's encoding, and as .hgrm spectra.
+    const results = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
+    for (const c of results.cases) {
+      const corrected = decodeHistogram(c.socket!.histograms!.correctedUs);
+      expect(corrected.totalCount, c.codec).toBe(300);
+      // Microseconds, 3 significant digits: the histogram's median is the exact one's to 0.1% (and a microsecond).
+      expect(Math.abs(corrected.getValueAtPercentile(50) * 1000 - c.socket!.rtt!.p50)).toBeLessThanOrEqual(c.socket!.rtt!.p50 * 0.001 + 1000);
+    }
+    expect(r.stdout).toMatch(/^ {2}and 4 latency spectra \(\.hgrm\) in .*-hgrm$/m);
+    const spectra = readdirSync(path.join(out, readdirSync(out).find((f) => f.endsWith("-hgrm"))!));
+    expect(spectra.sort()).toEqual(["latency-bun-small-json-corrected.hgrm", "latency-bun-small-json-service.hgrm", "latency-bun-small-raw-corrected.hgrm", "latency-bun-small-raw-service.hgrm"]);
   });
 
   it("a bad --rate is one line naming the range, exit 2", () => {
