@@ -5,7 +5,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { CLIENT_CHOICES, DEFAULTS, defaultSettings, MODE_NAMES, parseInteger, SettingError, type ClientChoice, type Mode, type Settings } from "../harness/settings.ts";
+import { CLIENT_CHOICES, DEFAULTS, defaultSettings, MODE_NAMES, parseInteger, SettingError, SWEEP_RATES, SWEEP_STEP_S, type ClientChoice, type Mode, type Settings } from "../harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { CODEC_NAMES } from "../../protocols/registry.ts";
 import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
@@ -98,7 +98,10 @@ Options:
                        instead of starting one
   --window N           messages in flight in stream mode, per connection, and at most
                        in latency mode (default: ${DEFAULTS.default.window})
-  --rate N             latency mode: messages per second per connection (default: ${DEFAULTS.default.rate})
+  --rate N[,N...]|sweep
+                       latency mode: messages per second per connection, one case per
+                       rate (default: ${DEFAULTS.default.rates.join(",")}); sweep: ${SWEEP_RATES.join(", ")}, each codec
+                       climbing until it misses one (its knee), ${SWEEP_STEP_S} s of messages per step and run
   --clients N          concurrent connections per WebSocket case, spread over worker
                        threads and sharing its messages; in fanout mode the
                        subscribers (default: 1; above 1 needs --client bun)
@@ -195,7 +198,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     seed: integerFlag("seed", v.seed, base.seed, 0, 0xffffffff),
     fixed: v.fixed === true,
     window: integerFlag("window", v.window, base.window, 1, 65_536),
-    rate: integerFlag("rate", v.rate, base.rate, 1, 1_000_000),
+    ...parseRates(v.rate, base.rates),
     clients: integerFlag("clients", v.clients, base.clients, 1, 1024),
     deflate: v.deflate === true,
     stallTimeoutMs: integerFlag("stall-timeout", v["stall-timeout"], base.stallTimeoutMs / 1000, 1, 3600) * 1000,
@@ -241,4 +244,12 @@ function describeParseError(e: unknown): string {
     default:
       return message.split("\n")[0] ?? message;
   }
+}
+
+/** --rate: "sweep" (the ladder, climbed to each codec's knee) or one or more rates, lowest first. */
+function parseRates(raw: string | undefined, fallback: readonly number[]): Pick<Settings, "rates" | "sweep"> {
+  if (raw === undefined) return { rates: [...fallback], sweep: false };
+  if (raw.trim() === "sweep") return { rates: [...SWEEP_RATES], sweep: true };
+  const rates = raw.split(",").map((r) => parseInteger("--rate", r, 1, 1_000_000));
+  return { rates: [...new Set(rates)].sort((a, b) => a - b), sweep: false };
 }

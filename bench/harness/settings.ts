@@ -36,14 +36,27 @@ export interface Settings {
   fixed: boolean;
   /** Messages in flight in stream and fanout mode, per connection; in latency mode, at most. */
   window: number;
-  /** Latency mode: messages per second each connection sends, on a schedule that does not wait for replies. */
-  rate: number;
+  /** Latency mode: the rates to run, messages per second each connection sends on a schedule that does not wait for replies. */
+  rates: number[];
+  /** Latency mode: `rates` is a ladder to climb until each codec misses one (knee.ts); each step lasts SWEEP_STEP_S per run. */
+  sweep: boolean;
   /** Concurrent connections per WebSocket case (fanout: subscribers). */
   clients: number;
   /** Offer permessage-deflate. */
   deflate: boolean;
   /** A WebSocket case with no reply for this long ends as stalled, ms. */
   stallTimeoutMs: number;
+}
+
+/** `--rate sweep`: the ladder each codec climbs until it misses a rate. */
+export const SWEEP_RATES: readonly number[] = [1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000];
+/** `--rate sweep`: seconds of messages per run at each step (at least 200 messages). */
+export const SWEEP_STEP_S = 0.25;
+
+/** The settings of one latency step: its rate, and under a sweep its messages per run. */
+export function latencyStep(settings: Settings, rate: number): Settings {
+  const iterations = settings.sweep ? Math.max(200, Math.round(rate * SWEEP_STEP_S)) : settings.iterations.latency;
+  return { ...settings, rates: [rate], iterations: { ...settings.iterations, latency: iterations } };
 }
 
 /** Which column of the defaults table: a full run, `--quick`, or a browser client. */
@@ -58,7 +71,8 @@ const COMMON = {
   seed: 1,
   fixed: false,
   window: 64,
-  rate: 2_000,
+  rates: [2_000],
+  sweep: false,
   clients: 1,
   deflate: false,
   stallTimeoutMs: 10_000,

@@ -47,9 +47,11 @@ export function pairedRatio(a: CaseResult, b: CaseResult): Ratio | undefined {
   return { ratio: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), rounds: n };
 }
 
-/** The verified case of `codec` (the baseline) with the same client, mode and payload as `c`. */
+/** The verified case of `codec` (the baseline) with the same client, mode, payload and (latency mode) rate as `c`. */
 export function baselineCase(cases: readonly CaseResult[], c: CaseResult, codec: string): CaseResult | undefined {
-  return cases.find((x) => x.codec === codec && x.payload === c.payload && x.client === c.client && x.mode === c.mode && x.verified);
+  return cases.find(
+    (x) => x.codec === codec && x.payload === c.payload && x.client === c.client && x.mode === c.mode && x.socket?.targetRate === c.socket?.targetRate && x.verified,
+  );
 }
 
 function compare(a: CaseResult, b: CaseResult): Comparison | undefined {

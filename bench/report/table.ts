@@ -10,6 +10,7 @@ import type { Mode } from "../harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { count, formatNs, pad, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { roundToRoundNoise, widestRatioInterval } from "./ratios.ts";
+import { KNEE_RULE, knees } from "../harness/knee.ts";
 import { MODE_VIEWS, NAME, SPREAD, type Column } from "./table-columns.ts";
 import { verdictLines } from "./verdict.ts";
 
@@ -97,6 +98,23 @@ function socketModeLine(cases: readonly CaseResult[], s: BenchResults["settings"
   );
 }
 
+/** Each codec's knee, per payload, when latency mode ran at several rates (bench/harness/knee.ts). */
+function kneeLines(cases: readonly CaseResult[]): string[] {
+  const found = knees(cases);
+  if (found.length === 0) return [];
+  const lines = [
+    "",
+    `knee: the highest rate kept (at least ${KNEE_RULE.minAchievedShare * 100}% of it sent, at most ${KNEE_RULE.maxLateShare * 100}% late, p99 within ` +
+      `${KNEE_RULE.maxP99Factor}x its p99 at the lowest rate, or 10 ms), msgs/s`,
+  ];
+  for (const payload of PAYLOAD_NAMES) {
+    const of = found.filter((k) => k.payload === payload).sort((a, b) => b.rate - a.rate);
+    if (of.length > 0) lines.push(`${pad(payload, 7)}${of.map((k) => `${k.codec} ${k.rate > 0 ? count(k.rate) : "none"}${k.missed === undefined ? "+" : ""}`).join(", ")}`);
+  }
+  lines.push("   (+: kept every rate tried)");
+  return lines;
+}
+
 export function formatTable(results: BenchResults, options: TableOptions = {}): string {
   const wide = options.wide === true;
   const s = results.settings;
@@ -121,7 +139,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
           (client === "inprocess" ? "" : `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}`) +
           (view.mode === "stream" || view.mode === "fanout" ? `; window ${first.socket?.window ?? "?"}` : "") +
           (view.mode === "latency"
-            ? `; target ${count(first.socket?.targetRate ?? NaN)} msgs/s, at most ${first.socket?.window ?? "?"} in flight` +
+            ? `; at most ${first.socket?.window ?? "?"} in flight` +
               `\n   p50..p99.9: from when each message was due (stalls included); svc p99: from when it went out;` +
               `\n   late: sent over one interval (at least 1 ms) after it was due; vs json: mean latency`
             : "") +
@@ -132,12 +150,17 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
               : ""),
       );
       for (const payload of PAYLOAD_NAMES) {
-        const cases = ofMode.filter((c) => c.client === client && c.payload === payload);
-        if (cases.length === 0) continue;
-        lines.push("");
-        lines.push(payload);
-        lines.push(...block(cases, view.columns, view.order, wide));
+        const ofPayload = ofMode.filter((c) => c.client === client && c.payload === payload);
+        // Latency mode: a block per rate; the other modes have none.
+        for (const rate of [...new Set(ofPayload.map((c) => c.socket?.targetRate))].sort((a, b) => (a ?? 0) - (b ?? 0))) {
+          const cases = ofPayload.filter((c) => c.socket?.targetRate === rate);
+          if (cases.length === 0) continue;
+          lines.push("");
+          lines.push(rate === undefined ? payload : `${payload} at ${count(rate)} msgs/s`);
+          lines.push(...block(cases, view.columns, view.order, wide));
+        }
       }
+      if (view.mode === "latency") lines.push(...kneeLines(ofMode.filter((c) => c.client === client)));
     }
   }
   if (results.cases.some((c) => !c.standard)) {

@@ -17,6 +17,8 @@ export interface SocketCase {
   mode: SocketMode;
   codec: string;
   payload: PayloadName;
+  /** Latency mode: messages per second per connection (0 in the other modes). */
+  rate: number;
   runs: RunFigures[];
   figures: SocketCaseFigures[];
   rtt: Float64Array[];
@@ -66,6 +68,9 @@ function latency(samples: Float64Array[]): LatencyPercentiles | undefined {
   };
 }
 
+/** Messages per second over a span in ms (NaN without one). */
+const rateOver = (messages: number, ms: number): number => (ms > 0 ? (messages / ms) * 1000 : Number.NaN);
+
 const NO_BATCHES = { batch: NaN, samples: 0, p50: NaN, p90: NaN, p99: NaN };
 
 /** Counts and server figures summed over the case's runs. */
@@ -97,8 +102,8 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
       ? {
           serviceTime: latency(s.service),
           late: sum((f) => f.late),
-          targetRate: settings.rate * settings.clients,
-          achievedRate: elapsedMs > 0 ? (sent / elapsedMs) * 1000 : NaN,
+          targetRate: s.rate * settings.clients,
+          achievedRate: rateOver(sent, sum((f) => f.sendingMs)),
           histograms: { correctedUs: encodeHistogram(latencyHistogram(s.rtt)), serviceUs: encodeHistogram(latencyHistogram(s.service)) },
         }
       : {}),

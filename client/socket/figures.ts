@@ -49,6 +49,8 @@ export interface SocketCaseFigures {
   serviceNs: Float64Array | undefined;
   /** latency only: messages sent more than one interval (at least 1 ms) after they were due. */
   late: number;
+  /** latency only: from the first message's due time to the last one's send, plus one interval, ms: the span the rate is achieved over (the replies' tail is not sending). */
+  sendingMs: number;
   /** Payload bytes sent and received, summed. */
   bytesSent: number;
   bytesReceived: number;
@@ -73,6 +75,7 @@ export function emptyFigures(): SocketCaseFigures {
     rttNs: undefined,
     serviceNs: undefined,
     late: 0,
+    sendingMs: 0,
     bytesSent: 0,
     bytesReceived: 0,
     extensions: "",

@@ -10,7 +10,8 @@
 
 import { createRng, makeMessages } from "../../bench/harness/generator.ts";
 import type { CaseResult } from "../../bench/harness/results.ts";
-import { SOCKET_MODES, type Settings, type SocketMode } from "../../bench/harness/settings.ts";
+import { keptRate } from "../../bench/harness/knee.ts";
+import { latencyStep, SOCKET_MODES, type Settings, type SocketMode } from "../../bench/harness/settings.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import { socketCaseResult, type SocketCase } from "./case-result.ts";
 import { runFreshConnections } from "./fresh-runs.ts";
@@ -40,22 +41,38 @@ function runsInRounds(mode: SocketMode, settings: Settings): boolean {
   return mode !== "fanout" && settings.clients === 1;
 }
 
-function newCase(mode: SocketMode, codec: string, payload: PayloadName): SocketCase {
-  return { mode, codec, payload, runs: [], figures: [], rtt: [], service: [], perClient: [], warmed: false, error: "" };
+function newCase(mode: SocketMode, codec: string, payload: PayloadName, rate: number): SocketCase {
+  return { mode, codec, payload, rate, runs: [], figures: [], rtt: [], service: [], perClient: [], warmed: false, error: "" };
+}
+
+/** A mode's steps: one for most, one per rate in latency mode (each with its own messages per run under a sweep). */
+function stepsOf(mode: SocketMode, settings: Settings): { rate: number; settings: Settings }[] {
+  return mode === "latency" ? settings.rates.map((rate) => ({ rate, settings: latencyStep(settings, rate) })) : [{ rate: 0, settings }];
+}
+
+/**
+ * Under a sweep, the codecs that kept this step's rate (knee.ts), against each one's p99 at the
+ * first step; the others stop climbing. Without one, every codec goes on.
+ */
+function stillClimbing(settings: Settings, results: readonly CaseResult[], baseP99: Map<string, number>): string[] {
+  if (!settings.sweep) return results.map((c) => c.codec);
+  for (const c of results) if (!baseP99.has(c.codec) && c.socket?.rtt) baseP99.set(c.codec, c.socket.rtt.p99);
+  return results.filter((c) => keptRate(c, baseP99.get(c.codec) ?? Number.NaN)).map((c) => c.codec);
 }
 
 export async function runSocketModes(settings: Settings, ctx: SocketModeContext): Promise<SocketModeResult> {
   const now = ctx.clock.now;
   const started = now();
   const modes = socketModesOf(settings);
-  const maxIterations = Math.max(...modes.map((m) => settings.iterations[m]));
+  const steps = new Map(modes.map((m) => [m, stepsOf(m, settings)]));
+  const maxIterations = Math.max(...modes.flatMap((m) => steps.get(m)!.map((step) => step.settings.iterations[m])));
   // One list per payload, shared by every mode.
   const messagesOf = new Map(settings.payloads.map((p) => [p, makeMessages(p, { count: maxIterations, seed: settings.seed, fixed: settings.fixed })]));
   const source = { client: ctx.client, clientLibrary: ctx.clientLibrary, libraryVersion: ctx.libraryVersion };
-  const total = modes.length * settings.payloads.length * settings.codecs.length * settings.runs;
+  const total = modes.reduce((n, m) => n + steps.get(m)!.length, 0) * settings.payloads.length * settings.codecs.length * settings.runs;
   const rng = createRng(settings.seed ^ 0x2545f491);
   const order: Record<string, string[][][]> = {};
-  const ran: SocketCase[] = [];
+  const ran: { s: SocketCase; settings: Settings }[] = [];
   let finished = 0;
   let connection = 0;
   let outcome: PayloadOutcome = { stopped: false, aborted: "" };
@@ -64,44 +81,53 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
     order[mode] = [];
     for (const payload of settings.payloads) {
       const messages = messagesOf.get(payload)!;
-      const p: PayloadRun = {
-        settings,
-        ctx,
-        mode,
-        payload,
-        cases: settings.codecs.map((codec) => newCase(mode, codec, payload)),
-        messages,
-        order: [],
-        progress: (stage, codec, run, done) =>
-          ctx.onProgress?.({ stage, mode, codec, payload, run, runs: settings.runs, done: Math.round(finished + done), total, elapsedMs: now() - started }),
-        options: (s, count, label) => ({
-          server: ctx.server,
-          codec: s.codec,
-          payload,
+      let codecs = settings.codecs;
+      const baseP99 = new Map<string, number>();
+      for (const step of steps.get(mode)!) {
+        if (codecs.length === 0) break;
+        const p: PayloadRun = {
+          settings: step.settings,
+          ctx,
           mode,
-          messages: count >= messages.length ? messages : messages.slice(0, count),
-          window: mode === "roundtrip" ? 1 : settings.window,
-          rate: settings.rate,
-          stallTimeoutMs: settings.stallTimeoutMs,
-          clock: ctx.clock,
-          timerOverheadNs: ctx.calibration.overheadNs,
-          WebSocket: ctx.WebSocket,
-          id: `${ctx.client}-${label}-${mode}-${s.codec}-${payload}-${Date.now().toString(36)}-${connection++}`,
-          cpuMs: ctx.cpuMs,
-        }),
-      };
-      order[mode].push(p.order);
-      outcome = runsInRounds(mode, settings) ? await runInRounds(p, rng) : await runFreshConnections(p, rng);
-      finished += p.cases.length * settings.runs;
-      for (const s of p.cases) {
-        // A case that never ran a slice (stopped or aborted before its turn) is not reported.
-        if (s.figures.length === 0 && s.error === "") continue;
-        ran.push(s);
-        ctx.onCaseDone?.(socketCaseResult(s, settings, source));
+          payload,
+          cases: codecs.map((codec) => newCase(mode, codec, payload, step.rate)),
+          messages,
+          order: [],
+          progress: (stage, codec, run, done) =>
+            ctx.onProgress?.({ stage, mode, codec, payload, run, runs: settings.runs, done: Math.round(finished + done), total, elapsedMs: now() - started }),
+          options: (s, count, label) => ({
+            server: ctx.server,
+            codec: s.codec,
+            payload,
+            mode,
+            messages: count >= messages.length ? messages : messages.slice(0, count),
+            window: mode === "roundtrip" ? 1 : settings.window,
+            rate: s.rate,
+            stallTimeoutMs: settings.stallTimeoutMs,
+            clock: ctx.clock,
+            timerOverheadNs: ctx.calibration.overheadNs,
+            WebSocket: ctx.WebSocket,
+            id: `${ctx.client}-${label}-${mode}-${s.codec}-${payload}${s.rate ? `-${s.rate}` : ""}-${Date.now().toString(36)}-${connection++}`,
+            cpuMs: ctx.cpuMs,
+          }),
+        };
+        order[mode].push(p.order);
+        outcome = runsInRounds(mode, settings) ? await runInRounds(p, rng) : await runFreshConnections(p, rng);
+        finished += settings.codecs.length * settings.runs;
+        const results: CaseResult[] = [];
+        for (const s of p.cases) {
+          // A case that never ran a slice (stopped or aborted before its turn) is not reported.
+          if (s.figures.length === 0 && s.error === "") continue;
+          ran.push({ s, settings: step.settings });
+          const result = socketCaseResult(s, step.settings, source);
+          results.push(result);
+          ctx.onCaseDone?.(result);
+        }
+        if (outcome.stopped || outcome.aborted !== "") break outer;
+        codecs = stillClimbing(settings, results, baseP99);
       }
-      if (outcome.stopped || outcome.aborted !== "") break outer;
     }
   }
 
-  return { cases: ran.map((s) => socketCaseResult(s, settings, source)), order, stopped: outcome.stopped, aborted: outcome.aborted };
+  return { cases: ran.map(({ s, settings: at }) => socketCaseResult(s, at, source)), order, stopped: outcome.stopped, aborted: outcome.aborted };
 }

@@ -103,6 +103,7 @@ export function openLoop(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions
         service[answered] = (arrived - sentAt[answered]!) * 1e6;
       }
       if (f.received >= n) {
+        f.sendingMs = sentAt[n - 1]! - startMs + intervalMs;
         f.rttNs = corrected;
         f.serviceNs = service;
         finish();

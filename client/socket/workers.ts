@@ -12,7 +12,9 @@ import type { ServerConnectionStats } from "../../protocols/socket/contract.ts";
 import type { SocketCaseFigures } from "./figures.ts";
 
 /** One case for a worker: which case, the run settings it needs, and its share of the connections. */
-export interface ClientJob extends Pick<Settings, "seed" | "fixed" | "window" | "rate" | "stallTimeoutMs"> {
+export interface ClientJob extends Pick<Settings, "seed" | "fixed" | "window" | "stallTimeoutMs"> {
+  /** Latency mode: messages per second per connection. */
+  rate: number;
   server: string;
   codec: string;
   payload: PayloadName;
@@ -78,6 +80,8 @@ export function mergeFigures(all: SocketCaseFigures[], wallMs: number): { merged
     rttNs: rtt,
     serviceNs: joined(all.map((f) => f.serviceNs)),
     late: sum((f) => f.late),
+    // The clients send at the same time: the rate is achieved over the longest span.
+    sendingMs: Math.max(0, ...all.map((f) => f.sendingMs)),
     bytesSent: sum((f) => f.bytesSent),
     bytesReceived: sum((f) => f.bytesReceived),
     extensions: all[0]?.extensions ?? "",

@@ -6,7 +6,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { parseBenchArgs } from "../../../bench/cli/options.ts";
 import { decodeHistogram } from "../../../bench/harness/histogram.ts";
+import { latencyStep, SWEEP_RATES, SWEEP_STEP_S } from "../../../bench/harness/settings.ts";
 import type { BenchResults } from "../../../bench/harness/results.ts";
 import { parseCsv } from "../../../bench/report/csv-parse.ts";
 import { CODEC_NAMES } from "../../../protocols/registry.ts";
@@ -237,7 +239,8 @@ describe("latency mode from the command line", () => {
     const r = bench("--modes", "latency", "--rate", "1000", "--codecs", "json,raw", "--payloads", "small", "--iterations", "300", "--runs", "1", "--warmup", "20", "--out", out);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("== latency mode");
-    expect(r.stdout).toMatch(/target 1,000 msgs\/s, at most 64 in flight/);
+    expect(r.stdout).toMatch(/; at most 64 in flight$/m);
+    expect(r.stdout).toMatch(/^small at 1,000 msgs\/s$/m);
     expect(r.stdout).toMatch(/^codec +bytes +msgs\/s +p50 +p99 +p99\.9 +svc p99 +late +vs json$/m);
     for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
@@ -268,6 +271,27 @@ describe("latency mode from the command line", () => {
     expect(r.stdout).toMatch(/^ {2}and 4 latency spectra \(\.hgrm\) in .*-hgrm$/m);
     const spectra = readdirSync(path.join(out, readdirSync(out).find((f) => f.endsWith("-hgrm"))!));
     expect(spectra.sort()).toEqual(["latency-bun-small-json-corrected.hgrm", "latency-bun-small-json-service.hgrm", "latency-bun-small-raw-corrected.hgrm", "latency-bun-small-raw-service.hgrm"]);
+  });
+
+  it("several rates: a block per rate, each codec's knee named, and --rate sweep parses to the ladder", () => {
+    const out = path.join(tmp, "latency-rates");
+    const r = bench("--modes", "latency", "--rate", "1000,500", "--codecs", "json,custom-binary", "--payloads", "small", "--iterations", "200", "--runs", "1", "--warmup", "20", "--out", out);
+    expect(r.code, r.stderr).toBe(0);
+    const blocks = [...r.stdout.matchAll(/^small at ([\d,]+) msgs\/s$/gm)].map((m) => m[1]);
+    expect(blocks).toEqual(["500", "1,000"]);
+    expect(r.stdout).toMatch(/^knee: the highest rate kept/m);
+    expect(r.stdout).toMatch(/^small +(json|custom-binary) (none|[\d,]+\+?), (json|custom-binary) (none|[\d,]+\+?)$/m);
+    for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
+    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    const header = rows[0]!;
+    const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
+    // Each rate's ratio to JSON pairs with JSON at the same rate.
+    for (const row of rows.slice(1)) if (at(row, "codec") === "json") expect(at(row, "total_vs_json")).toBe("1");
+    expect(rows.slice(1).map((row) => at(row, "target_rate")).sort()).toEqual(["1000", "1000", "500", "500"]);
+    const sweep = parseBenchArgs(["--modes", "latency", "--rate", "sweep"]).settings;
+    expect(sweep.rates).toEqual([...SWEEP_RATES]);
+    expect(sweep.sweep).toBe(true);
+    expect(latencyStep(sweep, 20_000).iterations.latency).toBe(20_000 * SWEEP_STEP_S);
   });
 
   it("a bad --rate is one line naming the range, exit 2", () => {

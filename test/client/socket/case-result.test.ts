@@ -39,7 +39,7 @@ const RUNS: RunFigures[] = [
 
 function socketCase(over: Partial<SocketCase> = {}): SocketCase {
   return {
-    mode: "roundtrip", codec: "json", payload: "small",
+    mode: "roundtrip", codec: "json", payload: "small", rate: 0,
     service: [],
     runs: RUNS.map((r) => ({ ...r })),
     figures: twoRuns(),

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { keptRate, KNEE_RULE, knees } from "../../../bench/harness/knee.ts";
+import type { CaseResult } from "../../../bench/harness/results.ts";
+
+/** A latency case at `rate` with what it achieved, its late sends and its corrected p99 (ns). */
+function at(codec: string, rate: number, over: { achieved?: number; late?: number; p99?: number; payload?: string; verified?: boolean } = {}): CaseResult {
+  const sent = 1000;
+  return {
+    client: "bun",
+    mode: "latency",
+    codec,
+    payload: over.payload ?? "small",
+    verified: over.verified ?? true,
+    socket: { targetRate: rate, achievedRate: over.achieved ?? rate, late: over.late ?? 0, sent, rtt: { samples: sent, p50: 1e5, p90: 2e5, p99: over.p99 ?? 5e5, p999: 1e6, max: 2e6 } },
+  } as unknown as CaseResult;
+}
+
+describe("the knee", () => {
+  it("keeps a rate only when 99% of it was sent, at most 5% went late, and p99 stayed within 10x the lowest rate's (at least 1 ms)", () => {
+    expect(keptRate(at("json", 1000), 5e5)).toBe(true);
+    expect(keptRate(at("json", 1000, { achieved: 989 }), 5e5)).toBe(false);
+    expect(keptRate(at("json", 1000, { late: 51 }), 5e5)).toBe(false);
+    expect(keptRate(at("json", 1000, { late: 50 }), 5e5)).toBe(true);
+    // A base p99 of 0.5 ms counts as 1 ms: the bound is 10 ms.
+    expect(keptRate(at("json", 1000, { p99: 9.9e6 }), 5e5)).toBe(true);
+    expect(keptRate(at("json", 1000, { p99: 10.1e6 }), 5e5)).toBe(false);
+    expect(keptRate(at("json", 1000, { p99: 25e6 }), 3e6)).toBe(true);
+    expect(keptRate(at("json", 1000, { verified: false }), 5e5)).toBe(false);
+    expect(KNEE_RULE.maxP99Factor).toBe(10);
+  });
+
+  it("is the highest rate kept below the first missed, follows the figures, and is 0 for a codec that missed the lowest", () => {
+    const cases = [
+      ...[1000, 2000, 5000].map((r) => at("json", r)),
+      at("json", 10_000, { achieved: 9000 }),
+      at("json", 20_000),
+      ...[1000, 2000, 5000, 10_000].map((r) => at("custom-binary", r)),
+      at("msgpack", 1000, { achieved: 900 }),
+    ];
+    const found = knees(cases);
+    expect(found).toEqual([
+      { client: "bun", payload: "small", codec: "json", rate: 5000, missed: 10_000 },
+      { client: "bun", payload: "small", codec: "custom-binary", rate: 10_000 },
+      { client: "bun", payload: "small", codec: "msgpack", rate: 0, missed: 1000 },
+    ]);
+    // The opposite figures give the opposite knees.
+    const swapped = knees([...[1000, 2000].map((r) => at("json", r)), at("custom-binary", 1000), at("custom-binary", 2000, { p99: 50e6 })]);
+    expect(swapped.map((k) => [k.codec, k.rate])).toEqual([
+      ["json", 2000],
+      ["custom-binary", 1000],
+    ]);
+  });
+
+  it("has nothing to say about a run at one rate", () => {
+    expect(knees([at("json", 2000), at("custom-binary", 2000)])).toEqual([]);
+  });
+});
