@@ -14,7 +14,7 @@ import { codecModeUnits } from "../harness/codec-mode.ts";
 import { forkSpans } from "../harness/codec-forks.ts";
 import type { Progress } from "../harness/progress.ts";
 import type { StretchTiming } from "../harness/results.ts";
-import type { Mode, Settings } from "../harness/settings.ts";
+import { latencyStep, type Mode, type Settings } from "../harness/settings.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 
 type RunTimings = Record<string, StretchTiming>;
@@ -23,8 +23,7 @@ type RunTimings = Record<string, StretchTiming>;
  * Milliseconds per 1,000 messages of one case-run, warm-up and checks
  * included (codec mode: per progress unit, a pass over the messages), when
  * no earlier run says better: the mean of two plain `bun run bench` runs on
- * a 2-core Intel Xeon with Bun 1.4.4, 2026-11-23 (fanout: a rough guess;
- * latency: its schedule at the default rate).
+ * a 2-core Intel Xeon with Bun 1.4.4, 2026-11-23 (fanout: a rough guess).
  * Only the first run in a results folder uses them, and only until its own
  * stretches correct them.
  */
@@ -33,8 +32,8 @@ const BUILT_IN_MS_PER_1000: Record<Mode, Record<PayloadName, number>> = {
   roundtrip: { small: 135, medium: 110, large: 129 },
   stream: { small: 6.5, medium: 8.4, large: 10.5 },
   fanout: { small: 30, medium: 35, large: 40 },
-  // Set by the rate: 1,000 messages at the default 2,000 per second, and the replies' tail.
-  latency: { small: 560, medium: 560, large: 560 },
+  // Not used: latency mode is paced by its schedule (latencyPrior).
+  latency: { small: 0, medium: 0, large: 0 },
 };
 
 const key = (mode: Mode, payload: string): string => `${mode} ${payload}`;
@@ -75,9 +74,11 @@ export class RunEstimate {
         const iterations = settings.iterations[mode];
         const before = history?.[key(mode, payload)];
         const prior =
-          before && before.units > 0 && before.iterations > 0
-            ? ((before.ms / before.units) * iterations) / before.iterations
-            : (BUILT_IN_MS_PER_1000[mode][payload] * iterations) / 1000;
+          mode === "latency"
+            ? latencyPrior(settings)
+            : before && before.units > 0 && before.iterations > 0
+              ? ((before.ms / before.units) * iterations) / before.iterations
+              : (BUILT_IN_MS_PER_1000[mode][payload] * iterations) / 1000;
         this.stretches.set(key(mode, payload), { mode, payload, planned: units, iterations, prior, done: 0, ms: 0 });
       }
     }
@@ -133,6 +134,12 @@ export class RunEstimate {
   }
 }
 
+/** Latency mode is paced by its schedule: a case-run takes its messages over its rate, averaged over the rates, and about 12% more. */
+function latencyPrior(settings: Settings): number {
+  const ms = settings.rates.map((rate) => (latencyStep(settings, rate).iterations.latency / rate) * 1000);
+  return (1.12 * ms.reduce((a, b) => a + b, 0)) / ms.length;
+}
+
 /** The timings of the last run in `outDir` (its latest.json), if it has any. */
 function lastRunTimings(outDir: string): RunTimings | undefined {
   try {
@@ -146,6 +153,8 @@ function lastRunTimings(outDir: string): RunTimings | undefined {
 /** A run's estimate: codec mode runs every codec but raw, in `forks` processes; the socket modes every codec. */
 export function estimateFor(settings: Settings, outDir: string, codecModeCodecs: number, forks: number): RunEstimate {
   const codecUnits = forkSpans(settings.runs, forks).reduce((sum, span) => sum + codecModeUnits(settings, codecModeCodecs, span), 0) / settings.payloads.length;
-  const plan = settings.modes.map((mode) => ({ mode, units: mode === "codec" ? codecUnits : settings.codecs.length * settings.runs }));
+  // Latency mode runs every rate (a sweep: at most every rate, so its estimate is an upper bound).
+  const steps = (mode: string): number => (mode === "latency" ? settings.rates.length : 1);
+  const plan = settings.modes.map((mode) => ({ mode, units: mode === "codec" ? codecUnits : settings.codecs.length * settings.runs * steps(mode) }));
   return new RunEstimate(settings, plan, lastRunTimings(outDir));
 }

@@ -93,4 +93,12 @@ describe("the run's time estimate", () => {
     }
     expect(estimate.remainingMs()).toBe(0);
   });
+
+  it("paces latency mode by its schedule: messages over rate for each rate, about 12% more", () => {
+    const c = clock();
+    const latency = { ...settings, modes: ["latency" as const], rates: [1000, 2000], iterations: { ...settings.iterations, latency: 1000 } };
+    // 2 codecs x 2 runs x 2 rates per payload; a case-run takes 1.12 x the mean of 1,000 ms and 500 ms.
+    const estimate = new RunEstimate(latency, [{ mode: "latency", units: 8 }], history, c.now);
+    expect(estimate.remainingMs()).toBeCloseTo(2 * 8 * 1.12 * 750, 6);
+  });
 });
