@@ -6,10 +6,9 @@
  * by exactly how late each message went out.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { performanceClock } from "../../../bench/harness/clock.ts";
 import { makeMessages } from "../../../bench/harness/generator.ts";
-import type { WebSocketClass } from "../../../client/socket/connection.ts";
 import { runSocketCase } from "../../../client/socket/runner.ts";
+import { socketCaseOptions } from "../../helpers/socket-case.ts";
 
 let stop: (() => void) | undefined;
 afterEach(() => {
@@ -45,20 +44,9 @@ function stallingEcho(stallAt: number, stallMs: number): string {
 }
 
 async function openLoop(server: string, rate: number, count: number, window: number) {
-  const f = await runSocketCase({
-    server,
-    codec: "raw",
-    payload: "small",
-    mode: "latency",
-    messages: makeMessages("small", { count, seed: 5, fixed: false }),
-    window,
-    rate,
-    stallTimeoutMs: 10_000,
-    clock: performanceClock,
-    timerOverheadNs: 0,
-    WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
-    id: "open-loop",
-  });
+  const f = await runSocketCase(
+    socketCaseOptions({ server, codec: "raw", payload: "small", mode: "latency", messages: makeMessages("small", { count, seed: 5, fixed: false }), window, rate, id: "open-loop" }),
+  );
   expect(f.error).toBe("");
   expect(f.received).toBe(count);
   expect(f.lost + f.corrupted + f.reordered).toBe(0);

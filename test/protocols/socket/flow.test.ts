@@ -6,16 +6,15 @@
  */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { performanceClock } from "../../../bench/harness/clock.ts";
 import { makeMessages } from "../../../bench/harness/generator.ts";
 import { spawnServer, type ServerProcess } from "../../../bench/cli/processes/server.ts";
-import type { WebSocketClass } from "../../../client/socket/connection.ts";
 import { runSocketCase } from "../../../client/socket/runner.ts";
 import { getCodec } from "../../../protocols/registry.ts";
 import { socketUrl } from "../../../protocols/socket/contract.ts";
 import { Inbox } from "../../../protocols/socket/inbox.ts";
 import { startServer, type ServerOptions } from "../../../server.ts";
 import { serverHealth, type ServerHealth } from "../../helpers/raw-http.ts";
+import { socketCaseOptions } from "../../helpers/socket-case.ts";
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -106,19 +105,7 @@ describe("a client that never reads", () => {
     const attackers = ids.map((id) => neverReads(id, frame));
     const started = performance.now();
     // Meanwhile, a well-behaved client round-trips every message.
-    const good = await runSocketCase({
-      server: server.url,
-      codec: "custom-binary",
-      payload: "large",
-      mode: "roundtrip",
-      messages,
-      window: 1,
-      stallTimeoutMs: 10_000,
-      clock: performanceClock,
-      timerOverheadNs: 0,
-      WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
-      id: "behaves",
-    });
+    const good = await runSocketCase(socketCaseOptions({ server: server.url, codec: "custom-binary", payload: "large", mode: "roundtrip", messages, id: "behaves" }));
     expect(good.error).toBe("");
     expect(good.received).toBe(messages.length);
     expect(good.lost + good.corrupted).toBe(0);
