@@ -4,6 +4,7 @@
  * the same files as every other client's.
  */
 
+import { kneeField } from "../harness/knee.ts";
 import type { BenchResults } from "../harness/results.ts";
 import { SettingError } from "../harness/settings.ts";
 import type { BenchOptions } from "./options.ts";
@@ -44,6 +45,7 @@ export async function runBrowserBench(options: BenchOptions, streams: Streams, c
     cases: browser?.cases ?? [],
     elapsedMs: performance.now() - started,
     timings: estimate.timings(),
+    ...kneeField(browser?.cases ?? []),
   };
   const code = report(results, options, streams, failures);
   return control.stopRequested ? EXIT_INTERRUPTED : code;

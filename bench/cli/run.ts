@@ -13,6 +13,7 @@ import { ClientWorkers } from "../../client/socket/workers.ts";
 import { CODECS } from "../../protocols/registry.ts";
 import { performanceClock, type ClockCalibration } from "../harness/clock.ts";
 import { runCodecMode } from "../harness/codec-mode.ts";
+import { kneeField } from "../harness/knee.ts";
 import type { RunHooks } from "../harness/progress.ts";
 import type { BenchResults, CaseResult, RunSettings } from "../harness/results.ts";
 import { libraryVersion, LIBRARIES } from "./environment.ts";
@@ -131,7 +132,7 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   progress.finish();
   runSettings.interrupted = control.stopRequested;
 
-  const results: BenchResults = { timestamp, settings: runSettings, environment, order, cases, elapsedMs: performance.now() - started, timings: estimate.timings() };
+  const results: BenchResults = { timestamp, settings: runSettings, environment, order, cases, elapsedMs: performance.now() - started, timings: estimate.timings(), ...kneeField(cases) };
   const code = report(results, options, streams, failures);
   if (control.stopRequested) {
     streams.stderr.write(`bench: stopped by Ctrl-C; the ${cases.length} case(s) that ran are in the files above\n`);

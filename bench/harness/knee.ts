@@ -7,7 +7,7 @@
  * and the report names each codec's knee.
  */
 
-import type { CaseResult } from "./results.ts";
+import type { CaseResult, Knee } from "./results.ts";
 
 export const KNEE_RULE = { minAchievedShare: 0.99, maxLateShare: 0.05, maxP99Factor: 10, minBaseP99Ns: 1e6 } as const;
 
@@ -21,16 +21,6 @@ export function keptRate(c: CaseResult, baseP99Ns: number): boolean {
     (s.late ?? 0) <= KNEE_RULE.maxLateShare * sent &&
     s.rtt.p99 <= KNEE_RULE.maxP99Factor * Math.max(baseP99Ns, KNEE_RULE.minBaseP99Ns)
   );
-}
-
-export interface Knee {
-  client: string;
-  payload: string;
-  codec: string;
-  /** The highest rate kept below the first one missed (0: not even the lowest), messages per second. */
-  rate: number;
-  /** The first rate missed, if any was. */
-  missed?: number;
 }
 
 /**
@@ -61,4 +51,10 @@ export function knees(cases: readonly CaseResult[]): Knee[] {
     out.push({ client: byRate[0]!.client, payload: byRate[0]!.payload, codec: byRate[0]!.codec, rate, ...(missed !== undefined ? { missed } : {}) });
   }
   return out;
+}
+
+/** The `knees` field of a results file: present when latency mode ran at several rates. */
+export function kneeField(cases: readonly CaseResult[]): { knees?: Knee[] } {
+  const found = knees(cases);
+  return found.length > 0 ? { knees: found } : {};
 }

@@ -95,6 +95,11 @@ interface SocketFigures {
   /** CPU time of the server and of the client while the cases ran, and the cases' wall time, ms. */
   serverCpuMs: number;
   clientCpuMs: number;
+  /** CPU per message on each side, ns: the client's over messages sent (its pacing loop included in latency mode), the server's over messages it answered (absent in older files). */
+  clientCpuNsPerMsg?: number;
+  serverCpuNsPerMsg?: number;
+  /** The server process's highest resident memory sampled while the case's connections were busy, bytes (NaN when the server did not say; absent in older files). */
+  serverRssPeakBytes?: number;
   elapsedMs: number;
   backpressure: number;
   dropped: number;
@@ -202,6 +207,19 @@ export interface BenchResults {
   elapsedMs: number;
   /** Wall time per mode and payload ("codec small"), for the next run's time estimate. */
   timings?: Record<string, StretchTiming>;
+  /** Latency mode at several rates: each codec's knee per payload and client (bench/harness/knee.ts). */
+  knees?: Knee[];
+}
+
+/** Where a codec stopped keeping up in latency mode (bench/harness/knee.ts). */
+export interface Knee {
+  client: string;
+  payload: string;
+  codec: string;
+  /** The highest rate kept below the first one missed (0: not even the lowest), messages per second. */
+  rate: number;
+  /** The first rate missed, if any was. */
+  missed?: number;
 }
 
 /** One mode x payload's wall time in a run, and the work it did. */

@@ -14,6 +14,11 @@ export function count(n: number): string {
 }
 
 /** `part` as a whole percentage of `whole`, "-" when unknown. */
+/** Bytes in MiB, whole ("-" when unknown). */
+export function mebibytes(bytes: number): string {
+  return Number.isFinite(bytes) && bytes > 0 ? `${Math.round(bytes / 1048576)} MiB` : "-";
+}
+
 export function percent(part: number, whole: number): string {
   return whole > 0 && Number.isFinite(part) ? `${Math.round((100 * part) / whole)}%` : "-";
 }

@@ -4,7 +4,7 @@
  */
 
 import type { CaseResult } from "../harness/results.ts";
-import { count, formatNs, percent } from "./format.ts";
+import { count, formatNs, mebibytes, percent } from "./format.ts";
 import { baselineCase, vsJson, vsRaw } from "./ratios.ts";
 
 /**
@@ -109,10 +109,14 @@ const LATENCY_COLUMNS: Column[] = [
   { title: "msgs/s", width: 7, cell: (c) => count(c.socket!.achievedRate ?? NaN) },
   { title: "p50", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p50 ?? NaN) },
   { title: "p99", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p99 ?? NaN) },
-  { title: "p99.9", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p999 ?? NaN) },
+  { title: "p99.9", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p999 ?? NaN), wide: true },
   { title: "svc p99", width: 9, cell: (c) => formatNs(c.socket!.serviceTime?.p99 ?? NaN) },
   { title: "late", width: 5, cell: (c) => count(c.socket!.late ?? NaN) },
   VS_JSON,
+  // Which side saturates first: CPU per message on each side, the server's memory during the step.
+  { title: "cpu cl", width: 9, cell: (c) => formatNs(c.socket!.clientCpuNsPerMsg ?? NaN), wide: true },
+  { title: "cpu srv", width: 9, cell: (c) => formatNs(c.socket!.serverCpuNsPerMsg ?? NaN) },
+  { title: "srv RSS", width: 7, cell: (c) => mebibytes(c.socket!.serverRssPeakBytes ?? NaN), wide: true },
   LOST,
 ];
 

@@ -9,6 +9,7 @@
  * lines.
  */
 
+import { knees } from "../harness/knee.ts";
 import type { CaseResult } from "../harness/results.ts";
 import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import { count, TERMINAL_WIDTH, wrapLine } from "./format.ts";
@@ -18,13 +19,14 @@ import { pairedRatio, vsJson, vsRaw } from "./ratios.ts";
 export const VERDICT_MAX_LINES = 10;
 
 /** Where "fastest" is judged, best first: in process if the run has it, else the socket modes. */
-const SPEED_MODES = ["codec", "roundtrip", "stream", "fanout"] as const;
+const SPEED_MODES = ["codec", "roundtrip", "stream", "fanout", "latency"] as const;
 type SpeedMode = (typeof SPEED_MODES)[number];
 const SPEED_BASIS: Record<SpeedMode, string> = {
   codec: "encode + decode in process",
   roundtrip: "round-trip time",
   stream: "messages per second over the socket",
   fanout: "deliveries per second",
+  latency: "mean latency at the lowest rate run",
 };
 
 const ratioText = (r: number): string => `${r.toFixed(2)}x`;
@@ -40,12 +42,15 @@ function candidates(cases: readonly CaseResult[], mode: string, payload: Payload
   const of = cases.filter((c) => c.mode === mode && c.payload === payload && c.verified && c.codec !== "raw");
   // One client per mode: the first that ran it (a results file holds one, a comparison may hold several).
   const client = of[0]?.client;
-  return of.filter((c) => c.client === client);
+  const mine = of.filter((c) => c.client === client);
+  // Latency mode: the codecs compared at one load, the lowest rate run.
+  const lowest = Math.min(...mine.map((c) => c.socket?.targetRate ?? Number.POSITIVE_INFINITY));
+  return mode === "latency" ? mine.filter((c) => c.socket?.targetRate === lowest) : mine;
 }
 
 /** Time per message the ranking uses: codec and roundtrip by time, stream and fanout by throughput. */
 function cost(c: CaseResult): number {
-  return c.mode === "codec" ? c.total.median : c.mode === "roundtrip" ? c.total.mean : 1 / c.msgsPerS;
+  return c.mode === "codec" ? c.total.median : c.mode === "roundtrip" || c.mode === "latency" ? c.total.mean : 1 / c.msgsPerS;
 }
 
 /** True when `a` and `b` cannot be told apart: their paired ratio's interval holds 1. */
@@ -101,7 +106,7 @@ function handWrittenLine(cases: readonly CaseResult[], payloads: readonly Payloa
       bytes.push((cb.bytes / json.bytes).toFixed(2));
     }
     if (times.length === 0) continue;
-    const what = mode === "codec" ? "time" : mode === "roundtrip" ? "round-trip time" : "time per message";
+    const what = mode === "codec" ? "time" : mode === "roundtrip" ? "round-trip time" : mode === "latency" ? "latency" : "time per message";
     return `custom-binary vs json: ${times.join(" / ")}x ${what}, ${bytes.join(" / ")}x bytes`;
   }
   return undefined;
@@ -138,6 +143,30 @@ function socketLines(cases: readonly CaseResult[], payloads: readonly PayloadNam
   return [];
 }
 
+/**
+ * Latency mode at several rates: per payload, the highest rate the best and the worst codec kept
+ * (bench/harness/knee.ts), so a newcomer sees which codec breaks first under load.
+ */
+function kneeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string | undefined {
+  const found = knees(cases).filter((k) => k.codec !== "raw");
+  const client = found[0]?.client;
+  const parts: string[] = [];
+  for (const payload of payloads) {
+    const of = found.filter((k) => k.payload === payload && k.client === client).sort((a, b) => b.rate - a.rate);
+    if (of.length === 0) continue;
+    const at = (rate: number): string => {
+      const with_ = of.filter((k) => k.rate === rate);
+      const shown = with_.slice(0, 2).map((k) => k.codec).join(", ") + (with_.length > 2 ? ` +${with_.length - 2}` : "");
+      return `${shown} ${rate > 0 ? count(rate) : "none"}`;
+    };
+    const top = of[0]!.rate;
+    const bottom = of[of.length - 1]!.rate;
+    parts.push(`${payload} ${at(top)}${bottom !== top ? ` .. ${at(bottom)}` : ""}`);
+  }
+  if (parts.length === 0) return undefined;
+  return `Knee (latency, ${client} client), highest msgs/s kept, best .. worst: ${parts.join("; ")}`;
+}
+
 /** The verdict, at most VERDICT_MAX_LINES lines; empty when the run has nothing verified. */
 export function verdictLines(cases: readonly CaseResult[]): string[] {
   const payloads = PAYLOAD_NAMES.filter((p) => cases.some((c) => c.payload === p && c.verified && c.codec !== "raw"));
@@ -150,6 +179,8 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   }
   const hand = handWrittenLine(cases, payloads);
   if (hand) lines.push(hand + ` (${payloads.join("/")})`);
+  const knee = kneeLine(cases, payloads);
+  if (knee) lines.push(knee);
   lines.push(...socketLines(cases, payloads));
   return lines.flatMap((l) => wrapLine(l, TERMINAL_WIDTH, "    ")).slice(0, VERDICT_MAX_LINES);
 }

@@ -8,6 +8,7 @@
 
 import { calibrateClock, performanceClock, type ClockCalibration } from "../../bench/harness/clock.ts";
 import { runCodecMode } from "../../bench/harness/codec-mode.ts";
+import { kneeField } from "../../bench/harness/knee.ts";
 import type { Progress } from "../../bench/harness/progress.ts";
 import type { BenchResults, CaseResult, Environment } from "../../bench/harness/results.ts";
 import type { Settings } from "../../bench/harness/settings.ts";
@@ -97,5 +98,6 @@ export async function runSuite(settings: Settings, onProgress: (p: Progress) => 
     order,
     cases,
     elapsedMs: performance.now() - started,
+    ...kneeField(cases),
   };
 }

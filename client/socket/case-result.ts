@@ -82,6 +82,9 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
   const elapsedMs = sum((f) => f.elapsedMs);
   const replyBytes = received > 0 ? sum((f) => f.bytesReceived) / received : NaN;
   const servers = figures.map((f) => f.server).filter((x) => x !== undefined);
+  const serverCpuMs = servers.reduce((acc, x) => acc + x.cpuMs, 0);
+  const serverMessages = servers.reduce((acc, x) => acc + x.messages, 0);
+  const clientCpuMs = sum((f) => f.clientCpuMs);
   const serverPer = (pick: (x: (typeof servers)[number]) => number): number[] =>
     s.codec === RAW_CODEC_NAME ? [] : servers.filter((x) => x.messages > 0).map((x) => pick(x) / x.messages);
   return {
@@ -110,8 +113,11 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
     serverDeserialize: summarize(serverPer((x) => x.decodeNs)),
     serverSerialize: summarize(serverPer((x) => x.encodeNs)),
     mbPerS: elapsedMs > 0 ? sum((f) => f.bytesSent) / 1e6 / (elapsedMs / 1000) : NaN,
-    serverCpuMs: servers.reduce((acc, x) => acc + x.cpuMs, 0),
-    clientCpuMs: sum((f) => f.clientCpuMs),
+    serverCpuMs,
+    clientCpuMs,
+    clientCpuNsPerMsg: sent > 0 ? (clientCpuMs * 1e6) / sent : NaN,
+    serverCpuNsPerMsg: serverMessages > 0 ? (serverCpuMs * 1e6) / serverMessages : NaN,
+    serverRssPeakBytes: servers.some((x) => (x.rssPeakBytes ?? 0) > 0) ? Math.max(...servers.map((x) => x.rssPeakBytes ?? 0)) : NaN,
     elapsedMs,
     backpressure: servers.reduce((acc, x) => acc + x.backpressure + x.publishBackpressure, 0),
     dropped: servers.reduce((acc, x) => acc + x.dropped + x.publishDropped, 0),

@@ -102,6 +102,8 @@ export interface ServerConnectionStats {
   publishDropped: number;
   /** Server CPU time (user + system) while this connection was the busy one (see cpu.ts), ms. */
   cpuMs: number;
+  /** The server process's highest resident memory sampled while this connection was the busy one (see cpu.ts), bytes; 0 before its first message. */
+  rssPeakBytes: number;
   /** Wall time the connection was open, ms. */
   openMs: number;
   closeCode: number | null;

@@ -9,17 +9,26 @@
  * connection closes, and before a requested garbage collection (charged
  * to no one). With several connections busy at once their figures share
  * the process's CPU and add up to it.
+ *
+ * The process's resident memory is sampled beside it: whenever a charge is
+ * made and every RSS_SAMPLE_MS while a connection is busy (a timer that runs
+ * only then), and each sample raises the busy connection's peak. A rate step
+ * of latency mode is a connection, so its peak is the server's RSS during
+ * that step.
  */
 
 import type { ServerConnectionStats } from "./contract.ts";
 
 /** Fewest milliseconds between two charges when connections take turns quickly. */
 const MIN_CHARGE_MS = 1;
+/** How often resident memory is sampled while a connection is busy (a sample costs ~5 µs). */
+export const RSS_SAMPLE_MS = 20;
 
 export class CpuMeter {
   private owner: ServerConnectionStats | undefined;
   private mark = process.cpuUsage();
   private markedAt: number;
+  private sampler: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly now: () => number) {
     this.markedAt = now();
@@ -28,8 +37,15 @@ export class CpuMeter {
   /** A message arrived on the connection `stats` belongs to. */
   busy(stats: ServerConnectionStats): void {
     if (stats === this.owner) return;
-    if (this.owner === undefined || this.now() - this.markedAt >= MIN_CHARGE_MS) this.charge();
+    const charged = this.owner === undefined || this.now() - this.markedAt >= MIN_CHARGE_MS;
+    if (charged) this.charge();
     this.owner = stats;
+    // As often as charges, never once per message: a sample is a system call.
+    if (charged) this.sampleRss();
+    if (this.sampler === undefined) {
+      this.sampler = setInterval(() => this.sampleRss(), RSS_SAMPLE_MS);
+      (this.sampler as { unref?: () => void }).unref?.();
+    }
   }
 
   /** The connection is closing: it gets what it is owed and owns nothing more. */
@@ -37,12 +53,14 @@ export class CpuMeter {
     if (stats !== this.owner) return;
     this.charge();
     this.owner = undefined;
+    this.stopSampling();
   }
 
   /** Runs `work` (a garbage collection) charged to no connection. */
   unowned(work: () => void): void {
     this.charge();
     this.owner = undefined;
+    this.stopSampling();
     work();
     this.charge();
   }
@@ -53,5 +71,18 @@ export class CpuMeter {
     this.mark = process.cpuUsage();
     this.markedAt = this.now();
     if (this.owner) this.owner.cpuMs += (used.user + used.system) / 1000;
+    this.sampleRss();
+  }
+
+  /** The process's resident memory now raises the busy connection's peak. */
+  private sampleRss(): void {
+    if (this.owner === undefined) return;
+    const rss = process.memoryUsage.rss();
+    if (rss > this.owner.rssPeakBytes) this.owner.rssPeakBytes = rss;
+  }
+
+  private stopSampling(): void {
+    clearInterval(this.sampler);
+    this.sampler = undefined;
   }
 }

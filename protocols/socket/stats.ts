@@ -24,6 +24,7 @@ export function newStats(id: string, codec: string, payload: PayloadName, timerO
     publishBackpressure: 0,
     publishDropped: 0,
     cpuMs: 0,
+    rssPeakBytes: 0,
     openMs: 0,
     closeCode: null,
     closeReason: "",

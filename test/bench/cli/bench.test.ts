@@ -241,7 +241,7 @@ describe("latency mode from the command line", () => {
     expect(r.stdout).toContain("== latency mode");
     expect(r.stdout).toMatch(/; at most 64 in flight$/m);
     expect(r.stdout).toMatch(/^small at 1,000 msgs\/s$/m);
-    expect(r.stdout).toMatch(/^codec +bytes +msgs\/s +p50 +p99 +p99\.9 +svc p99 +late +vs json$/m);
+    expect(r.stdout).toMatch(/^codec +bytes +msgs\/s +p50 +p99 +svc p99 +late +vs json +cpu srv$/m);
     for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     const header = rows[0]!;
@@ -259,6 +259,10 @@ describe("latency mode from the command line", () => {
       // Corrected latency is never below the service time: it adds how late the message went out.
       expect(Number(at(row, "rtt_p50_ns"))).toBeGreaterThanOrEqual(Number(at(row, "service_p50_ns")) * 0.999);
       expect(Number(at(row, "late_sends"))).toBeGreaterThanOrEqual(0);
+      // CPU per message on both sides and the server's memory during the step (raw: the server decodes nothing, but still works).
+      expect(Number(at(row, "client_cpu_ns_per_msg"))).toBeGreaterThan(0);
+      expect(Number(at(row, "server_cpu_ns_per_msg"))).toBeGreaterThan(0);
+      expect(Number(at(row, "server_rss_peak_bytes"))).toBeGreaterThan(10 * 1024 * 1024);
     }
     // Each case's histograms: in the JSON in HdrHistogram's encoding, and as .hgrm spectra.
     const results = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
@@ -290,6 +294,10 @@ describe("latency mode from the command line", () => {
     // Each rate's ratio to JSON pairs with JSON at the same rate.
     for (const row of rows.slice(1)) if (at(row, "codec") === "json") expect(at(row, "total_vs_json")).toBe("1");
     expect(rows.slice(1).map((row) => at(row, "target_rate")).sort()).toEqual(["1000", "1000", "500", "500"]);
+    // The knees in the JSON as their own field, the same as the table's.
+    const results = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
+    expect(results.knees?.map((k) => k.codec).sort()).toEqual(["custom-binary", "json"]);
+    for (const k of results.knees!) expect(r.stdout).toMatch(new RegExp(`${k.codec} ${k.rate > 0 ? k.rate.toLocaleString("en-US") : "none"}`));
     const sweep = parseBenchArgs(["--modes", "latency", "--rate", "sweep"]).settings;
     expect(sweep.rates).toEqual([...SWEEP_RATES]);
     expect(sweep.sweep).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keptRate, KNEE_RULE, knees } from "../../../bench/harness/knee.ts";
+import { keptRate, kneeField, KNEE_RULE, knees } from "../../../bench/harness/knee.ts";
 import type { CaseResult } from "../../../bench/harness/results.ts";
 
 /** A latency case at `rate` with what it achieved, its late sends and its corrected p99 (ns). */
@@ -53,5 +53,11 @@ describe("the knee", () => {
 
   it("has nothing to say about a run at one rate", () => {
     expect(knees([at("json", 2000), at("custom-binary", 2000)])).toEqual([]);
+    expect(kneeField([at("json", 2000), at("custom-binary", 2000)])).toEqual({});
+  });
+
+  it("goes into the results file as its own field", () => {
+    const cases = [at("json", 1000), at("json", 2000, { late: 500 })];
+    expect(kneeField(cases)).toEqual({ knees: [{ client: "bun", payload: "small", codec: "json", rate: 1000, missed: 2000 }] });
   });
 });

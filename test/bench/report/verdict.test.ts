@@ -82,4 +82,28 @@ describe("the verdict", () => {
     for (const l of lines) expect([...l].length).toBeLessThanOrEqual(100);
     expect(verdictLines([{ ...caseOf("json", "small", [1]), verified: false }])).toEqual([]);
   });
+
+  it("for a latency run: fastest at the lowest rate, and each payload's knee, best and worst", () => {
+    const latency = (codec: string, payload: string, rate: number, ns: number, over: { achieved?: number } = {}): CaseResult =>
+      caseOf(codec, payload, rounds(ns), {
+        client: "bun",
+        mode: "latency",
+        socket: { targetRate: rate, achievedRate: over.achieved ?? rate, late: 0, sent: 1000, rtt: { samples: 1000, p50: ns, p90: ns, p99: 2 * ns, p999: 3 * ns, p9999: 3 * ns, max: 4 * ns } } as CaseResult["socket"],
+      });
+    const cases = [
+      latency("json", "small", 1000, 90_000),
+      latency("json", "small", 5000, 95_000),
+      latency("json", "small", 20_000, 99_000, { achieved: 15_000 }),
+      latency("msgpack", "small", 1000, 60_000),
+      latency("msgpack", "small", 5000, 70_000, { achieved: 4000 }),
+      latency("custom-binary", "small", 1000, 61_000),
+      latency("custom-binary", "small", 5000, 62_000),
+      latency("custom-binary", "small", 20_000, 63_000),
+    ];
+    const lines = verdictLines(cases);
+    expect(lines[0]).toContain("mean latency at the lowest rate run");
+    // At 1,000/s, not at the higher rates where json and custom-binary were slower.
+    expect(lines[1]).toMatch(/^small +fastest msgpack \(0\.67x json's time\)/);
+    expect(lines.join(" ").replace(/ +/g, " ")).toContain("Knee (latency, bun client), highest msgs/s kept, best .. worst: small custom-binary 20,000 .. msgpack 1,000");
+  });
 });

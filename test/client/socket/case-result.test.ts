@@ -11,7 +11,7 @@ const source: SocketCaseSource = { client: "bun", clientLibrary: "bun WebSocket"
 function serverStats(over: Partial<ServerConnectionStats>): ServerConnectionStats {
   return {
     ...{ id: "s", codec: "json", payload: "small", messages: 0, bytesIn: 0, bytesOut: 0, decodeNs: 0, encodeNs: 0, timerOverheadNs: 30 },
-    ...{ backpressure: 0, dropped: 0, published: 0, publishBackpressure: 0, publishDropped: 0, cpuMs: 0, openMs: 0, closeCode: 1000, closeReason: "", error: "" },
+    ...{ backpressure: 0, dropped: 0, published: 0, publishBackpressure: 0, publishDropped: 0, cpuMs: 0, rssPeakBytes: 0, openMs: 0, closeCode: 1000, closeReason: "", error: "" },
     ...over,
   };
 }
@@ -23,11 +23,11 @@ function twoRuns(): SocketCaseFigures[] {
   return [
     figures({
       sent: 100, received: 100, reordered: 1, elapsedMs: 50, bytesSent: 3300, bytesReceived: 3300, clientCpuMs: 10, extensions: "",
-      server: serverStats({ messages: 100, decodeNs: 5000, encodeNs: 3000, cpuMs: 7, backpressure: 2, publishBackpressure: 1 }),
+      server: serverStats({ messages: 100, decodeNs: 5000, encodeNs: 3000, cpuMs: 7, rssPeakBytes: 80e6, backpressure: 2, publishBackpressure: 1 }),
     }),
     figures({
       sent: 100, received: 98, lost: 2, corrupted: 1, elapsedMs: 150, bytesSent: 3300, bytesReceived: 3234, clientCpuMs: 20,
-      server: serverStats({ messages: 100, decodeNs: 7000, encodeNs: 5000, cpuMs: 3, dropped: 1, publishDropped: 1 }),
+      server: serverStats({ messages: 100, decodeNs: 7000, encodeNs: 5000, cpuMs: 3, rssPeakBytes: 90e6, dropped: 1, publishDropped: 1 }),
     }),
   ];
 }
@@ -71,6 +71,10 @@ describe("socketCaseResult: a finished case", () => {
     expect(s).toMatchObject({ sent: 200, received: 198, lost: 2, reordered: 1, corrupted: 1, elapsedMs: 200 });
     expect(s.clientCpuMs).toBe(30);
     expect(s.serverCpuMs).toBe(10);
+    // Per message: the client's 30 ms over 200 sent, the server's 10 ms over the 200 it answered; the higher memory peak of the two runs.
+    expect(s.clientCpuNsPerMsg).toBe(150_000);
+    expect(s.serverCpuNsPerMsg).toBe(50_000);
+    expect(s.serverRssPeakBytes).toBe(90e6);
     expect(s.backpressure).toBe(3);
     expect(s.dropped).toBe(2);
   });

@@ -1,6 +1,6 @@
 /** The server's CPU goes to the connection that was busy, none to a requested collection. */
 import { describe, expect, it } from "vitest";
-import { CpuMeter } from "../../../protocols/socket/cpu.ts";
+import { CpuMeter, RSS_SAMPLE_MS } from "../../../protocols/socket/cpu.ts";
 import { newStats } from "../../../protocols/socket/stats.ts";
 
 /** Spins until this process has used at least `ms` more CPU (a condition, not a duration: a loaded machine only makes it slower). */
@@ -67,5 +67,22 @@ describe("CpuMeter", () => {
     meter.busy(a);
     // b owned it when the charge came: it holds the CPU of both turns.
     expect(b.cpuMs).toBeGreaterThanOrEqual(5);
+  });
+
+  it("a busy connection keeps the highest resident memory sampled while it was busy, and no sample after it closes", async () => {
+    const meter = new CpuMeter(() => performance.now());
+    const a = newStats("a", "json", "small", 0);
+    meter.busy(a);
+    const first = a.rssPeakBytes;
+    expect(first).toBeGreaterThan(0);
+    // 64 MiB written page by page: resident at once; the timer's samples must see it.
+    const ballast = Buffer.alloc(64 * 1024 * 1024, 1);
+    while (a.rssPeakBytes < first + 48 * 1024 * 1024) await new Promise((r) => setTimeout(r, RSS_SAMPLE_MS));
+    meter.closing(a);
+    const peak = a.rssPeakBytes;
+    const more = Buffer.alloc(64 * 1024 * 1024, 2);
+    await new Promise((r) => setTimeout(r, RSS_SAMPLE_MS * 5));
+    expect(a.rssPeakBytes).toBe(peak);
+    expect(ballast[0]! + more[0]!).toBe(3);
   });
 });
