@@ -1,7 +1,8 @@
 /**
  * chart.js configurations for a set of results, per payload: serialize,
  * deserialize and total time per message with their 95% intervals; bytes;
- * round-trip latency; stream messages per second. Each source (a runtime,
+ * round-trip latency; stream messages per second; latency mode's latency
+ * against rate and percentile spectrum (latency-charts.ts). Each source (a runtime,
  * a browser, a loaded file) gets its own bars, side by side, and a chart
  * whose sources differ more than tenfold gets a logarithmic axis so the
  * smaller stays readable. The configs are plain JSON, so the page and the
@@ -10,18 +11,9 @@
  */
 
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
+import type { ChartSpec } from "./chart-spec.ts";
+import { latencySpecs } from "./latency-charts.ts";
 import type { ChartRow } from "./rows.ts";
-
-export interface ChartSpec {
-  id: string;
-  payload: string;
-  title: string;
-  config: {
-    type: "bar";
-    data: { labels: string[]; datasets: { label: string; data: (number | null)[]; backgroundColor: string; errorBars?: ([number, number] | null)[] }[] };
-    options: Record<string, unknown>;
-  };
-}
 
 /** One hue per metric; sources get lighter shades of it. */
 const HUES: Record<string, number> = { serialize: 210, deserialize: 150, total: 30, bytes: 270, p50: 190, p99: 350, msgs: 40 };
@@ -197,6 +189,7 @@ export function chartSpecs(rows: ChartRow[]): ChartSpec[] {
         ], true, named),
       );
     }
+    specs.push(...latencySpecs(of("latency"), payload));
   }
   return specs;
 }

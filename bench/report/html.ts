@@ -7,6 +7,7 @@
 import type { ChartRow } from "./rows.ts";
 import { vsJsonText } from "./cells.ts";
 import { chartSpecs, errorBarsPlugin } from "./charts.ts";
+import { withPercentileTicks } from "./latency-charts.ts";
 import { count, formatNs } from "./format.ts";
 
 /** What the report says above its charts. */
@@ -55,7 +56,7 @@ export function reportHtml(rows: ChartRow[], chartJsSource: string, text: Report
   const tableRows = rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.source)}</td><td>${escapeHtml(r.mode)}</td><td>${escapeHtml(r.payload)}</td><td>${escapeHtml(r.standard ? r.codec : `${r.codec}*`)}</td>` +
+        `<tr><td>${escapeHtml(r.source)}</td><td>${escapeHtml(r.mode)}${Number.isFinite(r.targetRate) ? ` at ${num(r.targetRate)}/s` : ""}</td><td>${escapeHtml(r.payload)}</td><td>${escapeHtml(r.standard ? r.codec : `${r.codec}*`)}</td>` +
         `<td>${num(r.bytes)}</td><td>${num(r.serializeNs, 1)}</td><td>${num(r.deserializeNs, 1)}</td><td>${num(r.totalNs, 1)}</td><td>${Number.isFinite(r.totalCi95Ns) ? `± ${num(r.totalCi95Ns, 1)}` : ""}</td>` +
         `<td>${escapeHtml(vsJsonText(r))}</td>` +
         `<td>${num(r.rttP50Ns / 1000, 2)}</td><td>${num(r.rttP99Ns / 1000, 2)}</td><td>${num(r.msgsPerS)}</td><td>${escapeHtml(r.flags.join(", "))}</td></tr>`,
@@ -111,7 +112,8 @@ ${chartJsSource.replaceAll("</script", "<\\/script")}
 const errorBarsPlugin = ${objectSource(errorBarsPlugin)};
 Chart.register(errorBarsPlugin);
 const specs = ${scriptJson(specs)};
-for (const s of specs) new Chart(document.getElementById("chart-" + s.id), s.config);
+const withPercentileTicks = ${withPercentileTicks.toString()};
+for (const s of specs) new Chart(document.getElementById("chart-" + s.id), withPercentileTicks(s.config));
 </script>
 </body>
 </html>

@@ -31,6 +31,15 @@ export interface ChartRow {
   totalMedianNs: number;
   rttP50Ns: number;
   rttP99Ns: number;
+  /** The rest of the latency percentiles (latency mode: corrected, from each message's due time). */
+  rttP90Ns: number;
+  rttP999Ns: number;
+  rttP9999Ns: number;
+  rttMaxNs: number;
+  /** Replies received (the samples behind the percentiles). */
+  received: number;
+  /** Latency mode: messages per second asked for (NaN in the other modes). */
+  targetRate: number;
   msgsPerS: number;
   /** Paired ratio to json and its 95% interval (NaN where json did not run). */
   vsJson: number;
@@ -90,6 +99,12 @@ function rowsFromCsv(text: string): ChartRow[] {
       totalMedianNs: num(get(row, "total_round_median_ns")),
       rttP50Ns: num(get(row, "rtt_p50_ns")),
       rttP99Ns: num(get(row, "rtt_p99_ns")),
+      rttP90Ns: num(get(row, "rtt_p90_ns")),
+      rttP999Ns: num(get(row, "rtt_p999_ns")),
+      rttP9999Ns: num(get(row, "rtt_p9999_ns")),
+      rttMaxNs: num(get(row, "rtt_max_ns")),
+      received: num(get(row, "received")),
+      targetRate: num(get(row, "target_rate")),
       msgsPerS: num(get(row, "msgs_per_s")),
       vsJson: num(get(row, "total_vs_json")),
       vsJsonLow: num(get(row, "total_vs_json_ci95_low")),

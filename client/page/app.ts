@@ -18,6 +18,7 @@ import type { BenchResults } from "../../bench/harness/results.ts";
 import { defaultSettings, parseInteger, type Mode, type Settings } from "../../bench/harness/settings.ts";
 import { ROW_HEAD, rowCells } from "../../bench/report/cells.ts";
 import { chartSpecs, errorBarsPlugin } from "../../bench/report/charts.ts";
+import { withPercentileTicks } from "../../bench/report/latency-charts.ts";
 import { toCsv } from "../../bench/report/csv.ts";
 import { formatNs } from "../../bench/report/format.ts";
 import { resultsFromFile, rowsFromFile, rowsFromResults, type ChartRow } from "../../bench/report/rows.ts";
@@ -132,7 +133,7 @@ function drawCharts(): void {
     canvas.dataset.scale = ((spec.config.options.scales as { y?: { type?: string } } | undefined)?.y?.type ?? "linear");
     figure.append(canvas);
     container.append(figure);
-    charts.push(new Chart(canvas, spec.config as unknown as ChartConfiguration));
+    charts.push(new Chart(canvas, withPercentileTicks(spec.config) as unknown as ChartConfiguration));
   }
 }
 

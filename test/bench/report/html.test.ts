@@ -105,4 +105,35 @@ describe("static report", () => {
       await browser.close();
     }
   });
+
+  it.skipIf(skipBrowserTests("test/bench/report/html.test.ts"))("draws a latency sweep: latency against rate per codec, and the spectrum on a percentile axis", async () => {
+    const file = buildReport(path.join(ROOT, "results/sample/xeon-latency-sweep.csv"));
+    const browser = await launch();
+    try {
+      const page = await browser.context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(`file://${file}`);
+      await page.waitForFunction(() => [...document.querySelectorAll("canvas")].every((c) => c.width > 0));
+      expect(errors).toEqual([]);
+      const drawn = await page.evaluate(() => {
+        const chart = (id: string) => (window as unknown as { Chart: { getChart(c: Element): { data: { datasets: { label: string; data: unknown[] }[] }; scales: Record<string, { type: string; ticks: { label: string }[] }> } } }).Chart.getChart(document.getElementById(id)!)!;
+        const rate = chart("chart-latency-rate-small");
+        const spectrum = chart("chart-latency-spectrum-small");
+        return {
+          rateSeries: rate.data.datasets.map((d) => d.label),
+          rateAxis: rate.scales.x!.type,
+          spectrumTicks: spectrum.scales.x!.ticks.map((t) => t.label).filter((l) => l !== ""),
+          spectrumPoints: spectrum.data.datasets[0]!.data.length,
+        };
+      });
+      expect(drawn.rateSeries).toContain("json p50");
+      expect(drawn.rateSeries).toContain("json p99");
+      expect(drawn.rateAxis).toBe("logarithmic");
+      expect(drawn.spectrumTicks).toEqual(expect.arrayContaining(["50%", "90%", "99%", "99.9%"]));
+      expect(drawn.spectrumPoints).toBeGreaterThanOrEqual(5);
+    } finally {
+      await browser.close();
+    }
+  });
 });

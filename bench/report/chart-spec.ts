@@ -1,0 +1,30 @@
+/**
+ * A chart as plain JSON: a chart.js configuration with an id and the payload it belongs to, so
+ * the page and the offline report (report.html) draw the same charts from the same specs.
+ */
+
+export interface ChartDataset {
+  label: string;
+  /** Bar charts: one value per label; line charts: points. */
+  data: (number | null | { x: number; y: number })[];
+  backgroundColor: string;
+  /** 95% intervals, one [low, high] per bar, drawn by charts.ts's errorBarsPlugin. */
+  errorBars?: ([number, number] | null)[];
+  borderColor?: string;
+  borderDash?: number[];
+  /** Per point: how it is drawn (a point the client could not send at its rate is crossed). */
+  pointStyle?: string[];
+  pointRadius?: number[];
+  showLine?: boolean;
+}
+
+export interface ChartSpec {
+  id: string;
+  payload: string;
+  title: string;
+  config: {
+    type: "bar" | "line";
+    data: { labels?: string[]; datasets: ChartDataset[] };
+    options: Record<string, unknown>;
+  };
+}

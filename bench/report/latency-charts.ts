@@ -1,0 +1,161 @@
+/**
+ * Latency mode's charts, per payload:
+ * - latency against rate (run at several rates): one line per codec for p50 (solid) and one for
+ *   p99 (dashed), both corrected (from each message's due time), on log axes; a point where the
+ *   client fell short of the rate (flag `below-rate`) is drawn as a cross, since its latency is
+ *   that of a lighter load. At a single rate, bars of p50 / p99 / p99.9 per codec instead.
+ * - the percentile spectrum, HdrHistogram's usual picture: latency against 1 / (1 - percentile)
+ *   on a log axis (2 = 50%, 10 = 90%, 100 = 99%, ...), one line per codec, at the highest rate every
+ *   codec of the payload kept (so they compare at the same load), else the lowest rate run. Its
+ *   points are the percentiles every results file carries (p50 to p99.99 and max, the max at the
+ *   sample count), only those the samples can resolve.
+ * Configs are plain JSON; `withPercentileTicks` (self-contained, so report.html can carry its source)
+ * labels the spectrum's axis in percent.
+ */
+
+import type { ChartDataset, ChartSpec } from "./chart-spec.ts";
+import type { ChartRow } from "./rows.ts";
+
+/** The spectrum's points: percentile and the row's figure at it. */
+const SPECTRUM: { q: number; pick: (r: ChartRow) => number }[] = [
+  { q: 0.5, pick: (r) => r.rttP50Ns },
+  { q: 0.9, pick: (r) => r.rttP90Ns },
+  { q: 0.99, pick: (r) => r.rttP99Ns },
+  { q: 0.999, pick: (r) => r.rttP999Ns },
+  { q: 0.9999, pick: (r) => r.rttP9999Ns },
+];
+
+const round3 = (v: number): number => Math.round(v * 1000) / 1000;
+
+/** A hue per codec, spread around the wheel; sources after the first get lighter shades. */
+function codecColor(index: number, count: number, sourceIndex: number): string {
+  return `hsl(${Math.round((index * 360) / Math.max(count, 1)) % 360}, 65%, ${Math.min(38 + sourceIndex * 18, 75)}%)`;
+}
+
+const unique = <T>(values: T[]): T[] => [...new Set(values)];
+
+function lineOptions(title: string, xTitle: string, yTitle: string, percentileAxis: boolean): Record<string, unknown> {
+  return {
+    responsive: true,
+    animation: false,
+    plugins: { title: { display: true, text: title }, legend: { position: "bottom" } },
+    scales: {
+      x: { type: "logarithmic", title: { display: true, text: xTitle }, ...(percentileAxis ? { min: 1, percentileAxis: true } : {}) },
+      y: { type: "logarithmic", title: { display: true, text: `${yTitle} (log scale)` } },
+    },
+  };
+}
+
+/** The codec x source series of a payload's latency rows, in a stable order. */
+function series(rows: readonly ChartRow[]): { codec: string; source: string; rows: ChartRow[]; color: string; label: string }[] {
+  const codecs = unique(rows.map((r) => r.codec));
+  const sources = unique(rows.map((r) => r.source));
+  const out = [];
+  for (const [si, source] of sources.entries()) {
+    for (const [ci, codec] of codecs.entries()) {
+      const of = rows.filter((r) => r.codec === codec && r.source === source).sort((a, b) => a.targetRate - b.targetRate);
+      if (of.length === 0) continue;
+      const name = of[0]!.standard ? codec : `${codec}*`;
+      out.push({ codec, source, rows: of, color: codecColor(ci, codecs.length, si), label: sources.length > 1 ? `${name}, ${source}` : name });
+    }
+  }
+  return out;
+}
+
+function rateChart(rows: readonly ChartRow[], payload: string): ChartSpec {
+  const datasets: ChartDataset[] = [];
+  for (const s of series(rows)) {
+    for (const [p, pick, dash] of [
+      ["p50", (r: ChartRow) => r.rttP50Ns, undefined],
+      ["p99", (r: ChartRow) => r.rttP99Ns, [6, 4]],
+    ] as const) {
+      const shown = s.rows.filter((r) => Number.isFinite(pick(r)));
+      const crossed = shown.map((r) => r.flags.includes("below-rate"));
+      datasets.push({
+        label: `${s.label} ${p}`,
+        data: shown.map((r) => ({ x: r.targetRate, y: round3(pick(r) / 1000) })),
+        backgroundColor: s.color,
+        borderColor: s.color,
+        ...(dash ? { borderDash: [...dash] } : {}),
+        pointStyle: crossed.map((x) => (x ? "crossRot" : "circle")),
+        pointRadius: crossed.map((x) => (x ? 7 : 3)),
+        showLine: true,
+      });
+    }
+  }
+  const title = `${payload}: latency against rate (corrected p50 solid, p99 dashed; ✕ rate not reached)`;
+  return { id: `latency-rate-${payload}`, payload, title, config: { type: "line", data: { datasets }, options: lineOptions(title, "messages per second asked for (log scale)", "µs", false) } };
+}
+
+/** One rate: bars of p50, p99 and p99.9 per codec. */
+function barChart(rows: readonly ChartRow[], payload: string): ChartSpec {
+  const all = series(rows);
+  const labels = unique(all.map((s) => (s.rows[0]!.standard ? s.codec : `${s.codec}*`)));
+  const sources = unique(all.map((s) => s.source));
+  const datasets: ChartDataset[] = [];
+  for (const [si, source] of sources.entries()) {
+    for (const [mi, [p, pick]] of ([["p50", (r: ChartRow) => r.rttP50Ns], ["p99", (r: ChartRow) => r.rttP99Ns], ["p99.9", (r: ChartRow) => r.rttP999Ns]] as const).entries()) {
+      const data = unique(all.map((s) => s.codec)).map((codec) => {
+        const r = all.find((s) => s.codec === codec && s.source === source)?.rows[0];
+        return r && Number.isFinite(pick(r)) ? round3(pick(r) / 1000) : null;
+      });
+      datasets.push({ label: sources.length > 1 ? `${p}, ${source}` : p, data, backgroundColor: codecColor(mi, 3, si) });
+    }
+  }
+  const rate = rows[0]!.targetRate;
+  const title = `${payload} at ${rate.toLocaleString("en-US")} msgs/s: corrected latency (from when each message was due)`;
+  const options = lineOptions(title, "", "µs", false) as { scales: Record<string, unknown> };
+  options.scales.x = { ticks: { autoSkip: false, maxRotation: 45 } };
+  return { id: `latency-${payload}`, payload, title, config: { type: "bar", data: { labels, datasets }, options } };
+}
+
+/** The rate the spectrum is drawn at: the highest every codec of the payload kept, else the lowest run. */
+function commonRate(rows: readonly ChartRow[]): number {
+  const rates = unique(rows.map((r) => r.targetRate)).sort((a, b) => a - b);
+  const codecs = unique(rows.map((r) => `${r.codec}\u0000${r.source}`));
+  const kept = rates.filter((rate) => codecs.every((k) => rows.some((r) => `${r.codec}\u0000${r.source}` === k && r.targetRate === rate && !r.flags.includes("below-rate"))));
+  return kept.length > 0 ? kept[kept.length - 1]! : rates[0]!;
+}
+
+function spectrumChart(rows: readonly ChartRow[], payload: string): ChartSpec {
+  const rate = commonRate(rows);
+  const at = rows.filter((r) => r.targetRate === rate);
+  const datasets: ChartDataset[] = series(at).map((s) => {
+    const r = s.rows[0]!;
+    const points = SPECTRUM.filter((p) => 1 / (1 - p.q) <= r.received && Number.isFinite(p.pick(r))).map((p) => ({ x: round3(1 / (1 - p.q)), y: round3(p.pick(r) / 1000) }));
+    if (Number.isFinite(r.rttMaxNs) && r.received > 0) points.push({ x: r.received, y: round3(r.rttMaxNs / 1000) });
+    return { label: s.label, data: points, backgroundColor: s.color, borderColor: s.color, showLine: true };
+  });
+  const title = `${payload} at ${rate.toLocaleString("en-US")} msgs/s: percentile spectrum (corrected latency; last point: max)`;
+  return { id: `latency-spectrum-${payload}`, payload, title, config: { type: "line", data: { datasets }, options: lineOptions(title, "percentile (log scale of 1 / (1 - p))", "µs", true) } };
+}
+
+export function latencySpecs(rows: readonly ChartRow[], payload: string): ChartSpec[] {
+  const of = rows.filter((r) => Number.isFinite(r.targetRate) && r.targetRate > 0);
+  if (of.length === 0) return [];
+  const several = unique(of.map((r) => r.targetRate)).length > 1;
+  return [several ? rateChart(of, payload) : barChart(of, payload), spectrumChart(of, payload)];
+}
+
+/**
+ * Labels a spectrum's axis (marked `percentileAxis`) in percent: 2 as 50%, 10 as 90%, 100 as 99%
+ * and so on; other ticks unlabelled. Mutates and returns the config; self-contained (no outside
+ * names), so report.html carries its source as it is.
+ */
+export function withPercentileTicks<T>(config: T): T {
+  const x = (config as { options?: { scales?: { x?: { percentileAxis?: boolean; ticks?: Record<string, unknown> } } } }).options?.scales?.x;
+  if (x?.percentileAxis) {
+    x.ticks = {
+      ...x.ticks,
+      autoSkip: false,
+      callback: (value: number | string) => {
+        const v = Number(value);
+        if (v === 2) return "50%";
+        const k = Math.round(Math.log10(v));
+        if (k < 1 || Math.abs(v - 10 ** k) > 1e-6 * v) return "";
+        return `${(100 - 100 / 10 ** k).toFixed(Math.max(0, k - 2))}%`;
+      },
+    };
+  }
+  return config;
+}
