@@ -5,7 +5,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { CLIENT_CHOICES, DEFAULTS, defaultSettings, MODE_NAMES, parseInteger, SettingError, SWEEP_RATES, SWEEP_STEP_S, type ClientChoice, type Mode, type Settings } from "../harness/settings.ts";
+import { CLIENT_CHOICES, DEFAULTS, defaultSettings, MODE_NAMES, parseInteger, parseRates, SettingError, SWEEP_RATES, SWEEP_STEP_S, type ClientChoice, type Mode, type Settings } from "../harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { CODEC_NAMES } from "../../protocols/registry.ts";
 import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
@@ -198,7 +198,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     seed: integerFlag("seed", v.seed, base.seed, 0, 0xffffffff),
     fixed: v.fixed === true,
     window: integerFlag("window", v.window, base.window, 1, 65_536),
-    ...parseRates(v.rate, base.rates),
+    ...(v.rate === undefined ? { rates: [...base.rates], sweep: false } : parseRates("--rate", v.rate)),
     clients: integerFlag("clients", v.clients, base.clients, 1, 1024),
     deflate: v.deflate === true,
     stallTimeoutMs: integerFlag("stall-timeout", v["stall-timeout"], base.stallTimeoutMs / 1000, 1, 3600) * 1000,
@@ -246,10 +246,3 @@ function describeParseError(e: unknown): string {
   }
 }
 
-/** --rate: "sweep" (the ladder, climbed to each codec's knee) or one or more rates, lowest first. */
-function parseRates(raw: string | undefined, fallback: readonly number[]): Pick<Settings, "rates" | "sweep"> {
-  if (raw === undefined) return { rates: [...fallback], sweep: false };
-  if (raw.trim() === "sweep") return { rates: [...SWEEP_RATES], sweep: true };
-  const rates = raw.split(",").map((r) => parseInteger("--rate", r, 1, 1_000_000));
-  return { rates: [...new Set(rates)].sort((a, b) => a - b), sweep: false };
-}

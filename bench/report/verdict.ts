@@ -156,7 +156,7 @@ function kneeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]
     if (of.length === 0) continue;
     const at = (rate: number): string => {
       const with_ = of.filter((k) => k.rate === rate);
-      const shown = with_.slice(0, 2).map((k) => k.codec).join(", ") + (with_.length > 2 ? ` +${with_.length - 2}` : "");
+      const shown = with_.length === of.length && of.length > 1 ? "all" : with_.slice(0, 2).map((k) => k.codec).join(", ") + (with_.length > 2 ? ` +${with_.length - 2}` : "");
       return `${shown} ${rate > 0 ? count(rate) : "none"}`;
     };
     const top = of[0]!.rate;

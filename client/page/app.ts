@@ -15,7 +15,7 @@ import { Chart, type ChartConfiguration } from "chart.js/auto";
 import { calibrateClock, performanceClock } from "../../bench/harness/clock.ts";
 import type { Progress } from "../../bench/harness/progress.ts";
 import type { BenchResults } from "../../bench/harness/results.ts";
-import { defaultSettings, parseInteger, type Mode, type Settings } from "../../bench/harness/settings.ts";
+import { defaultSettings, parseInteger, parseRates, type Mode, type Settings } from "../../bench/harness/settings.ts";
 import { ROW_HEAD, rowCells } from "../../bench/report/cells.ts";
 import { chartSpecs, errorBarsPlugin } from "../../bench/report/charts.ts";
 import { withPercentileTicks } from "../../bench/report/latency-charts.ts";
@@ -26,13 +26,14 @@ import { verdictLines } from "../../bench/report/verdict.ts";
 import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import { RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
 import { stringifyLine } from "../json-lines.ts";
-import { PAGE_MODES, settingsFromQuery } from "./query.ts";
+import { PAGE_MODES, ratesText, settingsFromQuery } from "./query.ts";
 import { runSuite } from "./suite.ts";
 
 const MODE_LABELS: Record<string, string> = {
   codec: "codec: serialize/deserialize in this page",
   roundtrip: "roundtrip: one message in flight (latency)",
   stream: "stream: a window in flight (throughput)",
+  latency: "latency: an open loop at a rate",
 };
 
 /** What automation reads: `bun run bench --client browser` polls it. */
@@ -84,6 +85,8 @@ function showSettings(s: Settings): void {
   $<HTMLInputElement>("iterations-codec").value = String(s.iterations.codec);
   $<HTMLInputElement>("iterations-roundtrip").value = String(s.iterations.roundtrip);
   $<HTMLInputElement>("iterations-stream").value = String(s.iterations.stream);
+  $<HTMLInputElement>("iterations-latency").value = String(s.iterations.latency);
+  $<HTMLInputElement>("rate").value = ratesText(s);
   $<HTMLInputElement>("runs").value = String(s.runs);
   $<HTMLInputElement>("seed").value = String(s.seed);
   $<HTMLInputElement>("fixed").checked = s.fixed;
@@ -104,8 +107,9 @@ function readSettings(base: Settings): Settings {
       roundtrip: int("iterations-roundtrip", 1, 10_000_000),
       stream: int("iterations-stream", 1, 10_000_000),
       fanout: base.iterations.fanout,
-      latency: base.iterations.latency,
+      latency: int("iterations-latency", 1, 10_000_000),
     },
+    ...parseRates("latency msgs/s", $<HTMLInputElement>("rate").value),
     runs: int("runs", 1, 1000),
     seed: int("seed", 0, 0xffffffff),
     fixed: $<HTMLInputElement>("fixed").checked,

@@ -2,17 +2,30 @@
  * The page's settings in its URL, with the CLI's flag names: `modes`,
  * `codecs`, `payloads`, `iterations` / `warmup` (every mode) or
  * `iterations-MODE` / `warmup-MODE`, `runs`, `seed`, `window`,
- * `stall-timeout` (seconds), `fixed`. `bun run bench --client browser`
+ * `stall-timeout` (seconds), `fixed`, `rate` (latency mode: N[,N...] or
+ * `sweep`). `bun run bench --client browser`
  * writes them; the page reads them over its defaults, ignoring what it
  * cannot use.
  */
 
-import type { Mode, Settings } from "../../bench/harness/settings.ts";
+import { parseRates, type Mode, type Settings } from "../../bench/harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
 
 /** The modes a page runs (fanout needs many subscribers, which a page does not open). */
-export const PAGE_MODES: readonly Mode[] = ["codec", "roundtrip", "stream"];
+export const PAGE_MODES: readonly Mode[] = ["codec", "roundtrip", "stream", "latency"];
+
+/** The rates as the page and the CLI write them: "sweep" or N,N. */
+export const ratesText = (s: Pick<Settings, "rates" | "sweep">): string => (s.sweep ? "sweep" : s.rates.join(","));
+
+/** Rates from text, or `fallback` when the text is not rates. */
+function ratesOr(raw: string | null, fallback: Pick<Settings, "rates" | "sweep">): Pick<Settings, "rates" | "sweep"> {
+  try {
+    return raw ? parseRates("rate", raw) : { rates: [...fallback.rates], sweep: fallback.sweep };
+  } catch {
+    return { rates: [...fallback.rates], sweep: fallback.sweep };
+  }
+}
 
 /** The URL parameters that ask the page for `settings`. */
 export function settingsToQuery(settings: Settings, q: URLSearchParams): void {
@@ -27,6 +40,7 @@ export function settingsToQuery(settings: Settings, q: URLSearchParams): void {
   q.set("seed", String(settings.seed));
   q.set("window", String(settings.window));
   q.set("stall-timeout", String(settings.stallTimeoutMs / 1000));
+  q.set("rate", ratesText(settings));
   if (settings.fixed) q.set("fixed", "1");
 }
 
@@ -63,5 +77,6 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings): Settings 
     fixed: q.has("fixed") ? q.get("fixed") === "1" || q.get("fixed") === "true" : base.fixed,
     window: int("window") ?? base.window,
     stallTimeoutMs: (int("stall-timeout") ?? base.stallTimeoutMs / 1000) * 1000,
+    ...ratesOr(q.get("rate"), base),
   };
 }

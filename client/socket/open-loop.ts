@@ -8,8 +8,8 @@
  * (at least 1 ms) after it was due is late, and counted: the window was full, or the client could
  * not keep up. Every reply is checked as in stream mode.
  *
- * Timers fire in milliseconds, so the loop sleeps until about a millisecond before the next
- * message is due and then yields to the event loop (where replies arrive) until it is.
+ * Timers fire in milliseconds, so the loop sleeps until about a millisecond (in a browser, five)
+ * before the next message is due and then yields to the event loop (where replies arrive) until it is.
  */
 
 import type { Encoded } from "../../protocols/codec.ts";
@@ -19,8 +19,29 @@ import { InFlight } from "./in-flight.ts";
 import { Replies } from "./replies.ts";
 import type { SocketCaseFigures, SocketCaseOptions } from "./figures.ts";
 
-/** A turn of the event loop: replies are handled, then the loop goes on. */
-const yieldTurn: (f: () => void) => void = typeof setImmediate === "function" ? (f) => void setImmediate(f) : (f) => void setTimeout(f, 0);
+/**
+ * A turn of the event loop: replies are handled, then the loop goes on. Browsers have no
+ * setImmediate, and clamp a chain of setTimeout(0) to 4 ms, so there a MessageChannel message
+ * takes the turn.
+ */
+function turnYielder(): (f: () => void) => void {
+  if (typeof setImmediate === "function") return (f) => void setImmediate(f);
+  if (typeof MessageChannel !== "function") return (f) => void setTimeout(f, 0);
+  const channel = new MessageChannel();
+  let waiting: (() => void)[] = [];
+  channel.port1.onmessage = () => {
+    const run = waiting;
+    waiting = [];
+    for (const f of run) f();
+  };
+  return (f) => {
+    waiting.push(f);
+    if (waiting.length === 1) channel.port2.postMessage(0);
+  };
+}
+const yieldTurn = turnYielder();
+/** How long before a send the loop stops sleeping on a timer and takes turns until it is due: browsers clamp timers set from timers to 4 ms. */
+const TIMER_MARGIN_MS = typeof setImmediate === "function" ? 1 : 5;
 
 /** Checks a reply against the messages in flight; the index of the message it answers, or -1. */
 function settle(inFlight: InFlight, codec: ClientCodec, decoded: unknown, f: SocketCaseFigures): number {
@@ -72,7 +93,7 @@ export function openLoop(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions
       while (next < n && inFlight.count < window && startMs + next * intervalMs <= now()) send(next++);
       if (next >= n || inFlight.count >= window) return; // the next reply calls pump again
       const wait = startMs + next * intervalMs - now();
-      if (wait > 2) timer = setTimeout(pump, wait - 1);
+      if (wait > TIMER_MARGIN_MS + 1) timer = setTimeout(pump, wait - TIMER_MARGIN_MS);
       else yieldTurn(pump);
     };
 

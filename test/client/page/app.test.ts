@@ -66,6 +66,33 @@ describe.skipIf(skip)("benchmark page in headless Chromium", () => {
     expect([...modes].sort()).toEqual(["codec", "roundtrip", "stream"]);
   });
 
+  it("runs latency mode at the rates in its form: every row verified, nothing lost, the latency charts and the knee", async () => {
+    const page = await browser.context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`${server.url}/?modes=latency&codecs=json,custom-binary,raw&payloads=small&iterations-latency=200&warmup=20&runs=1&rate=1000`);
+    expect(await page.inputValue("#rate")).toBe("1000");
+    // The user changes the rates in the form.
+    await page.fill("#rate", "500,1000");
+    await page.click("#run");
+    await page.waitForFunction(() => document.querySelector("#progress")?.textContent?.startsWith("Done"), undefined, { timeout: 240_000 });
+    expect(errors).toEqual([]);
+    expect(await page.locator("canvas#chart-latency-rate-small").count()).toBe(1);
+    expect(await page.locator("canvas#chart-latency-spectrum-small").count()).toBe(1);
+    expect(await page.textContent("#verdict")).toContain("Knee (latency, browser client)");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
+    const rows = parseCsv(readFileSync((await download.path())!, "utf8"));
+    const at = (row: string[], col: string): string => row[CSV_COLUMNS.indexOf(col)]!;
+    const body = rows.slice(1);
+    expect(body.map((r) => `${at(r, "codec")}@${at(r, "target_rate")}`).sort()).toEqual(["custom-binary@1000", "custom-binary@500", "json@1000", "json@500", "raw@1000", "raw@500"]);
+    for (const row of body) {
+      expect(at(row, "verified"), at(row, "error")).toBe("true");
+      expect(at(row, "lost")).toBe("0");
+      expect(Number(at(row, "rtt_p50_ns"))).toBeGreaterThan(0);
+    }
+    await page.close();
+  });
+
   it("charts a CSV from the CLI beside the browser's numbers", async () => {
     const page = browser.context.pages()[0]!;
     const csv = readFileSync(new URL("../../../results/sample/all-modes-varied.csv", import.meta.url), "utf8");

@@ -11,12 +11,13 @@ describe("settingsToQuery then settingsFromQuery", () => {
   it("round-trips every field the page uses", () => {
     const wanted: Settings = {
       ...base(),
-      modes: ["roundtrip", "codec"],
+      modes: ["roundtrip", "codec", "latency"],
       codecs: ["protobuf", "raw", "json"],
       payloads: ["large", "small"],
-      // The page does not run fanout or latency: those stay as the base has them.
-      iterations: { codec: 12_345, roundtrip: 321, stream: 4_567, fanout: 0, latency: base().iterations.latency },
-      warmup: { codec: 11, roundtrip: 22, stream: 33, fanout: 0, latency: base().warmup.latency },
+      // The page does not run fanout: it stays as the base has it.
+      iterations: { codec: 12_345, roundtrip: 321, stream: 4_567, fanout: 0, latency: 777 },
+      warmup: { codec: 11, roundtrip: 22, stream: 33, fanout: 0, latency: 44 },
+      rates: [500, 1500],
       runs: 5,
       seed: 4_000_000_000,
       window: 17,
@@ -36,6 +37,18 @@ describe("settingsToQuery then settingsFromQuery", () => {
     settingsToQuery(wanted, q);
     expect(q.has("fixed")).toBe(false);
     expect(settingsFromQuery(q, { ...base(), seed: 9 })).toEqual(wanted);
+  });
+
+  it("round-trips a latency sweep, and keeps the default rate for a rate that is not one", () => {
+    const q = new URLSearchParams();
+    settingsToQuery({ ...base(), ...{ rates: [1, 2], sweep: true } }, q);
+    expect(q.get("rate")).toBe("sweep");
+    const back = settingsFromQuery(q, base());
+    expect(back.sweep).toBe(true);
+    expect(back.rates[0]).toBe(1000);
+    expect(read("rate=0").rates).toEqual(base().rates);
+    expect(read("rate=fast").rates).toEqual(base().rates);
+    expect(read("rate=3000,1000").rates).toEqual([1000, 3000]);
   });
 
   it("writes per-mode parameters for the page's modes only, and the stall timeout in seconds", () => {
