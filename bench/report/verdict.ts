@@ -154,17 +154,18 @@ function kneeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]
   for (const payload of payloads) {
     const of = found.filter((k) => k.payload === payload && k.client === client).sort((a, b) => b.rate - a.rate);
     if (of.length === 0) continue;
+    // "20k custom-binary +4": the rate, the first codec at it and how many more.
     const at = (rate: number): string => {
       const with_ = of.filter((k) => k.rate === rate);
-      const shown = with_.length === of.length && of.length > 1 ? "all" : with_.slice(0, 2).map((k) => k.codec).join(", ") + (with_.length > 2 ? ` +${with_.length - 2}` : "");
-      return `${shown} ${rate > 0 ? count(rate) : "none"}`;
+      const shown = with_.length === of.length && of.length > 1 ? "all" : `${with_[0]!.codec}${with_.length > 1 ? ` +${with_.length - 1}` : ""}`;
+      return `${rate <= 0 ? "none" : rate % 1000 === 0 ? `${rate / 1000}k` : compact(rate)} ${shown}`;
     };
     const top = of[0]!.rate;
     const bottom = of[of.length - 1]!.rate;
     parts.push(`${payload} ${at(top)}${bottom !== top ? ` .. ${at(bottom)}` : ""}`);
   }
   if (parts.length === 0) return undefined;
-  return `Knee (latency, ${client} client), highest msgs/s kept, best .. worst: ${parts.join("; ")}`;
+  return `Knee (latency, ${client} client), msgs/s kept, best .. worst: ${parts.join("; ")}`;
 }
 
 /** The verdict, at most VERDICT_MAX_LINES lines; empty when the run has nothing verified. */
@@ -172,15 +173,19 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   const payloads = PAYLOAD_NAMES.filter((p) => cases.some((c) => c.payload === p && c.verified && c.codec !== "raw"));
   const mode = SPEED_MODES.find((m) => cases.some((c) => c.mode === m && c.verified && c.codec !== "raw"));
   if (mode === undefined || payloads.length === 0) return [];
-  const lines = [`Verdict from this run (fastest by ${SPEED_BASIS[mode]}; another machine may differ):`];
-  for (const payload of payloads) {
-    const line = payloadLine(cases, payload, mode);
-    if (line) lines.push(line);
-  }
+  const wrap = (ls: readonly (string | undefined)[]): string[] => ls.filter((l) => l !== undefined).flatMap((l) => wrapLine(l, TERMINAL_WIDTH, "    "));
+  const head = wrap([`Verdict from this run (fastest by ${SPEED_BASIS[mode]}; another machine may differ):`, ...payloads.map((p) => payloadLine(cases, p, mode))]);
   const hand = handWrittenLine(cases, payloads);
-  if (hand) lines.push(hand + ` (${payloads.join("/")})`);
-  const knee = kneeLine(cases, payloads);
-  if (knee) lines.push(knee);
-  lines.push(...socketLines(cases, payloads));
-  return lines.flatMap((l) => wrapLine(l, TERMINAL_WIDTH, "    ")).slice(0, VERDICT_MAX_LINES);
+  const parts = { hand: wrap([hand && hand + ` (${payloads.join("/")})`]), knee: wrap([kneeLine(cases, payloads)]), socket: wrap(socketLines(cases, payloads)) };
+  // Within the line budget, whole statements only: the knee first, then custom-binary against json, then the socket.
+  let room = VERDICT_MAX_LINES - head.length;
+  const fits = (ls: string[]): string[] => {
+    if (ls.length > room) return [];
+    room -= ls.length;
+    return ls;
+  };
+  const knee = fits(parts.knee);
+  const handLines = fits(parts.hand);
+  const socket = fits(parts.socket);
+  return [...head, ...handLines, ...knee, ...socket].slice(0, VERDICT_MAX_LINES);
 }
