@@ -100,6 +100,8 @@ interface SocketFigures {
   serverCpuNsPerMsg?: number;
   /** The server process's highest resident memory sampled while the case's connections were busy, bytes (NaN when the server did not say; absent in older files). */
   serverRssPeakBytes?: number;
+  /** latency mode: the client's time on messages (encode and send, decode and check) per message, ns; its process CPU includes the pacing loop's polling. */
+  clientBusyNsPerMsg?: number;
   elapsedMs: number;
   backpressure: number;
   dropped: number;

@@ -114,7 +114,7 @@ const LATENCY_COLUMNS: Column[] = [
   { title: "late", width: 5, cell: (c) => count(c.socket!.late ?? NaN) },
   VS_JSON,
   // Which side saturates first: CPU per message on each side, the server's memory during the step.
-  { title: "cpu cl", width: 9, cell: (c) => formatNs(c.socket!.clientCpuNsPerMsg ?? NaN), wide: true },
+  { title: "busy cl", width: 9, cell: (c) => formatNs(c.socket!.clientBusyNsPerMsg ?? NaN), wide: true },
   { title: "cpu srv", width: 9, cell: (c) => formatNs(c.socket!.serverCpuNsPerMsg ?? NaN) },
   { title: "srv RSS", width: 7, cell: (c) => mebibytes(c.socket!.serverRssPeakBytes ?? NaN), wide: true },
   LOST,

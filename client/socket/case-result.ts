@@ -107,6 +107,7 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
           late: sum((f) => f.late),
           targetRate: s.rate * settings.clients,
           achievedRate: rateOver(sent, sum((f) => f.sendingMs)),
+          clientBusyNsPerMsg: sent > 0 ? sum((f) => f.busyNs) / sent : NaN,
           histograms: { correctedUs: encodeHistogram(latencyHistogram(s.rtt)), serviceUs: encodeHistogram(latencyHistogram(s.service)) },
         }
       : {}),

@@ -51,6 +51,12 @@ export interface SocketCaseFigures {
   late: number;
   /** latency only: from the first message's due time to the last one's send, plus one interval, ms: the span the rate is achieved over (the replies' tail is not sending). */
   sendingMs: number;
+  /**
+   * latency only: time the client spent on messages (encode and send, decode and check), ns. Its
+   * process CPU says little there: between sends due within a few ms the pacing loop polls the
+   * event loop, which keeps a core busy at any rate.
+   */
+  busyNs: number;
   /** Payload bytes sent and received, summed. */
   bytesSent: number;
   bytesReceived: number;
@@ -76,6 +82,7 @@ export function emptyFigures(): SocketCaseFigures {
     serviceNs: undefined,
     late: 0,
     sendingMs: 0,
+    busyNs: 0,
     bytesSent: 0,
     bytesReceived: 0,
     extensions: "",

@@ -109,6 +109,7 @@ export function openLoop(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions
       f.bytesSent += byteLength(encoded);
       f.sent++;
       inFlight.push(first + k);
+      f.busyNs += (now() - t0) * 1e6;
     };
 
     replies.onMessage((data) => {
@@ -123,6 +124,7 @@ export function openLoop(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions
         corrected[answered] = (arrived - due[answered]!) * 1e6;
         service[answered] = (arrived - sentAt[answered]!) * 1e6;
       }
+      f.busyNs += (now() - arrived) * 1e6;
       if (f.received >= n) {
         f.sendingMs = sentAt[n - 1]! - startMs + intervalMs;
         f.rttNs = corrected;

@@ -82,6 +82,7 @@ export function mergeFigures(all: SocketCaseFigures[], wallMs: number): { merged
     late: sum((f) => f.late),
     // The clients send at the same time: the rate is achieved over the longest span.
     sendingMs: Math.max(0, ...all.map((f) => f.sendingMs)),
+    busyNs: sum((f) => f.busyNs),
     bytesSent: sum((f) => f.bytesSent),
     bytesReceived: sum((f) => f.bytesReceived),
     extensions: all[0]?.extensions ?? "",
@@ -96,6 +97,8 @@ export function mergeFigures(all: SocketCaseFigures[], wallMs: number): { merged
       dropped: serverSum((x) => x.dropped),
       // The server charges its CPU to whichever connection is busy: together they hold all of it.
       cpuMs: serverSum((x) => x.cpuMs),
+      // One server process: its highest sample while any of them was busy.
+      rssPeakBytes: Math.max(0, ...all.map((f) => f.server?.rssPeakBytes ?? 0)),
     },
     error: failed ? `client ${all.indexOf(failed)}: ${failed.error}` : "",
   };
