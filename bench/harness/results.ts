@@ -82,7 +82,7 @@ interface SocketFigures {
   serviceTime?: LatencyPercentiles;
   /** latency mode: messages sent more than one interval (at least 1 ms) after they were due, summed over runs. */
   late?: number;
-  /** latency mode: messages per second asked for (all clients together) and achieved (sent over the spans they were sent in, from the first due time to the last send). */
+  /** latency mode: messages per second asked for (all clients together) and achieved (sent over the spans they were sent in at the pace the client kept: a line fitted through each run's send times, client/socket/open-loop.ts). */
   targetRate?: number;
   achievedRate?: number;
   /** latency mode: every sample of both, as HdrHistograms (µs, 3 significant digits) in HdrHistogram's compressed base64 encoding. */

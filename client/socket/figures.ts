@@ -49,7 +49,7 @@ export interface SocketCaseFigures {
   serviceNs: Float64Array | undefined;
   /** latency only: messages sent more than one interval (at least 1 ms) after they were due. */
   late: number;
-  /** latency only: from the first message's due time to the last one's send, plus one interval, ms: the span the rate is achieved over (the replies' tail is not sending). */
+  /** latency only: the span the messages were sent over at the pace the client kept (open-loop.ts, fittedSpanMs), ms; the rate achieved is messages over it. */
   sendingMs: number;
   /**
    * latency only: time the client spent on messages (encode and send, decode and check), ns. Its

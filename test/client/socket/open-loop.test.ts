@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { makeMessages } from "../../../bench/harness/generator.ts";
+import { fittedSpanMs } from "../../../client/socket/open-loop.ts";
 import { runSocketCase } from "../../../client/socket/runner.ts";
 import { socketCaseOptions } from "../../helpers/socket-case.ts";
 
@@ -78,5 +79,23 @@ describe("latency mode's open loop", () => {
     expect(delays.filter((d) => d > 2e6).length).toBe(f.late);
     // The schedule held the rate: the last of 500 messages at 500/s was due 998 ms in.
     expect(f.elapsedMs).toBeGreaterThanOrEqual(998);
+  });
+});
+
+describe("fittedSpanMs: the pace the client kept", () => {
+  const times = (n: number, at: (k: number) => number): Float64Array => Float64Array.from({ length: n }, (_, k) => at(k));
+
+  it("is n intervals on schedule, and barely moves for one send 10 ms late at the end", () => {
+    expect(fittedSpanMs(times(500, (k) => 1000 + k * 0.5), 0.5)).toBeCloseTo(250, 6);
+    const late = times(500, (k) => 1000 + k * 0.5 + (k === 499 ? 10 : 0));
+    // The last send alone would give 259.5 ms (3.7% short of 2,000/s); the line gives under 0.1% more than on schedule.
+    expect(fittedSpanMs(late, 0.5)).toBeGreaterThan(250);
+    expect(fittedSpanMs(late, 0.5)).toBeLessThan(250.25);
+  });
+
+  it("stretches with a client that falls behind all along, as the rate it really kept", () => {
+    // Sends 10% slower than asked: 1,000/s asked, ~909/s kept.
+    expect(1000 / (fittedSpanMs(times(1000, (k) => k * 1.1), 1) / 1000) / 1000).toBeCloseTo(909.09 / 1000, 4);
+    expect(fittedSpanMs(times(1, () => 5), 2)).toBe(2);
   });
 });
