@@ -220,8 +220,10 @@ export interface Knee {
   codec: string;
   /** The highest rate kept below the first one missed (0: not even the lowest), messages per second. */
   rate: number;
-  /** The first rate missed, if any was. */
+  /** The rate missed above the knee (the first of two in a row, or the last rate run), if any was. */
   missed?: number;
+  /** Rates below the knee missed once and followed by a kept one (a pause of the machine, not the codec's limit). */
+  forgiven?: number[];
 }
 
 /** One mode x payload's wall time in a run, and the work it did. */

@@ -105,13 +105,13 @@ function kneeLines(cases: readonly CaseResult[]): string[] {
   const lines = [
     "",
     `knee: the highest rate kept (at least ${KNEE_RULE.minAchievedShare * 100}% of it sent, at most ${KNEE_RULE.maxLateShare * 100}% late, p99 within ` +
-      `${KNEE_RULE.maxP99Factor}x its p99 at the lowest rate, or 10 ms), msgs/s`,
+      `${KNEE_RULE.maxP99Factor}x its p99 at the lowest rate, or 10 ms) before two rates in a row missed, msgs/s`,
   ];
   for (const payload of PAYLOAD_NAMES) {
     const of = found.filter((k) => k.payload === payload).sort((a, b) => b.rate - a.rate);
-    if (of.length > 0) lines.push(`${pad(payload, 7)}${of.map((k) => `${k.codec} ${k.rate > 0 ? count(k.rate) : "none"}${k.missed === undefined ? "+" : ""}`).join(", ")}`);
+    if (of.length > 0) lines.push(`${pad(payload, 7)}${of.map((k) => `${k.codec} ${k.rate > 0 ? count(k.rate) : "none"}${k.missed === undefined ? "+" : ""}${k.forgiven ? "~" : ""}`).join(", ")}`);
   }
-  lines.push("   (+: kept every rate tried)");
+  lines.push(`   (+: kept every rate tried${found.some((k) => k.forgiven) ? "; ~: missed a lower rate once, then kept the next" : ""})`);
   return lines;
 }
 

@@ -10,7 +10,7 @@
 
 import { createRng, makeMessages } from "../../bench/harness/generator.ts";
 import type { CaseResult } from "../../bench/harness/results.ts";
-import { keptRate } from "../../bench/harness/knee.ts";
+import { keptRate, stopsClimbing } from "../../bench/harness/knee.ts";
 import { latencyStep, SOCKET_MODES, type Settings, type SocketMode } from "../../bench/harness/settings.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import { socketCaseResult, type SocketCase } from "./case-result.ts";
@@ -51,13 +51,15 @@ function stepsOf(mode: SocketMode, settings: Settings): { rate: number; settings
 }
 
 /**
- * Under a sweep, the codecs that kept this step's rate (knee.ts), against each one's p99 at the
- * first step; the others stop climbing. Without one, every codec goes on.
+ * Under a sweep, the codecs still climbing after this step (knee.ts): each one's rates so far,
+ * kept or missed against its p99 at the first step; a codec stops after two misses in a row.
+ * Without a sweep, every codec goes on.
  */
-function stillClimbing(settings: Settings, results: readonly CaseResult[], baseP99: Map<string, number>): string[] {
+function stillClimbing(settings: Settings, results: readonly CaseResult[], baseP99: Map<string, number>, history: Map<string, boolean[]>): string[] {
   if (!settings.sweep) return results.map((c) => c.codec);
   for (const c of results) if (!baseP99.has(c.codec) && c.socket?.rtt) baseP99.set(c.codec, c.socket.rtt.p99);
-  return results.filter((c) => keptRate(c, baseP99.get(c.codec) ?? Number.NaN)).map((c) => c.codec);
+  for (const c of results) history.set(c.codec, [...(history.get(c.codec) ?? []), keptRate(c, baseP99.get(c.codec) ?? Number.NaN)]);
+  return results.filter((c) => !stopsClimbing(history.get(c.codec)!)).map((c) => c.codec);
 }
 
 export async function runSocketModes(settings: Settings, ctx: SocketModeContext): Promise<SocketModeResult> {
@@ -83,6 +85,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
       const messages = messagesOf.get(payload)!;
       let codecs = settings.codecs;
       const baseP99 = new Map<string, number>();
+      const history = new Map<string, boolean[]>();
       for (const step of steps.get(mode)!) {
         if (codecs.length === 0) break;
         const p: PayloadRun = {
@@ -124,7 +127,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
           ctx.onCaseDone?.(result);
         }
         if (outcome.stopped || outcome.aborted !== "") break outer;
-        codecs = stillClimbing(settings, results, baseP99);
+        codecs = stillClimbing(settings, results, baseP99, history);
       }
     }
   }

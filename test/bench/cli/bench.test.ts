@@ -289,7 +289,7 @@ describe("latency mode from the command line", () => {
     const blocks = [...r.stdout.matchAll(/^small at ([\d,]+) msgs\/s$/gm)].map((m) => m[1]);
     expect(blocks).toEqual(["500", "1,000"]);
     expect(r.stdout).toMatch(/^knee: the highest rate kept/m);
-    expect(r.stdout).toMatch(/^small +(json|custom-binary) (none|[\d,]+\+?), (json|custom-binary) (none|[\d,]+\+?)$/m);
+    expect(r.stdout).toMatch(/^small +(json|custom-binary) (none|[\d,]+\+?~?), (json|custom-binary) (none|[\d,]+\+?~?)$/m);
     for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     const header = rows[0]!;

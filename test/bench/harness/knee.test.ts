@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keptRate, kneeField, KNEE_RULE, knees } from "../../../bench/harness/knee.ts";
+import { keptRate, kneeField, KNEE_RULE, knees, stopsClimbing } from "../../../bench/harness/knee.ts";
 import type { CaseResult } from "../../../bench/harness/results.ts";
 
 /** A latency case at `rate` with what it achieved, its late sends and its corrected p99 (ns). */
@@ -29,20 +29,28 @@ describe("the knee", () => {
     expect(KNEE_RULE.maxP99Factor).toBe(10);
   });
 
-  it("is the highest rate kept below the first missed, follows the figures, and is 0 for a codec that missed the lowest", () => {
+  it("is the highest rate kept before two misses in a row; a single miss followed by a kept rate is forgiven and named", () => {
     const cases = [
       ...[1000, 2000, 5000].map((r) => at("json", r)),
       at("json", 10_000, { achieved: 9000 }),
       at("json", 20_000),
+      at("json", 50_000, { late: 900 }),
+      at("json", 100_000, { late: 900 }),
       ...[1000, 2000, 5000, 10_000].map((r) => at("custom-binary", r)),
       at("msgpack", 1000, { achieved: 900 }),
+      at("msgpack", 2000, { achieved: 1800 }),
+      at("protobuf", 1000),
+      at("protobuf", 2000, { p99: 20e6 }),
     ];
     const found = knees(cases);
     expect(found).toEqual([
-      { client: "bun", payload: "small", codec: "json", rate: 5000, missed: 10_000 },
+      { client: "bun", payload: "small", codec: "json", rate: 20_000, missed: 50_000, forgiven: [10_000] },
       { client: "bun", payload: "small", codec: "custom-binary", rate: 10_000 },
       { client: "bun", payload: "small", codec: "msgpack", rate: 0, missed: 1000 },
+      // The last rate run, missed: nothing above it forgives it.
+      { client: "bun", payload: "small", codec: "protobuf", rate: 1000, missed: 2000 },
     ]);
+    expect([[true, false], [false, true], [true, false, false], [false, false]].map(stopsClimbing)).toEqual([false, false, true, true]);
     // The opposite figures give the opposite knees.
     const swapped = knees([...[1000, 2000].map((r) => at("json", r)), at("custom-binary", 1000), at("custom-binary", 2000, { p99: 50e6 })]);
     expect(swapped.map((k) => [k.codec, k.rate])).toEqual([
