@@ -5,7 +5,10 @@
  * the text its plotters read). Several clients' samples are pooled into one histogram (the same
  * as adding their histograms); percentiles are never averaged.
  * The JavaScript build is used everywhere (the page included), so results do not depend on
- * whether WebAssembly loaded.
+ * whether WebAssembly loaded. The WebAssembly build runs under Bun too, but records no faster
+ * (200,000 values: 138 ns per value against the JavaScript build's 141) and encodes slower
+ * (4.7 ms against 2.2), and histograms are filled from the samples after the timed runs, so
+ * neither build's speed reaches a figure.
  */
 
 import * as hdr from "hdr-histogram-js";
