@@ -263,9 +263,8 @@ describe("latency mode from the command line", () => {
       expect(Number(at(row, "client_cpu_ns_per_msg"))).toBeGreaterThan(0);
       expect(Number(at(row, "server_cpu_ns_per_msg"))).toBeGreaterThan(0);
       expect(Number(at(row, "server_rss_peak_bytes"))).toBeGreaterThan(10 * 1024 * 1024);
-      // The client's time on messages is part of its process CPU (which also holds the pacing loop's polling).
+      // The client's time on messages, by the clock (on a loaded machine it holds time the process was descheduled, so it is no bound on CPU).
       expect(Number(at(row, "client_busy_ns_per_msg"))).toBeGreaterThan(0);
-      expect(Number(at(row, "client_busy_ns_per_msg"))).toBeLessThan(Number(at(row, "client_cpu_ns_per_msg")) * 1.05);
     }
     // Each case's histograms: in the JSON in HdrHistogram's encoding, and as .hgrm spectra.
     const results = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
