@@ -218,7 +218,7 @@ export interface Knee {
   client: string;
   payload: string;
   codec: string;
-  /** The highest rate kept below the first one missed (0: not even the lowest), messages per second. */
+  /** The highest rate kept before two misses in a row (0: none kept), messages per second. */
   rate: number;
   /** The rate missed above the knee (the first of two in a row, or the last rate run), if any was. */
   missed?: number;
