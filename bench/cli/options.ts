@@ -209,6 +209,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       `--modes codec has no codec to run: raw runs in the WebSocket modes only; add a codec (${CODEC_NAMES.join(", ")})${socketModes.length === 0 ? " or choose --modes roundtrip, stream or fanout" : " or leave codec out of --modes"}`,
     );
   }
+  if (v.rate !== undefined && !settings.modes.includes("latency")) {
+    throw new SettingError(`--rate applies to latency mode only; add latency to --modes (got --modes ${settings.modes.join(",")})`);
+  }
   const forks = integerFlag("forks", v.forks, quick ? QUICK_FORKS : DEFAULT_FORKS, 1, 64);
   return { settings, client: client[0]!, url: parseUrl(v.url), out, quick, wide: v.wide === true, forks, help: v.help === true };
 }

@@ -121,6 +121,7 @@ export function parseInteger(name: string, raw: string, min: number, max: number
 /** Latency rates from text (`--rate`, the page's field): "sweep" (the ladder, climbed to each codec's knee) or one or more rates, lowest first. */
 export function parseRates(name: string, raw: string): Pick<Settings, "rates" | "sweep"> {
   if (raw.trim() === "sweep") return { rates: [...SWEEP_RATES], sweep: true };
+  if (!/^\s*\d[\d_]*(\s*,\s*\d[\d_]*)*\s*$/.test(raw)) throw new SettingError(`${name} takes 'sweep' or messages per second N[,N...] from 1 to 1000000, got '${raw}'`);
   const rates = raw.split(",").map((r) => parseInteger(name, r, 1, 1_000_000));
   return { rates: [...new Set(rates)].sort((a, b) => a - b), sweep: false };
 }

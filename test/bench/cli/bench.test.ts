@@ -39,6 +39,9 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
     [["--runs"], /^bench: option '--runs' needs a value; see --help\n$/],
     [["--fixed=yes"], /^bench: option '--fixed' takes no value; see --help\n$/],
     [["extra"], /^bench: unexpected argument 'extra'/],
+    [["--modes", "latency", "--rate", "sweep,1000"], /^bench: --rate takes 'sweep' or messages per second N\[,N\.\.\.\] from 1 to 1000000, got 'sweep,1000'\n$/],
+    [["--modes", "latency", "--rate", "1e3"], /^bench: --rate takes 'sweep' or messages per second N\[,N\.\.\.\] from 1 to 1000000, got '1e3'\n$/],
+    [["--modes", "codec,stream", "--rate", "5000"], /^bench: --rate applies to latency mode only; add latency to --modes \(got --modes codec,stream\)\n$/],
   ])("%j", (args, pattern) => {
     const r = bench(...(args as string[]));
     expect(r.code).toBe(2);
