@@ -158,7 +158,9 @@ function kneeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]
     const at = (rate: number): string => {
       const with_ = of.filter((k) => k.rate === rate);
       const shown = with_.length === of.length && of.length > 1 ? "all" : `${with_[0]!.codec}${with_.length > 1 ? ` +${with_.length - 1}` : ""}`;
-      return `${rate <= 0 ? "none" : rate % 1000 === 0 ? `${rate / 1000}k` : compact(rate)} ${shown}`;
+      // "+": kept every rate tried (the sweep's top, or a run stopped early), so the knee may be higher.
+      const plus = with_.every((k) => k.missed === undefined) ? "+" : "";
+      return `${rate <= 0 ? "none" : rate % 1000 === 0 ? `${rate / 1000}k` : compact(rate)}${plus} ${shown}`;
     };
     const top = of[0]!.rate;
     const bottom = of[of.length - 1]!.rate;
