@@ -13,6 +13,7 @@ import { ClientWorkers } from "../../client/socket/workers.ts";
 import { CODECS } from "../../protocols/registry.ts";
 import { performanceClock, type ClockCalibration } from "../harness/clock.ts";
 import { runCodecMode } from "../harness/codec-mode.ts";
+import { addCompression } from "../harness/compression.ts";
 import { kneeField } from "../harness/knee.ts";
 import type { RunHooks } from "../harness/progress.ts";
 import type { BenchResults, CaseResult, RunSettings } from "../harness/results.ts";
@@ -111,6 +112,8 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
     const forks = options.forks;
     const { result, error } = forks > 1 ? await runCodecForks(settings, forks, hooks) : { result: await runCodecMode(settings, { ...hooks, codecs: codecModeCodecs, clock: performanceClock, calibration }), error: "" };
     if (error !== "") fail(`codec mode stopped: ${error}`);
+    // Untimed by codec mode: after its rounds, what compression makes of each codec's messages.
+    if (!control.stopRequested) for (const e of await addCompression(result.cases, settings, performanceClock, calibration.overheadNs)) fail(e);
     cases.push(...result.cases);
     order.codec = result.order;
     runSettings.minBatchNs = result.minBatchNs;

@@ -180,6 +180,18 @@ export interface CaseResult {
   raw: RunFigures[];
   /** WebSocket modes only. */
   socket?: SocketFigures;
+  /** Codec mode, from the CLI: the codec's messages compressed (bench/harness/compression.ts). */
+  compression?: CompressionFigures;
+}
+
+/** A codec's messages compressed (bench/harness/compression.ts): mean bytes per message, and median of the passes' mean time per message, ns. */
+export interface CompressionFigures {
+  deflateBytes: number;
+  deflateContextBytes: number;
+  zstdBytes: number;
+  /** One zstdCompressSync call per message, and the same call on an empty message (its set-up). */
+  zstdNs: number;
+  zstdEmptyNs: number;
 }
 
 /** The settings a run was made with, as every results file records them. */

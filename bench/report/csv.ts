@@ -43,6 +43,9 @@ export const CSV_COLUMNS: readonly string[] = [
   "total_vs_json_ci95_low",
   "total_vs_json_ci95_high",
   "bytes_vs_json",
+  "deflate_bytes",
+  "deflate_context_bytes",
+  "zstd_bytes",
   "serialize_mean_ns",
   "deserialize_mean_ns",
   "msgs_per_s",
@@ -62,6 +65,8 @@ export const CSV_COLUMNS: readonly string[] = [
   "bytes_max",
   "round_msgs",
   "loop_floor_ns",
+  "zstd_ns",
+  "zstd_empty_ns",
   // The WebSocket modes.
   "rtt_p90_ns",
   "rtt_p999_ns",
@@ -262,6 +267,15 @@ function caseRow(results: BenchResults, c: CaseResult): Row {
     ...identityColumns(results, c),
     ...(c.verified ? timingColumns(results, c) : {}),
     ...(c.socket ? socketColumns(results, c, c.socket) : {}),
+    ...(c.compression && c.verified
+      ? {
+          deflate_bytes: c.compression.deflateBytes,
+          deflate_context_bytes: c.compression.deflateContextBytes,
+          zstd_bytes: c.compression.zstdBytes,
+          zstd_ns: c.compression.zstdNs,
+          zstd_empty_ns: c.compression.zstdEmptyNs,
+        }
+      : {}),
   };
 }
 

@@ -132,6 +132,17 @@ const FANOUT_COLUMNS: Column[] = [
   LOST,
 ];
 
+/** Codec mode's messages compressed (bench/harness/compression.ts): bytes per message and time to compress one. */
+export const COMPRESSION_COLUMNS: Column[] = [
+  NAME,
+  BYTES,
+  { title: "deflate", width: 7, cell: (c) => count(c.compression!.deflateBytes) },
+  { title: "in stream", width: 9, cell: (c) => count(c.compression!.deflateContextBytes) },
+  { title: "zstd", width: 6, cell: (c) => count(c.compression!.zstdBytes) },
+  { title: "zstd time", width: 10, cell: (c) => formatNs(c.compression!.zstdNs) },
+  { title: "empty", width: 9, cell: (c) => formatNs(c.compression!.zstdEmptyNs) },
+];
+
 export const MODE_VIEWS = [
   {
     mode: "codec",

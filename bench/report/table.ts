@@ -11,7 +11,7 @@ import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { count, formatNs, pad, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { roundToRoundNoise, widestRatioInterval } from "./ratios.ts";
 import { KNEE_RULE, knees } from "../harness/knee.ts";
-import { MODE_VIEWS, NAME, SPREAD, type Column } from "./table-columns.ts";
+import { COMPRESSION_COLUMNS, MODE_VIEWS, NAME, SPREAD, type Column } from "./table-columns.ts";
 import { verdictLines } from "./verdict.ts";
 
 /** How the table is laid out: `wide` shows every column (wider than a terminal). */
@@ -115,6 +115,24 @@ function kneeLines(cases: readonly CaseResult[]): string[] {
   return lines;
 }
 
+/** Codec mode's compressed sizes, a block per payload, smallest in a stream first. */
+function compressionLines(cases: readonly CaseResult[], wide: boolean): string[] {
+  const sized = cases.filter((c) => c.compression !== undefined && c.verified);
+  if (sized.length === 0) return [];
+  const lines = [
+    "",
+    "compressed, bytes per message: permessage-deflate alone and in a stream (context kept), zstd alone;",
+    "   zstd time: one zstdCompressSync call per message, set-up included (empty: the call on no bytes)",
+  ];
+  for (const payload of PAYLOAD_NAMES) {
+    const of = sized.filter((c) => c.payload === payload);
+    if (of.length === 0) continue;
+    lines.push("", `${payload}, compressed`);
+    lines.push(...block(of, COMPRESSION_COLUMNS, (a, b) => a.compression!.deflateContextBytes - b.compression!.deflateContextBytes, wide));
+  }
+  return lines;
+}
+
 export function formatTable(results: BenchResults, options: TableOptions = {}): string {
   const wide = options.wide === true;
   const s = results.settings;
@@ -161,6 +179,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
         }
       }
       if (view.mode === "latency") lines.push(...kneeLines(ofMode.filter((c) => c.client === client)));
+      if (view.mode === "codec") lines.push(...compressionLines(ofMode.filter((c) => c.client === client), wide));
     }
   }
   if (results.cases.some((c) => !c.standard)) {

@@ -103,6 +103,15 @@ describe("a real run", () => {
     expect(r.stdout).toMatch(/^Verdict from this run/m);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     expect(rows).toHaveLength(1 + CODEC_NAMES.length * 3);
+    // Compressed sizes for every codec and payload: in the table, and in the CSV beside the uncompressed bytes.
+    expect(r.stdout).toMatch(/^small, compressed$/m);
+    expect(r.stdout).toMatch(/^codec +bytes +deflate +in stream +zstd +zstd time +empty$/m);
+    const col = (name: string): number => rows[0]!.indexOf(name);
+    for (const row of rows.slice(1)) {
+      for (const name of ["deflate_bytes", "deflate_context_bytes", "zstd_bytes", "zstd_ns", "zstd_empty_ns"]) expect(Number(row[col(name)]), `${row[col("codec")]} ${name}`).toBeGreaterThan(0);
+      // A kept context never makes a message larger than compressing it alone.
+      expect(Number(row[col("deflate_context_bytes")])).toBeLessThanOrEqual(Number(row[col("deflate_bytes")]));
+    }
     const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8"));
     expect(json.settings.iterations.codec).toBe(300);
     expect(json.environment.runtime).toBe("bun");

@@ -1,0 +1,136 @@
+/**
+ * What compression does to each codec's messages, in process, with the runtime's own zlib and
+ * zstd (no dependency). Per message, as a WebSocket would carry it:
+ * - permessage-deflate on its own (no context takeover): raw deflate ending in a sync flush,
+ *   whose trailing 00 00 ff ff RFC 7692 strips;
+ * - permessage-deflate with the context kept across the stream (context takeover, the default of
+ *   the extension): one deflate stream, flushed after every message, as the extension runs it.
+ *   (Priming a one-shot call with the previous 32 KiB as a preset dictionary comes within a byte
+ *   or two of it, not exactly: the stream is the real thing.)
+ * - zstd on its own, at its default level.
+ * Deflate's time is not measured. The runtime's synchronous call builds a compressor each time,
+ * and that is most of it (here 9.2 µs for an empty message, 8.2 µs for a 120-byte one), while
+ * a WebSocket server keeps its compressor; the only API that keeps one is asynchronous, whose
+ * thread hop would swamp the figure. The socket modes with `--deflate` show what compression
+ * costs a server. zstd's time is of one `zstdCompressSync` call per message, as an application
+ * compressing its messages itself would make it, set-up included; the call on an empty message
+ * is timed beside it, so a reader sees how much of it is set-up.
+ * Times are per message, by the clock around each call, median of several passes over the
+ * messages, clock read cost subtracted. Every compressed message is decompressed once and
+ * compared with the original, so no size is of a stream that does not decode.
+ */
+
+import zlib from "node:zlib";
+import type { Message, PayloadName } from "../../protocols/messages.ts";
+import { getCodec } from "../../protocols/registry.ts";
+import type { Clock } from "./clock.ts";
+import { makeMessages } from "./generator.ts";
+import type { CaseResult, CompressionFigures } from "./results.ts";
+import type { Settings } from "./settings.ts";
+
+
+/** RFC 7692 7.2.1: a sync flush ends in these four bytes, which the sender removes. */
+const FLUSH_TAIL = 4;
+const TIMED_PASSES = 5;
+const EMPTY = new Uint8Array(0);
+
+const deflateAlone = (frame: Uint8Array): Buffer => zlib.deflateRawSync(frame, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+const zstd = (frame: Uint8Array): Uint8Array => zlib.zstdCompressSync(frame);
+
+/**
+ * Each frame through one deflate stream, flushed after every frame: bytes per frame, its flush tail
+ * removed. Checks that the whole stream inflates back to the frames in order.
+ */
+export async function deflateWithContext(frames: readonly Uint8Array[]): Promise<number[]> {
+  const stream = zlib.createDeflateRaw();
+  const outputs: Buffer[] = [];
+  try {
+    for (const frame of frames) {
+      const chunks: Buffer[] = [];
+      const onData = (c: Buffer): number => chunks.push(c);
+      stream.on("data", onData);
+      stream.write(frame);
+      await new Promise<void>((resolve) => stream.flush(zlib.constants.Z_SYNC_FLUSH, () => resolve()));
+      stream.off("data", onData);
+      outputs.push(Buffer.concat(chunks));
+    }
+  } finally {
+    stream.close();
+  }
+  const back = zlib.inflateRawSync(Buffer.concat(outputs), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  if (!sameBytes(back, Buffer.concat(frames))) throw new Error("the deflate stream did not give the messages back");
+  return outputs.map((o) => o.length - FLUSH_TAIL);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.byteLength === b.byteLength && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
+}
+
+/** Median over passes of the mean time per frame of `compress`, ns. */
+function timePerFrame(frames: readonly Uint8Array[], compress: (f: Uint8Array) => unknown, clock: Clock, overheadNs: number): number {
+  const passes: number[] = [];
+  for (let p = 0; p < TIMED_PASSES; p++) {
+    let ns = 0;
+    for (const frame of frames) {
+      const t0 = clock.now();
+      compress(frame);
+      ns += (clock.now() - t0) * 1e6 - overheadNs;
+    }
+    passes.push(ns / frames.length);
+  }
+  passes.sort((a, b) => a - b);
+  return passes[Math.floor(passes.length / 2)]!;
+}
+
+/** The figures for one codec's frames (in the order they would go out). Throws if a compressed frame does not decompress to itself. */
+export async function compressionFigures(frames: readonly Uint8Array[], clock: Clock, overheadNs: number): Promise<CompressionFigures> {
+  if (frames.length === 0) return { deflateBytes: NaN, deflateContextBytes: NaN, zstdBytes: NaN, zstdNs: NaN, zstdEmptyNs: NaN };
+  let deflateBytes = 0;
+  let zstdBytes = 0;
+  for (const frame of frames) {
+    const d = deflateAlone(frame);
+    const z = zstd(frame);
+    if (!sameBytes(zlib.inflateRawSync(d, { finishFlush: zlib.constants.Z_SYNC_FLUSH }), frame)) throw new Error("deflate did not give the message back");
+    if (!sameBytes(zlib.zstdDecompressSync(z), frame)) throw new Error("zstd did not give the message back");
+    deflateBytes += d.length - FLUSH_TAIL;
+    zstdBytes += z.byteLength;
+  }
+  const context = await deflateWithContext(frames);
+  return {
+    deflateBytes: deflateBytes / frames.length,
+    deflateContextBytes: context.reduce((a, b) => a + b, 0) / frames.length,
+    zstdBytes: zstdBytes / frames.length,
+    zstdNs: timePerFrame(frames, zstd, clock, overheadNs),
+    zstdEmptyNs: timePerFrame(frames.map(() => EMPTY), zstd, clock, overheadNs),
+  };
+}
+
+/** Messages per codec and payload the compressed sizes are taken over (the first of the run's list). */
+const COMPRESSION_MESSAGES = 500;
+
+/**
+ * Adds compressed sizes to every verified codec-mode case: the payload's first messages (the
+ * run's seed), encoded by the codec in order as a stream would carry them, text as UTF-8. A case
+ * whose sizes cannot be taken keeps its timings and gets none; why is returned, one line each.
+ */
+export async function addCompression(cases: CaseResult[], settings: Settings, clock: Clock, overheadNs: number): Promise<string[]> {
+  const errors: string[] = [];
+  const messagesOf = new Map<PayloadName, readonly Message[]>();
+  for (const c of cases) {
+    const codec = getCodec(c.codec);
+    if (c.mode !== "codec" || !c.verified || !codec) continue;
+    const payload = c.payload as PayloadName;
+    if (!messagesOf.has(payload)) messagesOf.set(payload, makeMessages(payload, { count: Math.min(COMPRESSION_MESSAGES, settings.iterations.codec), seed: settings.seed, fixed: settings.fixed }));
+    const pair = codec.forPayload(payload);
+    const frames = messagesOf.get(payload)!.map((m) => {
+      const e = pair.encode(m);
+      return typeof e === "string" ? Buffer.from(e, "utf8") : Uint8Array.from(e);
+    });
+    try {
+      c.compression = await compressionFigures(frames, clock, overheadNs);
+    } catch (e) {
+      errors.push(`compressed sizes of ${c.codec} ${c.payload}: ${(e as Error).message}`);
+    }
+  }
+  return errors;
+}
