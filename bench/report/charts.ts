@@ -16,7 +16,7 @@ import { latencySpecs } from "./latency-charts.ts";
 import type { ChartRow } from "./rows.ts";
 
 /** One hue per metric; sources get lighter shades of it. */
-const HUES: Record<string, number> = { serialize: 210, deserialize: 150, total: 30, bytes: 270, p50: 190, p99: 350, msgs: 40 };
+const HUES: Record<string, number> = { serialize: 210, deserialize: 150, total: 30, bytes: 270, deflate: 300, stream: 330, zstd: 110, p50: 190, p99: 350, msgs: 40 };
 
 function color(metric: string, sourceIndex: number): string {
   const lightness = Math.min(40 + sourceIndex * 15, 80);
@@ -161,9 +161,23 @@ export function chartSpecs(rows: ChartRow[]): ChartSpec[] {
     }
     const anyRows = rows.filter((r) => r.payload === payload && Number.isFinite(r.bytes) && r.codec !== "raw");
     if (anyRows.length > 0) {
+      // One row per codec, one with compressed sizes where a run measured them.
       const first = new Map<string, ChartRow>();
-      for (const r of anyRows) if (!first.has(r.codec)) first.set(r.codec, r);
-      specs.push(spec(`bytes-${payload}`, payload, `${payload}: bytes per message`, "bytes", [...first.values()], [{ metric: "bytes", label: "bytes", value: (r) => r.bytes }], false, false));
+      for (const r of anyRows) if (!first.has(r.codec) || (Number.isFinite(r.deflateContextBytes) && !Number.isFinite(first.get(r.codec)!.deflateContextBytes))) first.set(r.codec, r);
+      const picked = [...first.values()];
+      const compressed = picked.some((r) => Number.isFinite(r.deflateContextBytes));
+      specs.push(
+        spec(`bytes-${payload}`, payload, `${payload}: bytes per message${compressed ? " (and compressed: deflate alone, in a stream; zstd)" : ""}`, "bytes", picked, [
+          { metric: "bytes", label: "bytes", value: (r) => r.bytes },
+          ...(compressed
+            ? [
+                { metric: "deflate", label: "deflate alone", value: (r: ChartRow) => r.deflateBytes },
+                { metric: "stream", label: "deflate in a stream", value: (r: ChartRow) => r.deflateContextBytes },
+                { metric: "zstd", label: "zstd", value: (r: ChartRow) => r.zstdBytes },
+              ]
+            : []),
+        ], false, false),
+      );
     }
     const rt = of("roundtrip");
     if (rt.length > 0) {

@@ -20,6 +20,10 @@ export interface ChartRow {
   payload: string;
   standard: boolean;
   bytes: number;
+  /** Codec mode from the CLI: bytes per message compressed (deflate alone, deflate in a stream, zstd); NaN elsewhere. */
+  deflateBytes: number;
+  deflateContextBytes: number;
+  zstdBytes: number;
   /** Means per message, with the half-width of their 95% interval. */
   serializeNs: number;
   deserializeNs: number;
@@ -90,6 +94,9 @@ function rowsFromCsv(text: string): ChartRow[] {
       payload: get(row, "payload") ?? "",
       standard: get(row, "standard") !== "false",
       bytes: num(get(row, "bytes")),
+      deflateBytes: num(get(row, "deflate_bytes")),
+      deflateContextBytes: num(get(row, "deflate_context_bytes")),
+      zstdBytes: num(get(row, "zstd_bytes")),
       serializeNs: num(get(row, "serialize_mean_ns")),
       deserializeNs: num(get(row, "deserialize_mean_ns")),
       totalNs: num(get(row, "total_mean_ns")),

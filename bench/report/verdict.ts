@@ -170,6 +170,16 @@ function kneeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]
   return `Knee (latency, ${client} client), msgs/s kept, best .. worst: ${parts.join("; ")}`;
 }
 
+/** Whether custom-binary's size lead over json survives permessage-deflate with its context kept (codec mode's compressed sizes). */
+function compressionLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string | undefined {
+  const sizes = (codec: string): string[] =>
+    payloads.map((p) => cases.find((c) => c.mode === "codec" && c.codec === codec && c.payload === p && c.compression)?.compression?.deflateContextBytes ?? NaN).map((b) => (Number.isFinite(b) ? count(b) : "-"));
+  const cb = sizes("custom-binary");
+  const json = sizes("json");
+  if (cb.every((b) => b === "-") || json.every((b) => b === "-")) return undefined;
+  return `Deflated in a stream (context kept): custom-binary ${cb.join(" / ")} B, json ${json.join(" / ")} B`;
+}
+
 /** The verdict, at most VERDICT_MAX_LINES lines; empty when the run has nothing verified. */
 export function verdictLines(cases: readonly CaseResult[]): string[] {
   const payloads = PAYLOAD_NAMES.filter((p) => cases.some((c) => c.payload === p && c.verified && c.codec !== "raw"));
@@ -178,8 +188,13 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   const wrap = (ls: readonly (string | undefined)[]): string[] => ls.filter((l) => l !== undefined).flatMap((l) => wrapLine(l, TERMINAL_WIDTH, "    "));
   const head = wrap([`Verdict from this run (fastest by ${SPEED_BASIS[mode]}; another machine may differ):`, ...payloads.map((p) => payloadLine(cases, p, mode))]);
   const hand = handWrittenLine(cases, payloads);
-  const parts = { hand: wrap([hand && hand + ` (${payloads.join("/")})`]), knee: wrap([kneeLine(cases, payloads)]), socket: wrap(socketLines(cases, payloads)) };
-  // Within the line budget, whole statements only: the knee first, then custom-binary against json, then the socket.
+  const parts = {
+    hand: wrap([hand && hand + ` (${payloads.join("/")})`]),
+    compressed: wrap([compressionLine(cases, payloads)]),
+    knee: wrap([kneeLine(cases, payloads)]),
+    socket: wrap(socketLines(cases, payloads)),
+  };
+  // Within the line budget, whole statements only: the knee first, then custom-binary against json, the socket, compression.
   let room = VERDICT_MAX_LINES - head.length;
   const fits = (ls: string[]): string[] => {
     if (ls.length > room) return [];
@@ -189,5 +204,6 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   const knee = fits(parts.knee);
   const handLines = fits(parts.hand);
   const socket = fits(parts.socket);
-  return [...head, ...handLines, ...knee, ...socket].slice(0, VERDICT_MAX_LINES);
+  const compressed = fits(parts.compressed);
+  return [...head, ...handLines, ...compressed, ...knee, ...socket].slice(0, VERDICT_MAX_LINES);
 }

@@ -106,4 +106,13 @@ describe("the verdict", () => {
     expect(lines[1]).toMatch(/^small +fastest msgpack \(0\.67x json's time\)/);
     expect(lines.join(" ").replace(/ +/g, " ")).toContain("Knee (latency, bun client), msgs/s kept, best .. worst: small 20k+ custom-binary .. 1k msgpack");
   });
+
+  it("says whether custom-binary's size lead survives a compressed stream, from codec mode's compressed sizes", () => {
+    const sized = (codec: string, payload: string, stream: number): CaseResult =>
+      caseOf(codec, payload, rounds(codec === "json" ? 1000 : 500), { compression: { deflateBytes: stream + 5, deflateContextBytes: stream, zstdBytes: stream + 9, zstdNs: 3000, zstdEmptyNs: 2500 } });
+    const lines = verdictLines([sized("json", "small", 20), sized("custom-binary", "small", 17), sized("json", "large", 237), sized("custom-binary", "large", 207)]);
+    expect(lines).toContain("Deflated in a stream (context kept): custom-binary 17 / 207 B, json 20 / 237 B");
+    // Without compressed sizes, no such line.
+    expect(verdictLines([caseOf("json", "small", rounds(1000)), caseOf("custom-binary", "small", rounds(500))]).some((l) => l.startsWith("Deflated"))).toBe(false);
+  });
 });
