@@ -22,12 +22,12 @@
 
 import zlib from "node:zlib";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
+import { errorText } from "../../protocols/codec.ts";
 import { getCodec } from "../../protocols/registry.ts";
 import type { Clock } from "./clock.ts";
 import { makeMessages } from "./generator.ts";
 import type { CaseResult, CompressionFigures } from "./results.ts";
 import type { Settings } from "./settings.ts";
-
 
 /** RFC 7692 7.2.1: a sync flush ends in these four bytes, which the sender removes. */
 const FLUSH_TAIL = 4;
@@ -129,7 +129,7 @@ export async function addCompression(cases: CaseResult[], settings: Settings, cl
     try {
       c.compression = await compressionFigures(frames, clock, overheadNs);
     } catch (e) {
-      errors.push(`compressed sizes of ${c.codec} ${c.payload}: ${(e as Error).message}`);
+      errors.push(`compressed sizes of ${c.codec} ${c.payload}: ${errorText(e)}`);
     }
   }
   return errors;

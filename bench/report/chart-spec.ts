@@ -28,3 +28,11 @@ export interface ChartSpec {
     options: Record<string, unknown>;
   };
 }
+
+/** Each value once, in first-seen order. */
+export function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}
+
+/** A figure rounded to 3 decimals, as the chart data carries it. */
+export const round3 = (v: number): number => Math.round(v * 1000) / 1000;

@@ -11,7 +11,7 @@
  */
 
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
-import type { ChartSpec } from "./chart-spec.ts";
+import { round3, unique, type ChartSpec } from "./chart-spec.ts";
 import { latencySpecs } from "./latency-charts.ts";
 import type { ChartRow } from "./rows.ts";
 
@@ -21,10 +21,6 @@ const HUES: Record<string, number> = { serialize: 210, deserialize: 150, total: 
 function color(metric: string, sourceIndex: number): string {
   const lightness = Math.min(40 + sourceIndex * 15, 80);
   return `hsl(${HUES[metric] ?? 0}, 65%, ${lightness}%)`;
-}
-
-function unique<T>(values: T[]): T[] {
-  return [...new Set(values)];
 }
 
 function options(title: string, yTitle: string, log: boolean): Record<string, unknown> {
@@ -42,8 +38,6 @@ function options(title: string, yTitle: string, log: boolean): Record<string, un
 
 /** Sources this far apart (largest value over smallest) share a logarithmic axis. */
 const LOG_SCALE_SPREAD = 10;
-
-const round3 = (v: number): number => Math.round(v * 1000) / 1000;
 
 interface Metric {
   metric: string;

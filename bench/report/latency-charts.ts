@@ -13,7 +13,7 @@
  * labels the spectrum's axis in percent.
  */
 
-import type { ChartDataset, ChartSpec } from "./chart-spec.ts";
+import { round3, unique, type ChartDataset, type ChartSpec } from "./chart-spec.ts";
 import type { ChartRow } from "./rows.ts";
 
 /** The spectrum's points: percentile and the row's figure at it. */
@@ -25,14 +25,10 @@ const SPECTRUM: { q: number; pick: (r: ChartRow) => number }[] = [
   { q: 0.9999, pick: (r) => r.rttP9999Ns },
 ];
 
-const round3 = (v: number): number => Math.round(v * 1000) / 1000;
-
 /** A hue per codec, spread around the wheel; sources after the first get lighter shades. */
 function codecColor(index: number, count: number, sourceIndex: number): string {
   return `hsl(${Math.round((index * 360) / Math.max(count, 1)) % 360}, 65%, ${Math.min(38 + sourceIndex * 18, 75)}%)`;
 }
-
-const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
 function lineOptions(title: string, xTitle: string, yTitle: string, percentileAxis: boolean): Record<string, unknown> {
   return {
