@@ -3,6 +3,8 @@
  * well-behaved client would send) and reads the answer's status line, headers and body.
  */
 import net from "node:net";
+import { afterAll, beforeAll } from "vitest";
+import { spawnServer, type ServerProcess } from "../../bench/cli/processes/server.ts";
 import type { Refusal } from "../../protocols/socket/context.ts";
 
 export interface RawAnswer {
@@ -56,4 +58,21 @@ export interface ServerHealth {
 
 export async function serverHealth(serverUrl: string): Promise<ServerHealth> {
   return (await (await fetch(`${serverUrl}/health`)).json()) as ServerHealth;
+}
+
+/** A server process for a whole test file: spawned before its tests and stopped after them; `url` once spawned, `health()` its /health. */
+export function serverForFile(): { readonly url: string; health(): Promise<ServerHealth> } {
+  let server: ServerProcess | undefined;
+  beforeAll(async () => {
+    server = await spawnServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return {
+    get url(): string {
+      return server!.url;
+    },
+    health: () => serverHealth(server!.url),
+  };
 }

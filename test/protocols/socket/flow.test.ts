@@ -5,26 +5,18 @@
  * well-behaved client throughout. Its memory is read from /health (RSS and heap) in its own process.
  */
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { makeMessages } from "../../../bench/harness/generator.ts";
-import { spawnServer, type ServerProcess } from "../../../bench/cli/processes/server.ts";
 import { runSocketCase } from "../../../client/socket/runner.ts";
 import { getCodec } from "../../../protocols/registry.ts";
 import { socketUrl } from "../../../protocols/socket/contract.ts";
 import { Inbox } from "../../../protocols/socket/inbox.ts";
 import { startServer, type ServerOptions } from "../../../server.ts";
-import { serverHealth, type ServerHealth } from "../../helpers/raw-http.ts";
+import { serverForFile, serverHealth, type ServerHealth } from "../../helpers/raw-http.ts";
 import { socketCaseOptions } from "../../helpers/socket-case.ts";
 
-let server: ServerProcess;
-beforeAll(async () => {
-  server = await spawnServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-
-const health = (): Promise<ServerHealth> => serverHealth(server.url);
+const server = serverForFile();
+const health = server.health;
 
 /** One masked binary frame carrying `payload`. */
 function binaryFrame(payload: Uint8Array): Buffer {

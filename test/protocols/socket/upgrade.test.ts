@@ -3,19 +3,11 @@
  * and dropped), /health counts them, and the server takes connections again once they close.
  */
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnServer, type ServerProcess } from "../../../bench/cli/processes/server.ts";
-import { serverHealth, upgradeRequest, type ServerHealth } from "../../helpers/raw-http.ts";
+import { describe, expect, it } from "vitest";
+import { serverForFile, upgradeRequest } from "../../helpers/raw-http.ts";
 
-let server: ServerProcess;
-beforeAll(async () => {
-  server = await spawnServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-
-const health = (): Promise<ServerHealth> => serverHealth(server.url);
+const server = serverForFile();
+const health = server.health;
 
 /** Opens `n` raw sockets at once, each asking for an upgrade; resolves with every status and the sockets (still open). */
 function flood(n: number): Promise<{ statuses: number[]; sockets: net.Socket[] }> {
