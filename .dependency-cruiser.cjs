@@ -21,11 +21,18 @@ module.exports = {
       to: { pathNot: "^custom-binary/" },
     },
     {
-      name: "messages-import-nothing",
-      comment: "protocols/messages.ts is the floor every codec stands on: types, names and the article's messages only.",
+      name: "messages-import-nothing-else",
+      comment: "protocols/messages.ts and message-sets.ts are the floor every codec stands on: types, names and example messages only; the sets take their types from the custom-binary layouts that carry them.",
       severity: "error",
-      from: { path: "^protocols/messages\\.ts$" },
-      to: {},
+      from: { path: "^protocols/message(s|-sets)\\.ts$" },
+      to: { pathNot: "^protocols/message-sets\\.ts$|^custom-binary/index\\.ts$" },
+    },
+    {
+      name: "messages-load-no-codec",
+      comment: "Loading the messages never loads a codec: message-sets.ts imports custom-binary's types only.",
+      severity: "error",
+      from: { path: "^protocols/message(s|-sets)\\.ts$" },
+      to: { path: "^custom-binary/", dependencyTypesNot: ["type-only"] },
     },
     {
       name: "protocols-below-bench-and-client",

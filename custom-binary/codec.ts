@@ -1,4 +1,5 @@
-import { decodeWith, encodeWith, type Message } from "./messages.ts";
+import type { LayoutName } from "./header.ts";
+import { decodeWith, encodeWith, layoutOf, type Message } from "./messages.ts";
 import { BinaryReader } from "./reader.ts";
 import { BinaryWriter, DEFAULT_WRITER_MODE, type WriterMode } from "./writer.ts";
 
@@ -12,13 +13,15 @@ export interface CustomBinary {
 /**
  * An encoder/decoder pair with its own buffers. Not re-entrant, like any
  * codec with reused buffers; one per thread of work is plenty. `mode`: see
- * BinaryWriter (the engine's faster one by default).
+ * BinaryWriter (the engine's faster one by default). `layout`: the one
+ * every message is written with; without it, each message's fields choose
+ * (`layoutOf`). The decoder reads every layout.
  */
-export function createCustomBinary(mode: WriterMode = DEFAULT_WRITER_MODE): CustomBinary {
+export function createCustomBinary(mode: WriterMode = DEFAULT_WRITER_MODE, layout?: LayoutName): CustomBinary {
   const writer = new BinaryWriter(mode);
   const reader = new BinaryReader();
   return {
-    encode: (message) => encodeWith(writer, message),
+    encode: layout === undefined ? (message) => encodeWith(writer, message, layoutOf(message)) : (message) => encodeWith(writer, message, layout),
     decode: (bytes) => decodeWith(reader, bytes),
   };
 }

@@ -6,7 +6,9 @@
  *   the end. The message names the offset, the bytes needed and the length.
  * - `DecodeError`: the bytes are there but wrong (unknown version or type,
  *   overlong or oversized varint, invalid UTF-8, a non-ASCII byte in a message
- *   flagged ASCII or an unflagged message of ASCII strings, trailing bytes). It carries a
+ *   flagged ASCII or an unflagged message of ASCII strings, reserved bits
+ *   set, a value written where its layout says to leave it out, trailing
+ *   bytes). It carries a
  *   stable `code`, the `offset` and the offending `byte`.
  */
 
@@ -18,6 +20,8 @@ export type DecodeErrorCode =
   | "INVALID_UTF8"
   | "NOT_ASCII"
   | "ASCII_FLAG_MISSING"
+  | "RESERVED_BITS"
+  | "NOT_CANONICAL"
   | "TRAILING_BYTES";
 
 /** A byte as two hex digits with a 0x prefix: 0x0a. */

@@ -5,8 +5,12 @@
 
 // Encoding and decoding
 export { createCustomBinary, type CustomBinary } from "./codec.ts";
-export { encodeWith, decodeWith, ASCII_FLAG, HEADER, MESSAGE_TYPE, VERSION } from "./messages.ts";
-export type { SmallMessage, MediumMessage, LargeMessage, Message } from "./messages.ts";
+export { encodeWith, decodeWith, layoutOf, type Message } from "./messages.ts";
+export { ASCII_FLAG, HEADER, MESSAGE_TYPE, VERSION, type LayoutName } from "./header.ts";
+export type { SmallMessage, MediumMessage, LargeMessage } from "./article.ts";
+export type { ChatMessage, Reaction } from "./chat.ts";
+export type { Entity, GameTickMessage } from "./game-tick.ts";
+export type { MarketMessage } from "./market.ts";
 
 // Building blocks
 export { BinaryReader } from "./reader.ts";

@@ -23,12 +23,20 @@ export class BinaryReader {
   private readonly ends = new Int32Array(MAX_STRINGS);
   /** Filled by `strings(count)`. */
   readonly str: string[] = new Array<string>(MAX_STRINGS).fill("");
+  /** A string read by `string()` since `reset` had a byte of 0x80 or more. */
+  private sawNonAscii = false;
 
   /** Points the reader at a new message. */
   reset(bytes: Uint8Array): void {
     this.bytes = bytes;
     this.pos = 0;
     this.end = bytes.length;
+    this.sawNonAscii = false;
+  }
+
+  /** Where the next read starts. */
+  get offset(): number {
+    return this.pos;
   }
 
   u8(): number {
@@ -63,6 +71,73 @@ export class BinaryReader {
     if (b === 0) throw new DecodeError("VARINT_OVERLONG", p - 1, b, "varint is not in its shortest form");
     this.pos = p;
     return value;
+  }
+
+  /**
+   * Unsigned LEB128 of an integer 0..2^53-1 (a JavaScript number holds it
+   * exactly): at most 8 bytes, the eighth at most 0x0f, shortest form only.
+   */
+  varUint53(): number {
+    const start = this.pos;
+    if (start < this.end && this.bytes[start]! < 0x80) {
+      this.pos = start + 1;
+      return this.bytes[start]!;
+    }
+    const bytes = this.bytes;
+    let value = 0;
+    let scale = 1;
+    let p = start;
+    let b: number;
+    for (let i = 0; ; i++) {
+      if (p >= this.end) throw truncated(p, 1, this.end);
+      b = bytes[p++]!;
+      if (i === 7) {
+        if (b > 0x0f) throw new DecodeError("VARINT_TOO_BIG", p - 1, b, "varint does not fit in 53 bits");
+        value += b * scale;
+        break;
+      }
+      value += (b & 0x7f) * scale;
+      scale *= 128;
+      if (b < 0x80) break;
+    }
+    if (b === 0) throw new DecodeError("VARINT_OVERLONG", p - 1, b, "varint is not in its shortest form");
+    this.pos = p;
+    return value;
+  }
+
+  /**
+   * A count of array elements, each at least `minBytes` long: a count whose
+   * elements cannot fit in the bytes left is a truncated message, found
+   * before anything is allocated for it.
+   */
+  count(minBytes: number): number {
+    const n = this.varUint32();
+    if (n * minBytes > this.end - this.pos) throw truncated(this.pos, n * minBytes, this.end);
+    return n;
+  }
+
+  /**
+   * One string, its text checked as it is read (layouts 4-6, which read in
+   * wire order): with the ASCII flag a byte of 0x80 or more is NOT_ASCII
+   * (or INVALID_UTF8); without it, `asciiFlagChecked` at the end of the
+   * message requires that some string was not ASCII.
+   */
+  string(ascii: boolean): string {
+    const length = this.varUint32();
+    const start = this.pos;
+    if (length > this.end - start) throw truncated(start, length, this.end);
+    const end = (this.pos = start + length);
+    if (ascii) return readAscii(this.bytes, start, end);
+    const s = readUtf8(this.bytes, start, end);
+    if (s.length !== length) this.sawNonAscii = true;
+    return s;
+  }
+
+  /** After the last field read by `string()`: an unflagged message needs a non-ASCII string. */
+  asciiFlagChecked(ascii: boolean): void {
+    if (!ascii && !this.sawNonAscii) {
+      throw new DecodeError("ASCII_FLAG_MISSING", 0, this.bytes[0]!, "all strings are ASCII but the header lacks the ASCII flag");
+    }
   }
 
   /** Zigzag varint back to -2^31..2^31-1. */

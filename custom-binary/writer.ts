@@ -71,6 +71,30 @@ export class BinaryWriter {
     this.writeVarint(((value << 1) ^ (value >> 31)) >>> 0);
   }
 
+  /** Unsigned LEB128 of an integer in 0..2^53-1 (timestamps, sequence numbers). */
+  varUint53(field: string, value: number): void {
+    if (!Number.isSafeInteger(value) || value < 0) throw new EncodeError(field, `expected an integer 0..9007199254740991, got ${String(value)}`);
+    if (value <= 0x7fffffff) {
+      this.writeVarint(value);
+      return;
+    }
+    const buf = this.buf;
+    let p = this.pos;
+    let v = value;
+    while (v > 0x7f) {
+      buf[p++] = (v % 128) | 0x80;
+      v = Math.floor(v / 128);
+    }
+    buf[p++] = v;
+    this.pos = p;
+  }
+
+  /** One byte holding an enum's value 0..max. */
+  enumU8(field: string, value: number, max: number): void {
+    if (!Number.isInteger(value) || value < 0 || value > max) throw new EncodeError(field, `expected an integer 0..${max}, got ${String(value)}`);
+    this.buf[this.pos++] = value;
+  }
+
   private writeVarint(v: number): void {
     const buf = this.buf;
     let p = this.pos;

@@ -34,6 +34,12 @@ export interface Codec {
   /** npm packages that do the work, for the version columns ("" when built in). */
   readonly library: string;
   /**
+   * Why this codec cannot carry `payload` (a schema codec without a schema
+   * for a user's own messages), or undefined when it can. Absent: it
+   * carries every payload.
+   */
+  notApplicable?(payload: PayloadName): string | undefined;
+  /**
    * A fresh encoder/decoder pair for one payload kind. Pairs may keep reusable
    * buffers; each pair is used by one loop at a time.
    */

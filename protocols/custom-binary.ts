@@ -1,15 +1,22 @@
 import type { Codec, Encoded } from "./codec.ts";
-import { createCustomBinary } from "../custom-binary/index.ts";
+import { createCustomBinary, type Message } from "../custom-binary/index.ts";
+import { isBuiltIn } from "./messages.ts";
 
-/** The hand-written protocol of custom-binary/ (spec: docs/custom-binary.md). */
+/**
+ * The hand-written protocol of custom-binary/ (spec: docs/custom-binary.md):
+ * one layout per built-in payload, none for a user's own messages (a codec
+ * module of one's own is the way to hand-write one: docs/codecs.md).
+ */
 export const customBinary: Codec = {
   name: "custom-binary",
   description: "hand-written binary protocol (varints, UTF-8 strings, float64), binary frame",
   frame: "binary",
   standard: true,
   library: "",
-  forPayload: () => {
-    const { encode, decode } = createCustomBinary();
-    return { encode, decode: (data: Encoded) => decode(data as Uint8Array) };
+  notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no layout for your own messages; write one as a codec module (docs/codecs.md)"),
+  forPayload: (payload) => {
+    if (!isBuiltIn(payload)) throw new Error(`custom-binary has no layout for '${payload}'`);
+    const { encode, decode } = createCustomBinary(undefined, payload);
+    return { encode: (m) => encode(m as Message), decode: (data: Encoded) => decode(data as Uint8Array) };
   },
 };

@@ -1,12 +1,34 @@
 /**
  * The benchmark's messages: the three shapes of the original article
- * (small, medium, large), their names, the article's exact values and the
- * kind of every field. Codecs, the server's shape check and the message
- * generator all read them from here. Imports nothing.
+ * (small, medium, large) with the article's exact values, the three message
+ * sets of real-time applications (chat, game-tick, market: message-sets.ts),
+ * and their names. A run may also bring messages of its own, named after
+ * their file. Codecs, the server's shape check and the message generator
+ * all read them from here.
  */
 
-export type PayloadName = "small" | "medium" | "large";
-export const PAYLOAD_NAMES: readonly PayloadName[] = ["small", "medium", "large"];
+import { SET_EXAMPLES, type ChatMessage, type GameTickMessage, type MarketMessage } from "./message-sets.ts";
+
+export type ArticlePayload = "small" | "medium" | "large";
+export const ARTICLE_PAYLOADS: readonly ArticlePayload[] = ["small", "medium", "large"];
+export type SetPayload = "chat" | "game-tick" | "market";
+export const MESSAGE_SETS: readonly SetPayload[] = ["chat", "game-tick", "market"];
+/** The payloads the project ships. */
+export type BuiltInPayload = ArticlePayload | SetPayload;
+/** Every built-in payload, in the order tables list them. */
+export const PAYLOAD_NAMES: readonly BuiltInPayload[] = [...ARTICLE_PAYLOADS, ...MESSAGE_SETS];
+/** A built-in payload's name, or the name of a user's messages file. */
+export type PayloadName = string;
+
+export function isBuiltIn(name: string): name is BuiltInPayload {
+  return (PAYLOAD_NAMES as readonly string[]).includes(name);
+}
+
+/** Payload names in table order: the built-ins in their order, then the rest as given. */
+export function orderPayloads(names: Iterable<string>): string[] {
+  const given = [...new Set(names)];
+  return [...PAYLOAD_NAMES.filter((p) => given.includes(p)), ...given.filter((p) => !isBuiltIn(p))];
+}
 
 export interface SmallMessage {
   text: string;
@@ -28,7 +50,13 @@ export interface LargeMessage {
   num2: number;
   decimal2: number;
 }
-export type Message = SmallMessage | MediumMessage | LargeMessage;
+/** A message of a user's own file: any JSON object. */
+interface UserMessage {
+  readonly [key: string]: unknown;
+}
+/** A message of a built-in payload. */
+export type BuiltInMessage = SmallMessage | MediumMessage | LargeMessage | ChatMessage | GameTickMessage | MarketMessage;
+export type Message = BuiltInMessage | UserMessage;
 
 /**
  * The article's messages, field for field. The article's code shows small
@@ -55,23 +83,5 @@ export const ARTICLE_MESSAGES = {
   } satisfies LargeMessage,
 } as const;
 
-/** What a field holds: its type in messages.proto, and what the shape check accepts. */
-export type FieldKind = "string" | "uint32" | "int32" | "double";
-
-export const FIELD_KINDS: Readonly<Record<string, FieldKind>> = {
-  text: "string",
-  text2: "string",
-  text3: "string",
-  text4: "string",
-  num: "uint32",
-  num2: "int32",
-  decimal: "double",
-  decimal2: "double",
-};
-
-/** Each payload's fields, in wire order (the order of the article's objects). */
-export const PAYLOAD_FIELDS: Readonly<Record<PayloadName, readonly string[]>> = {
-  small: Object.keys(ARTICLE_MESSAGES.small),
-  medium: Object.keys(ARTICLE_MESSAGES.medium),
-  large: Object.keys(ARTICLE_MESSAGES.large),
-};
+/** One message of each built-in payload: the article's, and an example of each set. */
+export const EXAMPLE_MESSAGES: Readonly<Record<BuiltInPayload, BuiltInMessage>> = { ...ARTICLE_MESSAGES, ...SET_EXAMPLES };

@@ -1,6 +1,7 @@
 import { Packr, Unpackr } from "msgpackr";
 import type { Codec, Encoded } from "./codec.ts";
-import { PAYLOAD_FIELDS, PAYLOAD_NAMES, type Message } from "./messages.ts";
+import { PAYLOAD_NAMES, type Message } from "./messages.ts";
+import { keyLists, SHAPES } from "./shapes.ts";
 
 /**
  * Standard MessagePack through msgpackr, records off: any MessagePack
@@ -24,12 +25,14 @@ export const msgpackr: Codec = {
 };
 
 /**
- * The record structures both ends agree on up front, one per message shape,
- * like a schema: each message then carries a one-byte record id instead of
- * its keys, and decodes on its own (no state carried between messages).
+ * The record structures both ends agree on up front, one per key list an
+ * object of a built-in payload can have (optional fields in every
+ * combination, nested objects too), like a schema: each object then carries
+ * a one-byte record id instead of its keys, and a message decodes on its
+ * own (no state carried between messages).
  */
 function recordStructures(): string[][] {
-  return PAYLOAD_NAMES.map((p) => [...PAYLOAD_FIELDS[p]]);
+  return PAYLOAD_NAMES.flatMap((p) => keyLists(SHAPES[p]));
 }
 
 /**

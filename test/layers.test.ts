@@ -38,10 +38,10 @@ describe("layers", () => {
     const copy = mkdtempSync(path.join(tmpdir(), "layers-"));
     try {
       for (const entry of [...SOURCE_DIRS, ".dependency-cruiser.cjs", "tsconfig.json", "package.json"]) cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
-      writeFileSync(path.join(copy, "protocols/upward.ts"), 'import { createRng } from "../bench/harness/generator.ts";\nexport const rng = createRng(1);\n');
+      writeFileSync(path.join(copy, "protocols/upward.ts"), 'import { createRng } from "../bench/harness/random.ts";\nexport const rng = createRng(1);\n');
       const r = depcruise(copy);
       expect(r.status).not.toBe(0);
-      expect(r.out).toMatch(/protocols-below-bench-and-client: protocols\/upward\.ts → bench\/harness\/generator\.ts/);
+      expect(r.out).toMatch(/protocols-below-bench-and-client: protocols\/upward\.ts → bench\/harness\/random\.ts/);
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }

@@ -27,7 +27,7 @@ type RunTimings = Record<string, StretchTiming>;
  * Only the first run in a results folder uses them, and only until its own
  * stretches correct them.
  */
-const BUILT_IN_MS_PER_1000: Record<Mode, Record<PayloadName, number>> = {
+const BUILT_IN_MS_PER_1000: Record<Mode, Partial<Record<PayloadName, number>>> = {
   codec: { small: 1.8, medium: 2.5, large: 5.1 },
   roundtrip: { small: 135, medium: 110, large: 129 },
   stream: { small: 6.5, medium: 8.4, large: 10.5 },
@@ -78,7 +78,7 @@ export class RunEstimate {
             ? latencyPrior(settings)
             : before && before.units > 0 && before.iterations > 0
               ? ((before.ms / before.units) * iterations) / before.iterations
-              : (BUILT_IN_MS_PER_1000[mode][payload] * iterations) / 1000;
+              : ((BUILT_IN_MS_PER_1000[mode][payload] ?? BUILT_IN_MS_PER_1000[mode].large!) * iterations) / 1000;
         this.stretches.set(key(mode, payload), { mode, payload, planned: units, iterations, prior, done: 0, ms: 0 });
       }
     }

@@ -5,7 +5,7 @@
  * `--help`, the page and every client agree on every default.
  */
 
-import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
+import { ARTICLE_PAYLOADS, type PayloadName } from "../../protocols/messages.ts";
 
 export type Mode = "codec" | "roundtrip" | "stream" | "fanout" | "latency";
 export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream", "fanout", "latency"];
@@ -66,7 +66,7 @@ const perMode = (codec: number, roundtrip: number, stream: number, fanout: numbe
 
 const COMMON = {
   modes: ["codec", "roundtrip", "stream"] as Mode[],
-  payloads: [...PAYLOAD_NAMES],
+  payloads: [...ARTICLE_PAYLOADS],
   runs: 3,
   seed: 1,
   fixed: false,

@@ -1,29 +1,29 @@
 /**
- * Equality for decoded messages: the same own keys, strings equal, numbers
- * bit-exact (Object.is, so -0 is not 0 and NaN equals NaN). A codec must pass
- * this for every message before any of its timings count.
+ * Equality for decoded messages, nested objects and arrays included: the
+ * same own keys, strings equal, numbers bit-exact (Object.is, so -0 is not
+ * 0 and NaN equals NaN), arrays of the same length, equal item by item. A
+ * codec must pass this for every message before any of its timings count.
  */
 
 import type { Message } from "../../protocols/messages.ts";
 
-/**
- * The fast check, for verifying 100,000 messages per case; `describeMismatch`
- * says why when this fails.
- */
-export function sameMessage(expected: Message, actual: unknown): boolean {
-  if (actual === null || typeof actual !== "object") return false;
-  const e = expected as unknown as Record<string, unknown>;
-  const a = actual as Record<string, unknown>;
+function sameValue(x: unknown, y: unknown): boolean {
+  if (x === y) return x !== 0 || 1 / (x as number) === 1 / (y as number); // -0 is not 0
+  if (typeof x !== "object" || x === null || typeof y !== "object" || y === null) return x !== x && y !== y; // NaN equals NaN
+  if (Array.isArray(x)) {
+    if (!Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!sameValue(x[i], y[i])) return false;
+    return true;
+  }
+  if (Array.isArray(y)) return false;
+  return sameObject(x as Record<string, unknown>, y as Record<string, unknown>);
+}
+
+function sameObject(e: Record<string, unknown>, a: Record<string, unknown>): boolean {
   let keys = 0;
   for (const key in e) {
     keys++;
-    const x = e[key];
-    const y = a[key];
-    if (x !== y) {
-      if (!(x !== x && y !== y)) return false; // NaN equals NaN
-    } else if (x === 0 && 1 / (x as number) !== 1 / (y as number)) {
-      return false; // -0 is not 0
-    }
+    if (!sameValue(e[key], a[key])) return false;
   }
   let actualKeys = 0;
   for (const key in a) {
@@ -33,23 +33,49 @@ export function sameMessage(expected: Message, actual: unknown): boolean {
   return keys === actualKeys;
 }
 
-/** undefined when equal, otherwise one line saying where they differ. */
+/**
+ * The fast check, for verifying 100,000 messages per case; `describeMismatch`
+ * says why when this fails.
+ */
+export function sameMessage(expected: Message, actual: unknown): boolean {
+  if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return false;
+  return sameObject(expected as Record<string, unknown>, actual as Record<string, unknown>);
+}
+
+/** undefined when equal, otherwise one line saying where they differ, naming the field's path. */
 export function describeMismatch(expected: Message, actual: unknown): string | undefined {
-  if (actual === null || typeof actual !== "object") return `decoded a ${actual === null ? "null" : typeof actual}, not an object`;
-  const e = expected as unknown as Record<string, unknown>;
-  const a = actual as Record<string, unknown>;
+  if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return `decoded ${kind(actual)}, not an object`;
+  return objectMismatch(expected as Record<string, unknown>, actual as Record<string, unknown>, "");
+}
+
+function objectMismatch(e: Record<string, unknown>, a: Record<string, unknown>, path: string): string | undefined {
   const keys = Object.keys(e);
   const actualKeys = Object.keys(a);
-  if (actualKeys.length !== keys.length) return `fields [${actualKeys.join(", ")}], expected [${keys.join(", ")}]`;
+  if (actualKeys.length !== keys.length) return `${path ? `'${path}': ` : ""}fields [${actualKeys.join(", ")}], expected [${keys.join(", ")}]`;
   for (const key of keys) {
-    if (!Object.hasOwn(a, key)) return `field '${key}' is missing`;
-    const x = e[key];
-    const y = a[key];
-    if (typeof x === "number" ? !Object.is(x, y) : x !== y) {
-      return `field '${key}': expected ${show(x)}, got ${show(y)}`;
-    }
+    if (!Object.hasOwn(a, key)) return `field '${path}${key}' is missing`;
+    const wrong = valueMismatch(e[key], a[key], `${path}${key}`);
+    if (wrong !== undefined) return wrong;
   }
   return undefined;
+}
+
+function valueMismatch(x: unknown, y: unknown, path: string): string | undefined {
+  if (sameValue(x, y)) return undefined;
+  if (Array.isArray(x) && Array.isArray(y)) {
+    if (x.length !== y.length) return `field '${path}': ${y.length} items, expected ${x.length}`;
+    for (let i = 0; i < x.length; i++) {
+      const wrong = valueMismatch(x[i], y[i], `${path}[${i}]`);
+      if (wrong !== undefined) return wrong;
+    }
+  }
+  const plain = (v: unknown): boolean => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (plain(x) && plain(y)) return objectMismatch(x as Record<string, unknown>, y as Record<string, unknown>, `${path}.`);
+  return `field '${path}': expected ${show(x)}, got ${show(y)}`;
+}
+
+function kind(v: unknown): string {
+  return v === null ? "a null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
 }
 
 function show(v: unknown): string {

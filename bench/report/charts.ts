@@ -10,7 +10,7 @@
  * `errorBarsPlugin`, which draws the intervals.
  */
 
-import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
+import { orderPayloads } from "../../protocols/messages.ts";
 import { round3, unique, type ChartSpec } from "./chart-spec.ts";
 import { latencySpecs } from "./latency-charts.ts";
 import type { ChartRow } from "./rows.ts";
@@ -141,7 +141,7 @@ export const errorBarsPlugin = {
 export function chartSpecs(rows: ChartRow[]): ChartSpec[] {
   const specs: ChartSpec[] = [];
   const named = unique(rows.map((r) => r.source)).length > 1;
-  for (const payload of PAYLOAD_NAMES) {
+  for (const payload of orderPayloads(rows.map((r) => r.payload))) {
     const of = (mode: string): ChartRow[] => rows.filter((r) => r.payload === payload && r.mode === mode);
     const codec = of("codec");
     if (codec.length > 0) {

@@ -7,7 +7,7 @@
 
 import type { BenchResults, CaseResult } from "../harness/results.ts";
 import type { Mode } from "../harness/settings.ts";
-import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
+import { orderPayloads } from "../../protocols/messages.ts";
 import { count, formatNs, pad, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { roundToRoundNoise, widestRatioInterval } from "./ratios.ts";
 import { KNEE_RULE, knees } from "../harness/knee.ts";
@@ -74,7 +74,7 @@ function noiseLines(cases: readonly CaseResult[]): string[] {
 
 /** How many rounds and slices codec mode's figures rest on. */
 function codecModeLine(cases: readonly CaseResult[], iterations: number, forks: number): string {
-  const slices = PAYLOAD_NAMES.map((p) => {
+  const slices = orderPayloads(cases.map((c) => c.payload)).map((p) => {
     const c = cases.find((x) => x.payload === p && x.verified);
     // Results from before rounds: one slice per pass.
     return c ? `${p} ${c.rounds ?? c.raw.length} x ${c.serializeBatches.batch.toLocaleString("en-US")}` : "";
@@ -107,9 +107,11 @@ function kneeLines(cases: readonly CaseResult[]): string[] {
     `knee: the highest rate kept (at least ${KNEE_RULE.minAchievedShare * 100}% of it sent, at most ${KNEE_RULE.maxLateShare * 100}% late, p99 within ` +
       `${KNEE_RULE.maxP99Factor}x its p99 at the lowest rate, or 10 ms) before two rates in a row missed, msgs/s`,
   ];
-  for (const payload of PAYLOAD_NAMES) {
+  const payloads = orderPayloads(found.map((k) => k.payload));
+  const width = Math.max(...payloads.map((p) => p.length)) + 1;
+  for (const payload of payloads) {
     const of = found.filter((k) => k.payload === payload).sort((a, b) => b.rate - a.rate);
-    if (of.length > 0) lines.push(`${pad(payload, 7)}${of.map((k) => `${k.codec} ${k.rate > 0 ? count(k.rate) : "none"}${k.missed === undefined ? "+" : ""}${k.forgiven ? "~" : ""}`).join(", ")}`);
+    if (of.length > 0) lines.push(`${pad(payload, width)}${of.map((k) => `${k.codec} ${k.rate > 0 ? count(k.rate) : "none"}${k.missed === undefined ? "+" : ""}${k.forgiven ? "~" : ""}`).join(", ")}`);
   }
   lines.push(`   (+: kept every rate tried${found.some((k) => k.forgiven) ? "; ~: missed a lower rate once, then kept the next" : ""})`);
   return lines;
@@ -124,7 +126,7 @@ function compressionLines(cases: readonly CaseResult[], wide: boolean): string[]
     "compressed, bytes per message: permessage-deflate alone and in a stream (context kept), zstd alone;",
     "   zstd time: one zstdCompressSync call per message, set-up included (empty: the call on no bytes)",
   ];
-  for (const payload of PAYLOAD_NAMES) {
+  for (const payload of orderPayloads(sized.map((c) => c.payload))) {
     const of = sized.filter((c) => c.payload === payload);
     if (of.length === 0) continue;
     lines.push("", `${payload}, compressed`);
@@ -167,7 +169,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
               ? "\n   --deflate was offered but not negotiated: nothing was compressed"
               : ""),
       );
-      for (const payload of PAYLOAD_NAMES) {
+      for (const payload of orderPayloads(ofMode.map((c) => c.payload))) {
         const ofPayload = ofMode.filter((c) => c.client === client && c.payload === payload);
         // Latency mode: a block per rate; the other modes have none.
         for (const rate of [...new Set(ofPayload.map((c) => c.socket?.targetRate))].sort((a, b) => (a ?? 0) - (b ?? 0))) {

@@ -11,7 +11,7 @@
 
 import { knees } from "../harness/knee.ts";
 import type { CaseResult } from "../harness/results.ts";
-import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
+import { orderPayloads, type PayloadName } from "../../protocols/messages.ts";
 import { count, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { pairedRatio, vsJson, vsRaw } from "./ratios.ts";
 
@@ -75,7 +75,7 @@ function rank(cases: readonly CaseResult[], of: CaseResult[]): CaseResult[] {
   return of.sort((a, b) => (paired ? key(a) - key(b) : cost(a) - cost(b)));
 }
 
-function payloadLine(cases: readonly CaseResult[], payload: PayloadName, mode: SpeedMode): string | undefined {
+function payloadLine(cases: readonly CaseResult[], payload: PayloadName, mode: SpeedMode, width: number): string | undefined {
   const ranked = rank(cases, candidates(cases, mode, payload));
   if (ranked.length === 0) return undefined;
   const best = ranked[0]!;
@@ -88,7 +88,7 @@ function payloadLine(cases: readonly CaseResult[], payload: PayloadName, mode: S
   const bySize = [...ranked].sort((a, b) => a.bytes - b.bytes);
   const smallest = bySize.filter((c) => Math.round(c.bytes) === Math.round(bySize[0]!.bytes));
   const size = `smallest ${names(smallest)} ${count(smallest[0]!.bytes)} B${json && !smallest.includes(json) ? ` (json ${count(json.bytes)} B)` : ""}`;
-  return `${payload.padEnd(7)}${speed}; ${size}`;
+  return `${payload.padEnd(width)}${speed}; ${size}`;
 }
 
 /** custom-binary against json, time and bytes, per payload (codec mode if it ran, else the first mode that has both). */
@@ -182,11 +182,11 @@ function compressionLine(cases: readonly CaseResult[], payloads: readonly Payloa
 
 /** The verdict, at most VERDICT_MAX_LINES lines; empty when the run has nothing verified. */
 export function verdictLines(cases: readonly CaseResult[]): string[] {
-  const payloads = PAYLOAD_NAMES.filter((p) => cases.some((c) => c.payload === p && c.verified && c.codec !== "raw"));
+  const payloads = orderPayloads(cases.filter((c) => c.verified && c.codec !== "raw").map((c) => c.payload));
   const mode = SPEED_MODES.find((m) => cases.some((c) => c.mode === m && c.verified && c.codec !== "raw"));
   if (mode === undefined || payloads.length === 0) return [];
   const wrap = (ls: readonly (string | undefined)[]): string[] => ls.filter((l) => l !== undefined).flatMap((l) => wrapLine(l, TERMINAL_WIDTH, "    "));
-  const head = wrap([`Verdict from this run (fastest by ${SPEED_BASIS[mode]}; another machine may differ):`, ...payloads.map((p) => payloadLine(cases, p, mode))]);
+  const head = wrap([`Verdict from this run (fastest by ${SPEED_BASIS[mode]}; another machine may differ):`, ...payloads.map((p) => payloadLine(cases, p, mode, Math.max(6, ...payloads.map((q) => q.length)) + 1))]);
   const hand = handWrittenLine(cases, payloads);
   const parts = {
     hand: wrap([hand && hand + ` (${payloads.join("/")})`]),

@@ -5,9 +5,8 @@
  */
 
 import { sameMessage } from "../../bench/harness/verify.ts";
-import { createCustomBinary } from "../../custom-binary/index.ts";
 import type { Encoded, Frame, PayloadCodec } from "../../protocols/codec.ts";
-import type { Message, PayloadName } from "../../protocols/messages.ts";
+import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
 import { getCodec } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 
@@ -37,8 +36,7 @@ export interface ClientCodec {
 
 export function clientCodec(codec: string, payload: PayloadName, messages: readonly Message[]): ClientCodec {
   if (codec === RAW_CODEC_NAME) {
-    const cb = createCustomBinary();
-    const prepared = messages.map((m) => cb.encode(m));
+    const prepared = rawBytes(payload, messages);
     return {
       frame: "binary",
       encode: (i) => prepared[i]!,
@@ -55,6 +53,20 @@ export function clientCodec(codec: string, payload: PayloadName, messages: reado
     decode: (data) => pc.decode(typeof data === "string" ? data : toBytes(data)),
     matches: (i, decoded) => sameMessage(messages[i]!, decoded),
   };
+}
+
+/**
+ * What `raw` sends: each message's custom-binary bytes, the smallest a
+ * codec here writes; a user's own messages, which custom-binary has no
+ * layout for, as their JSON in UTF-8.
+ */
+function rawBytes(payload: PayloadName, messages: readonly Message[]): Uint8Array[] {
+  if (isBuiltIn(payload)) {
+    const cb = getCodec("custom-binary")!.forPayload(payload);
+    return messages.map((m) => cb.encode(m) as Uint8Array);
+  }
+  const utf8 = new TextEncoder();
+  return messages.map((m) => utf8.encode(JSON.stringify(m)));
 }
 
 function sameBytes(a: Uint8Array, b: unknown): boolean {

@@ -8,7 +8,8 @@
  * hooks it needs in its context. Measures only; never prints.
  */
 
-import { createRng, makeMessages } from "../../bench/harness/generator.ts";
+import { makeMessages } from "../../bench/harness/generator.ts";
+import { createRng } from "../../bench/harness/random.ts";
 import type { CaseResult } from "../../bench/harness/results.ts";
 import { keptRate, stopsClimbing } from "../../bench/harness/knee.ts";
 import { latencyStep, SOCKET_MODES, type Settings, type SocketMode } from "../../bench/harness/settings.ts";

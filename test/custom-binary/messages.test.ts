@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { makeMessages } from "../../bench/harness/generator.ts";
-import { ARTICLE_MESSAGES, type Message } from "../../protocols/messages.ts";
+import { ARTICLE_MESSAGES } from "../../protocols/messages.ts";
+import { SET_EXAMPLES } from "../../protocols/message-sets.ts";
+import type { Message } from "../../custom-binary/index.ts";
 import { createCustomBinary, DecodeError, EncodeError } from "../../custom-binary/index.ts";
 
 const cb = createCustomBinary("copy");
@@ -29,10 +31,11 @@ const expected: Record<string, Message> = {
   medium: ARTICLE_MESSAGES.medium,
   large: ARTICLE_MESSAGES.large,
   "non-ASCII small": { text: "é😀", num: 300 },
+  ...SET_EXAMPLES,
 };
 
 describe("custom-binary test vectors from docs/custom-binary.md", () => {
-  it("the spec has all four vectors", () => {
+  it("the spec has every vector", () => {
     expect([...vectors.keys()].sort()).toEqual(Object.keys(expected).sort());
   });
 
@@ -79,7 +82,7 @@ describe("custom-binary malformed input", () => {
   });
 
   it("unknown type: UNKNOWN_TYPE", () => {
-    expect(decodeError(hex("14 00 00")).code).toBe("UNKNOWN_TYPE");
+    expect(decodeError(hex("17 00 00")).code).toBe("UNKNOWN_TYPE");
     expect(decodeError(hex("10")).code).toBe("UNKNOWN_TYPE");
   });
 
@@ -246,7 +249,7 @@ describe("custom-binary error vectors from docs/custom-binary.md", () => {
 
   it("the spec has one for every error code, and truncation", () => {
     const kinds = new Set(vectors.map((v) => v.error));
-    for (const code of ["truncated", "UNSUPPORTED_VERSION", "UNKNOWN_TYPE", "VARINT_OVERLONG", "VARINT_TOO_BIG", "INVALID_UTF8", "NOT_ASCII", "ASCII_FLAG_MISSING", "TRAILING_BYTES"]) {
+    for (const code of ["truncated", "UNSUPPORTED_VERSION", "UNKNOWN_TYPE", "VARINT_OVERLONG", "VARINT_TOO_BIG", "INVALID_UTF8", "NOT_ASCII", "ASCII_FLAG_MISSING", "RESERVED_BITS", "NOT_CANONICAL", "TRAILING_BYTES"]) {
       expect(kinds, code).toContain(code);
     }
   });

@@ -4,7 +4,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createRng, makeMessages } from "../../bench/harness/generator.ts";
+import { makeMessages } from "../../bench/harness/generator.ts";
+import { createRng } from "../../bench/harness/random.ts";
 import { ARTICLE_MESSAGES } from "../../protocols/messages.ts";
 import { createCustomBinary, DecodeError } from "../../custom-binary/index.ts";
 import { firstInvalidUtf8 } from "../../custom-binary/utf8.ts";
@@ -23,6 +24,12 @@ function onlyDocumentedErrors(bytes: Uint8Array): "ok" | "range" | "decode" {
   }
 }
 
+/** A NaN anywhere in a decoded message, nested arrays and objects included. */
+function hasNaN(v: unknown): boolean {
+  if (typeof v === "number") return Number.isNaN(v);
+  return typeof v === "object" && v !== null && Object.values(v).some(hasNaN);
+}
+
 describe("custom-binary fuzz", () => {
   const rng = createRng(20261121);
 
@@ -31,7 +38,7 @@ describe("custom-binary fuzz", () => {
 
   it("random bytes: only RangeError or DecodeError", () => {
     // A plausible header half the time, so the property reaches the fields.
-    const frame = fc.tuple(fc.option(fc.constantFrom(0x11, 0x12, 0x13, 0x19, 0x1a, 0x1b), { nil: undefined }), fc.uint8Array({ maxLength: 40 })).map(([header, rest]) =>
+    const frame = fc.tuple(fc.option(fc.constantFrom(0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e), { nil: undefined }), fc.uint8Array({ maxLength: 80 })).map(([header, rest]) =>
       header === undefined || rest.length === 0 ? rest : Uint8Array.from([header, ...rest.subarray(1)]),
     );
     fc.assert(fc.property(frame, (bytes) => void onlyDocumentedErrors(bytes)), runs(20_000, 20261121));
@@ -57,6 +64,28 @@ describe("custom-binary fuzz", () => {
         expect(cb.decode(cb.encode(small))).toEqual(small);
       }),
       runs(3000, 7),
+    );
+  });
+
+  it("any in-range chat, game-tick and market message round-trips exactly, optional fields and -0 included", () => {
+    const u53 = fc.maxSafeNat();
+    const u32 = fc.nat({ max: 0xffffffff });
+    const text = fc.string({ unit: "grapheme", maxLength: 60 });
+    const chat = fc.record(
+      { id: u32, room: u32, user: text, text: fc.string({ unit: "grapheme", maxLength: 300 }), sentAt: u53, reactions: fc.array(fc.record({ emoji: text, count: u32 }), { maxLength: 5 }), replyTo: u32, editedAt: u53 },
+      { requiredKeys: ["id", "room", "user", "text", "sentAt", "reactions"] },
+    );
+    const double = fc.oneof(fc.double(), fc.constant(0), fc.constant(-0));
+    const entity = fc.record({ id: u32, state: fc.integer({ min: 0, max: 3 }), x: double, y: double, z: double, vx: double, vy: double, vz: double });
+    const tick = fc.record({ tick: u32, entities: fc.array(entity, { maxLength: 20 }) });
+    const market = fc.record({ symbol: text, seq: u53, ts: u53, bid: fc.double(), bidSize: fc.double(), ask: fc.double(), askSize: fc.double() });
+    fc.assert(
+      fc.property(fc.oneof(chat, tick, market), (m) => {
+        const decoded = cb.decode(cb.encode(m));
+        expect(decoded).toEqual(m);
+        expect(Object.keys(decoded).sort()).toEqual(Object.keys(m).sort());
+      }),
+      runs(3000, 8),
     );
   });
 
@@ -90,7 +119,7 @@ describe("custom-binary fuzz", () => {
   });
 
   it("bit flips and byte changes of valid messages: only documented errors, and a decoded result re-encodes to the same bytes", () => {
-    const messages = [...makeMessages("small", { count: 50, seed: 7, fixed: false }), ...makeMessages("large", { count: 50, seed: 7, fixed: false })];
+    const messages = (["small", "large", "chat", "game-tick", "market"] as const).flatMap((p) => makeMessages(p, { count: 40, seed: 7, fixed: false }));
     const outcomes = { ok: 0, range: 0, decode: 0 };
     for (const message of messages) {
       const valid = cb.encode(message);
@@ -105,7 +134,7 @@ describe("custom-binary fuzz", () => {
           // Whatever decodes is canonical: one message, one encoding (NaN
           // payload bits aside, which engines need not preserve).
           const decoded = cb.decode(bytes);
-          if (!Object.values(decoded).some((v) => Number.isNaN(v))) {
+          if (!hasNaN(decoded)) {
             expect(Array.from(cb.encode(decoded))).toEqual(Array.from(bytes));
           }
         }

@@ -5,8 +5,10 @@
  * a real browser too.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { createRng, makeMessages } from "../../bench/harness/generator.ts";
-import { ARTICLE_MESSAGES, type Message } from "../../protocols/messages.ts";
+import { makeMessages } from "../../bench/harness/generator.ts";
+import { createRng } from "../../bench/harness/random.ts";
+import { ARTICLE_MESSAGES } from "../../protocols/messages.ts";
+import type { Message } from "../../custom-binary/index.ts";
 
 type CustomBinaryModule = typeof import("../../custom-binary/index.ts");
 type Utf8Module = typeof import("../../custom-binary/utf8.ts");

@@ -5,8 +5,8 @@
  * wrong frame type. Seeded, so a failure can be replayed.
  */
 import { encode as msgpackEncode } from "@msgpack/msgpack";
-import { createRng } from "../../bench/harness/generator.ts";
-import { ARTICLE_MESSAGES, PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
+import { createRng } from "../../bench/harness/random.ts";
+import { ARTICLE_MESSAGES, EXAMPLE_MESSAGES, PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import type { Encoded } from "../../protocols/codec.ts";
 import { getCodec } from "../../protocols/registry.ts";
 import { frameOf } from "../../protocols/socket/contract.ts";
@@ -20,13 +20,23 @@ export interface BadFrame {
 
 const CODECS = ["json", "json-bytes", "custom-binary", "protobuf", "msgpack", "msgpackr", "msgpackr-records"];
 
+/** Near misses of the sets' shapes: a wrong type deep inside, a field too many, an integer out of range. */
+const WRONG_SET_SHAPES = [
+  { ...EXAMPLE_MESSAGES.chat, reactions: [{ emoji: 1, count: 1 }] },
+  { ...EXAMPLE_MESSAGES.chat, replyTo: null },
+  { tick: 1, entities: [{ id: 1 }] },
+  { tick: 1, entities: [{ ...(EXAMPLE_MESSAGES["game-tick"] as { entities: object[] }).entities[0], state: 9 }] },
+  { ...EXAMPLE_MESSAGES.market, seq: -1 },
+  { ...EXAMPLE_MESSAGES.market, ts: 2 ** 53 },
+];
+
 export function* badFrames(count: number, seed: number): Generator<BadFrame> {
   const rng = createRng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
   const valid = new Map<string, Uint8Array>();
   for (const codec of CODECS) {
     for (const payload of PAYLOAD_NAMES) {
-      const e = getCodec(codec)!.forPayload(payload).encode(ARTICLE_MESSAGES[payload]);
+      const e = getCodec(codec)!.forPayload(payload).encode(EXAMPLE_MESSAGES[payload]);
       valid.set(`${codec}|${payload}`, typeof e === "string" ? new TextEncoder().encode(e) : Uint8Array.from(e));
     }
   }
@@ -66,7 +76,7 @@ export function* badFrames(count: number, seed: number): Generator<BadFrame> {
       case 5:
         kind = "wrong-shape";
         data = pick([
-          new TextEncoder().encode(JSON.stringify(pick([1, "x", null, [1, 2], { text: 5, num: 1 }, { text: "a" }, { ...ARTICLE_MESSAGES.small, extra: 1 }, { text: "a", num: -1 }]))),
+          new TextEncoder().encode(JSON.stringify(pick([1, "x", null, [1, 2], { text: 5, num: 1 }, { text: "a" }, { ...ARTICLE_MESSAGES.small, extra: 1 }, { text: "a", num: -1 }, ...WRONG_SET_SHAPES]))),
           msgpackEncode(pick([[1, 2, 3], "x", { text: "a", num: 1.5 }, { num: 1 }, ARTICLE_MESSAGES.large])),
         ]);
         if (kind === "wrong-shape" && payload === "large" && data.length > 200) data = randomBytes(3); // the large article message is valid for large

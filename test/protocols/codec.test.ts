@@ -5,7 +5,7 @@
  * crashes, and keeps working afterwards.
  */
 import { describe, expect, it } from "vitest";
-import { ARTICLE_MESSAGES, PAYLOAD_NAMES } from "../../protocols/messages.ts";
+import { EXAMPLE_MESSAGES, PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { DecodeError } from "../../custom-binary/index.ts";
 import { CODECS } from "../../protocols/registry.ts";
 import { shapeError } from "../../protocols/socket/shape.ts";
@@ -34,7 +34,7 @@ describe("decoders on bad frames", () => {
     for (const codec of CODECS) {
       for (const payload of PAYLOAD_NAMES) {
         const pc = codec.forPayload(payload);
-        expect(pc.decode(pc.encode(ARTICLE_MESSAGES[payload]))).toEqual(ARTICLE_MESSAGES[payload]);
+        expect(pc.decode(pc.encode(EXAMPLE_MESSAGES[payload]))).toEqual(EXAMPLE_MESSAGES[payload]);
       }
     }
   });

@@ -1,6 +1,6 @@
 import { Decoder } from "@msgpack/msgpack";
 import { describe, expect, it } from "vitest";
-import { ARTICLE_MESSAGES, PAYLOAD_NAMES, type Message } from "../../protocols/messages.ts";
+import { ARTICLE_MESSAGES, ARTICLE_PAYLOADS, EXAMPLE_MESSAGES, PAYLOAD_NAMES, type Message } from "../../protocols/messages.ts";
 import { describeMismatch } from "../../bench/harness/verify.ts";
 import { encodedBytes, utf8Length, type Encoded } from "../../protocols/codec.ts";
 import { CODECS, getCodec } from "../../protocols/registry.ts";
@@ -47,12 +47,12 @@ describe("literal bytes of the small message", () => {
   });
 });
 
-describe("byte sizes of the article's messages", () => {
+describe("byte sizes of the article's messages and the sets' examples", () => {
   const sizes = (name: string): number[] =>
-    PAYLOAD_NAMES.map((p) => encodedBytes(getCodec(name)!.forPayload(p).encode(ARTICLE_MESSAGES[p])));
+    PAYLOAD_NAMES.map((p) => encodedBytes(getCodec(name)!.forPayload(p).encode(EXAMPLE_MESSAGES[p])));
   it("JSON 33 / 117 / 329 and @msgpack/msgpack 24 / 102 / 277, as in the article", () => {
-    expect(sizes("json")).toEqual([33, 117, 329]);
-    expect(sizes("msgpack")).toEqual([24, 102, 277]);
+    expect(sizes("json").slice(0, ARTICLE_PAYLOADS.length)).toEqual([33, 117, 329]);
+    expect(sizes("msgpack").slice(0, ARTICLE_PAYLOADS.length)).toEqual([24, 102, 277]);
   });
   it("custom-binary is the smallest of all codecs on every payload", () => {
     const custom = sizes("custom-binary");
@@ -89,6 +89,25 @@ const EDGE: Record<string, Message[]> = {
     { text: "🎉", text2: "ß".repeat(100), text3: "€", text4: "𝄞", num: 4294967295, decimal: Math.PI, num2: 2147483647, decimal2: -Math.E },
     { text: "a", text2: "b", text3: "c", text4: "d", num: 65536, decimal: Number.EPSILON, num2: -1, decimal2: 123456789.123456789 },
   ],
+  chat: [
+    { id: 0, room: 0, user: "", text: "", sentAt: 0, reactions: [] },
+    { id: 4294967295, room: 1, user: "李娜", text: "x".repeat(2000) + "👋🏽\n\"", sentAt: 2 ** 53 - 1, reactions: [{ emoji: "", count: 0 }], replyTo: 4294967295, editedAt: 2 ** 32 },
+    { id: 1, room: 2, user: "a", text: "b", sentAt: 2 ** 32, reactions: [{ emoji: "❤️", count: 4294967295 }, { emoji: "🎉", count: 1 }], editedAt: 1 },
+  ],
+  "game-tick": [
+    { tick: 0, entities: [] },
+    {
+      tick: 4294967295,
+      entities: [
+        { id: 0, state: 3, x: Number.MAX_VALUE, y: 5e-324, z: 0, vx: -1e-300, vy: 0.1 + 0.2, vz: -Number.MAX_VALUE },
+        { id: 4294967295, state: 0, x: 1, y: 2, z: 3, vx: 4, vy: 5, vz: 6 },
+      ],
+    },
+  ],
+  market: [
+    { symbol: "", seq: 0, ts: 0, bid: 0, bidSize: 0, ask: 0, askSize: 0 },
+    { symbol: "EUR/USD €", seq: 2 ** 53 - 1, ts: 2 ** 53 - 1, bid: 1.08453, bidSize: 1e-8, ask: 1e21, askSize: 123456789.123 },
+  ],
 };
 
 /**
@@ -112,9 +131,9 @@ const LOSES: Record<string, number[]> = {
 describe("every codec round-trips every payload exactly", () => {
   for (const codec of CODECS) {
     for (const payload of PAYLOAD_NAMES) {
-      it(`${codec.name} ${payload}: article message and edge values`, () => {
+      it(`${codec.name} ${payload}: example message and edge values`, () => {
         const pc = codec.forPayload(payload);
-        for (const message of [ARTICLE_MESSAGES[payload], ...EDGE[payload]!]) {
+        for (const message of [EXAMPLE_MESSAGES[payload], ...EDGE[payload]!]) {
           expect(describeMismatch(message, pc.decode(pc.encode(message)))).toBeUndefined();
         }
       });
@@ -134,8 +153,11 @@ describe("every codec round-trips every payload exactly", () => {
     for (const codec of CODECS) {
       for (const payload of PAYLOAD_NAMES) {
         const pc = codec.forPayload(payload);
-        const decoded = pc.decode(pc.encode(ARTICLE_MESSAGES[payload]));
+        const decoded = pc.decode(pc.encode(EXAMPLE_MESSAGES[payload])) as Record<string, unknown>;
         expect(Object.getPrototypeOf(decoded), `${codec.name} ${payload}`).toBe(Object.prototype);
+        for (const v of Object.values(decoded)) {
+          if (Array.isArray(v)) for (const item of v) expect(Object.getPrototypeOf(item), `${codec.name} ${payload} item`).toBe(Object.prototype);
+        }
       }
     }
   });

@@ -27,7 +27,7 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
   it.each([
     [["--bogus"], /^bench: unknown option '--bogus'; valid options: --codecs, --payloads, .*--help\n$/],
     [["--codecs", "json,yaml"], /^bench: --codecs: unknown value 'yaml'; valid values: json, json-bytes, custom-binary, .* or all\n$/],
-    [["--payloads", "huge"], /^bench: --payloads: unknown value 'huge'; valid values: small, medium, large or all\n$/],
+    [["--payloads", "huge"], /^bench: --payloads: unknown value 'huge'; valid values: small, medium, large, chat, game-tick, market or all\n$/],
     [["--modes", "telepathy"], /^bench: --modes: unknown value 'telepathy'; valid values: codec, roundtrip, stream, fanout, latency or all\n$/],
     [["--runs", "0"], /^bench: --runs must be an integer from 1 to 1000, got '0'\n$/],
     [["--iterations", "1e5"], /^bench: --iterations must be an integer from 1 to 10000000, got '1e5'\n$/],

@@ -1,18 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { makeMessages, randomString, createRng } from "../../../bench/harness/generator.ts";
-import { ARTICLE_MESSAGES, PAYLOAD_NAMES } from "../../../protocols/messages.ts";
+import { makeMessages } from "../../../bench/harness/generator.ts";
+import { createRng, randomString } from "../../../bench/harness/random.ts";
+import { ARTICLE_MESSAGES, ARTICLE_PAYLOADS, EXAMPLE_MESSAGES, MESSAGE_SETS, PAYLOAD_NAMES } from "../../../protocols/messages.ts";
+import type { ChatMessage, GameTickMessage, MarketMessage } from "../../../protocols/message-sets.ts";
+import { shapeError } from "../../../protocols/socket/shape.ts";
 import { encodedBytes } from "../../../protocols/codec.ts";
 import { CODECS } from "../../../protocols/registry.ts";
 
 const utf8 = (s: string): number => new TextEncoder().encode(s).length;
 
 describe("payloads", () => {
-  it("--fixed gives the article's exact messages, as separate objects", () => {
+  it("--fixed gives the article's exact messages or the set's example, as separate objects", () => {
     for (const p of PAYLOAD_NAMES) {
       const messages = makeMessages(p, { count: 3, seed: 1, fixed: true });
-      for (const m of messages) expect(m).toEqual(ARTICLE_MESSAGES[p]);
+      for (const m of messages) expect(m).toEqual(EXAMPLE_MESSAGES[p]);
       expect(messages[0]).not.toBe(messages[1]);
     }
+    const [a, b] = makeMessages("chat", { count: 2, seed: 1, fixed: true }) as ChatMessage[];
+    expect(a!.reactions).not.toBe(b!.reactions);
   });
 
   it("the same seed gives the same messages, and so the same bytes", () => {
@@ -33,7 +38,7 @@ describe("payloads", () => {
   });
 
   it("varied messages keep the article's shape, string byte lengths and every codec's size", () => {
-    for (const p of PAYLOAD_NAMES) {
+    for (const p of ARTICLE_PAYLOADS) {
       const article = ARTICLE_MESSAGES[p] as unknown as Record<string, unknown>;
       const messages = makeMessages(p, { count: 500, seed: 9, fixed: false });
       for (const m of messages) {
@@ -69,5 +74,60 @@ describe("payloads", () => {
       expect(JSON.stringify(s)).toBe(`"${s}"`);
       expect(s.isWellFormed()).toBe(true);
     }
+  });
+});
+
+describe("message sets", () => {
+  const sample = <T>(p: string, count = 2000): T[] => makeMessages(p, { count, seed: 3, fixed: false }) as T[];
+
+  it("every generated message has its set's shape", () => {
+    for (const p of MESSAGE_SETS) for (const m of sample(p, 500)) expect(shapeError(p, m), p).toBeUndefined();
+  });
+
+  it("chat: text from a word to a paragraph, in several scripts and with emoji; optional fields and reactions vary", () => {
+    const chats = sample<ChatMessage>("chat");
+    const lengths = chats.map((m) => m.text.length);
+    expect(Math.min(...lengths)).toBeLessThan(10);
+    expect(Math.max(...lengths)).toBeGreaterThan(200);
+    const text = chats.map((m) => m.text).join(" ");
+    for (const script of [/\p{Script=Cyrillic}/u, /\p{Script=Han}/u, /\p{Script=Arabic}/u, /\p{Extended_Pictographic}/u]) expect(text).toMatch(script);
+    expect(text).toContain('"');
+    const share = (f: (m: ChatMessage) => boolean): number => chats.filter(f).length / chats.length;
+    expect(share((m) => m.replyTo !== undefined)).toBeGreaterThan(0.1);
+    expect(share((m) => m.replyTo === undefined)).toBeGreaterThan(0.5);
+    expect(share((m) => m.editedAt !== undefined)).toBeGreaterThan(0.05);
+    expect(share((m) => m.reactions.length === 0)).toBeGreaterThan(0.4);
+    expect(share((m) => m.reactions.length > 1)).toBeGreaterThan(0.1);
+    for (const m of chats) expect(m.sentAt).toBeGreaterThan(2 ** 32);
+    for (const m of chats) expect("replyTo" in m && m.replyTo === undefined).toBe(false);
+  });
+
+  it("game-tick: 1 to 48 entities of full-precision doubles, every state", () => {
+    const ticks = sample<GameTickMessage>("game-tick");
+    const counts = ticks.map((m) => m.entities.length);
+    expect(Math.min(...counts)).toBe(1);
+    expect(Math.max(...counts)).toBe(48);
+    const entities = ticks.flatMap((m) => m.entities);
+    expect(new Set(entities.map((e) => e.state))).toEqual(new Set([0, 1, 2, 3]));
+    expect(entities.some((e) => String(e.x).length > 15)).toBe(true);
+    expect(entities.some((e) => e.vx === 0)).toBe(true);
+  });
+
+  it("market: prices on each instrument's tick, bid below ask, sequence numbers and microsecond timestamps above 2^32", () => {
+    const quotes = sample<MarketMessage>("market");
+    expect(new Set(quotes.map((m) => m.symbol)).size).toBeGreaterThan(5);
+    for (const m of quotes) {
+      expect(m.bid).toBeLessThan(m.ask);
+      expect(m.seq).toBeGreaterThan(2 ** 32);
+      expect(m.ts).toBeGreaterThan(2 ** 32);
+      expect(Number.isSafeInteger(m.ts)).toBe(true);
+      expect(String(m.bid).split(".")[1]?.length ?? 0).toBeLessThanOrEqual(5);
+    }
+  });
+
+  it("the article's messages are unchanged by the sets (each payload draws from its own stream)", () => {
+    const before = makeMessages("large", { count: 3, seed: 1, fixed: false });
+    expect(before.map((m) => encodedBytes(CODECS[0]!.forPayload("large").encode(m)))).toEqual([329, 329, 329]);
+    expect(ARTICLE_MESSAGES.small).toEqual({ text: "Hello World!", num: 123 });
   });
 });

@@ -1,6 +1,6 @@
 /** The measuring plan's shared pieces: the shortest batch worth timing, batch sizes, and the seeded shuffle. */
 import { describe, expect, it } from "vitest";
-import { createRng } from "../../../bench/harness/generator.ts";
+import { createRng } from "../../../bench/harness/random.ts";
 import { minBatchNs, shuffled, SLICE_TARGET_NS, sliceSize } from "../../../bench/harness/schedule.ts";
 
 describe("minBatchNs", () => {

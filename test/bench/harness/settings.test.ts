@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { HELP, parseBenchArgs } from "../../../bench/cli/options.ts";
 import { DEFAULTS, defaultSettings, MODE_NAMES, parseInteger, SettingError } from "../../../bench/harness/settings.ts";
-import { PAYLOAD_NAMES } from "../../../protocols/messages.ts";
+import { ARTICLE_PAYLOADS } from "../../../protocols/messages.ts";
 import { SOCKET_CODEC_NAMES } from "../../../protocols/socket/contract.ts";
 
 describe("parseInteger", () => {
@@ -49,7 +49,7 @@ describe("defaultSettings", () => {
     const s = defaultSettings("default", SOCKET_CODEC_NAMES);
     expect(s.codecs).toEqual([...SOCKET_CODEC_NAMES]);
     expect(s.codecs).not.toBe(SOCKET_CODEC_NAMES);
-    expect(s.payloads).toEqual([...PAYLOAD_NAMES]);
+    expect(s.payloads).toEqual([...ARTICLE_PAYLOADS]);
     expect(s.iterations).toEqual(DEFAULTS.default.iterations);
     expect(s.warmup).toEqual(DEFAULTS.default.warmup);
     expect(s.runs).toBe(DEFAULTS.default.runs);
@@ -67,7 +67,7 @@ describe("defaultSettings", () => {
     a.runs = 99;
     expect(JSON.stringify(DEFAULTS)).toBe(before);
     expect(b.codecs).toEqual(["json"]);
-    expect(b.payloads).toEqual([...PAYLOAD_NAMES]);
+    expect(b.payloads).toEqual([...ARTICLE_PAYLOADS]);
     expect(b.modes).toEqual(DEFAULTS.quick.modes);
     expect(b.iterations.stream).toBe(DEFAULTS.quick.iterations.stream);
     expect(b.warmup.codec).toBe(DEFAULTS.quick.warmup.codec);

@@ -93,7 +93,7 @@ describe("settingsFromQuery: what the page cannot use", () => {
   it("expands all for codecs and payloads", () => {
     const s = read("codecs=all&payloads=all");
     expect(s.codecs).toEqual([...SOCKET_CODEC_NAMES]);
-    expect(s.payloads).toEqual(["small", "medium", "large"]);
+    expect(s.payloads).toEqual(["small", "medium", "large", "chat", "game-tick", "market"]);
   });
 
   it("reads fixed as 1 or true only", () => {
