@@ -2,7 +2,7 @@
  * The benchmark's Bun WebSocket server.
  *
  *   bun run server [--host 127.0.0.1] [--port 0] [--deflate] [--idle-timeout 60]
- *                  [--allow-origin ORIGIN]... [--max-connections 256]
+ *                  [--allow-origin ORIGIN]... [--max-connections 256] [--messages FILE]...
  *
  * It serves the benchmark page at / (client/page/, bundled at start-up) and
  * the WebSocket endpoint at /ws.
@@ -18,6 +18,8 @@ import { parseArgs } from "node:util";
 import { calibrateClock, performanceClock } from "./bench/harness/clock.ts";
 import { parseInteger } from "./bench/harness/settings.ts";
 import { LIBRARIES, libraryVersion } from "./bench/cli/environment.ts";
+import { readMessagesFiles } from "./bench/cli/user-files.ts";
+import type { UserMessagesFile } from "./bench/harness/settings.ts";
 import { buildPage } from "./client/page/build.ts";
 import { PAYLOAD_NAMES } from "./protocols/messages.ts";
 import { isLoopback } from "./protocols/socket/access.ts";
@@ -52,6 +54,8 @@ export interface ServerOptions {
   maxTotalQueuedBytes: number;
   /** Seconds replies may wait for a client to read before it is closed with 1008. */
   sendTimeoutS: number;
+  /** A user's own messages (--messages FILE): payloads the server accepts, and the page offers. */
+  userMessages: UserMessagesFile[];
 }
 
 export const SERVER_DEFAULTS: ServerOptions = {
@@ -65,6 +69,7 @@ export const SERVER_DEFAULTS: ServerOptions = {
   maxQueuedBytes: SOCKET_LIMITS.maxQueuedBytes,
   maxTotalQueuedBytes: SOCKET_LIMITS.maxTotalQueuedBytes,
   sendTimeoutS: SOCKET_LIMITS.sendTimeoutMs / 1000,
+  userMessages: [],
 };
 
 export interface BenchServer {
@@ -74,26 +79,28 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** The /info body: what runs the server side of every result. */
-function serverInfo(): string {
+/** The /info body: what runs the server side of every result, and the user's messages for the page. */
+function serverInfo(o: ServerOptions): string {
   return JSON.stringify({
     runtime: "bun",
     runtimeVersion: Bun.version,
     libraries: Object.fromEntries(LIBRARIES.map((name) => [name, libraryVersion(name)])),
     codecs: SOCKET_CODEC_NAMES,
-    payloads: PAYLOAD_NAMES,
+    payloads: [...PAYLOAD_NAMES, ...o.userMessages.map((f) => f.name)],
+    userMessages: o.userMessages,
   });
 }
 
 export async function startServer(options: Partial<ServerOptions> = {}): Promise<BenchServer> {
   const o: ServerOptions = { ...SERVER_DEFAULTS, ...options };
   const page = await buildPage();
-  const info = serverInfo();
+  const info = serverInfo(o);
   const sockets = socketServer({
     now: performanceClock.now,
     timerOverheadNs: calibrateClock(performanceClock, 50, 5000, 5).overheadNs,
     page,
     info,
+    payloads: [...PAYLOAD_NAMES, ...o.userMessages.map((f) => f.name)],
     allowOrigins: o.allowOrigins,
     maxConnections: o.maxConnections,
     loopbackOnly: isLoopback(o.host),
@@ -133,7 +140,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
 }
 
 const SERVER_FLAGS =
-  "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --exit-with-stdin, --help";
+  "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --exit-with-stdin, --help";
 
 const SERVER_HELP = `Usage: bun run server [options]
 
@@ -155,6 +162,8 @@ Options:
                          (default: ${SERVER_DEFAULTS.maxTotalQueuedBytes})
   --send-timeout S       seconds replies may wait for a client to read, 1..600; past it,
                          closed 1008 (default: ${SERVER_DEFAULTS.sendTimeoutS})
+  --messages FILE        accept a payload of your own messages, named after the file
+                         (as bun run bench --messages takes it); repeatable
   --exit-with-stdin      stop when standard input closes
   -h, --help             this text
 `;
@@ -180,6 +189,7 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
         "max-queued-bytes": { type: "string" },
         "max-total-queued-bytes": { type: "string" },
         "send-timeout": { type: "string" },
+        messages: { type: "string", multiple: true },
         "exit-with-stdin": { type: "boolean" },
       },
       strict: true,
@@ -211,6 +221,7 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
     maxTotalQueuedBytes: integer("max-total-queued-bytes", values["max-total-queued-bytes"], SERVER_DEFAULTS.maxTotalQueuedBytes, 1024, 2 ** 40, " bytes"),
     sendTimeoutS: integer("send-timeout", values["send-timeout"], SERVER_DEFAULTS.sendTimeoutS, 1, 600, " seconds"),
     exitWithStdin: values["exit-with-stdin"] === true,
+    userMessages: readMessagesFiles(values.messages ?? []),
   };
 }
 

@@ -1,6 +1,6 @@
 import { Packr, Unpackr } from "msgpackr";
 import type { Codec, Encoded } from "./codec.ts";
-import { PAYLOAD_NAMES, type Message } from "./messages.ts";
+import { isBuiltIn, PAYLOAD_NAMES, type Message } from "./messages.ts";
 import { keyLists, SHAPES } from "./shapes.ts";
 
 /**
@@ -47,6 +47,8 @@ export const msgpackrRecords: Codec = {
   frame: "binary",
   standard: false,
   library: "msgpackr",
+  notApplicable: (payload) =>
+    isBuiltIn(payload) ? undefined : "its record structures are agreed before the first message, from a schema your messages do not have (learnt from a stream instead, one message would not decode alone)",
   forPayload: () => {
     const packr = new Packr({ useRecords: true, structures: recordStructures() });
     const unpackr = new Unpackr({ useRecords: true, structures: recordStructures() });

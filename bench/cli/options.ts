@@ -9,6 +9,7 @@ import { CLIENT_CHOICES, DEFAULTS, defaultSettings, MODE_NAMES, parseInteger, pa
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { CODEC_NAMES } from "../../protocols/registry.ts";
 import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
+import { readMessagesFiles } from "./user-files.ts";
 
 export interface BenchOptions {
   /** What to measure: one settings object, as the page and every client take it. */
@@ -53,6 +54,8 @@ const OPTION_SPEC = {
   clients: { type: "string" },
   deflate: { type: "boolean" },
   "stall-timeout": { type: "string" },
+  messages: { type: "string", multiple: true },
+  "allow-lossy": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -109,6 +112,11 @@ Options:
                        subscribers (default: 1; above 1 needs --client bun)
   --deflate            offer permessage-deflate (off by default)
   --stall-timeout S    seconds without a reply before a case ends as stalled (default: ${DEFAULTS.default.stallTimeoutMs / 1000})
+  --messages FILE      your own messages: a JSON array of objects, or JSON Lines, run
+                       as a payload named after the file, in every mode, by the codecs
+                       that carry them; repeatable (README: "Your own messages")
+  --allow-lossy        also time codecs that change your messages (flagged lossy);
+                       without it they are only reported in the fidelity table
   --quick              a first look: ${perMode(DEFAULTS.quick.iterations)} iterations, ${DEFAULTS.quick.runs} runs
   --wide               every column in the tables (the default fits 100 columns;
                        every figure is in the CSV and JSON either way)
@@ -188,11 +196,13 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const base = defaultSettings(quick ? "quick" : client[0] === "browser" ? "browser" : "default", SOCKET_CODEC_NAMES);
   const iterations = integerFlag("iterations", v.iterations, NaN, 1, 10_000_000);
   const warmup = integerFlag("warmup", v.warmup, NaN, 0, 10_000_000);
+  if (v["allow-lossy"] === true && v.messages === undefined) throw new SettingError("--allow-lossy applies to your own messages only; add --messages FILE");
+  const userMessages = readMessagesFiles(v.messages ?? []);
   const byMode = (given: number, fallback: Record<Mode, number>): Record<Mode, number> =>
     Number.isNaN(given) ? fallback : { codec: given, roundtrip: given, stream: given, fanout: given, latency: given };
   const settings: Settings = {
     codecs: parseList("codecs", v.codecs, SOCKET_CODEC_NAMES, base.codecs),
-    payloads: parseList("payloads", v.payloads, PAYLOAD_NAMES, base.payloads),
+    payloads: parseList("payloads", v.payloads, [...PAYLOAD_NAMES, ...userMessages.map((f) => f.name)], userMessages.length > 0 ? userMessages.map((f) => f.name) : base.payloads),
     modes: parseList("modes", v.modes, MODE_NAMES, base.modes),
     iterations: byMode(iterations, base.iterations),
     runs: integerFlag("runs", v.runs, base.runs, 1, 1000),
@@ -204,6 +214,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     clients: integerFlag("clients", v.clients, base.clients, 1, 1024),
     deflate: v.deflate === true,
     stallTimeoutMs: integerFlag("stall-timeout", v["stall-timeout"], base.stallTimeoutMs / 1000, 1, 3600) * 1000,
+    userMessages,
+    allowLossy: v["allow-lossy"] === true,
+    excluded: [],
   };
   if (settings.modes.includes("codec") && !settings.codecs.some((c) => (CODEC_NAMES as readonly string[]).includes(c))) {
     const socketModes = settings.modes.filter((m) => m !== "codec");

@@ -4,6 +4,8 @@
  * the same files as every other client's.
  */
 
+import { flagLossy } from "../harness/exclusions.ts";
+import type { FidelityReport } from "../harness/fidelity.ts";
 import { kneeField } from "../harness/knee.ts";
 import type { BenchResults } from "../harness/results.ts";
 import { SettingError } from "../harness/settings.ts";
@@ -15,7 +17,7 @@ import { createProgressPrinter } from "./progress.ts";
 import { EXIT_INTERRUPTED, measureEnvironment, report, type RunControl, type Streams } from "./run-support.ts";
 import { useServer } from "./servers.ts";
 
-export async function runBrowserBench(options: BenchOptions, streams: Streams, control: RunControl): Promise<number> {
+export async function runBrowserBench(options: BenchOptions, streams: Streams, control: RunControl, fidelity: FidelityReport[]): Promise<number> {
   const chromiumPath = findChromium();
   if (!chromiumPath) throw new SettingError(NO_CHROMIUM_MESSAGE);
   const estimate = estimateFor(options.settings, options.out, options.settings.codecs.filter((c) => CODEC_NAMES.includes(c)).length, 1);
@@ -46,7 +48,9 @@ export async function runBrowserBench(options: BenchOptions, streams: Streams, c
     elapsedMs: performance.now() - started,
     timings: estimate.timings(),
     ...kneeField(browser?.cases ?? []),
+    ...(fidelity.length > 0 ? { fidelity } : {}),
   };
+  flagLossy(results.cases, fidelity);
   const code = report(results, options, streams, failures);
   return control.stopRequested ? EXIT_INTERRUPTED : code;
 }

@@ -14,6 +14,7 @@ import { CODECS } from "../../protocols/registry.ts";
 import { performanceClock, type ClockCalibration } from "../harness/clock.ts";
 import { runCodecMode } from "../harness/codec-mode.ts";
 import { addCompression } from "../harness/compression.ts";
+import { flagLossy, planUserPayloads } from "../harness/exclusions.ts";
 import { kneeField } from "../harness/knee.ts";
 import type { RunHooks } from "../harness/progress.ts";
 import type { BenchResults, CaseResult, RunSettings } from "../harness/results.ts";
@@ -83,9 +84,12 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   // Every check that can fail on the user's input runs before anything is measured.
   prepareOutDir(options.out);
   const { settings } = options;
+  // A user's own messages: what each codec does to them, and which codecs run on them.
+  const { fidelity, excluded } = planUserPayloads(settings, CODECS);
+  settings.excluded = excluded;
   const socketModes = socketModesOf(settings);
   if (options.url !== undefined && (socketModes.length > 0 || options.client === "browser")) await checkUrl(options.url);
-  if (options.client === "browser") return runBrowserBench(options, streams, control);
+  if (options.client === "browser") return runBrowserBench(options, streams, control, fidelity);
   if (socketModes.length > 0 && options.client === "node" && nodeVersion() === undefined) {
     throw new SettingError("--client node needs Node.js on PATH (node --version failed); install Node.js or use --client bun");
   }
@@ -135,7 +139,8 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   progress.finish();
   runSettings.interrupted = control.stopRequested;
 
-  const results: BenchResults = { timestamp, settings: runSettings, environment, order, cases, elapsedMs: performance.now() - started, timings: estimate.timings(), ...kneeField(cases) };
+  flagLossy(cases, fidelity);
+  const results: BenchResults = { timestamp, settings: runSettings, environment, order, cases, elapsedMs: performance.now() - started, timings: estimate.timings(), ...kneeField(cases), ...(fidelity.length > 0 ? { fidelity } : {}) };
   const code = report(results, options, streams, failures);
   if (control.stopRequested) {
     streams.stderr.write(`bench: stopped by Ctrl-C; the ${cases.length} case(s) that ran are in the files above\n`);

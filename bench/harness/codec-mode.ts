@@ -19,10 +19,11 @@
  */
 
 import type { Codec } from "../../protocols/codec.ts";
-import type { Message, PayloadName } from "../../protocols/messages.ts";
+import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
 import type { Clock, ClockCalibration } from "./clock.ts";
 import { CodecCase } from "./codec-case.ts";
-import { makeMessages } from "./generator.ts";
+import { isExcluded } from "./exclusions.ts";
+import { messagesFor } from "./generator.ts";
 import { createRng } from "./random.ts";
 import { compileLoop, SINK_SIZE } from "./loops.ts";
 import type { RunHooks } from "./progress.ts";
@@ -116,7 +117,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
   const iterations = settings.iterations.codec;
   const versionOf = ctx.libraryVersion ?? (() => "");
   const messages = new Map<PayloadName, Message[]>();
-  for (const payload of settings.payloads) messages.set(payload, makeMessages(payload, { count: iterations, seed: settings.seed, fixed: settings.fixed }));
+  for (const payload of settings.payloads) messages.set(payload, messagesFor(settings, payload, iterations));
   const floors = loopFloors(messages, settings, ctx);
   const caseContext = { clock: ctx.clock, calibration: ctx.calibration, iterations, warmup: settings.warmup.codec, client: ctx.client ?? "inprocess", clientLibrary: ctx.clientLibrary ?? "" };
   const rng = createRng(settings.seed ^ 0x5bd1e995);
@@ -131,7 +132,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
   let stopped = false;
 
   for (const payload of settings.payloads) {
-    const cases = ctx.codecs.map((codec) => new CodecCase(codec, payload, messages.get(payload)!, caseContext));
+    const cases = ctx.codecs.filter((codec) => !isExcluded(settings, codec.name, payload)).map((codec) => new CodecCase(codec, payload, messages.get(payload)!, caseContext, settings.allowLossy && !isBuiltIn(payload)));
     const report = (stage: "verify" | "warmup" | "run", codec: string, run: number): void =>
       ctx.onProgress?.({ mode: "codec", stage, codec, payload, run, runs, done: Math.round(done), total, elapsedMs: now() - started });
     for (const c of cases) {

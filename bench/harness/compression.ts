@@ -21,11 +21,12 @@
  */
 
 import zlib from "node:zlib";
-import type { Message, PayloadName } from "../../protocols/messages.ts";
+import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
 import { errorText } from "../../protocols/codec.ts";
 import { getCodec } from "../../protocols/registry.ts";
 import type { Clock } from "./clock.ts";
-import { makeMessages } from "./generator.ts";
+import { messagesFor } from "./generator.ts";
+import { userMessagesOf } from "./user-messages.ts";
 import type { CaseResult, CompressionFigures } from "./results.ts";
 import type { Settings } from "./settings.ts";
 
@@ -120,7 +121,11 @@ export async function addCompression(cases: CaseResult[], settings: Settings, cl
     const codec = getCodec(c.codec);
     if (c.mode !== "codec" || !c.verified || !codec) continue;
     const payload = c.payload as PayloadName;
-    if (!messagesOf.has(payload)) messagesOf.set(payload, makeMessages(payload, { count: Math.min(COMPRESSION_MESSAGES, settings.iterations.codec), seed: settings.seed, fixed: settings.fixed }));
+    if (!messagesOf.has(payload)) {
+      // A user's file is taken once through, never cycled: a stream of repeats would compress to nothing.
+      const count = Math.min(COMPRESSION_MESSAGES, settings.iterations.codec, isBuiltIn(payload) ? Infinity : userMessagesOf(settings.userMessages, payload).messages.length);
+      messagesOf.set(payload, messagesFor(settings, payload, count));
+    }
     const pair = codec.forPayload(payload);
     const frames = messagesOf.get(payload)!.map((m) => {
       const e = pair.encode(m);

@@ -14,6 +14,8 @@
 import { EXAMPLE_MESSAGES, isBuiltIn, PAYLOAD_NAMES, type BuiltInMessage, type BuiltInPayload, type LargeMessage, type MediumMessage, type Message, type PayloadName, type SmallMessage } from "../../protocols/messages.ts";
 import { createRng, randomDecimal, randomInt, randomString, type Rng } from "./random.ts";
 import { makeChat, makeGameTick, makeMarket } from "./set-generator.ts";
+import type { Settings } from "./settings.ts";
+import { cycleUserMessages } from "./user-messages.ts";
 
 /**
  * Integer ranges that keep each codec's encoded width equal to the article's
@@ -81,4 +83,14 @@ export function makeMessages(payload: PayloadName, options: MessageSetOptions): 
   const make = MAKERS[payload];
   for (let i = 0; i < options.count; i++) out[i] = make(rng);
   return out;
+}
+
+/**
+ * `count` messages of any payload a run has: a built-in's from its
+ * generator (`seed`: the run's unless a client draws its own), a user's
+ * from their file.
+ */
+export function messagesFor(settings: Pick<Settings, "seed" | "fixed" | "userMessages">, payload: PayloadName, count: number, seed = settings.seed): Message[] {
+  if (!isBuiltIn(payload)) return cycleUserMessages(settings.userMessages, payload, count);
+  return makeMessages(payload, { count, seed, fixed: settings.fixed });
 }

@@ -5,6 +5,7 @@
 
 import type { Frame } from "../../protocols/codec.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
+import type { FidelityReport } from "./fidelity.ts";
 import { summarize, type Summary } from "./stats.ts";
 import type { ClientKind, Mode, Settings } from "./settings.ts";
 
@@ -223,6 +224,8 @@ export interface BenchResults {
   timings?: Record<string, StretchTiming>;
   /** Latency mode at several rates: each codec's knee per payload and client (bench/harness/knee.ts). */
   knees?: Knee[];
+  /** A user's own messages: what each codec did to them (bench/harness/fidelity.ts). */
+  fidelity?: FidelityReport[];
 }
 
 /** Where a codec stopped keeping up in latency mode (bench/harness/knee.ts). */

@@ -46,6 +46,26 @@ export interface Settings {
   deflate: boolean;
   /** A WebSocket case with no reply for this long ends as stalled, ms. */
   stallTimeoutMs: number;
+  /** The user's own messages (`--messages FILE`), each a payload named after its file. */
+  userMessages: UserMessagesFile[];
+  /** Time codecs that change the user's messages (the fidelity check), instead of only reporting what they change. */
+  allowLossy: boolean;
+  /** Codec and payload pairs that do not run, and why (bench/harness/exclusions.ts); filled in before any mode runs. */
+  excluded: Excluded[];
+}
+
+/** A codec left out on a payload: not applicable, unable to carry the messages, or lossy without --allow-lossy. */
+export interface Excluded {
+  codec: string;
+  payload: string;
+  why: string;
+}
+
+/** One `--messages` file: the payload name it runs under, where it came from, its text (bench/harness/user-messages.ts). */
+export interface UserMessagesFile {
+  name: string;
+  file: string;
+  text: string;
 }
 
 /** `--rate sweep`: the ladder each codec climbs until it misses a rate. */
@@ -76,6 +96,9 @@ const COMMON = {
   clients: 1,
   deflate: false,
   stallTimeoutMs: 10_000,
+  userMessages: [] as UserMessagesFile[],
+  allowLossy: false,
+  excluded: [] as Excluded[],
 };
 
 /**
@@ -98,7 +121,7 @@ export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
 /** A fresh, mutable copy of a profile's settings, with `codecs` filled in. */
 export function defaultSettings(profile: Profile, allCodecs: readonly string[]): Settings {
   const d = DEFAULTS[profile];
-  return { ...d, codecs: [...allCodecs], payloads: [...d.payloads], modes: [...d.modes], iterations: { ...d.iterations }, warmup: { ...d.warmup } };
+  return { ...d, codecs: [...allCodecs], payloads: [...d.payloads], modes: [...d.modes], iterations: { ...d.iterations }, warmup: { ...d.warmup }, userMessages: [], excluded: [] };
 }
 
 /** A bad setting: one line naming it and the valid values (the CLI prints it and exits 2). */

@@ -53,3 +53,8 @@ export function wrapLine(line: string, width = TERMINAL_WIDTH, indent = "   "): 
   out.push(rest);
   return out;
 }
+
+/** A codec's name as every table and the verdict show it: `*` non-standard, `!` lossy on these messages. */
+export function codecLabel(c: { codec: string; standard: boolean; flags: readonly string[] }): string {
+  return `${c.codec}${c.standard ? "" : "*"}${c.flags.includes("lossy") ? "!" : ""}`;
+}

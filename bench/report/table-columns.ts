@@ -4,7 +4,7 @@
  */
 
 import type { CaseResult } from "../harness/results.ts";
-import { count, formatNs, mebibytes, percent } from "./format.ts";
+import { codecLabel, count, formatNs, mebibytes, percent } from "./format.ts";
 import { baselineCase, vsJson, vsRaw } from "./ratios.ts";
 
 /**
@@ -38,7 +38,7 @@ export interface Column {
   deflate?: true;
 }
 
-export const NAME: Column = { title: "codec", width: 17, cell: (c) => (c.standard ? c.codec : `${c.codec}*`) };
+export const NAME: Column = { title: "codec", width: 17, cell: codecLabel };
 const BYTES: Column = { title: "bytes", width: 6, cell: (c) => count(c.bytes) };
 const VS_JSON: Column = { title: "vs json", width: 12, cell: (c, g) => ratioCell(c, g, "json") };
 const VS_RAW: Column = { title: "vs raw", width: 12, cell: (c, g) => ratioCell(c, g, "raw") };

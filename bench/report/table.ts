@@ -7,7 +7,8 @@
 
 import type { BenchResults, CaseResult } from "../harness/results.ts";
 import type { Mode } from "../harness/settings.ts";
-import { orderPayloads } from "../../protocols/messages.ts";
+import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
+import { fidelityLines } from "./fidelity-table.ts";
 import { count, formatNs, pad, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { roundToRoundNoise, widestRatioInterval } from "./ratios.ts";
 import { KNEE_RULE, knees } from "../harness/knee.ts";
@@ -142,6 +143,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
   lines.push(`${s.fixed ? "The article's identical messages" : "Varied messages"}, ${s.runs} pass(es) over them per case.`);
   lines.push(`"vs json" / "vs raw": ratio to that codec, paired round by round (median of the per-round`);
   lines.push(`ratios; below 6 rounds, their geometric mean), ± its 95% interval; ≈: the interval holds 1.`);
+  lines.push(...fidelityLines(results));
   for (const view of MODE_VIEWS) {
     const ofMode = results.cases.filter((c) => c.mode === view.mode);
     if (ofMode.length === 0) continue;
@@ -189,7 +191,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
     lines.push("* non-standard: msgpackr records are not MessagePack that other decoders can read.");
   }
   if (results.cases.some((c) => c.codec === "raw")) {
-    lines.push("raw: the transport alone (custom-binary's bytes, echoed without decoding).");
+    lines.push(`raw: the transport alone (${results.cases.some((c) => c.codec === "raw" && !isBuiltIn(c.payload)) ? "custom-binary's bytes, or your messages' JSON" : "custom-binary's bytes"}, echoed without decoding).`);
   }
   if (results.cases.some((c) => c.mode !== "codec" && c.codec !== "raw")) {
     lines.push("client / server: encode + decode time per message on that side of the socket.");

@@ -12,7 +12,7 @@
 import { knees } from "../harness/knee.ts";
 import type { CaseResult } from "../harness/results.ts";
 import { orderPayloads, type PayloadName } from "../../protocols/messages.ts";
-import { count, TERMINAL_WIDTH, wrapLine } from "./format.ts";
+import { codecLabel, count, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { pairedRatio, vsJson, vsRaw } from "./ratios.ts";
 
 /** Most lines the verdict takes. */
@@ -60,7 +60,7 @@ function tied(a: CaseResult, b: CaseResult): boolean {
 }
 
 function names(list: readonly CaseResult[]): string {
-  const shown = list.slice(0, 3).map((c) => (c.standard ? c.codec : `${c.codec}*`));
+  const shown = list.slice(0, 3).map(codecLabel);
   return shown.join(" = ") + (list.length > 3 ? ` and ${list.length - 3} more` : "");
 }
 

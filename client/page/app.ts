@@ -23,11 +23,11 @@ import { toCsv } from "../../bench/report/csv.ts";
 import { formatNs } from "../../bench/report/format.ts";
 import { resultsFromFile, rowsFromFile, rowsFromResults, type ChartRow } from "../../bench/report/rows.ts";
 import { verdictLines } from "../../bench/report/verdict.ts";
-import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
+import { isBuiltIn, PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import { RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
 import { stringifyLine } from "../json-lines.ts";
 import { PAGE_MODES, ratesText, settingsFromQuery } from "./query.ts";
-import { runSuite } from "./suite.ts";
+import { fetchInfo, runSuite } from "./suite.ts";
 
 const MODE_LABELS: Record<string, string> = {
   codec: "codec: serialize/deserialize in this page",
@@ -80,7 +80,7 @@ function checkedIn(containerId: string): string[] {
 
 function showSettings(s: Settings): void {
   checkboxes("codecs", SOCKET_CODEC_NAMES, s.codecs, (n) => (n === RAW_CODEC_NAME ? "raw (transport baseline, socket modes)" : n));
-  checkboxes("payloads", PAYLOAD_NAMES, s.payloads);
+  checkboxes("payloads", [...PAYLOAD_NAMES, ...s.userMessages.map((f) => f.name)], s.payloads, (p) => (isBuiltIn(p) ? p : `${p} (your messages)`));
   checkboxes("modes", PAGE_MODES, s.modes, (m) => MODE_LABELS[m] ?? m);
   $<HTMLInputElement>("iterations-codec").value = String(s.iterations.codec);
   $<HTMLInputElement>("iterations-roundtrip").value = String(s.iterations.roundtrip);
@@ -232,9 +232,12 @@ async function load(file: File): Promise<void> {
   }
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const query = new URLSearchParams(location.search);
-  const initial = settingsFromQuery(query, defaultSettings("browser", SOCKET_CODEC_NAMES));
+  // The server's --messages files join the payloads, and are what the page runs by default.
+  const userMessages = (await fetchInfo().catch(() => undefined))?.userMessages ?? [];
+  const defaults = defaultSettings("browser", SOCKET_CODEC_NAMES);
+  const initial = settingsFromQuery(query, { ...defaults, userMessages, payloads: userMessages.length > 0 ? userMessages.map((f) => f.name) : defaults.payloads });
   showSettings(initial);
   const calibration = calibrateClock(performanceClock);
   $("clock").textContent = `crossOriginIsolated: ${globalThis.crossOriginIsolated === true}; clock resolution ${formatNs(calibration.resolutionNs)}, one read ${formatNs(calibration.overheadNs)}`;
@@ -274,4 +277,4 @@ function main(): void {
   }
 }
 
-main();
+void main();

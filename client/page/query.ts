@@ -42,6 +42,7 @@ export function settingsToQuery(settings: Settings, q: URLSearchParams): void {
   q.set("stall-timeout", String(settings.stallTimeoutMs / 1000));
   q.set("rate", ratesText(settings));
   if (settings.fixed) q.set("fixed", "1");
+  if (settings.allowLossy) q.set("allow-lossy", "1");
 }
 
 /** Settings from the URL over `base`; a value the page cannot use leaves the default. */
@@ -69,7 +70,8 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings): Settings 
     ...base,
     modes: list("modes", PAGE_MODES, base.modes.filter((m) => PAGE_MODES.includes(m))),
     codecs: list("codecs", SOCKET_CODEC_NAMES, base.codecs),
-    payloads: list("payloads", PAYLOAD_NAMES, base.payloads),
+    payloads: list("payloads", [...PAYLOAD_NAMES, ...base.userMessages.map((f) => f.name)], base.payloads),
+    allowLossy: q.has("allow-lossy") ? q.get("allow-lossy") === "1" : base.allowLossy,
     iterations: perMode("iterations", base.iterations, 1),
     runs: int("runs") ?? base.runs,
     warmup: perMode("warmup", base.warmup, 0),

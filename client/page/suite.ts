@@ -6,6 +6,8 @@
  * client = "browser".
  */
 
+import { flagLossy, planUserPayloads } from "../../bench/harness/exclusions.ts";
+import type { UserMessagesFile } from "../../bench/harness/settings.ts";
 import { calibrateClock, performanceClock, type ClockCalibration } from "../../bench/harness/clock.ts";
 import { runCodecMode } from "../../bench/harness/codec-mode.ts";
 import { kneeField } from "../../bench/harness/knee.ts";
@@ -21,6 +23,8 @@ interface ServerInfo {
   runtime: string;
   runtimeVersion: string;
   libraries: Record<string, string>;
+  /** The user's own messages the server was started with (--messages), for the page to offer and send. */
+  userMessages?: UserMessagesFile[];
 }
 
 /** "Chrome/156.0.8078.73" -> "Chrome 156.0.8078.73" (Firefox, Safari alike). */
@@ -31,7 +35,7 @@ function browserVersion(userAgent: string): string {
   return `${name} ${m[2]}`;
 }
 
-async function fetchInfo(): Promise<ServerInfo> {
+export async function fetchInfo(): Promise<ServerInfo> {
   const res = await fetch(INFO_PATH);
   return (await res.json()) as ServerInfo;
 }
@@ -57,7 +61,10 @@ function browserEnvironment(calibration: ClockCalibration, info: ServerInfo): En
   };
 }
 
-export async function runSuite(settings: Settings, onProgress: (p: Progress) => void, shouldStop: () => boolean = () => false): Promise<BenchResults> {
+export async function runSuite(asked: Settings, onProgress: (p: Progress) => void, shouldStop: () => boolean = () => false): Promise<BenchResults> {
+  // A user's own messages: what each codec does to them, and which codecs run on them.
+  const { fidelity, excluded } = planUserPayloads(asked, CODECS);
+  const settings: Settings = { ...asked, excluded };
   const timestamp = new Date().toISOString();
   const started = performance.now();
   const calibration = calibrateClock(performanceClock);
@@ -91,6 +98,7 @@ export async function runSuite(settings: Settings, onProgress: (p: Progress) => 
     Object.assign(order, result.order);
   }
 
+  flagLossy(cases, fidelity);
   return {
     timestamp,
     settings: { ...settings, minBatchNs, client: "browser", server: location.origin },
@@ -99,5 +107,6 @@ export async function runSuite(settings: Settings, onProgress: (p: Progress) => 
     cases,
     elapsedMs: performance.now() - started,
     ...kneeField(cases),
+    ...(fidelity.length > 0 ? { fidelity } : {}),
   };
 }

@@ -16,6 +16,8 @@ export interface SocketCaseOptions {
   payload: PayloadName;
   mode: SocketMode;
   messages: readonly Message[];
+  /** A lossy codec timed on request (--allow-lossy): replies must equal the codec's own round trip of each message. */
+  ownRoundTrip?: boolean;
   /** Messages in flight in stream mode; at most, in latency mode. */
   window: number;
   /** Latency mode: messages per second, sent on schedule. */

@@ -8,7 +8,9 @@
  * hooks it needs in its context. Measures only; never prints.
  */
 
-import { makeMessages } from "../../bench/harness/generator.ts";
+import { isExcluded } from "../../bench/harness/exclusions.ts";
+import { isBuiltIn } from "../../protocols/messages.ts";
+import { messagesFor } from "../../bench/harness/generator.ts";
 import { createRng } from "../../bench/harness/random.ts";
 import type { CaseResult } from "../../bench/harness/results.ts";
 import { keptRate, stopsClimbing } from "../../bench/harness/knee.ts";
@@ -70,7 +72,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   const steps = new Map(modes.map((m) => [m, stepsOf(m, settings)]));
   const maxIterations = Math.max(...modes.flatMap((m) => steps.get(m)!.map((step) => step.settings.iterations[m])));
   // One list per payload, shared by every mode.
-  const messagesOf = new Map(settings.payloads.map((p) => [p, makeMessages(p, { count: maxIterations, seed: settings.seed, fixed: settings.fixed })]));
+  const messagesOf = new Map(settings.payloads.map((p) => [p, messagesFor(settings, p, maxIterations)]));
   const source = { client: ctx.client, clientLibrary: ctx.clientLibrary, libraryVersion: ctx.libraryVersion };
   const total = modes.reduce((n, m) => n + steps.get(m)!.length, 0) * settings.payloads.length * settings.codecs.length * settings.runs;
   const rng = createRng(settings.seed ^ 0x2545f491);
@@ -84,7 +86,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
     order[mode] = [];
     for (const payload of settings.payloads) {
       const messages = messagesOf.get(payload)!;
-      let codecs = settings.codecs;
+      let codecs = settings.codecs.filter((c) => !isExcluded(settings, c, payload));
       const baseP99 = new Map<string, number>();
       const history = new Map<string, boolean[]>();
       for (const step of steps.get(mode)!) {
@@ -105,6 +107,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
             payload,
             mode,
             messages: count >= messages.length ? messages : messages.slice(0, count),
+            ownRoundTrip: settings.allowLossy && !isBuiltIn(payload),
             window: mode === "roundtrip" ? 1 : settings.window,
             rate: s.rate,
             stallTimeoutMs: settings.stallTimeoutMs,

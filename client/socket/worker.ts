@@ -6,7 +6,8 @@
  */
 
 import { performanceClock } from "../../bench/harness/clock.ts";
-import { makeMessages } from "../../bench/harness/generator.ts";
+import { messagesFor } from "../../bench/harness/generator.ts";
+import { isBuiltIn } from "../../protocols/messages.ts";
 import { processCpuMs, type WebSocketClass } from "./connection.ts";
 import type { SocketCaseFigures } from "./figures.ts";
 import { runSocketCase } from "./runner.ts";
@@ -24,7 +25,8 @@ self.onmessage = async (ev: MessageEvent<ClientJob>) => {
         payload: job.payload,
         mode: job.mode,
         // Each client its own messages: same shape and sizes, its own seed.
-        messages: makeMessages(job.payload, { count: c.count, seed: (job.seed + c.index * 0x9e3779b1) >>> 0, fixed: job.fixed }),
+        messages: messagesFor(job, job.payload, c.count, (job.seed + c.index * 0x9e3779b1) >>> 0),
+        ownRoundTrip: job.allowLossy && !isBuiltIn(job.payload),
         window: job.window,
         rate: job.rate,
         stallTimeoutMs: job.stallTimeoutMs,

@@ -25,6 +25,8 @@ export interface SocketServerContext {
   page: ReadonlyMap<string, PageFile>;
   /** The /info body (JSON). */
   info: string;
+  /** Payloads a socket may name: the built-ins, and the user's own (--messages). Default: the built-ins. */
+  payloads?: readonly string[];
   /** Origins allowed besides the server's own page (--allow-origin). */
   allowOrigins: readonly string[];
   /** Open sockets at most (--max-connections). */

@@ -4,7 +4,7 @@
  */
 
 import type { Server } from "bun";
-import { PAYLOAD_NAMES, type PayloadName } from "../messages.ts";
+import { isBuiltIn, PAYLOAD_NAMES, type PayloadName } from "../messages.ts";
 import { originAllowed } from "./access.ts";
 import { newConnection, ROLES, TOPIC, type Connection, type Role } from "./connection.ts";
 import type { SocketServer } from "./context.ts";
@@ -17,8 +17,9 @@ export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Serv
   if (!SOCKET_CODEC_NAMES.includes(codec)) {
     return text(400, `unknown codec '${codec}'; valid codecs: ${SOCKET_CODEC_NAMES.join(", ")}`);
   }
-  if (!(PAYLOAD_NAMES as readonly string[]).includes(payload)) {
-    return text(400, `unknown payload '${payload}'; valid payloads: ${PAYLOAD_NAMES.join(", ")}`);
+  const payloads = s.ctx.payloads ?? PAYLOAD_NAMES;
+  if (!payloads.includes(payload)) {
+    return text(400, `unknown payload '${payload}'; valid payloads: ${payloads.join(", ")}${isBuiltIn(payload) ? "" : " (start the server with --messages FILE for your own)"}`);
   }
   const role = (url.searchParams.get("role") ?? "echo") as Role;
   const topic = url.searchParams.get("topic") ?? "";

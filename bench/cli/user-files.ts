@@ -1,0 +1,34 @@
+/**
+ * Reads the files a user brings (`--messages FILE`), for the bench and the
+ * server alike: each becomes a payload named after the file, checked in
+ * full before anything runs, with one line naming the file and the fault.
+ */
+
+import { readFileSync } from "node:fs";
+import { SettingError, type UserMessagesFile } from "../harness/settings.ts";
+import { checkPayloadName, parseUserMessages, payloadNameOf } from "../harness/user-messages.ts";
+
+/** A file's text, or a SettingError naming the flag, the file and why it cannot be read. */
+function readUserFile(flag: string, file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (e as Error).message;
+    throw new SettingError(`${flag} ${file}: cannot read it (${why})`);
+  }
+}
+
+/** Every `--messages` file, read and parsed once to check it. */
+export function readMessagesFiles(files: readonly string[]): UserMessagesFile[] {
+  const out: UserMessagesFile[] = [];
+  for (const file of files) {
+    const name = payloadNameOf(file);
+    checkPayloadName(name, file);
+    if (out.some((f) => f.name === name)) throw new SettingError(`--messages ${file}: another file is also named '${name}'; payload names must differ`);
+    const f = { name, file, text: readUserFile("--messages", file) };
+    parseUserMessages(f);
+    out.push(f);
+  }
+  return out;
+}
