@@ -119,4 +119,22 @@ describe("README", () => {
     expect(text).toContain(`took ${Math.min(...ratios).toFixed(1)}-${Math.max(...ratios).toFixed(1)}x as long`);
     for (const p of ["small", "medium", "large"]) for (const c of ["json", "custom-binary", "msgpackr"]) expect(deflate(p, c, "wire_compressed_share")).toBe(0);
   });
+
+  it("its message-set figures are the committed run's: bytes, ratio to json in process, share of raw in stream mode, compressed sizes", () => {
+    const [header, ...body] = parseCsv(readFileSync(new URL("../results/sample/xeon-message-sets.csv", import.meta.url), "utf8"));
+    const row = (mode: string, payload: string, codec: string) => body.find((r) => r[header!.indexOf("mode")] === mode && r[header!.indexOf("payload")] === payload && r[header!.indexOf("codec")] === codec)!;
+    const get = (r: string[], col: string): number => Number(r[header!.indexOf(col)]);
+    const section = readme.slice(readme.indexOf("### Messages of real applications"), readme.indexOf("### How far a ratio holds"));
+    const lines = section.split("\n").filter((l) => /^\| (chat|game-tick|market) \|/.test(l));
+    expect(lines).toHaveLength(12);
+    for (const line of lines) {
+      const [payload, codec, bytes, inProcess, stream, deflated] = line.split("|").slice(1, 7).map((c) => c.trim());
+      const codecRow = row("codec", payload!, codec!);
+      expect(bytes, line).toBe(Math.round(get(codecRow, "bytes")).toLocaleString("en-US"));
+      expect(inProcess!.split(" ")[0], line).toBe(get(codecRow, "total_vs_json").toFixed(2));
+      // The table's paired ratio (median over rounds) and the CSV's ratio of means differ in the last digit at most.
+      expect(Math.abs(Number(stream!.split(" ")[0]) - get(row("stream", payload!, codec!), "msgs_per_s_vs_raw")), line).toBeLessThanOrEqual(0.011);
+      expect(deflated, line).toBe(Math.round(get(codecRow, "deflate_context_bytes")).toLocaleString("en-US"));
+    }
+  });
 });
