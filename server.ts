@@ -18,8 +18,9 @@ import { parseArgs } from "node:util";
 import { calibrateClock, performanceClock } from "./bench/harness/clock.ts";
 import { parseInteger } from "./bench/harness/settings.ts";
 import { LIBRARIES, libraryVersion } from "./bench/cli/environment.ts";
-import { readMessagesFiles } from "./bench/cli/user-files.ts";
-import type { UserMessagesFile } from "./bench/harness/settings.ts";
+import { readMessagesFiles, readProtoFile } from "./bench/cli/user-files.ts";
+import type { UserMessagesFile, UserProtoFile } from "./bench/harness/settings.ts";
+import { applyUserProto } from "./bench/harness/user-proto.ts";
 import { buildPage } from "./client/page/build.ts";
 import { PAYLOAD_NAMES } from "./protocols/messages.ts";
 import { isLoopback } from "./protocols/socket/access.ts";
@@ -56,6 +57,8 @@ export interface ServerOptions {
   sendTimeoutS: number;
   /** A user's own messages (--messages FILE): payloads the server accepts, and the page offers. */
   userMessages: UserMessagesFile[];
+  /** Their Protobuf message type (--proto FILE --proto-type NAME). */
+  userProto?: UserProtoFile;
 }
 
 export const SERVER_DEFAULTS: ServerOptions = {
@@ -88,11 +91,13 @@ function serverInfo(o: ServerOptions): string {
     codecs: SOCKET_CODEC_NAMES,
     payloads: [...PAYLOAD_NAMES, ...o.userMessages.map((f) => f.name)],
     userMessages: o.userMessages,
+    ...(o.userProto ? { userProto: o.userProto } : {}),
   });
 }
 
 export async function startServer(options: Partial<ServerOptions> = {}): Promise<BenchServer> {
   const o: ServerOptions = { ...SERVER_DEFAULTS, ...options };
+  applyUserProto(o);
   const page = await buildPage();
   const info = serverInfo(o);
   const sockets = socketServer({
@@ -140,7 +145,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
 }
 
 const SERVER_FLAGS =
-  "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --exit-with-stdin, --help";
+  "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --exit-with-stdin, --help";
 
 const SERVER_HELP = `Usage: bun run server [options]
 
@@ -164,6 +169,8 @@ Options:
                          closed 1008 (default: ${SERVER_DEFAULTS.sendTimeoutS})
   --messages FILE        accept a payload of your own messages, named after the file
                          (as bun run bench --messages takes it); repeatable
+  --proto FILE --proto-type NAME
+                         their Protobuf message type
   --exit-with-stdin      stop when standard input closes
   -h, --help             this text
 `;
@@ -190,6 +197,8 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
         "max-total-queued-bytes": { type: "string" },
         "send-timeout": { type: "string" },
         messages: { type: "string", multiple: true },
+        proto: { type: "string" },
+        "proto-type": { type: "string" },
         "exit-with-stdin": { type: "boolean" },
       },
       strict: true,
@@ -210,6 +219,8 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
     if (url.origin !== origin.replace(/\/$/, "")) throw new Error(`--allow-origin must be an origin (scheme://host:port, no path), got '${origin}'`);
     return url.origin;
   });
+  const userMessages = readMessagesFiles(values.messages ?? []);
+  const userProto = readProtoFile(values.proto, values["proto-type"], userMessages);
   return {
     host: values.host ?? SERVER_DEFAULTS.host,
     port: integer("port", values.port, SERVER_DEFAULTS.port, 0, 65535),
@@ -221,7 +232,8 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
     maxTotalQueuedBytes: integer("max-total-queued-bytes", values["max-total-queued-bytes"], SERVER_DEFAULTS.maxTotalQueuedBytes, 1024, 2 ** 40, " bytes"),
     sendTimeoutS: integer("send-timeout", values["send-timeout"], SERVER_DEFAULTS.sendTimeoutS, 1, 600, " seconds"),
     exitWithStdin: values["exit-with-stdin"] === true,
-    userMessages: readMessagesFiles(values.messages ?? []),
+    userMessages,
+    ...(userProto ? { userProto } : {}),
   };
 }
 

@@ -85,6 +85,51 @@ const TYPES: Record<BuiltInPayload, { name: string; toPlain: (m: Decoded) => Mes
   market: { name: "wsbench.Market", toPlain: market },
 };
 
+/** A user's own message type (--proto FILE --proto-type NAME), by the payload it carries. */
+const USER_TYPES = new Map<string, protobuf.Type>();
+
+/**
+ * Parses a user's .proto and finds its message type: the type, or one line
+ * saying what is wrong (it does not parse; no such message type, with the
+ * ones it has).
+ */
+export function userProtoType(text: string, typeName: string): protobuf.Type | string {
+  let root: protobuf.Root;
+  try {
+    root = protobuf.parse(text, { keepCase: true }).root;
+    root.resolveAll();
+  } catch (e) {
+    return `does not parse (${(e as Error).message.split("\n")[0]})`;
+  }
+  const found = root.lookup(typeName);
+  if (found instanceof protobuf.Type) return found;
+  const types: string[] = [];
+  const walk = (ns: protobuf.NamespaceBase): void => {
+    for (const nested of ns.nestedArray) {
+      if (nested instanceof protobuf.Type) types.push(nested.fullName.replace(/^\./, ""));
+      if (nested instanceof protobuf.Namespace || nested instanceof protobuf.Type) walk(nested);
+    }
+  };
+  walk(root);
+  return `has no message type '${typeName}'; its message types: ${types.join(", ") || "none"}`;
+}
+
+/** Carries `payloads` (a user's own) with the message type `typeName` of `text`; throws on a bad one. */
+export function useUserProto(payloads: readonly string[], text: string, typeName: string): void {
+  const type = userProtoType(text, typeName);
+  if (typeof type === "string") throw new Error(`--proto: ${type}`);
+  for (const p of payloads) USER_TYPES.set(p, type);
+}
+
+/** A user's type: decoded into a plain object as protobufjs's own toObject gives it, 64-bit integers as numbers. */
+function userPayloadCodec(type: protobuf.Type): PayloadCodec {
+  const options: protobuf.IConversionOptions = { longs: Number };
+  return {
+    encode: (message: Message): Encoded => type.encode(message as unknown as Decoded).finish(),
+    decode: (data: Encoded): Message => type.toObject(type.decode(data as Uint8Array), options) as Message,
+  };
+}
+
 /**
  * Protobuf through protobufjs's reflection API (the same generated code as
  * its static mode). Plain objects go straight into `encode`; no `create()`
@@ -96,8 +141,11 @@ export const protobufCodec: Codec = {
   frame: "binary",
   standard: true,
   library: "protobufjs",
-  notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no message type for your own messages; give one with --proto FILE --proto-type NAME"),
+  notApplicable: (payload) =>
+    isBuiltIn(payload) || USER_TYPES.has(payload) ? undefined : "no message type for your own messages; give one with --proto FILE --proto-type NAME",
   forPayload: (payload): PayloadCodec => {
+    const user = USER_TYPES.get(payload);
+    if (user) return userPayloadCodec(user);
     if (!isBuiltIn(payload)) throw new Error(`protobuf has no message type for '${payload}'`);
     const { name, toPlain } = TYPES[payload];
     const type = protoRoot.lookupType(name);

@@ -9,7 +9,7 @@ import { CLIENT_CHOICES, DEFAULTS, defaultSettings, MODE_NAMES, parseInteger, pa
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { CODEC_NAMES } from "../../protocols/registry.ts";
 import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
-import { readMessagesFiles } from "./user-files.ts";
+import { readMessagesFiles, readProtoFile } from "./user-files.ts";
 
 export interface BenchOptions {
   /** What to measure: one settings object, as the page and every client take it. */
@@ -55,6 +55,8 @@ const OPTION_SPEC = {
   deflate: { type: "boolean" },
   "stall-timeout": { type: "string" },
   messages: { type: "string", multiple: true },
+  proto: { type: "string" },
+  "proto-type": { type: "string" },
   "allow-lossy": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -115,6 +117,8 @@ Options:
   --messages FILE      your own messages: a JSON array of objects, or JSON Lines, run
                        as a payload named after the file, in every mode, by the codecs
                        that carry them; repeatable (README: "Your own messages")
+  --proto FILE --proto-type NAME
+                       the Protobuf message type of your messages, so protobuf runs too
   --allow-lossy        also time codecs that change your messages (flagged lossy);
                        without it they are only reported in the fidelity table
   --quick              a first look: ${perMode(DEFAULTS.quick.iterations)} iterations, ${DEFAULTS.quick.runs} runs
@@ -198,6 +202,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const warmup = integerFlag("warmup", v.warmup, NaN, 0, 10_000_000);
   if (v["allow-lossy"] === true && v.messages === undefined) throw new SettingError("--allow-lossy applies to your own messages only; add --messages FILE");
   const userMessages = readMessagesFiles(v.messages ?? []);
+  const userProto = readProtoFile(v.proto, v["proto-type"], userMessages);
   const byMode = (given: number, fallback: Record<Mode, number>): Record<Mode, number> =>
     Number.isNaN(given) ? fallback : { codec: given, roundtrip: given, stream: given, fanout: given, latency: given };
   const settings: Settings = {
@@ -217,6 +222,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     userMessages,
     allowLossy: v["allow-lossy"] === true,
     excluded: [],
+    ...(userProto ? { userProto } : {}),
   };
   if (settings.modes.includes("codec") && !settings.codecs.some((c) => (CODEC_NAMES as readonly string[]).includes(c))) {
     const socketModes = settings.modes.filter((m) => m !== "codec");

@@ -1,12 +1,14 @@
 /**
- * Reads the files a user brings (`--messages FILE`), for the bench and the
- * server alike: each becomes a payload named after the file, checked in
- * full before anything runs, with one line naming the file and the fault.
+ * Reads the files a user brings (`--messages FILE`, `--proto FILE`), for
+ * the bench and the server alike: each messages file becomes a payload
+ * named after the file; everything is checked in full before anything runs,
+ * with one line naming the file and the fault.
  */
 
 import { readFileSync } from "node:fs";
-import { SettingError, type UserMessagesFile } from "../harness/settings.ts";
+import { SettingError, type UserMessagesFile, type UserProtoFile } from "../harness/settings.ts";
 import { checkPayloadName, parseUserMessages, payloadNameOf } from "../harness/user-messages.ts";
+import { checkUserProto } from "../harness/user-proto.ts";
 
 /** A file's text, or a SettingError naming the flag, the file and why it cannot be read. */
 function readUserFile(flag: string, file: string): string {
@@ -31,4 +33,14 @@ export function readMessagesFiles(files: readonly string[]): UserMessagesFile[] 
     out.push(f);
   }
   return out;
+}
+
+/** `--proto FILE --proto-type NAME`: both or neither, and only with messages of one's own. */
+export function readProtoFile(file: string | undefined, type: string | undefined, messages: readonly UserMessagesFile[]): UserProtoFile | undefined {
+  if (file === undefined && type === undefined) return undefined;
+  if (file === undefined || type === undefined) throw new SettingError(`--proto FILE and --proto-type NAME go together (got only ${file === undefined ? "--proto-type" : "--proto"})`);
+  if (messages.length === 0) throw new SettingError("--proto gives the Protobuf type of your own messages; add --messages FILE");
+  const text = readUserFile("--proto", file);
+  checkUserProto(file, text, type);
+  return { file, text, type };
 }

@@ -13,9 +13,11 @@ import { checkFidelity, fidelitySummary, type FidelityReport } from "./fidelity.
 import type { CaseResult } from "./results.ts";
 import type { Excluded, Settings } from "./settings.ts";
 import { userMessagesOf } from "./user-messages.ts";
+import { applyUserProto } from "./user-proto.ts";
 
 /** Checks every codec on every user payload: what each does to the messages, and which pairs to leave out. */
 export function planUserPayloads(settings: Settings, codecs: readonly Codec[]): { fidelity: FidelityReport[]; excluded: Excluded[] } {
+  applyUserProto(settings);
   const fidelity: FidelityReport[] = [];
   const excluded: Excluded[] = [];
   for (const payload of settings.payloads.filter((p) => !isBuiltIn(p))) {

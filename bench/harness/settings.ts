@@ -52,6 +52,15 @@ export interface Settings {
   allowLossy: boolean;
   /** Codec and payload pairs that do not run, and why (bench/harness/exclusions.ts); filled in before any mode runs. */
   excluded: Excluded[];
+  /** The Protobuf message type of the user's messages (--proto FILE --proto-type NAME). */
+  userProto?: UserProtoFile;
+}
+
+/** A user's .proto file and the message type in it that carries their messages. */
+export interface UserProtoFile {
+  file: string;
+  text: string;
+  type: string;
 }
 
 /** A codec left out on a payload: not applicable, unable to carry the messages, or lossy without --allow-lossy. */

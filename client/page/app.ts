@@ -235,9 +235,11 @@ async function load(file: File): Promise<void> {
 async function main(): Promise<void> {
   const query = new URLSearchParams(location.search);
   // The server's --messages files join the payloads, and are what the page runs by default.
-  const userMessages = (await fetchInfo().catch(() => undefined))?.userMessages ?? [];
+  const info = await fetchInfo().catch(() => undefined);
+  const userMessages = info?.userMessages ?? [];
   const defaults = defaultSettings("browser", SOCKET_CODEC_NAMES);
-  const initial = settingsFromQuery(query, { ...defaults, userMessages, payloads: userMessages.length > 0 ? userMessages.map((f) => f.name) : defaults.payloads });
+  const base = { ...defaults, userMessages, payloads: userMessages.length > 0 ? userMessages.map((f) => f.name) : defaults.payloads };
+  const initial = settingsFromQuery(query, info?.userProto ? { ...base, userProto: info.userProto } : base);
   showSettings(initial);
   const calibration = calibrateClock(performanceClock);
   $("clock").textContent = `crossOriginIsolated: ${globalThis.crossOriginIsolated === true}; clock resolution ${formatNs(calibration.resolutionNs)}, one read ${formatNs(calibration.overheadNs)}`;

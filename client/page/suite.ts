@@ -7,7 +7,7 @@
  */
 
 import { flagLossy, planUserPayloads } from "../../bench/harness/exclusions.ts";
-import type { UserMessagesFile } from "../../bench/harness/settings.ts";
+import type { UserMessagesFile, UserProtoFile } from "../../bench/harness/settings.ts";
 import { calibrateClock, performanceClock, type ClockCalibration } from "../../bench/harness/clock.ts";
 import { runCodecMode } from "../../bench/harness/codec-mode.ts";
 import { kneeField } from "../../bench/harness/knee.ts";
@@ -25,6 +25,8 @@ interface ServerInfo {
   libraries: Record<string, string>;
   /** The user's own messages the server was started with (--messages), for the page to offer and send. */
   userMessages?: UserMessagesFile[];
+  /** Their Protobuf message type (--proto), if the server was given one. */
+  userProto?: UserProtoFile;
 }
 
 /** "Chrome/156.0.8078.73" -> "Chrome 156.0.8078.73" (Firefox, Safari alike). */

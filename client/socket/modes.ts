@@ -11,6 +11,7 @@
 import { isExcluded } from "../../bench/harness/exclusions.ts";
 import { isBuiltIn } from "../../protocols/messages.ts";
 import { messagesFor } from "../../bench/harness/generator.ts";
+import { applyUserProto } from "../../bench/harness/user-proto.ts";
 import { createRng } from "../../bench/harness/random.ts";
 import type { CaseResult } from "../../bench/harness/results.ts";
 import { keptRate, stopsClimbing } from "../../bench/harness/knee.ts";
@@ -66,6 +67,7 @@ function stillClimbing(settings: Settings, results: readonly CaseResult[], baseP
 }
 
 export async function runSocketModes(settings: Settings, ctx: SocketModeContext): Promise<SocketModeResult> {
+  applyUserProto(settings);
   const now = ctx.clock.now;
   const started = now();
   const modes = socketModesOf(settings);

@@ -7,6 +7,7 @@
 
 import { performanceClock } from "../../bench/harness/clock.ts";
 import { messagesFor } from "../../bench/harness/generator.ts";
+import { applyUserProto } from "../../bench/harness/user-proto.ts";
 import { isBuiltIn } from "../../protocols/messages.ts";
 import { processCpuMs, type WebSocketClass } from "./connection.ts";
 import type { SocketCaseFigures } from "./figures.ts";
@@ -17,6 +18,7 @@ declare const self: Worker;
 
 self.onmessage = async (ev: MessageEvent<ClientJob>) => {
   const job = ev.data;
+  applyUserProto(job);
   const figures: SocketCaseFigures[] = await Promise.all(
     job.connections.map((c) =>
       runSocketCase({

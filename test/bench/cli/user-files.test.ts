@@ -67,6 +67,23 @@ describe("bad messages files: one line naming the file and the fault, exit 2, no
     expect(lossy.stderr).toBe("bench: --allow-lossy applies to your own messages only; add --messages FILE\n");
   });
 
+  it("a .proto that does not parse, lacks the type, or comes without its type or without messages", () => {
+    const messages = write("few.json", '[{"id": 1}]');
+    const proto = write("few.proto", 'syntax = "proto3"; package few; message Few { uint32 id = 1; }');
+    const cases: [string[], RegExp][] = [
+      [["--proto", write("broken.proto", "message {"), "--proto-type", "X"], /^bench: --proto .*broken\.proto: does not parse \(.*\)\n$/],
+      [["--proto", proto, "--proto-type", "few.Other"], /^bench: --proto .*few\.proto: has no message type 'few\.Other'; its message types: few\.Few\n$/],
+      [["--proto", proto], /^bench: --proto FILE and --proto-type NAME go together \(got only --proto\)\n$/],
+    ];
+    for (const [args, pattern] of cases) {
+      const r = run("bench/cli/bench.ts", "--messages", messages, ...args, "--out", path.join(tmp, "never"));
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(pattern);
+    }
+    const alone = run("bench/cli/bench.ts", "--proto", proto, "--proto-type", "few.Few");
+    expect(alone.stderr).toBe("bench: --proto gives the Protobuf type of your own messages; add --messages FILE\n");
+  });
+
   it("the server refuses a bad file the same way", () => {
     const r = run("server.ts", "--messages", write("bad2.json", "[1]"));
     expect(r.code).toBe(2);
@@ -110,6 +127,22 @@ describe("bun run bench --messages FILE", () => {
     expect(rows.filter((row) => row.mode === "codec").map((row) => row.codec).sort()).toEqual(["json", "json-bytes", "msgpack", "msgpackr"]);
     expect(r.stdout).toMatch(/^json! +\d+ /m);
     expect(r.stdout).toMatch(/timed anyway \(--allow-lossy\)/);
+  });
+
+  it("--proto FILE --proto-type NAME adds protobuf, whose changes (proto3 drops an empty list and a field it has no number for) are named", () => {
+    const proto = write("orders.proto", [
+      'syntax = "proto3";',
+      "package shop;",
+      "message Item { string sku = 1; uint32 qty = 2; double price = 3; }",
+      "message Customer { string name = 1; optional string tier = 2; }",
+      "message Order { uint32 id = 1; Customer customer = 2; repeated Item items = 3; optional string note = 4; optional double discount = 5; optional double total = 6; optional uint64 trace = 7; }",
+    ].join("\n"));
+    const out = path.join(tmp, "proto");
+    const r = run("bench/cli/bench.ts", "--messages", file, "--proto", proto, "--proto-type", "shop.Order", "--codecs", "json,protobuf", "--modes", "codec,roundtrip", "--iterations", "200", "--runs", "1", "--forks", "2", "--allow-lossy", "--out", out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^protobuf! +2 of 3 +field dropped at items: 1; field dropped at coupon: 1$/m);
+    const rows = csvRows(path.join(out, "latest.csv"));
+    expect(rows.map((row) => `${row.mode} ${row.codec} ${row.verified}`).sort()).toEqual(["codec json true", "codec protobuf true", "roundtrip json true", "roundtrip protobuf true"]);
   });
 
   it("bun run server --messages FILE accepts the payload, as a --url run needs, and echoes its messages", async () => {
