@@ -14,14 +14,16 @@
  */
 
 import type { Server } from "bun";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { calibrateClock, performanceClock } from "./bench/harness/clock.ts";
 import { parseInteger } from "./bench/harness/settings.ts";
 import { LIBRARIES, libraryVersion } from "./bench/cli/environment.ts";
-import { readMessagesFiles, readProtoFile } from "./bench/cli/user-files.ts";
-import type { UserMessagesFile, UserProtoFile } from "./bench/harness/settings.ts";
+import { importArgvCodecModules, readMessagesFiles, readProtoFile } from "./bench/cli/user-files.ts";
+import { loadCodecModules, loadedCodecModule } from "./bench/harness/codec-modules.ts";
+import type { CodecModuleFile, UserMessagesFile, UserProtoFile } from "./bench/harness/settings.ts";
 import { applyUserProto } from "./bench/harness/user-proto.ts";
-import { buildPage } from "./client/page/build.ts";
+import { buildCodecModules, buildPage, codecModulePath } from "./client/page/build.ts";
 import { PAYLOAD_NAMES } from "./protocols/messages.ts";
 import { isLoopback } from "./protocols/socket/access.ts";
 import type { Connection } from "./protocols/socket/connection.ts";
@@ -59,6 +61,8 @@ export interface ServerOptions {
   userMessages: UserMessagesFile[];
   /** Their Protobuf message type (--proto FILE --proto-type NAME). */
   userProto?: UserProtoFile;
+  /** Codecs of the user's own (--codec-module FILE), imported before the server starts; the page gets them bundled. */
+  codecModules?: CodecModuleFile[];
 }
 
 export const SERVER_DEFAULTS: ServerOptions = {
@@ -73,6 +77,7 @@ export const SERVER_DEFAULTS: ServerOptions = {
   maxTotalQueuedBytes: SOCKET_LIMITS.maxTotalQueuedBytes,
   sendTimeoutS: SOCKET_LIMITS.sendTimeoutMs / 1000,
   userMessages: [],
+  codecModules: [],
 };
 
 export interface BenchServer {
@@ -92,13 +97,15 @@ function serverInfo(o: ServerOptions): string {
     payloads: [...PAYLOAD_NAMES, ...o.userMessages.map((f) => f.name)],
     userMessages: o.userMessages,
     ...(o.userProto ? { userProto: o.userProto } : {}),
+    codecModules: (o.codecModules ?? []).map((m, i) => ({ ...m, url: codecModulePath(i) })),
   });
 }
 
 export async function startServer(options: Partial<ServerOptions> = {}): Promise<BenchServer> {
   const o: ServerOptions = { ...SERVER_DEFAULTS, ...options };
   applyUserProto(o);
-  const page = await buildPage();
+  await loadCodecModules(o.codecModules);
+  const page = new Map([...(await buildPage()), ...(await buildCodecModules((o.codecModules ?? []).map((m) => m.file)))]);
   const info = serverInfo(o);
   const sockets = socketServer({
     now: performanceClock.now,
@@ -145,7 +152,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
 }
 
 const SERVER_FLAGS =
-  "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --exit-with-stdin, --help";
+  "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --exit-with-stdin, --help";
 
 const SERVER_HELP = `Usage: bun run server [options]
 
@@ -171,6 +178,8 @@ Options:
                          (as bun run bench --messages takes it); repeatable
   --proto FILE --proto-type NAME
                          their Protobuf message type
+  --codec-module FILE    a codec of your own (docs/codecs.md), for clients and the page;
+                         repeatable
   --exit-with-stdin      stop when standard input closes
   -h, --help             this text
 `;
@@ -199,6 +208,7 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
         messages: { type: "string", multiple: true },
         proto: { type: "string" },
         "proto-type": { type: "string" },
+        "codec-module": { type: "string", multiple: true },
         "exit-with-stdin": { type: "boolean" },
       },
       strict: true,
@@ -234,6 +244,11 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
     exitWithStdin: values["exit-with-stdin"] === true,
     userMessages,
     ...(userProto ? { userProto } : {}),
+    codecModules: (values["codec-module"] ?? []).map((file) => {
+      const m = loadedCodecModule(path.resolve(file));
+      if (!m) throw new Error(`--codec-module ${file}: not imported`);
+      return m;
+    }),
   };
 }
 
@@ -244,6 +259,7 @@ if (import.meta.main) {
   }
   let options: ServerOptions;
   try {
+    await importArgvCodecModules(process.argv.slice(2));
     options = parseServerArgs(process.argv.slice(2));
   } catch (e) {
     process.stderr.write(`server: ${(e as Error).message}\n`);

@@ -7,8 +7,10 @@ import { runBench } from "./run.ts";
 import { EXIT_INTERRUPTED, type RunControl } from "./run-support.ts";
 import { SettingError } from "../harness/settings.ts";
 import { HELP, parseBenchArgs } from "./options.ts";
+import { importArgvCodecModules } from "./user-files.ts";
 
 try {
+  await importArgvCodecModules(process.argv.slice(2));
   const options = parseBenchArgs(process.argv.slice(2));
   if (options.help) {
     process.stdout.write(HELP);

@@ -12,6 +12,7 @@ import { CODECS } from "../../protocols/registry.ts";
 import { calibrateClock, performanceClock } from "../harness/clock.ts";
 import type { ForkSpan } from "../harness/codec-forks.ts";
 import { runCodecMode } from "../harness/codec-mode.ts";
+import { loadCodecModules } from "../harness/codec-modules.ts";
 import type { Settings } from "../harness/settings.ts";
 import { libraryVersion } from "./environment.ts";
 import { fullGc } from "./run-support.ts";
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   let text = "";
   for await (const chunk of process.stdin) text += String(chunk);
   const { settings, span } = parseLine(text) as CodecForkJob;
+  await loadCodecModules(settings.codecModules);
   let stopRequested = false;
   process.on("SIGINT", () => {
     stopRequested = true;

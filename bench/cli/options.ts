@@ -10,6 +10,8 @@ import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { CODEC_NAMES } from "../../protocols/registry.ts";
 import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
 import { readMessagesFiles, readProtoFile } from "./user-files.ts";
+import { loadedCodecModule } from "../harness/codec-modules.ts";
+import path from "node:path";
 
 export interface BenchOptions {
   /** What to measure: one settings object, as the page and every client take it. */
@@ -57,6 +59,7 @@ const OPTION_SPEC = {
   messages: { type: "string", multiple: true },
   proto: { type: "string" },
   "proto-type": { type: "string" },
+  "codec-module": { type: "string", multiple: true },
   "allow-lossy": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -119,6 +122,8 @@ Options:
                        that carry them; repeatable (README: "Your own messages")
   --proto FILE --proto-type NAME
                        the Protobuf message type of your messages, so protobuf runs too
+  --codec-module FILE  a codec of your own: a module whose default export implements the
+                       codec interface (docs/codecs.md); joins every mode; repeatable
   --allow-lossy        also time codecs that change your messages (flagged lossy);
                        without it they are only reported in the fidelity table
   --quick              a first look: ${perMode(DEFAULTS.quick.iterations)} iterations, ${DEFAULTS.quick.runs} runs
@@ -203,6 +208,12 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   if (v["allow-lossy"] === true && v.messages === undefined) throw new SettingError("--allow-lossy applies to your own messages only; add --messages FILE");
   const userMessages = readMessagesFiles(v.messages ?? []);
   const userProto = readProtoFile(v.proto, v["proto-type"], userMessages);
+  const codecModules = (v["codec-module"] ?? []).map((file) => {
+    const m = loadedCodecModule(path.resolve(file));
+    if (!m) throw new SettingError(`--codec-module ${file}: not imported (run the bench through bench.ts, which imports codec modules first)`);
+    return m;
+  });
+  if (codecModules.length > 0 && client[0] === "node") throw new SettingError("--codec-module runs with --client bun or browser; the Node client cannot import a module written for Bun");
   const byMode = (given: number, fallback: Record<Mode, number>): Record<Mode, number> =>
     Number.isNaN(given) ? fallback : { codec: given, roundtrip: given, stream: given, fanout: given, latency: given };
   const settings: Settings = {
@@ -223,6 +234,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     allowLossy: v["allow-lossy"] === true,
     excluded: [],
     ...(userProto ? { userProto } : {}),
+    ...(codecModules.length > 0 ? { codecModules } : {}),
   };
   if (settings.modes.includes("codec") && !settings.codecs.some((c) => (CODEC_NAMES as readonly string[]).includes(c))) {
     const socketModes = settings.modes.filter((m) => m !== "codec");
@@ -269,4 +281,3 @@ function describeParseError(e: unknown): string {
       return message.split("\n")[0] ?? message;
   }
 }
-

@@ -42,7 +42,8 @@ export function measureEnvironment(): { calibration: ClockCalibration; environme
 
 /** Prints the table, writes the files, names every failed case; the exit code. */
 export function report(results: BenchResults, options: BenchOptions, streams: Streams, failures: number): number {
-  if (results.cases.length > 0) streams.stdout.write(formatTable(results, { wide: options.wide }) + "\n\n");
+  // With no case (every codec lossy on the user's messages, say) the fidelity table still says why.
+  if (results.cases.length > 0 || (results.fidelity?.length ?? 0) > 0) streams.stdout.write(formatTable(results, { wide: options.wide }) + "\n\n");
   // Written even with no case: the JSON says what was asked for and on what machine.
   const files = writeResults(results, options.out);
   // A long --out path breaks at the spaces, never past the terminal's width (a path longer than a line stays whole).

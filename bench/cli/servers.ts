@@ -49,7 +49,9 @@ export async function useServer<T>(options: BenchOptions, work: (server: UsedSer
     await probeServer(options.url, options.settings.stallTimeoutMs);
     return work({ url: options.url, label: options.url, exit: () => undefined });
   }
-  const spawned = await spawnServer([...(options.settings.deflate ? ["--deflate"] : []), ...options.settings.userMessages.flatMap((f) => ["--messages", f.file]), ...(options.settings.userProto ? ["--proto", options.settings.userProto.file, "--proto-type", options.settings.userProto.type] : [])]);
+  const spawned = await spawnServer([...(options.settings.deflate ? ["--deflate"] : []), ...options.settings.userMessages.flatMap((f) => ["--messages", f.file]), ...(options.settings.userProto ? ["--proto", options.settings.userProto.file, "--proto-type", options.settings.userProto.type] : []),
+    ...(options.settings.codecModules ?? []).flatMap((m) => ["--codec-module", m.file]),
+  ]);
   let exit: string | undefined;
   void spawned.exited.then((how) => (exit = how === "0" ? "exit code 0" : /^\d+$/.test(how) ? `exit code ${how}` : `killed by ${how}`));
   try {

@@ -1,11 +1,14 @@
 /**
- * Reads the files a user brings (`--messages FILE`, `--proto FILE`), for
+ * Reads the files a user brings (`--messages FILE`, `--proto FILE`,
+ * `--codec-module FILE`), for
  * the bench and the server alike: each messages file becomes a payload
  * named after the file; everything is checked in full before anything runs,
  * with one line naming the file and the fault.
  */
 
 import { readFileSync } from "node:fs";
+import path from "node:path";
+import { importCodecModule } from "../harness/codec-modules.ts";
 import { SettingError, type UserMessagesFile, type UserProtoFile } from "../harness/settings.ts";
 import { checkPayloadName, parseUserMessages, payloadNameOf } from "../harness/user-messages.ts";
 import { checkUserProto } from "../harness/user-proto.ts";
@@ -43,4 +46,16 @@ export function readProtoFile(file: string | undefined, type: string | undefined
   const text = readUserFile("--proto", file);
   checkUserProto(file, text, type);
   return { file, text, type };
+}
+
+/**
+ * Imports the codec modules `--codec-module` names, before the flags are
+ * checked, so their codecs are valid `--codecs` values and run by default.
+ */
+export async function importArgvCodecModules(argv: readonly string[]): Promise<void> {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const file = a === "--codec-module" ? argv[i + 1] : a.startsWith("--codec-module=") ? a.slice("--codec-module=".length) : undefined;
+    if (file !== undefined && file !== "") await importCodecModule(path.resolve(file));
+  }
 }

@@ -54,6 +54,14 @@ export interface Settings {
   excluded: Excluded[];
   /** The Protobuf message type of the user's messages (--proto FILE --proto-type NAME). */
   userProto?: UserProtoFile;
+  /** Codecs of the user's own (--codec-module FILE): each module's absolute path and its codec's name. */
+  codecModules?: CodecModuleFile[];
+}
+
+/** A codec module (docs/codecs.md): where it is, and the name its codec goes by. */
+export interface CodecModuleFile {
+  file: string;
+  name: string;
 }
 
 /** A user's .proto file and the message type in it that carries their messages. */

@@ -8,7 +8,7 @@ import type { ChartRow } from "./rows.ts";
 import { vsJsonText } from "./cells.ts";
 import { chartSpecs, errorBarsPlugin } from "./charts.ts";
 import { withPercentileTicks } from "./latency-charts.ts";
-import { count, formatNs } from "./format.ts";
+import { codecLabel, count, formatNs } from "./format.ts";
 
 /** What the report says above its charts. */
 export interface ReportText {
@@ -20,6 +20,8 @@ export interface ReportText {
   noVerdict?: string;
   /** Two runs compared (bench/report/compare.ts, comparisonHtml), shown after the table. */
   comparison?: string;
+  /** What each codec did to the user's own messages (fidelity-table.ts), as the terminal shows it. */
+  fidelity?: string[];
 }
 
 /** JSON safe inside <script>: no "</script>", no "<!--". */
@@ -56,7 +58,7 @@ export function reportHtml(rows: ChartRow[], chartJsSource: string, text: Report
   const tableRows = rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.source)}</td><td>${escapeHtml(r.mode)}${Number.isFinite(r.targetRate) ? ` at ${num(r.targetRate)}/s` : ""}</td><td>${escapeHtml(r.payload)}</td><td>${escapeHtml(r.standard ? r.codec : `${r.codec}*`)}</td>` +
+        `<tr><td>${escapeHtml(r.source)}</td><td>${escapeHtml(r.mode)}${Number.isFinite(r.targetRate) ? ` at ${num(r.targetRate)}/s` : ""}</td><td>${escapeHtml(r.payload)}</td><td>${escapeHtml(codecLabel(r))}</td>` +
         `<td>${num(r.bytes)}</td><td>${num(r.serializeNs, 1)}</td><td>${num(r.deserializeNs, 1)}</td><td>${num(r.totalNs, 1)}</td><td>${Number.isFinite(r.totalCi95Ns) ? `± ${num(r.totalCi95Ns, 1)}` : ""}</td>` +
         `<td>${escapeHtml(vsJsonText(r))}</td>` +
         `<td>${num(r.rttP50Ns / 1000, 2)}</td><td>${num(r.rttP99Ns / 1000, 2)}</td><td>${num(r.msgsPerS)}</td><td>${escapeHtml(r.flags.join(", "))}</td></tr>`,
@@ -68,6 +70,7 @@ export function reportHtml(rows: ChartRow[], chartJsSource: string, text: Report
       : text.noVerdict
         ? `<p class="note">${escapeHtml(text.noVerdict)}</p>`
         : "";
+  const fidelity = text.fidelity && text.fidelity.length > 0 ? `<section class="verdict"><pre>${escapeHtml(text.fidelity.join("\n").trim())}</pre></section>` : "";
   const sources = sourceLines(rows)
     .map((l) => `<li>${escapeHtml(l)}</li>`)
     .join("\n");
@@ -93,6 +96,7 @@ th:nth-child(-n+4), td:nth-child(-n+4), td:last-child { text-align: left; }
 <h1>WebSocket serialization benchmark</h1>
 <p>${escapeHtml(text.subtitle)}</p>
 ${verdict}
+${fidelity}
 <ul class="sources">
 ${sources}
 </ul>

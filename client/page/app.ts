@@ -28,6 +28,7 @@ import { RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket/contr
 import { stringifyLine } from "../json-lines.ts";
 import { PAGE_MODES, ratesText, settingsFromQuery } from "./query.ts";
 import { fetchInfo, runSuite } from "./suite.ts";
+import { loadCodecModules } from "../../bench/harness/codec-modules.ts";
 
 const MODE_LABELS: Record<string, string> = {
   codec: "codec: serialize/deserialize in this page",
@@ -236,6 +237,8 @@ async function main(): Promise<void> {
   const query = new URLSearchParams(location.search);
   // The server's --messages files join the payloads, and are what the page runs by default.
   const info = await fetchInfo().catch(() => undefined);
+  // The server's codec modules, bundled for the page: their codecs join the list before it is shown.
+  await loadCodecModules(info?.codecModules, (m) => m.url).catch(showError);
   const userMessages = info?.userMessages ?? [];
   const defaults = defaultSettings("browser", SOCKET_CODEC_NAMES);
   const base = { ...defaults, userMessages, payloads: userMessages.length > 0 ? userMessages.map((f) => f.name) : defaults.payloads };

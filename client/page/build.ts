@@ -53,3 +53,23 @@ export function buildPage(): Promise<Map<string, PageAsset>> {
   })();
   return built;
 }
+
+/** Where the page finds codec module i (docs/codecs.md), bundled for the browser. */
+export function codecModulePath(i: number): string {
+  return `/codec-modules/${i}.js`;
+}
+
+/**
+ * Each codec module the server was given, bundled for the browser with the
+ * libraries it imports, served at codecModulePath(i) for the page to import.
+ */
+export async function buildCodecModules(files: readonly string[]): Promise<Map<string, PageAsset>> {
+  const assets = new Map<string, PageAsset>();
+  for (const [i, file] of files.entries()) {
+    const outdir = mkdtempSync(path.join(tmpdir(), "wsbench-codec-"));
+    const result = await Bun.build({ entrypoints: [file], outdir, target: "browser", format: "esm", minify: true, naming: `${i}.js` });
+    if (!result.success) throw new Error(`--codec-module ${file}: cannot bundle it for the page (${result.logs.map(String).join("; ")})`);
+    assets.set(codecModulePath(i), { body: new Uint8Array(readFileSync(result.outputs[0]!.path)), type: TYPES[".js"]! });
+  }
+  return assets;
+}

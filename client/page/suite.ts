@@ -7,7 +7,7 @@
  */
 
 import { flagLossy, planUserPayloads } from "../../bench/harness/exclusions.ts";
-import type { UserMessagesFile, UserProtoFile } from "../../bench/harness/settings.ts";
+import type { CodecModuleFile, UserMessagesFile, UserProtoFile } from "../../bench/harness/settings.ts";
 import { calibrateClock, performanceClock, type ClockCalibration } from "../../bench/harness/clock.ts";
 import { runCodecMode } from "../../bench/harness/codec-mode.ts";
 import { kneeField } from "../../bench/harness/knee.ts";
@@ -27,6 +27,8 @@ interface ServerInfo {
   userMessages?: UserMessagesFile[];
   /** Their Protobuf message type (--proto), if the server was given one. */
   userProto?: UserProtoFile;
+  /** Codecs of the user's own (--codec-module), each bundled for the page at `url`. */
+  codecModules?: (CodecModuleFile & { url: string })[];
 }
 
 /** "Chrome/156.0.8078.73" -> "Chrome 156.0.8078.73" (Firefox, Safari alike). */

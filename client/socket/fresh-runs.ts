@@ -22,7 +22,7 @@ async function runOnce(p: PayloadRun, s: SocketCase, count: number, label: strin
   // Several clients (not fanout, whose subscribers run here): worker threads.
   if (s.mode !== "fanout" && settings.clients > 1 && ctx.workers) {
     const t0 = ctx.clock.now();
-    const job = { server: ctx.server, codec: s.codec, payload: s.payload, mode: s.mode, seed: settings.seed, fixed: settings.fixed, userMessages: settings.userMessages, userProto: settings.userProto, allowLossy: settings.allowLossy, window: single.window, rate: s.rate, stallTimeoutMs: settings.stallTimeoutMs, timerOverheadNs: ctx.calibration.overheadNs };
+    const job = { server: ctx.server, codec: s.codec, payload: s.payload, mode: s.mode, seed: settings.seed, fixed: settings.fixed, userMessages: settings.userMessages, userProto: settings.userProto, codecModules: settings.codecModules, allowLossy: settings.allowLossy, window: single.window, rate: s.rate, stallTimeoutMs: settings.stallTimeoutMs, timerOverheadNs: ctx.calibration.overheadNs };
     const all = await ctx.workers.run(job, settings.clients, count, single.id);
     const { merged, perClient } = mergeFigures(all, ctx.clock.now() - t0);
     if (label !== "warmup") s.perClient.push(perClient);

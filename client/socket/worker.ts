@@ -8,6 +8,7 @@
 import { performanceClock } from "../../bench/harness/clock.ts";
 import { messagesFor } from "../../bench/harness/generator.ts";
 import { applyUserProto } from "../../bench/harness/user-proto.ts";
+import { loadCodecModules } from "../../bench/harness/codec-modules.ts";
 import { isBuiltIn } from "../../protocols/messages.ts";
 import { processCpuMs, type WebSocketClass } from "./connection.ts";
 import type { SocketCaseFigures } from "./figures.ts";
@@ -19,6 +20,7 @@ declare const self: Worker;
 self.onmessage = async (ev: MessageEvent<ClientJob>) => {
   const job = ev.data;
   applyUserProto(job);
+  await loadCodecModules(job.codecModules);
   const figures: SocketCaseFigures[] = await Promise.all(
     job.connections.map((c) =>
       runSocketCase({

@@ -12,7 +12,7 @@ import type { ServerConnectionStats } from "../../protocols/socket/contract.ts";
 import type { SocketCaseFigures } from "./figures.ts";
 
 /** One case for a worker: which case, the run settings it needs, and its share of the connections. */
-export interface ClientJob extends Pick<Settings, "seed" | "fixed" | "userMessages" | "userProto" | "allowLossy" | "window" | "stallTimeoutMs"> {
+export interface ClientJob extends Pick<Settings, "seed" | "fixed" | "userMessages" | "userProto" | "codecModules" | "allowLossy" | "window" | "stallTimeoutMs"> {
   /** Latency mode: messages per second per connection. */
   rate: number;
   server: string;

@@ -17,8 +17,8 @@
  * untouched, to show what the transport alone costs.
  */
 
-import type { Frame } from "../codec.ts";
-import { CODECS } from "../registry.ts";
+import type { Codec, Frame } from "../codec.ts";
+import { addCodec, CODECS } from "../registry.ts";
 import type { PayloadName } from "../messages.ts";
 
 export const WS_PATH = "/ws";
@@ -59,7 +59,18 @@ export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 export const RAW_CODEC_NAME = "raw";
 
 /** Codec names a socket accepts: every registered codec, plus `raw`. */
-export const SOCKET_CODEC_NAMES: readonly string[] = [...CODECS.map((c) => c.name), RAW_CODEC_NAME];
+const socketCodecNames: string[] = [...CODECS.map((c) => c.name), RAW_CODEC_NAME];
+export const SOCKET_CODEC_NAMES: readonly string[] = socketCodecNames;
+
+/**
+ * Adds a codec of the user's own (a codec module) to the registry and to
+ * the codecs a socket may name, before raw; throws if the name is taken.
+ */
+export function registerCodec(codec: Codec): void {
+  if (socketCodecNames.includes(codec.name)) throw new Error(`a codec named '${codec.name}' exists already; name yours differently`);
+  addCodec(codec);
+  socketCodecNames.splice(socketCodecNames.length - 1, 0, codec.name);
+}
 
 export function frameOf(codecName: string): Frame {
   if (codecName === RAW_CODEC_NAME) return "binary";

@@ -165,3 +165,42 @@ describe("bun run bench --messages FILE", () => {
     }
   });
 });
+
+describe("bun run bench --codec-module FILE", () => {
+  const example = path.join(ROOT, "docs/codecs/cbor-x.ts");
+
+  it("the shipped cbor-x example runs in every mode, on the article's messages and the sets, verified, lost 0", () => {
+    const out = path.join(tmp, "cbor");
+    const r = run("bench/cli/bench.ts", "--codec-module", example, "--codecs", "json,cbor-x", "--payloads", "small,chat,game-tick", "--modes", "all", "--iterations", "300", "--runs", "1", "--forks", "2", "--out", out);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = csvRows(path.join(out, "latest.csv")).filter((row) => row.codec === "cbor-x");
+    expect(new Set(rows.map((row) => row.mode))).toEqual(new Set(["codec", "roundtrip", "stream", "fanout", "latency"]));
+    expect(rows).toHaveLength(15);
+    for (const row of rows) {
+      expect(row.verified, `${row.mode} ${row.payload}: ${row.error}`).toBe("true");
+      expect(row.library_version).toMatch(/^\d+\.\d+\.\d+/);
+      if (row.mode !== "codec") expect(row.lost).toBe("0");
+    }
+    expect(r.stdout).toMatch(/^cbor-x +\d/m);
+  });
+
+  it("on your own messages it gets a fidelity line like every codec", () => {
+    const out = path.join(tmp, "cbor-mine");
+    const r = run("bench/cli/bench.ts", "--codec-module", example, "--messages", write("mine.json", ordersText), "--codecs", "json,cbor-x", "--modes", "codec", "--iterations", "100", "--runs", "1", "--forks", "1", "--out", out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^cbor-x!? +\d of 3 /m);
+    expect(r.stdout).toContain("== your messages: mine, what each codec gives back");
+  });
+
+  it("bad modules and the Node client: one line, exit 2", () => {
+    const bad = run("bench/cli/bench.ts", "--codec-module", write("not-a-codec.ts", "export default 42;"));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^bench: --codec-module .*not-a-codec\.ts: its default export is number, not a codec object \(docs\/codecs\.md has the interface\)\n$/);
+    const missing = run("bench/cli/bench.ts", "--codec-module", path.join(tmp, "missing.ts"));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^bench: --codec-module .*missing\.ts: cannot import it \(.*\)\n$/);
+    const node = run("bench/cli/bench.ts", "--codec-module", example, "--client", "node");
+    expect(node.code).toBe(2);
+    expect(node.stderr).toBe("bench: --codec-module runs with --client bun or browser; the Node client cannot import a module written for Bun\n");
+  });
+});

@@ -196,3 +196,39 @@ describe.skipIf(skip)("the page with your own messages and the message sets", ()
     await page.close();
   });
 });
+
+describe.skipIf(skip)("the page with a codec module", () => {
+  let server: BenchServer;
+  let browser: Awaited<ReturnType<typeof launch>>;
+  beforeAll(async () => {
+    const file = new URL("../../../docs/codecs/cbor-x.ts", import.meta.url).pathname;
+    server = await startServer({ port: 0, codecModules: [{ file, name: "cbor-x" }] });
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("imports the server's bundled cbor-x module, lists its codec and runs it in codec, roundtrip and stream mode", async () => {
+    const page = await browser.context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`${server.url}/?payloads=small,chat&iterations-codec=200&iterations-roundtrip=30&iterations-stream=200&warmup=10&runs=1`);
+    await expect.poll(() => page.locator('#codecs input[value="cbor-x"]').count()).toBe(1);
+    expect(await page.isChecked('#codecs input[value="cbor-x"]')).toBe(true);
+    for (const other of ["json-bytes", "protobuf", "msgpack", "msgpackr", "msgpackr-records", "custom-binary"]) await page.uncheck(`#codecs input[value="${other}"]`);
+    await page.click("#run");
+    await page.waitForFunction(() => document.querySelector("#progress")?.textContent?.startsWith("Done"), undefined, { timeout: 240_000 });
+    expect(errors).toEqual([]);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
+    const rows = parseCsv(readFileSync((await download.path())!, "utf8"));
+    const at = (row: string[], col: string): string => row[CSV_COLUMNS.indexOf(col)]!;
+    const cbor = rows.slice(1).filter((r) => at(r, "codec") === "cbor-x");
+    expect(cbor.map((r) => `${at(r, "mode")} ${at(r, "payload")} ${at(r, "verified")}`).sort()).toEqual(
+      ["codec chat true", "codec small true", "roundtrip chat true", "roundtrip small true", "stream chat true", "stream small true"],
+    );
+    await page.close();
+  });
+});
+

@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { importCodecModule, loadedCodecModule } from "../../../bench/harness/codec-modules.ts";
+import { SettingError } from "../../../bench/harness/settings.ts";
+import { CODEC_NAMES, getCodec } from "../../../protocols/registry.ts";
+import { SOCKET_CODEC_NAMES } from "../../../protocols/socket/contract.ts";
+
+const tmp = mkdtempSync(path.join(tmpdir(), "codec-modules-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function module(name: string, source: string): string {
+  const file = path.join(tmp, name);
+  writeFileSync(file, source);
+  return file;
+}
+
+const VALID = `export default { name: "upper-json", description: "JSON", frame: "text", standard: true, library: "",
+  forPayload: () => ({ encode: (m) => JSON.stringify(m), decode: (d) => JSON.parse(d) }) };`;
+
+describe("codec modules", () => {
+  it("the example module's codec joins the registry and the socket codecs, before raw", async () => {
+    const file = path.resolve(import.meta.dirname, "../../../docs/codecs/cbor-x.ts");
+    const m = await importCodecModule(file);
+    expect(m).toEqual({ file, name: "cbor-x" });
+    expect(loadedCodecModule(file)).toEqual(m);
+    expect(CODEC_NAMES.at(-1)).toBe("cbor-x");
+    expect(SOCKET_CODEC_NAMES.slice(-2)).toEqual(["cbor-x", "raw"]);
+    const pc = getCodec("cbor-x")!.forPayload("chat");
+    const message = { id: 1, room: 2, user: "é", text: "👍", sentAt: 2 ** 40, reactions: [] };
+    expect(pc.decode(pc.encode(message))).toEqual(message);
+    // Importing it again changes nothing.
+    await importCodecModule(file);
+    expect(CODEC_NAMES.filter((n) => n === "cbor-x")).toHaveLength(1);
+  });
+
+  it.each([
+    ["a module that does not import", "broken.ts", "export default {", /^--codec-module .*broken\.ts: cannot import it \(/],
+    ["no default export", "none.ts", "export const x = 1;", /^--codec-module .*none\.ts: its default export is undefined, not a codec object \(docs\/codecs\.md has the interface\)$/],
+    ["a bad name", "name.ts", VALID.replace('"upper-json"', '"has space"'), /its codec needs a name: 1-40 letters/],
+    ["a bad frame", "frame.ts", VALID.replace('"text"', '"utf8"'), /codec 'upper-json' needs frame: "text" or "binary"/],
+    ["no forPayload", "fp.ts", 'export default { name: "x1", description: "", frame: "text", standard: true, library: "" };', /codec 'x1' needs forPayload\(payload\), returning \{ encode, decode \}/],
+    ["a taken name", "taken.ts", VALID.replace('"upper-json"', '"json"'), /^--codec-module .*taken\.ts: a codec named 'json' exists already; name yours differently$/],
+  ])("%s: one line naming the file and the fault", async (_what, name, source, pattern) => {
+    const file = module(name, source);
+    const error = await importCodecModule(file).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SettingError);
+    expect((error as Error).message).toMatch(pattern);
+    expect((error as Error).message).not.toContain("\n");
+  });
+});
