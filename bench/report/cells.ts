@@ -3,7 +3,7 @@
  * total, its ratio to JSON with that ratio's interval, and its flags. report.html's table shows
  * the same columns with plain numbers (bench/report/html.ts).
  */
-import { formatNs } from "./format.ts";
+import { codecLabel, formatNs } from "./format.ts";
 import type { ChartRow } from "./rows.ts";
 
 export const ROW_HEAD = ["source", "mode", "payload", "codec", "bytes", "serialize", "deserialize", "total / rtt", "± 95%", "vs json [95%]", "p99 rtt", "msgs/s", "flags"];
@@ -25,7 +25,7 @@ export function rowCells(r: ChartRow): string[] {
     r.source,
     r.mode,
     r.payload,
-    r.standard ? r.codec : `${r.codec}*`,
+    codecLabel(r),
     count(r.bytes),
     formatNs(r.serializeNs),
     formatNs(r.deserializeNs),

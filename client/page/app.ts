@@ -28,6 +28,7 @@ import { RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket/contr
 import { stringifyLine } from "../json-lines.ts";
 import { PAGE_MODES, ratesText, settingsFromQuery } from "./query.ts";
 import { fetchInfo, runSuite } from "./suite.ts";
+import { fidelityLines } from "../../bench/report/fidelity-table.ts";
 import { loadCodecModules } from "../../bench/harness/codec-modules.ts";
 
 const MODE_LABELS: Record<string, string> = {
@@ -144,7 +145,8 @@ function drawCharts(): void {
 
 /** The verdict of this page's run, else of a loaded JSON file. */
 function drawVerdict(): void {
-  const lines = lastResults ? verdictLines(lastResults.cases) : loadedVerdict;
+  // What each codec did to the user's own messages comes first: it says which codecs were timed.
+  const lines = lastResults ? [...fidelityLines(lastResults), ...(lastResults.fidelity ? [""] : []), ...verdictLines(lastResults.cases)] : loadedVerdict;
   $("verdict").textContent = lines.join("\n");
   $("verdict").hidden = lines.length === 0;
 }

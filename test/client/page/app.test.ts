@@ -193,6 +193,11 @@ describe.skipIf(skip)("the page with your own messages and the message sets", ()
     expect(ran.some((r) => r.includes("orders custom-binary"))).toBe(false);
     for (const set of ["chat", "game-tick"]) expect(ran).toEqual(expect.arrayContaining([`codec ${set} custom-binary true`, `stream ${set} custom-binary true`]));
     expect(ran.every((r) => r.endsWith(" true"))).toBe(true);
+    // What each codec did to the file's messages, above the verdict.
+    const verdict = (await page.textContent("#verdict")) ?? "";
+    expect(verdict).toContain("== your messages: orders, what each codec gives back");
+    expect(verdict).toMatch(/^json +0 of 2 +nothing: every value, key and key order kept$/m);
+    expect(verdict).toMatch(/^custom-binary +n\/a +no layout for your own messages/m);
     await page.close();
   });
 });
