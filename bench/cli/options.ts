@@ -82,9 +82,11 @@ Options:
   --codecs LIST        comma-separated, or "all" (default: all)
                        ${SOCKET_CODEC_NAMES.join(", ")}
                        (raw, the transport baseline, runs in the WebSocket modes only)
-  --payloads LIST      comma-separated, or "all" (default: ${DEFAULTS.default.payloads.join(",")}): ${PAYLOAD_NAMES.join(", ")}
-                       small, medium, large: the article's messages; chat, game-tick,
-                       market: messages of real-time applications (docs/message-sets.md)
+  --payloads LIST      comma-separated, or "all" (default: ${DEFAULTS.default.payloads.join(",")}; with
+                       --messages, those files): ${PAYLOAD_NAMES.join(", ")},
+                       or a --messages file's name; small, medium, large: the article's
+                       messages; chat, game-tick, market: messages of real-time
+                       applications (docs/message-sets.md)
   --modes LIST         comma-separated, or "all" (default: ${DEFAULTS.default.modes.join(",")}): ${MODE_NAMES.join(", ")}
                        codec: in process; roundtrip: one message in flight, latency;
                        stream: a window of messages in flight, throughput;
