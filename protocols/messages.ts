@@ -7,6 +7,7 @@
  * all read them from here.
  */
 
+import type { LargeMessage, MediumMessage, SmallMessage } from "../custom-binary/index.ts";
 import { SET_EXAMPLES, type ChatMessage, type GameTickMessage, type MarketMessage } from "./message-sets.ts";
 
 export type ArticlePayload = "small" | "medium" | "large";
@@ -30,26 +31,8 @@ export function orderPayloads(names: Iterable<string>): string[] {
   return [...PAYLOAD_NAMES.filter((p) => given.includes(p)), ...given.filter((p) => !isBuiltIn(p))];
 }
 
-export interface SmallMessage {
-  text: string;
-  num: number;
-}
-export interface MediumMessage {
-  text: string;
-  text2: string;
-  num: number;
-  decimal: number;
-}
-export interface LargeMessage {
-  text: string;
-  text2: string;
-  text3: string;
-  text4: string;
-  num: number;
-  decimal: number;
-  num2: number;
-  decimal2: number;
-}
+// The article's message types are the custom-binary layouts' (types 1-3), which carry exactly their fields.
+export type { SmallMessage, MediumMessage, LargeMessage } from "../custom-binary/index.ts";
 /** A message of a user's own file: any JSON object. */
 interface UserMessage {
   readonly [key: string]: unknown;

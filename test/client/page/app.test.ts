@@ -8,29 +8,34 @@ import { CSV_COLUMNS } from "../../../bench/report/csv.ts";
 import { parseCsv } from "../../../bench/report/csv-parse.ts";
 import { CODEC_NAMES } from "../../../protocols/registry.ts";
 import { SOCKET_CODEC_NAMES } from "../../../protocols/socket/contract.ts";
-import { startServer, type BenchServer } from "../../../server.ts";
+import { startServer, type BenchServer, type ServerOptions } from "../../../server.ts";
 import { launch, skipBrowserTests } from "../../helpers/chromium.ts";
 
 const skip = skipBrowserTests("test/client/page/app.test.ts");
 
-describe.skipIf(skip)("benchmark page in headless Chromium", () => {
-  let server: BenchServer;
-  let browser: Awaited<ReturnType<typeof launch>>;
+/** A server (started with `options`) and a Chromium for one describe block, stopped after it. */
+function serverAndBrowser(options: Partial<ServerOptions> = {}): { server: BenchServer; browser: Awaited<ReturnType<typeof launch>> } {
+  const held = {} as { server: BenchServer; browser: Awaited<ReturnType<typeof launch>> };
   beforeAll(async () => {
-    server = await startServer({ port: 0 });
-    browser = await launch();
+    held.server = await startServer({ port: 0, ...options });
+    held.browser = await launch();
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await held.browser?.close();
+    await held.server?.stop();
   });
+  return held;
+}
+
+describe.skipIf(skip)("benchmark page in headless Chromium", () => {
+  const held = serverAndBrowser();
 
   it("is cross-origin isolated, runs every codec x payload x mode from the Run button, charts them and downloads the CLI's CSV", async () => {
-    const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    const page = held.browser.context.pages()[0] ?? (await held.browser.context.newPage());
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     // Small sizes in the URL (the page reads the CLI's flag names), then a real click.
-    await page.goto(`${server.url}/?iterations-codec=300&iterations-roundtrip=30&iterations-stream=200&warmup=20&runs=1`);
+    await page.goto(`${held.server.url}/?iterations-codec=300&iterations-roundtrip=30&iterations-stream=200&warmup=20&runs=1`);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     await expect.poll(() => page.textContent("#clock")).toMatch(/crossOriginIsolated: true; clock resolution [\d.]+ (µs|ns)/);
     expect(await page.isHidden("#isolation-warning")).toBe(true);
@@ -67,10 +72,10 @@ describe.skipIf(skip)("benchmark page in headless Chromium", () => {
   });
 
   it("runs latency mode at the rates in its form: every row verified, nothing lost, the latency charts and the knee", async () => {
-    const page = await browser.context.newPage();
+    const page = await held.browser.context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${server.url}/?modes=latency&codecs=json,custom-binary,raw&payloads=small&iterations-latency=200&warmup=20&runs=1&rate=1000`);
+    await page.goto(`${held.server.url}/?modes=latency&codecs=json,custom-binary,raw&payloads=small&iterations-latency=200&warmup=20&runs=1&rate=1000`);
     expect(await page.inputValue("#rate")).toBe("1000");
     // The user changes the rates in the form.
     await page.fill("#rate", "500,1000");
@@ -94,7 +99,7 @@ describe.skipIf(skip)("benchmark page in headless Chromium", () => {
   });
 
   it("charts a CSV from the CLI beside the browser's numbers", async () => {
-    const page = browser.context.pages()[0]!;
+    const page = held.browser.context.pages()[0]!;
     const csv = readFileSync(new URL("../../../results/sample/all-modes-varied.csv", import.meta.url), "utf8");
     await page.setInputFiles("#load", { name: "cli.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
     await expect.poll(() => page.textContent("#progress")).toMatch(/^Loaded \d+ rows from cli\.csv\.$/);
@@ -127,12 +132,12 @@ describe.skipIf(skip)("benchmark page in headless Chromium", () => {
       hostname: "127.0.0.1",
       async fetch(req) {
         const url = new URL(req.url);
-        const res = await fetch(`${server.url}${url.pathname}${url.search}`);
+        const res = await fetch(`${held.server.url}${url.pathname}${url.search}`);
         return new Response(await res.arrayBuffer(), { status: res.status, headers: { "content-type": res.headers.get("content-type") ?? "text/plain" } });
       },
     });
     try {
-      const page = await browser.context.newPage();
+      const page = await held.browser.context.newPage();
       await page.goto(`http://127.0.0.1:${plain.port}/`);
       expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
       expect(await page.isVisible("#isolation-warning")).toBe(true);
@@ -145,7 +150,7 @@ describe.skipIf(skip)("benchmark page in headless Chromium", () => {
             ws.onopen = () => resolve("open");
             ws.onclose = (ev) => resolve(`closed ${ev.code}`);
           }),
-        `${server.url.replace("http", "ws")}/ws?codec=json&payload=small`,
+        `${held.server.url.replace("http", "ws")}/ws?codec=json&payload=small`,
       );
       expect(outcome).toBe("closed 1006");
       await page.close();
@@ -156,23 +161,14 @@ describe.skipIf(skip)("benchmark page in headless Chromium", () => {
 });
 
 describe.skipIf(skip)("the page with your own messages and the message sets", () => {
-  let server: BenchServer;
-  let browser: Awaited<ReturnType<typeof launch>>;
   const text = '[{"id": 1, "who": {"name": "Zoë"}, "tags": ["a", "日本"]}, {"id": 2, "who": {"name": "Li"}, "tags": [], "extra": null}]\n';
-  beforeAll(async () => {
-    server = await startServer({ port: 0, userMessages: [{ name: "orders", file: "orders.json", text }] });
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const held = serverAndBrowser({ userMessages: [{ name: "orders", file: "orders.json", text }] });
 
   it("offers the server's --messages file, checked, beside the six built-in payloads; runs it and the sets from the Run button", async () => {
-    const page = await browser.context.newPage();
+    const page = await held.browser.context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${server.url}/?codecs=json,msgpack,custom-binary,raw&modes=codec,stream&iterations-codec=200&iterations-stream=200&warmup=10&runs=1`);
+    await page.goto(`${held.server.url}/?codecs=json,msgpack,custom-binary,raw&modes=codec,stream&iterations-codec=200&iterations-stream=200&warmup=10&runs=1`);
     await expect.poll(() => page.locator("#payloads input").count()).toBe(7);
     const checked = await page.locator("#payloads input:checked").evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
     expect(checked).toEqual(["orders"]);
@@ -203,23 +199,13 @@ describe.skipIf(skip)("the page with your own messages and the message sets", ()
 });
 
 describe.skipIf(skip)("the page with a codec module", () => {
-  let server: BenchServer;
-  let browser: Awaited<ReturnType<typeof launch>>;
-  beforeAll(async () => {
-    const file = new URL("../../../docs/codecs/cbor-x.ts", import.meta.url).pathname;
-    server = await startServer({ port: 0, codecModules: [{ file, name: "cbor-x" }] });
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const held = serverAndBrowser({ codecModules: [{ file: new URL("../../../docs/codecs/cbor-x.ts", import.meta.url).pathname, name: "cbor-x" }] });
 
   it("imports the server's bundled cbor-x module, lists its codec and runs it in codec, roundtrip and stream mode", async () => {
-    const page = await browser.context.newPage();
+    const page = await held.browser.context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${server.url}/?payloads=small,chat&iterations-codec=200&iterations-roundtrip=30&iterations-stream=200&warmup=10&runs=1`);
+    await page.goto(`${held.server.url}/?payloads=small,chat&iterations-codec=200&iterations-roundtrip=30&iterations-stream=200&warmup=10&runs=1`);
     await expect.poll(() => page.locator('#codecs input[value="cbor-x"]').count()).toBe(1);
     expect(await page.isChecked('#codecs input[value="cbor-x"]')).toBe(true);
     for (const other of ["json-bytes", "protobuf", "msgpack", "msgpackr", "msgpackr-records", "custom-binary"]) await page.uncheck(`#codecs input[value="${other}"]`);
