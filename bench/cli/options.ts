@@ -10,6 +10,7 @@ import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { CODEC_NAMES } from "../../protocols/registry.ts";
 import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
 import { readMessagesFiles, readProtoFile } from "./user-files.ts";
+import { parseK6Flags, type K6Load } from "./k6-export.ts";
 import { loadedCodecModule } from "../harness/codec-modules.ts";
 import path from "node:path";
 
@@ -26,6 +27,8 @@ export interface BenchOptions {
   wide: boolean;
   /** Processes codec mode's passes are spread over (1: in the bench's own process). */
   forks: number;
+  /** --export-k6 DIR: write a k6 test there and run nothing (bench/cli/k6-export.ts). */
+  exportK6?: { dir: string; load: K6Load };
   help: boolean;
 }
 
@@ -60,6 +63,13 @@ const OPTION_SPEC = {
   proto: { type: "string" },
   "proto-type": { type: "string" },
   "codec-module": { type: "string", multiple: true },
+  "export-k6": { type: "string" },
+  "k6-server": { type: "string" },
+  "k6-connections": { type: "string" },
+  "k6-rate": { type: "string" },
+  "k6-messages": { type: "string" },
+  "k6-ramp": { type: "string" },
+  "k6-stall": { type: "string" },
   "allow-lossy": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -126,6 +136,10 @@ Options:
                        the Protobuf message type of your messages, so protobuf runs too
   --codec-module FILE  a codec of your own: a module whose default export implements the
                        codec interface (docs/codecs.md); joins every mode; repeatable
+  --export-k6 DIR      write a k6 test of the selected codecs and payloads to DIR and run
+                       nothing (README: "Load from many machines"); its load model:
+                       --k6-server URL, --k6-connections N (10), --k6-rate N (100/s per
+                       connection), --k6-messages N (1000 per connection), --k6-ramp S, --k6-stall S
   --allow-lossy        also time codecs that change your messages (flagged lossy);
                        without it they are only reported in the fidelity table
   --quick              a first look: ${perMode(DEFAULTS.quick.iterations)} iterations, ${DEFAULTS.quick.runs} runs
@@ -248,7 +262,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     throw new SettingError(`--rate applies to latency mode only; add latency to --modes (got --modes ${settings.modes.join(",")})`);
   }
   const forks = integerFlag("forks", v.forks, quick ? QUICK_FORKS : DEFAULT_FORKS, 1, 64);
-  return { settings, client: client[0]!, url: parseUrl(v.url), out, quick, wide: v.wide === true, forks, help: v.help === true };
+  const exportK6 = parseK6Flags(v as Record<string, string | undefined>);
+  return { settings, client: client[0]!, url: parseUrl(v.url), out, quick, wide: v.wide === true, forks, help: v.help === true, ...(exportK6 ? { exportK6 } : {}) };
 }
 
 /** A server URL as an http(s) base; ws(s) is accepted and translated. */

@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { chartJsSource, writeAtomic } from "./output.ts";
 import { reportHtml } from "../report/html.ts";
 import { compareRuns, comparisonHtml, comparisonLines, runLabels } from "../report/compare.ts";
+import { isK6Output, k6Rows } from "../report/k6-rows.ts";
 import { resultsFromFile, rowsFromFile, type ChartRow } from "../report/rows.ts";
 import { verdictLines } from "../report/verdict.ts";
 
@@ -54,17 +55,13 @@ function main(argv: string[]): number {
     process.stderr.write(`report: name at least one results file (CSV or JSON); ${USAGE}\n`);
     return 2;
   }
-  const runs: { rows: ChartRow[]; file: string }[] = [];
-  let verdict: string[] = [];
-  for (const file of files) {
-    try {
-      const text = readFileSync(file, "utf8");
-      runs.push({ rows: rowsFromFile(text), file: path.basename(file) });
-      if (files.length === 1) verdict = verdictLines(resultsFromFile(text)?.cases ?? []);
-    } catch (e) {
-      process.stderr.write(`report: ${file}: ${(e as Error).message}\n`);
-      return 2;
-    }
+  let runs: { rows: ChartRow[]; file: string }[];
+  let verdict: string[];
+  try {
+    ({ runs, verdict } = readRuns(files));
+  } catch (e) {
+    process.stderr.write(`report: ${(e as Error).message}\n`);
+    return 2;
   }
   const labels = runLabels(runs);
   // Side by side, each row's source says which run it came from: what ran it and when.
@@ -89,6 +86,40 @@ function main(argv: string[]): number {
   }
   process.stdout.write(`Wrote ${out} (${rows.length} rows).\n`);
   return 0;
+}
+
+/**
+ * Each results file (CSV or JSON) is a run; the k6 output files named
+ * together are one run, their samples merged (several k6 processes, one
+ * test). k6's counts and checks are printed per codec and payload.
+ */
+function readRuns(files: readonly string[]): { runs: { rows: ChartRow[]; file: string }[]; verdict: string[] } {
+  const runs: { rows: ChartRow[]; file: string }[] = [];
+  const k6: { text: string; file: string }[] = [];
+  let verdict: string[] = [];
+  for (const file of files) {
+    try {
+      const text = readFileSync(file, "utf8");
+      if (isK6Output(text)) {
+        k6.push({ text, file: path.basename(file) });
+        continue;
+      }
+      runs.push({ rows: rowsFromFile(text), file: path.basename(file) });
+      if (files.length === 1) verdict = verdictLines(resultsFromFile(text)?.cases ?? []);
+    } catch (e) {
+      throw new Error(`${file}: ${(e as Error).message}`);
+    }
+  }
+  if (k6.length > 0) {
+    const { rows, counts } = k6Rows(k6.map((f) => f.text));
+    runs.push({ rows, file: k6.map((f) => f.file).join(" + ") });
+    process.stdout.write(`k6 (${k6.length} file(s), merged): sent / received / lost, checks passed / failed, echo p50 / p99 (1 ms clock)\n`);
+    counts.forEach((c, i) => {
+      const ms = (ns: number): string => (Number.isFinite(ns) ? `${ns / 1e6} ms` : "-");
+      process.stdout.write(`  ${c.payload} ${c.codec}: ${c.sent} / ${c.received} / ${c.lost}, checks ${c.checksPassed} / ${c.checksFailed}, ${ms(rows[i]!.rttP50Ns)} / ${ms(rows[i]!.rttP99Ns)}\n`);
+    });
+  }
+  return { runs, verdict };
 }
 
 /** A row's source in a report of several runs: the run's label, with the row's own runtime first when the run holds several. */

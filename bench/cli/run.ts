@@ -7,6 +7,7 @@
  */
 
 import { availableParallelism } from "node:os";
+import path from "node:path";
 import { processCpuMs, requestServerGc, type WebSocketClass } from "../../client/socket/connection.ts";
 import { runSocketModes, socketModesOf, type SocketModeResult } from "../../client/socket/modes.ts";
 import { ClientWorkers } from "../../client/socket/workers.ts";
@@ -25,6 +26,7 @@ import { LiveCsv, prepareOutDir } from "./output.ts";
 import { runCodecForks } from "./processes/codec-forks.ts";
 import { nodeVersion, runNodeClient } from "./processes/node.ts";
 import { estimateFor } from "./eta.ts";
+import { exportK6 } from "./k6-export.ts";
 import { createProgressPrinter } from "./progress.ts";
 import { runBrowserBench } from "./run-browser.ts";
 import { EXIT_INTERRUPTED, fullGc, measureEnvironment, report, type RunControl, type Streams } from "./run-support.ts";
@@ -79,6 +81,17 @@ async function runWebSocketModes(options: BenchOptions, calibration: ClockCalibr
   });
 }
 
+/** --export-k6: the test, and how to run it. */
+function writeK6Test(k6: NonNullable<BenchOptions["exportK6"]>, settings: BenchOptions["settings"], streams: Streams): number {
+  const cases = exportK6(settings, k6.dir, k6.load);
+  const { connections, messages, rate } = k6.load;
+  streams.stdout.write(
+    `Wrote a k6 test to ${k6.dir}: ${cases.length} codec x payload cases, each ${connections} connection(s) x ${messages} messages at ${rate}/s per connection.\n` +
+      `Run it against bun run server (${k6.load.server}): k6 run ${path.join(k6.dir, "script.js")}  (-e SERVER=ws://host:port to change)\n`,
+  );
+  return 0;
+}
+
 /** Runs the benchmark; returns the process exit code (0, 1 when a case or a mode failed, 130 when stopped). */
 export async function runBench(options: BenchOptions, streams: Streams, control: RunControl = { stopRequested: false }): Promise<number> {
   // Every check that can fail on the user's input runs before anything is measured.
@@ -87,6 +100,7 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   // A user's own messages: what each codec does to them, and which codecs run on them.
   const { fidelity, excluded } = planUserPayloads(settings, CODECS);
   settings.excluded = excluded;
+  if (options.exportK6) return writeK6Test(options.exportK6, settings, streams);
   const socketModes = socketModesOf(settings);
   if (options.url !== undefined && (socketModes.length > 0 || options.client === "browser")) await checkUrl(options.url);
   if (options.client === "browser") return runBrowserBench(options, streams, control, fidelity);

@@ -1,0 +1,126 @@
+/**
+ * `bun run bench --export-k6 DIR`: a self-contained k6 test (k6/script.js,
+ * its config and, per codec and payload, the frames the bench encoded), so
+ * k6 can load a `bun run server` from as many machines as it takes
+ * (execution segments) without ever running our codecs.
+ */
+
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { clientCodec } from "../../client/socket/codec.ts";
+import { encodedBytes, type Encoded } from "../../protocols/codec.ts";
+import { getCodec } from "../../protocols/registry.ts";
+import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
+import { isExcluded } from "../harness/exclusions.ts";
+import { messagesFor } from "../harness/generator.ts";
+import { parseInteger, SettingError, type Settings } from "../harness/settings.ts";
+
+/** The load model the script runs unless `k6 run -e NAME=value` says otherwise. */
+export interface K6Load {
+  /** Where the server is (ws:// or http://). */
+  server: string;
+  /** WebSocket connections (k6 VUs) per codec and payload. */
+  connections: number;
+  /** Messages per second each connection sends, on a schedule that does not wait for replies. */
+  rate: number;
+  /** Messages each connection sends per codec and payload (so a test's total is exact, however it is split). */
+  messages: number;
+  /** Seconds over which the connections of a case start. */
+  rampS: number;
+  /** Seconds a connection waits for its last echoes before counting the rest lost. */
+  stallS: number;
+}
+
+/** --export-k6 DIR and the --k6-* flags of its load model; a --k6-* flag without --export-k6 is refused. */
+export function parseK6Flags(v: Record<string, string | undefined>): { dir: string; load: K6Load } | undefined {
+  const dir = v["export-k6"];
+  const k6Flag = Object.keys(v).find((k) => k.startsWith("k6-") && v[k] !== undefined);
+  if (dir === undefined) {
+    if (k6Flag) throw new SettingError(`--${k6Flag} sets the load of an exported k6 test; add --export-k6 DIR`);
+    return undefined;
+  }
+  const int = (flag: string, fallback: number, min: number, max: number): number => (v[flag] === undefined ? fallback : parseInteger(`--${flag}`, v[flag]!, min, max));
+  const server = v["k6-server"] ?? "ws://127.0.0.1:8080";
+  if (!/^(ws|wss|http|https):\/\/[^/\s]+\/?$/.test(server)) throw new SettingError(`--k6-server must be a server's address like ws://10.0.0.5:8080, got '${server}'`);
+  return {
+    dir,
+    load: {
+      server: server.replace(/^http/, "ws").replace(/\/$/, ""),
+      connections: int("k6-connections", 10, 1, 1_000_000),
+      rate: int("k6-rate", 100, 1, 100_000),
+      messages: int("k6-messages", 1000, 1, 10_000_000),
+      rampS: int("k6-ramp", 1, 0, 3600),
+      stallS: int("k6-stall", 10, 1, 3600),
+    },
+  };
+}
+
+/** Distinct frames per case at most; a connection sends them in turn. */
+const MAX_FRAMES = 1000;
+
+interface K6Case {
+  codec: string;
+  payload: string;
+  frame: "text" | "binary";
+  file: string;
+  frames: number;
+  meanBytes: number;
+}
+
+/** Frames as [u32 little-endian length][bytes]..., text frames as their UTF-8. */
+function frameFile(encoded: readonly Encoded[]): Uint8Array {
+  const utf8 = new TextEncoder();
+  const parts = encoded.map((e) => (typeof e === "string" ? utf8.encode(e) : e));
+  const out = new Uint8Array(parts.reduce((n, p) => n + 4 + p.length, 0));
+  const view = new DataView(out.buffer);
+  let at = 0;
+  for (const p of parts) {
+    view.setUint32(at, p.length, true);
+    out.set(p, at + 4);
+    at += 4 + p.length;
+  }
+  return out;
+}
+
+/**
+ * The server echoes each message decoded and encoded again; k6 compares the
+ * echo with what it sent, so a codec must give back the same bytes. Checked
+ * for every frame before it is written.
+ */
+function canonicalError(codec: string, payload: string, frames: readonly Encoded[]): string | undefined {
+  if (codec === RAW_CODEC_NAME) return undefined;
+  const pc = getCodec(codec)!.forPayload(payload);
+  for (let i = 0; i < frames.length; i++) {
+    const again = pc.encode(pc.decode(frames[i]!));
+    const a = frames[i]!;
+    const same = typeof a === "string" ? again === a : again instanceof Uint8Array && again.length === a.length && again.every((b, k) => b === a[k]);
+    if (!same) return `--export-k6: ${codec} does not encode ${payload} message ${i} to the same bytes twice, so the server's echo would not match what k6 sent`;
+  }
+  return undefined;
+}
+
+/** Writes the test; returns its cases. A SettingError when DIR cannot be written or a codec is not canonical. */
+export function exportK6(settings: Settings, dir: string, load: K6Load): K6Case[] {
+  try {
+    mkdirSync(path.join(dir, "frames"), { recursive: true });
+  } catch (e) {
+    throw new SettingError(`--export-k6 ${dir}: cannot create the directory (${(e as { code?: string }).code ?? (e as Error).message}); name a directory you can write to`);
+  }
+  const count = Math.min(MAX_FRAMES, load.messages);
+  const cases: K6Case[] = [];
+  for (const payload of settings.payloads) {
+    const messages = messagesFor(settings, payload, count);
+    for (const codec of settings.codecs.filter((c) => !isExcluded(settings, c, payload))) {
+      const cc = clientCodec(codec, payload, messages);
+      const encoded = messages.map((_, i) => cc.encode(i));
+      const wrong = canonicalError(codec, payload, encoded);
+      if (wrong) throw new SettingError(wrong);
+      const file = `${codec}.${payload}.bin`;
+      writeFileSync(path.join(dir, "frames", file), frameFile(encoded));
+      cases.push({ codec, payload, frame: cc.frame, file, frames: encoded.length, meanBytes: encoded.reduce((n, e) => n + encodedBytes(e), 0) / encoded.length });
+    }
+  }
+  writeFileSync(path.join(dir, "config.json"), JSON.stringify({ ...load, cases }, null, 1) + "\n");
+  copyFileSync(new URL("./k6/script.js", import.meta.url), path.join(dir, "script.js"));
+  return cases;
+}

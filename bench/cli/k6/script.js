@@ -1,0 +1,140 @@
+// A k6 test written by `bun run bench --export-k6 DIR` (bench/cli/k6-export.ts).
+// It sends the benchmark's pre-encoded frames to a `bun run server` and checks
+// every echo against what it sent, first in first out per connection. k6 never
+// runs a codec: the frames were encoded by the bench, and the server echoes
+// each one re-encoded, which for every codec here gives the same bytes.
+//
+//   k6 run DIR/script.js                                   (one machine)
+//   k6 run --execution-segment 0:1/2 --execution-segment-sequence 0,1/2,1 DIR/script.js
+//   k6 run --execution-segment 1/2:1 --execution-segment-sequence 0,1/2,1 DIR/script.js
+//
+// Override the export's load model with -e: SERVER=ws://host:port,
+// CONNECTIONS, RATE (messages per second per connection), MESSAGES (per
+// connection and case), RAMP (seconds over which connections start), STALL
+// (seconds to wait for the last echoes), K6_VERSION (the output of `k6 version`,
+// for the report). Latency is measured with Date.now(): 1 ms resolution.
+
+import { check } from "k6";
+import { SharedArray } from "k6/data";
+import encoding from "k6/encoding";
+import { Counter, Trend } from "k6/metrics";
+import { WebSocket } from "k6/websockets";
+
+const config = JSON.parse(open("./config.json"));
+const env = (name, fallback) => (__ENV[name] !== undefined && __ENV[name] !== "" ? __ENV[name] : fallback);
+const SERVER = String(env("SERVER", config.server)).replace(/^http/, "ws").replace(/\/$/, "");
+const CONNECTIONS = Number(env("CONNECTIONS", config.connections));
+const RATE = Number(env("RATE", config.rate));
+const MESSAGES = Number(env("MESSAGES", config.messages));
+const RAMP_S = Number(env("RAMP", config.rampS));
+const STALL_S = Number(env("STALL", config.stallS));
+
+// Each case's frames, read once and shared by every VU (open(file, "b") would give each VU its own copy).
+const frames = config.cases.map(
+  (c) =>
+    new SharedArray(`${c.codec} ${c.payload}`, () => {
+      const bytes = new Uint8Array(open(`./frames/${c.file}`, "b"));
+      const out = [];
+      for (let p = 0; p < bytes.length; ) {
+        const n = (bytes[p] | (bytes[p + 1] << 8) | (bytes[p + 2] << 16) | (bytes[p + 3] << 24)) >>> 0;
+        p += 4;
+        const frame = bytes.slice(p, p + n);
+        p += n;
+        // Text frames are UTF-8; k6 has no TextDecoder, so they travel as base64 and are sent as strings.
+        out.push(encoding.b64encode(frame.buffer, "std"));
+      }
+      return out;
+    }),
+);
+
+const sent = new Counter("wsbench_sent");
+const received = new Counter("wsbench_received");
+const lost = new Counter("wsbench_lost");
+const latency = new Trend("wsbench_echo_ms", true);
+
+// One scenario per codec and payload, one after another; each connection sends MESSAGES on a fixed
+// schedule. A case gets its sending time and a second; only a case that loses echoes runs on into the
+// next one's start while it waits STALL seconds for them (and its losses fail the test).
+const caseSeconds = RAMP_S + MESSAGES / RATE + 1;
+export const options = {
+  scenarios: Object.fromEntries(
+    config.cases.map((c, i) => [
+      `${c.codec}__${c.payload}`.replace(/[^A-Za-z0-9_]/g, "_"),
+      {
+        executor: "per-vu-iterations",
+        vus: CONNECTIONS,
+        iterations: 1,
+        startTime: `${Math.ceil(i * caseSeconds)}s`,
+        maxDuration: `${Math.ceil(caseSeconds + STALL_S + 5)}s`,
+        exec: "connection",
+        env: { CASE: String(i) },
+        tags: { codec: c.codec, payload: c.payload },
+      },
+    ]),
+  ),
+  thresholds: { wsbench_lost: ["count==0"], checks: ["rate==1"] },
+  // Which k6 ran, for the report's rows: k6 run -e K6_VERSION="$(k6 version)" (the script cannot ask k6).
+  tags: { k6_version: String(env("K6_VERSION", "k6")).split(" (")[0] },
+};
+
+function sameBytes(a, b) {
+  if (a.byteLength !== b.byteLength) return false;
+  const x = new Uint8Array(a);
+  const y = new Uint8Array(b);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+export function connection() {
+  const c = config.cases[Number(__ENV.CASE)];
+  const tags = { codec: c.codec, payload: c.payload };
+  const list = frames[Number(__ENV.CASE)];
+  const text = c.frame === "text";
+  // Only this case's frames are decoded, once per connection.
+  const payloads = [];
+  for (let i = 0; i < list.length; i++) payloads.push(text ? encoding.b64decode(list[i], "std", "s") : encoding.b64decode(list[i], "std"));
+  const vu = __VU;
+  const ws = new WebSocket(`${SERVER}/ws?codec=${encodeURIComponent(c.codec)}&payload=${encodeURIComponent(c.payload)}&id=k6-${vu}-${__ENV.CASE}`);
+  ws.binaryType = "arraybuffer";
+  const inFlight = [];
+  let next = 0;
+  let got = 0;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    if (got < next) lost.add(next - got, tags);
+    ws.close();
+  };
+  ws.onmessage = (e) => {
+    const at = Date.now();
+    const expected = inFlight.shift();
+    if (expected === undefined) return;
+    const frame = payloads[expected.i % payloads.length];
+    const ok = text ? e.data === frame : sameBytes(e.data, frame);
+    check(null, { "echo equals the frame sent": () => ok }, tags);
+    latency.add(at - expected.at, tags);
+    received.add(1, tags);
+    got++;
+    if (got === MESSAGES) finish();
+  };
+  ws.onerror = () => finish();
+  ws.onclose = () => finish();
+  ws.onopen = () => {
+    // Connections start spread over RAMP seconds, then send on a schedule that never waits for replies.
+    const delay = CONNECTIONS > 1 ? ((vu - 1) % CONNECTIONS) * ((RAMP_S * 1000) / CONNECTIONS) : 0;
+    setTimeout(() => {
+      const timer = setInterval(() => {
+        if (finished || next >= MESSAGES) {
+          clearInterval(timer);
+          if (!finished) setTimeout(finish, STALL_S * 1000);
+          return;
+        }
+        inFlight.push({ i: next, at: Date.now() });
+        ws.send(payloads[next % payloads.length]);
+        sent.add(1, tags);
+        next++;
+      }, 1000 / RATE);
+    }, delay);
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The exported k6 test as a user runs it: `bun run bench --export-k6`, a
+ * real server process, and two k6 processes splitting one test with
+ * execution segments, as two machines would; then `bun run report` merges
+ * their outputs.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { spawnServer } from "../../../bench/cli/processes/server.ts";
+import { k6Rows } from "../../../bench/report/k6-rows.ts";
+import { k6Path, skipK6Tests } from "../../helpers/k6.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const tmp = mkdtempSync(path.join(tmpdir(), "bench-k6-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function bench(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["bench/cli/bench.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** One k6 process to its end: its exit code and the tail of its output. */
+function k6(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(k6Path!, args, { cwd: tmp });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    child.on("close", (code) => resolve({ code, output: output.slice(-3000) }));
+  });
+}
+
+describe("bun run bench --export-k6", () => {
+  it("writes the script, its config and every codec x payload's frames, each echoed canonically by its codec", () => {
+    const dir = path.join(tmp, "all");
+    const r = bench("--export-k6", dir, "--payloads", "all", "--k6-connections", "3", "--k6-messages", "40");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Wrote a k6 test to .*: 48 codec x payload cases, each 3 connection\(s\) x 40 messages at 100\/s per connection\.\n/);
+    const config = JSON.parse(readFileSync(path.join(dir, "config.json"), "utf8")) as { cases: { codec: string; payload: string; frames: number }[]; connections: number };
+    expect(config.connections).toBe(3);
+    expect(config.cases).toHaveLength(48);
+    for (const c of config.cases) expect(c.frames).toBe(40);
+    expect(readFileSync(path.join(dir, "script.js"), "utf8")).toContain('from "k6/websockets"');
+  });
+
+  it("a --k6-* flag without --export-k6, or a bad value: one line, exit 2", () => {
+    const alone = bench("--k6-rate", "10");
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toBe("bench: --k6-rate sets the load of an exported k6 test; add --export-k6 DIR\n");
+    const bad = bench("--export-k6", path.join(tmp, "x"), "--k6-connections", "0");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe("bench: --k6-connections must be an integer from 1 to 1000000, got '0'\n");
+  });
+});
+
+describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts"))("k6 against bun run server, split over two processes", () => {
+  it("together the two segments send exactly the configured total, every echo matches, and the merged report counts each message once", async () => {
+    const dir = path.join(tmp, "split");
+    const r = bench("--export-k6", dir, "--payloads", "small,chat", "--k6-connections", "4", "--k6-messages", "50", "--k6-rate", "200", "--k6-ramp", "0", "--k6-stall", "5");
+    expect(r.code, r.stderr).toBe(0);
+    const server = await spawnServer();
+    try {
+      const version = spawnSync(k6Path!, ["version"], { encoding: "utf8" }).stdout.trim();
+      const segment = (seg: string, out: string) =>
+        k6(["run", "--quiet", "--execution-segment", seg, "--execution-segment-sequence", "0,1/2,1", "--out", `json=${out}`, "-e", `SERVER=${server.url}`, "-e", `K6_VERSION=${version}`, path.join(dir, "script.js")]);
+      const [a, b] = await Promise.all([segment("0:1/2", "a.json"), segment("1/2:1", "b.json")]);
+      expect(a.code, a.output).toBe(0);
+      expect(b.code, b.output).toBe(0);
+      const one = k6Rows([readFileSync(path.join(tmp, "a.json"), "utf8")]);
+      const both = k6Rows([readFileSync(path.join(tmp, "a.json"), "utf8"), readFileSync(path.join(tmp, "b.json"), "utf8")]);
+      expect(both.counts).toHaveLength(16); // 8 socket codecs x 2 payloads
+      for (const c of both.counts) {
+        expect(c, `${c.codec} ${c.payload}`).toMatchObject({ sent: 200, received: 200, lost: 0, checksPassed: 200, checksFailed: 0 });
+      }
+      for (const c of one.counts) expect(c.sent, `${c.codec} ${c.payload}`).toBe(100);
+      for (const row of both.rows) {
+        expect(row.received).toBe(200);
+        expect(row.source).toMatch(/^k6 v\d+\.\d+\.\d+/);
+        expect(row.rttP99Ns).toBeGreaterThanOrEqual(row.rttP50Ns);
+      }
+      // The k6 rows join a Bun client's run in one report.
+      const bun = path.join(ROOT, "results/sample/xeon-message-sets.csv");
+      const report = spawnSync(process.execPath, ["bench/cli/report.ts", path.join(tmp, "a.json"), path.join(tmp, "b.json"), bun, "--out", path.join(tmp, "k6.html")], { cwd: ROOT, encoding: "utf8" });
+      expect(report.status, report.stderr).toBe(0);
+      const bunRows = readFileSync(bun, "utf8").trim().split("\n").length - 1;
+      expect(report.stdout).toContain(`Wrote ${path.join(tmp, "k6.html")} (${bunRows + 16} rows).`);
+      const html = readFileSync(path.join(tmp, "k6.html"), "utf8");
+      expect(html).toMatch(/<td>k6<\/td><td>chat<\/td><td>custom-binary<\/td>/);
+      expect(report.stdout).toContain("k6 (2 file(s), merged): sent / received / lost, checks passed / failed, echo p50 / p99 (1 ms clock)");
+      expect(report.stdout).toMatch(/^  chat custom-binary: 200 \/ 200 \/ 0, checks 200 \/ 0, \d+ ms \/ \d+ ms$/m);
+    } finally {
+      await server.stop();
+    }
+  });
+});
