@@ -113,10 +113,12 @@ function readRuns(files: readonly string[]): { runs: { rows: ChartRow[]; file: s
   if (k6.length > 0) {
     const { rows, counts } = k6Rows(k6.map((f) => f.text));
     runs.push({ rows, file: k6.map((f) => f.file).join(" + ") });
-    process.stdout.write(`k6 (${k6.length} file(s), merged): sent / received / lost, checks passed / failed, echo p50 / p99 (1 ms clock)\n`);
+    process.stdout.write(`k6 (${k6.length} file(s), merged): sent / received / lost, checks passed / failed; p50 / p99 from due and from send (1 ms clock)\n`);
     counts.forEach((c, i) => {
-      const ms = (ns: number): string => (Number.isFinite(ns) ? `${ns / 1e6} ms` : "-");
-      process.stdout.write(`  ${c.payload} ${c.codec}: ${c.sent} / ${c.received} / ${c.lost}, checks ${c.checksPassed} / ${c.checksFailed}, ${ms(rows[i]!.rttP50Ns)} / ${ms(rows[i]!.rttP99Ns)}\n`);
+      const ms = (v: number): string => (Number.isFinite(v) ? `${Math.round(v * 10) / 10} ms` : "-");
+      process.stdout.write(
+        `  ${c.payload} ${c.codec}: ${c.sent} / ${c.received} / ${c.lost}, checks ${c.checksPassed} / ${c.checksFailed}; ${ms(rows[i]!.rttP50Ns / 1e6)} / ${ms(rows[i]!.rttP99Ns / 1e6)} and ${ms(c.serviceP50Ms)} / ${ms(c.serviceP99Ms)}\n`,
+      );
     });
   }
   return { runs, verdict };

@@ -23,7 +23,9 @@ interface K6Case {
   codec: string;
   payload: string;
   version: string;
+  /** From send to echo (service), and from when the message was due to echo (corrected). */
   latencyMs: number[];
+  dueMs: number[];
   sent: number;
   received: number;
   lost: number;
@@ -39,8 +41,10 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
+/** A case's row: percentiles from when each message was due (as latency mode's), the service time's mean. */
 function row(c: K6Case): ChartRow {
-  const sorted = [...c.latencyMs].sort((a, b) => a - b);
+  const sorted = [...(c.dueMs.length > 0 ? c.dueMs : c.latencyMs)].sort((a, b) => a - b);
+  const service = c.latencyMs;
   const ns = (q: number): number => quantile(sorted, q) * 1e6;
   const flags = ["k6", ...(c.lost > 0 ? ["lost"] : []), ...(c.checksFailed > 0 ? ["failed-checks"] : []), "ms-clock"];
   const spanS = (c.last - c.first) / 1000;
@@ -56,7 +60,7 @@ function row(c: K6Case): ChartRow {
     zstdBytes: NaN,
     serializeNs: NaN,
     deserializeNs: NaN,
-    totalNs: sorted.length > 0 ? (sorted.reduce((a, b) => a + b, 0) / sorted.length) * 1e6 : NaN,
+    totalNs: service.length > 0 ? (service.reduce((a, b) => a + b, 0) / service.length) * 1e6 : NaN,
     serializeCi95Ns: NaN,
     deserializeCi95Ns: NaN,
     totalCi95Ns: NaN,
@@ -85,7 +89,7 @@ function row(c: K6Case): ChartRow {
 export interface K6Summary {
   rows: ChartRow[];
   /** Per case: sent, received, lost, checks passed and failed, summed over the files. */
-  counts: { codec: string; payload: string; sent: number; received: number; lost: number; checksPassed: number; checksFailed: number }[];
+  counts: { codec: string; payload: string; sent: number; received: number; lost: number; checksPassed: number; checksFailed: number; serviceP50Ms: number; serviceP99Ms: number }[];
 }
 
 /** Merges the files of one k6 test into rows; a line that is not k6's JSON throws, naming it. */
@@ -107,13 +111,14 @@ export function k6Rows(texts: readonly string[]): K6Summary {
       let c = cases.get(key);
       const at = Date.parse(p.data.time);
       if (!c) {
-        c = { codec: tags.codec, payload: tags.payload, version: tags.k6_version || "k6", latencyMs: [], sent: 0, received: 0, lost: 0, checksPassed: 0, checksFailed: 0, first: at, last: at };
+        c = { codec: tags.codec, payload: tags.payload, version: tags.k6_version || "k6", latencyMs: [], dueMs: [], sent: 0, received: 0, lost: 0, checksPassed: 0, checksFailed: 0, first: at, last: at };
         cases.set(key, c);
       }
       c.first = Math.min(c.first, at);
       c.last = Math.max(c.last, at);
       const v = p.data.value;
       if (p.metric === "wsbench_echo_ms") c.latencyMs.push(v);
+      else if (p.metric === "wsbench_due_ms") c.dueMs.push(v);
       else if (p.metric === "wsbench_sent") c.sent += v;
       else if (p.metric === "wsbench_received") c.received += v;
       else if (p.metric === "wsbench_lost") c.lost += v;
@@ -126,6 +131,9 @@ export function k6Rows(texts: readonly string[]): K6Summary {
   const all = [...cases.values()];
   return {
     rows: all.map(row),
-    counts: all.map(({ codec, payload, sent, received, lost, checksPassed, checksFailed }) => ({ codec, payload, sent, received, lost, checksPassed, checksFailed })),
+    counts: all.map(({ codec, payload, sent, received, lost, checksPassed, checksFailed, latencyMs }) => {
+      const sorted = [...latencyMs].sort((a, b) => a - b);
+      return { codec, payload, sent, received, lost, checksPassed, checksFailed, serviceP50Ms: quantile(sorted, 0.5), serviceP99Ms: quantile(sorted, 0.99) };
+    }),
   };
 }

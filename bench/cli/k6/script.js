@@ -12,7 +12,9 @@
 // CONNECTIONS, RATE (messages per second per connection), MESSAGES (per
 // connection and case), RAMP (seconds over which connections start), STALL
 // (seconds to wait for the last echoes), K6_VERSION (the output of `k6 version`,
-// for the report). Latency is measured with Date.now(): 1 ms resolution.
+// for the report). Latency is measured with Date.now() (1 ms resolution), from
+// when each message went out (wsbench_echo_ms) and from when it was due
+// (wsbench_due_ms: k6's own lateness in sending counts too).
 
 import { check } from "k6";
 import { SharedArray } from "k6/data";
@@ -50,7 +52,10 @@ const frames = config.cases.map(
 const sent = new Counter("wsbench_sent");
 const received = new Counter("wsbench_received");
 const lost = new Counter("wsbench_lost");
+// From when each message went out (the service time), and from when it was due (what a user waiting on
+// a schedule sees: the sender's own lateness counts too).
 const latency = new Trend("wsbench_echo_ms", true);
+const dueLatency = new Trend("wsbench_due_ms", true);
 
 // One scenario per codec and payload, one after another; each connection sends MESSAGES on a fixed
 // schedule. A case gets its sending time and a second; only a case that loses echoes runs on into the
@@ -100,9 +105,11 @@ export function connection() {
   let next = 0;
   let got = 0;
   let finished = false;
+  let stall;
   const finish = () => {
     if (finished) return;
     finished = true;
+    if (stall !== undefined) clearTimeout(stall);
     if (got < next) lost.add(next - got, tags);
     ws.close();
   };
@@ -113,7 +120,8 @@ export function connection() {
     const frame = payloads[expected.i % payloads.length];
     const ok = text ? e.data === frame : sameBytes(e.data, frame);
     check(null, { "echo equals the frame sent": () => ok }, tags);
-    latency.add(at - expected.at, tags);
+    latency.add(at - expected.sentAt, tags);
+    dueLatency.add(at - expected.dueAt, tags);
     received.add(1, tags);
     got++;
     if (got === MESSAGES) finish();
@@ -121,20 +129,26 @@ export function connection() {
   ws.onerror = () => finish();
   ws.onclose = () => finish();
   ws.onopen = () => {
-    // Connections start spread over RAMP seconds, then send on a schedule that never waits for replies.
+    // Connections start spread over RAMP seconds, then send on a schedule that never waits for
+    // replies: each tick sends every message that has come due, so a late tick catches up, and
+    // wsbench_due_ms counts from when each message was due (a stalled sender cannot hide a stall).
     const delay = CONNECTIONS > 1 ? ((vu - 1) % CONNECTIONS) * ((RAMP_S * 1000) / CONNECTIONS) : 0;
+    const intervalMs = 1000 / RATE;
     setTimeout(() => {
+      const start = Date.now();
       const timer = setInterval(() => {
+        const due = Math.min(MESSAGES, Math.floor((Date.now() - start) / intervalMs) + 1);
+        while (!finished && next < due) {
+          inFlight.push({ i: next, dueAt: start + next * intervalMs, sentAt: Date.now() });
+          ws.send(payloads[next % payloads.length]);
+          sent.add(1, tags);
+          next++;
+        }
         if (finished || next >= MESSAGES) {
           clearInterval(timer);
-          if (!finished) setTimeout(finish, STALL_S * 1000);
-          return;
+          if (!finished) stall = setTimeout(finish, STALL_S * 1000);
         }
-        inFlight.push({ i: next, at: Date.now() });
-        ws.send(payloads[next % payloads.length]);
-        sent.add(1, tags);
-        next++;
-      }, 1000 / RATE);
+      }, Math.max(1, intervalMs));
     }, delay);
   };
 }
