@@ -73,3 +73,8 @@ export function utf8Length(s: string): number {
 export function errorText(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
+
+/** What a value is, for an error line: null, an array, or its typeof. */
+export function kindOf(v: unknown): string {
+  return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
+}

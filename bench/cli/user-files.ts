@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { importCodecModule } from "../harness/codec-modules.ts";
 import { SettingError, type UserMessagesFile, type UserProtoFile } from "../harness/settings.ts";
-import { checkPayloadName, parseUserMessages, payloadNameOf } from "../harness/user-messages.ts";
+import { checkPayloadName, payloadNameOf, userMessagesOf } from "../harness/user-messages.ts";
 import { checkUserProto } from "../harness/user-proto.ts";
 
 /** A file's text, or a SettingError naming the flag, the file and why it cannot be read. */
@@ -24,7 +24,7 @@ function readUserFile(flag: string, file: string): string {
   }
 }
 
-/** Every `--messages` file, read and parsed once to check it. */
+/** Every `--messages` file, read, and parsed once to check it (the parse is kept for the run). */
 export function readMessagesFiles(files: readonly string[]): UserMessagesFile[] {
   const out: UserMessagesFile[] = [];
   for (const file of files) {
@@ -32,7 +32,7 @@ export function readMessagesFiles(files: readonly string[]): UserMessagesFile[] 
     checkPayloadName(name, file);
     if (out.some((f) => f.name === name)) throw new SettingError(`--messages ${file}: another file is also named '${name}'; payload names must differ`);
     const f = { name, file, text: readUserFile("--messages", file) };
-    parseUserMessages(f);
+    userMessagesOf([f], name);
     out.push(f);
   }
   return out;

@@ -12,7 +12,7 @@ import { summarizeRuns, type BatchPercentiles, type CaseResult, type RunFigures 
 import { minBatchNs } from "./schedule.ts";
 import type { ClientKind } from "./settings.ts";
 import { percentileSorted } from "./stats.ts";
-import { describeMismatch, sameMessage } from "./verify.ts";
+import { describeMismatch, ownRoundTrips, sameMessage } from "./verify.ts";
 
 /** What every case of one codec-mode run shares. */
 export interface CodecCaseContext {
@@ -77,9 +77,8 @@ export class CodecCase {
     const { pc, messages } = this;
     if (this.ownRoundTrip && isBuiltIn(this.payload)) return "a codec's own round trip is expected on a user's messages only";
     if (this.ownRoundTrip) {
-      const reference = this.codec.forPayload(this.payload);
       try {
-        this.expected = messages.map((m) => reference.decode(reference.encode(m)));
+        this.expected = ownRoundTrips(this.codec.forPayload(this.payload), messages);
       } catch (e) {
         return `could not round-trip the messages: ${errorText(e)}`;
       }

@@ -7,12 +7,11 @@
  * JSON would not carry a -0 between processes, the text does.
  */
 
+import { kindOf } from "../../protocols/codec.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
 import { isBuiltIn } from "../../protocols/messages.ts";
 import { SettingError, type UserMessagesFile } from "./settings.ts";
 
-/** Largest message a user's file may hold, as JSON in UTF-8: the server's WebSocket message limit. */
-const MAX_USER_MESSAGE_BYTES = 1024 * 1024;
 
 /** A payload name from a file name: its base name without `.json`, `.jsonl` or `.ndjson`. */
 export function payloadNameOf(file: string): string {
@@ -27,6 +26,16 @@ export function checkPayloadName(name: string, file: string): void {
   }
   if (isBuiltIn(name) || name === "all") throw new SettingError(`--messages ${file}: the name '${name}' is a built-in payload's; rename the file`);
 }
+
+/**
+ * Largest message a user's file may hold, as JSON in UTF-8: the server's WebSocket message limit
+ * (MAX_PAYLOAD_BYTES of protocols/socket/contract.ts, which this file does not import: that would
+ * load every codec with the message generator).
+ */
+const MAX_USER_MESSAGE_BYTES = 1024 * 1024;
+
+/** A JSON number at a given place (sticky: matched where lastIndex points). */
+const NUMBER = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
 
 /** Integer literals in JSON text that a JavaScript number cannot hold exactly (beyond 2^53). */
 function bigIntegers(text: string): string[] {
@@ -44,17 +53,13 @@ function bigIntegers(text: string): string[] {
       continue;
     }
     if (c === "-" || (c >= "0" && c <= "9")) {
-      const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400))!;
-      const literal = m[0];
-      if (m[1] === undefined && m[2] === undefined && !Number.isSafeInteger(Number(literal))) out.push(literal);
-      i += literal.length - 1;
+      NUMBER.lastIndex = i;
+      const m = NUMBER.exec(text)!;
+      if (m[1] === undefined && m[2] === undefined && !Number.isSafeInteger(Number(m[0]))) out.push(m[0]);
+      i += m[0].length - 1;
     }
   }
   return out;
-}
-
-function kindOf(v: unknown): string {
-  return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
 }
 
 function parseJson(text: string, where: string, file: string): unknown {

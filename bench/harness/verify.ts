@@ -5,6 +5,7 @@
  * codec must pass this for every message before any of its timings count.
  */
 
+import type { PayloadCodec } from "../../protocols/codec.ts";
 import type { Message } from "../../protocols/messages.ts";
 
 function sameValue(x: unknown, y: unknown): boolean {
@@ -81,4 +82,19 @@ function kind(v: unknown): string {
 function show(v: unknown): string {
   if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
   return JSON.stringify(v) ?? String(v);
+}
+
+/**
+ * What a lossy codec (timed with --allow-lossy) gives back for each
+ * message: the expected values its decodes are checked against. A user's
+ * file is cycled to fill a run, so each distinct message is round-tripped
+ * once and its result shared.
+ */
+export function ownRoundTrips(pc: PayloadCodec, messages: readonly Message[]): Message[] {
+  const seen = new Map<Message, Message>();
+  return messages.map((m) => {
+    let r = seen.get(m);
+    if (r === undefined) seen.set(m, (r = pc.decode(pc.encode(m))));
+    return r;
+  });
 }

@@ -4,7 +4,7 @@
  * expects them back byte for byte.
  */
 
-import { sameMessage } from "../../bench/harness/verify.ts";
+import { ownRoundTrips, sameMessage } from "../../bench/harness/verify.ts";
 import type { Encoded, Frame, PayloadCodec } from "../../protocols/codec.ts";
 import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
 import { getCodec } from "../../protocols/registry.ts";
@@ -54,16 +54,6 @@ export function clientCodec(codec: string, payload: PayloadName, messages: reado
     decode: (data) => pc.decode(typeof data === "string" ? data : toBytes(data)),
     matches: (i, decoded) => sameMessage(expected[i]!, decoded),
   };
-}
-
-/** What a lossy codec gives back for each message (distinct messages round-tripped once). */
-function ownRoundTrips(pc: PayloadCodec, messages: readonly Message[]): Message[] {
-  const seen = new Map<Message, Message>();
-  return messages.map((m) => {
-    let r = seen.get(m);
-    if (r === undefined) seen.set(m, (r = pc.decode(pc.encode(m))));
-    return r;
-  });
 }
 
 /**

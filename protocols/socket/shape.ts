@@ -7,6 +7,7 @@
  * A user's own messages (`--messages`) have no shape but "an object".
  */
 
+import { kindOf } from "../codec.ts";
 import { isBuiltIn, type PayloadName } from "../messages.ts";
 import { SHAPES, type FieldType, type Shape } from "../shapes.ts";
 
@@ -42,13 +43,9 @@ function fits(t: FieldType, v: unknown): boolean {
   }
 }
 
-function typeName(value: unknown): string {
-  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
-}
-
 /** undefined when `value` is an object of `shape`, else what is wrong, naming the field's path. */
 function objectError(shape: Shape, value: unknown, what: string, path: string): string | undefined {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return `expected ${what}, got ${typeName(value)}`;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return `expected ${what}, got ${kindOf(value)}`;
   const o = value as Record<string, unknown>;
   let present = 0;
   for (const key in shape) {
@@ -76,7 +73,7 @@ function objectError(shape: Shape, value: unknown, what: string, path: string): 
 /** undefined when `value` is a `payload` message, else what is wrong with it. */
 export function shapeError(payload: PayloadName, value: unknown): string | undefined {
   if (!isBuiltIn(payload)) {
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? undefined : `expected an object (a message of ${payload}), got ${typeName(value)}`;
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? undefined : `expected an object (a message of ${payload}), got ${kindOf(value)}`;
   }
   return objectError(SHAPES[payload], value, `a ${payload} message object`, "");
 }
