@@ -20,6 +20,8 @@ export interface NodeClientJob {
   server: string;
   wsVersion: string;
   libraryVersions: Record<string, string>;
+  /** false: no slice marks (a pass whose frames are counted); SocketModeContext.sliceFigures. */
+  sliceFigures?: boolean;
 }
 
 function emit(value: unknown): void {
@@ -50,6 +52,7 @@ async function main(): Promise<void> {
     gc: (globalThis as { gc?: () => void }).gc,
     serverGc: () => requestServerGc(job.server),
     cpuMs: processCpuMs,
+    sliceFigures: job.sliceFigures,
     onProgress: (event) => emit({ type: "progress", event }),
     shouldStop: () => stopRequested,
   });

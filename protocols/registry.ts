@@ -1,8 +1,10 @@
 /**
  * Every codec the benchmark knows, in the order tables list them: the
- * built-in ones, then any a user brings as a codec module (docs/codecs.md).
+ * built-in ones, the calibration codecs (which run only with --calibrate),
+ * then any a user brings as a codec module (docs/codecs.md).
  */
 
+import { calJson, calSpin } from "./calibration.ts";
 import type { Codec } from "./codec.ts";
 import { customBinary } from "./custom-binary.ts";
 import { json, jsonBytes } from "./json.ts";
@@ -10,7 +12,7 @@ import { msgpack } from "./msgpack.ts";
 import { msgpackr, msgpackrRecords } from "./msgpackr.ts";
 import { protobufCodec } from "./protobuf.ts";
 
-const codecs: Codec[] = [json, jsonBytes, customBinary, protobufCodec, msgpack, msgpackr, msgpackrRecords];
+const codecs: Codec[] = [json, jsonBytes, customBinary, protobufCodec, msgpack, msgpackr, msgpackrRecords, calJson, calSpin];
 export const CODECS: readonly Codec[] = codecs;
 
 const names: string[] = codecs.map((c) => c.name);

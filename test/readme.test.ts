@@ -4,9 +4,9 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { HELP } from "../bench/cli/options.ts";
+import { HELP } from "../bench/cli/help.ts";
 import { compareRuns } from "../bench/report/compare.ts";
-import { CSV_COLUMNS } from "../bench/report/csv.ts";
+import { CSV_COLUMNS } from "../bench/report/csv-columns.ts";
 import { rowsFromFile } from "../bench/report/rows.ts";
 import { parseCsv } from "../bench/report/csv-parse.ts";
 import { CODEC_NAMES } from "../protocols/registry.ts";

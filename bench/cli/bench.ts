@@ -6,7 +6,8 @@
 import { runBench } from "./run.ts";
 import { EXIT_INTERRUPTED, type RunControl } from "./run-support.ts";
 import { SettingError } from "../harness/settings.ts";
-import { HELP, parseBenchArgs } from "./options.ts";
+import { HELP } from "./help.ts";
+import { parseBenchArgs } from "./options.ts";
 import { importArgvCodecModules } from "./user-files.ts";
 
 try {

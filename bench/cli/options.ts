@@ -5,10 +5,11 @@
  */
 
 import { parseArgs } from "node:util";
-import { CLIENT_CHOICES, DEFAULTS, defaultSettings, MODE_NAMES, parseInteger, parseRates, SettingError, SWEEP_RATES, SWEEP_STEP_S, type ClientChoice, type Mode, type Settings } from "../harness/settings.ts";
+import { CLIENT_CHOICES, defaultSettings, MODE_NAMES, parseInteger, parseRates, SettingError, type ClientChoice, type Mode, type Settings } from "../harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { CODEC_NAMES } from "../../protocols/registry.ts";
-import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
+import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
+import { benchCodecNames, RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
 import { readMessagesFiles, readProtoFile } from "./user-files.ts";
 import { parseK6Flags, type K6Load } from "./k6-export.ts";
 import { loadedCodecModule } from "../harness/codec-modules.ts";
@@ -33,11 +34,11 @@ export interface BenchOptions {
 }
 
 /** Where results go without --out. */
-const DEFAULT_OUT = "results";
+export const DEFAULT_OUT = "results";
 
 /** Codec mode's processes without --forks (--quick: fewer): each compiles the codecs its own way, so a ratio is pooled over several. */
-const DEFAULT_FORKS = 3;
-const QUICK_FORKS = 1;
+export const DEFAULT_FORKS = 3;
+export const QUICK_FORKS = 1;
 
 const OPTION_SPEC = {
   codecs: { type: "string" },
@@ -71,6 +72,7 @@ const OPTION_SPEC = {
   "k6-ramp": { type: "string" },
   "k6-stall": { type: "string" },
   "allow-lossy": { type: "boolean" },
+  calibrate: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -78,78 +80,8 @@ const OPTION_LIST = Object.keys(OPTION_SPEC)
   .map((k) => `--${k}`)
   .join(", ");
 
-const perMode = (r: Record<Mode, number>): string => MODE_NAMES.map((m) => `${m} ${r[m]}`).join(", ");
-
-export const HELP = `Usage: bun run bench [options]
-
-Measures serialize and deserialize time per message, and bytes per message,
-for each codec and payload: in process (codec mode) and over a WebSocket to
-a Bun server (roundtrip, stream and fanout modes). Writes
-results/<timestamp>.csv and .json, copies them to results/latest.csv and
-latest.json, and writes results/report.html (charts that open offline).
-
-Options:
-  --codecs LIST        comma-separated, or "all" (default: all)
-                       ${SOCKET_CODEC_NAMES.join(", ")}
-                       (raw, the transport baseline, runs in the WebSocket modes only)
-  --payloads LIST      comma-separated, or "all" (default: ${DEFAULTS.default.payloads.join(",")}; with
-                       --messages, those files): ${PAYLOAD_NAMES.join(", ")},
-                       or a --messages file's name; small, medium, large: the article's
-                       messages; chat, game-tick, market: messages of real-time
-                       applications (docs/message-sets.md)
-  --modes LIST         comma-separated, or "all" (default: ${DEFAULTS.default.modes.join(",")}): ${MODE_NAMES.join(", ")}
-                       codec: in process; roundtrip: one message in flight, latency;
-                       stream: a window of messages in flight, throughput;
-                       fanout: one publisher, --clients subscribers, Bun pub/sub;
-                       latency: an open loop at --rate, latency from each message's
-                       scheduled send (late sends count against the codec)
-  --iterations N       messages per run, every mode (default: ${perMode(DEFAULTS.default.iterations)};
-                       with --client browser: ${perMode(DEFAULTS.browser.iterations)})
-  --runs N             timed runs per case (default: ${DEFAULTS.default.runs})
-  --forks N            codec mode: spread the rounds over N fresh processes, one after
-                       the other, and pool them (default: ${DEFAULT_FORKS}, --quick ${QUICK_FORKS}; 1: in the bench's process)
-  --warmup N           untimed messages before a case's first run, every mode
-                       (default: ${perMode(DEFAULTS.default.warmup)};
-                       with --client browser: ${perMode(DEFAULTS.browser.warmup)})
-  --seed N             seed of the message generator, 0..4294967295 (default: ${DEFAULTS.default.seed})
-  --fixed              send the article's exact messages instead of varied ones
-  --client NAME        client: ${CLIENT_CHOICES.join(", ")} (default: ${CLIENT_CHOICES[0]});
-                       node runs the npm ws package under Node.js; browser runs the
-                       page (every mode, codec mode included) in headless Chromium
-  --url URL            use a running server (ws://host:port or http://host:port)
-                       instead of starting one
-  --window N           messages in flight in stream mode, per connection, and at most
-                       in latency mode (default: ${DEFAULTS.default.window})
-  --rate N[,N...]|sweep
-                       latency mode: messages per second per connection, one case per
-                       rate (default: ${DEFAULTS.default.rates.join(",")}); sweep: ${SWEEP_RATES.join(", ")}, each codec
-                       climbing until it misses one (its knee), ${SWEEP_STEP_S} s of messages per step and run
-  --clients N          concurrent connections per WebSocket case, spread over worker
-                       threads and sharing its messages; in fanout mode the
-                       subscribers (default: 1; above 1 needs --client bun)
-  --deflate            offer permessage-deflate (off by default)
-  --stall-timeout S    seconds without a reply before a case ends as stalled (default: ${DEFAULTS.default.stallTimeoutMs / 1000})
-  --messages FILE      your own messages: a JSON array of objects, or JSON Lines, run
-                       as a payload named after the file, in every mode, by the codecs
-                       that carry them; repeatable (README: "Your own messages")
-  --proto FILE --proto-type NAME
-                       the Protobuf message type of your messages, so protobuf runs too
-  --codec-module FILE  a codec of your own: a module whose default export implements the
-                       codec interface (docs/codecs.md); joins every mode; repeatable
-  --export-k6 DIR      write a k6 test of the selected codecs and payloads to DIR and run
-                       nothing (README: "Load from many machines"); its load model:
-                       --k6-server URL, --k6-connections N (10), --k6-rate N (100/s per
-                       connection), --k6-messages N (1000 per connection), --k6-ramp S, --k6-stall S
-  --allow-lossy        also time codecs that change your messages (flagged lossy);
-                       without it they are only reported in the fidelity table
-  --quick              a first look: ${perMode(DEFAULTS.quick.iterations)} iterations, ${DEFAULTS.quick.runs} runs
-  --wide               every column in the tables (the default fits 100 columns;
-                       every figure is in the CSV and JSON either way)
-  --out DIR            where results go (default: ${DEFAULT_OUT})
-  -h, --help           this text
-`;
-
-function parseList<T extends string>(flag: string, raw: string | undefined, valid: readonly T[], fallback: readonly T[], allowAll = true): T[] {
+/** A comma-separated list of `valid` names; "all" stands for `all` (every valid name unless said otherwise). */
+function parseList<T extends string>(flag: string, raw: string | undefined, valid: readonly T[], fallback: readonly T[], allowAll = true, all: readonly T[] = valid): T[] {
   const choices = `${valid.join(", ")}${allowAll ? " or all" : ""}`;
   if (raw === undefined) return [...fallback];
   const names = raw
@@ -157,7 +89,7 @@ function parseList<T extends string>(flag: string, raw: string | undefined, vali
     .map((s) => s.trim())
     .filter((s) => s !== "");
   if (names.length === 0) throw new SettingError(`--${flag} is empty; valid values: ${choices}`);
-  if (allowAll && names.includes("all")) return [...valid];
+  if (allowAll && names.includes("all")) return [...all];
   const out: T[] = [];
   for (const name of names) {
     if (!(valid as readonly string[]).includes(name)) {
@@ -166,6 +98,15 @@ function parseList<T extends string>(flag: string, raw: string | undefined, vali
     if (!out.includes(name as T)) out.push(name as T);
   }
   return out;
+}
+
+/**
+ * --calibrate: the calibration codecs join the run, with json (what they are held against) and raw
+ * (the timers' own cost), whichever codecs were asked for.
+ */
+function withCalibration(codecs: string[], calibrate: boolean): string[] {
+  if (!calibrate) return codecs;
+  return [...new Set([...codecs, "json", ...CALIBRATION_CODEC_NAMES, RAW_CODEC_NAME])];
 }
 
 /** An integer flag, or `fallback` when it was not given. */
@@ -218,7 +159,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     throw new SettingError(`--modes fanout needs --client bun (got --client ${client[0]})`);
   }
   // --quick wins over the browser's defaults; explicit flags win over both.
-  const base = defaultSettings(quick ? "quick" : client[0] === "browser" ? "browser" : "default", SOCKET_CODEC_NAMES);
+  const base = defaultSettings(quick ? "quick" : client[0] === "browser" ? "browser" : "default", benchCodecNames());
   const iterations = integerFlag("iterations", v.iterations, NaN, 1, 10_000_000);
   const warmup = integerFlag("warmup", v.warmup, NaN, 0, 10_000_000);
   if (v["allow-lossy"] === true && v.messages === undefined) throw new SettingError("--allow-lossy applies to your own messages only; add --messages FILE");
@@ -233,7 +174,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const byMode = (given: number, fallback: Record<Mode, number>): Record<Mode, number> =>
     Number.isNaN(given) ? fallback : { codec: given, roundtrip: given, stream: given, fanout: given, latency: given };
   const settings: Settings = {
-    codecs: parseList("codecs", v.codecs, SOCKET_CODEC_NAMES, base.codecs),
+    codecs: withCalibration(parseList("codecs", v.codecs, SOCKET_CODEC_NAMES, base.codecs, true, benchCodecNames()), v.calibrate === true),
     payloads: parseList("payloads", v.payloads, [...PAYLOAD_NAMES, ...userMessages.map((f) => f.name)], userMessages.length > 0 ? userMessages.map((f) => f.name) : base.payloads),
     modes: parseList("modes", v.modes, MODE_NAMES, base.modes),
     iterations: byMode(iterations, base.iterations),

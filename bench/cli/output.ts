@@ -4,6 +4,7 @@
  * renamed into place, so a reader never sees half a file.
  */
 
+import { calibrationLines, labFieldLines } from "../report/field-table.ts";
 import { fidelityLines } from "../report/fidelity-table.ts";
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -119,7 +120,7 @@ export function writeResults(results: BenchResults, outDir: string): WrittenFile
   writeAtomic(files.json, json);
   writeAtomic(files.latestCsv, csv);
   writeAtomic(files.latestJson, json);
-  const html = reportHtml(rowsFromResults(results), chartJsSource(), { subtitle: `Run of ${results.timestamp}; ${describeRun(results)}`, verdict: verdictLines(results.cases), fidelity: fidelityLines(results) });
+  const html = reportHtml(rowsFromResults(results), chartJsSource(), { subtitle: `Run of ${results.timestamp}; ${describeRun(results)}`, verdict: verdictLines(results.cases), fidelity: fidelityLines(results), labField: [...labFieldLines(results), ...calibrationLines(results)] });
   writeAtomic(files.report, html);
   writeAtomic(files.latestReport, html);
   files.hgrm = writeSpectra(results, path.join(outDir, `${stamp}-hgrm`));

@@ -13,6 +13,7 @@ import { reportHtml } from "../report/html.ts";
 import { compareRuns, comparisonHtml, comparisonLines, runLabels } from "../report/compare.ts";
 import { isK6Output, k6Rows } from "../report/k6-rows.ts";
 import { resultsFromFile, rowsFromFile, type ChartRow } from "../report/rows.ts";
+import { calibrationLines, labFieldLines } from "../report/field-table.ts";
 import { verdictLines } from "../report/verdict.ts";
 
 const USAGE = "usage: bun run report FILE... [--out report.html]";
@@ -57,8 +58,9 @@ function main(argv: string[]): number {
   }
   let runs: { rows: ChartRow[]; file: string }[];
   let verdict: string[];
+  let labField: string[];
   try {
-    ({ runs, verdict } = readRuns(files));
+    ({ runs, verdict, labField } = readRuns(files));
   } catch (e) {
     process.stderr.write(`report: ${(e as Error).message}\n`);
     return 2;
@@ -79,7 +81,7 @@ function main(argv: string[]): number {
       files.length > 1
         ? "No verdict for several files side by side: build the report of one run's JSON for its verdict."
         : "No verdict: it pairs each codec's rounds with json's, which a CSV does not hold; build the report from the run's JSON.";
-    writeAtomic(out, reportHtml(rows, chartJsSource(), { subtitle: `From ${files.map((f) => path.basename(f)).join(", ")}.`, verdict, noVerdict, comparison }));
+    writeAtomic(out, reportHtml(rows, chartJsSource(), { subtitle: `From ${files.map((f) => path.basename(f)).join(", ")}.`, verdict, noVerdict, comparison, labField }));
   } catch (e) {
     process.stderr.write(`report: --out ${out}: cannot write there (${(e as { code?: string }).code ?? (e as Error).message}); name a file in a directory you can write to\n`);
     return 2;
@@ -93,10 +95,11 @@ function main(argv: string[]): number {
  * together are one run, their samples merged (several k6 processes, one
  * test). k6's counts and checks are printed per codec and payload.
  */
-function readRuns(files: readonly string[]): { runs: { rows: ChartRow[]; file: string }[]; verdict: string[] } {
+function readRuns(files: readonly string[]): { runs: { rows: ChartRow[]; file: string }[]; verdict: string[]; labField: string[] } {
   const runs: { rows: ChartRow[]; file: string }[] = [];
   const k6: { text: string; file: string }[] = [];
   let verdict: string[] = [];
+  let labField: string[] = [];
   for (const file of files) {
     try {
       const text = readFileSync(file, "utf8");
@@ -105,7 +108,11 @@ function readRuns(files: readonly string[]): { runs: { rows: ChartRow[]; file: s
         continue;
       }
       runs.push({ rows: rowsFromFile(text), file: path.basename(file) });
-      if (files.length === 1) verdict = verdictLines(resultsFromFile(text)?.cases ?? []);
+      const results = files.length === 1 ? resultsFromFile(text) : undefined;
+      if (results) {
+        verdict = verdictLines(results.cases);
+        labField = [...labFieldLines(results), ...calibrationLines(results)];
+      }
     } catch (e) {
       throw new Error(`${file}: ${(e as Error).message}`);
     }
@@ -121,7 +128,7 @@ function readRuns(files: readonly string[]): { runs: { rows: ChartRow[]; file: s
       );
     });
   }
-  return { runs, verdict };
+  return { runs, verdict, labField };
 }
 
 /** A row's source in a report of several runs: the run's label, with the row's own runtime first when the run holds several. */

@@ -57,7 +57,7 @@ async function runWebSocketModes(options: BenchOptions, calibration: ClockCalibr
       const libraryVersions = Object.fromEntries(LIBRARIES.map((name) => [name, libraryVersion(name)]));
       const result = await runNodeClient({ settings, server: server.url, wsVersion: libraryVersion("ws"), libraryVersions }, hooks.onProgress ?? (() => {}), stopOrGone);
       if (settings.deflate && !stopOrGone()) {
-        await meterWire(server.url, result.cases, "node", (url) => runNodeClient({ settings: wirePassSettings(settings), server: url, wsVersion: libraryVersion("ws"), libraryVersions }, () => {}, stopOrGone));
+        await meterWire(server.url, result.cases, "node", (url) => runNodeClient({ settings: wirePassSettings(settings), server: url, wsVersion: libraryVersion("ws"), libraryVersions, sliceFigures: false }, () => {}, stopOrGone));
       }
       return { result, server: server.label, serverExit: server.exit() };
     }
@@ -75,7 +75,7 @@ async function runWebSocketModes(options: BenchOptions, calibration: ClockCalibr
     };
     const result = await runSocketModes(settings, { ...hooks, ...context, workers }).finally(() => workers?.terminate());
     if (settings.deflate && !stopOrGone()) {
-      await meterWire(server.url, result.cases, "bun", (url) => runSocketModes(wirePassSettings(settings), { ...context, server: url }));
+      await meterWire(server.url, result.cases, "bun", (url) => runSocketModes(wirePassSettings(settings), { ...context, server: url, sliceFigures: false }));
     }
     return { result, server: server.label, serverExit: server.exit() };
   });
@@ -154,7 +154,10 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   runSettings.interrupted = control.stopRequested;
 
   flagLossy(cases, fidelity);
-  const results: BenchResults = { timestamp, settings: runSettings, environment, order, cases, elapsedMs: performance.now() - started, timings: estimate.timings(), ...kneeField(cases), ...(fidelity.length > 0 ? { fidelity } : {}) };
+  const results: BenchResults = {
+    ...{ timestamp, settings: runSettings, environment, order, cases, elapsedMs: performance.now() - started, timings: estimate.timings(), ...kneeField(cases) },
+    ...(fidelity.length > 0 ? { fidelity } : {}),
+  };
   const code = report(results, options, streams, failures);
   if (control.stopRequested) {
     streams.stderr.write(`bench: stopped by Ctrl-C; the ${cases.length} case(s) that ran are in the files above\n`);

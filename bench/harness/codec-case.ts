@@ -7,7 +7,7 @@
 import { encodedBytes, errorText, type Codec, type Encoded, type PayloadCodec } from "../../protocols/codec.ts";
 import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
 import type { Clock, ClockCalibration } from "./clock.ts";
-import { compileLoop, SINK_SIZE, type TimedLoop } from "./loops.ts";
+import { compileEcho, compileLoop, SINK_SIZE, type TimedLoop } from "./loops.ts";
 import { summarizeRuns, type BatchPercentiles, type CaseResult, type RunFigures } from "./results.ts";
 import { minBatchNs } from "./schedule.ts";
 import type { ClientKind } from "./settings.ts";
@@ -30,6 +30,9 @@ export class CodecCase {
   private readonly pc: PayloadCodec;
   private readonly encodeLoop: TimedLoop;
   private readonly decodeLoop: TimedLoop;
+  /** Decode a frame, then encode what it gave: the server's echo, in its own compiled loop. */
+  private readonly echoLoop: TimedLoop;
+  private readonly echo: Fn;
   /** One call's cost, estimated after the warm-up, ns (sizes the slices). */
   encodeCallNs = NaN;
   decodeCallNs = NaN;
@@ -58,8 +61,10 @@ export class CodecCase {
       this.error = `could not set up: ${errorText(e)}`;
     }
     this.pc = pc;
+    this.echo = compileEcho(`${codec.name}_${payload}`, pc);
     this.encodeLoop = compileLoop(`${codec.name}_${payload}_serialize`);
     this.decodeLoop = compileLoop(`${codec.name}_${payload}_deserialize`);
+    this.echoLoop = compileLoop(`${codec.name}_${payload}_echo`);
   }
 
   /** Verifies every message, then warms up; sets `error` on failure. `onStage` hears each step begin. */
@@ -122,6 +127,7 @@ export class CodecCase {
       for (let pass = 0; pass < 2; pass++) {
         this.encodeLoop(now, this.pc.encode as Fn, this.messages, ring, SINK_SIZE - 1, n, n, one);
         this.decodeLoop(now, this.pc.decode as Fn, encoded, ring, SINK_SIZE - 1, n, n, one);
+        this.echoLoop(now, this.echo, encoded, ring, SINK_SIZE - 1, n, n, one);
       }
       this.encodeCallNs = this.estimateCallNs(this.encodeLoop, this.pc.encode as Fn, this.messages);
       this.decodeCallNs = this.estimateCallNs(this.decodeLoop, this.pc.decode as Fn, encoded);
@@ -157,7 +163,9 @@ export class CodecCase {
   /**
    * One timed slice: a serialize loop over messages [start, start + count),
    * then a deserialize loop over their encodings (made in between, untimed,
-   * and dropped after the slice); sets `error` on failure.
+   * and dropped after the slice), then an echo loop over the same encodings
+   * (decode, and encode what it gave, as the server does); sets `error` on
+   * failure.
    */
   timeSlice(slice: { run: number; round: number; position: number; start: number; count: number }): void {
     const { count } = slice;
@@ -166,48 +174,60 @@ export class CodecCase {
     const inputs = this.messages.slice(slice.start, slice.start + count);
     const encodedRing = new Array<unknown>(SINK_SIZE);
     const decodedRing = new Array<unknown>(SINK_SIZE);
+    const echoedRing = new Array<unknown>(SINK_SIZE);
     const times = new Float64Array(1);
     let encMs: number;
     let decMs: number;
+    let echoMs: number;
     try {
       encMs = this.encodeLoop(now, this.pc.encode as Fn, inputs, encodedRing, SINK_SIZE - 1, count, count, times);
       const encoded = this.encodeAll(inputs);
       decMs = this.decodeLoop(now, this.pc.decode as Fn, encoded, decodedRing, SINK_SIZE - 1, count, count, times);
+      echoMs = this.echoLoop(now, this.echo, encoded, echoedRing, SINK_SIZE - 1, count, count, times);
     } catch (e) {
       this.error = `round ${slice.round + 1} threw: ${errorText(e)}`;
       return;
     }
-    this.error = this.spotCheck(inputs, slice.start, encodedRing, decodedRing);
+    this.error = this.spotCheck(inputs, slice.start, encodedRing, decodedRing, echoedRing);
     if (this.error !== "") return;
     // The one batch reads the clock twice inside the whole-loop interval.
-    const serializeNs = Math.max(0, encMs * 1e6 - 2 * overheadNs) / count;
-    const deserializeNs = Math.max(0, decMs * 1e6 - 2 * overheadNs) / count;
-    this.runs.push({ run: slice.run, round: slice.round, position: slice.position, serializeNs, deserializeNs, totalNs: serializeNs + deserializeNs });
+    const perMessage = (ms: number): number => Math.max(0, ms * 1e6 - 2 * overheadNs) / count;
+    const serializeNs = perMessage(encMs);
+    const deserializeNs = perMessage(decMs);
+    this.runs.push({ run: slice.run, round: slice.round, position: slice.position, serializeNs, deserializeNs, totalNs: serializeNs + deserializeNs, echoNs: perMessage(echoMs) });
     this.sliceMessages = Math.max(this.sliceMessages, count);
   }
 
   /**
    * Checks what a timed slice left in its result rings: a few of its last
-   * encoded messages must decode (untimed) to the original, and the last
-   * decoded ones must equal the originals.
+   * encoded and echoed messages must decode (untimed) to the original, and
+   * the last decoded ones must equal the originals.
    */
-  private spotCheck(inputs: readonly Message[], start: number, encodedRing: unknown[], decodedRing: unknown[]): string {
+  private spotCheck(inputs: readonly Message[], start: number, encodedRing: unknown[], decodedRing: unknown[], echoedRing: unknown[]): string {
     const n = inputs.length;
     const last = Math.min(n, SINK_SIZE);
     // A slice can hold a single message (the last of a pass): never look before its first.
     for (const back of new Set([1, 2, Math.ceil(last / 2), last].filter((b) => b >= 1 && b <= n))) {
       const i = n - back;
       const message = this.expected[start + i]!;
-      let mismatch = describeMismatch(message, decodedRing[i & (SINK_SIZE - 1)]);
+      const slot = i & (SINK_SIZE - 1);
+      const mismatch = describeMismatch(message, decodedRing[slot]);
       if (mismatch !== undefined) return `timed slice decoded message #${start + i} wrongly: ${mismatch}`;
-      try {
-        mismatch = describeMismatch(message, this.pc.decode(encodedRing[i & (SINK_SIZE - 1)] as Encoded));
-      } catch (e) {
-        mismatch = errorText(e);
+      for (const [what, ring] of [["encoded", encodedRing], ["echoed", echoedRing]] as const) {
+        const wrong = this.decodeMismatch(message, ring[slot] as Encoded);
+        if (wrong !== undefined) return `timed slice ${what} message #${start + i} wrongly: ${wrong}`;
       }
-      if (mismatch !== undefined) return `timed slice encoded message #${start + i} wrongly: ${mismatch}`;
     }
     return "";
+  }
+
+  /** How `frame` fails to decode (untimed) to `message`, or undefined when it does. */
+  private decodeMismatch(message: Message, frame: Encoded): string | undefined {
+    try {
+      return describeMismatch(message, this.pc.decode(frame));
+    } catch (e) {
+      return errorText(e);
+    }
   }
 
   /**

@@ -48,5 +48,16 @@ export function compileLoop(label: string): TimedLoop {
   return factory() as TimedLoop;
 }
 
+/**
+ * `encode(decode(frame))` of one codec (the server's echo), compiled from source for that codec
+ * alone, so its two calls see that codec's functions only: a closure written once for every codec
+ * would share its call sites' profiles between them in JavaScriptCore, as a shared loop would.
+ */
+export function compileEcho(label: string, codec: { encode(m: never): unknown; decode(d: never): unknown }): (frame: unknown) => unknown {
+  const name = label.replace(/[^A-Za-z0-9_]/g, "_");
+  const factory = new Function("encode", "decode", `return function echo_${name}(frame) { return encode(decode(frame)); }`);
+  return factory(codec.encode, codec.decode) as (frame: unknown) => unknown;
+}
+
 /** Slots in the result ring of a timed loop (a power of two). */
 export const SINK_SIZE = 1024;

@@ -91,6 +91,8 @@ interface SocketFigures {
   /** Server-side decode / encode per message, per-call timing with clock cost subtracted, across runs, ns. */
   serverDeserialize: Summary;
   serverSerialize: Summary;
+  /** Kept connections: the server's figures of every slice (RunFigures.server) across the slices, per message, ns (absent in older files). */
+  field?: FieldFigures;
   /** Payload megabytes (10^6) per second, one direction. */
   mbPerS: number;
   /** CPU time of the server and of the client while the cases ran, and the cases' wall time, ms. */
@@ -107,6 +109,20 @@ interface SocketFigures {
   backpressure: number;
   dropped: number;
   extensions: string;
+}
+
+/** The server's side of a case, from its slices: what the codec costs inside the server (bench/report/field.ts pairs it with JSON's and raw's). */
+export interface FieldFigures {
+  /** Slices the server answered the mark of. */
+  slices: number;
+  /** Decode + encode per message, timed in the server: the field figure. */
+  codecNs: Summary;
+  /** send() per message. */
+  sendNs: Summary;
+  /** The server process's CPU per message while the connection was busy. */
+  cpuNs: Summary;
+  /** Times the server slept and woke, per message (mean over the slices). */
+  wakeupsPerMsg: number;
 }
 
 /** Percentiles of per-message times taken from batch samples. */
@@ -137,6 +153,24 @@ export interface RunFigures {
   serializeNs: number;
   deserializeNs: number;
   totalNs: number;
+  /** Codec mode: one decode then one encode of what it gave, per frame (the server's echo), ns per message. */
+  echoNs?: number;
+  /** WebSocket modes on kept connections: the server's side of this slice, per message. */
+  server?: ServerSliceFigures;
+  /** cal-spin on kept connections: its loop's cost per call, timed hot in the server right after this round (protocols/calibration.ts), ns. */
+  knownNs?: number;
+}
+
+/** The server's figures of one slice (its answer to the slice mark, protocols/socket/contract.ts), per message, ns. */
+export interface ServerSliceFigures {
+  /** Decode + encode, each call timed in the server with the clock's read cost subtracted: the field figure. */
+  codecNs: number;
+  /** send(): where the server encodes a text frame to UTF-8. */
+  sendNs: number;
+  /** The server process's CPU (user + system) while this connection was busy: the codec and everything else. */
+  cpuNs: number;
+  /** Times the server slept and woke, per message (voluntary context switches). */
+  wakeups: number;
 }
 
 export interface CaseResult {
@@ -170,6 +204,8 @@ export interface CaseResult {
   total: Summary;
   /** Across runs: time for all `iterations` messages (serialize + deserialize), ms. */
   totalMs: Summary;
+  /** Codec mode: decode a frame, then encode what it gave (the server's echo), per message, across rounds (absent in older files). */
+  echo?: Summary;
   /** Messages per second from the mean total per message. */
   msgsPerS: number;
   serializeBatches: BatchPercentiles;
@@ -250,11 +286,13 @@ export interface StretchTiming {
 }
 
 /** The per-message summaries every mode reports, from its runs' figures. */
-export function summarizeRuns(runs: readonly RunFigures[], iterations: number): Pick<CaseResult, "serialize" | "deserialize" | "total" | "totalMs"> {
+export function summarizeRuns(runs: readonly RunFigures[], iterations: number): Pick<CaseResult, "serialize" | "deserialize" | "total" | "totalMs" | "echo"> {
+  const echo = runs.map((r) => r.echoNs).filter((x) => x !== undefined);
   return {
     serialize: summarize(runs.map((r) => r.serializeNs)),
     deserialize: summarize(runs.map((r) => r.deserializeNs)),
     total: summarize(runs.map((r) => r.totalNs)),
     totalMs: summarize(runs.map((r) => (r.totalNs * iterations) / 1e6)),
+    ...(echo.length > 0 ? { echo: summarize(echo) } : {}),
   };
 }

@@ -1,136 +1,15 @@
 /**
- * The CSV contract (version 2, in `csv_version`): one row per client x mode x codec x payload; a
- * header row; comma-separated; dot decimals; RFC 4180 quoting; UTF-8; ISO 8601 timestamps; units
- * in column names; no comment lines. The columns that answer the question come first (which
- * client, mode, payload and codec; its size; its time and ratio to JSON), then the spread, the
- * socket figures, the settings and last the machine, so a spreadsheet's first screen is the answer
- * and a row copied into another sheet still says what it was measured on. Every column is
- * described in docs/results-columns.md. Within a version columns may be added, never removed or
- * renamed; the report and the page read version 1 files too (rows.ts).
+ * The CSV's rows: each case's figures under the columns of the contract (csv-columns.ts), the
+ * comparisons (ratios to json and raw, lab and field) worked out from the case's rounds.
  */
 
-import type { BenchResults, CaseResult } from "../harness/results.ts";
-import type { Summary } from "../harness/stats.ts";
-import { baselineCase, vsJson, vsRaw } from "./ratios.ts";
+import type { BenchResults, CaseResult, FieldFigures } from "../harness/results.ts";
+import { calSpin } from "../../protocols/calibration.ts";
+import { clientVsJson, cpuOverRaw, echoVsJson, fieldCost, fieldOfRound, fieldVsJson } from "./field.ts";
+import { baselineCase, estimate, pairedDifference, vsJson, vsRaw } from "./ratios.ts";
+import { CSV_COLUMNS, CSV_VERSION, ROUND_FIELDS } from "./csv-columns.ts";
 
 type Row = Record<string, string | number | boolean | undefined>;
-
-const CSV_VERSION = 2;
-
-/** The spread of the per-message figure over the rounds a row rests on (its mean and ci95 have columns of their own). */
-const ROUND_FIELDS = [
-  ["median", "median"],
-  ["min", "min"],
-  ["max", "max"],
-  ["stddev", "stddev"],
-] as const satisfies readonly (readonly [string, keyof Summary])[];
-
-function roundColumns(prefix: string): string[] {
-  return ROUND_FIELDS.map(([label]) => `${prefix}_round_${label}_ns`);
-}
-
-export const CSV_COLUMNS: readonly string[] = [
-  // The answer: what was measured, and how it compares.
-  "client",
-  "mode",
-  "payload",
-  "codec",
-  "verified",
-  "bytes",
-  "total_mean_ns",
-  "total_ci95_ns",
-  "total_vs_json",
-  "total_vs_json_ci95_low",
-  "total_vs_json_ci95_high",
-  "bytes_vs_json",
-  "deflate_bytes",
-  "deflate_context_bytes",
-  "zstd_bytes",
-  "serialize_mean_ns",
-  "deserialize_mean_ns",
-  "msgs_per_s",
-  "rtt_p50_ns",
-  "rtt_p99_ns",
-  "msgs_per_s_vs_raw",
-  "flags",
-  "error",
-  // The spread over rounds, and the batches behind codec mode's times.
-  ...roundColumns("total"),
-  "serialize_ci95_ns",
-  ...roundColumns("serialize"),
-  "deserialize_ci95_ns",
-  ...roundColumns("deserialize"),
-  "run_total_ms",
-  "bytes_min",
-  "bytes_max",
-  "round_msgs",
-  "loop_floor_ns",
-  "zstd_ns",
-  "zstd_empty_ns",
-  // The WebSocket modes.
-  "rtt_p90_ns",
-  "rtt_p999_ns",
-  "rtt_p9999_ns",
-  "rtt_max_ns",
-  "target_rate",
-  "achieved_rate",
-  "late_sends",
-  "service_p50_ns",
-  "service_p99_ns",
-  "service_p999_ns",
-  "service_p9999_ns",
-  "service_max_ns",
-  "clients",
-  "client_msgs_per_s_min",
-  "client_msgs_per_s_max",
-  "window",
-  "deflate",
-  "extensions",
-  "wire_bytes",
-  "reply_bytes",
-  "reply_wire_bytes",
-  "wire_compressed_share",
-  "sent",
-  "received",
-  "lost",
-  "reordered",
-  "corrupted",
-  "server_deserialize_mean_ns",
-  "server_serialize_mean_ns",
-  "mb_per_s",
-  "backpressure",
-  "dropped",
-  "client_cpu_ms",
-  "server_cpu_ms",
-  "client_cpu_ns_per_msg",
-  "client_busy_ns_per_msg",
-  "server_cpu_ns_per_msg",
-  "server_rss_peak_bytes",
-  "elapsed_ms",
-  // How it was run.
-  "standard",
-  "frame",
-  "library",
-  "library_version",
-  "client_library",
-  "fixed",
-  "seed",
-  "iterations",
-  "runs",
-  "rounds",
-  "warmup",
-  // When and on what.
-  "timestamp",
-  "runtime",
-  "runtime_version",
-  "os",
-  "cpu",
-  "cores",
-  "timer_resolution_ns",
-  "timer_overhead_ns",
-  "cross_origin_isolated",
-  "csv_version",
-];
 
 /** RFC 4180: quote a field holding a comma, quote, CR or LF; double inner quotes. */
 export function csvField(value: string | number | boolean | undefined): string {
@@ -199,7 +78,12 @@ function timingColumns(results: BenchResults, c: CaseResult): Row {
     for (const [label, key] of ROUND_FIELDS) row[`${prefix}_round_${label}_ns`] = summary[key];
   }
   const ratio = vsJson(c, results.cases);
+  const echo = echoVsJson(c, results.cases);
   return Object.assign(row, {
+    echo_ns: c.echo?.median,
+    echo_vs_json: echo?.ratio,
+    echo_vs_json_ci95_low: echo?.low,
+    echo_vs_json_ci95_high: echo?.high,
     run_total_ms: c.totalMs.mean,
     msgs_per_s: c.msgsPerS,
     total_vs_json: ratio?.ratio,
@@ -262,11 +146,46 @@ function socketColumns(results: BenchResults, c: CaseResult, sock: NonNullable<C
   });
 }
 
+/** The server's side of a verified socket case (bench/report/field.ts): the field figure, how it compares, and the server's CPU. */
+function fieldColumns(results: BenchResults, c: CaseResult, field: FieldFigures): Row {
+  const cost = fieldCost(c, results.cases);
+  const vs = fieldVsJson(c, results.cases);
+  const json = baselineCase(results.cases, c, "json");
+  const over = json && c !== json ? pairedDifference(c, json, fieldOfRound(c, results.cases)) : undefined;
+  const cpu = cpuOverRaw(c, results.cases);
+  const client = clientVsJson(c, results.cases);
+  return {
+    field_total_ns: cost?.value,
+    field_total_ci95_low_ns: cost?.low,
+    field_total_ci95_high_ns: cost?.high,
+    field_timers_taken_off: cost?.corrected,
+    field_slices: field.slices,
+    field_vs_json: vs?.ratio,
+    field_vs_json_ci95_low: vs?.low,
+    field_vs_json_ci95_high: vs?.high,
+    field_over_json_ns: over?.value,
+    field_over_json_ci95_low_ns: over?.low,
+    field_over_json_ci95_high_ns: over?.high,
+    calibration_known_ns: c.codec === calSpin.name ? estimate(c.raw.map((r) => r.knownNs).filter((x) => x !== undefined))?.value : undefined,
+    server_codec_ns: field.codecNs.median,
+    server_send_ns: field.sendNs.median,
+    server_cpu_slice_ns: field.cpuNs.median,
+    server_cpu_over_raw_ns: c.codec === "raw" ? undefined : cpu?.value,
+    server_cpu_over_raw_ci95_low_ns: c.codec === "raw" ? undefined : cpu?.low,
+    server_cpu_over_raw_ci95_high_ns: c.codec === "raw" ? undefined : cpu?.high,
+    server_wakeups_per_msg: field.wakeupsPerMsg,
+    client_codec_vs_json: c.codec === "raw" ? undefined : client?.ratio,
+    client_codec_vs_json_ci95_low: c.codec === "raw" ? undefined : client?.low,
+    client_codec_vs_json_ci95_high: c.codec === "raw" ? undefined : client?.high,
+  };
+}
+
 function caseRow(results: BenchResults, c: CaseResult): Row {
   return {
     ...identityColumns(results, c),
     ...(c.verified ? timingColumns(results, c) : {}),
     ...(c.socket ? socketColumns(results, c, c.socket) : {}),
+    ...(c.verified && c.socket?.field ? fieldColumns(results, c, c.socket.field) : {}),
     ...(c.compression && c.verified
       ? {
           deflate_bytes: c.compression.deflateBytes,

@@ -1,5 +1,7 @@
 /** Number formatting shared by the console table, the page and the HTML report. */
 
+import type { Comparison } from "./ratios.ts";
+
 /** A duration in ns with a sensible unit. */
 export function formatNs(ns: number): string {
   if (!Number.isFinite(ns)) return "-";
@@ -58,3 +60,12 @@ export function wrapLine(line: string, width = TERMINAL_WIDTH, indent = "   "): 
 export function codecLabel(c: { codec: string; standard: boolean; flags: readonly string[] }): string {
   return `${c.codec}${c.standard ? "" : "*"}${c.flags.includes("lossy") ? "!" : ""}`;
 }
+
+/** A ratio and the half-width of its interval in percent: "0.82 ±6%", "≈1.01 ±3.0%" when the interval holds 1. */
+export function ratioText(r: Comparison | undefined): string {
+  if (!r) return "-";
+  const half = Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio) * 100;
+  const interval = r.rounds < 2 ? "" : ` ±${half < 9.95 ? half.toFixed(1) : Math.round(half)}%`;
+  return `${r.overlap ? "≈" : ""}${r.ratio.toFixed(2)}${interval}`;
+}
+

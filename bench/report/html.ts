@@ -22,6 +22,8 @@ export interface ReportText {
   comparison?: string;
   /** What each codec did to the user's own messages (fidelity-table.ts), as the terminal shows it. */
   fidelity?: string[];
+  /** Lab and field side by side, and the calibration (field-table.ts), as the terminal shows them. */
+  labField?: string[];
 }
 
 /** JSON safe inside <script>: no "</script>", no "<!--". */
@@ -70,7 +72,9 @@ export function reportHtml(rows: ChartRow[], chartJsSource: string, text: Report
       : text.noVerdict
         ? `<p class="note">${escapeHtml(text.noVerdict)}</p>`
         : "";
-  const fidelity = text.fidelity && text.fidelity.length > 0 ? `<section class="verdict"><pre>${escapeHtml(text.fidelity.join("\n").trim())}</pre></section>` : "";
+  const block = (lines: string[] | undefined): string => (lines && lines.length > 0 ? `<section class="verdict"><pre>${escapeHtml(lines.join("\n").trim())}</pre></section>` : "");
+  const fidelity = block(text.fidelity);
+  const labField = block(text.labField);
   const sources = sourceLines(rows)
     .map((l) => `<li>${escapeHtml(l)}</li>`)
     .join("\n");
@@ -107,6 +111,7 @@ ${figures}
 <tr><th>source</th><th>mode</th><th>payload</th><th>codec</th><th>bytes</th><th>serialize ns</th><th>deserialize ns</th><th>total ns</th><th>95% interval</th><th>vs json [95%]</th><th>rtt p50 µs</th><th>rtt p99 µs</th><th>msgs/s</th><th>flags</th></tr>
 ${tableRows}
 </table>
+${labField}
 ${text.comparison ?? ""}
 <p>* non-standard (msgpackr records). Times per message: means with the half-width of their 95% interval (the whiskers on the charts); total is serialize + deserialize in process, the round-trip time in roundtrip mode, wall time per message in stream mode. "vs json": total time against json's, paired round by round, with its 95% interval; ≈ when that interval holds 1.</p>
 <script>

@@ -9,7 +9,7 @@
  * CSV) takes its "vs json" and "vs raw" figures from here.
  */
 
-import type { CaseResult } from "../harness/results.ts";
+import type { CaseResult, RunFigures } from "../harness/results.ts";
 import { medianInterval, percentileSorted, tQuantile975 } from "../harness/stats.ts";
 
 export interface Ratio {
@@ -27,24 +27,69 @@ export interface Comparison extends Ratio {
   overlap: boolean;
 }
 
-/** Total time per message of `a` relative to `b`, paired round by round; undefined without a common round. */
-export function pairedRatio(a: CaseResult, b: CaseResult): Ratio | undefined {
-  if (!a.verified || !b.verified) return undefined;
-  const byRound = new Map(b.raw.map((r) => [r.round ?? r.run, r.totalNs]));
-  const ratios: number[] = [];
-  for (const r of a.raw) {
-    const other = byRound.get(r.round ?? r.run);
-    if (other !== undefined && other > 0 && r.totalNs > 0) ratios.push(r.totalNs / other);
+/** The figure of one round a comparison pairs: a case's total time per message unless said otherwise; undefined where the round has none. */
+export type RoundFigure = (r: RunFigures) => number | undefined;
+const TOTAL: RoundFigure = (r) => r.totalNs;
+
+/** The values of `pick` that `a` and `b` both have, round by round. */
+function pairs(a: CaseResult, b: CaseResult, pick: RoundFigure): [number, number][] {
+  if (!a.verified || !b.verified) return [];
+  const byRound = new Map<number, number>();
+  for (const r of b.raw) {
+    const v = pick(r);
+    if (v !== undefined) byRound.set(r.round ?? r.run, v);
   }
+  const out: [number, number][] = [];
+  for (const r of a.raw) {
+    const x = pick(r);
+    const y = byRound.get(r.round ?? r.run);
+    if (x !== undefined && y !== undefined) out.push([x, y]);
+  }
+  return out;
+}
+
+/** Time per message of `a` relative to `b` (total time unless `pick` says which figure), paired round by round; undefined without a common round. */
+export function pairedRatio(a: CaseResult, b: CaseResult, pick: RoundFigure = TOTAL): Ratio | undefined {
+  const ratios = pairs(a, b, pick)
+    .filter(([x, y]) => x > 0 && y > 0)
+    .map(([x, y]) => x / y);
   const n = ratios.length;
   if (n === 0) return undefined;
   const median = medianInterval(ratios);
   if (median) return { ratio: median.median, low: median.low, high: median.high, rounds: n };
-  const logs = ratios.map(Math.log);
-  const mean = logs.reduce((s, v) => s + v, 0) / n;
-  const sd = n > 1 ? Math.sqrt(logs.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1)) : 0;
-  const half = n > 1 ? (tQuantile975(n - 1) * sd) / Math.sqrt(n) : 0;
+  const { mean, half } = meanInterval(ratios.map(Math.log));
   return { ratio: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), rounds: n };
+}
+
+/** The mean of a few values and the half-width of its Student's t 95% interval (0 for one value). */
+function meanInterval(values: readonly number[]): { mean: number; half: number } {
+  const n = values.length;
+  const mean = values.reduce((s, v) => s + v, 0) / n;
+  const sd = n > 1 ? Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1)) : 0;
+  return { mean, half: n > 1 ? (tQuantile975(n - 1) * sd) / Math.sqrt(n) : 0 };
+}
+
+/** A median of per-round values and its 95% interval (below 6 rounds, the mean with a Student's t interval). */
+export interface Estimate {
+  value: number;
+  low: number;
+  high: number;
+  rounds: number;
+}
+
+/** The median of `values` (one per round) with its 95% interval; undefined without a value. */
+export function estimate(values: readonly number[]): Estimate | undefined {
+  const n = values.length;
+  if (n === 0) return undefined;
+  const median = medianInterval(values);
+  if (median) return { value: median.median, low: median.low, high: median.high, rounds: n };
+  const { mean, half } = meanInterval(values);
+  return { value: mean, low: mean - half, high: mean + half, rounds: n };
+}
+
+/** `a`'s figure less `b`'s, round by round (what `a` costs on top of `b`, per message), as a median with its interval. */
+export function pairedDifference(a: CaseResult, b: CaseResult, pick: RoundFigure): Estimate | undefined {
+  return estimate(pairs(a, b, pick).map(([x, y]) => x - y));
 }
 
 /** The verified case of `codec` (the baseline) with the same client, mode, payload and (latency mode) rate as `c`. */
@@ -54,8 +99,9 @@ export function baselineCase(cases: readonly CaseResult[], c: CaseResult, codec:
   );
 }
 
-function compare(a: CaseResult, b: CaseResult): Comparison | undefined {
-  const ratio = pairedRatio(a, b);
+/** `a` relative to `b` by the figure `pick` takes from each round, and whether the interval holds 1. */
+export function compare(a: CaseResult, b: CaseResult, pick: RoundFigure = TOTAL): Comparison | undefined {
+  const ratio = pairedRatio(a, b, pick);
   // One round has no interval: it shows nothing either way.
   return ratio && { ...ratio, overlap: ratio.rounds < 2 || (ratio.low <= 1 && 1 <= ratio.high) };
 }

@@ -4,7 +4,8 @@
  */
 
 import type { CaseResult } from "../harness/results.ts";
-import { codecLabel, count, formatNs, mebibytes, percent } from "./format.ts";
+import { codecLabel, count, formatNs, mebibytes, percent, ratioText } from "./format.ts";
+import { fieldCost } from "./field.ts";
 import { baselineCase, vsJson, vsRaw } from "./ratios.ts";
 
 /**
@@ -18,10 +19,7 @@ function ratioCell(c: CaseResult, group: readonly CaseResult[], base: "json" | "
   if (!baseline) return "";
   if (baseline === c) return "1.00";
   const r = base === "json" ? vsJson(c, group) : vsRaw(c, group);
-  if (!r) return "";
-  const half = Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio) * 100;
-  const interval = r.rounds < 2 ? "" : ` ±${half < 9.95 ? half.toFixed(1) : Math.round(half)}%`;
-  return `${r.overlap ? "≈" : ""}${r.ratio.toFixed(2)}${interval}`;
+  return r ? ratioText(r) : "";
 }
 
 /**
@@ -50,7 +48,12 @@ const LOST: Column = { title: "lost", width: 5, cell: (c) => count(c.socket!.los
 const sum = (a: number | null, b: number | null): number => (typeof a === "number" && typeof b === "number" ? a + b : NaN);
 /** Encode + decode per message on each side of the socket ("-" for raw, which does neither). */
 const CLIENT_CODEC: Column = { title: "client", width: 10, cell: (c) => formatNs(sum(c.serialize.mean, c.deserialize.mean)) };
-const SERVER_CODEC: Column = { title: "server", width: 10, cell: (c) => formatNs(sum(c.socket!.serverDeserialize.mean, c.socket!.serverSerialize.mean)) };
+/** The server's side: the field figure (bench/report/field.ts) where the slices carried it, else its totals over the connection. */
+const SERVER_CODEC: Column = {
+  title: "server",
+  width: 10,
+  cell: (c, g) => (c.codec === "raw" ? "-" : formatNs(fieldCost(c, g)?.value ?? sum(c.socket!.serverDeserialize.mean, c.socket!.serverSerialize.mean))),
+};
 const CLIENT_SER: Column = { title: "client ser", width: 10, cell: (c) => formatNs(c.serialize.mean), wide: true };
 const CLIENT_DE: Column = { title: "client de", width: 10, cell: (c) => formatNs(c.deserialize.mean), wide: true };
 

@@ -8,6 +8,7 @@
 import type { BenchResults, CaseResult } from "../harness/results.ts";
 import type { Mode } from "../harness/settings.ts";
 import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
+import { calibrationLines, labFieldLines } from "./field-table.ts";
 import { fidelityLines } from "./fidelity-table.ts";
 import { count, formatNs, pad, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { roundToRoundNoise, widestRatioInterval } from "./ratios.ts";
@@ -186,6 +187,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
       if (view.mode === "codec") lines.push(...compressionLines(ofMode.filter((c) => c.client === client), wide));
     }
   }
+  lines.push(...labFieldLines(results), ...calibrationLines(results));
   if (results.cases.some((c) => !c.standard)) {
     lines.push("");
     lines.push("* non-standard: msgpackr records are not MessagePack that other decoders can read.");
@@ -194,7 +196,8 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
     lines.push(`raw: the transport alone (${results.cases.some((c) => c.codec === "raw" && !isBuiltIn(c.payload)) ? "custom-binary's bytes, or your messages' JSON" : "custom-binary's bytes"}, echoed without decoding).`);
   }
   if (results.cases.some((c) => c.mode !== "codec" && c.codec !== "raw")) {
-    lines.push("client / server: encode + decode time per message on that side of the socket.");
+    lines.push("client / server: encode + decode time per message on that side of the socket; server: timed inside");
+    lines.push("   the server message by message, raw's timers (the same clock reads around no work) taken off.");
   }
   lines.push(...noiseLines(results.cases));
   lines.push("");

@@ -13,7 +13,9 @@ import { knees } from "../harness/knee.ts";
 import type { CaseResult } from "../harness/results.ts";
 import { orderPayloads, type PayloadName } from "../../protocols/messages.ts";
 import { codecLabel, count, TERMINAL_WIDTH, wrapLine } from "./format.ts";
+import { disagree, echoVsJson, fieldVsJson } from "./field.ts";
 import { pairedRatio, vsJson, vsRaw } from "./ratios.ts";
+import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 
 /** Most lines the verdict takes. */
 export const VERDICT_MAX_LINES = 10;
@@ -39,7 +41,8 @@ function compact(n: number): string {
 }
 
 function candidates(cases: readonly CaseResult[], mode: string, payload: PayloadName): CaseResult[] {
-  const of = cases.filter((c) => c.mode === mode && c.payload === payload && c.verified && c.codec !== "raw");
+  // raw is no codec, and the calibration codecs are JSON measuring the measurement: neither is a choice.
+  const of = cases.filter((c) => c.mode === mode && c.payload === payload && c.verified && c.codec !== "raw" && !CALIBRATION_CODEC_NAMES.includes(c.codec));
   // One client per mode: the first that ran it (a results file holds one, a comparison may hold several).
   const client = of[0]?.client;
   const mine = of.filter((c) => c.client === client);
@@ -110,6 +113,42 @@ function handWrittenLine(cases: readonly CaseResult[], payloads: readonly Payloa
     return `custom-binary vs json: ${times.join(" / ")}x ${what}, ${bytes.join(" / ")}x bytes`;
   }
   return undefined;
+}
+
+/**
+ * Inside the server (the field figure, bench/report/field.ts), in the busiest mode that has it:
+ * the codec that costs the server least per payload, custom-binary against json, and whether
+ * the lab's echo said the same. Where the two disagree beyond their intervals, the field is what
+ * a server pays, and the line says so.
+ */
+function fieldLines(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string[] {
+  for (const mode of ["stream", "roundtrip", "latency"] as const) {
+    const best: string[] = [];
+    const hand: string[] = [];
+    const lab: string[] = [];
+    const disagreeing: string[] = [];
+    for (const payload of payloads) {
+      const of = candidates(cases, mode, payload).filter((c) => c.socket?.field !== undefined);
+      if (!of.some((c) => c.codec === "json")) continue;
+      const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (fieldVsJson(c, cases)?.ratio ?? Number.POSITIVE_INFINITY));
+      const first = [...of].sort((a, b) => key(a) - key(b))[0]!;
+      best.push(codecLabel(first));
+      const cb = of.find((c) => c.codec === "custom-binary");
+      const field = cb && fieldVsJson(cb, cases);
+      const labCase = cases.find((c) => c.mode === "codec" && c.client === "inprocess" && c.codec === "custom-binary" && c.payload === payload && c.verified);
+      const echo = labCase && echoVsJson(labCase, cases);
+      hand.push(field ? `${field.overlap ? "≈" : ""}${field.ratio.toFixed(2)}` : "-");
+      lab.push(echo ? echo.ratio.toFixed(2) : "-");
+      if (disagree(field, echo)) disagreeing.push(payload);
+    }
+    if (best.length === 0) continue;
+    const client = cases.find((c) => c.mode === mode && c.socket?.field !== undefined)!.client;
+    const head = `In the server (field, ${mode}, ${client} client): least cost ${best.join(" / ")}; custom-binary ${hand.join(" / ")}x json's`;
+    if (lab.every((l) => l === "-")) return [head];
+    const verdict = disagreeing.length > 0 ? `lab and field disagree on ${disagreeing.join(", ")}: the field is what a server pays` : "the lab agrees within the intervals";
+    return [head, `  in the lab (echo) ${lab.join(" / ")}x: ${verdict}`];
+  }
+  return [];
 }
 
 /** Over the socket: how close the codecs come to the transport alone (stream mode, else roundtrip). */
@@ -192,9 +231,10 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
     hand: wrap([hand && hand + ` (${payloads.join("/")})`]),
     compressed: wrap([compressionLine(cases, payloads)]),
     knee: wrap([kneeLine(cases, payloads)]),
+    field: wrap(fieldLines(cases, payloads)),
     socket: wrap(socketLines(cases, payloads)),
   };
-  // Within the line budget, whole statements only: the knee first, then custom-binary against json, the socket, compression.
+  // Within the line budget, whole statements only: the knee first, then custom-binary against json, the server's cost, the socket, compression.
   let room = VERDICT_MAX_LINES - head.length;
   const fits = (ls: string[]): string[] => {
     if (ls.length > room) return [];
@@ -203,7 +243,8 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   };
   const knee = fits(parts.knee);
   const handLines = fits(parts.hand);
+  const field = fits(parts.field);
   const socket = fits(parts.socket);
   const compressed = fits(parts.compressed);
-  return [...head, ...handLines, ...compressed, ...knee, ...socket].slice(0, VERDICT_MAX_LINES);
+  return [...head, ...handLines, ...compressed, ...knee, ...field, ...socket].slice(0, VERDICT_MAX_LINES);
 }

@@ -24,10 +24,11 @@ import { formatNs } from "../../bench/report/format.ts";
 import { resultsFromFile, rowsFromFile, rowsFromResults, type ChartRow } from "../../bench/report/rows.ts";
 import { verdictLines } from "../../bench/report/verdict.ts";
 import { isBuiltIn, PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
-import { RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
+import { benchCodecNames, RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
 import { stringifyLine } from "../json-lines.ts";
 import { PAGE_MODES, ratesText, settingsFromQuery } from "./query.ts";
 import { fetchInfo, runSuite } from "./suite.ts";
+import { calibrationLines, labFieldLines } from "../../bench/report/field-table.ts";
 import { fidelityLines } from "../../bench/report/fidelity-table.ts";
 import { loadCodecModules } from "../../bench/harness/codec-modules.ts";
 
@@ -146,7 +147,7 @@ function drawCharts(): void {
 /** The verdict of this page's run, else of a loaded JSON file. */
 function drawVerdict(): void {
   // What each codec did to the user's own messages comes first: it says which codecs were timed.
-  const lines = lastResults ? [...fidelityLines(lastResults), ...(lastResults.fidelity ? [""] : []), ...verdictLines(lastResults.cases)] : loadedVerdict;
+  const lines = lastResults ? [...fidelityLines(lastResults), ...(lastResults.fidelity ? [""] : []), ...verdictLines(lastResults.cases), ...labFieldLines(lastResults)] : loadedVerdict;
   $("verdict").textContent = lines.join("\n");
   $("verdict").hidden = lines.length === 0;
 }
@@ -225,7 +226,8 @@ async function load(file: File): Promise<void> {
   try {
     const text = await file.text();
     loadedRows = rowsFromFile(text).map((r) => ({ ...r, source: `${r.source}, ${file.name}` }));
-    loadedVerdict = verdictLines(resultsFromFile(text)?.cases ?? []);
+    const loaded = resultsFromFile(text);
+    loadedVerdict = loaded ? [...verdictLines(loaded.cases), ...labFieldLines(loaded), ...calibrationLines(loaded)] : [];
     drawCharts();
     drawTable();
     drawVerdict();
@@ -242,7 +244,7 @@ async function main(): Promise<void> {
   // The server's codec modules, bundled for the page: their codecs join the list before it is shown.
   await loadCodecModules(info?.codecModules, (m) => m.url).catch(showError);
   const userMessages = info?.userMessages ?? [];
-  const defaults = defaultSettings("browser", SOCKET_CODEC_NAMES);
+  const defaults = defaultSettings("browser", benchCodecNames());
   const base = { ...defaults, userMessages, payloads: userMessages.length > 0 ? userMessages.map((f) => f.name) : defaults.payloads };
   const initial = settingsFromQuery(query, info?.userProto ? { ...base, userProto: info.userProto } : base);
   showSettings(initial);

@@ -10,7 +10,7 @@
 
 import { parseRates, type Mode, type Settings } from "../../bench/harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
-import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
+import { benchCodecNames, SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
 
 /** The modes a page runs (fanout needs many subscribers, which a page does not open). */
 export const PAGE_MODES: readonly Mode[] = ["codec", "roundtrip", "stream", "latency"];
@@ -47,10 +47,10 @@ export function settingsToQuery(settings: Settings, q: URLSearchParams): void {
 
 /** Settings from the URL over `base`; a value the page cannot use leaves the default. */
 export function settingsFromQuery(q: URLSearchParams, base: Settings): Settings {
-  const list = <T extends string>(name: string, valid: readonly T[], fallback: readonly T[]): T[] => {
+  const list = <T extends string>(name: string, valid: readonly T[], fallback: readonly T[], all: readonly T[] = valid): T[] => {
     const raw = q.get(name);
     if (!raw) return [...fallback];
-    if (raw === "all") return [...valid];
+    if (raw === "all") return [...all];
     const picked = raw.split(",").filter((x): x is T => (valid as readonly string[]).includes(x));
     return picked.length > 0 ? picked : [...fallback];
   };
@@ -69,7 +69,7 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings): Settings 
   return {
     ...base,
     modes: list("modes", PAGE_MODES, base.modes.filter((m) => PAGE_MODES.includes(m))),
-    codecs: list("codecs", SOCKET_CODEC_NAMES, base.codecs),
+    codecs: list("codecs", SOCKET_CODEC_NAMES, base.codecs, benchCodecNames()),
     payloads: list("payloads", [...PAYLOAD_NAMES, ...base.userMessages.map((f) => f.name)], base.payloads),
     allowLossy: q.has("allow-lossy") ? q.get("allow-lossy") === "1" : base.allowLossy,
     iterations: perMode("iterations", base.iterations, 1),

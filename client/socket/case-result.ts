@@ -3,7 +3,7 @@
  * every reporter reads.
  */
 
-import { summarizeRuns, type CaseResult, type ClientFigures, type LatencyPercentiles, type RunFigures } from "../../bench/harness/results.ts";
+import { summarizeRuns, type CaseResult, type ClientFigures, type FieldFigures, type LatencyPercentiles, type RunFigures } from "../../bench/harness/results.ts";
 import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
 import { encodeHistogram, latencyHistogram } from "../../bench/harness/histogram.ts";
 import { percentileSorted, summarize } from "../../bench/harness/stats.ts";
@@ -73,6 +73,19 @@ const rateOver = (messages: number, ms: number): number => (ms > 0 ? (messages /
 
 const NO_BATCHES = { batch: NaN, samples: 0, p50: NaN, p90: NaN, p99: NaN };
 
+/** The server's figures of the case's slices (kept connections that marked them), or undefined. */
+function fieldFigures(runs: readonly RunFigures[]): FieldFigures | undefined {
+  const slices = runs.map((r) => r.server).filter((x) => x !== undefined);
+  if (slices.length === 0) return undefined;
+  return {
+    slices: slices.length,
+    codecNs: summarize(slices.map((x) => x.codecNs)),
+    sendNs: summarize(slices.map((x) => x.sendNs)),
+    cpuNs: summarize(slices.map((x) => x.cpuNs)),
+    wakeupsPerMsg: slices.reduce((acc, x) => acc + x.wakeups, 0) / slices.length,
+  };
+}
+
 /** Counts and server figures summed over the case's runs. */
 function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: number): NonNullable<CaseResult["socket"]> {
   const figures = s.figures;
@@ -85,6 +98,7 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
   const serverCpuMs = servers.reduce((acc, x) => acc + x.cpuMs, 0);
   const serverMessages = servers.reduce((acc, x) => acc + x.messages, 0);
   const clientCpuMs = sum((f) => f.clientCpuMs);
+  const field = fieldFigures(s.runs);
   const serverPer = (pick: (x: (typeof servers)[number]) => number): number[] =>
     s.codec === RAW_CODEC_NAME ? [] : servers.filter((x) => x.messages > 0).map((x) => pick(x) / x.messages);
   return {
@@ -113,6 +127,7 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
       : {}),
     serverDeserialize: summarize(serverPer((x) => x.decodeNs)),
     serverSerialize: summarize(serverPer((x) => x.encodeNs)),
+    ...(field ? { field } : {}),
     mbPerS: elapsedMs > 0 ? sum((f) => f.bytesSent) / 1e6 / (elapsedMs / 1000) : NaN,
     serverCpuMs,
     clientCpuMs,

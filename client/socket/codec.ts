@@ -14,7 +14,7 @@ import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 export type MessageData = string | ArrayBuffer | ArrayBufferView;
 
 /** Bytes of a binary message, respecting byteOffset when a runtime hands over a view. */
-function toBytes(data: ArrayBuffer | ArrayBufferView): Uint8Array {
+export function toBytes(data: ArrayBuffer | ArrayBufferView): Uint8Array {
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }

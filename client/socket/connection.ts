@@ -5,7 +5,7 @@
  */
 
 import { utf8Length, type Encoded } from "../../protocols/codec.ts";
-import { GC_PATH, STATS_PATH, type ServerConnectionStats } from "../../protocols/socket/contract.ts";
+import { GC_PATH, KNOWN_COST_PATH, STATS_PATH, type ServerConnectionStats } from "../../protocols/socket/contract.ts";
 import type { MessageData } from "./codec.ts";
 
 /** The standard WebSocket constructor (globalThis.WebSocket, or npm `ws`). */
@@ -79,6 +79,17 @@ export async function fetchServerStats(server: string, id: string): Promise<Serv
 /** Asks the server to collect its garbage (between runs); a failure only costs the collection. */
 export async function requestServerGc(server: string): Promise<void> {
   await fetch(new URL(GC_PATH, server), { method: "POST" }).catch(() => undefined);
+}
+
+/** cal-spin's loop timed hot in the server's process, ns per call; undefined when the server did not say. */
+export async function fetchKnownCost(server: string): Promise<number | undefined> {
+  try {
+    const res = await fetch(new URL(KNOWN_COST_PATH, server), { method: "POST" });
+    const ns = res.ok ? ((await res.json()) as { ns?: unknown }).ns : undefined;
+    return typeof ns === "number" && Number.isFinite(ns) ? ns : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** CPU time (user + system) of this process so far, ms. */

@@ -6,7 +6,7 @@
 import type { Clock } from "../../bench/harness/clock.ts";
 import type { SocketMode } from "../../bench/harness/settings.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
-import type { ServerConnectionStats } from "../../protocols/socket/contract.ts";
+import type { ServerConnectionStats, ServerSlice } from "../../protocols/socket/contract.ts";
 import type { WebSocketClass } from "./connection.ts";
 
 export interface SocketCaseOptions {
@@ -32,6 +32,8 @@ export interface SocketCaseOptions {
   id: string;
   /** CPU time of this process so far, ms (undefined where the runtime has no such counter). */
   cpuMs?: () => number;
+  /** After each slice, send a slice mark and keep the server's figures of the slice (protocols/socket/contract.ts). */
+  sliceFigures?: boolean;
 }
 
 export interface SocketCaseFigures {
@@ -65,6 +67,8 @@ export interface SocketCaseFigures {
   extensions: string;
   clientCpuMs: number;
   server: ServerConnectionStats | undefined;
+  /** The server's figures of this slice, from its answer to the slice mark (sliceFigures). */
+  serverSlice?: ServerSlice;
   /** Why the case failed ("" when it did not). */
   error: string;
 }

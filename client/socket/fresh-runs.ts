@@ -46,7 +46,7 @@ export async function runFreshConnections(p: PayloadRun, rng: () => number): Pro
       const s = codecs[position]!;
       if (s.error === "" && !s.warmed && settings.warmup[mode] > 0) {
         p.progress("warmup", s.codec, run, done);
-        const warm = await runOnce(p, s, Math.min(settings.warmup[mode], p.messages.length), "warmup");
+        const warm = await runOnce(p, s, Math.min(settings.warmup[mode], p.messagesOf(s).length), "warmup");
         if (warm.error !== "") s.error = `warm-up: ${warm.error}`;
         s.warmed = true;
       }

@@ -7,6 +7,7 @@
 
 import type { Clock, ClockCalibration } from "../../bench/harness/clock.ts";
 import type { RunHooks } from "../../bench/harness/progress.ts";
+import type { ServerSliceFigures } from "../../bench/harness/results.ts";
 import type { ClientKind, Settings, SocketMode } from "../../bench/harness/settings.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
 import type { SocketCase } from "./case-result.ts";
@@ -28,6 +29,8 @@ export interface SocketModeContext extends RunHooks {
   /** Asks the server to collect its garbage before each run. */
   serverGc?: () => Promise<void>;
   cpuMs?: () => number;
+  /** Kept connections end every slice with a mark and keep the server's figures of it (default); false leaves the marks out (a pass that counts frames). */
+  sliceFigures?: boolean;
 }
 
 /** How a payload's cases ended early, if they did. */
@@ -45,7 +48,8 @@ export interface PayloadRun {
   mode: SocketMode;
   payload: PayloadName;
   cases: SocketCase[];
-  messages: readonly Message[];
+  /** The messages case `s`'s codec sends (each codec its own, schedule.ts, codecMessages). */
+  messagesOf(s: SocketCase): readonly Message[];
   /** Filled as it runs: the codecs of each round (or run), in the order they ran. */
   order: string[][];
   /** Reports progress; `done` counts case-runs finished, fractions included. */
@@ -65,6 +69,13 @@ function mean(values: Float64Array): number {
   return sum / values.length;
 }
 
+/** The server's figures of a slice per message, when it answered the slice's mark for every message sent. */
+function serverSlice(f: SocketCaseFigures): ServerSliceFigures | undefined {
+  const x = f.serverSlice;
+  if (x === undefined || x.messages === 0 || x.messages !== f.sent) return undefined;
+  return { codecNs: (x.decodeNs + x.encodeNs) / x.messages, sendNs: x.sendNs / x.messages, cpuNs: (x.cpuMs * 1e6) / x.messages, wakeups: x.wakeups / x.messages };
+}
+
 /** Adds one timed slice's figures to its case; sets the case's error when the slice failed. */
 export function record(s: SocketCase, f: SocketCaseFigures, at: { run: number; round: number; position: number }): void {
   s.figures.push(f);
@@ -72,6 +83,7 @@ export function record(s: SocketCase, f: SocketCaseFigures, at: { run: number; r
     s.error = `run ${at.run + 1}: ${f.error}`;
     return;
   }
+  const server = serverSlice(f);
   s.runs.push({
     ...at,
     serializeNs: f.serializeNs / f.sent,
@@ -79,6 +91,7 @@ export function record(s: SocketCase, f: SocketCaseFigures, at: { run: number; r
     deserializeNs: s.mode === "fanout" ? f.deserializeNs / f.received : f.deserializeNs / f.sent,
     // roundtrip: the mean round trip; latency: the mean time from due to reply; else wall time per message.
     totalNs: s.mode === "roundtrip" || s.mode === "latency" ? mean(f.rttNs!) : (f.elapsedMs * 1e6) / f.received,
+    ...(server ? { server } : {}),
   });
   if (f.rttNs) s.rtt.push(f.rttNs);
   if (f.serviceNs) s.service.push(f.serviceNs);

@@ -11,14 +11,16 @@
 import { isExcluded } from "../../bench/harness/exclusions.ts";
 import { isBuiltIn } from "../../protocols/messages.ts";
 import { messagesFor } from "../../bench/harness/generator.ts";
+import { codecMessages, sharedListLength } from "../../bench/harness/schedule.ts";
 import { applyUserProto } from "../../bench/harness/user-proto.ts";
 import { createRng } from "../../bench/harness/random.ts";
 import type { CaseResult } from "../../bench/harness/results.ts";
 import { keptRate, stopsClimbing } from "../../bench/harness/knee.ts";
 import { latencyStep, SOCKET_MODES, type Settings, type SocketMode } from "../../bench/harness/settings.ts";
-import type { PayloadName } from "../../protocols/messages.ts";
+import type { Message, PayloadName } from "../../protocols/messages.ts";
 import { socketCaseResult, type SocketCase } from "./case-result.ts";
 import { runFreshConnections } from "./fresh-runs.ts";
+import type { SocketCaseOptions } from "./figures.ts";
 import type { PayloadOutcome, PayloadRun, SocketModeContext } from "./mode-context.ts";
 import { runInRounds } from "./rounds.ts";
 
@@ -66,6 +68,26 @@ function stillClimbing(settings: Settings, results: readonly CaseResult[], baseP
   return results.filter((c) => !stopsClimbing(history.get(c.codec)!)).map((c) => c.codec);
 }
 
+/** The options of one connection of case `s`: the first `count` of its messages. */
+function caseOptions(ctx: SocketModeContext, settings: Settings, s: SocketCase, messages: readonly Message[], count: number, id: string): SocketCaseOptions {
+  return {
+    server: ctx.server,
+    codec: s.codec,
+    payload: s.payload,
+    mode: s.mode,
+    messages: count >= messages.length ? messages : messages.slice(0, count),
+    ownRoundTrip: settings.allowLossy && !isBuiltIn(s.payload),
+    window: s.mode === "roundtrip" ? 1 : settings.window,
+    rate: s.rate,
+    stallTimeoutMs: settings.stallTimeoutMs,
+    clock: ctx.clock,
+    timerOverheadNs: ctx.calibration.overheadNs,
+    WebSocket: ctx.WebSocket,
+    id,
+    cpuMs: ctx.cpuMs,
+  };
+}
+
 export async function runSocketModes(settings: Settings, ctx: SocketModeContext): Promise<SocketModeResult> {
   applyUserProto(settings);
   const now = ctx.clock.now;
@@ -73,8 +95,16 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   const modes = socketModesOf(settings);
   const steps = new Map(modes.map((m) => [m, stepsOf(m, settings)]));
   const maxIterations = Math.max(...modes.flatMap((m) => steps.get(m)!.map((step) => step.settings.iterations[m])));
-  // One list per payload, shared by every mode.
-  const messagesOf = new Map(settings.payloads.map((p) => [p, messagesFor(settings, p, maxIterations)]));
+  // One list per payload, shared by every mode; each codec sends its own part of it (schedule.ts).
+  const listLength = sharedListLength(maxIterations, settings.codecs.length);
+  const lists = new Map(settings.payloads.map((p) => [p, messagesFor(settings, p, listLength)]));
+  const codecLists = new Map<string, readonly Message[]>();
+  const messagesOf = (payload: PayloadName, codec: string): readonly Message[] => {
+    const key = `${payload}|${codec}`;
+    let list = codecLists.get(key);
+    if (!list) codecLists.set(key, (list = codecMessages(lists.get(payload)!, settings.codecs.indexOf(codec), settings.codecs.length, maxIterations)));
+    return list;
+  };
   const source = { client: ctx.client, clientLibrary: ctx.clientLibrary, libraryVersion: ctx.libraryVersion };
   const total = modes.reduce((n, m) => n + steps.get(m)!.length, 0) * settings.payloads.length * settings.codecs.length * settings.runs;
   const rng = createRng(settings.seed ^ 0x2545f491);
@@ -87,7 +117,6 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   outer: for (const mode of modes) {
     order[mode] = [];
     for (const payload of settings.payloads) {
-      const messages = messagesOf.get(payload)!;
       let codecs = settings.codecs.filter((c) => !isExcluded(settings, c, payload));
       const baseP99 = new Map<string, number>();
       const history = new Map<string, boolean[]>();
@@ -99,26 +128,11 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
           mode,
           payload,
           cases: codecs.map((codec) => newCase(mode, codec, payload, step.rate)),
-          messages,
+          messagesOf: (s) => messagesOf(payload, s.codec),
           order: [],
           progress: (stage, codec, run, done) =>
             ctx.onProgress?.({ stage, mode, codec, payload, run, runs: settings.runs, done: Math.round(finished + done), total, elapsedMs: now() - started }),
-          options: (s, count, label) => ({
-            server: ctx.server,
-            codec: s.codec,
-            payload,
-            mode,
-            messages: count >= messages.length ? messages : messages.slice(0, count),
-            ownRoundTrip: settings.allowLossy && !isBuiltIn(payload),
-            window: mode === "roundtrip" ? 1 : settings.window,
-            rate: s.rate,
-            stallTimeoutMs: settings.stallTimeoutMs,
-            clock: ctx.clock,
-            timerOverheadNs: ctx.calibration.overheadNs,
-            WebSocket: ctx.WebSocket,
-            id: `${ctx.client}-${label}-${mode}-${s.codec}-${payload}${s.rate ? `-${s.rate}` : ""}-${Date.now().toString(36)}-${connection++}`,
-            cpuMs: ctx.cpuMs,
-          }),
+          options: (s, count, label) => caseOptions(ctx, settings, s, messagesOf(payload, s.codec), count, `${ctx.client}-${label}-${mode}-${s.codec}-${payload}${s.rate ? `-${s.rate}` : ""}-${Date.now().toString(36)}-${connection++}`),
         };
         order[mode].push(p.order);
         outcome = runsInRounds(mode, settings) ? await runInRounds(p, rng) : await runFreshConnections(p, rng);

@@ -3,12 +3,19 @@
  * of the payload (raw included) warms up on a connection of its own, then
  * opens the connection it keeps for the whole case. Each run over the
  * messages is cut into slices; in each round every codec sends one slice
- * (the same messages for all) on its open connection, in an order
+ * on its open connection, in an order
  * shuffled per round. The machine's speed drifts over milliseconds to
  * seconds, and two processes share its cores; codecs measured in the same
  * round see the same drift, so their ratio, taken round by round, holds.
  * Garbage is collected on both ends before each run; within it,
  * collections land where they fall.
+ *
+ * Each codec sends messages of its own (schedule.ts, codecMessages): a
+ * server that has just handled a message handles the same text again
+ * faster (with every codec of a round sending the same slice, JSON's twin
+ * cal-json read 800 ns cheaper than JSON per small message in roundtrip
+ * mode whenever it came second in its round, and as much dearer whenever
+ * it came first), which would reward whichever codec a round shuffled later.
  */
 
 import { shuffled, socketSliceSize } from "../../bench/harness/schedule.ts";
@@ -16,6 +23,8 @@ import type { SocketCase } from "./case-result.ts";
 import { record, unreachable, type PayloadOutcome, type PayloadRun } from "./mode-context.ts";
 import type { SocketCaseFigures } from "./figures.ts";
 import { runSocketCase, SocketSession } from "./runner.ts";
+import { fetchKnownCost } from "./connection.ts";
+import { calSpin } from "../../protocols/calibration.ts";
 
 /** A case's open connection and the last slice it recorded (which takes the server's figures at close). */
 interface Open {
@@ -23,18 +32,24 @@ interface Open {
   last: SocketCaseFigures | undefined;
 }
 
-/** Warms case `s` up on a connection of its own (the server's figures stay clean of it), then opens its session. */
+/**
+ * Warms case `s` up on a connection of its own (the server's figures stay clean of it), then
+ * opens its session. The warm-up streams its messages whatever the mode, so that even a
+ * roundtrip or latency case's server has run the codec often enough for the engine's
+ * optimising compilers, in a fraction of the time one message at a time would take.
+ */
 async function openCase(p: PayloadRun, s: SocketCase, sessions: Map<SocketCase, Open>): Promise<void> {
-  const warmup = Math.min(p.settings.warmup[p.mode], p.messages.length);
+  const warmup = Math.min(p.settings.warmup[p.mode], p.messagesOf(s).length);
   if (warmup > 0) {
     p.progress("warmup", s.codec, 0, 0);
-    const warm = await runSocketCase(p.options(s, warmup, "warmup"));
+    const warm = await runSocketCase({ ...p.options(s, warmup, "warmup"), mode: "stream", window: p.settings.window });
     if (warm.error !== "") {
       s.error = `warm-up: ${warm.error}`;
       return;
     }
   }
-  const opened = await SocketSession.open(p.options(s, p.messages.length, "rounds"));
+  // Each slice ends with a mark, so the server's figures come slice by slice and pair by round.
+  const opened = await SocketSession.open({ ...p.options(s, p.messagesOf(s).length, "rounds"), sliceFigures: p.ctx.sliceFigures !== false });
   if (typeof opened === "string") s.error = opened;
   else sessions.set(s, { session: opened, last: undefined });
 }
@@ -79,6 +94,9 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
           open.last = f;
           record(s, f, { run, round, position });
         }
+        // A calibrated run: cal-spin's known cost, timed in the server right after the round, beside the round's field figure.
+        const spin = live.find((s) => s.codec === calSpin.name && s.error === "");
+        if (spin && spin.runs.at(-1)?.round === round) spin.runs.at(-1)!.knownNs = await fetchKnownCost(p.ctx.server);
         done += p.cases.length / roundsPerRun;
         p.progress("run", `round ${k + 1}/${roundsPerRun}`, run, done);
         // Stop at a round boundary, every case keeping its finished rounds.

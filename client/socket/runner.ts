@@ -17,8 +17,8 @@
  */
 
 import type { Encoded } from "../../protocols/codec.ts";
-import { CLOSE, socketUrl } from "../../protocols/socket/contract.ts";
-import { clientCodec, type ClientCodec } from "./codec.ts";
+import { CLOSE, parseSlice, socketUrl } from "../../protocols/socket/contract.ts";
+import { clientCodec, toBytes, type ClientCodec } from "./codec.ts";
 import { byteLength, closed, fetchServerStats, openSocket, sendFrame } from "./connection.ts";
 import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./figures.ts";
 import { InFlight } from "./in-flight.ts";
@@ -74,6 +74,7 @@ export class SocketSession {
       if (o.mode === "roundtrip") await roundtrip(ws, codec, o, range, figures);
       else if (o.mode === "latency") await openLoop(ws, codec, o, range, figures);
       else await stream(ws, codec, o, range, figures);
+      if (o.sliceFigures) await markSlice(ws, codec, o, figures);
     } catch (e) {
       figures.error = (e as Error).message;
     }
@@ -110,6 +111,23 @@ export async function runSocketCase(o: SocketCaseOptions): Promise<SocketCaseFig
   const figures = await session.slice(0, o.messages.length);
   await session.close(figures);
   return figures;
+}
+
+/**
+ * Ends a slice: sends the slice mark (an empty message) once every reply is in, and keeps the
+ * server's figures of the slice from its answer (protocols/socket/contract.ts). Untimed.
+ */
+async function markSlice(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, f: SocketCaseFigures): Promise<void> {
+  const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => "a slice mark");
+  try {
+    sendFrame(ws, codec.frame === "text" ? "" : new Uint8Array(0));
+    const data = await replies.next();
+    const slice = parseSlice(typeof data === "string" ? data : toBytes(data));
+    if (slice === undefined) throw new Error("the server did not answer a slice mark with the slice's figures (is it this version's server.ts?)");
+    f.serverSlice = slice;
+  } finally {
+    replies.dispose();
+  }
 }
 
 /** The messages a slice sends: indices [start, start + count). */

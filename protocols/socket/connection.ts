@@ -1,11 +1,11 @@
 /** What the server keeps for each open socket (Bun's `ws.data`). */
 
-import type { Frame, PayloadCodec } from "../codec.ts";
+import type { Encoded, Frame, PayloadCodec } from "../codec.ts";
 import type { PayloadName } from "../messages.ts";
 import { getCodec } from "../registry.ts";
 import { RAW_CODEC_NAME, frameOf, type ServerConnectionStats } from "./contract.ts";
 import { Inbox } from "./inbox.ts";
-import { newStats } from "./stats.ts";
+import { newStats, sliceStart, type SliceStart } from "./stats.ts";
 
 /** echo: answer each message; publisher: publish each message to its topic; subscriber: receive only. */
 export type Role = "echo" | "publisher" | "subscriber";
@@ -16,8 +16,13 @@ export interface Connection {
   role: Role;
   topic: string;
   stats: ServerConnectionStats;
-  pc: PayloadCodec | undefined;
+  /** The codec's pair; raw's passes the message through, timed by the same clock reads as a codec (its figures read the timers' own cost). */
+  pc: PayloadCodec;
+  /** Decoded messages are checked for the payload's shape (not raw's: it decodes nothing). */
+  checkShape: boolean;
   frame: Frame;
+  /** The connection's figures at the client's last slice mark. */
+  sliceStart: SliceStart;
   /** Messages that arrived while replies could not go out, undecoded, in order. */
   inbox: Inbox;
   /** send() returned -1: nothing more goes out, and the socket is paused, until drain. */
@@ -37,14 +42,22 @@ export interface ConnectionRequest {
   topic: string;
 }
 
+/** raw's codec: the message as it came, both ways. */
+const PASS_THROUGH: PayloadCodec = {
+  decode: (data: Encoded) => data as unknown as ReturnType<PayloadCodec["decode"]>,
+  encode: (message) => message as unknown as Encoded,
+};
+
 /** A connection's state at upgrade; `codec` must be one of SOCKET_CODEC_NAMES. */
 export function newConnection(r: ConnectionRequest, timerOverheadNs: number, now: () => number, compress = false): Connection {
   return {
     role: r.role,
     topic: r.topic,
     stats: newStats(r.id, r.codec, r.payload, timerOverheadNs),
-    pc: r.codec === RAW_CODEC_NAME ? undefined : getCodec(r.codec)!.forPayload(r.payload),
+    pc: r.codec === RAW_CODEC_NAME ? PASS_THROUGH : getCodec(r.codec)!.forPayload(r.payload),
+    checkShape: r.codec !== RAW_CODEC_NAME,
     frame: frameOf(r.codec),
+    sliceStart: sliceStart(),
     inbox: new Inbox(),
     blocked: false,
     blockedTimer: undefined,

@@ -6,6 +6,7 @@
  *       [&role=publisher|subscriber&topic=T]  fanout: a publisher's messages go to every
  *                                             subscriber of T (and back to the publisher)
  *   GET /stats/ID                             the server's figures for connection ID (JSON)
+ *   POST /known-cost                          cal-spin's loop timed hot here: {"steps","calls","ns"}
  *   POST /gc                                  full garbage collection between cases
  *   GET /info                                 server runtime and library versions
  *   GET /health                               liveness, open connections, memory
@@ -15,15 +16,25 @@
  * and encoded again; the fresh encoding comes back in the codec's frame type
  * (text for json, binary otherwise). The `raw` pseudo-codec echoes the bytes
  * untouched, to show what the transport alone costs.
+ *
+ * An empty message (no bytes, in the connection's frame type) is a slice
+ * mark, never a message: the server answers it, in order, with one message
+ * of the same frame type holding the figures of the messages it handled
+ * since the previous mark (a ServerSlice as JSON), so a client that sends
+ * its messages in slices gets the server's side of every slice. No codec's
+ * encoding of a message is empty.
  */
 
 import type { Codec, Frame } from "../codec.ts";
+import { CALIBRATION_CODEC_NAMES } from "../calibration.ts";
 import { addCodec, CODECS } from "../registry.ts";
 import type { PayloadName } from "../messages.ts";
 
 export const WS_PATH = "/ws";
 export const STATS_PATH = "/stats/";
 export const GC_PATH = "/gc";
+/** The calibration loop's cost per call in the server's process, timed hot (protocols/calibration.ts). */
+export const KNOWN_COST_PATH = "/known-cost";
 /** Liveness, open connections and memory (JSON). */
 export const HEALTH_PATH = "/health";
 /** Server runtime and library versions, for the page's results (JSON). */
@@ -62,6 +73,11 @@ export const RAW_CODEC_NAME = "raw";
 const socketCodecNames: string[] = [...CODECS.map((c) => c.name), RAW_CODEC_NAME];
 export const SOCKET_CODEC_NAMES: readonly string[] = socketCodecNames;
 
+/** The codecs a run takes by default and under "all": every socket codec but the calibration codecs (--calibrate). */
+export function benchCodecNames(): string[] {
+  return SOCKET_CODEC_NAMES.filter((name) => !CALIBRATION_CODEC_NAMES.includes(name));
+}
+
 /**
  * Adds a codec of the user's own (a codec module) to the registry and to
  * the codecs a socket may name, before raw; throws if the name is taken.
@@ -98,9 +114,11 @@ export interface ServerConnectionStats {
   messages: number;
   bytesIn: number;
   bytesOut: number;
-  /** Sum of per-message decode / encode times, clock read cost already subtracted, ns. */
+  /** Sum of per-message decode / encode times, clock read cost already subtracted, ns (raw: the same timers around no work). */
   decodeNs: number;
   encodeNs: number;
+  /** Sum of per-message `send()` (echo) or `publish()` times, clock read cost subtracted, ns: where a text frame is encoded to UTF-8. */
+  sendNs: number;
   /** The server's clock read cost that was subtracted per timing, ns. */
   timerOverheadNs: number;
   /** `send()` returned -1: queued, waiting for drain. */
@@ -113,6 +131,8 @@ export interface ServerConnectionStats {
   publishDropped: number;
   /** Server CPU time (user + system) while this connection was the busy one (see cpu.ts), ms. */
   cpuMs: number;
+  /** Times the server process slept waiting for work and woke while this connection was the busy one (voluntary context switches). */
+  wakeups: number;
   /** The server process's highest resident memory sampled while this connection was the busy one (see cpu.ts), bytes; 0 before its first message. */
   rssPeakBytes: number;
   /** Wall time the connection was open, ms. */
@@ -121,6 +141,40 @@ export interface ServerConnectionStats {
   closeReason: string;
   /** Why the server closed the connection, when it did. */
   error: string;
+}
+
+/**
+ * The server's figures for one slice of a connection's messages: those it
+ * handled since the client's previous slice mark (see the header). Times
+ * are sums over the slice's messages, ns; CPU is the process's while the
+ * connection was the busy one, ms.
+ */
+export interface ServerSlice {
+  messages: number;
+  decodeNs: number;
+  encodeNs: number;
+  sendNs: number;
+  cpuMs: number;
+  wakeups: number;
+}
+
+/** The figures a ServerSlice carries, in the order the server writes them. */
+export const SLICE_FIELDS = ["messages", "decodeNs", "encodeNs", "sendNs", "cpuMs", "wakeups"] as const satisfies readonly (keyof ServerSlice)[];
+
+/**
+ * A slice mark's answer as the client received it (text, or its UTF-8
+ * bytes), or undefined when it is not one: every field a finite number.
+ */
+export function parseSlice(data: string | Uint8Array): ServerSlice | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data));
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== "object") return undefined;
+  const v = value as Record<string, unknown>;
+  return SLICE_FIELDS.every((k) => typeof v[k] === "number" && Number.isFinite(v[k])) ? (value as ServerSlice) : undefined;
 }
 
 /** Bytes a WebSocket frame of `payload` bytes takes on the wire (RFC 6455 5.2), without extensions. */

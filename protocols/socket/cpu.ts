@@ -10,6 +10,11 @@
  * to no one). With several connections busy at once their figures share
  * the process's CPU and add up to it.
  *
+ * Beside the CPU, the times the process went to sleep waiting for work and
+ * woke again (its voluntary context switches, from the same getrusage call):
+ * a server that wakes for every message pays the wake-up on every message,
+ * one that finds several messages waiting pays it once for all of them.
+ *
  * The process's resident memory is sampled beside it: whenever a charge is
  * made and every RSS_SAMPLE_MS while a connection is busy (a timer that runs
  * only then), and each sample raises the busy connection's peak. A rate step
@@ -26,7 +31,7 @@ export const RSS_SAMPLE_MS = 20;
 
 export class CpuMeter {
   private owner: ServerConnectionStats | undefined;
-  private mark = process.cpuUsage();
+  private mark = usage();
   private markedAt: number;
   private sampler: ReturnType<typeof setInterval> | undefined;
 
@@ -48,8 +53,8 @@ export class CpuMeter {
     }
   }
 
-  /** The connection is closing: it gets what it is owed and owns nothing more. */
-  closing(stats: ServerConnectionStats): void {
+  /** The connection is closing, or ends a slice: it gets what it is owed and owns nothing more. */
+  release(stats: ServerConnectionStats): void {
     if (stats !== this.owner) return;
     this.charge();
     this.owner = undefined;
@@ -67,10 +72,13 @@ export class CpuMeter {
 
   /** The CPU since the last charge goes to the owner (or to no one). */
   private charge(): void {
-    const used = process.cpuUsage(this.mark);
-    this.mark = process.cpuUsage();
+    const now = usage();
     this.markedAt = this.now();
-    if (this.owner) this.owner.cpuMs += (used.user + used.system) / 1000;
+    if (this.owner) {
+      this.owner.cpuMs += (now.cpuUs - this.mark.cpuUs) / 1000;
+      this.owner.wakeups += now.wakeups - this.mark.wakeups;
+    }
+    this.mark = now;
     this.sampleRss();
   }
 
@@ -85,4 +93,10 @@ export class CpuMeter {
     clearInterval(this.sampler);
     this.sampler = undefined;
   }
+}
+
+/** The process's CPU time so far (user + system, µs) and its voluntary context switches: one getrusage call. */
+function usage(): { cpuUs: number; wakeups: number } {
+  const r = process.resourceUsage();
+  return { cpuUs: r.userCPUTime + r.systemCPUTime, wakeups: r.voluntaryContextSwitches };
 }

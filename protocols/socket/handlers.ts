@@ -1,11 +1,16 @@
 /**
  * Bun.serve's `websocket` handlers: each message is decoded with the
  * connection's codec, checked for shape, encoded again and answered (echo)
- * or published (publisher); subscribers only listen.
+ * or published (publisher); subscribers only listen. An empty message is a
+ * slice mark (contract.ts): it is answered with the slice's figures.
+ *
+ * Every message's decode, encode and send are timed, each with two clock
+ * reads whose cost is subtracted; raw runs through the same timers around
+ * no work, so its figures show what the timers themselves leave behind.
  */
 
 import type { ServerWebSocket, WebSocketHandler } from "bun";
-import { errorText, utf8Length, type Encoded, type PayloadCodec } from "../codec.ts";
+import { errorText, utf8Length, type Encoded } from "../codec.ts";
 import { refreshOpenMs, type Connection } from "./connection.ts";
 import type { SocketServer } from "./context.ts";
 import { CLOSE } from "./contract.ts";
@@ -13,19 +18,20 @@ import { block, closeLagging, hold, release, subscribed, unblock } from "./flow.
 import type { Incoming } from "./inbox.ts";
 import { publish, reject, reply } from "./replies.ts";
 import { shapeError } from "./shape.ts";
+import { takeSlice } from "./stats.ts";
 
 type Handlers = Required<Pick<WebSocketHandler<Connection>, "open" | "message" | "drain" | "close">>;
 
 /** Decodes and re-encodes one message, timing both; undefined once it has closed the socket. */
-function recode(s: SocketServer, ws: ServerWebSocket<Connection>, pc: PayloadCodec, message: Encoded): Encoded | undefined {
+function recode(s: SocketServer, ws: ServerWebSocket<Connection>, message: Encoded): Encoded | undefined {
   const { now, timerOverheadNs: overheadNs } = s.ctx;
-  const stats = ws.data.stats;
+  const { stats, pc, checkShape } = ws.data;
   try {
     const t0 = now();
     const decoded = pc.decode(message);
     const t1 = now();
     // Outside the timings: well-formed data of the wrong shape is refused, never echoed.
-    const wrong = shapeError(stats.payload, decoded);
+    const wrong = checkShape ? shapeError(stats.payload, decoded) : undefined;
     if (wrong !== undefined) {
       reject(ws, CLOSE.invalidPayload, `${stats.codec}: not a ${stats.payload} message: ${wrong}`);
       return undefined;
@@ -42,19 +48,33 @@ function recode(s: SocketServer, ws: ServerWebSocket<Connection>, pc: PayloadCod
   }
 }
 
+/** Answers the sender (echo) or the topic (publisher), timing the send. */
+function forward(s: SocketServer, ws: ServerWebSocket<Connection>, data: Encoded): void {
+  const { now, timerOverheadNs } = s.ctx;
+  const c = ws.data;
+  c.stats.messages++;
+  const t0 = now();
+  const result = c.role === "publisher" ? publish(c, data, s.ctx.publish) : reply(ws, data);
+  c.stats.sendNs += (now() - t0) * 1e6 - timerOverheadNs;
+  // Every 64th publish, and whenever Bun reports backpressure, look for sockets that stopped reading.
+  if (c.role === "publisher") {
+    if (result === -1 || c.stats.published % 64 === 0) closeLagging(s, c.topic);
+  } else if (result === "blocked") block(s, ws);
+}
+
+/**
+ * A slice mark: the connection stops owning the CPU (what follows is charged to no one) and
+ * gets the figures of its messages since the last mark, in its own frame type.
+ */
+function endSlice(s: SocketServer, ws: ServerWebSocket<Connection>): void {
+  const c = ws.data;
+  s.cpu.release(c.stats);
+  const body = JSON.stringify(takeSlice(c.stats, c.sliceStart));
+  if (reply(ws, c.frame === "text" ? body : new TextEncoder().encode(body)) === "blocked") block(s, ws);
+}
+
 export function socketHandlers(s: SocketServer): Handlers {
   const { now } = s.ctx;
-
-  /** Answers the sender (echo) or the topic (publisher). */
-  function forward(ws: ServerWebSocket<Connection>, data: Encoded): void {
-    const c = ws.data;
-    c.stats.messages++;
-    if (c.role === "publisher") {
-      const result = publish(c, data, s.ctx.publish);
-      // Every 64th publish, and whenever Bun reports backpressure, look for sockets that stopped reading.
-      if (result === -1 || c.stats.published % 64 === 0) closeLagging(s, c.topic);
-    } else if (reply(ws, data) === "blocked") block(s, ws);
-  }
 
   /** One message: checked, decoded, re-encoded and answered. */
   function handle(ws: ServerWebSocket<Connection>, message: Incoming): void {
@@ -64,11 +84,14 @@ export function socketHandlers(s: SocketServer): Handlers {
       reject(ws, CLOSE.invalidPayload, `${c.stats.codec} expects ${c.frame} frames, got a ${isText ? "text" : "binary"} frame`);
       return;
     }
+    if (message.length === 0) {
+      endSlice(s, ws);
+      return;
+    }
     s.cpu.busy(c.stats);
     c.stats.bytesIn += isText ? utf8Length(message) : message.byteLength;
-    // raw: the transport alone.
-    const answer = c.pc === undefined ? message : recode(s, ws, c.pc, message);
-    if (answer !== undefined) forward(ws, answer);
+    const answer = recode(s, ws, message);
+    if (answer !== undefined) forward(s, ws, answer);
   }
 
   return {
@@ -102,7 +125,7 @@ export function socketHandlers(s: SocketServer): Handlers {
       release(s, ws);
       c.stats.closeCode = code;
       c.stats.closeReason = reason;
-      s.cpu.closing(c.stats);
+      s.cpu.release(c.stats);
       refreshOpenMs(c, now);
     },
   };

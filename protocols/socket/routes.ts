@@ -7,7 +7,8 @@ import type { Server } from "bun";
 import { hostAllowed, hostName, originAllowed } from "./access.ts";
 import type { Connection } from "./connection.ts";
 import type { SocketServer } from "./context.ts";
-import { GC_PATH, HEALTH_PATH, INFO_PATH, STATS_PATH, WS_PATH } from "./contract.ts";
+import { KNOWN_COST_CALLS, SPIN_STEPS, timeSpin } from "../calibration.ts";
+import { GC_PATH, HEALTH_PATH, INFO_PATH, KNOWN_COST_PATH, STATS_PATH, WS_PATH } from "./contract.ts";
 import { refuse, text } from "./http.ts";
 import { upgradeSocket } from "./upgrade.ts";
 
@@ -48,6 +49,7 @@ export function route(s: SocketServer, req: Request, srv: Server<Connection>): R
     return Response.json(stats);
   }
   if (url.pathname === GC_PATH && req.method === "POST") return collect(s, req);
+  if (url.pathname === KNOWN_COST_PATH && req.method === "POST") return knownCost(s, req);
   if (url.pathname === HEALTH_PATH && req.method === "GET") {
     const mem = process.memoryUsage();
     return Response.json({ ok: true, connections: s.open, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, refused: s.refused });
@@ -70,6 +72,17 @@ function collect(s: SocketServer, req: Request): Response {
   s.cpu.unowned(() => Bun.gc(true));
   s.lastGcMs = s.ctx.now();
   return new Response(null, { status: 204 });
+}
+
+/**
+ * POST /known-cost: cal-spin's loop timed hot, between the slices of a calibrated run, charged to
+ * no connection. About half a millisecond of work; a page from another origin may not ask.
+ */
+function knownCost(s: SocketServer, req: Request): Response {
+  if (!originAllowed(req, s.ctx.allowOrigins)) return refuse(s, "foreignOrigin", 403, `origin ${req.headers.get("origin")} may not ask this server to time its calibration loop`);
+  let ns = Number.NaN;
+  s.cpu.unowned(() => (ns = timeSpin(s.ctx.now, s.ctx.timerOverheadNs)));
+  return Response.json({ steps: SPIN_STEPS, calls: KNOWN_COST_CALLS, ns });
 }
 
 /** The page's files, GET and HEAD only; nothing else is served. */

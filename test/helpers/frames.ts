@@ -18,7 +18,7 @@ export interface BadFrame {
   data: Encoded;
 }
 
-const CODECS = ["json", "json-bytes", "custom-binary", "protobuf", "msgpack", "msgpackr", "msgpackr-records"];
+const CODECS = ["json", "json-bytes", "custom-binary", "protobuf", "msgpack", "msgpackr", "msgpackr-records", "cal-json", "cal-spin"];
 
 /** Near misses of the sets' shapes: a wrong type deep inside, a field too many, an integer out of range. */
 const WRONG_SET_SHAPES = [

@@ -1,12 +1,12 @@
 /** Run settings for tests: the quick profile with every codec, then the test's own changes. */
 
 import { defaultSettings, type Mode, type Settings } from "../../bench/harness/settings.ts";
-import { SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
+import { benchCodecNames } from "../../protocols/socket/contract.ts";
 
 type Overrides = Partial<Omit<Settings, "iterations" | "warmup">> & { iterations?: Partial<Record<Mode, number>>; warmup?: Partial<Record<Mode, number>> };
 
 export function testSettings(overrides: Overrides = {}): Settings {
-  const base = defaultSettings("quick", SOCKET_CODEC_NAMES);
+  const base = defaultSettings("quick", benchCodecNames());
   return {
     ...base,
     ...overrides,

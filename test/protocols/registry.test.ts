@@ -25,6 +25,9 @@ const SMALL_VECTORS: Record<string, string> = {
   protobuf: "0a0c" + ascii("Hello World!") + "107b",
   // docs/custom-binary.md
   "custom-binary": "190c" + ascii("Hello World!") + "7b",
+  // The calibration codecs are JSON (cal-spin only spends known time in decode).
+  "cal-json": ascii('{"text":"Hello World!","num":123}'),
+  "cal-spin": ascii('{"text":"Hello World!","num":123}'),
 };
 
 describe("literal bytes of the small message", () => {
@@ -126,6 +129,8 @@ const LOSES: Record<string, number[]> = {
   "msgpackr-records": [-0],
   protobuf: [],
   "custom-binary": [],
+  "cal-json": SPECIAL_DOUBLES,
+  "cal-spin": SPECIAL_DOUBLES,
 };
 
 describe("every codec round-trips every payload exactly", () => {

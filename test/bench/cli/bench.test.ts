@@ -11,7 +11,7 @@ import { decodeHistogram } from "../../../bench/harness/histogram.ts";
 import { latencyStep, SWEEP_RATES, SWEEP_STEP_S } from "../../../bench/harness/settings.ts";
 import type { BenchResults } from "../../../bench/harness/results.ts";
 import { parseCsv } from "../../../bench/report/csv-parse.ts";
-import { CODEC_NAMES } from "../../../protocols/registry.ts";
+import { benchCodecNames } from "../../../protocols/socket/contract.ts";
 import { skipBrowserTests } from "../../helpers/chromium.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -81,7 +81,7 @@ describe("a real run", () => {
     for (const flag of ["--codecs", "--payloads", "--modes", "--iterations", "--runs", "--warmup", "--seed", "--fixed", "--quick", "--out", "--client", "--url", "--window", "--deflate", "--stall-timeout"]) {
       expect(r.stdout).toContain(flag);
     }
-    for (const name of CODEC_NAMES) expect(r.stdout).toContain(name);
+    for (const name of benchCodecNames().filter((n) => n !== "raw")) expect(r.stdout).toContain(name);
   });
 
   it("prints the table and writes CSV, JSON and latest.* with a row per codec x payload", () => {
@@ -102,7 +102,7 @@ describe("a real run", () => {
     for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
     expect(r.stdout).toMatch(/^Verdict from this run/m);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
-    expect(rows).toHaveLength(1 + CODEC_NAMES.length * 3);
+    expect(rows).toHaveLength(benchCodecNames().length * 3 - 2);
     // Compressed sizes for every codec and payload: in the table, and in the CSV beside the uncompressed bytes.
     expect(r.stdout).toMatch(/^small, compressed$/m);
     expect(r.stdout).toMatch(/^codec +bytes +deflate +in stream +zstd +zstd time +empty$/m);
@@ -154,7 +154,7 @@ describe("WebSocket modes from the command line", () => {
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     const header = rows[0]!;
     const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
-    expect(rows).toHaveLength(1 + 2 * (CODEC_NAMES.length + 1));
+    expect(rows).toHaveLength(1 + 2 * benchCodecNames().length);
     for (const row of rows.slice(1)) {
       expect(at(row, "client")).toBe("bun");
       expect(at(row, "verified")).toBe("true");

@@ -1,9 +1,10 @@
 /** The one settings object and its defaults table; the CLI and the page read the same defaults. */
 import { describe, expect, it } from "vitest";
-import { HELP, parseBenchArgs } from "../../../bench/cli/options.ts";
+import { HELP } from "../../../bench/cli/help.ts";
+import { parseBenchArgs } from "../../../bench/cli/options.ts";
 import { DEFAULTS, defaultSettings, MODE_NAMES, parseInteger, SettingError } from "../../../bench/harness/settings.ts";
 import { ARTICLE_PAYLOADS } from "../../../protocols/messages.ts";
-import { SOCKET_CODEC_NAMES } from "../../../protocols/socket/contract.ts";
+import { benchCodecNames, SOCKET_CODEC_NAMES } from "../../../protocols/socket/contract.ts";
 
 describe("parseInteger", () => {
   it("reads plain digits, and underscores between digits", () => {
@@ -94,11 +95,11 @@ describe("the page and the CLI agree", () => {
   });
 
   it("--client browser gives exactly the page's defaults", () => {
-    expect(parseBenchArgs(["--client", "browser"]).settings).toEqual(defaultSettings("browser", SOCKET_CODEC_NAMES));
+    expect(parseBenchArgs(["--client", "browser"]).settings).toEqual(defaultSettings("browser", benchCodecNames()));
   });
 
   it("plain bench gives the default profile, and --quick the quick one", () => {
-    expect(parseBenchArgs([]).settings).toEqual(defaultSettings("default", SOCKET_CODEC_NAMES));
-    expect(parseBenchArgs(["--quick"]).settings).toEqual(defaultSettings("quick", SOCKET_CODEC_NAMES));
+    expect(parseBenchArgs([]).settings).toEqual(defaultSettings("default", benchCodecNames()));
+    expect(parseBenchArgs(["--quick"]).settings).toEqual(defaultSettings("quick", benchCodecNames()));
   });
 });

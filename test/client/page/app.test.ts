@@ -4,10 +4,9 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CSV_COLUMNS } from "../../../bench/report/csv.ts";
+import { CSV_COLUMNS } from "../../../bench/report/csv-columns.ts";
 import { parseCsv } from "../../../bench/report/csv-parse.ts";
-import { CODEC_NAMES } from "../../../protocols/registry.ts";
-import { SOCKET_CODEC_NAMES } from "../../../protocols/socket/contract.ts";
+import { benchCodecNames } from "../../../protocols/socket/contract.ts";
 import { startServer, type BenchServer, type ServerOptions } from "../../../server.ts";
 import { launch, skipBrowserTests } from "../../helpers/chromium.ts";
 
@@ -58,7 +57,8 @@ describe.skipIf(skip)("benchmark page in headless Chromium", () => {
     expect(rows[0]).toEqual([...CSV_COLUMNS]);
     const at = (row: string[], col: string): string => row[CSV_COLUMNS.indexOf(col)]!;
     const body = rows.slice(1);
-    expect(body).toHaveLength(CODEC_NAMES.length * 3 + SOCKET_CODEC_NAMES.length * 3 * 2);
+    // The default codecs: every one but the calibration codecs (--calibrate).
+    expect(body).toHaveLength((benchCodecNames().length - 1) * 3 + benchCodecNames().length * 3 * 2);
     for (const row of body) {
       expect(at(row, "client")).toBe("browser");
       expect(at(row, "verified"), `${at(row, "mode")} ${at(row, "codec")} ${at(row, "payload")}: ${at(row, "error")}`).toBe("true");

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultSettings, type Settings } from "../../../bench/harness/settings.ts";
 import { PAGE_MODES, settingsFromQuery, settingsToQuery } from "../../../client/page/query.ts";
-import { SOCKET_CODEC_NAMES } from "../../../protocols/socket/contract.ts";
+import { benchCodecNames, SOCKET_CODEC_NAMES } from "../../../protocols/socket/contract.ts";
 
 const base = (): Settings => defaultSettings("browser", SOCKET_CODEC_NAMES);
 const read = (query: string): Settings => settingsFromQuery(new URLSearchParams(query), base());
@@ -92,7 +92,7 @@ describe("settingsFromQuery: what the page cannot use", () => {
 
   it("expands all for codecs and payloads", () => {
     const s = read("codecs=all&payloads=all");
-    expect(s.codecs).toEqual([...SOCKET_CODEC_NAMES]);
+    expect(s.codecs).toEqual(benchCodecNames());
     expect(s.payloads).toEqual(["small", "medium", "large", "chat", "game-tick", "market"]);
   });
 

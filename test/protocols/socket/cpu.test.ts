@@ -23,7 +23,7 @@ describe("CpuMeter", () => {
     expect(a.cpuMs).toBeGreaterThanOrEqual(20);
     expect(b.cpuMs).toBe(0);
     burn(10);
-    meter.closing(b);
+    meter.release(b);
     expect(b.cpuMs).toBeGreaterThanOrEqual(10);
     // a is not charged for b's turn.
     expect(a.cpuMs).toBeLessThan(20 + 10);
@@ -34,7 +34,7 @@ describe("CpuMeter", () => {
     const a = newStats("a", "json", "small", 0);
     const b = newStats("b", "json", "small", 0);
     meter.busy(a);
-    meter.closing(a);
+    meter.release(a);
     const charged = a.cpuMs;
     burn(10);
     meter.busy(b);
@@ -47,7 +47,7 @@ describe("CpuMeter", () => {
     meter.busy(a);
     meter.unowned(() => burn(30));
     const before = a.cpuMs;
-    meter.closing(a);
+    meter.release(a);
     expect(a.cpuMs).toBe(before);
     expect(before).toBeLessThan(30);
   });
@@ -78,7 +78,7 @@ describe("CpuMeter", () => {
     // 64 MiB written page by page: resident at once; the timer's samples must see it.
     const ballast = Buffer.alloc(64 * 1024 * 1024, 1);
     while (a.rssPeakBytes < first + 48 * 1024 * 1024) await new Promise((r) => setTimeout(r, RSS_SAMPLE_MS));
-    meter.closing(a);
+    meter.release(a);
     const peak = a.rssPeakBytes;
     const more = Buffer.alloc(64 * 1024 * 1024, 2);
     await new Promise((r) => setTimeout(r, RSS_SAMPLE_MS * 5));

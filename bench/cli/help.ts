@@ -1,0 +1,82 @@
+/** The text of `bun run bench --help`, every default read from the table it lives in. */
+
+import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
+import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
+import { benchCodecNames } from "../../protocols/socket/contract.ts";
+import { CLIENT_CHOICES, DEFAULTS, MODE_NAMES, SWEEP_RATES, SWEEP_STEP_S, type Mode } from "../harness/settings.ts";
+import { DEFAULT_FORKS, DEFAULT_OUT, QUICK_FORKS } from "./options.ts";
+
+const perMode = (r: Record<Mode, number>): string => MODE_NAMES.map((m) => `${m} ${r[m]}`).join(", ");
+
+export const HELP = `Usage: bun run bench [options]
+
+Measures serialize and deserialize time per message, and bytes per message,
+for each codec and payload: in process (codec mode) and over a WebSocket to
+a Bun server (roundtrip, stream and fanout modes). Writes
+results/<timestamp>.csv and .json, copies them to results/latest.csv and
+latest.json, and writes results/report.html (charts that open offline).
+
+Options:
+  --codecs LIST        comma-separated, or "all" (default: all)
+                       ${benchCodecNames().join(", ")}
+                       (raw, the transport baseline, runs in the WebSocket modes only)
+  --calibrate          also run the calibration codecs (${CALIBRATION_CODEC_NAMES.join(", ")}: JSON, and JSON
+                       plus a known cost) with json and raw, and show how closely each way
+                       of measuring inside the server recovers that cost (README: "Lab and field")
+  --payloads LIST      comma-separated, or "all" (default: ${DEFAULTS.default.payloads.join(",")}; with
+                       --messages, those files): ${PAYLOAD_NAMES.join(", ")},
+                       or a --messages file's name; small, medium, large: the article's
+                       messages; chat, game-tick, market: messages of real-time
+                       applications (docs/message-sets.md)
+  --modes LIST         comma-separated, or "all" (default: ${DEFAULTS.default.modes.join(",")}): ${MODE_NAMES.join(", ")}
+                       codec: in process; roundtrip: one message in flight, latency;
+                       stream: a window of messages in flight, throughput;
+                       fanout: one publisher, --clients subscribers, Bun pub/sub;
+                       latency: an open loop at --rate, latency from each message's
+                       scheduled send (late sends count against the codec)
+  --iterations N       messages per run, every mode (default: ${perMode(DEFAULTS.default.iterations)};
+                       with --client browser: ${perMode(DEFAULTS.browser.iterations)})
+  --runs N             timed runs per case (default: ${DEFAULTS.default.runs})
+  --forks N            codec mode: spread the rounds over N fresh processes, one after
+                       the other, and pool them (default: ${DEFAULT_FORKS}, --quick ${QUICK_FORKS}; 1: in the bench's process)
+  --warmup N           untimed messages before a case's first run, every mode
+                       (default: ${perMode(DEFAULTS.default.warmup)};
+                       with --client browser: ${perMode(DEFAULTS.browser.warmup)})
+  --seed N             seed of the message generator, 0..4294967295 (default: ${DEFAULTS.default.seed})
+  --fixed              send the article's exact messages instead of varied ones
+  --client NAME        client: ${CLIENT_CHOICES.join(", ")} (default: ${CLIENT_CHOICES[0]});
+                       node runs the npm ws package under Node.js; browser runs the
+                       page (every mode, codec mode included) in headless Chromium
+  --url URL            use a running server (ws://host:port or http://host:port)
+                       instead of starting one
+  --window N           messages in flight in stream mode, per connection, and at most
+                       in latency mode (default: ${DEFAULTS.default.window})
+  --rate N[,N...]|sweep
+                       latency mode: messages per second per connection, one case per
+                       rate (default: ${DEFAULTS.default.rates.join(",")}); sweep: ${SWEEP_RATES.join(", ")}, each codec
+                       climbing until it misses one (its knee), ${SWEEP_STEP_S} s of messages per step and run
+  --clients N          concurrent connections per WebSocket case, spread over worker
+                       threads and sharing its messages; in fanout mode the
+                       subscribers (default: 1; above 1 needs --client bun)
+  --deflate            offer permessage-deflate (off by default)
+  --stall-timeout S    seconds without a reply before a case ends as stalled (default: ${DEFAULTS.default.stallTimeoutMs / 1000})
+  --messages FILE      your own messages: a JSON array of objects, or JSON Lines, run
+                       as a payload named after the file, in every mode, by the codecs
+                       that carry them; repeatable (README: "Your own messages")
+  --proto FILE --proto-type NAME
+                       the Protobuf message type of your messages, so protobuf runs too
+  --codec-module FILE  a codec of your own: a module whose default export implements the
+                       codec interface (docs/codecs.md); joins every mode; repeatable
+  --export-k6 DIR      write a k6 test of the selected codecs and payloads to DIR and run
+                       nothing (README: "Load from many machines"); its load model:
+                       --k6-server URL, --k6-connections N (10), --k6-rate N (100/s per
+                       connection), --k6-messages N (1000 per connection), --k6-ramp S, --k6-stall S
+  --allow-lossy        also time codecs that change your messages (flagged lossy);
+                       without it they are only reported in the fidelity table
+  --quick              a first look: ${perMode(DEFAULTS.quick.iterations)} iterations, ${DEFAULTS.quick.runs} runs
+  --wide               every column in the tables (the default fits 100 columns;
+                       every figure is in the CSV and JSON either way)
+  --out DIR            where results go (default: ${DEFAULT_OUT})
+  -h, --help           this text
+`;
+

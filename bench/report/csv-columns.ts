@@ -1,0 +1,155 @@
+/**
+ * The CSV contract (version 2, in `csv_version`): one row per client x mode x codec x payload; a
+ * header row; comma-separated; dot decimals; RFC 4180 quoting; UTF-8; ISO 8601 timestamps; units
+ * in column names; no comment lines. The columns that answer the question come first (which
+ * client, mode, payload and codec; its size; its time and ratio to JSON), then the spread, the
+ * socket figures, the settings and last the machine, so a spreadsheet's first screen is the answer
+ * and a row copied into another sheet still says what it was measured on. Every column is
+ * described in docs/results-columns.md. Within a version columns may be added, never removed or
+ * renamed; the report and the page read version 1 files too (rows.ts).
+ */
+
+import type { Summary } from "../harness/stats.ts";
+
+export const CSV_VERSION = 2;
+
+/** The spread of the per-message figure over the rounds a row rests on (its mean and ci95 have columns of their own). */
+export const ROUND_FIELDS = [
+  ["median", "median"],
+  ["min", "min"],
+  ["max", "max"],
+  ["stddev", "stddev"],
+] as const satisfies readonly (readonly [string, keyof Summary])[];
+
+function roundColumns(prefix: string): string[] {
+  return ROUND_FIELDS.map(([label]) => `${prefix}_round_${label}_ns`);
+}
+
+export const CSV_COLUMNS: readonly string[] = [
+  // The answer: what was measured, and how it compares.
+  "client",
+  "mode",
+  "payload",
+  "codec",
+  "verified",
+  "bytes",
+  "total_mean_ns",
+  "total_ci95_ns",
+  "total_vs_json",
+  "total_vs_json_ci95_low",
+  "total_vs_json_ci95_high",
+  "echo_vs_json",
+  "echo_vs_json_ci95_low",
+  "echo_vs_json_ci95_high",
+  "field_total_ns",
+  "field_vs_json",
+  "field_vs_json_ci95_low",
+  "field_vs_json_ci95_high",
+  "bytes_vs_json",
+  "deflate_bytes",
+  "deflate_context_bytes",
+  "zstd_bytes",
+  "serialize_mean_ns",
+  "deserialize_mean_ns",
+  "msgs_per_s",
+  "rtt_p50_ns",
+  "rtt_p99_ns",
+  "msgs_per_s_vs_raw",
+  "flags",
+  "error",
+  // The spread over rounds, and the batches behind codec mode's times.
+  ...roundColumns("total"),
+  "serialize_ci95_ns",
+  ...roundColumns("serialize"),
+  "deserialize_ci95_ns",
+  ...roundColumns("deserialize"),
+  "run_total_ms",
+  "bytes_min",
+  "bytes_max",
+  "round_msgs",
+  "loop_floor_ns",
+  "zstd_ns",
+  "zstd_empty_ns",
+  // The WebSocket modes.
+  "rtt_p90_ns",
+  "rtt_p999_ns",
+  "rtt_p9999_ns",
+  "rtt_max_ns",
+  "target_rate",
+  "achieved_rate",
+  "late_sends",
+  "service_p50_ns",
+  "service_p99_ns",
+  "service_p999_ns",
+  "service_p9999_ns",
+  "service_max_ns",
+  "clients",
+  "client_msgs_per_s_min",
+  "client_msgs_per_s_max",
+  "window",
+  "deflate",
+  "extensions",
+  "wire_bytes",
+  "reply_bytes",
+  "reply_wire_bytes",
+  "wire_compressed_share",
+  "sent",
+  "received",
+  "lost",
+  "reordered",
+  "corrupted",
+  "echo_ns",
+  "field_total_ci95_low_ns",
+  "field_total_ci95_high_ns",
+  "field_timers_taken_off",
+  "field_slices",
+  "field_over_json_ns",
+  "field_over_json_ci95_low_ns",
+  "field_over_json_ci95_high_ns",
+  "calibration_known_ns",
+  "server_codec_ns",
+  "server_send_ns",
+  "server_cpu_slice_ns",
+  "server_cpu_over_raw_ns",
+  "server_cpu_over_raw_ci95_low_ns",
+  "server_cpu_over_raw_ci95_high_ns",
+  "server_wakeups_per_msg",
+  "client_codec_vs_json",
+  "client_codec_vs_json_ci95_low",
+  "client_codec_vs_json_ci95_high",
+  "server_deserialize_mean_ns",
+  "server_serialize_mean_ns",
+  "mb_per_s",
+  "backpressure",
+  "dropped",
+  "client_cpu_ms",
+  "server_cpu_ms",
+  "client_cpu_ns_per_msg",
+  "client_busy_ns_per_msg",
+  "server_cpu_ns_per_msg",
+  "server_rss_peak_bytes",
+  "elapsed_ms",
+  // How it was run.
+  "standard",
+  "frame",
+  "library",
+  "library_version",
+  "client_library",
+  "fixed",
+  "seed",
+  "iterations",
+  "runs",
+  "rounds",
+  "warmup",
+  // When and on what.
+  "timestamp",
+  "runtime",
+  "runtime_version",
+  "os",
+  "cpu",
+  "cores",
+  "timer_resolution_ns",
+  "timer_overhead_ns",
+  "cross_origin_isolated",
+  "csv_version",
+];

@@ -1,0 +1,170 @@
+/**
+ * Lab and field, case by case. The lab is codec mode: the codec alone in
+ * process, as a client's work (encode objects, decode frames made in
+ * advance) and as the server's echo (decode a frame, encode what it gave).
+ * The field is the real server during the socket modes: every message's
+ * decode and encode timed there, slice by slice (the server answers each
+ * slice mark with its figures, protocols/socket/contract.ts).
+ *
+ * The field figure of a round is the server's decode + encode per message
+ * less raw's in the same round: raw passes every message through the same
+ * clock reads around no work, so what it reads is the timers' own cost in
+ * that load (a few hundred ns in a server that idles between messages,
+ * next to nothing in a busy one). Beside it, the server process's CPU per
+ * message against raw's: everything the server pays (the codec, a text
+ * frame's UTF-8 on the way in and out, larger frames, garbage collection),
+ * but also how often the server sleeps and wakes, which a slower codec
+ * changes: the calibration codecs (protocols/calibration.ts) show how far
+ * each can be trusted.
+ */
+
+import type { BenchResults, CaseResult, RunFigures } from "../harness/results.ts";
+import { baselineCase, compare, estimate, pairedDifference, type Comparison, type Estimate, type RoundFigure } from "./ratios.ts";
+
+/** Within this share of the known cost, a method recovers it (METHODOLOGY 18; the README quotes it). */
+export const CALIBRATION_TOLERANCE = 0.1;
+
+/** True when two ratios' intervals do not overlap: they disagree beyond what either run's noise explains. */
+export function disagree(a: Comparison | undefined, b: Comparison | undefined): boolean {
+  return a !== undefined && b !== undefined && a.rounds >= 2 && b.rounds >= 2 && (a.high < b.low || b.high < a.low);
+}
+
+/** raw's timed decode + encode per message in each round (the timers around no work), for `c`'s client, mode, payload and rate. */
+function timersOnNothing(c: CaseResult, cases: readonly CaseResult[]): Map<number, number> | undefined {
+  const raw = baselineCase(cases, c, "raw");
+  if (!raw) return undefined;
+  const byRound = new Map<number, number>();
+  for (const r of raw.raw) if (r.server) byRound.set(r.round, r.server.codecNs);
+  return byRound;
+}
+
+/** The field figure of a round: the server's decode + encode per message, less raw's timers in that round when raw ran. */
+export function fieldOfRound(c: CaseResult, cases: readonly CaseResult[]): RoundFigure {
+  const floor = timersOnNothing(c, cases);
+  return (r: RunFigures) => {
+    if (!r.server) return undefined;
+    if (!floor) return r.server.codecNs;
+    const f = floor.get(r.round);
+    return f === undefined ? undefined : r.server.codecNs - f;
+  };
+}
+
+/** What a codec costs inside the server per message: the median of its rounds' field figures, and whether raw's timers were taken off. */
+export interface FieldEstimate extends Estimate {
+  corrected: boolean;
+}
+
+export function fieldCost(c: CaseResult, cases: readonly CaseResult[]): FieldEstimate | undefined {
+  if (!c.verified || c.mode === "codec") return undefined;
+  const pick = fieldOfRound(c, cases);
+  const e = estimate(c.raw.map(pick).filter((x) => x !== undefined));
+  return e && { ...e, corrected: timersOnNothing(c, cases) !== undefined };
+}
+
+/** The field figure relative to json's, paired round by round. */
+export function fieldVsJson(c: CaseResult, cases: readonly CaseResult[]): Comparison | undefined {
+  const json = baselineCase(cases, c, "json");
+  return json && c.mode !== "codec" ? compare(c, json, fieldOfRound(c, cases)) : undefined;
+}
+
+/** The server process's CPU per message over raw's, round by round: all the server pays for the codec, and for how it changes the server's sleeping and waking. */
+export function cpuOverRaw(c: CaseResult, cases: readonly CaseResult[]): Estimate | undefined {
+  const raw = baselineCase(cases, c, "raw");
+  return raw && pairedDifference(c, raw, (r) => r.server?.cpuNs);
+}
+
+/** Codec mode's echo (decode, then encode what it gave) relative to json's, paired round by round. */
+export function echoVsJson(c: CaseResult, cases: readonly CaseResult[]): Comparison | undefined {
+  const json = baselineCase(cases, c, "json");
+  return json && c.mode === "codec" ? compare(c, json, (r) => r.echoNs) : undefined;
+}
+
+/** The client's encode + decode per message relative to json's (the socket modes), paired round by round. */
+export function clientVsJson(c: CaseResult, cases: readonly CaseResult[]): Comparison | undefined {
+  const json = baselineCase(cases, c, "json");
+  return json && c.mode !== "codec" ? compare(c, json, (r) => r.serializeNs + r.deserializeNs) : undefined;
+}
+
+/**
+ * How closely each way of measuring inside the server recovers what the
+ * calibration codecs cost over json, in one mode and payload. Every figure
+ * is a share of cal-spin's known cost, round by round: what the method finds
+ * over json in the round, over the loop's cost timed hot in the server right
+ * after it (so the machine's drift over a run does not count against the
+ * method). cal-spin should come to 1, cal-json to 0.
+ */
+export interface CalibrationCheck {
+  client: string;
+  mode: string;
+  payload: string;
+  /** Latency mode: the rate. */
+  rate?: number;
+  /** cal-spin's loop timed hot in the server after each round, ns per call. */
+  known: Estimate;
+  /** By the field figure: cal-spin's and cal-json's cost over json, as shares of the known cost. */
+  spinByTimers?: Estimate;
+  twinByTimers?: Estimate;
+  /** The same by the server's CPU per message. */
+  spinByCpu?: Estimate;
+  twinByCpu?: Estimate;
+  /** raw's timers around no work: what the field figure takes off (uncorrected, ns per message). */
+  timersOnNothing?: Estimate;
+}
+
+/** Per round of `c`: its figure over json's, as a share of the known cost measured after that round. */
+function sharesOfKnown(c: CaseResult | undefined, json: CaseResult, known: ReadonlyMap<number, number>, pick: RoundFigure): Estimate | undefined {
+  if (!c?.verified) return undefined;
+  const base = new Map<number, number>();
+  for (const r of json.raw) {
+    const v = pick(r);
+    if (v !== undefined) base.set(r.round, v);
+  }
+  const shares: number[] = [];
+  for (const r of c.raw) {
+    const v = pick(r);
+    const b = base.get(r.round);
+    const k = known.get(r.round);
+    if (v !== undefined && b !== undefined && k !== undefined && k > 0) shares.push((v - b) / k);
+  }
+  return estimate(shares);
+}
+
+/** Every mode and payload where json and cal-spin ran over a socket with the known cost timed after each round. */
+export function calibrationChecks(results: Pick<BenchResults, "cases">): CalibrationCheck[] {
+  const checks: CalibrationCheck[] = [];
+  for (const json of results.cases) {
+    if (json.codec !== "json" || json.mode === "codec" || !json.verified) continue;
+    const spin = baselineCase(results.cases, json, "cal-spin");
+    const known = new Map<number, number>();
+    for (const r of spin?.raw ?? []) if (r.knownNs !== undefined) known.set(r.round, r.knownNs);
+    const knownCost = estimate([...known.values()]);
+    if (!spin || !knownCost) continue;
+    const twin = baselineCase(results.cases, json, "cal-json");
+    const raw = baselineCase(results.cases, json, "raw");
+    const timers = fieldOfRound(json, results.cases);
+    const cpu: RoundFigure = (r) => r.server?.cpuNs;
+    checks.push({
+      client: json.client,
+      mode: json.mode,
+      payload: json.payload,
+      ...(json.socket?.targetRate !== undefined ? { rate: json.socket.targetRate } : {}),
+      known: knownCost,
+      spinByTimers: sharesOfKnown(spin, json, known, timers),
+      twinByTimers: sharesOfKnown(twin, json, known, timers),
+      spinByCpu: sharesOfKnown(spin, json, known, cpu),
+      twinByCpu: sharesOfKnown(twin, json, known, cpu),
+      timersOnNothing: raw && estimate(raw.raw.map((r) => r.server?.codecNs).filter((x) => x !== undefined)),
+    });
+  }
+  return checks;
+}
+
+/** A method recovers cal-spin's cost when the median share comes within the tolerance of 1. */
+export function recovers(share: Estimate | undefined): boolean | undefined {
+  return share && Math.abs(share.value - 1) <= CALIBRATION_TOLERANCE;
+}
+
+/** A method reads cal-json (no extra cost) as nothing when the median share comes within the tolerance of 0. */
+export function readsNothing(share: Estimate | undefined): boolean | undefined {
+  return share && Math.abs(share.value) <= CALIBRATION_TOLERANCE;
+}

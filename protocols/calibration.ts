@@ -1,0 +1,80 @@
+/**
+ * The calibration codecs (`--calibrate`), which prove a way of measuring
+ * before its figures are trusted (METHODOLOGY 18). Both are JSON over text
+ * frames, as `json`:
+ *
+ * - `cal-json` is JSON under another name: it costs what JSON costs, so a
+ *   method must read it as JSON's cost (nothing extra);
+ * - `cal-spin` is JSON plus a fixed loop of arithmetic in every decode,
+ *   whose cost is measured on its own, hot, in the server's process after
+ *   every round (`timeSpin`, POST /known-cost): a method must recover that
+ *   much extra, and no more. Timed there and then, the known cost follows
+ *   the machine's speed, which drifts by several percent over a run.
+ *
+ * The loop is a xorshift chain: each step needs the last, so no engine can
+ * vectorise it or cut it short, and it touches no memory, so its cost barely
+ * depends on caches being warm or cold.
+ */
+
+import type { Codec, Encoded } from "./codec.ts";
+import { json } from "./json.ts";
+import type { Message } from "./messages.ts";
+
+/** Steps of the calibration loop in every cal-spin decode (about 2 µs on a 2.5 GHz core). */
+export const SPIN_STEPS = 1000;
+
+/** The loop's running state, kept so its result is never dead code. */
+let spinState = 0x2545f491;
+
+/** `steps` steps of xorshift32: the calibration's known work. */
+function spin(steps: number): number {
+  let x = spinState | 1;
+  for (let i = 0; i < steps; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+  }
+  spinState = x;
+  return x;
+}
+
+export const calJson: Codec = {
+  name: "cal-json",
+  description: "calibration: JSON under another name, no extra cost (--calibrate)",
+  frame: "text",
+  standard: true,
+  library: "",
+  forPayload: (payload) => json.forPayload(payload),
+};
+
+export const calSpin: Codec = {
+  name: "cal-spin",
+  description: `calibration: JSON plus ${SPIN_STEPS} steps of arithmetic in every decode, a known extra cost (--calibrate)`,
+  frame: "text",
+  standard: true,
+  library: "",
+  forPayload: (payload) => {
+    const pc = json.forPayload(payload);
+    return {
+      encode: pc.encode,
+      decode: (data: Encoded): Message => {
+        spin(SPIN_STEPS);
+        return pc.decode(data);
+      },
+    };
+  },
+};
+
+/** Calls of the loop timed for its known cost: about 0.4 ms of work, long against any clock this server has. */
+export const KNOWN_COST_CALLS = 200;
+
+/** The loop's cost per call, ns: untimed calls first (the loop is hot, as in a hot loop of the lab), then KNOWN_COST_CALLS timed as one batch. */
+export function timeSpin(now: () => number, timerOverheadNs: number): number {
+  for (let i = 0; i < KNOWN_COST_CALLS / 4; i++) spin(SPIN_STEPS);
+  const t0 = now();
+  for (let i = 0; i < KNOWN_COST_CALLS; i++) spin(SPIN_STEPS);
+  return ((now() - t0) * 1e6 - timerOverheadNs) / KNOWN_COST_CALLS;
+}
+
+/** The calibration codecs' names: they run when asked (--calibrate), never by default or under "all". */
+export const CALIBRATION_CODEC_NAMES: readonly string[] = [calJson.name, calSpin.name];
