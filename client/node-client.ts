@@ -20,6 +20,8 @@ export interface NodeClientJob {
   server: string;
   wsVersion: string;
   libraryVersions: Record<string, string>;
+  /** Server processes the rounds take turns with, `server` first (SocketModeContext.servers). */
+  servers?: string[];
   /** false: no slice marks (a pass whose frames are counted); SocketModeContext.sliceFigures. */
   sliceFigures?: boolean;
 }
@@ -50,7 +52,8 @@ async function main(): Promise<void> {
     clientLibrary: `ws ${job.wsVersion} on Node ${process.version}`,
     libraryVersion: (name) => job.libraryVersions[name] ?? "",
     gc: (globalThis as { gc?: () => void }).gc,
-    serverGc: () => requestServerGc(job.server),
+    serverGc: requestServerGc,
+    servers: job.servers,
     cpuMs: processCpuMs,
     sliceFigures: job.sliceFigures,
     onProgress: (event) => emit({ type: "progress", event }),

@@ -37,8 +37,10 @@ Options:
   --iterations N       messages per run, every mode (default: ${perMode(DEFAULTS.default.iterations)};
                        with --client browser: ${perMode(DEFAULTS.browser.iterations)})
   --runs N             timed runs per case (default: ${DEFAULTS.default.runs})
-  --forks N            codec mode: spread the rounds over N fresh processes, one after
-                       the other, and pool them (default: ${DEFAULT_FORKS}, --quick ${QUICK_FORKS}; 1: in the bench's process)
+  --forks N            processes a ratio is pooled over, each compiling the codecs its own
+                       way: codec mode's rounds run in N fresh processes, one after the
+                       other; the socket modes' rounds take turns with N server processes
+                       (default: ${DEFAULT_FORKS}, --quick ${QUICK_FORKS}; 1: codec mode in the bench's process, one server)
   --warmup N           untimed messages before a case's first run, every mode
                        (default: ${perMode(DEFAULTS.default.warmup)};
                        with --client browser: ${perMode(DEFAULTS.browser.warmup)})
@@ -49,6 +51,9 @@ Options:
                        page (every mode, codec mode included) in headless Chromium
   --url URL            use a running server (ws://host:port or http://host:port)
                        instead of starting one
+  --no-pin             leave the bench and the server it starts wherever the scheduler puts
+                       them (by default, on Linux with two cores or more, the bench runs
+                       on the first core and the server on the last while the sockets run)
   --window N           messages in flight in stream mode, per connection, and at most
                        in latency mode (default: ${DEFAULTS.default.window})
   --rate N[,N...]|sweep

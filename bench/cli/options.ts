@@ -28,6 +28,8 @@ export interface BenchOptions {
   wide: boolean;
   /** Processes codec mode's passes are spread over (1: in the bench's own process). */
   forks: number;
+  /** Leave the bench and the server wherever the scheduler puts them (processes/affinity.ts). */
+  noPin: boolean;
   /** --export-k6 DIR: write a k6 test there and run nothing (bench/cli/k6-export.ts). */
   exportK6?: { dir: string; load: K6Load };
   help: boolean;
@@ -73,6 +75,7 @@ const OPTION_SPEC = {
   "k6-stall": { type: "string" },
   "allow-lossy": { type: "boolean" },
   calibrate: { type: "boolean" },
+  "no-pin": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -204,7 +207,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   }
   const forks = integerFlag("forks", v.forks, quick ? QUICK_FORKS : DEFAULT_FORKS, 1, 64);
   const exportK6 = parseK6Flags(v as Record<string, string | undefined>);
-  return { settings, client: client[0]!, url: parseUrl(v.url), out, quick, wide: v.wide === true, forks, help: v.help === true, ...(exportK6 ? { exportK6 } : {}) };
+  return { settings, client: client[0]!, url: parseUrl(v.url), out, quick, wide: v.wide === true, forks, noPin: v["no-pin"] === true, help: v.help === true, ...(exportK6 ? { exportK6 } : {}) };
 }
 
 /** A server URL as an http(s) base; ws(s) is accepted and translated. */

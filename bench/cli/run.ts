@@ -48,18 +48,18 @@ async function meterWire(server: string, cases: CaseResult[], client: "bun" | "n
 }
 
 /** The WebSocket modes with the Bun client (in this process) or the Node client (a process of its own). */
-async function runWebSocketModes(options: BenchOptions, calibration: ClockCalibration, hooks: RunHooks): Promise<{ result: SocketModeResult; server: string; serverExit: string | undefined }> {
+async function runWebSocketModes(options: BenchOptions, calibration: ClockCalibration, hooks: RunHooks): Promise<{ result: SocketModeResult; server: string; pinning: string; serverExit: string | undefined }> {
   return useServer(options, async (server) => {
     // A server process that dies ends the modes after the case in flight.
     const stopOrGone = (): boolean => (hooks.shouldStop?.() ?? false) || server.exit() !== undefined;
     const { settings } = options;
     if (options.client === "node") {
       const libraryVersions = Object.fromEntries(LIBRARIES.map((name) => [name, libraryVersion(name)]));
-      const result = await runNodeClient({ settings, server: server.url, wsVersion: libraryVersion("ws"), libraryVersions }, hooks.onProgress ?? (() => {}), stopOrGone);
+      const result = await runNodeClient({ settings, server: server.url, servers: server.urls, wsVersion: libraryVersion("ws"), libraryVersions }, hooks.onProgress ?? (() => {}), stopOrGone);
       if (settings.deflate && !stopOrGone()) {
         await meterWire(server.url, result.cases, "node", (url) => runNodeClient({ settings: wirePassSettings(settings), server: url, wsVersion: libraryVersion("ws"), libraryVersions, sliceFigures: false }, () => {}, stopOrGone));
       }
-      return { result, server: server.label, serverExit: server.exit() };
+      return { result, server: server.label, pinning: server.pinning, serverExit: server.exit() };
     }
     const workers = settings.clients > 1 ? new ClientWorkers(Math.min(settings.clients, availableParallelism())) : undefined;
     const context = {
@@ -69,16 +69,18 @@ async function runWebSocketModes(options: BenchOptions, calibration: ClockCalibr
       WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
       client: "bun" as const,
       clientLibrary: `bun WebSocket ${Bun.version}`,
-      serverGc: () => requestServerGc(server.url),
+      serverGc: requestServerGc,
+      servers: server.urls,
       cpuMs: processCpuMs,
       shouldStop: stopOrGone,
     };
     const result = await runSocketModes(settings, { ...hooks, ...context, workers }).finally(() => workers?.terminate());
     if (settings.deflate && !stopOrGone()) {
-      await meterWire(server.url, result.cases, "bun", (url) => runSocketModes(wirePassSettings(settings), { ...context, server: url, sliceFigures: false }));
+      await meterWire(server.url, result.cases, "bun", (url) => runSocketModes(wirePassSettings(settings), { ...context, server: url, servers: [url], sliceFigures: false }));
     }
-    return { result, server: server.label, serverExit: server.exit() };
-  });
+    return { result, server: server.label, pinning: server.pinning, serverExit: server.exit() };
+    // Kept connections take turns with --forks server processes; several clients run on fresh connections to one.
+  }, options.settings.clients > 1 ? 1 : options.forks);
 }
 
 /** --export-k6: the test, and how to run it. */
@@ -140,10 +142,11 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
 
   if (socketModes.length > 0 && !control.stopRequested) {
     try {
-      const { result, server, serverExit } = await runWebSocketModes(options, calibration, hooks);
+      const { result, server, pinning, serverExit } = await runWebSocketModes(options, calibration, hooks);
       cases.push(...result.cases);
       Object.assign(order, result.order);
       runSettings.server = server;
+      runSettings.pinning = pinning;
       if (serverExit !== undefined) fail(`the server process exited (${serverExit}) during the WebSocket modes; they stopped there`);
       else if (result.aborted) fail(`WebSocket modes stopped, the server cannot be reached: ${result.aborted}`);
     } catch (e) {

@@ -6,7 +6,8 @@
 
 import { SettingError } from "../harness/settings.ts";
 import type { BenchOptions } from "./options.ts";
-import { spawnServer } from "./processes/server.ts";
+import { pinApart, type Pinning } from "./processes/affinity.ts";
+import { spawnServer, type ServerProcess } from "./processes/server.ts";
 
 /** Checks that a server the user named answers, with a message per kind of failure. */
 async function probeServer(url: string, timeoutMs: number): Promise<void> {
@@ -38,25 +39,47 @@ export async function checkUrl(url: string): Promise<void> {
 /** A server to work against: its base URL, a label for the results, and how it ended if it did. */
 export interface UsedServer {
   url: string;
+  /** Every server process of the run, `url` first: the socket modes' rounds take turns with them (client/socket/rounds.ts). */
+  urls: string[];
   label: string;
+  /** Where the bench and the server ran (processes/affinity.ts), or why they were not pinned. */
+  pinning: string;
   /** How our own server process ended, once it has; always undefined for --url. */
   exit(): string | undefined;
 }
 
-/** Runs `work` against the server `--url` names, or against a server process of our own. */
-export async function useServer<T>(options: BenchOptions, work: (server: UsedServer) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` against the server `--url` names, or against `processes` server processes of our
+ * own: each compiles the codecs its own way, so the rounds take turns with them (as codec mode's
+ * passes spread over --forks processes), and a ratio no longer rests on one process's luck.
+ */
+export async function useServer<T>(options: BenchOptions, work: (server: UsedServer) => Promise<T>, processes = 1): Promise<T> {
   if (options.url) {
     await probeServer(options.url, options.settings.stallTimeoutMs);
-    return work({ url: options.url, label: options.url, exit: () => undefined });
+    return work({ url: options.url, urls: [options.url], label: options.url, pinning: "not pinned: the server is the user's (--url)", exit: () => undefined });
   }
-  const spawned = await spawnServer([...(options.settings.deflate ? ["--deflate"] : []), ...options.settings.userMessages.flatMap((f) => ["--messages", f.file]), ...(options.settings.userProto ? ["--proto", options.settings.userProto.file, "--proto-type", options.settings.userProto.type] : []),
+  const args = [
+    ...(options.settings.deflate ? ["--deflate"] : []),
+    ...options.settings.userMessages.flatMap((f) => ["--messages", f.file]),
+    ...(options.settings.userProto ? ["--proto", options.settings.userProto.file, "--proto-type", options.settings.userProto.type] : []),
     ...(options.settings.codecModules ?? []).flatMap((m) => ["--codec-module", m.file]),
-  ]);
+  ];
+  const spawned: ServerProcess[] = [];
   let exit: string | undefined;
-  void spawned.exited.then((how) => (exit = how === "0" ? "exit code 0" : /^\d+$/.test(how) ? `exit code ${how}` : `killed by ${how}`));
+  let pinning: Pinning = { label: "", release: () => {} };
   try {
-    return await work({ url: spawned.url, label: `spawned (pid ${spawned.pid}, ${spawned.url})`, exit: () => exit });
+    for (let i = 0; i < Math.max(1, processes); i++) {
+      const server = await spawnServer(args);
+      spawned.push(server);
+      void server.exited.then((how) => (exit ??= how === "0" ? "exit code 0" : /^\d+$/.test(how) ? `exit code ${how}` : `killed by ${how}`));
+    }
+    // Several clients are worker threads meant to spread over the cores; a browser runs where it runs.
+    const pin = options.noPin ? undefined : options.settings.clients > 1 ? "several clients (--clients) share the cores" : options.client === "browser" ? "the browser runs the client" : "";
+    pinning = pin === "" ? pinApart(spawned.map((s) => s.pid)) : { label: `not pinned: ${pin ?? "--no-pin"}`, release: () => {} };
+    const label = spawned.length === 1 ? `spawned (pid ${spawned[0]!.pid}, ${spawned[0]!.url})` : `spawned, ${spawned.length} processes (pids ${spawned.map((s) => s.pid).join(", ")})`;
+    return await work({ url: spawned[0]!.url, urls: spawned.map((s) => s.url), label, pinning: pinning.label, exit: () => exit });
   } finally {
-    await spawned.stop();
+    pinning.release();
+    for (const s of spawned) await s.stop();
   }
 }

@@ -7,6 +7,7 @@ import type { Frame } from "../../protocols/codec.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import type { FidelityReport } from "./fidelity.ts";
 import { summarize, type Summary } from "./stats.ts";
+import type { ServerSliceFigures, SocketFigures } from "./socket-results.ts";
 import type { ClientKind, Mode, Settings } from "./settings.ts";
 
 /** What the numbers were measured on. Every results file carries it. */
@@ -33,97 +34,6 @@ export interface Environment {
   userAgent?: string;
 }
 
-
-/** Latency percentiles from every round-trip sample, ns. */
-export interface LatencyPercentiles {
-  samples: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  p999: number;
-  /** Absent in files written before it was recorded. */
-  p9999?: number;
-  max: number;
-}
-
-/** One client's share of a `--clients N` case run. */
-export interface ClientFigures {
-  sent: number;
-  received: number;
-  lost: number;
-  msgsPerS: number;
-}
-
-/** What only the WebSocket modes have. Counts are summed over runs. */
-interface SocketFigures {
-  /** Concurrent connections per case (--clients). */
-  clients: number;
-  /** With several clients: each client's figures, per run. */
-  perClient?: ClientFigures[][];
-  /** Messages in flight: 1 for roundtrip, the window for stream. */
-  window: number;
-  /** Messages per timed slice: one round's share in interleaved rounds, the whole run on fresh connections. */
-  slice: number;
-  sent: number;
-  received: number;
-  lost: number;
-  reordered: number;
-  corrupted: number;
-  /** Client-to-server frame per message (payload + header + mask), bytes; with compression, as measured on the socket (NaN when not measured). */
-  wireBytes: number;
-  /** Server's reply payload per message, bytes. */
-  replyBytes: number;
-  /** Server-to-client frame per message (payload + header), bytes; with compression, as measured on the socket (NaN when not measured; absent in older files). */
-  replyWireBytes?: number;
-  /** With compression: the share of the client's messages it sent compressed (a client may leave small ones alone). */
-  compressedShare?: number;
-  /** roundtrip: every message's round-trip time; latency: each reply's time since its message was due (corrected); pooled over runs. */
-  rtt: LatencyPercentiles | undefined;
-  /** latency mode: each reply's time since its message actually went out (uncorrected, what a closed loop sees). */
-  serviceTime?: LatencyPercentiles;
-  /** latency mode: messages sent more than one interval (at least 1 ms) after they were due, summed over runs. */
-  late?: number;
-  /** latency mode: messages per second asked for (all clients together) and achieved (sent over the spans they were sent in at the pace the client kept: a line fitted through each run's send times, client/socket/open-loop.ts). */
-  targetRate?: number;
-  achievedRate?: number;
-  /** latency mode: every sample of both, as HdrHistograms (µs, 3 significant digits) in HdrHistogram's compressed base64 encoding. */
-  histograms?: { correctedUs: string; serviceUs: string };
-  /** Server-side decode / encode per message, per-call timing with clock cost subtracted, across runs, ns. */
-  serverDeserialize: Summary;
-  serverSerialize: Summary;
-  /** Kept connections: the server's figures of every slice (RunFigures.server) across the slices, per message, ns (absent in older files). */
-  field?: FieldFigures;
-  /** Payload megabytes (10^6) per second, one direction. */
-  mbPerS: number;
-  /** CPU time of the server and of the client while the cases ran, and the cases' wall time, ms. */
-  serverCpuMs: number;
-  clientCpuMs: number;
-  /** CPU per message on each side, ns: the client's over messages sent (its pacing loop included in latency mode), the server's over messages it answered (absent in older files). */
-  clientCpuNsPerMsg?: number;
-  serverCpuNsPerMsg?: number;
-  /** The server process's highest resident memory sampled while the case's connections were busy, bytes (NaN when the server did not say; absent in older files). */
-  serverRssPeakBytes?: number;
-  /** latency mode: the client's time on messages (encode and send, decode and check) per message, ns; its process CPU includes the pacing loop's polling. */
-  clientBusyNsPerMsg?: number;
-  elapsedMs: number;
-  backpressure: number;
-  dropped: number;
-  extensions: string;
-}
-
-/** The server's side of a case, from its slices: what the codec costs inside the server (bench/report/field.ts pairs it with JSON's and raw's). */
-export interface FieldFigures {
-  /** Slices the server answered the mark of. */
-  slices: number;
-  /** Decode + encode per message, timed in the server: the field figure. */
-  codecNs: Summary;
-  /** send() per message. */
-  sendNs: Summary;
-  /** The server process's CPU per message while the connection was busy. */
-  cpuNs: Summary;
-  /** Times the server slept and woke, per message (mean over the slices). */
-  wakeupsPerMsg: number;
-}
 
 /** Percentiles of per-message times taken from batch samples. */
 export interface BatchPercentiles {
@@ -159,18 +69,6 @@ export interface RunFigures {
   server?: ServerSliceFigures;
   /** cal-spin on kept connections: its loop's cost per call, timed hot in the server right after this round (protocols/calibration.ts), ns. */
   knownNs?: number;
-}
-
-/** The server's figures of one slice (its answer to the slice mark, protocols/socket/contract.ts), per message, ns. */
-export interface ServerSliceFigures {
-  /** Decode + encode, each call timed in the server with the clock's read cost subtracted: the field figure. */
-  codecNs: number;
-  /** send(): where the server encodes a text frame to UTF-8. */
-  sendNs: number;
-  /** The server process's CPU (user + system) while this connection was busy: the codec and everything else. */
-  cpuNs: number;
-  /** Times the server slept and woke, per message (voluntary context switches). */
-  wakeups: number;
 }
 
 export interface CaseResult {
@@ -238,6 +136,8 @@ export interface RunSettings extends Settings {
   client: ClientKind;
   /** The server the WebSocket modes talked to ("spawned" when the bench started its own). */
   server?: string;
+  /** Where the bench and the server ran while the sockets did ("bench on CPU 0, server on CPU 1"), or why they were not pinned (bench/cli/processes/affinity.ts). */
+  pinning?: string;
   /** Processes codec mode's passes were spread over (absent: one). */
   forks?: number;
   /** Ctrl-C stopped the run: the files hold the cases that finished. */

@@ -129,8 +129,8 @@ const COMMON = {
  * `codecs: []` means every codec (the registry's, plus raw).
  */
 export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
-  default: { ...COMMON, codecs: [], iterations: perMode(100_000, 2_000, 100_000, 10_000, 2_000), warmup: perMode(20_000, 5_000, 10_000, 1_000, 500) },
-  quick: { ...COMMON, codecs: [], runs: 2, iterations: perMode(50_000, 500, 10_000, 1_000, 1_000), warmup: perMode(10_000, 1_000, 1_000, 100, 100) },
+  default: { ...COMMON, codecs: [], iterations: perMode(100_000, 2_000, 100_000, 10_000, 2_000), warmup: perMode(20_000, 20_000, 10_000, 1_000, 500) },
+  quick: { ...COMMON, codecs: [], runs: 2, iterations: perMode(50_000, 500, 10_000, 1_000, 1_000), warmup: perMode(10_000, 5_000, 1_000, 100, 100) },
   // A page's WebSocket keeps 1,000 messages/s with sub-millisecond p50 in Chromium here, not 5,000 (README).
   browser: { ...COMMON, codecs: [], rates: [1_000], iterations: perMode(100_000, 1_000, 20_000, 0, 1_000), warmup: perMode(20_000, 500, 10_000, 0, 200) },
 };

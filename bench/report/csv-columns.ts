@@ -103,6 +103,7 @@ export const CSV_COLUMNS: readonly string[] = [
   "field_total_ci95_high_ns",
   "field_timers_taken_off",
   "field_slices",
+  "field_interrupted_share",
   "field_over_json_ns",
   "field_over_json_ci95_low_ns",
   "field_over_json_ci95_high_ns",

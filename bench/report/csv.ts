@@ -3,7 +3,8 @@
  * comparisons (ratios to json and raw, lab and field) worked out from the case's rounds.
  */
 
-import type { BenchResults, CaseResult, FieldFigures } from "../harness/results.ts";
+import type { BenchResults, CaseResult } from "../harness/results.ts";
+import type { FieldFigures } from "../harness/socket-results.ts";
 import { calSpin } from "../../protocols/calibration.ts";
 import { clientVsJson, cpuOverRaw, echoVsJson, fieldCost, fieldOfRound, fieldVsJson } from "./field.ts";
 import { baselineCase, estimate, pairedDifference, vsJson, vsRaw } from "./ratios.ts";
@@ -160,6 +161,7 @@ function fieldColumns(results: BenchResults, c: CaseResult, field: FieldFigures)
     field_total_ci95_high_ns: cost?.high,
     field_timers_taken_off: cost?.corrected,
     field_slices: field.slices,
+    field_interrupted_share: field.interrupted,
     field_vs_json: vs?.ratio,
     field_vs_json_ci95_low: vs?.low,
     field_vs_json_ci95_high: vs?.high,

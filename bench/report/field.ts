@@ -42,10 +42,12 @@ function timersOnNothing(c: CaseResult, cases: readonly CaseResult[]): Map<numbe
 export function fieldOfRound(c: CaseResult, cases: readonly CaseResult[]): RoundFigure {
   const floor = timersOnNothing(c, cases);
   return (r: RunFigures) => {
-    if (!r.server) return undefined;
-    if (!floor) return r.server.codecNs;
+    const own = r.server?.codecNs;
+    // A results file stores NaN as null: a slice without the figure.
+    if (typeof own !== "number" || !Number.isFinite(own)) return undefined;
+    if (!floor) return own;
     const f = floor.get(r.round);
-    return f === undefined ? undefined : r.server.codecNs - f;
+    return f === undefined || !Number.isFinite(f) ? undefined : own - f;
   };
 }
 
@@ -87,11 +89,13 @@ export function clientVsJson(c: CaseResult, cases: readonly CaseResult[]): Compa
 
 /**
  * How closely each way of measuring inside the server recovers what the
- * calibration codecs cost over json, in one mode and payload. Every figure
- * is a share of cal-spin's known cost, round by round: what the method finds
- * over json in the round, over the loop's cost timed hot in the server right
- * after it (so the machine's drift over a run does not count against the
- * method). cal-spin should come to 1, cal-json to 0.
+ * calibration codecs cost, in one mode and payload:
+ * - cal-spin over json, as a share of its loop's known cost, round by round
+ *   (the loop timed hot in the server right after the round, so the
+ *   machine's drift over a run does not count against the method): 1 when
+ *   the method finds exactly that much more;
+ * - cal-json relative to json, as the method compares any codec with json:
+ *   1 when it finds a codec that costs what JSON costs to cost that much.
  */
 export interface CalibrationCheck {
   client: string;
@@ -101,32 +105,51 @@ export interface CalibrationCheck {
   rate?: number;
   /** cal-spin's loop timed hot in the server after each round, ns per call. */
   known: Estimate;
-  /** By the field figure: cal-spin's and cal-json's cost over json, as shares of the known cost. */
+  /** By the field figure: cal-spin's cost over json's as a share of the known cost; cal-json's relative to json's. */
   spinByTimers?: Estimate;
   twinByTimers?: Estimate;
-  /** The same by the server's CPU per message. */
+  /** The same by the server's CPU per message over raw's. */
   spinByCpu?: Estimate;
   twinByCpu?: Estimate;
   /** raw's timers around no work: what the field figure takes off (uncorrected, ns per message). */
   timersOnNothing?: Estimate;
 }
 
-/** Per round of `c`: its figure over json's, as a share of the known cost measured after that round. */
-function sharesOfKnown(c: CaseResult | undefined, json: CaseResult, known: ReadonlyMap<number, number>, pick: RoundFigure): Estimate | undefined {
-  if (!c?.verified) return undefined;
+/** Per round, `c`'s and json's figures (and raw's, by the same rounds), when all the cases have one. */
+function byRound(c: CaseResult | undefined, json: CaseResult, pick: RoundFigure): Map<number, [number, number]> {
+  const out = new Map<number, [number, number]>();
+  if (!c?.verified) return out;
   const base = new Map<number, number>();
   for (const r of json.raw) {
     const v = pick(r);
     if (v !== undefined) base.set(r.round, v);
   }
-  const shares: number[] = [];
   for (const r of c.raw) {
     const v = pick(r);
     const b = base.get(r.round);
-    const k = known.get(r.round);
-    if (v !== undefined && b !== undefined && k !== undefined && k > 0) shares.push((v - b) / k);
+    if (v !== undefined && b !== undefined) out.set(r.round, [v, b]);
+  }
+  return out;
+}
+
+/** cal-spin's figure over json's per round, as a share of the known cost measured after that round. */
+function shareOfKnown(spin: CaseResult, json: CaseResult, known: ReadonlyMap<number, number>, pick: RoundFigure): Estimate | undefined {
+  const shares: number[] = [];
+  for (const [round, [v, b]] of byRound(spin, json, pick)) {
+    const k = known.get(round);
+    if (k !== undefined && k > 0) shares.push((v - b) / k);
   }
   return estimate(shares);
+}
+
+/** `c`'s figure relative to json's per round, each less raw's in that round when `floor` has it (the CPU: what the codec adds to the transport's). */
+function relativeToJson(c: CaseResult | undefined, json: CaseResult, pick: RoundFigure, floor?: ReadonlyMap<number, number>): Estimate | undefined {
+  const ratios: number[] = [];
+  for (const [round, [v, b]] of byRound(c, json, pick)) {
+    const f = floor ? floor.get(round) : 0;
+    if (f !== undefined && b - f > 0) ratios.push((v - f) / (b - f));
+  }
+  return estimate(ratios);
 }
 
 /** Every mode and payload where json and cal-spin ran over a socket with the known cost timed after each round. */
@@ -143,16 +166,18 @@ export function calibrationChecks(results: Pick<BenchResults, "cases">): Calibra
     const raw = baselineCase(results.cases, json, "raw");
     const timers = fieldOfRound(json, results.cases);
     const cpu: RoundFigure = (r) => r.server?.cpuNs;
+    const rawCpu = new Map<number, number>();
+    for (const r of raw?.raw ?? []) if (r.server) rawCpu.set(r.round, r.server.cpuNs);
     checks.push({
       client: json.client,
       mode: json.mode,
       payload: json.payload,
       ...(json.socket?.targetRate !== undefined ? { rate: json.socket.targetRate } : {}),
       known: knownCost,
-      spinByTimers: sharesOfKnown(spin, json, known, timers),
-      twinByTimers: sharesOfKnown(twin, json, known, timers),
-      spinByCpu: sharesOfKnown(spin, json, known, cpu),
-      twinByCpu: sharesOfKnown(twin, json, known, cpu),
+      spinByTimers: shareOfKnown(spin, json, known, timers),
+      twinByTimers: relativeToJson(twin, json, timers),
+      spinByCpu: shareOfKnown(spin, json, known, cpu),
+      twinByCpu: raw ? relativeToJson(twin, json, cpu, rawCpu) : undefined,
       timersOnNothing: raw && estimate(raw.raw.map((r) => r.server?.codecNs).filter((x) => x !== undefined)),
     });
   }
@@ -162,9 +187,4 @@ export function calibrationChecks(results: Pick<BenchResults, "cases">): Calibra
 /** A method recovers cal-spin's cost when the median share comes within the tolerance of 1. */
 export function recovers(share: Estimate | undefined): boolean | undefined {
   return share && Math.abs(share.value - 1) <= CALIBRATION_TOLERANCE;
-}
-
-/** A method reads cal-json (no extra cost) as nothing when the median share comes within the tolerance of 0. */
-export function readsNothing(share: Estimate | undefined): boolean | undefined {
-  return share && Math.abs(share.value) <= CALIBRATION_TOLERANCE;
 }

@@ -159,7 +159,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
             : (first.socket?.clients ?? 1) > 1
               ? ` per client, ${first.socket!.clients} concurrent clients (msgs/s: all clients together; "clients" column: slowest..fastest client)`
               : "") +
-          (client === "inprocess" ? "" : `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}`) +
+          (client === "inprocess" ? "" : `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}${s.pinning ? `; ${s.pinning}` : ""}`) +
           (view.mode === "stream" || view.mode === "fanout" ? `; window ${first.socket?.window ?? "?"}` : "") +
           (view.mode === "latency"
             ? `; at most ${first.socket?.window ?? "?"} in flight` +

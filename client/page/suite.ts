@@ -94,7 +94,7 @@ export async function runSuite(asked: Settings, onProgress: (p: Progress) => voi
       clock: performanceClock,
       calibration,
       WebSocket: WebSocket as unknown as WebSocketClass,
-      serverGc: () => requestServerGc(server),
+      serverGc: requestServerGc,
     });
     // Per-call client timings are quantized to the page's clock; say so on every row.
     for (const c of result.cases) if (calibration.resolutionNs > 1000) c.flags.push("coarse-clock");

@@ -3,7 +3,8 @@
  * every reporter reads.
  */
 
-import { summarizeRuns, type CaseResult, type ClientFigures, type FieldFigures, type LatencyPercentiles, type RunFigures } from "../../bench/harness/results.ts";
+import { summarizeRuns, type CaseResult, type RunFigures } from "../../bench/harness/results.ts";
+import type { ClientFigures, FieldFigures, LatencyPercentiles } from "../../bench/harness/socket-results.ts";
 import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
 import { encodeHistogram, latencyHistogram } from "../../bench/harness/histogram.ts";
 import { percentileSorted, summarize } from "../../bench/harness/stats.ts";
@@ -83,6 +84,7 @@ function fieldFigures(runs: readonly RunFigures[]): FieldFigures | undefined {
     sendNs: summarize(slices.map((x) => x.sendNs)),
     cpuNs: summarize(slices.map((x) => x.cpuNs)),
     wakeupsPerMsg: slices.reduce((acc, x) => acc + x.wakeups, 0) / slices.length,
+    interrupted: slices.reduce((acc, x) => acc + x.interrupted, 0) / slices.length,
   };
 }
 

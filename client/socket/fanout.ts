@@ -7,7 +7,7 @@
  * acknowledgement.
  */
 
-import type { ClientFigures } from "../../bench/harness/results.ts";
+import type { ClientFigures } from "../../bench/harness/socket-results.ts";
 import { CLOSE, socketUrl } from "../../protocols/socket/contract.ts";
 import { clientCodec, type ClientCodec, type MessageData } from "./codec.ts";
 import { byteLength, fetchServerStats, openSocket, sendFrame } from "./connection.ts";

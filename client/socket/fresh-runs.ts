@@ -52,7 +52,7 @@ export async function runFreshConnections(p: PayloadRun, rng: () => number): Pro
       }
       if (s.error === "") {
         p.progress("run", s.codec, run, done);
-        await ctx.serverGc?.();
+        await ctx.serverGc?.(ctx.server);
         ctx.gc?.();
         record(s, await runOnce(p, s, settings.iterations[mode], `run${run + 1}`), { run, round: run, position });
       }

@@ -7,7 +7,7 @@
 
 import type { Clock, ClockCalibration } from "../../bench/harness/clock.ts";
 import type { RunHooks } from "../../bench/harness/progress.ts";
-import type { ServerSliceFigures } from "../../bench/harness/results.ts";
+import type { ServerSliceFigures } from "../../bench/harness/socket-results.ts";
 import type { ClientKind, Settings, SocketMode } from "../../bench/harness/settings.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
 import type { SocketCase } from "./case-result.ts";
@@ -26,8 +26,10 @@ export interface SocketModeContext extends RunHooks {
   clientLibrary: string;
   /** With `settings.clients` above 1, the worker threads that run the connections. */
   workers?: ClientWorkers;
-  /** Asks the server to collect its garbage before each run. */
-  serverGc?: () => Promise<void>;
+  /** Asks a server (`server`, or one of `servers`) to collect its garbage before each run. */
+  serverGc?: (server: string) => Promise<void>;
+  /** Server processes the rounds take turns with, `server` first (client/socket/rounds.ts); absent: `server` alone. */
+  servers?: readonly string[];
   cpuMs?: () => number;
   /** Kept connections end every slice with a mark and keep the server's figures of it (default); false leaves the marks out (a pass that counts frames). */
   sliceFigures?: boolean;
@@ -73,7 +75,14 @@ function mean(values: Float64Array): number {
 function serverSlice(f: SocketCaseFigures): ServerSliceFigures | undefined {
   const x = f.serverSlice;
   if (x === undefined || x.messages === 0 || x.messages !== f.sent) return undefined;
-  return { codecNs: (x.decodeNs + x.encodeNs) / x.messages, sendNs: x.sendNs / x.messages, cpuNs: (x.cpuMs * 1e6) / x.messages, wakeups: x.wakeups / x.messages };
+  return {
+    codecNs: x.kept > 0 ? x.keptNs / x.kept : Number.NaN,
+    interrupted: (x.messages - x.kept) / x.messages,
+    allCodecNs: (x.decodeNs + x.encodeNs) / x.messages,
+    sendNs: x.sendNs / x.messages,
+    cpuNs: (x.cpuMs * 1e6) / x.messages,
+    wakeups: x.wakeups / x.messages,
+  };
 }
 
 /** Adds one timed slice's figures to its case; sets the case's error when the slice failed. */

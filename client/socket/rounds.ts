@@ -33,32 +33,37 @@ interface Open {
 }
 
 /**
- * Warms case `s` up on a connection of its own (the server's figures stay clean of it), then
- * opens its session. The warm-up streams its messages whatever the mode, so that even a
- * roundtrip or latency case's server has run the codec often enough for the engine's
+ * Warms case `s` up on a connection of its own to `server` (the server's figures stay clean of
+ * it), then opens its session there. The warm-up streams its messages whatever the mode, so that
+ * even a roundtrip or latency case's server has run the codec often enough for the engine's
  * optimising compilers, in a fraction of the time one message at a time would take.
  */
-async function openCase(p: PayloadRun, s: SocketCase, sessions: Map<SocketCase, Open>): Promise<void> {
+async function openCase(p: PayloadRun, s: SocketCase, server: string): Promise<Open | undefined> {
   const warmup = Math.min(p.settings.warmup[p.mode], p.messagesOf(s).length);
   if (warmup > 0) {
     p.progress("warmup", s.codec, 0, 0);
-    const warm = await runSocketCase({ ...p.options(s, warmup, "warmup"), mode: "stream", window: p.settings.window });
+    const warm = await runSocketCase({ ...p.options(s, warmup, "warmup"), server, mode: "stream", window: p.settings.window });
     if (warm.error !== "") {
       s.error = `warm-up: ${warm.error}`;
-      return;
+      return undefined;
     }
   }
   // Each slice ends with a mark, so the server's figures come slice by slice and pair by round.
-  const opened = await SocketSession.open({ ...p.options(s, p.messagesOf(s).length, "rounds"), sliceFigures: p.ctx.sliceFigures !== false });
-  if (typeof opened === "string") s.error = opened;
-  else sessions.set(s, { session: opened, last: undefined });
+  const opened = await SocketSession.open({ ...p.options(s, p.messagesOf(s).length, "rounds"), server, sliceFigures: p.ctx.sliceFigures !== false });
+  if (typeof opened === "string") {
+    s.error = opened;
+    return undefined;
+  }
+  return { session: opened, last: undefined };
 }
 
 /** Closes every session; a server-side failure found at close (a dropped message) fails its case. */
-async function closeAll(sessions: Map<SocketCase, Open>): Promise<void> {
-  for (const [s, { session, last }] of sessions) {
-    await session.close(last);
-    if (s.error === "" && last && last.error !== "") s.error = last.error;
+async function closeAll(sessions: Map<SocketCase, Open[]>): Promise<void> {
+  for (const [s, opens] of sessions) {
+    for (const { session, last } of opens) {
+      await session.close(last);
+      if (s.error === "" && last && last.error !== "") s.error = last.error;
+    }
   }
   sessions.clear();
 }
@@ -72,31 +77,40 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
     s.plannedRounds = settings.runs * roundsPerRun;
     s.slice = slice;
   }
-  const sessions = new Map<SocketCase, Open>();
+  // Every case keeps a connection to each server process; round k runs on server k mod n.
+  const servers = ctx.servers ?? [ctx.server];
+  const sessions = new Map<SocketCase, Open[]>();
   try {
     for (const s of p.cases) {
-      await openCase(p, s, sessions);
+      const opens: Open[] = [];
+      for (const server of servers) {
+        const open = await openCase(p, s, server);
+        if (open) opens.push(open);
+        else break;
+      }
+      sessions.set(s, opens);
       if (unreachable(s.error)) return { stopped: false, aborted: `${mode} ${s.codec} ${p.payload}: ${s.error}` };
     }
     let done = 0;
     for (let run = 0; run < settings.runs; run++) {
-      await ctx.serverGc?.();
+      for (const server of servers) await ctx.serverGc?.(server);
       ctx.gc?.();
       for (let k = 0; k < roundsPerRun; k++) {
         const round = run * roundsPerRun + k;
-        const live = shuffled(p.cases.filter((s) => s.error === "" && sessions.has(s)), rng);
+        const on = round % servers.length;
+        const live = shuffled(p.cases.filter((s) => s.error === "" && sessions.get(s)?.length === servers.length), rng);
         p.order.push(live.map((s) => s.codec));
         const start = k * slice;
         for (let position = 0; position < live.length; position++) {
           const s = live[position]!;
-          const open = sessions.get(s)!;
+          const open = sessions.get(s)![on]!;
           const f = await open.session.slice(start, Math.min(slice, iterations - start));
           open.last = f;
           record(s, f, { run, round, position });
         }
         // A calibrated run: cal-spin's known cost, timed in the server right after the round, beside the round's field figure.
         const spin = live.find((s) => s.codec === calSpin.name && s.error === "");
-        if (spin && spin.runs.at(-1)?.round === round) spin.runs.at(-1)!.knownNs = await fetchKnownCost(p.ctx.server);
+        if (spin && spin.runs.at(-1)?.round === round) spin.runs.at(-1)!.knownNs = await fetchKnownCost(servers[on]!);
         done += p.cases.length / roundsPerRun;
         p.progress("run", `round ${k + 1}/${roundsPerRun}`, run, done);
         // Stop at a round boundary, every case keeping its finished rounds.

@@ -6,7 +6,7 @@
  */
 
 import type { PayloadName } from "../../protocols/messages.ts";
-import type { ClientFigures } from "../../bench/harness/results.ts";
+import type { ClientFigures } from "../../bench/harness/socket-results.ts";
 import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
 import type { ServerConnectionStats } from "../../protocols/socket/contract.ts";
 import type { SocketCaseFigures } from "./figures.ts";

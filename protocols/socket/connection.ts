@@ -5,7 +5,7 @@ import type { PayloadName } from "../messages.ts";
 import { getCodec } from "../registry.ts";
 import { RAW_CODEC_NAME, frameOf, type ServerConnectionStats } from "./contract.ts";
 import { Inbox } from "./inbox.ts";
-import { newStats, sliceStart, type SliceStart } from "./stats.ts";
+import { newStats, SliceRecord } from "./stats.ts";
 
 /** echo: answer each message; publisher: publish each message to its topic; subscriber: receive only. */
 export type Role = "echo" | "publisher" | "subscriber";
@@ -21,8 +21,8 @@ export interface Connection {
   /** Decoded messages are checked for the payload's shape (not raw's: it decodes nothing). */
   checkShape: boolean;
   frame: Frame;
-  /** The connection's figures at the client's last slice mark. */
-  sliceStart: SliceStart;
+  /** The slice in progress: the figures at the client's last slice mark, and every message's time since. */
+  slice: SliceRecord;
   /** Messages that arrived while replies could not go out, undecoded, in order. */
   inbox: Inbox;
   /** send() returned -1: nothing more goes out, and the socket is paused, until drain. */
@@ -57,7 +57,7 @@ export function newConnection(r: ConnectionRequest, timerOverheadNs: number, now
     pc: r.codec === RAW_CODEC_NAME ? PASS_THROUGH : getCodec(r.codec)!.forPayload(r.payload),
     checkShape: r.codec !== RAW_CODEC_NAME,
     frame: frameOf(r.codec),
-    sliceStart: sliceStart(),
+    slice: new SliceRecord(),
     inbox: new Inbox(),
     blocked: false,
     blockedTimer: undefined,

@@ -18,14 +18,13 @@ import { block, closeLagging, hold, release, subscribed, unblock } from "./flow.
 import type { Incoming } from "./inbox.ts";
 import { publish, reject, reply } from "./replies.ts";
 import { shapeError } from "./shape.ts";
-import { takeSlice } from "./stats.ts";
 
 type Handlers = Required<Pick<WebSocketHandler<Connection>, "open" | "message" | "drain" | "close">>;
 
 /** Decodes and re-encodes one message, timing both; undefined once it has closed the socket. */
 function recode(s: SocketServer, ws: ServerWebSocket<Connection>, message: Encoded): Encoded | undefined {
   const { now, timerOverheadNs: overheadNs } = s.ctx;
-  const { stats, pc, checkShape } = ws.data;
+  const { stats, pc, checkShape, slice } = ws.data;
   try {
     const t0 = now();
     const decoded = pc.decode(message);
@@ -39,8 +38,11 @@ function recode(s: SocketServer, ws: ServerWebSocket<Connection>, message: Encod
     const t2 = now();
     const encoded = pc.encode(decoded);
     const t3 = now();
-    stats.decodeNs += (t1 - t0) * 1e6 - overheadNs;
-    stats.encodeNs += (t3 - t2) * 1e6 - overheadNs;
+    const decodeNs = (t1 - t0) * 1e6 - overheadNs;
+    const encodeNs = (t3 - t2) * 1e6 - overheadNs;
+    stats.decodeNs += decodeNs;
+    stats.encodeNs += encodeNs;
+    slice.add(decodeNs + encodeNs);
     return encoded;
   } catch (e) {
     reject(ws, CLOSE.invalidPayload, `${stats.codec}: ${errorText(e)}`);
@@ -69,7 +71,7 @@ function forward(s: SocketServer, ws: ServerWebSocket<Connection>, data: Encoded
 function endSlice(s: SocketServer, ws: ServerWebSocket<Connection>): void {
   const c = ws.data;
   s.cpu.release(c.stats);
-  const body = JSON.stringify(takeSlice(c.stats, c.sliceStart));
+  const body = JSON.stringify(c.slice.take(c.stats));
   if (reply(ws, c.frame === "text" ? body : new TextEncoder().encode(body)) === "blocked") block(s, ws);
 }
 

@@ -1,7 +1,7 @@
 /** The server's per-connection figures (served at /stats/ID) and where they are kept. */
 
 import type { PayloadName } from "../messages.ts";
-import { SLICE_FIELDS, type ServerConnectionStats, type ServerSlice } from "./contract.ts";
+import { INTERRUPTION_FACTOR, INTERRUPTION_FLOOR_NS, type ServerConnectionStats, type ServerSlice } from "./contract.ts";
 
 /** How many finished connections' stats are kept for /stats. */
 const STATS_KEPT = 1000;
@@ -48,19 +48,45 @@ export class StatsStore {
   }
 }
 
-/** What the connection's figures were at its last slice mark (all zero before the first). */
-export type SliceStart = ServerSlice;
+/** The running totals a slice is the difference of. */
+const TOTALS = ["messages", "decodeNs", "encodeNs", "sendNs", "cpuMs", "wakeups"] as const satisfies readonly (keyof ServerConnectionStats & keyof ServerSlice)[];
 
-export function sliceStart(): SliceStart {
-  return { messages: 0, decodeNs: 0, encodeNs: 0, sendNs: 0, cpuMs: 0, wakeups: 0 };
-}
+/** Messages of one slice whose times are kept; a connection that never marks a slice stops recording there. */
+const SLICE_TIMES_MAX = 1 << 20;
 
-/** The figures since `start` (the last mark), which then moves up to now. */
-export function takeSlice(stats: ServerConnectionStats, start: SliceStart): ServerSlice {
-  const slice = sliceStart();
-  for (const k of SLICE_FIELDS) {
-    slice[k] = stats[k] - start[k];
-    start[k] = stats[k];
+/**
+ * One connection's slice in progress: where its totals stood at the last mark, and every
+ * message's decode + encode time since, for the slice's figures without interruptions.
+ */
+export class SliceRecord {
+  private readonly start: Pick<ServerSlice, (typeof TOTALS)[number]> = { messages: 0, decodeNs: 0, encodeNs: 0, sendNs: 0, cpuMs: 0, wakeups: 0 };
+  private times = new Float64Array(256);
+  private count = 0;
+
+  /** One message's decode + encode, ns. */
+  add(ns: number): void {
+    if (this.count === this.times.length) {
+      if (this.count >= SLICE_TIMES_MAX) return;
+      const grown = new Float64Array(this.count * 2);
+      grown.set(this.times);
+      this.times = grown;
+    }
+    this.times[this.count++] = ns;
   }
-  return slice;
+
+  /** The figures since the last mark, which moves up to now. */
+  take(stats: ServerConnectionStats): ServerSlice {
+    const totals = { ...this.start };
+    for (const k of TOTALS) {
+      totals[k] = stats[k] - this.start[k];
+      this.start[k] = stats[k];
+    }
+    const times = this.times.subarray(0, this.count).sort();
+    const limit = INTERRUPTION_FACTOR * Math.max(INTERRUPTION_FLOOR_NS, times.length > 0 ? times[times.length >> 1]! : 0);
+    let kept = 0;
+    let keptNs = 0;
+    for (let i = 0; i < times.length && times[i]! <= limit; i++, kept++) keptNs += times[i]!;
+    this.count = 0;
+    return { ...totals, kept, keptNs };
+  }
 }

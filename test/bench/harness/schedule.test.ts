@@ -1,7 +1,7 @@
 /** The measuring plan's shared pieces: the shortest batch worth timing, batch sizes, and the seeded shuffle. */
 import { describe, expect, it } from "vitest";
 import { createRng } from "../../../bench/harness/random.ts";
-import { minBatchNs, shuffled, SLICE_TARGET_NS, sliceSize } from "../../../bench/harness/schedule.ts";
+import { codecMessages, minBatchNs, sharedListLength, shuffled, SLICE_TARGET_NS, sliceSize } from "../../../bench/harness/schedule.ts";
 
 describe("minBatchNs", () => {
   it("is 100x the resolution when the clock ticks coarsely", () => {
@@ -71,5 +71,20 @@ describe("shuffled", () => {
   it("handles an empty list and a single item", () => {
     expect(shuffled([], createRng(1))).toEqual([]);
     expect(shuffled(["only"], createRng(1))).toEqual(["only"]);
+  });
+});
+
+describe("each codec's own messages in the socket modes", () => {
+  it("are disjoint parts of the shared list when it is long enough, and spread evenly when it is not", () => {
+    const codecs = 4;
+    const list = Array.from({ length: sharedListLength(100, codecs) }, (_, i) => i);
+    expect(list).toHaveLength(400);
+    const parts = Array.from({ length: codecs }, (_, i) => codecMessages(list, i, codecs, 100));
+    expect(new Set(parts.flat()).size).toBe(400);
+    // Capped: 100,000 messages each cannot be disjoint; they start a quarter of the list apart.
+    const long = Array.from({ length: sharedListLength(100_000, codecs) }, (_, i) => i);
+    expect(long).toHaveLength(100_000);
+    expect(codecMessages(long, 1, codecs, 100_000)[0]).toBe(25_000);
+    expect(codecMessages(long, 3, codecs, 100_000)[80_000]).toBe((75_000 + 80_000) % 100_000);
   });
 });

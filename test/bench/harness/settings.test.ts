@@ -98,6 +98,15 @@ describe("the page and the CLI agree", () => {
     expect(parseBenchArgs(["--client", "browser"]).settings).toEqual(defaultSettings("browser", benchCodecNames()));
   });
 
+  it("runs the calibration codecs only when asked: --calibrate adds them, with json and raw", () => {
+    expect(parseBenchArgs([]).settings.codecs).not.toContain("cal-spin");
+    expect(parseBenchArgs(["--codecs", "all"]).settings.codecs).toEqual(benchCodecNames());
+    expect(parseBenchArgs(["--codecs", "custom-binary", "--calibrate"]).settings.codecs).toEqual(["custom-binary", "json", "cal-json", "cal-spin", "raw"]);
+    expect(parseBenchArgs(["--codecs", "cal-spin"]).settings.codecs).toEqual(["cal-spin"]);
+    expect(parseBenchArgs(["--no-pin"]).noPin).toBe(true);
+    expect(parseBenchArgs([]).noPin).toBe(false);
+  });
+
   it("plain bench gives the default profile, and --quick the quick one", () => {
     expect(parseBenchArgs([]).settings).toEqual(defaultSettings("default", benchCodecNames()));
     expect(parseBenchArgs(["--quick"]).settings).toEqual(defaultSettings("quick", benchCodecNames()));
