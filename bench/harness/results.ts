@@ -7,7 +7,7 @@ import type { Frame } from "../../protocols/codec.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import type { FidelityReport } from "./fidelity.ts";
 import { summarize, type Summary } from "./stats.ts";
-import type { ServerSliceFigures, SocketFigures } from "./socket-results.ts";
+import type { ServerSliceFigures, SliceLatency, SocketFigures } from "./socket-results.ts";
 import type { ClientKind, Mode, Settings } from "./settings.ts";
 
 /** What the numbers were measured on. Every results file carries it. */
@@ -69,6 +69,8 @@ export interface RunFigures {
   server?: ServerSliceFigures;
   /** cal-spin on kept connections: its loop's cost per call, timed hot in the server right after this round (protocols/calibration.ts), ns. */
   knownNs?: number;
+  /** Latency mode: the slice's p99, late share and rate kept. */
+  latency?: SliceLatency;
 }
 
 export interface CaseResult {
@@ -175,6 +177,8 @@ export interface Knee {
   missed?: number;
   /** Rates below the knee missed once and followed by a kept one (a pause of the machine, not the codec's limit). */
   forgiven?: number[];
+  /** The knee when a rate counts against the codec only where raw kept it (bench/harness/knee.ts); absent where it is `rate`. */
+  besideRaw?: { rate: number; missed?: number };
 }
 
 /** One mode x payload's wall time in a run, and the work it did. */

@@ -99,6 +99,16 @@ export interface FieldFigures {
   interrupted?: number;
 }
 
+/** Latency mode: what one slice saw at its rate (bench/harness/knee.ts judges a rate by the medians over a case's slices). */
+export interface SliceLatency {
+  /** The slice's corrected p99 (from when each message was due), ns. */
+  p99Ns: number;
+  /** Messages sent more than one interval late, as a share of the slice's. */
+  lateShare: number;
+  /** The rate the client kept over the rate asked for. */
+  achievedShare: number;
+}
+
 /** The server's figures of one slice (its answer to the slice mark, protocols/socket/contract.ts), per message, ns. */
 export interface ServerSliceFigures {
   /** Decode + encode, each call timed in the server with the clock's read cost subtracted, over the messages not interrupted (ServerSlice.kept): the field figure. */

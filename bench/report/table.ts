@@ -107,13 +107,15 @@ function kneeLines(cases: readonly CaseResult[]): string[] {
   const lines = [
     "",
     `knee: the highest rate kept (at least ${KNEE_RULE.minAchievedShare * 100}% of it sent, at most ${KNEE_RULE.maxLateShare * 100}% late, p99 within ` +
-      `${KNEE_RULE.maxP99Factor}x its p99 at the lowest rate, or 10 ms) before two rates in a row missed, msgs/s`,
+      `${KNEE_RULE.maxP99Factor}x its p99 at the lowest rate, or 10 ms; each the median of the step's slices) before two rates in a row missed, msgs/s` +
+      `${found.some((k) => k.besideRaw) ? "; (beside raw: the knee when only the rates raw kept count against the codec)" : ""}`,
   ];
   const payloads = orderPayloads(found.map((k) => k.payload));
   const width = Math.max(...payloads.map((p) => p.length)) + 1;
   for (const payload of payloads) {
     const of = found.filter((k) => k.payload === payload).sort((a, b) => b.rate - a.rate);
-    if (of.length > 0) lines.push(`${pad(payload, width)}${of.map((k) => `${k.codec} ${k.rate > 0 ? count(k.rate) : "none"}${k.missed === undefined ? "+" : ""}${k.forgiven ? "~" : ""}`).join(", ")}`);
+    const beside = (k: (typeof of)[number]): string => (k.besideRaw ? ` (beside raw ${count(k.besideRaw.rate)}${k.besideRaw.missed === undefined ? "+" : ""})` : "");
+    if (of.length > 0) lines.push(`${pad(payload, width)}${of.map((k) => `${k.codec} ${k.rate > 0 ? count(k.rate) : "none"}${k.missed === undefined ? "+" : ""}${k.forgiven ? "~" : ""}${beside(k)}`).join(", ")}`);
   }
   lines.push(`   (+: kept every rate tried${found.some((k) => k.forgiven) ? "; ~: missed a lower rate once, then kept the next" : ""})`);
   return lines;

@@ -7,7 +7,8 @@
 
 import type { Clock, ClockCalibration } from "../../bench/harness/clock.ts";
 import type { RunHooks } from "../../bench/harness/progress.ts";
-import type { ServerSliceFigures } from "../../bench/harness/socket-results.ts";
+import type { ServerSliceFigures, SliceLatency } from "../../bench/harness/socket-results.ts";
+import { percentileSorted } from "../../bench/harness/stats.ts";
 import type { ClientKind, Settings, SocketMode } from "../../bench/harness/settings.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
 import type { SocketCase } from "./case-result.ts";
@@ -85,6 +86,14 @@ function serverSlice(f: SocketCaseFigures): ServerSliceFigures | undefined {
   };
 }
 
+/** Latency mode: the slice's p99 from when each message was due, its late share, and the share of its rate it kept. */
+function sliceLatency(f: SocketCaseFigures, rate: number): SliceLatency | undefined {
+  if (!f.rttNs || f.rttNs.length === 0 || !(rate > 0)) return undefined;
+  const sorted = Float64Array.from(f.rttNs).sort();
+  const achieved = f.sendingMs > 0 ? (f.sent / f.sendingMs) * 1000 : Number.NaN;
+  return { p99Ns: percentileSorted(sorted, 99), lateShare: f.late / f.sent, achievedShare: achieved / rate };
+}
+
 /** Adds one timed slice's figures to its case; sets the case's error when the slice failed. */
 export function record(s: SocketCase, f: SocketCaseFigures, at: { run: number; round: number; position: number }): void {
   s.figures.push(f);
@@ -93,6 +102,7 @@ export function record(s: SocketCase, f: SocketCaseFigures, at: { run: number; r
     return;
   }
   const server = serverSlice(f);
+  const latency = s.mode === "latency" ? sliceLatency(f, s.rate) : undefined;
   s.runs.push({
     ...at,
     serializeNs: f.serializeNs / f.sent,
@@ -101,6 +111,7 @@ export function record(s: SocketCase, f: SocketCaseFigures, at: { run: number; r
     // roundtrip: the mean round trip; latency: the mean time from due to reply; else wall time per message.
     totalNs: s.mode === "roundtrip" || s.mode === "latency" ? mean(f.rttNs!) : (f.elapsedMs * 1e6) / f.received,
     ...(server ? { server } : {}),
+    ...(latency ? { latency } : {}),
   });
   if (f.rttNs) s.rtt.push(f.rttNs);
   if (f.serviceNs) s.service.push(f.serviceNs);

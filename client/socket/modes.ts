@@ -15,8 +15,9 @@ import { codecMessages, sharedListLength } from "../../bench/harness/schedule.ts
 import { applyUserProto } from "../../bench/harness/user-proto.ts";
 import { createRng } from "../../bench/harness/random.ts";
 import type { CaseResult } from "../../bench/harness/results.ts";
-import { keptRate, stopsClimbing } from "../../bench/harness/knee.ts";
+import { keptRate, keptSteps, KNEE_PRECISION, kneeOf, MAX_BISECTIONS, stepLatency, stopsClimbing } from "../../bench/harness/knee.ts";
 import { latencyStep, SOCKET_MODES, type Settings, type SocketMode } from "../../bench/harness/settings.ts";
+import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
 import { socketCaseResult, type SocketCase } from "./case-result.ts";
 import { runFreshConnections } from "./fresh-runs.ts";
@@ -63,9 +64,70 @@ function stepsOf(mode: SocketMode, settings: Settings): { rate: number; settings
  */
 function stillClimbing(settings: Settings, results: readonly CaseResult[], baseP99: Map<string, number>, history: Map<string, boolean[]>): string[] {
   if (!settings.sweep) return results.map((c) => c.codec);
-  for (const c of results) if (!baseP99.has(c.codec) && c.socket?.rtt) baseP99.set(c.codec, c.socket.rtt.p99);
+  for (const c of results) if (!baseP99.has(c.codec) && c.socket?.rtt) baseP99.set(c.codec, stepLatency(c)?.p99Ns ?? Number.NaN);
   for (const c of results) history.set(c.codec, [...(history.get(c.codec) ?? []), keptRate(c, baseP99.get(c.codec) ?? Number.NaN)]);
   return results.filter((c) => !stopsClimbing(history.get(c.codec)!)).map((c) => c.codec);
+}
+
+/** A rate between two, rounded to two significant digits (31,623 as 32,000), strictly inside them. */
+export function between(low: number, high: number): number {
+  const mid = Math.sqrt(low * high);
+  const unit = 10 ** Math.max(0, Math.floor(Math.log10(mid)) - 1);
+  const rounded = Math.round(mid / unit) * unit;
+  return rounded > low && rounded < high ? rounded : Math.round(mid);
+}
+
+/**
+ * The next bisections of a sweep, by rate: each codec whose knee and the rate it missed above it
+ * are further apart than KNEE_PRECISION gets the rate between them; codecs that meet at a rate
+ * share its step, with raw beside them (a codec's knee beside raw counts only the rates raw kept).
+ */
+export function refinements(done: readonly CaseResult[], codecs: readonly string[]): Map<number, string[]> {
+  const plan = new Map<number, string[]>();
+  for (const codec of codecs) {
+    const byRate = done.filter((c) => c.codec === codec && c.socket?.targetRate).sort((a, b) => a.socket!.targetRate! - b.socket!.targetRate!);
+    if (byRate.length === 0) continue;
+    const { rate, missed } = kneeOf(keptSteps(byRate));
+    if (missed === undefined || rate <= 0 || missed / rate <= KNEE_PRECISION) continue;
+    const at = between(rate, missed);
+    if (byRate.some((c) => c.socket!.targetRate === at)) continue;
+    plan.set(at, [...(plan.get(at) ?? []), codec]);
+  }
+  if (codecs.includes(RAW_CODEC_NAME)) for (const group of plan.values()) if (!group.includes(RAW_CODEC_NAME)) group.push(RAW_CODEC_NAME);
+  return plan;
+}
+
+/** A step of a mode and payload run for some codecs: their results, or undefined once the run has ended (stopped, or the server gone). */
+type StepRunner = (step: { rate: number; settings: Settings }, codecs: readonly string[]) => Promise<CaseResult[] | undefined>;
+
+/**
+ * One mode and payload, step by step (latency mode: rate by rate): every codec at each step, or
+ * under a sweep the codecs still climbing, then bisections between each codec's knee and the rate
+ * it missed above it. False when the run ended early.
+ */
+async function runPayloadSteps(settings: Settings, mode: SocketMode, payload: PayloadName, ladder: readonly { rate: number; settings: Settings }[], run: StepRunner): Promise<boolean> {
+  const all = settings.codecs.filter((c) => !isExcluded(settings, c, payload));
+  let codecs = all;
+  const baseP99 = new Map<string, number>();
+  const history = new Map<string, boolean[]>();
+  const done: CaseResult[] = [];
+  for (const step of ladder) {
+    if (codecs.length === 0) break;
+    const results = await run(step, codecs);
+    if (!results) return false;
+    done.push(...results);
+    codecs = stillClimbing(settings, results, baseP99, history);
+  }
+  for (let i = 0; settings.sweep && mode === "latency" && i < MAX_BISECTIONS; i++) {
+    const plan = refinements(done, all);
+    if (plan.size === 0) break;
+    for (const [rate, group] of plan) {
+      const results = await run({ rate, settings: latencyStep(settings, rate) }, group);
+      if (!results) return false;
+      done.push(...results);
+    }
+  }
+  return true;
 }
 
 /** The options of one connection of case `s`: the first `count` of its messages. */
@@ -101,12 +163,13 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   const codecLists = new Map<string, readonly Message[]>();
   const messagesOf = (payload: PayloadName, codec: string): readonly Message[] => {
     const key = `${payload}|${codec}`;
-    let list = codecLists.get(key);
-    if (!list) codecLists.set(key, (list = codecMessages(lists.get(payload)!, settings.codecs.indexOf(codec), settings.codecs.length, maxIterations)));
-    return list;
+    if (!codecLists.has(key)) codecLists.set(key, codecMessages(lists.get(payload)!, settings.codecs.indexOf(codec), settings.codecs.length, maxIterations));
+    return codecLists.get(key)!;
   };
   const source = { client: ctx.client, clientLibrary: ctx.clientLibrary, libraryVersion: ctx.libraryVersion };
-  const total = modes.reduce((n, m) => n + steps.get(m)!.length, 0) * settings.payloads.length * settings.codecs.length * settings.runs;
+  // A sweep's bisections count as steps too (an upper bound: most codecs need fewer).
+  const stepsOfMode = (m: SocketMode): number => steps.get(m)!.length + (m === "latency" && settings.sweep ? MAX_BISECTIONS : 0);
+  const total = modes.reduce((n, m) => n + stepsOfMode(m), 0) * settings.payloads.length * settings.codecs.length * settings.runs;
   const rng = createRng(settings.seed ^ 0x2545f491);
   const order: Record<string, string[][][]> = {};
   const ran: { s: SocketCase; settings: Settings }[] = [];
@@ -114,42 +177,45 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   let connection = 0;
   let outcome: PayloadOutcome = { stopped: false, aborted: "" };
 
-  outer: for (const mode of modes) {
+  /** One step of a mode and payload (latency: one rate) for `codecs`, recorded; what it returned, and how it ended. */
+  const runStep = async (mode: SocketMode, payload: PayloadName, step: { rate: number; settings: Settings }, codecs: readonly string[]): Promise<CaseResult[]> => {
+    const p: PayloadRun = {
+      settings: step.settings,
+      ctx,
+      mode,
+      payload,
+      cases: codecs.map((codec) => newCase(mode, codec, payload, step.rate)),
+      messagesOf: (s) => messagesOf(payload, s.codec),
+      order: [],
+      progress: (stage, codec, run, done) =>
+        ctx.onProgress?.({ stage, mode, codec, payload, run, runs: settings.runs, done: Math.round(finished + done), total, elapsedMs: now() - started }),
+      options: (s, count, label) => caseOptions(ctx, settings, s, messagesOf(payload, s.codec), count, `${ctx.client}-${label}-${mode}-${s.codec}-${payload}${s.rate ? `-${s.rate}` : ""}-${Date.now().toString(36)}-${connection++}`),
+    };
+    order[mode]!.push(p.order);
+    outcome = runsInRounds(mode, settings) ? await runInRounds(p, rng) : await runFreshConnections(p, rng);
+    finished += settings.codecs.length * settings.runs;
+    const results: CaseResult[] = [];
+    for (const s of p.cases) {
+      // A case that never ran a slice (stopped or aborted before its turn) is not reported.
+      if (s.figures.length === 0 && s.error === "") continue;
+      ran.push({ s, settings: step.settings });
+      const result = socketCaseResult(s, step.settings, source);
+      results.push(result);
+      ctx.onCaseDone?.(result);
+    }
+    return results;
+  };
+
+  for (const mode of modes) {
     order[mode] = [];
     for (const payload of settings.payloads) {
-      let codecs = settings.codecs.filter((c) => !isExcluded(settings, c, payload));
-      const baseP99 = new Map<string, number>();
-      const history = new Map<string, boolean[]>();
-      for (const step of steps.get(mode)!) {
-        if (codecs.length === 0) break;
-        const p: PayloadRun = {
-          settings: step.settings,
-          ctx,
-          mode,
-          payload,
-          cases: codecs.map((codec) => newCase(mode, codec, payload, step.rate)),
-          messagesOf: (s) => messagesOf(payload, s.codec),
-          order: [],
-          progress: (stage, codec, run, done) =>
-            ctx.onProgress?.({ stage, mode, codec, payload, run, runs: settings.runs, done: Math.round(finished + done), total, elapsedMs: now() - started }),
-          options: (s, count, label) => caseOptions(ctx, settings, s, messagesOf(payload, s.codec), count, `${ctx.client}-${label}-${mode}-${s.codec}-${payload}${s.rate ? `-${s.rate}` : ""}-${Date.now().toString(36)}-${connection++}`),
-        };
-        order[mode].push(p.order);
-        outcome = runsInRounds(mode, settings) ? await runInRounds(p, rng) : await runFreshConnections(p, rng);
-        finished += settings.codecs.length * settings.runs;
-        const results: CaseResult[] = [];
-        for (const s of p.cases) {
-          // A case that never ran a slice (stopped or aborted before its turn) is not reported.
-          if (s.figures.length === 0 && s.error === "") continue;
-          ran.push({ s, settings: step.settings });
-          const result = socketCaseResult(s, step.settings, source);
-          results.push(result);
-          ctx.onCaseDone?.(result);
-        }
-        if (outcome.stopped || outcome.aborted !== "") break outer;
-        codecs = stillClimbing(settings, results, baseP99, history);
-      }
+      const go = await runPayloadSteps(settings, mode, payload, steps.get(mode)!, async (step, codecs) => {
+        const results = await runStep(mode, payload, step, codecs);
+        return outcome.stopped || outcome.aborted !== "" ? undefined : results;
+      });
+      if (!go) break;
     }
+    if (outcome.stopped || outcome.aborted !== "") break;
   }
 
   return { cases: ran.map(({ s, settings: at }) => socketCaseResult(s, at, source)), order, stopped: outcome.stopped, aborted: outcome.aborted };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { keptRate, kneeField, KNEE_RULE, knees, stopsClimbing } from "../../../bench/harness/knee.ts";
-import type { CaseResult } from "../../../bench/harness/results.ts";
+import { keptRate, kneeField, KNEE_RULE, knees, stepLatency, stopsClimbing } from "../../../bench/harness/knee.ts";
+import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
 
 /** A latency case at `rate` with what it achieved, its late sends and its corrected p99 (ns). */
 function at(codec: string, rate: number, over: { achieved?: number; late?: number; p99?: number; payload?: string; verified?: boolean } = {}): CaseResult {
@@ -11,8 +11,16 @@ function at(codec: string, rate: number, over: { achieved?: number; late?: numbe
     codec,
     payload: over.payload ?? "small",
     verified: over.verified ?? true,
+    // A results file from before slices carried their own latency: the step's totals decide.
+    raw: [],
     socket: { targetRate: rate, achievedRate: over.achieved ?? rate, late: over.late ?? 0, sent, rtt: { samples: sent, p50: 1e5, p90: 2e5, p99: over.p99 ?? 5e5, p999: 1e6, max: 2e6 } },
   } as unknown as CaseResult;
+}
+
+/** A latency case whose slices (one per round) saw these p99s, ns; every slice sent its rate on time. */
+function sliced(codec: string, rate: number, p99s: number[]): CaseResult {
+  const raw: RunFigures[] = p99s.map((p99Ns, round) => ({ run: 0, round, position: 0, serializeNs: 1, deserializeNs: 1, totalNs: 1e5, latency: { p99Ns, lateShare: 0, achievedShare: 1 } }));
+  return { ...at(codec, rate, { p99: Math.max(...p99s) }), raw };
 }
 
 describe("the knee", () => {
@@ -69,3 +77,36 @@ describe("the knee", () => {
     expect(kneeField(cases)).toEqual({ knees: [{ client: "bun", payload: "small", codec: "json", rate: 1000, missed: 2000 }] });
   });
 });
+
+describe("the knee, slice by slice", () => {
+  it("judges a step by the median of its slices: one slice a pause of the machine hit does not sink it", () => {
+    // Four slices at 0.4 ms and one at 40 ms: the step's p99 is 40 ms, its median slice's 0.4 ms.
+    const paused = sliced("json", 20_000, [4e5, 4e5, 4e7, 4e5, 4e5]);
+    expect(stepLatency(paused)!.p99Ns).toBe(4e5);
+    expect(keptRate(paused, 4e5)).toBe(true);
+    // Three of five slices slow: that is the codec, not a pause.
+    expect(keptRate(sliced("json", 20_000, [4e5, 4e7, 4e7, 4e7, 4e5]), 4e5)).toBe(false);
+  });
+
+  it("beside raw, counts only the rates raw kept: where raw missed too, the machine could not keep up", () => {
+    const ok = [4e5, 4e5, 4e5, 4e5, 4e5];
+    const slow = [4e7, 4e7, 4e7, 4e7, 4e7];
+    const cases = [
+      ...[1000, 10_000, 20_000].map((r) => sliced("raw", r, ok)),
+      sliced("raw", 50_000, slow),
+      sliced("raw", 100_000, slow),
+      // json misses only where raw misses: beside raw it kept every rate raw kept.
+      ...[1000, 10_000, 20_000].map((r) => sliced("json", r, ok)),
+      sliced("json", 50_000, slow),
+      sliced("json", 100_000, slow),
+      // msgpack misses 20,000, which raw kept: that is msgpack's.
+      ...[1000, 10_000].map((r) => sliced("msgpack", r, ok)),
+      ...[20_000, 50_000, 100_000].map((r) => sliced("msgpack", r, slow)),
+    ];
+    const found = knees(cases);
+    expect(found.find((k) => k.codec === "json")).toEqual({ client: "bun", payload: "small", codec: "json", rate: 20_000, missed: 50_000, besideRaw: { rate: 20_000 } });
+    expect(found.find((k) => k.codec === "msgpack")).toEqual({ client: "bun", payload: "small", codec: "msgpack", rate: 10_000, missed: 20_000 });
+    expect(found.find((k) => k.codec === "raw")!.besideRaw).toBeUndefined();
+  });
+});
+

@@ -9,7 +9,8 @@ import type { Progress } from "../../../bench/harness/progress.ts";
 import { socketSliceSize } from "../../../bench/harness/schedule.ts";
 import type { Settings } from "../../../bench/harness/settings.ts";
 import { processCpuMs, type WebSocketClass } from "../../../client/socket/connection.ts";
-import { runSocketModes, type SocketModeContext } from "../../../client/socket/modes.ts";
+import { between, refinements, runSocketModes, type SocketModeContext } from "../../../client/socket/modes.ts";
+import type { CaseResult } from "../../../bench/harness/results.ts";
 import { startServer, type BenchServer } from "../../../server.ts";
 import { testSettings } from "../../helpers/settings.ts";
 
@@ -124,5 +125,38 @@ describe("fanout: fresh connections per run", () => {
       expect(c.socket!.perClient).toHaveLength(2);
     }
     expect(result.order.fanout![0]).toHaveLength(2);
+  });
+});
+
+describe("a sweep's bisections", () => {
+  /** A latency case at `rate`, kept or missed (its p99 within or past 10 ms). */
+  const step = (codec: string, rate: number, kept: boolean): CaseResult =>
+    ({ client: "bun", mode: "latency", codec, payload: "small", verified: true, raw: [], socket: { targetRate: rate, achievedRate: rate, late: 0, sent: 1000, rtt: { p99: kept ? 5e5 : 5e7 } } }) as unknown as CaseResult;
+
+  it("ask for the rate between each codec's knee and its miss above, shared by codecs that meet there, with raw beside them", () => {
+    const done = [
+      ...[1000, 20_000].map((r) => step("json", r, true)),
+      step("json", 50_000, false),
+      step("json", 100_000, false),
+      ...[1000, 20_000].map((r) => step("msgpack", r, true)),
+      step("msgpack", 50_000, false),
+      step("msgpack", 100_000, false),
+      ...[1000, 50_000].map((r) => step("raw", r, true)),
+      step("raw", 100_000, false),
+    ];
+    const plan = refinements(done, ["json", "msgpack", "raw"]);
+    expect([...plan.entries()]).toEqual([
+      [32_000, ["json", "msgpack", "raw"]],
+      [71_000, ["raw"]],
+    ]);
+    // Within 1.2x: nothing more to ask.
+    expect(refinements([step("json", 1000, true), step("json", 50_000, true), step("json", 59_000, false)], ["json"]).size).toBe(0);
+  });
+
+  it("round the rate to two significant digits, strictly between the two", () => {
+    expect(between(20_000, 50_000)).toBe(32_000);
+    expect(between(50_000, 60_000)).toBe(55_000);
+    expect(between(1000, 1001)).toBe(1000);
+    expect(between(100, 102)).toBe(101);
   });
 });
