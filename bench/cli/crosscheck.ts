@@ -7,8 +7,11 @@
  * single process per codec would cross-check nothing. A harness that
  * agrees only with itself proves little; where the two differ by more than
  * 10% the line says so, beside how far the plain loop's own processes were
- * apart. Without --from it first runs codec mode (`bun run bench --modes
- * codec`) into a temporary folder.
+ * apart, and beside the field figures (what the codec cost inside the
+ * server, roundtrip and stream) of the same run: a disagreement the field
+ * explains is one where the server too departs from codec mode, the same
+ * way, by more than 10%. Without --from it first runs `bun run bench`
+ * (codec, roundtrip and stream modes) into a temporary folder.
  */
 
 import { spawnSync } from "node:child_process";
@@ -18,22 +21,29 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { BenchResults } from "../harness/results.ts";
 import { parseInteger } from "../harness/settings.ts";
+import { toCsv } from "../report/csv.ts";
 import { pad } from "../report/format.ts";
-import { vsJson } from "../report/ratios.ts";
+import { type SampleRows, sampleRows } from "../report/sample-figures.ts";
 import { ROOT } from "./paths.ts";
 
-const USAGE = "usage: bun run crosscheck [--from results.json] [--iterations N] [--repetitions N] [--processes N]";
+const USAGE = "usage: bun run crosscheck [--from results.csv|results.json] [--iterations N] [--repetitions N] [--processes N]";
 /** Ratios further apart than this are called out. */
 const AGREE_WITHIN = 0.1;
 
-function codecModeResults(from: string | undefined): BenchResults {
-  if (from) return JSON.parse(readFileSync(from, "utf8")) as BenchResults;
+/** A results file's verified rows, CSV or JSON alike. */
+function rowsOf(file: string): SampleRows {
+  const text = readFileSync(file, "utf8");
+  return sampleRows(file.endsWith(".json") ? toCsv(JSON.parse(text) as BenchResults) : text);
+}
+
+function benchRows(from: string | undefined): SampleRows {
+  if (from) return rowsOf(from);
   const out = mkdtempSync(path.join(tmpdir(), "crosscheck-"));
   try {
-    process.stderr.write("crosscheck: running codec mode (bun run bench --modes codec)...\n");
-    const r = spawnSync(process.execPath, [path.join(ROOT, "bench/cli/bench.ts"), "--modes", "codec", "--out", out], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
-    if (r.status !== 0) throw new Error(`codec mode failed (exit ${r.status})`);
-    return JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
+    process.stderr.write("crosscheck: running bun run bench (codec, roundtrip and stream modes)...\n");
+    const r = spawnSync(process.execPath, [path.join(ROOT, "bench/cli/bench.ts"), "--out", out], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+    if (r.status !== 0) throw new Error(`bun run bench failed (exit ${r.status})`);
+    return rowsOf(path.join(out, "latest.csv"));
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -64,36 +74,66 @@ function main(argv: string[]): number {
     process.stderr.write(`crosscheck: ${(e as Error).message.split("\n")[0]}; ${USAGE}\n`);
     return 2;
   }
-  const results = codecModeResults(values.from);
-  const cases = results.cases.filter((c) => c.mode === "codec" && c.verified);
+  let rows: SampleRows;
+  try {
+    rows = benchRows(values.from);
+  } catch (e) {
+    process.stderr.write(`crosscheck: ${(e as Error).message.split("\n")[0]}\n`);
+    return 1;
+  }
+  const codecRows = rows.filter((r) => r("mode") === "codec");
+  if (codecRows.length === 0) {
+    process.stderr.write(`crosscheck: ${values.from} has no verified codec-mode rows; run bun run bench (or --modes codec) first\n`);
+    return 1;
+  }
+  const num = (s: string): number => (s === "" ? Number.NaN : Number(s));
+  const field = (mode: string, payload: string, codec: string): number => num(rows.find((r) => r("mode") === mode && r("payload") === payload && r("codec") === codec)?.("field_vs_json") ?? "");
   const lines = [
-    `codec mode (${results.environment.cpu}) against a plain loop, one codec per process, median of ${values.processes} processes; ratio to json, encode + decode per message`,
-    `("processes apart": the plain loop's slowest process over its fastest, for that codec)`,
+    `codec mode (${codecRows[0]!("cpu")}) against a plain loop, one codec per process, median of ${values.processes} processes; ratio to json, encode + decode per message`,
+    `("processes apart": the plain loop's slowest process over its fastest, for that codec; "field": the same codec's decode + encode inside the server,`,
+    ` roundtrip and stream mode of the same run; "field explains": the server departs from codec mode the same way as the plain loop, by more than 10%)`,
     "",
-    `${pad("payload", 8)}${pad("codec", 19)}${pad("codec mode", 22, true)}${pad("plain loop", 12, true)}${pad("difference", 12, true)}${pad("processes apart", 17, true)}`,
+    `${pad("payload", 8)}${pad("codec", 19)}${pad("codec mode", 22, true)}${pad("plain loop", 12, true)}${pad("difference", 12, true)}${pad("processes apart", 17, true)}${pad("field rt", 10, true)}${pad("field stream", 14, true)}  field explains`,
   ];
   let disagreements = 0;
+  let explained = 0;
+  let anyField = false;
   const processes = Number(values.processes);
-  for (const payload of [...new Set(cases.map((c) => c.payload))]) {
-    const codecs = cases.filter((c) => c.payload === payload).map((c) => c.codec);
+  for (const payload of [...new Set(codecRows.map((r) => r("payload")))]) {
+    const codecs = codecRows.filter((r) => r("payload") === payload).map((r) => r("codec"));
     const runs = new Map(codecs.map((codec) => [codec, [] as number[]]));
     // In turn: every codec's k-th process before any codec's (k+1)-th, so the machine's drift spreads over all of them.
-    for (let k = 0; k < processes; k++) for (const codec of codecs) runs.get(codec)!.push(plainLoop(codec, payload, Number(values.iterations), Number(values.repetitions), results.settings.seed));
+    for (let k = 0; k < processes; k++) for (const codec of codecs) runs.get(codec)!.push(plainLoop(codec, payload, Number(values.iterations), Number(values.repetitions), Number(codecRows[0]!("seed"))));
     const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-    for (const c of cases.filter((x) => x.payload === payload && x.codec !== "json")) {
-      const mode = vsJson(c, results.cases);
-      if (!mode) continue;
-      const mine = runs.get(c.codec)!;
+    for (const row of codecRows.filter((r) => r("payload") === payload && r("codec") !== "json")) {
+      const codec = row("codec");
+      const ratio = num(row("total_vs_json"));
+      if (!Number.isFinite(ratio) || !runs.has("json")) continue;
+      const mine = runs.get(codec)!;
       const plainRatio = median(mine) / median(runs.get("json")!);
-      const difference = plainRatio / mode.ratio - 1;
+      const difference = plainRatio / ratio - 1;
       const off = Math.abs(difference) > AGREE_WITHIN;
+      const fields = { rt: field("roundtrip", payload, codec), stream: field("stream", payload, codec) };
+      const sameWay = Object.entries(fields).filter(([, f]) => Number.isFinite(f) && Math.abs(f / ratio - 1) > AGREE_WITHIN && Math.sign(f / ratio - 1) === Math.sign(difference)).map(([name]) => name);
+      const hasField = Number.isFinite(fields.rt) || Number.isFinite(fields.stream);
+      const explains = !off ? "" : !hasField ? "-" : sameWay.length > 0 ? `yes (${sameWay.join(", ")})` : "no";
+      anyField ||= hasField;
       if (off) disagreements++;
-      const interval = `${mode.ratio.toFixed(2)} [${mode.low.toFixed(2)}-${mode.high.toFixed(2)}]`;
+      if (off && sameWay.length > 0) explained++;
+      const interval = `${ratio.toFixed(2)} [${num(row("total_vs_json_ci95_low")).toFixed(2)}-${num(row("total_vs_json_ci95_high")).toFixed(2)}]`;
       const apart = `${(Math.max(...mine) / Math.min(...mine)).toFixed(2)}x`;
-      lines.push(`${pad(payload, 8)}${pad(c.codec, 19)}${pad(interval, 22, true)}${pad(plainRatio.toFixed(2), 12, true)}${pad(`${difference >= 0 ? "+" : ""}${(100 * difference).toFixed(1)}%${off ? " !" : ""}`, 12, true)}${pad(apart, 17, true)}`);
+      const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : "-");
+      lines.push(
+        `${pad(payload, 8)}${pad(codec, 19)}${pad(interval, 22, true)}${pad(plainRatio.toFixed(2), 12, true)}${pad(`${difference >= 0 ? "+" : ""}${(100 * difference).toFixed(1)}%${off ? " !" : ""}`, 12, true)}${pad(apart, 17, true)}${pad(f(fields.rt), 10, true)}${pad(f(fields.stream), 14, true)}  ${explains}`.trimEnd(),
+      );
     }
   }
-  lines.push("", disagreements === 0 ? `Every ratio agrees within ${100 * AGREE_WITHIN}%.` : `${disagreements} ratio(s) differ by more than ${100 * AGREE_WITHIN}% (marked !): see the README, "Cross-check".`);
+  lines.push(
+    "",
+    disagreements === 0
+      ? `Every ratio agrees within ${100 * AGREE_WITHIN}%.`
+      : `${disagreements} ratio(s) differ by more than ${100 * AGREE_WITHIN}% (marked !); ${anyField ? `the field explains ${explained} of them (the server departs from codec mode the same way)` : "this run has no field figures (roundtrip or stream mode) to explain them"}: see the README, "Cross-check".`,
+  );
   process.stdout.write(lines.join("\n") + "\n");
   return 0;
 }

@@ -7,20 +7,28 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { BenchResults } from "../harness/results.ts";
-import { sampleFigures, withFigures } from "../report/sample-figures.ts";
+import { type Sample, type SampleSet, sampleFigures, sampleRows, withFigures } from "../report/sample-figures.ts";
 import { writeAtomic } from "./output.ts";
 import { ROOT } from "./paths.ts";
 
-/** The back-to-back runs the README quotes, and the older run from another machine. */
-export const SAMPLE_RUNS = ["results/sample/epyc-default-1.json", "results/sample/epyc-default-2.json", "results/sample/epyc-default-3.json"];
-export const OTHER_MACHINE = "results/sample/all-modes-varied.json";
+/** Back-to-back default runs (`bun run bench --out ...`). */
+export const SAMPLE_RUNS = ["results/sample/epyc-default-1.csv", "results/sample/epyc-default-2.csv", "results/sample/epyc-default-3.csv"];
+/** `bun run bench --calibrate`. */
+export const CALIBRATED_RUN = "results/sample/epyc-calibrate.csv";
+/** Back-to-back `bun run bench --modes latency --rate sweep`. */
+export const SAMPLE_SWEEPS = ["results/sample/epyc-sweep-1.csv", "results/sample/epyc-sweep-2.csv", "results/sample/epyc-sweep-3.csv"];
+/** An older run on another machine. */
+export const OTHER_MACHINE = "results/sample/all-modes-varied.csv";
 
-const load = (file: string): BenchResults => JSON.parse(readFileSync(path.join(ROOT, file), "utf8")) as BenchResults;
+export const loadSample = (file: string): Sample => ({ name: file, rows: sampleRows(readFileSync(path.join(ROOT, file), "utf8")) });
+
+export function sampleSet(): SampleSet {
+  return { runs: SAMPLE_RUNS.map(loadSample), calibrated: loadSample(CALIBRATED_RUN), sweeps: SAMPLE_SWEEPS.map(loadSample), other: loadSample(OTHER_MACHINE) };
+}
 
 /** The block as the committed files give it. */
 export function currentFigures(): string {
-  return sampleFigures(SAMPLE_RUNS.map(load), SAMPLE_RUNS, { results: load(OTHER_MACHINE), name: OTHER_MACHINE });
+  return sampleFigures(sampleSet());
 }
 
 function main(argv: string[]): number {
@@ -37,7 +45,7 @@ function main(argv: string[]): number {
     return updated === readme ? 0 : 1;
   }
   writeAtomic(readmePath, updated);
-  process.stdout.write(`Wrote the figures block of README.md from ${SAMPLE_RUNS.join(", ")} and ${OTHER_MACHINE}.\n`);
+  process.stdout.write(`Wrote the figures block of README.md from ${[...SAMPLE_RUNS, CALIBRATED_RUN, ...SAMPLE_SWEEPS, OTHER_MACHINE].join(", ")}.\n`);
   return 0;
 }
 

@@ -5,8 +5,10 @@
 
 import type { BenchResults, CaseResult } from "../harness/results.ts";
 import type { FieldFigures } from "../harness/socket-results.ts";
-import { calSpin } from "../../protocols/calibration.ts";
-import { clientVsJson, cpuOverRaw, echoVsJson, fieldCost, fieldOfRound, fieldVsJson } from "./field.ts";
+import { CALIBRATION_CODEC_NAMES, calSpin } from "../../protocols/calibration.ts";
+import { calibrationChecks, clientVsJson, cpuOverRaw, echoVsJson, fieldCost, fieldOfRound, fieldVsJson } from "./field.ts";
+import { knees } from "../harness/knee.ts";
+import type { Estimate } from "./ratios.ts";
 import { baselineCase, estimate, pairedDifference, vsJson, vsRaw } from "./ratios.ts";
 import { CSV_COLUMNS, CSV_VERSION, ROUND_FIELDS } from "./csv-columns.ts";
 
@@ -182,9 +184,33 @@ function fieldColumns(results: BenchResults, c: CaseResult, field: FieldFigures)
   };
 }
 
-function caseRow(results: BenchResults, c: CaseResult): Row {
+/**
+ * What a case's row takes from the run as a whole: its knee (latency mode at several rates) and,
+ * for the calibration codecs, what the calibration found (bench/report/field.ts). Worked out once
+ * per file, for every row.
+ */
+function runColumns(results: BenchResults): (c: CaseResult) => Row {
+  const found = knees(results.cases);
+  const checks = calibrationChecks(results);
+  const est = (prefix: string, e: Estimate | undefined): Row => ({ [prefix]: e?.value, [`${prefix}_ci95_low`]: e?.low, [`${prefix}_ci95_high`]: e?.high });
+  return (c) => {
+    const k = c.mode === "latency" ? found.find((x) => x.client === c.client && x.payload === c.payload && x.codec === c.codec) : undefined;
+    const check = CALIBRATION_CODEC_NAMES.includes(c.codec) ? checks.find((x) => x.client === c.client && x.mode === c.mode && x.payload === c.payload && x.rate === c.socket?.targetRate) : undefined;
+    const spin = c.codec === calSpin.name;
+    return {
+      knee_rate: k?.rate,
+      knee_missed_rate: k?.missed,
+      knee_beside_raw_rate: k ? (k.besideRaw?.rate ?? k.rate) : undefined,
+      knee_beside_raw_missed_rate: k ? (k.besideRaw ? k.besideRaw.missed : k.missed) : undefined,
+      ...(check ? { ...est("calibration_field_share", spin ? check.spinByTimers : check.twinByTimers), ...est("calibration_cpu_share", spin ? check.spinByCpu : check.twinByCpu) } : {}),
+    };
+  };
+}
+
+function caseRow(results: BenchResults, c: CaseResult, ofRun: (c: CaseResult) => Row): Row {
   return {
     ...identityColumns(results, c),
+    ...ofRun(c),
     ...(c.verified ? timingColumns(results, c) : {}),
     ...(c.socket ? socketColumns(results, c, c.socket) : {}),
     ...(c.verified && c.socket?.field ? fieldColumns(results, c, c.socket.field) : {}),
@@ -206,9 +232,10 @@ export function csvHeader(): string {
 
 /** The rows of these cases, each ending in CRLF as RFC 4180 has it. */
 export function csvRows(results: BenchResults, cases: readonly CaseResult[] = results.cases): string {
+  const ofRun = runColumns(results);
   return cases
     .map((c) => {
-      const row = caseRow(results, c);
+      const row = caseRow(results, c, ofRun);
       return CSV_COLUMNS.map((col) => csvField(row[col] as string | number | boolean | undefined)).join(",") + "\r\n";
     })
     .join("");

@@ -1,99 +1,195 @@
 /**
- * The README's figures, made from committed result files (results/sample/)
- * so that no figure in the README is typed by hand: how far apart the
- * ratios of back-to-back runs landed, per mode, and the same ratios on
- * another machine. `bun run readme-figures` prints this block and writes
- * it into the README; a test fails when the README's copy differs.
+ * The README's figures, made from committed results CSVs (results/sample/) so that no figure in
+ * the README is typed by hand: how far apart the ratios of back-to-back runs landed, mode by
+ * mode, lab (codec mode) and field (inside the server) side by side, the calibration that proves
+ * the field figure, the knees of back-to-back sweeps, and the same lab ratios on another machine.
+ * `bun run readme-figures` prints this block and writes it into the README; a test fails when
+ * the README's copy differs.
  */
 
-import type { BenchResults, CaseResult, Environment } from "../harness/results.ts";
-import type { Mode } from "../harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
-import { vsJson, vsRaw, type Comparison } from "./ratios.ts";
+import { parseCsv } from "./csv-parse.ts";
 
 /** Where the README's block starts and ends. */
 export const FIGURES_BEGIN = "<!-- figures:begin (bun run readme-figures writes this block from results/sample/) -->";
 export const FIGURES_END = "<!-- figures:end -->";
 
+/** A results CSV's verified rows, each read by column name. */
+export type SampleRows = ((column: string) => string)[];
+
+export function sampleRows(csv: string): SampleRows {
+  const [header, ...body] = parseCsv(csv);
+  const at = new Map((header ?? []).map((name, i) => [name, i]));
+  const rows = body.filter((r) => r.length > 1).map((r) => (column: string): string => r[at.get(column) ?? -1] ?? "");
+  return rows.filter((r) => r("verified") === "true");
+}
+
+/** A sample file: its rows, and its name for the reader. */
+export interface Sample {
+  name: string;
+  rows: SampleRows;
+}
+
 interface View {
-  mode: Mode;
-  baseline: "json" | "raw";
+  mode: string;
+  /** The ratio's column; its interval is in `${column}_ci95_low` and `_high`. */
+  column: string;
+  /** Turn the ratio around (a throughput ratio read as time). */
+  invert?: boolean;
+  /** Spread across the runs called close: the lab's 1.05x, the field's 1.10x. */
+  within: number;
   what: string;
 }
 
 const VIEWS: readonly View[] = [
-  { mode: "codec", baseline: "json", what: "Codec mode (serialize + deserialize in process), time per message relative to JSON" },
-  { mode: "roundtrip", baseline: "json", what: "Roundtrip mode, mean round-trip time relative to JSON" },
-  { mode: "stream", baseline: "raw", what: "Stream mode, time per message relative to raw (the transport alone; above 1 is slower)" },
+  { mode: "codec", column: "total_vs_json", within: 1.05, what: "Lab, codec mode (serialize + deserialize in process, a client's work), time per message relative to JSON" },
+  { mode: "codec", column: "echo_vs_json", within: 1.1, what: "Lab echo (decode a frame, then encode what it gave, a server's work), relative to JSON" },
+  { mode: "roundtrip", column: "field_vs_json", within: 1.1, what: "Field, roundtrip mode (inside a server idle between messages), decode + encode relative to JSON's" },
+  { mode: "stream", column: "field_vs_json", within: 1.1, what: "Field, stream mode (inside a busy server), decode + encode relative to JSON's" },
+  { mode: "roundtrip", column: "total_vs_json", within: 1.05, what: "Roundtrip mode, mean round-trip time relative to JSON" },
+  { mode: "stream", column: "msgs_per_s_vs_raw", invert: true, within: 1.05, what: "Stream mode, time per message relative to raw (the transport alone; above 1 is slower)" },
 ];
 
-/** A ratio with its interval as ± percent of it (the wider side). */
-function cell(c: Comparison | undefined): string {
-  if (!c) return "-";
-  const plusMinus = Math.max(c.high / c.ratio - 1, 1 - c.low / c.ratio);
-  return `${c.ratio.toFixed(2)} ± ${(100 * plusMinus).toFixed(1)}%`;
+const num = (s: string): number => (s === "" ? Number.NaN : Number(s));
+
+function find(rows: SampleRows, mode: string, payload: string, codec: string): ((c: string) => string) | undefined {
+  return rows.find((r) => r("mode") === mode && r("payload") === payload && r("codec") === codec);
 }
 
-function compare(view: View, c: CaseResult, cases: readonly CaseResult[]): Comparison | undefined {
-  if (view.baseline === "json") return vsJson(c, cases);
-  // Time relative to raw: raw's throughput ratio turned around.
-  const r = vsRaw(c, cases);
-  return r && { ...r, ratio: 1 / r.ratio, low: 1 / r.high, high: 1 / r.low };
+/** "0.56 ± 3.1%": a ratio with its interval as ± percent of it (the wider side); "-" where there is none. */
+function ratioCell(row: ((c: string) => string) | undefined, column: string, invert = false): { text: string; ratio: number } {
+  const ratio = row ? num(row(column)) : Number.NaN;
+  if (!Number.isFinite(ratio)) return { text: "-", ratio };
+  const low = num(row!(`${column}_ci95_low`));
+  const high = num(row!(`${column}_ci95_high`));
+  const r = invert ? 1 / ratio : ratio;
+  if (!Number.isFinite(low) || !Number.isFinite(high)) return { text: r.toFixed(2), ratio: r };
+  const plusMinus = Math.max(high / ratio - 1, 1 - low / ratio);
+  return { text: `${r.toFixed(2)} ± ${(100 * plusMinus).toFixed(1)}%`, ratio: r };
 }
 
-function machineLine(env: Environment): string {
-  return `${env.cpu} (${env.cores} cores, ${env.memoryGiB} GiB), ${env.runtime} ${env.runtimeVersion}, ${env.os}`;
+function codecsOf(rows: SampleRows, mode: string, skip: readonly string[]): string[] {
+  return [...new Set(rows.filter((r) => r("mode") === mode).map((r) => r("codec")))].filter((c) => !skip.includes(c));
 }
 
-/** One mode's table: a row per payload and codec, a column per run, and the largest over the smallest ratio. */
-function modeTable(view: View, runs: readonly BenchResults[]): { lines: string[]; worst: number; within: number; rows: number } {
+/** One view's table: a row per payload and codec, a column per run, and the largest over the smallest ratio. */
+function viewTable(view: View, runs: readonly Sample[]): string[] {
   const lines = [`| payload | codec | ${runs.map((_, i) => `run ${i + 1}`).join(" | ")} | largest / smallest |`, `|---|---|${runs.map(() => "---|").join("")}---|`];
   let worst = 1;
   let within = 0;
   let rows = 0;
-  const codecs = [...new Set(runs[0]!.cases.filter((c) => c.mode === view.mode).map((c) => c.codec))].filter((c) => c !== view.baseline);
   for (const payload of PAYLOAD_NAMES) {
-    for (const codec of codecs) {
-      const comparisons = runs.map((r) => {
-        const c = r.cases.find((x) => x.mode === view.mode && x.payload === payload && x.codec === codec);
-        return c && compare(view, c, r.cases);
-      });
-      const ratios = comparisons.filter((c) => c !== undefined).map((c) => c.ratio);
+    for (const codec of codecsOf(runs[0]!.rows, view.mode, ["json", "raw"])) {
+      const cells = runs.map((r) => ratioCell(find(r.rows, view.mode, payload, codec), view.column, view.invert));
+      const ratios = cells.map((c) => c.ratio).filter(Number.isFinite);
       if (ratios.length === 0) continue;
       const spread = Math.max(...ratios) / Math.min(...ratios);
       worst = Math.max(worst, spread);
       rows++;
-      if (spread <= 1.05) within++;
-      lines.push(`| ${payload} | ${codec} | ${comparisons.map(cell).join(" | ")} | ${spread.toFixed(3)} |`);
+      if (spread <= view.within) within++;
+      lines.push(`| ${payload} | ${codec} | ${cells.map((c) => c.text).join(" | ")} | ${spread.toFixed(3)} |`);
     }
   }
-  return { lines, worst, within, rows };
+  return [`${view.what}: ${within} of ${rows} ratios within ${view.within.toFixed(2)}x across the runs, the widest ${worst.toFixed(3)}x apart.`, "", ...lines];
 }
 
-/**
- * The block: back-to-back `runs` (same machine, same settings), mode by
- * mode, then `other` (another machine's run) beside the first run for codec
- * mode. `names` are the files, for the reader.
- */
-export function sampleFigures(runs: readonly BenchResults[], names: readonly string[], other?: { results: BenchResults; name: string }): string {
-  const first = runs[0]!;
-  const out: string[] = [FIGURES_BEGIN, ""];
-  out.push(`${runs.length} back-to-back runs of \`bun run bench\` (${names.map((n) => `\`${n}\``).join(", ")}) on ${machineLine(first.environment)}.`);
-  out.push(`Each cell: the median of the per-round ratios ± its 95% interval, within that run.`);
-  for (const view of VIEWS) {
-    if (!first.cases.some((c) => c.mode === view.mode)) continue;
-    const t = modeTable(view, runs);
-    out.push("", `${view.what}: ${t.within} of ${t.rows} ratios within 1.05x across the runs, the widest ${t.worst.toFixed(3)}x apart.`, "", ...t.lines);
+/** Lab and field of one run side by side: what a codec costs relative to JSON, by what work and where. */
+function sideBySide(run: Sample): string[] {
+  const lines = ["| payload | codec | lab | lab echo | field, roundtrip | field, stream |", "|---|---|---|---|---|---|"];
+  for (const payload of PAYLOAD_NAMES) {
+    for (const codec of codecsOf(run.rows, "codec", ["json"])) {
+      const cell = (mode: string, column: string): string => ratioCell(find(run.rows, mode, payload, codec), column).text;
+      if (!find(run.rows, "codec", payload, codec)) continue;
+      lines.push(`| ${payload} | ${codec} | ${cell("codec", "total_vs_json")} | ${cell("codec", "echo_vs_json")} | ${cell("roundtrip", "field_vs_json")} | ${cell("stream", "field_vs_json")} |`);
+    }
   }
-  if (other) {
-    const view = VIEWS[0]!;
-    out.push("", `The same ratios (codec mode, relative to JSON) on another machine: ${machineLine(other.results.environment)}, \`${other.name}\`, measured before codec mode ran in interleaved rounds (3 whole runs per codec, geometric mean of the per-run ratios):`, "");
-    out.push(`| payload | codec | ${first.environment.cpu}, run 1 | ${other.results.environment.cpu} |`, "|---|---|---|---|");
+  return lines;
+}
+
+/** "1.01 [0.98-1.04]" of a calibration share. */
+function shareCell(row: ((c: string) => string) | undefined, column: string): string {
+  const v = row ? num(row(column)) : Number.NaN;
+  return Number.isFinite(v) ? `${v.toFixed(2)} [${num(row!(`${column}_ci95_low`)).toFixed(2)}-${num(row!(`${column}_ci95_high`)).toFixed(2)}]` : "-";
+}
+
+/** The calibrated run: per mode and payload, the known cost and what each method found of it. */
+function calibrationTable(run: Sample): string[] {
+  const lines = [
+    "| mode | payload | cal-spin's loop, ns | field figure: cal-spin / known | field figure: cal-json / json | server CPU: cal-spin / known | server CPU: cal-json / json |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  for (const mode of ["roundtrip", "stream"]) {
     for (const payload of PAYLOAD_NAMES) {
-      for (const c of first.cases.filter((x) => x.mode === "codec" && x.payload === payload && x.codec !== "json")) {
-        const o = other.results.cases.find((x) => x.mode === "codec" && x.payload === payload && x.codec === c.codec);
-        out.push(`| ${payload} | ${c.codec} | ${cell(compare(view, c, first.cases))} | ${cell(o && compare(view, o, other.results.cases))} |`);
-      }
+      const spin = find(run.rows, mode, payload, "cal-spin");
+      const twin = find(run.rows, mode, payload, "cal-json");
+      if (!spin) continue;
+      const known = Math.round(num(spin("calibration_known_ns"))).toLocaleString("en-US");
+      lines.push(
+        `| ${mode} | ${payload} | ${known} | ${shareCell(spin, "calibration_field_share")} | ${shareCell(twin, "calibration_field_share")} | ${shareCell(spin, "calibration_cpu_share")} | ${shareCell(twin, "calibration_cpu_share")} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** Each codec's knee in each sweep, and the largest over the smallest. */
+function kneeTable(sweeps: readonly Sample[]): string[] {
+  const lines = [`| payload | codec | ${sweeps.map((_, i) => `sweep ${i + 1}`).join(" | ")} | largest / smallest |`, `|---|---|${sweeps.map(() => "---|").join("")}---|`];
+  let within = 0;
+  let rows = 0;
+  for (const payload of PAYLOAD_NAMES) {
+    for (const codec of codecsOf(sweeps[0]!.rows, "latency", [])) {
+      const knees = sweeps.map((s) => {
+        const row = find(s.rows, "latency", payload, codec);
+        return row ? { rate: num(row("knee_rate")), missed: num(row("knee_missed_rate")) } : undefined;
+      });
+      const rates = knees.map((k) => k?.rate ?? Number.NaN).filter((r) => r > 0);
+      if (rates.length === 0) continue;
+      const spread = Math.max(...rates) / Math.min(...rates);
+      rows++;
+      if (spread <= 1.25) within++;
+      const text = (k: (typeof knees)[number]): string => (k ? `${k.rate.toLocaleString("en-US")}${Number.isFinite(k.missed) ? ` (${k.missed.toLocaleString("en-US")})` : "+"}` : "-");
+      lines.push(`| ${payload} | ${codec} | ${knees.map(text).join(" | ")} | ${spread.toFixed(2)} |`);
+    }
+  }
+  return [`${within} of ${rows} knees within 25% of each other across the sweeps.`, "", ...lines];
+}
+
+function machineLine(rows: SampleRows): string {
+  const r = rows[0]!;
+  return `${r("cpu")} (${r("cores")} cores), ${r("runtime")} ${r("runtime_version")}, ${r("os")}`;
+}
+
+/** What the block is made of: back-to-back default runs, a calibrated run, back-to-back sweeps, another machine's run. */
+export interface SampleSet {
+  runs: readonly Sample[];
+  calibrated: Sample;
+  sweeps: readonly Sample[];
+  other: Sample;
+}
+
+export function sampleFigures(set: SampleSet): string {
+  const { runs, calibrated, sweeps, other } = set;
+  const first = runs[0]!;
+  const files = (samples: readonly Sample[]): string => samples.map((s) => `\`${s.name}\``).join(", ");
+  const out: string[] = [FIGURES_BEGIN, ""];
+  out.push(`${runs.length} back-to-back runs of \`bun run bench\` (${files(runs)}) on ${machineLine(first.rows)}.`);
+  out.push(`Each cell: the median of the per-round ratios ± its 95% interval, within that run.`);
+  out.push("", `Lab and field side by side, run 1: time per message relative to JSON's (lab: codec mode; field: the server's own decode + encode, raw's timers taken off).`, "", ...sideBySide(first));
+  for (const view of VIEWS) {
+    if (!first.rows.some((r) => r("mode") === view.mode && r(view.column) !== "")) continue;
+    out.push("", ...viewTable(view, runs));
+  }
+  out.push("", `The calibration, \`bun run bench --calibrate\` (\`${calibrated.name}\`): what each way of measuring inside the server found of cal-spin's known cost (1 holds), and of cal-json against json (1 holds), median of the rounds [95%].`, "", ...calibrationTable(calibrated));
+  const knees = kneeTable(sweeps);
+  out.push("", `Knees of ${sweeps.length} back-to-back \`bun run bench --modes latency --rate sweep\` (${files(sweeps)}), msgs/s, the rate missed above in brackets (+: kept every rate run). ${knees[0]}`, "", ...knees.slice(2));
+  out.push("", `The lab ratios on another machine: ${machineLine(other.rows)}, \`${other.name}\`, measured before codec mode ran in interleaved rounds (3 whole runs per codec, geometric mean of the per-run ratios):`, "");
+  out.push(`| payload | codec | ${first.rows[0]!("cpu")}, run 1 | ${other.rows[0]!("cpu")} |`, "|---|---|---|---|");
+  for (const payload of PAYLOAD_NAMES) {
+    for (const codec of codecsOf(first.rows, "codec", ["json"])) {
+      const mine = find(first.rows, "codec", payload, codec);
+      if (!mine) continue;
+      out.push(`| ${payload} | ${codec} | ${ratioCell(mine, "total_vs_json").text} | ${ratioCell(find(other.rows, "codec", payload, codec), "total_vs_json").text} |`);
     }
   }
   out.push("", FIGURES_END);

@@ -3,7 +3,7 @@
  * payload per process.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -15,20 +15,31 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const run = (script: string, args: string[]) => spawnSync(process.execPath, [script, ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
 
 describe("crosscheck", () => {
-  it("prints codec mode's ratio and interval beside the plain loop's for every codec and payload", () => {
+  it("prints codec mode's ratio and interval beside the plain loop's and the field's for every codec and payload, from the CSV or the JSON", () => {
     const out = path.join(tmp, "results");
-    const bench = run("bench/cli/bench.ts", ["--modes", "codec", "--codecs", "json,custom-binary,msgpack", "--payloads", "small,large", "--iterations", "2000", "--warmup", "200", "--out", out]);
+    const bench = run("bench/cli/bench.ts", ["--modes", "codec,stream", "--codecs", "json,custom-binary,msgpack", "--payloads", "small,large", "--iterations", "2000", "--warmup", "200", "--runs", "1", "--out", out]);
     expect(bench.status, bench.stderr).toBe(0);
-    const r = run("bench/cli/crosscheck.ts", ["--from", path.join(out, "latest.json"), "--iterations", "2000", "--repetitions", "2", "--processes", "2"]);
-    expect(r.status, r.stderr).toBe(0);
-    for (const payload of ["small", "large"]) {
-      for (const codec of ["custom-binary", "msgpack"]) {
-        expect(r.stdout).toMatch(new RegExp(`^${payload} +${codec} +\\d+\\.\\d\\d \\[\\d+\\.\\d\\d-\\d+\\.\\d\\d\\] +\\d+\\.\\d\\d +[+-]\\d+\\.\\d%`, "m"));
+    for (const file of ["latest.csv", "latest.json"]) {
+      const r = run("bench/cli/crosscheck.ts", ["--from", path.join(out, file), "--iterations", "2000", "--repetitions", "2", "--processes", "2"]);
+      expect(r.status, r.stderr).toBe(0);
+      for (const payload of ["small", "large"]) {
+        for (const codec of ["custom-binary", "msgpack"]) {
+          // codec mode [interval], plain loop, difference, processes apart, field rt (none: no roundtrip mode), field stream
+          expect(r.stdout).toMatch(new RegExp(`^${payload} +${codec} +\\d+\\.\\d\\d \\[\\d+\\.\\d\\d-\\d+\\.\\d\\d\\] +\\d+\\.\\d\\d +[+-]\\d+\\.\\d%( !)? +\\d+\\.\\d\\dx +- +\\d+\\.\\d\\d( +(yes \\(stream\\)|no))?$`, "m"));
+        }
       }
+      expect(r.stdout).toContain("median of 2 processes");
+      expect(r.stdout).toMatch(/Every ratio agrees within 10%\.|\d+ ratio\(s\) differ by more than 10% \(marked !\); the field explains \d+ of them/);
     }
-    expect(r.stdout).toContain("median of 2 processes");
-    expect(r.stdout).toMatch(/Every ratio agrees within 10%\.|\d+ ratio\(s\) differ by more than 10%/);
-  }, 180_000);
+  }, 240_000);
+
+  it("says so when the file has no codec-mode rows", () => {
+    const csv = path.join(tmp, "empty.csv");
+    writeFileSync(csv, "mode,codec,payload,verified\n");
+    const r = run("bench/cli/crosscheck.ts", ["--from", csv]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^crosscheck: .*empty\.csv has no verified codec-mode rows/);
+  });
 
   it("refuses a bad flag with one line and exit 2", () => {
     const r = run("bench/cli/crosscheck.ts", ["--iterations", "0"]);

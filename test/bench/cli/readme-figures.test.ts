@@ -3,8 +3,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { currentFigures, SAMPLE_RUNS } from "../../../bench/cli/readme-figures.ts";
-import type { BenchResults } from "../../../bench/harness/results.ts";
+import { currentFigures, loadSample, SAMPLE_RUNS } from "../../../bench/cli/readme-figures.ts";
 import { FIGURES_BEGIN, FIGURES_END } from "../../../bench/report/sample-figures.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -17,10 +16,10 @@ describe("README figures", () => {
   });
 
   it("say which CPU and runtime they come from", () => {
-    const first = JSON.parse(readFileSync(path.join(ROOT, SAMPLE_RUNS[0]!), "utf8")) as BenchResults;
+    const first = loadSample(SAMPLE_RUNS[0]!).rows[0]!;
     const block = currentFigures();
-    expect(block).toContain(first.environment.cpu);
-    expect(block).toContain(`bun ${first.environment.runtimeVersion}`);
+    expect(block).toContain(first("cpu"));
+    expect(block).toContain(`bun ${first("runtime_version")}`);
   });
 
   it("`bun run readme-figures --check` agrees, and a bad argument is one line and exit 2", () => {

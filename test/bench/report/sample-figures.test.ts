@@ -1,36 +1,86 @@
-/** The README's figures block, made from result files. */
+/** The README's figures block, made from results CSVs. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { BenchResults } from "../../../bench/harness/results.ts";
-import { vsJson } from "../../../bench/report/ratios.ts";
-import { FIGURES_BEGIN, FIGURES_END, sampleFigures, withFigures } from "../../../bench/report/sample-figures.ts";
+import { FIGURES_BEGIN, FIGURES_END, type Sample, sampleFigures, sampleRows, withFigures } from "../../../bench/report/sample-figures.ts";
 
-const load = (name: string): BenchResults => JSON.parse(readFileSync(new URL(`../../../results/sample/${name}`, import.meta.url), "utf8")) as BenchResults;
+const COLUMNS = [
+  "mode", "codec", "payload", "verified", "cpu", "cores", "runtime", "runtime_version", "os",
+  "total_vs_json", "total_vs_json_ci95_low", "total_vs_json_ci95_high",
+  "field_vs_json", "field_vs_json_ci95_low", "field_vs_json_ci95_high",
+  "calibration_known_ns", "calibration_field_share", "calibration_field_share_ci95_low", "calibration_field_share_ci95_high",
+  "knee_rate", "knee_missed_rate",
+];
+
+/** A results CSV of the given rows (each a partial record by column name). */
+function csv(rows: Record<string, string | number>[]): string {
+  const machine = { verified: "true", cpu: "Test CPU", cores: 2, runtime: "bun", runtime_version: "1.0.0", os: "Linux" };
+  return [COLUMNS.join(","), ...rows.map((r) => COLUMNS.map((c) => String({ ...machine, ...r }[c] ?? "")).join(","))].join("\n");
+}
+
+const ratio = (column: string, value: number) => ({ [column]: value, [`${column}_ci95_low`]: value * 0.98, [`${column}_ci95_high`]: value * 1.01 });
+
+function run(name: string, fieldSmall: number): Sample {
+  return {
+    name,
+    rows: sampleRows(
+      csv([
+        { mode: "codec", codec: "json", payload: "small", ...ratio("total_vs_json", 1) },
+        { mode: "codec", codec: "custom-binary", payload: "small", ...ratio("total_vs_json", 0.3) },
+        { mode: "roundtrip", codec: "custom-binary", payload: "small", ...ratio("field_vs_json", fieldSmall) },
+        { mode: "roundtrip", codec: "broken", payload: "small", verified: "false", ...ratio("field_vs_json", 9) },
+      ]),
+    ),
+  };
+}
+
+const calibrated: Sample = {
+  name: "cal.csv",
+  rows: sampleRows(csv([{ mode: "stream", codec: "cal-spin", payload: "large", calibration_known_ns: 10123.4, ...ratio("calibration_field_share", 1.02) }])),
+};
+const sweep = (rate: number, missed: number | ""): Sample => ({
+  name: `sweep-${rate}.csv`,
+  rows: sampleRows(csv([{ mode: "latency", codec: "json", payload: "medium", knee_rate: rate, knee_missed_rate: missed }])),
+});
 
 describe("sampleFigures", () => {
-  const older = load("all-modes-varied.json");
-  const block = sampleFigures([older, older], ["a.json", "b.json"], { results: older, name: "c.json" });
+  const block = sampleFigures({ runs: [run("a.csv", 0.5), run("b.csv", 0.6)], calibrated, sweeps: [sweep(20000, 24000), sweep(24000, "")], other: run("c.csv", 1) });
 
   it("is one marked block naming the files and the machine", () => {
     expect(block.startsWith(FIGURES_BEGIN)).toBe(true);
     expect(block.endsWith(FIGURES_END)).toBe(true);
-    expect(block).toContain("`a.json`, `b.json`");
-    expect(block).toContain(older.environment.cpu);
+    expect(block).toContain("`a.csv`, `b.csv`");
+    expect(block).toContain("Test CPU (2 cores), bun 1.0.0, Linux");
   });
 
-  it("puts each run's ratio in its column and the largest over the smallest at the end", () => {
-    const c = older.cases.find((x) => x.mode === "codec" && x.payload === "small" && x.codec === "custom-binary")!;
-    const ratio = vsJson(c, older.cases)!.ratio.toFixed(2);
-    const row = block.split("\n").find((l) => l.startsWith("| small | custom-binary |"))!;
-    expect(row).toMatch(new RegExp(`^\\| small \\| custom-binary \\| ${ratio} ± [\\d.]+% \\| ${ratio} ± [\\d.]+% \\| 1\\.000 \\|$`));
-    // The same run twice: every ratio within 1.05x of itself.
-    expect(block).toMatch(/Codec mode .*: 18 of 18 ratios within 1\.05x across the runs, the widest 1\.000x apart\./);
+  it("puts each run's field ratio in its column with its interval, and the largest over the smallest at the end", () => {
+    const field = block.slice(block.indexOf("Field, roundtrip mode"));
+    expect(field).toMatch(/^Field, roundtrip mode .*: 0 of 1 ratios within 1\.10x across the runs, the widest 1\.200x apart\./);
+    expect(field).toContain("| small | custom-binary | 0.50 ± 2.0% | 0.60 ± 2.0% | 1.200 |");
   });
 
-  it("stream rows are relative to raw and leave raw out", () => {
-    const stream = block.slice(block.indexOf("Stream mode"));
-    expect(stream).not.toMatch(/\| raw \|/);
-    expect(stream).toMatch(/\| large \| json \| [\d.]+ ± /);
+  it("leaves out rows that failed verification", () => {
+    expect(block).not.toContain("broken");
+  });
+
+  it("shows lab and field side by side", () => {
+    expect(block).toContain("| small | custom-binary | 0.30 ± 2.0% | - | 0.50 ± 2.0% | - |");
+  });
+
+  it("shows what the calibration recovered, with its interval", () => {
+    expect(block).toContain("| stream | large | 10,123 | 1.02 [1.00-1.03] | - | - | - |");
+  });
+
+  it("shows each sweep's knee, the rate missed above it, and whether they agree within 25%", () => {
+    expect(block).toContain("1 of 1 knees within 25% of each other across the sweeps.");
+    expect(block).toContain("| medium | json | 20,000 (24,000) | 24,000+ | 1.20 |");
+  });
+});
+
+describe("sampleRows", () => {
+  it("reads the committed CSVs by column name", () => {
+    const rows = sampleRows(readFileSync(new URL("../../../results/sample/all-modes-varied.csv", import.meta.url), "utf8"));
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.some((r) => r("mode") === "codec" && r("codec") === "custom-binary" && Number(r("total_vs_json")) > 0)).toBe(true);
   });
 });
 
