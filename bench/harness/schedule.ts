@@ -48,6 +48,19 @@ export function socketSliceSize(iterations: number, window: number): number {
   return Math.max(1, Math.min(iterations, Math.max(4 * window, Math.ceil(iterations / SOCKET_SLICES_PER_RUN))));
 }
 
+/**
+ * Latency mode's slices: messages are paced, not windowed, so a slice needs no
+ * room to fill a window; it needs to be short, so that a pause of the machine
+ * (several ms on a shared one) lands in few of a step's slices and leaves their
+ * median alone. A run's share of SOCKET_SLICES_PER_RUN, at least this many
+ * messages: at 1,000 messages/s, 25 ms.
+ */
+export const LATENCY_SLICE_MIN = 25;
+
+export function latencySliceSize(iterations: number): number {
+  return Math.max(1, Math.min(iterations, Math.max(LATENCY_SLICE_MIN, Math.ceil(iterations / SOCKET_SLICES_PER_RUN))));
+}
+
 /** Fisher-Yates with the benchmark's seeded generator. */
 export function shuffled<T>(items: readonly T[], rng: () => number): T[] {
   const out = [...items];

@@ -120,16 +120,17 @@ const COMMON = {
 
 /**
  * The one table of defaults. `default` makes plain `bun run bench` (every
- * mode, codec and payload) finish within about three minutes on a 2-core
+ * mode, codec and payload) finish within about six minutes on a 2-core
  * machine: the article's 100,000-message loop in process and in stream mode,
- * fewer round trips because each waits for its reply and its percentiles
- * need far fewer samples. `browser`: a browser's WebSocket moves only
+ * fewer round trips because each waits for its reply; 6,000 of them, in
+ * slices of 120, so that the field ratios of roundtrip mode repeat within
+ * 10% from run to run (with 2,000 in slices of 40, 15 of 18 did). `browser`: a browser's WebSocket moves only
  * thousands of messages per second (see the README), so the socket modes
  * send fewer messages and a run stays in minutes. `quick`: a first look.
  * `codecs: []` means every codec (the registry's, plus raw).
  */
 export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
-  default: { ...COMMON, codecs: [], iterations: perMode(100_000, 2_000, 100_000, 10_000, 2_000), warmup: perMode(20_000, 20_000, 10_000, 1_000, 500) },
+  default: { ...COMMON, codecs: [], iterations: perMode(100_000, 6_000, 100_000, 10_000, 2_000), warmup: perMode(20_000, 20_000, 10_000, 1_000, 500) },
   quick: { ...COMMON, codecs: [], runs: 2, iterations: perMode(50_000, 500, 10_000, 1_000, 1_000), warmup: perMode(10_000, 5_000, 1_000, 100, 100) },
   // A page's WebSocket keeps 1,000 messages/s with sub-millisecond p50 in Chromium here, not 5,000 (README).
   browser: { ...COMMON, codecs: [], rates: [1_000], iterations: perMode(100_000, 1_000, 20_000, 0, 1_000), warmup: perMode(20_000, 500, 10_000, 0, 200) },

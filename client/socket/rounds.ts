@@ -18,7 +18,7 @@
  * it came first), which would reward whichever codec a round shuffled later.
  */
 
-import { shuffled, socketSliceSize } from "../../bench/harness/schedule.ts";
+import { latencySliceSize, shuffled, socketSliceSize } from "../../bench/harness/schedule.ts";
 import type { SocketCase } from "./case-result.ts";
 import { record, unreachable, type PayloadOutcome, type PayloadRun } from "./mode-context.ts";
 import type { SocketCaseFigures } from "./figures.ts";
@@ -71,7 +71,7 @@ async function closeAll(sessions: Map<SocketCase, Open[]>): Promise<void> {
 export async function runInRounds(p: PayloadRun, rng: () => number): Promise<PayloadOutcome> {
   const { settings, ctx, mode } = p;
   const iterations = settings.iterations[mode];
-  const slice = socketSliceSize(iterations, mode === "roundtrip" ? 1 : settings.window);
+  const slice = mode === "latency" ? latencySliceSize(iterations) : socketSliceSize(iterations, mode === "roundtrip" ? 1 : settings.window);
   const roundsPerRun = Math.ceil(iterations / slice);
   for (const s of p.cases) {
     s.plannedRounds = settings.runs * roundsPerRun;

@@ -1,7 +1,7 @@
 /** The measuring plan's shared pieces: the shortest batch worth timing, batch sizes, and the seeded shuffle. */
 import { describe, expect, it } from "vitest";
 import { createRng } from "../../../bench/harness/random.ts";
-import { codecMessages, minBatchNs, sharedListLength, shuffled, SLICE_TARGET_NS, sliceSize } from "../../../bench/harness/schedule.ts";
+import { codecMessages, LATENCY_SLICE_MIN, latencySliceSize, minBatchNs, sharedListLength, shuffled, SLICE_TARGET_NS, sliceSize, socketSliceSize } from "../../../bench/harness/schedule.ts";
 
 describe("minBatchNs", () => {
   it("is 100x the resolution when the clock ticks coarsely", () => {
@@ -86,5 +86,22 @@ describe("each codec's own messages in the socket modes", () => {
     expect(long).toHaveLength(100_000);
     expect(codecMessages(long, 1, codecs, 100_000)[0]).toBe(25_000);
     expect(codecMessages(long, 3, codecs, 100_000)[80_000]).toBe((75_000 + 80_000) % 100_000);
+  });
+});
+
+describe("socket slices", () => {
+  it("windowed modes: a run's share of 50 slices, at least four windows, at most the run", () => {
+    expect(socketSliceSize(100_000, 64)).toBe(2_000);
+    expect(socketSliceSize(6_000, 1)).toBe(120);
+    expect(socketSliceSize(1_000, 64)).toBe(256);
+    expect(socketSliceSize(100, 64)).toBe(100);
+  });
+
+  it("latency mode: short slices at low rates, so a pause of the machine lands in few of them", () => {
+    // A sweep's step at 1,000/s sends 250 messages per run: ten slices of 25 ms, not one of 250 ms.
+    expect(latencySliceSize(250)).toBe(LATENCY_SLICE_MIN);
+    expect(Math.ceil(250 / latencySliceSize(250))).toBe(10);
+    expect(latencySliceSize(25_000)).toBe(500);
+    expect(latencySliceSize(10)).toBe(10);
   });
 });
