@@ -52,7 +52,7 @@ function spin(steps: number): number {
   return x;
 }
 
-export const REGIMES: readonly { name: string; between: () => void }[] = [
+const REGIMES: readonly { name: string; between: () => void }[] = [
   { name: "hot (nothing between)", between: () => {} },
   { name: "busy 50 µs between", between: () => busyUs(50) },
   { name: "4 MiB touched between", between: touch },

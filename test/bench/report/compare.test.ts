@@ -54,9 +54,9 @@ describe("comparing two runs", () => {
 
   it("labels runs by what ran them and when, and by file name only when two would read the same", () => {
     const one = rowsFromFile(readFileSync(sample("epyc-default-1.json"), "utf8"));
-    const two = rowsFromFile(readFileSync(sample("epyc-default-2.json"), "utf8"));
+    const two = rowsFromFile(readFileSync(sample("epyc-default-2.csv"), "utf8"));
     const [a, b] = runLabels([{ rows: one, file: "latest.json" }, { rows: two, file: "latest.json" }]);
-    expect(a).toMatch(/^bun 1\.4\.4, 2026-11-22 \d\d:\d\d$/);
+    expect(a).toMatch(/^bun 1\.4\.4, 2026-11-23 \d\d:\d\d$/);
     expect(b).not.toBe(a);
     const [c, d] = runLabels([{ rows: one, file: "x.json" }, { rows: one, file: "y.csv" }]);
     expect(c).toMatch(/\(x\.json\)$/);
@@ -68,8 +68,8 @@ describe("comparing two runs", () => {
     const r = spawnSync(process.execPath, ["bench/cli/report.ts", sample("epyc-default-1.json"), sample("epyc-default-2.csv"), "--out", out], { cwd: ROOT, encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^A: bun 1\.4\.4, 2026-11-22 /);
-    expect(lines[1]).toMatch(/^B: bun 1\.4\.4, 2026-11-22 /);
+    expect(lines[0]).toMatch(/^A: bun 1\.4\.4, 2026-11-23 /);
+    expect(lines[1]).toMatch(/^B: bun 1\.4\.4, 2026-11-23 /);
     expect(lines.find((l) => /^codec +large +custom-binary /.test(l))).toMatch(/[+-]\d+\.\d% \[[+-]\d+\.\d, [+-]\d+\.\d\] (faster|slower|same) +\d\.\d\d → \d\.\d\d/);
     for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(100);
     const html = readFileSync(out, "utf8");
