@@ -66,7 +66,7 @@ function main(argv: string[]): number {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (!PAYLOAD_NAMES.includes(payloadArg as PayloadName)) {
+  if (!(PAYLOAD_NAMES as readonly string[]).includes(payloadArg)) {
     process.stderr.write(`between-messages: unknown payload '${payloadArg}'; valid: ${PAYLOAD_NAMES.join(", ")}\n`);
     return 2;
   }

@@ -56,22 +56,36 @@ function plainLoop(codec: string, payload: string, iterations: number, repetitio
   return (JSON.parse(r.stdout) as { nsPerMessage: number }).nsPerMessage;
 }
 
-function main(argv: string[]): number {
-  let values;
+interface Options {
+  from?: string;
+  iterations: string;
+  repetitions: string;
+  processes: string;
+}
+
+/** The options, "help", or the one-line error for a bad one. */
+function parseOptions(argv: string[]): Options | "help" | Error {
   try {
-    values = parseArgs({ args: argv, options: { from: { type: "string" }, iterations: { type: "string" }, repetitions: { type: "string" }, processes: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true }).values;
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
-    values.iterations ??= "100000";
-    values.repetitions ??= "7";
-    values.processes ??= "3";
-    parseInteger("--processes", values.processes, 1, 100);
-    parseInteger("--iterations", values.iterations, 1, 10_000_000);
-    parseInteger("--repetitions", values.repetitions, 1, 1000);
+    const values = parseArgs({ args: argv, options: { from: { type: "string" }, iterations: { type: "string" }, repetitions: { type: "string" }, processes: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true }).values;
+    if (values.help) return "help";
+    const options = { from: values.from, iterations: values.iterations ?? "100000", repetitions: values.repetitions ?? "7", processes: values.processes ?? "3" };
+    parseInteger("--processes", options.processes, 1, 100);
+    parseInteger("--iterations", options.iterations, 1, 10_000_000);
+    parseInteger("--repetitions", options.repetitions, 1, 1000);
+    return options;
   } catch (e) {
-    process.stderr.write(`crosscheck: ${(e as Error).message.split("\n")[0]}; ${USAGE}\n`);
+    return e as Error;
+  }
+}
+
+function main(argv: string[]): number {
+  const values = parseOptions(argv);
+  if (values === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (values instanceof Error) {
+    process.stderr.write(`crosscheck: ${values.message.split("\n")[0]}; ${USAGE}\n`);
     return 2;
   }
   let rows: SampleRows;
