@@ -32,7 +32,7 @@ export const SPIN_STEPS = 5000;
 let spinState = 0x2545f491;
 
 /** `steps` steps of xorshift32: the calibration's known work. */
-function spin(steps: number): number {
+export function spin(steps: number): number {
   let x = spinState | 1;
   for (let i = 0; i < steps; i++) {
     x ^= x << 13;

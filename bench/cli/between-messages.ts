@@ -21,6 +21,7 @@
 import { makeMessages } from "../harness/generator.ts";
 import { sameMessage } from "../harness/verify.ts";
 import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
+import { spin } from "../../protocols/calibration.ts";
 import { getCodec } from "../../protocols/registry.ts";
 import { pad } from "../report/format.ts";
 
@@ -38,19 +39,6 @@ const unrelated = new Int32Array(1 << 20);
 const touch = (): void => {
   for (let i = 0; i < unrelated.length; i += 16) unrelated[i]! += 1;
 };
-
-let spinState = 0x2545f491;
-/** Arithmetic alone: xorshift32 steps, as the calibration codec cal-spin runs. */
-function spin(steps: number): number {
-  let x = spinState | 1;
-  for (let i = 0; i < steps; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-  }
-  spinState = x;
-  return x;
-}
 
 const REGIMES: readonly { name: string; between: () => void }[] = [
   { name: "hot (nothing between)", between: () => {} },
