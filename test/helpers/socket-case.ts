@@ -1,7 +1,8 @@
-/** One socket case's options for tests: what the case is, with the usual clock, client and limits. */
-import { performanceClock } from "../../bench/harness/clock.ts";
-import type { WebSocketClass } from "../../client/socket/connection.ts";
+/** One socket case's options, and the socket modes' context, for tests: what runs, with the usual clock, client and limits. */
+import { calibrateClock, performanceClock } from "../../bench/harness/clock.ts";
+import { processCpuMs, type WebSocketClass } from "../../client/socket/connection.ts";
 import type { SocketCaseOptions } from "../../client/socket/figures.ts";
+import type { SocketModeContext } from "../../client/socket/mode-context.ts";
 
 type Required = Pick<SocketCaseOptions, "server" | "codec" | "payload" | "mode" | "messages" | "id">;
 
@@ -13,5 +14,19 @@ export function socketCaseOptions(o: Required & Partial<SocketCaseOptions>): Soc
     timerOverheadNs: 0,
     WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
     ...o,
+  };
+}
+
+/** The socket modes' context for tests: Bun's client against `server`, the usual clock and CPU meter. */
+export function bunModeContext(server: string, over: Partial<SocketModeContext> = {}): SocketModeContext {
+  return {
+    server,
+    clock: performanceClock,
+    calibration: calibrateClock(performanceClock),
+    WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
+    client: "bun",
+    clientLibrary: "bun WebSocket",
+    cpuMs: processCpuMs,
+    ...over,
   };
 }

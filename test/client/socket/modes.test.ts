@@ -4,15 +4,14 @@
  * connections, a stop at a round boundary, an unreachable server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calibrateClock, performanceClock } from "../../../bench/harness/clock.ts";
 import type { Progress } from "../../../bench/harness/progress.ts";
 import { socketSliceSize } from "../../../bench/harness/schedule.ts";
 import type { Settings } from "../../../bench/harness/settings.ts";
-import { processCpuMs, type WebSocketClass } from "../../../client/socket/connection.ts";
 import { between, refinements, runSocketModes, type SocketModeContext } from "../../../client/socket/modes.ts";
 import type { CaseResult } from "../../../bench/harness/results.ts";
 import { startServer, type BenchServer } from "../../../server.ts";
 import { testSettings } from "../../helpers/settings.ts";
+import { bunModeContext } from "../../helpers/socket-case.ts";
 
 let bench: BenchServer;
 beforeAll(async () => {
@@ -22,18 +21,7 @@ afterAll(async () => {
   await bench.stop();
 });
 
-function context(over: Partial<SocketModeContext> = {}): SocketModeContext {
-  return {
-    server: bench.url,
-    clock: performanceClock,
-    calibration: calibrateClock(performanceClock),
-    WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
-    client: "bun",
-    clientLibrary: "bun WebSocket",
-    cpuMs: processCpuMs,
-    ...over,
-  };
-}
+const context = (over: Partial<SocketModeContext> = {}): SocketModeContext => bunModeContext(bench.url, over);
 
 const CODECS = ["json", "custom-binary", "raw"];
 

@@ -6,11 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnServer, type ServerProcess } from "../../../bench/cli/processes/server.ts";
-import { calibrateClock, performanceClock } from "../../../bench/harness/clock.ts";
 import { calibrationChecks, fieldCost } from "../../../bench/report/field.ts";
-import { processCpuMs, type WebSocketClass } from "../../../client/socket/connection.ts";
 import { runSocketModes } from "../../../client/socket/modes.ts";
 import { testSettings } from "../../helpers/settings.ts";
+import { bunModeContext } from "../../helpers/socket-case.ts";
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -32,15 +31,7 @@ describe("rounds on kept connections, calibrated", () => {
       iterations: { roundtrip: 600, stream: 2000 },
       warmup: { roundtrip: 2000, stream: 2000 },
     });
-    result = await runSocketModes(settings, {
-      server: server.url,
-      clock: performanceClock,
-      calibration: calibrateClock(performanceClock),
-      WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
-      client: "bun",
-      clientLibrary: "bun WebSocket",
-      cpuMs: processCpuMs,
-    });
+    result = await runSocketModes(settings, bunModeContext(server.url));
   }, 120_000);
 
   it("every slice carries the server's figures, and cal-spin's rounds the loop's cost timed after them", () => {
