@@ -23,7 +23,7 @@ import type { BenchResults } from "../harness/results.ts";
 import { parseInteger } from "../harness/settings.ts";
 import { toCsv } from "../report/csv.ts";
 import { pad } from "../report/format.ts";
-import { type SampleRows, sampleRows } from "../report/sample-figures.ts";
+import { find, num, type SampleRows, sampleRows } from "../report/sample-figures.ts";
 import { ROOT } from "./paths.ts";
 
 const USAGE = "usage: bun run crosscheck [--from results.csv|results.json] [--iterations N] [--repetitions N] [--processes N]";
@@ -100,8 +100,7 @@ function main(argv: string[]): number {
     process.stderr.write(`crosscheck: ${values.from} has no verified codec-mode rows; run bun run bench (or --modes codec) first\n`);
     return 1;
   }
-  const num = (s: string): number => (s === "" ? Number.NaN : Number(s));
-  const field = (mode: string, payload: string, codec: string): number => num(rows.find((r) => r("mode") === mode && r("payload") === payload && r("codec") === codec)?.("field_vs_json") ?? "");
+  const field = (mode: string, payload: string, codec: string): number => num(find(rows, mode, payload, codec)?.("field_vs_json") ?? "");
   const lines = [
     `codec mode (${codecRows[0]!("cpu")}) against a plain loop, one codec per process, median of ${values.processes} processes; ratio to json, encode + decode per message`,
     `("processes apart": the plain loop's slowest process over its fastest, for that codec; "field": the same codec's decode + encode inside the server,`,

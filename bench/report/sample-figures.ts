@@ -50,9 +50,11 @@ const VIEWS: readonly View[] = [
   { mode: "stream", column: "msgs_per_s_vs_raw", invert: true, within: 1.05, what: "Stream mode, time per message relative to raw (the transport alone; above 1 is slower)" },
 ];
 
-const num = (s: string): number => (s === "" ? Number.NaN : Number(s));
+/** A cell as a number; NaN where it is empty. */
+export const num = (s: string): number => (s === "" ? Number.NaN : Number(s));
 
-function find(rows: SampleRows, mode: string, payload: string, codec: string): ((c: string) => string) | undefined {
+/** The row of one mode, payload and codec. */
+export function find(rows: SampleRows, mode: string, payload: string, codec: string): ((c: string) => string) | undefined {
   return rows.find((r) => r("mode") === mode && r("payload") === payload && r("codec") === codec);
 }
 
