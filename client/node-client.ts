@@ -2,15 +2,15 @@
  * The Node.js client: the same socket runner, on the npm `ws` package,
  * under the real Node (under Bun, `import "ws"` would give Bun's built-in
  * replacement). The bench bundles this file for Node, starts it and writes
- * the job (settings and server) to its standard input as one JSON line; it
- * answers on stdout with JSON lines: {"type":"progress",...}, then
- * {"type":"result","result":...} or {"type":"error","message":...}.
+ * the job (settings and server) to its standard input; it answers in the
+ * child protocol (client/child-protocol.ts): progress, each finished case,
+ * then the result.
  */
 
 import WebSocket from "ws";
 import { calibrateClock, performanceClock } from "../bench/harness/clock.ts";
 import type { Settings } from "../bench/harness/settings.ts";
-import { parseLine, stringifyLine } from "./json-lines.ts";
+import { serveAsChild } from "./child-protocol.ts";
 import { processCpuMs, requestServerGc, type WebSocketClass } from "./socket/connection.ts";
 import { runSocketModes } from "./socket/modes.ts";
 
@@ -26,27 +26,11 @@ export interface NodeClientJob {
   sliceFigures?: boolean;
 }
 
-function emit(value: unknown): void {
-  process.stdout.write(stringifyLine(value) + "\n");
-}
-
-async function readJob(): Promise<NodeClientJob> {
-  let text = "";
-  for await (const chunk of process.stdin) text += String(chunk);
-  return parseLine(text) as NodeClientJob;
-}
-
-async function main(): Promise<void> {
-  const job = await readJob();
-  let stopRequested = false;
-  process.on("SIGINT", () => {
-    stopRequested = true;
-  });
-  const calibration = calibrateClock(performanceClock);
-  const result = await runSocketModes(job.settings, {
+serveAsChild<NodeClientJob>((job, side) =>
+  runSocketModes(job.settings, {
     server: job.server,
     clock: performanceClock,
-    calibration,
+    calibration: calibrateClock(performanceClock),
     WebSocket: WebSocket as unknown as WebSocketClass,
     client: "node",
     clientLibrary: `ws ${job.wsVersion} on Node ${process.version}`,
@@ -56,13 +40,8 @@ async function main(): Promise<void> {
     servers: job.servers,
     cpuMs: processCpuMs,
     sliceFigures: job.sliceFigures,
-    onProgress: (event) => emit({ type: "progress", event }),
-    shouldStop: () => stopRequested,
-  });
-  emit({ type: "result", result, calibration, node: process.version });
-}
-
-main().catch((e: unknown) => {
-  emit({ type: "error", message: e instanceof Error ? e.message : String(e) });
-  process.exitCode = 1;
-});
+    onProgress: side.progress,
+    onCaseDone: side.caseDone,
+    shouldStop: side.shouldStop,
+  }),
+);

@@ -10,19 +10,34 @@ import { HELP } from "./help.ts";
 import { parseBenchArgs } from "./options.ts";
 import { importArgvCodecModules } from "./user-files.ts";
 
+/** Two SIGINTs closer than this are one Ctrl-C delivered twice (by the terminal and by `bun run`). */
+const SAME_KEYPRESS_MS = 500;
+/** Exit code after SIGTERM (128 + 15), once what finished is written. */
+const EXIT_TERMINATED = 143;
+
 try {
   await importArgvCodecModules(process.argv.slice(2));
   const options = parseBenchArgs(process.argv.slice(2));
   if (options.help) {
     process.stdout.write(HELP);
   } else {
-    // Ctrl-C: finish the current round (codec mode) or case, write what finished, print the summary, exit 130. Twice: now.
+    // Ctrl-C: finish the current round (codec mode) or case, write what finished, print the summary, exit 130.
+    // Twice: write what finished so far and exit now. `bun run` passes the terminal's Ctrl-C on to this process,
+    // which has it from the terminal too: a second SIGINT within half a second is the same keypress.
     const control: RunControl = { stopRequested: false };
+    let firstAt = 0;
+    const quit = (code: number, why: string): void => {
+      control.quit?.(why);
+      process.exit(code);
+    };
     process.on("SIGINT", () => {
-      if (control.stopRequested) process.exit(EXIT_INTERRUPTED);
+      if (control.stopRequested && performance.now() - firstAt < SAME_KEYPRESS_MS) return;
+      if (control.stopRequested) quit(EXIT_INTERRUPTED, "a second Ctrl-C");
       control.stopRequested = true;
+      firstAt = performance.now();
       process.stderr.write("\nbench: stopping after the current round or case (Ctrl-C again to quit at once)\n");
     });
+    process.on("SIGTERM", () => quit(EXIT_TERMINATED, "SIGTERM"));
     process.exitCode = await runBench(options, { stdout: process.stdout, stderr: process.stderr }, control);
   }
 } catch (e) {

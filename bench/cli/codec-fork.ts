@@ -1,13 +1,13 @@
 /**
  * One process of codec mode (see harness/codec-forks.ts): the bench starts
- * it with Bun, writes the job (the settings, with this process's share of
- * the passes) to its standard input as one JSON line, and reads JSON lines
- * from its stdout: {"type":"progress",...}, then {"type":"result",...} or
- * {"type":"error","message":...}. SIGINT stops it at the next round
- * boundary; it still reports what it finished.
+ * it with Bun and gives it the job (the settings, with this process's share
+ * of the passes) in the child protocol (client/child-protocol.ts); it
+ * streams progress and each case as soon as the case's rounds in its share
+ * are done, then the result. SIGINT stops it at the next round boundary; it
+ * still reports what it finished.
  */
 
-import { parseLine, stringifyLine } from "../../client/json-lines.ts";
+import { serveAsChild } from "../../client/child-protocol.ts";
 import { CODECS } from "../../protocols/registry.ts";
 import { calibrateClock, performanceClock } from "../harness/clock.ts";
 import type { ForkSpan } from "../harness/codec-forks.ts";
@@ -23,33 +23,17 @@ export interface CodecForkJob {
   span: ForkSpan;
 }
 
-function emit(value: unknown): void {
-  process.stdout.write(stringifyLine(value) + "\n");
-}
-
-async function main(): Promise<void> {
-  let text = "";
-  for await (const chunk of process.stdin) text += String(chunk);
-  const { settings, span } = parseLine(text) as CodecForkJob;
+await serveAsChild<CodecForkJob>(async ({ settings, span }, side) => {
   await loadCodecModules(settings.codecModules);
-  let stopRequested = false;
-  process.on("SIGINT", () => {
-    stopRequested = true;
-  });
-  const result = await runCodecMode(settings, {
+  return runCodecMode(settings, {
     codecs: CODECS.filter((c) => settings.codecs.includes(c.name)),
     clock: performanceClock,
     calibration: calibrateClock(performanceClock),
     gc: fullGc(),
     libraryVersion,
-    onProgress: (event) => emit({ type: "progress", event }),
-    shouldStop: () => stopRequested,
+    onProgress: side.progress,
+    onCaseDone: side.caseDone,
+    shouldStop: side.shouldStop,
     span,
   });
-  emit({ type: "result", result });
-}
-
-main().catch((e: unknown) => {
-  emit({ type: "error", message: e instanceof Error ? e.message : String(e) });
-  process.exitCode = 1;
 });

@@ -85,7 +85,8 @@ export function writeAtomic(file: string, content: string): void {
  */
 export class LiveCsv {
   readonly file: string;
-  private readonly finished: CaseResult[] = [];
+  /** Every case added so far. */
+  readonly finished: CaseResult[] = [];
 
   constructor(
     outDir: string,

@@ -19,9 +19,16 @@ export interface Streams {
   stderr: ProgressSink;
 }
 
-/** Set by the CLI's SIGINT handler: stop after the current case. */
+/** How the CLI's signal handlers reach a run. */
 export interface RunControl {
+  /** Set by the first Ctrl-C: stop after the current round or case. */
   stopRequested: boolean;
+  /**
+   * Set by the run while it measures: writes every case finished so far
+   * and says so, synchronously, for a second Ctrl-C (or SIGTERM) that ends
+   * the process at once.
+   */
+  quit?: (why: string) => void;
 }
 
 /** Exit code of a run stopped with Ctrl-C (128 + SIGINT), after its results are written. */

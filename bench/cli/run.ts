@@ -23,7 +23,7 @@ import { libraryVersion, LIBRARIES } from "./environment.ts";
 import { SettingError } from "../harness/settings.ts";
 import type { BenchOptions } from "./options.ts";
 import { LiveCsv, prepareOutDir } from "./output.ts";
-import { runCodecForks } from "./processes/codec-forks.ts";
+import { CodecModeProcesses } from "./processes/codec-forks.ts";
 import { nodeVersion, runNodeClient } from "./processes/node.ts";
 import { estimateFor } from "./eta.ts";
 import { exportK6 } from "./k6-export.ts";
@@ -55,7 +55,7 @@ async function runWebSocketModes(options: BenchOptions, calibration: ClockCalibr
     const { settings } = options;
     if (options.client === "node") {
       const libraryVersions = Object.fromEntries(LIBRARIES.map((name) => [name, libraryVersion(name)]));
-      const result = await runNodeClient({ settings, server: server.url, servers: server.urls, wsVersion: libraryVersion("ws"), libraryVersions }, hooks.onProgress ?? (() => {}), stopOrGone);
+      const result = await runNodeClient({ settings, server: server.url, servers: server.urls, wsVersion: libraryVersion("ws"), libraryVersions }, hooks.onProgress ?? (() => {}), stopOrGone, hooks.onCaseDone);
       if (settings.deflate && !stopOrGone()) {
         await meterWire(server.url, result.cases, "node", (url) => runNodeClient({ settings: wirePassSettings(settings), server: url, wsVersion: libraryVersion("ws"), libraryVersions, sliceFigures: false }, () => {}, stopOrGone));
       }
@@ -128,9 +128,31 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
     failures++;
   };
 
+  const assemble = (): BenchResults => {
+    flagLossy(cases, fidelity);
+    return {
+      ...{ timestamp, settings: runSettings, environment, order, cases, elapsedMs: performance.now() - started, timings: estimate.timings(), ...kneeField(cases) },
+      ...(fidelity.length > 0 ? { fidelity } : {}),
+    };
+  };
+  // A second Ctrl-C: write every case finished so far (in this process or a codec-mode process) and end now.
+  let processes: CodecModeProcesses | undefined;
+  control.quit = (why) => {
+    progress.finish();
+    runSettings.interrupted = true;
+    // Finished cases a mode has not handed back yet: streamed to the live CSV, or held for a codec-mode process.
+    const key = (c: CaseResult): string => `${c.mode}|${c.client}|${c.codec}|${c.payload}|${c.socket?.targetRate ?? ""}`;
+    const have = new Set(cases.map(key));
+    for (const c of [...live.finished, ...(processes?.held().cases ?? [])]) if (!have.has(key(c))) cases.push(c);
+    report(assemble(), options, streams, failures);
+    streams.stderr.write(`bench: quit by ${why}; the ${cases.length} case(s) finished are in the files above\n`);
+  };
+
   if (settings.modes.includes("codec")) {
     const forks = options.forks;
-    const { result, error } = forks > 1 ? await runCodecForks(settings, forks, hooks) : { result: await runCodecMode(settings, { ...hooks, codecs: codecModeCodecs, clock: performanceClock, calibration }), error: "" };
+    processes = forks > 1 ? new CodecModeProcesses(settings, forks, hooks) : undefined;
+    const { result, error } = processes ? await processes.run() : { result: await runCodecMode(settings, { ...hooks, codecs: codecModeCodecs, clock: performanceClock, calibration }), error: "" };
+    processes = undefined;
     if (error !== "") fail(`codec mode stopped: ${error}`);
     // Untimed by codec mode: after its rounds, what compression makes of each codec's messages.
     if (!control.stopRequested) for (const e of await addCompression(result.cases, settings, performanceClock, calibration.overheadNs)) fail(e);
@@ -156,12 +178,8 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   progress.finish();
   runSettings.interrupted = control.stopRequested;
 
-  flagLossy(cases, fidelity);
-  const results: BenchResults = {
-    ...{ timestamp, settings: runSettings, environment, order, cases, elapsedMs: performance.now() - started, timings: estimate.timings(), ...kneeField(cases) },
-    ...(fidelity.length > 0 ? { fidelity } : {}),
-  };
-  const code = report(results, options, streams, failures);
+  control.quit = undefined;
+  const code = report(assemble(), options, streams, failures);
   if (control.stopRequested) {
     streams.stderr.write(`bench: stopped by Ctrl-C; the ${cases.length} case(s) that ran are in the files above\n`);
     return EXIT_INTERRUPTED;

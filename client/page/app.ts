@@ -25,7 +25,7 @@ import { resultsFromFile, rowsFromFile, rowsFromResults, type ChartRow } from ".
 import { verdictLines } from "../../bench/report/verdict.ts";
 import { isBuiltIn, PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import { benchCodecNames, RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
-import { stringifyLine } from "../json-lines.ts";
+import { stringifyLine } from "../child-protocol.ts";
 import { PAGE_MODES, ratesText, settingsFromQuery } from "./query.ts";
 import { fetchInfo, runSuite } from "./suite.ts";
 import { calibrationLines, labFieldLines } from "../../bench/report/field-table.ts";

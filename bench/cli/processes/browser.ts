@@ -8,7 +8,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseLine } from "../../../client/json-lines.ts";
+import { parseLine } from "../../../client/child-protocol.ts";
 import { settingsToQuery } from "../../../client/page/query.ts";
 import type { Progress } from "../../harness/progress.ts";
 import type { Settings } from "../../harness/settings.ts";

@@ -8,49 +8,82 @@ import path from "node:path";
 import { codecModeUnits, type CodecModeResult } from "../../harness/codec-mode.ts";
 import { forkSpans, mergeForks } from "../../harness/codec-forks.ts";
 import type { RunHooks } from "../../harness/progress.ts";
+import type { CaseResult } from "../../harness/results.ts";
 import type { Settings } from "../../harness/settings.ts";
 import type { CodecForkJob } from "../codec-fork.ts";
 import { CODEC_NAMES } from "../../../protocols/registry.ts";
 import { ROOT } from "../paths.ts";
-import { runReportingChild } from "./reporting-child.ts";
+import { ChildFailed, runReportingChild } from "./reporting-child.ts";
 
 const ENTRY = path.join(ROOT, "bench/cli/codec-fork.ts");
+
+const NOTHING: CodecModeResult = { cases: [], order: [], stopped: true, minBatchNs: NaN, slices: {} };
 
 /**
  * Codec mode over `forks` processes; hooks hear progress (passes numbered
  * across them) and every finished case at the end. A process that fails
- * ends the mode there, keeping what the ones before it measured.
+ * ends the mode there, keeping what the ones before it measured and the
+ * cases it had finished itself. `held()` pools, at any moment, every case
+ * a process has finished so far: what the bench writes when it must quit
+ * before the processes are done.
  */
-export async function runCodecForks(settings: Settings, forks: number, hooks: RunHooks): Promise<{ result: CodecModeResult; error: string }> {
-  const spans = forkSpans(settings.runs, forks);
-  const codecs = CODEC_NAMES.filter((name) => settings.codecs.includes(name)).length;
-  const units = spans.map((span) => codecModeUnits(settings, codecs, span));
-  const offsets = units.map((_, k) => units.slice(0, k).reduce((a, b) => a + b, 0));
-  const total = units.reduce((a, b) => a + b, 0);
-  const parts: CodecModeResult[] = [];
-  let error = "";
-  for (const [index, span] of spans.entries()) {
-    const job: CodecForkJob = { settings, span };
-    const part = await runReportingChild<CodecModeResult>({
-      name: "a codec-mode process",
-      command: process.execPath,
-      args: [ENTRY],
-      job,
-      onProgress: (e) => {
-        // The process counts its own span (and its own checks and warm-up); the bench shows the whole run.
-        hooks.onProgress?.({ ...e, done: Math.round(offsets[index]! + e.done), total: Math.round(total) });
-      },
-      shouldStop: () => hooks.shouldStop?.() ?? false,
-    }).catch((e: unknown) => {
-      error = e instanceof Error ? e.message : String(e);
-      return undefined;
-    });
-    if (!part) break;
-    parts.push(part);
-    if (hooks.shouldStop?.() || part.stopped) break;
+export class CodecModeProcesses {
+  private readonly parts: CodecModeResult[] = [];
+  /** Cases the running process has finished and sent. */
+  private current: CaseResult[] = [];
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly forks: number,
+    private readonly hooks: RunHooks,
+  ) {}
+
+  async run(): Promise<{ result: CodecModeResult; error: string }> {
+    const { settings, hooks } = this;
+    const spans = forkSpans(settings.runs, this.forks);
+    const codecs = CODEC_NAMES.filter((name) => settings.codecs.includes(name)).length;
+    const units = spans.map((span) => codecModeUnits(settings, codecs, span));
+    const offsets = units.map((_, k) => units.slice(0, k).reduce((a, b) => a + b, 0));
+    const total = units.reduce((a, b) => a + b, 0);
+    let error = "";
+    for (const [index, span] of spans.entries()) {
+      const job: CodecForkJob = { settings, span };
+      this.current = [];
+      const part = await runReportingChild<CodecModeResult>({
+        name: "a codec-mode process",
+        command: process.execPath,
+        args: [ENTRY],
+        job,
+        onProgress: (e) => {
+          // The process counts its own span (and its own checks and warm-up); the bench shows the whole run.
+          hooks.onProgress?.({ ...e, done: Math.round(offsets[index]! + e.done), total: Math.round(total) });
+        },
+        onCase: (c) => this.current.push(c),
+        shouldStop: () => hooks.shouldStop?.() ?? false,
+      }).catch((e: unknown) => {
+        error = e instanceof Error ? e.message : String(e);
+        // What the process finished before it failed still counts.
+        if (e instanceof ChildFailed && e.finished.length > 0) this.parts.push({ ...NOTHING, cases: e.finished });
+        return undefined;
+      });
+      this.current = [];
+      if (!part) break;
+      this.parts.push(part);
+      if (hooks.shouldStop?.() || part.stopped) break;
+    }
+    const result = this.pooled([]);
+    for (const c of result.cases) hooks.onCaseDone?.(c);
+    return { result, error };
   }
-  if (parts.length === 0) return { result: { cases: [], order: [], stopped: hooks.shouldStop?.() ?? false, minBatchNs: NaN, slices: {} }, error };
-  const merged = mergeForks(parts, spans.length);
-  for (const c of merged.cases) hooks.onCaseDone?.(c);
-  return { result: merged, error };
+
+  /** Every case finished so far, pooled over the processes (the running one's finished cases too). */
+  held(): CodecModeResult {
+    return this.pooled(this.current);
+  }
+
+  private pooled(running: CaseResult[]): CodecModeResult {
+    const parts = running.length > 0 ? [...this.parts, { ...NOTHING, cases: running }] : this.parts;
+    if (parts.length === 0) return { ...NOTHING, stopped: this.hooks.shouldStop?.() ?? false };
+    return mergeForks(parts, forkSpans(this.settings.runs, this.forks).length);
+  }
 }

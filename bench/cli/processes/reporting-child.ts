@@ -1,17 +1,21 @@
 /**
- * A child process that reports in JSON lines on stdout (client/json-lines.ts):
- * {"type":"progress","event":...}, then {"type":"result","result":...} or
- * {"type":"error","message":...}. The bench starts it in a process group of
- * its own (a terminal's Ctrl-C then reaches only the bench), writes its job
- * to its stdin as one line, relays its progress, passes a stop on as
- * SIGINT (the child finishes its round or case and still reports) and
- * returns its result. The Node client and codec mode's processes are such
- * children.
+ * The parent's side of the child protocol (client/child-protocol.ts): a
+ * child process that gets its job on stdin and reports in JSON lines on
+ * stdout. The bench starts it in a process group of its own (a terminal's
+ * Ctrl-C then reaches only the bench), relays its progress and finished
+ * cases as they come, passes a stop on as SIGINT (the child finishes its
+ * round or case and still reports) and returns its result. The Node client
+ * and codec mode's processes are such children.
+ *
+ * A child never outlives the bench: however the bench ends (its last
+ * line, process.exit on a second Ctrl-C, an uncaught error), every child
+ * still running is killed with its process group.
  */
 
-import { spawn } from "node:child_process";
-import { parseLine, stringifyLine } from "../../../client/json-lines.ts";
+import { spawn, type ChildProcess } from "node:child_process";
+import { parseLine, stringifyLine, type ChildLine } from "../../../client/child-protocol.ts";
 import type { Progress } from "../../harness/progress.ts";
+import type { CaseResult } from "../../harness/results.ts";
 import { ROOT } from "../paths.ts";
 
 export interface ReportingChild {
@@ -21,29 +25,60 @@ export interface ReportingChild {
   args: string[];
   job: unknown;
   onProgress: (e: Progress) => void;
+  /** Each case the child finished, the moment it sends it. */
+  onCase?: (c: CaseResult) => void;
   /** Polled; once true, the child gets SIGINT. */
   shouldStop: () => boolean;
 }
 
-type Line = { type: "progress"; event: Progress } | { type: "result"; result: unknown } | { type: "error"; message: string };
+/** A child that gave no result: why, and the cases it had finished and sent before it ended. */
+export class ChildFailed extends Error {
+  constructor(
+    message: string,
+    readonly finished: CaseResult[],
+  ) {
+    super(message);
+  }
+}
 
-/** Runs the child to its end: its result, or an error naming why it gave none (its message, or its exit and last stderr lines). */
+const running = new Set<ChildProcess>();
+
+/** Kills every child still running, with its process group. */
+export function killChildren(): void {
+  for (const child of running) {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  running.clear();
+}
+
+process.once("exit", killChildren);
+
+/** Runs the child to its end: its result, or a ChildFailed naming why it gave none (its message, or its exit and last stderr lines). */
 export async function runReportingChild<R>(c: ReportingChild): Promise<R> {
   const child = spawn(c.command, c.args, { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  running.add(child);
   child.stdin.end(stringifyLine(c.job) + "\n");
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   let buffered = "";
   let result: R | undefined;
   let failure: string | undefined;
+  const finished: CaseResult[] = [];
   child.stdout.on("data", (d: Buffer) => {
     buffered += d.toString();
     let newline: number;
     while ((newline = buffered.indexOf("\n")) !== -1) {
-      const line = parseLine(buffered.slice(0, newline)) as Line;
+      const line = parseLine(buffered.slice(0, newline)) as ChildLine;
       buffered = buffered.slice(newline + 1);
       if (line.type === "progress") c.onProgress(line.event);
-      else if (line.type === "result") result = line.result as R;
+      else if (line.type === "case") {
+        finished.push(line.case);
+        c.onCase?.(line.case);
+      } else if (line.type === "result") result = line.result as R;
       else if (line.type === "error") failure = line.message;
     }
   });
@@ -53,8 +88,10 @@ export async function runReportingChild<R>(c: ReportingChild): Promise<R> {
       clearInterval(watch);
     }
   }, 100);
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  // "close", not "exit": the last lines on stdout are read by then.
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  running.delete(child);
   clearInterval(watch);
   if (result !== undefined) return result;
-  throw new Error(`${c.name} failed${failure ? `: ${failure}` : ` (exit ${code})`}${stderr ? `: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`);
+  throw new ChildFailed(`${c.name} failed${failure ? `: ${failure}` : ` (exit ${code})`}${stderr ? `: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`, finished);
 }

@@ -4,7 +4,7 @@
  * bounded time with one clear line, never a hang.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -19,10 +19,11 @@ const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-interrupt-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function startBench(args: string[]): { done: Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>; child: ReturnType<typeof spawn>; stderr(): string } {
+function startBench(args: string[], how: { viaBunRun?: boolean; env?: Record<string, string> } = {}): { done: Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>; child: ReturnType<typeof spawn>; stderr(): string } {
   const started = Date.now();
   // A process group of its own, as a terminal gives a command: Ctrl-C goes to every process in it.
-  const child = spawn(process.execPath, ["bench/cli/bench.ts", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const command = how.viaBunRun ? ["run", "bench", ...args] : ["bench/cli/bench.ts", ...args];
+  const child = spawn(process.execPath, command, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true, env: { ...process.env, ...how.env } });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -89,6 +90,66 @@ describe("Ctrl-C, sent to the whole process group as a terminal does", () => {
     process.kill(-bench.child.pid!, "SIGINT");
     const rows = expectInterrupted(await bench.done, out);
     expect(rows.some((row) => row.includes("roundtrip"))).toBe(true);
+  }, 180_000);
+});
+
+/** Processes still running whose environment holds `mark` (the bench and every process it started inherit it). */
+function processesMarked(mark: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(mark)) pids.push(Number(entry));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return pids;
+}
+
+describe("Ctrl-C as a user gives it", () => {
+  it("`bun run bench` hands the terminal's Ctrl-C on as a second SIGINT: it is still one Ctrl-C, a stop after the round", async () => {
+    const out = path.join(tmp, "sigint-bun-run");
+    const bench = startBench(["--modes", "codec", "--codecs", "json,custom-binary", "--iterations", "100000", "--runs", "4", "--warmup", "1000", "--out", out], { viaBunRun: true });
+    await until(() => /\(run\)/.test(bench.stderr()), 120_000);
+    process.kill(-bench.child.pid!, "SIGINT");
+    const r = await bench.done;
+    expect(r.stderr).not.toContain("quit by a second Ctrl-C");
+    expect(r.stderr).toContain("bench: stopping after the current round or case");
+    expect(existsSync(path.join(out, "latest.json")), r.stderr).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")).settings.interrupted).toBe(true);
+  }, 180_000);
+
+  it.skipIf(process.platform !== "linux")("a second Ctrl-C while a codec-mode process cannot stop: what it finished is written, and it is ended with the bench", async () => {
+    const out = path.join(tmp, "sigint-twice");
+    // A codec that blocks (without spinning) for a minute on the medium message, saying so in a file: its process cannot answer a stop.
+    const module = path.join(tmp, "stuck.ts");
+    const blocked = path.join(tmp, "stuck-blocked");
+    writeFileSync(
+      module,
+      `import { writeFileSync } from "node:fs";
+const block = () => (writeFileSync(${JSON.stringify(blocked)}, ""), Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000));
+export default { name: "stuck", description: "JSON that blocks on the medium message", frame: "text", standard: true, library: "",
+  forPayload: (payload) => ({ encode: (m) => (payload === "medium" && block(), JSON.stringify(m)), decode: (t) => JSON.parse(t) }) };
+`,
+    );
+    const mark = `BENCH_TEST_MARK=${process.pid}-${Date.now()}`;
+    const bench = startBench(["--modes", "codec", "--codec-module", module, "--codecs", "json,stuck", "--payloads", "small,medium", "--iterations", "2000", "--runs", "2", "--forks", "2", "--out", out], { env: { BENCH_TEST_MARK: mark.split("=")[1]! } });
+    await until(() => existsSync(blocked), 120_000);
+    process.kill(-bench.child.pid!, "SIGINT");
+    await until(() => bench.stderr().includes("stopping after the current round or case"), 10_000);
+    await new Promise((r) => setTimeout(r, 700));
+    process.kill(-bench.child.pid!, "SIGINT");
+    const r = await bench.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/bench: quit by a second Ctrl-C; the 2 case\(s\) finished are in the files above/);
+    const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as { settings: { interrupted: boolean }; cases: { codec: string; payload: string; verified: boolean; flags: string[] }[] };
+    expect(json.settings.interrupted).toBe(true);
+    expect(json.cases.map((c) => `${c.codec} ${c.payload}`).sort()).toEqual(["json small", "stuck small"]);
+    for (const c of json.cases) expect(c.verified && c.flags.includes("partial")).toBe(true);
+    expect(parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"))).toHaveLength(3);
+    // The codec-mode process went with the bench: nothing carrying the run's mark is left.
+    await until(() => processesMarked(mark).length === 0, 10_000);
   }, 180_000);
 });
 

@@ -1,0 +1,76 @@
+/**
+ * How the bench talks to the processes it starts to measure (codec mode's
+ * processes, the Node client): one job in, JSON lines out. The parent
+ * (bench/cli/processes/reporting-child.ts) writes the job to the child's
+ * stdin as one line; the child answers on stdout, one object per line:
+ *
+ *   {"type":"progress","event":...}   as it goes
+ *   {"type":"case","case":...}        each case the moment it is finished
+ *   {"type":"result","result":...}    once, at the end
+ *   {"type":"error","message":...}    instead of a result
+ *
+ * SIGINT asks the child to stop after its current round or case; it still
+ * sends its result. Finished cases are streamed, so a parent that must stop
+ * before the result comes (a second Ctrl-C, a child that dies) still holds
+ * every case the child finished.
+ *
+ * The lines are JSON that keeps NaN and the infinities: plain JSON would
+ * turn a figure a failed case never got (NaN) into null. The page uses the
+ * same encoding for the results it hands over.
+ */
+
+import type { Progress } from "../bench/harness/progress.ts";
+import type { CaseResult } from "../bench/harness/results.ts";
+
+const NON_FINITE = "$nonFinite";
+
+export function stringifyLine(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? { [NON_FINITE]: String(v) } : v));
+}
+
+export function parseLine(line: string): unknown {
+  return JSON.parse(line, (_key, v: unknown) => {
+    if (v !== null && typeof v === "object" && NON_FINITE in v) return Number((v as Record<string, string>)[NON_FINITE]);
+    return v;
+  });
+}
+
+/** One line a child sends. */
+export type ChildLine = { type: "progress"; event: Progress } | { type: "case"; case: CaseResult } | { type: "result"; result: unknown } | { type: "error"; message: string };
+
+/** What the child's work gets besides its job: where progress and finished cases go, and whether to stop. */
+export interface ChildSide {
+  progress(event: Progress): void;
+  caseDone(c: CaseResult): void;
+  shouldStop(): boolean;
+}
+
+function emit(line: ChildLine): void {
+  process.stdout.write(stringifyLine(line) + "\n");
+}
+
+/**
+ * The child's side, whole: reads the job from stdin, runs `work` with a
+ * stop flag SIGINT sets, and sends its progress, finished cases and result
+ * (or the error that ended it) as JSON lines.
+ */
+export async function serveAsChild<Job>(work: (job: Job, side: ChildSide) => Promise<unknown>): Promise<void> {
+  let stopRequested = false;
+  process.on("SIGINT", () => {
+    stopRequested = true;
+  });
+  try {
+    let text = "";
+    for await (const chunk of process.stdin) text += String(chunk);
+    const job = parseLine(text) as Job;
+    const result = await work(job, {
+      progress: (event) => emit({ type: "progress", event }),
+      caseDone: (c) => emit({ type: "case", case: c }),
+      shouldStop: () => stopRequested,
+    });
+    emit({ type: "result", result });
+  } catch (e) {
+    emit({ type: "error", message: e instanceof Error ? e.message : String(e) });
+    process.exitCode = 1;
+  }
+}
