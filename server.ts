@@ -19,16 +19,16 @@ import { parseArgs } from "node:util";
 import { calibrateClock, performanceClock } from "./bench/harness/clock.ts";
 import { parseInteger } from "./bench/harness/settings.ts";
 import { LIBRARIES, libraryVersion } from "./bench/cli/environment.ts";
-import { importArgvCodecModules, readMessagesFiles, readProtoFile } from "./bench/cli/user-files.ts";
-import { loadCodecModules, loadedCodecModule } from "./bench/harness/codec-modules.ts";
+import { readMessagesFiles, readProtoFile } from "./bench/cli/user-files.ts";
+import { catalogFor, importCodecModules } from "./bench/harness/plan.ts";
 import type { CodecModuleFile, UserMessagesFile, UserProtoFile } from "./bench/harness/settings.ts";
-import { applyUserProto } from "./bench/harness/user-proto.ts";
 import { buildCodecModules, buildPage, codecModulePath } from "./client/page/build.ts";
 import { PAYLOAD_NAMES } from "./protocols/messages.ts";
 import { isLoopback } from "./protocols/socket/access.ts";
 import type { Connection } from "./protocols/socket/connection.ts";
 import { SOCKET_LIMITS, socketServer } from "./protocols/socket/context.ts";
-import { MAX_PAYLOAD_BYTES, SOCKET_CODEC_NAMES, WS_PATH } from "./protocols/socket/contract.ts";
+import { MAX_PAYLOAD_BYTES, socketCodecNames, WS_PATH } from "./protocols/socket/contract.ts";
+import type { CodecCatalog } from "./protocols/registry.ts";
 import { socketHandlers } from "./protocols/socket/handlers.ts";
 import { BACKPRESSURE_LIMIT_BYTES } from "./protocols/socket/replies.ts";
 import { route } from "./protocols/socket/routes.ts";
@@ -61,8 +61,8 @@ export interface ServerOptions {
   userMessages: UserMessagesFile[];
   /** Their Protobuf message type (--proto FILE --proto-type NAME). */
   userProto?: UserProtoFile;
-  /** Codecs of the user's own (--codec-module FILE), imported before the server starts; the page gets them bundled. */
-  codecModules?: CodecModuleFile[];
+  /** Codecs of the user's own (--codec-module FILE): module files, imported as the server starts; the page gets them bundled. */
+  codecModules?: string[];
 }
 
 export const SERVER_DEFAULTS: ServerOptions = {
@@ -88,31 +88,35 @@ export interface BenchServer {
 }
 
 /** The /info body: what runs the server side of every result, and the user's messages for the page. */
-function serverInfo(o: ServerOptions): string {
+function serverInfo(o: ServerOptions, catalog: CodecCatalog, modules: readonly CodecModuleFile[]): string {
   return JSON.stringify({
     runtime: "bun",
     runtimeVersion: Bun.version,
     libraries: Object.fromEntries(LIBRARIES.map((name) => [name, libraryVersion(name)])),
-    codecs: SOCKET_CODEC_NAMES,
+    codecs: socketCodecNames(catalog),
     payloads: [...PAYLOAD_NAMES, ...o.userMessages.map((f) => f.name)],
     userMessages: o.userMessages,
     ...(o.userProto ? { userProto: o.userProto } : {}),
-    codecModules: (o.codecModules ?? []).map((m, i) => ({ ...m, url: codecModulePath(i) })),
+    codecModules: modules.map((m, i) => ({ ...m, url: codecModulePath(i) })),
   });
 }
 
 export async function startServer(options: Partial<ServerOptions> = {}): Promise<BenchServer> {
   const o: ServerOptions = { ...SERVER_DEFAULTS, ...options };
-  applyUserProto(o);
-  await loadCodecModules(o.codecModules);
-  const page = new Map([...(await buildPage()), ...(await buildCodecModules((o.codecModules ?? []).map((m) => m.file)))]);
-  const info = serverInfo(o);
+  // The server's own catalogue: the built-in codecs, the user's modules, protobuf with the user's type.
+  const files = o.codecModules ?? [];
+  const moduleCodecs = await importCodecModules(files);
+  const modules = files.map((file, i) => ({ file, name: moduleCodecs[i]!.name }));
+  const catalog = catalogFor(o, moduleCodecs);
+  const page = new Map([...(await buildPage()), ...(await buildCodecModules(files))]);
+  const info = serverInfo(o, catalog, modules);
   const sockets = socketServer({
     now: performanceClock.now,
     timerOverheadNs: calibrateClock(performanceClock, 50, 5000, 5).overheadNs,
     page,
     info,
     payloads: [...PAYLOAD_NAMES, ...o.userMessages.map((f) => f.name)],
+    codecs: catalog,
     allowOrigins: o.allowOrigins,
     maxConnections: o.maxConnections,
     loopbackOnly: isLoopback(o.host),
@@ -244,11 +248,7 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
     exitWithStdin: values["exit-with-stdin"] === true,
     userMessages,
     ...(userProto ? { userProto } : {}),
-    codecModules: (values["codec-module"] ?? []).map((file) => {
-      const m = loadedCodecModule(path.resolve(file));
-      if (!m) throw new Error(`--codec-module ${file}: not imported`);
-      return m;
-    }),
+    codecModules: (values["codec-module"] ?? []).map((file) => path.resolve(file)),
   };
 }
 
@@ -259,8 +259,9 @@ if (import.meta.main) {
   }
   let options: ServerOptions;
   try {
-    await importArgvCodecModules(process.argv.slice(2));
     options = parseServerArgs(process.argv.slice(2));
+    // A module that cannot be imported, or is not a codec: one line, exit 2, before the server starts.
+    catalogFor(options, await importCodecModules(options.codecModules ?? []));
   } catch (e) {
     process.stderr.write(`server: ${(e as Error).message}\n`);
     process.exit(2);

@@ -9,14 +9,14 @@
 
 import WebSocket from "ws";
 import { calibrateClock, performanceClock } from "../bench/harness/clock.ts";
-import type { Settings } from "../bench/harness/settings.ts";
+import { loadPlan, type PlanSpec } from "../bench/harness/plan.ts";
 import { serveAsChild } from "./child-protocol.ts";
 import { processCpuMs, requestServerGc, type WebSocketClass } from "./socket/connection.ts";
 import { runSocketModes } from "./socket/modes.ts";
 
-/** What the bench sends: the run's settings, the server, and the library versions it found. */
+/** What the bench sends: the run's plan, the server, and the library versions it found. */
 export interface NodeClientJob {
-  settings: Settings;
+  plan: PlanSpec;
   server: string;
   wsVersion: string;
   libraryVersions: Record<string, string>;
@@ -26,8 +26,9 @@ export interface NodeClientJob {
   sliceFigures?: boolean;
 }
 
-serveAsChild<NodeClientJob>((job, side) =>
-  runSocketModes(job.settings, {
+serveAsChild<NodeClientJob>(async (job, side) => {
+  const plan = await loadPlan(job.plan);
+  return runSocketModes(plan.settings, {
     server: job.server,
     clock: performanceClock,
     calibration: calibrateClock(performanceClock),
@@ -43,5 +44,6 @@ serveAsChild<NodeClientJob>((job, side) =>
     onProgress: side.progress,
     onCaseDone: side.caseDone,
     shouldStop: side.shouldStop,
-  }),
-);
+    catalog: plan.catalog,
+  });
+});

@@ -85,9 +85,6 @@ const TYPES: Record<BuiltInPayload, { name: string; toPlain: (m: Decoded) => Mes
   market: { name: "wsbench.Market", toPlain: market },
 };
 
-/** A user's own message type (--proto FILE --proto-type NAME), by the payload it carries. */
-const USER_TYPES = new Map<string, protobuf.Type>();
-
 /**
  * Parses a user's .proto and finds its message type: the type, or one line
  * saying what is wrong (it does not parse; no such message type, with the
@@ -114,13 +111,6 @@ export function userProtoType(text: string, typeName: string): protobuf.Type | s
   return `has no message type '${typeName}'; its message types: ${types.join(", ") || "none"}`;
 }
 
-/** Carries `payloads` (a user's own) with the message type `typeName` of `text`; throws on a bad one. */
-export function useUserProto(payloads: readonly string[], text: string, typeName: string): void {
-  const type = userProtoType(text, typeName);
-  if (typeof type === "string") throw new Error(`--proto: ${type}`);
-  for (const p of payloads) USER_TYPES.set(p, type);
-}
-
 /** A user's type: decoded into a plain object as protobufjs's own toObject gives it, 64-bit integers as numbers. */
 function userPayloadCodec(type: protobuf.Type): PayloadCodec {
   const options: protobuf.IConversionOptions = { longs: Number };
@@ -130,28 +120,49 @@ function userPayloadCodec(type: protobuf.Type): PayloadCodec {
   };
 }
 
+/** A user's own message type (--proto FILE --proto-type NAME) for their payloads. */
+export interface UserProtoType {
+  /** The user's payloads it carries. */
+  payloads: readonly string[];
+  text: string;
+  typeName: string;
+}
+
 /**
  * Protobuf through protobufjs's reflection API (the same generated code as
  * its static mode). Plain objects go straight into `encode`; no `create()`
- * is needed or timed.
+ * is needed or timed. With `user`, it also carries the user's own payloads
+ * in their message type (a codec of its own, made once per run's plan);
+ * throws when that type does not parse.
  */
-export const protobufCodec: Codec = {
-  name: "protobuf",
-  description: "Protocol Buffers (protobufjs, protocols/messages.proto), binary frame",
-  frame: "binary",
-  standard: true,
-  library: "protobufjs",
-  notApplicable: (payload) =>
-    isBuiltIn(payload) || USER_TYPES.has(payload) ? undefined : "no message type for your own messages; give one with --proto FILE --proto-type NAME",
-  forPayload: (payload): PayloadCodec => {
-    const user = USER_TYPES.get(payload);
-    if (user) return userPayloadCodec(user);
-    if (!isBuiltIn(payload)) throw new Error(`protobuf has no message type for '${payload}'`);
-    const { name, toPlain } = TYPES[payload];
-    const type = protoRoot.lookupType(name);
-    return {
-      encode: (message: Message): Encoded => type.encode(message as unknown as Decoded).finish(),
-      decode: (data: Encoded): Message => toPlain(type.decode(data as Uint8Array) as unknown as Decoded),
-    };
-  },
-};
+export function protobufCodecFor(user?: UserProtoType): Codec {
+  const userTypes = new Map<string, protobuf.Type>();
+  if (user) {
+    const type = userProtoType(user.text, user.typeName);
+    if (typeof type === "string") throw new Error(`--proto: ${type}`);
+    for (const p of user.payloads) userTypes.set(p, type);
+  }
+  return {
+    name: "protobuf",
+    description: "Protocol Buffers (protobufjs, protocols/messages.proto), binary frame",
+    frame: "binary",
+    standard: true,
+    library: "protobufjs",
+    notApplicable: (payload) =>
+      isBuiltIn(payload) || userTypes.has(payload) ? undefined : "no message type for your own messages; give one with --proto FILE --proto-type NAME",
+    forPayload: (payload): PayloadCodec => {
+      const userType = userTypes.get(payload);
+      if (userType) return userPayloadCodec(userType);
+      if (!isBuiltIn(payload)) throw new Error(`protobuf has no message type for '${payload}'`);
+      const { name, toPlain } = TYPES[payload];
+      const type = protoRoot.lookupType(name);
+      return {
+        encode: (message: Message): Encoded => type.encode(message as unknown as Decoded).finish(),
+        decode: (data: Encoded): Message => toPlain(type.decode(data as Uint8Array) as unknown as Decoded),
+      };
+    },
+  };
+}
+
+/** The built-in protobuf codec: the built-in payloads only. */
+export const protobufCodec: Codec = protobufCodecFor();

@@ -1,7 +1,13 @@
 /**
- * Every codec the benchmark knows, in the order tables list them: the
- * built-in ones, the calibration codecs (which run only with --calibrate),
- * then any a user brings as a codec module (docs/codecs.md).
+ * Every codec the benchmark knows, as one immutable catalogue: the built-in
+ * ones, the calibration codecs (which run only with --calibrate), then any a
+ * user brings as a codec module (docs/codecs.md), in the order tables list
+ * them. A run builds its catalogue once, in its plan (bench/harness/plan.ts),
+ * and hands it to whatever needs a codec by name; nothing adds to a
+ * catalogue afterwards.
+ *
+ * Adding a built-in codec: its file in protocols/, and one line in
+ * BUILT_IN_CODECS below.
  */
 
 import { calJson, calSpin } from "./calibration.ts";
@@ -10,23 +16,48 @@ import { customBinary } from "./custom-binary.ts";
 import { json, jsonBytes } from "./json.ts";
 import { msgpack } from "./msgpack.ts";
 import { msgpackr, msgpackrRecords } from "./msgpackr.ts";
-import { protobufCodec } from "./protobuf.ts";
+import { protobufCodec, protobufCodecFor, type UserProtoType } from "./protobuf.ts";
 
-const codecs: Codec[] = [json, jsonBytes, customBinary, protobufCodec, msgpack, msgpackr, msgpackrRecords, calJson, calSpin];
-export const CODECS: readonly Codec[] = codecs;
+/** The built-in codecs and the calibration codecs, in table order. */
+const BUILT_IN_CODECS: readonly Codec[] = Object.freeze([json, jsonBytes, customBinary, protobufCodec, msgpack, msgpackr, msgpackrRecords, calJson, calSpin]);
 
-const names: string[] = codecs.map((c) => c.name);
-export const CODEC_NAMES: readonly string[] = names;
+/** Codecs by name, in table order. */
+export class CodecCatalog {
+  readonly codecs: readonly Codec[];
+  readonly names: readonly string[];
 
-export function getCodec(name: string): Codec | undefined {
-  return CODECS.find((c) => c.name === name);
+  private constructor(codecs: readonly Codec[]) {
+    this.codecs = Object.freeze([...codecs]);
+    this.names = Object.freeze(codecs.map((c) => c.name));
+  }
+
+  /**
+   * The built-in codecs, then `extra` (a user's codec modules); with
+   * `userProto`, the protobuf codec also carries the user's payloads. Throws
+   * when an extra codec takes a name already used (`reserved`: names the
+   * catalogue does not hold but a socket accepts, such as raw).
+   */
+  static of(extra: readonly Codec[] = [], userProto?: UserProtoType, reserved: readonly string[] = []): CodecCatalog {
+    const codecs = userProto ? BUILT_IN_CODECS.map((c) => (c === protobufCodec ? protobufCodecFor(userProto) : c)) : [...BUILT_IN_CODECS];
+    for (const codec of extra) {
+      if (codecs.some((c) => c.name === codec.name) || reserved.includes(codec.name)) throw new Error(`a codec named '${codec.name}' exists already; name yours differently`);
+      codecs.push(codec);
+    }
+    return new CodecCatalog(codecs);
+  }
+
+  get(name: string): Codec | undefined {
+    return this.codecs.find((c) => c.name === name);
+  }
+
+  /** The codecs among `names`, in table order. */
+  pick(names: readonly string[]): Codec[] {
+    return this.codecs.filter((c) => names.includes(c.name));
+  }
 }
 
-/** Adds a codec module's codec after the built-in ones (socket/contract.ts's registerCodec adds it to the socket codecs too). */
-export function addCodec(codec: Codec): void {
-  codecs.push(codec);
-  names.push(codec.name);
-}
+/** The built-in catalogue: what a run without codec modules or --proto uses. */
+export const BUILT_IN = CodecCatalog.of();
 
 /**
  * Why `value` is not a codec this benchmark can run (one line), or

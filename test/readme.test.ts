@@ -9,7 +9,7 @@ import { compareRuns } from "../bench/report/compare.ts";
 import { CSV_COLUMNS } from "../bench/report/csv-columns.ts";
 import { rowsFromFile } from "../bench/report/rows.ts";
 import { parseCsv } from "../bench/report/csv-parse.ts";
-import { CODEC_NAMES } from "../protocols/registry.ts";
+import { BUILT_IN } from "../protocols/registry.ts";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: Record<string, string> };
@@ -35,7 +35,7 @@ describe("README", () => {
   });
 
   it("names every codec", () => {
-    for (const name of CODEC_NAMES) expect(readme, name).toContain(`\`${name}\``);
+    for (const name of BUILT_IN.names) expect(readme, name).toContain(`\`${name}\``);
   });
 
   it("the cross-check figures it quotes are the committed cross-check's", () => {

@@ -3,8 +3,9 @@
  * process) with real clients: Bun's WebSocket here, npm `ws` under Node in
  * test/client/node-client.test.ts.
  */
+import { BUILT_IN } from "../protocols/registry.ts";
 import net from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { performanceClock } from "../bench/harness/clock.ts";
 import { makeMessages } from "../bench/harness/generator.ts";
 import { PAYLOAD_NAMES, type PayloadName } from "../protocols/messages.ts";
@@ -12,16 +13,11 @@ import { spawnServer } from "../bench/cli/processes/server.ts";
 import type { SocketMode } from "../bench/harness/settings.ts";
 import { fetchServerStats, openSocket, type WebSocketClass } from "../client/socket/connection.ts";
 import { runSocketCase } from "../client/socket/runner.ts";
-import { CLOSE, MAX_PAYLOAD_BYTES, SOCKET_CODEC_NAMES, socketUrl } from "../protocols/socket/contract.ts";
-import { parseServerArgs, SERVER_DEFAULTS, startServer, type BenchServer } from "../server.ts";
+import { CLOSE, MAX_PAYLOAD_BYTES, socketCodecNames, socketUrl } from "../protocols/socket/contract.ts";
+import { parseServerArgs, SERVER_DEFAULTS } from "../server.ts";
+import { serverForEachTest, withServer } from "./helpers/server.ts";
 
-let server: BenchServer;
-beforeEach(async () => {
-  server = await startServer({ port: 0 });
-});
-afterEach(async () => {
-  await server.stop();
-});
+const server = serverForEachTest();
 
 const WS = globalThis.WebSocket as unknown as WebSocketClass;
 let ids = 0;
@@ -29,6 +25,7 @@ let ids = 0;
 function runCase(codec: string, payload: PayloadName, mode: SocketMode, count: number, window = 32) {
   return runSocketCase({
     server: server.url,
+    catalog: BUILT_IN,
     codec,
     payload,
     mode,
@@ -52,7 +49,7 @@ async function closeAfterSending(codec: string, payload: PayloadName, data: stri
 }
 
 describe("server: echo contract", () => {
-  for (const codec of SOCKET_CODEC_NAMES) {
+  for (const codec of socketCodecNames(BUILT_IN)) {
     for (const payload of PAYLOAD_NAMES) {
       it(`${codec} ${payload}: every reply decodes to the message sent`, async () => {
         const f = await runCase(codec, payload, "roundtrip", 40);
@@ -98,7 +95,7 @@ describe("server: bad requests and bad frames", () => {
   it("answers an unknown codec or payload with 400 naming the valid values, before any upgrade", async () => {
     const res = await fetch(`${server.url}/ws?codec=yaml&payload=small`, { headers: { upgrade: "websocket" } });
     expect(res.status).toBe(400);
-    expect(await res.text()).toBe(`unknown codec 'yaml'; valid codecs: ${SOCKET_CODEC_NAMES.join(", ")}\n`);
+    expect(await res.text()).toBe(`unknown codec 'yaml'; valid codecs: ${socketCodecNames(BUILT_IN).join(", ")}\n`);
     const res2 = await fetch(`${server.url}/ws?codec=json&payload=huge`);
     expect(res2.status).toBe(400);
     expect(await res2.text()).toContain("valid payloads: small, medium, large");
@@ -142,11 +139,11 @@ describe("server: bad requests and bad frames", () => {
   });
 
   it("reports a refused connection clearly", async () => {
-    const port = server.port;
-    await server.stop();
-    server = await startServer({ port: 0 });
+    // A port a server listened on and has given back.
+    const port = await withServer({}, async (gone) => gone.port);
     const f = await runSocketCase({
       server: `http://127.0.0.1:${port}`,
+      catalog: BUILT_IN,
       codec: "json",
       payload: "small",
       mode: "roundtrip",
@@ -162,6 +159,7 @@ describe("server: bad requests and bad frames", () => {
   });
 });
 
+// These test the server as its own process (spawnServer and the command line) themselves, so they start it directly.
 describe("server process", () => {
   it("prints one JSON ready line first, and exits 0 on SIGTERM", async () => {
     const proc = await spawnServer();

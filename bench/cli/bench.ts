@@ -6,9 +6,10 @@
 import { runBench } from "./run.ts";
 import { EXIT_INTERRUPTED, type RunControl } from "./run-support.ts";
 import { SettingError } from "../harness/settings.ts";
-import { HELP } from "./help.ts";
-import { parseBenchArgs } from "./options.ts";
-import { importArgvCodecModules } from "./user-files.ts";
+import { helpText } from "./help.ts";
+import { benchOptions, readBenchFlags } from "./options.ts";
+import { importCodecModuleFiles } from "./user-files.ts";
+import { catalogFor } from "../harness/plan.ts";
 
 /** Two SIGINTs closer than this are one Ctrl-C delivered twice (by the terminal and by `bun run`). */
 const SAME_KEYPRESS_MS = 500;
@@ -16,11 +17,13 @@ const SAME_KEYPRESS_MS = 500;
 const EXIT_TERMINATED = 143;
 
 try {
-  await importArgvCodecModules(process.argv.slice(2));
-  const options = parseBenchArgs(process.argv.slice(2));
-  if (options.help) {
-    process.stdout.write(HELP);
+  // The flags' form first, then the codec modules they name, then every value against the codecs those make.
+  const flags = readBenchFlags(process.argv.slice(2));
+  const modules = await importCodecModuleFiles(flags["codec-module"] ?? []);
+  if (flags.help) {
+    process.stdout.write(helpText(catalogFor({ userMessages: [] }, modules.map((m) => m.codec))));
   } else {
+    const options = benchOptions(flags, modules);
     // Ctrl-C: finish the current round (codec mode) or case, write what finished, print the summary, exit 130.
     // Twice: write what finished so far and exit now. `bun run` passes the terminal's Ctrl-C on to this process,
     // which has it from the terminal too: a second SIGINT within half a second is the same keypress.

@@ -22,7 +22,7 @@ import { makeMessages } from "../harness/generator.ts";
 import { sameMessage } from "../harness/verify.ts";
 import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import { spin } from "../../protocols/calibration.ts";
-import { getCodec } from "../../protocols/registry.ts";
+import { BUILT_IN } from "../../protocols/registry.ts";
 import { pad } from "../report/format.ts";
 
 const USAGE = "usage: bun run between-messages [PAYLOAD (default large)] [MESSAGES (default 600)] [CODECS, comma-separated]";
@@ -69,7 +69,7 @@ function main(argv: string[]): number {
   const messages = makeMessages(payload, { count, seed: 1, fixed: false });
   const codecs = [];
   for (const name of names) {
-    const codec = getCodec(name);
+    const codec = BUILT_IN.get(name);
     if (!codec) {
       process.stderr.write(`between-messages: unknown codec '${name}'\n`);
       return 2;

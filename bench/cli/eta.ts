@@ -13,6 +13,7 @@ import path from "node:path";
 import { codecModeUnits } from "../harness/codec-mode.ts";
 import { forkSpans } from "../harness/codec-forks.ts";
 import { MAX_BISECTIONS } from "../harness/knee.ts";
+import type { Plan } from "../harness/plan.ts";
 import type { Progress } from "../harness/progress.ts";
 import type { StretchTiming } from "../harness/results.ts";
 import { latencyStep, type Mode, type Settings } from "../harness/settings.ts";
@@ -154,10 +155,11 @@ function lastRunTimings(outDir: string): RunTimings | undefined {
 }
 
 /** A run's estimate: codec mode runs every codec but raw, in `forks` processes; the socket modes every codec. */
-export function estimateFor(settings: Settings, outDir: string, codecModeCodecs: number, forks: number): RunEstimate {
-  const codecUnits = forkSpans(settings.runs, forks).reduce((sum, span) => sum + codecModeUnits(settings, codecModeCodecs, span), 0) / settings.payloads.length;
+export function estimateFor(plan: Plan, outDir: string, forks: number): RunEstimate {
+  const { settings } = plan;
+  const codecUnits = forkSpans(settings.runs, forks).reduce((sum, span) => sum + codecModeUnits(settings, plan.codecModeCodecs.length, span), 0) / settings.payloads.length;
   // Latency mode runs every rate (a sweep: at most every rate and its bisections, so its estimate is an upper bound).
   const steps = (mode: string): number => (mode === "latency" ? settings.rates.length + (settings.sweep ? MAX_BISECTIONS : 0) : 1);
-  const plan = settings.modes.map((mode) => ({ mode, units: mode === "codec" ? codecUnits : settings.codecs.length * settings.runs * steps(mode) }));
-  return new RunEstimate(settings, plan, lastRunTimings(outDir));
+  const work = settings.modes.map((mode) => ({ mode, units: mode === "codec" ? codecUnits : settings.codecs.length * settings.runs * steps(mode) }));
+  return new RunEstimate(settings, work, lastRunTimings(outDir));
 }

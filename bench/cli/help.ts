@@ -2,13 +2,16 @@
 
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
+import { BUILT_IN, type CodecCatalog } from "../../protocols/registry.ts";
 import { benchCodecNames } from "../../protocols/socket/contract.ts";
 import { CLIENT_CHOICES, DEFAULTS, MODE_NAMES, SWEEP_RATES, SWEEP_STEP_S, type Mode } from "../harness/settings.ts";
 import { DEFAULT_FORKS, DEFAULT_OUT, QUICK_FORKS } from "./options.ts";
 
 const perMode = (r: Record<Mode, number>): string => MODE_NAMES.map((m) => `${m} ${r[m]}`).join(", ");
 
-export const HELP = `Usage: bun run bench [options]
+/** The help text; `catalog` names the codecs (with --codec-module, the user's too). */
+export function helpText(catalog: CodecCatalog): string {
+  return `Usage: bun run bench [options]
 
 Measures serialize and deserialize time per message, and bytes per message,
 for each codec and payload: in process (codec mode) and over a WebSocket to
@@ -18,7 +21,7 @@ latest.json, and writes results/report.html (charts that open offline).
 
 Options:
   --codecs LIST        comma-separated, or "all" (default: all)
-                       ${benchCodecNames().join(", ")}
+                       ${benchCodecNames(catalog).join(", ")}
                        (raw, the transport baseline, runs in the WebSocket modes only)
   --calibrate          also run the calibration codecs (${CALIBRATION_CODEC_NAMES.join(", ")}: JSON, and JSON
                        plus a known cost) with json and raw, and show how closely each way
@@ -84,4 +87,8 @@ Options:
   --out DIR            where results go (default: ${DEFAULT_OUT})
   -h, --help           this text
 `;
+}
+
+/** The help text with the built-in codecs. */
+export const HELP = helpText(BUILT_IN);
 

@@ -9,11 +9,12 @@ import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { clientCodec } from "../../client/socket/codec.ts";
 import { encodedBytes, type Encoded } from "../../protocols/codec.ts";
-import { getCodec } from "../../protocols/registry.ts";
+import type { CodecCatalog } from "../../protocols/registry.ts";
+import type { Plan } from "../harness/plan.ts";
 import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 import { isExcluded } from "../harness/exclusions.ts";
 import { messagesFor } from "../harness/generator.ts";
-import { parseInteger, SettingError, type Settings } from "../harness/settings.ts";
+import { parseInteger, SettingError } from "../harness/settings.ts";
 
 /** The load model the script runs unless `k6 run -e NAME=value` says otherwise. */
 export interface K6Load {
@@ -87,9 +88,9 @@ function frameFile(encoded: readonly Encoded[]): Uint8Array {
  * echo with what it sent, so a codec must give back the same bytes. Checked
  * for every frame before it is written.
  */
-function canonicalError(codec: string, payload: string, frames: readonly Encoded[]): string | undefined {
+function canonicalError(catalog: CodecCatalog, codec: string, payload: string, frames: readonly Encoded[]): string | undefined {
   if (codec === RAW_CODEC_NAME) return undefined;
-  const pc = getCodec(codec)!.forPayload(payload);
+  const pc = catalog.get(codec)!.forPayload(payload);
   for (let i = 0; i < frames.length; i++) {
     const again = pc.encode(pc.decode(frames[i]!));
     const a = frames[i]!;
@@ -100,7 +101,8 @@ function canonicalError(codec: string, payload: string, frames: readonly Encoded
 }
 
 /** Writes the test; returns its cases. A SettingError when DIR cannot be written or a codec is not canonical. */
-export function exportK6(settings: Settings, dir: string, load: K6Load): K6Case[] {
+export function exportK6(plan: Plan, dir: string, load: K6Load): K6Case[] {
+  const { settings, catalog } = plan;
   try {
     mkdirSync(path.join(dir, "frames"), { recursive: true });
   } catch (e) {
@@ -111,9 +113,9 @@ export function exportK6(settings: Settings, dir: string, load: K6Load): K6Case[
   for (const payload of settings.payloads) {
     const messages = messagesFor(settings, payload, count);
     for (const codec of settings.codecs.filter((c) => !isExcluded(settings, c, payload))) {
-      const cc = clientCodec(codec, payload, messages);
+      const cc = clientCodec(catalog, codec, payload, messages);
       const encoded = messages.map((_, i) => cc.encode(i));
-      const wrong = canonicalError(codec, payload, encoded);
+      const wrong = canonicalError(catalog, codec, payload, encoded);
       if (wrong) throw new SettingError(wrong);
       const file = `${codec}.${payload}.bin`;
       writeFileSync(path.join(dir, "frames", file), frameFile(encoded));

@@ -7,17 +7,18 @@
 import { parseArgs } from "node:util";
 import { CLIENT_CHOICES, defaultSettings, MODE_NAMES, parseInteger, parseRates, SettingError, type ClientChoice, type Mode, type Settings } from "../harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
-import { CODEC_NAMES } from "../../protocols/registry.ts";
+import type { Codec } from "../../protocols/codec.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
-import { benchCodecNames, RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
-import { readMessagesFiles, readProtoFile } from "./user-files.ts";
+import { benchCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/socket/contract.ts";
+import { catalogFor } from "../harness/plan.ts";
+import { readMessagesFiles, readProtoFile, type CodecModule } from "./user-files.ts";
 import { parseK6Flags, type K6Load } from "./k6-export.ts";
-import { loadedCodecModule } from "../harness/codec-modules.ts";
-import path from "node:path";
 
 export interface BenchOptions {
   /** What to measure: one settings object, as the page and every client take it. */
   settings: Settings;
+  /** The codecs of the --codec-module files, in order (the plan puts them in its catalogue). */
+  moduleCodecs: Codec[];
   client: ClientChoice;
   /** A running server to use instead of spawning one (http(s):// or ws(s)://). */
   url: string | undefined;
@@ -141,15 +142,25 @@ function joinNegativeValues(argv: readonly string[]): string[] {
   return out;
 }
 
-/** Parses `bench` arguments (without the runtime and script). Throws SettingError. */
-export function parseBenchArgs(argv: readonly string[]): BenchOptions {
-  let parsed;
+/** The flags as given, each checked for its form only; what the options and the codec modules are resolved from. */
+export type BenchFlags = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTION_SPEC; strict: true; allowPositionals: false }>>["values"];
+
+/** Reads `bench` arguments (without the runtime and script) into flags; an unknown or malformed flag is a SettingError. */
+export function readBenchFlags(argv: readonly string[]): BenchFlags {
   try {
-    parsed = parseArgs({ args: joinNegativeValues(argv), options: OPTION_SPEC, strict: true, allowPositionals: false });
+    return parseArgs({ args: joinNegativeValues(argv), options: OPTION_SPEC, strict: true, allowPositionals: false }).values;
   } catch (e) {
     throw new SettingError(describeParseError(e));
   }
-  const v = parsed.values;
+}
+
+/** Parses `bench` arguments with the codec modules they name already imported (user-files.ts). Throws SettingError. */
+export function parseBenchArgs(argv: readonly string[], modules: readonly CodecModule[] = []): BenchOptions {
+  return benchOptions(readBenchFlags(argv), modules);
+}
+
+/** Resolves flags into options: defaults filled in, every value checked against the catalogue the codec modules make. */
+export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): BenchOptions {
   const quick = v.quick === true;
   const out = v.out ?? DEFAULT_OUT;
   if (out.trim() === "") throw new SettingError("--out must name a directory");
@@ -162,22 +173,20 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     throw new SettingError(`--modes fanout needs --client bun (got --client ${client[0]})`);
   }
   // --quick wins over the browser's defaults; explicit flags win over both.
-  const base = defaultSettings(quick ? "quick" : client[0] === "browser" ? "browser" : "default", benchCodecNames());
   const iterations = integerFlag("iterations", v.iterations, NaN, 1, 10_000_000);
   const warmup = integerFlag("warmup", v.warmup, NaN, 0, 10_000_000);
   if (v["allow-lossy"] === true && v.messages === undefined) throw new SettingError("--allow-lossy applies to your own messages only; add --messages FILE");
   const userMessages = readMessagesFiles(v.messages ?? []);
   const userProto = readProtoFile(v.proto, v["proto-type"], userMessages);
-  const codecModules = (v["codec-module"] ?? []).map((file) => {
-    const m = loadedCodecModule(path.resolve(file));
-    if (!m) throw new SettingError(`--codec-module ${file}: not imported (run the bench through bench.ts, which imports codec modules first)`);
-    return m;
-  });
+  const moduleCodecs = modules.map((m) => m.codec);
+  const codecModules = modules.map((m) => ({ file: m.file, name: m.codec.name }));
+  const catalog = catalogFor({ userMessages, userProto }, moduleCodecs);
   if (codecModules.length > 0 && client[0] === "node") throw new SettingError("--codec-module runs with --client bun or browser; the Node client cannot import a module written for Bun");
+  const base = defaultSettings(quick ? "quick" : client[0] === "browser" ? "browser" : "default", benchCodecNames(catalog));
   const byMode = (given: number, fallback: Record<Mode, number>): Record<Mode, number> =>
     Number.isNaN(given) ? fallback : { codec: given, roundtrip: given, stream: given, fanout: given, latency: given };
   const settings: Settings = {
-    codecs: withCalibration(parseList("codecs", v.codecs, SOCKET_CODEC_NAMES, base.codecs, true, benchCodecNames()), v.calibrate === true),
+    codecs: withCalibration(parseList("codecs", v.codecs, socketCodecNames(catalog), base.codecs, true, benchCodecNames(catalog)), v.calibrate === true),
     payloads: parseList("payloads", v.payloads, [...PAYLOAD_NAMES, ...userMessages.map((f) => f.name)], userMessages.length > 0 ? userMessages.map((f) => f.name) : base.payloads),
     modes: parseList("modes", v.modes, MODE_NAMES, base.modes),
     iterations: byMode(iterations, base.iterations),
@@ -196,10 +205,10 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     ...(userProto ? { userProto } : {}),
     ...(codecModules.length > 0 ? { codecModules } : {}),
   };
-  if (settings.modes.includes("codec") && !settings.codecs.some((c) => (CODEC_NAMES as readonly string[]).includes(c))) {
+  if (settings.modes.includes("codec") && catalog.pick(settings.codecs).length === 0) {
     const socketModes = settings.modes.filter((m) => m !== "codec");
     throw new SettingError(
-      `--modes codec has no codec to run: raw runs in the WebSocket modes only; add a codec (${CODEC_NAMES.join(", ")})${socketModes.length === 0 ? " or choose --modes roundtrip, stream or fanout" : " or leave codec out of --modes"}`,
+      `--modes codec has no codec to run: raw runs in the WebSocket modes only; add a codec (${catalog.names.join(", ")})${socketModes.length === 0 ? " or choose --modes roundtrip, stream or fanout" : " or leave codec out of --modes"}`,
     );
   }
   if (v.rate !== undefined && !settings.modes.includes("latency")) {
@@ -207,7 +216,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   }
   const forks = integerFlag("forks", v.forks, quick ? QUICK_FORKS : DEFAULT_FORKS, 1, 64);
   const exportK6 = parseK6Flags(v as Record<string, string | undefined>);
-  return { settings, client: client[0]!, url: parseUrl(v.url), out, quick, wide: v.wide === true, forks, noPin: v["no-pin"] === true, help: v.help === true, ...(exportK6 ? { exportK6 } : {}) };
+  return { settings, moduleCodecs, client: client[0]!, url: parseUrl(v.url), out, quick, wide: v.wide === true, forks, noPin: v["no-pin"] === true, help: v.help === true, ...(exportK6 ? { exportK6 } : {}) };
 }
 
 /** A server URL as an http(s) base; ws(s) is accepted and translated. */

@@ -15,10 +15,10 @@ import { makeMessages } from "../harness/generator.ts";
 import { sameMessage } from "../harness/verify.ts";
 import type { Encoded } from "../../protocols/codec.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
-import { getCodec } from "../../protocols/registry.ts";
+import { BUILT_IN } from "../../protocols/registry.ts";
 
 const [codecName = "", payload = "small", iterationsArg = "100000", repetitionsArg = "7", seedArg = "1"] = process.argv.slice(2);
-const codec = getCodec(codecName);
+const codec = BUILT_IN.get(codecName);
 if (!codec) {
   process.stderr.write(`plain-loop: unknown codec '${codecName}'\n`);
   process.exit(2);

@@ -5,22 +5,22 @@
  */
 
 import { flagLossy } from "../harness/exclusions.ts";
-import type { FidelityReport } from "../harness/fidelity.ts";
 import { kneeField } from "../harness/knee.ts";
+import type { Plan } from "../harness/plan.ts";
 import type { BenchResults } from "../harness/results.ts";
 import { SettingError } from "../harness/settings.ts";
 import type { BenchOptions } from "./options.ts";
 import { findChromium, NO_CHROMIUM_MESSAGE, runBrowserClient } from "./processes/browser.ts";
-import { CODEC_NAMES } from "../../protocols/registry.ts";
 import { estimateFor } from "./eta.ts";
 import { createProgressPrinter } from "./progress.ts";
 import { EXIT_INTERRUPTED, measureEnvironment, report, type RunControl, type Streams } from "./run-support.ts";
 import { useServer } from "./servers.ts";
 
-export async function runBrowserBench(options: BenchOptions, streams: Streams, control: RunControl, fidelity: FidelityReport[]): Promise<number> {
+/** The page carries the plan out itself (client/plan-run.ts, the same orchestrator); the bench serves it, drives Chromium and writes the files. */
+export async function runBrowserBench(plan: Plan, options: BenchOptions, streams: Streams, control: RunControl): Promise<number> {
   const chromiumPath = findChromium();
   if (!chromiumPath) throw new SettingError(NO_CHROMIUM_MESSAGE);
-  const estimate = estimateFor(options.settings, options.out, options.settings.codecs.filter((c) => CODEC_NAMES.includes(c)).length, 1);
+  const estimate = estimateFor(plan, options.out, 1);
   const progress = createProgressPrinter(streams.stderr, estimate);
   const { environment } = measureEnvironment();
   const started = performance.now();
@@ -30,7 +30,7 @@ export async function runBrowserBench(options: BenchOptions, streams: Streams, c
   try {
     await useServer(options, async (server) => {
       serverLabel = server.label;
-      browser = await runBrowserClient(chromiumPath, { settings: options.settings, server: server.url }, (p) => progress.update(p), () => control.stopRequested);
+      browser = await runBrowserClient(chromiumPath, { settings: plan.settings, server: server.url }, (p) => progress.update(p), () => control.stopRequested);
     });
   } catch (e) {
     progress.finish();
@@ -38,19 +38,20 @@ export async function runBrowserBench(options: BenchOptions, streams: Streams, c
     failures++;
   }
   progress.finish();
+  const cases = browser?.cases ?? [];
+  flagLossy(cases, plan.fidelity);
   const results: BenchResults = {
     timestamp: browser?.timestamp ?? new Date().toISOString(),
-    settings: { ...(browser?.settings ?? { ...options.settings, minBatchNs: NaN }), client: "browser", server: serverLabel },
+    settings: { ...(browser?.settings ?? { ...plan.settings, minBatchNs: NaN }), client: "browser", server: serverLabel },
     environment,
     environments: browser ? { browser: browser.environment } : {},
     order: browser?.order ?? {},
-    cases: browser?.cases ?? [],
+    cases,
     elapsedMs: performance.now() - started,
     timings: estimate.timings(),
-    ...kneeField(browser?.cases ?? []),
-    ...(fidelity.length > 0 ? { fidelity } : {}),
+    ...kneeField(cases),
+    ...(plan.fidelity.length > 0 ? { fidelity: [...plan.fidelity] } : {}),
   };
-  flagLossy(results.cases, fidelity);
   const code = report(results, options, streams, failures);
   return control.stopRequested ? EXIT_INTERRUPTED : code;
 }

@@ -8,6 +8,9 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { Codec } from "../../protocols/codec.ts";
+import { BUILT_IN } from "../../protocols/registry.ts";
+import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 import { importCodecModule } from "../harness/codec-modules.ts";
 import { SettingError, type UserMessagesFile, type UserProtoFile } from "../harness/settings.ts";
 import { checkPayloadName, payloadNameOf, userMessagesOf } from "../harness/user-messages.ts";
@@ -48,14 +51,22 @@ export function readProtoFile(file: string | undefined, type: string | undefined
   return { file, text, type };
 }
 
-/**
- * Imports the codec modules `--codec-module` names, before the flags are
- * checked, so their codecs are valid `--codecs` values and run by default.
- */
-export async function importArgvCodecModules(argv: readonly string[]): Promise<void> {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const file = a === "--codec-module" ? argv[i + 1] : a.startsWith("--codec-module=") ? a.slice("--codec-module=".length) : undefined;
-    if (file !== undefined && file !== "") await importCodecModule(path.resolve(file));
+/** A codec module the user named, imported: its absolute path and its codec. */
+export interface CodecModule {
+  file: string;
+  codec: Codec;
+}
+
+/** Imports the `--codec-module` files, in order; one line naming the file and the fault, as a SettingError. */
+export async function importCodecModuleFiles(files: readonly string[]): Promise<CodecModule[]> {
+  const modules: CodecModule[] = [];
+  for (const given of files) {
+    if (given === "") throw new SettingError("--codec-module needs a file");
+    const file = path.resolve(given);
+    const codec = await importCodecModule(file);
+    const taken = BUILT_IN.get(codec.name) !== undefined || codec.name === RAW_CODEC_NAME || modules.some((m) => m.codec.name === codec.name);
+    if (taken) throw new SettingError(`--codec-module ${given}: a codec named '${codec.name}' exists already; name yours differently`);
+    modules.push({ file, codec });
   }
+  return modules;
 }

@@ -13,21 +13,22 @@
 
 import type { Socket, TCPSocketListener } from "bun";
 import type { CaseResult } from "../harness/results.ts";
-import type { Settings } from "../harness/settings.ts";
+import type { PlanSpec } from "../harness/plan.ts";
 
 /** Messages per codec and payload in the pass through the relay (fewer when the run's roundtrip has fewer). */
 const WIRE_PASS_MESSAGES = 1000;
 
 /** The pass through the relay: roundtrip, one run, one client, no warm-up, the run's codecs, payloads and messages. */
-export function wirePassSettings(settings: Settings): Settings {
-  return {
+export function wirePassPlan(spec: PlanSpec): PlanSpec {
+  const { settings } = spec;
+  return { ...spec, settings: {
     ...settings,
     modes: ["roundtrip"],
     iterations: { ...settings.iterations, roundtrip: Math.min(settings.iterations.roundtrip, WIRE_PASS_MESSAGES) },
     warmup: { ...settings.warmup, roundtrip: 0 },
     runs: 1,
     clients: 1,
-  };
+  } };
 }
 
 /** Data frames seen in one direction: their bytes on the wire, the messages they carry, and how many were compressed (RSV1). */

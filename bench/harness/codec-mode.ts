@@ -24,7 +24,6 @@ import type { Clock, ClockCalibration } from "./clock.ts";
 import { CodecCase } from "./codec-case.ts";
 import { isExcluded } from "./exclusions.ts";
 import { messagesFor } from "./generator.ts";
-import { applyUserProto } from "./user-proto.ts";
 import { createRng } from "./random.ts";
 import { compileLoop, SINK_SIZE } from "./loops.ts";
 import type { RunHooks } from "./progress.ts";
@@ -112,7 +111,6 @@ function roundsInSpan(runs: number, roundsPerRun: number, span: { from: number; 
 }
 
 export async function runCodecMode(settings: Settings, ctx: CodecModeContext): Promise<CodecModeResult> {
-  applyUserProto(settings);
   const now = ctx.clock.now;
   const started = now();
   const { runs } = settings;

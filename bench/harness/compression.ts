@@ -23,12 +23,11 @@
 import zlib from "node:zlib";
 import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
 import { errorText } from "../../protocols/codec.ts";
-import { getCodec } from "../../protocols/registry.ts";
+import type { Plan } from "./plan.ts";
 import type { Clock } from "./clock.ts";
 import { messagesFor } from "./generator.ts";
 import { userMessagesOf } from "./user-messages.ts";
 import type { CaseResult, CompressionFigures } from "./results.ts";
-import type { Settings } from "./settings.ts";
 
 /** RFC 7692 7.2.1: a sync flush ends in these four bytes, which the sender removes. */
 const FLUSH_TAIL = 4;
@@ -114,11 +113,12 @@ const COMPRESSION_MESSAGES = 500;
  * run's seed), encoded by the codec in order as a stream would carry them, text as UTF-8. A case
  * whose sizes cannot be taken keeps its timings and gets none; why is returned, one line each.
  */
-export async function addCompression(cases: CaseResult[], settings: Settings, clock: Clock, overheadNs: number): Promise<string[]> {
+export async function addCompression(cases: CaseResult[], plan: Plan, clock: Clock, overheadNs: number): Promise<string[]> {
+  const { settings } = plan;
   const errors: string[] = [];
   const messagesOf = new Map<PayloadName, readonly Message[]>();
   for (const c of cases) {
-    const codec = getCodec(c.codec);
+    const codec = plan.catalog.get(c.codec);
     if (c.mode !== "codec" || !c.verified || !codec) continue;
     const payload = c.payload as PayloadName;
     if (!messagesOf.has(payload)) {

@@ -11,6 +11,7 @@
  * drives the page that way.
  */
 
+import type { Codec } from "../../protocols/codec.ts";
 import { Chart, type ChartConfiguration } from "chart.js/auto";
 import { calibrateClock, performanceClock } from "../../bench/harness/clock.ts";
 import type { Progress } from "../../bench/harness/progress.ts";
@@ -24,13 +25,14 @@ import { formatNs } from "../../bench/report/format.ts";
 import { resultsFromFile, rowsFromFile, rowsFromResults, type ChartRow } from "../../bench/report/rows.ts";
 import { verdictLines } from "../../bench/report/verdict.ts";
 import { isBuiltIn, PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
-import { benchCodecNames, RAW_CODEC_NAME, SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
+import { benchCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/socket/contract.ts";
+import { BUILT_IN, type CodecCatalog } from "../../protocols/registry.ts";
 import { stringifyLine } from "../child-protocol.ts";
 import { PAGE_MODES, ratesText, settingsFromQuery } from "./query.ts";
 import { fetchInfo, runSuite } from "./suite.ts";
 import { calibrationLines, labFieldLines } from "../../bench/report/field-table.ts";
 import { fidelityLines } from "../../bench/report/fidelity-table.ts";
-import { loadCodecModules } from "../../bench/harness/codec-modules.ts";
+import { catalogFor, importCodecModules, makePlan } from "../../bench/harness/plan.ts";
 
 const MODE_LABELS: Record<string, string> = {
   codec: "codec: serialize/deserialize in this page",
@@ -81,8 +83,8 @@ function checkedIn(containerId: string): string[] {
   return [...$(containerId).querySelectorAll<HTMLInputElement>("input:checked")].map((i) => i.value);
 }
 
-function showSettings(s: Settings): void {
-  checkboxes("codecs", SOCKET_CODEC_NAMES, s.codecs, (n) => (n === RAW_CODEC_NAME ? "raw (transport baseline, socket modes)" : n));
+function showSettings(s: Settings, catalog: CodecCatalog): void {
+  checkboxes("codecs", socketCodecNames(catalog), s.codecs, (n) => (n === RAW_CODEC_NAME ? "raw (transport baseline, socket modes)" : n));
   checkboxes("payloads", [...PAYLOAD_NAMES, ...s.userMessages.map((f) => f.name)], s.payloads, (p) => (isBuiltIn(p) ? p : `${p} (your messages)`));
   checkboxes("modes", PAGE_MODES, s.modes, (m) => MODE_LABELS[m] ?? m);
   $<HTMLInputElement>("iterations-codec").value = String(s.iterations.codec);
@@ -181,13 +183,13 @@ function setRunning(running: boolean): void {
   for (const input of $("settings").querySelectorAll<HTMLInputElement>("fieldset input")) input.disabled = running;
 }
 
-async function run(settings: Settings): Promise<BenchResults> {
+async function run(settings: Settings, moduleCodecs: readonly Codec[]): Promise<BenchResults> {
   stopRequested = false;
   setRunning(true);
   $("error").hidden = true;
   try {
     const results = await runSuite(
-      settings,
+      makePlan(settings, moduleCodecs),
       (p) => {
         $("progress").textContent = progressText(p);
         console.log(`bench-progress ${JSON.stringify(p)}`);
@@ -242,12 +244,18 @@ async function main(): Promise<void> {
   // The server's --messages files join the payloads, and are what the page runs by default.
   const info = await fetchInfo().catch(() => undefined);
   // The server's codec modules, bundled for the page: their codecs join the list before it is shown.
-  await loadCodecModules(info?.codecModules, (m) => m.url).catch(showError);
+  const modules = info?.codecModules ?? [];
+  const moduleCodecs = await importCodecModules(
+    modules.map((m) => m.file),
+    (_, i) => modules[i]!.url,
+  ).catch((e: unknown) => (showError(e), []));
   const userMessages = info?.userMessages ?? [];
-  const defaults = defaultSettings("browser", benchCodecNames());
+  const userProto = info?.userProto;
+  const catalog = moduleCodecs.length > 0 || userProto ? catalogFor({ userMessages, userProto }, moduleCodecs) : BUILT_IN;
+  const defaults = defaultSettings("browser", benchCodecNames(catalog));
   const base = { ...defaults, userMessages, payloads: userMessages.length > 0 ? userMessages.map((f) => f.name) : defaults.payloads };
-  const initial = settingsFromQuery(query, info?.userProto ? { ...base, userProto: info.userProto } : base);
-  showSettings(initial);
+  const initial = settingsFromQuery(query, userProto ? { ...base, userProto } : base, catalog);
+  showSettings(initial, catalog);
   const calibration = calibrateClock(performanceClock);
   $("clock").textContent = `crossOriginIsolated: ${globalThis.crossOriginIsolated === true}; clock resolution ${formatNs(calibration.resolutionNs)}, one read ${formatNs(calibration.overheadNs)}`;
   $("isolation-warning").hidden = globalThis.crossOriginIsolated === true;
@@ -261,7 +269,7 @@ async function main(): Promise<void> {
       showError(e);
       return;
     }
-    run(settings).catch(showError);
+    run(settings, moduleCodecs).catch(showError);
   });
   $("stop").addEventListener("click", () => {
     stopRequested = true;
@@ -274,7 +282,7 @@ async function main(): Promise<void> {
 
   if (query.get("autorun") === "1") {
     window.__bench = { done: false };
-    run(initial).then(
+    run(initial, moduleCodecs).then(
       (results) => {
         window.__bench = { done: true, results: stringifyLine(results) };
       },

@@ -10,7 +10,8 @@
 
 import { parseRates, type Mode, type Settings } from "../../bench/harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
-import { benchCodecNames, SOCKET_CODEC_NAMES } from "../../protocols/socket/contract.ts";
+import type { CodecCatalog } from "../../protocols/registry.ts";
+import { benchCodecNames, socketCodecNames } from "../../protocols/socket/contract.ts";
 
 /** The modes a page runs (fanout needs many subscribers, which a page does not open). */
 export const PAGE_MODES: readonly Mode[] = ["codec", "roundtrip", "stream", "latency"];
@@ -46,7 +47,7 @@ export function settingsToQuery(settings: Settings, q: URLSearchParams): void {
 }
 
 /** Settings from the URL over `base`; a value the page cannot use leaves the default. */
-export function settingsFromQuery(q: URLSearchParams, base: Settings): Settings {
+export function settingsFromQuery(q: URLSearchParams, base: Settings, catalog: CodecCatalog): Settings {
   const list = <T extends string>(name: string, valid: readonly T[], fallback: readonly T[], all: readonly T[] = valid): T[] => {
     const raw = q.get(name);
     if (!raw) return [...fallback];
@@ -69,7 +70,7 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings): Settings 
   return {
     ...base,
     modes: list("modes", PAGE_MODES, base.modes.filter((m) => PAGE_MODES.includes(m))),
-    codecs: list("codecs", SOCKET_CODEC_NAMES, base.codecs, benchCodecNames()),
+    codecs: list("codecs", socketCodecNames(catalog), base.codecs, benchCodecNames(catalog)),
     payloads: list("payloads", [...PAYLOAD_NAMES, ...base.userMessages.map((f) => f.name)], base.payloads),
     allowLossy: q.has("allow-lossy") ? q.get("allow-lossy") === "1" : base.allowLossy,
     iterations: perMode("iterations", base.iterations, 1),

@@ -1,23 +1,20 @@
 /**
- * A whole benchmark run inside the browser: the in-process codec mode with
- * the same harness as the CLI (batches sized from the page's own clock), and
- * the WebSocket modes with the same runner, against the server that served
- * the page. Returns the same results object the CLI builds, with
- * client = "browser".
+ * A whole benchmark run inside the browser: the plan carried out by the
+ * same orchestrator as the CLI's (client/plan-run.ts), codec mode with
+ * batches sized from the page's own clock, the WebSocket modes with the
+ * same runner, against the server that served the page. Returns the same
+ * results object the CLI builds, with client = "browser".
  */
 
-import { flagLossy, planUserPayloads } from "../../bench/harness/exclusions.ts";
 import type { CodecModuleFile, UserMessagesFile, UserProtoFile } from "../../bench/harness/settings.ts";
 import { calibrateClock, performanceClock, type ClockCalibration } from "../../bench/harness/clock.ts";
-import { runCodecMode } from "../../bench/harness/codec-mode.ts";
-import { kneeField } from "../../bench/harness/knee.ts";
+import type { Plan } from "../../bench/harness/plan.ts";
 import type { Progress } from "../../bench/harness/progress.ts";
-import type { BenchResults, CaseResult, Environment } from "../../bench/harness/results.ts";
-import type { Settings } from "../../bench/harness/settings.ts";
-import { CODECS } from "../../protocols/registry.ts";
+import type { BenchResults, Environment } from "../../bench/harness/results.ts";
 import { INFO_PATH } from "../../protocols/socket/contract.ts";
+import { PlanRun } from "../plan-run.ts";
 import { requestServerGc, type WebSocketClass } from "../socket/connection.ts";
-import { runSocketModes, socketModesOf } from "../socket/modes.ts";
+import { runSocketModes } from "../socket/modes.ts";
 
 interface ServerInfo {
   runtime: string;
@@ -65,52 +62,35 @@ function browserEnvironment(calibration: ClockCalibration, info: ServerInfo): En
   };
 }
 
-export async function runSuite(asked: Settings, onProgress: (p: Progress) => void, shouldStop: () => boolean = () => false): Promise<BenchResults> {
-  // A user's own messages: what each codec does to them, and which codecs run on them.
-  const { fidelity, excluded } = planUserPayloads(asked, CODECS);
-  const settings: Settings = { ...asked, excluded };
+/** Carries out a plan in the page (client/plan-run.ts): codec mode in the page's engine, the socket modes with its WebSocket, against the server that served it. */
+export async function runSuite(plan: Plan, onProgress: (p: Progress) => void, shouldStop: () => boolean = () => false): Promise<BenchResults> {
   const timestamp = new Date().toISOString();
-  const started = performance.now();
   const calibration = calibrateClock(performanceClock);
   const info = await fetchInfo();
-  const environment = browserEnvironment(calibration, info);
-  const hooks = { client: "browser" as const, clientLibrary: navigator.userAgent, libraryVersion: (name: string): string => info.libraries[name] ?? "", onProgress, shouldStop };
-  const cases: CaseResult[] = [];
-  const order: Record<string, string[][][]> = {};
-  let minBatchNs = NaN;
-
-  if (settings.modes.includes("codec")) {
-    const result = await runCodecMode(settings, { ...hooks, codecs: CODECS.filter((c) => settings.codecs.includes(c.name)), clock: performanceClock, calibration });
-    cases.push(...result.cases);
-    order.codec = result.order;
-    minBatchNs = result.minBatchNs;
-  }
-
-  if (socketModesOf(settings).length > 0) {
-    const server = location.origin;
-    const result = await runSocketModes(settings, {
-      ...hooks,
-      server,
-      clock: performanceClock,
-      calibration,
-      WebSocket: WebSocket as unknown as WebSocketClass,
-      serverGc: requestServerGc,
-    });
-    // Per-call client timings are quantized to the page's clock; say so on every row.
-    for (const c of result.cases) if (calibration.resolutionNs > 1000) c.flags.push("coarse-clock");
-    cases.push(...result.cases);
-    Object.assign(order, result.order);
-  }
-
-  flagLossy(cases, fidelity);
-  return {
+  const hooks = { libraryVersion: (name: string): string => info.libraries[name] ?? "", onProgress, shouldStop };
+  const run = new PlanRun(plan, {
+    client: "browser",
+    clientLibrary: navigator.userAgent,
     timestamp,
-    settings: { ...settings, minBatchNs, client: "browser", server: location.origin },
-    environment,
-    order,
-    cases,
-    elapsedMs: performance.now() - started,
-    ...kneeField(cases),
-    ...(fidelity.length > 0 ? { fidelity } : {}),
-  };
+    environment: browserEnvironment(calibration, info),
+    clock: performanceClock,
+    calibration,
+    hooks,
+    socketModes: async (p, h) => ({
+      result: await runSocketModes(p.settings, {
+        ...h,
+        server: location.origin,
+        clock: performanceClock,
+        calibration,
+        WebSocket: WebSocket as unknown as WebSocketClass,
+        client: "browser",
+        clientLibrary: navigator.userAgent,
+        catalog: p.catalog,
+        serverGc: requestServerGc,
+      }),
+      server: location.origin,
+    }),
+  });
+  const results = await run.run();
+  return { ...results, settings: { ...results.settings, server: location.origin } };
 }

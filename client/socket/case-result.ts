@@ -9,7 +9,7 @@ import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
 import { encodeHistogram, latencyHistogram } from "../../bench/harness/histogram.ts";
 import { percentileSorted, summarize } from "../../bench/harness/stats.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
-import { getCodec } from "../../protocols/registry.ts";
+import type { CodecCatalog } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME, frameBytes, frameOf } from "../../protocols/socket/contract.ts";
 import type { SocketCaseFigures } from "./figures.ts";
 
@@ -40,11 +40,12 @@ export interface SocketCaseSource {
   client: CaseResult["client"];
   clientLibrary: string;
   libraryVersion?: (library: string) => string;
+  catalog: CodecCatalog;
 }
 
-function describeCodec(name: string): { standard: boolean; library: string } {
+function describeCodec(catalog: CodecCatalog, name: string): { standard: boolean; library: string } {
   if (name === RAW_CODEC_NAME) return { standard: true, library: "" };
-  const c = getCodec(name);
+  const c = catalog.get(name);
   return { standard: c?.standard ?? true, library: c?.library ?? "" };
 }
 
@@ -144,7 +145,7 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
 }
 
 export function socketCaseResult(s: SocketCase, settings: Settings, source: SocketCaseSource): CaseResult {
-  const { standard, library } = describeCodec(s.codec);
+  const { standard, library } = describeCodec(source.catalog, s.codec);
   const ok = s.error === "" && s.runs.length > 0;
   const n = settings.iterations[s.mode];
   const isRaw = s.codec === RAW_CODEC_NAME;
@@ -165,7 +166,7 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
     mode: s.mode,
     codec: s.codec,
     standard,
-    frame: frameOf(s.codec),
+    frame: frameOf(s.codec, source.catalog),
     library,
     libraryVersion: source.libraryVersion?.(library) ?? "",
     payload: s.payload,

@@ -7,7 +7,8 @@
 import { ownRoundTrips, sameMessage } from "../../bench/harness/verify.ts";
 import type { Encoded, Frame, PayloadCodec } from "../../protocols/codec.ts";
 import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
-import { getCodec } from "../../protocols/registry.ts";
+import { customBinary } from "../../protocols/custom-binary.ts";
+import type { CodecCatalog } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 
 /** What a message event's data is under binaryType "arraybuffer" (or a Node Buffer view). */
@@ -34,7 +35,7 @@ export interface ClientCodec {
   matches(i: number, decoded: unknown): boolean;
 }
 
-export function clientCodec(codec: string, payload: PayloadName, messages: readonly Message[], ownRoundTrip = false): ClientCodec {
+export function clientCodec(catalog: CodecCatalog, codec: string, payload: PayloadName, messages: readonly Message[], ownRoundTrip = false): ClientCodec {
   if (codec === RAW_CODEC_NAME) {
     const prepared = rawBytes(payload, messages);
     return {
@@ -44,7 +45,7 @@ export function clientCodec(codec: string, payload: PayloadName, messages: reado
       matches: (i, decoded) => sameBytes(prepared[i]!, decoded),
     };
   }
-  const c = getCodec(codec);
+  const c = catalog.get(codec);
   if (!c) throw new Error(`unknown codec '${codec}'`);
   const pc: PayloadCodec = c.forPayload(payload);
   const expected = ownRoundTrip ? ownRoundTrips(c.forPayload(payload), messages) : messages;
@@ -63,7 +64,7 @@ export function clientCodec(codec: string, payload: PayloadName, messages: reado
  */
 function rawBytes(payload: PayloadName, messages: readonly Message[]): Uint8Array[] {
   if (isBuiltIn(payload)) {
-    const cb = getCodec("custom-binary")!.forPayload(payload);
+    const cb = customBinary.forPayload(payload);
     return messages.map((m) => cb.encode(m) as Uint8Array);
   }
   const utf8 = new TextEncoder();

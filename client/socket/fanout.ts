@@ -124,7 +124,7 @@ function account(figures: SocketCaseFigures, subscribers: number, d: Deliveries)
 }
 
 export async function runFanoutCase(o: FanoutOptions): Promise<FanoutFigures> {
-  const codec = clientCodec(o.codec, o.payload, o.messages, o.ownRoundTrip);
+  const codec = clientCodec(o.catalog, o.codec, o.payload, o.messages, o.ownRoundTrip);
   const figures: SocketCaseFigures = emptyFigures();
   const deliveries: Deliveries = { got: new Int32Array(o.subscribers), doneMs: new Float64Array(o.subscribers) };
   const sockets: WebSocket[] = [];

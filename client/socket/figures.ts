@@ -3,6 +3,7 @@
  * (SocketCaseFigures), shared by the loops (runner.ts, open-loop.ts), the modes and the workers.
  */
 
+import type { CodecCatalog } from "../../protocols/registry.ts";
 import type { Clock } from "../../bench/harness/clock.ts";
 import type { SocketMode } from "../../bench/harness/settings.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
@@ -12,6 +13,8 @@ import type { WebSocketClass } from "./connection.ts";
 export interface SocketCaseOptions {
   /** Server base URL, http://host:port. */
   server: string;
+  /** The run's codecs, by name. */
+  catalog: CodecCatalog;
   codec: string;
   payload: PayloadName;
   mode: SocketMode;

@@ -5,6 +5,7 @@
  * ways of running a payload (rounds.ts, fresh-runs.ts) take it.
  */
 
+import type { CodecCatalog } from "../../protocols/registry.ts";
 import type { Clock, ClockCalibration } from "../../bench/harness/clock.ts";
 import type { RunHooks } from "../../bench/harness/progress.ts";
 import type { ServerSliceFigures, SliceLatency } from "../../bench/harness/socket-results.ts";
@@ -25,6 +26,8 @@ export interface SocketModeContext extends RunHooks {
   WebSocket: WebSocketClass;
   client: ClientKind;
   clientLibrary: string;
+  /** The run's codecs, by name (its plan's catalogue). */
+  catalog: CodecCatalog;
   /** With `settings.clients` above 1, the worker threads that run the connections. */
   workers?: ClientWorkers;
   /** Asks a server (`server`, or one of `servers`) to collect its garbage before each run. */

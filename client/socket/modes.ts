@@ -12,7 +12,6 @@ import { isExcluded } from "../../bench/harness/exclusions.ts";
 import { isBuiltIn } from "../../protocols/messages.ts";
 import { messagesFor } from "../../bench/harness/generator.ts";
 import { codecMessages, sharedListLength } from "../../bench/harness/schedule.ts";
-import { applyUserProto } from "../../bench/harness/user-proto.ts";
 import { createRng } from "../../bench/harness/random.ts";
 import type { CaseResult } from "../../bench/harness/results.ts";
 import { keptRate, keptSteps, KNEE_PRECISION, kneeOf, MAX_BISECTIONS, stepLatency, stopsClimbing } from "../../bench/harness/knee.ts";
@@ -134,6 +133,7 @@ async function runPayloadSteps(settings: Settings, mode: SocketMode, payload: Pa
 function caseOptions(ctx: SocketModeContext, settings: Settings, s: SocketCase, messages: readonly Message[], count: number, id: string): SocketCaseOptions {
   return {
     server: ctx.server,
+    catalog: ctx.catalog,
     codec: s.codec,
     payload: s.payload,
     mode: s.mode,
@@ -151,7 +151,6 @@ function caseOptions(ctx: SocketModeContext, settings: Settings, s: SocketCase, 
 }
 
 export async function runSocketModes(settings: Settings, ctx: SocketModeContext): Promise<SocketModeResult> {
-  applyUserProto(settings);
   const now = ctx.clock.now;
   const started = now();
   const modes = socketModesOf(settings);
@@ -166,7 +165,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
     if (!codecLists.has(key)) codecLists.set(key, codecMessages(lists.get(payload)!, settings.codecs.indexOf(codec), settings.codecs.length, maxIterations));
     return codecLists.get(key)!;
   };
-  const source = { client: ctx.client, clientLibrary: ctx.clientLibrary, libraryVersion: ctx.libraryVersion };
+  const source = { client: ctx.client, clientLibrary: ctx.clientLibrary, libraryVersion: ctx.libraryVersion, catalog: ctx.catalog };
   // A sweep's bisections count as steps too (an upper bound: most codecs need fewer).
   const stepsOfMode = (m: SocketMode): number => steps.get(m)!.length + (m === "latency" && settings.sweep ? MAX_BISECTIONS : 0);
   const total = modes.reduce((n, m) => n + stepsOfMode(m), 0) * settings.payloads.length * settings.codecs.length * settings.runs;

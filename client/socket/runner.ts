@@ -48,7 +48,7 @@ export class SocketSession {
   /** Prepares the codec and opens the connection; an error line when either fails. */
   static async open(o: SocketCaseOptions): Promise<SocketSession | string> {
     try {
-      const codec = clientCodec(o.codec, o.payload, o.messages, o.ownRoundTrip);
+      const codec = clientCodec(o.catalog, o.codec, o.payload, o.messages, o.ownRoundTrip);
       return new SocketSession(await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, o.id), o.stallTimeoutMs), codec, o);
     } catch (e) {
       return (e as Error).message;

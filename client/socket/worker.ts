@@ -7,8 +7,8 @@
 
 import { performanceClock } from "../../bench/harness/clock.ts";
 import { messagesFor } from "../../bench/harness/generator.ts";
-import { applyUserProto } from "../../bench/harness/user-proto.ts";
-import { loadCodecModules } from "../../bench/harness/codec-modules.ts";
+import { catalogFor, importCodecModules } from "../../bench/harness/plan.ts";
+import type { CodecCatalog } from "../../protocols/registry.ts";
 import { isBuiltIn } from "../../protocols/messages.ts";
 import { processCpuMs, type WebSocketClass } from "./connection.ts";
 import type { SocketCaseFigures } from "./figures.ts";
@@ -17,14 +17,18 @@ import type { ClientJob } from "./workers.ts";
 
 declare const self: Worker;
 
+/** The run's catalogue, built from the first job (every job of a run names the same modules and proto). */
+let catalog: Promise<CodecCatalog> | undefined;
+
 self.onmessage = async (ev: MessageEvent<ClientJob>) => {
   const job = ev.data;
-  applyUserProto(job);
-  await loadCodecModules(job.codecModules);
+  catalog ??= importCodecModules((job.codecModules ?? []).map((m) => m.file)).then((codecs) => catalogFor(job, codecs));
+  const codecs = await catalog;
   const figures: SocketCaseFigures[] = await Promise.all(
     job.connections.map((c) =>
       runSocketCase({
         server: job.server,
+        catalog: codecs,
         codec: job.codec,
         payload: job.payload,
         mode: job.mode,

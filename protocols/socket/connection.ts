@@ -2,7 +2,7 @@
 
 import type { Encoded, Frame, PayloadCodec } from "../codec.ts";
 import type { PayloadName } from "../messages.ts";
-import { getCodec } from "../registry.ts";
+import type { CodecCatalog } from "../registry.ts";
 import { RAW_CODEC_NAME, frameOf, type ServerConnectionStats } from "./contract.ts";
 import { Inbox } from "./inbox.ts";
 import { newStats, SliceRecord } from "./stats.ts";
@@ -48,15 +48,15 @@ const PASS_THROUGH: PayloadCodec = {
   encode: (message) => message as unknown as Encoded,
 };
 
-/** A connection's state at upgrade; `codec` must be one of SOCKET_CODEC_NAMES. */
-export function newConnection(r: ConnectionRequest, timerOverheadNs: number, now: () => number, compress = false): Connection {
+/** A connection's state at upgrade; `codec` must be raw or one of the catalogue's. */
+export function newConnection(r: ConnectionRequest, codecs: CodecCatalog, timerOverheadNs: number, now: () => number, compress = false): Connection {
   return {
     role: r.role,
     topic: r.topic,
     stats: newStats(r.id, r.codec, r.payload, timerOverheadNs),
-    pc: r.codec === RAW_CODEC_NAME ? PASS_THROUGH : getCodec(r.codec)!.forPayload(r.payload),
+    pc: r.codec === RAW_CODEC_NAME ? PASS_THROUGH : codecs.get(r.codec)!.forPayload(r.payload),
     checkShape: r.codec !== RAW_CODEC_NAME,
-    frame: frameOf(r.codec),
+    frame: frameOf(r.codec, codecs),
     slice: new SliceRecord(),
     inbox: new Inbox(),
     blocked: false,

@@ -4,6 +4,7 @@
  * server.ts passes them in as plain values.
  */
 
+import type { CodecCatalog } from "../registry.ts";
 import type { ServerWebSocket } from "bun";
 import type { Connection } from "./connection.ts";
 import { CpuMeter } from "./cpu.ts";
@@ -27,6 +28,8 @@ export interface SocketServerContext {
   info: string;
   /** Payloads a socket may name: the built-ins, and the user's own (--messages). Default: the built-ins. */
   payloads?: readonly string[];
+  /** The codecs a socket may name (with raw): the server's plan's catalogue. */
+  codecs: CodecCatalog;
   /** Origins allowed besides the server's own page (--allow-origin). */
   allowOrigins: readonly string[];
   /** Open sockets at most (--max-connections). */

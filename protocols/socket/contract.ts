@@ -25,9 +25,9 @@
  * encoding of a message is empty.
  */
 
-import type { Codec, Frame } from "../codec.ts";
+import type { Frame } from "../codec.ts";
 import { CALIBRATION_CODEC_NAMES } from "../calibration.ts";
-import { addCodec, CODECS } from "../registry.ts";
+import type { CodecCatalog } from "../registry.ts";
 import type { PayloadName } from "../messages.ts";
 
 export const WS_PATH = "/ws";
@@ -69,28 +69,20 @@ export const MAX_PAYLOAD_BYTES = 1024 * 1024;
  */
 export const RAW_CODEC_NAME = "raw";
 
-/** Codec names a socket accepts: every registered codec, plus `raw`. */
-const socketCodecNames: string[] = [...CODECS.map((c) => c.name), RAW_CODEC_NAME];
-export const SOCKET_CODEC_NAMES: readonly string[] = socketCodecNames;
+/** Codec names a socket accepts: every codec of the catalogue, plus `raw`. */
+export function socketCodecNames(catalog: CodecCatalog): string[] {
+  return [...catalog.names, RAW_CODEC_NAME];
+}
 
 /** The codecs a run takes by default and under "all": every socket codec but the calibration codecs (--calibrate). */
-export function benchCodecNames(): string[] {
-  return SOCKET_CODEC_NAMES.filter((name) => !CALIBRATION_CODEC_NAMES.includes(name));
+export function benchCodecNames(catalog: CodecCatalog): string[] {
+  return socketCodecNames(catalog).filter((name) => !CALIBRATION_CODEC_NAMES.includes(name));
 }
 
-/**
- * Adds a codec of the user's own (a codec module) to the registry and to
- * the codecs a socket may name, before raw; throws if the name is taken.
- */
-export function registerCodec(codec: Codec): void {
-  if (socketCodecNames.includes(codec.name)) throw new Error(`a codec named '${codec.name}' exists already; name yours differently`);
-  addCodec(codec);
-  socketCodecNames.splice(socketCodecNames.length - 1, 0, codec.name);
-}
-
-export function frameOf(codecName: string): Frame {
+/** The frame type a codec's messages travel in (raw: binary). */
+export function frameOf(codecName: string, catalog: CodecCatalog): Frame {
   if (codecName === RAW_CODEC_NAME) return "binary";
-  return CODECS.find((c) => c.name === codecName)?.frame ?? "binary";
+  return catalog.get(codecName)?.frame ?? "binary";
 }
 
 export function socketUrl(base: string, codec: string, payload: PayloadName, id: string, fanout?: { role: "publisher" | "subscriber"; topic: string }): string {

@@ -8,14 +8,15 @@ import { isBuiltIn, PAYLOAD_NAMES, type PayloadName } from "../messages.ts";
 import { originAllowed } from "./access.ts";
 import { newConnection, ROLES, TOPIC, type Connection, type Role } from "./connection.ts";
 import type { SocketServer } from "./context.ts";
-import { SOCKET_CODEC_NAMES } from "./contract.ts";
+import { socketCodecNames } from "./contract.ts";
 import { refuse, text } from "./http.ts";
 
 export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Server<Connection>): Response | undefined {
   const codec = url.searchParams.get("codec") ?? "";
   const payload = url.searchParams.get("payload") ?? "";
-  if (!SOCKET_CODEC_NAMES.includes(codec)) {
-    return text(400, `unknown codec '${codec}'; valid codecs: ${SOCKET_CODEC_NAMES.join(", ")}`);
+  const codecs = socketCodecNames(s.ctx.codecs);
+  if (!codecs.includes(codec)) {
+    return text(400, `unknown codec '${codec}'; valid codecs: ${codecs.join(", ")}`);
   }
   const payloads = s.ctx.payloads ?? PAYLOAD_NAMES;
   if (!payloads.includes(payload)) {
@@ -35,7 +36,7 @@ export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Serv
     return refuse(s, "tooManyConnections", 503, `too many connections: this server accepts ${s.ctx.maxConnections} at once (--max-connections)`, { "retry-after": "1" });
   }
   const id = url.searchParams.get("id") || `c${s.nextId++}`;
-  const data = newConnection({ id, codec, payload: payload as PayloadName, role, topic }, s.ctx.timerOverheadNs, s.ctx.now, s.ctx.compress === true);
+  const data = newConnection({ id, codec, payload: payload as PayloadName, role, topic }, s.ctx.codecs, s.ctx.timerOverheadNs, s.ctx.now, s.ctx.compress === true);
   if (srv.upgrade(req, { data })) return undefined;
   return text(400, "WebSocket upgrade failed");
 }

@@ -2,20 +2,15 @@
  * The npm `ws` client under the real Node (not Bun's built-in `ws`), against
  * the real server.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makePlan, planSpec } from "../../bench/harness/plan.ts";
+import { describe, expect, it } from "vitest";
 import { libraryVersion } from "../../bench/cli/environment.ts";
 import { nodeVersion, runNodeClient } from "../../bench/cli/processes/node.ts";
 import type { Progress } from "../../bench/harness/progress.ts";
 import { testSettings } from "../helpers/settings.ts";
-import { startServer, type BenchServer } from "../../server.ts";
+import { serverForFile } from "../helpers/server.ts";
 
-let server: BenchServer;
-beforeAll(async () => {
-  server = await startServer({ port: 0 });
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverForFile();
 
 describe("Node client (npm ws)", () => {
   it("runs both modes for every codec and says which client ran", async () => {
@@ -23,7 +18,7 @@ describe("Node client (npm ws)", () => {
     const codecs = ["json", "custom-binary", "protobuf", "msgpack", "msgpackr", "msgpackr-records", "json-bytes", "raw"];
     const result = await runNodeClient(
       {
-        settings: testSettings({
+        plan: planSpec(makePlan(testSettings({
           modes: ["roundtrip", "stream"],
           codecs,
           payloads: ["small", "large"],
@@ -33,7 +28,7 @@ describe("Node client (npm ws)", () => {
           seed: 3,
           window: 16,
           stallTimeoutMs: 10_000,
-        }),
+        }))),
         server: server.url,
         wsVersion: libraryVersion("ws"),
         libraryVersions: { msgpackr: libraryVersion("msgpackr") },

@@ -4,11 +4,11 @@
  * type bytes, well-formed JSON / MessagePack of the wrong shape, and the
  * wrong frame type. Seeded, so a failure can be replayed.
  */
+import { BUILT_IN } from "../../protocols/registry.ts";
 import { encode as msgpackEncode } from "@msgpack/msgpack";
 import { createRng } from "../../bench/harness/random.ts";
 import { ARTICLE_MESSAGES, EXAMPLE_MESSAGES, PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import type { Encoded } from "../../protocols/codec.ts";
-import { getCodec } from "../../protocols/registry.ts";
 import { frameOf } from "../../protocols/socket/contract.ts";
 
 export interface BadFrame {
@@ -36,7 +36,7 @@ export function* badFrames(count: number, seed: number): Generator<BadFrame> {
   const valid = new Map<string, Uint8Array>();
   for (const codec of CODECS) {
     for (const payload of PAYLOAD_NAMES) {
-      const e = getCodec(codec)!.forPayload(payload).encode(EXAMPLE_MESSAGES[payload]);
+      const e = BUILT_IN.get(codec)!.forPayload(payload).encode(EXAMPLE_MESSAGES[payload]);
       valid.set(`${codec}|${payload}`, typeof e === "string" ? new TextEncoder().encode(e) : Uint8Array.from(e));
     }
   }
@@ -45,7 +45,7 @@ export function* badFrames(count: number, seed: number): Generator<BadFrame> {
     const codec = pick(CODECS);
     const payload = pick(PAYLOAD_NAMES);
     const bytes = valid.get(`${codec}|${payload}`)!;
-    const frame = frameOf(codec);
+    const frame = frameOf(codec, BUILT_IN);
     let kind: string;
     let data: Uint8Array | string;
     switch (Math.floor(rng() * 8)) {

@@ -3,9 +3,6 @@
  * well-behaved client would send) and reads the answer's status line, headers and body.
  */
 import net from "node:net";
-import { afterAll, beforeAll } from "vitest";
-import { spawnServer, type ServerProcess } from "../../bench/cli/processes/server.ts";
-import type { Refusal } from "../../protocols/socket/context.ts";
 
 export interface RawAnswer {
   status: number;
@@ -45,34 +42,4 @@ export function rawRequest(port: number, request: string, timeoutMs = 5000): Pro
 /** A WebSocket upgrade request for `target`, with a Host and any extra header lines. */
 export function upgradeRequest(target: string, host: string, extra: string[] = []): string {
   return [`GET ${target} HTTP/1.1`, `Host: ${host}`, "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13", ...extra, "", ""].join("\r\n");
-}
-
-/** What GET /health answers (protocols/socket/routes.ts). */
-export interface ServerHealth {
-  ok: boolean;
-  connections: number;
-  rssBytes: number;
-  heapUsedBytes: number;
-  refused: Record<Refusal, number>;
-}
-
-export async function serverHealth(serverUrl: string): Promise<ServerHealth> {
-  return (await (await fetch(`${serverUrl}/health`)).json()) as ServerHealth;
-}
-
-/** A server process for a whole test file: spawned before its tests and stopped after them; `url` once spawned, `health()` its /health. */
-export function serverForFile(): { readonly url: string; health(): Promise<ServerHealth> } {
-  let server: ServerProcess | undefined;
-  beforeAll(async () => {
-    server = await spawnServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  return {
-    get url(): string {
-      return server!.url;
-    },
-    health: () => serverHealth(server!.url),
-  };
 }

@@ -1,4 +1,5 @@
 /** One socket case's options, and the socket modes' context, for tests: what runs, with the usual clock, client and limits. */
+import { BUILT_IN } from "../../protocols/registry.ts";
 import { calibrateClock, performanceClock } from "../../bench/harness/clock.ts";
 import { processCpuMs, type WebSocketClass } from "../../client/socket/connection.ts";
 import type { SocketCaseOptions } from "../../client/socket/figures.ts";
@@ -8,6 +9,7 @@ type Required = Pick<SocketCaseOptions, "server" | "codec" | "payload" | "mode" 
 
 export function socketCaseOptions(o: Required & Partial<SocketCaseOptions>): SocketCaseOptions {
   return {
+    catalog: BUILT_IN,
     window: 1,
     stallTimeoutMs: 10_000,
     clock: performanceClock,
@@ -25,6 +27,7 @@ export function bunModeContext(server: string, over: Partial<SocketModeContext> 
     calibration: calibrateClock(performanceClock),
     WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
     client: "bun",
+    catalog: BUILT_IN,
     clientLibrary: "bun WebSocket",
     cpuMs: processCpuMs,
     ...over,

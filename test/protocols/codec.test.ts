@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { EXAMPLE_MESSAGES, PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { DecodeError } from "../../custom-binary/index.ts";
-import { CODECS } from "../../protocols/registry.ts";
+import { BUILT_IN } from "../../protocols/registry.ts";
 import { shapeError } from "../../protocols/socket/shape.ts";
 import { badFrames } from "../helpers/frames.ts";
 
@@ -15,7 +15,7 @@ describe("decoders on bad frames", () => {
   it("throw Errors only (custom-binary: RangeError or DecodeError), and still decode afterwards", () => {
     const thrown = new Map<string, number>();
     for (const frame of badFrames(30_000, 77)) {
-      const codec = CODECS.find((c) => c.name === frame.codec)!;
+      const codec = BUILT_IN.codecs.find((c) => c.name === frame.codec)!;
       const pc = codec.forPayload(frame.payload);
       const data = frame.data;
       // The server refuses the wrong frame type before decoding; decoders see only their own type.
@@ -30,8 +30,8 @@ describe("decoders on bad frames", () => {
         thrown.set(frame.codec, (thrown.get(frame.codec) ?? 0) + 1);
       }
     }
-    for (const codec of CODECS) expect(thrown.get(codec.name) ?? 0, codec.name).toBeGreaterThan(100);
-    for (const codec of CODECS) {
+    for (const codec of BUILT_IN.codecs) expect(thrown.get(codec.name) ?? 0, codec.name).toBeGreaterThan(100);
+    for (const codec of BUILT_IN.codecs) {
       for (const payload of PAYLOAD_NAMES) {
         const pc = codec.forPayload(payload);
         expect(pc.decode(pc.encode(EXAMPLE_MESSAGES[payload]))).toEqual(EXAMPLE_MESSAGES[payload]);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ARTICLE_MESSAGES, ARTICLE_PAYLOADS, EXAMPLE_MESSAGES, PAYLOAD_NAMES, type Message } from "../../protocols/messages.ts";
 import { describeMismatch } from "../../bench/harness/verify.ts";
 import { encodedBytes, utf8Length, type Encoded } from "../../protocols/codec.ts";
-import { CODECS, getCodec } from "../../protocols/registry.ts";
+import { BUILT_IN } from "../../protocols/registry.ts";
 
 const toHex = (e: Encoded): string => (typeof e === "string" ? Buffer.from(e, "utf8") : Buffer.from(e)).toString("hex");
 const ascii = (s: string): string => Buffer.from(s, "latin1").toString("hex");
@@ -32,9 +32,9 @@ const SMALL_VECTORS: Record<string, string> = {
 
 describe("literal bytes of the small message", () => {
   it("every codec has a vector", () => {
-    expect(Object.keys(SMALL_VECTORS).sort()).toEqual(CODECS.map((c) => c.name).sort());
+    expect(Object.keys(SMALL_VECTORS).sort()).toEqual(BUILT_IN.codecs.map((c) => c.name).sort());
   });
-  for (const codec of CODECS) {
+  for (const codec of BUILT_IN.codecs) {
     it(`${codec.name} encodes to the expected bytes and decodes them`, () => {
       const pc = codec.forPayload("small");
       const expected = SMALL_VECTORS[codec.name]!;
@@ -45,21 +45,21 @@ describe("literal bytes of the small message", () => {
   }
 
   it("standard MessagePack from msgpackr is readable by another MessagePack library", () => {
-    const bytes = getCodec("msgpackr")!.forPayload("large").encode(ARTICLE_MESSAGES.large) as Uint8Array;
+    const bytes = BUILT_IN.get("msgpackr")!.forPayload("large").encode(ARTICLE_MESSAGES.large) as Uint8Array;
     expect(new Decoder().decode(bytes)).toEqual(ARTICLE_MESSAGES.large);
   });
 });
 
 describe("byte sizes of the article's messages and the sets' examples", () => {
   const sizes = (name: string): number[] =>
-    PAYLOAD_NAMES.map((p) => encodedBytes(getCodec(name)!.forPayload(p).encode(EXAMPLE_MESSAGES[p])));
+    PAYLOAD_NAMES.map((p) => encodedBytes(BUILT_IN.get(name)!.forPayload(p).encode(EXAMPLE_MESSAGES[p])));
   it("JSON 33 / 117 / 329 and @msgpack/msgpack 24 / 102 / 277, as in the article", () => {
     expect(sizes("json").slice(0, ARTICLE_PAYLOADS.length)).toEqual([33, 117, 329]);
     expect(sizes("msgpack").slice(0, ARTICLE_PAYLOADS.length)).toEqual([24, 102, 277]);
   });
   it("custom-binary is the smallest of all codecs on every payload", () => {
     const custom = sizes("custom-binary");
-    for (const codec of CODECS) {
+    for (const codec of BUILT_IN.codecs) {
       if (codec.name === "custom-binary") continue;
       sizes(codec.name).forEach((size, i) => expect(custom[i], `${codec.name} ${PAYLOAD_NAMES[i]}`).toBeLessThan(size));
     }
@@ -134,7 +134,7 @@ const LOSES: Record<string, number[]> = {
 };
 
 describe("every codec round-trips every payload exactly", () => {
-  for (const codec of CODECS) {
+  for (const codec of BUILT_IN.codecs) {
     for (const payload of PAYLOAD_NAMES) {
       it(`${codec.name} ${payload}: example message and edge values`, () => {
         const pc = codec.forPayload(payload);
@@ -155,7 +155,7 @@ describe("every codec round-trips every payload exactly", () => {
   }
 
   it("decoders hand back plain objects, not library classes", () => {
-    for (const codec of CODECS) {
+    for (const codec of BUILT_IN.codecs) {
       for (const payload of PAYLOAD_NAMES) {
         const pc = codec.forPayload(payload);
         const decoded = pc.decode(pc.encode(EXAMPLE_MESSAGES[payload])) as Record<string, unknown>;
@@ -168,7 +168,7 @@ describe("every codec round-trips every payload exactly", () => {
   });
 
   it("msgpackr records decode on a separate instance with only the agreed structures", () => {
-    const codec = getCodec("msgpackr-records")!;
+    const codec = BUILT_IN.get("msgpackr-records")!;
     const sender = codec.forPayload("large");
     const receiver = codec.forPayload("large");
     for (let i = 0; i < 3; i++) {

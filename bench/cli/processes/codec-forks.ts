@@ -9,9 +9,8 @@ import { codecModeUnits, type CodecModeResult } from "../../harness/codec-mode.t
 import { forkSpans, mergeForks } from "../../harness/codec-forks.ts";
 import type { RunHooks } from "../../harness/progress.ts";
 import type { CaseResult } from "../../harness/results.ts";
-import type { Settings } from "../../harness/settings.ts";
+import { planSpec, type Plan } from "../../harness/plan.ts";
 import type { CodecForkJob } from "../codec-fork.ts";
-import { CODEC_NAMES } from "../../../protocols/registry.ts";
 import { ROOT } from "../paths.ts";
 import { ChildFailed, runReportingChild } from "./reporting-child.ts";
 
@@ -33,21 +32,20 @@ export class CodecModeProcesses {
   private current: CaseResult[] = [];
 
   constructor(
-    private readonly settings: Settings,
+    private readonly plan: Plan,
     private readonly forks: number,
     private readonly hooks: RunHooks,
   ) {}
 
   async run(): Promise<{ result: CodecModeResult; error: string }> {
-    const { settings, hooks } = this;
-    const spans = forkSpans(settings.runs, this.forks);
-    const codecs = CODEC_NAMES.filter((name) => settings.codecs.includes(name)).length;
-    const units = spans.map((span) => codecModeUnits(settings, codecs, span));
+    const { plan, hooks } = this;
+    const spans = forkSpans(plan.settings.runs, this.forks);
+    const units = spans.map((span) => codecModeUnits(plan.settings, plan.codecModeCodecs.length, span));
     const offsets = units.map((_, k) => units.slice(0, k).reduce((a, b) => a + b, 0));
     const total = units.reduce((a, b) => a + b, 0);
     let error = "";
     for (const [index, span] of spans.entries()) {
-      const job: CodecForkJob = { settings, span };
+      const job: CodecForkJob = { plan: planSpec(plan), span };
       this.current = [];
       const part = await runReportingChild<CodecModeResult>({
         name: "a codec-mode process",
@@ -84,6 +82,6 @@ export class CodecModeProcesses {
   private pooled(running: CaseResult[]): CodecModeResult {
     const parts = running.length > 0 ? [...this.parts, { ...NOTHING, cases: running }] : this.parts;
     if (parts.length === 0) return { ...NOTHING, stopped: this.hooks.shouldStop?.() ?? false };
-    return mergeForks(parts, forkSpans(this.settings.runs, this.forks).length);
+    return mergeForks(parts, forkSpans(this.plan.settings.runs, this.forks).length);
   }
 }

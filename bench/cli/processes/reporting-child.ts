@@ -44,7 +44,7 @@ export class ChildFailed extends Error {
 const running = new Set<ChildProcess>();
 
 /** Kills every child still running, with its process group. */
-export function killChildren(): void {
+function killChildren(): void {
   for (const child of running) {
     try {
       process.kill(-child.pid!, "SIGKILL");

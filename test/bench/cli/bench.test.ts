@@ -1,6 +1,7 @@
 /**
  * The CLI as a user runs it: a real `bun bench/cli.ts` process.
  */
+import { BUILT_IN } from "../../../protocols/registry.ts";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -81,7 +82,7 @@ describe("a real run", () => {
     for (const flag of ["--codecs", "--payloads", "--modes", "--iterations", "--runs", "--warmup", "--seed", "--fixed", "--quick", "--out", "--client", "--url", "--window", "--deflate", "--stall-timeout"]) {
       expect(r.stdout).toContain(flag);
     }
-    for (const name of benchCodecNames().filter((n) => n !== "raw")) expect(r.stdout).toContain(name);
+    for (const name of benchCodecNames(BUILT_IN).filter((n) => n !== "raw")) expect(r.stdout).toContain(name);
   });
 
   it("prints the table and writes CSV, JSON and latest.* with a row per codec x payload", () => {
@@ -102,7 +103,7 @@ describe("a real run", () => {
     for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
     expect(r.stdout).toMatch(/^Verdict from this run/m);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
-    expect(rows).toHaveLength(benchCodecNames().length * 3 - 2);
+    expect(rows).toHaveLength(benchCodecNames(BUILT_IN).length * 3 - 2);
     // Compressed sizes for every codec and payload: in the table, and in the CSV beside the uncompressed bytes.
     expect(r.stdout).toMatch(/^small, compressed$/m);
     expect(r.stdout).toMatch(/^codec +bytes +deflate +in stream +zstd +zstd time +empty$/m);
@@ -154,7 +155,7 @@ describe("WebSocket modes from the command line", () => {
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     const header = rows[0]!;
     const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
-    expect(rows).toHaveLength(1 + 2 * benchCodecNames().length);
+    expect(rows).toHaveLength(1 + 2 * benchCodecNames(BUILT_IN).length);
     for (const row of rows.slice(1)) {
       expect(at(row, "client")).toBe("bun");
       expect(at(row, "verified")).toBe("true");

@@ -61,6 +61,7 @@ describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts"))("k6 against bun
     const dir = path.join(tmp, "split");
     const r = bench("--export-k6", dir, "--payloads", "small,chat", "--k6-connections", "4", "--k6-messages", "50", "--k6-rate", "200", "--k6-ramp", "0", "--k6-stall", "5");
     expect(r.code, r.stderr).toBe(0);
+    // `bun run server` as its own process, as a user runs it beside k6: started directly, not with test/helpers/server.ts.
     const server = await spawnServer();
     try {
       const version = spawnSync(k6Path!, ["version"], { encoding: "utf8" }).stdout.trim();

@@ -3,6 +3,7 @@
  * files and exits 130; a server that dies or goes silent ends the case in
  * bounded time with one clear line, never a hang.
  */
+import { BUILT_IN } from "../../../protocols/registry.ts";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -155,6 +156,7 @@ export default { name: "stuck", description: "JSON that blocks on the medium mes
 
 describe("a server that dies or goes silent", () => {
   it("killing the server mid-stream ends the case with a clear line in bounded time, and the files keep what finished", async () => {
+    // Its own process, killed by pid mid-run: started directly, not with test/helpers/server.ts.
     const server = await spawnServer();
     const out = path.join(tmp, "killed");
     const bench = startBench(["--modes", "stream", "--codecs", "json,custom-binary", "--payloads", "small,medium", "--iterations", "2000000", "--runs", "1", "--warmup", "0", "--stall-timeout", "3", "--url", server.url, "--out", out]);
@@ -190,6 +192,7 @@ describe("a server that dies or goes silent", () => {
       const started = performance.now();
       const f = await runSocketCase({
         server: `http://127.0.0.1:${silent.port}`,
+        catalog: BUILT_IN,
         codec: "json",
         payload: "small",
         mode: "stream",

@@ -146,6 +146,7 @@ describe("bun run bench --messages FILE", () => {
   });
 
   it("bun run server --messages FILE accepts the payload, as a --url run needs, and echoes its messages", async () => {
+    // Tests the server's --messages flag itself, so it starts `bun server.ts` with it directly.
     const server = await spawnServer(["--messages", file]);
     try {
       const info = (await (await fetch(`${server.url}/info`)).json()) as { payloads: string[] };

@@ -1,16 +1,16 @@
 /** One codec-mode case's timed slices, at their edges. */
+import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import { performanceClock } from "../../../bench/harness/clock.ts";
 import { CodecCase } from "../../../bench/harness/codec-case.ts";
 import { makeMessages } from "../../../bench/harness/generator.ts";
-import { getCodec } from "../../../protocols/registry.ts";
 
 const ctx = { clock: performanceClock, calibration: { resolutionNs: 100, overheadNs: 40 }, iterations: 50, warmup: 10, client: "inprocess" as const, clientLibrary: "" };
 
 describe("CodecCase.timeSlice", () => {
   for (const count of [1, 2, 3]) {
     it(`a slice of ${count} message(s) (the last of a pass can be that short) is timed and spot-checked`, () => {
-      const c = new CodecCase(getCodec("json")!, "small", makeMessages("small", { count: 50, seed: 3, fixed: false }), ctx);
+      const c = new CodecCase(BUILT_IN.get("json")!, "small", makeMessages("small", { count: 50, seed: 3, fixed: false }), ctx);
       c.prepare(() => undefined);
       expect(c.error).toBe("");
       c.timeSlice({ run: 0, round: 0, position: 0, start: 50 - count, count });
@@ -22,7 +22,7 @@ describe("CodecCase.timeSlice", () => {
   }
 
   it("still catches a codec whose timed slice decodes wrongly", () => {
-    const json = getCodec("json")!;
+    const json = BUILT_IN.get("json")!;
     let broken = false;
     const lateBreak = {
       ...json,

@@ -1,9 +1,9 @@
 /** Codec mode's rounds from several processes, pooled as one run. */
+import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../../bench/harness/clock.ts";
 import { forkSpans, mergeForks } from "../../../bench/harness/codec-forks.ts";
 import { runCodecMode } from "../../../bench/harness/codec-mode.ts";
-import { getCodec } from "../../../protocols/registry.ts";
 import { testSettings } from "../../helpers/settings.ts";
 
 describe("forkSpans", () => {
@@ -15,7 +15,7 @@ describe("forkSpans", () => {
 });
 
 describe("mergeForks", () => {
-  const codecs = ["json", "custom-binary", "msgpack"].map((n) => getCodec(n)!);
+  const codecs = ["json", "custom-binary", "msgpack"].map((n) => BUILT_IN.get(n)!);
   const clock: Clock = { name: "performance.now", now: () => performance.now() };
   const settings = testSettings({ payloads: ["small", "medium"], iterations: { codec: 400 }, runs: 3, warmup: { codec: 50 }, seed: 5 });
   const fork = (from: number, to: number) => runCodecMode(settings, { codecs, clock, calibration: { resolutionNs: 100, overheadNs: 40 }, span: { from, to } });

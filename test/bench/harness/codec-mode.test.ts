@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { BUILT_IN } from "../../../protocols/registry.ts";
 import { calibrateClock, type Clock } from "../../../bench/harness/clock.ts";
 import { runCodecMode, type CodecModeContext } from "../../../bench/harness/codec-mode.ts";
 import { minBatchNs } from "../../../bench/harness/schedule.ts";
@@ -6,7 +7,6 @@ import type { Settings } from "../../../bench/harness/settings.ts";
 import { testSettings } from "../../helpers/settings.ts";
 import type { Message } from "../../../protocols/messages.ts";
 import type { Codec } from "../../../protocols/codec.ts";
-import { getCodec } from "../../../protocols/registry.ts";
 
 /**
  * A clock that ticks only every 100 µs (coarser than any browser's), over a
@@ -93,7 +93,7 @@ function realRun(codecs: Codec[], runs = 3, extra: Partial<CodecModeContext> = {
 }
 
 describe("harness failure handling", () => {
-  const json = getCodec("json")!;
+  const json = BUILT_IN.get("json")!;
 
   it("a codec that decodes wrongly is reported as failed and never timed", async () => {
     const wrong: Codec = {
@@ -149,7 +149,7 @@ describe("harness failure handling", () => {
 
   it("interleaves the codecs round by round, in an order shuffled per round and recorded, with a collection before every pass", async () => {
     let collections = 0;
-    const codecs = ["json", "json-bytes", "custom-binary", "msgpack", "msgpackr"].map((n) => getCodec(n)!);
+    const codecs = ["json", "json-bytes", "custom-binary", "msgpack", "msgpackr"].map((n) => BUILT_IN.get(n)!);
     const result = await runCodecMode(...realRun(codecs, 6, { gc: () => collections++ }));
     expect(result.order).toHaveLength(2);
     for (const [p, payload] of ["small", "medium"].entries()) {

@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { importCodecModule, loadedCodecModule } from "../../../bench/harness/codec-modules.ts";
+import { importCodecModule } from "../../../bench/harness/codec-modules.ts";
+import { catalogFor } from "../../../bench/harness/plan.ts";
 import { SettingError } from "../../../bench/harness/settings.ts";
-import { CODEC_NAMES, getCodec } from "../../../protocols/registry.ts";
-import { SOCKET_CODEC_NAMES } from "../../../protocols/socket/contract.ts";
+import { BUILT_IN } from "../../../protocols/registry.ts";
+import { socketCodecNames } from "../../../protocols/socket/contract.ts";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "codec-modules-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -20,19 +21,23 @@ const VALID = `export default { name: "upper-json", description: "JSON", frame: 
   forPayload: () => ({ encode: (m) => JSON.stringify(m), decode: (d) => JSON.parse(d) }) };`;
 
 describe("codec modules", () => {
-  it("the example module's codec joins the registry and the socket codecs, before raw", async () => {
+  it("the example module's codec joins a plan's catalogue and its socket codecs, before raw; the built-in catalogue stays as it was", async () => {
     const file = path.resolve(import.meta.dirname, "../../../docs/codecs/cbor-x.ts");
-    const m = await importCodecModule(file);
-    expect(m).toEqual({ file, name: "cbor-x" });
-    expect(loadedCodecModule(file)).toEqual(m);
-    expect(CODEC_NAMES.at(-1)).toBe("cbor-x");
-    expect(SOCKET_CODEC_NAMES.slice(-2)).toEqual(["cbor-x", "raw"]);
-    const pc = getCodec("cbor-x")!.forPayload("chat");
+    const codec = await importCodecModule(file);
+    expect(codec.name).toBe("cbor-x");
+    const catalog = catalogFor({ userMessages: [] }, [codec]);
+    expect(catalog.names.at(-1)).toBe("cbor-x");
+    expect(socketCodecNames(catalog).slice(-2)).toEqual(["cbor-x", "raw"]);
+    const pc = catalog.get("cbor-x")!.forPayload("chat");
     const message = { id: 1, room: 2, user: "é", text: "👍", sentAt: 2 ** 40, reactions: [] };
     expect(pc.decode(pc.encode(message))).toEqual(message);
-    // Importing it again changes nothing.
-    await importCodecModule(file);
-    expect(CODEC_NAMES.filter((n) => n === "cbor-x")).toHaveLength(1);
+    expect(BUILT_IN.get("cbor-x")).toBeUndefined();
+    expect(Object.isFrozen(catalog.codecs) && Object.isFrozen(BUILT_IN.codecs)).toBe(true);
+  });
+
+  it.each(["json", "raw"])("a module whose codec is named %s cannot join a catalogue: one line, a SettingError", (name) => {
+    const codec = { ...BUILT_IN.get("json")!, name };
+    expect(() => catalogFor({ userMessages: [] }, [codec])).toThrow(new SettingError(`a codec named '${name}' exists already; name yours differently`));
   });
 
   it.each([
@@ -41,7 +46,6 @@ describe("codec modules", () => {
     ["a bad name", "name.ts", VALID.replace('"upper-json"', '"has space"'), /its codec needs a name: 1-40 letters/],
     ["a bad frame", "frame.ts", VALID.replace('"text"', '"utf8"'), /codec 'upper-json' needs frame: "text" or "binary"/],
     ["no forPayload", "fp.ts", 'export default { name: "x1", description: "", frame: "text", standard: true, library: "" };', /codec 'x1' needs forPayload\(payload\), returning \{ encode, decode \}/],
-    ["a taken name", "taken.ts", VALID.replace('"upper-json"', '"json"'), /^--codec-module .*taken\.ts: a codec named 'json' exists already; name yours differently$/],
   ])("%s: one line naming the file and the fault", async (_what, name, source, pattern) => {
     const file = module(name, source);
     const error = await importCodecModule(file).then(

@@ -7,9 +7,10 @@ import { describe, expect, it } from "vitest";
 import { performanceClock } from "../../../bench/harness/clock.ts";
 import { addCompression, compressionFigures, deflateWithContext } from "../../../bench/harness/compression.ts";
 import { makeMessages } from "../../../bench/harness/generator.ts";
+import { makePlan } from "../../../bench/harness/plan.ts";
 import type { CaseResult } from "../../../bench/harness/results.ts";
 import { defaultSettings } from "../../../bench/harness/settings.ts";
-import { CODEC_NAMES } from "../../../protocols/registry.ts";
+import { BUILT_IN } from "../../../protocols/registry.ts";
 
 const frames = makeMessages("medium", { count: 300, seed: 7, fixed: false }).map((m) => Buffer.from(JSON.stringify(m)));
 
@@ -41,13 +42,13 @@ describe("compressed sizes", () => {
   });
 
   it("is added to verified codec-mode cases only", async () => {
-    const settings = { ...defaultSettings("quick", CODEC_NAMES), iterations: { ...defaultSettings("quick", CODEC_NAMES).iterations, codec: 50 } };
+    const settings = { ...defaultSettings("quick", BUILT_IN.names), iterations: { ...defaultSettings("quick", BUILT_IN.names).iterations, codec: 50 } };
     const cases = [
       { mode: "codec", codec: "custom-binary", payload: "small", verified: true },
       { mode: "codec", codec: "json", payload: "small", verified: false },
       { mode: "roundtrip", codec: "json", payload: "small", verified: true },
     ] as CaseResult[];
-    expect(await addCompression(cases, settings, performanceClock, 0)).toEqual([]);
+    expect(await addCompression(cases, makePlan(settings), performanceClock, 0)).toEqual([]);
     expect(cases.map((c) => c.compression !== undefined)).toEqual([true, false, false]);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { BUILT_IN } from "../../../protocols/registry.ts";
 import { checkFidelity, fidelitySummary, KEY_ORDER_CHANGED, messageChanges } from "../../../bench/harness/fidelity.ts";
 import type { PayloadCodec } from "../../../protocols/codec.ts";
 import type { Message } from "../../../protocols/messages.ts";
-import { getCodec } from "../../../protocols/registry.ts";
 
 const changes = (a: unknown, b: unknown): string[] => [...messageChanges(a, b)].sort();
 
@@ -38,7 +38,7 @@ describe("checkFidelity", () => {
   const messages: Message[] = [{ id: 1, price: -0, tags: ["é"] }, { id: 2, price: 3.5, tags: [] }, { id: 3, price: -0, tags: ["x"] }];
 
   it("counts the messages each change touched and calls a codec that changed a value lossy", () => {
-    const json = getCodec("json")!;
+    const json = BUILT_IN.get("json")!;
     const r = checkFidelity("json", "mine", json.forPayload("mine"), messages);
     expect(r).toMatchObject({ messages: 3, changed: 2, lossy: true, changes: [{ path: "price", change: "-0 became 0", messages: 2 }] });
     expect(fidelitySummary(r)).toBe("-0 became 0 at price (2 of 3)");
@@ -52,14 +52,14 @@ describe("checkFidelity", () => {
   });
 
   it("a codec that throws cannot carry the messages, and says which one", () => {
-    const r = checkFidelity("json", "mine", getCodec("json")!.forPayload("mine"), [{ a: 1 }, { big: 1n }]);
+    const r = checkFidelity("json", "mine", BUILT_IN.get("json")!.forPayload("mine"), [{ a: 1 }, { big: 1n }]);
     expect(r.lossy).toBe(true);
     expect(r.error).toMatch(/^message 2: TypeError: .*BigInt/);
   });
 
   it("msgpack keeps what JSON cannot: NaN, infinities, nested arrays, key order; but writes -0 as the integer 0", () => {
     const m: Message[] = [{ a: Number.NaN, b: Number.POSITIVE_INFINITY, c: [[1, "é"]], z: 1, y: -0 }];
-    const r = checkFidelity("msgpack", "mine", getCodec("msgpack")!.forPayload("mine"), m);
+    const r = checkFidelity("msgpack", "mine", BUILT_IN.get("msgpack")!.forPayload("mine"), m);
     expect(r.changes).toEqual([{ path: "y", change: "-0 became 0", messages: 1 }]);
   });
 });

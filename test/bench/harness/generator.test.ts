@@ -5,7 +5,7 @@ import { ARTICLE_MESSAGES, ARTICLE_PAYLOADS, EXAMPLE_MESSAGES, MESSAGE_SETS, PAY
 import type { ChatMessage, GameTickMessage, MarketMessage } from "../../../protocols/message-sets.ts";
 import { shapeError } from "../../../protocols/socket/shape.ts";
 import { encodedBytes } from "../../../protocols/codec.ts";
-import { CODECS } from "../../../protocols/registry.ts";
+import { BUILT_IN } from "../../../protocols/registry.ts";
 
 const utf8 = (s: string): number => new TextEncoder().encode(s).length;
 
@@ -25,7 +25,7 @@ describe("payloads", () => {
       const a = makeMessages(p, { count: 200, seed: 42, fixed: false });
       const b = makeMessages(p, { count: 200, seed: 42, fixed: false });
       expect(a).toEqual(b);
-      const codec = CODECS.find((c) => c.name === "custom-binary")!.forPayload(p);
+      const codec = BUILT_IN.codecs.find((c) => c.name === "custom-binary")!.forPayload(p);
       expect(a.map((m) => Array.from(codec.encode(m) as Uint8Array))).toEqual(b.map((m) => Array.from(codec.encode(m) as Uint8Array)));
     }
   });
@@ -49,7 +49,7 @@ describe("payloads", () => {
           else expect(typeof r[k]).toBe("number");
         }
       }
-      for (const codec of CODECS) {
+      for (const codec of BUILT_IN.codecs) {
         const pc = codec.forPayload(p);
         const articleSize = encodedBytes(pc.encode(ARTICLE_MESSAGES[p]));
         for (const m of messages) expect(encodedBytes(pc.encode(m)), `${codec.name} ${p}`).toBe(articleSize);
@@ -127,7 +127,7 @@ describe("message sets", () => {
 
   it("the article's messages are unchanged by the sets (each payload draws from its own stream)", () => {
     const before = makeMessages("large", { count: 3, seed: 1, fixed: false });
-    expect(before.map((m) => encodedBytes(CODECS[0]!.forPayload("large").encode(m)))).toEqual([329, 329, 329]);
+    expect(before.map((m) => encodedBytes(BUILT_IN.codecs[0]!.forPayload("large").encode(m)))).toEqual([329, 329, 329]);
     expect(ARTICLE_MESSAGES.small).toEqual({ text: "Hello World!", num: 123 });
   });
 });

@@ -1,10 +1,11 @@
 /** The one settings object and its defaults table; the CLI and the page read the same defaults. */
+import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import { HELP } from "../../../bench/cli/help.ts";
 import { parseBenchArgs } from "../../../bench/cli/options.ts";
 import { DEFAULTS, defaultSettings, MODE_NAMES, parseInteger, SettingError } from "../../../bench/harness/settings.ts";
 import { ARTICLE_PAYLOADS } from "../../../protocols/messages.ts";
-import { benchCodecNames, SOCKET_CODEC_NAMES } from "../../../protocols/socket/contract.ts";
+import { benchCodecNames, socketCodecNames } from "../../../protocols/socket/contract.ts";
 
 describe("parseInteger", () => {
   it("reads plain digits, and underscores between digits", () => {
@@ -47,9 +48,9 @@ describe("parseInteger", () => {
 
 describe("defaultSettings", () => {
   it("fills in the codecs it is given and copies the profile", () => {
-    const s = defaultSettings("default", SOCKET_CODEC_NAMES);
-    expect(s.codecs).toEqual([...SOCKET_CODEC_NAMES]);
-    expect(s.codecs).not.toBe(SOCKET_CODEC_NAMES);
+    const s = defaultSettings("default", socketCodecNames(BUILT_IN));
+    expect(s.codecs).toEqual([...socketCodecNames(BUILT_IN)]);
+    expect(s.codecs).not.toBe(socketCodecNames(BUILT_IN));
     expect(s.payloads).toEqual([...ARTICLE_PAYLOADS]);
     expect(s.iterations).toEqual(DEFAULTS.default.iterations);
     expect(s.warmup).toEqual(DEFAULTS.default.warmup);
@@ -95,12 +96,12 @@ describe("the page and the CLI agree", () => {
   });
 
   it("--client browser gives exactly the page's defaults", () => {
-    expect(parseBenchArgs(["--client", "browser"]).settings).toEqual(defaultSettings("browser", benchCodecNames()));
+    expect(parseBenchArgs(["--client", "browser"]).settings).toEqual(defaultSettings("browser", benchCodecNames(BUILT_IN)));
   });
 
   it("runs the calibration codecs only when asked: --calibrate adds them, with json and raw", () => {
     expect(parseBenchArgs([]).settings.codecs).not.toContain("cal-spin");
-    expect(parseBenchArgs(["--codecs", "all"]).settings.codecs).toEqual(benchCodecNames());
+    expect(parseBenchArgs(["--codecs", "all"]).settings.codecs).toEqual(benchCodecNames(BUILT_IN));
     expect(parseBenchArgs(["--codecs", "custom-binary", "--calibrate"]).settings.codecs).toEqual(["custom-binary", "json", "cal-json", "cal-spin", "raw"]);
     expect(parseBenchArgs(["--codecs", "cal-spin"]).settings.codecs).toEqual(["cal-spin"]);
     expect(parseBenchArgs(["--no-pin"]).noPin).toBe(true);
@@ -108,7 +109,7 @@ describe("the page and the CLI agree", () => {
   });
 
   it("plain bench gives the default profile, and --quick the quick one", () => {
-    expect(parseBenchArgs([]).settings).toEqual(defaultSettings("default", benchCodecNames()));
-    expect(parseBenchArgs(["--quick"]).settings).toEqual(defaultSettings("quick", benchCodecNames()));
+    expect(parseBenchArgs([]).settings).toEqual(defaultSettings("default", benchCodecNames(BUILT_IN)));
+    expect(parseBenchArgs(["--quick"]).settings).toEqual(defaultSettings("quick", benchCodecNames(BUILT_IN)));
   });
 });

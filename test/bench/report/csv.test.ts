@@ -8,7 +8,7 @@ import { CSV_COLUMNS } from "../../../bench/report/csv-columns.ts";
 import { parseCsv } from "../../../bench/report/csv-parse.ts";
 import { toJson } from "../../../bench/report/json.ts";
 import type { BenchResults } from "../../../bench/harness/results.ts";
-import { CODECS } from "../../../protocols/registry.ts";
+import { BUILT_IN } from "../../../protocols/registry.ts";
 import { testSettings } from "../../helpers/settings.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -42,9 +42,9 @@ const environment: Environment = {
 };
 
 async function smallRun(runs = 2, iterations = 200): Promise<BenchResults> {
-  const settings = testSettings({ modes: ["codec"], codecs: CODECS.map((c) => c.name), payloads: ["small", "medium", "large"], iterations: { codec: iterations }, runs, warmup: { codec: 50 }, seed: 1, fixed: false });
+  const settings = testSettings({ modes: ["codec"], codecs: BUILT_IN.codecs.map((c) => c.name), payloads: ["small", "medium", "large"], iterations: { codec: iterations }, runs, warmup: { codec: 50 }, seed: 1, fixed: false });
   const result = await runCodecMode(settings, {
-    codecs: CODECS,
+    codecs: BUILT_IN.codecs,
     clock: { name: "performance.now", now: () => performance.now() },
     calibration: { resolutionNs: 100, overheadNs: 40 },
   });
@@ -70,7 +70,7 @@ describe("CSV contract", () => {
     expect(header.slice(0, FIRST.length)).toEqual(FIRST);
     expect(new Set(header).size).toBe(header.length);
     const body = rows.slice(1);
-    expect(body).toHaveLength(CODECS.length * 3);
+    expect(body).toHaveLength(BUILT_IN.codecs.length * 3);
     const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
     for (const row of body) {
       expect(row).toHaveLength(header.length);

@@ -2,26 +2,25 @@
  * The page end to end, as a user works it: open it in headless Chromium,
  * press Run, wait for the charts, download the CSV.
  */
+import { BUILT_IN } from "../../../protocols/registry.ts";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_COLUMNS } from "../../../bench/report/csv-columns.ts";
 import { parseCsv } from "../../../bench/report/csv-parse.ts";
 import { benchCodecNames } from "../../../protocols/socket/contract.ts";
-import { startServer, type BenchServer, type ServerOptions } from "../../../server.ts";
 import { launch, skipBrowserTests } from "../../helpers/chromium.ts";
+import { serverForFile, type TestServer } from "../../helpers/server.ts";
 
 const skip = skipBrowserTests("test/client/page/app.test.ts");
 
-/** A server (started with `options`) and a Chromium for one describe block, stopped after it. */
-function serverAndBrowser(options: Partial<ServerOptions> = {}): { server: BenchServer; browser: Awaited<ReturnType<typeof launch>> } {
-  const held = {} as { server: BenchServer; browser: Awaited<ReturnType<typeof launch>> };
+/** A server (started with `options`) and a Chromium for one describe block, stopped after it (the browser first). */
+function serverAndBrowser(options: Parameters<typeof serverForFile>[0] = {}): { server: TestServer; browser: Awaited<ReturnType<typeof launch>> } {
+  const held = { server: serverForFile(options) } as { server: TestServer; browser: Awaited<ReturnType<typeof launch>> };
   beforeAll(async () => {
-    held.server = await startServer({ port: 0, ...options });
     held.browser = await launch();
   });
   afterAll(async () => {
     await held.browser?.close();
-    await held.server?.stop();
   });
   return held;
 }
@@ -58,7 +57,7 @@ describe.skipIf(skip)("benchmark page in headless Chromium", () => {
     const at = (row: string[], col: string): string => row[CSV_COLUMNS.indexOf(col)]!;
     const body = rows.slice(1);
     // The default codecs: every one but the calibration codecs (--calibrate).
-    expect(body).toHaveLength((benchCodecNames().length - 1) * 3 + benchCodecNames().length * 3 * 2);
+    expect(body).toHaveLength((benchCodecNames(BUILT_IN).length - 1) * 3 + benchCodecNames(BUILT_IN).length * 3 * 2);
     for (const row of body) {
       expect(at(row, "client")).toBe("browser");
       expect(at(row, "verified"), `${at(row, "mode")} ${at(row, "codec")} ${at(row, "payload")}: ${at(row, "error")}`).toBe("true");
@@ -199,7 +198,7 @@ describe.skipIf(skip)("the page with your own messages and the message sets", ()
 });
 
 describe.skipIf(skip)("the page with a codec module", () => {
-  const held = serverAndBrowser({ codecModules: [{ file: new URL("../../../docs/codecs/cbor-x.ts", import.meta.url).pathname, name: "cbor-x" }] });
+  const held = serverAndBrowser({ codecModules: [new URL("../../../docs/codecs/cbor-x.ts", import.meta.url).pathname] });
 
   it("imports the server's bundled cbor-x module, lists its codec and runs it in codec, roundtrip and stream mode", async () => {
     const page = await held.browser.context.newPage();

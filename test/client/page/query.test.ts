@@ -1,11 +1,12 @@
 /** The page's settings in its URL: what `bench --client browser` writes, the page reads back. */
+import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import { defaultSettings, type Settings } from "../../../bench/harness/settings.ts";
 import { PAGE_MODES, settingsFromQuery, settingsToQuery } from "../../../client/page/query.ts";
-import { benchCodecNames, SOCKET_CODEC_NAMES } from "../../../protocols/socket/contract.ts";
+import { benchCodecNames, socketCodecNames } from "../../../protocols/socket/contract.ts";
 
-const base = (): Settings => defaultSettings("browser", SOCKET_CODEC_NAMES);
-const read = (query: string): Settings => settingsFromQuery(new URLSearchParams(query), base());
+const base = (): Settings => defaultSettings("browser", socketCodecNames(BUILT_IN));
+const read = (query: string): Settings => settingsFromQuery(new URLSearchParams(query), base(), BUILT_IN);
 
 describe("settingsToQuery then settingsFromQuery", () => {
   it("round-trips every field the page uses", () => {
@@ -27,7 +28,7 @@ describe("settingsToQuery then settingsFromQuery", () => {
     const q = new URLSearchParams();
     settingsToQuery(wanted, q);
     // Through a real URL's text, as the CLI hands it to the browser.
-    const back = settingsFromQuery(new URL(`http://127.0.0.1/?${q}`).searchParams, base());
+    const back = settingsFromQuery(new URL(`http://127.0.0.1/?${q}`).searchParams, base(), BUILT_IN);
     expect(back).toEqual(wanted);
   });
 
@@ -36,14 +37,14 @@ describe("settingsToQuery then settingsFromQuery", () => {
     const q = new URLSearchParams();
     settingsToQuery(wanted, q);
     expect(q.has("fixed")).toBe(false);
-    expect(settingsFromQuery(q, { ...base(), seed: 9 })).toEqual(wanted);
+    expect(settingsFromQuery(q, { ...base(), seed: 9 }, BUILT_IN)).toEqual(wanted);
   });
 
   it("round-trips a latency sweep, and keeps the default rate for a rate that is not one", () => {
     const q = new URLSearchParams();
     settingsToQuery({ ...base(), ...{ rates: [1, 2], sweep: true } }, q);
     expect(q.get("rate")).toBe("sweep");
-    const back = settingsFromQuery(q, base());
+    const back = settingsFromQuery(q, base(), BUILT_IN);
     expect(back.sweep).toBe(true);
     expect(back.rates[0]).toBe(1000);
     expect(read("rate=0").rates).toEqual(base().rates);
@@ -87,12 +88,12 @@ describe("settingsFromQuery: what the page cannot use", () => {
     expect(read("modes=all").modes).toEqual([...PAGE_MODES]);
     // Defaults that include fanout lose it too.
     const withFanout = { ...base(), modes: ["codec", "fanout", "stream"] as Settings["modes"] };
-    expect(settingsFromQuery(new URLSearchParams(), withFanout).modes).toEqual(["codec", "stream"]);
+    expect(settingsFromQuery(new URLSearchParams(), withFanout, BUILT_IN).modes).toEqual(["codec", "stream"]);
   });
 
   it("expands all for codecs and payloads", () => {
     const s = read("codecs=all&payloads=all");
-    expect(s.codecs).toEqual(benchCodecNames());
+    expect(s.codecs).toEqual(benchCodecNames(BUILT_IN));
     expect(s.payloads).toEqual(["small", "medium", "large", "chat", "game-tick", "market"]);
   });
 
@@ -123,14 +124,14 @@ describe("settingsFromQuery: every mode and one mode", () => {
   it("does not change the base settings it was given", () => {
     const b = base();
     const snapshot = structuredClone(b);
-    settingsFromQuery(new URLSearchParams("iterations=5&modes=codec&codecs=json&payloads=small"), b);
+    settingsFromQuery(new URLSearchParams("iterations=5&modes=codec&codecs=json&payloads=small"), b, BUILT_IN);
     expect(b).toEqual(snapshot);
   });
 });
 
 describe("settingsFromQuery: values that would stall or empty a run", () => {
-  const base = defaultSettings("browser", SOCKET_CODEC_NAMES);
-  const from = (query: string): Settings => settingsFromQuery(new URLSearchParams(query), base);
+  const base = defaultSettings("browser", socketCodecNames(BUILT_IN));
+  const from = (query: string): Settings => settingsFromQuery(new URLSearchParams(query), base, BUILT_IN);
 
   it("keeps the default for a zero count, a zero window and a zero stall timeout; warm-up may be 0", () => {
     const s = from("runs=0&iterations=0&window=0&stall-timeout=0&warmup=0");
@@ -144,7 +145,7 @@ describe("settingsFromQuery: values that would stall or empty a run", () => {
   });
 
   it("keeps the base's fixed when the URL does not say", () => {
-    expect(settingsFromQuery(new URLSearchParams(""), { ...base, fixed: true }).fixed).toBe(true);
-    expect(settingsFromQuery(new URLSearchParams("fixed=0"), { ...base, fixed: true }).fixed).toBe(false);
+    expect(settingsFromQuery(new URLSearchParams(""), { ...base, fixed: true }, BUILT_IN).fixed).toBe(true);
+    expect(settingsFromQuery(new URLSearchParams("fixed=0"), { ...base, fixed: true }, BUILT_IN).fixed).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 /** A WebSocket case's figures, run by run, as the result row every reporter reads. */
+import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import type { RunFigures } from "../../../bench/harness/results.ts";
 import { socketCaseResult, type SocketCase, type SocketCaseSource } from "../../../client/socket/case-result.ts";
@@ -6,7 +7,7 @@ import { emptyFigures, type SocketCaseFigures } from "../../../client/socket/fig
 import type { ServerConnectionStats } from "../../../protocols/socket/contract.ts";
 import { testSettings } from "../../helpers/settings.ts";
 
-const source: SocketCaseSource = { client: "bun", clientLibrary: "bun WebSocket", libraryVersion: (lib) => (lib === "" ? "" : `${lib}@9.9.9`) };
+const source: SocketCaseSource = { catalog: BUILT_IN, client: "bun", clientLibrary: "bun WebSocket", libraryVersion: (lib) => (lib === "" ? "" : `${lib}@9.9.9`) };
 
 function serverStats(over: Partial<ServerConnectionStats>): ServerConnectionStats {
   return {

@@ -1,12 +1,13 @@
 /** How a client encodes what it sends and checks what comes back, for every socket codec and raw. */
+import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import { makeMessages } from "../../../bench/harness/generator.ts";
 import { clientCodec } from "../../../client/socket/codec.ts";
 import { createCustomBinary } from "../../../custom-binary/index.ts";
 import { PAYLOAD_NAMES } from "../../../protocols/messages.ts";
-import { RAW_CODEC_NAME, SOCKET_CODEC_NAMES, frameOf } from "../../../protocols/socket/contract.ts";
+import { RAW_CODEC_NAME, socketCodecNames, frameOf } from "../../../protocols/socket/contract.ts";
 
-const SCHEMA_CODECS = SOCKET_CODEC_NAMES.filter((c) => c !== RAW_CODEC_NAME);
+const SCHEMA_CODECS = socketCodecNames(BUILT_IN).filter((c) => c !== RAW_CODEC_NAME);
 
 /** A copy of the bytes inside a larger buffer, at an offset, as a runtime may hand over a view. */
 function offsetView(bytes: Uint8Array): Uint8Array {
@@ -20,8 +21,8 @@ describe("clientCodec: schema codecs", () => {
     for (const payload of PAYLOAD_NAMES) {
       it(`${codec} ${payload}: encode(i) decodes back to message i, and to no other`, () => {
         const messages = makeMessages(payload, { count: 4, seed: 11, fixed: false });
-        const c = clientCodec(codec, payload, messages);
-        expect(c.frame).toBe(frameOf(codec));
+        const c = clientCodec(BUILT_IN, codec, payload, messages);
+        expect(c.frame).toBe(frameOf(codec, BUILT_IN));
         for (let i = 0; i < 3; i++) {
           const encoded = c.encode(i);
           expect(typeof encoded === "string").toBe(c.frame === "text");
@@ -37,13 +38,13 @@ describe("clientCodec: schema codecs", () => {
 
   it("decodes a view that starts inside a larger buffer (a Node Buffer)", () => {
     const messages = makeMessages("medium", { count: 2, seed: 3, fixed: false });
-    const c = clientCodec("custom-binary", "medium", messages);
+    const c = clientCodec(BUILT_IN, "custom-binary", "medium", messages);
     const encoded = c.encode(1) as Uint8Array;
     expect(c.matches(1, c.decode(offsetView(encoded)))).toBe(true);
   });
 
   it("does not match something that is not a message", () => {
-    const c = clientCodec("json", "small", makeMessages("small", { count: 1, seed: 1, fixed: true }));
+    const c = clientCodec(BUILT_IN, "json", "small", makeMessages("small", { count: 1, seed: 1, fixed: true }));
     expect(c.matches(0, null)).toBe(false);
     expect(c.matches(0, "Hello World!")).toBe(false);
     expect(c.matches(0, {})).toBe(false);
@@ -52,7 +53,7 @@ describe("clientCodec: schema codecs", () => {
 
 describe("clientCodec: raw", () => {
   const messages = makeMessages("large", { count: 3, seed: 8, fixed: false });
-  const raw = clientCodec(RAW_CODEC_NAME, "large", messages);
+  const raw = clientCodec(BUILT_IN, RAW_CODEC_NAME, "large", messages);
   const cb = createCustomBinary();
 
   it("sends each message's custom-binary bytes in binary frames", () => {
@@ -96,6 +97,6 @@ describe("clientCodec: raw", () => {
 
 describe("clientCodec: unknown names", () => {
   it("throws naming the codec", () => {
-    expect(() => clientCodec("yaml", "small", [])).toThrow("unknown codec 'yaml'");
+    expect(() => clientCodec(BUILT_IN, "yaml", "small", [])).toThrow("unknown codec 'yaml'");
   });
 });

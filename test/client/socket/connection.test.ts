@@ -1,8 +1,8 @@
 /** The connection around a case, against the real server on port 0 and tiny test servers. */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { byteLength, closed, fetchServerStats, openSocket, processCpuMs, requestServerGc, sendFrame, type WebSocketClass } from "../../../client/socket/connection.ts";
 import { CLOSE, socketUrl } from "../../../protocols/socket/contract.ts";
-import { startServer, type BenchServer } from "../../../server.ts";
+import { serverForFile } from "../../helpers/server.ts";
 
 const WS = globalThis.WebSocket as unknown as WebSocketClass;
 
@@ -14,14 +14,10 @@ async function refusedPort(): Promise<number> {
   return port;
 }
 
-let server: BenchServer;
+const server = serverForFile();
 let deadPort: number;
 beforeAll(async () => {
-  server = await startServer({ port: 0 });
   deadPort = await refusedPort();
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 describe("byteLength", () => {

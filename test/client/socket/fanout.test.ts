@@ -2,28 +2,24 @@
  * Fanout through Bun's pub/sub: every subscriber gets every message in
  * order; roles and topics are checked.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BUILT_IN } from "../../../protocols/registry.ts";
+import { describe, expect, it } from "vitest";
 import { performanceClock } from "../../../bench/harness/clock.ts";
 import { makeMessages } from "../../../bench/harness/generator.ts";
 import { runFanoutCase } from "../../../client/socket/fanout.ts";
 import { openSocket, type WebSocketClass } from "../../../client/socket/connection.ts";
 import { CLOSE, socketUrl } from "../../../protocols/socket/contract.ts";
-import { startServer, type BenchServer } from "../../../server.ts";
+import { serverForEachTest } from "../../helpers/server.ts";
 
 const WS = globalThis.WebSocket as unknown as WebSocketClass;
 
 describe("fanout on the server", () => {
-  let server: BenchServer;
-  beforeEach(async () => {
-    server = await startServer({ port: 0 });
-  });
-  afterEach(async () => {
-    await server.stop();
-  });
+  const server = serverForEachTest();
 
   it("delivers every message to every subscriber in order", async () => {
     const r = await runFanoutCase({
       server: server.url,
+      catalog: BUILT_IN,
       codec: "custom-binary",
       payload: "large",
       messages: makeMessages("large", { count: 300, seed: 3, fixed: false }),

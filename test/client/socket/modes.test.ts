@@ -3,23 +3,18 @@
  * in interleaved rounds on connections kept open, fanout on fresh
  * connections, a stop at a round boundary, an unreachable server.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILT_IN } from "../../../protocols/registry.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Progress } from "../../../bench/harness/progress.ts";
 import { socketSliceSize } from "../../../bench/harness/schedule.ts";
 import type { Settings } from "../../../bench/harness/settings.ts";
 import { between, refinements, runSocketModes, type SocketModeContext } from "../../../client/socket/modes.ts";
 import type { CaseResult } from "../../../bench/harness/results.ts";
-import { startServer, type BenchServer } from "../../../server.ts";
+import { serverForFile, withServer } from "../../helpers/server.ts";
 import { testSettings } from "../../helpers/settings.ts";
 import { bunModeContext } from "../../helpers/socket-case.ts";
 
-let bench: BenchServer;
-beforeAll(async () => {
-  bench = await startServer({ port: 0 });
-});
-afterAll(async () => {
-  await bench.stop();
-});
+const bench = serverForFile();
 
 const context = (over: Partial<SocketModeContext> = {}): SocketModeContext => bunModeContext(bench.url, over);
 
@@ -92,9 +87,8 @@ describe("stopping and failing", () => {
   });
 
   it("an unreachable server aborts at the first case with the reason", async () => {
-    const gone = await startServer({ port: 0 });
-    const url = gone.url;
-    await gone.stop();
+    // A server that was there and has stopped.
+    const url = await withServer({}, async (gone) => gone.url);
     const result = await runSocketModes(settings({ stallTimeoutMs: 3000 }), context({ server: url }));
     expect(result.aborted).toMatch(/^roundtrip \S+ small: (warm-up: )?cannot connect to /);
     expect(result.cases).toHaveLength(1);

@@ -4,20 +4,14 @@
  * cost is found (within 2x: a bound a busy machine keeps and a broken method does not), json's
  * twin reads as json, and raw's timers around no work read next to nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnServer, type ServerProcess } from "../../../bench/cli/processes/server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { calibrationChecks, fieldCost } from "../../../bench/report/field.ts";
 import { runSocketModes } from "../../../client/socket/modes.ts";
+import { serverForFile } from "../../helpers/server.ts";
 import { testSettings } from "../../helpers/settings.ts";
 import { bunModeContext } from "../../helpers/socket-case.ts";
 
-let server: ServerProcess;
-beforeAll(async () => {
-  server = await spawnServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = serverForFile({ ownProcess: true });
 
 describe("rounds on kept connections, calibrated", () => {
   let result: Awaited<ReturnType<typeof runSocketModes>>;

@@ -3,8 +3,9 @@
  * test servers that misbehave on purpose: silent, closing, swapping or
  * answering with the wrong message.
  */
+import { BUILT_IN } from "../../../protocols/registry.ts";
 import type { Server, ServerWebSocket } from "bun";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { performanceClock } from "../../../bench/harness/clock.ts";
 import { makeMessages } from "../../../bench/harness/generator.ts";
 import type { SocketMode } from "../../../bench/harness/settings.ts";
@@ -12,18 +13,12 @@ import { processCpuMs, type WebSocketClass } from "../../../client/socket/connec
 import type { SocketCaseOptions } from "../../../client/socket/figures.ts";
 import { runSocketCase } from "../../../client/socket/runner.ts";
 import type { PayloadName } from "../../../protocols/messages.ts";
-import { startServer, type BenchServer } from "../../../server.ts";
+import { serverForFile } from "../../helpers/server.ts";
 
 const WS = globalThis.WebSocket as unknown as WebSocketClass;
 let ids = 0;
 
-let bench: BenchServer;
-beforeAll(async () => {
-  bench = await startServer({ port: 0 });
-});
-afterAll(async () => {
-  await bench.stop();
-});
+const bench = serverForFile();
 
 /** Test servers started by a test; stopped after it. */
 const testServers: Server<unknown>[] = [];
@@ -49,6 +44,7 @@ function run(o: { codec: string; payload?: PayloadName; mode: SocketMode; count:
   const payload = o.payload ?? "small";
   const options: SocketCaseOptions = {
     server: o.server ?? bench.url,
+    catalog: BUILT_IN,
     codec: o.codec,
     payload,
     mode: o.mode,

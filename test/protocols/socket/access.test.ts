@@ -6,16 +6,11 @@
 import { spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hostAllowed, isLoopback, originAllowed } from "../../../protocols/socket/access.ts";
-import { startServer, type BenchServer } from "../../../server.ts";
+import { withServer } from "../../helpers/server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-let server: BenchServer | undefined;
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-});
 
 /** A raw WebSocket handshake; resolves with the HTTP status code of the answer. */
 function handshake(port: number, headers: Record<string, string> = {}, target = "/ws?codec=json&payload=small", host = `127.0.0.1:${port}`): Promise<number> {
@@ -131,74 +126,78 @@ describe("originAllowed", () => {
 
 describe("origins", () => {
   it("lets in the server's own page and clients without an Origin, refuses another origin with 403", async () => {
-    server = await startServer({ port: 0 });
-    expect(await handshake(server.port)).toBe(101);
-    expect(await handshake(server.port, { Origin: `http://127.0.0.1:${server.port}` })).toBe(101);
-    expect(await handshake(server.port, { Origin: "http://evil.example" })).toBe(403);
-    expect(await handshake(server.port, { Origin: `http://127.0.0.1:${server.port + 1}` })).toBe(403);
-    const res = await fetch(`${server.url}/ws?codec=json&payload=small`, { headers: { upgrade: "websocket", origin: "http://evil.example" } });
-    expect(await res.text()).toBe("origin http://evil.example may not open a socket here; start the server with --allow-origin ORIGIN to allow it\n");
+    await withServer({}, async (server) => {
+      expect(await handshake(server.port)).toBe(101);
+      expect(await handshake(server.port, { Origin: `http://127.0.0.1:${server.port}` })).toBe(101);
+      expect(await handshake(server.port, { Origin: "http://evil.example" })).toBe(403);
+      expect(await handshake(server.port, { Origin: `http://127.0.0.1:${server.port + 1}` })).toBe(403);
+      const res = await fetch(`${server.url}/ws?codec=json&payload=small`, { headers: { upgrade: "websocket", origin: "http://evil.example" } });
+      expect(await res.text()).toBe("origin http://evil.example may not open a socket here; start the server with --allow-origin ORIGIN to allow it\n");
+    });
   });
 
   it("answers only requests addressed to loopback, so a rebound DNS name cannot pose as the page", async () => {
-    server = await startServer({ port: 0 });
-    const port = server.port;
-    expect(await handshake(port, { Origin: `http://evil.example:${port}` }, undefined, `evil.example:${port}`)).toBe(403);
-    expect(await handshake(port, { Origin: `http://localhost:${port}` }, undefined, `localhost:${port}`)).toBe(101);
-    expect(await handshake(port, {}, undefined, `[::1]:${port}`)).toBe(101);
+    await withServer({}, async ({ port }) => {
+      expect(await handshake(port, { Origin: `http://evil.example:${port}` }, undefined, `evil.example:${port}`)).toBe(403);
+      expect(await handshake(port, { Origin: `http://localhost:${port}` }, undefined, `localhost:${port}`)).toBe(101);
+      expect(await handshake(port, {}, undefined, `[::1]:${port}`)).toBe(101);
+    });
   });
 
   it("lets in an origin named with --allow-origin", async () => {
-    server = await startServer({ port: 0, allowOrigins: ["http://localhost:3000"] });
-    expect(await handshake(server.port, { Origin: "http://localhost:3000" })).toBe(101);
-    expect(await handshake(server.port, { Origin: "http://localhost:3001" })).toBe(403);
+    await withServer({ allowOrigins: ["http://localhost:3000"] }, async (server) => {
+      expect(await handshake(server.port, { Origin: "http://localhost:3000" })).toBe(101);
+      expect(await handshake(server.port, { Origin: "http://localhost:3001" })).toBe(403);
+    });
   });
 });
 
 describe("limits", () => {
   it("refuses connections over --max-connections with 503 instead of accepting and dropping them", async () => {
-    server = await startServer({ port: 0, maxConnections: 2 });
-    const url = `ws://127.0.0.1:${server.port}/ws?codec=json&payload=small`;
-    const open = (): Promise<WebSocket> =>
-      new Promise((resolve, reject) => {
-        const ws = new WebSocket(url);
-        ws.onopen = () => resolve(ws);
-        ws.onerror = () => reject(new Error("refused"));
-      });
-    const a = await open();
-    const b = await open();
-    expect(await handshake(server.port)).toBe(503);
-    const res = await fetch(`${server.url}/ws?codec=json&payload=small`, { headers: { upgrade: "websocket" } });
-    expect(res.status).toBe(503);
-    expect(await res.text()).toBe("too many connections: this server accepts 2 at once (--max-connections)\n");
-    a.close();
-    // Wait for the server to count the close, not for a fixed time.
-    for (let i = 0; i < 500; i++) {
-      const { connections } = (await (await fetch(`${server.url}/health`)).json()) as { connections: number };
-      if (connections < 2) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    expect(await handshake(server.port)).toBe(101);
-    b.close();
+    await withServer({ maxConnections: 2 }, async (server) => {
+      const url = `ws://127.0.0.1:${server.port}/ws?codec=json&payload=small`;
+      const open = (): Promise<WebSocket> =>
+        new Promise((resolve, reject) => {
+          const ws = new WebSocket(url);
+          ws.onopen = () => resolve(ws);
+          ws.onerror = () => reject(new Error("refused"));
+        });
+      const a = await open();
+      const b = await open();
+      expect(await handshake(server.port)).toBe(503);
+      const res = await fetch(`${server.url}/ws?codec=json&payload=small`, { headers: { upgrade: "websocket" } });
+      expect(res.status).toBe(503);
+      expect(await res.text()).toBe("too many connections: this server accepts 2 at once (--max-connections)\n");
+      a.close();
+      // Wait for the server to count the close, not for a fixed time.
+      for (let i = 0; i < 500; i++) {
+        if ((await server.health()).connections < 2) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(await handshake(server.port)).toBe(101);
+      b.close();
+    });
   });
 });
 
 describe("what the server serves", () => {
   it("serves the page and its assets only: no sources, no traversal, no listing", async () => {
-    server = await startServer({ port: 0 });
-    expect((await fetch(`${server.url}/`)).status).toBe(200);
-    for (const target of ["/../package.json", "/%2e%2e/package.json", "/..%2fpackage.json", "/package.json", "/server.ts", "/client/page/app.ts", "/node_modules/", "/.git/config", "//etc/passwd"]) {
-      const status = await new Promise<number>((resolve, reject) => {
-        const socket = net.connect(server!.port, "127.0.0.1", () => socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
-        let data = "";
-        socket.on("data", (d) => (data += d.toString()));
-        socket.on("end", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0)));
-        socket.on("error", reject);
-      });
-      expect(status, target).toBe(404);
-    }
+    await withServer({}, async (server) => {
+      expect((await fetch(`${server.url}/`)).status).toBe(200);
+      for (const target of ["/../package.json", "/%2e%2e/package.json", "/..%2fpackage.json", "/package.json", "/server.ts", "/client/page/app.ts", "/node_modules/", "/.git/config", "//etc/passwd"]) {
+        const status = await new Promise<number>((resolve, reject) => {
+          const socket = net.connect(server.port, "127.0.0.1", () => socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
+          let data = "";
+          socket.on("data", (d) => (data += d.toString()));
+          socket.on("end", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0)));
+          socket.on("error", reject);
+        });
+        expect(status, target).toBe(404);
+      }
+    });
   });
 
+  // Tests the command line itself (its warning on stderr), so it starts `bun server.ts` directly.
   it("warns in one line when told to listen beyond loopback", async () => {
     const child = spawn(process.execPath, ["server.ts", "--host", "0.0.0.0", "--port", "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";

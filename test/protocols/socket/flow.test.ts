@@ -4,18 +4,18 @@
  * pauses them, closes them with 1008 "client is not reading", counts them, and serves a
  * well-behaved client throughout. Its memory is read from /health (RSS and heap) in its own process.
  */
+import { BUILT_IN } from "../../../protocols/registry.ts";
 import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { makeMessages } from "../../../bench/harness/generator.ts";
 import { runSocketCase } from "../../../client/socket/runner.ts";
-import { getCodec } from "../../../protocols/registry.ts";
 import { socketUrl } from "../../../protocols/socket/contract.ts";
 import { Inbox } from "../../../protocols/socket/inbox.ts";
-import { startServer, type ServerOptions } from "../../../server.ts";
-import { serverForFile, serverHealth, type ServerHealth } from "../../helpers/raw-http.ts";
+import type { ServerOptions } from "../../../server.ts";
+import { serverForFile, withServer, type ServerHealth } from "../../helpers/server.ts";
 import { socketCaseOptions } from "../../helpers/socket-case.ts";
 
-const server = serverForFile();
+const server = serverForFile({ ownProcess: true });
 const health = server.health;
 
 /** One masked binary frame carrying `payload`. */
@@ -77,7 +77,7 @@ const statsOf = async (id: string): Promise<ConnectionStats | undefined> => {
 describe("a client that never reads", () => {
   it("is paused and closed with 1008 within the send timeout, the heap stays flat, and a well-behaved client loses nothing", { timeout: 60_000 }, async () => {
     const before = await health();
-    const codec = getCodec("custom-binary")!.forPayload("large");
+    const codec = BUILT_IN.get("custom-binary")!.forPayload("large");
     const messages = makeMessages("large", { count: 200, seed: 7, fixed: false });
     // One valid large message per frame: every frame asks for a reply.
     const one = codec.encode(messages[0]!) as Uint8Array;
@@ -132,24 +132,24 @@ describe("a client that never reads", () => {
 describe("the budgets for what waits", () => {
   /** A server in this process with `limits`; a raw client sends 16 KB frames and never reads; resolves with its close. */
   async function attack(limits: Partial<ServerOptions>): Promise<{ code: number | null; reason: string; refused: Partial<ServerHealth["refused"]> }> {
-    const local = await startServer({ port: 0, sendTimeoutS: 600, ...limits });
-    const attacker = neverReads("budget", binaryFrame(new Uint8Array(16 * 1024).fill(7)), local.url, "raw");
-    try {
-      // Until the server closes it: a condition, bounded at 30 s for a loaded machine (it takes well under 1 s here).
-      for (let i = 0; i < 600; i++) {
-        const res = await fetch(`${local.url}/stats/budget`);
-        const stats = res.status === 200 ? ((await res.json()) as ConnectionStats) : undefined;
-        if (stats?.closeCode) {
-          const { refused } = await serverHealth(local.url);
-          return { code: stats.closeCode, reason: stats.closeReason, refused };
+    return withServer({ sendTimeoutS: 600, ...limits }, async (local) => {
+      const attacker = neverReads("budget", binaryFrame(new Uint8Array(16 * 1024).fill(7)), local.url, "raw");
+      try {
+        // Until the server closes it: a condition, bounded at 30 s for a loaded machine (it takes well under 1 s here).
+        for (let i = 0; i < 600; i++) {
+          const res = await fetch(`${local.url}/stats/budget`);
+          const stats = res.status === 200 ? ((await res.json()) as ConnectionStats) : undefined;
+          if (stats?.closeCode) {
+            const { refused } = await local.health();
+            return { code: stats.closeCode, reason: stats.closeReason, refused };
+          }
+          await new Promise((r) => setTimeout(r, 50));
         }
-        await new Promise((r) => setTimeout(r, 50));
+        return { code: null, reason: "", refused: {} };
+      } finally {
+        attacker.stop();
       }
-      return { code: null, reason: "", refused: {} };
-    } finally {
-      attacker.stop();
-      await local.stop();
-    }
+    });
   }
 
   it("messages read before the pause past --max-queued-bytes: closed with 1008", async () => {
@@ -199,7 +199,7 @@ describe("a fanout subscriber that never reads", () => {
     socket.on("error", () => undefined);
     // Wait for the subscriber to be registered before publishing.
     while ((await fetch(`${server.url}/stats/sub-never`)).status !== 200) await new Promise((r) => setTimeout(r, 20));
-    const codec = getCodec("custom-binary")!.forPayload("large");
+    const codec = BUILT_IN.get("custom-binary")!.forPayload("large");
     const message = codec.encode(makeMessages("large", { count: 1, seed: 3, fixed: false })[0]!) as Uint8Array;
     const pub = new WebSocket(`${socketUrl(server.url, "custom-binary", "large", "pub-never")}&role=publisher&topic=${topic}`);
     pub.binaryType = "arraybuffer";

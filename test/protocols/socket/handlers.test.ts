@@ -4,24 +4,18 @@
  * message, answers an empty frame (a slice mark) with an empty slice's
  * figures, and its memory does not grow.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILT_IN } from "../../../protocols/registry.ts";
+import { describe, expect, it } from "vitest";
 import { performanceClock } from "../../../bench/harness/clock.ts";
 import { makeMessages } from "../../../bench/harness/generator.ts";
-import { spawnServer, type ServerProcess } from "../../../bench/cli/processes/server.ts";
 import type { WebSocketClass } from "../../../client/socket/connection.ts";
 import { runSocketCase } from "../../../client/socket/runner.ts";
-import { getCodec } from "../../../protocols/registry.ts";
 import { shapeError } from "../../../protocols/socket/shape.ts";
 import { CLOSE, parseSlice, socketUrl } from "../../../protocols/socket/contract.ts";
 import { badFrames, type BadFrame } from "../../helpers/frames.ts";
+import { serverForFile, type ServerHealth } from "../../helpers/server.ts";
 
-let server: ServerProcess;
-beforeAll(async () => {
-  server = await spawnServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = serverForFile({ ownProcess: true });
 
 interface Outcome {
   closedInvalid: number;
@@ -50,9 +44,10 @@ function sendBad(frame: BadFrame, id: number): Promise<{ code: number; reason: s
   });
 }
 
-async function health(): Promise<{ ok: boolean; connections: number; heapUsedBytes: number; rssBytes: number }> {
+/** The server's /health, just after it collected garbage (POST /gc). */
+async function health(): Promise<ServerHealth> {
   await fetch(`${server.url}/gc`, { method: "POST" });
-  return (await (await fetch(`${server.url}/health`)).json()) as { ok: boolean; connections: number; heapUsedBytes: number; rssBytes: number };
+  return server.health();
 }
 
 describe("server under 100,000 bad frames", () => {
@@ -78,7 +73,7 @@ describe("server under 100,000 bad frames", () => {
         } else {
           // A frame that happened to be a valid message: the echo must be one too.
           const data = answer.echo as string | ArrayBuffer;
-          const decoded = getCodec(frame.codec)!.forPayload(frame.payload).decode(typeof data === "string" ? data : new Uint8Array(data));
+          const decoded = BUILT_IN.get(frame.codec)!.forPayload(frame.payload).decode(typeof data === "string" ? data : new Uint8Array(data));
           if (shapeError(frame.payload, decoded) === undefined) outcome.echoedValid++;
           else outcome.unexpected.push(`${frame.kind} ${frame.codec}: echoed a wrongly shaped message`);
         }
@@ -106,6 +101,7 @@ describe("server under 100,000 bad frames", () => {
     // And it still serves a real client correctly.
     const f = await runSocketCase({
       server: server.url,
+      catalog: BUILT_IN,
       codec: "custom-binary",
       payload: "medium",
       mode: "roundtrip",

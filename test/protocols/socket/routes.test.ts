@@ -4,22 +4,16 @@
  * other origins and comes at most every GC_MIN_INTERVAL_MS; /health counts each refusal. Sent
  * byte for byte from a raw socket to a real server.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GC_MIN_INTERVAL_MS } from "../../../protocols/socket/routes.ts";
-import { startServer, type BenchServer } from "../../../server.ts";
-import { rawRequest, serverHealth, upgradeRequest, type ServerHealth } from "../../helpers/raw-http.ts";
+import { rawRequest, upgradeRequest } from "../../helpers/raw-http.ts";
+import { serverForFile, type ServerHealth } from "../../helpers/server.ts";
 
-let server: BenchServer;
-beforeAll(async () => {
-  server = await startServer({ port: 0 });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = serverForFile();
 
 const get = (path: string, host: string | null, version = "1.1"): string => `GET ${path} HTTP/${version}\r\n${host === null ? "" : `Host: ${host}\r\n`}\r\n`;
 
-const refused = async (): Promise<ServerHealth["refused"]> => (await serverHealth(server.url)).refused;
+const refused = async (): Promise<ServerHealth["refused"]> => (await server.health()).refused;
 
 /** Nothing of the server's files, paths or stack ever comes back. */
 function expectPlainLine(body: string): void {

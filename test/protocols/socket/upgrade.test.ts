@@ -4,9 +4,10 @@
  */
 import net from "node:net";
 import { describe, expect, it } from "vitest";
-import { serverForFile, upgradeRequest } from "../../helpers/raw-http.ts";
+import { upgradeRequest } from "../../helpers/raw-http.ts";
+import { serverForFile } from "../../helpers/server.ts";
 
-const server = serverForFile();
+const server = serverForFile({ ownProcess: true });
 const health = server.health;
 
 /** Opens `n` raw sockets at once, each asking for an upgrade; resolves with every status and the sockets (still open). */

@@ -1,0 +1,116 @@
+/**
+ * A run's plan: everything the user asked for, resolved once before
+ * anything is measured, and never changed afterwards. The CLI builds it
+ * from its flags, the page from its form; every process that measures
+ * (codec mode's processes, the Node client, worker threads, the page)
+ * receives its plain part (`PlanSpec`) and rebuilds the same plan from it
+ * with `loadPlan`, which imports the user's codec modules where that process
+ * finds them.
+ *
+ * What it resolves:
+ * - the codec catalogue: the built-in codecs, the user's codec modules, and
+ *   the protobuf codec made for the user's own message type (--proto);
+ * - the user's payloads: what each codec does to them (the fidelity check)
+ *   and which codec and payload pairs are left out, and why;
+ * - the settings, with those exclusions.
+ */
+
+import type { Codec } from "../../protocols/codec.ts";
+import { isBuiltIn } from "../../protocols/messages.ts";
+import { CodecCatalog } from "../../protocols/registry.ts";
+import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
+import { importCodecModule } from "./codec-modules.ts";
+import { checkFidelity, fidelitySummary, type FidelityReport } from "./fidelity.ts";
+import { SettingError, type CodecModuleFile, type Excluded, type Settings } from "./settings.ts";
+import { userMessagesOf } from "./user-messages.ts";
+
+export interface Plan {
+  /** What to run, with the exclusions filled in. */
+  readonly settings: Readonly<Settings>;
+  /** Every codec the run may name. */
+  readonly catalog: CodecCatalog;
+  /** The codecs codec mode runs: the catalogue's among the settings' codecs, in table order (raw is a socket mode's only). */
+  readonly codecModeCodecs: readonly Codec[];
+  /** What each codec does to the user's messages (empty without --messages). */
+  readonly fidelity: readonly FidelityReport[];
+}
+
+/** A plan's plain data, as it crosses to another process (JSON). */
+export interface PlanSpec {
+  settings: Settings;
+  fidelity: FidelityReport[];
+}
+
+/** The catalogue for `settings`, given the codecs of its codec modules (in their order); a name taken twice is a SettingError. */
+export function catalogFor(settings: Pick<Settings, "userProto" | "userMessages">, moduleCodecs: readonly Codec[]): CodecCatalog {
+  const p = settings.userProto;
+  const userProto = p ? { payloads: settings.userMessages.map((f) => f.name), text: p.text, typeName: p.type } : undefined;
+  try {
+    return CodecCatalog.of(moduleCodecs, userProto, [RAW_CODEC_NAME]);
+  } catch (e) {
+    throw new SettingError((e as Error).message);
+  }
+}
+
+function freeze(settings: Settings, catalog: CodecCatalog, fidelity: readonly FidelityReport[]): Plan {
+  return Object.freeze({ settings: Object.freeze(settings), catalog, codecModeCodecs: Object.freeze(catalog.pick(settings.codecs)), fidelity: Object.freeze([...fidelity]) });
+}
+
+/** Checks every codec on every user payload: what each does to the messages, and which pairs to leave out. */
+function checkUserPayloads(settings: Settings, catalog: CodecCatalog): { fidelity: FidelityReport[]; excluded: Excluded[] } {
+  const fidelity: FidelityReport[] = [];
+  const excluded: Excluded[] = [];
+  for (const payload of settings.payloads.filter((p) => !isBuiltIn(p))) {
+    const { messages } = userMessagesOf(settings.userMessages, payload);
+    for (const codec of catalog.pick(settings.codecs)) {
+      const notApplicable = codec.notApplicable?.(payload);
+      if (notApplicable !== undefined) {
+        excluded.push({ codec: codec.name, payload, why: `not applicable: ${notApplicable}` });
+        continue;
+      }
+      const report = checkFidelity(codec.name, payload, codec.forPayload(payload), messages);
+      fidelity.push(report);
+      if (report.error !== undefined) excluded.push({ codec: codec.name, payload, why: fidelitySummary(report) });
+      else if (report.lossy && !settings.allowLossy) excluded.push({ codec: codec.name, payload, why: `lossy, not timed (--allow-lossy times it): ${fidelitySummary(report)}` });
+    }
+  }
+  return { fidelity, excluded };
+}
+
+/**
+ * Resolves a plan from settings as a front end parsed them and the codecs
+ * of the codec modules they name: the catalogue, the fidelity of every
+ * codec on the user's messages, the exclusions.
+ */
+export function makePlan(settings: Settings, moduleCodecs: readonly Codec[] = []): Plan {
+  const catalog = catalogFor(settings, moduleCodecs);
+  const { fidelity, excluded } = checkUserPayloads(settings, catalog);
+  return freeze({ ...settings, excluded }, catalog, fidelity);
+}
+
+/** The plan's plain data, for another process. */
+export function planSpec(plan: Plan): PlanSpec {
+  return { settings: plan.settings as Settings, fidelity: [...plan.fidelity] };
+}
+
+/**
+ * The same plan in another process: imports the codec modules the settings
+ * name (`specifierOf`: where this process finds module i; a page finds them
+ * at URLs) and rebuilds the catalogue; the exclusions and fidelity come as
+ * they were resolved.
+ */
+export async function loadPlan(spec: PlanSpec, specifierOf: (m: CodecModuleFile, i: number) => string = (m) => m.file): Promise<Plan> {
+  const modules = spec.settings.codecModules ?? [];
+  const moduleCodecs = await importCodecModules(
+    modules.map((m) => m.file),
+    (_, i) => specifierOf(modules[i]!, i),
+  );
+  return freeze(spec.settings, catalogFor(spec.settings, moduleCodecs), spec.fidelity);
+}
+
+/** Imports codec modules (one line naming the file and the fault, as a SettingError), in order. */
+export async function importCodecModules(files: readonly string[], specifierOf: (file: string, i: number) => string = (file) => file): Promise<Codec[]> {
+  const codecs: Codec[] = [];
+  for (const [i, file] of files.entries()) codecs.push(await importCodecModule(file, specifierOf(file, i)));
+  return codecs;
+}

@@ -1,0 +1,144 @@
+/**
+ * Carries out a plan (bench/harness/plan.ts), the same way for every front
+ * end: the Bun CLI, `--client node` (the socket modes in a Node process),
+ * and the page in a browser (which `--client browser` drives). In order:
+ * codec mode, what compression makes of its messages (where the front end
+ * measures it), the WebSocket modes, then the results assembled: lossy
+ * codecs flagged, knees found, the run's settings recorded.
+ *
+ * What differs between front ends is only where each step runs, given as
+ * a `RunFront`: codec mode in this process or in processes of the bench's
+ * own, the socket modes with Bun's WebSocket, a Node process, or the
+ * browser's. A step that fails ends with a line for `onFailure`, never with
+ * the other steps' finished cases; `results()` assembles what is held at
+ * any moment, for a front end that must stop before the end.
+ */
+
+import { runCodecMode, type CodecModeResult } from "../bench/harness/codec-mode.ts";
+import type { ClockCalibration, Clock } from "../bench/harness/clock.ts";
+import { flagLossy } from "../bench/harness/exclusions.ts";
+import { kneeField } from "../bench/harness/knee.ts";
+import type { Plan } from "../bench/harness/plan.ts";
+import type { RunHooks } from "../bench/harness/progress.ts";
+import type { BenchResults, CaseResult, Environment, RunSettings, StretchTiming } from "../bench/harness/results.ts";
+import type { ClientKind } from "../bench/harness/settings.ts";
+import { socketModesOf, type SocketModeResult } from "./socket/modes.ts";
+
+/** How the socket modes went, as the front end that ran them tells it. */
+export interface SocketModesOutcome {
+  result: SocketModeResult;
+  /** The server they talked to, for the results. */
+  server?: string;
+  /** Where the processes ran (bench/cli/processes/affinity.ts). */
+  pinning?: string;
+  /** Why they ended early, when it was not a stop: one line. */
+  failure?: string;
+}
+
+/** Where each step of a plan runs, and what the results record of the machine. */
+export interface RunFront {
+  client: ClientKind;
+  clientLibrary?: string;
+  timestamp: string;
+  environment: Environment;
+  environments?: BenchResults["environments"];
+  clock: Clock;
+  calibration: ClockCalibration;
+  hooks: RunHooks;
+  /** Codec mode somewhere else than in this process (the CLI's processes); the fork count it used. */
+  codecMode?: (plan: Plan, hooks: RunHooks) => Promise<{ result: CodecModeResult; error?: string; forks?: number }>;
+  /** Untimed work after codec mode (the CLI: compression); error lines. */
+  afterCodecMode?: (plan: Plan, cases: CaseResult[]) => Promise<string[]>;
+  /** The WebSocket modes. */
+  socketModes: (plan: Plan, hooks: RunHooks) => Promise<SocketModesOutcome>;
+  /** Called for each step that failed, with one line. */
+  onFailure?: (line: string) => void;
+  /** Wall time per mode and payload, for the next run's estimate. */
+  timings?: () => Record<string, StretchTiming>;
+}
+
+export class PlanRun {
+  /** Every case finished so far, in the order the steps finished them. */
+  readonly cases: CaseResult[] = [];
+  private readonly order: Record<string, string[][][]> = {};
+  private readonly settings: RunSettings;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly plan: Plan,
+    private readonly front: RunFront,
+  ) {
+    this.settings = { ...plan.settings, minBatchNs: NaN, client: front.client };
+  }
+
+  private fail(line: string): void {
+    this.front.onFailure?.(line);
+  }
+
+  private stopped(): boolean {
+    return this.front.hooks.shouldStop?.() ?? false;
+  }
+
+  /** Runs every step of the plan; the results. */
+  async run(): Promise<BenchResults> {
+    const { plan, front } = this;
+    const { settings } = plan;
+    if (settings.modes.includes("codec")) {
+      try {
+        const { result, error, forks } = front.codecMode
+          ? await front.codecMode(plan, front.hooks)
+          : { result: await runCodecMode(settings, { ...front.hooks, codecs: plan.codecModeCodecs, clock: front.clock, calibration: front.calibration, client: front.client === "browser" ? "browser" : undefined, clientLibrary: front.clientLibrary }) };
+        if (error) this.fail(`codec mode stopped: ${error}`);
+        if (!this.stopped() && front.afterCodecMode) for (const line of await front.afterCodecMode(plan, result.cases)) this.fail(line);
+        this.cases.push(...result.cases);
+        this.order.codec = result.order;
+        this.settings.minBatchNs = result.minBatchNs;
+        if (forks !== undefined) this.settings.forks = forks;
+      } catch (e) {
+        this.fail(`codec mode failed: ${(e as Error).message}`);
+      }
+    }
+    const socketModes = socketModesOf(settings);
+    if (socketModes.length > 0 && !this.stopped()) {
+      try {
+        const outcome = await front.socketModes(plan, front.hooks);
+        // Per-call client timings are quantized to a coarse clock (a browser's); say so on every row.
+        if (front.calibration.resolutionNs > 1000) for (const c of outcome.result.cases) c.flags.push("coarse-clock");
+        this.cases.push(...outcome.result.cases);
+        Object.assign(this.order, outcome.result.order);
+        if (outcome.server !== undefined) this.settings.server = outcome.server;
+        if (outcome.pinning !== undefined) this.settings.pinning = outcome.pinning;
+        if (outcome.failure !== undefined) this.fail(outcome.failure);
+        else if (outcome.result.aborted) this.fail(`WebSocket modes stopped, the server cannot be reached: ${outcome.result.aborted}`);
+      } catch (e) {
+        this.fail(`${socketModes.join(" and ")} mode${socketModes.length > 1 ? "s" : ""} failed: ${(e as Error).message}`);
+      }
+    }
+    return this.results();
+  }
+
+  /**
+   * The results of every case held now: at the end of `run`, or earlier
+   * for a front end that must stop (`more`: finished cases a step has not
+   * handed back yet, such as the live CSV's or a codec-mode process's).
+   */
+  results(more: readonly CaseResult[] = [], interrupted = this.stopped()): BenchResults {
+    const key = (c: CaseResult): string => `${c.mode}|${c.client}|${c.codec}|${c.payload}|${c.socket?.targetRate ?? ""}`;
+    const have = new Set(this.cases.map(key));
+    const cases = [...this.cases, ...more.filter((c) => !have.has(key(c)))];
+    flagLossy(cases, this.plan.fidelity);
+    const { front } = this;
+    return {
+      timestamp: front.timestamp,
+      settings: { ...this.settings, interrupted },
+      environment: front.environment,
+      ...(front.environments ? { environments: front.environments } : {}),
+      order: this.order,
+      cases,
+      elapsedMs: performance.now() - this.started,
+      ...(front.timings ? { timings: front.timings() } : {}),
+      ...kneeField(cases),
+      ...(this.plan.fidelity.length > 0 ? { fidelity: [...this.plan.fidelity] } : {}),
+    };
+  }
+}
