@@ -125,7 +125,12 @@ export class PlanRun {
   results(more: readonly CaseResult[] = [], interrupted = this.stopped()): BenchResults {
     const key = (c: CaseResult): string => `${c.mode}|${c.client}|${c.codec}|${c.payload}|${c.socket?.targetRate ?? ""}`;
     const have = new Set(this.cases.map(key));
-    const cases = [...this.cases, ...more.filter((c) => !have.has(key(c)))];
+    const cases = [...this.cases];
+    for (const c of more) {
+      if (have.has(key(c))) continue;
+      have.add(key(c));
+      cases.push(c);
+    }
     flagLossy(cases, this.plan.fidelity);
     const { front } = this;
     return {
