@@ -32,6 +32,7 @@ import type { CodecCatalog } from "./protocols/registry.ts";
 import { socketHandlers } from "./protocols/socket/handlers.ts";
 import { BACKPRESSURE_LIMIT_BYTES } from "./protocols/socket/replies.ts";
 import { route } from "./protocols/socket/routes.ts";
+import { SettingError } from "./bench/harness/harness-errors.ts";
 
 export interface ServerOptions {
   /** Interface to bind; loopback unless the user says otherwise. */
@@ -219,7 +220,7 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
       allowPositionals: false,
     }).values;
   } catch (e) {
-    throw new Error(`${(e as Error).message.split("\n")[0]}; valid options: ${SERVER_FLAGS}`);
+    throw new SettingError(`${(e as Error).message.split("\n")[0]}; valid options: ${SERVER_FLAGS}`);
   }
   const integer = (flag: string, raw: string | undefined, fallback: number, min: number, max: number, unit = ""): number =>
     raw === undefined ? fallback : parseInteger(`--${flag}`, raw, min, max, unit);
@@ -228,9 +229,9 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
     try {
       url = new URL(origin);
     } catch {
-      throw new Error(`--allow-origin must be an origin like http://localhost:3000, got '${origin}'`);
+      throw new SettingError(`--allow-origin must be an origin like http://localhost:3000, got '${origin}'`);
     }
-    if (url.origin !== origin.replace(/\/$/, "")) throw new Error(`--allow-origin must be an origin (scheme://host:port, no path), got '${origin}'`);
+    if (url.origin !== origin.replace(/\/$/, "")) throw new SettingError(`--allow-origin must be an origin (scheme://host:port, no path), got '${origin}'`);
     return url.origin;
   });
   const userMessages = readMessagesFiles(values.messages ?? []);

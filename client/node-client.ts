@@ -22,7 +22,7 @@ export interface NodeClientJob {
   libraryVersions: Record<string, string>;
   /** Server processes the rounds take turns with, `server` first (SocketModeContext.servers). */
   servers?: string[];
-  /** false: no slice marks (a pass whose frames are counted); SocketModeContext.sliceFigures. */
+  /** false: no slice marks (a run whose frames are counted); SocketModeContext.sliceFigures. */
   sliceFigures?: boolean;
 }
 

@@ -4,7 +4,8 @@
  * and the page in a browser (which `--client browser` drives). In order:
  * codec mode, what compression makes of its messages (where the front end
  * measures it), the WebSocket modes, then the results assembled: lossy
- * codecs flagged, knees found, the run's settings recorded.
+ * codecs flagged, every case's ratios to json and raw worked out (once, for
+ * every report to read), knees found, the run's settings recorded.
  *
  * What differs between front ends is only where each step runs, given as
  * a `RunFront`: codec mode in this process or in processes of the bench's
@@ -18,6 +19,7 @@ import { runCodecMode, type CodecModeResult } from "../bench/harness/codec-mode.
 import type { ClockCalibration, Clock } from "../bench/harness/clock.ts";
 import { flagLossy } from "../bench/harness/exclusions.ts";
 import { kneeField } from "../bench/harness/knee.ts";
+import { withRatios } from "../bench/harness/ratios.ts";
 import type { Plan } from "../bench/harness/plan.ts";
 import type { RunHooks } from "../bench/harness/progress.ts";
 import type { BenchResults, CaseResult, Environment, RunSettings, StretchTiming } from "../bench/harness/results.ts";
@@ -88,7 +90,7 @@ export class PlanRun {
         const { result, error, forks } = front.codecMode
           ? await front.codecMode(plan, front.hooks)
           : { result: await runCodecMode(settings, { ...front.hooks, codecs: plan.codecModeCodecs, clock: front.clock, calibration: front.calibration, client: front.client === "browser" ? "browser" : undefined, clientLibrary: front.clientLibrary }) };
-        if (error) this.fail(`codec mode stopped: ${error}`);
+        if (error !== undefined) this.fail(`codec mode stopped: ${error}`);
         if (!this.stopped() && front.afterCodecMode) for (const line of await front.afterCodecMode(plan, result.cases)) this.fail(line);
         this.cases.push(...result.cases);
         this.order.codec = result.order;
@@ -139,7 +141,7 @@ export class PlanRun {
       environment: front.environment,
       ...(front.environments ? { environments: front.environments } : {}),
       order: this.order,
-      cases,
+      ...withRatios(cases),
       elapsedMs: performance.now() - this.started,
       ...(front.timings ? { timings: front.timings() } : {}),
       ...kneeField(cases),

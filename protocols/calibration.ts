@@ -21,10 +21,9 @@ import { json } from "./json.ts";
 import type { Message } from "./messages.ts";
 
 /**
- * Steps of the calibration loop in every cal-spin decode: about 10 µs on this project's 2-core
- * EPYC. Long enough that what the loop's first pass costs in a server that has been idle (its
- * code fetched again, some 100-250 ns) stays a few percent of it: with 1,000 steps (2 µs), a
- * roundtrip run recovered 1.03-1.12x of it and the method could not be told from the machine.
+ * Steps of the calibration loop in every cal-spin decode: long enough that what the loop's first
+ * pass costs in a server that has been idle (its code fetched again) stays a few percent of it
+ * (docs/performance-notes.md, "Lab and field", has the figures that set it).
  */
 export const SPIN_STEPS = 5000;
 

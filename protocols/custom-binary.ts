@@ -1,5 +1,6 @@
 import type { Codec, Encoded } from "./codec.ts";
 import { createCustomBinary, type Message } from "../custom-binary/index.ts";
+import { CodecError } from "./codec-errors.ts";
 import { isBuiltIn } from "./messages.ts";
 
 /**
@@ -15,7 +16,7 @@ export const customBinary: Codec = {
   library: "",
   notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no layout for your own messages; write one as a codec module (docs/codecs.md)"),
   forPayload: (payload) => {
-    if (!isBuiltIn(payload)) throw new Error(`custom-binary has no layout for '${payload}'`);
+    if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `custom-binary has no layout for '${payload}'`);
     const { encode, decode } = createCustomBinary(undefined, payload);
     return { encode: (m) => encode(m as Message), decode: (data: Encoded) => decode(data as Uint8Array) };
   },

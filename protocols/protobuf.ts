@@ -1,5 +1,6 @@
 import protobuf from "protobufjs";
 import type { Codec, Encoded, PayloadCodec } from "./codec.ts";
+import { CodecError } from "./codec-errors.ts";
 import type { ChatMessage, Entity, GameTickMessage, MarketMessage, Reaction } from "./message-sets.ts";
 import { isBuiltIn, type BuiltInPayload, type LargeMessage, type MediumMessage, type Message, type SmallMessage } from "./messages.ts";
 import protoSource from "./messages.proto" with { type: "text" };
@@ -86,17 +87,17 @@ const TYPES: Record<BuiltInPayload, { name: string; toPlain: (m: Decoded) => Mes
 };
 
 /**
- * Parses a user's .proto and finds its message type: the type, or one line
- * saying what is wrong (it does not parse; no such message type, with the
- * ones it has).
+ * Parses a user's .proto and finds its message type; a CodecError whose
+ * one line says what is wrong (BAD_PROTO: it does not parse;
+ * NO_MESSAGE_TYPE: no such message type, with the ones it has).
  */
-export function userProtoType(text: string, typeName: string): protobuf.Type | string {
+export function userProtoType(text: string, typeName: string): protobuf.Type {
   let root: protobuf.Root;
   try {
     root = protobuf.parse(text, { keepCase: true }).root;
     root.resolveAll();
   } catch (e) {
-    return `does not parse (${(e as Error).message.split("\n")[0]})`;
+    throw new CodecError("BAD_PROTO", `does not parse (${(e as Error).message.split("\n")[0]})`);
   }
   const found = root.lookup(typeName);
   if (found instanceof protobuf.Type) return found;
@@ -108,7 +109,7 @@ export function userProtoType(text: string, typeName: string): protobuf.Type | s
     }
   };
   walk(root);
-  return `has no message type '${typeName}'; its message types: ${types.join(", ") || "none"}`;
+  throw new CodecError("NO_MESSAGE_TYPE", `has no message type '${typeName}'; its message types: ${types.join(", ") || "none"}`);
 }
 
 /** A user's type: decoded into a plain object as protobufjs's own toObject gives it, 64-bit integers as numbers. */
@@ -133,13 +134,17 @@ export interface UserProtoType {
  * its static mode). Plain objects go straight into `encode`; no `create()`
  * is needed or timed. With `user`, it also carries the user's own payloads
  * in their message type (a codec of its own, made once per run's plan);
- * throws when that type does not parse.
+ * a CodecError when that type does not parse or is not there.
  */
 export function protobufCodecFor(user?: UserProtoType): Codec {
   const userTypes = new Map<string, protobuf.Type>();
   if (user) {
-    const type = userProtoType(user.text, user.typeName);
-    if (typeof type === "string") throw new Error(`--proto: ${type}`);
+    let type: protobuf.Type;
+    try {
+      type = userProtoType(user.text, user.typeName);
+    } catch (e) {
+      throw e instanceof CodecError ? new CodecError(e.code, `--proto: ${e.message}`) : e;
+    }
     for (const p of user.payloads) userTypes.set(p, type);
   }
   return {
@@ -153,7 +158,7 @@ export function protobufCodecFor(user?: UserProtoType): Codec {
     forPayload: (payload): PayloadCodec => {
       const userType = userTypes.get(payload);
       if (userType) return userPayloadCodec(userType);
-      if (!isBuiltIn(payload)) throw new Error(`protobuf has no message type for '${payload}'`);
+      if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `protobuf has no message type for '${payload}'`);
       const { name, toPlain } = TYPES[payload];
       const type = protoRoot.lookupType(name);
       return {

@@ -12,6 +12,7 @@
 
 import { calJson, calSpin } from "./calibration.ts";
 import type { Codec } from "./codec.ts";
+import { CodecError } from "./codec-errors.ts";
 import { customBinary } from "./custom-binary.ts";
 import { json, jsonBytes } from "./json.ts";
 import { msgpack } from "./msgpack.ts";
@@ -40,7 +41,7 @@ export class CodecCatalog {
   static of(extra: readonly Codec[] = [], userProto?: UserProtoType, reserved: readonly string[] = []): CodecCatalog {
     const codecs = userProto ? BUILT_IN_CODECS.map((c) => (c === protobufCodec ? protobufCodecFor(userProto) : c)) : [...BUILT_IN_CODECS];
     for (const codec of extra) {
-      if (codecs.some((c) => c.name === codec.name) || reserved.includes(codec.name)) throw new Error(`a codec named '${codec.name}' exists already; name yours differently`);
+      if (codecs.some((c) => c.name === codec.name) || reserved.includes(codec.name)) throw new CodecError("NAME_TAKEN", `a codec named '${codec.name}' exists already; name yours differently`);
       codecs.push(codec);
     }
     return new CodecCatalog(codecs);

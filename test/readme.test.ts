@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { HELP } from "../bench/cli/help.ts";
 import { compareRuns } from "../bench/report/compare.ts";
 import { CSV_COLUMNS } from "../bench/report/csv-columns.ts";
-import { rowsFromFile } from "../bench/report/rows.ts";
+import { resultsFromFile } from "../bench/report/results-file.ts";
 import { parseCsv } from "../bench/report/csv-parse.ts";
 import { BUILT_IN } from "../protocols/registry.ts";
 
@@ -93,7 +93,7 @@ describe("README", () => {
   });
 
   it("its comparison of two sample runs is what bun run report A B finds in them", () => {
-    const rows = (n: number) => rowsFromFile(readFileSync(new URL(`../results/sample/epyc-default-${n}.csv`, import.meta.url), "utf8"));
+    const rows = (n: number) => resultsFromFile(readFileSync(new URL(`../results/sample/epyc-default-${n}.csv`, import.meta.url), "utf8")).cases;
     const all = compareRuns(rows(1), rows(2));
     const small = all.filter((c) => c.mode === "codec" && c.payload === "small");
     const pcts = small.map((c) => Math.round((c.total.ratio - 1) * 100));
@@ -101,7 +101,7 @@ describe("README", () => {
     const count = (verdict: string) => small.filter((c) => c.total.verdict === verdict).length;
     const text = readme.replace(/\s+/g, " ");
     expect(text).toContain(`put the small message's codec-mode times ${signed(Math.min(...pcts))} to ${signed(Math.max(...pcts))} apart (${count("slower")} of ${small.length} "slower", ${count("faster")} "faster")`);
-    const withRatio = all.filter((c) => c.codec !== "json" && Number.isFinite(c.a.vsJson));
+    const withRatio = all.filter((c) => c.codec !== "json" && c.a.ratios?.vsJson !== undefined);
     const moved = withRatio.filter((c) => c.vsJsonMoved === "faster" || c.vsJsonMoved === "slower");
     expect(text).toContain(`of the ${withRatio.length} ratios to JSON ${moved.length} moved beyond both intervals`);
   });

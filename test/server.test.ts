@@ -53,7 +53,7 @@ describe("server: echo contract", () => {
     for (const payload of PAYLOAD_NAMES) {
       it(`${codec} ${payload}: every reply decodes to the message sent`, async () => {
         const f = await runCase(codec, payload, "roundtrip", 40);
-        expect(f.error).toBe("");
+        expect(f.error).toBeUndefined();
         expect([f.sent, f.received, f.lost, f.corrupted, f.reordered]).toEqual([40, 40, 0, 0, 0]);
         expect(f.server?.messages).toBe(40);
         expect(f.server?.dropped).toBe(0);
@@ -74,7 +74,7 @@ describe("server: echo contract", () => {
 
   it("streams 100,000 messages with a bounded window and loses none", async () => {
     const f = await runCase("custom-binary", "small", "stream", 100_000, 64);
-    expect(f.error).toBe("");
+    expect(f.error).toBeUndefined();
     expect(f.sent).toBe(100_000);
     expect(f.received).toBe(100_000);
     expect(f.lost + f.corrupted + f.reordered).toBe(0);
@@ -118,7 +118,7 @@ describe("server: bad requests and bad frames", () => {
     expect(jsonClosed.code).toBe(CLOSE.invalidPayload);
     // A second client is served as before.
     const f = await runCase("custom-binary", "small", "roundtrip", 10);
-    expect(f.error).toBe("");
+    expect(f.error).toBeUndefined();
     expect(f.received).toBe(10);
   });
 
@@ -135,7 +135,7 @@ describe("server: bad requests and bad frames", () => {
     const closed = await closeAfterSending("custom-binary", "small", new Uint8Array(MAX_PAYLOAD_BYTES + 1));
     expect(closed.code).toBe(CLOSE.tooBig);
     const f = await runCase("raw", "large", "roundtrip", 5);
-    expect(f.error).toBe("");
+    expect(f.error).toBeUndefined();
   });
 
   it("reports a refused connection clearly", async () => {

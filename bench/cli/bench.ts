@@ -5,7 +5,7 @@
 
 import { runBench } from "./run.ts";
 import { EXIT_INTERRUPTED, type RunControl } from "./run-support.ts";
-import { SettingError } from "../harness/settings.ts";
+import { SettingError } from "../harness/harness-errors.ts";
 import { helpText } from "./help.ts";
 import { benchOptions, readBenchFlags } from "./options.ts";
 import { importCodecModuleFiles } from "./user-files.ts";

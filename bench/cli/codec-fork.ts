@@ -1,7 +1,7 @@
 /**
  * One process of codec mode (see harness/codec-forks.ts): the bench starts
  * it with Bun and gives it the job (the run's plan, and this process's
- * share of the passes) in the child protocol (client/child-protocol.ts); it
+ * share of the runs) in the child protocol (client/child-protocol.ts); it
  * streams progress and each case as soon as the case's rounds in its share
  * are done, then the result. SIGINT stops it at the next round boundary; it
  * still reports what it finished.
@@ -17,7 +17,7 @@ import { fullGc } from "./run-support.ts";
 
 export interface CodecForkJob {
   plan: PlanSpec;
-  /** This process's share of the passes. */
+  /** This process's share of the runs. */
   span: ForkSpan;
 }
 

@@ -21,29 +21,28 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { BenchResults } from "../harness/results.ts";
 import { parseInteger } from "../harness/settings.ts";
-import { toCsv } from "../report/csv.ts";
 import { pad } from "../report/format.ts";
-import { find, num, type SampleRows, sampleRows } from "../report/sample-figures.ts";
+import { resultsFromFile } from "../report/results-file.ts";
 import { ROOT } from "./paths.ts";
+import { CliError } from "./cli-errors.ts";
 
 const USAGE = "usage: bun run crosscheck [--from results.csv|results.json] [--iterations N] [--repetitions N] [--processes N]";
 /** Ratios further apart than this are called out. */
 const AGREE_WITHIN = 0.1;
 
-/** A results file's verified rows, CSV or JSON alike. */
-function rowsOf(file: string): SampleRows {
-  const text = readFileSync(file, "utf8");
-  return sampleRows(file.endsWith(".json") ? toCsv(JSON.parse(text) as BenchResults) : text);
+/** A results file, CSV or JSON alike. */
+function resultsOf(file: string): BenchResults {
+  return resultsFromFile(readFileSync(file, "utf8"));
 }
 
-function benchRows(from: string | undefined): SampleRows {
-  if (from) return rowsOf(from);
+function benchResults(from: string | undefined): BenchResults {
+  if (from) return resultsOf(from);
   const out = mkdtempSync(path.join(tmpdir(), "crosscheck-"));
   try {
     process.stderr.write("crosscheck: running bun run bench (codec, roundtrip and stream modes)...\n");
     const r = spawnSync(process.execPath, [path.join(ROOT, "bench/cli/bench.ts"), "--out", out], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
-    if (r.status !== 0) throw new Error(`bun run bench failed (exit ${r.status})`);
-    return rowsOf(path.join(out, "latest.csv"));
+    if (r.status !== 0) throw new CliError("TOOL", `bun run bench failed (exit ${r.status})`);
+    return resultsOf(path.join(out, "latest.csv"));
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -52,7 +51,7 @@ function benchRows(from: string | undefined): SampleRows {
 /** ns per message (encode + decode) of one codec and payload, in a process of its own. */
 function plainLoop(codec: string, payload: string, iterations: number, repetitions: number, seed: number): number {
   const r = spawnSync(process.execPath, [path.join(ROOT, "bench/cli/plain-loop.ts"), codec, payload, String(iterations), String(repetitions), String(seed)], { cwd: ROOT, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`plain loop ${codec} ${payload} failed: ${r.stderr.trim()}`);
+  if (r.status !== 0) throw new CliError("TOOL", `plain loop ${codec} ${payload} failed: ${r.stderr.trim()}`);
   return (JSON.parse(r.stdout) as { nsPerMessage: number }).nsPerMessage;
 }
 
@@ -88,21 +87,23 @@ function main(argv: string[]): number {
     process.stderr.write(`crosscheck: ${values.message.split("\n")[0]}; ${USAGE}\n`);
     return 2;
   }
-  let rows: SampleRows;
+  let results: BenchResults;
   try {
-    rows = benchRows(values.from);
+    results = benchResults(values.from);
   } catch (e) {
     process.stderr.write(`crosscheck: ${(e as Error).message.split("\n")[0]}\n`);
     return 1;
   }
-  const codecRows = rows.filter((r) => r("mode") === "codec");
+  const verified = results.cases.filter((c) => c.verified);
+  const codecRows = verified.filter((c) => c.mode === "codec");
   if (codecRows.length === 0) {
     process.stderr.write(`crosscheck: ${values.from} has no verified codec-mode rows; run bun run bench (or --modes codec) first\n`);
     return 1;
   }
-  const field = (mode: string, payload: string, codec: string): number => num(find(rows, mode, payload, codec)?.("field_vs_json") ?? "");
+  const field = (mode: string, payload: string, codec: string): number => verified.find((c) => c.mode === mode && c.payload === payload && c.codec === codec)?.ratios?.fieldVsJson?.ratio ?? NaN;
+  const machine = results.environments?.[codecRows[0]!.client] ?? results.environment;
   const lines = [
-    `codec mode (${codecRows[0]!("cpu")}) against a plain loop, one codec per process, median of ${values.processes} processes; ratio to json, encode + decode per message`,
+    `codec mode (${machine.cpu}) against a plain loop, one codec per process, median of ${values.processes} processes; ratio to json, encode + decode per message`,
     `("processes apart": the plain loop's slowest process over its fastest, for that codec; "field": the same codec's decode + encode inside the server,`,
     ` roundtrip and stream mode of the same run; "field explains": the server departs from codec mode the same way as the plain loop, by more than 10%)`,
     "",
@@ -112,15 +113,16 @@ function main(argv: string[]): number {
   let explained = 0;
   let anyField = false;
   const processes = Number(values.processes);
-  for (const payload of [...new Set(codecRows.map((r) => r("payload")))]) {
-    const codecs = codecRows.filter((r) => r("payload") === payload).map((r) => r("codec"));
+  for (const payload of [...new Set(codecRows.map((c) => c.payload))]) {
+    const codecs = codecRows.filter((c) => c.payload === payload).map((c) => c.codec);
     const runs = new Map(codecs.map((codec) => [codec, [] as number[]]));
     // In turn: every codec's k-th process before any codec's (k+1)-th, so the machine's drift spreads over all of them.
-    for (let k = 0; k < processes; k++) for (const codec of codecs) runs.get(codec)!.push(plainLoop(codec, payload, Number(values.iterations), Number(values.repetitions), Number(codecRows[0]!("seed"))));
+    for (let k = 0; k < processes; k++) for (const codec of codecs) runs.get(codec)!.push(plainLoop(codec, payload, Number(values.iterations), Number(values.repetitions), results.settings.seed));
     const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-    for (const row of codecRows.filter((r) => r("payload") === payload && r("codec") !== "json")) {
-      const codec = row("codec");
-      const ratio = num(row("total_vs_json"));
+    for (const row of codecRows.filter((c) => c.payload === payload && c.codec !== "json")) {
+      const codec = row.codec;
+      const vs = row.ratios?.vsJson;
+      const ratio = vs?.ratio ?? NaN;
       if (!Number.isFinite(ratio) || !runs.has("json")) continue;
       const mine = runs.get(codec)!;
       const plainRatio = median(mine) / median(runs.get("json")!);
@@ -133,7 +135,7 @@ function main(argv: string[]): number {
       anyField ||= hasField;
       if (off) disagreements++;
       if (off && sameWay.length > 0) explained++;
-      const interval = `${ratio.toFixed(2)} [${num(row("total_vs_json_ci95_low")).toFixed(2)}-${num(row("total_vs_json_ci95_high")).toFixed(2)}]`;
+      const interval = `${ratio.toFixed(2)} [${(vs?.low ?? NaN).toFixed(2)}-${(vs?.high ?? NaN).toFixed(2)}]`;
       const apart = `${(Math.max(...mine) / Math.min(...mine)).toFixed(2)}x`;
       const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : "-");
       lines.push(

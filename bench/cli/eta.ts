@@ -23,7 +23,7 @@ type RunTimings = Record<string, StretchTiming>;
 
 /**
  * Milliseconds per 1,000 messages of one case-run, warm-up and checks
- * included (codec mode: per progress unit, a pass over the messages), when
+ * included (codec mode: per progress unit, one time through the messages), when
  * no earlier run says better: the mean of two plain `bun run bench` runs on
  * a 2-core Intel Xeon with Bun 1.4.4, 2026-11-23 (the message sets: one
  * `--payloads chat,game-tick,market --modes all` run); a user's own
@@ -63,7 +63,7 @@ export class RunEstimate {
 
   /**
    * `plan`: each mode's progress units per payload, as its progress events
-   * count them (the socket modes: codecs x runs; codec mode: passes over
+   * count them (the socket modes: codecs x runs; codec mode: times through
    * the messages, checks and warm-up included).
    */
   constructor(

@@ -14,7 +14,8 @@ import type { Plan } from "../harness/plan.ts";
 import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 import { isExcluded } from "../harness/exclusions.ts";
 import { messagesFor } from "../harness/generator.ts";
-import { parseInteger, SettingError } from "../harness/settings.ts";
+import { parseInteger } from "../harness/settings.ts";
+import { SettingError } from "../harness/harness-errors.ts";
 
 /** The load model the script runs unless `k6 run -e NAME=value` says otherwise. */
 export interface K6Load {

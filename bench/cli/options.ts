@@ -5,7 +5,8 @@
  */
 
 import { parseArgs } from "node:util";
-import { CLIENT_CHOICES, defaultSettings, MODE_NAMES, parseInteger, parseRates, SettingError, type ClientChoice, type Mode, type Settings } from "../harness/settings.ts";
+import { CLIENT_CHOICES, defaultSettings, MODE_NAMES, parseInteger, parseRates, type ClientChoice, type Mode, type Settings } from "../harness/settings.ts";
+import { SettingError } from "../harness/harness-errors.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { Codec } from "../../protocols/codec.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
@@ -27,7 +28,7 @@ export interface BenchOptions {
   quick: boolean;
   /** Every column of the tables, wider than a terminal (the default fits 100 columns). */
   wide: boolean;
-  /** Processes codec mode's passes are spread over (1: in the bench's own process). */
+  /** Processes codec mode's runs are spread over (1: in the bench's own process). */
   forks: number;
   /** Leave the bench and the server wherever the scheduler puts them (processes/affinity.ts). */
   noPin: boolean;

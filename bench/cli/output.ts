@@ -12,10 +12,12 @@ import type { BenchResults, CaseResult } from "../harness/results.ts";
 import { csvHeader, csvRows, toCsv } from "../report/csv.ts";
 import { toJson } from "../report/json.ts";
 import { reportHtml } from "../report/html.ts";
-import { rowsFromResults } from "../report/rows.ts";
+import { sourcedCases } from "../report/sources.ts";
 import { verdictLines } from "../report/verdict.ts";
 import { decodeHistogram, percentileSpectrum } from "../harness/histogram.ts";
-import { SettingError } from "../harness/settings.ts";
+import { calibrationChecks } from "../harness/field.ts";
+import { caseRatios } from "../harness/ratios.ts";
+import { SettingError } from "../harness/harness-errors.ts";
 import { ROOT } from "./paths.ts";
 
 export interface WrittenFiles {
@@ -80,8 +82,9 @@ export function writeAtomic(file: string, content: string): void {
  * The run's CSV while it runs: the header at once, then one row per case
  * the moment the case finishes, each appended in one write, so a crash or a
  * kill leaves every finished case on disk in a file that still parses.
- * `writeResults` replaces it at the end with the complete file (ratios to
- * json need json's own row, which may finish later).
+ * Each row's ratios are those of the cases finished with it; `writeResults`
+ * replaces the file at the end with the complete one (ratios to json need
+ * json's own case, which may finish later).
  */
 export class LiveCsv {
   readonly file: string;
@@ -99,7 +102,8 @@ export class LiveCsv {
 
   add(c: CaseResult): void {
     this.finished.push(c);
-    appendFileSync(this.file, csvRows({ ...this.base, cases: this.finished }, [c]), "utf8");
+    const row = { ...c, ratios: caseRatios(c, this.finished) };
+    appendFileSync(this.file, csvRows({ ...this.base, cases: this.finished, calibration: calibrationChecks(this.finished) }, [row]), "utf8");
   }
 }
 
@@ -121,7 +125,7 @@ export function writeResults(results: BenchResults, outDir: string): WrittenFile
   writeAtomic(files.json, json);
   writeAtomic(files.latestCsv, csv);
   writeAtomic(files.latestJson, json);
-  const html = reportHtml(rowsFromResults(results), chartJsSource(), { subtitle: `Run of ${results.timestamp}; ${describeRun(results)}`, verdict: verdictLines(results.cases), fidelity: fidelityLines(results), labField: [...labFieldLines(results), ...calibrationLines(results)] });
+  const html = reportHtml(sourcedCases(results), chartJsSource(), { subtitle: `Run of ${results.timestamp}; ${describeRun(results)}`, verdict: verdictLines(results.cases), fidelity: fidelityLines(results), labField: [...labFieldLines(results), ...calibrationLines(results)] });
   writeAtomic(files.report, html);
   writeAtomic(files.latestReport, html);
   files.hgrm = writeSpectra(results, path.join(outDir, `${stamp}-hgrm`));

@@ -7,7 +7,8 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { type Sample, type SampleSet, sampleFigures, sampleRows, withFigures } from "../report/sample-figures.ts";
+import { resultsFromFile } from "../report/results-file.ts";
+import { type Sample, type SampleSet, sampleFigures, withFigures } from "../report/sample-figures.ts";
 import { writeAtomic } from "./output.ts";
 import { ROOT } from "./paths.ts";
 
@@ -20,7 +21,7 @@ export const SAMPLE_SWEEPS = ["results/sample/epyc-sweep-1.csv", "results/sample
 /** An older run on another machine. */
 export const OTHER_MACHINE = "results/sample/all-modes-varied.csv";
 
-export const loadSample = (file: string): Sample => ({ name: file, rows: sampleRows(readFileSync(path.join(ROOT, file), "utf8")) });
+export const loadSample = (file: string): Sample => ({ name: file, results: resultsFromFile(readFileSync(path.join(ROOT, file), "utf8")) });
 
 export function sampleSet(): SampleSet {
   return { runs: SAMPLE_RUNS.map(loadSample), calibrated: loadSample(CALIBRATED_RUN), sweeps: SAMPLE_SWEEPS.map(loadSample), other: loadSample(OTHER_MACHINE) };

@@ -11,10 +11,13 @@ import { parseArgs } from "node:util";
 import { chartJsSource, writeAtomic } from "./output.ts";
 import { reportHtml } from "../report/html.ts";
 import { compareRuns, comparisonHtml, comparisonLines, runLabels } from "../report/compare.ts";
-import { isK6Output, k6Rows } from "../report/k6-rows.ts";
-import { resultsFromFile, rowsFromFile, type ChartRow } from "../report/rows.ts";
+import { isK6Output, k6Results } from "../report/k6-rows.ts";
+import { hasRounds, resultsFromFile } from "../report/results-file.ts";
 import { calibrationLines, labFieldLines } from "../report/field-table.ts";
+import { sourcedCases, type SourcedCase } from "../report/sources.ts";
 import { verdictLines } from "../report/verdict.ts";
+import type { BenchResults } from "../harness/results.ts";
+import { ReportError } from "../report/report-errors.ts";
 
 const USAGE = "usage: bun run report FILE... [--out report.html]";
 
@@ -56,7 +59,7 @@ function main(argv: string[]): number {
     process.stderr.write(`report: name at least one results file (CSV or JSON); ${USAGE}\n`);
     return 2;
   }
-  let runs: { rows: ChartRow[]; file: string }[];
+  let runs: Run[];
   let verdict: string[];
   let labField: string[];
   try {
@@ -71,7 +74,7 @@ function main(argv: string[]): number {
   let comparison: string | undefined;
   if (runs.length === 2) {
     const pair = [labels[0]!, labels[1]!] as const;
-    const comparisons = compareRuns(runs[0]!.rows, runs[1]!.rows);
+    const comparisons = compareRuns(runs[0]!.results.cases, runs[1]!.results.cases);
     process.stdout.write(comparisons.length > 0 ? comparisonLines(comparisons, pair).join("\n") + "\n" : "The two files hold no case in common (mode, payload and codec): nothing to compare.\n");
     comparison = comparisonHtml(comparisons, pair);
   }
@@ -90,13 +93,20 @@ function main(argv: string[]): number {
   return 0;
 }
 
+/** A results file read, and its cases as the charts and the table show them. */
+interface Run {
+  results: BenchResults;
+  rows: SourcedCase[];
+  file: string;
+}
+
 /**
  * Each results file (CSV or JSON) is a run; the k6 output files named
  * together are one run, their samples merged (several k6 processes, one
  * test). k6's counts and checks are printed per codec and payload.
  */
-function readRuns(files: readonly string[]): { runs: { rows: ChartRow[]; file: string }[]; verdict: string[]; labField: string[] } {
-  const runs: { rows: ChartRow[]; file: string }[] = [];
+function readRuns(files: readonly string[]): { runs: Run[]; verdict: string[]; labField: string[] } {
+  const runs: Run[] = [];
   const k6: { text: string; file: string }[] = [];
   let verdict: string[] = [];
   let labField: string[] = [];
@@ -107,32 +117,34 @@ function readRuns(files: readonly string[]): { runs: { rows: ChartRow[]; file: s
         k6.push({ text, file: path.basename(file) });
         continue;
       }
-      runs.push({ rows: rowsFromFile(text), file: path.basename(file) });
-      const results = files.length === 1 ? resultsFromFile(text) : undefined;
-      if (results) {
+      const results = resultsFromFile(text);
+      runs.push({ results, rows: sourcedCases(results), file: path.basename(file) });
+      // The verdict and the lab-and-field lines of one run, from its rounds (a JSON file's).
+      if (files.length === 1 && hasRounds(results)) {
         verdict = verdictLines(results.cases);
         labField = [...labFieldLines(results), ...calibrationLines(results)];
       }
     } catch (e) {
-      throw new Error(`${file}: ${(e as Error).message}`);
+      throw new ReportError(e instanceof ReportError ? e.code : "NOT_RESULTS", `${file}: ${(e as Error).message}`);
     }
   }
   if (k6.length > 0) {
-    const { rows, counts } = k6Rows(k6.map((f) => f.text));
-    runs.push({ rows, file: k6.map((f) => f.file).join(" + ") });
+    const { results, counts } = k6Results(k6.map((f) => f.text));
+    runs.push({ results, rows: sourcedCases(results), file: k6.map((f) => f.file).join(" + ") });
     process.stdout.write(`k6 (${k6.length} file(s), merged): sent / received / lost, checks passed / failed; p50 / p99 from due and from send (1 ms clock)\n`);
     counts.forEach((c, i) => {
       const ms = (v: number): string => (Number.isFinite(v) ? `${Math.round(v * 10) / 10} ms` : "-");
+      const rtt = results.cases[i]!.socket?.rtt;
       process.stdout.write(
-        `  ${c.payload} ${c.codec}: ${c.sent} / ${c.received} / ${c.lost}, checks ${c.checksPassed} / ${c.checksFailed}; ${ms(rows[i]!.rttP50Ns / 1e6)} / ${ms(rows[i]!.rttP99Ns / 1e6)} and ${ms(c.serviceP50Ms)} / ${ms(c.serviceP99Ms)}\n`,
+        `  ${c.payload} ${c.codec}: ${c.sent} / ${c.received} / ${c.lost}, checks ${c.checksPassed} / ${c.checksFailed}; ${ms((rtt?.p50 ?? NaN) / 1e6)} / ${ms((rtt?.p99 ?? NaN) / 1e6)} and ${ms(c.serviceP50Ms)} / ${ms(c.serviceP99Ms)}\n`,
       );
     });
   }
   return { runs, verdict, labField };
 }
 
-/** A row's source in a report of several runs: the run's label, with the row's own runtime first when the run holds several. */
-function sourceLabel(r: ChartRow, runLabel: string, runRows: readonly ChartRow[]): string {
+/** A case's source in a report of several runs: the run's label, with the case's own runtime first when the run holds several. */
+function sourceLabel(r: SourcedCase, runLabel: string, runRows: readonly SourcedCase[]): string {
   const several = new Set(runRows.map((x) => x.source)).size > 1;
   return several ? `${r.source}: ${runLabel}` : runLabel;
 }

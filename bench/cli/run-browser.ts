@@ -6,9 +6,10 @@
 
 import { flagLossy } from "../harness/exclusions.ts";
 import { kneeField } from "../harness/knee.ts";
+import { withRatios } from "../harness/ratios.ts";
 import type { Plan } from "../harness/plan.ts";
 import type { BenchResults } from "../harness/results.ts";
-import { SettingError } from "../harness/settings.ts";
+import { SettingError } from "../harness/harness-errors.ts";
 import type { BenchOptions } from "./options.ts";
 import { findChromium, NO_CHROMIUM_MESSAGE, runBrowserClient } from "./processes/browser.ts";
 import { estimateFor } from "./eta.ts";
@@ -46,7 +47,8 @@ export async function runBrowserBench(plan: Plan, options: BenchOptions, streams
     environment,
     environments: browser ? { browser: browser.environment } : {},
     order: browser?.order ?? {},
-    cases,
+    // The cases with their ratios, as every run assembles them (client/plan-run.ts).
+    ...withRatios(cases),
     elapsedMs: performance.now() - started,
     timings: estimate.timings(),
     ...kneeField(cases),

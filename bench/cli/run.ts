@@ -18,7 +18,7 @@ import { addCompression } from "../harness/compression.ts";
 import { makePlan, planSpec, type Plan } from "../harness/plan.ts";
 import type { RunHooks } from "../harness/progress.ts";
 import type { CaseResult } from "../harness/results.ts";
-import { SettingError } from "../harness/settings.ts";
+import { SettingError } from "../harness/harness-errors.ts";
 import { libraryVersion, LIBRARIES } from "./environment.ts";
 import { estimateFor } from "./eta.ts";
 import { exportK6 } from "./k6-export.ts";
@@ -33,7 +33,7 @@ import { checkUrl, useServer } from "./servers.ts";
 import { applyWireCounts, WireMeter, wirePassPlan } from "./wire-meter.ts";
 
 /**
- * With --deflate, the frames' size on the wire: the same client sends a short untimed pass through
+ * With --deflate, the frames' size on the wire: the same client sends a short untimed run through
  * a counting relay (wire-meter.ts), after the timed runs.
  */
 async function meterWire(server: string, cases: CaseResult[], client: "bun" | "node", pass: (url: string) => Promise<SocketModeResult>): Promise<void> {

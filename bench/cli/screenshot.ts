@@ -14,6 +14,7 @@ import { pathToFileURL } from "node:url";
 import { findChromium, launchChromium, NO_CHROMIUM_MESSAGE } from "./processes/browser.ts";
 import { spawnServer } from "./processes/server.ts";
 import { ROOT } from "./paths.ts";
+import { CliError } from "./cli-errors.ts";
 
 
 const chromiumPath = findChromium();
@@ -41,7 +42,7 @@ try {
 
   const html = path.join(scratch, "report.html");
   const built = spawnSync(process.execPath, [path.join(ROOT, "bench/cli/report.ts"), SAMPLE, "--out", html], { encoding: "utf8" });
-  if (built.status !== 0) throw new Error(`bun run report failed: ${built.stderr}`);
+  if (built.status !== 0) throw new CliError("TOOL", `bun run report failed: ${built.stderr}`);
   await page.goto(pathToFileURL(html).href);
   // chart.js draws on load; every canvas has pixels once it has.
   await page.waitForFunction(() => [...document.querySelectorAll("canvas")].every((c) => c.width > 0 && c.height > 0));

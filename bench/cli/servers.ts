@@ -4,10 +4,11 @@
  * process of the bench's own, stopped when the work is done.
  */
 
-import { SettingError } from "../harness/settings.ts";
+import { SettingError } from "../harness/harness-errors.ts";
 import type { BenchOptions } from "./options.ts";
 import { pinApart, type Pinning } from "./processes/affinity.ts";
 import { spawnServer, type ServerProcess } from "./processes/server.ts";
+import { CliError } from "./cli-errors.ts";
 
 /** Checks that a server the user named answers, with a message per kind of failure. */
 async function probeServer(url: string, timeoutMs: number): Promise<void> {
@@ -17,10 +18,10 @@ async function probeServer(url: string, timeoutMs: number): Promise<void> {
     const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
     const code = err.code ?? err.cause?.code ?? "";
     const host = new URL(url).host;
-    if (/ConnectionRefused|ECONNREFUSED/i.test(code + (err.message ?? ""))) throw new Error(`connection refused by ${host}: is the server running? (bun run server)`);
-    if (/ENOTFOUND|EAI_AGAIN|DNS|getaddrinfo/i.test(code + (err.message ?? ""))) throw new Error(`cannot resolve the host of ${url} (DNS lookup failed)`);
-    if (err.name === "TimeoutError" || /timed out|timeout/i.test(err.message ?? "")) throw new Error(`${host} did not answer within ${timeoutMs} ms`);
-    throw new Error(`cannot reach ${url}: ${err.message ?? String(e)}`);
+    if (/ConnectionRefused|ECONNREFUSED/i.test(code + (err.message ?? ""))) throw new CliError("UNREACHABLE", `connection refused by ${host}: is the server running? (bun run server)`);
+    if (/ENOTFOUND|EAI_AGAIN|DNS|getaddrinfo/i.test(code + (err.message ?? ""))) throw new CliError("UNREACHABLE", `cannot resolve the host of ${url} (DNS lookup failed)`);
+    if (err.name === "TimeoutError" || /timed out|timeout/i.test(err.message ?? "")) throw new CliError("UNREACHABLE", `${host} did not answer within ${timeoutMs} ms`);
+    throw new CliError("UNREACHABLE", `cannot reach ${url}: ${err.message ?? String(e)}`);
   }
 }
 
@@ -51,7 +52,7 @@ export interface UsedServer {
 /**
  * Runs `work` against the server `--url` names, or against `processes` server processes of our
  * own: each compiles the codecs its own way, so the rounds take turns with them (as codec mode's
- * passes spread over --forks processes), and a ratio no longer rests on one process's luck.
+ * runs spread over --forks processes), and a ratio no longer rests on one process's luck.
  */
 export async function useServer<T>(options: BenchOptions, work: (server: UsedServer) => Promise<T>, processes = 1): Promise<T> {
   if (options.url) {

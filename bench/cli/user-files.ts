@@ -12,7 +12,8 @@ import type { Codec } from "../../protocols/codec.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 import { importCodecModule } from "../harness/codec-modules.ts";
-import { SettingError, type UserMessagesFile, type UserProtoFile } from "../harness/settings.ts";
+import { type UserMessagesFile, type UserProtoFile } from "../harness/settings.ts";
+import { SettingError } from "../harness/harness-errors.ts";
 import { checkPayloadName, payloadNameOf, userMessagesOf } from "../harness/user-messages.ts";
 import { checkUserProto } from "../harness/user-proto.ts";
 

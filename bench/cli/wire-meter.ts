@@ -1,7 +1,7 @@
 /**
  * Bytes on the wire with compression on (`--deflate`). Neither Bun's server nor a WebSocket client
  * says how large a compressed frame was (`ServerWebSocket.send()` returns the uncompressed
- * length), so after the timed runs the same client sends a short roundtrip pass of every codec
+ * length), so after the timed runs the same client sends a short untimed roundtrip run of every codec
  * and payload through this relay: a TCP hop on loopback that forwards every byte unchanged and
  * reads the WebSocket frames going by (RFC 6455 5.2). Per connection it counts the data frames'
  * bytes, header and mask included, in each direction, and the messages they carry; the HTTP
@@ -15,10 +15,10 @@ import type { Socket, TCPSocketListener } from "bun";
 import type { CaseResult } from "../harness/results.ts";
 import type { PlanSpec } from "../harness/plan.ts";
 
-/** Messages per codec and payload in the pass through the relay (fewer when the run's roundtrip has fewer). */
+/** Messages per codec and payload in the run through the relay (fewer when the run's roundtrip has fewer). */
 const WIRE_PASS_MESSAGES = 1000;
 
-/** The pass through the relay: roundtrip, one run, one client, no warm-up, the run's codecs, payloads and messages. */
+/** The run through the relay: roundtrip, one run, one client, no warm-up, the run's codecs, payloads and messages. */
 export function wirePassPlan(spec: PlanSpec): PlanSpec {
   const { settings } = spec;
   return { ...spec, settings: {

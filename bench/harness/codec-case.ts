@@ -37,12 +37,12 @@ export class CodecCase {
   encodeCallNs = NaN;
   decodeCallNs = NaN;
   private bytes = { mean: NaN, min: NaN, max: NaN };
-  /** Why the case failed ("" while it has not). */
-  error = "";
+  /** Why the case failed: one line, or undefined while it has not. */
+  error: string | undefined;
   /** What each message must decode to: itself, or for a lossy codec timed on request its own round trip. */
   private expected: readonly Message[];
   private readonly runs: RunFigures[] = [];
-  /** Messages per slice (the last slice of a pass may hold fewer). */
+  /** Messages per slice (the last slice of a run may hold fewer). */
   private sliceMessages = 0;
 
   constructor(
@@ -71,14 +71,14 @@ export class CodecCase {
   prepare(onStage: (stage: "verify" | "warmup") => void): void {
     onStage("verify");
     this.error = this.verify();
-    if (this.error === "") {
+    if (this.error === undefined) {
       onStage("warmup");
       this.error = this.warmUp();
     }
   }
 
-  /** Round-trips every message; an error line, or "" when all are exact. */
-  private verify(): string {
+  /** Round-trips every message; why one is not exact (one line), or undefined when all are. */
+  private verify(): string | undefined {
     const { pc, messages } = this;
     if (this.ownRoundTrip && isBuiltIn(this.payload)) return "a codec's own round trip is expected on a user's messages only";
     if (this.ownRoundTrip) {
@@ -109,7 +109,7 @@ export class CodecCase {
       if (size > max) max = size;
     }
     this.bytes = { mean: sum / messages.length, min, max };
-    return "";
+    return undefined;
   }
 
   /**
@@ -117,7 +117,7 @@ export class CodecCase {
    * reach the engine's optimising tiers; then the cost of one call is
    * estimated to size the batches.
    */
-  private warmUp(): string {
+  private warmUp(): string | undefined {
     const n = Math.min(Math.max(this.ctx.warmup, 1), this.messages.length);
     const ring = new Array<unknown>(SINK_SIZE);
     const one = new Float64Array(1);
@@ -134,7 +134,7 @@ export class CodecCase {
     } catch (e) {
       return `warm-up threw: ${errorText(e)}`;
     }
-    return "";
+    return undefined;
   }
 
   /** Messages encoded (untimed), by default every message of the case. */
@@ -189,7 +189,7 @@ export class CodecCase {
       return;
     }
     this.error = this.spotCheck(inputs, slice.start, encodedRing, decodedRing, echoedRing);
-    if (this.error !== "") return;
+    if (this.error !== undefined) return;
     // The one batch reads the clock twice inside the whole-loop interval.
     const perMessage = (ms: number): number => Math.max(0, ms * 1e6 - 2 * overheadNs) / count;
     const serializeNs = perMessage(encMs);
@@ -203,10 +203,10 @@ export class CodecCase {
    * encoded and echoed messages must decode (untimed) to the original, and
    * the last decoded ones must equal the originals.
    */
-  private spotCheck(inputs: readonly Message[], start: number, encodedRing: unknown[], decodedRing: unknown[], echoedRing: unknown[]): string {
+  private spotCheck(inputs: readonly Message[], start: number, encodedRing: unknown[], decodedRing: unknown[], echoedRing: unknown[]): string | undefined {
     const n = inputs.length;
     const last = Math.min(n, SINK_SIZE);
-    // A slice can hold a single message (the last of a pass): never look before its first.
+    // A slice can hold a single message (the last of a run): never look before its first.
     for (const back of new Set([1, 2, Math.ceil(last / 2), last].filter((b) => b >= 1 && b <= n))) {
       const i = n - back;
       const message = this.expected[start + i]!;
@@ -218,7 +218,7 @@ export class CodecCase {
         if (wrong !== undefined) return `timed slice ${what} message #${start + i} wrongly: ${wrong}`;
       }
     }
-    return "";
+    return undefined;
   }
 
   /** How `frame` fails to decode (untimed) to `message`, or undefined when it does. */
@@ -235,7 +235,7 @@ export class CodecCase {
    * identity function) and the rounds it was meant to run.
    */
   result(loopFloorNs: number, libraryVersion: string, plannedRounds: number): CaseResult {
-    const ok = this.error === "" && this.runs.length > 0;
+    const ok = this.error === undefined && this.runs.length > 0;
     const runs = this.runs;
     const summaries = summarizeRuns(runs, this.ctx.iterations);
     const flags: string[] = [];
@@ -260,7 +260,7 @@ export class CodecCase {
       bytesMin: this.bytes.min,
       bytesMax: this.bytes.max,
       verified: ok,
-      error: this.error !== "" ? this.error : runs.length === 0 ? "no timed round finished" : "",
+      error: this.error ?? (runs.length === 0 ? "no timed round finished" : ""),
       ...summaries,
       msgsPerS: ok ? 1e9 / summaries.total.mean : NaN,
       serializeBatches: batchPercentiles(runs.map((r) => r.serializeNs), this.sliceMessages),

@@ -2,27 +2,25 @@
  * Codec mode in several processes ("forks"). A JavaScript engine compiles
  * each process's code its own way (tiering, inline caches, the layout of
  * its heap), so a ratio measured in one process carries that process's
- * luck however many rounds it has: on a 2-core EPYC, custom-binary/json on
- * the medium message came out 0.50-0.52 in the passes of one process and
- * 0.56-0.59 in another's. The bench spreads codec mode's rounds over fresh
- * processes, one after the other, and pools them here as if one process
- * had run them all. Every process prepares the same way (checks every
- * message, warms up): a process that skipped the check ran with a smaller
- * heap and gave protobuf/json on the small message 1.35 where the others
- * gave 1.05-1.15.
+ * luck however many rounds it has. The bench spreads codec mode's rounds
+ * over fresh processes, one after the other, and pools them here as if one
+ * process had run them all. Every process prepares the same way (checks
+ * every message, warms up), since a process with a smaller heap measures
+ * allocation-heavy codecs differently. docs/performance-notes.md has the
+ * figures behind both.
  */
 
 import type { CodecModeResult } from "./codec-mode.ts";
 import { batchPercentiles } from "./codec-case.ts";
 import { summarizeRuns, type CaseResult } from "./results.ts";
 
-/** A process's share of the passes, in passes: [from, to). */
+/** A process's share of the runs, in runs: [from, to). */
 export interface ForkSpan {
   from: number;
   to: number;
 }
 
-/** `runs` passes cut into `forks` equal spans, in order (4 forks over 2 passes: half a pass each). */
+/** `runs` runs cut into `forks` equal spans, in order (4 forks over 2 runs: half a run each). */
 export function forkSpans(runs: number, forks: number): ForkSpan[] {
   const n = Math.max(1, forks);
   return Array.from({ length: n }, (_, k) => ({ from: (k * runs) / n, to: ((k + 1) * runs) / n }));
@@ -60,7 +58,7 @@ function mergeCase(parts: readonly CaseResult[], roundOffsets: readonly number[]
 
 /**
  * The forks' results as one: every case's slices from all forks (their
- * passes keep their numbers; rounds are numbered on from one fork to the
+ * runs keep their numbers; rounds are numbered on from one fork to the
  * next, so rounds of different forks never pair: a round's codecs ran in
  * one process), the codec order of every round. `forks` is how many
  * processes were to run.

@@ -5,7 +5,7 @@
  *  1. verify: every message must round-trip exactly, or the case is reported
  *     as failed and never timed;
  *  2. warm up (untimed), which also estimates the cost of one call;
- *  3. time `runs` passes over `iterations` messages, cut into short slices
+ *  3. time `runs` runs over `iterations` messages, cut into short slices
  *     and interleaved: in each round every codec of the payload times one
  *     slice (the same messages for all: a serialize loop, then a
  *     deserialize loop over their encodings), in an order shuffled per
@@ -13,7 +13,7 @@
  *     drifts over milliseconds to seconds; codecs measured in the same round
  *     see the same drift, so their ratio, taken round by round, holds.
  *
- * A full collection runs before each pass; within it collections land
+ * A full collection runs before each run; within it collections land
  * where they fall, as in an application (the median per slice shrugs them
  * off, the mean includes them). Nothing here prints.
  */
@@ -42,8 +42,8 @@ export interface CodecModeContext extends RunHooks {
   /** For the browser: its user agent. */
   clientLibrary?: string;
   /**
-   * The share of the passes this process runs when codec mode is spread
-   * over several (codec-forks.ts), in passes: the rounds whose place
+   * The share of the runs this process times when codec mode is spread
+   * over several (codec-forks.ts), in runs: the rounds whose place
    * `run + k / roundsPerRun` falls in [from, to). Absent: every round.
    */
   span?: { from: number; to: number };
@@ -82,22 +82,22 @@ function loopFloors(messages: Map<PayloadName, Message[]>, settings: Settings, c
 }
 
 /**
- * A case's checks and warm-up in passes over its messages: the check
- * encodes and decodes every message once (one pass), the warm-up runs
+ * A case's checks and warm-up in times through its messages: the check
+ * encodes and decodes every message once (one time through), the warm-up runs
  * twice over `warmup` of them. Progress counts them as work, so the
  * estimate of what is left does not take a process's checks for slow runs.
  */
-function preparePasses(settings: Settings): number {
+function prepareUnits(settings: Settings): number {
   const iterations = settings.iterations.codec;
   return 1 + (2 * Math.min(Math.max(settings.warmup.codec, 1), iterations)) / iterations;
 }
 
-/** Progress units of codec mode over `span` of the passes: per case, its passes in the span and its preparation. */
+/** Progress units of codec mode over `span` of the runs: per case, its runs in the span and its preparation. */
 export function codecModeUnits(settings: Settings, codecs: number, span: { from: number; to: number }): number {
-  return settings.payloads.length * codecs * (span.to - span.from + preparePasses(settings));
+  return settings.payloads.length * codecs * (span.to - span.from + prepareUnits(settings));
 }
 
-/** Round k of pass `run` belongs to the span when its place, run + k / roundsPerRun, falls in [from, to). */
+/** Round k of run `run` belongs to the span when its place, run + k / roundsPerRun, falls in [from, to). */
 function inSpan(run: number, k: number, roundsPerRun: number, span: { from: number; to: number }): boolean {
   const place = run + k / roundsPerRun;
   return place >= span.from && place < span.to;
@@ -125,9 +125,9 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
   const results: CaseResult[] = [];
   const slices: Record<string, number> = {};
   const span = ctx.span ?? { from: 0, to: runs };
-  // Progress counts passes over the messages (slices, checks, warm-up), so the estimate of what is left follows the real work.
+  // Progress counts times through the messages (runs, checks, warm-up), so the estimate of what is left follows the real work.
   const total = codecModeUnits(settings, ctx.codecs.length, span);
-  const prepare = preparePasses(settings);
+  const prepare = prepareUnits(settings);
   let done = 0;
   let stopped = false;
 
@@ -138,7 +138,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
     for (const c of cases) {
       // The check's pass, then the warm-up's share; a case that fails either counts as done with it.
       let checked = false;
-      if (c.error === "") {
+      if (c.error === undefined) {
         c.prepare((stage) => {
           if (stage === "warmup") {
             done += 1;
@@ -149,17 +149,17 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
       }
       done += checked ? prepare - 1 : prepare;
     }
-    const costs = cases.filter((c) => c.error === "").map((c) => ({ encodeNs: c.encodeCallNs, decodeNs: c.decodeCallNs }));
+    const costs = cases.filter((c) => c.error === undefined).map((c) => ({ encodeNs: c.encodeCallNs, decodeNs: c.decodeCallNs }));
     const slice = (slices[payload] = sliceSize(costs, ctx.calibration, iterations));
     const payloadOrder: string[][] = [];
     order.push(payloadOrder);
     const roundsPerRun = Math.ceil(iterations / slice);
-    passes: for (let run = Math.floor(span.from); run < Math.min(runs, Math.ceil(span.to)); run++) {
+    runs: for (let run = Math.floor(span.from); run < Math.min(runs, Math.ceil(span.to)); run++) {
       ctx.gc?.();
       for (let k = 0; k < roundsPerRun; k++) {
         if (!inSpan(run, k, roundsPerRun, span)) continue;
         const round = run * roundsPerRun + k;
-        const runOrder = shuffled(cases.filter((c) => c.error === ""), rng);
+        const runOrder = shuffled(cases.filter((c) => c.error === undefined), rng);
         payloadOrder.push(runOrder.map((c) => c.codec.name));
         const start = k * slice;
         runOrder.forEach((c, position) => c.timeSlice({ run, round, position, start, count: Math.min(slice, iterations - start) }));
@@ -169,7 +169,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
         await yieldToEventLoop();
         if (ctx.shouldStop?.()) {
           stopped = true;
-          break passes;
+          break runs;
         }
       }
     }

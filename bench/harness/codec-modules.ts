@@ -9,7 +9,7 @@
 
 import type { Codec } from "../../protocols/codec.ts";
 import { codecShapeError } from "../../protocols/registry.ts";
-import { SettingError } from "./settings.ts";
+import { SettingError } from "./harness-errors.ts";
 
 /** Imports one module: its codec, or one line naming the file and the fault, as a SettingError. */
 export async function importCodecModule(file: string, specifier: string = file): Promise<Codec> {

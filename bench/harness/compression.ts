@@ -20,6 +20,7 @@
  * compared with the original, so no size is of a stream that does not decode.
  */
 
+import { HarnessError } from "./harness-errors.ts";
 import zlib from "node:zlib";
 import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
 import { errorText } from "../../protocols/codec.ts";
@@ -58,7 +59,7 @@ export async function deflateWithContext(frames: readonly Uint8Array[]): Promise
     stream.close();
   }
   const back = zlib.inflateRawSync(Buffer.concat(outputs), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  if (!sameBytes(back, Buffer.concat(frames))) throw new Error("the deflate stream did not give the messages back");
+  if (!sameBytes(back, Buffer.concat(frames))) throw new HarnessError("NOT_GIVEN_BACK", "the deflate stream did not give the messages back");
   return outputs.map((o) => o.length - FLUSH_TAIL);
 }
 
@@ -90,8 +91,8 @@ export async function compressionFigures(frames: readonly Uint8Array[], clock: C
   for (const frame of frames) {
     const d = deflateAlone(frame);
     const z = zstd(frame);
-    if (!sameBytes(zlib.inflateRawSync(d, { finishFlush: zlib.constants.Z_SYNC_FLUSH }), frame)) throw new Error("deflate did not give the message back");
-    if (!sameBytes(zlib.zstdDecompressSync(z), frame)) throw new Error("zstd did not give the message back");
+    if (!sameBytes(zlib.inflateRawSync(d, { finishFlush: zlib.constants.Z_SYNC_FLUSH }), frame)) throw new HarnessError("NOT_GIVEN_BACK", "deflate did not give the message back");
+    if (!sameBytes(zlib.zstdDecompressSync(z), frame)) throw new HarnessError("NOT_GIVEN_BACK", "zstd did not give the message back");
     deflateBytes += d.length - FLUSH_TAIL;
     zstdBytes += z.byteLength;
   }

@@ -11,6 +11,7 @@
  * article's, and only the contents (and therefore the caches) change.
  */
 
+import { HarnessError } from "./harness-errors.ts";
 import { EXAMPLE_MESSAGES, isBuiltIn, PAYLOAD_NAMES, type BuiltInMessage, type BuiltInPayload, type LargeMessage, type MediumMessage, type Message, type PayloadName, type SmallMessage } from "../../protocols/messages.ts";
 import { createRng, randomDecimal, randomInt, randomString, type Rng } from "./random.ts";
 import { makeChat, makeGameTick, makeMarket } from "./set-generator.ts";
@@ -71,7 +72,7 @@ export interface MessageSetOptions {
  * does not change the messages of the others.
  */
 export function makeMessages(payload: PayloadName, options: MessageSetOptions): BuiltInMessage[] {
-  if (!isBuiltIn(payload)) throw new Error(`no generator for '${payload}': a user's messages come from their file`);
+  if (!isBuiltIn(payload)) throw new HarnessError("NO_MESSAGES", `no generator for '${payload}': a user's messages come from their file`);
   const out = new Array<BuiltInMessage>(options.count);
   if (options.fixed) {
     const example = EXAMPLE_MESSAGES[payload];

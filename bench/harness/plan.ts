@@ -21,7 +21,8 @@ import { CodecCatalog } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 import { importCodecModule } from "./codec-modules.ts";
 import { checkFidelity, fidelitySummary, type FidelityReport } from "./fidelity.ts";
-import { SettingError, type CodecModuleFile, type Excluded, type Settings } from "./settings.ts";
+import { type CodecModuleFile, type Excluded, type Settings } from "./settings.ts";
+import { SettingError } from "./harness-errors.ts";
 import { userMessagesOf } from "./user-messages.ts";
 
 export interface Plan {

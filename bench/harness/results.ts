@@ -73,8 +73,11 @@ export interface RunFigures {
   latency?: SliceLatency;
 }
 
+/** Who ran a case: one of the bench's clients, or k6 (its output read by `bun run report`, bench/report/k6-rows.ts). */
+type CaseClient = ClientKind | "k6";
+
 export interface CaseResult {
-  client: ClientKind;
+  client: CaseClient;
   /** The WebSocket implementation and its version ("" in codec mode). */
   clientLibrary: string;
   mode: Mode;
@@ -119,6 +122,90 @@ export interface CaseResult {
   socket?: SocketFigures;
   /** Codec mode, from the CLI: the codec's messages compressed (bench/harness/compression.ts). */
   compression?: CompressionFigures;
+  /** How the case compares with the others of its run, worked out once when the results are assembled (bench/harness/ratios.ts). */
+  ratios?: CaseRatios;
+}
+
+/** The ratio of two cases' time per message, paired round by round (bench/harness/pairing.ts). */
+export interface Ratio {
+  /** Median of the per-round ratios (geometric mean below 6 rounds). */
+  ratio: number;
+  /** 95% interval of that ratio (equal to it with one round). */
+  low: number;
+  high: number;
+  /** Rounds both cases finished. */
+  rounds: number;
+}
+
+/** A ratio to a baseline, and whether its interval holds 1 (then neither is shown faster). */
+export interface Comparison extends Ratio {
+  overlap: boolean;
+}
+
+/** A median of per-round values and its 95% interval (below 6 rounds, the mean with a Student's t interval). */
+export interface Estimate {
+  value: number;
+  low: number;
+  high: number;
+  rounds: number;
+}
+
+/** What a codec costs inside the server per message (bench/harness/field.ts), and whether raw's timers were taken off. */
+export interface FieldEstimate extends Estimate {
+  corrected: boolean;
+}
+
+/**
+ * A case beside the baselines of its run (json's and raw's case of the same client, mode,
+ * payload and rate), each paired round by round: what every report shows as "vs json" and
+ * "vs raw", in the lab and in the field. Absent where the run has no such baseline or the
+ * case failed; a results file read back carries what its columns held.
+ */
+export interface CaseRatios {
+  /** Encoded size over json's. */
+  bytesVsJson?: number;
+  /** Time per message relative to json's (below 1: faster than JSON). */
+  vsJson?: Comparison;
+  /** Throughput relative to raw's, the transport alone: raw's time per message over this case's. */
+  vsRaw?: Comparison;
+  /** Codec mode: the echo (decode, then encode what it gave) relative to json's. */
+  echoVsJson?: Comparison;
+  /** Socket modes: the client's encode + decode per message relative to json's. */
+  clientVsJson?: Comparison;
+  /** Socket modes on kept connections: the field figure, the codec's cost inside the server per message. */
+  field?: FieldEstimate;
+  /** The field figure relative to json's, and less json's. */
+  fieldVsJson?: Comparison;
+  fieldOverJson?: Estimate;
+  /** The server process's CPU per message over raw's. */
+  cpuOverRaw?: Estimate;
+}
+
+/**
+ * How closely each way of measuring inside the server recovers what the calibration codecs
+ * cost, in one mode and payload (bench/harness/field.ts):
+ * - cal-spin over json, as a share of its loop's known cost, round by round (the loop timed hot
+ *   in the server right after the round, so the machine's drift over a run does not count
+ *   against the method): 1 when the method finds exactly that much more;
+ * - cal-json relative to json, as the method compares any codec with json: 1 when it finds a
+ *   codec that costs what JSON costs to cost that much.
+ */
+export interface CalibrationCheck {
+  client: string;
+  mode: string;
+  payload: string;
+  /** Latency mode: the rate. */
+  rate?: number;
+  /** cal-spin's loop timed hot in the server after each round, ns per call. */
+  known: Estimate;
+  /** By the field figure: cal-spin's cost over json's as a share of the known cost; cal-json's relative to json's. */
+  spinByTimers?: Estimate;
+  twinByTimers?: Estimate;
+  /** The same by the server's CPU per message over raw's. */
+  spinByCpu?: Estimate;
+  twinByCpu?: Estimate;
+  /** raw's timers around no work: what the field figure takes off (uncorrected, ns per message). */
+  timersOnNothing?: Estimate;
 }
 
 /** A codec's messages compressed (bench/harness/compression.ts): mean bytes per message, and median of the passes' mean time per message, ns. */
@@ -135,7 +222,7 @@ export interface CompressionFigures {
 export interface RunSettings extends Settings {
   /** Smallest batch duration the harness aims for, ns. */
   minBatchNs: number;
-  client: ClientKind;
+  client: CaseClient;
   /** The server the WebSocket modes talked to ("spawned" when the bench started its own). */
   server?: string;
   /** Where the bench and the server ran while the sockets did ("bench on CPU 0, server on CPU 1"), or why they were not pinned (bench/cli/processes/affinity.ts). */
@@ -152,7 +239,7 @@ export interface BenchResults {
   settings: RunSettings;
   environment: Environment;
   /** Where a client ran somewhere else (a browser), its own environment; rows of that client use it. */
-  environments?: Partial<Record<ClientKind, Environment>>;
+  environments?: Partial<Record<CaseClient, Environment>>;
   /** Codec order of each mode, payload and round: order[mode][payloadIndex][round] = codec names (one round per run on fresh connections). */
   order: Record<string, string[][][]>;
   cases: CaseResult[];
@@ -164,6 +251,8 @@ export interface BenchResults {
   knees?: Knee[];
   /** A user's own messages: what each codec did to them (bench/harness/fidelity.ts). */
   fidelity?: FidelityReport[];
+  /** The calibration codecs' checks of measuring inside the server, per mode and payload, worked out with the cases' ratios (bench/harness/field.ts). */
+  calibration?: CalibrationCheck[];
 }
 
 /** Where a codec stopped keeping up in latency mode (bench/harness/knee.ts). */

@@ -5,6 +5,7 @@
  * `--help`, the page and every client agree on every default.
  */
 
+import { SettingError } from "./harness-errors.ts";
 import { ARTICLE_PAYLOADS, type PayloadName } from "../../protocols/messages.ts";
 
 export type Mode = "codec" | "roundtrip" | "stream" | "fanout" | "latency";
@@ -142,10 +143,6 @@ export function defaultSettings(profile: Profile, allCodecs: readonly string[]):
   return { ...d, codecs: [...allCodecs], payloads: [...d.payloads], modes: [...d.modes], iterations: { ...d.iterations }, warmup: { ...d.warmup }, userMessages: [], excluded: [] };
 }
 
-/** A bad setting: one line naming it and the valid values (the CLI prints it and exits 2). */
-export class SettingError extends Error {
-  override readonly name = "SettingError";
-}
 
 /**
  * An integer setting from text (a flag, a form field, a URL parameter):

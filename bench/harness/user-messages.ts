@@ -10,7 +10,8 @@
 import { kindOf } from "../../protocols/codec.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
 import { isBuiltIn } from "../../protocols/messages.ts";
-import { SettingError, type UserMessagesFile } from "./settings.ts";
+import { type UserMessagesFile } from "./settings.ts";
+import { HarnessError, SettingError } from "./harness-errors.ts";
 
 
 /** A payload name from a file name: its base name without `.json`, `.jsonl` or `.ndjson`. */
@@ -111,7 +112,7 @@ const parsed = new Map<string, UserMessages>();
 /** A file's messages, parsed once per process. */
 export function userMessagesOf(files: readonly UserMessagesFile[], payload: PayloadName): UserMessages {
   const f = files.find((x) => x.name === payload);
-  if (!f) throw new Error(`no messages for payload '${payload}'`);
+  if (!f) throw new HarnessError("NO_MESSAGES", `no messages for payload '${payload}'`);
   const key = `${f.name}\n${f.text}`;
   let m = parsed.get(key);
   if (!m) parsed.set(key, (m = parseUserMessages(f)));

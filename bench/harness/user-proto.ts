@@ -5,10 +5,13 @@
  */
 
 import { userProtoType } from "../../protocols/protobuf.ts";
-import { SettingError } from "./settings.ts";
+import { SettingError } from "./harness-errors.ts";
 
 /** Checks a .proto and its type name: one line saying what is wrong, as a SettingError. */
 export function checkUserProto(file: string, text: string, typeName: string): void {
-  const type = userProtoType(text, typeName);
-  if (typeof type === "string") throw new SettingError(`--proto ${file}: ${type}`);
+  try {
+    userProtoType(text, typeName);
+  } catch (e) {
+    throw new SettingError(`--proto ${file}: ${(e as Error).message}`);
+  }
 }

@@ -13,7 +13,7 @@
 import { orderPayloads } from "../../protocols/messages.ts";
 import { round3, unique, type ChartSpec } from "./chart-spec.ts";
 import { latencySpecs } from "./latency-charts.ts";
-import type { ChartRow } from "./rows.ts";
+import type { SourcedCase } from "./sources.ts";
 
 /** One hue per metric; sources get lighter shades of it. */
 const HUES: Record<string, number> = { serialize: 210, deserialize: 150, total: 30, bytes: 270, deflate: 300, stream: 330, zstd: 110, p50: 190, p99: 350, msgs: 40 };
@@ -42,19 +42,19 @@ const LOG_SCALE_SPREAD = 10;
 interface Metric {
   metric: string;
   label: string;
-  value: (r: ChartRow) => number;
+  value: (r: SourcedCase) => number;
   /** The 95% interval of the value, drawn as a bar. */
-  interval?: (r: ChartRow) => [number, number] | undefined;
+  interval?: (r: SourcedCase) => [number, number] | undefined;
 }
 
-function spec(id: string, payload: string, title: string, yTitle: string, rows: ChartRow[], metrics: Metric[], perSource: boolean, nameSources: boolean): ChartSpec {
-  const codecs = unique(rows.map((r) => r.codec));
+function spec(id: string, payload: string, title: string, yTitle: string, rows: SourcedCase[], metrics: Metric[], perSource: boolean, nameSources: boolean): ChartSpec {
+  const codecs = unique(rows.map((r) => r.case.codec));
   const sources = perSource ? unique(rows.map((r) => r.source)) : [rows[0]?.source ?? ""];
   const datasets = [];
   const values: number[] = [];
   for (const m of metrics) {
     for (const [i, source] of sources.entries()) {
-      const of = codecs.map((codec) => rows.find((x) => x.codec === codec && (!perSource || x.source === source)));
+      const of = codecs.map((codec) => rows.find((x) => x.case.codec === codec && (!perSource || x.source === source)));
       const data = of.map((r) => {
         const v = r ? m.value(r) : NaN;
         if (Number.isFinite(v) && v > 0) values.push(v);
@@ -76,7 +76,7 @@ function spec(id: string, payload: string, title: string, yTitle: string, rows: 
     }
   }
   const log = sources.length > 1 && values.length > 1 && Math.max(...values) / Math.min(...values) > LOG_SCALE_SPREAD;
-  const labels = codecs.map((c) => (rows.find((r) => r.codec === c)?.standard === false ? `${c}*` : c));
+  const labels = codecs.map((c) => (rows.find((r) => r.case.codec === c)?.case.standard === false ? `${c}*` : c));
   return { id, payload, title, config: { type: "bar", data: { labels, datasets }, options: options(title, yTitle, log) } };
 }
 
@@ -138,36 +138,40 @@ export const errorBarsPlugin = {
   },
 };
 
-export function chartSpecs(rows: ChartRow[]): ChartSpec[] {
+/** Bytes per message compressed (codec mode from the CLI); NaN where the case has none. */
+const compressed = (r: SourcedCase, size: "deflateBytes" | "deflateContextBytes" | "zstdBytes"): number => r.case.compression?.[size] ?? NaN;
+
+export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
   const specs: ChartSpec[] = [];
   const named = unique(rows.map((r) => r.source)).length > 1;
-  for (const payload of orderPayloads(rows.map((r) => r.payload))) {
-    const of = (mode: string): ChartRow[] => rows.filter((r) => r.payload === payload && r.mode === mode);
+  for (const payload of orderPayloads(rows.map((r) => r.case.payload))) {
+    const of = (mode: string): SourcedCase[] => rows.filter((r) => r.case.payload === payload && r.case.mode === mode);
     const codec = of("codec");
     if (codec.length > 0) {
       specs.push(
         spec(`codec-${payload}`, payload, `${payload}: time per message, in process (mean, 95% interval)`, "ns per message", codec, [
-          { metric: "serialize", label: "serialize", value: (r) => r.serializeNs, interval: (r) => around(r.serializeNs, r.serializeCi95Ns) },
-          { metric: "deserialize", label: "deserialize", value: (r) => r.deserializeNs, interval: (r) => around(r.deserializeNs, r.deserializeCi95Ns) },
-          { metric: "total", label: "total", value: (r) => r.totalNs, interval: (r) => around(r.totalNs, r.totalCi95Ns) },
+          { metric: "serialize", label: "serialize", value: (r) => r.case.serialize.mean, interval: (r) => around(r.case.serialize.mean, r.case.serialize.ci95) },
+          { metric: "deserialize", label: "deserialize", value: (r) => r.case.deserialize.mean, interval: (r) => around(r.case.deserialize.mean, r.case.deserialize.ci95) },
+          { metric: "total", label: "total", value: (r) => r.case.total.mean, interval: (r) => around(r.case.total.mean, r.case.total.ci95) },
         ], true, named),
       );
     }
-    const anyRows = rows.filter((r) => r.payload === payload && Number.isFinite(r.bytes) && r.codec !== "raw");
+    const anyRows = rows.filter((r) => r.case.payload === payload && Number.isFinite(r.case.bytes) && r.case.codec !== "raw");
     if (anyRows.length > 0) {
-      // One row per codec, one with compressed sizes where a run measured them.
-      const first = new Map<string, ChartRow>();
-      for (const r of anyRows) if (!first.has(r.codec) || (Number.isFinite(r.deflateContextBytes) && !Number.isFinite(first.get(r.codec)!.deflateContextBytes))) first.set(r.codec, r);
+      // One case per codec, one with compressed sizes where a run measured them.
+      const first = new Map<string, SourcedCase>();
+      const inStream = (r: SourcedCase): boolean => Number.isFinite(compressed(r, "deflateContextBytes"));
+      for (const r of anyRows) if (!first.has(r.case.codec) || (inStream(r) && !inStream(first.get(r.case.codec)!))) first.set(r.case.codec, r);
       const picked = [...first.values()];
-      const compressed = picked.some((r) => Number.isFinite(r.deflateContextBytes));
+      const anyCompressed = picked.some(inStream);
       specs.push(
-        spec(`bytes-${payload}`, payload, `${payload}: bytes per message${compressed ? " (and compressed: deflate alone, in a stream; zstd)" : ""}`, "bytes", picked, [
-          { metric: "bytes", label: "bytes", value: (r) => r.bytes },
-          ...(compressed
+        spec(`bytes-${payload}`, payload, `${payload}: bytes per message${anyCompressed ? " (and compressed: deflate alone, in a stream; zstd)" : ""}`, "bytes", picked, [
+          { metric: "bytes", label: "bytes", value: (r) => r.case.bytes },
+          ...(anyCompressed
             ? [
-                { metric: "deflate", label: "deflate alone", value: (r: ChartRow) => r.deflateBytes },
-                { metric: "stream", label: "deflate in a stream", value: (r: ChartRow) => r.deflateContextBytes },
-                { metric: "zstd", label: "zstd", value: (r: ChartRow) => r.zstdBytes },
+                { metric: "deflate", label: "deflate alone", value: (r: SourcedCase) => compressed(r, "deflateBytes") },
+                { metric: "stream", label: "deflate in a stream", value: (r: SourcedCase) => compressed(r, "deflateContextBytes") },
+                { metric: "zstd", label: "zstd", value: (r: SourcedCase) => compressed(r, "zstdBytes") },
               ]
             : []),
         ], false, false),
@@ -177,9 +181,9 @@ export function chartSpecs(rows: ChartRow[]): ChartSpec[] {
     if (rt.length > 0) {
       specs.push(
         spec(`roundtrip-${payload}`, payload, `${payload}: round-trip latency (one message in flight)`, "µs", rt, [
-          { metric: "total", label: "mean", value: (r) => r.totalNs / 1000, interval: (r) => around(r.totalNs / 1000, r.totalCi95Ns / 1000) },
-          { metric: "p50", label: "p50", value: (r) => r.rttP50Ns / 1000 },
-          { metric: "p99", label: "p99", value: (r) => r.rttP99Ns / 1000 },
+          { metric: "total", label: "mean", value: (r) => r.case.total.mean / 1000, interval: (r) => around(r.case.total.mean / 1000, r.case.total.ci95 / 1000) },
+          { metric: "p50", label: "p50", value: (r) => (r.case.socket?.rtt?.p50 ?? NaN) / 1000 },
+          { metric: "p99", label: "p99", value: (r) => (r.case.socket?.rtt?.p99 ?? NaN) / 1000 },
         ], true, named),
       );
     }
@@ -190,9 +194,9 @@ export function chartSpecs(rows: ChartRow[]): ChartSpec[] {
           {
             metric: "msgs",
             label: "msgs/s",
-            value: (r) => r.msgsPerS,
+            value: (r) => r.case.msgsPerS,
             // From the interval of the time per message: 1e9 / (mean ± half).
-            interval: (r) => (Number.isFinite(r.totalCi95Ns) && r.totalNs > r.totalCi95Ns ? [1e9 / (r.totalNs + r.totalCi95Ns), 1e9 / (r.totalNs - r.totalCi95Ns)] : undefined),
+            interval: ({ case: { total } }) => (Number.isFinite(total.ci95) && total.mean > total.ci95 ? [1e9 / (total.mean + total.ci95), 1e9 / (total.mean - total.ci95)] : undefined),
           },
         ], true, named),
       );

@@ -9,9 +9,10 @@
  * compared too: a codec "moved against JSON" when A's and B's 95% intervals do not overlap.
  */
 
+import type { CaseResult } from "../harness/results.ts";
 import { tQuantile975 } from "../harness/stats.ts";
 import { formatNs, pad, wrapLine } from "./format.ts";
-import type { ChartRow } from "./rows.ts";
+import type { SourcedCase } from "./sources.ts";
 
 /** B over A with its 95% interval; low/high are NaN when either run has no interval. */
 export interface Change {
@@ -26,8 +27,8 @@ export interface CaseComparison {
   mode: string;
   payload: string;
   codec: string;
-  a: ChartRow;
-  b: ChartRow;
+  a: CaseResult;
+  b: CaseResult;
   total: Change;
   serialize: Change;
   deserialize: Change;
@@ -51,33 +52,40 @@ export function meanChange(meanA: number, ci95A: number, nA: number, meanB: numb
   return { ratio, low, high, verdict: high < 1 ? "faster" : low > 1 ? "slower" : "same" };
 }
 
-function vsJsonMoved(a: ChartRow, b: ChartRow): CaseComparison["vsJsonMoved"] {
-  if (a.codec === "json" || ![a.vsJsonLow, a.vsJsonHigh, b.vsJsonLow, b.vsJsonHigh].every(Number.isFinite)) return "";
-  if (b.vsJsonHigh < a.vsJsonLow) return "faster";
-  if (b.vsJsonLow > a.vsJsonHigh) return "slower";
+function vsJsonMoved(a: CaseResult, b: CaseResult): CaseComparison["vsJsonMoved"] {
+  const ra = a.ratios?.vsJson;
+  const rb = b.ratios?.vsJson;
+  if (a.codec === "json" || !ra || !rb || ![ra.low, ra.high, rb.low, rb.high].every(Number.isFinite)) return "";
+  if (rb.high < ra.low) return "faster";
+  if (rb.low > ra.high) return "slower";
   return "same";
 }
 
-const key = (r: ChartRow): string => `${r.mode}\u0000${r.payload}\u0000${r.codec}`;
+const key = (c: CaseResult): string => `${c.mode}\u0000${c.payload}\u0000${c.codec}`;
 
-/** Every mode x payload x codec both runs hold, in A's order. */
-export function compareRuns(a: readonly ChartRow[], b: readonly ChartRow[]): CaseComparison[] {
-  const inB = new Map(b.map((r) => [key(r), r]));
+/** B's mean of a figure over A's, each with its interval over the case's rounds. */
+function change(a: CaseResult, b: CaseResult, figure: "total" | "serialize" | "deserialize"): Change {
+  return meanChange(a[figure].mean, a[figure].ci95, a.rounds, b[figure].mean, b[figure].ci95, b.rounds);
+}
+
+/** Every mode x payload x codec both runs hold (verified in both), in A's order. */
+export function compareRuns(a: readonly CaseResult[], b: readonly CaseResult[]): CaseComparison[] {
+  const inB = new Map(b.filter((c) => c.verified).map((c) => [key(c), c]));
   const out: CaseComparison[] = [];
-  for (const ra of a) {
-    const rb = inB.get(key(ra));
-    if (!rb) continue;
+  for (const ca of a.filter((c) => c.verified)) {
+    const cb = inB.get(key(ca));
+    if (!cb) continue;
     out.push({
-      mode: ra.mode,
-      payload: ra.payload,
-      codec: ra.codec,
-      a: ra,
-      b: rb,
-      total: meanChange(ra.totalNs, ra.totalCi95Ns, ra.rounds, rb.totalNs, rb.totalCi95Ns, rb.rounds),
-      serialize: meanChange(ra.serializeNs, ra.serializeCi95Ns, ra.rounds, rb.serializeNs, rb.serializeCi95Ns, rb.rounds),
-      deserialize: meanChange(ra.deserializeNs, ra.deserializeCi95Ns, ra.rounds, rb.deserializeNs, rb.deserializeCi95Ns, rb.rounds),
-      bytes: rb.bytes / ra.bytes,
-      vsJsonMoved: vsJsonMoved(ra, rb),
+      mode: ca.mode,
+      payload: ca.payload,
+      codec: ca.codec,
+      a: ca,
+      b: cb,
+      total: change(ca, cb, "total"),
+      serialize: change(ca, cb, "serialize"),
+      deserialize: change(ca, cb, "deserialize"),
+      bytes: cb.bytes / ca.bytes,
+      vsJsonMoved: vsJsonMoved(ca, cb),
     });
   }
   return out;
@@ -91,11 +99,11 @@ export function changeText(c: Change): string {
 }
 
 /** A run's label: what ran it and when ("bun 1.4.4, 2026-11-22 10:31"), the file's name when two runs would read the same. */
-export function runLabels(runs: readonly { rows: readonly ChartRow[]; file: string }[]): string[] {
+export function runLabels(runs: readonly { rows: readonly SourcedCase[]; file: string }[]): string[] {
   const plain = runs.map(({ rows }) => {
     const r = rows[0];
     if (!r) return "";
-    const when = r.timestamp.replace("T", " ").slice(0, 16);
+    const when = r.run.timestamp.replace("T", " ").slice(0, 16);
     const sources = [...new Set(rows.map((x) => x.source))].join(" + ");
     return when ? `${sources}, ${when}` : sources;
   });
@@ -107,7 +115,7 @@ const MARK = { faster: "faster", slower: "slower", same: "same", "": "" } as con
 function vsJsonPair(c: CaseComparison): string {
   if (c.codec === "json") return "1.00";
   const f = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : "-");
-  return `${f(c.a.vsJson)} → ${f(c.b.vsJson)}${c.vsJsonMoved === "faster" || c.vsJsonMoved === "slower" ? " *" : ""}`;
+  return `${f(c.a.ratios?.vsJson?.ratio ?? NaN)} → ${f(c.b.ratios?.vsJson?.ratio ?? NaN)}${c.vsJsonMoved === "faster" || c.vsJsonMoved === "slower" ? " *" : ""}`;
 }
 
 /**
@@ -128,7 +136,7 @@ export function comparisonLines(comparisons: readonly CaseComparison[], labels: 
     row(["mode", "payload", "codec", "total A", "total B", "change B/A [95%]", "", "vs json A → B"]),
   ];
   for (const c of comparisons) {
-    lines.push(row([c.mode, c.payload, c.a.standard ? c.codec : `${c.codec}*`, formatNs(c.a.totalNs), formatNs(c.b.totalNs), changeText(c.total), MARK[c.total.verdict], vsJsonPair(c)]));
+    lines.push(row([c.mode, c.payload, c.a.standard ? c.codec : `${c.codec}*`, formatNs(c.a.total.mean), formatNs(c.b.total.mean), changeText(c.total), MARK[c.total.verdict], vsJsonPair(c)]));
   }
   lines.push(
     ...wrapLine(
@@ -146,11 +154,14 @@ function escapeHtml(s: string): string {
 /** The comparison as an HTML section for report.html: every figure's change with its interval. */
 export function comparisonHtml(comparisons: readonly CaseComparison[], labels: readonly [string, string]): string {
   const cell = (s: string): string => `<td>${escapeHtml(s)}</td>`;
-  const vs = (r: ChartRow): string => (r.codec === "json" ? "1.00" : Number.isFinite(r.vsJson) ? r.vsJson.toFixed(2) : "");
+  const vs = (c: CaseResult): string => {
+    const ratio = c.ratios?.vsJson?.ratio ?? NaN;
+    return c.codec === "json" ? "1.00" : Number.isFinite(ratio) ? ratio.toFixed(2) : "";
+  };
   const rows = comparisons
     .map(
       (c) =>
-        `<tr>${[c.mode, c.payload, c.a.standard ? c.codec : `${c.codec}*`, formatNs(c.a.totalNs), formatNs(c.b.totalNs), changeText(c.total), MARK[c.total.verdict], changeText(c.serialize), changeText(c.deserialize), Number.isFinite(c.bytes) ? `${((c.bytes - 1) * 100).toFixed(1)}%` : "", vs(c.a), vs(c.b), c.vsJsonMoved].map(cell).join("")}</tr>`,
+        `<tr>${[c.mode, c.payload, c.a.standard ? c.codec : `${c.codec}*`, formatNs(c.a.total.mean), formatNs(c.b.total.mean), changeText(c.total), MARK[c.total.verdict], changeText(c.serialize), changeText(c.deserialize), Number.isFinite(c.bytes) ? `${((c.bytes - 1) * 100).toFixed(1)}%` : "", vs(c.a), vs(c.b), c.vsJsonMoved].map(cell).join("")}</tr>`,
     )
     .join("\n");
   return `<section class="comparison">

@@ -6,7 +6,7 @@
  * socket figures, the settings and last the machine, so a spreadsheet's first screen is the answer
  * and a row copied into another sheet still says what it was measured on. Every column is
  * described in docs/results-columns.md. Within a version columns may be added, never removed or
- * renamed; the report and the page read version 1 files too (rows.ts).
+ * renamed; the report and the page read version 1 files too (csv-read.ts).
  */
 
 import type { Summary } from "../harness/stats.ts";

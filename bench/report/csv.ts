@@ -1,15 +1,12 @@
 /**
- * The CSV's rows: each case's figures under the columns of the contract (csv-columns.ts), the
- * comparisons (ratios to json and raw, lab and field) worked out from the case's rounds.
+ * The CSV's rows: each case's figures under the columns of the contract (csv-columns.ts), with
+ * the comparisons (ratios to json and raw, lab and field) the results carry (bench/harness/ratios.ts).
  */
 
-import type { BenchResults, CaseResult } from "../harness/results.ts";
+import type { BenchResults, CaseResult, Estimate } from "../harness/results.ts";
 import type { FieldFigures } from "../harness/socket-results.ts";
 import { CALIBRATION_CODEC_NAMES, calSpin } from "../../protocols/calibration.ts";
-import { calibrationChecks, clientVsJson, cpuOverRaw, echoVsJson, fieldCost, fieldOfRound, fieldVsJson } from "./field.ts";
 import { knees } from "../harness/knee.ts";
-import type { Estimate } from "./ratios.ts";
-import { baselineCase, estimate, pairedDifference, vsJson, vsRaw } from "./ratios.ts";
 import { CSV_COLUMNS, CSV_VERSION, ROUND_FIELDS } from "./csv-columns.ts";
 
 type Row = Record<string, string | number | boolean | undefined>;
@@ -31,7 +28,6 @@ function formatNumber(v: number): string {
 /** What identifies a row and how it was measured, known even for a failed case. */
 function identityColumns(results: BenchResults, c: CaseResult): Row {
   const env = results.environments?.[c.client] ?? results.environment;
-  const json = baselineCase(results.cases, c, "json");
   return {
     timestamp: results.timestamp,
     runtime: env.runtime,
@@ -63,13 +59,13 @@ function identityColumns(results: BenchResults, c: CaseResult): Row {
     timer_resolution_ns: env.timerResolutionNs,
     timer_overhead_ns: env.timerOverheadNs,
     cross_origin_isolated: env.crossOriginIsolated ?? "",
-    bytes_vs_json: json ? c.bytes / json.bytes : "",
+    bytes_vs_json: c.ratios?.bytesVsJson ?? "",
     csv_version: CSV_VERSION,
   };
 }
 
 /** The timings of a verified case. */
-function timingColumns(results: BenchResults, c: CaseResult): Row {
+function timingColumns(c: CaseResult): Row {
   const row: Row = {};
   for (const [prefix, summary] of [
     ["serialize", c.serialize],
@@ -80,8 +76,8 @@ function timingColumns(results: BenchResults, c: CaseResult): Row {
     row[`${prefix}_ci95_ns`] = summary.ci95;
     for (const [label, key] of ROUND_FIELDS) row[`${prefix}_round_${label}_ns`] = summary[key];
   }
-  const ratio = vsJson(c, results.cases);
-  const echo = echoVsJson(c, results.cases);
+  const ratio = c.ratios?.vsJson;
+  const echo = c.ratios?.echoVsJson;
   return Object.assign(row, {
     echo_ns: c.echo?.median,
     echo_vs_json: echo?.ratio,
@@ -145,18 +141,13 @@ function socketColumns(results: BenchResults, c: CaseResult, sock: NonNullable<C
     server_deserialize_mean_ns: sock.serverDeserialize.mean,
     server_serialize_mean_ns: sock.serverSerialize.mean,
     mb_per_s: sock.mbPerS,
-    msgs_per_s_vs_raw: vsRaw(c, results.cases)?.ratio,
+    msgs_per_s_vs_raw: c.ratios?.vsRaw?.ratio,
   });
 }
 
-/** The server's side of a verified socket case (bench/report/field.ts): the field figure, how it compares, and the server's CPU. */
-function fieldColumns(results: BenchResults, c: CaseResult, field: FieldFigures): Row {
-  const cost = fieldCost(c, results.cases);
-  const vs = fieldVsJson(c, results.cases);
-  const json = baselineCase(results.cases, c, "json");
-  const over = json && c !== json ? pairedDifference(c, json, fieldOfRound(c, results.cases)) : undefined;
-  const cpu = cpuOverRaw(c, results.cases);
-  const client = clientVsJson(c, results.cases);
+/** The server's side of a verified socket case (bench/harness/field.ts): the field figure, how it compares, and the server's CPU. */
+function fieldColumns(c: CaseResult, field: FieldFigures): Row {
+  const { field: cost, fieldVsJson: vs, fieldOverJson: over, cpuOverRaw: cpu, clientVsJson: client } = c.ratios ?? {};
   return {
     field_total_ns: cost?.value,
     field_total_ci95_low_ns: cost?.low,
@@ -170,28 +161,27 @@ function fieldColumns(results: BenchResults, c: CaseResult, field: FieldFigures)
     field_over_json_ns: over?.value,
     field_over_json_ci95_low_ns: over?.low,
     field_over_json_ci95_high_ns: over?.high,
-    calibration_known_ns: c.codec === calSpin.name ? estimate(c.raw.map((r) => r.knownNs).filter((x) => x !== undefined))?.value : undefined,
     server_codec_ns: field.codecNs.median,
     server_send_ns: field.sendNs.median,
     server_cpu_slice_ns: field.cpuNs.median,
-    server_cpu_over_raw_ns: c.codec === "raw" ? undefined : cpu?.value,
-    server_cpu_over_raw_ci95_low_ns: c.codec === "raw" ? undefined : cpu?.low,
-    server_cpu_over_raw_ci95_high_ns: c.codec === "raw" ? undefined : cpu?.high,
+    server_cpu_over_raw_ns: cpu?.value,
+    server_cpu_over_raw_ci95_low_ns: cpu?.low,
+    server_cpu_over_raw_ci95_high_ns: cpu?.high,
     server_wakeups_per_msg: field.wakeupsPerMsg,
-    client_codec_vs_json: c.codec === "raw" ? undefined : client?.ratio,
-    client_codec_vs_json_ci95_low: c.codec === "raw" ? undefined : client?.low,
-    client_codec_vs_json_ci95_high: c.codec === "raw" ? undefined : client?.high,
+    client_codec_vs_json: client?.ratio,
+    client_codec_vs_json_ci95_low: client?.low,
+    client_codec_vs_json_ci95_high: client?.high,
   };
 }
 
 /**
- * What a case's row takes from the run as a whole: its knee (latency mode at several rates) and,
- * for the calibration codecs, what the calibration found (bench/report/field.ts). Worked out once
- * per file, for every row.
+ * What a case's row takes from the run as a whole: its knee (latency mode at several rates; found
+ * from the cases where the results do not carry the knees, as the live CSV's do not) and, for the
+ * calibration codecs, what the calibration found (bench/harness/field.ts).
  */
 function runColumns(results: BenchResults): (c: CaseResult) => Row {
-  const found = knees(results.cases);
-  const checks = calibrationChecks(results);
+  const found = results.knees ?? knees(results.cases);
+  const checks = results.calibration ?? [];
   const est = (prefix: string, e: Estimate | undefined): Row => ({ [prefix]: e?.value, [`${prefix}_ci95_low`]: e?.low, [`${prefix}_ci95_high`]: e?.high });
   return (c) => {
     const k = c.mode === "latency" ? found.find((x) => x.client === c.client && x.payload === c.payload && x.codec === c.codec) : undefined;
@@ -202,6 +192,7 @@ function runColumns(results: BenchResults): (c: CaseResult) => Row {
       knee_missed_rate: k?.missed,
       knee_beside_raw_rate: k ? (k.besideRaw?.rate ?? k.rate) : undefined,
       knee_beside_raw_missed_rate: k ? (k.besideRaw ? k.besideRaw.missed : k.missed) : undefined,
+      calibration_known_ns: check && spin ? check.known.value : undefined,
       ...(check ? { ...est("calibration_field_share", spin ? check.spinByTimers : check.twinByTimers), ...est("calibration_cpu_share", spin ? check.spinByCpu : check.twinByCpu) } : {}),
     };
   };
@@ -211,9 +202,9 @@ function caseRow(results: BenchResults, c: CaseResult, ofRun: (c: CaseResult) =>
   return {
     ...identityColumns(results, c),
     ...ofRun(c),
-    ...(c.verified ? timingColumns(results, c) : {}),
+    ...(c.verified ? timingColumns(c) : {}),
     ...(c.socket ? socketColumns(results, c, c.socket) : {}),
-    ...(c.verified && c.socket?.field ? fieldColumns(results, c, c.socket.field) : {}),
+    ...(c.verified && c.socket?.field ? fieldColumns(c, c.socket.field) : {}),
     ...(c.compression && c.verified
       ? {
           deflate_bytes: c.compression.deflateBytes,

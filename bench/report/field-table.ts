@@ -1,16 +1,15 @@
 /**
  * Lab and field side by side, and the calibration that says how far the
- * field can be trusted (bench/report/field.ts computes both; this lays
- * them out for the terminal, report.html and the page).
+ * field can be trusted (bench/harness/field.ts computes both as the results
+ * are assembled; this lays them out for the terminal, report.html and the
+ * page).
  */
 
-import type { BenchResults, CaseResult } from "../harness/results.ts";
-import type { Estimate } from "./ratios.ts";
+import type { BenchResults, CalibrationCheck, CaseResult, Estimate } from "../harness/results.ts";
 import { orderPayloads } from "../../protocols/messages.ts";
-import { CALIBRATION_TOLERANCE, calibrationChecks, disagree, echoVsJson, fieldVsJson, recovers, type CalibrationCheck } from "./field.ts";
+import { CALIBRATION_TOLERANCE, disagree, recovers } from "../harness/field.ts";
 import { SPIN_STEPS } from "../../protocols/calibration.ts";
 import { codecLabel, count, pad, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
-import { vsJson } from "./ratios.ts";
 
 /** A field column: a socket mode (latency: at one rate) whose cases carry the server's figures. */
 interface FieldColumn {
@@ -73,16 +72,16 @@ export function labFieldLines(results: Pick<BenchResults, "cases">): string[] {
     lines.push(header, "-".repeat([...header].length));
     for (const codec of codecs) {
       const labCase = labOf.get(codec);
-      const echo = labCase && (codec === "json" ? undefined : echoVsJson(labCase, cases));
+      const echo = labCase && (codec === "json" ? undefined : labCase.ratios?.echoVsJson);
       const cells = [
         codecLabel(any.find((c) => c.codec === codec)!),
-        codec === "json" && labCase ? "1.00" : ratioText(labCase && vsJson(labCase, cases)),
+        codec === "json" && labCase ? "1.00" : ratioText(labCase?.ratios?.vsJson),
         codec === "json" && labCase ? "1.00" : ratioText(echo),
         ...columns.map((col) => {
           const f = fieldCase(cases, { codec, payload } as CaseResult, client, col);
           if (!f) return "-";
           if (codec === "json") return "1.00";
-          const r = fieldVsJson(f, cases);
+          const r = f.ratios?.fieldVsJson;
           return `${ratioText(r)}${disagree(r, echo) ? " ≠" : ""}`;
         }),
       ];
@@ -106,8 +105,8 @@ function checkLines(c: CalibrationCheck): string[] {
 }
 
 /** The calibration: what each way of measuring inside the server finds of a cost known from the lab. */
-export function calibrationLines(results: Pick<BenchResults, "cases">): string[] {
-  const checks = calibrationChecks(results);
+export function calibrationLines(results: Pick<BenchResults, "calibration">): string[] {
+  const checks = results.calibration ?? [];
   if (checks.length === 0) return [];
   const tolerance = `${CALIBRATION_TOLERANCE * 100}%`;
   const lines = [

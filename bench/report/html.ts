@@ -4,7 +4,7 @@
  * and a table. It opens straight from disk with no network.
  */
 
-import type { ChartRow } from "./rows.ts";
+import type { SourcedCase } from "./sources.ts";
 import { vsJsonText } from "./cells.ts";
 import { chartSpecs, errorBarsPlugin } from "./charts.ts";
 import { withPercentileTicks } from "./latency-charts.ts";
@@ -35,36 +35,40 @@ function escapeHtml(s: string): string {
   return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 }
 
-/** One line per source: its machine, clock and settings, as the rows carry them. */
-function sourceLines(rows: readonly ChartRow[]): string[] {
+/** One line per source: its machine, clock and settings, as its run records them. */
+function sourceLines(rows: readonly SourcedCase[]): string[] {
   const lines: string[] = [];
   for (const source of [...new Set(rows.map((r) => r.source))]) {
     const of = rows.filter((r) => r.source === source);
-    const r = of[0]!;
-    const m = r.machine;
-    const iterations = [...new Set(of.map((x) => x.mode))].map((mode) => `${mode} ${count(of.find((x) => x.mode === mode)!.settings.iterations)}`).join(", ");
+    const { run, case: c } = of[0]!;
+    const m = run.environments?.[c.client] ?? run.environment;
+    const clients = c.socket?.clients ?? NaN;
+    const iterations = [...new Set(of.map((x) => x.case.mode))].map((mode) => `${mode} ${count(of.find((x) => x.case.mode === mode)!.case.iterations)}`).join(", ");
     lines.push(
       `${source}: ${m.os}, ${m.cpu} x${m.cores}; clock resolution ${formatNs(m.timerResolutionNs)}, read ${formatNs(m.timerOverheadNs)}. ` +
-        `${r.settings.fixed ? "The article's exact messages" : `Varied messages (seed ${r.settings.seed})`}, ${r.settings.runs} run(s) per case; ` +
-        `messages per run: ${iterations}; compression ${r.settings.deflate ? "on (permessage-deflate)" : "off"}` +
-        `${Number.isFinite(r.settings.clients) && r.settings.clients > 1 ? `; ${r.settings.clients} clients` : ""}.`,
+        `${run.settings.fixed ? "The article's exact messages" : `Varied messages${Number.isFinite(run.settings.seed) ? ` (seed ${run.settings.seed})` : ""}`}, ${c.runs} run(s) per case; ` +
+        `messages per run: ${iterations}; compression ${run.settings.deflate ? "on (permessage-deflate)" : "off"}` +
+        `${Number.isFinite(clients) && clients > 1 ? `; ${clients} clients` : ""}.`,
     );
   }
   return lines;
 }
 
-export function reportHtml(rows: ChartRow[], chartJsSource: string, text: ReportText): string {
+export function reportHtml(rows: readonly SourcedCase[], chartJsSource: string, text: ReportText): string {
   const specs = chartSpecs(rows);
   const figures = specs.map((s) => `<figure><canvas id="chart-${escapeHtml(s.id)}" data-payload="${escapeHtml(s.payload)}"></canvas></figure>`).join("\n");
   const num = (v: number, digits = 0): string => (Number.isFinite(v) ? v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "");
   const tableRows = rows
-    .map(
-      (r) =>
-        `<tr><td>${escapeHtml(r.source)}</td><td>${escapeHtml(r.mode)}${Number.isFinite(r.targetRate) ? ` at ${num(r.targetRate)}/s` : ""}</td><td>${escapeHtml(r.payload)}</td><td>${escapeHtml(codecLabel(r))}</td>` +
-        `<td>${num(r.bytes)}</td><td>${num(r.serializeNs, 1)}</td><td>${num(r.deserializeNs, 1)}</td><td>${num(r.totalNs, 1)}</td><td>${Number.isFinite(r.totalCi95Ns) ? `± ${num(r.totalCi95Ns, 1)}` : ""}</td>` +
-        `<td>${escapeHtml(vsJsonText(r))}</td>` +
-        `<td>${num(r.rttP50Ns / 1000, 2)}</td><td>${num(r.rttP99Ns / 1000, 2)}</td><td>${num(r.msgsPerS)}</td><td>${escapeHtml(r.flags.join(", "))}</td></tr>`,
-    )
+    .map(({ source, case: c }) => {
+      const rate = c.socket?.targetRate ?? NaN;
+      const rtt = (p: "p50" | "p99"): number => (c.socket?.rtt?.[p] ?? NaN) / 1000;
+      return (
+        `<tr><td>${escapeHtml(source)}</td><td>${escapeHtml(c.mode)}${Number.isFinite(rate) ? ` at ${num(rate)}/s` : ""}</td><td>${escapeHtml(c.payload)}</td><td>${escapeHtml(codecLabel(c))}</td>` +
+        `<td>${num(c.bytes)}</td><td>${num(c.serialize.mean, 1)}</td><td>${num(c.deserialize.mean, 1)}</td><td>${num(c.total.mean, 1)}</td><td>${Number.isFinite(c.total.ci95) ? `± ${num(c.total.ci95, 1)}` : ""}</td>` +
+        `<td>${escapeHtml(vsJsonText(c))}</td>` +
+        `<td>${num(rtt("p50"), 2)}</td><td>${num(rtt("p99"), 2)}</td><td>${num(c.msgsPerS)}</td><td>${escapeHtml(c.flags.join(", "))}</td></tr>`
+      );
+    })
     .join("\n");
   const verdict =
     text.verdict.length > 0

@@ -1,12 +1,18 @@
 /**
- * Rows from k6's JSON output (`k6 run --out json=FILE` of an exported test,
- * bench/cli/k6-export.ts): one row per codec and payload, client k6. The
- * files of several k6 processes (execution segments, several machines) are
- * one test: their samples are merged into one distribution before any
- * percentile is taken, never averaged, and their counts summed.
+ * Results from k6's JSON output (`k6 run --out json=FILE` of an exported
+ * test, bench/cli/k6-export.ts): one case per codec and payload, client k6,
+ * an open loop like latency mode's. The files of several k6 processes
+ * (execution segments, several machines) are one test: their samples are
+ * merged into one distribution before any percentile is taken, never
+ * averaged, and their counts summed. What k6 does not measure (sizes,
+ * encode and decode times, the machine) is NaN or empty.
  */
 
-import type { ChartRow } from "./rows.ts";
+import type { BenchResults, CaseResult, Environment } from "../harness/results.ts";
+import type { Summary } from "../harness/stats.ts";
+import type { PayloadName } from "../../protocols/messages.ts";
+import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
+import { ReportError } from "./report-errors.ts";
 
 /** True for the text of a k6 JSON output file (one JSON object per line, k6's "Metric" and "Point" lines). */
 export function isK6Output(text: string): boolean {
@@ -41,59 +47,99 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
-/** A case's row: percentiles from when each message was due (as latency mode's), the service time's mean. */
-function row(c: K6Case): ChartRow {
+const unmeasured = (figures: Partial<Summary> = {}): Summary => ({ n: NaN, mean: NaN, median: NaN, p90: NaN, p99: NaN, min: NaN, max: NaN, stddev: NaN, ci95: NaN, ...figures });
+
+/** A case: percentiles from when each message was due (as latency mode's), the service time's mean as its total. */
+function caseOf(c: K6Case): CaseResult {
   const sorted = [...(c.dueMs.length > 0 ? c.dueMs : c.latencyMs)].sort((a, b) => a - b);
   const service = c.latencyMs;
   const ns = (q: number): number => quantile(sorted, q) * 1e6;
-  const flags = ["k6", ...(c.lost > 0 ? ["lost"] : []), ...(c.checksFailed > 0 ? ["failed-checks"] : []), "ms-clock"];
   const spanS = (c.last - c.first) / 1000;
+  const batches = { batch: NaN, samples: NaN, p50: NaN, p90: NaN, p99: NaN };
   return {
-    source: c.version,
-    mode: "k6",
+    client: "k6",
+    clientLibrary: c.version,
+    mode: "latency",
     codec: c.codec,
-    payload: c.payload,
     standard: c.codec !== "msgpackr-records",
-    bytes: NaN,
-    deflateBytes: NaN,
-    deflateContextBytes: NaN,
-    zstdBytes: NaN,
-    serializeNs: NaN,
-    deserializeNs: NaN,
-    totalNs: service.length > 0 ? (service.reduce((a, b) => a + b, 0) / service.length) * 1e6 : NaN,
-    serializeCi95Ns: NaN,
-    deserializeCi95Ns: NaN,
-    totalCi95Ns: NaN,
-    totalMedianNs: ns(0.5),
-    rttP50Ns: ns(0.5),
-    rttP99Ns: ns(0.99),
-    rttP90Ns: ns(0.9),
-    rttP999Ns: ns(0.999),
-    rttP9999Ns: ns(0.9999),
-    rttMaxNs: sorted.length > 0 ? sorted[sorted.length - 1]! * 1e6 : NaN,
-    received: c.received,
-    targetRate: NaN,
-    msgsPerS: spanS > 0 ? c.received / spanS : NaN,
-    vsJson: NaN,
-    vsJsonLow: NaN,
-    vsJsonHigh: NaN,
-    flags,
+    // k6's output does not name the frame; the built-in codecs sent as text are json and the calibration's.
+    frame: c.codec === "json" || CALIBRATION_CODEC_NAMES.includes(c.codec) ? "text" : "binary",
+    library: "",
+    libraryVersion: "",
+    payload: c.payload as PayloadName,
+    iterations: c.sent,
+    runs: 1,
     rounds: 1,
-    timestamp: new Date(c.first).toISOString(),
-    settings: { iterations: c.sent, runs: 1, seed: "", fixed: false, deflate: false, window: NaN, clients: NaN },
-    machine: { os: "", cpu: "", cores: NaN, timerResolutionNs: 1e6, timerOverheadNs: NaN, clientLibrary: c.version },
+    warmup: NaN,
+    bytes: NaN,
+    bytesMin: NaN,
+    bytesMax: NaN,
+    verified: true,
+    error: "",
+    serialize: unmeasured(),
+    deserialize: unmeasured(),
+    total: unmeasured({ n: 1, mean: service.length > 0 ? (service.reduce((a, b) => a + b, 0) / service.length) * 1e6 : NaN, median: ns(0.5) }),
+    totalMs: unmeasured(),
+    msgsPerS: spanS > 0 ? c.received / spanS : NaN,
+    serializeBatches: batches,
+    deserializeBatches: batches,
+    loopFloorNs: NaN,
+    flags: ["k6", ...(c.lost > 0 ? ["lost"] : []), ...(c.checksFailed > 0 ? ["failed-checks"] : []), "ms-clock"],
+    raw: [],
+    socket: {
+      clients: NaN,
+      window: NaN,
+      slice: NaN,
+      sent: c.sent,
+      received: c.received,
+      lost: c.lost,
+      reordered: NaN,
+      corrupted: NaN,
+      wireBytes: NaN,
+      replyBytes: NaN,
+      rtt: { samples: sorted.length, p50: ns(0.5), p90: ns(0.9), p99: ns(0.99), p999: ns(0.999), p9999: ns(0.9999), max: sorted.length > 0 ? sorted[sorted.length - 1]! * 1e6 : NaN },
+      serverDeserialize: unmeasured(),
+      serverSerialize: unmeasured(),
+      mbPerS: NaN,
+      serverCpuMs: NaN,
+      clientCpuMs: NaN,
+      elapsedMs: spanS * 1000,
+      backpressure: NaN,
+      dropped: NaN,
+      extensions: "",
+    },
+    ratios: {},
+  };
+}
+
+/** k6 as the machine the results name: its version and its 1 ms clock. */
+function k6Environment(version: string): Environment {
+  return {
+    runtime: "k6",
+    runtimeVersion: version.replace(/^k6 ?/, ""),
+    os: "",
+    arch: "",
+    cpu: "",
+    cores: NaN,
+    memoryGiB: NaN,
+    libraries: {},
+    clock: "k6",
+    timerResolutionNs: 1e6,
+    timerOverheadNs: NaN,
+    gcBetweenCases: false,
+    msgpackrNative: false,
   };
 }
 
 /** What one k6 test (one or several processes' files) measured, per codec and payload. */
 export interface K6Summary {
-  rows: ChartRow[];
+  results: BenchResults;
   /** Per case: sent, received, lost, checks passed and failed, summed over the files. */
   counts: { codec: string; payload: string; sent: number; received: number; lost: number; checksPassed: number; checksFailed: number; serviceP50Ms: number; serviceP99Ms: number }[];
 }
 
-/** Merges the files of one k6 test into rows; a line that is not k6's JSON throws, naming it. */
-export function k6Rows(texts: readonly string[]): K6Summary {
+/** Merges the files of one k6 test into results; a line that is not k6's JSON throws, naming it. */
+export function k6Results(texts: readonly string[]): K6Summary {
   const cases = new Map<string, K6Case>();
   for (const text of texts) {
     text.split("\n").forEach((line, i) => {
@@ -102,7 +148,7 @@ export function k6Rows(texts: readonly string[]): K6Summary {
       try {
         p = JSON.parse(line) as K6Point;
       } catch {
-        throw new Error(`line ${i + 1} is not k6's JSON output`);
+        throw new ReportError("NOT_RESULTS", `line ${i + 1} is not k6's JSON output`);
       }
       if (p.type !== "Point" || !p.metric.startsWith("wsbench_") && p.metric !== "checks") return;
       const tags = p.data.tags ?? {};
@@ -130,10 +176,44 @@ export function k6Rows(texts: readonly string[]): K6Summary {
   }
   const all = [...cases.values()];
   return {
-    rows: all.map(row),
+    results: k6Run(all),
     counts: all.map(({ codec, payload, sent, received, lost, checksPassed, checksFailed, latencyMs }) => {
       const sorted = [...latencyMs].sort((a, b) => a - b);
       return { codec, payload, sent, received, lost, checksPassed, checksFailed, serviceP50Ms: quantile(sorted, 0.5), serviceP99Ms: quantile(sorted, 0.99) };
     }),
+  };
+}
+
+/** The test as one run: its cases, k6 as their machine, when its first message went out. */
+function k6Run(all: readonly K6Case[]): BenchResults {
+  const cases = all.map(caseOf);
+  const first = Math.min(...all.map((c) => c.first));
+  return {
+    timestamp: Number.isFinite(first) ? new Date(first).toISOString() : "",
+    settings: {
+      codecs: [...new Set(cases.map((c) => c.codec))],
+      payloads: [...new Set(cases.map((c) => c.payload))],
+      modes: ["latency"],
+      iterations: { codec: NaN, roundtrip: NaN, stream: NaN, fanout: NaN, latency: NaN },
+      warmup: { codec: NaN, roundtrip: NaN, stream: NaN, fanout: NaN, latency: NaN },
+      runs: 1,
+      seed: NaN,
+      fixed: false,
+      window: NaN,
+      rates: [],
+      sweep: false,
+      clients: NaN,
+      deflate: false,
+      stallTimeoutMs: NaN,
+      userMessages: [],
+      allowLossy: false,
+      excluded: [],
+      minBatchNs: NaN,
+      client: "k6",
+    },
+    environment: k6Environment(all[0]?.version ?? "k6"),
+    order: {},
+    cases,
+    elapsedMs: NaN,
   };
 }

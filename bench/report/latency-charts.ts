@@ -14,15 +14,20 @@
  */
 
 import { round3, unique, type ChartDataset, type ChartSpec } from "./chart-spec.ts";
-import type { ChartRow } from "./rows.ts";
+import type { SourcedCase } from "./sources.ts";
+
+/** A latency case's corrected percentile (from when each message was due), ns; NaN where it has none. */
+const rtt = (r: SourcedCase, p: "p50" | "p90" | "p99" | "p999" | "p9999" | "max"): number => r.case.socket?.rtt?.[p] ?? NaN;
+/** The rate asked for, messages per second; NaN outside latency mode. */
+const rateOf = (r: SourcedCase): number => r.case.socket?.targetRate ?? NaN;
 
 /** The spectrum's points: percentile and the row's figure at it. */
-const SPECTRUM: { q: number; pick: (r: ChartRow) => number }[] = [
-  { q: 0.5, pick: (r) => r.rttP50Ns },
-  { q: 0.9, pick: (r) => r.rttP90Ns },
-  { q: 0.99, pick: (r) => r.rttP99Ns },
-  { q: 0.999, pick: (r) => r.rttP999Ns },
-  { q: 0.9999, pick: (r) => r.rttP9999Ns },
+const SPECTRUM: { q: number; pick: (r: SourcedCase) => number }[] = [
+  { q: 0.5, pick: (r) => rtt(r, "p50") },
+  { q: 0.9, pick: (r) => rtt(r, "p90") },
+  { q: 0.99, pick: (r) => rtt(r, "p99") },
+  { q: 0.999, pick: (r) => rtt(r, "p999") },
+  { q: 0.9999, pick: (r) => rtt(r, "p9999") },
 ];
 
 /** A hue per codec, spread around the wheel; sources after the first get lighter shades. */
@@ -42,34 +47,34 @@ function lineOptions(title: string, xTitle: string, yTitle: string, percentileAx
   };
 }
 
-/** The codec x source series of a payload's latency rows, in a stable order. */
-function series(rows: readonly ChartRow[]): { codec: string; source: string; rows: ChartRow[]; color: string; label: string }[] {
-  const codecs = unique(rows.map((r) => r.codec));
+/** The codec x source series of a payload's latency cases, in a stable order. */
+function series(rows: readonly SourcedCase[]): { codec: string; source: string; rows: SourcedCase[]; color: string; label: string }[] {
+  const codecs = unique(rows.map((r) => r.case.codec));
   const sources = unique(rows.map((r) => r.source));
   const out = [];
   for (const [si, source] of sources.entries()) {
     for (const [ci, codec] of codecs.entries()) {
-      const of = rows.filter((r) => r.codec === codec && r.source === source).sort((a, b) => a.targetRate - b.targetRate);
+      const of = rows.filter((r) => r.case.codec === codec && r.source === source).sort((a, b) => rateOf(a) - rateOf(b));
       if (of.length === 0) continue;
-      const name = of[0]!.standard ? codec : `${codec}*`;
+      const name = of[0]!.case.standard ? codec : `${codec}*`;
       out.push({ codec, source, rows: of, color: codecColor(ci, codecs.length, si), label: sources.length > 1 ? `${name}, ${source}` : name });
     }
   }
   return out;
 }
 
-function rateChart(rows: readonly ChartRow[], payload: string): ChartSpec {
+function rateChart(rows: readonly SourcedCase[], payload: string): ChartSpec {
   const datasets: ChartDataset[] = [];
   for (const s of series(rows)) {
-    for (const [p, pick, dash] of [
-      ["p50", (r: ChartRow) => r.rttP50Ns, undefined],
-      ["p99", (r: ChartRow) => r.rttP99Ns, [6, 4]],
+    for (const [p, dash] of [
+      ["p50", undefined],
+      ["p99", [6, 4]],
     ] as const) {
-      const shown = s.rows.filter((r) => Number.isFinite(pick(r)));
-      const crossed = shown.map((r) => r.flags.includes("below-rate"));
+      const shown = s.rows.filter((r) => Number.isFinite(rtt(r, p)));
+      const crossed = shown.map((r) => r.case.flags.includes("below-rate"));
       datasets.push({
         label: `${s.label} ${p}`,
-        data: shown.map((r) => ({ x: r.targetRate, y: round3(pick(r) / 1000) })),
+        data: shown.map((r) => ({ x: rateOf(r), y: round3(rtt(r, p) / 1000) })),
         backgroundColor: s.color,
         borderColor: s.color,
         ...(dash ? { borderDash: [...dash] } : {}),
@@ -84,21 +89,21 @@ function rateChart(rows: readonly ChartRow[], payload: string): ChartSpec {
 }
 
 /** One rate: bars of p50, p99 and p99.9 per codec. */
-function barChart(rows: readonly ChartRow[], payload: string): ChartSpec {
+function barChart(rows: readonly SourcedCase[], payload: string): ChartSpec {
   const all = series(rows);
-  const labels = unique(all.map((s) => (s.rows[0]!.standard ? s.codec : `${s.codec}*`)));
+  const labels = unique(all.map((s) => (s.rows[0]!.case.standard ? s.codec : `${s.codec}*`)));
   const sources = unique(all.map((s) => s.source));
   const datasets: ChartDataset[] = [];
   for (const [si, source] of sources.entries()) {
-    for (const [mi, [p, pick]] of ([["p50", (r: ChartRow) => r.rttP50Ns], ["p99", (r: ChartRow) => r.rttP99Ns], ["p99.9", (r: ChartRow) => r.rttP999Ns]] as const).entries()) {
+    for (const [mi, [p, figure]] of ([["p50", "p50"], ["p99", "p99"], ["p99.9", "p999"]] as const).entries()) {
       const data = unique(all.map((s) => s.codec)).map((codec) => {
         const r = all.find((s) => s.codec === codec && s.source === source)?.rows[0];
-        return r && Number.isFinite(pick(r)) ? round3(pick(r) / 1000) : null;
+        return r && Number.isFinite(rtt(r, figure)) ? round3(rtt(r, figure) / 1000) : null;
       });
       datasets.push({ label: sources.length > 1 ? `${p}, ${source}` : p, data, backgroundColor: codecColor(mi, 3, si) });
     }
   }
-  const rate = rows[0]!.targetRate;
+  const rate = rateOf(rows[0]!);
   const title = `${payload} at ${rate.toLocaleString("en-US")} msgs/s: corrected latency (from when each message was due)`;
   const options = lineOptions(title, "", "µs", false) as { scales: Record<string, unknown> };
   options.scales.x = { ticks: { autoSkip: false, maxRotation: 45 } };
@@ -106,30 +111,33 @@ function barChart(rows: readonly ChartRow[], payload: string): ChartSpec {
 }
 
 /** The rate the spectrum is drawn at: the highest every codec of the payload kept, else the lowest run. */
-function commonRate(rows: readonly ChartRow[]): number {
-  const rates = unique(rows.map((r) => r.targetRate)).sort((a, b) => a - b);
-  const codecs = unique(rows.map((r) => `${r.codec}\u0000${r.source}`));
-  const kept = rates.filter((rate) => codecs.every((k) => rows.some((r) => `${r.codec}\u0000${r.source}` === k && r.targetRate === rate && !r.flags.includes("below-rate"))));
+function commonRate(rows: readonly SourcedCase[]): number {
+  const rates = unique(rows.map(rateOf)).sort((a, b) => a - b);
+  const series = (r: SourcedCase): string => `${r.case.codec}\u0000${r.source}`;
+  const codecs = unique(rows.map(series));
+  const kept = rates.filter((rate) => codecs.every((k) => rows.some((r) => series(r) === k && rateOf(r) === rate && !r.case.flags.includes("below-rate"))));
   return kept.length > 0 ? kept[kept.length - 1]! : rates[0]!;
 }
 
-function spectrumChart(rows: readonly ChartRow[], payload: string): ChartSpec {
+function spectrumChart(rows: readonly SourcedCase[], payload: string): ChartSpec {
   const rate = commonRate(rows);
-  const at = rows.filter((r) => r.targetRate === rate);
+  const at = rows.filter((r) => rateOf(r) === rate);
   const datasets: ChartDataset[] = series(at).map((s) => {
     const r = s.rows[0]!;
-    const points = SPECTRUM.filter((p) => 1 / (1 - p.q) <= r.received && Number.isFinite(p.pick(r))).map((p) => ({ x: round3(1 / (1 - p.q)), y: round3(p.pick(r) / 1000) }));
-    if (Number.isFinite(r.rttMaxNs) && r.received > 0) points.push({ x: r.received, y: round3(r.rttMaxNs / 1000) });
+    // The replies received: the samples behind the percentiles.
+    const received = r.case.socket?.received ?? NaN;
+    const points = SPECTRUM.filter((p) => 1 / (1 - p.q) <= received && Number.isFinite(p.pick(r))).map((p) => ({ x: round3(1 / (1 - p.q)), y: round3(p.pick(r) / 1000) }));
+    if (Number.isFinite(rtt(r, "max")) && received > 0) points.push({ x: received, y: round3(rtt(r, "max") / 1000) });
     return { label: s.label, data: points, backgroundColor: s.color, borderColor: s.color, showLine: true };
   });
   const title = `${payload} at ${rate.toLocaleString("en-US")} msgs/s: percentile spectrum (corrected latency; last point: max)`;
   return { id: `latency-spectrum-${payload}`, payload, title, config: { type: "line", data: { datasets }, options: lineOptions(title, "percentile (log scale of 1 / (1 - p))", "µs", true) } };
 }
 
-export function latencySpecs(rows: readonly ChartRow[], payload: string): ChartSpec[] {
-  const of = rows.filter((r) => Number.isFinite(r.targetRate) && r.targetRate > 0);
+export function latencySpecs(rows: readonly SourcedCase[], payload: string): ChartSpec[] {
+  const of = rows.filter((r) => Number.isFinite(rateOf(r)) && rateOf(r) > 0);
   if (of.length === 0) return [];
-  const several = unique(of.map((r) => r.targetRate)).length > 1;
+  const several = unique(of.map(rateOf)).length > 1;
   return [several ? rateChart(of, payload) : barChart(of, payload), spectrumChart(of, payload)];
 }
 

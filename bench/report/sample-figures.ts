@@ -1,39 +1,30 @@
 /**
- * The README's figures, made from committed results CSVs (results/sample/) so that no figure in
- * the README is typed by hand: how far apart the ratios of back-to-back runs landed, mode by
+ * The README's figures, made from committed results files (results/sample/, read as every report
+ * reads them, results-file.ts) so that no figure in the README is typed by hand: how far apart the ratios of back-to-back runs landed, mode by
  * mode, lab (codec mode) and field (inside the server) side by side, the calibration that proves
  * the field figure, the knees of back-to-back sweeps, and the same lab ratios on another machine.
  * `bun run readme-figures` prints this block and writes it into the README; a test fails when
  * the README's copy differs.
  */
 
+import type { BenchResults, CaseRatios, CaseResult, Environment, Estimate, Ratio } from "../harness/results.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
-import { parseCsv } from "./csv-parse.ts";
+import { ReportError } from "./report-errors.ts";
 
 /** Where the README's block starts and ends. */
 export const FIGURES_BEGIN = "<!-- figures:begin (bun run readme-figures writes this block from results/sample/) -->";
 export const FIGURES_END = "<!-- figures:end -->";
 
-/** A results CSV's verified rows, each read by column name. */
-export type SampleRows = ((column: string) => string)[];
-
-export function sampleRows(csv: string): SampleRows {
-  const [header, ...body] = parseCsv(csv);
-  const at = new Map((header ?? []).map((name, i) => [name, i]));
-  const rows = body.filter((r) => r.length > 1).map((r) => (column: string): string => r[at.get(column) ?? -1] ?? "");
-  return rows.filter((r) => r("verified") === "true");
-}
-
-/** A sample file: its rows, and its name for the reader. */
+/** A sample file: its results, and its name for the reader. */
 export interface Sample {
   name: string;
-  rows: SampleRows;
+  results: BenchResults;
 }
 
 interface View {
   mode: string;
-  /** The ratio's column; its interval is in `${column}_ci95_low` and `_high`. */
-  column: string;
+  /** The ratio shown, with its interval. */
+  ratio: (r: CaseRatios) => Ratio | undefined;
   /** Turn the ratio around (a throughput ratio read as time). */
   invert?: boolean;
   /** Spread across the runs called close: the lab's 1.05x, the field's 1.10x. */
@@ -41,37 +32,38 @@ interface View {
   what: string;
 }
 
+const VS_JSON = (r: CaseRatios): Ratio | undefined => r.vsJson;
+const ECHO = (r: CaseRatios): Ratio | undefined => r.echoVsJson;
+const FIELD = (r: CaseRatios): Ratio | undefined => r.fieldVsJson;
+
 const VIEWS: readonly View[] = [
-  { mode: "codec", column: "total_vs_json", within: 1.05, what: "Lab, codec mode (serialize + deserialize in process, a client's work), time per message relative to JSON" },
-  { mode: "codec", column: "echo_vs_json", within: 1.1, what: "Lab echo (decode a frame, then encode what it gave, a server's work), relative to JSON" },
-  { mode: "roundtrip", column: "field_vs_json", within: 1.1, what: "Field, roundtrip mode (inside a server idle between messages), decode + encode relative to JSON's" },
-  { mode: "stream", column: "field_vs_json", within: 1.1, what: "Field, stream mode (inside a busy server), decode + encode relative to JSON's" },
-  { mode: "roundtrip", column: "total_vs_json", within: 1.05, what: "Roundtrip mode, mean round-trip time relative to JSON" },
-  { mode: "stream", column: "msgs_per_s_vs_raw", invert: true, within: 1.05, what: "Stream mode, time per message relative to raw (the transport alone; above 1 is slower)" },
+  { mode: "codec", ratio: VS_JSON, within: 1.05, what: "Lab, codec mode (serialize + deserialize in process, a client's work), time per message relative to JSON" },
+  { mode: "codec", ratio: ECHO, within: 1.1, what: "Lab echo (decode a frame, then encode what it gave, a server's work), relative to JSON" },
+  { mode: "roundtrip", ratio: FIELD, within: 1.1, what: "Field, roundtrip mode (inside a server idle between messages), decode + encode relative to JSON's" },
+  { mode: "stream", ratio: FIELD, within: 1.1, what: "Field, stream mode (inside a busy server), decode + encode relative to JSON's" },
+  { mode: "roundtrip", ratio: VS_JSON, within: 1.05, what: "Roundtrip mode, mean round-trip time relative to JSON" },
+  { mode: "stream", ratio: (r) => r.vsRaw, invert: true, within: 1.05, what: "Stream mode, time per message relative to raw (the transport alone; above 1 is slower)" },
 ];
 
-/** A cell as a number; NaN where it is empty. */
-export const num = (s: string): number => (s === "" ? Number.NaN : Number(s));
-
-/** The row of one mode, payload and codec. */
-export function find(rows: SampleRows, mode: string, payload: string, codec: string): ((c: string) => string) | undefined {
-  return rows.find((r) => r("mode") === mode && r("payload") === payload && r("codec") === codec);
+/** The verified case of one mode, payload and codec. */
+function find(results: BenchResults, mode: string, payload: string, codec: string): CaseResult | undefined {
+  return results.cases.find((c) => c.verified && c.mode === mode && c.payload === payload && c.codec === codec);
 }
 
 /** "0.56 ± 3.1%": a ratio with its interval as ± percent of it (the wider side); "-" where there is none. */
-function ratioCell(row: ((c: string) => string) | undefined, column: string, invert = false): { text: string; ratio: number } {
-  const ratio = row ? num(row(column)) : Number.NaN;
-  if (!Number.isFinite(ratio)) return { text: "-", ratio };
-  const low = num(row!(`${column}_ci95_low`));
-  const high = num(row!(`${column}_ci95_high`));
+function ratioCell(c: CaseResult | undefined, pick: (r: CaseRatios) => Ratio | undefined, invert = false): { text: string; ratio: number } {
+  const found = c?.ratios && pick(c.ratios);
+  const ratio = found?.ratio ?? Number.NaN;
+  if (!found || !Number.isFinite(ratio)) return { text: "-", ratio };
+  const { low, high } = found;
   const r = invert ? 1 / ratio : ratio;
   if (!Number.isFinite(low) || !Number.isFinite(high)) return { text: r.toFixed(2), ratio: r };
   const plusMinus = Math.max(high / ratio - 1, 1 - low / ratio);
   return { text: `${r.toFixed(2)} ± ${(100 * plusMinus).toFixed(1)}%`, ratio: r };
 }
 
-function codecsOf(rows: SampleRows, mode: string, skip: readonly string[]): string[] {
-  return [...new Set(rows.filter((r) => r("mode") === mode).map((r) => r("codec")))].filter((c) => !skip.includes(c));
+function codecsOf(results: BenchResults, mode: string, skip: readonly string[]): string[] {
+  return [...new Set(results.cases.filter((c) => c.verified && c.mode === mode).map((c) => c.codec))].filter((c) => !skip.includes(c));
 }
 
 /** One view's table: a row per payload and codec, a column per run, and the largest over the smallest ratio. */
@@ -81,8 +73,8 @@ function viewTable(view: View, runs: readonly Sample[]): string[] {
   let within = 0;
   let rows = 0;
   for (const payload of PAYLOAD_NAMES) {
-    for (const codec of codecsOf(runs[0]!.rows, view.mode, ["json", "raw"])) {
-      const cells = runs.map((r) => ratioCell(find(r.rows, view.mode, payload, codec), view.column, view.invert));
+    for (const codec of codecsOf(runs[0]!.results, view.mode, ["json", "raw"])) {
+      const cells = runs.map((r) => ratioCell(find(r.results, view.mode, payload, codec), view.ratio, view.invert));
       const ratios = cells.map((c) => c.ratio).filter(Number.isFinite);
       if (ratios.length === 0) continue;
       const spread = Math.max(...ratios) / Math.min(...ratios);
@@ -99,19 +91,18 @@ function viewTable(view: View, runs: readonly Sample[]): string[] {
 function sideBySide(run: Sample): string[] {
   const lines = ["| payload | codec | lab | lab echo | field, roundtrip | field, stream |", "|---|---|---|---|---|---|"];
   for (const payload of PAYLOAD_NAMES) {
-    for (const codec of codecsOf(run.rows, "codec", ["json"])) {
-      const cell = (mode: string, column: string): string => ratioCell(find(run.rows, mode, payload, codec), column).text;
-      if (!find(run.rows, "codec", payload, codec)) continue;
-      lines.push(`| ${payload} | ${codec} | ${cell("codec", "total_vs_json")} | ${cell("codec", "echo_vs_json")} | ${cell("roundtrip", "field_vs_json")} | ${cell("stream", "field_vs_json")} |`);
+    for (const codec of codecsOf(run.results, "codec", ["json"])) {
+      const cell = (mode: string, pick: (r: CaseRatios) => Ratio | undefined): string => ratioCell(find(run.results, mode, payload, codec), pick).text;
+      if (!find(run.results, "codec", payload, codec)) continue;
+      lines.push(`| ${payload} | ${codec} | ${cell("codec", VS_JSON)} | ${cell("codec", ECHO)} | ${cell("roundtrip", FIELD)} | ${cell("stream", FIELD)} |`);
     }
   }
   return lines;
 }
 
 /** "1.01 [0.98-1.04]" of a calibration share. */
-function shareCell(row: ((c: string) => string) | undefined, column: string): string {
-  const v = row ? num(row(column)) : Number.NaN;
-  return Number.isFinite(v) ? `${v.toFixed(2)} [${num(row!(`${column}_ci95_low`)).toFixed(2)}-${num(row!(`${column}_ci95_high`)).toFixed(2)}]` : "-";
+function shareCell(e: Estimate | undefined): string {
+  return e && Number.isFinite(e.value) ? `${e.value.toFixed(2)} [${e.low.toFixed(2)}-${e.high.toFixed(2)}]` : "-";
 }
 
 /** The calibrated run: per mode and payload, the known cost and what each method found of it. */
@@ -122,13 +113,10 @@ function calibrationTable(run: Sample): string[] {
   ];
   for (const mode of ["roundtrip", "stream"]) {
     for (const payload of PAYLOAD_NAMES) {
-      const spin = find(run.rows, mode, payload, "cal-spin");
-      const twin = find(run.rows, mode, payload, "cal-json");
-      if (!spin) continue;
-      const known = Math.round(num(spin("calibration_known_ns"))).toLocaleString("en-US");
-      lines.push(
-        `| ${mode} | ${payload} | ${known} | ${shareCell(spin, "calibration_field_share")} | ${shareCell(twin, "calibration_field_share")} | ${shareCell(spin, "calibration_cpu_share")} | ${shareCell(twin, "calibration_cpu_share")} |`,
-      );
+      if (!find(run.results, mode, payload, "cal-spin")) continue;
+      const check = run.results.calibration?.find((x) => x.mode === mode && x.payload === payload);
+      const known = Math.round(check?.known.value ?? Number.NaN).toLocaleString("en-US");
+      lines.push(`| ${mode} | ${payload} | ${known} | ${shareCell(check?.spinByTimers)} | ${shareCell(check?.twinByTimers)} | ${shareCell(check?.spinByCpu)} | ${shareCell(check?.twinByCpu)} |`);
     }
   }
   return lines;
@@ -140,10 +128,11 @@ function kneeTable(sweeps: readonly Sample[]): string[] {
   let within = 0;
   let rows = 0;
   for (const payload of PAYLOAD_NAMES) {
-    for (const codec of codecsOf(sweeps[0]!.rows, "latency", [])) {
+    for (const codec of codecsOf(sweeps[0]!.results, "latency", [])) {
       const knees = sweeps.map((s) => {
-        const row = find(s.rows, "latency", payload, codec);
-        return row ? { rate: num(row("knee_rate")), missed: num(row("knee_missed_rate")) } : undefined;
+        const c = find(s.results, "latency", payload, codec);
+        const knee = c && s.results.knees?.find((k) => k.client === c.client && k.payload === payload && k.codec === codec);
+        return c ? { rate: knee?.rate ?? Number.NaN, missed: knee?.missed ?? Number.NaN } : undefined;
       });
       const rates = knees.map((k) => k?.rate ?? Number.NaN).filter((r) => r > 0);
       if (rates.length === 0) continue;
@@ -157,9 +146,15 @@ function kneeTable(sweeps: readonly Sample[]): string[] {
   return [`${within} of ${rows} knees within 25% of each other across the sweeps.`, "", ...lines];
 }
 
-function machineLine(rows: SampleRows): string {
-  const r = rows[0]!;
-  return `${r("cpu")} (${r("cores")} cores), ${r("runtime")} ${r("runtime_version")}, ${r("os")}`;
+/** The machine of a run's first verified case. */
+function machine(results: BenchResults): Environment {
+  const c = results.cases.find((x) => x.verified)!;
+  return results.environments?.[c.client] ?? results.environment;
+}
+
+function machineLine(results: BenchResults): string {
+  const m = machine(results);
+  return `${m.cpu} (${m.cores} cores), ${m.runtime} ${m.runtimeVersion}, ${m.os}`;
 }
 
 /** What the block is made of: back-to-back default runs, a calibrated run, back-to-back sweeps, another machine's run. */
@@ -175,23 +170,23 @@ export function sampleFigures(set: SampleSet): string {
   const first = runs[0]!;
   const files = (samples: readonly Sample[]): string => samples.map((s) => `\`${s.name}\``).join(", ");
   const out: string[] = [FIGURES_BEGIN, ""];
-  out.push(`${runs.length} back-to-back runs of \`bun run bench\` (${files(runs)}) on ${machineLine(first.rows)}.`);
+  out.push(`${runs.length} back-to-back runs of \`bun run bench\` (${files(runs)}) on ${machineLine(first.results)}.`);
   out.push(`Each cell: the median of the per-round ratios ± its 95% interval, within that run.`);
   out.push("", `Lab and field side by side, run 1: time per message relative to JSON's (lab: codec mode; field: the server's own decode + encode, raw's timers taken off).`, "", ...sideBySide(first));
   for (const view of VIEWS) {
-    if (!first.rows.some((r) => r("mode") === view.mode && r(view.column) !== "")) continue;
+    if (!first.results.cases.some((c) => c.verified && c.mode === view.mode && c.ratios && view.ratio(c.ratios) !== undefined)) continue;
     out.push("", ...viewTable(view, runs));
   }
   out.push("", `The calibration, \`bun run bench --calibrate\` (\`${calibrated.name}\`): what each way of measuring inside the server found of cal-spin's known cost (1 holds), and of cal-json against json (1 holds), median of the rounds [95%].`, "", ...calibrationTable(calibrated));
   const knees = kneeTable(sweeps);
   out.push("", `Knees of ${sweeps.length} back-to-back \`bun run bench --modes latency --rate sweep\` (${files(sweeps)}), msgs/s, the rate missed above in brackets (+: kept every rate run). ${knees[0]}`, "", ...knees.slice(2));
-  out.push("", `The lab ratios on another machine: ${machineLine(other.rows)}, \`${other.name}\`, measured before codec mode ran in interleaved rounds (3 whole runs per codec, geometric mean of the per-run ratios):`, "");
-  out.push(`| payload | codec | ${first.rows[0]!("cpu")}, run 1 | ${other.rows[0]!("cpu")} |`, "|---|---|---|---|");
+  out.push("", `The lab ratios on another machine: ${machineLine(other.results)}, \`${other.name}\`, measured before codec mode ran in interleaved rounds (3 whole runs per codec, geometric mean of the per-run ratios):`, "");
+  out.push(`| payload | codec | ${machine(first.results).cpu}, run 1 | ${machine(other.results).cpu} |`, "|---|---|---|---|");
   for (const payload of PAYLOAD_NAMES) {
-    for (const codec of codecsOf(first.rows, "codec", ["json"])) {
-      const mine = find(first.rows, "codec", payload, codec);
+    for (const codec of codecsOf(first.results, "codec", ["json"])) {
+      const mine = find(first.results, "codec", payload, codec);
       if (!mine) continue;
-      out.push(`| ${payload} | ${codec} | ${ratioCell(mine, "total_vs_json").text} | ${ratioCell(find(other.rows, "codec", payload, codec), "total_vs_json").text} |`);
+      out.push(`| ${payload} | ${codec} | ${ratioCell(mine, VS_JSON).text} | ${ratioCell(find(other.results, "codec", payload, codec), VS_JSON).text} |`);
     }
   }
   out.push("", FIGURES_END);
@@ -202,6 +197,6 @@ export function sampleFigures(set: SampleSet): string {
 export function withFigures(readme: string, block: string): string {
   const begin = readme.indexOf(FIGURES_BEGIN);
   const end = readme.indexOf(FIGURES_END);
-  if (begin < 0 || end < begin) throw new Error(`the README has no figures block (${FIGURES_BEGIN} ... ${FIGURES_END})`);
+  if (begin < 0 || end < begin) throw new ReportError("NO_FIGURES_BLOCK", `the README has no figures block (${FIGURES_BEGIN} ... ${FIGURES_END})`);
   return readme.slice(0, begin) + block + readme.slice(end + FIGURES_END.length);
 }

@@ -1,24 +1,22 @@
 /**
  * The console table's columns, one set per mode, and the order each mode's
- * rows are listed in. A cell is plain text; ratios come from ratios.ts.
+ * rows are listed in. A cell is plain text; ratios are the ones the results
+ * carry (bench/harness/ratios.ts).
  */
 
 import type { CaseResult } from "../harness/results.ts";
 import { codecLabel, count, formatNs, mebibytes, percent, ratioText } from "./format.ts";
-import { fieldCost } from "./field.ts";
-import { baselineCase, vsJson, vsRaw } from "./ratios.ts";
 
 /**
  * Total time relative to json, or throughput relative to raw, paired round
- * by round (ratios.ts), with the half-width of its 95% interval in percent.
- * Marked "≈" whenever that interval holds 1, so the table never calls a
- * codec faster than the data can show; one round shows no interval at all.
+ * by round, with the half-width of its 95% interval in percent. Marked "≈"
+ * whenever that interval holds 1, so the table never calls a codec faster
+ * than the data can show; one round shows no interval at all. Blank where
+ * the baseline did not run.
  */
-function ratioCell(c: CaseResult, group: readonly CaseResult[], base: "json" | "raw"): string {
-  const baseline = baselineCase(group, c, base);
-  if (!baseline) return "";
-  if (baseline === c) return "1.00";
-  const r = base === "json" ? vsJson(c, group) : vsRaw(c, group);
+function ratioCell(c: CaseResult, base: "json" | "raw"): string {
+  if (c.codec === base) return "1.00";
+  const r = base === "json" ? c.ratios?.vsJson : c.ratios?.vsRaw;
   return r ? ratioText(r) : "";
 }
 
@@ -30,7 +28,7 @@ function ratioCell(c: CaseResult, group: readonly CaseResult[], base: "json" | "
 export interface Column {
   title: string;
   width: number;
-  cell: (c: CaseResult, group: readonly CaseResult[]) => string;
+  cell: (c: CaseResult) => string;
   wide?: true;
   /** A wide column shown by default when the connections negotiated permessage-deflate. */
   deflate?: true;
@@ -38,8 +36,8 @@ export interface Column {
 
 export const NAME: Column = { title: "codec", width: 17, cell: codecLabel };
 const BYTES: Column = { title: "bytes", width: 6, cell: (c) => count(c.bytes) };
-const VS_JSON: Column = { title: "vs json", width: 12, cell: (c, g) => ratioCell(c, g, "json") };
-const VS_RAW: Column = { title: "vs raw", width: 12, cell: (c, g) => ratioCell(c, g, "raw") };
+const VS_JSON: Column = { title: "vs json", width: 12, cell: (c) => ratioCell(c, "json") };
+const VS_RAW: Column = { title: "vs raw", width: 12, cell: (c) => ratioCell(c, "raw") };
 /** Frames on the wire per message, as counted on the socket: what compression left of the bytes. */
 const WIRE: Column = { title: "wire", width: 6, cell: (c) => count(c.socket!.wireBytes), wide: true, deflate: true };
 const REPLY_WIRE: Column = { title: "reply wire", width: 10, cell: (c) => count(c.socket!.replyWireBytes ?? NaN), wide: true, deflate: true };
@@ -48,11 +46,11 @@ const LOST: Column = { title: "lost", width: 5, cell: (c) => count(c.socket!.los
 const sum = (a: number | null, b: number | null): number => (typeof a === "number" && typeof b === "number" ? a + b : NaN);
 /** Encode + decode per message on each side of the socket ("-" for raw, which does neither). */
 const CLIENT_CODEC: Column = { title: "client", width: 10, cell: (c) => formatNs(sum(c.serialize.mean, c.deserialize.mean)) };
-/** The server's side: the field figure (bench/report/field.ts) where the slices carried it, else its totals over the connection. */
+/** The server's side: the field figure (bench/harness/field.ts) where the slices carried it, else its totals over the connection. */
 const SERVER_CODEC: Column = {
   title: "server",
   width: 10,
-  cell: (c, g) => (c.codec === "raw" ? "-" : formatNs(fieldCost(c, g)?.value ?? sum(c.socket!.serverDeserialize.mean, c.socket!.serverSerialize.mean))),
+  cell: (c) => (c.codec === "raw" ? "-" : formatNs(c.ratios?.field?.value ?? sum(c.socket!.serverDeserialize.mean, c.socket!.serverSerialize.mean))),
 };
 const CLIENT_SER: Column = { title: "client ser", width: 10, cell: (c) => formatNs(c.serialize.mean), wide: true };
 const CLIENT_DE: Column = { title: "client de", width: 10, cell: (c) => formatNs(c.deserialize.mean), wide: true };

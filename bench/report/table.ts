@@ -11,7 +11,8 @@ import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
 import { calibrationLines, labFieldLines } from "./field-table.ts";
 import { fidelityLines } from "./fidelity-table.ts";
 import { count, formatNs, pad, TERMINAL_WIDTH, wrapLine } from "./format.ts";
-import { roundToRoundNoise, widestRatioInterval } from "./ratios.ts";
+import { roundToRoundNoise } from "../harness/pairing.ts";
+import { widestRatioInterval } from "../harness/ratios.ts";
 import { KNEE_RULE, knees } from "../harness/knee.ts";
 import { COMPRESSION_COLUMNS, MODE_VIEWS, NAME, SPREAD, type Column } from "./table-columns.ts";
 import { verdictLines } from "./verdict.ts";
@@ -50,11 +51,11 @@ function block(cases: readonly CaseResult[], baseColumns: readonly Column[], ord
   const sorted = [...cases].sort((a, b) => (a.verified === b.verified ? (a.verified ? order(a, b) : 0) : a.verified ? -1 : 1));
   for (const c of sorted) {
     if (!c.verified) {
-      lines.push(...wrapLine(`${pad(NAME.cell(c, cases), NAME.width)}  FAILED: ${c.error}`, TERMINAL_WIDTH, " ".repeat(NAME.width + 2)));
+      lines.push(...wrapLine(`${pad(NAME.cell(c), NAME.width)}  FAILED: ${c.error}`, TERMINAL_WIDTH, " ".repeat(NAME.width + 2)));
       continue;
     }
     const flag = c.flags.includes("near-empty-loop") ? "  (near the empty-loop floor)" : "";
-    lines.push(columns.map((col, i) => pad(col.cell(c, cases), col.width, i > 0)).join("  ") + flag);
+    lines.push(columns.map((col, i) => pad(col.cell(c), col.width, i > 0)).join("  ") + flag);
   }
   return lines;
 }

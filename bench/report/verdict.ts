@@ -13,8 +13,8 @@ import { knees } from "../harness/knee.ts";
 import type { CaseResult } from "../harness/results.ts";
 import { orderPayloads, type PayloadName } from "../../protocols/messages.ts";
 import { codecLabel, count, TERMINAL_WIDTH, wrapLine } from "./format.ts";
-import { disagree, echoVsJson, fieldVsJson } from "./field.ts";
-import { pairedRatio, vsJson, vsRaw } from "./ratios.ts";
+import { disagree } from "../harness/field.ts";
+import { overlapsOne, pairedRatio } from "../harness/pairing.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 
 /** Most lines the verdict takes. */
@@ -56,10 +56,13 @@ function cost(c: CaseResult): number {
   return c.mode === "codec" ? c.total.median : c.mode === "roundtrip" || c.mode === "latency" ? c.total.mean : 1 / c.msgsPerS;
 }
 
-/** True when `a` and `b` cannot be told apart: their paired ratio's interval holds 1. */
+/**
+ * True when `a` and `b` cannot be told apart: their paired ratio's interval holds 1. A codec
+ * against the fastest is no baseline the results carry a ratio to, so the verdict pairs it here.
+ */
 function tied(a: CaseResult, b: CaseResult): boolean {
   const r = pairedRatio(a, b);
-  return r === undefined || r.rounds < 2 || (r.low <= 1 && 1 <= r.high);
+  return r === undefined || overlapsOne(r);
 }
 
 function names(list: readonly CaseResult[]): string {
@@ -72,19 +75,19 @@ function names(list: readonly CaseResult[]): string {
  * comparison every table shows, measured round by round), else by their own
  * time per message.
  */
-function rank(cases: readonly CaseResult[], of: CaseResult[]): CaseResult[] {
-  const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (vsJson(c, cases)?.ratio ?? NaN));
+function rank(of: CaseResult[]): CaseResult[] {
+  const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (c.ratios?.vsJson?.ratio ?? NaN));
   const paired = of.every((c) => Number.isFinite(key(c)));
   return of.sort((a, b) => (paired ? key(a) - key(b) : cost(a) - cost(b)));
 }
 
 function payloadLine(cases: readonly CaseResult[], payload: PayloadName, mode: SpeedMode, width: number): string | undefined {
-  const ranked = rank(cases, candidates(cases, mode, payload));
+  const ranked = rank(candidates(cases, mode, payload));
   if (ranked.length === 0) return undefined;
   const best = ranked[0]!;
   const ties = ranked.filter((c) => c === best || tied(c, best));
   const json = ranked.find((c) => c.codec === "json");
-  const vs = json && best !== json ? vsJson(best, cases) : undefined;
+  const vs = json && best !== json ? best.ratios?.vsJson : undefined;
   const others = ties.length - 1;
   const details = [vs ? `${ratioText(vs.ratio)} json's time` : "", others > 0 ? `tied with ${others === 1 ? names(ties.slice(1)) : `${others} others`}` : ""].filter((d) => d !== "");
   const speed = `fastest ${names([best])}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
@@ -104,7 +107,7 @@ function handWrittenLine(cases: readonly CaseResult[], payloads: readonly Payloa
       const cb = of.find((c) => c.codec === "custom-binary");
       const json = of.find((c) => c.codec === "json");
       if (!cb || !json) continue;
-      const r = vsJson(cb, cases);
+      const r = cb.ratios?.vsJson;
       times.push(r ? `${r.overlap ? "≈" : ""}${r.ratio.toFixed(2)}` : "-");
       bytes.push((cb.bytes / json.bytes).toFixed(2));
     }
@@ -116,7 +119,7 @@ function handWrittenLine(cases: readonly CaseResult[], payloads: readonly Payloa
 }
 
 /**
- * Inside the server (the field figure, bench/report/field.ts), in the busiest mode that has it:
+ * Inside the server (the field figure, bench/harness/field.ts), in the busiest mode that has it:
  * the codec that costs the server least per payload, custom-binary against json, and whether
  * the lab's echo said the same. Where the two disagree beyond their intervals, the field is what
  * a server pays, and the line says so.
@@ -130,13 +133,13 @@ function fieldLines(cases: readonly CaseResult[], payloads: readonly PayloadName
     for (const payload of payloads) {
       const of = candidates(cases, mode, payload).filter((c) => c.socket?.field !== undefined);
       if (!of.some((c) => c.codec === "json")) continue;
-      const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (fieldVsJson(c, cases)?.ratio ?? Number.POSITIVE_INFINITY));
+      const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (c.ratios?.fieldVsJson?.ratio ?? Number.POSITIVE_INFINITY));
       const first = [...of].sort((a, b) => key(a) - key(b))[0]!;
       best.push(codecLabel(first));
       const cb = of.find((c) => c.codec === "custom-binary");
-      const field = cb && fieldVsJson(cb, cases);
+      const field = cb?.ratios?.fieldVsJson;
       const labCase = cases.find((c) => c.mode === "codec" && c.client === "inprocess" && c.codec === "custom-binary" && c.payload === payload && c.verified);
-      const echo = labCase && echoVsJson(labCase, cases);
+      const echo = labCase?.ratios?.echoVsJson;
       hand.push(field ? `${field.overlap ? "≈" : ""}${field.ratio.toFixed(2)}` : "-");
       lab.push(echo ? echo.ratio.toFixed(2) : "-");
       if (disagree(field, echo)) disagreeing.push(payload);
@@ -159,7 +162,7 @@ function socketLines(cases: readonly CaseResult[], payloads: readonly PayloadNam
       const raw = cases.find((c) => c.mode === mode && c.payload === payload && c.codec === "raw" && c.verified);
       const of = candidates(cases, mode, payload);
       if (!raw || of.length === 0) continue;
-      const ratios = of.map((c) => vsRaw(c, cases)?.ratio).filter((r): r is number => r !== undefined);
+      const ratios = of.map((c) => c.ratios?.vsRaw?.ratio).filter((r): r is number => r !== undefined);
       if (ratios.length === 0) continue;
       shares.push({ payload, low: Math.min(...ratios), high: Math.max(...ratios), raw: mode === "roundtrip" ? raw.total.mean : raw.msgsPerS });
     }

@@ -22,7 +22,8 @@ import { chartSpecs, errorBarsPlugin } from "../../bench/report/charts.ts";
 import { withPercentileTicks } from "../../bench/report/latency-charts.ts";
 import { toCsv } from "../../bench/report/csv.ts";
 import { formatNs } from "../../bench/report/format.ts";
-import { resultsFromFile, rowsFromFile, rowsFromResults, type ChartRow } from "../../bench/report/rows.ts";
+import { hasRounds, resultsFromFile } from "../../bench/report/results-file.ts";
+import { sourcedCases, type SourcedCase } from "../../bench/report/sources.ts";
 import { verdictLines } from "../../bench/report/verdict.ts";
 import { isBuiltIn, PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import { benchCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/socket/contract.ts";
@@ -33,6 +34,7 @@ import { fetchInfo, runSuite } from "./suite.ts";
 import { calibrationLines, labFieldLines } from "../../bench/report/field-table.ts";
 import { fidelityLines } from "../../bench/report/fidelity-table.ts";
 import { catalogFor, importCodecModules, makePlan } from "../../bench/harness/plan.ts";
+import { ClientError } from "../client-errors.ts";
 
 const MODE_LABELS: Record<string, string> = {
   codec: "codec: serialize/deserialize in this page",
@@ -58,7 +60,7 @@ const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) 
 Chart.register(errorBarsPlugin);
 
 let lastResults: BenchResults | undefined;
-let loadedRows: ChartRow[] = [];
+let loadedRows: SourcedCase[] = [];
 /** The verdict of a loaded results JSON, shown while the page has no run of its own. */
 let loadedVerdict: string[] = [];
 let charts: Chart[] = [];
@@ -119,7 +121,7 @@ function readSettings(base: Settings): Settings {
     seed: int("seed", 0, 0xffffffff),
     fixed: $<HTMLInputElement>("fixed").checked,
   };
-  if (s.codecs.length === 0 || s.payloads.length === 0 || s.modes.length === 0) throw new Error("pick at least one codec, one payload and one mode");
+  if (s.codecs.length === 0 || s.payloads.length === 0 || s.modes.length === 0) throw new ClientError("FORM", "pick at least one codec, one payload and one mode");
   return s;
 }
 
@@ -130,7 +132,7 @@ function progressText(p: Progress): string {
 function drawCharts(): void {
   for (const c of charts) c.destroy();
   charts = [];
-  const rows = [...(lastResults ? rowsFromResults(lastResults) : []), ...loadedRows];
+  const rows = [...(lastResults ? sourcedCases(lastResults) : []), ...loadedRows];
   const container = $("charts");
   container.replaceChildren();
   for (const spec of chartSpecs(rows)) {
@@ -156,7 +158,7 @@ function drawVerdict(): void {
 
 /** Every row on the charts, this run's and a loaded file's alike, with its ratio, interval and flags. */
 function drawTable(): void {
-  const rows = [...(lastResults ? rowsFromResults(lastResults) : []), ...loadedRows];
+  const rows = [...(lastResults ? sourcedCases(lastResults) : []), ...loadedRows];
   const table = document.createElement("table");
   const tr = (cells: readonly string[], tag: "td" | "th"): void => {
     const row = document.createElement("tr");
@@ -227,15 +229,16 @@ function download(): void {
 async function load(file: File): Promise<void> {
   try {
     const text = await file.text();
-    loadedRows = rowsFromFile(text).map((r) => ({ ...r, source: `${r.source}, ${file.name}` }));
     const loaded = resultsFromFile(text);
-    loadedVerdict = loaded ? [...verdictLines(loaded.cases), ...labFieldLines(loaded), ...calibrationLines(loaded)] : [];
+    loadedRows = sourcedCases(loaded).map((r) => ({ ...r, source: `${r.source}, ${file.name}` }));
+    // The verdict pairs rounds: a JSON file's, not a CSV's.
+    loadedVerdict = hasRounds(loaded) ? [...verdictLines(loaded.cases), ...labFieldLines(loaded), ...calibrationLines(loaded)] : [];
     drawCharts();
     drawTable();
     drawVerdict();
     $("progress").textContent = `Loaded ${loadedRows.length} rows from ${file.name}.`;
   } catch (e) {
-    showError(new Error(`${file.name}: ${(e as Error).message}`));
+    showError(new ClientError("FORM", `${file.name}: ${(e as Error).message}`));
   }
 }
 

@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ClientError } from "../client-errors.ts";
 
 /** The page's entry; Bun.build follows its script and style imports. */
 const INDEX_HTML = fileURLToPath(new URL("./index.html", import.meta.url));
@@ -41,7 +42,7 @@ export function buildPage(): Promise<Map<string, PageAsset>> {
       target: "browser",
       minify: true,
     });
-    if (!result.success) throw new Error(`could not build the page: ${result.logs.map(String).join("; ")}`);
+    if (!result.success) throw new ClientError("BUILD", `could not build the page: ${result.logs.map(String).join("; ")}`);
     const assets = new Map<string, PageAsset>();
     for (const output of result.outputs) {
       const rel = path.relative(outdir, output.path).split(path.sep).join("/");
@@ -68,7 +69,7 @@ export async function buildCodecModules(files: readonly string[]): Promise<Map<s
   for (const [i, file] of files.entries()) {
     const outdir = mkdtempSync(path.join(tmpdir(), "wsbench-codec-"));
     const result = await Bun.build({ entrypoints: [file], outdir, target: "browser", format: "esm", minify: true, naming: `${i}.js` });
-    if (!result.success) throw new Error(`--codec-module ${file}: cannot bundle it for the page (${result.logs.map(String).join("; ")})`);
+    if (!result.success) throw new ClientError("BUILD", `--codec-module ${file}: cannot bundle it for the page (${result.logs.map(String).join("; ")})`);
     assets.set(codecModulePath(i), { body: new Uint8Array(readFileSync(result.outputs[0]!.path)), type: TYPES[".js"]! });
   }
   return assets;

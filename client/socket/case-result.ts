@@ -32,7 +32,8 @@ export interface SocketCase {
   plannedRounds?: number;
   /** Messages per slice in interleaved rounds (absent: the whole run). */
   slice?: number;
-  error: string;
+  /** Why the case failed: one line, absent while it has not. */
+  error?: string;
 }
 
 /** Who ran the case, for every row. */
@@ -146,7 +147,7 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
 
 export function socketCaseResult(s: SocketCase, settings: Settings, source: SocketCaseSource): CaseResult {
   const { standard, library } = describeCodec(source.catalog, s.codec);
-  const ok = s.error === "" && s.runs.length > 0;
+  const ok = s.error === undefined && s.runs.length > 0;
   const n = settings.iterations[s.mode];
   const isRaw = s.codec === RAW_CODEC_NAME;
   const sent = s.figures.reduce((acc, f) => acc + f.sent, 0);
@@ -178,7 +179,7 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
     bytesMin: NaN,
     bytesMax: NaN,
     verified: ok,
-    error: s.error !== "" ? s.error : s.runs.length === 0 ? "no run finished" : "",
+    error: s.error ?? (s.runs.length === 0 ? "no run finished" : ""),
     ...summaries,
     ...(isRaw ? { serialize: summarize([]), deserialize: summarize([]) } : {}),
     // latency: the rate achieved, not the inverse of a latency.

@@ -10,6 +10,7 @@ import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messa
 import { customBinary } from "../../protocols/custom-binary.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
+import { ClientError } from "../client-errors.ts";
 
 /** What a message event's data is under binaryType "arraybuffer" (or a Node Buffer view). */
 export type MessageData = string | ArrayBuffer | ArrayBufferView;
@@ -46,7 +47,7 @@ export function clientCodec(catalog: CodecCatalog, codec: string, payload: Paylo
     };
   }
   const c = catalog.get(codec);
-  if (!c) throw new Error(`unknown codec '${codec}'`);
+  if (!c) throw new ClientError("UNKNOWN_CODEC", `unknown codec '${codec}'`);
   const pc: PayloadCodec = c.forPayload(payload);
   const expected = ownRoundTrip ? ownRoundTrips(c.forPayload(payload), messages) : messages;
   return {

@@ -7,6 +7,7 @@
 import { utf8Length, type Encoded } from "../../protocols/codec.ts";
 import { GC_PATH, KNOWN_COST_PATH, STATS_PATH, type ServerConnectionStats } from "../../protocols/socket/contract.ts";
 import type { MessageData } from "./codec.ts";
+import { ClientError } from "../client-errors.ts";
 
 /** The standard WebSocket constructor (globalThis.WebSocket, or npm `ws`). */
 export type WebSocketClass = new (url: string) => WebSocket;
@@ -28,13 +29,13 @@ export function openSocket(WebSocketImpl: WebSocketClass, url: string, timeoutMs
     try {
       ws = new WebSocketImpl(url);
     } catch (e) {
-      reject(new Error(`cannot connect to ${url}: ${(e as Error).message}`));
+      reject(new ClientError("CONNECT", `cannot connect to ${url}: ${(e as Error).message}`));
       return;
     }
     ws.binaryType = "arraybuffer";
     const timer = setTimeout(() => {
       ws.close();
-      reject(new Error(`cannot connect to ${url}: no answer within ${timeoutMs} ms`));
+      reject(new ClientError("CONNECT", `cannot connect to ${url}: no answer within ${timeoutMs} ms`));
     }, timeoutMs);
     ws.onopen = () => {
       clearTimeout(timer);
@@ -43,11 +44,11 @@ export function openSocket(WebSocketImpl: WebSocketClass, url: string, timeoutMs
     ws.onerror = (ev) => {
       clearTimeout(timer);
       const detail = (ev as { message?: string; error?: { message?: string } }).message ?? (ev as { error?: { message?: string } }).error?.message;
-      reject(new Error(`cannot connect to ${url}${detail ? `: ${detail}` : " (connection refused or closed)"}`));
+      reject(new ClientError("CONNECT", `cannot connect to ${url}${detail ? `: ${detail}` : " (connection refused or closed)"}`));
     };
     ws.onclose = (ev) => {
       clearTimeout(timer);
-      reject(new Error(`cannot connect to ${url}: closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
+      reject(new ClientError("CONNECT", `cannot connect to ${url}: closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
     };
   });
 }

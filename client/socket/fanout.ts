@@ -13,6 +13,7 @@ import { clientCodec, type ClientCodec, type MessageData } from "./codec.ts";
 import { byteLength, fetchServerStats, openSocket, sendFrame } from "./connection.ts";
 import { Watchdog } from "./replies.ts";
 import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./figures.ts";
+import { ClientError } from "../client-errors.ts";
 
 /** A socket case's options (its mode is fanout), and how many subscribers. */
 export type FanoutOptions = Omit<SocketCaseOptions, "mode"> & { subscribers: number };
@@ -36,7 +37,7 @@ async function openFanout(o: FanoutOptions, topic: string, sockets: WebSocket[])
   }
   // Subscribed means the server has the connection (it subscribes on open).
   for (let k = 0; k < o.subscribers; k++) {
-    if (!(await fetchServerStats(o.server, `${o.id}-s${k}`))) throw new Error(`subscriber ${k} is not known to the server`);
+    if (!(await fetchServerStats(o.server, `${o.id}-s${k}`))) throw new ClientError("PROTOCOL", `subscriber ${k} is not known to the server`);
   }
   return openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, `${o.id}-p`, { role: "publisher", topic }), o.stallTimeoutMs);
 }
@@ -54,7 +55,7 @@ function publishAll(pub: WebSocket, subscribers: WebSocket[], codec: ClientCodec
     let next = 0;
     let finished = false;
     const start = now();
-    const watchdog = new Watchdog(o.clock, o.stallTimeoutMs, () => finish(new Error(`stalled: nothing for ${o.stallTimeoutMs} ms after ${acked} of ${n} published`)));
+    const watchdog = new Watchdog(o.clock, o.stallTimeoutMs, () => finish(new ClientError("STALLED", `stalled: nothing for ${o.stallTimeoutMs} ms after ${acked} of ${n} published`)));
     const finish = (e?: Error): void => {
       if (finished) return;
       finished = true;
@@ -98,9 +99,9 @@ function publishAll(pub: WebSocket, subscribers: WebSocket[], codec: ClientCodec
       };
       // Says how many it missed: what was published so far, less what it received.
       ws.onclose = (ev: CloseEvent) =>
-        finish(new Error(`subscriber ${k} closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}, having received ${d.got[k]} of ${next} published (missed ${next - d.got[k]!})`));
+        finish(new ClientError("CLOSED", `subscriber ${k} closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}, having received ${d.got[k]} of ${next} published (missed ${next - d.got[k]!})`));
     });
-    pub.onclose = (ev: CloseEvent) => finish(new Error(`the publisher was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
+    pub.onclose = (ev: CloseEvent) => finish(new ClientError("CLOSED", `the publisher was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
     refill();
   });
 }
@@ -110,7 +111,7 @@ function account(figures: SocketCaseFigures, subscribers: number, d: Deliveries)
   figures.received = d.got.reduce((a, b) => a + b, 0);
   figures.lost = Math.max(0, figures.sent * subscribers - figures.received);
   const stats = figures.server;
-  if (figures.error === "") {
+  if (figures.error === undefined) {
     if (figures.lost > 0) figures.error = `${figures.lost} of ${figures.sent * subscribers} deliveries lost`;
     else if (figures.corrupted > 0) figures.error = `${figures.corrupted} deliveries did not match what was published`;
     else if (stats && stats.publishDropped > 0) figures.error = `publish() dropped ${stats.publishDropped} message(s)`;

@@ -72,8 +72,8 @@ export interface SocketCaseFigures {
   server: ServerConnectionStats | undefined;
   /** The server's figures of this slice, from its answer to the slice mark (sliceFigures). */
   serverSlice?: ServerSlice;
-  /** Why the case failed ("" when it did not). */
-  error: string;
+  /** Why the slice failed: one line, absent when it did not. */
+  error?: string;
 }
 
 /** Figures before anything happened. */
@@ -97,7 +97,6 @@ export function emptyFigures(): SocketCaseFigures {
     extensions: "",
     clientCpuMs: NaN,
     server: undefined,
-    error: "",
   };
 }
 

@@ -44,13 +44,13 @@ export async function runFreshConnections(p: PayloadRun, rng: () => number): Pro
     p.order.push(codecs.map((s) => s.codec));
     for (let position = 0; position < codecs.length; position++) {
       const s = codecs[position]!;
-      if (s.error === "" && !s.warmed && settings.warmup[mode] > 0) {
+      if (s.error === undefined && !s.warmed && settings.warmup[mode] > 0) {
         p.progress("warmup", s.codec, run, done);
         const warm = await runOnce(p, s, Math.min(settings.warmup[mode], p.messagesOf(s).length), "warmup");
-        if (warm.error !== "") s.error = `warm-up: ${warm.error}`;
+        if (warm.error !== undefined) s.error = `warm-up: ${warm.error}`;
         s.warmed = true;
       }
-      if (s.error === "") {
+      if (s.error === undefined) {
         p.progress("run", s.codec, run, done);
         await ctx.serverGc?.(ctx.server);
         ctx.gc?.();

@@ -35,7 +35,7 @@ export interface SocketModeContext extends RunHooks {
   /** Server processes the rounds take turns with, `server` first (client/socket/rounds.ts); absent: `server` alone. */
   servers?: readonly string[];
   cpuMs?: () => number;
-  /** Kept connections end every slice with a mark and keep the server's figures of it (default); false leaves the marks out (a pass that counts frames). */
+  /** Kept connections end every slice with a mark and keep the server's figures of it (default); false leaves the marks out (a run that counts frames). */
   sliceFigures?: boolean;
 }
 
@@ -65,8 +65,8 @@ export interface PayloadRun {
 }
 
 /** A failure that means the server cannot be reached: every case would fail alike, so the run stops at the first. */
-export function unreachable(error: string): boolean {
-  return /(^|: )cannot connect to /.test(error);
+export function unreachable(error: string | undefined): boolean {
+  return error !== undefined && /(^|: )cannot connect to /.test(error);
 }
 
 function mean(values: Float64Array): number {
@@ -100,7 +100,7 @@ function sliceLatency(f: SocketCaseFigures, rate: number): SliceLatency | undefi
 /** Adds one timed slice's figures to its case; sets the case's error when the slice failed. */
 export function record(s: SocketCase, f: SocketCaseFigures, at: { run: number; round: number; position: number }): void {
   s.figures.push(f);
-  if (f.error !== "") {
+  if (f.error !== undefined) {
     s.error = `run ${at.run + 1}: ${f.error}`;
     return;
   }

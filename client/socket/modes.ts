@@ -1,9 +1,10 @@
 /**
- * The WebSocket modes (`roundtrip`, `stream`, `fanout`) for one client:
- * every codec x payload, mode by mode and payload by payload. With one
- * client, roundtrip and stream run in interleaved rounds on connections
- * kept open (rounds.ts); fanout and several clients run case by case on
- * fresh connections (fresh-runs.ts). Runs wherever the client runs (Bun,
+ * The WebSocket modes (`roundtrip`, `stream`, `latency`, `fanout`) for one
+ * client: every codec x payload, mode by mode and payload by payload, and
+ * in latency mode rate by rate (with --rate sweep, the rates bisected to
+ * the knee). With one client, roundtrip, stream and latency run in
+ * interleaved rounds on connections kept open (rounds.ts); fanout and
+ * several clients run case by case on fresh connections (fresh-runs.ts). Runs wherever the client runs (Bun,
  * Node, a browser), so it takes the WebSocket class, the clock and the
  * hooks it needs in its context. Measures only; never prints.
  */
@@ -48,7 +49,7 @@ function runsInRounds(mode: SocketMode, settings: Settings): boolean {
 }
 
 function newCase(mode: SocketMode, codec: string, payload: PayloadName, rate: number): SocketCase {
-  return { mode, codec, payload, rate, runs: [], figures: [], rtt: [], service: [], perClient: [], warmed: false, error: "" };
+  return { mode, codec, payload, rate, runs: [], figures: [], rtt: [], service: [], perClient: [], warmed: false };
 }
 
 /** A mode's steps: one for most, one per rate in latency mode (each with its own messages per run under a sweep). */
@@ -196,7 +197,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
     const results: CaseResult[] = [];
     for (const s of p.cases) {
       // A case that never ran a slice (stopped or aborted before its turn) is not reported.
-      if (s.figures.length === 0 && s.error === "") continue;
+      if (s.figures.length === 0 && s.error === undefined) continue;
       ran.push({ s, settings: step.settings });
       const result = socketCaseResult(s, step.settings, source);
       results.push(result);

@@ -5,6 +5,7 @@
 
 import type { Clock } from "../../bench/harness/clock.ts";
 import type { MessageData } from "./codec.ts";
+import { ClientError } from "../client-errors.ts";
 
 /**
  * Delivers replies in order, either one at a time (`next`, for roundtrip) or
@@ -20,7 +21,7 @@ export class Replies {
   private readonly watchdog: Watchdog;
 
   constructor(ws: WebSocket, clock: Clock, stallTimeoutMs: number, progress: () => string) {
-    this.watchdog = new Watchdog(clock, stallTimeoutMs, () => this.abort(new Error(`stalled: no reply for ${stallTimeoutMs} ms after ${progress()}`)));
+    this.watchdog = new Watchdog(clock, stallTimeoutMs, () => this.abort(new ClientError("STALLED", `stalled: no reply for ${stallTimeoutMs} ms after ${progress()}`)));
     ws.onmessage = (ev: MessageEvent) => {
       this.watchdog.touch();
       const data = ev.data as MessageData;
@@ -32,8 +33,8 @@ export class Replies {
       } else this.queue.push(data);
     };
     ws.onclose = (ev: CloseEvent) =>
-      this.abort(new Error(`the server closed the connection with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} after ${progress()}`));
-    ws.onerror = () => this.abort(new Error(`connection error after ${progress()}`));
+      this.abort(new ClientError("CLOSED", `the server closed the connection with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} after ${progress()}`));
+    ws.onerror = () => this.abort(new ClientError("CLOSED", `connection error after ${progress()}`));
   }
 
   /** Stream mode: every reply goes to `handler`; `onFail` hears of a failure. */
@@ -66,7 +67,7 @@ export class Replies {
   /** The loop is done: later events (the closing handshake) are not failures. */
   dispose(): void {
     this.watchdog.stop();
-    this.failure ??= new Error("finished");
+    this.failure ??= new ClientError("FINISHED", "finished");
     this.handler = undefined;
     this.waiting = undefined;
   }

@@ -43,18 +43,19 @@ async function openCase(p: PayloadRun, s: SocketCase, server: string): Promise<O
   if (warmup > 0) {
     p.progress("warmup", s.codec, 0, 0);
     const warm = await runSocketCase({ ...p.options(s, warmup, "warmup"), server, mode: "stream", window: p.settings.window });
-    if (warm.error !== "") {
+    if (warm.error !== undefined) {
       s.error = `warm-up: ${warm.error}`;
       return undefined;
     }
   }
   // Each slice ends with a mark, so the server's figures come slice by slice and pair by round.
-  const opened = await SocketSession.open({ ...p.options(s, p.messagesOf(s).length, "rounds"), server, sliceFigures: p.ctx.sliceFigures !== false });
-  if (typeof opened === "string") {
-    s.error = opened;
+  try {
+    const session = await SocketSession.open({ ...p.options(s, p.messagesOf(s).length, "rounds"), server, sliceFigures: p.ctx.sliceFigures !== false });
+    return { session, last: undefined };
+  } catch (e) {
+    s.error = (e as Error).message;
     return undefined;
   }
-  return { session: opened, last: undefined };
 }
 
 /** Closes every session; a server-side failure found at close (a dropped message) fails its case. */
@@ -62,7 +63,7 @@ async function closeAll(sessions: Map<SocketCase, Open[]>): Promise<void> {
   for (const [s, opens] of sessions) {
     for (const { session, last } of opens) {
       await session.close(last);
-      if (s.error === "" && last && last.error !== "") s.error = last.error;
+      if (s.error === undefined && last && last.error !== undefined) s.error = last.error;
     }
   }
   sessions.clear();
@@ -98,7 +99,7 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
       for (let k = 0; k < roundsPerRun; k++) {
         const round = run * roundsPerRun + k;
         const on = round % servers.length;
-        const live = shuffled(p.cases.filter((s) => s.error === "" && sessions.get(s)?.length === servers.length), rng);
+        const live = shuffled(p.cases.filter((s) => s.error === undefined && sessions.get(s)?.length === servers.length), rng);
         p.order.push(live.map((s) => s.codec));
         const start = k * slice;
         for (let position = 0; position < live.length; position++) {
@@ -109,7 +110,7 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
           record(s, f, { run, round, position });
         }
         // A calibrated run: cal-spin's known cost, timed in the server right after the round, beside the round's field figure.
-        const spin = live.find((s) => s.codec === calSpin.name && s.error === "");
+        const spin = live.find((s) => s.codec === calSpin.name && s.error === undefined);
         if (spin && spin.runs.at(-1)?.round === round) spin.runs.at(-1)!.knownNs = await fetchKnownCost(servers[on]!);
         done += p.cases.length / roundsPerRun;
         p.progress("run", `round ${k + 1}/${roundsPerRun}`, run, done);

@@ -3,11 +3,14 @@
  * the same code runs in Bun (its built-in WebSocket), in Node (the npm `ws`
  * package, whose class has the same API) and in a browser.
  *
- * Two loops, labelled as what they measure:
+ * Three loops, labelled as what they measure:
  * - roundtrip: one message in flight (closed loop, concurrency 1); every
- *   message's round-trip time is a latency sample.
+ *   message's round-trip time is a sample.
  * - stream: up to `window` messages in flight (flow control, never an
  *   unbounded burst); the result is throughput.
+ * - latency: messages sent at a fixed rate whatever the replies do (open
+ *   loop, open-loop.ts); each reply's latency is taken from the time its
+ *   message was due, so a stalled server cannot hide its queue.
  *
  * Every message is accounted for: each reply is decoded and compared with
  * what was sent (sent, received, lost, reordered, corrupted).
@@ -24,12 +27,13 @@ import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./
 import { InFlight } from "./in-flight.ts";
 import { openLoop } from "./open-loop.ts";
 import { Replies } from "./replies.ts";
+import { ClientError } from "../client-errors.ts";
 
 /**
  * One codec's open connection, timed slice by slice: the socket modes'
  * rounds send a slice on every codec's connection in turn, so the
  * connections stay open for the whole case and the handshake is never
- * timed. Never throws: failures come back in a slice's `error`.
+ * timed. Only opening throws; a slice's failures come back in its `error`.
  */
 export class SocketSession {
   /** Resolves with how the connection closed, once it has. */
@@ -45,14 +49,10 @@ export class SocketSession {
     );
   }
 
-  /** Prepares the codec and opens the connection; an error line when either fails. */
-  static async open(o: SocketCaseOptions): Promise<SocketSession | string> {
-    try {
-      const codec = clientCodec(o.catalog, o.codec, o.payload, o.messages, o.ownRoundTrip);
-      return new SocketSession(await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, o.id), o.stallTimeoutMs), codec, o);
-    } catch (e) {
-      return (e as Error).message;
-    }
+  /** Prepares the codec and opens the connection; throws (a ClientError, or the codec's own error) when either fails. */
+  static async open(o: SocketCaseOptions): Promise<SocketSession> {
+    const codec = clientCodec(o.catalog, o.codec, o.payload, o.messages, o.ownRoundTrip);
+    return new SocketSession(await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, o.id), o.stallTimeoutMs), codec, o);
   }
 
   /** Sends messages [start, start + count) as the mode says and waits for every reply. */
@@ -81,7 +81,7 @@ export class SocketSession {
     // No CPU counter (a browser): unknown, not zero.
     figures.clientCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : NaN;
     figures.lost = figures.sent - figures.received;
-    if (figures.error === "") {
+    if (figures.error === undefined) {
       if (figures.lost > 0) figures.error = `${figures.lost} of ${figures.sent} message(s) lost`;
       else if (figures.corrupted > 0) figures.error = `${figures.corrupted} reply(ies) did not match what was sent`;
       else if (figures.reordered > 0) figures.error = `${figures.reordered} reply(ies) arrived out of order`;
@@ -98,7 +98,7 @@ export class SocketSession {
     await closed(this.ws, CLOSE.normal);
     if (!last) return;
     last.server = await fetchServerStats(this.o.server, this.o.id);
-    if (last.error === "" && last.server && last.server.dropped > 0) {
+    if (last.error === undefined && last.server && last.server.dropped > 0) {
       last.error = `the server dropped ${last.server.dropped} message(s) (send() returned 0)`;
     }
   }
@@ -106,8 +106,12 @@ export class SocketSession {
 
 /** Runs one case on a fresh connection: every message as one slice. Never throws: failures come back in `error`. */
 export async function runSocketCase(o: SocketCaseOptions): Promise<SocketCaseFigures> {
-  const session = await SocketSession.open(o);
-  if (typeof session === "string") return { ...emptyFigures(), error: session };
+  let session: SocketSession;
+  try {
+    session = await SocketSession.open(o);
+  } catch (e) {
+    return { ...emptyFigures(), error: (e as Error).message };
+  }
   const figures = await session.slice(0, o.messages.length);
   await session.close(figures);
   return figures;
@@ -123,7 +127,7 @@ async function markSlice(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions
     sendFrame(ws, codec.frame === "text" ? "" : new Uint8Array(0));
     const data = await replies.next();
     const slice = parseSlice(typeof data === "string" ? data : toBytes(data));
-    if (slice === undefined) throw new Error("the server did not answer a slice mark with the slice's figures (is it this version's server.ts?)");
+    if (slice === undefined) throw new ClientError("PROTOCOL", "the server did not answer a slice mark with the slice's figures (is it this version's server.ts?)");
     f.serverSlice = slice;
   } finally {
     replies.dispose();

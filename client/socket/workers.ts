@@ -10,6 +10,7 @@ import type { ClientFigures } from "../../bench/harness/socket-results.ts";
 import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
 import type { ServerConnectionStats } from "../../protocols/socket/contract.ts";
 import type { SocketCaseFigures } from "./figures.ts";
+import { ClientError } from "../client-errors.ts";
 
 /** One case for a worker: which case, the run settings it needs, and its share of the connections. */
 export interface ClientJob extends Pick<Settings, "seed" | "fixed" | "userMessages" | "userProto" | "codecModules" | "allowLossy" | "window" | "stallTimeoutMs"> {
@@ -49,7 +50,7 @@ export class ClientWorkers {
           new Promise<SocketCaseFigures[]>((resolve, reject) => {
             if (shares[k]!.length === 0) return resolve([]);
             w.onmessage = (ev: MessageEvent<SocketCaseFigures[]>) => resolve(ev.data);
-            w.onerror = (ev) => reject(new Error(`client worker failed: ${ev.message}`));
+            w.onerror = (ev) => reject(new ClientError("WORKER", `client worker failed: ${ev.message}`));
             w.postMessage({ ...base, connections: shares[k]! } satisfies ClientJob);
           }),
       ),
@@ -67,7 +68,7 @@ export function mergeFigures(all: SocketCaseFigures[], wallMs: number): { merged
   const sum = (pick: (f: SocketCaseFigures) => number): number => all.reduce((acc, f) => acc + pick(f), 0);
   const rtt = joined(all.map((f) => f.rttNs));
   const serverSum = (pick: (x: ServerConnectionStats) => number): number => all.reduce((n, f) => n + (f.server ? pick(f.server) : 0), 0);
-  const failed = all.find((f) => f.error !== "");
+  const failed = all.find((f) => f.error !== undefined);
   const merged: SocketCaseFigures = {
     sent: sum((f) => f.sent),
     received: sum((f) => f.received),
@@ -100,7 +101,7 @@ export function mergeFigures(all: SocketCaseFigures[], wallMs: number): { merged
       // One server process: its highest sample while any of them was busy.
       rssPeakBytes: Math.max(0, ...all.map((f) => f.server?.rssPeakBytes ?? 0)),
     },
-    error: failed ? `client ${all.indexOf(failed)}: ${failed.error}` : "",
+    ...(failed ? { error: `client ${all.indexOf(failed)}: ${failed.error}` } : {}),
   };
   const perClient = all.map((f) => ({ sent: f.sent, received: f.received, lost: f.lost, msgsPerS: f.elapsedMs > 0 ? (f.received / f.elapsedMs) * 1000 : NaN }));
   return { merged, perClient };

@@ -131,8 +131,8 @@ export interface ServerConnectionStats {
   openMs: number;
   closeCode: number | null;
   closeReason: string;
-  /** Why the server closed the connection, when it did. */
-  error: string;
+  /** Why the server closed the connection, when it did (absent when it did not). */
+  error?: string;
 }
 
 /**

@@ -113,7 +113,7 @@ export function socketHandlers(s: SocketServer): Handlers {
         return;
       }
       // Closed by the server (reject() records why): what Bun still delivers is not answered.
-      if (c.stats.error !== "") return;
+      if (c.stats.error !== undefined) return;
       // While replies cannot go out, what Bun has already read waits, undecoded and in order.
       if (c.blocked || c.inbox.size > 0) hold(s, ws, message);
       else handle(ws, message);

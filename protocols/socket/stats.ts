@@ -30,7 +30,6 @@ export function newStats(id: string, codec: string, payload: PayloadName, timerO
     openMs: 0,
     closeCode: null,
     closeReason: "",
-    error: "",
   };
 }
 

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calibrateClock, performanceClock } from "../../bench/harness/clock.ts";
 import { importCodecModule } from "../../bench/harness/codec-modules.ts";
 import { makePlan, type Plan } from "../../bench/harness/plan.ts";
+import { caseRatios } from "../../bench/harness/ratios.ts";
 import type { BenchResults, Environment } from "../../bench/harness/results.ts";
 import { PlanRun, type RunFront } from "../../client/plan-run.ts";
 import { runSocketModes } from "../../client/socket/modes.ts";
@@ -107,11 +108,24 @@ describe("a plan carried out by PlanRun", () => {
     expect(Object.keys(results.order).sort()).toEqual(["codec", "roundtrip"]);
   });
 
+  it("carries each case's ratios to json, worked out once from the rounds as the results are assembled", () => {
+    for (const c of results.cases) {
+      const where = `${c.mode} ${c.payload} ${c.codec}`;
+      expect(c.ratios, where).toEqual(caseRatios(c, results.cases));
+      expect(c.ratios!.vsJson!.rounds, where).toBeGreaterThan(0);
+      expect(c.ratios!.bytesVsJson, where).toBeGreaterThan(0);
+    }
+    expect(results.cases.filter((c) => c.codec === "json").every((c) => c.ratios!.vsJson!.ratio === 1)).toBe(true);
+    // The socket mode's cases are compared on the client's time and, inside the server, on the field figure too.
+    expect(results.cases.filter((c) => c.mode === "roundtrip").every((c) => c.ratios!.clientVsJson !== undefined && c.ratios!.fieldVsJson !== undefined)).toBe(true);
+  });
+
   it("hands back what it holds at any moment, with finished cases it has not yet seen added once", () => {
     const run = new PlanRun(makePlan(testSettings({ codecs: ["json"], payloads: ["small"], modes: ["codec"] })), front("http://127.0.0.1:9", makePlan(testSettings()), []));
     const held = results.cases.slice(0, 2);
     const partial = run.results([...held, ...held], true);
     expect(partial.cases).toHaveLength(2);
     expect(partial.settings.interrupted).toBe(true);
+    expect(partial.cases.every((c) => c.ratios !== undefined)).toBe(true);
   });
 });

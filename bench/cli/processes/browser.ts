@@ -14,6 +14,7 @@ import type { Progress } from "../../harness/progress.ts";
 import type { Settings } from "../../harness/settings.ts";
 import type { BenchResults } from "../../harness/results.ts";
 import type { BrowserContext } from "playwright-core";
+import { CliError } from "../cli-errors.ts";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
 
@@ -98,7 +99,7 @@ export async function runBrowserClient(
     const deadline = Date.now() + timeoutMs;
     let stopClicked = false;
     while (!(await page.evaluate(() => window.__bench?.done === true))) {
-      if (Date.now() > deadline) throw new Error(`the page did not finish within ${timeoutMs / 60_000} minutes`);
+      if (Date.now() > deadline) throw new CliError("PAGE", `the page did not finish within ${timeoutMs / 60_000} minutes`);
       if (!stopClicked && shouldStop()) {
         // The page's own "Stop after this case" button.
         await page.click("#stop");
@@ -107,7 +108,7 @@ export async function runBrowserClient(
       await page.waitForTimeout(250);
     }
     const state = await page.evaluate(() => window.__bench!);
-    if (state.error || !state.results) throw new Error(`the page failed: ${state.error ?? pageErrors.join("; ") ?? "no results"}`);
+    if (state.error || !state.results) throw new CliError("PAGE", `the page failed: ${state.error ?? pageErrors.join("; ") ?? "no results"}`);
     return parseLine(state.results) as BenchResults;
   } finally {
     await browser.close();

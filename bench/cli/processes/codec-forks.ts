@@ -1,5 +1,5 @@
 /**
- * Runs codec mode's passes in fresh Bun processes, one after the other
+ * Spreads codec mode's runs over fresh Bun processes, one after the other
  * (never two at once: they would share the cores they measure), relays
  * their progress and pools their rounds (harness/codec-forks.ts).
  */
@@ -19,7 +19,7 @@ const ENTRY = path.join(ROOT, "bench/cli/codec-fork.ts");
 const NOTHING: CodecModeResult = { cases: [], order: [], stopped: true, minBatchNs: NaN, slices: {} };
 
 /**
- * Codec mode over `forks` processes; hooks hear progress (passes numbered
+ * Codec mode over `forks` processes; hooks hear progress (runs numbered
  * across them) and every finished case at the end. A process that fails
  * ends the mode there, keeping what the ones before it measured and the
  * cases it had finished itself. `held()` pools, at any moment, every case
@@ -37,13 +37,14 @@ export class CodecModeProcesses {
     private readonly hooks: RunHooks,
   ) {}
 
-  async run(): Promise<{ result: CodecModeResult; error: string }> {
+  /** Every process's share in turn; `error`: why one failed (one line), absent when none did. */
+  async run(): Promise<{ result: CodecModeResult; error?: string }> {
     const { plan, hooks } = this;
     const spans = forkSpans(plan.settings.runs, this.forks);
     const units = spans.map((span) => codecModeUnits(plan.settings, plan.codecModeCodecs.length, span));
     const offsets = units.map((_, k) => units.slice(0, k).reduce((a, b) => a + b, 0));
     const total = units.reduce((a, b) => a + b, 0);
-    let error = "";
+    let error: string | undefined;
     for (const [index, span] of spans.entries()) {
       const job: CodecForkJob = { plan: planSpec(plan), span };
       this.current = [];
@@ -71,7 +72,7 @@ export class CodecModeProcesses {
     }
     const result = this.pooled([]);
     for (const c of result.cases) hooks.onCaseDone?.(c);
-    return { result, error };
+    return { result, ...(error !== undefined ? { error } : {}) };
   }
 
   /** Every case finished so far, pooled over the processes (the running one's finished cases too). */

@@ -13,6 +13,7 @@ import type { Progress } from "../../harness/progress.ts";
 import type { CaseResult } from "../../harness/results.ts";
 import { ROOT } from "../paths.ts";
 import { runReportingChild } from "./reporting-child.ts";
+import { CliError } from "../cli-errors.ts";
 
 /** Inside the project, so Node resolves the external libraries from its node_modules. */
 const BUILD_DIR = path.join(ROOT, ".bench-tmp");
@@ -56,14 +57,14 @@ async function buildNodeClient(): Promise<string> {
     packages: "external",
     naming: "node-client.mjs",
   });
-  if (!build.success) throw new Error(`could not bundle the Node client: ${build.logs.map(String).join("; ")}`);
+  if (!build.success) throw new CliError("BUILD", `could not bundle the Node client: ${build.logs.map(String).join("; ")}`);
   return path.join(BUILD_DIR, "node-client.mjs");
 }
 
 export async function runNodeClient(job: NodeClientJob, onProgress: (e: Progress) => void, shouldStop: () => boolean = () => false, onCase?: (c: CaseResult) => void): Promise<SocketModeResult> {
   const entry = await buildNodeClient();
   const node = findNode();
-  if (!node) throw new Error("no Node.js on PATH");
+  if (!node) throw new CliError("NO_NODE", "no Node.js on PATH");
   // --expose-gc: the client collects its garbage before each run, as the Bun client does.
   return runReportingChild<SocketModeResult>({ name: "the Node client", command: node, args: ["--expose-gc", entry], job, onProgress, onCase, shouldStop });
 }

@@ -17,6 +17,7 @@ import { parseLine, stringifyLine, type ChildLine } from "../../../client/child-
 import type { Progress } from "../../harness/progress.ts";
 import type { CaseResult } from "../../harness/results.ts";
 import { ROOT } from "../paths.ts";
+import { CliError } from "../cli-errors.ts";
 
 export interface ReportingChild {
   /** What the child is, for the error line ("the Node client"). */
@@ -32,12 +33,14 @@ export interface ReportingChild {
 }
 
 /** A child that gave no result: why, and the cases it had finished and sent before it ended. */
-export class ChildFailed extends Error {
+export class ChildFailed extends CliError {
+  override readonly name = "ChildFailed";
+
   constructor(
     message: string,
     readonly finished: CaseResult[],
   ) {
-    super(message);
+    super("CHILD", message);
   }
 }
 

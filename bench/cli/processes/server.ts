@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { ROOT } from "../paths.ts";
+import { CliError } from "../cli-errors.ts";
 
 
 export interface ServerProcess {
@@ -33,7 +34,7 @@ export function spawnServer(args: readonly string[] = [], readyTimeoutMs = 15_00
     let buffered = "";
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`the server did not start within ${readyTimeoutMs} ms${stderr ? `: ${stderr.trim()}` : ""}`));
+      reject(new CliError("SERVER_START", `the server did not start within ${readyTimeoutMs} ms${stderr ? `: ${stderr.trim()}` : ""}`));
     }, readyTimeoutMs);
     const onData = (d: Buffer): void => {
       buffered += d.toString();
@@ -43,7 +44,7 @@ export function spawnServer(args: readonly string[] = [], readyTimeoutMs = 15_00
       clearTimeout(timer);
       try {
         const ready = JSON.parse(buffered.slice(0, newline)) as { event: string; url: string };
-        if (ready.event !== "ready") throw new Error(`unexpected first line: ${buffered.slice(0, newline)}`);
+        if (ready.event !== "ready") throw new CliError("SERVER_START", `unexpected first line: ${buffered.slice(0, newline)}`);
         child.stdout!.resume();
         resolve({ url: ready.url, pid: child.pid!, stop: () => stopChild(child, exited), exited });
       } catch (e) {
@@ -54,7 +55,7 @@ export function spawnServer(args: readonly string[] = [], readyTimeoutMs = 15_00
     child.stdout!.on("data", onData);
     void exited.then((how) => {
       clearTimeout(timer);
-      reject(new Error(`the server exited (${how}) before it was ready${stderr ? `: ${stderr.trim()}` : ""}`));
+      reject(new CliError("SERVER_START", `the server exited (${how}) before it was ready${stderr ? `: ${stderr.trim()}` : ""}`));
     });
   });
 }

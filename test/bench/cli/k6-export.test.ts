@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnServer } from "../../../bench/cli/processes/server.ts";
-import { k6Rows } from "../../../bench/report/k6-rows.ts";
+import { k6Results } from "../../../bench/report/k6-rows.ts";
+import { sourcedCases } from "../../../bench/report/sources.ts";
 import { k6Path, skipK6Tests } from "../../helpers/k6.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -70,17 +71,17 @@ describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts"))("k6 against bun
       const [a, b] = await Promise.all([segment("0:1/2", "a.json"), segment("1/2:1", "b.json")]);
       expect(a.code, a.output).toBe(0);
       expect(b.code, b.output).toBe(0);
-      const one = k6Rows([readFileSync(path.join(tmp, "a.json"), "utf8")]);
-      const both = k6Rows([readFileSync(path.join(tmp, "a.json"), "utf8"), readFileSync(path.join(tmp, "b.json"), "utf8")]);
+      const one = k6Results([readFileSync(path.join(tmp, "a.json"), "utf8")]);
+      const both = k6Results([readFileSync(path.join(tmp, "a.json"), "utf8"), readFileSync(path.join(tmp, "b.json"), "utf8")]);
       expect(both.counts).toHaveLength(16); // 8 socket codecs x 2 payloads
       for (const c of both.counts) {
         expect(c, `${c.codec} ${c.payload}`).toMatchObject({ sent: 200, received: 200, lost: 0, checksPassed: 200, checksFailed: 0 });
       }
       for (const c of one.counts) expect(c.sent, `${c.codec} ${c.payload}`).toBe(100);
-      for (const row of both.rows) {
-        expect(row.received).toBe(200);
-        expect(row.source).toMatch(/^k6 v\d+\.\d+\.\d+/);
-        expect(row.rttP99Ns).toBeGreaterThanOrEqual(row.rttP50Ns);
+      for (const { source, case: c } of sourcedCases(both.results)) {
+        expect(c.socket!.received).toBe(200);
+        expect(source).toMatch(/^k6 v\d+\.\d+\.\d+/);
+        expect(c.socket!.rtt!.p99).toBeGreaterThanOrEqual(c.socket!.rtt!.p50);
       }
       // The k6 rows join a Bun client's run in one report.
       const bun = path.join(ROOT, "results/sample/xeon-message-sets.csv");
@@ -89,7 +90,7 @@ describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts"))("k6 against bun
       const bunRows = readFileSync(bun, "utf8").trim().split("\n").length - 1;
       expect(report.stdout).toContain(`Wrote ${path.join(tmp, "k6.html")} (${bunRows + 16} rows).`);
       const html = readFileSync(path.join(tmp, "k6.html"), "utf8");
-      expect(html).toMatch(/<td>k6<\/td><td>chat<\/td><td>custom-binary<\/td>/);
+      expect(html).toMatch(/<td>k6 v[^<]*<\/td><td>latency<\/td><td>chat<\/td><td>custom-binary<\/td>/);
       expect(report.stdout).toContain("k6 (2 file(s), merged): sent / received / lost, checks passed / failed; p50 / p99 from due and from send (1 ms clock)");
       expect(report.stdout).toMatch(/^  chat custom-binary: 200 \/ 200 \/ 0, checks 200 \/ 0; [\d.]+ ms \/ [\d.]+ ms and [\d.]+ ms \/ [\d.]+ ms$/m);
     } finally {

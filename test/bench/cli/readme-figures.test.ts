@@ -16,10 +16,10 @@ describe("README figures", () => {
   });
 
   it("say which CPU and runtime they come from", () => {
-    const first = loadSample(SAMPLE_RUNS[0]!).rows[0]!;
+    const machine = loadSample(SAMPLE_RUNS[0]!).results.environment;
     const block = currentFigures();
-    expect(block).toContain(first("cpu"));
-    expect(block).toContain(`bun ${first("runtime_version")}`);
+    expect(block).toContain(machine.cpu);
+    expect(block).toContain(`bun ${machine.runtimeVersion}`);
   });
 
   it("`bun run readme-figures --check` agrees, and a bad argument is one line and exit 2", () => {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { importCodecModule } from "../../../bench/harness/codec-modules.ts";
 import { catalogFor } from "../../../bench/harness/plan.ts";
-import { SettingError } from "../../../bench/harness/settings.ts";
+import { SettingError } from "../../../bench/harness/harness-errors.ts";
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { socketCodecNames } from "../../../protocols/socket/contract.ts";
 

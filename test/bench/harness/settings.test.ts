@@ -3,7 +3,8 @@ import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import { HELP } from "../../../bench/cli/help.ts";
 import { parseBenchArgs } from "../../../bench/cli/options.ts";
-import { DEFAULTS, defaultSettings, MODE_NAMES, parseInteger, SettingError } from "../../../bench/harness/settings.ts";
+import { DEFAULTS, defaultSettings, MODE_NAMES, parseInteger } from "../../../bench/harness/settings.ts";
+import { SettingError } from "../../../bench/harness/harness-errors.ts";
 import { ARTICLE_PAYLOADS } from "../../../protocols/messages.ts";
 import { benchCodecNames, socketCodecNames } from "../../../protocols/socket/contract.ts";
 

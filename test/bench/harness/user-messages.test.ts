@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SettingError } from "../../../bench/harness/settings.ts";
+import { SettingError } from "../../../bench/harness/harness-errors.ts";
 import { checkPayloadName, cycleUserMessages, parseUserMessages, payloadNameOf } from "../../../bench/harness/user-messages.ts";
 
 const file = (text: string, name = "mine") => ({ name, file: `${name}.json`, text });

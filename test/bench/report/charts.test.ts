@@ -1,14 +1,21 @@
-/** The bytes chart shows compressed sizes beside the bytes when a run measured them, from a codec-mode row. */
+/** The bytes chart shows compressed sizes beside the bytes when a run measured them, from a codec-mode case. */
 import { describe, expect, it } from "vitest";
 import { chartSpecs } from "../../../bench/report/charts.ts";
-import type { ChartRow } from "../../../bench/report/rows.ts";
+import type { BenchResults, CaseResult } from "../../../bench/harness/results.ts";
+import { summarize } from "../../../bench/harness/stats.ts";
+import type { SourcedCase } from "../../../bench/report/sources.ts";
 
-const row = (codec: string, mode: string, bytes: number, stream = NaN): ChartRow =>
-  ({ source: "bun 1.4.4", mode, codec, payload: "small", standard: true, bytes, deflateBytes: stream + 2, deflateContextBytes: stream, zstdBytes: stream + 7, flags: [] }) as unknown as ChartRow;
+/** A case of `bytes` per message, with compressed sizes (deflate in a stream: `stream`) where codec mode measured them. */
+function row(codec: string, mode: string, bytes: number, stream = NaN): SourcedCase {
+  const none = summarize([]);
+  const compression = Number.isFinite(stream) ? { deflateBytes: stream + 2, deflateContextBytes: stream, zstdBytes: stream + 7, zstdNs: 1, zstdEmptyNs: 1 } : undefined;
+  const c = { mode, codec, payload: "small", standard: true, bytes, compression, flags: [], serialize: none, deserialize: none, total: none, msgsPerS: NaN } as unknown as CaseResult;
+  return { source: "bun 1.4.4", run: {} as BenchResults, case: c };
+}
 
 describe("bytes chart", () => {
-  it("adds deflate alone, in a stream and zstd per codec when the rows carry them", () => {
-    // The socket row comes first for json; the codec-mode row with compressed sizes is the one charted.
+  it("adds deflate alone, in a stream and zstd per codec when the cases carry them", () => {
+    // The socket case comes first for json; the codec-mode case with compressed sizes is the one charted.
     const specs = chartSpecs([row("json", "roundtrip", 33), row("json", "codec", 33, 20), row("custom-binary", "codec", 15, 17)]);
     const bytes = specs.find((s) => s.id === "bytes-small")!;
     expect(bytes.config.data.labels).toEqual(["json", "custom-binary"]);

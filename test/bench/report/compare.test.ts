@@ -4,21 +4,26 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { changeText, compareRuns, comparisonLines, meanChange, runLabels } from "../../../bench/report/compare.ts";
-import { rowsFromFile, type ChartRow } from "../../../bench/report/rows.ts";
+import type { CaseResult } from "../../../bench/harness/results.ts";
+import { resultsFromFile } from "../../../bench/report/results-file.ts";
+import { sourcedCases } from "../../../bench/report/sources.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const sample = (name: string): string => path.join(ROOT, "results/sample", name);
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-compare-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** A run's rows with every total scaled by `factor` (and its interval with it). */
-function scaled(rows: readonly ChartRow[], factor: number, codec?: string): ChartRow[] {
-  return rows.map((r) => (codec && r.codec !== codec ? r : { ...r, totalNs: r.totalNs * factor, totalCi95Ns: r.totalCi95Ns * factor }));
+/** A run's verified cases. */
+const casesOf = (file: string): CaseResult[] => resultsFromFile(readFileSync(sample(file), "utf8")).cases.filter((c) => c.verified);
+
+/** A run's cases with every total scaled by `factor` (and its interval with it). */
+function scaled(cases: readonly CaseResult[], factor: number, codec?: string): CaseResult[] {
+  return cases.map((c) => (codec && c.codec !== codec ? c : { ...c, total: { ...c.total, mean: c.total.mean * factor, ci95: c.total.ci95 * factor } }));
 }
 
 describe("comparing two runs", () => {
   it("a run against itself: no change, every interval holds 0", () => {
-    const rows = rowsFromFile(readFileSync(sample("epyc-default-1.json"), "utf8"));
+    const rows = casesOf("epyc-default-1.json");
     const same = compareRuns(rows, rows);
     expect(same.length).toBe(rows.length);
     for (const c of same) {
@@ -29,14 +34,17 @@ describe("comparing two runs", () => {
   });
 
   it("follows the figures: B twice as slow is slower, twice as fast is faster, in time and against JSON when only one codec moved", () => {
-    const rows = rowsFromFile(readFileSync(sample("epyc-default-1.json"), "utf8")).filter((r) => r.mode === "codec");
+    const rows = casesOf("epyc-default-1.json").filter((c) => c.mode === "codec");
     const slower = compareRuns(rows, scaled(rows, 2));
     expect(slower.every((c) => c.total.verdict === "slower")).toBe(true);
     const faster = compareRuns(rows, scaled(rows, 0.5));
     expect(faster.every((c) => c.total.verdict === "faster")).toBe(true);
     expect(changeText(faster[0]!.total)).toMatch(/^-50\.0% \[-\d+\.\d, -\d+\.\d\]$/);
     // Only custom-binary moved: its ratio to JSON moved with it (the ratio is B's own, so shift it too).
-    const b = scaled(rows, 0.7, "custom-binary").map((r) => (r.codec === "custom-binary" ? { ...r, vsJson: r.vsJson * 0.7, vsJsonLow: r.vsJsonLow * 0.7, vsJsonHigh: r.vsJsonHigh * 0.7 } : r));
+    const b = scaled(rows, 0.7, "custom-binary").map((c) => {
+      const r = c.ratios!.vsJson!;
+      return c.codec === "custom-binary" ? { ...c, ratios: { ...c.ratios, vsJson: { ...r, ratio: r.ratio * 0.7, low: r.low * 0.7, high: r.high * 0.7 } } } : c;
+    });
     const moved = compareRuns(rows, b);
     expect(moved.filter((c) => c.vsJsonMoved === "faster").map((c) => c.codec)).toEqual(["custom-binary", "custom-binary", "custom-binary"]);
     expect(moved.filter((c) => c.codec === "json").every((c) => c.total.verdict === "same")).toBe(true);
@@ -53,8 +61,8 @@ describe("comparing two runs", () => {
   });
 
   it("labels runs by what ran them and when, and by file name only when two would read the same", () => {
-    const one = rowsFromFile(readFileSync(sample("epyc-default-1.json"), "utf8"));
-    const two = rowsFromFile(readFileSync(sample("epyc-default-2.csv"), "utf8"));
+    const one = sourcedCases(resultsFromFile(readFileSync(sample("epyc-default-1.json"), "utf8")));
+    const two = sourcedCases(resultsFromFile(readFileSync(sample("epyc-default-2.csv"), "utf8")));
     const [a, b] = runLabels([{ rows: one, file: "latest.json" }, { rows: two, file: "latest.json" }]);
     expect(a).toMatch(/^bun 1\.4\.4, 2026-11-23 \d\d:\d\d$/);
     expect(b).not.toBe(a);
@@ -80,7 +88,7 @@ describe("comparing two runs", () => {
   });
 
   it("comparisonLines stays within 100 columns with long labels", () => {
-    const rows = rowsFromFile(readFileSync(sample("epyc-default-1.json"), "utf8"));
+    const rows = casesOf("epyc-default-1.json");
     const lines = comparisonLines(compareRuns(rows, scaled(rows, 1.01)), ["bun 1.4.4 + node client + Chrome 156, 2026-11-22 23:52 (a-very-long-file-name-for-a-results-file.json)", "b"]);
     for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(100);
   });

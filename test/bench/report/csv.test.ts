@@ -8,6 +8,7 @@ import { CSV_COLUMNS } from "../../../bench/report/csv-columns.ts";
 import { parseCsv } from "../../../bench/report/csv-parse.ts";
 import { toJson } from "../../../bench/report/json.ts";
 import type { BenchResults } from "../../../bench/harness/results.ts";
+import { withRatios } from "../../../bench/harness/ratios.ts";
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { testSettings } from "../../helpers/settings.ts";
 
@@ -53,7 +54,7 @@ async function smallRun(runs = 2, iterations = 200): Promise<BenchResults> {
     settings: { ...settings, minBatchNs: result.minBatchNs, client: "inprocess" },
     environment,
     order: { codec: result.order },
-    cases: result.cases,
+    ...withRatios(result.cases),
     elapsedMs: 1,
   };
 }

@@ -1,14 +1,14 @@
-/** Latency mode's charts follow the rows: a line per codec over the rates, crosses where a rate was missed, the spectrum at a load every codec kept. */
+/** Latency mode's charts follow the cases: a line per codec over the rates, crosses where a rate was missed, the spectrum at a load every codec kept. */
 import { describe, expect, it } from "vitest";
 import { latencySpecs, withPercentileTicks } from "../../../bench/report/latency-charts.ts";
-import type { ChartRow } from "../../../bench/report/rows.ts";
+import type { BenchResults, CaseResult } from "../../../bench/harness/results.ts";
+import type { SourcedCase } from "../../../bench/report/sources.ts";
 
-function row(codec: string, rate: number, p50: number, over: Partial<ChartRow> = {}): ChartRow {
-  return {
-    source: "bun 1.4.4", mode: "latency", codec, payload: "small", standard: true, bytes: 30, targetRate: rate, received: 5000,
-    rttP50Ns: p50, rttP90Ns: 2 * p50, rttP99Ns: 10 * p50, rttP999Ns: 20 * p50, rttP9999Ns: 30 * p50, rttMaxNs: 40 * p50,
-    flags: [], ...over,
-  } as ChartRow;
+/** A latency case at `rate` whose corrected percentiles grow from `p50`. */
+function row(codec: string, rate: number, p50: number, over: { flags?: string[] } = {}): SourcedCase {
+  const rtt = { samples: 5000, p50, p90: 2 * p50, p99: 10 * p50, p999: 20 * p50, p9999: 30 * p50, max: 40 * p50 };
+  const c = { mode: "latency", codec, payload: "small", standard: true, bytes: 30, flags: [], socket: { targetRate: rate, received: 5000, rtt }, ...over } as unknown as CaseResult;
+  return { source: "bun 1.4.4", run: {} as BenchResults, case: c };
 }
 
 type Point = { x: number; y: number };
@@ -42,7 +42,7 @@ describe("latency charts", () => {
     expect(other[1]!.title).toContain("at 1,000 msgs/s");
   });
 
-  it("at one rate: bars of p50, p99 and p99.9 per codec; nothing without latency rows", () => {
+  it("at one rate: bars of p50, p99 and p99.9 per codec; nothing without latency cases", () => {
     const [bars, spec] = latencySpecs([row("json", 2000, 80_000), row("msgpack", 2000, 60_000)], "small");
     expect(bars!.config.type).toBe("bar");
     expect(bars!.config.data.labels).toEqual(["json", "msgpack"]);

@@ -1,7 +1,7 @@
-/** The README's figures block, made from results CSVs. */
-import { readFileSync } from "node:fs";
+/** The README's figures block, made from results files read back (here CSVs). */
 import { describe, expect, it } from "vitest";
-import { FIGURES_BEGIN, FIGURES_END, type Sample, sampleFigures, sampleRows, withFigures } from "../../../bench/report/sample-figures.ts";
+import { resultsFromFile } from "../../../bench/report/results-file.ts";
+import { FIGURES_BEGIN, FIGURES_END, type Sample, sampleFigures, withFigures } from "../../../bench/report/sample-figures.ts";
 
 const COLUMNS = [
   "mode", "codec", "payload", "verified", "cpu", "cores", "runtime", "runtime_version", "os",
@@ -22,7 +22,7 @@ const ratio = (column: string, value: number) => ({ [column]: value, [`${column}
 function run(name: string, fieldSmall: number): Sample {
   return {
     name,
-    rows: sampleRows(
+    results: resultsFromFile(
       csv([
         { mode: "codec", codec: "json", payload: "small", ...ratio("total_vs_json", 1) },
         { mode: "codec", codec: "custom-binary", payload: "small", ...ratio("total_vs_json", 0.3) },
@@ -35,11 +35,11 @@ function run(name: string, fieldSmall: number): Sample {
 
 const calibrated: Sample = {
   name: "cal.csv",
-  rows: sampleRows(csv([{ mode: "stream", codec: "cal-spin", payload: "large", calibration_known_ns: 10123.4, ...ratio("calibration_field_share", 1.02) }])),
+  results: resultsFromFile(csv([{ mode: "stream", codec: "cal-spin", payload: "large", calibration_known_ns: 10123.4, ...ratio("calibration_field_share", 1.02) }])),
 };
 const sweep = (rate: number, missed: number | ""): Sample => ({
   name: `sweep-${rate}.csv`,
-  rows: sampleRows(csv([{ mode: "latency", codec: "json", payload: "medium", knee_rate: rate, knee_missed_rate: missed }])),
+  results: resultsFromFile(csv([{ mode: "latency", codec: "json", payload: "medium", knee_rate: rate, knee_missed_rate: missed }])),
 });
 
 describe("sampleFigures", () => {
@@ -73,14 +73,6 @@ describe("sampleFigures", () => {
   it("shows each sweep's knee, the rate missed above it, and whether they agree within 25%", () => {
     expect(block).toContain("1 of 1 knees within 25% of each other across the sweeps.");
     expect(block).toContain("| medium | json | 20,000 (24,000) | 24,000+ | 1.20 |");
-  });
-});
-
-describe("sampleRows", () => {
-  it("reads the committed CSVs by column name", () => {
-    const rows = sampleRows(readFileSync(new URL("../../../results/sample/all-modes-varied.csv", import.meta.url), "utf8"));
-    expect(rows.length).toBeGreaterThan(10);
-    expect(rows.some((r) => r("mode") === "codec" && r("codec") === "custom-binary" && Number(r("total_vs_json")) > 0)).toBe(true);
   });
 });
 

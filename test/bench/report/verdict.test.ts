@@ -7,7 +7,11 @@
 import { describe, expect, it } from "vitest";
 import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
 import { summarize } from "../../../bench/harness/stats.ts";
+import { withRatios } from "../../../bench/harness/ratios.ts";
 import { VERDICT_MAX_LINES, verdictLines } from "../../../bench/report/verdict.ts";
+
+/** The verdict of these cases, with the ratios their results would carry. */
+const verdictOf = (cases: CaseResult[]): string[] => verdictLines(withRatios(cases).cases);
 
 /** A verified case with these per-round totals (ns per message). */
 function caseOf(codec: string, payload: string, totals: number[], over: Partial<CaseResult> = {}): CaseResult {
@@ -45,8 +49,8 @@ describe("the verdict", () => {
       caseOf("custom-binary", "small", rounds(250), { bytes: 15 }),
       caseOf("protobuf", "small", rounds(300), { bytes: 16 }),
     ];
-    const a = verdictLines(binaryWins);
-    const b = verdictLines(jsonWins);
+    const a = verdictOf(binaryWins);
+    const b = verdictOf(jsonWins);
     expect(a[0]).toMatch(/^Verdict from this run \(fastest by encode \+ decode in process/);
     expect(a[1]).toBe("small  fastest custom-binary (0.50x json's time); smallest custom-binary 15 B (json 33 B)");
     expect(b[1]).toBe("small  fastest json; smallest json 12 B");
@@ -56,7 +60,7 @@ describe("the verdict", () => {
 
   it("calls codecs tied when their paired interval holds 1", () => {
     const cases = [caseOf("json", "medium", rounds(200, 0.1)), caseOf("custom-binary", "medium", rounds(200, -0.1)), caseOf("msgpack", "medium", rounds(400))];
-    const line = verdictLines(cases).find((l) => l.startsWith("medium"))!;
+    const line = verdictOf(cases).find((l) => l.startsWith("medium"))!;
     expect(line).toMatch(/^medium fastest (json|custom-binary) \(.*tied with (custom-binary|json)\)/);
     expect(line.split(";")[0]).not.toContain("msgpack");
   });
@@ -66,8 +70,8 @@ describe("the verdict", () => {
       caseOf(codec, "small", rounds(1e9 / msgsPerS), { mode: "stream", client: "bun", msgsPerS });
     const fastTransport = [stream("raw", 200_000), stream("json", 100_000), stream("custom-binary", 180_000)];
     const slowTransport = [stream("raw", 7_000), stream("json", 6_900), stream("custom-binary", 7_000)];
-    const fast = verdictLines(fastTransport);
-    const slow = verdictLines(slowTransport);
+    const fast = verdictOf(fastTransport);
+    const slow = verdictOf(slowTransport);
     expect(fast).toContain("Socket (stream, bun client): raw 200k msg/s, codecs 50-90% of it");
     expect(fast.at(-1)).toBe("  so the codec matters here: the fastest does 1.8x the slowest's work in the same time.");
     expect(slow.at(-1)).toMatch(/the transport sets the pace here; the codec hardly matters/);
@@ -77,10 +81,10 @@ describe("the verdict", () => {
     const many = ["small", "medium", "large"].flatMap((p) =>
       ["json", "custom-binary", "protobuf", "msgpack", "msgpackr", "json-bytes"].map((c) => caseOf(c, p, rounds(300, 0.2), { bytes: 100 })),
     );
-    const lines = verdictLines(many);
+    const lines = verdictOf(many);
     expect(lines.length).toBeLessThanOrEqual(VERDICT_MAX_LINES);
     for (const l of lines) expect([...l].length).toBeLessThanOrEqual(100);
-    expect(verdictLines([{ ...caseOf("json", "small", [1]), verified: false }])).toEqual([]);
+    expect(verdictOf([{ ...caseOf("json", "small", [1]), verified: false }])).toEqual([]);
   });
 
   it("for a latency run: fastest at the lowest rate, and each payload's knee, best and worst", () => {
@@ -100,7 +104,7 @@ describe("the verdict", () => {
       latency("custom-binary", "small", 5000, 62_000),
       latency("custom-binary", "small", 20_000, 63_000),
     ];
-    const lines = verdictLines(cases);
+    const lines = verdictOf(cases);
     expect(lines[0]).toContain("mean latency at the lowest rate run");
     // At 1,000/s, not at the higher rates where json and custom-binary were slower.
     expect(lines[1]).toMatch(/^small +fastest msgpack \(0\.67x json's time\)/);
@@ -110,9 +114,9 @@ describe("the verdict", () => {
   it("says whether custom-binary's size lead survives a compressed stream, from codec mode's compressed sizes", () => {
     const sized = (codec: string, payload: string, stream: number): CaseResult =>
       caseOf(codec, payload, rounds(codec === "json" ? 1000 : 500), { compression: { deflateBytes: stream + 5, deflateContextBytes: stream, zstdBytes: stream + 9, zstdNs: 3000, zstdEmptyNs: 2500 } });
-    const lines = verdictLines([sized("json", "small", 20), sized("custom-binary", "small", 17), sized("json", "large", 237), sized("custom-binary", "large", 207)]);
+    const lines = verdictOf([sized("json", "small", 20), sized("custom-binary", "small", 17), sized("json", "large", 237), sized("custom-binary", "large", 207)]);
     expect(lines).toContain("Deflated in a stream (context kept): custom-binary 17 / 207 B, json 20 / 237 B");
     // Without compressed sizes, no such line.
-    expect(verdictLines([caseOf("json", "small", rounds(1000)), caseOf("custom-binary", "small", rounds(500))]).some((l) => l.startsWith("Deflated"))).toBe(false);
+    expect(verdictOf([caseOf("json", "small", rounds(1000)), caseOf("custom-binary", "small", rounds(500))]).some((l) => l.startsWith("Deflated"))).toBe(false);
   });
 });

@@ -12,7 +12,7 @@ const source: SocketCaseSource = { catalog: BUILT_IN, client: "bun", clientLibra
 function serverStats(over: Partial<ServerConnectionStats>): ServerConnectionStats {
   return {
     ...{ id: "s", codec: "json", payload: "small", messages: 0, bytesIn: 0, bytesOut: 0, decodeNs: 0, encodeNs: 0, sendNs: 0, timerOverheadNs: 30 },
-    ...{ backpressure: 0, dropped: 0, published: 0, publishBackpressure: 0, publishDropped: 0, cpuMs: 0, wakeups: 0, rssPeakBytes: 0, openMs: 0, closeCode: 1000, closeReason: "", error: "" },
+    ...{ backpressure: 0, dropped: 0, published: 0, publishBackpressure: 0, publishDropped: 0, cpuMs: 0, wakeups: 0, rssPeakBytes: 0, openMs: 0, closeCode: 1000, closeReason: "" },
     ...over,
   };
 }
@@ -46,7 +46,7 @@ function socketCase(over: Partial<SocketCase> = {}): SocketCase {
     figures: twoRuns(),
     // 200 round trips in all, pooled over the runs (each run's out of order).
     rtt: [Float64Array.from({ length: 100 }, (_, i) => 200 - i), Float64Array.from({ length: 100 }, (_, i) => i + 1)],
-    perClient: [], warmed: true, error: "",
+    perClient: [], warmed: true,
     ...over,
   };
 }

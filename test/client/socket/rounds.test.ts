@@ -5,7 +5,7 @@
  * twin reads as json, and raw's timers around no work read next to nothing.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { calibrationChecks, fieldCost } from "../../../bench/report/field.ts";
+import { calibrationChecks, fieldCost } from "../../../bench/harness/field.ts";
 import { runSocketModes } from "../../../client/socket/modes.ts";
 import { serverForFile } from "../../helpers/server.ts";
 import { testSettings } from "../../helpers/settings.ts";
@@ -45,7 +45,7 @@ describe("rounds on kept connections, calibrated", () => {
   });
 
   it("finds cal-spin's known cost within 2x, reads cal-json as json within 1.5x, and raw's timers near nothing, in both loads", () => {
-    const checks = calibrationChecks(result);
+    const checks = calibrationChecks(result.cases);
     expect(checks.map((c) => c.mode).sort()).toEqual(["roundtrip", "stream"]);
     for (const c of checks) {
       const where = `${c.mode}: cal-spin ${c.spinByTimers?.value}, cal-json ${c.twinByTimers?.value}, raw ${c.timersOnNothing?.value} ns, known ${c.known.value} ns`;

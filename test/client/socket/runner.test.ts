@@ -64,7 +64,7 @@ describe("runSocketCase: roundtrip", () => {
   for (const codec of ["json", "custom-binary"]) {
     it(`${codec}: every message comes back, one round-trip time each`, async () => {
       const f = await run({ codec, mode: "roundtrip", count: 60 });
-      expect(f.error).toBe("");
+      expect(f.error).toBeUndefined();
       expect([f.sent, f.received, f.lost, f.reordered, f.corrupted]).toEqual([60, 60, 0, 0, 0]);
       expect(f.rttNs).toBeInstanceOf(Float64Array);
       expect(f.rttNs!.length).toBe(60);
@@ -110,7 +110,7 @@ describe("runSocketCase: roundtrip", () => {
 describe("runSocketCase: stream", () => {
   it("streams more messages than the window and loses none", async () => {
     const f = await run({ codec: "custom-binary", payload: "large", mode: "stream", count: 2000, window: 32 });
-    expect(f.error).toBe("");
+    expect(f.error).toBeUndefined();
     expect([f.sent, f.received, f.lost, f.reordered, f.corrupted]).toEqual([2000, 2000, 0, 0, 0]);
     expect(f.rttNs).toBeUndefined();
     expect(f.server?.messages).toBe(2000);
@@ -134,7 +134,7 @@ describe("runSocketCase: stream", () => {
       }
     });
     const f = await run({ codec: "json", mode: "stream", count: 100, window, server, stallTimeoutMs: 5000 });
-    expect(f.error).toBe("");
+    expect(f.error).toBeUndefined();
     expect(f.received).toBe(100);
     expect(maxInFlight).toBe(window);
   });
@@ -160,7 +160,7 @@ describe("runSocketCase: stream", () => {
 
   it("raw: the echo comes back byte for byte, and the server counts every message", async () => {
     const f = await run({ codec: "raw", payload: "medium", mode: "stream", count: 300, window: 16 });
-    expect(f.error).toBe("");
+    expect(f.error).toBeUndefined();
     expect([f.sent, f.received, f.corrupted]).toEqual([300, 300, 0]);
     expect(f.bytesReceived).toBe(f.bytesSent);
     expect(f.server?.messages).toBe(300);
@@ -170,7 +170,7 @@ describe("runSocketCase: stream", () => {
 describe("runSocketCase: raw in roundtrip mode", () => {
   it("times every echo", async () => {
     const f = await run({ codec: "raw", payload: "large", mode: "roundtrip", count: 40 });
-    expect(f.error).toBe("");
+    expect(f.error).toBeUndefined();
     expect(f.received).toBe(40);
     expect(f.rttNs!.length).toBe(40);
     expect(f.server?.messages).toBe(40);
@@ -189,7 +189,7 @@ describe("runSocketCase: failures come back in `error`", () => {
     const port = s.port!;
     await s.stop(true);
     const f = await run({ codec: "json", mode: "roundtrip", count: 3, server: `http://127.0.0.1:${port}`, stallTimeoutMs: 5000 });
-    expect(f.error.startsWith("cannot connect to ")).toBe(true);
+    expect(f.error?.startsWith("cannot connect to ")).toBe(true);
     expect(f.error).toContain(`127.0.0.1:${port}`);
     expect(f.sent).toBe(0);
     expect(f.server).toBeUndefined();

@@ -18,8 +18,8 @@
  * each can be trusted.
  */
 
-import type { BenchResults, CaseResult, RunFigures } from "../harness/results.ts";
-import { baselineCase, compare, estimate, pairedDifference, type Comparison, type Estimate, type RoundFigure } from "./ratios.ts";
+import type { CalibrationCheck, CaseResult, Comparison, Estimate, FieldEstimate, RunFigures } from "./results.ts";
+import { baselineCase, compare, estimate, pairedDifference, type RoundFigure } from "./pairing.ts";
 
 /** Within this share of the known cost, a method recovers it (METHODOLOGY 18; the README quotes it). */
 export const CALIBRATION_TOLERANCE = 0.1;
@@ -39,7 +39,7 @@ function timersOnNothing(c: CaseResult, cases: readonly CaseResult[]): Map<numbe
 }
 
 /** The field figure of a round: the server's decode + encode per message, less raw's timers in that round when raw ran. */
-export function fieldOfRound(c: CaseResult, cases: readonly CaseResult[]): RoundFigure {
+function fieldOfRound(c: CaseResult, cases: readonly CaseResult[]): RoundFigure {
   const floor = timersOnNothing(c, cases);
   return (r: RunFigures) => {
     const own = r.server?.codecNs;
@@ -52,10 +52,6 @@ export function fieldOfRound(c: CaseResult, cases: readonly CaseResult[]): Round
 }
 
 /** What a codec costs inside the server per message: the median of its rounds' field figures, and whether raw's timers were taken off. */
-export interface FieldEstimate extends Estimate {
-  corrected: boolean;
-}
-
 export function fieldCost(c: CaseResult, cases: readonly CaseResult[]): FieldEstimate | undefined {
   if (!c.verified || c.mode === "codec") return undefined;
   const pick = fieldOfRound(c, cases);
@@ -67,6 +63,12 @@ export function fieldCost(c: CaseResult, cases: readonly CaseResult[]): FieldEst
 export function fieldVsJson(c: CaseResult, cases: readonly CaseResult[]): Comparison | undefined {
   const json = baselineCase(cases, c, "json");
   return json && c.mode !== "codec" ? compare(c, json, fieldOfRound(c, cases)) : undefined;
+}
+
+/** The field figure less json's, round by round: what the codec costs the server on top of JSON, per message. */
+export function fieldOverJson(c: CaseResult, cases: readonly CaseResult[]): Estimate | undefined {
+  const json = baselineCase(cases, c, "json");
+  return json && c !== json ? pairedDifference(c, json, fieldOfRound(c, cases)) : undefined;
 }
 
 /** The server process's CPU per message over raw's, round by round: all the server pays for the codec, and for how it changes the server's sleeping and waking. */
@@ -85,34 +87,6 @@ export function echoVsJson(c: CaseResult, cases: readonly CaseResult[]): Compari
 export function clientVsJson(c: CaseResult, cases: readonly CaseResult[]): Comparison | undefined {
   const json = baselineCase(cases, c, "json");
   return json && c.mode !== "codec" ? compare(c, json, (r) => r.serializeNs + r.deserializeNs) : undefined;
-}
-
-/**
- * How closely each way of measuring inside the server recovers what the
- * calibration codecs cost, in one mode and payload:
- * - cal-spin over json, as a share of its loop's known cost, round by round
- *   (the loop timed hot in the server right after the round, so the
- *   machine's drift over a run does not count against the method): 1 when
- *   the method finds exactly that much more;
- * - cal-json relative to json, as the method compares any codec with json:
- *   1 when it finds a codec that costs what JSON costs to cost that much.
- */
-export interface CalibrationCheck {
-  client: string;
-  mode: string;
-  payload: string;
-  /** Latency mode: the rate. */
-  rate?: number;
-  /** cal-spin's loop timed hot in the server after each round, ns per call. */
-  known: Estimate;
-  /** By the field figure: cal-spin's cost over json's as a share of the known cost; cal-json's relative to json's. */
-  spinByTimers?: Estimate;
-  twinByTimers?: Estimate;
-  /** The same by the server's CPU per message over raw's. */
-  spinByCpu?: Estimate;
-  twinByCpu?: Estimate;
-  /** raw's timers around no work: what the field figure takes off (uncorrected, ns per message). */
-  timersOnNothing?: Estimate;
 }
 
 /** Per round, `c`'s and json's figures (and raw's, by the same rounds), when all the cases have one. */
@@ -153,18 +127,18 @@ function relativeToJson(c: CaseResult | undefined, json: CaseResult, pick: Round
 }
 
 /** Every mode and payload where json and cal-spin ran over a socket with the known cost timed after each round. */
-export function calibrationChecks(results: Pick<BenchResults, "cases">): CalibrationCheck[] {
+export function calibrationChecks(cases: readonly CaseResult[]): CalibrationCheck[] {
   const checks: CalibrationCheck[] = [];
-  for (const json of results.cases) {
+  for (const json of cases) {
     if (json.codec !== "json" || json.mode === "codec" || !json.verified) continue;
-    const spin = baselineCase(results.cases, json, "cal-spin");
+    const spin = baselineCase(cases, json, "cal-spin");
     const known = new Map<number, number>();
     for (const r of spin?.raw ?? []) if (r.knownNs !== undefined) known.set(r.round, r.knownNs);
     const knownCost = estimate([...known.values()]);
     if (!spin || !knownCost) continue;
-    const twin = baselineCase(results.cases, json, "cal-json");
-    const raw = baselineCase(results.cases, json, "raw");
-    const timers = fieldOfRound(json, results.cases);
+    const twin = baselineCase(cases, json, "cal-json");
+    const raw = baselineCase(cases, json, "raw");
+    const timers = fieldOfRound(json, cases);
     const cpu: RoundFigure = (r) => r.server?.cpuNs;
     const rawCpu = new Map<number, number>();
     for (const r of raw?.raw ?? []) if (r.server) rawCpu.set(r.round, r.server.cpuNs);

@@ -5,27 +5,13 @@
  * the median of the per-round ratios with its distribution-free 95%
  * interval (stats.ts, medianInterval). With fewer than 6 paired rounds no
  * such interval exists; then the geometric mean of the ratios with a
- * Student's t interval on their logarithms stands in. Every report (table,
- * CSV) takes its "vs json" and "vs raw" figures from here.
+ * Student's t interval on their logarithms stands in. The ratios every
+ * report shows are worked out with these once, when the results are
+ * assembled (ratios.ts).
  */
 
-import type { CaseResult, RunFigures } from "../harness/results.ts";
-import { medianInterval, percentileSorted, tQuantile975 } from "../harness/stats.ts";
-
-export interface Ratio {
-  /** Median of the per-round ratios of time per message (geometric mean below 6 rounds). */
-  ratio: number;
-  /** 95% interval of that ratio (equal to it with one round). */
-  low: number;
-  high: number;
-  /** Rounds both cases finished. */
-  rounds: number;
-}
-
-/** A ratio to a baseline, and whether its interval holds 1 (then neither is shown faster). */
-export interface Comparison extends Ratio {
-  overlap: boolean;
-}
+import type { CaseResult, Comparison, Estimate, Ratio, RunFigures } from "./results.ts";
+import { medianInterval, percentileSorted, tQuantile975 } from "./stats.ts";
 
 /** The figure of one round a comparison pairs: a case's total time per message unless said otherwise; undefined where the round has none. */
 export type RoundFigure = (r: RunFigures) => number | undefined;
@@ -69,14 +55,6 @@ function meanInterval(values: readonly number[]): { mean: number; half: number }
   return { mean, half: n > 1 ? (tQuantile975(n - 1) * sd) / Math.sqrt(n) : 0 };
 }
 
-/** A median of per-round values and its 95% interval (below 6 rounds, the mean with a Student's t interval). */
-export interface Estimate {
-  value: number;
-  low: number;
-  high: number;
-  rounds: number;
-}
-
 /** The median of `values` (one per round) with its 95% interval; undefined without a value. */
 export function estimate(values: readonly number[]): Estimate | undefined {
   const n = values.length;
@@ -99,23 +77,15 @@ export function baselineCase(cases: readonly CaseResult[], c: CaseResult, codec:
   );
 }
 
+/** Whether a ratio's interval holds 1, so that neither side can be called faster; one round has no interval and shows nothing either way. */
+export function overlapsOne(r: Ratio): boolean {
+  return r.rounds < 2 || (r.low <= 1 && 1 <= r.high);
+}
+
 /** `a` relative to `b` by the figure `pick` takes from each round, and whether the interval holds 1. */
 export function compare(a: CaseResult, b: CaseResult, pick: RoundFigure = TOTAL): Comparison | undefined {
   const ratio = pairedRatio(a, b, pick);
-  // One round has no interval: it shows nothing either way.
-  return ratio && { ...ratio, overlap: ratio.rounds < 2 || (ratio.low <= 1 && 1 <= ratio.high) };
-}
-
-/** `c`'s total time relative to json's (below 1: faster than JSON). */
-export function vsJson(c: CaseResult, cases: readonly CaseResult[]): Comparison | undefined {
-  const json = baselineCase(cases, c, "json");
-  return json && compare(c, json);
-}
-
-/** `c`'s throughput relative to raw's, the transport alone (raw's time per message over c's). */
-export function vsRaw(c: CaseResult, cases: readonly CaseResult[]): Comparison | undefined {
-  const raw = baselineCase(cases, c, "raw");
-  return raw && compare(raw, c);
+  return ratio && { ...ratio, overlap: overlapsOne(ratio) };
 }
 
 /**
@@ -133,15 +103,4 @@ export function roundToRoundNoise(cases: readonly CaseResult[]): number | undefi
   }
   if (changes.length === 0) return undefined;
   return percentileSorted(changes.sort((a, b) => a - b), 50);
-}
-
-/** The widest 95% interval of a codec-mode ratio to json, as a fraction of the ratio (how close two codecs may be and still be told apart). */
-export function widestRatioInterval(cases: readonly CaseResult[]): number | undefined {
-  let widest: number | undefined;
-  for (const c of cases) {
-    if (c.mode !== "codec" || c.codec === "json") continue;
-    const r = vsJson(c, cases);
-    if (r && r.rounds >= 2) widest = Math.max(widest ?? 0, r.high / r.ratio - 1, 1 - r.low / r.ratio);
-  }
-  return widest;
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
-import { calibrationChecks, cpuOverRaw, disagree, echoVsJson, fieldCost, fieldVsJson, recovers } from "../../../bench/report/field.ts";
+import { calibrationChecks, cpuOverRaw, disagree, echoVsJson, fieldCost, fieldVsJson, recovers } from "../../../bench/harness/field.ts";
 
 const ROUNDS = 12;
 /** The machine's drift: every codec of a round is slower or faster together. */
@@ -94,7 +94,7 @@ describe("the calibration", () => {
   ];
 
   it("holds for a method that finds the known cost over json, and a twin of json as json", () => {
-    const [check] = calibrationChecks({ cases: calibrated({ spin: 10_000, twin: 2000, spinCpu: 10_000 }) });
+    const [check] = calibrationChecks(calibrated({ spin: 10_000, twin: 2000, spinCpu: 10_000 }));
     expect(check!.spinByTimers!.value).toBeCloseTo(1, 12);
     expect(check!.twinByTimers!.value).toBeCloseTo(1, 12);
     expect(recovers(check!.spinByTimers)).toBe(true);
@@ -106,7 +106,7 @@ describe("the calibration", () => {
   });
 
   it("fails a method that finds too little, or reads json's twin as cheaper", () => {
-    const [check] = calibrationChecks({ cases: calibrated({ spin: 3000, twin: 1500, spinCpu: 2500 }) });
+    const [check] = calibrationChecks(calibrated({ spin: 3000, twin: 1500, spinCpu: 2500 }));
     expect(check!.spinByTimers!.value).toBeCloseTo(0.3, 12);
     expect(recovers(check!.spinByTimers)).toBe(false);
     expect(check!.twinByTimers!.value).toBeCloseTo(0.75, 12);
@@ -117,7 +117,7 @@ describe("the calibration", () => {
   it("needs cal-spin with its known cost: without it there is nothing to check", () => {
     const cases = calibrated({ spin: 10_000, twin: 2000, spinCpu: 10_000 });
     for (const r of cases[3]!.raw) delete r.knownNs;
-    expect(calibrationChecks({ cases })).toEqual([]);
-    expect(calibrationChecks({ cases: cases.slice(0, 2) })).toEqual([]);
+    expect(calibrationChecks(cases)).toEqual([]);
+    expect(calibrationChecks(cases.slice(0, 2))).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
+/** Two cases of one run compared round by round: paired ratios, their intervals, the baselines they pair with, and the machine noise. */
 import { describe, expect, it } from "vitest";
 import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
 import { summarize } from "../../../bench/harness/stats.ts";
-import { baselineCase, pairedRatio, roundToRoundNoise, vsJson, vsRaw, widestRatioInterval } from "../../../bench/report/ratios.ts";
+import { baselineCase, pairedRatio, roundToRoundNoise } from "../../../bench/harness/pairing.ts";
 
 /** A case with these per-run totals (ns per message), by run index. */
 function caseOf(codec: string, totals: number[], over: Partial<CaseResult> = {}): CaseResult {
@@ -44,55 +45,6 @@ describe("paired ratios", () => {
     expect(pairedRatio(a, b)!.rounds).toBe(1);
     expect(pairedRatio(a, { ...b, verified: false })).toBeUndefined();
   });
-});
-
-describe("baselines", () => {
-  const cases = [
-    caseOf("json", [200, 200]),
-    caseOf("fast", [100, 100]),
-    caseOf("json", [50, 50], { payload: "large" }),
-    caseOf("json", [400, 400], { client: "bun", mode: "stream" }),
-    caseOf("raw", [80, 80], { client: "bun", mode: "stream" }),
-    caseOf("fast", [100, 100], { client: "bun", mode: "stream" }),
-  ];
-
-  it("json of the same client, mode and payload", () => {
-    expect(baselineCase(cases, cases[1]!, "json")).toBe(cases[0]);
-    expect(vsJson(cases[1]!, cases)!.ratio).toBeCloseTo(0.5, 12);
-    expect(vsJson(cases[5]!, cases)!.ratio).toBeCloseTo(0.25, 12);
-  });
-
-  it("raw: its time over the codec's, so below 1 means slower than the transport alone", () => {
-    expect(vsRaw(cases[5]!, cases)!.ratio).toBeCloseTo(0.8, 12);
-    expect(vsRaw(cases[1]!, cases)).toBeUndefined();
-  });
-
-  it("skip a json that differs in client, mode or payload alone, even listed first", () => {
-    const c = caseOf("fast", [100, 100], { client: "bun", mode: "stream", payload: "medium" });
-    const right = caseOf("json", [200, 200], { client: "bun", mode: "stream", payload: "medium" });
-    const nearMisses = [
-      caseOf("json", [400, 400], { client: "node", mode: "stream", payload: "medium" }),
-      caseOf("json", [400, 400], { client: "bun", mode: "roundtrip", payload: "medium" }),
-      caseOf("json", [400, 400], { client: "bun", mode: "stream", payload: "small" }),
-    ];
-    for (const miss of nearMisses) {
-      expect(baselineCase([miss, c], c, "json")).toBeUndefined();
-      expect(baselineCase([miss, right, c], c, "json")).toBe(right);
-      expect(vsJson(c, [miss, right, c])!.ratio).toBeCloseTo(0.5, 12);
-    }
-  });
-
-  it("a failed baseline is no baseline", () => {
-    const failedJson = [{ ...cases[0]!, verified: false }, cases[1]!];
-    expect(vsJson(cases[1]!, failedJson)).toBeUndefined();
-  });
-
-  it("say when the ratio's interval holds 1 (no winner), and that one round shows nothing", () => {
-    const noisy = caseOf("noisy", [150, 260, 90]);
-    expect(vsJson(noisy, [cases[0]!, noisy])!.overlap).toBe(true);
-    expect(vsJson(cases[1]!, cases)!.overlap).toBe(false);
-    expect(vsJson(caseOf("one", [100]), [caseOf("json", [200]), caseOf("one", [100])])!.overlap).toBe(true);
-  });
 
   it("from 6 rounds on: the median of the per-round ratios with a rank-based interval, untouched by one wild round", () => {
     const json = caseOf("json", [100, 100, 100, 100, 100, 100, 100, 100, 100, 100]);
@@ -116,14 +68,5 @@ describe("machine noise", () => {
   it("needs codec-mode JSON rounds", () => {
     expect(roundToRoundNoise([caseOf("fast", [1, 2, 3])])).toBeUndefined();
     expect(roundToRoundNoise([caseOf("json", [1, 2, 3], { mode: "stream" })])).toBeUndefined();
-  });
-
-  it("the widest codec-mode ratio interval says how close two codecs may be and still be told apart", () => {
-    const json = caseOf("json", [100, 100, 100, 100, 100, 100]);
-    const tight = caseOf("tight", [50, 50, 50, 50, 50, 50]);
-    const loose = caseOf("loose", [40, 45, 50, 50, 55, 60]);
-    expect(widestRatioInterval([json, tight])).toBe(0);
-    expect(widestRatioInterval([json, tight, loose])).toBeCloseTo(0.2, 12);
-    expect(widestRatioInterval([json])).toBeUndefined();
   });
 });

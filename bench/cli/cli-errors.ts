@@ -1,0 +1,28 @@
+/**
+ * How the bench's own machinery fails around the measuring: the processes
+ * it starts and the servers it reaches. (A bad flag or input file is a
+ * SettingError, bench/harness/harness-errors.ts.) Each failure is a
+ * CliError with a stable `code`; the bench prints its one line.
+ *
+ * - UNREACHABLE: the server given with --url cannot be reached.
+ * - SERVER_START: a server process the bench started never became ready.
+ * - CHILD: a process of the bench's own (codec mode's, the Node client)
+ *   ended without its result (ChildFailed carries what it had finished).
+ * - BUILD: the Node client could not be bundled.
+ * - NO_NODE: --client node with no Node.js on PATH.
+ * - PAGE: the page in Chromium failed or did not finish.
+ * - TOOL: a tool's own step failed (cross-check, screenshot).
+ */
+
+export type CliErrorCode = "UNREACHABLE" | "SERVER_START" | "CHILD" | "BUILD" | "NO_NODE" | "PAGE" | "TOOL";
+
+export class CliError extends Error {
+  override readonly name: string = "CliError";
+
+  constructor(
+    readonly code: CliErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The ratios every report shows, worked out once, when a run's results are
+ * assembled (client/plan-run.ts; bench/cli/run-browser.ts for a browser's):
+ * each case beside json's and raw's case of the same client, mode, payload
+ * and rate, paired round by round (pairing.ts), in the lab and in the field
+ * (field.ts), with the calibration's checks. The table, the verdict, the
+ * CSV, the charts and the page read them from the results; a results file
+ * read back carries them in its columns.
+ */
+
+import { calibrationChecks, clientVsJson, cpuOverRaw, echoVsJson, fieldCost, fieldOverJson, fieldVsJson } from "./field.ts";
+import { baselineCase, compare } from "./pairing.ts";
+import type { BenchResults, CaseRatios, CaseResult } from "./results.ts";
+
+/** `c` beside the baselines of its run: only its bytes when it failed; raw has no CPU or client time over itself. */
+export function caseRatios(c: CaseResult, cases: readonly CaseResult[]): CaseRatios {
+  const json = baselineCase(cases, c, "json");
+  const raw = baselineCase(cases, c, "raw");
+  const bytesVsJson = json && c.bytes / json.bytes;
+  if (!c.verified) return { bytesVsJson };
+  const transport = c.codec === "raw";
+  return {
+    bytesVsJson,
+    vsJson: json && compare(c, json),
+    // Throughput: raw's time per message over c's.
+    vsRaw: raw && compare(raw, c),
+    echoVsJson: echoVsJson(c, cases),
+    clientVsJson: transport ? undefined : clientVsJson(c, cases),
+    field: fieldCost(c, cases),
+    fieldVsJson: fieldVsJson(c, cases),
+    fieldOverJson: fieldOverJson(c, cases),
+    cpuOverRaw: transport ? undefined : cpuOverRaw(c, cases),
+  };
+}
+
+/** The cases with their ratios (copies: the cases given are left as they are), and the calibration's checks where the run has them. */
+export function withRatios(cases: readonly CaseResult[]): Pick<BenchResults, "cases" | "calibration"> {
+  const calibration = calibrationChecks(cases);
+  return {
+    cases: cases.map((c) => ({ ...c, ratios: caseRatios(c, cases) })),
+    ...(calibration.length > 0 ? { calibration } : {}),
+  };
+}
+
+/** The widest 95% interval of a codec-mode ratio to json, as a fraction of the ratio (how close two codecs may be and still be told apart). */
+export function widestRatioInterval(cases: readonly CaseResult[]): number | undefined {
+  let widest: number | undefined;
+  for (const c of cases) {
+    if (c.mode !== "codec" || c.codec === "json") continue;
+    const r = c.ratios?.vsJson;
+    if (r && r.rounds >= 2) widest = Math.max(widest ?? 0, r.high / r.ratio - 1, 1 - r.low / r.ratio);
+  }
+  return widest;
+}

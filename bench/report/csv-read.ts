@@ -1,0 +1,294 @@
+/**
+ * A results CSV read back into the results every report reads (bench/harness/results.ts): each
+ * row a case with the figures its columns hold and its ratios to json and raw as the columns
+ * give them (a CSV keeps no rounds to pair again), the run's machine, settings, knees and
+ * calibration from the rows that carry them. Version 1 of the contract reads too (csv-columns.ts);
+ * what a CSV does not keep (each round's figures, percentiles over the messages of a batch, a
+ * run's codec order) is left empty, and a number it does not keep is NaN.
+ */
+
+import { overlapsOne } from "../harness/pairing.ts";
+import type { BenchResults, CalibrationCheck, CaseRatios, CaseResult, Comparison, Environment, Estimate, Knee } from "../harness/results.ts";
+import { MODE_NAMES, type ClientKind, type Mode } from "../harness/settings.ts";
+import type { LatencyPercentiles, SocketFigures } from "../harness/socket-results.ts";
+import type { Summary } from "../harness/stats.ts";
+import type { PayloadName } from "../../protocols/messages.ts";
+import type { Frame } from "../../protocols/codec.ts";
+import { CALIBRATION_CODEC_NAMES, calSpin } from "../../protocols/calibration.ts";
+import { parseCsv } from "./csv-parse.ts";
+import { ReportError } from "./report-errors.ts";
+
+/** A row's cell by column name (version 2's); undefined where the file has no such column. */
+type Cell = (column: string) => string | undefined;
+/** A row read: its case, and its cells for what the run as a whole takes from it. */
+type Row = { c: CaseResult; get: Cell };
+
+/** Columns version 2 renamed, under their new names, so files written before still read. */
+function version2Name(name: string): string {
+  const round = /^(serialize|deserialize|total)_(median|min|max|stddev)_ns$/.exec(name);
+  if (round) return `${round[1]}_round_${round[2]}_ns`;
+  return name === "total_ms" ? "run_total_ms" : name === "serialize_batch_msgs" ? "round_msgs" : name;
+}
+
+const num = (v: string | undefined): number => (v === undefined || v === "" ? NaN : Number(v));
+/** A number, or undefined where the cell is empty. */
+const optional = (v: string | undefined): number | undefined => (v === undefined || v === "" ? undefined : Number(v));
+
+/** A summary of which the CSV keeps some figures; the rest NaN. */
+function summary(figures: Partial<Summary>): Summary {
+  return { n: NaN, mean: NaN, median: NaN, p90: NaN, p99: NaN, min: NaN, max: NaN, stddev: NaN, ci95: NaN, ...figures };
+}
+
+function timeSummary(get: Cell, prefix: string, n: number): Summary {
+  const at = (figure: string): number => num(get(`${prefix}_${figure}_ns`));
+  return summary({ n, mean: at("mean"), median: at("round_median"), p90: at("p90"), p99: at("p99"), min: at("round_min"), max: at("round_max"), stddev: at("round_stddev"), ci95: at("ci95") });
+}
+
+/** Latency percentiles from `${prefix}_p50_ns` and the rest; undefined where the row has none. */
+function percentiles(get: Cell, prefix: string): LatencyPercentiles | undefined {
+  const at = (p: string): number => num(get(`${prefix}_${p}_ns`));
+  if (!Number.isFinite(at("p50"))) return undefined;
+  return { samples: NaN, p50: at("p50"), p90: at("p90"), p99: at("p99"), p999: at("p999"), p9999: at("p9999"), max: at("max") };
+}
+
+function socketOf(get: Cell): SocketFigures {
+  const field = optional(get("field_slices")) !== undefined;
+  // Of several clients a CSV keeps only the slowest's and the fastest's rates.
+  const rates = [optional(get("client_msgs_per_s_min")), optional(get("client_msgs_per_s_max"))].filter((r) => r !== undefined);
+  return {
+    clients: num(get("clients")),
+    ...(rates.length > 0 ? { perClient: [rates.map((msgsPerS) => ({ sent: NaN, received: NaN, lost: NaN, msgsPerS }))] } : {}),
+    window: num(get("window")),
+    slice: num(get("round_msgs")),
+    sent: num(get("sent")),
+    received: num(get("received")),
+    lost: num(get("lost")),
+    reordered: num(get("reordered")),
+    corrupted: num(get("corrupted")),
+    wireBytes: num(get("wire_bytes")),
+    replyBytes: num(get("reply_bytes")),
+    replyWireBytes: optional(get("reply_wire_bytes")),
+    compressedShare: optional(get("wire_compressed_share")),
+    rtt: percentiles(get, "rtt"),
+    serviceTime: percentiles(get, "service"),
+    late: optional(get("late_sends")),
+    targetRate: optional(get("target_rate")),
+    achievedRate: optional(get("achieved_rate")),
+    serverDeserialize: summary({ mean: num(get("server_deserialize_mean_ns")) }),
+    serverSerialize: summary({ mean: num(get("server_serialize_mean_ns")) }),
+    ...(field
+      ? {
+          field: {
+            slices: num(get("field_slices")),
+            codecNs: summary({ median: num(get("server_codec_ns")) }),
+            sendNs: summary({ median: num(get("server_send_ns")) }),
+            cpuNs: summary({ median: num(get("server_cpu_slice_ns")) }),
+            wakeupsPerMsg: num(get("server_wakeups_per_msg")),
+            interrupted: optional(get("field_interrupted_share")),
+          },
+        }
+      : {}),
+    mbPerS: num(get("mb_per_s")),
+    serverCpuMs: num(get("server_cpu_ms")),
+    clientCpuMs: num(get("client_cpu_ms")),
+    clientCpuNsPerMsg: optional(get("client_cpu_ns_per_msg")),
+    serverCpuNsPerMsg: optional(get("server_cpu_ns_per_msg")),
+    serverRssPeakBytes: optional(get("server_rss_peak_bytes")),
+    clientBusyNsPerMsg: optional(get("client_busy_ns_per_msg")),
+    elapsedMs: num(get("elapsed_ms")),
+    backpressure: num(get("backpressure")),
+    dropped: num(get("dropped")),
+    extensions: get("extensions") ?? "",
+  };
+}
+
+/** The ratios as the row's columns give them; how many rounds both cases finished a CSV does not say, so a ratio counts the case's own. */
+function ratiosOf(get: Cell, rounds: number): CaseRatios {
+  const comparison = (column: string): Comparison | undefined => {
+    const ratio = num(get(column));
+    if (!Number.isFinite(ratio)) return undefined;
+    const r = { ratio, low: num(get(`${column}_ci95_low`)), high: num(get(`${column}_ci95_high`)), rounds };
+    return { ...r, overlap: overlapsOne(r) };
+  };
+  const estimate = (column: string, unit = ""): Estimate | undefined => {
+    const value = num(get(`${column}${unit}`));
+    return Number.isFinite(value) ? { value, low: num(get(`${column}_ci95_low${unit}`)), high: num(get(`${column}_ci95_high${unit}`)), rounds } : undefined;
+  };
+  const field = estimate("field_total", "_ns");
+  return {
+    bytesVsJson: optional(get("bytes_vs_json")),
+    vsJson: comparison("total_vs_json"),
+    vsRaw: comparison("msgs_per_s_vs_raw"),
+    echoVsJson: comparison("echo_vs_json"),
+    clientVsJson: comparison("client_codec_vs_json"),
+    field: field && { ...field, corrected: get("field_timers_taken_off") === "true" },
+    fieldVsJson: comparison("field_vs_json"),
+    fieldOverJson: estimate("field_over_json", "_ns"),
+    cpuOverRaw: estimate("server_cpu_over_raw", "_ns"),
+  };
+}
+
+function caseOf(get: Cell): CaseResult {
+  const mode = (get("mode") ?? "") as Mode;
+  const rounds = num(get("rounds") ?? get("runs"));
+  const iterations = num(get("iterations"));
+  const total = timeSummary(get, "total", rounds);
+  const batch = { batch: mode === "codec" ? num(get("round_msgs")) : NaN, samples: NaN, p50: NaN, p90: NaN, p99: NaN };
+  const echo = optional(get("echo_ns"));
+  const deflateBytes = optional(get("deflate_bytes"));
+  return {
+    client: (get("client") ?? "") as ClientKind,
+    clientLibrary: get("client_library") ?? "",
+    mode,
+    codec: get("codec") ?? "",
+    standard: get("standard") !== "false",
+    frame: (get("frame") ?? "") as Frame,
+    library: get("library") ?? "",
+    libraryVersion: get("library_version") ?? "",
+    payload: (get("payload") ?? "") as PayloadName,
+    iterations,
+    runs: num(get("runs")),
+    rounds,
+    warmup: num(get("warmup")),
+    bytes: num(get("bytes")),
+    bytesMin: num(get("bytes_min")),
+    bytesMax: num(get("bytes_max")),
+    verified: get("verified") === "true",
+    error: get("error") ?? "",
+    serialize: timeSummary(get, "serialize", rounds),
+    deserialize: timeSummary(get, "deserialize", rounds),
+    total,
+    totalMs: summary({ n: rounds, mean: num(get("run_total_ms")) }),
+    ...(echo !== undefined ? { echo: summary({ median: echo }) } : {}),
+    msgsPerS: num(get("msgs_per_s")),
+    serializeBatches: batch,
+    deserializeBatches: batch,
+    loopFloorNs: num(get("loop_floor_ns")),
+    flags: (get("flags") ?? "").split(/[ ;|]+/).filter((f) => f !== ""),
+    raw: [],
+    ...(mode !== "codec" ? { socket: socketOf(get) } : {}),
+    ...(deflateBytes !== undefined
+      ? { compression: { deflateBytes, deflateContextBytes: num(get("deflate_context_bytes")), zstdBytes: num(get("zstd_bytes")), zstdNs: num(get("zstd_ns")), zstdEmptyNs: num(get("zstd_empty_ns")) } }
+      : {}),
+    ratios: ratiosOf(get, rounds),
+  };
+}
+
+function environmentOf(get: Cell): Environment {
+  const isolated = get("cross_origin_isolated");
+  return {
+    runtime: get("runtime") ?? "",
+    runtimeVersion: get("runtime_version") ?? "",
+    os: get("os") ?? "",
+    cpu: get("cpu") ?? "",
+    cores: num(get("cores")),
+    timerResolutionNs: num(get("timer_resolution_ns")),
+    timerOverheadNs: num(get("timer_overhead_ns")),
+    // Not in a CSV.
+    ...{ arch: "", memoryGiB: NaN, libraries: {}, clock: "", gcBetweenCases: false, msgpackrNative: false },
+    ...(isolated === "true" || isolated === "false" ? { crossOriginIsolated: isolated === "true" } : {}),
+  };
+}
+
+/** Each latency case's knee, once per client, payload and codec. */
+function kneesOf(rows: readonly Row[]): Knee[] {
+  const found = new Map<string, Knee>();
+  for (const { c, get } of rows) {
+    const rate = optional(get("knee_rate"));
+    const key = `${c.client}\u0000${c.payload}\u0000${c.codec}`;
+    if (rate === undefined || found.has(key)) continue;
+    const missed = optional(get("knee_missed_rate"));
+    const beside = { rate: num(get("knee_beside_raw_rate")), missed: optional(get("knee_beside_raw_missed_rate")) };
+    found.set(key, {
+      client: c.client,
+      payload: c.payload,
+      codec: c.codec,
+      rate,
+      ...(missed !== undefined ? { missed } : {}),
+      ...(beside.rate !== rate || beside.missed !== missed ? { besideRaw: beside.missed === undefined ? { rate: beside.rate } : beside } : {}),
+    });
+  }
+  return [...found.values()];
+}
+
+/** The calibration's checks from the calibration codecs' rows: cal-spin's known cost and shares, cal-json's beside them. */
+function calibrationOf(rows: readonly Row[]): CalibrationCheck[] {
+  const share = (get: Cell, column: string): Estimate | undefined => {
+    const value = num(get(column));
+    return Number.isFinite(value) ? { value, low: num(get(`${column}_ci95_low`)), high: num(get(`${column}_ci95_high`)), rounds: NaN } : undefined;
+  };
+  const checks: CalibrationCheck[] = [];
+  const at = (c: CaseResult) => (x: { c: CaseResult }) => x.c.client === c.client && x.c.mode === c.mode && x.c.payload === c.payload && x.c.socket?.targetRate === c.socket?.targetRate && x.c.verified;
+  for (const { c, get } of rows) {
+    const known = num(get("calibration_known_ns"));
+    if (c.codec !== calSpin.name || !c.verified || !Number.isFinite(known)) continue;
+    const twin = rows.find((x) => x.c.codec !== calSpin.name && CALIBRATION_CODEC_NAMES.includes(x.c.codec) && at(c)(x));
+    checks.push({
+      client: c.client,
+      mode: c.mode,
+      payload: c.payload,
+      ...(c.socket?.targetRate !== undefined ? { rate: c.socket.targetRate } : {}),
+      known: { value: known, low: NaN, high: NaN, rounds: NaN },
+      spinByTimers: share(get, "calibration_field_share"),
+      twinByTimers: twin && share(twin.get, "calibration_field_share"),
+      spinByCpu: share(get, "calibration_cpu_share"),
+      twinByCpu: twin && share(twin.get, "calibration_cpu_share"),
+    });
+  }
+  return checks;
+}
+
+/** The results a CSV in the benchmark's contract (version 1 or 2) holds, failed cases too. */
+export function resultsFromCsv(text: string): BenchResults {
+  const [header, ...body] = parseCsv(text);
+  if (!header || !header.includes("codec") || !header.includes("mode")) throw new ReportError("NOT_RESULTS", "not a results CSV: no codec and mode columns");
+  const col = new Map(header.map((name, i) => [version2Name(name), i]));
+  const rows = body
+    .filter((row) => row.length > 1)
+    .map((row): Row => {
+      const get: Cell = (name) => row[col.get(name) ?? -1];
+      return { c: caseOf(get), get };
+    });
+  const cases = rows.map((r) => r.c);
+  const first = rows[0]?.get ?? (() => undefined);
+  const socket = rows.find((r) => r.c.mode !== "codec");
+  const environment = environmentOf(first);
+  // A client that ran somewhere else (a browser beside Bun's own rows) has its own machine.
+  const environments: BenchResults["environments"] = {};
+  for (const { c, get } of rows) {
+    const env = environmentOf(get);
+    if (!(c.client in environments) && (env.runtime !== environment.runtime || env.runtimeVersion !== environment.runtimeVersion)) environments[c.client] = env;
+  }
+  const modes = [...new Set(cases.map((c) => c.mode))];
+  // Each mode's messages per run and warm-up, as its first row has them.
+  const perMode = (pick: (c: CaseResult | undefined) => number | undefined): Record<Mode, number> => Object.fromEntries(MODE_NAMES.map((m) => [m, pick(cases.find((c) => c.mode === m)) ?? NaN])) as Record<Mode, number>;
+  const knees = kneesOf(rows);
+  const calibration = calibrationOf(rows);
+  return {
+    timestamp: first("timestamp") ?? "",
+    settings: {
+      codecs: [...new Set(cases.map((c) => c.codec))],
+      payloads: [...new Set(cases.map((c) => c.payload))],
+      modes,
+      iterations: perMode((c) => c?.iterations),
+      warmup: perMode((c) => c?.warmup),
+      runs: cases.length > 0 ? Math.max(...cases.map((c) => c.runs)) : NaN,
+      seed: num(first("seed")),
+      fixed: first("fixed") === "true",
+      window: socket ? num(socket.get("window")) : NaN,
+      rates: [...new Set(cases.map((c) => c.socket?.targetRate).filter((r) => r !== undefined))],
+      clients: socket ? num(socket.get("clients")) : NaN,
+      deflate: rows.some((r) => r.get("deflate") === "true"),
+      // Not in a CSV.
+      ...{ sweep: false, stallTimeoutMs: NaN, userMessages: [], allowLossy: false, excluded: [], minBatchNs: NaN },
+      client: (socket ?? rows[0])?.c.client ?? "inprocess",
+    },
+    environment,
+    ...(Object.keys(environments).length > 0 ? { environments } : {}),
+    order: {},
+    cases,
+    elapsedMs: NaN,
+    ...(knees.length > 0 ? { knees } : {}),
+    ...(calibration.length > 0 ? { calibration } : {}),
+  };
+}

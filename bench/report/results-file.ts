@@ -1,0 +1,40 @@
+/**
+ * A results file, CSV or JSON (as the CLI and the page write them), read
+ * back into the results every report reads: `bun run report`, the page's
+ * Compare, readme-figures and crosscheck all start here. A JSON file holds
+ * every round, so the ratios it does not carry (a file written before the
+ * results carried them) are worked out from its rounds as a run's are; a
+ * CSV carries its ratios in its columns (csv-read.ts).
+ */
+
+import { withRatios } from "../harness/ratios.ts";
+import type { BenchResults } from "../harness/results.ts";
+import { resultsFromCsv } from "./csv-read.ts";
+import { ReportError } from "./report-errors.ts";
+
+/** A JSON results file's text as results: figures a failed case never got, written as null, back to NaN. */
+function resultsFromJson(text: string): BenchResults {
+  const results = JSON.parse(text) as BenchResults;
+  if (!Array.isArray(results.cases)) throw new ReportError("NOT_RESULTS", "not a results JSON: no cases");
+  for (const c of results.cases) reviveNulls(c as unknown as Record<string, unknown>);
+  for (const check of results.calibration ?? []) reviveNulls(check as unknown as Record<string, unknown>);
+  return results.cases.every((c) => c.ratios !== undefined) ? results : { ...results, ...withRatios(results.cases) };
+}
+
+/** A results file's text, CSV or JSON, as results. */
+export function resultsFromFile(text: string): BenchResults {
+  const trimmed = text.trimStart();
+  return trimmed.startsWith("{") ? resultsFromJson(trimmed) : resultsFromCsv(text);
+}
+
+/** Whether the results hold each case's rounds (a JSON file, a run in memory) or only what a CSV keeps: the verdict pairs rounds of its own. */
+export function hasRounds(results: BenchResults): boolean {
+  return results.cases.some((c) => c.raw.length > 0);
+}
+
+function reviveNulls(o: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(o)) {
+    if (v === null) o[k] = NaN;
+    else if (typeof v === "object" && !Array.isArray(v)) reviveNulls(v as Record<string, unknown>);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Results files read back, CSV or JSON: the same results either way, with the ratios a run's
+ * results carry, read from the file where it has them and worked out from its rounds where not.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { withRatios } from "../../../bench/harness/ratios.ts";
+import type { BenchResults } from "../../../bench/harness/results.ts";
+import { toJson } from "../../../bench/report/json.ts";
+import { hasRounds, resultsFromFile } from "../../../bench/report/results-file.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const sample = (name: string): string => readFileSync(path.join(ROOT, "results/sample", name), "utf8");
+
+describe("results files", () => {
+  const fromCsv = resultsFromFile(sample("epyc-default-1.csv"));
+  const fromJson = resultsFromFile(sample("epyc-default-1.json"));
+
+  it("the CSV and the JSON of the same run give the same cases, figures and ratios", () => {
+    expect(fromCsv.cases.length).toBeGreaterThan(40);
+    expect(fromCsv.cases.map((c) => `${c.mode} ${c.payload} ${c.codec}`)).toEqual(fromJson.cases.map((c) => `${c.mode} ${c.payload} ${c.codec}`));
+    for (const [i, c] of fromCsv.cases.entries()) {
+      const j = fromJson.cases[i]!;
+      // The JSON keeps 7 significant digits, the CSV 3 decimals: they agree to a part in a million, or to the CSV's last digit.
+      const close = (a: number, b: number) => expect(Math.abs(a - b), `${c.mode} ${c.payload} ${c.codec}`).toBeLessThanOrEqual(Math.max(1e-6 * Math.abs(b), 0.0005));
+      close(c.total.median, j.total.median);
+      close(c.total.mean, j.total.mean);
+      if (j.ratios?.vsJson) close(c.ratios!.vsJson!.ratio, j.ratios.vsJson.ratio);
+      if (j.ratios?.fieldVsJson) close(c.ratios!.fieldVsJson!.high, j.ratios.fieldVsJson.high);
+    }
+    expect(fromCsv.settings.seed).toBe(fromJson.settings.seed);
+    expect(fromCsv.environment.cpu).toBe(fromJson.environment.cpu);
+  });
+
+  it("a JSON written before results carried ratios gets them from its rounds, as a run's results do", () => {
+    const plain = JSON.parse(sample("codec-fixed.json")) as BenchResults;
+    expect(plain.cases.every((c) => c.ratios === undefined)).toBe(true);
+    const read = resultsFromFile(sample("codec-fixed.json"));
+    expect(read.cases.map((c) => c.ratios)).toEqual(withRatios(read.cases.map((c) => ({ ...c, ratios: undefined }))).cases.map((c) => c.ratios));
+    expect(read.cases.find((c) => c.codec === "custom-binary")!.ratios!.vsJson!.rounds).toBeGreaterThan(1);
+  });
+
+  it("a JSON that carries its ratios is read as it is, not worked out again", () => {
+    const text = toJson(resultsFromFile(sample("codec-fixed.json")));
+    const read = resultsFromFile(text);
+    const i = read.cases.findIndex((c) => c.codec === "custom-binary");
+    expect(read.cases[i]!.ratios!.vsJson!.ratio).toBeGreaterThan(0);
+    const edited = JSON.parse(text) as BenchResults;
+    edited.cases[i]!.ratios!.vsJson!.ratio = 42;
+    expect(resultsFromFile(JSON.stringify(edited)).cases[i]!.ratios!.vsJson!.ratio).toBe(42);
+  });
+
+  it("a JSON holds each case's rounds, a CSV does not", () => {
+    expect(hasRounds(fromJson)).toBe(true);
+    expect(hasRounds(fromCsv)).toBe(false);
+  });
+
+  it("refuses a JSON that is not results", () => {
+    expect(() => resultsFromFile('{"name": "package"}')).toThrow("not a results JSON: no cases");
+  });
+});
