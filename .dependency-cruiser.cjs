@@ -3,12 +3,12 @@
  * (README, "Layout"):
  *
  *   custom-binary <- protocols <- bench/harness <- client <- bench/report
- *     <- the front ends: bench/cli, the page's UI (client/page/app.ts), server.ts
+ *     <- the front ends: bench/cli, the tools (bench/tools), the page's UI (client/page/app.ts), server.ts
  *
  * `npm test` runs these rules (test/layers.test.ts); an import that runs up
  * a layer fails the suite with the rule's name.
  */
-const FRONT_ENDS = "^bench/cli/|^server\\.ts$|^client/page/app\\.ts$";
+const FRONT_ENDS = "^bench/cli/|^bench/tools/|^server\\.ts$|^client/page/app\\.ts$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -11,7 +11,7 @@ import WebSocket from "ws";
 import { calibrateClock, performanceClock } from "../bench/harness/clock.ts";
 import { loadPlan, type PlanSpec } from "../bench/harness/plan.ts";
 import { serveAsChild } from "./child-protocol.ts";
-import { processCpuMs, requestServerGc, type WebSocketClass } from "./socket/connection.ts";
+import { processCpuMs, requestServerGc, type WebSocketClass } from "./socket/client-connection.ts";
 import { runSocketModes } from "./socket/modes.ts";
 
 /** What the bench sends: the run's plan, the server, and the library versions it found. */

@@ -4,8 +4,8 @@
  */
 
 // Encoding and decoding
-export { createCustomBinary, type CustomBinary } from "./codec.ts";
-export { encodeWith, decodeWith, layoutOf, type Message } from "./messages.ts";
+export { createCustomBinary, type CustomBinary } from "./create-custom-binary.ts";
+export { encodeWith, decodeWith, layoutOf, type Message } from "./layouts.ts";
 export { ASCII_FLAG, HEADER, MESSAGE_TYPE, VERSION, type LayoutName } from "./header.ts";
 export type { SmallMessage, MediumMessage, LargeMessage } from "./article.ts";
 export type { ChatMessage, Reaction } from "./chat.ts";

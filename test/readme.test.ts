@@ -8,7 +8,7 @@ import { HELP } from "../bench/cli/help.ts";
 import { compareRuns } from "../bench/report/compare.ts";
 import { CSV_COLUMNS } from "../bench/report/csv-columns.ts";
 import { resultsFromFile } from "../bench/report/results-file.ts";
-import { parseCsv } from "../bench/report/csv-parse.ts";
+import { parseCsv } from "../bench/report/csv-read.ts";
 import { BUILT_IN } from "../protocols/registry.ts";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");

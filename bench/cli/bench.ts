@@ -3,8 +3,7 @@
  * the files. Bad options: one line on stderr, exit code 2.
  */
 
-import { runBench } from "./run.ts";
-import { EXIT_INTERRUPTED, type RunControl } from "./run-support.ts";
+import { EXIT_INTERRUPTED, runBench, type RunControl } from "./run.ts";
 import { SettingError } from "../harness/harness-errors.ts";
 import { helpText } from "./help.ts";
 import { benchOptions, readBenchFlags } from "./options.ts";

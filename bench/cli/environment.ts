@@ -54,3 +54,9 @@ export function collectEnvironment(
     msgpackrNative,
   };
 }
+
+/** Full collection between cases, so one codec's garbage is not collected on another's clock. */
+export function fullGc(): (() => void) | undefined {
+  const bun = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun;
+  return bun ? () => bun.gc(true) : undefined;
+}

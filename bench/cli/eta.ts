@@ -10,10 +10,7 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { codecModeUnits } from "../harness/codec-mode.ts";
-import { forkSpans } from "../harness/codec-forks.ts";
-import { MAX_BISECTIONS } from "../harness/knee.ts";
-import type { Plan } from "../harness/plan.ts";
+import type { ModeWork, Plan } from "../harness/plan.ts";
 import type { Progress } from "../harness/progress.ts";
 import type { StretchTiming } from "../harness/results.ts";
 import { latencyStep, type Mode, type Settings } from "../harness/settings.ts";
@@ -62,18 +59,18 @@ export class RunEstimate {
   private current: Stretch | undefined;
 
   /**
-   * `plan`: each mode's progress units per payload, as its progress events
+   * `work`: each mode's progress units per payload, as its progress events
    * count them (the socket modes: codecs x runs; codec mode: times through
    * the messages, checks and warm-up included).
    */
   constructor(
     settings: Settings,
-    plan: { mode: Mode; units: number }[],
+    work: readonly ModeWork[],
     history: RunTimings | undefined,
     private readonly now: () => number = () => performance.now(),
   ) {
     this.started = this.last = now();
-    for (const { mode, units } of plan) {
+    for (const { mode, units } of work) {
       for (const payload of settings.payloads) {
         const iterations = settings.iterations[mode];
         const before = history?.[key(mode, payload)];
@@ -154,12 +151,7 @@ function lastRunTimings(outDir: string): RunTimings | undefined {
   }
 }
 
-/** A run's estimate: codec mode runs every codec but raw, in `forks` processes; the socket modes every codec. */
-export function estimateFor(plan: Plan, outDir: string, forks: number): RunEstimate {
-  const { settings } = plan;
-  const codecUnits = forkSpans(settings.runs, forks).reduce((sum, span) => sum + codecModeUnits(settings, plan.codecModeCodecs.length, span), 0) / settings.payloads.length;
-  // Latency mode runs every rate (a sweep: at most every rate and its bisections, so its estimate is an upper bound).
-  const steps = (mode: string): number => (mode === "latency" ? settings.rates.length + (settings.sweep ? MAX_BISECTIONS : 0) : 1);
-  const work = settings.modes.map((mode) => ({ mode, units: mode === "codec" ? codecUnits : settings.codecs.length * settings.runs * steps(mode) }));
-  return new RunEstimate(settings, work, lastRunTimings(outDir));
+/** A run's estimate: the plan's work, paced by the last run in `outDir` or the built-in figures. */
+export function estimateFor(plan: Plan, outDir: string): RunEstimate {
+  return new RunEstimate(plan.settings, plan.work, lastRunTimings(outDir));
 }

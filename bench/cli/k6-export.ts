@@ -7,7 +7,7 @@
 
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { clientCodec } from "../../client/socket/codec.ts";
+import { clientCodec } from "../../client/socket/client-codec.ts";
 import { encodedBytes, type Encoded } from "../../protocols/codec.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import type { Plan } from "../harness/plan.ts";

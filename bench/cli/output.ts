@@ -10,7 +10,7 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileS
 import path from "node:path";
 import type { BenchResults, CaseResult } from "../harness/results.ts";
 import { csvHeader, csvRows, toCsv } from "../report/csv.ts";
-import { toJson } from "../report/json.ts";
+import { toJson } from "../report/results-json.ts";
 import { reportHtml } from "../report/html.ts";
 import { sourcedCases } from "../report/sources.ts";
 import { verdictLines } from "../report/verdict.ts";

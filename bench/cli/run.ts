@@ -1,36 +1,82 @@
 /**
- * One whole benchmark run as the CLI performs it: calibrate the clock, run
- * the selected modes (in process, then over WebSocket against a server
- * process of its own or the one `--url` names), then hand the plain results
- * to the reporters. A mode that fails does not take the others' finished
- * results with it.
+ * One whole benchmark run as the CLI performs it: resolve the plan,
+ * calibrate the clock, carry the plan out (client/plan-run.ts) with codec
+ * mode in processes of the bench's own and the WebSocket modes against a
+ * server process of its own or the one `--url` names, with Bun's client, a
+ * Node process, or the page in Chromium; then print the table and write the
+ * files. A mode that fails does not take the others' finished results with
+ * it.
  */
 
+import { isNativeAccelerationEnabled } from "msgpackr";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { PlanRun, type SocketModesOutcome } from "../../client/plan-run.ts";
-import { processCpuMs, requestServerGc, type WebSocketClass } from "../../client/socket/connection.ts";
+import { processCpuMs, requestServerGc, type WebSocketClass } from "../../client/socket/client-connection.ts";
 import { runSocketModes, socketModesOf, type SocketModeResult } from "../../client/socket/modes.ts";
 import { ClientWorkers } from "../../client/socket/workers.ts";
-import { performanceClock, type ClockCalibration } from "../harness/clock.ts";
+import { calibrateClock, performanceClock, type ClockCalibration } from "../harness/clock.ts";
 import { runCodecMode } from "../harness/codec-mode.ts";
 import { addCompression } from "../harness/compression.ts";
+import { SettingError } from "../harness/harness-errors.ts";
 import { makePlan, planSpec, type Plan } from "../harness/plan.ts";
 import type { RunHooks } from "../harness/progress.ts";
-import type { CaseResult } from "../harness/results.ts";
-import { SettingError } from "../harness/harness-errors.ts";
-import { libraryVersion, LIBRARIES } from "./environment.ts";
+import type { BenchResults, CaseResult } from "../harness/results.ts";
+import { TERMINAL_WIDTH, wrapLine } from "../report/format.ts";
+import { formatTable } from "../report/table.ts";
+import { collectEnvironment, fullGc, libraryVersion, LIBRARIES } from "./environment.ts";
 import { estimateFor } from "./eta.ts";
 import { exportK6 } from "./k6-export.ts";
 import type { BenchOptions } from "./options.ts";
-import { LiveCsv, prepareOutDir } from "./output.ts";
-import { CodecModeProcesses } from "./processes/codec-forks.ts";
+import { LiveCsv, prepareOutDir, writeResults } from "./output.ts";
+import { findChromium, NO_CHROMIUM_MESSAGE, runBrowserClient } from "./processes/browser.ts";
+import { CodecModeProcesses } from "./processes/codec-mode-processes.ts";
 import { nodeVersion, runNodeClient } from "./processes/node.ts";
-import { createProgressPrinter } from "./progress.ts";
-import { runBrowserBench } from "./run-browser.ts";
-import { EXIT_INTERRUPTED, fullGc, measureEnvironment, report, type RunControl, type Streams } from "./run-support.ts";
+import { createProgressPrinter, type ProgressSink } from "./progress-line.ts";
 import { checkUrl, useServer } from "./servers.ts";
 import { applyWireCounts, WireMeter, wirePassPlan } from "./wire-meter.ts";
+
+export interface Streams {
+  stdout: ProgressSink;
+  stderr: ProgressSink;
+}
+
+/** How the CLI's signal handlers reach a run. */
+export interface RunControl {
+  /** Set by the first Ctrl-C: stop after the current round or case. */
+  stopRequested: boolean;
+  /**
+   * Set by the run while it measures: writes every case finished so far
+   * and says so, synchronously, for a second Ctrl-C (or SIGTERM) that ends
+   * the process at once.
+   */
+  quit?: (why: string) => void;
+}
+
+/** Exit code of a run stopped with Ctrl-C (128 + SIGINT), after its results are written. */
+export const EXIT_INTERRUPTED = 130;
+
+/** The clock's calibration and the environment every results file records. */
+function measureEnvironment(): { calibration: ClockCalibration; environment: BenchResults["environment"] } {
+  const calibration = calibrateClock(performanceClock);
+  const environment = collectEnvironment(performanceClock.name, calibration, fullGc() !== undefined, isNativeAccelerationEnabled);
+  return { calibration, environment };
+}
+
+/** Prints the table, writes the files, names every failed case; the exit code. */
+function report(results: BenchResults, options: BenchOptions, streams: Streams, failures: number): number {
+  // With no case (every codec lossy on the user's messages, say) the fidelity table still says why.
+  if (results.cases.length > 0 || (results.fidelity?.length ?? 0) > 0) streams.stdout.write(formatTable(results, { wide: options.wide }) + "\n\n");
+  // Written even with no case: the JSON says what was asked for and on what machine.
+  const files = writeResults(results, options.out);
+  // A long --out path breaks at the spaces, never past the terminal's width (a path longer than a line stays whole).
+  const also = wrapLine(`  and .json, .html beside it; also ${path.join(path.dirname(files.csv), "latest.csv")}, latest.json, report.html`, TERMINAL_WIDTH, "  ");
+  streams.stdout.write(`Wrote ${files.csv}\n${also.join("\n")}\n`);
+  if (files.hgrm.length > 0) streams.stdout.write(`  and ${files.hgrm.length} latency spectra (.hgrm) in ${path.dirname(files.hgrm[0]!)}\n`);
+  const failed = results.cases.filter((c) => !c.verified);
+  for (const c of failed) streams.stderr.write(`bench: FAILED ${c.mode} ${c.client} ${c.codec} ${c.payload}: ${c.error}\n`);
+  return failed.length + failures > 0 ? 1 : 0;
+}
 
 /**
  * With --deflate, the frames' size on the wire: the same client sends a short untimed run through
@@ -104,7 +150,7 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   // Every check that can fail on the user's input runs before anything is measured.
   prepareOutDir(options.out);
   // Resolved once: the catalogue, what each codec does to the user's messages, which pairs run.
-  const plan = makePlan(options.settings, options.moduleCodecs);
+  const plan = makePlan(options.settings, options.moduleCodecs, options.client === "browser" ? 1 : options.forks);
   const { settings } = plan;
   if (options.exportK6) return writeK6Test(options.exportK6, plan, streams);
   const socketModes = socketModesOf(settings);
@@ -115,7 +161,7 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   }
   const timestamp = new Date().toISOString();
   const { calibration, environment } = measureEnvironment();
-  const estimate = estimateFor(plan, options.out, options.forks);
+  const estimate = estimateFor(plan, options.out);
   const progress = createProgressPrinter(streams.stderr, estimate);
   const live = new LiveCsv(options.out, { timestamp, settings: { ...settings, minBatchNs: NaN, client: options.client }, environment, order: {}, elapsedMs: 0 });
   const hooks: RunHooks = { gc: fullGc(), libraryVersion, onProgress: (e) => progress.update(e), shouldStop: () => control.stopRequested, onCaseDone: (c) => live.add(c) };
@@ -129,12 +175,12 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
     calibration,
     hooks,
     timings: () => estimate.timings(),
-    codecMode: options.forks > 1
+    codecMode: plan.forks > 1
       ? async (p, h) => {
-          processes = new CodecModeProcesses(p, options.forks, h);
+          processes = new CodecModeProcesses(p, h);
           const { result, error } = await processes.run();
           processes = undefined;
-          return { result, error, forks: options.forks };
+          return { result, error, forks: p.forks };
         }
       : async (p, h) => ({ result: await runCodecMode(p.settings, { ...h, codecs: p.codecModeCodecs, clock: performanceClock, calibration }), forks: 1 }),
     // Untimed by codec mode: after its rounds, what compression makes of each codec's messages.
@@ -162,4 +208,48 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
     return EXIT_INTERRUPTED;
   }
   return code;
+}
+
+/**
+ * `--client browser`: every selected mode runs inside the page in headless Chromium (codec mode
+ * too, in the page's JavaScript engine), which carries the plan out itself (client/plan-run.ts, the
+ * same orchestrator); the bench serves it, drives Chromium and writes the files.
+ */
+async function runBrowserBench(plan: Plan, options: BenchOptions, streams: Streams, control: RunControl): Promise<number> {
+  const chromiumPath = findChromium();
+  if (!chromiumPath) throw new SettingError(NO_CHROMIUM_MESSAGE);
+  const estimate = estimateFor(plan, options.out);
+  const progress = createProgressPrinter(streams.stderr, estimate);
+  const { environment } = measureEnvironment();
+  const started = performance.now();
+  let failures = 0;
+  let browser: BenchResults | undefined;
+  let serverLabel: string | undefined;
+  try {
+    await useServer(options, async (server) => {
+      serverLabel = server.label;
+      browser = await runBrowserClient(chromiumPath, { settings: plan.settings, server: server.url }, (p) => progress.update(p), () => control.stopRequested);
+    });
+  } catch (e) {
+    progress.finish();
+    streams.stderr.write(`bench: the browser run failed: ${(e as Error).message}\n`);
+    failures++;
+  }
+  progress.finish();
+  // The page assembled its results with the same orchestrator (client/plan-run.ts); the bench adds its own machine and timings.
+  const elapsedMs = performance.now() - started;
+  const results: BenchResults = browser
+    ? { ...browser, settings: { ...browser.settings, server: serverLabel }, environment, environments: { browser: browser.environment }, elapsedMs, timings: estimate.timings() }
+    : {
+        timestamp: new Date().toISOString(),
+        settings: { ...plan.settings, minBatchNs: NaN, client: "browser", server: serverLabel },
+        environment,
+        order: {},
+        cases: [],
+        elapsedMs,
+        timings: estimate.timings(),
+        ...(plan.fidelity.length > 0 ? { fidelity: [...plan.fidelity] } : {}),
+      };
+  const code = report(results, options, streams, failures);
+  return control.stopRequested ? EXIT_INTERRUPTED : code;
 }

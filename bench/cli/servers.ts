@@ -7,7 +7,7 @@
 import { SettingError } from "../harness/harness-errors.ts";
 import type { BenchOptions } from "./options.ts";
 import { pinApart, type Pinning } from "./processes/affinity.ts";
-import { spawnServer, type ServerProcess } from "./processes/server.ts";
+import { spawnServer, type ServerProcess } from "./processes/server-process.ts";
 import { CliError } from "./cli-errors.ts";
 
 /** Checks that a server the user named answers, with a message per kind of failure. */

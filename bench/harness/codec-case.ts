@@ -11,7 +11,7 @@ import { compileEcho, compileLoop, SINK_SIZE, type TimedLoop } from "./loops.ts"
 import { summarizeRuns, type BatchPercentiles, type CaseResult, type RunFigures } from "./results.ts";
 import { minBatchNs } from "./schedule.ts";
 import type { ClientKind } from "./settings.ts";
-import { percentileSorted } from "./stats.ts";
+import { percentileSorted } from "./statistics.ts";
 import { describeMismatch, ownRoundTrips, sameMessage } from "./verify.ts";
 
 /** What every case of one codec-mode run shares. */

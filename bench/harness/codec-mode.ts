@@ -43,7 +43,7 @@ export interface CodecModeContext extends RunHooks {
   clientLibrary?: string;
   /**
    * The share of the runs this process times when codec mode is spread
-   * over several (codec-forks.ts), in runs: the rounds whose place
+   * over several (codec-mode-spans.ts), in runs: the rounds whose place
    * `run + k / roundsPerRun` falls in [from, to). Absent: every round.
    */
   span?: { from: number; to: number };

@@ -20,7 +20,7 @@
 
 import type { CaseResult, Knee } from "./results.ts";
 import type { SliceLatency } from "./socket-results.ts";
-import { percentileSorted } from "./stats.ts";
+import { percentileSorted } from "./statistics.ts";
 
 export const KNEE_RULE = {
   minAchievedShare: 0.99,

@@ -3,7 +3,7 @@
  * milliseconds to seconds, so the ratio of two codecs is taken round by
  * round (both measured in the same round, close in time) and summarised as
  * the median of the per-round ratios with its distribution-free 95%
- * interval (stats.ts, medianInterval). With fewer than 6 paired rounds no
+ * interval (statistics.ts, medianInterval). With fewer than 6 paired rounds no
  * such interval exists; then the geometric mean of the ratios with a
  * Student's t interval on their logarithms stands in. The ratios every
  * report shows are worked out with these once, when the results are
@@ -11,7 +11,7 @@
  */
 
 import type { CaseResult, Comparison, Estimate, Ratio, RunFigures } from "./results.ts";
-import { medianInterval, percentileSorted, tQuantile975 } from "./stats.ts";
+import { medianInterval, percentileSorted, tQuantile975 } from "./statistics.ts";
 
 /** The figure of one round a comparison pairs: a case's total time per message unless said otherwise; undefined where the round has none. */
 export type RoundFigure = (r: RunFigures) => number | undefined;

@@ -17,11 +17,14 @@
 
 import type { Codec } from "../../protocols/codec.ts";
 import { isBuiltIn } from "../../protocols/messages.ts";
+import { codecModeUnits } from "./codec-mode.ts";
+import { forkSpans } from "./codec-mode-spans.ts";
+import { MAX_BISECTIONS } from "./knee.ts";
 import { CodecCatalog } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 import { importCodecModule } from "./codec-modules.ts";
 import { checkFidelity, fidelitySummary, type FidelityReport } from "./fidelity.ts";
-import { type CodecModuleFile, type Excluded, type Settings } from "./settings.ts";
+import type { CodecModuleFile, Excluded, Mode, Settings } from "./settings.ts";
 import { SettingError } from "./harness-errors.ts";
 import { userMessagesOf } from "./user-messages.ts";
 
@@ -34,6 +37,16 @@ export interface Plan {
   readonly codecModeCodecs: readonly Codec[];
   /** What each codec does to the user's messages (empty without --messages). */
   readonly fidelity: readonly FidelityReport[];
+  /** Processes codec mode's runs are spread over (1: the process that carries the plan out). */
+  readonly forks: number;
+  /** Each mode's work per payload, in the units its progress events count (what the estimate of time left reads). */
+  readonly work: readonly ModeWork[];
+}
+
+/** One mode's work per payload, in progress units: the socket modes count codecs x runs (x rates); codec mode times through the messages. */
+export interface ModeWork {
+  mode: Mode;
+  units: number;
 }
 
 /** A plan's plain data, as it crosses to another process (JSON). */
@@ -53,8 +66,17 @@ export function catalogFor(settings: Pick<Settings, "userProto" | "userMessages"
   }
 }
 
-function freeze(settings: Settings, catalog: CodecCatalog, fidelity: readonly FidelityReport[]): Plan {
-  return Object.freeze({ settings: Object.freeze(settings), catalog, codecModeCodecs: Object.freeze(catalog.pick(settings.codecs)), fidelity: Object.freeze([...fidelity]) });
+/** The work of every mode: codec mode's in `forks` processes; latency mode's at every rate (a sweep: at most every rate and its bisections, an upper bound). */
+function workOf(settings: Settings, codecModeCodecs: number, forks: number): ModeWork[] {
+  const codecUnits = forkSpans(settings.runs, forks).reduce((sum, span) => sum + codecModeUnits(settings, codecModeCodecs, span), 0) / settings.payloads.length;
+  const steps = (mode: Mode): number => (mode === "latency" ? settings.rates.length + (settings.sweep ? MAX_BISECTIONS : 0) : 1);
+  return settings.modes.map((mode) => ({ mode, units: mode === "codec" ? codecUnits : settings.codecs.length * settings.runs * steps(mode) }));
+}
+
+function freeze(settings: Settings, catalog: CodecCatalog, fidelity: readonly FidelityReport[], forks: number): Plan {
+  const codecModeCodecs = Object.freeze(catalog.pick(settings.codecs));
+  const work = Object.freeze(workOf(settings, codecModeCodecs.length, forks));
+  return Object.freeze({ settings: Object.freeze(settings), catalog, codecModeCodecs, fidelity: Object.freeze([...fidelity]), forks, work });
 }
 
 /** Checks every codec on every user payload: what each does to the messages, and which pairs to leave out. */
@@ -83,10 +105,10 @@ function checkUserPayloads(settings: Settings, catalog: CodecCatalog): { fidelit
  * of the codec modules they name: the catalogue, the fidelity of every
  * codec on the user's messages, the exclusions.
  */
-export function makePlan(settings: Settings, moduleCodecs: readonly Codec[] = []): Plan {
+export function makePlan(settings: Settings, moduleCodecs: readonly Codec[] = [], forks = 1): Plan {
   const catalog = catalogFor(settings, moduleCodecs);
   const { fidelity, excluded } = checkUserPayloads(settings, catalog);
-  return freeze({ ...settings, excluded }, catalog, fidelity);
+  return freeze({ ...settings, excluded }, catalog, fidelity, forks);
 }
 
 /** The plan's plain data, for another process. */
@@ -106,7 +128,7 @@ export async function loadPlan(spec: PlanSpec, specifierOf: (m: CodecModuleFile,
     modules.map((m) => m.file),
     (_, i) => specifierOf(modules[i]!, i),
   );
-  return freeze(spec.settings, catalogFor(spec.settings, moduleCodecs), spec.fidelity);
+  return freeze(spec.settings, catalogFor(spec.settings, moduleCodecs), spec.fidelity, 1);
 }
 
 /** Imports codec modules (one line naming the file and the fault, as a SettingError), in order. */

@@ -1,6 +1,6 @@
 /**
  * The ratios every report shows, worked out once, when a run's results are
- * assembled (client/plan-run.ts; bench/cli/run-browser.ts for a browser's):
+ * assembled (client/plan-run.ts, for every client, the page included):
  * each case beside json's and raw's case of the same client, mode, payload
  * and rate, paired round by round (pairing.ts), in the lab and in the field
  * (field.ts), with the calibration's checks. The table, the verdict, the

@@ -6,7 +6,7 @@
 import type { Frame } from "../../protocols/codec.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import type { FidelityReport } from "./fidelity.ts";
-import { summarize, type Summary } from "./stats.ts";
+import { summarize, type Summary } from "./statistics.ts";
 import type { ServerSliceFigures, SliceLatency, SocketFigures } from "./socket-results.ts";
 import type { ClientKind, Mode, Settings } from "./settings.ts";
 

@@ -4,7 +4,7 @@
  * Plain objects, part of every results file (results.ts).
  */
 
-import type { Summary } from "./stats.ts";
+import type { Summary } from "./statistics.ts";
 
 /** Latency percentiles from every round-trip sample, ns. */
 export interface LatencyPercentiles {

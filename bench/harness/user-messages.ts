@@ -8,8 +8,7 @@
  */
 
 import { kindOf } from "../../protocols/codec.ts";
-import type { Message, PayloadName } from "../../protocols/messages.ts";
-import { isBuiltIn } from "../../protocols/messages.ts";
+import { type Message, type PayloadName, isBuiltIn } from "../../protocols/messages.ts";
 import { type UserMessagesFile } from "./settings.ts";
 import { HarnessError, SettingError } from "./harness-errors.ts";
 

@@ -10,7 +10,7 @@
  */
 
 import type { CaseResult } from "../harness/results.ts";
-import { tQuantile975 } from "../harness/stats.ts";
+import { tQuantile975 } from "../harness/statistics.ts";
 import { formatNs, pad, wrapLine } from "./format.ts";
 import type { SourcedCase } from "./sources.ts";
 

@@ -9,7 +9,7 @@
  * renamed; the report and the page read version 1 files too (csv-read.ts).
  */
 
-import type { Summary } from "../harness/stats.ts";
+import type { Summary } from "../harness/statistics.ts";
 
 export const CSV_VERSION = 2;
 

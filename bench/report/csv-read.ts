@@ -11,12 +11,52 @@ import { overlapsOne } from "../harness/pairing.ts";
 import type { BenchResults, CalibrationCheck, CaseRatios, CaseResult, Comparison, Environment, Estimate, Knee } from "../harness/results.ts";
 import { MODE_NAMES, type ClientKind, type Mode } from "../harness/settings.ts";
 import type { LatencyPercentiles, SocketFigures } from "../harness/socket-results.ts";
-import type { Summary } from "../harness/stats.ts";
+import type { Summary } from "../harness/statistics.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import type { Frame } from "../../protocols/codec.ts";
 import { CALIBRATION_CODEC_NAMES, calSpin } from "../../protocols/calibration.ts";
-import { parseCsv } from "./csv-parse.ts";
 import { ReportError } from "./report-errors.ts";
+
+/** Parses RFC 4180 CSV (quoted fields, CRLF or LF) into rows of fields. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let i = 0;
+  let quoted = false;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+      } else field += ch;
+      i++;
+      continue;
+    }
+    if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      row.push(field);
+      field = "";
+    } else if (ch === "\n" || ch === "\r") {
+      if (ch === "\r" && text[i + 1] === "\n") i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+    } else field += ch;
+    i++;
+  }
+  if (field !== "" || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
 
 /** A row's cell by column name (version 2's); undefined where the file has no such column. */
 type Cell = (column: string) => string | undefined;

@@ -9,7 +9,7 @@
  */
 
 import type { BenchResults, CaseResult, Environment } from "../harness/results.ts";
-import type { Summary } from "../harness/stats.ts";
+import type { Summary } from "../harness/statistics.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { ReportError } from "./report-errors.ts";

@@ -13,7 +13,7 @@ import type { Progress } from "../../bench/harness/progress.ts";
 import type { BenchResults, Environment } from "../../bench/harness/results.ts";
 import { INFO_PATH } from "../../protocols/socket/contract.ts";
 import { PlanRun } from "../plan-run.ts";
-import { requestServerGc, type WebSocketClass } from "../socket/connection.ts";
+import { requestServerGc, type WebSocketClass } from "../socket/client-connection.ts";
 import { runSocketModes } from "../socket/modes.ts";
 
 interface ServerInfo {

@@ -9,10 +9,10 @@
 
 import type { ClientFigures } from "../../bench/harness/socket-results.ts";
 import { CLOSE, socketUrl } from "../../protocols/socket/contract.ts";
-import { clientCodec, type ClientCodec, type MessageData } from "./codec.ts";
-import { byteLength, fetchServerStats, openSocket, sendFrame } from "./connection.ts";
-import { Watchdog } from "./replies.ts";
-import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./figures.ts";
+import { clientCodec, type ClientCodec, type MessageData } from "./client-codec.ts";
+import { byteLength, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
+import { Watchdog } from "./reply-queue.ts";
+import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
 import { ClientError } from "../client-errors.ts";
 
 /** A socket case's options (its mode is fanout), and how many subscribers. */

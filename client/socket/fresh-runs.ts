@@ -8,10 +8,9 @@
  */
 
 import { shuffled } from "../../bench/harness/schedule.ts";
-import type { SocketCase } from "./case-result.ts";
+import type { SocketCase, SocketCaseFigures } from "./socket-case.ts";
 import { runFanoutCase } from "./fanout.ts";
 import { record, unreachable, type PayloadOutcome, type PayloadRun } from "./mode-context.ts";
-import type { SocketCaseFigures } from "./figures.ts";
 import { runSocketCase } from "./runner.ts";
 import { mergeFigures } from "./workers.ts";
 

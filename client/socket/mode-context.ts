@@ -9,12 +9,11 @@ import type { CodecCatalog } from "../../protocols/registry.ts";
 import type { Clock, ClockCalibration } from "../../bench/harness/clock.ts";
 import type { RunHooks } from "../../bench/harness/progress.ts";
 import type { ServerSliceFigures, SliceLatency } from "../../bench/harness/socket-results.ts";
-import { percentileSorted } from "../../bench/harness/stats.ts";
+import { percentileSorted } from "../../bench/harness/statistics.ts";
 import type { ClientKind, Settings, SocketMode } from "../../bench/harness/settings.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
-import type { SocketCase } from "./case-result.ts";
-import type { WebSocketClass } from "./connection.ts";
-import type { SocketCaseFigures, SocketCaseOptions } from "./figures.ts";
+import type { SocketCase, SocketCaseFigures, SocketCaseOptions } from "./socket-case.ts";
+import type { WebSocketClass } from "./client-connection.ts";
 import type { ClientWorkers } from "./workers.ts";
 
 /** What the socket modes need besides the settings. */

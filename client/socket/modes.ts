@@ -10,7 +10,7 @@
  */
 
 import { isExcluded } from "../../bench/harness/exclusions.ts";
-import { isBuiltIn } from "../../protocols/messages.ts";
+import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
 import { messagesFor } from "../../bench/harness/generator.ts";
 import { codecMessages, sharedListLength } from "../../bench/harness/schedule.ts";
 import { createRng } from "../../bench/harness/random.ts";
@@ -18,10 +18,8 @@ import type { CaseResult } from "../../bench/harness/results.ts";
 import { keptRate, keptSteps, KNEE_PRECISION, kneeOf, MAX_BISECTIONS, stepLatency, stopsClimbing } from "../../bench/harness/knee.ts";
 import { latencyStep, SOCKET_MODES, type Settings, type SocketMode } from "../../bench/harness/settings.ts";
 import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
-import type { Message, PayloadName } from "../../protocols/messages.ts";
-import { socketCaseResult, type SocketCase } from "./case-result.ts";
+import { socketCaseResult, type SocketCase, type SocketCaseOptions } from "./socket-case.ts";
 import { runFreshConnections } from "./fresh-runs.ts";
-import type { SocketCaseOptions } from "./figures.ts";
 import type { PayloadOutcome, PayloadRun, SocketModeContext } from "./mode-context.ts";
 import { runInRounds } from "./rounds.ts";
 

@@ -13,11 +13,11 @@
  */
 
 import type { Encoded } from "../../protocols/codec.ts";
-import type { ClientCodec } from "./codec.ts";
-import { byteLength, sendFrame } from "./connection.ts";
+import type { ClientCodec } from "./client-codec.ts";
+import { byteLength, sendFrame } from "./client-connection.ts";
 import { InFlight } from "./in-flight.ts";
-import { Replies } from "./replies.ts";
-import type { SocketCaseFigures, SocketCaseOptions } from "./figures.ts";
+import { Replies } from "./reply-queue.ts";
+import type { SocketCaseFigures, SocketCaseOptions } from "./socket-case.ts";
 
 /**
  * A turn of the event loop: replies are handled, then the loop goes on. Browsers have no

@@ -19,11 +19,10 @@
  */
 
 import { latencySliceSize, shuffled, socketSliceSize } from "../../bench/harness/schedule.ts";
-import type { SocketCase } from "./case-result.ts";
+import type { SocketCase, SocketCaseFigures } from "./socket-case.ts";
 import { record, unreachable, type PayloadOutcome, type PayloadRun } from "./mode-context.ts";
-import type { SocketCaseFigures } from "./figures.ts";
 import { runSocketCase, SocketSession } from "./runner.ts";
-import { fetchKnownCost } from "./connection.ts";
+import { fetchKnownCost } from "./client-connection.ts";
 import { calSpin } from "../../protocols/calibration.ts";
 
 /** A case's open connection and the last slice it recorded (which takes the server's figures at close). */

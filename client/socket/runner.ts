@@ -21,12 +21,12 @@
 
 import type { Encoded } from "../../protocols/codec.ts";
 import { CLOSE, parseSlice, socketUrl } from "../../protocols/socket/contract.ts";
-import { clientCodec, toBytes, type ClientCodec } from "./codec.ts";
-import { byteLength, closed, fetchServerStats, openSocket, sendFrame } from "./connection.ts";
-import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./figures.ts";
+import { clientCodec, toBytes, type ClientCodec } from "./client-codec.ts";
+import { byteLength, closed, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
+import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
 import { InFlight } from "./in-flight.ts";
 import { openLoop } from "./open-loop.ts";
-import { Replies } from "./replies.ts";
+import { Replies } from "./reply-queue.ts";
 import { ClientError } from "../client-errors.ts";
 
 /**

@@ -10,8 +10,8 @@ import { messagesFor } from "../../bench/harness/generator.ts";
 import { catalogFor, importCodecModules } from "../../bench/harness/plan.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import { isBuiltIn } from "../../protocols/messages.ts";
-import { processCpuMs, type WebSocketClass } from "./connection.ts";
-import type { SocketCaseFigures } from "./figures.ts";
+import { processCpuMs, type WebSocketClass } from "./client-connection.ts";
+import type { SocketCaseFigures } from "./socket-case.ts";
 import { runSocketCase } from "./runner.ts";
 import type { ClientJob } from "./workers.ts";
 

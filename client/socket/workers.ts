@@ -9,7 +9,7 @@ import type { PayloadName } from "../../protocols/messages.ts";
 import type { ClientFigures } from "../../bench/harness/socket-results.ts";
 import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
 import type { ServerConnectionStats } from "../../protocols/socket/contract.ts";
-import type { SocketCaseFigures } from "./figures.ts";
+import type { SocketCaseFigures } from "./socket-case.ts";
 import { ClientError } from "../client-errors.ts";
 
 /** One case for a worker: which case, the run settings it needs, and its share of the connections. */

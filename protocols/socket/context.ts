@@ -6,10 +6,10 @@
 
 import type { CodecCatalog } from "../registry.ts";
 import type { ServerWebSocket } from "bun";
-import type { Connection } from "./connection.ts";
+import type { Connection } from "./socket-state.ts";
 import { CpuMeter } from "./cpu.ts";
-import type { Publish } from "./replies.ts";
-import { StatsStore } from "./stats.ts";
+import type { Publish } from "./server-send.ts";
+import { StatsStore } from "./connection-stats.ts";
 
 /** One file of the page, as server.ts built it. */
 interface PageFile {

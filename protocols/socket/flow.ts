@@ -11,11 +11,11 @@
  */
 
 import type { ServerWebSocket } from "bun";
-import type { Connection } from "./connection.ts";
+import type { Connection } from "./socket-state.ts";
 import type { SocketServer } from "./context.ts";
 import { CLOSE } from "./contract.ts";
 import { incomingBytes, type Incoming } from "./inbox.ts";
-import { BACKPRESSURE_LIMIT_BYTES, reject } from "./replies.ts";
+import { BACKPRESSURE_LIMIT_BYTES, reject } from "./server-send.ts";
 
 const OPEN = 1;
 

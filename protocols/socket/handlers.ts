@@ -11,12 +11,12 @@
 
 import type { ServerWebSocket, WebSocketHandler } from "bun";
 import { errorText, utf8Length, type Encoded } from "../codec.ts";
-import { refreshOpenMs, type Connection } from "./connection.ts";
+import { refreshOpenMs, type Connection } from "./socket-state.ts";
 import type { SocketServer } from "./context.ts";
 import { CLOSE } from "./contract.ts";
 import { block, closeLagging, hold, release, subscribed, unblock } from "./flow.ts";
 import type { Incoming } from "./inbox.ts";
-import { publish, reject, reply } from "./replies.ts";
+import { publish, reject, reply } from "./server-send.ts";
 import { shapeError } from "./shape.ts";
 
 type Handlers = Required<Pick<WebSocketHandler<Connection>, "open" | "message" | "drain" | "close">>;

@@ -5,7 +5,7 @@
 
 import type { Server } from "bun";
 import { hostAllowed, hostName, originAllowed } from "./access.ts";
-import type { Connection } from "./connection.ts";
+import type { Connection } from "./socket-state.ts";
 import type { SocketServer } from "./context.ts";
 import { KNOWN_COST_CALLS, SPIN_STEPS, timeSpin } from "../calibration.ts";
 import { GC_PATH, HEALTH_PATH, INFO_PATH, KNOWN_COST_PATH, STATS_PATH, WS_PATH } from "./contract.ts";

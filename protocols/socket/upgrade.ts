@@ -6,7 +6,7 @@
 import type { Server } from "bun";
 import { isBuiltIn, PAYLOAD_NAMES, type PayloadName } from "../messages.ts";
 import { originAllowed } from "./access.ts";
-import { newConnection, ROLES, TOPIC, type Connection, type Role } from "./connection.ts";
+import { newConnection, ROLES, TOPIC, type Connection, type Role } from "./socket-state.ts";
 import type { SocketServer } from "./context.ts";
 import { socketCodecNames } from "./contract.ts";
 import { refuse, text } from "./http.ts";

@@ -13,7 +13,7 @@
  * Tests of startServer, spawnServer or the server's command line themselves call those directly.
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { spawnServer } from "../../bench/cli/processes/server.ts";
+import { spawnServer } from "../../bench/cli/processes/server-process.ts";
 import type { Refusal } from "../../protocols/socket/context.ts";
 import { startServer, type ServerOptions } from "../../server.ts";
 

@@ -11,7 +11,7 @@ import { parseBenchArgs } from "../../../bench/cli/options.ts";
 import { decodeHistogram } from "../../../bench/harness/histogram.ts";
 import { latencyStep, SWEEP_RATES, SWEEP_STEP_S } from "../../../bench/harness/settings.ts";
 import type { BenchResults } from "../../../bench/harness/results.ts";
-import { parseCsv } from "../../../bench/report/csv-parse.ts";
+import { parseCsv } from "../../../bench/report/csv-read.ts";
 import { benchCodecNames } from "../../../protocols/socket/contract.ts";
 import { skipBrowserTests } from "../../helpers/chromium.ts";
 

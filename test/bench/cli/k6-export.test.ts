@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { spawnServer } from "../../../bench/cli/processes/server.ts";
+import { spawnServer } from "../../../bench/cli/processes/server-process.ts";
 import { k6Results } from "../../../bench/report/k6-rows.ts";
 import { sourcedCases } from "../../../bench/report/sources.ts";
 import { k6Path, skipK6Tests } from "../../helpers/k6.ts";

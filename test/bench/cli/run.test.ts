@@ -11,9 +11,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { performanceClock } from "../../../bench/harness/clock.ts";
 import { makeMessages } from "../../../bench/harness/generator.ts";
-import { parseCsv } from "../../../bench/report/csv-parse.ts";
-import { spawnServer } from "../../../bench/cli/processes/server.ts";
-import type { WebSocketClass } from "../../../client/socket/connection.ts";
+import { parseCsv } from "../../../bench/report/csv-read.ts";
+import { spawnServer } from "../../../bench/cli/processes/server-process.ts";
+import type { WebSocketClass } from "../../../client/socket/client-connection.ts";
 import { runSocketCase } from "../../../client/socket/runner.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");

@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { spawnServer } from "../../../bench/cli/processes/server.ts";
+import { spawnServer } from "../../../bench/cli/processes/server-process.ts";
 import type { BenchResults } from "../../../bench/harness/results.ts";
-import { parseCsv } from "../../../bench/report/csv-parse.ts";
+import { parseCsv } from "../../../bench/report/csv-read.ts";
 import { socketUrl } from "../../../protocols/socket/contract.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");

@@ -1,7 +1,7 @@
 /** Two cases of one run compared round by round: paired ratios, their intervals, the baselines they pair with, and the machine noise. */
 import { describe, expect, it } from "vitest";
 import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
-import { summarize } from "../../../bench/harness/stats.ts";
+import { summarize } from "../../../bench/harness/statistics.ts";
 import { baselineCase, pairedRatio, roundToRoundNoise } from "../../../bench/harness/pairing.ts";
 
 /** A case with these per-run totals (ns per message), by run index. */

@@ -1,7 +1,7 @@
 /** The ratios a run's results carry: each case beside json's and raw's, worked out once as the results are assembled. */
 import { describe, expect, it } from "vitest";
 import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
-import { summarize } from "../../../bench/harness/stats.ts";
+import { summarize } from "../../../bench/harness/statistics.ts";
 import { baselineCase } from "../../../bench/harness/pairing.ts";
 import { caseRatios, widestRatioInterval, withRatios } from "../../../bench/harness/ratios.ts";
 

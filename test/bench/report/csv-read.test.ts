@@ -7,8 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CaseRatios } from "../../../bench/harness/results.ts";
 import { toCsv } from "../../../bench/report/csv.ts";
-import { parseCsv } from "../../../bench/report/csv-parse.ts";
-import { resultsFromCsv } from "../../../bench/report/csv-read.ts";
+import { parseCsv, resultsFromCsv } from "../../../bench/report/csv-read.ts";
 import { resultsFromFile } from "../../../bench/report/results-file.ts";
 import { sourcedCases } from "../../../bench/report/sources.ts";
 

@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { withRatios } from "../../../bench/harness/ratios.ts";
 import type { BenchResults } from "../../../bench/harness/results.ts";
-import { toJson } from "../../../bench/report/json.ts";
+import { toJson } from "../../../bench/report/results-json.ts";
 import { hasRounds, resultsFromFile } from "../../../bench/report/results-file.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");

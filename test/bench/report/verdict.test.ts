@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
-import { summarize } from "../../../bench/harness/stats.ts";
+import { summarize } from "../../../bench/harness/statistics.ts";
 import { withRatios } from "../../../bench/harness/ratios.ts";
 import { VERDICT_MAX_LINES, verdictLines } from "../../../bench/report/verdict.ts";
 

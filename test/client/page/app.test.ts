@@ -6,7 +6,7 @@ import { BUILT_IN } from "../../../protocols/registry.ts";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_COLUMNS } from "../../../bench/report/csv-columns.ts";
-import { parseCsv } from "../../../bench/report/csv-parse.ts";
+import { parseCsv } from "../../../bench/report/csv-read.ts";
 import { benchCodecNames } from "../../../protocols/socket/contract.ts";
 import { launch, skipBrowserTests } from "../../helpers/chromium.ts";
 import { serverForFile, type TestServer } from "../../helpers/server.ts";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { performanceClock } from "../../../bench/harness/clock.ts";
 import { makeMessages } from "../../../bench/harness/generator.ts";
 import { runFanoutCase } from "../../../client/socket/fanout.ts";
-import { openSocket, type WebSocketClass } from "../../../client/socket/connection.ts";
+import { openSocket, type WebSocketClass } from "../../../client/socket/client-connection.ts";
 import { CLOSE, socketUrl } from "../../../protocols/socket/contract.ts";
 import { serverForEachTest } from "../../helpers/server.ts";
 

@@ -9,10 +9,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseCsv } from "../../../bench/report/csv-parse.ts";
-import { emptyFigures, type SocketCaseFigures } from "../../../client/socket/figures.ts";
+import { parseCsv } from "../../../bench/report/csv-read.ts";
+import { emptyFigures, type SocketCaseFigures } from "../../../client/socket/socket-case.ts";
 import { mergeFigures } from "../../../client/socket/workers.ts";
-import { newStats } from "../../../protocols/socket/stats.ts";
+import { newStats } from "../../../protocols/socket/connection-stats.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-clients-"));

@@ -1,7 +1,7 @@
 /** The server's CPU goes to the connection that was busy, none to a requested collection. */
 import { describe, expect, it } from "vitest";
 import { CpuMeter, RSS_SAMPLE_MS } from "../../../protocols/socket/cpu.ts";
-import { newStats } from "../../../protocols/socket/stats.ts";
+import { newStats } from "../../../protocols/socket/connection-stats.ts";
 
 /** Spins until this process has used at least `ms` more CPU (a condition, not a duration: a loaded machine only makes it slower). */
 function burn(ms: number): void {

@@ -8,7 +8,7 @@ import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import { performanceClock } from "../../../bench/harness/clock.ts";
 import { makeMessages } from "../../../bench/harness/generator.ts";
-import type { WebSocketClass } from "../../../client/socket/connection.ts";
+import type { WebSocketClass } from "../../../client/socket/client-connection.ts";
 import { runSocketCase } from "../../../client/socket/runner.ts";
 import { shapeError } from "../../../protocols/socket/shape.ts";
 import { CLOSE, parseSlice, socketUrl } from "../../../protocols/socket/contract.ts";

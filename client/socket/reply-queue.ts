@@ -4,7 +4,7 @@
  */
 
 import type { Clock } from "../../bench/harness/clock.ts";
-import type { MessageData } from "./codec.ts";
+import type { MessageData } from "./client-codec.ts";
 import { ClientError } from "../client-errors.ts";
 
 /**

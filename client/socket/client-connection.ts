@@ -6,7 +6,7 @@
 
 import { utf8Length, type Encoded } from "../../protocols/codec.ts";
 import { GC_PATH, KNOWN_COST_PATH, STATS_PATH, type ServerConnectionStats } from "../../protocols/socket/contract.ts";
-import type { MessageData } from "./codec.ts";
+import type { MessageData } from "./client-codec.ts";
 import { ClientError } from "../client-errors.ts";
 
 /** The standard WebSocket constructor (globalThis.WebSocket, or npm `ws`). */

@@ -5,7 +5,7 @@ import type { PayloadName } from "../messages.ts";
 import type { CodecCatalog } from "../registry.ts";
 import { RAW_CODEC_NAME, frameOf, type ServerConnectionStats } from "./contract.ts";
 import { Inbox } from "./inbox.ts";
-import { newStats, SliceRecord } from "./stats.ts";
+import { newStats, SliceRecord } from "./connection-stats.ts";
 
 /** echo: answer each message; publisher: publish each message to its topic; subscriber: receive only. */
 export type Role = "echo" | "publisher" | "subscriber";

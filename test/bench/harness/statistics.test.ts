@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { intervalsOverlap, percentileSorted, summarize, tQuantile975 } from "../../../bench/harness/stats.ts";
+import { intervalsOverlap, percentileSorted, summarize, tQuantile975 } from "../../../bench/harness/statistics.ts";
 
 describe("stats", () => {
   it("summarizes a known sample", () => {

@@ -1,5 +1,5 @@
 /**
- * One process of codec mode (see harness/codec-forks.ts): the bench starts
+ * One process of codec mode (see bench/harness/codec-mode-spans.ts): the bench starts
  * it with Bun and gives it the job (the run's plan, and this process's
  * share of the runs) in the child protocol (client/child-protocol.ts); it
  * streams progress and each case as soon as the case's rounds in its share
@@ -7,13 +7,12 @@
  * still reports what it finished.
  */
 
-import { serveAsChild } from "../../client/child-protocol.ts";
-import { calibrateClock, performanceClock } from "../harness/clock.ts";
-import type { ForkSpan } from "../harness/codec-forks.ts";
-import { runCodecMode } from "../harness/codec-mode.ts";
-import { loadPlan, type PlanSpec } from "../harness/plan.ts";
-import { libraryVersion } from "./environment.ts";
-import { fullGc } from "./run-support.ts";
+import { serveAsChild } from "../../../client/child-protocol.ts";
+import { calibrateClock, performanceClock } from "../../harness/clock.ts";
+import type { ForkSpan } from "../../harness/codec-mode-spans.ts";
+import { runCodecMode } from "../../harness/codec-mode.ts";
+import { loadPlan, type PlanSpec } from "../../harness/plan.ts";
+import { fullGc, libraryVersion } from "../environment.ts";
 
 export interface CodecForkJob {
   plan: PlanSpec;

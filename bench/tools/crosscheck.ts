@@ -23,8 +23,8 @@ import type { BenchResults } from "../harness/results.ts";
 import { parseInteger } from "../harness/settings.ts";
 import { pad } from "../report/format.ts";
 import { resultsFromFile } from "../report/results-file.ts";
-import { ROOT } from "./paths.ts";
-import { CliError } from "./cli-errors.ts";
+import { ROOT } from "../cli/paths.ts";
+import { CliError } from "../cli/cli-errors.ts";
 
 const USAGE = "usage: bun run crosscheck [--from results.csv|results.json] [--iterations N] [--repetitions N] [--processes N]";
 /** Ratios further apart than this are called out. */
@@ -50,7 +50,7 @@ function benchResults(from: string | undefined): BenchResults {
 
 /** ns per message (encode + decode) of one codec and payload, in a process of its own. */
 function plainLoop(codec: string, payload: string, iterations: number, repetitions: number, seed: number): number {
-  const r = spawnSync(process.execPath, [path.join(ROOT, "bench/cli/plain-loop.ts"), codec, payload, String(iterations), String(repetitions), String(seed)], { cwd: ROOT, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [path.join(ROOT, "bench/tools/plain-loop.ts"), codec, payload, String(iterations), String(repetitions), String(seed)], { cwd: ROOT, encoding: "utf8" });
   if (r.status !== 0) throw new CliError("TOOL", `plain loop ${codec} ${payload} failed: ${r.stderr.trim()}`);
   return (JSON.parse(r.stdout) as { nsPerMessage: number }).nsPerMessage;
 }

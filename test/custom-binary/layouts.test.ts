@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import { makeMessages } from "../../bench/harness/generator.ts";
 import { ARTICLE_MESSAGES } from "../../protocols/messages.ts";
 import { SET_EXAMPLES } from "../../protocols/message-sets.ts";
-import type { Message } from "../../custom-binary/index.ts";
-import { createCustomBinary, DecodeError, EncodeError } from "../../custom-binary/index.ts";
+import { type Message, createCustomBinary, DecodeError, EncodeError } from "../../custom-binary/index.ts";
 
 const cb = createCustomBinary("copy");
 const hex = (s: string): Uint8Array => Uint8Array.from(s.trim().split(/\s+/).map((h) => parseInt(h, 16)));

@@ -2,7 +2,7 @@
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../../bench/harness/clock.ts";
-import { forkSpans, mergeForks } from "../../../bench/harness/codec-forks.ts";
+import { forkSpans, mergeForks } from "../../../bench/harness/codec-mode-spans.ts";
 import { runCodecMode } from "../../../bench/harness/codec-mode.ts";
 import { testSettings } from "../../helpers/settings.ts";
 

@@ -6,7 +6,7 @@
 
 import type { ServerWebSocket } from "bun";
 import { utf8Length, type Encoded } from "../codec.ts";
-import type { Connection } from "./connection.ts";
+import type { Connection } from "./socket-state.ts";
 
 /** Bun's per-socket send buffer limit: `send()` returns -1 once past it, and the connection waits for drain. */
 export const BACKPRESSURE_LIMIT_BYTES = 1024 * 1024;

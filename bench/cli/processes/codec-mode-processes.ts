@@ -1,25 +1,25 @@
 /**
  * Spreads codec mode's runs over fresh Bun processes, one after the other
  * (never two at once: they would share the cores they measure), relays
- * their progress and pools their rounds (harness/codec-forks.ts).
+ * their progress and pools their rounds (bench/harness/codec-mode-spans.ts).
  */
 
 import path from "node:path";
 import { codecModeUnits, type CodecModeResult } from "../../harness/codec-mode.ts";
-import { forkSpans, mergeForks } from "../../harness/codec-forks.ts";
+import { forkSpans, mergeForks } from "../../harness/codec-mode-spans.ts";
 import type { RunHooks } from "../../harness/progress.ts";
 import type { CaseResult } from "../../harness/results.ts";
 import { planSpec, type Plan } from "../../harness/plan.ts";
-import type { CodecForkJob } from "../codec-fork.ts";
+import type { CodecForkJob } from "./codec-mode-child.ts";
 import { ROOT } from "../paths.ts";
 import { ChildFailed, runReportingChild } from "./reporting-child.ts";
 
-const ENTRY = path.join(ROOT, "bench/cli/codec-fork.ts");
+const ENTRY = path.join(ROOT, "bench/cli/processes/codec-mode-child.ts");
 
 const NOTHING: CodecModeResult = { cases: [], order: [], stopped: true, minBatchNs: NaN, slices: {} };
 
 /**
- * Codec mode over `forks` processes; hooks hear progress (runs numbered
+ * Codec mode over the plan's `forks` processes; hooks hear progress (runs numbered
  * across them) and every finished case at the end. A process that fails
  * ends the mode there, keeping what the ones before it measured and the
  * cases it had finished itself. `held()` pools, at any moment, every case
@@ -33,14 +33,13 @@ export class CodecModeProcesses {
 
   constructor(
     private readonly plan: Plan,
-    private readonly forks: number,
     private readonly hooks: RunHooks,
   ) {}
 
   /** Every process's share in turn; `error`: why one failed (one line), absent when none did. */
   async run(): Promise<{ result: CodecModeResult; error?: string }> {
     const { plan, hooks } = this;
-    const spans = forkSpans(plan.settings.runs, this.forks);
+    const spans = forkSpans(plan.settings.runs, plan.forks);
     const units = spans.map((span) => codecModeUnits(plan.settings, plan.codecModeCodecs.length, span));
     const offsets = units.map((_, k) => units.slice(0, k).reduce((a, b) => a + b, 0));
     const total = units.reduce((a, b) => a + b, 0);
@@ -83,6 +82,6 @@ export class CodecModeProcesses {
   private pooled(running: CaseResult[]): CodecModeResult {
     const parts = running.length > 0 ? [...this.parts, { ...NOTHING, cases: running }] : this.parts;
     if (parts.length === 0) return { ...NOTHING, stopped: this.hooks.shouldStop?.() ?? false };
-    return mergeForks(parts, forkSpans(this.plan.settings.runs, this.forks).length);
+    return mergeForks(parts, forkSpans(this.plan.settings.runs, this.plan.forks).length);
   }
 }

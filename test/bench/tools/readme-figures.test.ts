@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { currentFigures, loadSample, SAMPLE_RUNS } from "../../../bench/cli/readme-figures.ts";
+import { currentFigures, loadSample, SAMPLE_RUNS } from "../../../bench/tools/readme-figures.ts";
 import { FIGURES_BEGIN, FIGURES_END } from "../../../bench/report/sample-figures.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -23,10 +23,10 @@ describe("README figures", () => {
   });
 
   it("`bun run readme-figures --check` agrees, and a bad argument is one line and exit 2", () => {
-    const check = spawnSync(process.execPath, ["bench/cli/readme-figures.ts", "--check"], { cwd: ROOT, encoding: "utf8" });
+    const check = spawnSync(process.execPath, ["bench/tools/readme-figures.ts", "--check"], { cwd: ROOT, encoding: "utf8" });
     expect(check.stdout).toBe("README figures match results/sample/.\n");
     expect(check.status).toBe(0);
-    const bad = spawnSync(process.execPath, ["bench/cli/readme-figures.ts", "--write"], { cwd: ROOT, encoding: "utf8" });
+    const bad = spawnSync(process.execPath, ["bench/tools/readme-figures.ts", "--write"], { cwd: ROOT, encoding: "utf8" });
     expect(bad.stderr).toBe("readme-figures: unknown argument '--write'; valid: --check\n");
     expect(bad.status).toBe(2);
   });

@@ -2,7 +2,7 @@
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import { makeMessages } from "../../../bench/harness/generator.ts";
-import { clientCodec } from "../../../client/socket/codec.ts";
+import { clientCodec } from "../../../client/socket/client-codec.ts";
 import { createCustomBinary } from "../../../custom-binary/index.ts";
 import { PAYLOAD_NAMES } from "../../../protocols/messages.ts";
 import { RAW_CODEC_NAME, socketCodecNames, frameOf } from "../../../protocols/socket/contract.ts";

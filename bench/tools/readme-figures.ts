@@ -9,8 +9,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { resultsFromFile } from "../report/results-file.ts";
 import { type Sample, type SampleSet, sampleFigures, withFigures } from "../report/sample-figures.ts";
-import { writeAtomic } from "./output.ts";
-import { ROOT } from "./paths.ts";
+import { writeAtomic } from "../cli/output.ts";
+import { ROOT } from "../cli/paths.ts";
 
 /** Back-to-back default runs (`bun run bench --out ...`). */
 export const SAMPLE_RUNS = ["results/sample/epyc-default-1.csv", "results/sample/epyc-default-2.csv", "results/sample/epyc-default-3.csv"];

@@ -1,7 +1,7 @@
 /** A connection's slice figures: the totals since the last mark, and the messages not interrupted. */
 import { describe, expect, it } from "vitest";
 import { INTERRUPTION_FACTOR, INTERRUPTION_FLOOR_NS } from "../../../protocols/socket/contract.ts";
-import { newStats, SliceRecord } from "../../../protocols/socket/stats.ts";
+import { newStats, SliceRecord } from "../../../protocols/socket/connection-stats.ts";
 
 describe("SliceRecord", () => {
   it("gives each slice the totals since the last mark, then starts again", () => {

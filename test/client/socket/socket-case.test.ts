@@ -2,8 +2,7 @@
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import type { RunFigures } from "../../../bench/harness/results.ts";
-import { socketCaseResult, type SocketCase, type SocketCaseSource } from "../../../client/socket/case-result.ts";
-import { emptyFigures, type SocketCaseFigures } from "../../../client/socket/figures.ts";
+import { socketCaseResult, type SocketCase, type SocketCaseSource, emptyFigures, type SocketCaseFigures } from "../../../client/socket/socket-case.ts";
 import type { ServerConnectionStats } from "../../../protocols/socket/contract.ts";
 import { testSettings } from "../../helpers/settings.ts";
 

@@ -6,7 +6,7 @@
  * with another). Decoding comes after all the encoding, as on a socket,
  * where the receiver never parses the very string the sender just built.
  *
- *   bun bench/cli/plain-loop.ts CODEC PAYLOAD ITERATIONS REPETITIONS SEED
+ *   bun bench/tools/plain-loop.ts CODEC PAYLOAD ITERATIONS REPETITIONS SEED
  *
  * Prints one JSON line: {"codec","payload","nsPerMessage","passes":[...]}.
  */

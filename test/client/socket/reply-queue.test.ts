@@ -4,8 +4,8 @@
  * for the socket (Replies only sets its handlers) and a fake clock for time.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { MessageData } from "../../../client/socket/codec.ts";
-import { Replies, Watchdog } from "../../../client/socket/replies.ts";
+import type { MessageData } from "../../../client/socket/client-codec.ts";
+import { Replies, Watchdog } from "../../../client/socket/reply-queue.ts";
 
 interface FakeClock {
   readonly name: string;

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const run = (args: string[]) => spawnSync(process.execPath, ["bench/cli/between-messages.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+const run = (args: string[]) => spawnSync(process.execPath, ["bench/tools/between-messages.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
 
 describe("between-messages", () => {
   it("times every codec and the arithmetic under each regime, with each codec's ratio to json", () => {

@@ -20,7 +20,7 @@ describe("crosscheck", () => {
     const bench = run("bench/cli/bench.ts", ["--modes", "codec,stream", "--codecs", "json,custom-binary,msgpack", "--payloads", "small,large", "--iterations", "2000", "--warmup", "200", "--runs", "1", "--out", out]);
     expect(bench.status, bench.stderr).toBe(0);
     for (const file of ["latest.csv", "latest.json"]) {
-      const r = run("bench/cli/crosscheck.ts", ["--from", path.join(out, file), "--iterations", "2000", "--repetitions", "2", "--processes", "2"]);
+      const r = run("bench/tools/crosscheck.ts", ["--from", path.join(out, file), "--iterations", "2000", "--repetitions", "2", "--processes", "2"]);
       expect(r.status, r.stderr).toBe(0);
       for (const payload of ["small", "large"]) {
         for (const codec of ["custom-binary", "msgpack"]) {
@@ -36,13 +36,13 @@ describe("crosscheck", () => {
   it("says so when the file has no codec-mode rows", () => {
     const csv = path.join(tmp, "empty.csv");
     writeFileSync(csv, "mode,codec,payload,verified\n");
-    const r = run("bench/cli/crosscheck.ts", ["--from", csv]);
+    const r = run("bench/tools/crosscheck.ts", ["--from", csv]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^crosscheck: .*empty\.csv has no verified codec-mode rows/);
   });
 
   it("refuses a bad flag with one line and exit 2", () => {
-    const r = run("bench/cli/crosscheck.ts", ["--iterations", "0"]);
+    const r = run("bench/tools/crosscheck.ts", ["--iterations", "0"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^crosscheck: --iterations must be an integer from 1 to 10000000, got '0'; usage: bun run crosscheck/);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);

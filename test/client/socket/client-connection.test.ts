@@ -1,6 +1,6 @@
 /** The connection around a case, against the real server on port 0 and tiny test servers. */
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { byteLength, closed, fetchServerStats, openSocket, processCpuMs, requestServerGc, sendFrame, type WebSocketClass } from "../../../client/socket/connection.ts";
+import { byteLength, closed, fetchServerStats, openSocket, processCpuMs, requestServerGc, sendFrame, type WebSocketClass } from "../../../client/socket/client-connection.ts";
 import { CLOSE, socketUrl } from "../../../protocols/socket/contract.ts";
 import { serverForFile } from "../../helpers/server.ts";
 

@@ -11,10 +11,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { findChromium, launchChromium, NO_CHROMIUM_MESSAGE } from "./processes/browser.ts";
-import { spawnServer } from "./processes/server.ts";
-import { ROOT } from "./paths.ts";
-import { CliError } from "./cli-errors.ts";
+import { findChromium, launchChromium, NO_CHROMIUM_MESSAGE } from "../cli/processes/browser.ts";
+import { spawnServer } from "../cli/processes/server-process.ts";
+import { ROOT } from "../cli/paths.ts";
+import { CliError } from "../cli/cli-errors.ts";
 
 
 const chromiumPath = findChromium();

@@ -1,5 +1,5 @@
 import type { LayoutName } from "./header.ts";
-import { decodeWith, encodeWith, layoutOf, type Message } from "./messages.ts";
+import { decodeWith, encodeWith, layoutOf, type Message } from "./layouts.ts";
 import { BinaryReader } from "./reader.ts";
 import { BinaryWriter, DEFAULT_WRITER_MODE, type WriterMode } from "./writer.ts";
 
