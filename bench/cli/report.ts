@@ -134,7 +134,7 @@ function readRuns(files: readonly string[]): { runs: Run[]; verdict: string[]; l
     process.stdout.write(`k6 (${k6.length} file(s), merged): sent / received / lost, checks passed / failed; p50 / p99 from due and from send (1 ms clock)\n`);
     counts.forEach((c, i) => {
       const ms = (v: number): string => (Number.isFinite(v) ? `${Math.round(v * 10) / 10} ms` : "-");
-      const rtt = results.cases[i]!.socket?.rtt;
+      const rtt = results.cases[i]!.socket?.latency;
       process.stdout.write(
         `  ${c.payload} ${c.codec}: ${c.sent} / ${c.received} / ${c.lost}, checks ${c.checksPassed} / ${c.checksFailed}; ${ms((rtt?.p50 ?? NaN) / 1e6)} / ${ms((rtt?.p99 ?? NaN) / 1e6)} and ${ms(c.serviceP50Ms)} / ${ms(c.serviceP99Ms)}\n`,
       );

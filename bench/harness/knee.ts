@@ -39,12 +39,12 @@ const median = (values: number[]): number => percentileSorted(Float64Array.from(
 /** A latency case's p99, late share and kept share: the medians of its slices, or (a file from before slices had them) the step's totals. */
 export function stepLatency(c: CaseResult): SliceLatency | undefined {
   const s = c.socket;
-  if (!c.verified || !s || !s.targetRate || !s.rtt) return undefined;
+  if (!c.verified || !s || !s.targetRate || !s.latency) return undefined;
   const slices = c.raw.map((r) => r.latency).filter((x) => x !== undefined);
   if (slices.length > 0) {
     return { p99Ns: median(slices.map((x) => x.p99Ns)), lateShare: median(slices.map((x) => x.lateShare)), achievedShare: median(slices.map((x) => x.achievedShare)) };
   }
-  return { p99Ns: s.rtt.p99, lateShare: (s.late ?? 0) / s.sent, achievedShare: (s.achievedRate ?? 0) / s.targetRate };
+  return { p99Ns: s.latency.p99, lateShare: (s.late ?? 0) / s.sent, achievedShare: (s.achievedRate ?? 0) / s.targetRate };
 }
 
 /** Whether latency case `c` kept its rate, against the same codec's p99 at the lowest rate (`baseP99Ns`). */

@@ -49,8 +49,10 @@ export interface SocketFigures {
   replyWireBytes?: number;
   /** With compression: the share of the client's messages it sent compressed (a client may leave small ones alone). */
   compressedShare?: number;
-  /** roundtrip: every message's round-trip time; latency: each reply's time since its message was due (corrected); pooled over runs. */
+  /** roundtrip and stream: every message's round-trip time, pooled over runs (undefined in latency mode, which has `latency`). */
   rtt: LatencyPercentiles | undefined;
+  /** latency mode: each reply's time since its message was due (corrected for coordinated omission), pooled over runs. */
+  latency?: LatencyPercentiles;
   /** latency mode: each reply's time since its message actually went out (uncorrected, what a closed loop sees). */
   serviceTime?: LatencyPercentiles;
   /** latency mode: messages sent more than one interval (at least 1 ms) after they were due, summed over runs. */
@@ -83,7 +85,7 @@ export interface SocketFigures {
   extensions: string;
 }
 
-/** The server's side of a case, from its slices: what the codec costs inside the server (bench/report/field.ts pairs it with JSON's and raw's). */
+/** The server's side of a case, from its slices: what the codec costs inside the server (bench/harness/field.ts pairs it with JSON's and raw's). */
 export interface FieldFigures {
   /** Slices the server answered the mark of. */
   slices: number;

@@ -34,7 +34,7 @@ export function rowCells({ source, case: c }: SourcedCase): string[] {
     formatNs(c.total.mean),
     Number.isFinite(c.total.ci95) ? formatNs(c.total.ci95) : "-",
     vsJsonText(c) || "-",
-    formatNs(c.socket?.rtt?.p99 ?? NaN),
+    formatNs((c.socket?.latency ?? c.socket?.rtt)?.p99 ?? NaN),
     count(c.msgsPerS),
     c.flags.join(", "),
   ];

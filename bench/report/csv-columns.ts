@@ -1,17 +1,18 @@
 /**
- * The CSV contract (version 2, in `csv_version`): one row per client x mode x codec x payload; a
+ * The CSV contract (version 3, in `csv_version`): one row per client x mode x codec x payload; a
  * header row; comma-separated; dot decimals; RFC 4180 quoting; UTF-8; ISO 8601 timestamps; units
  * in column names; no comment lines. The columns that answer the question come first (which
  * client, mode, payload and codec; its size; its time and ratio to JSON), then the spread, the
  * socket figures, the settings and last the machine, so a spreadsheet's first screen is the answer
  * and a row copied into another sheet still says what it was measured on. Every column is
  * described in docs/results-columns.md. Within a version columns may be added, never removed or
- * renamed; the report and the page read version 1 files too (csv-read.ts).
+ * renamed (version 3 moved latency mode's percentiles from rtt_* to latency_*); the report and the
+ * page read version 1 and 2 files too (csv-read.ts).
  */
 
 import type { Summary } from "../harness/statistics.ts";
 
-export const CSV_VERSION = 2;
+export const CSV_VERSION = 3;
 
 /** The spread of the per-message figure over the rounds a row rests on (its mean and ci95 have columns of their own). */
 export const ROUND_FIELDS = [
@@ -54,6 +55,8 @@ export const CSV_COLUMNS: readonly string[] = [
   "msgs_per_s",
   "rtt_p50_ns",
   "rtt_p99_ns",
+  "latency_p50_ns",
+  "latency_p99_ns",
   "msgs_per_s_vs_raw",
   "flags",
   "error",
@@ -75,6 +78,10 @@ export const CSV_COLUMNS: readonly string[] = [
   "rtt_p999_ns",
   "rtt_p9999_ns",
   "rtt_max_ns",
+  "latency_p90_ns",
+  "latency_p999_ns",
+  "latency_p9999_ns",
+  "latency_max_ns",
   "target_rate",
   "achieved_rate",
   "late_sends",

@@ -91,7 +91,7 @@ function percentiles(get: Cell, prefix: string): LatencyPercentiles | undefined 
   return { samples: NaN, p50: at("p50"), p90: at("p90"), p99: at("p99"), p999: at("p999"), p9999: at("p9999"), max: at("max") };
 }
 
-function socketOf(get: Cell): SocketFigures {
+function socketOf(get: Cell, mode: Mode): SocketFigures {
   const field = optional(get("field_slices")) !== undefined;
   // Of several clients a CSV keeps only the slowest's and the fastest's rates.
   const rates = [optional(get("client_msgs_per_s_min")), optional(get("client_msgs_per_s_max"))].filter((r) => r !== undefined);
@@ -109,7 +109,9 @@ function socketOf(get: Cell): SocketFigures {
     replyBytes: num(get("reply_bytes")),
     replyWireBytes: optional(get("reply_wire_bytes")),
     compressedShare: optional(get("wire_compressed_share")),
-    rtt: percentiles(get, "rtt"),
+    // Files before csv_version 3 held latency mode's figures in the rtt_ columns.
+    rtt: mode === "latency" ? undefined : percentiles(get, "rtt"),
+    ...(mode === "latency" ? { latency: percentiles(get, "latency") ?? percentiles(get, "rtt") } : {}),
     serviceTime: percentiles(get, "service"),
     late: optional(get("late_sends")),
     targetRate: optional(get("target_rate")),
@@ -206,7 +208,7 @@ function caseOf(get: Cell): CaseResult {
     loopFloorNs: num(get("loop_floor_ns")),
     flags: (get("flags") ?? "").split(/[ ;|]+/).filter((f) => f !== ""),
     raw: [],
-    ...(mode !== "codec" ? { socket: socketOf(get) } : {}),
+    ...(mode !== "codec" ? { socket: socketOf(get, mode) } : {}),
     ...(deflateBytes !== undefined
       ? { compression: { deflateBytes, deflateContextBytes: num(get("deflate_context_bytes")), zstdBytes: num(get("zstd_bytes")), zstdNs: num(get("zstd_ns")), zstdEmptyNs: num(get("zstd_empty_ns")) } }
       : {}),
@@ -278,7 +280,7 @@ function calibrationOf(rows: readonly Row[]): CalibrationCheck[] {
   return checks;
 }
 
-/** The results a CSV in the benchmark's contract (version 1 or 2) holds, failed cases too. */
+/** The results a CSV in the benchmark's contract (version 1, 2 or 3) holds, failed cases too. */
 export function resultsFromCsv(text: string): BenchResults {
   const [header, ...body] = parseCsv(text);
   if (!header || !header.includes("codec") || !header.includes("mode")) throw new ReportError("NOT_RESULTS", "not a results CSV: no codec and mode columns");

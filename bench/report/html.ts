@@ -61,7 +61,7 @@ export function reportHtml(rows: readonly SourcedCase[], chartJsSource: string, 
   const tableRows = rows
     .map(({ source, case: c }) => {
       const rate = c.socket?.targetRate ?? NaN;
-      const rtt = (p: "p50" | "p99"): number => (c.socket?.rtt?.[p] ?? NaN) / 1000;
+      const rtt = (p: "p50" | "p99"): number => ((c.socket?.latency ?? c.socket?.rtt)?.[p] ?? NaN) / 1000;
       return (
         `<tr><td>${escapeHtml(source)}</td><td>${escapeHtml(c.mode)}${Number.isFinite(rate) ? ` at ${num(rate)}/s` : ""}</td><td>${escapeHtml(c.payload)}</td><td>${escapeHtml(codecLabel(c))}</td>` +
         `<td>${num(c.bytes)}</td><td>${num(c.serialize.mean, 1)}</td><td>${num(c.deserialize.mean, 1)}</td><td>${num(c.total.mean, 1)}</td><td>${Number.isFinite(c.total.ci95) ? `± ${num(c.total.ci95, 1)}` : ""}</td>` +

@@ -17,17 +17,17 @@ import { round3, unique, type ChartDataset, type ChartSpec } from "./chart-spec.
 import type { SourcedCase } from "./sources.ts";
 
 /** A latency case's corrected percentile (from when each message was due), ns; NaN where it has none. */
-const rtt = (r: SourcedCase, p: "p50" | "p90" | "p99" | "p999" | "p9999" | "max"): number => r.case.socket?.rtt?.[p] ?? NaN;
+const fromDue = (r: SourcedCase, p: "p50" | "p90" | "p99" | "p999" | "p9999" | "max"): number => r.case.socket?.latency?.[p] ?? NaN;
 /** The rate asked for, messages per second; NaN outside latency mode. */
 const rateOf = (r: SourcedCase): number => r.case.socket?.targetRate ?? NaN;
 
 /** The spectrum's points: percentile and the row's figure at it. */
 const SPECTRUM: { q: number; pick: (r: SourcedCase) => number }[] = [
-  { q: 0.5, pick: (r) => rtt(r, "p50") },
-  { q: 0.9, pick: (r) => rtt(r, "p90") },
-  { q: 0.99, pick: (r) => rtt(r, "p99") },
-  { q: 0.999, pick: (r) => rtt(r, "p999") },
-  { q: 0.9999, pick: (r) => rtt(r, "p9999") },
+  { q: 0.5, pick: (r) => fromDue(r, "p50") },
+  { q: 0.9, pick: (r) => fromDue(r, "p90") },
+  { q: 0.99, pick: (r) => fromDue(r, "p99") },
+  { q: 0.999, pick: (r) => fromDue(r, "p999") },
+  { q: 0.9999, pick: (r) => fromDue(r, "p9999") },
 ];
 
 /** A hue per codec, spread around the wheel; sources after the first get lighter shades. */
@@ -70,11 +70,11 @@ function rateChart(rows: readonly SourcedCase[], payload: string): ChartSpec {
       ["p50", undefined],
       ["p99", [6, 4]],
     ] as const) {
-      const shown = s.rows.filter((r) => Number.isFinite(rtt(r, p)));
+      const shown = s.rows.filter((r) => Number.isFinite(fromDue(r, p)));
       const crossed = shown.map((r) => r.case.flags.includes("below-rate"));
       datasets.push({
         label: `${s.label} ${p}`,
-        data: shown.map((r) => ({ x: rateOf(r), y: round3(rtt(r, p) / 1000) })),
+        data: shown.map((r) => ({ x: rateOf(r), y: round3(fromDue(r, p) / 1000) })),
         backgroundColor: s.color,
         borderColor: s.color,
         ...(dash ? { borderDash: [...dash] } : {}),
@@ -98,7 +98,7 @@ function barChart(rows: readonly SourcedCase[], payload: string): ChartSpec {
     for (const [mi, [p, figure]] of ([["p50", "p50"], ["p99", "p99"], ["p99.9", "p999"]] as const).entries()) {
       const data = unique(all.map((s) => s.codec)).map((codec) => {
         const r = all.find((s) => s.codec === codec && s.source === source)?.rows[0];
-        return r && Number.isFinite(rtt(r, figure)) ? round3(rtt(r, figure) / 1000) : null;
+        return r && Number.isFinite(fromDue(r, figure)) ? round3(fromDue(r, figure) / 1000) : null;
       });
       datasets.push({ label: sources.length > 1 ? `${p}, ${source}` : p, data, backgroundColor: codecColor(mi, 3, si) });
     }
@@ -127,7 +127,7 @@ function spectrumChart(rows: readonly SourcedCase[], payload: string): ChartSpec
     // The replies received: the samples behind the percentiles.
     const received = r.case.socket?.received ?? NaN;
     const points = SPECTRUM.filter((p) => 1 / (1 - p.q) <= received && Number.isFinite(p.pick(r))).map((p) => ({ x: round3(1 / (1 - p.q)), y: round3(p.pick(r) / 1000) }));
-    if (Number.isFinite(rtt(r, "max")) && received > 0) points.push({ x: received, y: round3(rtt(r, "max") / 1000) });
+    if (Number.isFinite(fromDue(r, "max")) && received > 0) points.push({ x: received, y: round3(fromDue(r, "max") / 1000) });
     return { label: s.label, data: points, backgroundColor: s.color, borderColor: s.color, showLine: true };
   });
   const title = `${payload} at ${rate.toLocaleString("en-US")} msgs/s: percentile spectrum (corrected latency; last point: max)`;

@@ -4,7 +4,9 @@
  * Compare, readme-figures and crosscheck all start here. A JSON file holds
  * every round, so the ratios it does not carry (a file written before the
  * results carried them) are worked out from its rounds as a run's are; a
- * CSV carries its ratios in its columns (csv-read.ts).
+ * CSV carries its ratios in its columns (csv-read.ts). Latency mode's
+ * percentiles, which older files held as round-trip times, are read as
+ * latency.
  */
 
 import { withRatios } from "../harness/ratios.ts";
@@ -16,7 +18,14 @@ import { ReportError } from "./report-errors.ts";
 function resultsFromJson(text: string): BenchResults {
   const results = JSON.parse(text) as BenchResults;
   if (!Array.isArray(results.cases)) throw new ReportError("NOT_RESULTS", "not a results JSON: no cases");
-  for (const c of results.cases) reviveNulls(c as unknown as Record<string, unknown>);
+  for (const c of results.cases) {
+    reviveNulls(c as unknown as Record<string, unknown>);
+    // Files written before latency mode had its own percentiles held them in `rtt`.
+    if (c.mode === "latency" && c.socket && c.socket.latency === undefined && c.socket.rtt) {
+      c.socket.latency = c.socket.rtt;
+      c.socket.rtt = undefined;
+    }
+  }
   for (const check of results.calibration ?? []) reviveNulls(check as unknown as Record<string, unknown>);
   return results.cases.every((c) => c.ratios !== undefined) ? results : { ...results, ...withRatios(results.cases) };
 }

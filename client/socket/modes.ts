@@ -62,7 +62,7 @@ function stepsOf(mode: SocketMode, settings: Settings): { rate: number; settings
  */
 function stillClimbing(settings: Settings, results: readonly CaseResult[], baseP99: Map<string, number>, history: Map<string, boolean[]>): string[] {
   if (!settings.sweep) return results.map((c) => c.codec);
-  for (const c of results) if (!baseP99.has(c.codec) && c.socket?.rtt) baseP99.set(c.codec, stepLatency(c)?.p99Ns ?? Number.NaN);
+  for (const c of results) if (!baseP99.has(c.codec) && c.socket?.latency) baseP99.set(c.codec, stepLatency(c)?.p99Ns ?? Number.NaN);
   for (const c of results) history.set(c.codec, [...(history.get(c.codec) ?? []), keptRate(c, baseP99.get(c.codec) ?? Number.NaN)]);
   return results.filter((c) => !stopsClimbing(history.get(c.codec)!)).map((c) => c.codec);
 }

@@ -212,9 +212,10 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
     wireBytes: settings.deflate ? NaN : frameBytes(bytesPerMessage, true),
     replyBytes,
     replyWireBytes: settings.deflate ? NaN : frameBytes(replyBytes, false),
-    rtt: latency(s.rtt),
+    rtt: s.mode === "latency" ? undefined : latency(s.rtt),
     ...(s.mode === "latency"
       ? {
+          latency: latency(s.rtt),
           serviceTime: latency(s.service),
           late: sum((f) => f.late),
           targetRate: s.rate * settings.clients,

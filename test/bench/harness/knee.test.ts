@@ -13,7 +13,7 @@ function at(codec: string, rate: number, over: { achieved?: number; late?: numbe
     verified: over.verified ?? true,
     // A results file from before slices carried their own latency: the step's totals decide.
     raw: [],
-    socket: { targetRate: rate, achievedRate: over.achieved ?? rate, late: over.late ?? 0, sent, rtt: { samples: sent, p50: 1e5, p90: 2e5, p99: over.p99 ?? 5e5, p999: 1e6, max: 2e6 } },
+    socket: { targetRate: rate, achievedRate: over.achieved ?? rate, late: over.late ?? 0, sent, latency: { samples: sent, p50: 1e5, p90: 2e5, p99: over.p99 ?? 5e5, p999: 1e6, max: 2e6 } },
   } as unknown as CaseResult;
 }
 

@@ -59,16 +59,33 @@ describe("a results CSV read back", () => {
     expect(toCsv(back)).toBe(csv);
   });
 
-  it("every committed CSV, version 1 or 2, gives back every column it has that version 2 still writes", () => {
+  it("every committed CSV, version 1 or 2, gives back every column it has that version 3 still writes; a latency row's rtt_* as latency_*", () => {
+    let latencyRows = 0;
     for (const name of readdirSync(SAMPLES).filter((f) => f.endsWith(".csv"))) {
       const [header, ...rows] = parseCsv(sample(name)).filter((r) => r.length > 1);
       const [again, ...written] = parseCsv(toCsv(resultsFromFile(sample(name))));
       expect(written.length, name).toBe(rows.length);
+      const mode = header!.indexOf("mode");
+      latencyRows += rows.filter((row) => row[mode] === "latency").length;
       for (const [j, column] of header!.entries()) {
-        const k = again!.indexOf(column);
-        if (k < 0) continue;
-        rows.forEach((row, i) => expect(written[i]![k], `${name} ${column}`).toBe(row[j]));
+        if (column === "csv_version") continue;
+        rows.forEach((row, i) => {
+          const as = row[mode] === "latency" && column.startsWith("rtt_") ? column.replace(/^rtt_/, "latency_") : column;
+          const k = again!.indexOf(as);
+          if (k >= 0) expect(written[i]![k], `${name} ${column}`).toBe(row[j]);
+        });
       }
+    }
+    expect(latencyRows).toBeGreaterThan(10);
+  });
+
+  it("writes latency mode's percentiles in latency_* and leaves rtt_* to round trips", () => {
+    const [header, ...rows] = parseCsv(toCsv(resultsFromFile(sample("xeon-latency-2000.csv")))).filter((r) => r.length > 1);
+    const at = (row: string[], column: string): string => row[header!.indexOf(column)]!;
+    expect(at(rows[0]!, "csv_version")).toBe("3");
+    for (const row of rows.filter((r) => at(r, "mode") === "latency" && at(r, "verified") === "true")) {
+      expect(Number(at(row, "latency_p99_ns"))).toBeGreaterThan(0);
+      expect(at(row, "rtt_p99_ns")).toBe("");
     }
   });
 

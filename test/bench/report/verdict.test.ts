@@ -92,7 +92,7 @@ describe("the verdict", () => {
       caseOf(codec, payload, rounds(ns), {
         client: "bun",
         mode: "latency",
-        socket: { targetRate: rate, achievedRate: over.achieved ?? rate, late: 0, sent: 1000, rtt: { samples: 1000, p50: ns, p90: ns, p99: 2 * ns, p999: 3 * ns, p9999: 3 * ns, max: 4 * ns } } as CaseResult["socket"],
+        socket: { targetRate: rate, achievedRate: over.achieved ?? rate, late: 0, sent: 1000, latency: { samples: 1000, p50: ns, p90: ns, p99: 2 * ns, p999: 3 * ns, p9999: 3 * ns, max: 4 * ns } } as CaseResult["socket"],
       });
     const cases = [
       latency("json", "small", 1000, 90_000),

@@ -113,7 +113,7 @@ describe("fanout: fresh connections per run", () => {
 describe("a sweep's bisections", () => {
   /** A latency case at `rate`, kept or missed (its p99 within or past 10 ms). */
   const step = (codec: string, rate: number, kept: boolean): CaseResult =>
-    ({ client: "bun", mode: "latency", codec, payload: "small", verified: true, raw: [], socket: { targetRate: rate, achievedRate: rate, late: 0, sent: 1000, rtt: { p99: kept ? 5e5 : 5e7 } } }) as unknown as CaseResult;
+    ({ client: "bun", mode: "latency", codec, payload: "small", verified: true, raw: [], socket: { targetRate: rate, achievedRate: rate, late: 0, sent: 1000, latency: { p99: kept ? 5e5 : 5e7 } } }) as unknown as CaseResult;
 
   it("ask for the rate between each codec's knee and its miss above, shared by codecs that meet there, with raw beside them", () => {
     const done = [

@@ -103,6 +103,14 @@ describe("socketCaseResult: a finished case", () => {
     expect(s.rtt!.p99).toBeGreaterThan(s.rtt!.p90);
   });
 
+  it("in latency mode pools the same samples as latency from the due time, leaving round-trip time out", () => {
+    const latency = socketCaseResult(socketCase({ mode: "latency", rate: 1000, service: socketCase().rtt }), settings, source).socket!;
+    expect(latency.rtt).toBeUndefined();
+    expect(latency.latency!.samples).toBe(200);
+    expect(latency.latency!.p50).toBeCloseTo(100.5, 9);
+    expect(latency.serviceTime!.samples).toBe(200);
+  });
+
   it("has one message in flight in roundtrip mode", () => {
     expect(s.window).toBe(1);
     expect(s.clients).toBe(settings.clients);
