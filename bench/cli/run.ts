@@ -64,7 +64,7 @@ function measureEnvironment(): { calibration: ClockCalibration; environment: Ben
 }
 
 /** Prints the table, writes the files, names every failed case; the exit code. */
-function report(results: BenchResults, options: BenchOptions, streams: Streams, failures: number): number {
+function printAndWrite(results: BenchResults, options: BenchOptions, streams: Streams, failures: number): number {
   // With no case (every codec lossy on the user's messages, say) the fidelity table still says why.
   if (results.cases.length > 0 || (results.fidelity?.length ?? 0) > 0) streams.stdout.write(formatTable(results, { wide: options.wide }) + "\n\n");
   // Written even with no case: the JSON says what was asked for and on what machine.
@@ -196,13 +196,13 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   control.quit = (why) => {
     progress.finish();
     const results = run.results([...live.finished, ...(processes?.held().cases ?? [])], true);
-    report(results, options, streams, failures);
+    printAndWrite(results, options, streams, failures);
     streams.stderr.write(`bench: quit by ${why}; the ${results.cases.length} case(s) finished are in the files above\n`);
   };
   const results = await run.run();
   control.quit = undefined;
   progress.finish();
-  const code = report(results, options, streams, failures);
+  const code = printAndWrite(results, options, streams, failures);
   if (control.stopRequested) {
     streams.stderr.write(`bench: stopped by Ctrl-C; the ${results.cases.length} case(s) that ran are in the files above\n`);
     return EXIT_INTERRUPTED;
@@ -250,6 +250,6 @@ async function runBrowserBench(plan: Plan, options: BenchOptions, streams: Strea
         timings: estimate.timings(),
         ...(plan.fidelity.length > 0 ? { fidelity: [...plan.fidelity] } : {}),
       };
-  const code = report(results, options, streams, failures);
+  const code = printAndWrite(results, options, streams, failures);
   return control.stopRequested ? EXIT_INTERRUPTED : code;
 }

@@ -8,7 +8,7 @@ import { encodedBytes, errorText, type Codec, type Encoded, type PayloadCodec } 
 import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
 import type { Clock, ClockCalibration } from "./clock.ts";
 import { compileEcho, compileLoop, SINK_SIZE, type TimedLoop } from "./loops.ts";
-import { summarizeRuns, type BatchPercentiles, type CaseResult, type RunFigures } from "./results.ts";
+import { summarizeRuns, type BatchPercentiles, type CaseResult, type SliceFigures } from "./results.ts";
 import { minBatchNs } from "./schedule.ts";
 import type { ClientKind } from "./settings.ts";
 import { percentileSorted } from "./statistics.ts";
@@ -41,7 +41,7 @@ export class CodecCase {
   error: string | undefined;
   /** What each message must decode to: itself, or for a lossy codec timed on request its own round trip. */
   private expected: readonly Message[];
-  private readonly runs: RunFigures[] = [];
+  private readonly runs: SliceFigures[] = [];
   /** Messages per slice (the last slice of a run may hold fewer). */
   private sliceMessages = 0;
 

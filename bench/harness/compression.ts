@@ -15,7 +15,7 @@
  * costs a server. zstd's time is of one `zstdCompressSync` call per message, as an application
  * compressing its messages itself would make it, set-up included; the call on an empty message
  * is timed beside it, so a reader sees how much of it is set-up.
- * Times are per message, by the clock around each call, median of several passes over the
+ * Times are per message, by the clock around each call, median of several repeats over the
  * messages, clock read cost subtracted. Every compressed message is decompressed once and
  * compared with the original, so no size is of a stream that does not decode.
  */
@@ -67,9 +67,9 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.byteLength === b.byteLength && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
 }
 
-/** Median over passes of the mean time per frame of `compress`, ns. */
+/** Median over repeats of the mean time per frame of `compress`, ns. */
 function timePerFrame(frames: readonly Uint8Array[], compress: (f: Uint8Array) => unknown, clock: Clock, overheadNs: number): number {
-  const passes: number[] = [];
+  const repeats: number[] = [];
   for (let p = 0; p < TIMED_PASSES; p++) {
     let ns = 0;
     for (const frame of frames) {
@@ -77,10 +77,10 @@ function timePerFrame(frames: readonly Uint8Array[], compress: (f: Uint8Array) =
       compress(frame);
       ns += (clock.now() - t0) * 1e6 - overheadNs;
     }
-    passes.push(ns / frames.length);
+    repeats.push(ns / frames.length);
   }
-  passes.sort((a, b) => a - b);
-  return passes[Math.floor(passes.length / 2)]!;
+  repeats.sort((a, b) => a - b);
+  return repeats[Math.floor(repeats.length / 2)]!;
 }
 
 /** The figures for one codec's frames (in the order they would go out). Throws if a compressed frame does not decompress to itself. */

@@ -18,7 +18,7 @@
  * each can be trusted.
  */
 
-import type { CalibrationCheck, CaseResult, Comparison, Estimate, FieldEstimate, RunFigures } from "./results.ts";
+import type { CalibrationCheck, CaseResult, Comparison, Estimate, FieldEstimate, SliceFigures } from "./results.ts";
 import { baselineCase, compare, estimate, pairedDifference, type RoundFigure } from "./pairing.ts";
 
 /** Within this share of the known cost, a method recovers it (METHODOLOGY 18; the README quotes it). */
@@ -41,7 +41,7 @@ function timersOnNothing(c: CaseResult, cases: readonly CaseResult[]): Map<numbe
 /** The field figure of a round: the server's decode + encode per message, less raw's timers in that round when raw ran. */
 function fieldOfRound(c: CaseResult, cases: readonly CaseResult[]): RoundFigure {
   const floor = timersOnNothing(c, cases);
-  return (r: RunFigures) => {
+  return (r: SliceFigures) => {
     const own = r.server?.codecNs;
     // A results file stores NaN as null: a slice without the figure.
     if (typeof own !== "number" || !Number.isFinite(own)) return undefined;

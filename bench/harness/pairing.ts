@@ -10,11 +10,11 @@
  * assembled (ratios.ts).
  */
 
-import type { CaseResult, Comparison, Estimate, Ratio, RunFigures } from "./results.ts";
+import type { CaseResult, Comparison, Estimate, Ratio, SliceFigures } from "./results.ts";
 import { medianInterval, percentileSorted, tQuantile975 } from "./statistics.ts";
 
 /** The figure of one round a comparison pairs: a case's total time per message unless said otherwise; undefined where the round has none. */
-export type RoundFigure = (r: RunFigures) => number | undefined;
+export type RoundFigure = (r: SliceFigures) => number | undefined;
 const TOTAL: RoundFigure = (r) => r.totalNs;
 
 /** The values of `pick` that `a` and `b` both have, round by round. */

@@ -47,14 +47,15 @@ export interface BatchPercentiles {
 }
 
 /**
- * One timed slice of one case, as measured: in codec mode one round's
- * slice of messages, in the WebSocket modes one run. All times are per
+ * One timed slice of one case, as measured (docs/glossary.md): one round's
+ * slice of a run's messages, in codec mode and on the WebSocket modes' kept
+ * connections; a whole run on fresh connections. All times are per
  * message, in ns. In the WebSocket modes serialize/deserialize are the
  * client's, and total is the round-trip time (roundtrip) or wall time per
  * message (stream).
  */
-export interface RunFigures {
-  /** The pass over the messages this slice belongs to. */
+export interface SliceFigures {
+  /** The run this slice belongs to. */
   run: number;
   /** The round: every codec of the payload ran one slice in it, close in time; ratios pair by round. */
   round: number;
@@ -88,7 +89,7 @@ export interface CaseResult {
   libraryVersion: string;
   payload: PayloadName;
   iterations: number;
-  /** Passes over the messages that timed at least one slice (equal to the requested runs unless stopped or failed). */
+  /** Runs that timed at least one slice (equal to the requested runs unless stopped or failed). */
   runs: number;
   /** Timed slices the figures rest on: codec mode's rounds, one per run in the WebSocket modes. */
   rounds: number;
@@ -117,7 +118,7 @@ export interface CaseResult {
   loopFloorNs: number;
   /** Warnings such as "near-empty-loop". */
   flags: string[];
-  raw: RunFigures[];
+  raw: SliceFigures[];
   /** WebSocket modes only. */
   socket?: SocketFigures;
   /** Codec mode, from the CLI: the codec's messages compressed (bench/harness/compression.ts). */
@@ -208,7 +209,7 @@ export interface CalibrationCheck {
   timersOnNothing?: Estimate;
 }
 
-/** A codec's messages compressed (bench/harness/compression.ts): mean bytes per message, and median of the passes' mean time per message, ns. */
+/** A codec's messages compressed (bench/harness/compression.ts): mean bytes per message, and median of the repeats' mean time per message, ns. */
 export interface CompressionFigures {
   deflateBytes: number;
   deflateContextBytes: number;
@@ -227,7 +228,7 @@ export interface RunSettings extends Settings {
   server?: string;
   /** Where the bench and the server ran while the sockets did ("bench on CPU 0, server on CPU 1"), or why they were not pinned (bench/cli/processes/affinity.ts). */
   pinning?: string;
-  /** Processes codec mode's passes were spread over (absent: one). */
+  /** Processes codec mode's runs were spread over (absent: one). */
   forks?: number;
   /** Ctrl-C stopped the run: the files hold the cases that finished. */
   interrupted?: boolean;
@@ -279,7 +280,7 @@ export interface StretchTiming {
 }
 
 /** The per-message summaries every mode reports, from its runs' figures. */
-export function summarizeRuns(runs: readonly RunFigures[], iterations: number): Pick<CaseResult, "serialize" | "deserialize" | "total" | "totalMs" | "echo"> {
+export function summarizeRuns(runs: readonly SliceFigures[], iterations: number): Pick<CaseResult, "serialize" | "deserialize" | "total" | "totalMs" | "echo"> {
   const echo = runs.map((r) => r.echoNs).filter((x) => x !== undefined);
   return {
     serialize: summarize(runs.map((r) => r.serializeNs)),

@@ -65,7 +65,7 @@ export interface SocketFigures {
   /** Server-side decode / encode per message, per-call timing with clock cost subtracted, across runs, ns. */
   serverDeserialize: Summary;
   serverSerialize: Summary;
-  /** Kept connections: the server's figures of every slice (RunFigures.server) across the slices, per message, ns (absent in older files). */
+  /** Kept connections: the server's figures of every slice (SliceFigures.server) across the slices, per message, ns (absent in older files). */
   field?: FieldFigures;
   /** Payload megabytes (10^6) per second, one direction. */
   mbPerS: number;

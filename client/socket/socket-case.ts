@@ -11,7 +11,7 @@ import type { Clock } from "../../bench/harness/clock.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
 import { type ServerConnectionStats, type ServerSlice, RAW_CODEC_NAME, frameBytes, frameOf } from "../../protocols/socket/contract.ts";
 import type { WebSocketClass } from "./client-connection.ts";
-import { summarizeRuns, type CaseResult, type RunFigures } from "../../bench/harness/results.ts";
+import { summarizeRuns, type CaseResult, type SliceFigures } from "../../bench/harness/results.ts";
 import type { ClientFigures, FieldFigures, LatencyPercentiles } from "../../bench/harness/socket-results.ts";
 import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
 import { encodeHistogram, latencyHistogram } from "../../bench/harness/histogram.ts";
@@ -114,7 +114,7 @@ export interface SocketCase {
   payload: PayloadName;
   /** Latency mode: messages per second per connection (0 in the other modes). */
   rate: number;
-  runs: RunFigures[];
+  runs: SliceFigures[];
   figures: SocketCaseFigures[];
   rtt: Float64Array[];
   /** latency mode: each reply's time since its message actually went out. */
@@ -171,7 +171,7 @@ const rateOver = (messages: number, ms: number): number => (ms > 0 ? (messages /
 const NO_BATCHES = { batch: NaN, samples: 0, p50: NaN, p90: NaN, p99: NaN };
 
 /** The server's figures of the case's slices (kept connections that marked them), or undefined. */
-function fieldFigures(runs: readonly RunFigures[]): FieldFigures | undefined {
+function fieldFigures(runs: readonly SliceFigures[]): FieldFigures | undefined {
   const slices = runs.map((r) => r.server).filter((x) => x !== undefined);
   if (slices.length === 0) return undefined;
   return {

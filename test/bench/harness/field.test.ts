@@ -4,7 +4,7 @@
  * cal-spin's known cost (and no more for cal-json).
  */
 import { describe, expect, it } from "vitest";
-import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
+import type { CaseResult, SliceFigures } from "../../../bench/harness/results.ts";
 import { calibrationChecks, cpuOverRaw, disagree, echoVsJson, fieldCost, fieldVsJson, recovers } from "../../../bench/harness/field.ts";
 
 const ROUNDS = 12;
@@ -23,7 +23,7 @@ interface Over {
 
 /** A socket case whose rounds carry the server's figures. */
 function socketCase(codec: string, o: Over): CaseResult {
-  const raw: RunFigures[] = Array.from({ length: ROUNDS }, (_, round) => ({
+  const raw: SliceFigures[] = Array.from({ length: ROUNDS }, (_, round) => ({
     run: 0,
     round,
     position: 0,

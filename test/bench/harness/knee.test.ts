@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { keptRate, kneeField, KNEE_RULE, knees, stepLatency, stopsClimbing } from "../../../bench/harness/knee.ts";
-import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
+import type { CaseResult, SliceFigures } from "../../../bench/harness/results.ts";
 
 /** A latency case at `rate` with what it achieved, its late sends and its corrected p99 (ns). */
 function at(codec: string, rate: number, over: { achieved?: number; late?: number; p99?: number; payload?: string; verified?: boolean } = {}): CaseResult {
@@ -19,7 +19,7 @@ function at(codec: string, rate: number, over: { achieved?: number; late?: numbe
 
 /** A latency case whose slices (one per round) saw these p99s, ns; every slice sent its rate on time. */
 function sliced(codec: string, rate: number, p99s: number[]): CaseResult {
-  const raw: RunFigures[] = p99s.map((p99Ns, round) => ({ run: 0, round, position: 0, serializeNs: 1, deserializeNs: 1, totalNs: 1e5, latency: { p99Ns, lateShare: 0, achievedShare: 1 } }));
+  const raw: SliceFigures[] = p99s.map((p99Ns, round) => ({ run: 0, round, position: 0, serializeNs: 1, deserializeNs: 1, totalNs: 1e5, latency: { p99Ns, lateShare: 0, achievedShare: 1 } }));
   return { ...at(codec, rate, { p99: Math.max(...p99s) }), raw };
 }
 

@@ -1,12 +1,12 @@
 /** Two cases of one run compared round by round: paired ratios, their intervals, the baselines they pair with, and the machine noise. */
 import { describe, expect, it } from "vitest";
-import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
+import type { CaseResult, SliceFigures } from "../../../bench/harness/results.ts";
 import { summarize } from "../../../bench/harness/statistics.ts";
 import { baselineCase, pairedRatio, roundToRoundNoise } from "../../../bench/harness/pairing.ts";
 
 /** A case with these per-run totals (ns per message), by run index. */
 function caseOf(codec: string, totals: number[], over: Partial<CaseResult> = {}): CaseResult {
-  const raw: RunFigures[] = totals.map((t, run) => ({ run, round: run, position: 0, serializeNs: t / 2, deserializeNs: t / 2, totalNs: t }));
+  const raw: SliceFigures[] = totals.map((t, run) => ({ run, round: run, position: 0, serializeNs: t / 2, deserializeNs: t / 2, totalNs: t }));
   return {
     client: "inprocess",
     clientLibrary: "",

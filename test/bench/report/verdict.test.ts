@@ -5,7 +5,7 @@
  * speed.
  */
 import { describe, expect, it } from "vitest";
-import type { CaseResult, RunFigures } from "../../../bench/harness/results.ts";
+import type { CaseResult, SliceFigures } from "../../../bench/harness/results.ts";
 import { summarize } from "../../../bench/harness/statistics.ts";
 import { withRatios } from "../../../bench/harness/ratios.ts";
 import { VERDICT_MAX_LINES, verdictLines } from "../../../bench/report/verdict.ts";
@@ -15,7 +15,7 @@ const verdictOf = (cases: CaseResult[]): string[] => verdictLines(withRatios(cas
 
 /** A verified case with these per-round totals (ns per message). */
 function caseOf(codec: string, payload: string, totals: number[], over: Partial<CaseResult> = {}): CaseResult {
-  const raw: RunFigures[] = totals.map((t, round) => ({ run: 0, round, position: 0, serializeNs: t / 2, deserializeNs: t / 2, totalNs: t }));
+  const raw: SliceFigures[] = totals.map((t, round) => ({ run: 0, round, position: 0, serializeNs: t / 2, deserializeNs: t / 2, totalNs: t }));
   const total = summarize(totals);
   return {
     client: "inprocess",

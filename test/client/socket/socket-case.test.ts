@@ -1,7 +1,7 @@
 /** A WebSocket case's figures, run by run, as the result row every reporter reads. */
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
-import type { RunFigures } from "../../../bench/harness/results.ts";
+import type { SliceFigures } from "../../../bench/harness/results.ts";
 import { socketCaseResult, type SocketCase, type SocketCaseSource, emptyFigures, type SocketCaseFigures } from "../../../client/socket/socket-case.ts";
 import type { ServerConnectionStats } from "../../../protocols/socket/contract.ts";
 import { testSettings } from "../../helpers/settings.ts";
@@ -32,7 +32,7 @@ function twoRuns(): SocketCaseFigures[] {
   ];
 }
 
-const RUNS: RunFigures[] = [
+const RUNS: SliceFigures[] = [
   { run: 0, round: 0, position: 0, serializeNs: 100, deserializeNs: 200, totalNs: 1000 },
   { run: 1, round: 1, position: 2, serializeNs: 300, deserializeNs: 400, totalNs: 2000 },
 ];
