@@ -18,7 +18,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { calibrateClock, performanceClock } from "./bench/harness/clock.ts";
 import { parseInteger, type CodecModuleFile, type UserMessagesFile, type UserProtoFile } from "./bench/harness/settings.ts";
-import { LIBRARIES, libraryVersion } from "./bench/cli/environment.ts";
+import { libraryVersions } from "./bench/cli/environment.ts";
 import { readMessagesFiles, readProtoFile } from "./bench/cli/user-files.ts";
 import { catalogFor, importCodecModules } from "./bench/harness/plan.ts";
 import { buildCodecModules, buildPage, codecModulePath } from "./client/page/build.ts";
@@ -92,7 +92,7 @@ function serverInfo(o: ServerOptions, catalog: CodecCatalog, modules: readonly C
   return JSON.stringify({
     runtime: "bun",
     runtimeVersion: Bun.version,
-    libraries: Object.fromEntries(LIBRARIES.map((name) => [name, libraryVersion(name)])),
+    libraries: libraryVersions(catalog),
     codecs: socketCodecNames(catalog),
     payloads: [...PAYLOAD_NAMES, ...o.userMessages.map((f) => f.name)],
     userMessages: o.userMessages,

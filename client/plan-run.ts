@@ -47,8 +47,8 @@ export interface RunFront {
   clock: Clock;
   calibration: ClockCalibration;
   hooks: RunHooks;
-  /** Codec mode somewhere else than in this process (the CLI's processes); the fork count it used. */
-  codecMode?: (plan: Plan, hooks: RunHooks) => Promise<{ result: CodecModeResult; error?: string; forks?: number }>;
+  /** Codec mode somewhere else than in this process (the CLI's processes, plan.forks of them); `error`: why it stopped early. */
+  codecMode?: (plan: Plan, hooks: RunHooks) => Promise<{ result: CodecModeResult; error?: string }>;
   /** Untimed work after codec mode (the CLI: compression); error lines. */
   afterCodecMode?: (plan: Plan, cases: CaseResult[]) => Promise<string[]>;
   /** The WebSocket modes. */
@@ -87,17 +87,24 @@ export class PlanRun {
     const { settings } = plan;
     if (settings.modes.includes("codec")) {
       try {
-        const { result, error, forks } = front.codecMode
+        const { result, error } = front.codecMode
           ? await front.codecMode(plan, front.hooks)
           : { result: await runCodecMode(settings, { ...front.hooks, codecs: plan.codecModeCodecs, clock: front.clock, calibration: front.calibration, client: front.client === "browser" ? "browser" : undefined, clientLibrary: front.clientLibrary }) };
         if (error !== undefined) this.fail(`codec mode stopped: ${error}`);
-        if (!this.stopped() && front.afterCodecMode) for (const line of await front.afterCodecMode(plan, result.cases)) this.fail(line);
         this.cases.push(...result.cases);
         this.order.codec = result.order;
         this.settings.minBatchNs = result.minBatchNs;
-        if (forks !== undefined) this.settings.forks = forks;
+        this.settings.forks = plan.forks;
       } catch (e) {
         this.fail(`codec mode failed: ${(e as Error).message}`);
+      }
+      // Untimed, after codec mode's rounds, on the cases it kept: a failure here loses none of them.
+      if (!this.stopped() && front.afterCodecMode) {
+        try {
+          for (const line of await front.afterCodecMode(plan, this.cases.filter((c) => c.mode === "codec"))) this.fail(line);
+        } catch (e) {
+          this.fail(`after codec mode: ${(e as Error).message}`);
+        }
       }
     }
     const socketModes = socketModesOf(settings);
@@ -111,7 +118,7 @@ export class PlanRun {
         if (outcome.server !== undefined) this.settings.server = outcome.server;
         if (outcome.pinning !== undefined) this.settings.pinning = outcome.pinning;
         if (outcome.failure !== undefined) this.fail(outcome.failure);
-        else if (outcome.result.aborted) this.fail(`WebSocket modes stopped, the server cannot be reached: ${outcome.result.aborted}`);
+        else if (outcome.result.aborted !== undefined) this.fail(`WebSocket modes stopped, the server cannot be reached: ${outcome.result.aborted}`);
       } catch (e) {
         this.fail(`${socketModes.join(" and ")} mode${socketModes.length > 1 ? "s" : ""} failed: ${(e as Error).message}`);
       }

@@ -8,10 +8,19 @@ import path from "node:path";
 import type { ClockCalibration } from "../harness/clock.ts";
 import type { Environment } from "../harness/results.ts";
 import { ROOT } from "./paths.ts";
+import { BUILT_IN, type CodecCatalog } from "../../protocols/registry.ts";
 
 
 
-export const LIBRARIES = ["protobufjs", "@msgpack/msgpack", "msgpackr", "ws", "chart.js"] as const;
+/** The npm packages a run's results name with their versions: every codec's library in the catalogue, the Node client's ws, the page's chart.js. */
+function librariesOf(catalog: CodecCatalog = BUILT_IN): string[] {
+  return [...new Set([...catalog.codecs.map((c) => c.library).filter((l) => l !== ""), "ws", "chart.js"])];
+}
+
+/** Each of the catalogue's libraries with its installed version. */
+export function libraryVersions(catalog: CodecCatalog = BUILT_IN): Record<string, string> {
+  return Object.fromEntries(librariesOf(catalog).map((name) => [name, libraryVersion(name)]));
+}
 
 /** Installed version of an npm package, read from its package.json. */
 export function libraryVersion(name: string): string {
@@ -35,10 +44,10 @@ export function collectEnvironment(
   calibration: ClockCalibration,
   gcBetweenCases: boolean,
   msgpackrNative: boolean,
+  catalog: CodecCatalog = BUILT_IN,
 ): Environment {
   const cpus = os.cpus();
-  const libraries: Record<string, string> = {};
-  for (const name of LIBRARIES) libraries[name] = libraryVersion(name);
+  const libraries = libraryVersions(catalog);
   return {
     ...runtime(),
     os: `${os.type()} ${os.release()}`,

@@ -16,7 +16,6 @@ import { processCpuMs, requestServerGc, type WebSocketClass } from "../../client
 import { runSocketModes, socketModesOf, type SocketModeResult } from "../../client/socket/modes.ts";
 import { ClientWorkers } from "../../client/socket/workers.ts";
 import { calibrateClock, performanceClock, type ClockCalibration } from "../harness/clock.ts";
-import { runCodecMode } from "../harness/codec-mode.ts";
 import { addCompression } from "../harness/compression.ts";
 import { SettingError } from "../harness/harness-errors.ts";
 import { makePlan, planSpec, type Plan } from "../harness/plan.ts";
@@ -24,17 +23,18 @@ import type { RunHooks } from "../harness/progress.ts";
 import type { BenchResults, CaseResult } from "../harness/results.ts";
 import { TERMINAL_WIDTH, wrapLine } from "../report/format.ts";
 import { formatTable } from "../report/table.ts";
-import { collectEnvironment, fullGc, libraryVersion, LIBRARIES } from "./environment.ts";
+import { collectEnvironment, fullGc, libraryVersion, libraryVersions } from "./environment.ts";
+import { CliError } from "./cli-errors.ts";
 import { estimateFor } from "./eta.ts";
 import { exportK6 } from "./k6-export.ts";
 import type { BenchOptions } from "./options.ts";
 import { LiveCsv, prepareOutDir, writeResults } from "./output.ts";
-import { findChromium, NO_CHROMIUM_MESSAGE, runBrowserClient } from "./processes/browser.ts";
+import { findChromium, NO_CHROMIUM_MESSAGE, runBrowserClient, type BrowserOutcome } from "./processes/browser.ts";
 import { CodecModeProcesses } from "./processes/codec-mode-processes.ts";
 import { nodeVersion, runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter, type ProgressSink } from "./progress-line.ts";
 import { checkUrl, useServer } from "./servers.ts";
-import { applyWireCounts, WireMeter, wirePassPlan } from "./wire-meter.ts";
+import { applyWireCounts, WireMeter, wireRunPlan } from "./wire-meter.ts";
 
 export interface Streams {
   stdout: ProgressSink;
@@ -56,10 +56,10 @@ export interface RunControl {
 /** Exit code of a run stopped with Ctrl-C (128 + SIGINT), after its results are written. */
 export const EXIT_INTERRUPTED = 130;
 
-/** The clock's calibration and the environment every results file records. */
-function measureEnvironment(): { calibration: ClockCalibration; environment: BenchResults["environment"] } {
+/** The clock's calibration and the environment every results file records (with the versions of the plan's codec libraries). */
+function measureEnvironment(plan: Plan): { calibration: ClockCalibration; environment: BenchResults["environment"] } {
   const calibration = calibrateClock(performanceClock);
-  const environment = collectEnvironment(performanceClock.name, calibration, fullGc() !== undefined, isNativeAccelerationEnabled);
+  const environment = collectEnvironment(performanceClock.name, calibration, fullGc() !== undefined, isNativeAccelerationEnabled, plan.catalog);
   return { calibration, environment };
 }
 
@@ -82,10 +82,10 @@ function printAndWrite(results: BenchResults, options: BenchOptions, streams: St
  * With --deflate, the frames' size on the wire: the same client sends a short untimed run through
  * a counting relay (wire-meter.ts), after the timed runs.
  */
-async function meterWire(server: string, cases: CaseResult[], client: "bun" | "node", pass: (url: string) => Promise<SocketModeResult>): Promise<void> {
+async function meterWire(server: string, cases: CaseResult[], client: "bun" | "node", countedRun: (url: string) => Promise<SocketModeResult>): Promise<void> {
   const meter = WireMeter.start(server);
   try {
-    await pass(meter.url);
+    await countedRun(meter.url);
     applyWireCounts(cases, meter.counts(), client);
   } finally {
     meter.stop();
@@ -104,10 +104,10 @@ async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration:
     const { settings } = plan;
     const spec = planSpec(plan);
     if (options.client === "node") {
-      const libraryVersions = Object.fromEntries(LIBRARIES.map((name) => [name, libraryVersion(name)]));
-      const result = await runNodeClient({ plan: spec, server: server.url, servers: server.urls, wsVersion: libraryVersion("ws"), libraryVersions }, hooks.onProgress ?? (() => {}), stopOrGone, hooks.onCaseDone);
+      const versions = libraryVersions(plan.catalog);
+      const result = await runNodeClient({ plan: spec, server: server.url, servers: server.urls, wsVersion: libraryVersion("ws"), libraryVersions: versions }, hooks.onProgress ?? (() => {}), stopOrGone, hooks.onCaseDone);
       if (settings.deflate && !stopOrGone()) {
-        await meterWire(server.url, result.cases, "node", (url) => runNodeClient({ plan: wirePassPlan(spec), server: url, wsVersion: libraryVersion("ws"), libraryVersions, sliceFigures: false }, () => {}, stopOrGone));
+        await meterWire(server.url, result.cases, "node", (url) => runNodeClient({ plan: wireRunPlan(spec), server: url, wsVersion: libraryVersion("ws"), libraryVersions: versions, sliceFigures: false }, () => {}, stopOrGone));
       }
       return outcome(result);
     }
@@ -127,7 +127,7 @@ async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration:
     };
     const result = await runSocketModes(settings, { ...hooks, ...context, workers }).finally(() => workers?.terminate());
     if (settings.deflate && !stopOrGone()) {
-      await meterWire(server.url, result.cases, "bun", (url) => runSocketModes(wirePassPlan(spec).settings, { ...context, server: url, servers: [url], sliceFigures: false }));
+      await meterWire(server.url, result.cases, "bun", (url) => runSocketModes(wireRunPlan(spec).settings, { ...context, server: url, servers: [url], sliceFigures: false }));
     }
     return outcome(result);
     // Kept connections take turns with --forks server processes; several clients run on fresh connections to one.
@@ -160,7 +160,7 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
     throw new SettingError("--client node needs Node.js on PATH (node --version failed); install Node.js or use --client bun");
   }
   const timestamp = new Date().toISOString();
-  const { calibration, environment } = measureEnvironment();
+  const { calibration, environment } = measureEnvironment(plan);
   const estimate = estimateFor(plan, options.out);
   const progress = createProgressPrinter(streams.stderr, estimate);
   const live = new LiveCsv(options.out, { timestamp, settings: { ...settings, minBatchNs: NaN, client: options.client }, environment, order: {}, elapsedMs: 0 });
@@ -175,14 +175,17 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
     calibration,
     hooks,
     timings: () => estimate.timings(),
-    codecMode: plan.forks > 1
-      ? async (p, h) => {
-          processes = new CodecModeProcesses(p, h);
-          const { result, error } = await processes.run();
-          processes = undefined;
-          return { result, error, forks: p.forks };
+    // Codec mode in processes of the bench's own (one process: in this one, PlanRun's own step).
+    ...(plan.forks > 1
+      ? {
+          codecMode: async (p: Plan, h: RunHooks) => {
+            processes = new CodecModeProcesses(p, h);
+            const outcome = await processes.run();
+            processes = undefined;
+            return outcome;
+          },
         }
-      : async (p, h) => ({ result: await runCodecMode(p.settings, { ...h, codecs: p.codecModeCodecs, clock: performanceClock, calibration }), forks: 1 }),
+      : {}),
     // Untimed by codec mode: after its rounds, what compression makes of each codec's messages.
     afterCodecMode: (p, cases) => addCompression(cases, p, performanceClock, calibration.overheadNs),
     socketModes: (p, h) => runWebSocketModes(p, options, calibration, h),
@@ -220,36 +223,51 @@ async function runBrowserBench(plan: Plan, options: BenchOptions, streams: Strea
   if (!chromiumPath) throw new SettingError(NO_CHROMIUM_MESSAGE);
   const estimate = estimateFor(plan, options.out);
   const progress = createProgressPrinter(streams.stderr, estimate);
-  const { environment } = measureEnvironment();
-  const started = performance.now();
+  const { calibration, environment } = measureEnvironment(plan);
+  const timestamp = new Date().toISOString();
+  // Each case the page finishes, as it finishes it: in the live CSV, and what a second Ctrl-C writes.
+  const live = new LiveCsv(options.out, { timestamp, settings: { ...plan.settings, minBatchNs: NaN, client: "browser" }, environment, order: {}, elapsedMs: 0 });
+  // The same assembly as every run's (client/plan-run.ts), for what the page has not handed back as results.
+  const held = new PlanRun(plan, {
+    client: "browser",
+    timestamp,
+    environment,
+    clock: performanceClock,
+    calibration,
+    hooks: { shouldStop: () => control.stopRequested },
+    timings: () => estimate.timings(),
+    socketModes: () => Promise.reject(new CliError("PAGE", "the page runs the socket modes")),
+  });
   let failures = 0;
-  let browser: BenchResults | undefined;
+  const fail = (line: string): void => {
+    progress.finish();
+    streams.stderr.write(`bench: ${line}\n`);
+    failures++;
+  };
+  let page: BrowserOutcome | undefined;
   let serverLabel: string | undefined;
+  control.quit = (why) => {
+    progress.finish();
+    const results = held.results(live.finished, true);
+    printAndWrite({ ...results, settings: { ...results.settings, server: serverLabel } }, options, streams, failures);
+    streams.stderr.write(`bench: quit by ${why}; the ${results.cases.length} case(s) the page finished are in the files above\n`);
+  };
   try {
     await useServer(options, async (server) => {
       serverLabel = server.label;
-      browser = await runBrowserClient(chromiumPath, { settings: plan.settings, server: server.url }, (p) => progress.update(p), () => control.stopRequested);
+      page = await runBrowserClient(chromiumPath, { settings: plan.settings, server: server.url }, (p) => progress.update(p), () => control.stopRequested, (c) => live.add(c));
     });
   } catch (e) {
-    progress.finish();
-    streams.stderr.write(`bench: the browser run failed: ${(e as Error).message}\n`);
-    failures++;
+    fail(`the browser run failed: ${(e as Error).message}`);
   }
+  control.quit = undefined;
   progress.finish();
-  // The page assembled its results with the same orchestrator (client/plan-run.ts); the bench adds its own machine and timings.
-  const elapsedMs = performance.now() - started;
-  const results: BenchResults = browser
-    ? { ...browser, settings: { ...browser.settings, server: serverLabel }, environment, environments: { browser: browser.environment }, elapsedMs, timings: estimate.timings() }
-    : {
-        timestamp: new Date().toISOString(),
-        settings: { ...plan.settings, minBatchNs: NaN, client: "browser", server: serverLabel },
-        environment,
-        order: {},
-        cases: [],
-        elapsedMs,
-        timings: estimate.timings(),
-        ...(plan.fidelity.length > 0 ? { fidelity: [...plan.fidelity] } : {}),
-      };
+  for (const line of page?.failures ?? []) fail(`in the page: ${line}`);
+  // The page assembled its results with the same orchestrator; the bench adds its own machine and timings.
+  const assembled = held.results(live.finished);
+  const results: BenchResults = page
+    ? { ...page.results, settings: { ...page.results.settings, server: serverLabel }, environment, environments: { browser: page.results.environment }, elapsedMs: assembled.elapsedMs, timings: estimate.timings() }
+    : { ...assembled, settings: { ...assembled.settings, server: serverLabel } };
   const code = printAndWrite(results, options, streams, failures);
   return control.stopRequested ? EXIT_INTERRUPTED : code;
 }

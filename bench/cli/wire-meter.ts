@@ -16,15 +16,15 @@ import type { CaseResult } from "../harness/results.ts";
 import type { PlanSpec } from "../harness/plan.ts";
 
 /** Messages per codec and payload in the run through the relay (fewer when the run's roundtrip has fewer). */
-const WIRE_PASS_MESSAGES = 1000;
+const WIRE_RUN_MESSAGES = 1000;
 
 /** The run through the relay: roundtrip, one run, one client, no warm-up, the run's codecs, payloads and messages. */
-export function wirePassPlan(spec: PlanSpec): PlanSpec {
+export function wireRunPlan(spec: PlanSpec): PlanSpec {
   const { settings } = spec;
   return { ...spec, settings: {
     ...settings,
     modes: ["roundtrip"],
-    iterations: { ...settings.iterations, roundtrip: Math.min(settings.iterations.roundtrip, WIRE_PASS_MESSAGES) },
+    iterations: { ...settings.iterations, roundtrip: Math.min(settings.iterations.roundtrip, WIRE_RUN_MESSAGES) },
     warmup: { ...settings.warmup, roundtrip: 0 },
     runs: 1,
     clients: 1,

@@ -32,7 +32,7 @@ import type { CaseResult, CompressionFigures } from "./results.ts";
 
 /** RFC 7692 7.2.1: a sync flush ends in these four bytes, which the sender removes. */
 const FLUSH_TAIL = 4;
-const TIMED_PASSES = 5;
+const TIMED_REPEATS = 5;
 const EMPTY = new Uint8Array(0);
 
 const deflateAlone = (frame: Uint8Array): Buffer => zlib.deflateRawSync(frame, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
@@ -70,7 +70,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 /** Median over repeats of the mean time per frame of `compress`, ns. */
 function timePerFrame(frames: readonly Uint8Array[], compress: (f: Uint8Array) => unknown, clock: Clock, overheadNs: number): number {
   const repeats: number[] = [];
-  for (let p = 0; p < TIMED_PASSES; p++) {
+  for (let p = 0; p < TIMED_REPEATS; p++) {
     let ns = 0;
     for (const frame of frames) {
       const t0 = clock.now();

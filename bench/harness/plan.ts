@@ -1,11 +1,12 @@
 /**
  * A run's plan: everything the user asked for, resolved once before
  * anything is measured, and never changed afterwards. The CLI builds it
- * from its flags, the page from its form; every process that measures
- * (codec mode's processes, the Node client, worker threads, the page)
- * receives its plain part (`PlanSpec`) and rebuilds the same plan from it
- * with `loadPlan`, which imports the user's codec modules where that process
- * finds them.
+ * from its flags, the page from its form (with the user's files the server
+ * serves). Codec mode's processes and the Node client receive its plain
+ * part (`PlanSpec`) and rebuild the same plan with `loadPlan`; the client
+ * worker threads and the server build the same catalogue (`catalogFor`)
+ * from the same inputs: the settings' codec modules and the user's .proto
+ * and messages.
  *
  * What it resolves:
  * - the codec catalogue: the built-in codecs, the user's codec modules, and
@@ -24,7 +25,7 @@ import { CodecCatalog } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 import { importCodecModule } from "./codec-modules.ts";
 import { checkFidelity, fidelitySummary, type FidelityReport } from "./fidelity.ts";
-import type { CodecModuleFile, Excluded, Mode, Settings } from "./settings.ts";
+import type { Excluded, Mode, Settings } from "./settings.ts";
 import { SettingError } from "./harness-errors.ts";
 import { userMessagesOf } from "./user-messages.ts";
 
@@ -118,16 +119,11 @@ export function planSpec(plan: Plan): PlanSpec {
 
 /**
  * The same plan in another process: imports the codec modules the settings
- * name (`specifierOf`: where this process finds module i; a page finds them
- * at URLs) and rebuilds the catalogue; the exclusions and fidelity come as
- * they were resolved.
+ * name and rebuilds the catalogue; the exclusions and fidelity come as they
+ * were resolved.
  */
-export async function loadPlan(spec: PlanSpec, specifierOf: (m: CodecModuleFile, i: number) => string = (m) => m.file): Promise<Plan> {
-  const modules = spec.settings.codecModules ?? [];
-  const moduleCodecs = await importCodecModules(
-    modules.map((m) => m.file),
-    (_, i) => specifierOf(modules[i]!, i),
-  );
+export async function loadPlan(spec: PlanSpec): Promise<Plan> {
+  const moduleCodecs = await importCodecModules((spec.settings.codecModules ?? []).map((m) => m.file));
   return freeze(spec.settings, catalogFor(spec.settings, moduleCodecs), spec.fidelity, 1);
 }
 

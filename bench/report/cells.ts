@@ -7,7 +7,7 @@ import type { CaseResult } from "../harness/results.ts";
 import { codecLabel, formatNs } from "./format.ts";
 import type { SourcedCase } from "./sources.ts";
 
-export const ROW_HEAD = ["source", "mode", "payload", "codec", "bytes", "serialize", "deserialize", "total / rtt", "± 95%", "vs json [95%]", "p99 rtt", "msgs/s", "flags"];
+export const ROW_HEAD = ["source", "mode", "payload", "codec", "bytes", "serialize", "deserialize", "total / rtt", "± 95%", "vs json [95%]", "p99 rtt / latency", "msgs/s", "flags"];
 
 /** "1.00" for JSON itself, "≈0.98 [0.95-1.02]" when the interval holds 1, "" when there is no ratio. */
 export function vsJsonText(c: CaseResult): string {

@@ -1,7 +1,7 @@
 /**
  * chart.js configurations for a set of results, per payload: serialize,
  * deserialize and total time per message with their 95% intervals; bytes;
- * round-trip latency; stream messages per second; latency mode's latency
+ * round-trip time; stream messages per second; latency mode's latency
  * against rate and percentile spectrum (latency-charts.ts). Each source (a runtime,
  * a browser, a loaded file) gets its own bars, side by side, and a chart
  * whose sources differ more than tenfold gets a logarithmic axis so the
@@ -180,7 +180,7 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
     const rt = of("roundtrip");
     if (rt.length > 0) {
       specs.push(
-        spec(`roundtrip-${payload}`, payload, `${payload}: round-trip latency (one message in flight)`, "µs", rt, [
+        spec(`roundtrip-${payload}`, payload, `${payload}: round-trip time (one message in flight)`, "µs", rt, [
           { metric: "total", label: "mean", value: (r) => r.case.total.mean / 1000, interval: (r) => around(r.case.total.mean / 1000, r.case.total.ci95 / 1000) },
           { metric: "p50", label: "p50", value: (r) => (r.case.socket?.rtt?.p50 ?? NaN) / 1000 },
           { metric: "p99", label: "p99", value: (r) => (r.case.socket?.rtt?.p99 ?? NaN) / 1000 },

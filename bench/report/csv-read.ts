@@ -58,7 +58,7 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-/** A row's cell by column name (version 2's); undefined where the file has no such column. */
+/** A row's cell by column name (version 3's); undefined where the file has no such column. */
 type Cell = (column: string) => string | undefined;
 /** A row read: its case, and its cells for what the run as a whole takes from it. */
 type Row = { c: CaseResult; get: Cell };

@@ -61,12 +61,12 @@ export function reportHtml(rows: readonly SourcedCase[], chartJsSource: string, 
   const tableRows = rows
     .map(({ source, case: c }) => {
       const rate = c.socket?.targetRate ?? NaN;
-      const rtt = (p: "p50" | "p99"): number => ((c.socket?.latency ?? c.socket?.rtt)?.[p] ?? NaN) / 1000;
+      const reply = (p: "p50" | "p99"): number => ((c.socket?.latency ?? c.socket?.rtt)?.[p] ?? NaN) / 1000;
       return (
         `<tr><td>${escapeHtml(source)}</td><td>${escapeHtml(c.mode)}${Number.isFinite(rate) ? ` at ${num(rate)}/s` : ""}</td><td>${escapeHtml(c.payload)}</td><td>${escapeHtml(codecLabel(c))}</td>` +
         `<td>${num(c.bytes)}</td><td>${num(c.serialize.mean, 1)}</td><td>${num(c.deserialize.mean, 1)}</td><td>${num(c.total.mean, 1)}</td><td>${Number.isFinite(c.total.ci95) ? `± ${num(c.total.ci95, 1)}` : ""}</td>` +
         `<td>${escapeHtml(vsJsonText(c))}</td>` +
-        `<td>${num(rtt("p50"), 2)}</td><td>${num(rtt("p99"), 2)}</td><td>${num(c.msgsPerS)}</td><td>${escapeHtml(c.flags.join(", "))}</td></tr>`
+        `<td>${num(reply("p50"), 2)}</td><td>${num(reply("p99"), 2)}</td><td>${num(c.msgsPerS)}</td><td>${escapeHtml(c.flags.join(", "))}</td></tr>`
       );
     })
     .join("\n");
@@ -112,7 +112,7 @@ ${sources}
 ${figures}
 </section>
 <table>
-<tr><th>source</th><th>mode</th><th>payload</th><th>codec</th><th>bytes</th><th>serialize ns</th><th>deserialize ns</th><th>total ns</th><th>95% interval</th><th>vs json [95%]</th><th>rtt p50 µs</th><th>rtt p99 µs</th><th>msgs/s</th><th>flags</th></tr>
+<tr><th>source</th><th>mode</th><th>payload</th><th>codec</th><th>bytes</th><th>serialize ns</th><th>deserialize ns</th><th>total ns</th><th>95% interval</th><th>vs json [95%]</th><th>p50 rtt / latency µs</th><th>p99 rtt / latency µs</th><th>msgs/s</th><th>flags</th></tr>
 ${tableRows}
 </table>
 ${labField}

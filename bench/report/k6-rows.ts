@@ -11,8 +11,9 @@
 import type { BenchResults, CaseResult, Environment } from "../harness/results.ts";
 import type { Summary } from "../harness/statistics.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
-import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { ReportError } from "./report-errors.ts";
+import { BUILT_IN } from "../../protocols/registry.ts";
+import { frameOf } from "../../protocols/socket/contract.ts";
 
 /** True for the text of a k6 JSON output file (one JSON object per line, k6's "Metric" and "Point" lines). */
 export function isK6Output(text: string): boolean {
@@ -61,10 +62,10 @@ function caseOf(c: K6Case): CaseResult {
     clientLibrary: c.version,
     mode: "latency",
     codec: c.codec,
-    standard: c.codec !== "msgpackr-records",
-    // k6's output does not name the frame; the built-in codecs sent as text are json and the calibration's.
-    frame: c.codec === "json" || CALIBRATION_CODEC_NAMES.includes(c.codec) ? "text" : "binary",
-    library: "",
+    // k6's output names the codec only: the rest is the built-in catalogue's.
+    standard: BUILT_IN.get(c.codec)?.standard ?? true,
+    frame: frameOf(c.codec, BUILT_IN),
+    library: BUILT_IN.get(c.codec)?.library ?? "",
     libraryVersion: "",
     payload: c.payload as PayloadName,
     iterations: c.sent,

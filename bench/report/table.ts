@@ -164,7 +164,7 @@ const MODE_VIEWS = [
   },
   {
     mode: "roundtrip",
-    title: "roundtrip mode: one message in flight; round-trip latency from every message",
+    title: "roundtrip mode: one message in flight; round-trip time of every message",
     columns: ROUNDTRIP_COLUMNS,
     order: (a: CaseResult, b: CaseResult) => a.total.mean - b.total.mean,
   },
@@ -260,11 +260,11 @@ function noiseLines(cases: readonly CaseResult[]): string[] {
 function codecModeLine(cases: readonly CaseResult[], iterations: number, forks: number): string {
   const slices = orderPayloads(cases.map((c) => c.payload)).map((p) => {
     const c = cases.find((x) => x.payload === p && x.verified);
-    // Results from before rounds: one slice per pass.
+    // Results from before rounds: one slice per run.
     return c ? `${p} ${c.rounds ?? c.raw.length} x ${c.serializeBatches.batch.toLocaleString("en-US")}` : "";
   }).filter((x) => x !== "");
   return (
-    `   ${iterations.toLocaleString("en-US")} messages per pass${forks > 1 ? `, the passes spread over ${forks} processes` : ""}, timed in rounds: one slice per codec,\n` +
+    `   ${iterations.toLocaleString("en-US")} messages per run${forks > 1 ? `, the runs spread over ${forks} processes` : ""}, timed in rounds: one slice per codec,\n` +
     `   order shuffled per round\n` +
     `   rounds x messages per slice: ${slices.join(", ")}\n` +
     `   total and ratios: medians of the rounds; mean+gc: every message, garbage collection included`
@@ -325,7 +325,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
   const wide = options.wide === true;
   const s = results.settings;
   const lines: string[] = [];
-  lines.push(`${s.fixed ? "The article's identical messages" : "Varied messages"}, ${s.runs} pass(es) over them per case.`);
+  lines.push(`${s.fixed ? "The article's identical messages" : "Varied messages"}, ${s.runs} run(s) through them per case.`);
   lines.push(`"vs json" / "vs raw": ratio to that codec, paired round by round (median of the per-round`);
   lines.push(`ratios; below 6 rounds, their geometric mean), ± its 95% interval; ≈: the interval holds 1.`);
   lines.push(...fidelityLines(results));

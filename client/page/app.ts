@@ -30,7 +30,7 @@ import { benchCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protoco
 import { BUILT_IN, type CodecCatalog } from "../../protocols/registry.ts";
 import { stringifyLine } from "../child-protocol.ts";
 import { PAGE_MODES, ratesText, settingsFromQuery } from "./query.ts";
-import { fetchInfo, runSuite } from "./suite.ts";
+import { fetchInfo, runSuite, type SuiteOutcome } from "./suite.ts";
 import { calibrationLines, labFieldLines } from "../../bench/report/field-table.ts";
 import { fidelityLines } from "../../bench/report/fidelity-table.ts";
 import { catalogFor, importCodecModules, makePlan } from "../../bench/harness/plan.ts";
@@ -38,7 +38,7 @@ import { ClientError } from "../client-errors.ts";
 
 const MODE_LABELS: Record<string, string> = {
   codec: "codec: serialize/deserialize in this page",
-  roundtrip: "roundtrip: one message in flight (latency)",
+  roundtrip: "roundtrip: one message in flight (round-trip time)",
   stream: "stream: a window in flight (throughput)",
   latency: "latency: an open loop at a rate",
 };
@@ -47,6 +47,8 @@ const MODE_LABELS: Record<string, string> = {
 interface AutomationState {
   done: boolean;
   results?: string;
+  /** One line for each step that failed; its finished cases are in the results. */
+  failures?: string[];
   error?: string;
 }
 declare global {
@@ -185,27 +187,31 @@ function setRunning(running: boolean): void {
   for (const input of $("settings").querySelectorAll<HTMLInputElement>("fieldset input")) input.disabled = running;
 }
 
-async function run(settings: Settings, moduleCodecs: readonly Codec[]): Promise<BenchResults> {
+async function run(settings: Settings, moduleCodecs: readonly Codec[]): Promise<SuiteOutcome> {
   stopRequested = false;
   setRunning(true);
   $("error").hidden = true;
   try {
-    const results = await runSuite(
+    const outcome = await runSuite(
       makePlan(settings, moduleCodecs),
       (p) => {
         $("progress").textContent = progressText(p);
         console.log(`bench-progress ${JSON.stringify(p)}`);
       },
       () => stopRequested,
+      // Each finished case as it comes, for a driver (bun run bench --client browser) that must stop early.
+      (c) => console.log(`bench-case ${stringifyLine(c)}`),
     );
+    const { results } = outcome;
     lastResults = results;
+    if (outcome.failures.length > 0) showError(new ClientError("FAILED", outcome.failures.join("; ")));
     const failed = results.cases.filter((c) => !c.verified).length;
     $("progress").textContent = `Done in ${(results.elapsedMs / 1000).toFixed(1)} s: ${results.cases.length} cases${failed ? `, ${failed} FAILED` : ""}.`;
     drawTable();
     drawCharts();
     drawVerdict();
     $<HTMLButtonElement>("download").disabled = false;
-    return results;
+    return outcome;
   } finally {
     setRunning(false);
   }
@@ -248,10 +254,15 @@ async function main(): Promise<void> {
   const info = await fetchInfo().catch(() => undefined);
   // The server's codec modules, bundled for the page: their codecs join the list before it is shown.
   const modules = info?.codecModules ?? [];
+  let moduleError: string | undefined;
   const moduleCodecs = await importCodecModules(
     modules.map((m) => m.file),
     (_, i) => modules[i]!.url,
-  ).catch((e: unknown) => (showError(e), []));
+  ).catch((e: unknown) => {
+    showError(e);
+    moduleError = e instanceof Error ? e.message : String(e);
+    return [];
+  });
   const userMessages = info?.userMessages ?? [];
   const userProto = info?.userProto;
   const catalog = moduleCodecs.length > 0 || userProto ? catalogFor({ userMessages, userProto }, moduleCodecs) : BUILT_IN;
@@ -283,11 +294,14 @@ async function main(): Promise<void> {
     if (file) void load(file);
   });
 
-  if (query.get("autorun") === "1") {
+  if (query.get("autorun") === "1" && moduleError !== undefined) {
+    // A run asked for with a codec the page could not load would quietly leave it out.
+    window.__bench = { done: true, error: moduleError };
+  } else if (query.get("autorun") === "1") {
     window.__bench = { done: false };
     run(initial, moduleCodecs).then(
-      (results) => {
-        window.__bench = { done: true, results: stringifyLine(results) };
+      ({ results, failures }) => {
+        window.__bench = { done: true, results: stringifyLine(results), failures };
       },
       (e: unknown) => {
         showError(e);

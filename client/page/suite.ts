@@ -10,7 +10,7 @@ import type { CodecModuleFile, UserMessagesFile, UserProtoFile } from "../../ben
 import { calibrateClock, performanceClock, type ClockCalibration } from "../../bench/harness/clock.ts";
 import type { Plan } from "../../bench/harness/plan.ts";
 import type { Progress } from "../../bench/harness/progress.ts";
-import type { BenchResults, Environment } from "../../bench/harness/results.ts";
+import type { BenchResults, CaseResult, Environment } from "../../bench/harness/results.ts";
 import { INFO_PATH } from "../../protocols/socket/contract.ts";
 import { PlanRun } from "../plan-run.ts";
 import { requestServerGc, type WebSocketClass } from "../socket/client-connection.ts";
@@ -62,12 +62,23 @@ function browserEnvironment(calibration: ClockCalibration, info: ServerInfo): En
   };
 }
 
-/** Carries out a plan in the page (client/plan-run.ts): codec mode in the page's engine, the socket modes with its WebSocket, against the server that served it. */
-export async function runSuite(plan: Plan, onProgress: (p: Progress) => void, shouldStop: () => boolean = () => false): Promise<BenchResults> {
+/** What a run in the page gave: its results, and one line for each step that failed (their finished cases are in the results). */
+export interface SuiteOutcome {
+  results: BenchResults;
+  failures: string[];
+}
+
+/**
+ * Carries out a plan in the page (client/plan-run.ts): codec mode in the page's engine, the socket
+ * modes with its WebSocket, against the server that served it. `onCaseDone` hears each case as it
+ * finishes, so a driver that must stop early keeps what finished.
+ */
+export async function runSuite(plan: Plan, onProgress: (p: Progress) => void, shouldStop: () => boolean = () => false, onCaseDone?: (c: CaseResult) => void): Promise<SuiteOutcome> {
   const timestamp = new Date().toISOString();
   const calibration = calibrateClock(performanceClock);
   const info = await fetchInfo();
-  const hooks = { libraryVersion: (name: string): string => info.libraries[name] ?? "", onProgress, shouldStop };
+  const hooks = { libraryVersion: (name: string): string => info.libraries[name] ?? "", onProgress, shouldStop, ...(onCaseDone ? { onCaseDone } : {}) };
+  const failures: string[] = [];
   const run = new PlanRun(plan, {
     client: "browser",
     clientLibrary: navigator.userAgent,
@@ -90,7 +101,8 @@ export async function runSuite(plan: Plan, onProgress: (p: Progress) => void, sh
       }),
       server: location.origin,
     }),
+    onFailure: (line) => failures.push(line),
   });
   const results = await run.run();
-  return { ...results, settings: { ...results.settings, server: location.origin } };
+  return { results: { ...results, settings: { ...results.settings, server: location.origin } }, failures };
 }

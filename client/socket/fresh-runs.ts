@@ -57,8 +57,8 @@ export async function runFreshConnections(p: PayloadRun, rng: () => number): Pro
       }
       done++;
       if (unreachable(s.error)) return { stopped: false, aborted: `${mode} ${s.codec} ${p.payload}: ${s.error}` };
-      if (ctx.shouldStop?.()) return { stopped: true, aborted: "" };
+      if (ctx.shouldStop?.()) return { stopped: true };
     }
   }
-  return { stopped: false, aborted: "" };
+  return { stopped: false };
 }

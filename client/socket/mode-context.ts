@@ -42,8 +42,8 @@ export interface SocketModeContext extends RunHooks {
 export interface PayloadOutcome {
   /** shouldStop ended the run. */
   stopped: boolean;
-  /** Why the server could no longer be reached ("" when it could). */
-  aborted: string;
+  /** Why the server could no longer be reached (absent while it could). */
+  aborted?: string;
 }
 
 /** One mode and payload of a socket run: its cases (in the settings' codec order) and its bookkeeping. */
@@ -115,6 +115,6 @@ export function record(s: SocketCase, f: SocketCaseFigures, at: { run: number; r
     ...(server ? { server } : {}),
     ...(latency ? { latency } : {}),
   });
-  if (f.rttNs) s.rtt.push(f.rttNs);
+  if (f.rttNs) s.timesNs.push(f.rttNs);
   if (f.serviceNs) s.service.push(f.serviceNs);
 }

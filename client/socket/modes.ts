@@ -30,8 +30,8 @@ export interface SocketModeResult {
   cases: CaseResult[];
   /** shouldStop ended the run early. */
   stopped: boolean;
-  /** Why the modes ended early when the server could no longer be reached. */
-  aborted: string;
+  /** Why the modes ended early when the server could no longer be reached (absent while it could). */
+  aborted?: string;
   /** order[mode][payloadIndex][round] = codec names in the order they ran (fresh connections: one round per run). */
   order: Record<string, string[][][]>;
 }
@@ -47,7 +47,7 @@ function runsInRounds(mode: SocketMode, settings: Settings): boolean {
 }
 
 function newCase(mode: SocketMode, codec: string, payload: PayloadName, rate: number): SocketCase {
-  return { mode, codec, payload, rate, runs: [], figures: [], rtt: [], service: [], perClient: [], warmed: false };
+  return { mode, codec, payload, rate, runs: [], figures: [], timesNs: [], service: [], perClient: [], warmed: false };
 }
 
 /** A mode's steps: one for most, one per rate in latency mode (each with its own messages per run under a sweep). */
@@ -173,7 +173,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   const ran: { s: SocketCase; settings: Settings }[] = [];
   let finished = 0;
   let connection = 0;
-  let outcome: PayloadOutcome = { stopped: false, aborted: "" };
+  let outcome: PayloadOutcome = { stopped: false };
 
   /** One step of a mode and payload (latency: one rate) for `codecs`, recorded; what it returned, and how it ended. */
   const runStep = async (mode: SocketMode, payload: PayloadName, step: { rate: number; settings: Settings }, codecs: readonly string[]): Promise<CaseResult[]> => {
@@ -209,12 +209,12 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
     for (const payload of settings.payloads) {
       const go = await runPayloadSteps(settings, mode, payload, steps.get(mode)!, async (step, codecs) => {
         const results = await runStep(mode, payload, step, codecs);
-        return outcome.stopped || outcome.aborted !== "" ? undefined : results;
+        return outcome.stopped || outcome.aborted !== undefined ? undefined : results;
       });
       if (!go) break;
     }
-    if (outcome.stopped || outcome.aborted !== "") break;
+    if (outcome.stopped || outcome.aborted !== undefined) break;
   }
 
-  return { cases: ran.map(({ s, settings: at }) => socketCaseResult(s, at, source)), order, stopped: outcome.stopped, aborted: outcome.aborted };
+  return { cases: ran.map(({ s, settings: at }) => socketCaseResult(s, at, source)), order, stopped: outcome.stopped, ...(outcome.aborted !== undefined ? { aborted: outcome.aborted } : {}) };
 }

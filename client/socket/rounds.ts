@@ -114,10 +114,10 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
         done += p.cases.length / roundsPerRun;
         p.progress("run", `round ${k + 1}/${roundsPerRun}`, run, done);
         // Stop at a round boundary, every case keeping its finished rounds.
-        if (ctx.shouldStop?.()) return { stopped: true, aborted: "" };
+        if (ctx.shouldStop?.()) return { stopped: true };
       }
     }
-    return { stopped: false, aborted: "" };
+    return { stopped: false };
   } finally {
     await closeAll(sessions);
   }

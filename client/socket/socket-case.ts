@@ -116,7 +116,8 @@ export interface SocketCase {
   rate: number;
   runs: SliceFigures[];
   figures: SocketCaseFigures[];
-  rtt: Float64Array[];
+  /** Each message's reply time, per run: round-trip time, or in latency mode from its due time. */
+  timesNs: Float64Array[];
   /** latency mode: each reply's time since its message actually went out. */
   service: Float64Array[];
   perClient: ClientFigures[][];
@@ -212,16 +213,16 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
     wireBytes: settings.deflate ? NaN : frameBytes(bytesPerMessage, true),
     replyBytes,
     replyWireBytes: settings.deflate ? NaN : frameBytes(replyBytes, false),
-    rtt: s.mode === "latency" ? undefined : latency(s.rtt),
+    rtt: s.mode === "latency" ? undefined : latency(s.timesNs),
     ...(s.mode === "latency"
       ? {
-          latency: latency(s.rtt),
+          latency: latency(s.timesNs),
           serviceTime: latency(s.service),
           late: sum((f) => f.late),
           targetRate: s.rate * settings.clients,
           achievedRate: rateOver(sent, sum((f) => f.sendingMs)),
           clientBusyNsPerMsg: sent > 0 ? sum((f) => f.busyNs) / sent : NaN,
-          histograms: { correctedUs: encodeHistogram(latencyHistogram(s.rtt)), serviceUs: encodeHistogram(latencyHistogram(s.service)) },
+          histograms: { correctedUs: encodeHistogram(latencyHistogram(s.timesNs)), serviceUs: encodeHistogram(latencyHistogram(s.service)) },
         }
       : {}),
     serverDeserialize: summarize(serverPer((x) => x.decodeNs)),

@@ -120,6 +120,18 @@ describe("a plan carried out by PlanRun", () => {
     expect(results.cases.filter((c) => c.mode === "roundtrip").every((c) => c.ratios!.clientVsJson !== undefined && c.ratios!.fieldVsJson !== undefined)).toBe(true);
   });
 
+  it("keeps codec mode's cases when the untimed step after it fails, and says so in one line", async () => {
+    const lines: string[] = [];
+    const plan = makePlan(testSettings({ codecs: ["json"], payloads: ["small"], modes: ["codec"], runs: 1, iterations: { codec: 100 }, warmup: { codec: 10 } }));
+    const run = new PlanRun(plan, {
+      ...front("http://127.0.0.1:9", plan, lines),
+      afterCodecMode: () => Promise.reject(new Error("the compressor broke")),
+    });
+    const after = await run.run();
+    expect(after.cases.map((c) => `${c.mode} ${c.codec} ${c.verified}`)).toEqual(["codec json true"]);
+    expect(lines).toEqual(["after codec mode: the compressor broke"]);
+  });
+
   it("hands back what it holds at any moment, with finished cases it has not yet seen added once", () => {
     const run = new PlanRun(makePlan(testSettings({ codecs: ["json"], payloads: ["small"], modes: ["codec"] })), front("http://127.0.0.1:9", makePlan(testSettings()), []));
     const held = results.cases.slice(0, 2);

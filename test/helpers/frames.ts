@@ -18,7 +18,8 @@ export interface BadFrame {
   data: Encoded;
 }
 
-const CODECS = ["json", "json-bytes", "custom-binary", "protobuf", "msgpack", "msgpackr", "msgpackr-records", "cal-json", "cal-spin"];
+/** Every built-in codec: a new one is fuzzed as soon as it is in the catalogue. */
+const CODECS = BUILT_IN.names;
 
 /** Near misses of the sets' shapes: a wrong type deep inside, a field too many, an integer out of range. */
 const WRONG_SET_SHAPES = [

@@ -12,7 +12,7 @@ import { parseLine } from "../../../client/child-protocol.ts";
 import { settingsToQuery } from "../../../client/page/query.ts";
 import type { Progress } from "../../harness/progress.ts";
 import type { Settings } from "../../harness/settings.ts";
-import type { BenchResults } from "../../harness/results.ts";
+import type { BenchResults, CaseResult } from "../../harness/results.ts";
 import type { BrowserContext } from "playwright-core";
 import { CliError } from "../cli-errors.ts";
 
@@ -78,13 +78,20 @@ export async function launchChromium(
   };
 }
 
+/** What the page gave: its results, and a line for each step that failed in it (its finished cases are in the results). */
+export interface BrowserOutcome {
+  results: BenchResults;
+  failures: string[];
+}
+
 export async function runBrowserClient(
   chromiumPath: string,
   job: BrowserJob,
   onProgress: (p: Progress) => void,
   shouldStop: () => boolean = () => false,
+  onCase: (c: CaseResult) => void = () => {},
   timeoutMs = 30 * 60_000,
-): Promise<BenchResults> {
+): Promise<BrowserOutcome> {
   const browser = await launchChromium(chromiumPath);
   const context = browser.context;
   try {
@@ -94,6 +101,7 @@ export async function runBrowserClient(
     page.on("console", (msg) => {
       const text = msg.text();
       if (text.startsWith("bench-progress ")) onProgress(JSON.parse(text.slice("bench-progress ".length)) as Progress);
+      else if (text.startsWith("bench-case ")) onCase(parseLine(text.slice("bench-case ".length)) as CaseResult);
     });
     await page.goto(autorunUrl(job));
     const deadline = Date.now() + timeoutMs;
@@ -109,7 +117,7 @@ export async function runBrowserClient(
     }
     const state = await page.evaluate(() => window.__bench!);
     if (state.error || !state.results) throw new CliError("PAGE", `the page failed: ${state.error ?? pageErrors.join("; ") ?? "no results"}`);
-    return parseLine(state.results) as BenchResults;
+    return { results: parseLine(state.results) as BenchResults, failures: state.failures ?? [] };
   } finally {
     await browser.close();
   }

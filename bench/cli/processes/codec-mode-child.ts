@@ -14,13 +14,13 @@ import { runCodecMode } from "../../harness/codec-mode.ts";
 import { loadPlan, type PlanSpec } from "../../harness/plan.ts";
 import { fullGc, libraryVersion } from "../environment.ts";
 
-export interface CodecForkJob {
+export interface CodecModeJob {
   plan: PlanSpec;
   /** This process's share of the runs. */
   span: ForkSpan;
 }
 
-await serveAsChild<CodecForkJob>(async (job, side) => {
+await serveAsChild<CodecModeJob>(async (job, side) => {
   const plan = await loadPlan(job.plan);
   return runCodecMode(plan.settings, {
     codecs: plan.codecModeCodecs,

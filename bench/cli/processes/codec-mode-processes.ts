@@ -10,7 +10,7 @@ import { forkSpans, mergeForks } from "../../harness/codec-mode-spans.ts";
 import type { RunHooks } from "../../harness/progress.ts";
 import type { CaseResult } from "../../harness/results.ts";
 import { planSpec, type Plan } from "../../harness/plan.ts";
-import type { CodecForkJob } from "./codec-mode-child.ts";
+import type { CodecModeJob } from "./codec-mode-child.ts";
 import { ROOT } from "../paths.ts";
 import { ChildFailed, runReportingChild } from "./reporting-child.ts";
 
@@ -45,7 +45,7 @@ export class CodecModeProcesses {
     const total = units.reduce((a, b) => a + b, 0);
     let error: string | undefined;
     for (const [index, span] of spans.entries()) {
-      const job: CodecForkJob = { plan: planSpec(plan), span };
+      const job: CodecModeJob = { plan: planSpec(plan), span };
       this.current = [];
       const part = await runReportingChild<CodecModeResult>({
         name: "a codec-mode process",

@@ -1,5 +1,5 @@
 /**
- * The CLI as a user runs it: a real `bun bench/cli.ts` process.
+ * The CLI as a user runs it: a real `bun bench/cli/bench.ts` process.
  */
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { spawnSync } from "node:child_process";

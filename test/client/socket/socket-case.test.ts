@@ -44,7 +44,7 @@ function socketCase(over: Partial<SocketCase> = {}): SocketCase {
     runs: RUNS.map((r) => ({ ...r })),
     figures: twoRuns(),
     // 200 round trips in all, pooled over the runs (each run's out of order).
-    rtt: [Float64Array.from({ length: 100 }, (_, i) => 200 - i), Float64Array.from({ length: 100 }, (_, i) => i + 1)],
+    timesNs: [Float64Array.from({ length: 100 }, (_, i) => 200 - i), Float64Array.from({ length: 100 }, (_, i) => i + 1)],
     perClient: [], warmed: true,
     ...over,
   };
@@ -104,7 +104,7 @@ describe("socketCaseResult: a finished case", () => {
   });
 
   it("in latency mode pools the same samples as latency from the due time, leaving round-trip time out", () => {
-    const latency = socketCaseResult(socketCase({ mode: "latency", rate: 1000, service: socketCase().rtt }), settings, source).socket!;
+    const latency = socketCaseResult(socketCase({ mode: "latency", rate: 1000, service: socketCase().timesNs }), settings, source).socket!;
     expect(latency.rtt).toBeUndefined();
     expect(latency.latency!.samples).toBe(200);
     expect(latency.latency!.p50).toBeCloseTo(100.5, 9);
@@ -131,7 +131,7 @@ describe("socketCaseResult: failures", () => {
   });
 
   it("says no run finished when there are none and no error", () => {
-    const r = socketCaseResult(socketCase({ runs: [], figures: [], rtt: [] }), testSettings(), source);
+    const r = socketCaseResult(socketCase({ runs: [], figures: [], timesNs: [] }), testSettings(), source);
     expect(r.verified).toBe(false);
     expect(r.error).toBe("no run finished");
     expect(r.runs).toBe(0);
@@ -175,7 +175,7 @@ describe("socketCaseResult: codecs and settings", () => {
   });
 
   it("uses the window in stream mode, never more than the messages per run", () => {
-    const stream = socketCase({ mode: "stream", rtt: [] });
+    const stream = socketCase({ mode: "stream", timesNs: [] });
     expect(socketCaseResult(stream, testSettings({ runs: 2, window: 16 }), source).socket!.window).toBe(16);
     expect(socketCaseResult(stream, testSettings({ runs: 2, window: 64, iterations: { stream: 10 } }), source).socket!.window).toBe(10);
     expect(socketCaseResult(stream, testSettings({ runs: 2, window: 16 }), source).socket!.rtt).toBeUndefined();
