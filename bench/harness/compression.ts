@@ -9,7 +9,7 @@
  *   or two of it, not exactly: the stream is the real thing.)
  * - zstd on its own, at its default level.
  * Deflate's time is not measured. The runtime's synchronous call builds a compressor each time,
- * and that is most of it (here 9.2 µs for an empty message, 8.2 µs for a 120-byte one), while
+ * and that is most of it (docs/performance-notes.md has the figures), while
  * a WebSocket server keeps its compressor; the only API that keeps one is asynchronous, whose
  * thread hop would swamp the figure. The socket modes with `--deflate` show what compression
  * costs a server. zstd's time is of one `zstdCompressSync` call per message, as an application

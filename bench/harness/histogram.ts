@@ -6,9 +6,8 @@
  * as adding their histograms); percentiles are never averaged.
  * The JavaScript build is used everywhere (the page included), so results do not depend on
  * whether WebAssembly loaded. The WebAssembly build runs under Bun too, but records no faster
- * (200,000 values: 138 ns per value against the JavaScript build's 141) and encodes slower
- * (4.7 ms against 2.2), and histograms are filled from the samples after the timed runs, so
- * neither build's speed reaches a figure.
+ * and encodes slower (docs/performance-notes.md), and histograms are filled from the samples
+ * after the timed runs, so neither build's speed reaches a figure.
  */
 
 import * as hdr from "hdr-histogram-js";

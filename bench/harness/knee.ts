@@ -5,8 +5,8 @@
  * machine a sub-millisecond p99 moves by more than that from step to step, with no load to blame).
  * Each is judged on the median of the step's slices, not on the step as a whole: the codecs of a
  * step take turns in short slices at the same rate, so a pause of the machine lands in one slice
- * and leaves the median alone, where it used to blow the whole step's p99 (a sweep had
- * custom-binary miss 2,000/s on small with p99 13.6 ms and a service p99 of 0.46 ms).
+ * and leaves the median alone, where it used to blow the whole step's p99 (docs/performance-notes.md
+ * has the sweep that showed it).
  *
  * The knee is the highest rate kept before two rates in a row are missed; one miss followed by a
  * kept rate is forgiven (and named). `--rate sweep` climbs the ladder until a codec misses two

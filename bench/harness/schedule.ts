@@ -86,9 +86,8 @@ export function sharedListLength(perCodec: number, codecs: number): number {
 /**
  * The messages codec number `index` of `codecs` sends in the socket modes: `count` of them, from
  * its own place in the shared `list`, the codecs' places spread evenly over it (references, not
- * copies). A server that has just handled a message handles the same text again faster (seen
- * here in roundtrip mode: JSON's twin cal-json read 300-800 ns cheaper per small message than JSON
- * whenever it sent messages another JSON codec had sent a few hundred messages before), so no
+ * copies). A server that has just handled a message handles the same text again faster
+ * (docs/performance-notes.md, "Figures behind the defaults"), so no
  * codec may send what another just sent: with a list as long as sharedListLength asks, no two
  * codecs send the same message in a run.
  */

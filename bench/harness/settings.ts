@@ -121,11 +121,11 @@ const COMMON = {
 
 /**
  * The one table of defaults. `default` makes plain `bun run bench` (every
- * mode, codec and payload) finish within about six minutes on a 2-core
- * machine: the article's 100,000-message loop in process and in stream mode,
- * fewer round trips because each waits for its reply; 6,000 of them, in
- * slices of 120, so that the field ratios of roundtrip mode repeat within
- * 10% from run to run (with 2,000 in slices of 40, 15 of 18 did). `browser`: a browser's WebSocket moves only
+ * mode, codec and payload) finish in minutes on a 2-core machine: the
+ * article's 100,000-message loop in process and in stream mode, fewer round
+ * trips because each waits for its reply, enough of them in slices long
+ * enough that the field ratios of roundtrip mode repeat from run to run
+ * (docs/performance-notes.md, "Figures behind the defaults"). `browser`: a browser's WebSocket moves only
  * thousands of messages per second (see the README), so the socket modes
  * send fewer messages and a run stays in minutes. `quick`: a first look.
  * `codecs: []` means every codec (the registry's, plus raw).

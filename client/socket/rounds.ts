@@ -12,10 +12,8 @@
  *
  * Each codec sends messages of its own (schedule.ts, codecMessages): a
  * server that has just handled a message handles the same text again
- * faster (with every codec of a round sending the same slice, JSON's twin
- * cal-json read 800 ns cheaper than JSON per small message in roundtrip
- * mode whenever it came second in its round, and as much dearer whenever
- * it came first), which would reward whichever codec a round shuffled later.
+ * faster (docs/performance-notes.md, "Figures behind the defaults"), which
+ * would reward whichever codec a round shuffled later.
  */
 
 import { latencySliceSize, shuffled, socketSliceSize } from "../../bench/harness/schedule.ts";
