@@ -133,7 +133,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
 
   for (const payload of settings.payloads) {
     const cases = ctx.codecs.filter((codec) => !isExcluded(settings, codec.name, payload)).map((codec) => new CodecCase(codec, payload, messages.get(payload)!, caseContext, settings.allowLossy && !isBuiltIn(payload)));
-    const report = (stage: "verify" | "warmup" | "run", codec: string, run: number): void =>
+    const progress = (stage: "verify" | "warmup" | "run", codec: string, run: number): void =>
       ctx.onProgress?.({ mode: "codec", stage, codec, payload, run, runs, done: Math.round(done), total, elapsedMs: now() - started });
     for (const c of cases) {
       // The check's pass, then the warm-up's share; a case that fails either counts as done with it.
@@ -144,7 +144,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
             done += 1;
             checked = true;
           }
-          report(stage, c.codec.name, 0);
+          progress(stage, c.codec.name, 0);
         });
       }
       done += checked ? prepare - 1 : prepare;
@@ -164,7 +164,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
         const start = k * slice;
         runOrder.forEach((c, position) => c.timeSlice({ run, round, position, start, count: Math.min(slice, iterations - start) }));
         done += cases.length / roundsPerRun;
-        report("run", `round ${k + 1}/${roundsPerRun}`, run);
+        progress("run", `round ${k + 1}/${roundsPerRun}`, run);
         // Let a signal handler run; stop at a round boundary, every case keeping its finished rounds.
         await yieldToEventLoop();
         if (ctx.shouldStop?.()) {

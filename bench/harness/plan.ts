@@ -92,10 +92,10 @@ function checkUserPayloads(settings: Settings, catalog: CodecCatalog): { fidelit
         excluded.push({ codec: codec.name, payload, why: `not applicable: ${notApplicable}` });
         continue;
       }
-      const report = checkFidelity(codec.name, payload, codec.forPayload(payload), messages);
-      fidelity.push(report);
-      if (report.error !== undefined) excluded.push({ codec: codec.name, payload, why: fidelitySummary(report) });
-      else if (report.lossy && !settings.allowLossy) excluded.push({ codec: codec.name, payload, why: `lossy, not timed (--allow-lossy times it): ${fidelitySummary(report)}` });
+      const fidelityReport = checkFidelity(codec.name, payload, codec.forPayload(payload), messages);
+      fidelity.push(fidelityReport);
+      if (fidelityReport.error !== undefined) excluded.push({ codec: codec.name, payload, why: fidelitySummary(fidelityReport) });
+      else if (fidelityReport.lossy && !settings.allowLossy) excluded.push({ codec: codec.name, payload, why: `lossy, not timed (--allow-lossy times it): ${fidelitySummary(fidelityReport)}` });
     }
   }
   return { fidelity, excluded };

@@ -4,10 +4,16 @@
  */
 
 import type { BenchResults, CaseResult, Estimate } from "../harness/results.ts";
-import type { FieldFigures } from "../harness/socket-results.ts";
+import type { FieldFigures, LatencyPercentiles } from "../harness/socket-results.ts";
 import { CALIBRATION_CODEC_NAMES, calSpin } from "../../protocols/calibration.ts";
 import { knees } from "../harness/knee.ts";
 import { CSV_COLUMNS, CSV_VERSION, ROUND_FIELDS } from "./csv-columns.ts";
+
+/** A set of percentiles as CSV cells: `${prefix}_p50_ns` and the rest (empty where there are none). */
+function percentileCells(prefix: string, p: LatencyPercentiles | undefined, which: readonly (keyof Omit<LatencyPercentiles, "samples">)[] = ["p50", "p90", "p99", "p999", "p9999", "max"]): Record<string, number | undefined> {
+  return Object.fromEntries(which.map((k) => [`${prefix}_${k}_ns`, p?.[k]]));
+}
+
 
 type Row = Record<string, string | number | boolean | undefined>;
 
@@ -124,26 +130,12 @@ function socketColumns(results: BenchResults, c: CaseResult, sock: NonNullable<C
   };
   if (!c.verified) return row;
   return Object.assign(row, {
-    rtt_p50_ns: sock.rtt?.p50,
-    rtt_p90_ns: sock.rtt?.p90,
-    rtt_p99_ns: sock.rtt?.p99,
-    rtt_p999_ns: sock.rtt?.p999,
-    rtt_p9999_ns: sock.rtt?.p9999,
-    rtt_max_ns: sock.rtt?.max,
-    latency_p50_ns: sock.latency?.p50,
-    latency_p90_ns: sock.latency?.p90,
-    latency_p99_ns: sock.latency?.p99,
-    latency_p999_ns: sock.latency?.p999,
-    latency_p9999_ns: sock.latency?.p9999,
-    latency_max_ns: sock.latency?.max,
+    ...percentileCells("rtt", sock.rtt),
+    ...percentileCells("latency", sock.latency),
     target_rate: sock.targetRate,
     achieved_rate: sock.achievedRate,
     late_sends: sock.late,
-    service_p50_ns: sock.serviceTime?.p50,
-    service_p99_ns: sock.serviceTime?.p99,
-    service_p999_ns: sock.serviceTime?.p999,
-    service_p9999_ns: sock.serviceTime?.p9999,
-    service_max_ns: sock.serviceTime?.max,
+    ...percentileCells("service", sock.serviceTime, ["p50", "p99", "p999", "p9999", "max"]),
     server_deserialize_mean_ns: sock.serverDeserialize.mean,
     server_serialize_mean_ns: sock.serverSerialize.mean,
     mb_per_s: sock.mbPerS,

@@ -46,9 +46,9 @@ try {
   await page.goto(pathToFileURL(html).href);
   // chart.js draws on load; every canvas has pixels once it has.
   await page.waitForFunction(() => [...document.querySelectorAll("canvas")].every((c) => c.width > 0 && c.height > 0));
-  const report = path.join(ROOT, "docs/report.png");
-  await page.screenshot({ path: report });
-  process.stdout.write(`Wrote ${report}\n`);
+  const reportPng = path.join(ROOT, "docs/report.png");
+  await page.screenshot({ path: reportPng });
+  process.stdout.write(`Wrote ${reportPng}\n`);
 } finally {
   await browser.close();
   await server.stop();

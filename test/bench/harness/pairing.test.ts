@@ -1,25 +1,8 @@
 /** Two cases of one run compared round by round: paired ratios, their intervals, the baselines they pair with, and the machine noise. */
 import { describe, expect, it } from "vitest";
+import { caseOf } from "../../helpers/cases.ts";
 import type { CaseResult, SliceFigures } from "../../../bench/harness/results.ts";
-import { summarize } from "../../../bench/harness/statistics.ts";
 import { baselineCase, pairedRatio, roundToRoundNoise } from "../../../bench/harness/pairing.ts";
-
-/** A case with these per-run totals (ns per message), by run index. */
-function caseOf(codec: string, totals: number[], over: Partial<CaseResult> = {}): CaseResult {
-  const raw: SliceFigures[] = totals.map((t, run) => ({ run, round: run, position: 0, serializeNs: t / 2, deserializeNs: t / 2, totalNs: t }));
-  return {
-    client: "inprocess",
-    clientLibrary: "",
-    mode: "codec",
-    codec,
-    payload: "small",
-    verified: true,
-    error: "",
-    raw,
-    total: summarize(totals),
-    ...over,
-  } as CaseResult;
-}
 
 describe("paired ratios", () => {
   it("pair run with run and take the geometric mean of the ratios", () => {

@@ -1,26 +1,9 @@
 /** The ratios a run's results carry: each case beside json's and raw's, worked out once as the results are assembled. */
 import { describe, expect, it } from "vitest";
+import { caseOf } from "../../helpers/cases.ts";
 import type { CaseResult, SliceFigures } from "../../../bench/harness/results.ts";
-import { summarize } from "../../../bench/harness/statistics.ts";
 import { baselineCase } from "../../../bench/harness/pairing.ts";
 import { caseRatios, widestRatioInterval, withRatios } from "../../../bench/harness/ratios.ts";
-
-/** A case with these per-run totals (ns per message), by run index. */
-function caseOf(codec: string, totals: number[], over: Partial<CaseResult> = {}): CaseResult {
-  const raw: SliceFigures[] = totals.map((t, run) => ({ run, round: run, position: 0, serializeNs: t / 2, deserializeNs: t / 2, totalNs: t }));
-  return {
-    client: "inprocess",
-    clientLibrary: "",
-    mode: "codec",
-    codec,
-    payload: "small",
-    verified: true,
-    error: "",
-    raw,
-    total: summarize(totals),
-    ...over,
-  } as CaseResult;
-}
 
 describe("each case beside its run's baselines", () => {
   const cases = [
