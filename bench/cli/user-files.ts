@@ -9,8 +9,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Codec } from "../../protocols/codec.ts";
-import { BUILT_IN } from "../../protocols/registry.ts";
-import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
+import { catalogFor } from "../harness/plan.ts";
 import { importCodecModule } from "../harness/codec-modules.ts";
 import { type UserMessagesFile, type UserProtoFile } from "../harness/settings.ts";
 import { SettingError } from "../harness/harness-errors.ts";
@@ -65,8 +64,12 @@ export async function importCodecModuleFiles(files: readonly string[]): Promise<
     if (given === "") throw new SettingError("--codec-module needs a file");
     const file = path.resolve(given);
     const codec = await importCodecModule(file);
-    const taken = BUILT_IN.get(codec.name) !== undefined || codec.name === RAW_CODEC_NAME || modules.some((m) => m.codec.name === codec.name);
-    if (taken) throw new SettingError(`--codec-module ${given}: a codec named '${codec.name}' exists already; name yours differently`);
+    // The catalogue's own check of a name taken (built-in, raw, an earlier module), said with the file's name.
+    try {
+      catalogFor({ userMessages: [] }, [...modules.map((m) => m.codec), codec]);
+    } catch (e) {
+      throw new SettingError(`--codec-module ${given}: ${(e as Error).message}`);
+    }
     modules.push({ file, codec });
   }
   return modules;

@@ -23,3 +23,10 @@ export async function importCodecModule(file: string, specifier: string = file):
   if (wrong !== undefined) throw new SettingError(`--codec-module ${file}: ${wrong} (docs/codecs.md has the interface)`);
   return mod.default as Codec;
 }
+
+/** Imports codec modules (one line naming the file and the fault, as a SettingError), in order. */
+export async function importCodecModules(files: readonly string[], specifierOf: (file: string, i: number) => string = (file) => file): Promise<Codec[]> {
+  const codecs: Codec[] = [];
+  for (const [i, file] of files.entries()) codecs.push(await importCodecModule(file, specifierOf(file, i)));
+  return codecs;
+}

@@ -23,7 +23,7 @@ import { forkSpans } from "./codec-mode-spans.ts";
 import { MAX_BISECTIONS } from "./knee.ts";
 import { CodecCatalog } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
-import { importCodecModule } from "./codec-modules.ts";
+import { importCodecModules } from "./codec-modules.ts";
 import { checkFidelity, fidelitySummary, type FidelityReport } from "./fidelity.ts";
 import type { Excluded, Mode, Settings } from "./settings.ts";
 import { SettingError } from "./harness-errors.ts";
@@ -125,11 +125,4 @@ export function planSpec(plan: Plan): PlanSpec {
 export async function loadPlan(spec: PlanSpec): Promise<Plan> {
   const moduleCodecs = await importCodecModules((spec.settings.codecModules ?? []).map((m) => m.file));
   return freeze(spec.settings, catalogFor(spec.settings, moduleCodecs), spec.fidelity, 1);
-}
-
-/** Imports codec modules (one line naming the file and the fault, as a SettingError), in order. */
-export async function importCodecModules(files: readonly string[], specifierOf: (file: string, i: number) => string = (file) => file): Promise<Codec[]> {
-  const codecs: Codec[] = [];
-  for (const [i, file] of files.entries()) codecs.push(await importCodecModule(file, specifierOf(file, i)));
-  return codecs;
 }

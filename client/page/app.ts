@@ -33,7 +33,8 @@ import { PAGE_MODES, ratesText, settingsFromQuery } from "./query.ts";
 import { fetchInfo, runSuite, type SuiteOutcome } from "./suite.ts";
 import { calibrationLines, labFieldLines } from "../../bench/report/field-table.ts";
 import { fidelityLines } from "../../bench/report/fidelity-table.ts";
-import { catalogFor, importCodecModules, makePlan } from "../../bench/harness/plan.ts";
+import { importCodecModules } from "../../bench/harness/codec-modules.ts";
+import { catalogFor, makePlan } from "../../bench/harness/plan.ts";
 import { ClientError } from "../client-errors.ts";
 
 const MODE_LABELS: Record<string, string> = {

@@ -7,7 +7,8 @@
 
 import { performanceClock } from "../../bench/harness/clock.ts";
 import { messagesFor } from "../../bench/harness/generator.ts";
-import { catalogFor, importCodecModules } from "../../bench/harness/plan.ts";
+import { importCodecModules } from "../../bench/harness/codec-modules.ts";
+import { catalogFor } from "../../bench/harness/plan.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import { isBuiltIn } from "../../protocols/messages.ts";
 import { processCpuMs, type WebSocketClass } from "./client-connection.ts";
