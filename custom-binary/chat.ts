@@ -68,9 +68,15 @@ export function readChat(r: BinaryReader, ascii: boolean): ChatMessage {
   const user = r.string(ascii);
   const text = r.string(ascii);
   const n = r.count(2); // an empty emoji string and a one-byte count
+  // The flag is checked right after the last string (the spec): after text
+  // when there are no reactions, else after the last reaction's emoji, before its count.
+  if (n === 0) r.asciiFlagChecked(ascii);
   const reactions = new Array<Reaction>(n);
-  for (let i = 0; i < n; i++) reactions[i] = { emoji: r.string(ascii), count: r.varUint32() };
-  r.asciiFlagChecked(ascii);
+  for (let i = 0; i < n; i++) {
+    const emoji = r.string(ascii);
+    if (i === n - 1) r.asciiFlagChecked(ascii);
+    reactions[i] = { emoji, count: r.varUint32() };
+  }
   const m: ChatMessage = { id, room, user, text, sentAt, reactions };
   if (replyTo !== undefined) m.replyTo = replyTo;
   if (editedAt !== undefined) m.editedAt = editedAt;
