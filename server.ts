@@ -3,6 +3,7 @@
  *
  *   bun run server [--host 127.0.0.1] [--port 0] [--deflate] [--idle-timeout 60]
  *                  [--allow-origin ORIGIN]... [--max-connections 256] [--messages FILE]...
+ *                  [--csp off|strict]
  *
  * It serves the benchmark page at / (client/page/, bundled at start-up) and
  * the WebSocket endpoint at /ws.
@@ -31,7 +32,7 @@ import { MAX_PAYLOAD_BYTES, socketCodecNames, WS_PATH } from "./protocols/socket
 import type { CodecCatalog } from "./protocols/registry.ts";
 import { socketHandlers } from "./protocols/socket/handlers.ts";
 import { BACKPRESSURE_LIMIT_BYTES } from "./protocols/socket/server-send.ts";
-import { route } from "./protocols/socket/routes.ts";
+import { CSP_POLICIES, route, type CspPolicy } from "./protocols/socket/routes.ts";
 import { SettingError } from "./bench/harness/harness-errors.ts";
 
 export interface ServerOptions {
@@ -64,6 +65,13 @@ export interface ServerOptions {
   userProto?: UserProtoFile;
   /** Codecs of the user's own (--codec-module FILE): module files, imported as the server starts; the page gets them bundled. */
   codecModules?: string[];
+  /**
+   * The page's Content-Security-Policy (--csp): "strict" forbids eval and
+   * `new Function` (no 'unsafe-eval'), as many production sites do, so
+   * codecs that generate code at run time fall back or fail as they would
+   * there; "off" sends none.
+   */
+  csp: CspPolicy;
 }
 
 export const SERVER_DEFAULTS: ServerOptions = {
@@ -79,6 +87,7 @@ export const SERVER_DEFAULTS: ServerOptions = {
   sendTimeoutS: SOCKET_LIMITS.sendTimeoutMs / 1000,
   userMessages: [],
   codecModules: [],
+  csp: "off",
 };
 
 export interface BenchServer {
@@ -123,6 +132,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     loopbackOnly: isLoopback(o.host),
     publish: (topic, data, compress) => server.publish(topic, data, compress),
     compress: o.deflate,
+    csp: o.csp,
     limits: { maxQueuedBytes: o.maxQueuedBytes, maxTotalQueuedBytes: o.maxTotalQueuedBytes, sendTimeoutMs: o.sendTimeoutS * 1000 },
   });
   const server: Server<Connection> = Bun.serve<Connection>({
@@ -157,7 +167,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
 }
 
 const SERVER_FLAGS =
-  "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --exit-with-stdin, --help";
+  "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --csp, --exit-with-stdin, --help";
 
 const SERVER_HELP = `Usage: bun run server [options]
 
@@ -185,6 +195,8 @@ Options:
                          their Protobuf message type
   --codec-module FILE    a codec of your own (docs/codecs.md), for clients and the page;
                          repeatable
+  --csp POLICY           the page's Content-Security-Policy: off or strict (no eval or
+                         new Function, as many production sites; default: ${SERVER_DEFAULTS.csp})
   --exit-with-stdin      stop when standard input closes
   -h, --help             this text
 `;
@@ -214,6 +226,7 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
         proto: { type: "string" },
         "proto-type": { type: "string" },
         "codec-module": { type: "string", multiple: true },
+        csp: { type: "string" },
         "exit-with-stdin": { type: "boolean" },
       },
       strict: true,
@@ -234,9 +247,12 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
     if (url.origin !== origin.replace(/\/$/, "")) throw new SettingError(`--allow-origin must be an origin (scheme://host:port, no path), got '${origin}'`);
     return url.origin;
   });
+  const csp = values.csp ?? SERVER_DEFAULTS.csp;
+  if (!(CSP_POLICIES as readonly string[]).includes(csp)) throw new SettingError(`--csp: unknown value '${csp}'; valid values: ${CSP_POLICIES.join(", ")}`);
   const userMessages = readMessagesFiles(values.messages ?? []);
   const userProto = readProtoFile(values.proto, values["proto-type"], userMessages);
   return {
+    csp: csp as CspPolicy,
     host: values.host ?? SERVER_DEFAULTS.host,
     port: integer("port", values.port, SERVER_DEFAULTS.port, 0, 65535),
     deflate: values.deflate === true,

@@ -1,15 +1,17 @@
 import { defineConfig, type Plugin } from "vitest/config";
 
 /**
- * Bun imports `.proto` files as text (`with { type: "text" }`); Vite's module
- * runner does not know that attribute, so this gives it the same meaning.
+ * Bun imports `.proto` files as text (`with { type: "text" }`) and Avro's
+ * `.avsc` schemas as JSON (`with { type: "json" }`); Vite's module runner
+ * knows neither, so this gives them the same meaning.
  */
-function protoAsText(): Plugin {
+function schemaFiles(): Plugin {
   return {
-    name: "proto-as-text",
+    name: "schema-files",
     transform(code, id) {
-      if (!id.endsWith(".proto")) return null;
-      return { code: `export default ${JSON.stringify(code)};`, map: null };
+      if (id.endsWith(".proto")) return { code: `export default ${JSON.stringify(code)};`, map: null };
+      if (id.endsWith(".avsc")) return { code: `export default ${code.trim()};`, map: null };
+      return null;
     },
   };
 }
@@ -33,7 +35,7 @@ class ClosingLine {
 }
 
 export default defineConfig({
-  plugins: [protoAsText()],
+  plugins: [schemaFiles()],
   test: {
     reporters: ["default", new ClosingLine()],
     include: ["test/**/*.test.ts"],

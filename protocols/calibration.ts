@@ -46,6 +46,7 @@ export const calJson: Codec = {
   name: "cal-json",
   description: "calibration: JSON under another name, no extra cost (--calibrate)",
   frame: "text",
+  family: "text",
   standard: true,
   library: "",
   forPayload: (payload) => json.forPayload(payload),
@@ -55,6 +56,7 @@ export const calSpin: Codec = {
   name: "cal-spin",
   description: `calibration: JSON plus ${SPIN_STEPS} steps of arithmetic in every decode, a known extra cost (--calibrate)`,
   frame: "text",
+  family: "text",
   standard: true,
   library: "",
   forPayload: (payload) => {

@@ -20,12 +20,25 @@ export interface PayloadCodec {
   decode(data: Encoded): Message;
 }
 
+/**
+ * What kind of format a codec is, for grouping in tables and charts and for
+ * `--codecs`, in the order tables list them: text (JSON); schema binary
+ * (both ends share a schema or a hand-written layout: custom-binary,
+ * Protobuf, Avro, Bebop); schema-less binary (MessagePack, CBOR, BSON:
+ * self-describing, no schema); zero-copy (FlatBuffers, Cap'n Proto: read
+ * in place, here timed with the whole object built).
+ */
+export type CodecFamily = "text" | "schema" | "schemaless" | "zero-copy";
+export const CODEC_FAMILIES: readonly CodecFamily[] = ["text", "schema", "schemaless", "zero-copy"];
+
 export interface Codec {
   /** Registry key, used on the command line and in every results file. */
   readonly name: string;
   /** One line for the help text and the README. */
   readonly description: string;
   readonly frame: Frame;
+  /** Its family; absent (a codec module may leave it out): listed after the families. */
+  readonly family?: CodecFamily;
   /**
    * false for formats that only the same library can read (msgpackr
    * records); every output labels them non-standard.

@@ -12,6 +12,7 @@ export const customBinary: Codec = {
   name: "custom-binary",
   description: "hand-written binary protocol (varints, UTF-8 strings, float64), binary frame",
   frame: "binary",
+  family: "schema",
   standard: true,
   library: "",
   notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no layout for your own messages; write one as a codec module (docs/codecs.md)"),

@@ -11,6 +11,7 @@ export const json: Codec = {
   name: "json",
   description: "JSON.stringify / JSON.parse, sent as a text frame",
   frame: "text",
+  family: "text",
   standard: true,
   library: "",
   forPayload: () => ({
@@ -28,6 +29,7 @@ export const jsonBytes: Codec = {
   name: "json-bytes",
   description: "JSON with its UTF-8 encoding on the clock (TextEncoder/TextDecoder), binary frame",
   frame: "binary",
+  family: "text",
   standard: true,
   library: "",
   forPayload: () => {

@@ -11,6 +11,7 @@ export const msgpack: Codec = {
   name: "msgpack",
   description: "MessagePack (@msgpack/msgpack, reused Encoder/Decoder), binary frame",
   frame: "binary",
+  family: "schemaless",
   standard: true,
   library: "@msgpack/msgpack",
   forPayload: () => {

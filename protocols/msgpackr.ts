@@ -13,6 +13,7 @@ export const msgpackr: Codec = {
   name: "msgpackr",
   description: "MessagePack (msgpackr, records off: standard), binary frame",
   frame: "binary",
+  family: "schemaless",
   standard: true,
   library: "msgpackr",
   forPayload: () => {
@@ -45,6 +46,7 @@ export const msgpackrRecords: Codec = {
   name: "msgpackr-records",
   description: "msgpackr records extension, shared structures (NON-STANDARD MessagePack), binary frame",
   frame: "binary",
+  family: "schemaless",
   standard: false,
   library: "msgpackr",
   notApplicable: (payload) =>

@@ -151,6 +151,7 @@ export function protobufCodecFor(user?: UserProtoType): Codec {
     name: "protobuf",
     description: "Protocol Buffers (protobufjs, protocols/messages.proto), binary frame",
     frame: "binary",
+    family: "schema",
     standard: true,
     library: "protobufjs",
     notApplicable: (payload) =>

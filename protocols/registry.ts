@@ -11,25 +11,68 @@
  */
 
 import { calJson, calSpin } from "./calibration.ts";
-import type { Codec } from "./codec.ts";
+import { CODEC_FAMILIES, type Codec, type CodecFamily } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import { customBinary } from "./custom-binary.ts";
 import { json, jsonBytes } from "./json.ts";
 import { msgpack } from "./msgpack.ts";
 import { msgpackr, msgpackrRecords } from "./msgpackr.ts";
 import { protobufCodec, protobufCodecFor, type UserProtoType } from "./protobuf.ts";
+import { pbfCodec } from "./pbf.ts";
+import { protobufEsCodec } from "./protobuf-es.ts";
+import { avro } from "./avro.ts";
+import { bebop } from "./bebop.ts";
+import { cbor } from "./cbor.ts";
+import { bson } from "./bson.ts";
+import { flatbuffersCodec } from "./flatbuffers.ts";
+import { capnpCodec } from "./capnp.ts";
 
-/** The built-in codecs and the calibration codecs, in table order. */
-const BUILT_IN_CODECS: readonly Codec[] = Object.freeze([json, jsonBytes, customBinary, protobufCodec, msgpack, msgpackr, msgpackrRecords, calJson, calSpin]);
+/** The built-in codecs and the calibration codecs, in table order: by family (CODEC_FAMILIES), then the calibration codecs. */
+const BUILT_IN_CODECS: readonly Codec[] = Object.freeze([
+  json,
+  jsonBytes,
+  customBinary,
+  protobufCodec,
+  pbfCodec,
+  protobufEsCodec,
+  avro,
+  bebop,
+  msgpack,
+  msgpackr,
+  msgpackrRecords,
+  cbor,
+  bson,
+  flatbuffersCodec,
+  capnpCodec,
+  calJson,
+  calSpin,
+]);
+
+/**
+ * The built-in codecs a run takes without --codecs: the comparison the
+ * benchmark grew from (JSON, the hand-written protocol, protobufjs and the
+ * two MessagePack libraries). The others join with --codecs all or by
+ * family (--codecs schema,zero-copy): every codec on every payload
+ * multiplies a default run's time by about 2.5.
+ */
+const RUN_BY_DEFAULT: readonly string[] = ["json", "json-bytes", "custom-binary", "protobuf", "msgpack", "msgpackr", "msgpackr-records"];
 
 /** Codecs by name, in table order. */
 export class CodecCatalog {
   readonly codecs: readonly Codec[];
   readonly names: readonly string[];
+  /** The names a run takes without --codecs: RUN_BY_DEFAULT, and every codec a user brought as a module. */
+  readonly defaults: readonly string[];
 
-  private constructor(codecs: readonly Codec[]) {
+  private constructor(codecs: readonly Codec[], extra: readonly Codec[]) {
     this.codecs = Object.freeze([...codecs]);
     this.names = Object.freeze(codecs.map((c) => c.name));
+    this.defaults = Object.freeze(this.names.filter((n) => RUN_BY_DEFAULT.includes(n) || extra.some((c) => c.name === n)));
+  }
+
+  /** The names of a family's codecs, in table order. */
+  family(family: CodecFamily): string[] {
+    return this.codecs.filter((c) => c.family === family).map((c) => c.name);
   }
 
   /**
@@ -44,7 +87,7 @@ export class CodecCatalog {
       if (codecs.some((c) => c.name === codec.name) || reserved.includes(codec.name)) throw new CodecError("NAME_TAKEN", `a codec named '${codec.name}' exists already; name yours differently`);
       codecs.push(codec);
     }
-    return new CodecCatalog(codecs);
+    return new CodecCatalog(codecs, extra);
   }
 
   get(name: string): Codec | undefined {
@@ -74,6 +117,7 @@ export function codecShapeError(value: unknown): string | undefined {
   if (typeof c.standard !== "boolean") return `codec '${c.name}' needs standard: true or false`;
   if (typeof c.library !== "string") return `codec '${c.name}' needs library: the npm package it uses, or ""`;
   if (typeof c.forPayload !== "function") return `codec '${c.name}' needs forPayload(payload), returning { encode, decode }`;
+  if (c.family !== undefined && !(CODEC_FAMILIES as readonly unknown[]).includes(c.family)) return `codec '${c.name}': family must be one of ${CODEC_FAMILIES.join(", ")} when given`;
   if (c.notApplicable !== undefined && typeof c.notApplicable !== "function") return `codec '${c.name}': notApplicable must be a function when given`;
   return undefined;
 }

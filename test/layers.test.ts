@@ -20,10 +20,10 @@ function depcruise(cwd: string): { status: number | null; out: string } {
   return { status: r.status, out: r.stdout + r.stderr };
 }
 
-/** Every production source file, as paths relative to the root. */
+/** Every production source file written by hand, as paths relative to the root (protocols/generated/ is the code generators' output: `npm run codegen`). */
 function sourceFiles(): string[] {
   const r = spawnSync("git", ["ls-files", "-co", "--exclude-standard", "--", ...SOURCE_DIRS], { cwd: ROOT, encoding: "utf8" });
-  return r.stdout.split("\n").filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"));
+  return r.stdout.split("\n").filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.startsWith("protocols/generated/"));
 }
 
 describe("layers", () => {

@@ -191,7 +191,7 @@ describe("server process", () => {
   it("refuses a bad flag with one line and exit code 2", async () => {
     const r = Bun.spawnSync([process.execPath, "server.ts", "--prot", "80"], { cwd: import.meta.dirname + "/.." });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr.toString()).toMatch(/^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --exit-with-stdin, --help\n$/);
+    expect(r.stderr.toString()).toMatch(/^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --csp, --exit-with-stdin, --help\n$/);
   });
 });
 
@@ -211,9 +211,10 @@ describe("server flags", () => {
     expect(parseServerArgs([])).toEqual(SERVER_DEFAULTS);
     const o = parseServerArgs([
       ...["--host", "::1", "--port", "8080", "--deflate", "--idle-timeout", "30", "--allow-origin", "http://localhost:3000/", "--max-connections", "4"],
-      ...["--max-queued-bytes", "65536", "--max-total-queued-bytes", "1048576", "--send-timeout", "3"],
+      ...["--max-queued-bytes", "65536", "--max-total-queued-bytes", "1048576", "--send-timeout", "3", "--csp", "strict"],
     ]);
     expect(o).toEqual({
+      csp: "strict",
       host: "::1",
       port: 8080,
       deflate: true,
@@ -234,6 +235,7 @@ describe("server flags", () => {
     expect(() => parseServerArgs(["--idle-timeout", "0"])).toThrow("--idle-timeout must be an integer from 1 to 960 seconds, got '0'");
     expect(() => parseServerArgs(["--max-connections", "1e3"])).toThrow("--max-connections must be an integer from 1 to 100000, got '1e3'");
     expect(() => parseServerArgs(["--allow-origin", "localhost:3000/x"])).toThrow(/^--allow-origin must be an origin/);
+    expect(() => parseServerArgs(["--csp", "lax"])).toThrow("--csp: unknown value 'lax'; valid values: off, strict");
   });
 });
 

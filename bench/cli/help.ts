@@ -3,11 +3,42 @@
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { BUILT_IN, type CodecCatalog } from "../../protocols/registry.ts";
-import { benchCodecNames } from "../../protocols/socket/contract.ts";
+import { CODEC_FAMILIES } from "../../protocols/codec.ts";
+import { benchCodecNames, codecGroups, RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 import { CLIENT_CHOICES, DEFAULTS, MODE_NAMES, SWEEP_RATES, SWEEP_STEP_S, type Mode } from "../harness/settings.ts";
 import { DEFAULT_FORKS, DEFAULT_OUT, QUICK_FORKS } from "./options.ts";
 
 const perMode = (r: Record<Mode, number>): string => MODE_NAMES.map((m) => `${m} ${r[m]}`).join(", ");
+
+/** `name: a, b, c` wrapped within 100 columns, continuation lines indented under the first value. */
+function listLine(name: string, values: readonly string[]): string {
+  const indent = " ".repeat(23);
+  const lines: string[] = [];
+  let line = `${indent}${name}: `;
+  const hang = " ".repeat(line.length);
+  values.forEach((v, i) => {
+    const item = v + (i < values.length - 1 ? "," : "");
+    if (line.trim() !== `${name}:` && line.length + 1 + item.length > 100) {
+      lines.push(line.trimEnd());
+      line = hang;
+    }
+    line += (line.endsWith(" ") ? "" : " ") + item;
+  });
+  lines.push(line);
+  return lines.join("\n");
+}
+
+/** The --codecs groups and what each holds: default, the families, all. */
+function codecLines(catalog: CodecCatalog): string {
+  const groups = codecGroups(catalog);
+  const user = benchCodecNames(catalog).filter((n) => !Object.entries(groups).some(([g, names]) => g !== "all" && g !== "default" && names.includes(n)) && n !== RAW_CODEC_NAME);
+  return [
+    listLine("default", groups.default!),
+    ...CODEC_FAMILIES.map((f) => listLine(f, groups[f]!)),
+    ...(user.length > 0 ? [listLine("yours (no family)", user)] : []),
+    `${" ".repeat(23)}all: every codec above, and raw`,
+  ].join("\n");
+}
 
 /** The help text; `catalog` names the codecs (with --codec-module, the user's too). */
 export function helpText(catalog: CodecCatalog): string {
@@ -20,8 +51,8 @@ results/<timestamp>.csv and .json, copies them to results/latest.csv and
 latest.json, and writes results/report.html (charts that open offline).
 
 Options:
-  --codecs LIST        comma-separated, or "all" (default: all)
-                       ${benchCodecNames(catalog).join(", ")}
+  --codecs LIST        comma-separated codecs or groups (default: default)
+${codecLines(catalog)}
                        (raw, the transport baseline, runs in the WebSocket modes only)
   --calibrate          also run the calibration codecs (${CALIBRATION_CODEC_NAMES.join(", ")}: JSON, and JSON
                        plus a known cost) with json and raw, and show how closely each way
@@ -52,6 +83,8 @@ Options:
   --client NAME        client: ${CLIENT_CHOICES.join(", ")} (default: ${CLIENT_CHOICES[0]});
                        node runs the npm ws package under Node.js; browser runs the
                        page (every mode, codec mode included) in headless Chromium
+  --csp POLICY         --client browser: the page's Content-Security-Policy, off or strict
+                       (no eval or new Function, as many production sites; default: off)
   --url URL            use a running server (ws://host:port or http://host:port)
                        instead of starting one
   --no-pin             leave the bench and the server it starts wherever the scheduler puts

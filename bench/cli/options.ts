@@ -10,7 +10,8 @@ import { SettingError } from "../harness/harness-errors.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { Codec } from "../../protocols/codec.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
-import { benchCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/socket/contract.ts";
+import { codecGroups, defaultCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/socket/contract.ts";
+import { CSP_POLICIES, type CspPolicy } from "../../protocols/socket/routes.ts";
 import { catalogFor } from "../harness/plan.ts";
 import { readMessagesFiles, readProtoFile, type CodecModule } from "./user-files.ts";
 import { parseK6Flags, type K6Load } from "./k6-export.ts";
@@ -32,6 +33,8 @@ export interface BenchOptions {
   forks: number;
   /** Leave the bench and the server wherever the scheduler puts them (processes/affinity.ts). */
   noPin: boolean;
+  /** The page's Content-Security-Policy on the server the bench starts (--csp, --client browser only). */
+  csp: CspPolicy;
   /** --export-k6 DIR: write a k6 test there and run nothing (bench/cli/k6-export.ts). */
   exportK6?: { dir: string; load: K6Load };
   help: boolean;
@@ -63,6 +66,7 @@ const OPTION_SPEC = {
   rate: { type: "string" },
   clients: { type: "string" },
   deflate: { type: "boolean" },
+  csp: { type: "string" },
   "stall-timeout": { type: "string" },
   messages: { type: "string", multiple: true },
   proto: { type: "string" },
@@ -86,21 +90,27 @@ const OPTION_LIST = Object.keys(OPTION_SPEC)
   .join(", ");
 
 /** A comma-separated list of `valid` names; "all" stands for `all` (every valid name unless said otherwise). */
-function parseList<T extends string>(flag: string, raw: string | undefined, valid: readonly T[], fallback: readonly T[], allowAll = true, all: readonly T[] = valid): T[] {
-  const choices = `${valid.join(", ")}${allowAll ? " or all" : ""}`;
+/**
+ * A comma-separated flag's values, each checked against `valid`; `groups`
+ * are names that stand for several values ("all", and for --codecs
+ * "default" and the families), expanded in place.
+ */
+function parseList<T extends string>(flag: string, raw: string | undefined, valid: readonly T[], fallback: readonly T[], groups: Readonly<Record<string, readonly T[]>> = { all: valid }): T[] {
+  const groupNames = Object.keys(groups);
+  const choices = `${valid.join(", ")}${groupNames.length > 0 ? ` or ${groupNames.join(", ")}` : ""}`;
   if (raw === undefined) return [...fallback];
   const names = raw
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");
   if (names.length === 0) throw new SettingError(`--${flag} is empty; valid values: ${choices}`);
-  if (allowAll && names.includes("all")) return [...all];
   const out: T[] = [];
   for (const name of names) {
-    if (!(valid as readonly string[]).includes(name)) {
+    const group = Object.hasOwn(groups, name) ? groups[name]! : undefined;
+    if (group === undefined && !(valid as readonly string[]).includes(name)) {
       throw new SettingError(`--${flag}: unknown value '${name}'; valid values: ${choices}`);
     }
-    if (!out.includes(name as T)) out.push(name as T);
+    for (const v of group ?? [name as T]) if (!out.includes(v)) out.push(v);
   }
   return out;
 }
@@ -165,7 +175,7 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
   const quick = v.quick === true;
   const out = v.out ?? DEFAULT_OUT;
   if (out.trim() === "") throw new SettingError("--out must name a directory");
-  const client = parseList("client", v.client, CLIENT_CHOICES, [CLIENT_CHOICES[0]], false);
+  const client = parseList("client", v.client, CLIENT_CHOICES, [CLIENT_CHOICES[0]], {});
   if (client.length !== 1) throw new SettingError(`--client takes one name; valid values: ${CLIENT_CHOICES.join(", ")}`);
   if (v.clients !== undefined && v.clients !== "1" && client[0] !== "bun") {
     throw new SettingError(`--clients above 1 needs --client bun (got --client ${client[0]})`);
@@ -183,11 +193,11 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
   const codecModules = modules.map((m) => ({ file: m.file, name: m.codec.name }));
   const catalog = catalogFor({ userMessages, userProto }, moduleCodecs);
   if (codecModules.length > 0 && client[0] === "node") throw new SettingError("--codec-module runs with --client bun or browser; the Node client cannot import a module written for Bun");
-  const base = defaultSettings(quick ? "quick" : client[0] === "browser" ? "browser" : "default", benchCodecNames(catalog));
+  const base = defaultSettings(quick ? "quick" : client[0] === "browser" ? "browser" : "default", defaultCodecNames(catalog));
   const byMode = (given: number, fallback: Record<Mode, number>): Record<Mode, number> =>
     Number.isNaN(given) ? fallback : { codec: given, roundtrip: given, stream: given, fanout: given, latency: given };
   const settings: Settings = {
-    codecs: withCalibration(parseList("codecs", v.codecs, socketCodecNames(catalog), base.codecs, true, benchCodecNames(catalog)), v.calibrate === true),
+    codecs: withCalibration(parseList("codecs", v.codecs, socketCodecNames(catalog), base.codecs, codecGroups(catalog)), v.calibrate === true),
     payloads: parseList("payloads", v.payloads, [...PAYLOAD_NAMES, ...userMessages.map((f) => f.name)], userMessages.length > 0 ? userMessages.map((f) => f.name) : base.payloads),
     modes: parseList("modes", v.modes, MODE_NAMES, base.modes),
     iterations: byMode(iterations, base.iterations),
@@ -216,8 +226,11 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
     throw new SettingError(`--rate applies to latency mode only; add latency to --modes (got --modes ${settings.modes.join(",")})`);
   }
   const forks = integerFlag("forks", v.forks, quick ? QUICK_FORKS : DEFAULT_FORKS, 1, 64);
+  const csp = parseList("csp", v.csp, CSP_POLICIES, ["off"], {})[0]!;
+  if (csp !== "off" && client[0] !== "browser") throw new SettingError(`--csp applies to the page, so to --client browser only (got --client ${client[0]})`);
+  if (csp !== "off" && v.url !== undefined) throw new SettingError("--csp sets the policy of a server the bench starts; with --url, start that server with bun run server --csp");
   const exportK6 = parseK6Flags(v as Record<string, string | undefined>);
-  return { settings, moduleCodecs, client: client[0]!, url: parseUrl(v.url), out, quick, wide: v.wide === true, forks, noPin: v["no-pin"] === true, help: v.help === true, ...(exportK6 ? { exportK6 } : {}) };
+  return { settings, moduleCodecs, client: client[0]!, url: parseUrl(v.url), out, quick, wide: v.wide === true, forks, noPin: v["no-pin"] === true, csp, help: v.help === true, ...(exportK6 ? { exportK6 } : {}) };
 }
 
 /** A server URL as an http(s) base; ws(s) is accepted and translated. */

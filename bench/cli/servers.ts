@@ -61,6 +61,7 @@ export async function useServer<T>(options: BenchOptions, work: (server: UsedSer
   }
   const args = [
     ...(options.settings.deflate ? ["--deflate"] : []),
+    ...(options.csp !== "off" ? ["--csp", options.csp] : []),
     ...options.settings.userMessages.flatMap((f) => ["--messages", f.file]),
     ...(options.settings.userProto ? ["--proto", options.settings.userProto.file, "--proto-type", options.settings.userProto.type] : []),
     ...(options.settings.codecModules ?? []).flatMap((m) => ["--codec-module", m.file]),

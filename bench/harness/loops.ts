@@ -40,8 +40,38 @@ const LOOP_SOURCE = `
   return now() - t0;
 `;
 
-/** A fresh, never-shared copy of the timed loop. `label` only names it in profiles. */
+/**
+ * Whether this realm may compile code from strings. A page served with a
+ * strict Content-Security-Policy (no 'unsafe-eval': `bun run server --csp
+ * strict`) may not; there the loops below are closures of one literal,
+ * shared by every codec, as a CSP-bound application's own loops would be.
+ */
+export const CAN_COMPILE: boolean = (() => {
+  try {
+    return new Function("return true")() === true;
+  } catch {
+    return false;
+  }
+})();
+
+/** The timed loop as a closure, where code cannot be compiled from strings (CAN_COMPILE). */
+function sharedLoop(): TimedLoop {
+  return (now, fn, inputs, outputs, mask, n, batch, batchTimes) => {
+    const t0 = now();
+    let k = 0;
+    for (let b = 0; b < n; b += batch) {
+      const e = b + batch < n ? b + batch : n;
+      const s = now();
+      for (let i = b; i < e; i++) outputs[i & mask] = fn(inputs[i]);
+      batchTimes[k++] = now() - s;
+    }
+    return now() - t0;
+  };
+}
+
+/** A fresh, never-shared copy of the timed loop (a shared closure without CAN_COMPILE). `label` only names it in profiles. */
 export function compileLoop(label: string): TimedLoop {
+  if (!CAN_COMPILE) return sharedLoop();
   const name = label.replace(/[^A-Za-z0-9_]/g, "_");
   // The function is named so it shows up by codec and phase in a profiler.
   const factory = new Function(`return function loop_${name}(now, fn, inputs, outputs, mask, n, batch, batchTimes) {${LOOP_SOURCE}}`);
@@ -54,6 +84,7 @@ export function compileLoop(label: string): TimedLoop {
  * would share its call sites' profiles between them in JavaScriptCore, as a shared loop would.
  */
 export function compileEcho(label: string, codec: { encode(m: never): unknown; decode(d: never): unknown }): (frame: unknown) => unknown {
+  if (!CAN_COMPILE) return (frame) => codec.encode(codec.decode(frame as never) as never);
   const name = label.replace(/[^A-Za-z0-9_]/g, "_");
   const factory = new Function("encode", "decode", `return function echo_${name}(frame) { return encode(decode(frame)); }`);
   return factory(codec.encode, codec.decode) as (frame: unknown) => unknown;

@@ -28,6 +28,12 @@ export interface Environment {
   gcBetweenCases: boolean;
   /** msgpackr's optional native string decoder (msgpackr-extract) was loaded. */
   msgpackrNative: boolean;
+  /**
+   * Browser only: the page could compile code from strings (eval, new
+   * Function); false under a strict Content-Security-Policy (--csp strict),
+   * where codecs that generate code fall back or fail.
+   */
+  evalAllowed?: boolean;
   /** Browser only: the page was cross-origin isolated (finer clock). */
   crossOriginIsolated?: boolean;
   /** Browser only. */

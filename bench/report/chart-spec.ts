@@ -24,7 +24,8 @@ export interface ChartSpec {
   title: string;
   config: {
     type: "bar" | "line";
-    data: { labels?: string[]; datasets: ChartDataset[] };
+    /** Bar charts: one label per bar, two lines (codec, family) where several families share the chart. */
+    data: { labels?: (string | string[])[]; datasets: ChartDataset[] };
     options: Record<string, unknown>;
   };
 }

@@ -10,7 +10,10 @@
  * `errorBarsPlugin`, which draws the intervals.
  */
 
+import { CODEC_FAMILIES } from "../../protocols/codec.ts";
 import { orderPayloads } from "../../protocols/messages.ts";
+import { BUILT_IN } from "../../protocols/registry.ts";
+import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 import { round3, unique, type ChartSpec } from "./chart-spec.ts";
 import { latencySpecs } from "./latency-charts.ts";
 import type { SourcedCase } from "./sources.ts";
@@ -47,8 +50,28 @@ interface Metric {
   interval?: (r: SourcedCase) => [number, number] | undefined;
 }
 
-function spec(id: string, payload: string, title: string, yTitle: string, rows: SourcedCase[], metrics: Metric[], perSource: boolean, nameSources: boolean): ChartSpec {
+/** A codec's family (protocols/codec.ts), or "yours" for a codec module that names none. */
+function familyOf(codec: string): string {
+  return BUILT_IN.get(codec)?.family ?? (codec === RAW_CODEC_NAME ? "transport" : "yours");
+}
+const FAMILY_ORDER: readonly string[] = ["transport", ...CODEC_FAMILIES, "yours"];
+
+/**
+ * The chart's codecs grouped by family (text, schema, schema-less,
+ * zero-copy, then the user's own), best first within each by `key` (lower
+ * is better) of the first source's case, so sixteen bars still read.
+ */
+function orderCodecs(rows: readonly SourcedCase[], key: (r: SourcedCase) => number): string[] {
   const codecs = unique(rows.map((r) => r.case.codec));
+  const keyOf = (codec: string): number => {
+    const v = key(rows.find((r) => r.case.codec === codec)!);
+    return Number.isFinite(v) ? v : Number.POSITIVE_INFINITY;
+  };
+  return codecs.sort((a, b) => FAMILY_ORDER.indexOf(familyOf(a)) - FAMILY_ORDER.indexOf(familyOf(b)) || keyOf(a) - keyOf(b));
+}
+
+function spec(id: string, payload: string, title: string, yTitle: string, rows: SourcedCase[], metrics: Metric[], perSource: boolean, nameSources: boolean, key: (r: SourcedCase) => number): ChartSpec {
+  const codecs = orderCodecs(rows, key);
   const sources = perSource ? unique(rows.map((r) => r.source)) : [rows[0]?.source ?? ""];
   const datasets = [];
   const values: number[] = [];
@@ -76,7 +99,10 @@ function spec(id: string, payload: string, title: string, yTitle: string, rows: 
     }
   }
   const log = sources.length > 1 && values.length > 1 && Math.max(...values) / Math.min(...values) > LOG_SCALE_SPREAD;
-  const labels = codecs.map((c) => (rows.find((r) => r.case.codec === c)?.case.standard === false ? `${c}*` : c));
+  const name = (c: string): string => (rows.find((r) => r.case.codec === c)?.case.standard === false ? `${c}*` : c);
+  // With more than one family on the chart, each bar names its family on a second line.
+  const families = unique(codecs.map(familyOf));
+  const labels = codecs.map((c) => (families.length > 1 ? [name(c), familyOf(c)] : name(c)));
   return { id, payload, title, config: { type: "bar", data: { labels, datasets }, options: options(title, yTitle, log) } };
 }
 
@@ -153,7 +179,7 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
           { metric: "serialize", label: "serialize", value: (r) => r.case.serialize.mean, interval: (r) => around(r.case.serialize.mean, r.case.serialize.ci95) },
           { metric: "deserialize", label: "deserialize", value: (r) => r.case.deserialize.mean, interval: (r) => around(r.case.deserialize.mean, r.case.deserialize.ci95) },
           { metric: "total", label: "total", value: (r) => r.case.total.mean, interval: (r) => around(r.case.total.mean, r.case.total.ci95) },
-        ], true, named),
+        ], true, named, (r) => r.case.total.mean),
       );
     }
     const anyRows = rows.filter((r) => r.case.payload === payload && Number.isFinite(r.case.bytes) && r.case.codec !== "raw");
@@ -174,7 +200,7 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
                 { metric: "zstd", label: "zstd", value: (r: SourcedCase) => compressed(r, "zstdBytes") },
               ]
             : []),
-        ], false, false),
+        ], false, false, (r) => r.case.bytes),
       );
     }
     const rt = of("roundtrip");
@@ -184,7 +210,7 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
           { metric: "total", label: "mean", value: (r) => r.case.total.mean / 1000, interval: (r) => around(r.case.total.mean / 1000, r.case.total.ci95 / 1000) },
           { metric: "p50", label: "p50", value: (r) => (r.case.socket?.rtt?.p50 ?? NaN) / 1000 },
           { metric: "p99", label: "p99", value: (r) => (r.case.socket?.rtt?.p99 ?? NaN) / 1000 },
-        ], true, named),
+        ], true, named, (r) => r.case.total.mean),
       );
     }
     const st = of("stream");
@@ -198,7 +224,7 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
             // From the interval of the time per message: 1e9 / (mean ± half).
             interval: ({ case: { total } }) => (Number.isFinite(total.ci95) && total.mean > total.ci95 ? [1e9 / (total.mean + total.ci95), 1e9 / (total.mean - total.ci95)] : undefined),
           },
-        ], true, named),
+        ], true, named, (r) => -r.case.msgsPerS),
       );
     }
     specs.push(...latencySpecs(of("latency"), payload));

@@ -16,6 +16,7 @@ import { codecLabel, count, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { disagree } from "../harness/field.ts";
 import { overlapsOne, pairedRatio } from "../harness/pairing.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
+import { BUILT_IN } from "../../protocols/registry.ts";
 
 /** Most lines the verdict takes. */
 export const VERDICT_MAX_LINES = 10;
@@ -116,6 +117,31 @@ function handWrittenLine(cases: readonly CaseResult[], payloads: readonly Payloa
     return `custom-binary vs json: ${times.join(" / ")}x ${what}, ${bytes.join(" / ")}x bytes`;
   }
   return undefined;
+}
+
+/**
+ * custom-binary is written by hand for these messages, so nothing generic
+ * should beat it: per payload, its place among the codecs (fastest first,
+ * in the verdict's mode) and its time against the fastest other schema
+ * codec (paired, round by round: below 1 it is faster).
+ */
+function standingLine(cases: readonly CaseResult[], payloads: readonly PayloadName[], mode: SpeedMode): string | undefined {
+  const places: { place: number; of: number }[] = [];
+  const against: string[] = [];
+  for (const payload of payloads) {
+    const ranked = rank(candidates(cases, mode, payload));
+    const cb = ranked.find((c) => c.codec === "custom-binary");
+    if (!cb) continue;
+    places.push({ place: ranked.indexOf(cb) + 1, of: ranked.length });
+    const rival = ranked.find((c) => c !== cb && BUILT_IN.get(c.codec)?.family === "schema");
+    const r = rival && pairedRatio(cb, rival);
+    against.push(rival && r ? `${overlapsOne(r) ? "≈" : ""}${r.ratio.toFixed(2)}x ${codecLabel(rival)}` : "-");
+  }
+  if (places.length === 0) return undefined;
+  const vs = against.every((a) => a === "-") ? "" : `; vs the fastest other schema codec ${against.join(" / ")}`;
+  const sameCount = places.every((p) => p.of === places[0]!.of);
+  const ranks = sameCount ? `${places.map((p) => p.place).join(" / ")} of ${places[0]!.of}` : places.map((p) => `${p.place} of ${p.of}`).join(" / ");
+  return `custom-binary ranks ${ranks}${vs}`;
 }
 
 /**
@@ -232,12 +258,13 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   const hand = handWrittenLine(cases, payloads);
   const parts = {
     hand: wrap([hand && hand + ` (${payloads.join("/")})`]),
+    standing: wrap([standingLine(cases, payloads, mode)]),
     compressed: wrap([compressionLine(cases, payloads)]),
     knee: wrap([kneeLine(cases, payloads)]),
     field: wrap(fieldLines(cases, payloads)),
     socket: wrap(socketLines(cases, payloads)),
   };
-  // Within the line budget, whole statements only: the knee first, then custom-binary against json, the server's cost, the socket, compression.
+  // Within the line budget, whole statements only: the knee first, then custom-binary against json and its place, the server's cost, the socket, compression.
   let room = VERDICT_MAX_LINES - head.length;
   const fits = (ls: string[]): string[] => {
     if (ls.length > room) return [];
@@ -246,8 +273,9 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   };
   const knee = fits(parts.knee);
   const handLines = fits(parts.hand);
+  const standing = fits(parts.standing);
   const field = fits(parts.field);
   const socket = fits(parts.socket);
   const compressed = fits(parts.compressed);
-  return [...head, ...handLines, ...compressed, ...knee, ...field, ...socket].slice(0, VERDICT_MAX_LINES);
+  return [...head, ...handLines, ...standing, ...compressed, ...knee, ...field, ...socket].slice(0, VERDICT_MAX_LINES);
 }

@@ -13,6 +13,7 @@
 
 import type { Codec } from "../../protocols/codec.ts";
 import { Chart, type ChartConfiguration } from "chart.js/auto";
+import { CAN_COMPILE } from "../../bench/harness/loops.ts";
 import { calibrateClock, performanceClock } from "../../bench/harness/clock.ts";
 import type { Progress } from "../../bench/harness/progress.ts";
 import type { BenchResults } from "../../bench/harness/results.ts";
@@ -26,7 +27,7 @@ import { hasRounds, resultsFromFile } from "../../bench/report/results-file.ts";
 import { sourcedCases, type SourcedCase } from "../../bench/report/sources.ts";
 import { verdictLines } from "../../bench/report/verdict.ts";
 import { isBuiltIn, PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
-import { benchCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/socket/contract.ts";
+import { defaultCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/socket/contract.ts";
 import { BUILT_IN, type CodecCatalog } from "../../protocols/registry.ts";
 import { stringifyLine } from "../child-protocol.ts";
 import { PAGE_MODES, ratesText, settingsFromQuery } from "./query.ts";
@@ -267,12 +268,12 @@ async function main(): Promise<void> {
   const userMessages = info?.userMessages ?? [];
   const userProto = info?.userProto;
   const catalog = moduleCodecs.length > 0 || userProto ? catalogFor({ userMessages, userProto }, moduleCodecs) : BUILT_IN;
-  const defaults = defaultSettings("browser", benchCodecNames(catalog));
+  const defaults = defaultSettings("browser", defaultCodecNames(catalog));
   const base = { ...defaults, userMessages, payloads: userMessages.length > 0 ? userMessages.map((f) => f.name) : defaults.payloads };
   const initial = settingsFromQuery(query, userProto ? { ...base, userProto } : base, catalog);
   showSettings(initial, catalog);
   const calibration = calibrateClock(performanceClock);
-  $("clock").textContent = `crossOriginIsolated: ${globalThis.crossOriginIsolated === true}; clock resolution ${formatNs(calibration.resolutionNs)}, one read ${formatNs(calibration.overheadNs)}`;
+  $("clock").textContent = `crossOriginIsolated: ${globalThis.crossOriginIsolated === true}; eval allowed: ${CAN_COMPILE}; clock resolution ${formatNs(calibration.resolutionNs)}, one read ${formatNs(calibration.overheadNs)}`;
   $("isolation-warning").hidden = globalThis.crossOriginIsolated === true;
 
   $("settings").addEventListener("submit", (ev) => {

@@ -11,7 +11,7 @@
 import { parseRates, type Mode, type Settings } from "../../bench/harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
-import { benchCodecNames, socketCodecNames } from "../../protocols/socket/contract.ts";
+import { codecGroups, socketCodecNames } from "../../protocols/socket/contract.ts";
 
 /** The modes a page runs (fanout needs many subscribers, which a page does not open). */
 export const PAGE_MODES: readonly Mode[] = ["codec", "roundtrip", "stream", "latency"];
@@ -48,11 +48,11 @@ export function settingsToQuery(settings: Settings, q: URLSearchParams): void {
 
 /** Settings from the URL over `base`; a value the page cannot use leaves the default. */
 export function settingsFromQuery(q: URLSearchParams, base: Settings, catalog: CodecCatalog): Settings {
-  const list = <T extends string>(name: string, valid: readonly T[], fallback: readonly T[], all: readonly T[] = valid): T[] => {
+  // `groups`: names that stand for several values (all; for codecs, default and the families).
+  const list = <T extends string>(name: string, valid: readonly T[], fallback: readonly T[], groups: Readonly<Record<string, readonly T[]>> = { all: valid }): T[] => {
     const raw = q.get(name);
     if (!raw) return [...fallback];
-    if (raw === "all") return [...all];
-    const picked = raw.split(",").filter((x): x is T => (valid as readonly string[]).includes(x));
+    const picked = [...new Set(raw.split(",").flatMap((x): T[] => (Object.hasOwn(groups, x) ? [...groups[x]!] : (valid as readonly string[]).includes(x) ? [x as T] : [])))];
     return picked.length > 0 ? picked : [...fallback];
   };
   // Counts start at 1 (as the CLI's flags do); warm-up may be 0.
@@ -70,7 +70,7 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings, catalog: C
   return {
     ...base,
     modes: list("modes", PAGE_MODES, base.modes.filter((m) => PAGE_MODES.includes(m))),
-    codecs: list("codecs", socketCodecNames(catalog), base.codecs, benchCodecNames(catalog)),
+    codecs: list("codecs", socketCodecNames(catalog), base.codecs, codecGroups(catalog)),
     payloads: list("payloads", [...PAYLOAD_NAMES, ...base.userMessages.map((f) => f.name)], base.payloads),
     allowLossy: q.has("allow-lossy") ? q.get("allow-lossy") === "1" : base.allowLossy,
     iterations: perMode("iterations", base.iterations, 1),

@@ -8,6 +8,7 @@
 
 import type { CodecModuleFile, UserMessagesFile, UserProtoFile } from "../../bench/harness/settings.ts";
 import { calibrateClock, performanceClock, type ClockCalibration } from "../../bench/harness/clock.ts";
+import { CAN_COMPILE } from "../../bench/harness/loops.ts";
 import type { Plan } from "../../bench/harness/plan.ts";
 import type { Progress } from "../../bench/harness/progress.ts";
 import type { BenchResults, CaseResult, Environment } from "../../bench/harness/results.ts";
@@ -58,6 +59,7 @@ function browserEnvironment(calibration: ClockCalibration, info: ServerInfo): En
     gcBetweenCases: false,
     msgpackrNative: false,
     crossOriginIsolated: globalThis.crossOriginIsolated === true,
+    evalAllowed: CAN_COMPILE,
     userAgent: nav.userAgent,
   };
 }

@@ -6,7 +6,9 @@
  * Its default export implements the Codec interface of protocols/codec.ts
  * (docs/codecs.md explains each field). It joins every mode beside the
  * built-in codecs, goes through the same verification, and the server and
- * the page load it too.
+ * the page load it too. It is the built-in `cbor` codec (protocols/cbor.ts)
+ * written as a module, under its own name, so the two can run side by side:
+ * a template for a codec of your own.
  */
 
 // cbor-x/encode is the package's pure JavaScript build (Encoder decodes too). Its main

@@ -45,6 +45,8 @@ export interface SocketServerContext {
   compress?: boolean;
   /** Limits on what waits in memory (SOCKET_LIMITS has the defaults). */
   limits?: Partial<SocketLimits>;
+  /** The page's Content-Security-Policy (routes.ts): strict forbids eval. Default: none. */
+  csp?: "off" | "strict";
 }
 
 /** What the server holds for clients that do not read, and how long. */

@@ -25,7 +25,7 @@
  * encoding of a message is empty.
  */
 
-import type { Frame } from "../codec.ts";
+import { CODEC_FAMILIES, type Frame } from "../codec.ts";
 import { CALIBRATION_CODEC_NAMES } from "../calibration.ts";
 import type { CodecCatalog } from "../registry.ts";
 import type { PayloadName } from "../messages.ts";
@@ -74,9 +74,25 @@ export function socketCodecNames(catalog: CodecCatalog): string[] {
   return [...catalog.names, RAW_CODEC_NAME];
 }
 
-/** The codecs a run takes by default and under "all": every socket codec but the calibration codecs (--calibrate). */
+/** The codecs a run takes under "all": every socket codec but the calibration codecs (--calibrate). */
 export function benchCodecNames(catalog: CodecCatalog): string[] {
   return socketCodecNames(catalog).filter((name) => !CALIBRATION_CODEC_NAMES.includes(name));
+}
+
+/** The codecs a run takes without --codecs: the catalogue's defaults, and raw. */
+export function defaultCodecNames(catalog: CodecCatalog): string[] {
+  return [...catalog.defaults, RAW_CODEC_NAME];
+}
+
+/**
+ * The names --codecs (and the page's codecs=) take beside single codecs,
+ * each for a list of codecs: "all", "default", and each family.
+ */
+export function codecGroups(catalog: CodecCatalog): Record<string, string[]> {
+  const all = benchCodecNames(catalog);
+  const groups: Record<string, string[]> = { all, default: defaultCodecNames(catalog) };
+  for (const family of CODEC_FAMILIES) groups[family] = catalog.family(family).filter((name) => all.includes(name));
+  return groups;
 }
 
 /** The frame type a codec's messages travel in (raw: binary). */

@@ -23,6 +23,23 @@ const ISOLATION_HEADERS = {
   "x-content-type-options": "nosniff",
 };
 
+/** The page's Content-Security-Policy choices (bun run server --csp). */
+export const CSP_POLICIES = ["off", "strict"] as const;
+export type CspPolicy = (typeof CSP_POLICIES)[number];
+
+/**
+ * --csp strict: everything from the server's own origin, and no
+ * 'unsafe-eval', so eval and `new Function` throw as on a production site
+ * with a strict policy. Codecs that generate code at run time (protobufjs,
+ * avsc, msgpackr's records) fall back or fail as they would there.
+ */
+const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/** The headers of the page's files: isolation, and the policy when one is asked for. */
+function pageHeaders(s: SocketServer): Record<string, string> {
+  return s.ctx.csp === "strict" ? { ...ISOLATION_HEADERS, "content-security-policy": STRICT_CSP } : ISOLATION_HEADERS;
+}
+
 /** POST /gc collects at most this often; sooner gets 429 (a collection has just run). */
 export const GC_MIN_INTERVAL_MS = 100;
 
@@ -90,7 +107,7 @@ function pageFile(s: SocketServer, req: Request, url: URL): Response {
   if (url.pathname === "/favicon.ico") return new Response(null, { status: 204, headers: ISOLATION_HEADERS });
   const asset = req.method === "GET" || req.method === "HEAD" ? s.ctx.page.get(url.pathname) : undefined;
   if (asset) {
-    return new Response(asset.body, { headers: { "content-type": asset.type, "cache-control": "no-cache", ...ISOLATION_HEADERS } });
+    return new Response(asset.body, { headers: { "content-type": asset.type, "cache-control": "no-cache", ...pageHeaders(s) } });
   }
   return text(404, "not found");
 }

@@ -2,12 +2,12 @@
 
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { defaultSettings, type Mode, type Settings } from "../../bench/harness/settings.ts";
-import { benchCodecNames } from "../../protocols/socket/contract.ts";
+import { defaultCodecNames } from "../../protocols/socket/contract.ts";
 
 type Overrides = Partial<Omit<Settings, "iterations" | "warmup">> & { iterations?: Partial<Record<Mode, number>>; warmup?: Partial<Record<Mode, number>> };
 
 export function testSettings(overrides: Overrides = {}): Settings {
-  const base = defaultSettings("quick", benchCodecNames(BUILT_IN));
+  const base = defaultSettings("quick", defaultCodecNames(BUILT_IN));
   return {
     ...base,
     ...overrides,

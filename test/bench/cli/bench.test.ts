@@ -12,7 +12,7 @@ import { decodeHistogram } from "../../../bench/harness/histogram.ts";
 import { latencyStep, SWEEP_RATES, SWEEP_STEP_S } from "../../../bench/harness/settings.ts";
 import type { BenchResults } from "../../../bench/harness/results.ts";
 import { parseCsv } from "../../../bench/report/csv-read.ts";
-import { benchCodecNames } from "../../../protocols/socket/contract.ts";
+import { benchCodecNames, defaultCodecNames } from "../../../protocols/socket/contract.ts";
 import { skipBrowserTests } from "../../helpers/chromium.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -27,7 +27,7 @@ function bench(...args: string[]): { code: number | null; stdout: string; stderr
 describe("bad flags: one line naming the problem and the valid values, exit 2", () => {
   it.each([
     [["--bogus"], /^bench: unknown option '--bogus'; valid options: --codecs, --payloads, .*--help\n$/],
-    [["--codecs", "json,yaml"], /^bench: --codecs: unknown value 'yaml'; valid values: json, json-bytes, custom-binary, .* or all\n$/],
+    [["--codecs", "json,yaml"], /^bench: --codecs: unknown value 'yaml'; valid values: json, json-bytes, custom-binary, .* or all, default, text, schema, schemaless, zero-copy\n$/],
     [["--payloads", "huge"], /^bench: --payloads: unknown value 'huge'; valid values: small, medium, large, chat, game-tick, market or all\n$/],
     [["--modes", "telepathy"], /^bench: --modes: unknown value 'telepathy'; valid values: codec, roundtrip, stream, fanout, latency or all\n$/],
     [["--runs", "0"], /^bench: --runs must be an integer from 1 to 1000, got '0'\n$/],
@@ -103,7 +103,7 @@ describe("a real run", () => {
     for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
     expect(r.stdout).toMatch(/^Verdict from this run/m);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
-    expect(rows).toHaveLength(benchCodecNames(BUILT_IN).length * 3 - 2);
+    expect(rows).toHaveLength(defaultCodecNames(BUILT_IN).length * 3 - 2);
     // Compressed sizes for every codec and payload: in the table, and in the CSV beside the uncompressed bytes.
     expect(r.stdout).toMatch(/^small, compressed$/m);
     expect(r.stdout).toMatch(/^codec +bytes +deflate +in stream +zstd +zstd time +empty$/m);
@@ -155,7 +155,7 @@ describe("WebSocket modes from the command line", () => {
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     const header = rows[0]!;
     const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
-    expect(rows).toHaveLength(1 + 2 * benchCodecNames(BUILT_IN).length);
+    expect(rows).toHaveLength(1 + 2 * defaultCodecNames(BUILT_IN).length);
     for (const row of rows.slice(1)) {
       expect(at(row, "client")).toBe("bun");
       expect(at(row, "verified")).toBe("true");

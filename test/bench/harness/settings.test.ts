@@ -6,7 +6,7 @@ import { parseBenchArgs } from "../../../bench/cli/options.ts";
 import { DEFAULTS, defaultSettings, MODE_NAMES, parseInteger } from "../../../bench/harness/settings.ts";
 import { SettingError } from "../../../bench/harness/harness-errors.ts";
 import { ARTICLE_PAYLOADS } from "../../../protocols/messages.ts";
-import { benchCodecNames, socketCodecNames } from "../../../protocols/socket/contract.ts";
+import { benchCodecNames, defaultCodecNames, socketCodecNames } from "../../../protocols/socket/contract.ts";
 
 describe("parseInteger", () => {
   it("reads plain digits, and underscores between digits", () => {
@@ -97,12 +97,16 @@ describe("the page and the CLI agree", () => {
   });
 
   it("--client browser gives exactly the page's defaults", () => {
-    expect(parseBenchArgs(["--client", "browser"]).settings).toEqual(defaultSettings("browser", benchCodecNames(BUILT_IN)));
+    expect(parseBenchArgs(["--client", "browser"]).settings).toEqual(defaultSettings("browser", defaultCodecNames(BUILT_IN)));
   });
 
   it("runs the calibration codecs only when asked: --calibrate adds them, with json and raw", () => {
     expect(parseBenchArgs([]).settings.codecs).not.toContain("cal-spin");
     expect(parseBenchArgs(["--codecs", "all"]).settings.codecs).toEqual(benchCodecNames(BUILT_IN));
+    // Groups expand in place, each codec once: a family, the defaults, and single codecs beside them.
+    expect(parseBenchArgs(["--codecs", "zero-copy,json,capnp"]).settings.codecs).toEqual(["flatbuffers", "capnp", "json"]);
+    expect(parseBenchArgs(["--codecs", "text,schemaless"]).settings.codecs).toEqual(["json", "json-bytes", "msgpack", "msgpackr", "msgpackr-records", "cbor", "bson"]);
+    expect(parseBenchArgs(["--codecs", "default,bson"]).settings.codecs).toEqual([...defaultCodecNames(BUILT_IN), "bson"]);
     expect(parseBenchArgs(["--codecs", "custom-binary", "--calibrate"]).settings.codecs).toEqual(["custom-binary", "json", "cal-json", "cal-spin", "raw"]);
     expect(parseBenchArgs(["--codecs", "cal-spin"]).settings.codecs).toEqual(["cal-spin"]);
     expect(parseBenchArgs(["--no-pin"]).noPin).toBe(true);
@@ -110,7 +114,7 @@ describe("the page and the CLI agree", () => {
   });
 
   it("plain bench gives the default profile, and --quick the quick one", () => {
-    expect(parseBenchArgs([]).settings).toEqual(defaultSettings("default", benchCodecNames(BUILT_IN)));
-    expect(parseBenchArgs(["--quick"]).settings).toEqual(defaultSettings("quick", benchCodecNames(BUILT_IN)));
+    expect(parseBenchArgs([]).settings).toEqual(defaultSettings("default", defaultCodecNames(BUILT_IN)));
+    expect(parseBenchArgs(["--quick"]).settings).toEqual(defaultSettings("quick", defaultCodecNames(BUILT_IN)));
   });
 });

@@ -18,7 +18,10 @@ describe("bytes chart", () => {
     // The socket case comes first for json; the codec-mode case with compressed sizes is the one charted.
     const specs = chartSpecs([row("json", "roundtrip", 33), row("json", "codec", 33, 20), row("custom-binary", "codec", 15, 17)]);
     const bytes = specs.find((s) => s.id === "bytes-small")!;
-    expect(bytes.config.data.labels).toEqual(["json", "custom-binary"]);
+    expect(bytes.config.data.labels).toEqual([
+      ["json", "text"],
+      ["custom-binary", "schema"],
+    ]);
     expect(bytes.config.data.datasets.map((d) => [d.label, d.data])).toEqual([
       ["bytes", [33, 15]],
       ["deflate alone", [22, 19]],
@@ -31,5 +34,27 @@ describe("bytes chart", () => {
     const bytes = chartSpecs([row("json", "codec", 33), row("msgpack", "codec", 24)]).find((s) => s.id === "bytes-small")!;
     expect(bytes.config.data.datasets.map((d) => d.label)).toEqual(["bytes"]);
     expect(bytes.title).toBe("small: bytes per message");
+  });
+});
+
+describe("codecs on a chart", () => {
+  it("are grouped by family (text, schema, schema-less, zero-copy, yours) and best first within each", () => {
+    const rows = [row("flatbuffers", "codec", 60), row("my-codec", "codec", 10), row("protobuf", "codec", 20), row("msgpack", "codec", 24), row("custom-binary", "codec", 15), row("json", "codec", 33), row("msgpackr", "codec", 23)];
+    const bytes = chartSpecs(rows).find((s) => s.id === "bytes-small")!;
+    expect(bytes.config.data.labels).toEqual([
+      ["json", "text"],
+      ["custom-binary", "schema"],
+      ["protobuf", "schema"],
+      ["msgpackr", "schemaless"],
+      ["msgpack", "schemaless"],
+      ["flatbuffers", "zero-copy"],
+      ["my-codec", "yours"],
+    ]);
+    expect(bytes.config.data.datasets[0]!.data).toEqual([33, 15, 20, 23, 24, 60, 10]);
+  });
+
+  it("name no family when the chart has one", () => {
+    const bytes = chartSpecs([row("msgpack", "codec", 24), row("msgpackr", "codec", 23)]).find((s) => s.id === "bytes-small")!;
+    expect(bytes.config.data.labels).toEqual(["msgpackr", "msgpack"]);
   });
 });

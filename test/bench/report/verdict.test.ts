@@ -58,6 +58,22 @@ describe("the verdict", () => {
     expect(b).toContain("custom-binary vs json: 2.50x time, 1.25x bytes (small)");
   });
 
+  it("says where custom-binary ranks and how it stands against the fastest other schema codec", () => {
+    const cases = [
+      caseOf("json", "small", rounds(200)),
+      caseOf("custom-binary", "small", rounds(100)),
+      caseOf("protobuf", "small", rounds(300)),
+      caseOf("msgpackr", "small", rounds(80)),
+      caseOf("json", "large", rounds(200), { payload: "large" }),
+      caseOf("custom-binary", "large", rounds(150), { payload: "large" }),
+      caseOf("protobuf", "large", rounds(100), { payload: "large" }),
+      caseOf("msgpackr", "large", rounds(400), { payload: "large" }),
+    ];
+    expect(verdictOf(cases)).toContain("custom-binary ranks 2 / 2 of 4; vs the fastest other schema codec 0.33x protobuf / 1.50x protobuf");
+    // Without another schema codec, the place alone.
+    expect(verdictOf(cases.filter((c) => c.codec !== "protobuf"))).toContain("custom-binary ranks 2 / 1 of 3");
+  });
+
   it("calls codecs tied when their paired interval holds 1", () => {
     const cases = [caseOf("json", "medium", rounds(200, 0.1)), caseOf("custom-binary", "medium", rounds(200, -0.1)), caseOf("msgpack", "medium", rounds(400))];
     const line = verdictOf(cases).find((l) => l.startsWith("medium"))!;

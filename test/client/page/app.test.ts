@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_COLUMNS } from "../../../bench/report/csv-columns.ts";
 import { parseCsv } from "../../../bench/report/csv-read.ts";
-import { benchCodecNames } from "../../../protocols/socket/contract.ts";
+import { defaultCodecNames } from "../../../protocols/socket/contract.ts";
 import { launch, skipBrowserTests } from "../../helpers/chromium.ts";
 import { serverForFile, type TestServer } from "../../helpers/server.ts";
 
@@ -35,7 +35,7 @@ describe.skipIf(skip)("benchmark page in headless Chromium", () => {
     // Small sizes in the URL (the page reads the CLI's flag names), then a real click.
     await page.goto(`${held.server.url}/?iterations-codec=300&iterations-roundtrip=30&iterations-stream=200&warmup=20&runs=1`);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
-    await expect.poll(() => page.textContent("#clock")).toMatch(/crossOriginIsolated: true; clock resolution [\d.]+ (µs|ns)/);
+    await expect.poll(() => page.textContent("#clock")).toMatch(/crossOriginIsolated: true; eval allowed: true; clock resolution [\d.]+ (µs|ns)/);
     expect(await page.isHidden("#isolation-warning")).toBe(true);
 
     await page.click("#run");
@@ -56,8 +56,8 @@ describe.skipIf(skip)("benchmark page in headless Chromium", () => {
     expect(rows[0]).toEqual([...CSV_COLUMNS]);
     const at = (row: string[], col: string): string => row[CSV_COLUMNS.indexOf(col)]!;
     const body = rows.slice(1);
-    // The default codecs: every one but the calibration codecs (--calibrate).
-    expect(body).toHaveLength((benchCodecNames(BUILT_IN).length - 1) * 3 + benchCodecNames(BUILT_IN).length * 3 * 2);
+    // The default codecs (the catalogue's defaults and raw).
+    expect(body).toHaveLength((defaultCodecNames(BUILT_IN).length - 1) * 3 + defaultCodecNames(BUILT_IN).length * 3 * 2);
     for (const row of body) {
       expect(at(row, "client")).toBe("browser");
       expect(at(row, "verified"), `${at(row, "mode")} ${at(row, "codec")} ${at(row, "payload")}: ${at(row, "error")}`).toBe("true");

@@ -94,6 +94,9 @@ describe("settingsFromQuery: what the page cannot use", () => {
   it("expands all for codecs and payloads", () => {
     const s = read("codecs=all&payloads=all");
     expect(s.codecs).toEqual(benchCodecNames(BUILT_IN));
+    // Families and default, as --codecs takes them.
+    expect(read("codecs=zero-copy,json").codecs).toEqual(["flatbuffers", "capnp", "json"]);
+    expect(read("codecs=default").codecs).toEqual([...BUILT_IN.defaults, "raw"]);
     expect(s.payloads).toEqual(["small", "medium", "large", "chat", "game-tick", "market"]);
   });
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { GC_MIN_INTERVAL_MS } from "../../../protocols/socket/routes.ts";
 import { rawRequest, upgradeRequest } from "../../helpers/raw-http.ts";
-import { serverForFile, type ServerHealth } from "../../helpers/server.ts";
+import { serverForFile, withServer, type ServerHealth } from "../../helpers/server.ts";
 
 const server = serverForFile();
 
@@ -77,5 +77,19 @@ describe("requests no client should send", () => {
     // Once the interval has passed, the bench's request collects again.
     await new Promise((r) => setTimeout(r, GC_MIN_INTERVAL_MS + 10));
     expect((await fetch(`${server.url}/gc`, { method: "POST" })).status).toBe(204);
+  });
+});
+
+describe("the page's Content-Security-Policy (--csp)", () => {
+  it("none by default; with --csp strict, own origin only and no 'unsafe-eval', on every file of the page", async () => {
+    expect((await fetch(`${server.url}/`)).headers.get("content-security-policy")).toBeNull();
+    await withServer({ csp: "strict" }, async (strict) => {
+      const page = await fetch(`${strict.url}/`);
+      const policy = page.headers.get("content-security-policy")!;
+      expect(policy).toMatch(/script-src 'self'/);
+      expect(policy).not.toMatch(/unsafe-eval|unsafe-inline/);
+      const script = /src="([^"]+\.js)"/.exec(await page.text())![1]!;
+      expect((await fetch(new URL(script, strict.url))).headers.get("content-security-policy")).toBe(policy);
+    });
   });
 });

@@ -1,0 +1,208 @@
+/**
+ * Apache Avro binary encoding through avsc, with the schemas of
+ * protocols/schemas/avro/ (one record schema per payload, namespace wsbench;
+ * docs/schemas.md). Schemaless Avro: a message is its record's fields back
+ * to back, with no schema or fingerprint in front (both ends hold the
+ * schema, as with Protobuf).
+ *
+ * Types: uint32 is an Avro long (an int stops at 2^31 - 1), int32 an int,
+ * doubles are doubles: -0, NaN and the infinities all survive. uint53 is a
+ * long marked `"logicalType": "uint53"` (other Avro readers ignore the mark
+ * and read a plain long): avsc's own long is a JS number but refuses
+ * 2^53 - 1, so those fields go through a custom long (below) that is exact
+ * up to 2^53 - 1 and throws beyond. chat's optional fields are unions
+ * ["null", "long"] with default null: an absent field is written as null
+ * (avsc writes a field's default for `undefined`), and a null read back is
+ * left out of the decoded object. game-tick's state is an int (the number
+ * the messages hold; an Avro enum would write the same byte but decode to
+ * a string).
+ *
+ * Encode: `toBuffer`, which writes into avsc's shared buffer and returns a
+ * fresh copy of exactly the message's bytes. Decode: `fromBuffer` (it throws
+ * on a truncated frame and on trailing bytes) gives instances of the record
+ * classes avsc generates; they are copied into plain objects, nested records
+ * too, in protocols/shapes.ts's order. avsc has no option for plain objects:
+ * `omitRecordMethods` only drops the methods on the classes' prototypes.
+ * avsc reads through Node's Buffer methods, so a plain Uint8Array is
+ * wrapped in a Buffer over the same memory first (no copy).
+ *
+ * avsc generates each record type's reader, writer and class with
+ * `new Function` when a schema is parsed (the codec's first use); it has no
+ * path without it, so a page under a Content-Security-Policy needs
+ * 'unsafe-eval' for this codec. The import is avsc's types-only entry
+ * (its optional entry point for browser builds: no IDL, files or RPC), a
+ * quarter of the size of the full browser build.
+ */
+
+import avsc from "avsc/etc/browser/avsc-types.js";
+import { Buffer } from "buffer";
+import type { Codec, Encoded, PayloadCodec } from "./codec.ts";
+import { CodecError } from "./codec-errors.ts";
+import type { ChatMessage, Entity, GameTickMessage, MarketMessage, Reaction } from "./message-sets.ts";
+import { isBuiltIn, type BuiltInPayload, type LargeMessage, type MediumMessage, type Message, type SmallMessage } from "./messages.ts";
+import chatSchema from "./schemas/avro/chat.avsc" with { type: "json" };
+import gameTickSchema from "./schemas/avro/game-tick.avsc" with { type: "json" };
+import largeSchema from "./schemas/avro/large.avsc" with { type: "json" };
+import marketSchema from "./schemas/avro/market.avsc" with { type: "json" };
+import mediumSchema from "./schemas/avro/medium.avsc" with { type: "json" };
+import smallSchema from "./schemas/avro/small.avsc" with { type: "json" };
+
+/** A record as avsc decodes it: an instance of its generated class. */
+type Decoded = Record<string, unknown>;
+
+function chat(m: Decoded): ChatMessage {
+  const reactions = m.reactions as Decoded[];
+  const out: ChatMessage = {
+    id: m.id as number,
+    room: m.room as number,
+    user: m.user as string,
+    text: m.text as string,
+    sentAt: m.sentAt as number,
+    reactions: reactions.map((r): Reaction => ({ emoji: r.emoji as string, count: r.count as number })),
+  };
+  // An absent optional field went on the wire as the union's null branch.
+  if (m.replyTo !== null) out.replyTo = m.replyTo as number;
+  if (m.editedAt !== null) out.editedAt = m.editedAt as number;
+  return out;
+}
+
+function gameTick(m: Decoded): GameTickMessage {
+  const entities = m.entities as Decoded[];
+  return {
+    tick: m.tick as number,
+    entities: entities.map(
+      (e): Entity => ({ id: e.id as number, state: e.state as number, x: e.x as number, y: e.y as number, z: e.z as number, vx: e.vx as number, vy: e.vy as number, vz: e.vz as number }),
+    ),
+  };
+}
+
+/** Each built-in payload's schema, and the copy of its decoded record into a plain object. */
+const PAYLOADS: Record<BuiltInPayload, { schema: typeof smallSchema; toPlain: (m: Decoded) => Message }> = {
+  small: { schema: smallSchema, toPlain: (m) => ({ text: m.text, num: m.num }) as SmallMessage },
+  medium: { schema: mediumSchema, toPlain: (m) => ({ text: m.text, text2: m.text2, num: m.num, decimal: m.decimal }) as MediumMessage },
+  large: {
+    schema: largeSchema,
+    toPlain: (m) =>
+      ({ text: m.text, text2: m.text2, text3: m.text3, text4: m.text4, num: m.num, decimal: m.decimal, num2: m.num2, decimal2: m.decimal2 }) as LargeMessage,
+  },
+  chat: { schema: chatSchema, toPlain: chat },
+  "game-tick": { schema: gameTickSchema, toPlain: gameTick },
+  market: {
+    schema: marketSchema,
+    toPlain: (m) =>
+      ({ symbol: m.symbol, seq: m.seq, ts: m.ts, bid: m.bid, bidSize: m.bidSize, ask: m.ask, askSize: m.askSize }) as MarketMessage,
+  },
+};
+
+/** Where the uint53 long writes its 8 bytes: avsc packs them into the frame at once. */
+const longBytes = Buffer.alloc(8);
+
+/**
+ * The schemas' uint53 fields ({ "type": "long", "logicalType": "uint53" }): a
+ * long read and written as a JS number up to 2^53 - 1 (avsc's default long
+ * refuses 2^53 - 1), through avsc's hook for custom longs (LongType.__with:
+ * the 64-bit two's complement value as 8 little-endian bytes, which avsc
+ * turns into and out of Avro's zigzag varint). The other longs (uint32
+ * fields) keep avsc's own, faster, long.
+ */
+const uint53 = avsc.types.LongType.__with({
+  fromBuffer: (b: Buffer): number => {
+    const n = b.readInt32LE(4) * 4294967296 + b.readUInt32LE(0);
+    if (!Number.isSafeInteger(n)) throw new RangeError(`avro: long ${n} is beyond 2^53 - 1, no JS number holds it exactly`);
+    return n;
+  },
+  toBuffer: (n: number): Buffer => {
+    const high = Math.floor(n / 4294967296);
+    longBytes.writeInt32LE(high, 4);
+    longBytes.writeUInt32LE(n - high * 4294967296, 0);
+    return longBytes;
+  },
+  fromJSON: Number,
+  toJSON: (n: number): number => n,
+  isValid: (n: unknown): boolean => Number.isSafeInteger(n),
+  compare: (a: number, b: number): number => (a < b ? -1 : a > b ? 1 : 0),
+});
+
+/** The parts of avsc's reading tap the guarded array reads. */
+interface Tap {
+  buf: Uint8Array;
+  pos: number;
+  readLong(): number;
+  skipLong(): void;
+}
+
+/**
+ * avsc checks a frame's bounds once the whole record is read (fromBuffer),
+ * reading past its end until then, so a corrupt array count (a bad or
+ * hostile frame) would loop over billions of items before that check. Each
+ * array of the schemas is read by this subclass instead: a block claiming
+ * more items than bytes are left (every item takes at least one) throws.
+ * Otherwise the read is avsc's own (ArrayType.prototype._read).
+ */
+class GuardedArrayType extends avsc.types.ArrayType {
+  _read(tap: Tap): unknown[] {
+    const items = (this as unknown as { itemsType: { _read(tap: Tap): unknown } }).itemsType;
+    let out: unknown[] | undefined;
+    let i = 0;
+    let n: number;
+    while ((n = tap.readLong())) {
+      if (n < 0) {
+        n = -n;
+        tap.skipLong(); // the block's size in bytes
+      }
+      if (n > tap.buf.length - tap.pos) throw new RangeError(`avro: an array block of ${n} items with ${Math.max(0, tap.buf.length - tap.pos)} bytes left`);
+      out ??= new Array<unknown>(n);
+      while (n--) out[i++] = items._read(tap);
+    }
+    return out ?? [];
+  }
+}
+
+/** Parses a payload's schema: its uint53 longs as `uint53`, its arrays guarded. */
+function parse(schema: typeof smallSchema): InstanceType<typeof avsc.Type> {
+  return avsc.Type.forSchema(schema, {
+    omitRecordMethods: true,
+    typeHook: (s, opts) => {
+      if (typeof s !== "object" || s === null) return undefined;
+      if ((s as { logicalType?: unknown }).logicalType === "uint53") return uint53;
+      return (s as { type?: unknown }).type === "array" ? new GuardedArrayType(s as never, opts) : undefined;
+    },
+  });
+}
+
+/** Parsed types, one per payload, made on first use (parsing generates code). */
+const types = new Map<BuiltInPayload, InstanceType<typeof avsc.Type>>();
+
+function typeOf(payload: BuiltInPayload): InstanceType<typeof avsc.Type> {
+  let type = types.get(payload);
+  if (type === undefined) {
+    type = parse(PAYLOADS[payload].schema);
+    types.set(payload, type);
+  }
+  return type;
+}
+
+/** The frame as a Buffer over the same bytes (avsc reads with Buffer's methods). */
+function asBuffer(data: Encoded): Buffer {
+  const bytes = data as Uint8Array;
+  return bytes instanceof Buffer ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+export const avro: Codec = {
+  name: "avro",
+  description: "Apache Avro binary (avsc, protocols/schemas/avro/), binary frame",
+  frame: "binary",
+  family: "schema",
+  standard: true,
+  library: "avsc",
+  notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no Avro schema for your own messages (protocols/schemas/avro/ has the built-in payloads')"),
+  forPayload: (payload): PayloadCodec => {
+    if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `avro has no schema for '${payload}'`);
+    const type = typeOf(payload);
+    const { toPlain } = PAYLOADS[payload];
+    return {
+      encode: (message: Message): Encoded => type.toBuffer(message),
+      decode: (data: Encoded): Message => toPlain(type.fromBuffer(asBuffer(data)) as Decoded),
+    };
+  },
+};
