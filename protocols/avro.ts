@@ -105,23 +105,24 @@ const longBytes = Buffer.alloc(8);
  * turns into and out of Avro's zigzag varint). The other longs (uint32
  * fields) keep avsc's own, faster, long.
  */
-const uint53 = avsc.types.LongType.__with({
-  fromBuffer: (b: Buffer): number => {
-    const n = b.readInt32LE(4) * 4294967296 + b.readUInt32LE(0);
-    if (!Number.isSafeInteger(n)) throw new RangeError(`avro: long ${n} is beyond 2^53 - 1, no JS number holds it exactly`);
-    return n;
-  },
-  toBuffer: (n: number): Buffer => {
-    const high = Math.floor(n / 4294967296);
-    longBytes.writeInt32LE(high, 4);
-    longBytes.writeUInt32LE(n - high * 4294967296, 0);
-    return longBytes;
-  },
-  fromJSON: Number,
-  toJSON: (n: number): number => n,
-  isValid: (n: unknown): boolean => Number.isSafeInteger(n),
-  compare: (a: number, b: number): number => (a < b ? -1 : a > b ? 1 : 0),
-});
+const makeUint53 = () =>
+  avsc.types.LongType.__with({
+    fromBuffer: (b: Buffer): number => {
+      const n = b.readInt32LE(4) * 4294967296 + b.readUInt32LE(0);
+      if (!Number.isSafeInteger(n)) throw new RangeError(`avro: long ${n} is beyond 2^53 - 1, no JS number holds it exactly`);
+      return n;
+    },
+    toBuffer: (n: number): Buffer => {
+      const high = Math.floor(n / 4294967296);
+      longBytes.writeInt32LE(high, 4);
+      longBytes.writeUInt32LE(n - high * 4294967296, 0);
+      return longBytes;
+    },
+    fromJSON: Number,
+    toJSON: (n: number): number => n,
+    isValid: (n: unknown): boolean => Number.isSafeInteger(n),
+    compare: (a: number, b: number): number => (a < b ? -1 : a > b ? 1 : 0),
+  });
 
 /** The parts of avsc's reading tap the guarded array reads. */
 interface Tap {
@@ -158,8 +159,11 @@ class GuardedArrayType extends avsc.types.ArrayType {
   }
 }
 
+let uint53: ReturnType<typeof makeUint53> | undefined;
+
 /** Parses a payload's schema: its uint53 longs as `uint53`, its arrays guarded. */
 function parse(schema: typeof smallSchema): InstanceType<typeof avsc.Type> {
+  uint53 ??= makeUint53();
   return avsc.Type.forSchema(schema, {
     omitRecordMethods: true,
     typeHook: (s, opts) => {

@@ -30,7 +30,7 @@
  */
 
 import { BebopView } from "bebop";
-import type { Codec, Encoded, PayloadCodec } from "./codec.ts";
+import { type Codec, type Encoded, type PayloadCodec, uint53 } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import type { ChatMessage, GameTickMessage, MarketMessage, Reaction } from "./message-sets.ts";
 import { isBuiltIn, type BuiltInPayload, type LargeMessage, type MediumMessage, type Message, type SmallMessage } from "./messages.ts";
@@ -80,17 +80,21 @@ function encodeChat(m: ChatMessage): Uint8Array {
 
 function decodeChat(data: Encoded): ChatMessage {
   const m = read(data, Chat.readFrom);
+  // Every field of a Bebop message may be absent on the wire; the chat's required ones must be there.
+  if (m.id === undefined || m.room === undefined || m.user === undefined || m.text === undefined || m.sentAt === undefined || m.reactions === undefined) {
+    throw new RangeError("bebop: a chat message without one of id, room, user, text, sentAt, reactions");
+  }
   const out: ChatMessage = {
-    id: m.id!,
-    room: m.room!,
-    user: m.user!,
-    text: m.text!,
-    sentAt: Number(m.sentAt),
+    id: m.id,
+    room: m.room,
+    user: m.user,
+    text: m.text,
+    sentAt: uint53(m.sentAt),
     // readFrom builds each Reaction as a plain object literal: { emoji, count }.
     reactions: m.reactions as Reaction[],
   };
   if (m.replyTo !== undefined) out.replyTo = m.replyTo;
-  if (m.editedAt !== undefined) out.editedAt = Number(m.editedAt);
+  if (m.editedAt !== undefined) out.editedAt = uint53(m.editedAt);
   return out;
 }
 
@@ -102,7 +106,7 @@ function encodeMarket(m: MarketMessage): Uint8Array {
 
 function decodeMarket(data: Encoded): MarketMessage {
   const m = read(data, Market.readFrom);
-  return { symbol: m.symbol, seq: Number(m.seq), ts: Number(m.ts), bid: m.bid, bidSize: m.bidSize, ask: m.ask, askSize: m.askSize };
+  return { symbol: m.symbol, seq: uint53(m.seq), ts: uint53(m.ts), bid: m.bid, bidSize: m.bidSize, ask: m.ask, askSize: m.askSize };
 }
 
 /** Each built-in payload's encode and decode (the structs' readFrom results are plain already). */

@@ -39,7 +39,7 @@
  */
 
 import { Message as CapnpMessage, type Struct } from "capnp-es";
-import type { Codec, Encoded, PayloadCodec } from "./codec.ts";
+import { type Codec, type Encoded, type PayloadCodec, uint53 } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import type { ChatMessage, Entity, GameTickMessage, MarketMessage, Reaction } from "./message-sets.ts";
 import { isBuiltIn, type BuiltInPayload, type LargeMessage, type MediumMessage, type Message, type SmallMessage } from "./messages.ts";
@@ -183,11 +183,11 @@ function chat(): PayloadCodec {
         const item = list.get(i);
         reactions[i] = { emoji: item.emoji, count: item.count };
       }
-      const out: ChatMessage = { id: r.id, room: r.room, user: r.user, text: r.text, sentAt: Number(r.sentAt), reactions };
+      const out: ChatMessage = { id: r.id, room: r.room, user: r.user, text: r.text, sentAt: uint53(r.sentAt), reactions };
       const replyTo = r.replyTo;
       if (replyTo.which() === Chat_ReplyTo.VALUE) out.replyTo = replyTo.value;
       const editedAt = r.editedAt;
-      if (editedAt.which() === Chat_EditedAt.VALUE) out.editedAt = Number(editedAt.value);
+      if (editedAt.which() === Chat_EditedAt.VALUE) out.editedAt = uint53(editedAt.value);
       return out;
     },
   );
@@ -243,8 +243,8 @@ function market(): PayloadCodec {
     (r) =>
       ({
         symbol: r.symbol,
-        seq: Number(r.seq),
-        ts: Number(r.ts),
+        seq: uint53(r.seq),
+        ts: uint53(r.ts),
         bid: r.bid,
         bidSize: r.bidSize,
         ask: r.ask,

@@ -91,3 +91,17 @@ export function errorText(e: unknown): string {
 export function kindOf(v: unknown): string {
   return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
 }
+
+/** 2^53 - 1 as a bigint: the largest uint53 (protocols/shapes.ts). */
+const MAX_UINT53 = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A 64-bit field a schema codec's library hands over as a bigint, as the
+ * number the messages hold: exact up to 2^53 - 1; beyond, a RangeError
+ * (a value another writer sent that no JavaScript number carries), never a
+ * rounded number.
+ */
+export function uint53(value: bigint): number {
+  if (value > MAX_UINT53 || value < 0n) throw new RangeError(`a 64-bit field holds ${value}, beyond the 0..2^53 - 1 a JavaScript number carries exactly`);
+  return Number(value);
+}

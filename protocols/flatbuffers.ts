@@ -29,13 +29,14 @@
  *   (google/flatbuffers#7863), which would drop a replyTo of 0; the encoder
  *   turns forceDefaults on around them, so a present 0 is written.
  * - The JavaScript runtime has no verifier and reads past the end of a
- *   buffer as zeros; decode checks the length of the buffer and of every
- *   vector against it, so a truncated or corrupt frame throws a RangeError
- *   instead of looping over billions of phantom items.
+ *   buffer as zeros; decode bounds-checks every read (CheckedByteBuffer) and
+ *   every vector's length against the frame, so a truncated or corrupt frame
+ *   throws a RangeError instead of decoding to wrong values or looping over
+ *   billions of phantom items.
  */
 
-import { Builder, ByteBuffer } from "flatbuffers";
-import type { Codec, Encoded, PayloadCodec } from "./codec.ts";
+import { Builder, ByteBuffer, type Encoding } from "flatbuffers";
+import { type Codec, type Encoded, type PayloadCodec, uint53 } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import type { ChatMessage, Entity, GameTickMessage, MarketMessage, Reaction } from "./message-sets.ts";
 import { isBuiltIn, type BuiltInPayload, type LargeMessage, type MediumMessage, type Message, type SmallMessage } from "./messages.ts";
@@ -51,11 +52,55 @@ const INITIAL_BUILDER_BYTES = 1024;
 /** The smallest FlatBuffer with a root table: root offset, a 4-byte vtable, the table's vtable offset. */
 const MIN_BYTES = 12;
 
-/** The bytes to read, checked for the minimum length of a FlatBuffer. */
+/**
+ * The runtime's ByteBuffer with every read bounds-checked. The JavaScript
+ * runtime has no verifier: past the end of its bytes it reads zeros and
+ * cuts strings short, so a truncated or corrupt frame would decode to wrong
+ * values without an error. Every read the generated accessors make goes
+ * through these four methods (the others are built on them), so a read past
+ * the frame's end throws a RangeError instead. What it costs is in the
+ * timed decode, as every other codec's bounds checks are.
+ */
+class CheckedByteBuffer extends ByteBuffer {
+  private readonly end: number;
+
+  constructor(bytes: Uint8Array) {
+    super(bytes);
+    this.end = bytes.length;
+  }
+
+  private past(offset: number, size: number): never {
+    throw new RangeError(`flatbuffers: a read of ${size} bytes at offset ${offset} is outside the frame's ${this.end} bytes`);
+  }
+
+  override readUint8(offset: number): number {
+    if (!(offset >= 0 && offset < this.end)) this.past(offset, 1);
+    return super.readUint8(offset);
+  }
+
+  override readUint16(offset: number): number {
+    if (!(offset >= 0 && offset + 2 <= this.end)) this.past(offset, 2);
+    return super.readUint16(offset);
+  }
+
+  override readInt32(offset: number): number {
+    if (!(offset >= 0 && offset + 4 <= this.end)) this.past(offset, 4);
+    return super.readInt32(offset);
+  }
+
+  override __string(offset: number, encoding?: Encoding): string | Uint8Array {
+    const start = offset + this.readInt32(offset);
+    const length = this.readInt32(start);
+    if (length < 0 || start + 4 + length > this.end) this.past(start + 4, length);
+    return super.__string(offset, encoding);
+  }
+}
+
+/** The bytes to read, checked for the minimum length of a FlatBuffer, every read bounds-checked. */
 function byteBuffer(data: Encoded): ByteBuffer {
   const bytes = data as Uint8Array;
   if (bytes.length < MIN_BYTES) throw new RangeError(`flatbuffers: ${bytes.length} bytes is too short for a FlatBuffer`);
-  return new ByteBuffer(bytes);
+  return new CheckedByteBuffer(bytes);
 }
 
 /** A vector's length, refused when its items cannot fit in the buffer. */
@@ -205,11 +250,11 @@ const chat: Pair = (builder) => {
         const r = t.reactions(i, reaction)!;
         reactions[i] = { emoji: text(r.emoji()), count: r.count() };
       }
-      const out: ChatMessage = { id: t.id(), room: t.room(), user: text(t.user()), text: text(t.text()), sentAt: Number(t.sentAt()), reactions };
+      const out: ChatMessage = { id: t.id(), room: t.room(), user: text(t.user()), text: text(t.text()), sentAt: uint53(t.sentAt()), reactions };
       const replyTo = t.replyTo();
       if (replyTo !== null) out.replyTo = replyTo;
       const editedAt = t.editedAt();
-      if (editedAt !== null) out.editedAt = Number(editedAt);
+      if (editedAt !== null) out.editedAt = uint53(editedAt);
       return out;
     },
   };
@@ -270,8 +315,8 @@ const market: Pair = (builder) => {
       const t = Market.getRootAsMarket(byteBuffer(data), root);
       return {
         symbol: text(t.symbol()),
-        seq: Number(t.seq()),
-        ts: Number(t.ts()),
+        seq: uint53(t.seq()),
+        ts: uint53(t.ts()),
         bid: t.bid(),
         bidSize: t.bidSize(),
         ask: t.ask(),

@@ -37,7 +37,7 @@
  */
 
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import type { Codec, PayloadCodec } from "./codec.ts";
+import { type Codec, type PayloadCodec, uint53 } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import { ChatSchema, GameTickSchema, LargeSchema, MarketSchema, MediumSchema, SmallSchema } from "./generated/protobuf-es/messages_pb.ts";
 import type { ChatMessage, GameTickMessage, MarketMessage } from "./message-sets.ts";
@@ -101,11 +101,11 @@ function chat(): Pair {
         room: m.room,
         user: m.user,
         text: m.text,
-        sentAt: Number(m.sentAt),
+        sentAt: uint53(m.sentAt),
         reactions: m.reactions.map((r) => ({ emoji: r.emoji, count: r.count })),
       };
       if (m.replyTo !== undefined) out.replyTo = m.replyTo;
-      if (m.editedAt !== undefined) out.editedAt = Number(m.editedAt);
+      if (m.editedAt !== undefined) out.editedAt = uint53(m.editedAt);
       return out;
     },
   };
@@ -135,7 +135,7 @@ function market(): Pair {
     },
     decode: (data): MarketMessage => {
       const m = fromBinary(MarketSchema, data as Uint8Array);
-      return { symbol: m.symbol, seq: Number(m.seq), ts: Number(m.ts), bid: m.bid, bidSize: m.bidSize, ask: m.ask, askSize: m.askSize };
+      return { symbol: m.symbol, seq: uint53(m.seq), ts: uint53(m.ts), bid: m.bid, bidSize: m.bidSize, ask: m.ask, askSize: m.askSize };
     },
   };
 }

@@ -57,6 +57,9 @@ const BUILT_IN_CODECS: readonly Codec[] = Object.freeze([
  */
 const RUN_BY_DEFAULT: readonly string[] = ["json", "json-bytes", "custom-binary", "protobuf", "msgpack", "msgpackr", "msgpackr-records"];
 
+/** Names --codecs reads as groups of codecs (socket/contract.ts, codecGroups), so no codec may take one. */
+const GROUP_NAMES: readonly string[] = ["all", "default", ...CODEC_FAMILIES];
+
 /** Codecs by name, in table order. */
 export class CodecCatalog {
   readonly codecs: readonly Codec[];
@@ -85,6 +88,7 @@ export class CodecCatalog {
     const codecs = userProto ? BUILT_IN_CODECS.map((c) => (c === protobufCodec ? protobufCodecFor(userProto) : c)) : [...BUILT_IN_CODECS];
     for (const codec of extra) {
       if (codecs.some((c) => c.name === codec.name) || reserved.includes(codec.name)) throw new CodecError("NAME_TAKEN", `a codec named '${codec.name}' exists already; name yours differently`);
+      if (GROUP_NAMES.includes(codec.name)) throw new CodecError("NAME_TAKEN", `'${codec.name}' names a group of codecs in --codecs (${GROUP_NAMES.join(", ")}); name yours differently`);
       codecs.push(codec);
     }
     return new CodecCatalog(codecs, extra);

@@ -10,6 +10,8 @@ import { CSV_COLUMNS } from "../bench/report/csv-columns.ts";
 import { resultsFromFile } from "../bench/report/results-file.ts";
 import { parseCsv } from "../bench/report/csv-read.ts";
 import { BUILT_IN } from "../protocols/registry.ts";
+import { compatMarkdown, compatMatrix } from "../bench/report/compat-table.ts";
+import { PLACES } from "../bench/tools/compat.ts";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: Record<string, string> };
@@ -36,6 +38,18 @@ describe("README", () => {
 
   it("names every codec", () => {
     for (const name of BUILT_IN.names) expect(readme, name).toContain(`\`${name}\``);
+  });
+
+  it("quotes the committed compatibility matrix (bun run compat) as it is", () => {
+    const matrix = readFileSync(new URL("../results/sample/compatibility.md", import.meta.url), "utf8");
+    const start = readme.indexOf("<!-- compatibility: begin -->\n");
+    const end = readme.indexOf("<!-- compatibility: end -->");
+    expect(start).toBeGreaterThan(0);
+    expect(readme.slice(start + "<!-- compatibility: begin -->\n".length, end)).toBe(matrix);
+    for (const name of BUILT_IN.names.filter((n) => !n.startsWith("cal-"))) expect(matrix, name).toContain(`| ${name} |`);
+    // And it is what the six committed runs give.
+    const columns = PLACES.map((p) => ({ label: p.label, results: resultsFromFile(readFileSync(new URL(`../results/sample/compat/${p.dir}.csv`, import.meta.url), "utf8")) }));
+    expect(compatMarkdown(compatMatrix(columns))).toBe(matrix);
   });
 
   it("the cross-check figures it quotes are the committed cross-check's", () => {

@@ -89,7 +89,6 @@ const OPTION_LIST = Object.keys(OPTION_SPEC)
   .map((k) => `--${k}`)
   .join(", ");
 
-/** A comma-separated list of `valid` names; "all" stands for `all` (every valid name unless said otherwise). */
 /**
  * A comma-separated flag's values, each checked against `valid`; `groups`
  * are names that stand for several values ("all", and for --codecs
@@ -226,7 +225,9 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
     throw new SettingError(`--rate applies to latency mode only; add latency to --modes (got --modes ${settings.modes.join(",")})`);
   }
   const forks = integerFlag("forks", v.forks, quick ? QUICK_FORKS : DEFAULT_FORKS, 1, 64);
-  const csp = parseList("csp", v.csp, CSP_POLICIES, ["off"], {})[0]!;
+  const cspList = parseList("csp", v.csp, CSP_POLICIES, ["off"], {});
+  if (cspList.length !== 1) throw new SettingError(`--csp takes one policy; valid values: ${CSP_POLICIES.join(", ")}`);
+  const csp = cspList[0]!;
   if (csp !== "off" && client[0] !== "browser") throw new SettingError(`--csp applies to the page, so to --client browser only (got --client ${client[0]})`);
   if (csp !== "off" && v.url !== undefined) throw new SettingError("--csp sets the policy of a server the bench starts; with --url, start that server with bun run server --csp");
   const exportK6 = parseK6Flags(v as Record<string, string | undefined>);

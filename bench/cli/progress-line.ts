@@ -25,7 +25,7 @@ function progressLine(e: Progress, estimate: RunEstimate | undefined): string {
   // Without a run-wide estimate (a mode on its own), the mode's own pace.
   const elapsed = estimate ? estimate.elapsedMs() : e.elapsedMs;
   const left = estimate ? estimate.remainingMs() : e.done > 0 ? (e.elapsedMs / e.done) * (e.total - e.done) : NaN;
-  const line = `${e.mode} [${e.done}/${e.total}] run ${e.run + 1}/${e.runs} ${e.payload} ${e.codec} (${e.stage})  elapsed ${seconds(elapsed)}  left ~${seconds(left)}`;
+  const line = `${e.mode} [${e.done}/${Math.round(e.total)}] run ${e.run + 1}/${e.runs} ${e.payload} ${e.codec} (${e.stage})  elapsed ${seconds(elapsed)}  left ~${seconds(left)}`;
   return [...line].length > PROGRESS_WIDTH ? [...line].slice(0, PROGRESS_WIDTH).join("") : line;
 }
 

@@ -7,6 +7,7 @@
  * the README's copy differs.
  */
 
+import { BUILT_IN } from "../../protocols/registry.ts";
 import type { BenchResults, CaseRatios, CaseResult, Environment, Estimate, Ratio } from "../harness/results.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { ReportError } from "./report-errors.ts";
@@ -163,6 +164,28 @@ export interface SampleSet {
   calibrated: Sample;
   sweeps: readonly Sample[];
   other: Sample;
+  /** Codec mode with every codec on every payload (`--codecs all --payloads all`): in Bun, and in a browser. */
+  everyCodec: readonly Sample[];
+}
+
+/**
+ * custom-binary against every codec, per payload, in one run's codec mode:
+ * its time relative to JSON's, its place, the fastest other schema codec
+ * and custom-binary's time relative to that codec's (the ratio of their
+ * ratios to JSON), and the fastest codec of all.
+ */
+function standingTable(sample: Sample): string[] {
+  const lines = ["| payload | custom-binary vs json | place | fastest other schema codec | custom-binary vs it | fastest of all |", "|---|---|---|---|---|---|"];
+  const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (c.ratios?.vsJson?.ratio ?? Number.NaN));
+  for (const payload of PAYLOAD_NAMES) {
+    const ranked = sample.results.cases.filter((c) => c.verified && c.mode === "codec" && c.payload === payload && Number.isFinite(key(c)) && !c.codec.startsWith("cal-")).sort((a, b) => key(a) - key(b));
+    const cb = ranked.find((c) => c.codec === "custom-binary");
+    if (!cb) continue;
+    const rival = ranked.find((c) => c !== cb && BUILT_IN.get(c.codec)?.family === "schema");
+    const vsRival = rival ? `${(key(cb) / key(rival)).toFixed(2)}` : "-";
+    lines.push(`| ${payload} | ${ratioCell(cb, VS_JSON).text} | ${ranked.indexOf(cb) + 1} of ${ranked.length} | ${rival ? `${rival.codec} (${key(rival).toFixed(2)})` : "-"} | ${vsRival} | ${ranked[0]!.codec} |`);
+  }
+  return lines;
 }
 
 export function sampleFigures(set: SampleSet): string {
@@ -188,6 +211,9 @@ export function sampleFigures(set: SampleSet): string {
       if (!mine) continue;
       out.push(`| ${payload} | ${codec} | ${ratioCell(mine, VS_JSON).text} | ${ratioCell(find(other.results, "codec", payload, codec), VS_JSON).text} |`);
     }
+  }
+  for (const sample of set.everyCodec) {
+    out.push("", `Every codec on every payload, codec mode, \`${sample.name}\` (${machineLine(sample.results)}${sample.results.cases.some((c) => c.client === "browser") ? `, in ${sample.results.environments?.browser?.runtimeVersion ?? "a browser"}` : ""}): where custom-binary stands.`, "", ...standingTable(sample));
   }
   out.push("", FIGURES_END);
   return out.join("\n");

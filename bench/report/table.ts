@@ -388,8 +388,10 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
   for (const env of [results.environment, ...Object.values(results.environments ?? {})]) {
     if (!env) continue;
     const isolation = env.crossOriginIsolated === undefined ? "" : env.crossOriginIsolated ? ", cross-origin isolated" : ", NOT cross-origin isolated";
+    // A strict Content-Security-Policy (--csp strict): loops shared by every codec, and codecs that need eval fail.
+    const policy = env.evalAllowed === false ? "; eval refused (strict CSP)" : "";
     lines.push(
-      `${env.runtime} ${env.runtimeVersion}, ${env.os}, ${env.cpu} x${env.cores}; clock ${env.clock}: resolution ${formatNs(env.timerResolutionNs)}, read ${formatNs(env.timerOverheadNs)}${isolation}`,
+      `${env.runtime} ${env.runtimeVersion}, ${env.os}, ${env.cpu} x${env.cores}; clock ${env.clock}: resolution ${formatNs(env.timerResolutionNs)}, read ${formatNs(env.timerOverheadNs)}${isolation}${policy}`,
     );
   }
   const verdict = verdictLines(results.cases);

@@ -82,7 +82,7 @@ function rank(of: CaseResult[]): CaseResult[] {
   return of.sort((a, b) => (paired ? key(a) - key(b) : cost(a) - cost(b)));
 }
 
-function payloadLine(cases: readonly CaseResult[], payload: PayloadName, mode: SpeedMode, width: number): string | undefined {
+function payloadLine(cases: readonly CaseResult[], payload: PayloadName, mode: SpeedMode, width: number, many: boolean): string | undefined {
   const ranked = rank(candidates(cases, mode, payload));
   if (ranked.length === 0) return undefined;
   const best = ranked[0]!;
@@ -94,7 +94,9 @@ function payloadLine(cases: readonly CaseResult[], payload: PayloadName, mode: S
   const speed = `fastest ${names([best])}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
   const bySize = [...ranked].sort((a, b) => a.bytes - b.bytes);
   const smallest = bySize.filter((c) => Math.round(c.bytes) === Math.round(bySize[0]!.bytes));
-  const size = `smallest ${names(smallest)} ${count(smallest[0]!.bytes)} B${json && !smallest.includes(json) ? ` (json ${count(json.bytes)} B)` : ""}`;
+  // With more than three payloads, JSON's size is left to custom-binary's line (its bytes against json's), so each payload keeps one line.
+  const jsonSize = json && !smallest.includes(json) && !many ? ` (json ${count(json.bytes)} B)` : "";
+  const size = `smallest ${names(smallest)} ${count(smallest[0]!.bytes)} B${jsonSize}`;
   return `${payload.padEnd(width)}${speed}; ${size}`;
 }
 
@@ -114,7 +116,9 @@ function handWrittenLine(cases: readonly CaseResult[], payloads: readonly Payloa
     }
     if (times.length === 0) continue;
     const what = mode === "codec" ? "time" : mode === "roundtrip" ? "round-trip time" : mode === "latency" ? "latency" : "time per message";
-    return `custom-binary vs json: ${times.join(" / ")}x ${what}, ${bytes.join(" / ")}x bytes`;
+    // Beyond three payloads the figures close up, so the line stays one line (in the payload lines' order).
+    const sep = payloads.length > 3 ? "/" : " / ";
+    return `custom-binary vs json: ${times.join(sep)}x ${what}, ${bytes.join(sep)}x bytes`;
   }
   return undefined;
 }
@@ -138,9 +142,13 @@ function standingLine(cases: readonly CaseResult[], payloads: readonly PayloadNa
     against.push(rival && r ? `${overlapsOne(r) ? "≈" : ""}${r.ratio.toFixed(2)}x ${codecLabel(rival)}` : "-");
   }
   if (places.length === 0) return undefined;
-  const vs = against.every((a) => a === "-") ? "" : `; vs the fastest other schema codec ${against.join(" / ")}`;
+  // Beyond three payloads, one line: the figures without the rivals' names.
+  const many = places.length > 3;
+  const sep = many ? "/" : " / ";
+  const shown = many ? against.map((a) => a.replace(/x .*$/, "")) : against;
+  const vs = against.every((a) => a === "-") ? "" : `; vs the fastest other schema codec ${shown.join(sep)}${many ? "x" : ""}`;
   const sameCount = places.every((p) => p.of === places[0]!.of);
-  const ranks = sameCount ? `${places.map((p) => p.place).join(" / ")} of ${places[0]!.of}` : places.map((p) => `${p.place} of ${p.of}`).join(" / ");
+  const ranks = sameCount ? `${places.map((p) => p.place).join(sep)} of ${places[0]!.of}` : places.map((p) => `${p.place} of ${p.of}`).join(sep);
   return `custom-binary ranks ${ranks}${vs}`;
 }
 
@@ -254,10 +262,10 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   const mode = SPEED_MODES.find((m) => cases.some((c) => c.mode === m && c.verified && c.codec !== "raw"));
   if (mode === undefined || payloads.length === 0) return [];
   const wrap = (ls: readonly (string | undefined)[]): string[] => ls.filter((l) => l !== undefined).flatMap((l) => wrapLine(l, TERMINAL_WIDTH, "    "));
-  const head = wrap([`Verdict from this run (fastest by ${SPEED_BASIS[mode]}; another machine may differ):`, ...payloads.map((p) => payloadLine(cases, p, mode, Math.max(6, ...payloads.map((q) => q.length)) + 1))]);
+  const head = wrap([`Verdict from this run (fastest by ${SPEED_BASIS[mode]}; another machine may differ):`, ...payloads.map((p) => payloadLine(cases, p, mode, Math.max(6, ...payloads.map((q) => q.length)) + 1, payloads.length > 3))]);
   const hand = handWrittenLine(cases, payloads);
   const parts = {
-    hand: wrap([hand && hand + ` (${payloads.join("/")})`]),
+    hand: wrap([hand && (payloads.length > 3 ? hand : hand + ` (${payloads.join("/")})`)]),
     standing: wrap([standingLine(cases, payloads, mode)]),
     compressed: wrap([compressionLine(cases, payloads)]),
     knee: wrap([kneeLine(cases, payloads)]),

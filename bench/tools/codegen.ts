@@ -7,8 +7,9 @@
  * --check it generates into a temporary folder and compares: exit 1 naming
  * every file that differs, is missing or is extra, so a schema changed
  * without its code (or code edited by hand) is caught. A generator whose
- * program is not installed is skipped with one line naming what to install;
- * under CI=true that is an error, as CI installs every generator.
+ * program is not installed gets one line naming what to install: without
+ * --check that is an error (its code cannot be made); with --check it is
+ * skipped, except under CI=true, as CI installs every generator.
  */
 
 import { mkdtempSync, readFileSync, rmSync, cpSync, mkdirSync } from "node:fs";

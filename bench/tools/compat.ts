@@ -14,13 +14,14 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { resultsFromFile } from "../report/results-file.ts";
 import { compatMarkdown, compatMatrix, type CompatColumn } from "../report/compat-table.ts";
 import { writeAtomic } from "../cli/output.ts";
 import { ROOT } from "../cli/paths.ts";
+import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 
 interface Place {
   /** Its folder under --out, and the column's label. */
@@ -42,8 +43,6 @@ export const PLACES: readonly Place[] = [
   { dir: "chromium-csp", label: "Chromium, strict CSP", args: ["--client", "browser", "--csp", "strict"] },
 ];
 
-const USAGE = "usage: bun run compat [--iterations N] [--runs N] [--payloads LIST] [--out DIR]";
-
 function main(argv: string[]): number {
   let values;
   try {
@@ -54,30 +53,43 @@ function main(argv: string[]): number {
   }
   const iterations = values.iterations ?? "20000";
   const runs = values.runs ?? "3";
-  for (const [flag, v] of [["--iterations", iterations], ["--runs", runs]] as const) {
-    if (!/^[1-9]\d{0,7}$/.test(v)) {
-      process.stderr.write(`compat: ${flag} must be a whole number from 1, got '${v}'\n${USAGE}\n`);
+  for (const [flag, v, max] of [["--iterations", iterations, 10_000_000], ["--runs", runs, 1000]] as const) {
+    if (!/^[1-9]\d*$/.test(v) || Number(v) > max) {
+      process.stderr.write(`compat: ${flag} must be a whole number from 1 to ${max}, got '${v}'\n`);
       return 2;
     }
+  }
+  const payloads = values.payloads ?? "all";
+  const unknown = payloads.split(",").find((p) => p !== "all" && !(PAYLOAD_NAMES as readonly string[]).includes(p));
+  if (unknown !== undefined) {
+    process.stderr.write(`compat: --payloads: unknown value '${unknown}'; valid values: ${PAYLOAD_NAMES.join(", ")} or all\n`);
+    return 2;
   }
   const out = path.resolve(values.out ?? path.join(ROOT, "results/compat"));
   const columns: CompatColumn[] = [];
   for (const place of PLACES) {
     const dir = path.join(out, place.dir);
     mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, "latest.json");
+    // A results file left by an earlier run must not stand in for this one.
+    rmSync(file, { force: true });
     process.stderr.write(`compat: ${place.label}...\n`);
     const modes = place.args.includes("--modes") ? [] : ["--modes", "codec"];
     // A round trip costs about a hundred encodes: a tenth of the messages.
     const n = modes.length > 0 ? Number(iterations) : Math.max(100, Math.ceil(Number(iterations) / 10));
-    const args = ["bench/cli/bench.ts", ...modes, "--codecs", "all", "--payloads", values.payloads ?? "all", "--iterations", String(n), "--warmup", String(Math.ceil(n / 5)), "--runs", runs, "--forks", "1", "--out", dir, ...place.args];
+    const args = ["bench/cli/bench.ts", ...modes, "--codecs", "all", "--payloads", payloads, "--iterations", String(n), "--warmup", String(Math.ceil(n / 5)), "--runs", runs, "--forks", "1", "--out", dir, ...place.args];
     const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...place.env }, timeout: 1_800_000 });
-    const file = path.join(dir, "latest.json");
     // Exit 1 is a run with failed cases (a codec that cannot run there): its results still count.
     if ((r.status !== 0 && r.status !== 1) || !existsSync(file)) {
       process.stderr.write(`compat: ${place.label}: the bench exited ${r.status ?? r.signal}:\n${r.stderr.trim().split("\n").slice(-5).join("\n")}\n`);
       return 1;
     }
-    columns.push({ label: place.label, results: resultsFromFile(readFileSync(file, "utf8")) });
+    const results = resultsFromFile(readFileSync(file, "utf8"));
+    if (!results.cases.some((c) => c.verified)) {
+      process.stderr.write(`compat: ${place.label}: no codec ran there:\n${r.stderr.trim().split("\n").slice(-5).join("\n")}\n`);
+      return 1;
+    }
+    columns.push({ label: place.label, results });
   }
   const markdown = compatMarkdown(compatMatrix(columns));
   writeAtomic(path.join(out, "compatibility.md"), markdown);

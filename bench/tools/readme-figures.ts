@@ -20,11 +20,13 @@ export const CALIBRATED_RUN = "results/sample/epyc-calibrate.csv";
 export const SAMPLE_SWEEPS = ["results/sample/epyc-sweep-1.csv", "results/sample/epyc-sweep-2.csv", "results/sample/epyc-sweep-3.csv"];
 /** An older run on another machine. */
 export const OTHER_MACHINE = "results/sample/all-modes-varied.csv";
+/** `bun run bench --codecs all --payloads all --modes codec`, and the same with `--client browser`. */
+export const EVERY_CODEC_RUNS = ["results/sample/epyc-every-codec.csv", "results/sample/chromium-every-codec.csv"];
 
 export const loadSample = (file: string): Sample => ({ name: file, results: resultsFromFile(readFileSync(path.join(ROOT, file), "utf8")) });
 
 export function sampleSet(): SampleSet {
-  return { runs: SAMPLE_RUNS.map(loadSample), calibrated: loadSample(CALIBRATED_RUN), sweeps: SAMPLE_SWEEPS.map(loadSample), other: loadSample(OTHER_MACHINE) };
+  return { runs: SAMPLE_RUNS.map(loadSample), calibrated: loadSample(CALIBRATED_RUN), sweeps: SAMPLE_SWEEPS.map(loadSample), other: loadSample(OTHER_MACHINE), everyCodec: EVERY_CODEC_RUNS.map(loadSample) };
 }
 
 /** The block as the committed files give it. */
@@ -46,7 +48,7 @@ function main(argv: string[]): number {
     return updated === readme ? 0 : 1;
   }
   writeAtomic(readmePath, updated);
-  process.stdout.write(`Wrote the figures block of README.md from ${[...SAMPLE_RUNS, CALIBRATED_RUN, ...SAMPLE_SWEEPS, OTHER_MACHINE].join(", ")}.\n`);
+  process.stdout.write(`Wrote the figures block of README.md from ${[...SAMPLE_RUNS, CALIBRATED_RUN, ...SAMPLE_SWEEPS, OTHER_MACHINE, ...EVERY_CODEC_RUNS].join(", ")}.\n`);
   return 0;
 }
 

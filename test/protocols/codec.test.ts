@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { EXAMPLE_MESSAGES, PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { DecodeError } from "../../custom-binary/index.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
+import { uint53 } from "../../protocols/codec.ts";
 import { shapeError } from "../../protocols/socket/shape.ts";
 import { badFrames } from "../helpers/frames.ts";
 
@@ -36,6 +37,25 @@ describe("decoders on bad frames", () => {
         const pc = codec.forPayload(payload);
         expect(pc.decode(pc.encode(EXAMPLE_MESSAGES[payload]))).toEqual(EXAMPLE_MESSAGES[payload]);
       }
+    }
+  });
+});
+
+describe("uint53: a 64-bit field as the number the messages hold", () => {
+  it("is exact up to 2^53 - 1 and refuses what no number carries, never rounding", () => {
+    expect(uint53(0n)).toBe(0);
+    expect(uint53(2n ** 53n - 1n)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(() => uint53(2n ** 53n)).toThrow(RangeError);
+    expect(() => uint53(2n ** 64n - 1n)).toThrow(/beyond the 0..2\^53 - 1/);
+    expect(() => uint53(-1n)).toThrow(RangeError);
+  });
+
+  it("a uint64 of 2^53 on the wire fails the decode of every schema codec that reads bigints", () => {
+    // A market message whose seq is 2^53, written by each codec's own library.
+    const beyond = { ...EXAMPLE_MESSAGES.market, seq: 2 ** 53 };
+    for (const name of ["protobuf-es", "bebop", "flatbuffers", "capnp"]) {
+      const pc = BUILT_IN.get(name)!.forPayload("market");
+      expect(() => pc.decode(pc.encode(beyond)), name).toThrow(RangeError);
     }
   });
 });

@@ -84,13 +84,16 @@ export interface BrowserOutcome {
   failures: string[];
 }
 
+/** How long a page error may stand with no run begun before the page counts as failed to start. */
+const START_GRACE_MS = 10_000;
+
 export async function runBrowserClient(
   chromiumPath: string,
   job: BrowserJob,
   onProgress: (p: Progress) => void,
   shouldStop: () => boolean = () => false,
   onCase: (c: CaseResult) => void = () => {},
-  timeoutMs = 30 * 60_000,
+  silentMs = 10 * 60_000,
 ): Promise<BrowserOutcome> {
   const browser = await launchChromium(chromiumPath);
   const context = browser.context;
@@ -98,16 +101,25 @@ export async function runBrowserClient(
     const page = context.pages()[0] ?? (await context.newPage());
     const pageErrors: string[] = [];
     page.on("pageerror", (e) => pageErrors.push(e.message));
+    // A run of every codec on every payload takes longer than any fixed deadline; a page that says nothing for `silentMs` has stalled.
+    let heardAt = Date.now();
     page.on("console", (msg) => {
       const text = msg.text();
+      heardAt = Date.now();
       if (text.startsWith("bench-progress ")) onProgress(JSON.parse(text.slice("bench-progress ".length)) as Progress);
       else if (text.startsWith("bench-case ")) onCase(parseLine(text.slice("bench-case ".length)) as CaseResult);
     });
     await page.goto(autorunUrl(job));
-    const deadline = Date.now() + timeoutMs;
+    let firstErrorAt: number | undefined;
     let stopClicked = false;
     while (!(await page.evaluate(() => window.__bench?.done === true))) {
-      if (Date.now() > deadline) throw new CliError("PAGE", `the page did not finish within ${timeoutMs / 60_000} minutes`);
+      if (Date.now() - heardAt > silentMs) throw new CliError("PAGE", `the page reported no progress for ${silentMs / 60_000} minutes`);
+      // A page whose script failed before its run began never will: once its error has stood for a while with no
+      // run under way, say why rather than wait out the deadline.
+      if (pageErrors.length > 0 && (await page.evaluate(() => window.__bench === undefined))) {
+        firstErrorAt ??= Date.now();
+        if (Date.now() - firstErrorAt > START_GRACE_MS) throw new CliError("PAGE", `the page failed to start: ${pageErrors[0]}`);
+      }
       if (!stopClicked && shouldStop()) {
         // The page's own "Stop after this case" button.
         await page.click("#stop");

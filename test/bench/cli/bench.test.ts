@@ -27,6 +27,10 @@ function bench(...args: string[]): { code: number | null; stdout: string; stderr
 describe("bad flags: one line naming the problem and the valid values, exit 2", () => {
   it.each([
     [["--bogus"], /^bench: unknown option '--bogus'; valid options: --codecs, --payloads, .*--help\n$/],
+    [["--client", "browser", "--csp", "lax"], /^bench: --csp: unknown value 'lax'; valid values: off, strict\n$/],
+    [["--client", "browser", "--csp", "off,strict"], /^bench: --csp takes one policy; valid values: off, strict\n$/],
+    [["--csp", "strict"], /^bench: --csp applies to the page, so to --client browser only \(got --client bun\)\n$/],
+    [["--client", "browser", "--csp", "strict", "--url", "ws://127.0.0.1:1"], /^bench: --csp sets the policy of a server the bench starts; with --url, start that server with bun run server --csp\n$/],
     [["--codecs", "json,yaml"], /^bench: --codecs: unknown value 'yaml'; valid values: json, json-bytes, custom-binary, .* or all, default, text, schema, schemaless, zero-copy\n$/],
     [["--payloads", "huge"], /^bench: --payloads: unknown value 'huge'; valid values: small, medium, large, chat, game-tick, market or all\n$/],
     [["--modes", "telepathy"], /^bench: --modes: unknown value 'telepathy'; valid values: codec, roundtrip, stream, fanout, latency or all\n$/],

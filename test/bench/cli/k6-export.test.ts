@@ -13,6 +13,8 @@ import { spawnServer } from "../../../bench/cli/processes/server-process.ts";
 import { k6Results } from "../../../bench/report/k6-rows.ts";
 import { sourcedCases } from "../../../bench/report/sources.ts";
 import { k6Path, skipK6Tests } from "../../helpers/k6.ts";
+import { benchCodecNames } from "../../../protocols/socket/contract.ts";
+import { BUILT_IN } from "../../../protocols/registry.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-k6-"));
@@ -37,12 +39,20 @@ function k6(args: string[]): Promise<{ code: number | null; output: string }> {
 describe("bun run bench --export-k6", () => {
   it("writes the script, its config and every codec x payload's frames, each echoed canonically by its codec", () => {
     const dir = path.join(tmp, "all");
-    const r = bench("--export-k6", dir, "--payloads", "all", "--k6-connections", "3", "--k6-messages", "40");
+    const r = bench("--export-k6", dir, "--codecs", "all", "--payloads", "all", "--k6-connections", "3", "--k6-messages", "40");
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^Wrote a k6 test to .*: 48 codec x payload cases, each 3 connection\(s\) x 40 messages at 100\/s per connection\.\n/);
+    const cases = benchCodecNames(BUILT_IN).length * 6;
+    expect(r.stdout).toMatch(new RegExp(`^Wrote a k6 test to .*: ${cases} codec x payload cases, each 3 connection\\(s\\) x 40 messages at 100/s per connection\\.\n`));
     const config = JSON.parse(readFileSync(path.join(dir, "config.json"), "utf8")) as { cases: { codec: string; payload: string; frames: number }[]; connections: number };
     expect(config.connections).toBe(3);
-    expect(config.cases).toHaveLength(48);
+    expect(config.cases).toHaveLength(cases);
+    // Each frame file holds exactly the frames' bytes: [u32 length][bytes], no more (never a view's larger buffer).
+    for (const c of config.cases as unknown as { file: string; frames: number }[]) {
+      const bytes = readFileSync(path.join(dir, "frames", c.file));
+      let at = 0;
+      for (let i = 0; i < c.frames; i++) at += 4 + bytes.readUInt32LE(at);
+      expect(at, c.file).toBe(bytes.length);
+    }
     for (const c of config.cases) expect(c.frames).toBe(40);
     expect(readFileSync(path.join(dir, "script.js"), "utf8")).toContain('from "k6/websockets"');
   });
@@ -60,7 +70,7 @@ describe("bun run bench --export-k6", () => {
 describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts"))("k6 against bun run server, split over two processes", () => {
   it("together the two segments send exactly the configured total, every echo matches, and the merged report counts each message once", async () => {
     const dir = path.join(tmp, "split");
-    const r = bench("--export-k6", dir, "--payloads", "small,chat", "--k6-connections", "4", "--k6-messages", "50", "--k6-rate", "200", "--k6-ramp", "0", "--k6-stall", "5");
+    const r = bench("--export-k6", dir, "--codecs", "all", "--payloads", "small,chat", "--k6-connections", "4", "--k6-messages", "50", "--k6-rate", "200", "--k6-ramp", "0", "--k6-stall", "5");
     expect(r.code, r.stderr).toBe(0);
     // `bun run server` as its own process, as a user runs it beside k6: started directly, not with test/helpers/server.ts.
     const server = await spawnServer();
@@ -73,7 +83,8 @@ describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts"))("k6 against bun
       expect(b.code, b.output).toBe(0);
       const one = k6Results([readFileSync(path.join(tmp, "a.json"), "utf8")]);
       const both = k6Results([readFileSync(path.join(tmp, "a.json"), "utf8"), readFileSync(path.join(tmp, "b.json"), "utf8")]);
-      expect(both.counts).toHaveLength(16); // 8 socket codecs x 2 payloads
+      const cases = benchCodecNames(BUILT_IN).length * 2; // every socket codec x 2 payloads
+      expect(both.counts).toHaveLength(cases);
       for (const c of both.counts) {
         expect(c, `${c.codec} ${c.payload}`).toMatchObject({ sent: 200, received: 200, lost: 0, checksPassed: 200, checksFailed: 0 });
       }
@@ -88,7 +99,7 @@ describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts"))("k6 against bun
       const report = spawnSync(process.execPath, ["bench/cli/report.ts", path.join(tmp, "a.json"), path.join(tmp, "b.json"), bun, "--out", path.join(tmp, "k6.html")], { cwd: ROOT, encoding: "utf8" });
       expect(report.status, report.stderr).toBe(0);
       const bunRows = readFileSync(bun, "utf8").trim().split("\n").length - 1;
-      expect(report.stdout).toContain(`Wrote ${path.join(tmp, "k6.html")} (${bunRows + 16} rows).`);
+      expect(report.stdout).toContain(`Wrote ${path.join(tmp, "k6.html")} (${bunRows + cases} rows).`);
       const html = readFileSync(path.join(tmp, "k6.html"), "utf8");
       expect(html).toMatch(/<td>k6 v[^<]*<\/td><td>latency<\/td><td>chat<\/td><td>custom-binary<\/td>/);
       expect(report.stdout).toContain("k6 (2 file(s), merged): sent / received / lost, checks passed / failed; p50 / p99 from due and from send (1 ms clock)");

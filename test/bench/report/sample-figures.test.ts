@@ -43,7 +43,24 @@ const sweep = (rate: number, missed: number | ""): Sample => ({
 });
 
 describe("sampleFigures", () => {
-  const block = sampleFigures({ runs: [run("a.csv", 0.5), run("b.csv", 0.6)], calibrated, sweeps: [sweep(20000, 24000), sweep(24000, "")], other: run("c.csv", 1) });
+  const everyCodec: Sample = {
+    name: "every.csv",
+    results: resultsFromFile(
+      csv([
+        { mode: "codec", codec: "json", payload: "small", ...ratio("total_vs_json", 1) },
+        { mode: "codec", codec: "custom-binary", payload: "small", ...ratio("total_vs_json", 0.4) },
+        { mode: "codec", codec: "avro", payload: "small", ...ratio("total_vs_json", 0.5) },
+        { mode: "codec", codec: "msgpackr", payload: "small", ...ratio("total_vs_json", 0.2) },
+        { mode: "codec", codec: "protobuf", payload: "small", ...ratio("total_vs_json", 0.8) },
+      ]),
+    ),
+  };
+  const block = sampleFigures({ runs: [run("a.csv", 0.5), run("b.csv", 0.6)], calibrated, sweeps: [sweep(20000, 24000), sweep(24000, "")], other: run("c.csv", 1), everyCodec: [everyCodec] });
+
+  it("says where custom-binary stands among every codec: its place, the fastest other schema codec and how far", () => {
+    const part = block.slice(block.indexOf("Every codec on every payload, codec mode, `every.csv`"));
+    expect(part).toContain("| small | 0.40 ± 2.0% | 2 of 5 | avro (0.50) | 0.80 | msgpackr |");
+  });
 
   it("is one marked block naming the files and the machine", () => {
     expect(block.startsWith(FIGURES_BEGIN)).toBe(true);

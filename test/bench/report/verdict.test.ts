@@ -58,6 +58,18 @@ describe("the verdict", () => {
     expect(b).toContain("custom-binary vs json: 2.50x time, 1.25x bytes (small)");
   });
 
+  it("with fifteen codecs on six payloads, still says each payload's winner, what json costs and custom-binary's standing within the budget", () => {
+    const payloads = ["small", "medium", "large", "chat", "game-tick", "market"];
+    const codecs = ["json", "json-bytes", "custom-binary", "protobuf", "pbf", "protobuf-es", "avro", "bebop", "msgpack", "msgpackr", "msgpackr-records", "cbor", "bson", "flatbuffers", "capnp"];
+    const cases = payloads.flatMap((payload) => codecs.map((codec, i) => caseOf(codec, payload, rounds(100 + 37 * ((i * 7) % 15)), { bytes: 20 + i })));
+    const lines = verdictOf(cases);
+    expect(lines.length).toBeLessThanOrEqual(VERDICT_MAX_LINES);
+    for (const payload of payloads) expect(lines.some((l) => l.startsWith(`${payload} `)), payload).toBe(true);
+    expect(lines.some((l) => l.startsWith("custom-binary vs json: "))).toBe(true);
+    expect(lines.some((l) => l.startsWith("custom-binary ranks "))).toBe(true);
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(100);
+  });
+
   it("says where custom-binary ranks and how it stands against the fastest other schema codec", () => {
     const cases = [
       caseOf("json", "small", rounds(200)),
