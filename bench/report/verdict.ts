@@ -145,8 +145,12 @@ function standingLine(cases: readonly CaseResult[], payloads: readonly PayloadNa
   // Beyond three payloads, one line: the figures without the rivals' names.
   const many = places.length > 3;
   const sep = many ? "/" : " / ";
-  const shown = many ? against.map((a) => a.replace(/x .*$/, "")) : against;
-  const vs = against.every((a) => a === "-") ? "" : `; vs the fastest other schema codec ${shown.join(sep)}${many ? "x" : ""}`;
+  // One rival on every payload is named once; several, after each figure (three payloads or fewer).
+  const rivals = [...new Set(against.filter((a) => a !== "-").map((a) => a.replace(/^.*?x /, "")))];
+  const one = rivals.length === 1;
+  const shown = many || one ? against.map((a) => a.replace(/x .*$/, "")) : against;
+  const who = one ? ` (${rivals[0]})` : "";
+  const vs = against.every((a) => a === "-") ? "" : `; vs the fastest other schema codec${who} ${shown.join(sep)}${many || one ? "x" : ""}`;
   const sameCount = places.every((p) => p.of === places[0]!.of);
   const ranks = sameCount ? `${places.map((p) => p.place).join(sep)} of ${places[0]!.of}` : places.map((p) => `${p.place} of ${p.of}`).join(sep);
   return `custom-binary ranks ${ranks}${vs}`;
