@@ -21,7 +21,7 @@ const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-interrupt-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function startBench(args: string[], how: { viaBunRun?: boolean; env?: Record<string, string> } = {}): { done: Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>; child: ReturnType<typeof spawn>; stderr(): string } {
+function startBench(args: string[], how: { viaBunRun?: boolean; env?: Record<string, string> } = {}): { done: Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>; child: ReturnType<typeof spawn>; stderr(): string; exited(): boolean } {
   const started = Date.now();
   // A process group of its own, as a terminal gives a command: Ctrl-C goes to every process in it.
   const command = how.viaBunRun ? ["run", "bench", ...args] : ["bench/cli/bench.ts", ...args];
@@ -33,13 +33,17 @@ function startBench(args: string[], how: { viaBunRun?: boolean; env?: Record<str
   const done = new Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>((resolve) =>
     child.once("exit", (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })),
   );
-  return { done, child, stderr: () => stderr };
+  let exited = false;
+  void done.then(() => (exited = true));
+  return { done, child, stderr: () => stderr, exited: () => exited };
 }
 
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+/** Waits for check(); a bench given as `watching` that ends first, or the timeout, fails with what it printed. */
+async function until(check: () => boolean, timeoutMs: number, watching?: { stderr(): string; exited(): boolean }): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
-    if (Date.now() > end) throw new Error("timed out waiting");
+    if (watching?.exited()) throw new Error(`the bench ended before the awaited moment; it printed:\n${watching.stderr()}`);
+    if (Date.now() > end) throw new Error(`timed out waiting${watching ? `; the bench printed:\n${watching.stderr()}` : ""}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -71,7 +75,7 @@ describe("Ctrl-C, sent to the whole process group as a terminal does", () => {
     const out = path.join(tmp, "sigint-codec");
     const bench = startBench(["--modes", "codec", "--iterations", "100000", "--runs", "5", "--warmup", "1000", "--out", out]);
     // Rounds are being timed (a progress line names a round; the first line, at once, names the check before them).
-    await until(() => /\(run\)/.test(bench.stderr()), 120_000);
+    await until(() => /\(run\)/.test(bench.stderr()), 120_000, bench);
     process.kill(-bench.child.pid!, "SIGINT");
     const rows = expectInterrupted(await bench.done, out);
     const header = rows[0]!;
@@ -88,7 +92,7 @@ describe("Ctrl-C, sent to the whole process group as a terminal does", () => {
     const out = path.join(tmp, "sigint-socket");
     const bench = startBench(["--codecs", "json,custom-binary,raw", "--iterations", "3000", "--runs", "3", "--warmup", "100", "--out", out]);
     // Wait until a WebSocket case has finished: the socket modes are under way.
-    await until(() => liveRows(out).some((row) => row.includes("roundtrip") || row.includes("stream")), 120_000);
+    await until(() => liveRows(out).some((row) => row.includes("roundtrip") || row.includes("stream")), 120_000, bench);
     process.kill(-bench.child.pid!, "SIGINT");
     const rows = expectInterrupted(await bench.done, out);
     expect(rows.some((row) => row.includes("roundtrip"))).toBe(true);
@@ -114,7 +118,7 @@ describe("Ctrl-C as a user gives it", () => {
     const out = path.join(tmp, "sigint-bun-run");
     // Short runs, many of them: the check before the first round is quick even on a busy machine, and the rounds last.
     const bench = startBench(["--modes", "codec", "--codecs", "json,custom-binary", "--iterations", "20000", "--runs", "40", "--warmup", "1000", "--out", out], { viaBunRun: true });
-    await until(() => /\(run\)/.test(bench.stderr()), 150_000);
+    await until(() => /\(run\)/.test(bench.stderr()), 150_000, bench);
     process.kill(-bench.child.pid!, "SIGINT");
     const r = await bench.done;
     expect(r.stderr).not.toContain("quit by a second Ctrl-C");
@@ -138,7 +142,7 @@ export default { name: "stuck", description: "JSON that blocks on the medium mes
     );
     const mark = `BENCH_TEST_MARK=${process.pid}-${Date.now()}`;
     const bench = startBench(["--modes", "codec", "--codec-module", module, "--codecs", "json,stuck", "--payloads", "small,medium", "--iterations", "2000", "--runs", "2", "--forks", "2", "--out", out], { env: { BENCH_TEST_MARK: mark.split("=")[1]! } });
-    await until(() => existsSync(blocked), 120_000);
+    await until(() => existsSync(blocked), 120_000, bench);
     process.kill(-bench.child.pid!, "SIGINT");
     await until(() => bench.stderr().includes("stopping after the current round or case"), 10_000);
     await new Promise((r) => setTimeout(r, 700));
@@ -162,7 +166,7 @@ describe.skipIf(skipBrowserTests("run.test.ts") || process.platform !== "linux")
     const mark = `BENCH_TEST_MARK=${process.pid}-browser-${Date.now()}`;
     const bench = startBench(["--client", "browser", "--modes", "codec,roundtrip", "--codecs", "json,custom-binary", "--payloads", "small,medium,large", "--iterations", "3000", "--runs", "3", "--out", out], { env: { BENCH_TEST_MARK: mark.split("=")[1]! } });
     // The page streams each case as it finishes it: wait for the first in the live CSV.
-    await until(() => liveRows(out).length >= 2, 150_000);
+    await until(() => liveRows(out).length >= 2, 150_000, bench);
     process.kill(bench.child.pid!, "SIGTERM");
     const r = await bench.done;
     expect(r.code, r.stderr).toBe(143);
