@@ -164,28 +164,41 @@ export interface SampleSet {
   calibrated: Sample;
   sweeps: readonly Sample[];
   other: Sample;
-  /** Codec mode with every codec on every payload (`--codecs all --payloads all`): in Bun, and in a browser. */
+  /** Every codec on every payload (`--codecs all --payloads all`): codec mode in Bun and in a browser, and the field figures of a stream run in Bun. */
   everyCodec: readonly Sample[];
 }
 
 /**
- * custom-binary against every codec, per payload, in one run's codec mode:
- * its time relative to JSON's, its place, the fastest other schema codec
- * and custom-binary's time relative to that codec's (the ratio of their
- * ratios to JSON), and the fastest codec of all.
+ * custom-binary against every codec, per payload, in one run: its time
+ * relative to JSON's (codec mode's, or the field figure inside the server in
+ * a WebSocket mode), its place, the fastest other schema codec and
+ * custom-binary's time relative to that codec's (the ratio of their ratios
+ * to JSON), and the fastest codec of all.
  */
-function standingTable(sample: Sample): string[] {
+function standingTable(sample: Sample, mode: string, pick: (r: CaseRatios) => Ratio | undefined): string[] {
   const lines = ["| payload | custom-binary vs json | place | fastest other schema codec | custom-binary vs it | fastest of all |", "|---|---|---|---|---|---|"];
-  const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (c.ratios?.vsJson?.ratio ?? Number.NaN));
+  const key = (c: CaseResult): number => (c.codec === "json" ? 1 : ((c.ratios && pick(c.ratios)?.ratio) ?? Number.NaN));
   for (const payload of PAYLOAD_NAMES) {
-    const ranked = sample.results.cases.filter((c) => c.verified && c.mode === "codec" && c.payload === payload && Number.isFinite(key(c)) && !c.codec.startsWith("cal-")).sort((a, b) => key(a) - key(b));
+    const ranked = sample.results.cases.filter((c) => c.verified && c.mode === mode && c.payload === payload && Number.isFinite(key(c)) && !c.codec.startsWith("cal-")).sort((a, b) => key(a) - key(b));
     const cb = ranked.find((c) => c.codec === "custom-binary");
     if (!cb) continue;
     const rival = ranked.find((c) => c !== cb && BUILT_IN.get(c.codec)?.family === "schema");
     const vsRival = rival ? `${(key(cb) / key(rival)).toFixed(2)}` : "-";
-    lines.push(`| ${payload} | ${ratioCell(cb, VS_JSON).text} | ${ranked.indexOf(cb) + 1} of ${ranked.length} | ${rival ? `${rival.codec} (${key(rival).toFixed(2)})` : "-"} | ${vsRival} | ${ranked[0]!.codec} |`);
+    lines.push(`| ${payload} | ${ratioCell(cb, pick).text} | ${ranked.indexOf(cb) + 1} of ${ranked.length} | ${rival ? `${rival.codec} (${key(rival).toFixed(2)})` : "-"} | ${vsRival} | ${ranked[0]!.codec} |`);
   }
   return lines;
+}
+
+/** The standings an every-codec run gives: codec mode's (the lab), and the server's own decode + encode where it ran a WebSocket mode (the field). */
+function standings(sample: Sample): string[] {
+  const where = `\`${sample.name}\` (${machineLine(sample.results)}${sample.results.cases.some((c) => c.client === "browser") ? `, in ${sample.results.environments?.browser?.runtimeVersion ?? "a browser"}` : ""})`;
+  const out: string[] = [];
+  const has = (mode: string, pick: (r: CaseRatios) => Ratio | undefined): boolean => sample.results.cases.some((c) => c.verified && c.mode === mode && c.ratios !== undefined && pick(c.ratios) !== undefined);
+  if (has("codec", VS_JSON)) out.push("", `Every codec on every payload, codec mode, ${where}: where custom-binary stands.`, "", ...standingTable(sample, "codec", VS_JSON));
+  for (const mode of ["stream", "roundtrip"]) {
+    if (has(mode, FIELD)) out.push("", `Every codec on every payload, inside the server (${mode} mode's field figure: its own decode + encode), ${where}: where custom-binary stands.`, "", ...standingTable(sample, mode, FIELD));
+  }
+  return out;
 }
 
 export function sampleFigures(set: SampleSet): string {
@@ -212,9 +225,7 @@ export function sampleFigures(set: SampleSet): string {
       out.push(`| ${payload} | ${codec} | ${ratioCell(mine, VS_JSON).text} | ${ratioCell(find(other.results, "codec", payload, codec), VS_JSON).text} |`);
     }
   }
-  for (const sample of set.everyCodec) {
-    out.push("", `Every codec on every payload, codec mode, \`${sample.name}\` (${machineLine(sample.results)}${sample.results.cases.some((c) => c.client === "browser") ? `, in ${sample.results.environments?.browser?.runtimeVersion ?? "a browser"}` : ""}): where custom-binary stands.`, "", ...standingTable(sample));
-  }
+  for (const sample of set.everyCodec) out.push(...standings(sample));
   out.push("", FIGURES_END);
   return out.join("\n");
 }

@@ -21,7 +21,7 @@ export const SAMPLE_SWEEPS = ["results/sample/epyc-sweep-1.csv", "results/sample
 /** An older run on another machine. */
 export const OTHER_MACHINE = "results/sample/all-modes-varied.csv";
 /** `bun run bench --codecs all --payloads all --modes codec`, and the same with `--client browser`. */
-export const EVERY_CODEC_RUNS = ["results/sample/epyc-every-codec.csv", "results/sample/chromium-every-codec.csv"];
+export const EVERY_CODEC_RUNS = ["results/sample/epyc-every-codec.csv", "results/sample/chromium-every-codec.csv", "results/sample/epyc-every-codec-field.csv"];
 
 export const loadSample = (file: string): Sample => ({ name: file, results: resultsFromFile(readFileSync(path.join(ROOT, file), "utf8")) });
 
