@@ -3,9 +3,10 @@
  * docs/custom-binary.md).
  */
 
-// Encoding and decoding
+// Encoding, decoding, and reading one message's routing key
 export { createCustomBinary, type CustomBinary } from "./create-custom-binary.ts";
 export { encodeWith, decodeWith, layoutOf, type Message } from "./layouts.ts";
+export { readKeyWith } from "./keys.ts";
 export { ASCII_FLAG, HEADER, MESSAGE_TYPE, VERSION, type LayoutName } from "./header.ts";
 export type { SmallMessage, MediumMessage, LargeMessage } from "./article.ts";
 export type { ChatMessage, Reaction } from "./chat.ts";

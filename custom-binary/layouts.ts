@@ -77,11 +77,20 @@ export function decodeWith(r: BinaryReader, bytes: Uint8Array): Message {
       m = readMarket(r, ascii);
       break;
     default:
-      if (header >> 4 !== VERSION) {
-        throw new DecodeError("UNSUPPORTED_VERSION", 0, header, `unsupported version ${header >> 4} (this decoder reads version ${VERSION})`);
-      }
-      throw new DecodeError("UNKNOWN_TYPE", 0, header, `unknown message type ${header & 0x07} in header ${hexByte(header)}`);
+      throw unreadableHeader(header);
   }
   r.finish();
   return m;
+}
+
+/**
+ * The error for a header no version-1 layout reads: another version
+ * (UNSUPPORTED_VERSION), or version 1 with a type it does not have
+ * (UNKNOWN_TYPE). The decoder and the key reader (keys.ts) both throw it.
+ */
+export function unreadableHeader(header: number): DecodeError {
+  if (header >> 4 !== VERSION) {
+    return new DecodeError("UNSUPPORTED_VERSION", 0, header, `unsupported version ${header >> 4} (this decoder reads version ${VERSION})`);
+  }
+  return new DecodeError("UNKNOWN_TYPE", 0, header, `unknown message type ${header & 0x07} in header ${hexByte(header)}`);
 }

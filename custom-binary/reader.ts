@@ -133,6 +133,18 @@ export class BinaryReader {
     return s;
   }
 
+  /**
+   * Moves past one string without looking at its text (the key reader's
+   * way to the field after it): its length varint and bounds are checked as
+   * `strings` checks them, so a cut-off string is the same RangeError.
+   */
+  skipString(): void {
+    const length = this.varUint32();
+    const start = this.pos;
+    if (length > this.end - start) throw truncated(start, length, this.end);
+    this.pos = start + length;
+  }
+
   /** After the last field read by `string()`: an unflagged message needs a non-ASCII string. */
   asciiFlagChecked(ascii: boolean): void {
     if (!ascii && !this.sawNonAscii) {

@@ -26,6 +26,11 @@
  * avsc reads through Node's Buffer methods, so a plain Uint8Array is
  * wrapped in a Buffer over the same memory first (no copy).
  *
+ * Read one (readKey, key access "scan"): Avro writes a record's fields in
+ * the schema's order with no tags or offsets, so the routing key is found
+ * by reading the fields before it, through avsc's public per-type API
+ * (keyScan below), and the read stops after the key.
+ *
  * avsc generates each record type's reader, writer and class with
  * `new Function` when a schema is parsed (the codec's first use); it has no
  * path without it, so a page under a Content-Security-Policy needs
@@ -39,7 +44,7 @@ import { Buffer } from "buffer";
 import type { Codec, Encoded, PayloadCodec } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import type { ChatMessage, Entity, GameTickMessage, MarketMessage, Reaction } from "./message-sets.ts";
-import { isBuiltIn, type BuiltInPayload, type LargeMessage, type MediumMessage, type Message, type SmallMessage } from "./messages.ts";
+import { isBuiltIn, ROUTING_KEYS, type BuiltInPayload, type LargeMessage, type MediumMessage, type Message, type SmallMessage } from "./messages.ts";
 import chatSchema from "./schemas/avro/chat.avsc" with { type: "json" };
 import gameTickSchema from "./schemas/avro/game-tick.avsc" with { type: "json" };
 import largeSchema from "./schemas/avro/large.avsc" with { type: "json" };
@@ -192,6 +197,62 @@ function asBuffer(data: Encoded): Buffer {
   return bytes instanceof Buffer ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/** A plain Avro long, to read a string's length prefix with (readKey, below). */
+let lengthType: InstanceType<typeof avsc.Type> | undefined;
+
+/**
+ * readKey: the record's fields before the routing key, then the key, each
+ * read with its avsc type's `decode(buf, pos)` ({ value, offset }, offset
+ * -1 where the value runs past the frame's end: then readKey throws, as
+ * fromBuffer throws "truncated buffer"), stopping after the key; the
+ * fields after it are not looked at (the trailing-data check is
+ * fromBuffer's, and readKey is no validation). The record's generated
+ * reader reads the same field types in the same order from the same
+ * position (and avsc reads past the end of a frame only to fail the whole
+ * record), so wherever fromBuffer reads a frame the key is the value it
+ * holds in the key's field: converted as decode converts it, which for
+ * these keys (uint32 longs, market's string symbol) is not at all.
+ *
+ * A string or bytes field before the key (the article payloads' texts) is
+ * not decoded: its length prefix is read as a long and that many bytes
+ * are stepped over, the steps avsc's own string reader takes (a negative
+ * length fails the record there too).
+ */
+function keyScan(type: InstanceType<typeof avsc.Type>, payload: BuiltInPayload): (data: Encoded) => unknown {
+  const fields = (type as InstanceType<typeof avsc.types.RecordType>).fields;
+  const keyName = ROUTING_KEYS[payload];
+  const k = fields.findIndex((f) => f.name === keyName);
+  if (k < 0) throw new Error(`avro: ${type.name} has no field '${keyName}' to read the routing key from`);
+  const before = fields.slice(0, k).map((f) => f.type);
+  /** Per field before the key: whether it is a string or bytes (stepped over by its length). */
+  const lengthPrefixed = before.map((t) => t.typeName === "string" || t.typeName === "bytes");
+  const keyType = fields[k]!.type;
+  lengthType ??= avsc.Type.forSchema("long");
+  const length = lengthType;
+  const truncated = (name: string): never => {
+    throw new RangeError(`avro: truncated or malformed frame (field '${name}' runs past its end, or has a negative length)`);
+  };
+  return (data: Encoded): unknown => {
+    const buf = asBuffer(data);
+    let pos = 0;
+    for (let i = 0; i < before.length; i++) {
+      if (lengthPrefixed[i]) {
+        const n = length.decode(buf, pos);
+        if (n.offset < 0 || n.value < 0) truncated(fields[i]!.name);
+        pos = n.offset + n.value;
+        if (pos > buf.length) truncated(fields[i]!.name);
+      } else {
+        const r = before[i]!.decode(buf, pos);
+        if (r.offset < 0) truncated(fields[i]!.name);
+        pos = r.offset;
+      }
+    }
+    const key = keyType.decode(buf, pos);
+    if (key.offset < 0) truncated(keyName);
+    return key.value;
+  };
+}
+
 export const avro: Codec = {
   name: "avro",
   description: "Apache Avro binary (avsc, protocols/schemas/avro/), binary frame",
@@ -199,6 +260,7 @@ export const avro: Codec = {
   family: "schema",
   standard: true,
   library: "avsc",
+  keyAccess: "scan",
   notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no Avro schema for your own messages (protocols/schemas/avro/ has the built-in payloads')"),
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `avro has no schema for '${payload}'`);
@@ -207,6 +269,7 @@ export const avro: Codec = {
     return {
       encode: (message: Message): Encoded => type.toBuffer(message),
       decode: (data: Encoded): Message => toPlain(type.fromBuffer(asBuffer(data)) as Decoded),
+      readKey: keyScan(type, payload),
     };
   },
 };

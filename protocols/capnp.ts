@@ -36,6 +36,13 @@
  *   throws an Error. Two checks here keep a corrupt frame from costing
  *   seconds first: the segment table must fit in the frame, and a list may
  *   not claim more items than the frame has bytes.
+ *
+ * Read one (readKey, keyAccess "lazy"): the frame is opened as decode opens
+ * it (messageOf's checks, the same Message and getRoot, so the segment is
+ * copied out and the root pointer checked as in decode), and the routing key
+ * is read through its one generated getter, the other fields never
+ * touched: a data-section read for num, room and tick, market's symbol
+ * through its Text pointer, as decode reads it.
  */
 
 import { Message as CapnpMessage, type Struct } from "capnp-es";
@@ -87,8 +94,16 @@ function items(length: number, frameBytes: number): number {
   return length;
 }
 
-/** A codec pair from the root struct type, its setters and its reader (given the frame's length in bytes). */
-function pair<T extends Struct>(Root: StructClass<T>, write: (root: T, message: Message) => void, read: (root: T, frameBytes: number) => Message): PayloadCodec {
+/**
+ * A codec pair from the root struct type, its setters, its reader (given
+ * the frame's length in bytes) and the getter of its routing key.
+ */
+function pair<T extends Struct>(
+  Root: StructClass<T>,
+  write: (root: T, message: Message) => void,
+  read: (root: T, frameBytes: number) => Message,
+  key: (root: T) => unknown,
+): PayloadCodec {
   return {
     encode(message: Message): Encoded {
       const m = new CapnpMessage();
@@ -96,6 +111,7 @@ function pair<T extends Struct>(Root: StructClass<T>, write: (root: T, message: 
       return bytesOf(m);
     },
     decode: (data: Encoded): Message => read(messageOf(data).getRoot(Root as never) as T, (data as Uint8Array).length),
+    readKey: (data: Encoded): unknown => key(messageOf(data).getRoot(Root as never) as T),
   };
 }
 
@@ -108,6 +124,7 @@ function small(): PayloadCodec {
       r.num = m.num;
     },
     (r) => ({ text: r.text, num: r.num }) satisfies SmallMessage,
+    (r) => r.num,
   );
 }
 
@@ -122,6 +139,7 @@ function medium(): PayloadCodec {
       r.decimal = m.decimal;
     },
     (r) => ({ text: r.text, text2: r.text2, num: r.num, decimal: r.decimal }) satisfies MediumMessage,
+    (r) => r.num,
   );
 }
 
@@ -150,6 +168,7 @@ function large(): PayloadCodec {
         num2: r.num2,
         decimal2: r.decimal2,
       }) satisfies LargeMessage,
+    (r) => r.num,
   );
 }
 
@@ -190,6 +209,8 @@ function chat(): PayloadCodec {
       if (editedAt.which() === Chat_EditedAt.VALUE) out.editedAt = uint53(editedAt.value);
       return out;
     },
+    // A data-section read: the reactions list (its item check included) is decode's alone.
+    (r) => r.room,
   );
 }
 
@@ -224,6 +245,8 @@ function gameTick(): PayloadCodec {
       }
       return { tick: r.tick, entities } satisfies GameTickMessage;
     },
+    // A data-section read: the entities list (its item check included) is decode's alone.
+    (r) => r.tick,
   );
 }
 
@@ -250,6 +273,7 @@ function market(): PayloadCodec {
         ask: r.ask,
         askSize: r.askSize,
       }) satisfies MarketMessage,
+    (r) => r.symbol,
   );
 }
 
@@ -262,6 +286,7 @@ export const capnpCodec: Codec = {
   family: "zero-copy",
   standard: true,
   library: "capnp-es",
+  keyAccess: "lazy",
   notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "Cap'n Proto needs a schema, and your own messages have none"),
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `capnp has no schema for '${payload}'`);

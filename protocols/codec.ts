@@ -18,7 +18,28 @@ export interface PayloadCodec {
   encode(message: Message): Encoded;
   /** Turns what came off the wire back into an equal plain object. */
   decode(data: Encoded): Message;
+  /**
+   * The payload's routing key (ROUTING_KEYS in messages.ts: market's
+   * symbol, chat's room, ...) read from a frame the cheapest correct way
+   * the format offers (Codec.keyAccess says which), without building the
+   * message. Where decode reads a frame, readKey gives what decode's object
+   * holds in that field, or throws; where decode throws, it may still read
+   * the key (it is not a validation). Absent: the key is taken from a full
+   * decode.
+   */
+  readKey?(data: Encoded): unknown;
 }
+
+/**
+ * How a codec's readKey reaches the routing key, cheapest first: at an
+ * offset the layout fixes, past a few length prefixes (custom-binary);
+ * through the format's lazy accessors, building nothing else (FlatBuffers,
+ * Cap'n Proto); by walking the wire format's fields and skipping the rest
+ * undecoded (Protobuf's tags, Avro's leading fields); or from a full decode
+ * where the format offers nothing better (JSON, MessagePack, CBOR, BSON).
+ */
+export type KeyAccess = "offset" | "lazy" | "scan" | "decode";
+export const KEY_ACCESSES: readonly KeyAccess[] = ["offset", "lazy", "scan", "decode"];
 
 /**
  * What kind of format a codec is, for grouping in tables and charts and for
@@ -46,6 +67,8 @@ export interface Codec {
   readonly standard: boolean;
   /** npm packages that do the work, for the version columns ("" when built in). */
   readonly library: string;
+  /** How its PayloadCodecs' readKey reads the routing key; absent: "decode" (and no readKey). */
+  readonly keyAccess?: KeyAccess;
   /**
    * Why this codec cannot carry `payload` (a schema codec without a schema
    * for a user's own messages), or undefined when it can. Absent: it

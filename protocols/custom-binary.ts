@@ -1,4 +1,4 @@
-import type { Codec, Encoded } from "./codec.ts";
+import type { Codec, Encoded, PayloadCodec } from "./codec.ts";
 import { createCustomBinary, type Message } from "../custom-binary/index.ts";
 import { CodecError } from "./codec-errors.ts";
 import { isBuiltIn } from "./messages.ts";
@@ -15,10 +15,17 @@ export const customBinary: Codec = {
   family: "schema",
   standard: true,
   library: "",
+  // The key sits where the layout puts it, past the header and at most a few length prefixes.
+  keyAccess: "offset",
   notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no layout for your own messages; write one as a codec module (docs/codecs.md)"),
   forPayload: (payload) => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `custom-binary has no layout for '${payload}'`);
-    const { encode, decode } = createCustomBinary(undefined, payload);
-    return { encode: (m) => encode(m as Message), decode: (data: Encoded) => decode(data as Uint8Array) };
+    const { encode, decode, readKey } = createCustomBinary(undefined, payload);
+    return {
+      encode: (m) => encode(m as Message),
+      decode: (data: Encoded) => decode(data as Uint8Array),
+      // Handed over as it is, not wrapped: the read-one path is timed, and a binary frame is all it is given.
+      readKey: readKey as PayloadCodec["readKey"],
+    };
   },
 };

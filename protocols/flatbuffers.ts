@@ -33,6 +33,14 @@
  *   every vector's length against the frame, so a truncated or corrupt frame
  *   throws a RangeError instead of decoding to wrong values or looping over
  *   billions of phantom items.
+ *
+ * Read one (readKey, keyAccess "lazy"): what FlatBuffers is for. The frame
+ * is opened as decode opens it (the same minimum length, bounds-checked
+ * buffer and reused root table), and the routing key is read through its one
+ * generated accessor: a root offset, a vtable lookup and the field, the
+ * other fields never touched, so a frame decode refuses for a field other
+ * than the key may still give its key. market's symbol goes through text(),
+ * so a missing one throws as in decode.
  */
 
 import { Builder, ByteBuffer, type Encoding } from "flatbuffers";
@@ -140,6 +148,9 @@ const small: Pair = (builder) => {
       const t = Small.getRootAsSmall(byteBuffer(data), root);
       return { text: text(t.text()), num: t.num() } satisfies SmallMessage;
     },
+    readKey(data: Encoded): number {
+      return Small.getRootAsSmall(byteBuffer(data), root).num();
+    },
   };
 };
 
@@ -161,6 +172,9 @@ const medium: Pair = (builder) => {
     decode(data: Encoded): Message {
       const t = Medium.getRootAsMedium(byteBuffer(data), root);
       return { text: text(t.text()), text2: text(t.text2()), num: t.num(), decimal: t.decimal() } satisfies MediumMessage;
+    },
+    readKey(data: Encoded): number {
+      return Medium.getRootAsMedium(byteBuffer(data), root).num();
     },
   };
 };
@@ -198,6 +212,9 @@ const large: Pair = (builder) => {
         num2: t.num2(),
         decimal2: t.decimal2(),
       } satisfies LargeMessage;
+    },
+    readKey(data: Encoded): number {
+      return Large.getRootAsLarge(byteBuffer(data), root).num();
     },
   };
 };
@@ -257,6 +274,10 @@ const chat: Pair = (builder) => {
       if (editedAt !== null) out.editedAt = uint53(editedAt);
       return out;
     },
+    readKey(data: Encoded): number {
+      // The reactions vector, its length check and its tables are decode's alone: room is a scalar of the root table.
+      return Chat.getRootAsChat(byteBuffer(data), root).room();
+    },
   };
 };
 
@@ -291,6 +312,10 @@ const gameTick: Pair = (builder) => {
       }
       return { tick: t.tick(), entities } satisfies GameTickMessage;
     },
+    readKey(data: Encoded): number {
+      // The entities vector is never reached, so its length check is decode's alone.
+      return GameTick.getRootAsGameTick(byteBuffer(data), root).tick();
+    },
   };
 };
 
@@ -323,6 +348,9 @@ const market: Pair = (builder) => {
         askSize: t.askSize(),
       } satisfies MarketMessage;
     },
+    readKey(data: Encoded): string {
+      return text(Market.getRootAsMarket(byteBuffer(data), root).symbol());
+    },
   };
 };
 
@@ -335,6 +363,7 @@ export const flatbuffersCodec: Codec = {
   family: "zero-copy",
   standard: true,
   library: "flatbuffers",
+  keyAccess: "lazy",
   notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "FlatBuffers needs a schema, and your own messages have none"),
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `flatbuffers has no schema for '${payload}'`);

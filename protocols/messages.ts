@@ -18,6 +18,13 @@ export const MESSAGE_SETS: readonly SetPayload[] = ["chat", "game-tick", "market
 export type BuiltInPayload = ArticlePayload | SetPayload;
 /** Every built-in payload, in the order tables list them. */
 export const PAYLOAD_NAMES: readonly BuiltInPayload[] = [...ARTICLE_PAYLOADS, ...MESSAGE_SETS];
+/**
+ * The field each built-in payload is routed and filtered by, the one a
+ * codec's read-one path reads (PayloadCodec.readKey): market's symbol,
+ * chat's room, game-tick's tick, and the article's messages' num.
+ */
+export const ROUTING_KEYS: Readonly<Record<BuiltInPayload, string>> = { small: "num", medium: "num", large: "num", chat: "room", "game-tick": "tick", market: "symbol" };
+
 /** A built-in payload's name, or the name of a user's messages file. */
 export type PayloadName = string;
 

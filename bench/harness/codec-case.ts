@@ -5,9 +5,9 @@
  */
 
 import { encodedBytes, errorText, type Codec, type Encoded, type PayloadCodec } from "../../protocols/codec.ts";
-import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
+import { isBuiltIn, ROUTING_KEYS, type Message, type PayloadName } from "../../protocols/messages.ts";
 import type { Clock, ClockCalibration } from "./clock.ts";
-import { compileEcho, compileLoop, SINK_SIZE, type TimedLoop } from "./loops.ts";
+import { compileEcho, compileLoop, compileReadByDecode, SINK_SIZE, type TimedLoop } from "./loops.ts";
 import { summarizeRuns, type BatchPercentiles, type CaseResult, type SliceFigures } from "./results.ts";
 import { minBatchNs } from "./schedule.ts";
 import type { ClientKind } from "./settings.ts";
@@ -33,6 +33,11 @@ export class CodecCase {
   /** Decode a frame, then encode what it gave: the server's echo, in its own compiled loop. */
   private readonly echoLoop: TimedLoop;
   private readonly echo: Fn;
+  /**
+   * Read-one: the payload's routing key (ROUTING_KEYS) from a frame, by the codec's readKey or a
+   * full decode, in its own compiled loop; absent for a user's messages, which name no key.
+   */
+  private readonly readOne: { key: string; read: Fn; loop: TimedLoop } | undefined;
   /** One call's cost, estimated after the warm-up, ns (sizes the slices). */
   encodeCallNs = NaN;
   decodeCallNs = NaN;
@@ -65,6 +70,12 @@ export class CodecCase {
     this.encodeLoop = compileLoop(`${codec.name}_${payload}_serialize`);
     this.decodeLoop = compileLoop(`${codec.name}_${payload}_deserialize`);
     this.echoLoop = compileLoop(`${codec.name}_${payload}_echo`);
+    if (isBuiltIn(payload)) {
+      const key = ROUTING_KEYS[payload];
+      // A readKey counts where keyAccess says how it reads (offset, lazy, scan); else the key comes from a full decode.
+      const read: Fn = pc.readKey && (codec.keyAccess ?? "decode") !== "decode" ? (pc.readKey.bind(pc) as Fn) : compileReadByDecode(`${codec.name}_${payload}`, pc.decode as (d: never) => unknown, key);
+      this.readOne = { key, read, loop: compileLoop(`${codec.name}_${payload}_read_one`) };
+    }
   }
 
   /** Verifies every message, then warms up; sets `error` on failure. `onStage` hears each step begin. */
@@ -103,6 +114,8 @@ export class CodecCase {
         return `message #${i} did not round-trip: ${errorText(e)}`;
       }
       if (!sameMessage(expected[i]!, decoded)) return `message #${i} did not round-trip: ${describeMismatch(expected[i]!, decoded) ?? "not equal"}`;
+      const wrongKey = this.readOneMismatch(expected[i]!, encoded);
+      if (wrongKey !== undefined) return `message #${i}: ${wrongKey}`;
       const size = encodedBytes(encoded);
       sum += size;
       if (size < min) min = size;
@@ -110,6 +123,20 @@ export class CodecCase {
     }
     this.bytes = { mean: sum / messages.length, min, max };
     return undefined;
+  }
+
+  /** How read-one's key of `frame` differs from `message`'s (one line), or undefined when it is the same or the case has no read-one. */
+  private readOneMismatch(message: Message, frame: Encoded): string | undefined {
+    if (this.readOne === undefined) return undefined;
+    const { key, read } = this.readOne;
+    const want = (message as Record<string, unknown>)[key];
+    let got: unknown;
+    try {
+      got = read(frame);
+    } catch (e) {
+      return `read-one of ${key} threw: ${errorText(e)}`;
+    }
+    return Object.is(got, want) ? undefined : `read-one gave ${key} = ${JSON.stringify(got)}, the message holds ${JSON.stringify(want)}`;
   }
 
   /**
@@ -128,6 +155,7 @@ export class CodecCase {
         this.encodeLoop(now, this.pc.encode as Fn, this.messages, ring, SINK_SIZE - 1, n, n, one);
         this.decodeLoop(now, this.pc.decode as Fn, encoded, ring, SINK_SIZE - 1, n, n, one);
         this.echoLoop(now, this.echo, encoded, ring, SINK_SIZE - 1, n, n, one);
+        this.readOne?.loop(now, this.readOne.read, encoded, ring, SINK_SIZE - 1, n, n, one);
       }
       this.encodeCallNs = this.estimateCallNs(this.encodeLoop, this.pc.encode as Fn, this.messages);
       this.decodeCallNs = this.estimateCallNs(this.decodeLoop, this.pc.decode as Fn, encoded);
@@ -164,8 +192,9 @@ export class CodecCase {
    * One timed slice: a serialize loop over messages [start, start + count),
    * then a deserialize loop over their encodings (made in between, untimed,
    * and dropped after the slice), then an echo loop over the same encodings
-   * (decode, and encode what it gave, as the server does); sets `error` on
-   * failure.
+   * (decode, and encode what it gave, as the server does), then, for a
+   * built-in payload, a read-one loop over them (the routing key of each);
+   * sets `error` on failure.
    */
   timeSlice(slice: { run: number; round: number; position: number; start: number; count: number }): void {
     const { count } = slice;
@@ -175,35 +204,48 @@ export class CodecCase {
     const encodedRing = new Array<unknown>(SINK_SIZE);
     const decodedRing = new Array<unknown>(SINK_SIZE);
     const echoedRing = new Array<unknown>(SINK_SIZE);
+    const keyRing = new Array<unknown>(SINK_SIZE);
     const times = new Float64Array(1);
     let encMs: number;
     let decMs: number;
     let echoMs: number;
+    let readMs = NaN;
     try {
       encMs = this.encodeLoop(now, this.pc.encode as Fn, inputs, encodedRing, SINK_SIZE - 1, count, count, times);
       const encoded = this.encodeAll(inputs);
       decMs = this.decodeLoop(now, this.pc.decode as Fn, encoded, decodedRing, SINK_SIZE - 1, count, count, times);
       echoMs = this.echoLoop(now, this.echo, encoded, echoedRing, SINK_SIZE - 1, count, count, times);
+      if (this.readOne) readMs = this.readOne.loop(now, this.readOne.read, encoded, keyRing, SINK_SIZE - 1, count, count, times);
     } catch (e) {
       this.error = `round ${slice.round + 1} threw: ${errorText(e)}`;
       return;
     }
-    this.error = this.spotCheck(inputs, slice.start, encodedRing, decodedRing, echoedRing);
+    this.error = this.spotCheck(inputs, slice.start, encodedRing, decodedRing, echoedRing, keyRing);
     if (this.error !== undefined) return;
     // The one batch reads the clock twice inside the whole-loop interval.
     const perMessage = (ms: number): number => Math.max(0, ms * 1e6 - 2 * overheadNs) / count;
     const serializeNs = perMessage(encMs);
     const deserializeNs = perMessage(decMs);
-    this.runs.push({ run: slice.run, round: slice.round, position: slice.position, serializeNs, deserializeNs, totalNs: serializeNs + deserializeNs, echoNs: perMessage(echoMs) });
+    this.runs.push({
+      run: slice.run,
+      round: slice.round,
+      position: slice.position,
+      serializeNs,
+      deserializeNs,
+      totalNs: serializeNs + deserializeNs,
+      echoNs: perMessage(echoMs),
+      ...(this.readOne ? { readOneNs: perMessage(readMs) } : {}),
+    });
     this.sliceMessages = Math.max(this.sliceMessages, count);
   }
 
   /**
    * Checks what a timed slice left in its result rings: a few of its last
-   * encoded and echoed messages must decode (untimed) to the original, and
-   * the last decoded ones must equal the originals.
+   * encoded and echoed messages must decode (untimed) to the original, the
+   * last decoded ones must equal the originals, and the last keys read
+   * must be theirs.
    */
-  private spotCheck(inputs: readonly Message[], start: number, encodedRing: unknown[], decodedRing: unknown[], echoedRing: unknown[]): string | undefined {
+  private spotCheck(inputs: readonly Message[], start: number, encodedRing: unknown[], decodedRing: unknown[], echoedRing: unknown[], keyRing: unknown[]): string | undefined {
     const n = inputs.length;
     const last = Math.min(n, SINK_SIZE);
     // A slice can hold a single message (the last of a run): never look before its first.
@@ -213,6 +255,9 @@ export class CodecCase {
       const slot = i & (SINK_SIZE - 1);
       const mismatch = describeMismatch(message, decodedRing[slot]);
       if (mismatch !== undefined) return `timed slice decoded message #${start + i} wrongly: ${mismatch}`;
+      if (this.readOne && !Object.is(keyRing[slot], (message as Record<string, unknown>)[this.readOne.key])) {
+        return `timed slice read ${this.readOne.key} of message #${start + i} as ${JSON.stringify(keyRing[slot])}, not ${JSON.stringify((message as Record<string, unknown>)[this.readOne.key])}`;
+      }
       for (const [what, ring] of [["encoded", encodedRing], ["echoed", echoedRing]] as const) {
         const wrong = this.decodeMismatch(message, ring[slot] as Encoded);
         if (wrong !== undefined) return `timed slice ${what} message #${start + i} wrongly: ${wrong}`;
@@ -262,6 +307,7 @@ export class CodecCase {
       verified: ok,
       error: this.error ?? (runs.length === 0 ? "no timed round finished" : ""),
       ...summaries,
+      ...(this.readOne ? { keyAccess: this.codec.keyAccess ?? "decode" } : {}),
       msgsPerS: ok ? 1e9 / summaries.total.mean : NaN,
       serializeBatches: batchPercentiles(runs.map((r) => r.serializeNs), this.sliceMessages),
       deserializeBatches: batchPercentiles(runs.map((r) => r.deserializeNs), this.sliceMessages),

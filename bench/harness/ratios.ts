@@ -25,6 +25,7 @@ export function caseRatios(c: CaseResult, cases: readonly CaseResult[]): CaseRat
     // Throughput: raw's time per message over c's.
     vsRaw: raw && compare(raw, c),
     echoVsJson: echoVsJson(c, cases),
+    readOneVsJson: json && c.mode === "codec" && c.readOne !== undefined ? compare(c, json, (r) => r.readOneNs) : undefined,
     clientVsJson: transport ? undefined : clientVsJson(c, cases),
     field: fieldCost(c, cases),
     fieldVsJson: fieldVsJson(c, cases),

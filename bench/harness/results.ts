@@ -3,7 +3,7 @@
  * Measuring code builds these; nothing here prints or writes.
  */
 
-import type { Frame } from "../../protocols/codec.ts";
+import type { Frame, KeyAccess } from "../../protocols/codec.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import type { FidelityReport } from "./fidelity.ts";
 import { summarize, type Summary } from "./statistics.ts";
@@ -72,6 +72,8 @@ export interface SliceFigures {
   totalNs: number;
   /** Codec mode: one decode then one encode of what it gave, per frame (the server's echo), ns per message. */
   echoNs?: number;
+  /** Codec mode, built-in payloads: the routing key read from each frame (read-one: PayloadCodec.readKey, or a full decode), ns per message. */
+  readOneNs?: number;
   /** WebSocket modes on kept connections: the server's side of this slice, per message. */
   server?: ServerSliceFigures;
   /** cal-spin on kept connections: its loop's cost per call, timed hot in the server right after this round (protocols/calibration.ts), ns. */
@@ -116,6 +118,10 @@ export interface CaseResult {
   totalMs: Summary;
   /** Codec mode: decode a frame, then encode what it gave (the server's echo), per message, across rounds (absent in older files). */
   echo?: Summary;
+  /** Codec mode, built-in payloads: the routing key read from each frame, per message, across rounds (absent in older files and for a user's messages). */
+  readOne?: Summary;
+  /** How read-one reads the key (Codec.keyAccess): at an offset, lazily, by a scan of the wire format, or by a full decode. */
+  keyAccess?: KeyAccess;
   /** Messages per second from the mean total per message. */
   msgsPerS: number;
   serializeBatches: BatchPercentiles;
@@ -177,6 +183,8 @@ export interface CaseRatios {
   vsRaw?: Comparison;
   /** Codec mode: the echo (decode, then encode what it gave) relative to json's. */
   echoVsJson?: Comparison;
+  /** Codec mode: read-one (the routing key from a frame) relative to json's read-one. */
+  readOneVsJson?: Comparison;
   /** Socket modes: the client's encode + decode per message relative to json's. */
   clientVsJson?: Comparison;
   /** Socket modes on kept connections: the field figure, the codec's cost inside the server per message. */
@@ -286,13 +294,15 @@ export interface StretchTiming {
 }
 
 /** The per-message summaries every mode reports, from its runs' figures. */
-export function summarizeRuns(runs: readonly SliceFigures[], iterations: number): Pick<CaseResult, "serialize" | "deserialize" | "total" | "totalMs" | "echo"> {
+export function summarizeRuns(runs: readonly SliceFigures[], iterations: number): Pick<CaseResult, "serialize" | "deserialize" | "total" | "totalMs" | "echo" | "readOne"> {
   const echo = runs.map((r) => r.echoNs).filter((x) => x !== undefined);
+  const readOne = runs.map((r) => r.readOneNs).filter((x) => x !== undefined);
   return {
     serialize: summarize(runs.map((r) => r.serializeNs)),
     deserialize: summarize(runs.map((r) => r.deserializeNs)),
     total: summarize(runs.map((r) => r.totalNs)),
     totalMs: summarize(runs.map((r) => (r.totalNs * iterations) / 1e6)),
     ...(echo.length > 0 ? { echo: summarize(echo) } : {}),
+    ...(readOne.length > 0 ? { readOne: summarize(readOne) } : {}),
   };
 }

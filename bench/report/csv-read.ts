@@ -13,7 +13,7 @@ import { MODE_NAMES, type ClientKind, type Mode } from "../harness/settings.ts";
 import type { LatencyPercentiles, SocketFigures } from "../harness/socket-results.ts";
 import type { Summary } from "../harness/statistics.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
-import type { Frame } from "../../protocols/codec.ts";
+import { KEY_ACCESSES, type Frame, type KeyAccess } from "../../protocols/codec.ts";
 import { CALIBRATION_CODEC_NAMES, calSpin } from "../../protocols/calibration.ts";
 import { ReportError } from "./report-errors.ts";
 
@@ -162,6 +162,7 @@ function ratiosOf(get: Cell, rounds: number): CaseRatios {
     vsJson: comparison("total_vs_json"),
     vsRaw: comparison("msgs_per_s_vs_raw"),
     echoVsJson: comparison("echo_vs_json"),
+    readOneVsJson: comparison("read_one_vs_json"),
     clientVsJson: comparison("client_codec_vs_json"),
     field: field && { ...field, corrected: get("field_timers_taken_off") === "true" },
     fieldVsJson: comparison("field_vs_json"),
@@ -177,6 +178,8 @@ function caseOf(get: Cell): CaseResult {
   const total = timeSummary(get, "total", rounds);
   const batch = { batch: mode === "codec" ? num(get("round_msgs")) : NaN, samples: NaN, p50: NaN, p90: NaN, p99: NaN };
   const echo = optional(get("echo_ns"));
+  const readOne = optional(get("read_one_ns"));
+  const keyAccess = get("key_access");
   const deflateBytes = optional(get("deflate_bytes"));
   return {
     client: (get("client") ?? "") as ClientKind,
@@ -202,6 +205,8 @@ function caseOf(get: Cell): CaseResult {
     total,
     totalMs: summary({ n: rounds, mean: num(get("run_total_ms")) }),
     ...(echo !== undefined ? { echo: summary({ median: echo }) } : {}),
+    ...(readOne !== undefined ? { readOne: summary({ median: readOne }) } : {}),
+    ...(keyAccess !== undefined && (KEY_ACCESSES as readonly string[]).includes(keyAccess) ? { keyAccess: keyAccess as KeyAccess } : {}),
     msgsPerS: num(get("msgs_per_s")),
     serializeBatches: batch,
     deserializeBatches: batch,

@@ -84,11 +84,17 @@ function timingColumns(c: CaseResult): Row {
   }
   const ratio = c.ratios?.vsJson;
   const echo = c.ratios?.echoVsJson;
+  const readOne = c.ratios?.readOneVsJson;
   return Object.assign(row, {
     echo_ns: c.echo?.median,
     echo_vs_json: echo?.ratio,
     echo_vs_json_ci95_low: echo?.low,
     echo_vs_json_ci95_high: echo?.high,
+    read_one_ns: c.readOne?.median,
+    key_access: c.keyAccess ?? "",
+    read_one_vs_json: readOne?.ratio,
+    read_one_vs_json_ci95_low: readOne?.low,
+    read_one_vs_json_ci95_high: readOne?.high,
     run_total_ms: c.totalMs.mean,
     msgs_per_s: c.msgsPerS,
     total_vs_json: ratio?.ratio,

@@ -10,6 +10,7 @@ import type { Mode } from "../harness/settings.ts";
 import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
 import { calibrationLines, labFieldLines } from "./field-table.ts";
 import { fidelityLines } from "./fidelity-table.ts";
+import { patternLines } from "./patterns-table.ts";
 import { codecLabel, count, formatNs, mebibytes, pad, percent, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { roundToRoundNoise } from "../harness/pairing.ts";
 import { widestRatioInterval } from "../harness/ratios.ts";
@@ -368,7 +369,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
         }
       }
       if (view.mode === "latency") lines.push(...kneeLines(ofMode.filter((c) => c.client === client)));
-      if (view.mode === "codec") lines.push(...compressionLines(ofMode.filter((c) => c.client === client), wide));
+      if (view.mode === "codec") lines.push(...patternLines(ofMode.filter((c) => c.client === client)), ...compressionLines(ofMode.filter((c) => c.client === client), wide));
     }
   }
   lines.push(...labFieldLines(results), ...calibrationLines(results));

@@ -157,6 +157,32 @@ function standingLine(cases: readonly CaseResult[], payloads: readonly PayloadNa
 }
 
 /**
+ * Read-one (the routing key from a frame, codec mode): per payload, the codec that reads it
+ * fastest and its time against JSON's read-one (a full JSON.parse), and whether that is encode +
+ * decode's winner too: where it is not, what an app does with a message changes the answer.
+ */
+function readOneLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string | undefined {
+  const winners: string[] = [];
+  const ratios: string[] = [];
+  const changed: string[] = [];
+  for (const payload of payloads) {
+    const of = candidates(cases, "codec", payload).filter((c) => c.readOne !== undefined);
+    if (of.length === 0) continue;
+    const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (c.ratios?.readOneVsJson?.ratio ?? Number.NaN));
+    const paired = of.every((c) => Number.isFinite(key(c)));
+    const best = [...of].sort((a, b) => (paired ? key(a) - key(b) : a.readOne!.median - b.readOne!.median))[0]!;
+    if (best.codec !== rank([...of])[0]!.codec) changed.push(payload);
+    winners.push(codecLabel(best));
+    ratios.push(paired ? key(best).toFixed(2) : "-");
+  }
+  if (winners.length === 0) return undefined;
+  const sep = winners.length > 3 ? "/" : " / ";
+  const who = new Set(winners).size === 1 ? `${winners[0]} on every payload` : winners.join(sep);
+  const change = changed.length > 0 ? `; not encode + decode's winner on ${changed.join(", ")}` : "";
+  return `Read-one (the routing key from a frame): fastest ${who}, ${ratios.join(sep)}x json's${change}`;
+}
+
+/**
  * Inside the server (the field figure, bench/harness/field.ts), in the busiest mode that has it:
  * the codec that costs the server least per payload, custom-binary against json, and whether
  * the lab's echo said the same. Where the two disagree beyond their intervals, the field is what
@@ -271,12 +297,13 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   const parts = {
     hand: wrap([hand && (payloads.length > 3 ? hand : hand + ` (${payloads.join("/")})`)]),
     standing: wrap([standingLine(cases, payloads, mode)]),
+    readOne: wrap([readOneLine(cases, payloads)]),
     compressed: wrap([compressionLine(cases, payloads)]),
     knee: wrap([kneeLine(cases, payloads)]),
     field: wrap(fieldLines(cases, payloads)),
     socket: wrap(socketLines(cases, payloads)),
   };
-  // Within the line budget, whole statements only: the knee first, then custom-binary against json and its place, the server's cost, the socket, compression.
+  // Within the line budget, whole statements only: the knee first, then custom-binary against json and its place, the server's cost, the socket, read-one's winners, compression.
   let room = VERDICT_MAX_LINES - head.length;
   const fits = (ls: string[]): string[] => {
     if (ls.length > room) return [];
@@ -288,6 +315,7 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   const standing = fits(parts.standing);
   const field = fits(parts.field);
   const socket = fits(parts.socket);
+  const readOne = fits(parts.readOne);
   const compressed = fits(parts.compressed);
-  return [...head, ...handLines, ...standing, ...compressed, ...knee, ...field, ...socket].slice(0, VERDICT_MAX_LINES);
+  return [...head, ...handLines, ...standing, ...readOne, ...compressed, ...knee, ...field, ...socket].slice(0, VERDICT_MAX_LINES);
 }

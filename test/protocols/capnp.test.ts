@@ -6,12 +6,12 @@
  * (absent ones stay absent, a present 0 comes back), and every truncated
  * frame throwing. Here: an encode is one unpacked segment, the bytes of
  * the article's small message worked out from the Cap'n Proto encoding
- * spec, chat's optional fields as unions, special doubles, and corrupt
- * frames.
+ * spec, chat's optional fields as unions, special doubles, corrupt
+ * frames, and that readKey reads the routing key alone.
  */
 import { describe, expect, it } from "vitest";
 import { capnpCodec } from "../../protocols/capnp.ts";
-import { EXAMPLE_MESSAGES, PAYLOAD_NAMES } from "../../protocols/messages.ts";
+import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, ROUTING_KEYS, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
 import type { ChatMessage } from "../../protocols/message-sets.ts";
 import { makeMessages } from "../../bench/harness/generator.ts";
 import { describeMismatch } from "../../bench/harness/verify.ts";
@@ -85,5 +85,47 @@ describe("capnp codec", () => {
     frame[at] = 0x0f;
     expect(() => pc.decode(frame)).toThrow(/does not fit/);
     expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it("readKey reads only the routing key: a frame whose other field decode refuses still gives its key", () => {
+    expect(capnpCodec.keyAccess).toBe("lazy");
+    // The root struct: the root pointer (the segment's first word, after the 8-byte segment table) holds its offset
+    // in words (bits 2-31, from the pointer's end) and its data section's length in words (bytes 4-5).
+    const rootAt = (view: DataView): number => 16 + (view.getInt32(8, true) >> 2) * 8;
+    const pointerAt = (view: DataView, i: number): number => rootAt(view) + view.getUint16(12, true) * 8 + 8 * i;
+    // A list pointer (Text, or the composite list of entities) aimed 2^28 words past the segment: reading it throws.
+    const aimedAway = (elementSize: number) => (view: DataView, i: number): void => {
+      const at = pointerAt(view, i);
+      expect(view.getUint32(at, true) & 3).toBe(1); // a list pointer
+      expect(view.getUint32(at + 4, true) & 7).toBe(elementSize);
+      view.setUint32(at, 0x3ffffffc | 1, true);
+    };
+    // A UInt64 at byte i of the data section set beyond 2^53: uint53 throws.
+    const beyond53 = (view: DataView, i: number, value: unknown): void => {
+      expect(view.getBigUint64(rootAt(view) + i, true)).toBe(BigInt(value as number));
+      view.setUint8(rootAt(view) + i + 7, 0xff);
+    };
+    const text = aimedAway(2); // byte elements
+    const composite = aimedAway(7);
+    // A field other than the key, by its name and its pointer index (its byte offset in the data section for seq).
+    const other: Record<BuiltInPayload, [name: string, index: number, corrupt: (view: DataView, index: number, value: unknown) => void]> = {
+      small: ["text", 0, text],
+      medium: ["text", 0, text],
+      large: ["text", 0, text],
+      chat: ["user", 0, text],
+      "game-tick": ["entities", 0, composite],
+      market: ["seq", 0, beyond53],
+    };
+    for (const payload of PAYLOAD_NAMES) {
+      const pc = capnpCodec.forPayload(payload);
+      const m = EXAMPLE_MESSAGES[payload] as Message as Record<string, unknown>;
+      const key = ROUTING_KEYS[payload];
+      const frame = (pc.encode(m) as Uint8Array).slice();
+      expect(pc.readKey!(frame), payload).toBe(m[key]);
+      const [name, index, corrupt] = other[payload];
+      corrupt(new DataView(frame.buffer), index, m[name]);
+      expect(() => pc.decode(frame), `${payload}: decode with ${name} corrupted`).toThrow(Error);
+      expect(pc.readKey!(frame), `${payload}: readKey with ${name} corrupted`).toBe(m[key]);
+    }
   });
 });

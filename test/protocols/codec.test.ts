@@ -2,15 +2,26 @@
  * The codec contract on bad input, for every codec in the registry: a
  * decoder throws an Error (custom-binary: only RangeError or DecodeError),
  * or returns a value the server's shape check refuses; it never hangs or
- * crashes, and keeps working afterwards.
+ * crashes, and keeps working afterwards. And the read-one path of every
+ * built-in codec (PayloadCodec.readKey): the routing key of each built-in
+ * payload, read from the frame the way the codec says it does
+ * (Codec.keyAccess), equal to the original's for the example, the edge
+ * messages and 1,000 generated ones; and on frames cut short or with a
+ * byte changed, never a different key from the one a full decode reads:
+ * where decode reads the frame, readKey gives decode's key or throws; it
+ * throws Errors only.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EXAMPLE_MESSAGES, PAYLOAD_NAMES } from "../../protocols/messages.ts";
+import { makeMessages } from "../../bench/harness/generator.ts";
+import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, ROUTING_KEYS, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
 import { DecodeError } from "../../custom-binary/index.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
-import { uint53 } from "../../protocols/codec.ts";
+import { KEY_ACCESSES, uint53, type Encoded, type PayloadCodec } from "../../protocols/codec.ts";
 import { shapeError } from "../../protocols/socket/shape.ts";
 import { badFrames } from "../helpers/frames.ts";
+import { EDGE } from "../helpers/edge-messages.ts";
 
 describe("decoders on bad frames", () => {
   it("throw Errors only (custom-binary: RangeError or DecodeError), and still decode afterwards", () => {
@@ -58,4 +69,87 @@ describe("uint53: a 64-bit field as the number the messages hold", () => {
       expect(() => pc.decode(pc.encode(beyond)), name).toThrow(RangeError);
     }
   });
+});
+
+const allMessages = (payload: BuiltInPayload): Message[] => [EXAMPLE_MESSAGES[payload], ...EDGE[payload]!, ...makeMessages(payload, { count: 1000, seed: 42, fixed: false })];
+
+/** The key a full decode reads from `frame`, or undefined where decode refuses the frame. */
+function decodedKey(pc: PayloadCodec, frame: Encoded, key: string): { key: unknown } | undefined {
+  try {
+    return { key: (pc.decode(frame) as Record<string, unknown>)[key] };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Frames near a good one: every prefix, and the frame with each byte (each character of a text frame) changed. */
+function nearFrames(frame: Encoded): Encoded[] {
+  const out: Encoded[] = [];
+  if (typeof frame === "string") {
+    for (let n = 0; n < frame.length; n++) out.push(frame.slice(0, n));
+    for (let i = 0; i < frame.length; i++) out.push(frame.slice(0, i) + String.fromCharCode(frame.charCodeAt(i) ^ 0x01) + frame.slice(i + 1));
+    return out;
+  }
+  for (let n = 0; n < frame.length; n++) out.push(frame.slice(0, n));
+  for (let i = 0; i < frame.length; i++) {
+    for (const flip of [0x01, 0x80, 0xff]) {
+      const changed = frame.slice();
+      changed[i]! ^= flip;
+      out.push(changed);
+    }
+  }
+  return out;
+}
+
+/** docs/access-patterns.md's table of how each codec reads the key: codec name to its "reads by". */
+function documentedAccess(): Map<string, string> {
+  const doc = readFileSync(path.resolve(import.meta.dirname, "../../docs/access-patterns.md"), "utf8");
+  const out = new Map<string, string>();
+  for (const m of doc.matchAll(/^\| ([a-z0-9, -]+) \| (offset|lazy|scan|decode) \|/gm)) for (const name of m[1]!.split(", ")) out.set(name, m[2]!);
+  return out;
+}
+
+describe("read-one: each codec's readKey", () => {
+  it("docs/access-patterns.md says how every built-in codec reads the key, as the codec does", () => {
+    const documented = documentedAccess();
+    for (const codec of BUILT_IN.codecs.filter((c) => !c.name.startsWith("cal-"))) expect(documented.get(codec.name), codec.name).toBe(codec.keyAccess ?? "decode");
+  });
+
+  for (const codec of BUILT_IN.codecs.filter((c) => c.name !== "raw" && !c.name.startsWith("cal-"))) {
+    it(`${codec.name}: says how it reads the key (${codec.keyAccess ?? "decode"}), and has a readKey exactly when that is not a full decode`, () => {
+      expect(KEY_ACCESSES).toContain(codec.keyAccess ?? "decode");
+      for (const payload of PAYLOAD_NAMES) {
+        if (codec.notApplicable?.(payload) !== undefined) continue;
+        expect(codec.forPayload(payload).readKey === undefined, payload).toBe((codec.keyAccess ?? "decode") === "decode");
+      }
+    });
+
+    for (const payload of PAYLOAD_NAMES) {
+      const key = ROUTING_KEYS[payload];
+      it(`${codec.name} ${payload}: reads ${key} of every message; on frames cut short or changed, decode's ${key} or an Error`, () => {
+        const pc = codec.forPayload(payload);
+        const readKey = pc.readKey?.bind(pc) ?? ((f: Encoded) => (pc.decode(f) as Record<string, unknown>)[key]);
+        for (const m of allMessages(payload)) {
+          const frame = pc.encode(m);
+          expect(Object.is(readKey(frame), (m as Record<string, unknown>)[key]), `${key} of ${JSON.stringify(m).slice(0, 80)}`).toBe(true);
+        }
+        for (const m of [EXAMPLE_MESSAGES[payload], ...EDGE[payload]!.slice(0, 3)]) {
+          const whole = pc.encode(m);
+          // A plain copy: a Buffer's slice is a view, and every changed frame must be its own bytes.
+          for (const frame of nearFrames(typeof whole === "string" ? whole : new Uint8Array(whole as Uint8Array))) {
+            const decoded = decodedKey(pc, frame, key);
+            let read: { key: unknown } | { error: unknown };
+            try {
+              read = { key: readKey(frame) };
+            } catch (error) {
+              read = { error };
+            }
+            if ("error" in read) expect(read.error).toBeInstanceOf(Error);
+            // Recursively by Object.is: a changed frame a schema-less decode still reads may hold an object where the key was, a fresh one per decode.
+            else if (decoded !== undefined) expect(read.key, `a frame decode reads as ${String(decoded.key)}`).toStrictEqual(decoded.key);
+          }
+        }
+      });
+    }
+  }
 });

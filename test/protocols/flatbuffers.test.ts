@@ -6,11 +6,12 @@
  * back). Here: an encode returns exactly the message's bytes, the bytes of
  * the article's small message worked out from the FlatBuffers format, a
  * present 0 is written, FlatBuffers' defaults, special doubles, and what
- * its decoder does with frames it did not write.
+ * its decoder does with frames it did not write, and that readKey reads
+ * the routing key alone.
  */
 import { describe, expect, it } from "vitest";
 import { flatbuffersCodec } from "../../protocols/flatbuffers.ts";
-import { EXAMPLE_MESSAGES, PAYLOAD_NAMES } from "../../protocols/messages.ts";
+import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, ROUTING_KEYS, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
 import type { ChatMessage } from "../../protocols/message-sets.ts";
 import { makeMessages } from "../../bench/harness/generator.ts";
 import { describeMismatch } from "../../bench/harness/verify.ts";
@@ -123,6 +124,47 @@ describe("flatbuffers codec", () => {
         expect(whole.length - n, `${payload} cut to ${n}`).toBeLessThanOrEqual(7);
       }
       expect(threw, payload).toBeGreaterThan(whole.length - 8);
+    }
+  });
+
+  it("readKey reads only the routing key: a frame whose other field decode refuses still gives its key", () => {
+    expect(flatbuffersCodec.keyAccess).toBe("lazy");
+    // Where field `field` of the root table lies: the root offset, the table's vtable, the field's slot.
+    const fieldAt = (view: DataView, field: number): number => {
+      const table = view.getUint32(0, true);
+      const vtable = table - view.getInt32(table, true);
+      return table + view.getUint16(vtable + 4 + 2 * field, true);
+    };
+    // A string's or vector's length set far past the frame (decode's bounds checks throw), or a ulong's top byte set beyond 2^53 (uint53 throws).
+    const hugeLength = (view: DataView, at: number, value: unknown): void => {
+      const target = at + view.getUint32(at, true);
+      expect(view.getUint32(target, true)).toBe(typeof value === "string" ? Buffer.byteLength(value) : (value as unknown[]).length);
+      view.setUint32(target, 0x7fffffff, true);
+    };
+    const hugeUlong = (view: DataView, at: number, value: unknown): void => {
+      expect(view.getBigUint64(at, true)).toBe(BigInt(value as number));
+      view.setUint8(at + 7, 0xff);
+    };
+    // A field other than the key, by its name and its index in the table (the schema's field order).
+    const other: Record<BuiltInPayload, [name: string, field: number, corrupt: typeof hugeLength]> = {
+      small: ["text", 0, hugeLength],
+      medium: ["text", 0, hugeLength],
+      large: ["text", 0, hugeLength],
+      chat: ["user", 2, hugeLength],
+      "game-tick": ["entities", 1, hugeLength],
+      market: ["seq", 1, hugeUlong],
+    };
+    for (const payload of PAYLOAD_NAMES) {
+      const pc = flatbuffersCodec.forPayload(payload);
+      const m = EXAMPLE_MESSAGES[payload] as Message as Record<string, unknown>;
+      const key = ROUTING_KEYS[payload];
+      const frame = (pc.encode(m) as Uint8Array).slice();
+      expect(pc.readKey!(frame), payload).toBe(m[key]);
+      const [name, field, corrupt] = other[payload];
+      const view = new DataView(frame.buffer);
+      corrupt(view, fieldAt(view, field), m[name]);
+      expect(() => pc.decode(frame), `${payload}: decode with ${name} corrupted`).toThrow(RangeError);
+      expect(pc.readKey!(frame), `${payload}: readKey with ${name} corrupted`).toBe(m[key]);
     }
   });
 });

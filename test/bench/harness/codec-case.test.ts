@@ -41,3 +41,51 @@ describe("CodecCase.timeSlice", () => {
     expect(c.error).toMatch(/^timed slice decoded message #49 wrongly/);
   });
 });
+
+describe("CodecCase read-one", () => {
+  const messages = makeMessages("market", { count: 50, seed: 3, fixed: false });
+
+  it("times the routing key of every built-in payload, by readKey where keyAccess says how, and says how", () => {
+    for (const name of ["json", "custom-binary"]) {
+      const c = new CodecCase(BUILT_IN.get(name)!, "market", messages, ctx);
+      c.prepare(() => undefined);
+      c.timeSlice({ run: 0, round: 0, position: 0, start: 0, count: 50 });
+      const r = c.result(0, "", 1);
+      expect(c.error).toBeUndefined();
+      expect(r.readOne!.median).toBeGreaterThan(0);
+      expect(r.keyAccess).toBe(name === "json" ? "decode" : "offset");
+      expect(r.raw[0]!.readOneNs).toBeGreaterThan(0);
+    }
+  });
+
+  it("fails a case whose readKey gives a wrong key, before timing, naming the message and both keys", () => {
+    const json = BUILT_IN.get("json")!;
+    const seventh = messages[7] as { seq: number; symbol: string };
+    const lying = {
+      ...json,
+      name: "lying-key",
+      keyAccess: "scan" as const,
+      // Right on every message but the eighth.
+      forPayload: (p: string) => ({ ...json.forPayload(p), readKey: (d: unknown) => (JSON.parse(String(d)).seq === seventh.seq ? "XXX" : JSON.parse(String(d)).symbol) }),
+    };
+    const c = new CodecCase(lying, "market", messages, ctx);
+    c.prepare(() => undefined);
+    expect(c.error).toBe(`message #7: read-one gave symbol = "XXX", the message holds ${JSON.stringify(seventh.symbol)}`);
+  });
+
+  it("a readKey that breaks after verification is caught in the timed slice; a user's messages, which name no key, have no read-one", () => {
+    const json = BUILT_IN.get("json")!;
+    let broken = false;
+    const late = { ...json, name: "late-key", keyAccess: "scan" as const, forPayload: (p: string) => ({ ...json.forPayload(p), readKey: (d: unknown) => (broken ? "?" : JSON.parse(String(d)).symbol) }) };
+    const c = new CodecCase(late, "market", messages, ctx);
+    c.prepare(() => undefined);
+    expect(c.error).toBeUndefined();
+    broken = true;
+    c.timeSlice({ run: 0, round: 0, position: 0, start: 40, count: 10 });
+    expect(c.error).toMatch(/^timed slice read symbol of message #49 as "\?", not "/);
+    const mine = new CodecCase(json, "mine", [{ a: 1 }, { a: 2 }], ctx);
+    mine.prepare(() => undefined);
+    mine.timeSlice({ run: 0, round: 0, position: 0, start: 0, count: 2 });
+    expect(mine.result(0, "", 1).readOne).toBeUndefined();
+  });
+});

@@ -45,6 +45,7 @@ describe("codec modules", () => {
     ["no default export", "none.ts", "export const x = 1;", /^--codec-module .*none\.ts: its default export is undefined, not a codec object \(docs\/codecs\.md has the interface\)$/],
     ["a bad name", "name.ts", VALID.replace('"upper-json"', '"has space"'), /its codec needs a name: 1-40 letters/],
     ["a bad frame", "frame.ts", VALID.replace('"text"', '"utf8"'), /codec 'upper-json' needs frame: "text" or "binary"/],
+    ["a bad keyAccess", "access.ts", VALID.replace('library: "",', 'library: "", keyAccess: "peek",'), /codec 'upper-json': keyAccess must be one of offset, lazy, scan, decode when given/],
     ["no forPayload", "fp.ts", 'export default { name: "x1", description: "", frame: "text", standard: true, library: "" };', /codec 'x1' needs forPayload\(payload\), returning \{ encode, decode \}/],
   ])("%s: one line naming the file and the fault", async (_what, name, source, pattern) => {
     const file = module(name, source);

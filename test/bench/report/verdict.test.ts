@@ -148,3 +148,31 @@ describe("the verdict", () => {
     expect(verdictOf([caseOf("json", "small", rounds(1000)), caseOf("custom-binary", "small", rounds(500))]).some((l) => l.startsWith("Deflated"))).toBe(false);
   });
 });
+
+describe("the verdict's read-one line", () => {
+  /** A codec-mode case whose read-one rounds take `readNs` and encode + decode `totalNs`. */
+  const withReadOne = (codec: string, payload: string, totalNs: number, readNs: number): CaseResult => {
+    const c = caseOf(codec, payload, rounds(totalNs));
+    const reads = rounds(readNs);
+    c.raw.forEach((r, i) => (r.readOneNs = reads[i]!));
+    return { ...c, readOne: summarize(reads), keyAccess: codec === "json" ? "decode" : "offset", deserialize: summarize(rounds(totalNs / 2)) } as CaseResult;
+  };
+
+  it("names read-one's winner per payload and where it is not encode + decode's", () => {
+    const lines = verdictOf([
+      withReadOne("json", "market", 1000, 500),
+      withReadOne("custom-binary", "market", 700, 50),
+      withReadOne("flatbuffers", "market", 1500, 20),
+      withReadOne("json", "chat", 1000, 500),
+      withReadOne("custom-binary", "chat", 600, 40),
+    ]);
+    // Wrapped at the terminal's width: read as one line.
+    expect(lines.join(" ").replace(/\s+/g, " ")).toContain("Read-one (the routing key from a frame): fastest custom-binary / flatbuffers, 0.08 / 0.04x json's; not encode + decode's winner on market");
+  });
+
+  it("one winner everywhere is named once; a run without read-one has no such line", () => {
+    const lines = verdictOf([withReadOne("json", "chat", 1000, 500), withReadOne("custom-binary", "chat", 600, 40)]);
+    expect(lines).toContain("Read-one (the routing key from a frame): fastest custom-binary on every payload, 0.08x json's");
+    expect(verdictOf([caseOf("json", "chat", rounds(1000)), caseOf("custom-binary", "chat", rounds(600))]).join("\n")).not.toContain("Read-one");
+  });
+});
