@@ -261,6 +261,8 @@ export const avro: Codec = {
   standard: true,
   library: "avsc",
   keyAccess: "scan",
+  // The schema fixes types and presence; its longs carry any integer, so the ranges are checked after it.
+  decodeGuarantees: "types",
   notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no Avro schema for your own messages (protocols/schemas/avro/ has the built-in payloads')"),
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `avro has no schema for '${payload}'`);

@@ -139,6 +139,7 @@ export const bebop: Codec = {
   family: "schema",
   standard: true,
   library: "bebop",
+  decodeGuarantees: "types",
   notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no Bebop schema for your own messages (protocols/schemas/bebop/ has the built-in payloads')"),
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `bebop has no schema for '${payload}'`);

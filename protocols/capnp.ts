@@ -287,6 +287,7 @@ export const capnpCodec: Codec = {
   standard: true,
   library: "capnp-es",
   keyAccess: "lazy",
+  decodeGuarantees: "types",
   notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "Cap'n Proto needs a schema, and your own messages have none"),
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `capnp has no schema for '${payload}'`);

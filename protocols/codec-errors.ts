@@ -8,9 +8,12 @@
  * - BAD_PROTO: the user's .proto does not parse.
  * - NO_MESSAGE_TYPE: the user's .proto has no message type of the name given.
  * - NAME_TAKEN: a codec's name is taken already in the catalogue.
+ * - INVALID_MESSAGE: a decoded message is not a well-formed message of its
+ *   payload (the validated pattern, validation.ts): a field of the wrong
+ *   type, missing, unexpected or out of its range.
  */
 
-export type CodecErrorCode = "NO_LAYOUT" | "BAD_PROTO" | "NO_MESSAGE_TYPE" | "NAME_TAKEN";
+export type CodecErrorCode = "NO_LAYOUT" | "BAD_PROTO" | "NO_MESSAGE_TYPE" | "NAME_TAKEN" | "INVALID_MESSAGE";
 
 export class CodecError extends Error {
   override readonly name = "CodecError";

@@ -39,6 +39,17 @@ export interface PayloadCodec {
  * where the format offers nothing better (JSON, MessagePack, CBOR, BSON).
  */
 export type KeyAccess = "offset" | "lazy" | "scan" | "decode";
+
+/**
+ * What a codec's decoder guarantees of the message it returns, which sets
+ * what the validated pattern adds after it (protocols/validation.ts):
+ * nothing (any shape the bytes hold: JSON, MessagePack, CBOR, BSON; a full
+ * schema check is added), each field's type and presence (a schema
+ * codec; the ranges its schema types do not state are added), or
+ * everything the payload's shape states (custom-binary; nothing added).
+ */
+export type DecodeGuarantee = "none" | "types" | "all";
+export const DECODE_GUARANTEES: readonly DecodeGuarantee[] = ["none", "types", "all"];
 export const KEY_ACCESSES: readonly KeyAccess[] = ["offset", "lazy", "scan", "decode"];
 
 /**
@@ -69,6 +80,8 @@ export interface Codec {
   readonly library: string;
   /** How its PayloadCodecs' readKey reads the routing key; absent: "decode" (and no readKey). */
   readonly keyAccess?: KeyAccess;
+  /** What its decoder guarantees of a built-in payload's message; absent: "none" (the validated pattern checks the whole message). */
+  readonly decodeGuarantees?: DecodeGuarantee;
   /**
    * Why this codec cannot carry `payload` (a schema codec without a schema
    * for a user's own messages), or undefined when it can. Absent: it

@@ -364,6 +364,7 @@ export const flatbuffersCodec: Codec = {
   standard: true,
   library: "flatbuffers",
   keyAccess: "lazy",
+  decodeGuarantees: "types",
   notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "FlatBuffers needs a schema, and your own messages have none"),
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `flatbuffers has no schema for '${payload}'`);

@@ -230,6 +230,7 @@ export const pbfCodec: Codec = {
   standard: true,
   library: "pbf",
   keyAccess: "scan",
+  decodeGuarantees: "types",
   notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no message type for your own messages (pbf's code is generated from protocols/messages.proto)"),
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `pbf has no message type for '${payload}'`);

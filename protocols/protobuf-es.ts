@@ -305,6 +305,7 @@ export const protobufEsCodec: Codec = {
   standard: true,
   library: "@bufbuild/protobuf",
   keyAccess: "scan",
+  decodeGuarantees: "types",
   notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no message type for your own messages (protobuf-es's code is generated from protocols/messages.proto)"),
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `protobuf-es has no message type for '${payload}'`);

@@ -229,6 +229,7 @@ export function protobufCodecFor(user?: UserProtoType): Codec {
     // message type has no routing key, so its PayloadCodec has no readKey
     // and its key would come from a full decode.
     keyAccess: "scan",
+    decodeGuarantees: "types",
     notApplicable: (payload) =>
       isBuiltIn(payload) || userTypes.has(payload) ? undefined : "no message type for your own messages; give one with --proto FILE --proto-type NAME",
     forPayload: (payload): PayloadCodec => {

@@ -11,7 +11,7 @@
  */
 
 import { calJson, calSpin } from "./calibration.ts";
-import { CODEC_FAMILIES, KEY_ACCESSES, type Codec, type CodecFamily } from "./codec.ts";
+import { CODEC_FAMILIES, DECODE_GUARANTEES, KEY_ACCESSES, type Codec, type CodecFamily } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import { customBinary } from "./custom-binary.ts";
 import { json, jsonBytes } from "./json.ts";
@@ -123,6 +123,7 @@ export function codecShapeError(value: unknown): string | undefined {
   if (typeof c.forPayload !== "function") return `codec '${c.name}' needs forPayload(payload), returning { encode, decode }`;
   if (c.family !== undefined && !(CODEC_FAMILIES as readonly unknown[]).includes(c.family)) return `codec '${c.name}': family must be one of ${CODEC_FAMILIES.join(", ")} when given`;
   if (c.keyAccess !== undefined && !(KEY_ACCESSES as readonly unknown[]).includes(c.keyAccess)) return `codec '${c.name}': keyAccess must be one of ${KEY_ACCESSES.join(", ")} when given`;
+  if (c.decodeGuarantees !== undefined && !(DECODE_GUARANTEES as readonly unknown[]).includes(c.decodeGuarantees)) return `codec '${c.name}': decodeGuarantees must be one of ${DECODE_GUARANTEES.join(", ")} when given`;
   if (c.notApplicable !== undefined && typeof c.notApplicable !== "function") return `codec '${c.name}': notApplicable must be a function when given`;
   return undefined;
 }

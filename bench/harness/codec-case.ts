@@ -7,7 +7,8 @@
 import { encodedBytes, errorText, type Codec, type Encoded, type PayloadCodec } from "../../protocols/codec.ts";
 import { isBuiltIn, ROUTING_KEYS, type Message, type PayloadName } from "../../protocols/messages.ts";
 import type { Clock, ClockCalibration } from "./clock.ts";
-import { compileEcho, compileLoop, compileReadByDecode, SINK_SIZE, type TimedLoop } from "./loops.ts";
+import { compileEcho, compileLoop, compileReadByDecode, compileValidated, SINK_SIZE, type TimedLoop } from "./loops.ts";
+import { ADDED_CHECKS, checksFor } from "../../protocols/validation.ts";
 import { summarizeRuns, type BatchPercentiles, type CaseResult, type SliceFigures } from "./results.ts";
 import { minBatchNs } from "./schedule.ts";
 import type { ClientKind } from "./settings.ts";
@@ -38,6 +39,12 @@ export class CodecCase {
    * full decode, in its own compiled loop; absent for a user's messages, which name no key.
    */
   private readonly readOne: { key: string; read: Fn; loop: TimedLoop } | undefined;
+  /**
+   * Validated: a decode and the checks that make its result a well-formed message of the payload
+   * (protocols/validation.ts: what is added depends on Codec.decodeGuarantees), in its own
+   * compiled loop; absent for a user's messages, which have no schema.
+   */
+  private readonly validated: { run: Fn; loop: TimedLoop } | undefined;
   /** One call's cost, estimated after the warm-up, ns (sizes the slices). */
   encodeCallNs = NaN;
   decodeCallNs = NaN;
@@ -75,6 +82,9 @@ export class CodecCase {
       // A readKey counts where keyAccess says how it reads (offset, lazy, scan); else the key comes from a full decode.
       const read: Fn = pc.readKey && (codec.keyAccess ?? "decode") !== "decode" ? (pc.readKey.bind(pc) as Fn) : compileReadByDecode(`${codec.name}_${payload}`, pc.decode as (d: never) => unknown, key);
       this.readOne = { key, read, loop: compileLoop(`${codec.name}_${payload}_read_one`) };
+      const check = checksFor(codec, payload);
+      const run: Fn = check ? compileValidated(`${codec.name}_${payload}`, pc.decode as (d: never) => unknown, check) : (pc.decode as Fn);
+      this.validated = { run, loop: compileLoop(`${codec.name}_${payload}_validated`) };
     }
   }
 
@@ -116,6 +126,13 @@ export class CodecCase {
       if (!sameMessage(expected[i]!, decoded)) return `message #${i} did not round-trip: ${describeMismatch(expected[i]!, decoded) ?? "not equal"}`;
       const wrongKey = this.readOneMismatch(expected[i]!, encoded);
       if (wrongKey !== undefined) return `message #${i}: ${wrongKey}`;
+      if (this.validated) {
+        try {
+          this.validated.run(encoded);
+        } catch (e) {
+          return `message #${i} was refused by the validated decode: ${errorText(e)}`;
+        }
+      }
       const size = encodedBytes(encoded);
       sum += size;
       if (size < min) min = size;
@@ -156,6 +173,7 @@ export class CodecCase {
         this.decodeLoop(now, this.pc.decode as Fn, encoded, ring, SINK_SIZE - 1, n, n, one);
         this.echoLoop(now, this.echo, encoded, ring, SINK_SIZE - 1, n, n, one);
         this.readOne?.loop(now, this.readOne.read, encoded, ring, SINK_SIZE - 1, n, n, one);
+        this.validated?.loop(now, this.validated.run, encoded, ring, SINK_SIZE - 1, n, n, one);
       }
       this.encodeCallNs = this.estimateCallNs(this.encodeLoop, this.pc.encode as Fn, this.messages);
       this.decodeCallNs = this.estimateCallNs(this.decodeLoop, this.pc.decode as Fn, encoded);
@@ -193,8 +211,8 @@ export class CodecCase {
    * then a deserialize loop over their encodings (made in between, untimed,
    * and dropped after the slice), then an echo loop over the same encodings
    * (decode, and encode what it gave, as the server does), then, for a
-   * built-in payload, a read-one loop over them (the routing key of each);
-   * sets `error` on failure.
+   * built-in payload, a read-one loop over them (the routing key of each)
+   * and a validated loop (decode and the checks); sets `error` on failure.
    */
   timeSlice(slice: { run: number; round: number; position: number; start: number; count: number }): void {
     const { count } = slice;
@@ -205,22 +223,25 @@ export class CodecCase {
     const decodedRing = new Array<unknown>(SINK_SIZE);
     const echoedRing = new Array<unknown>(SINK_SIZE);
     const keyRing = new Array<unknown>(SINK_SIZE);
+    const validatedRing = new Array<unknown>(SINK_SIZE);
     const times = new Float64Array(1);
     let encMs: number;
     let decMs: number;
     let echoMs: number;
     let readMs = NaN;
+    let validatedMs = NaN;
     try {
       encMs = this.encodeLoop(now, this.pc.encode as Fn, inputs, encodedRing, SINK_SIZE - 1, count, count, times);
       const encoded = this.encodeAll(inputs);
       decMs = this.decodeLoop(now, this.pc.decode as Fn, encoded, decodedRing, SINK_SIZE - 1, count, count, times);
       echoMs = this.echoLoop(now, this.echo, encoded, echoedRing, SINK_SIZE - 1, count, count, times);
       if (this.readOne) readMs = this.readOne.loop(now, this.readOne.read, encoded, keyRing, SINK_SIZE - 1, count, count, times);
+      if (this.validated) validatedMs = this.validated.loop(now, this.validated.run, encoded, validatedRing, SINK_SIZE - 1, count, count, times);
     } catch (e) {
       this.error = `round ${slice.round + 1} threw: ${errorText(e)}`;
       return;
     }
-    this.error = this.spotCheck(inputs, slice.start, encodedRing, decodedRing, echoedRing, keyRing);
+    this.error = this.spotCheck(inputs, slice.start, { encoded: encodedRing, decoded: decodedRing, echoed: echoedRing, keys: keyRing, validated: validatedRing });
     if (this.error !== undefined) return;
     // The one batch reads the clock twice inside the whole-loop interval.
     const perMessage = (ms: number): number => Math.max(0, ms * 1e6 - 2 * overheadNs) / count;
@@ -235,6 +256,7 @@ export class CodecCase {
       totalNs: serializeNs + deserializeNs,
       echoNs: perMessage(echoMs),
       ...(this.readOne ? { readOneNs: perMessage(readMs) } : {}),
+      ...(this.validated ? { validatedNs: perMessage(validatedMs) } : {}),
     });
     this.sliceMessages = Math.max(this.sliceMessages, count);
   }
@@ -242,10 +264,10 @@ export class CodecCase {
   /**
    * Checks what a timed slice left in its result rings: a few of its last
    * encoded and echoed messages must decode (untimed) to the original, the
-   * last decoded ones must equal the originals, and the last keys read
-   * must be theirs.
+   * last decoded and validated ones must equal the originals, and the last
+   * keys read must be theirs.
    */
-  private spotCheck(inputs: readonly Message[], start: number, encodedRing: unknown[], decodedRing: unknown[], echoedRing: unknown[], keyRing: unknown[]): string | undefined {
+  private spotCheck(inputs: readonly Message[], start: number, rings: Record<"encoded" | "decoded" | "echoed" | "keys" | "validated", unknown[]>): string | undefined {
     const n = inputs.length;
     const last = Math.min(n, SINK_SIZE);
     // A slice can hold a single message (the last of a run): never look before its first.
@@ -253,12 +275,14 @@ export class CodecCase {
       const i = n - back;
       const message = this.expected[start + i]!;
       const slot = i & (SINK_SIZE - 1);
-      const mismatch = describeMismatch(message, decodedRing[slot]);
+      const mismatch = describeMismatch(message, rings.decoded[slot]);
       if (mismatch !== undefined) return `timed slice decoded message #${start + i} wrongly: ${mismatch}`;
-      if (this.readOne && !Object.is(keyRing[slot], (message as Record<string, unknown>)[this.readOne.key])) {
-        return `timed slice read ${this.readOne.key} of message #${start + i} as ${JSON.stringify(keyRing[slot])}, not ${JSON.stringify((message as Record<string, unknown>)[this.readOne.key])}`;
+      if (this.readOne && !Object.is(rings.keys[slot], (message as Record<string, unknown>)[this.readOne.key])) {
+        return `timed slice read ${this.readOne.key} of message #${start + i} as ${JSON.stringify(rings.keys[slot])}, not ${JSON.stringify((message as Record<string, unknown>)[this.readOne.key])}`;
       }
-      for (const [what, ring] of [["encoded", encodedRing], ["echoed", echoedRing]] as const) {
+      const wrongValidated = this.validated && describeMismatch(message, rings.validated[slot]);
+      if (wrongValidated) return `timed slice validated message #${start + i} wrongly: ${wrongValidated}`;
+      for (const [what, ring] of [["encoded", rings.encoded], ["echoed", rings.echoed]] as const) {
         const wrong = this.decodeMismatch(message, ring[slot] as Encoded);
         if (wrong !== undefined) return `timed slice ${what} message #${start + i} wrongly: ${wrong}`;
       }
@@ -308,6 +332,7 @@ export class CodecCase {
       error: this.error ?? (runs.length === 0 ? "no timed round finished" : ""),
       ...summaries,
       ...(this.readOne ? { keyAccess: this.codec.keyAccess ?? "decode" } : {}),
+      ...(this.validated ? { addedChecks: ADDED_CHECKS[this.codec.decodeGuarantees ?? "none"] } : {}),
       msgsPerS: ok ? 1e9 / summaries.total.mean : NaN,
       serializeBatches: batchPercentiles(runs.map((r) => r.serializeNs), this.sliceMessages),
       deserializeBatches: batchPercentiles(runs.map((r) => r.deserializeNs), this.sliceMessages),

@@ -102,5 +102,23 @@ export function compileReadByDecode(label: string, decode: (d: never) => unknown
   return factory(decode) as (frame: unknown) => unknown;
 }
 
+/**
+ * A decode and the checks that make its result trustworthy, `check(decode(frame))` returning the
+ * message (the validated pattern, protocols/validation.ts), compiled for that codec alone as
+ * compileEcho is.
+ */
+export function compileValidated(label: string, decode: (d: never) => unknown, check: (m: unknown) => void): (frame: unknown) => unknown {
+  if (!CAN_COMPILE) {
+    return (frame) => {
+      const m = decode(frame as never);
+      check(m);
+      return m;
+    };
+  }
+  const name = label.replace(/[^A-Za-z0-9_]/g, "_");
+  const factory = new Function("decode", "check", `return function validated_${name}(frame) { const m = decode(frame); check(m); return m; }`);
+  return factory(decode, check) as (frame: unknown) => unknown;
+}
+
 /** Slots in the result ring of a timed loop (a power of two). */
 export const SINK_SIZE = 1024;

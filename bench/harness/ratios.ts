@@ -26,6 +26,7 @@ export function caseRatios(c: CaseResult, cases: readonly CaseResult[]): CaseRat
     vsRaw: raw && compare(raw, c),
     echoVsJson: echoVsJson(c, cases),
     readOneVsJson: json && c.mode === "codec" && c.readOne !== undefined ? compare(c, json, (r) => r.readOneNs) : undefined,
+    validatedVsJson: json && c.mode === "codec" && c.validated !== undefined ? compare(c, json, (r) => r.validatedNs) : undefined,
     clientVsJson: transport ? undefined : clientVsJson(c, cases),
     field: fieldCost(c, cases),
     fieldVsJson: fieldVsJson(c, cases),

@@ -4,6 +4,7 @@
  */
 
 import type { Frame, KeyAccess } from "../../protocols/codec.ts";
+import type { AddedChecks } from "../../protocols/validation.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import type { FidelityReport } from "./fidelity.ts";
 import { summarize, type Summary } from "./statistics.ts";
@@ -74,6 +75,8 @@ export interface SliceFigures {
   echoNs?: number;
   /** Codec mode, built-in payloads: the routing key read from each frame (read-one: PayloadCodec.readKey, or a full decode), ns per message. */
   readOneNs?: number;
+  /** Codec mode, built-in payloads: a decode and the checks that make it a well-formed message (the validated pattern), ns per message. */
+  validatedNs?: number;
   /** WebSocket modes on kept connections: the server's side of this slice, per message. */
   server?: ServerSliceFigures;
   /** cal-spin on kept connections: its loop's cost per call, timed hot in the server right after this round (protocols/calibration.ts), ns. */
@@ -122,6 +125,10 @@ export interface CaseResult {
   readOne?: Summary;
   /** How read-one reads the key (Codec.keyAccess): at an offset, lazily, by a scan of the wire format, or by a full decode. */
   keyAccess?: KeyAccess;
+  /** Codec mode, built-in payloads: a decode and the checks that make it a well-formed message, per message, across rounds. */
+  validated?: Summary;
+  /** What the validated pattern adds after the decode (protocols/validation.ts): a schema validator, range checks, or nothing. */
+  addedChecks?: AddedChecks;
   /** Messages per second from the mean total per message. */
   msgsPerS: number;
   serializeBatches: BatchPercentiles;
@@ -185,6 +192,8 @@ export interface CaseRatios {
   echoVsJson?: Comparison;
   /** Codec mode: read-one (the routing key from a frame) relative to json's read-one. */
   readOneVsJson?: Comparison;
+  /** Codec mode: validated (decode and checks) relative to json's validated. */
+  validatedVsJson?: Comparison;
   /** Socket modes: the client's encode + decode per message relative to json's. */
   clientVsJson?: Comparison;
   /** Socket modes on kept connections: the field figure, the codec's cost inside the server per message. */
@@ -294,9 +303,10 @@ export interface StretchTiming {
 }
 
 /** The per-message summaries every mode reports, from its runs' figures. */
-export function summarizeRuns(runs: readonly SliceFigures[], iterations: number): Pick<CaseResult, "serialize" | "deserialize" | "total" | "totalMs" | "echo" | "readOne"> {
+export function summarizeRuns(runs: readonly SliceFigures[], iterations: number): Pick<CaseResult, "serialize" | "deserialize" | "total" | "totalMs" | "echo" | "readOne" | "validated"> {
   const echo = runs.map((r) => r.echoNs).filter((x) => x !== undefined);
   const readOne = runs.map((r) => r.readOneNs).filter((x) => x !== undefined);
+  const validated = runs.map((r) => r.validatedNs).filter((x) => x !== undefined);
   return {
     serialize: summarize(runs.map((r) => r.serializeNs)),
     deserialize: summarize(runs.map((r) => r.deserializeNs)),
@@ -304,5 +314,6 @@ export function summarizeRuns(runs: readonly SliceFigures[], iterations: number)
     totalMs: summarize(runs.map((r) => (r.totalNs * iterations) / 1e6)),
     ...(echo.length > 0 ? { echo: summarize(echo) } : {}),
     ...(readOne.length > 0 ? { readOne: summarize(readOne) } : {}),
+    ...(validated.length > 0 ? { validated: summarize(validated) } : {}),
   };
 }

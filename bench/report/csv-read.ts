@@ -14,6 +14,7 @@ import type { LatencyPercentiles, SocketFigures } from "../harness/socket-result
 import type { Summary } from "../harness/statistics.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import { KEY_ACCESSES, type Frame, type KeyAccess } from "../../protocols/codec.ts";
+import { ADDED_CHECKS, type AddedChecks } from "../../protocols/validation.ts";
 import { CALIBRATION_CODEC_NAMES, calSpin } from "../../protocols/calibration.ts";
 import { ReportError } from "./report-errors.ts";
 
@@ -163,6 +164,7 @@ function ratiosOf(get: Cell, rounds: number): CaseRatios {
     vsRaw: comparison("msgs_per_s_vs_raw"),
     echoVsJson: comparison("echo_vs_json"),
     readOneVsJson: comparison("read_one_vs_json"),
+    validatedVsJson: comparison("validated_vs_json"),
     clientVsJson: comparison("client_codec_vs_json"),
     field: field && { ...field, corrected: get("field_timers_taken_off") === "true" },
     fieldVsJson: comparison("field_vs_json"),
@@ -180,6 +182,8 @@ function caseOf(get: Cell): CaseResult {
   const echo = optional(get("echo_ns"));
   const readOne = optional(get("read_one_ns"));
   const keyAccess = get("key_access");
+  const validated = optional(get("validated_ns"));
+  const addedChecks = get("added_checks");
   const deflateBytes = optional(get("deflate_bytes"));
   return {
     client: (get("client") ?? "") as ClientKind,
@@ -207,6 +211,8 @@ function caseOf(get: Cell): CaseResult {
     ...(echo !== undefined ? { echo: summary({ median: echo }) } : {}),
     ...(readOne !== undefined ? { readOne: summary({ median: readOne }) } : {}),
     ...(keyAccess !== undefined && (KEY_ACCESSES as readonly string[]).includes(keyAccess) ? { keyAccess: keyAccess as KeyAccess } : {}),
+    ...(validated !== undefined ? { validated: summary({ median: validated }) } : {}),
+    ...(addedChecks !== undefined && (Object.values(ADDED_CHECKS) as string[]).includes(addedChecks) ? { addedChecks: addedChecks as AddedChecks } : {}),
     msgsPerS: num(get("msgs_per_s")),
     serializeBatches: batch,
     deserializeBatches: batch,

@@ -85,6 +85,7 @@ function timingColumns(c: CaseResult): Row {
   const ratio = c.ratios?.vsJson;
   const echo = c.ratios?.echoVsJson;
   const readOne = c.ratios?.readOneVsJson;
+  const validated = c.ratios?.validatedVsJson;
   return Object.assign(row, {
     echo_ns: c.echo?.median,
     echo_vs_json: echo?.ratio,
@@ -95,6 +96,11 @@ function timingColumns(c: CaseResult): Row {
     read_one_vs_json: readOne?.ratio,
     read_one_vs_json_ci95_low: readOne?.low,
     read_one_vs_json_ci95_high: readOne?.high,
+    validated_ns: c.validated?.median,
+    added_checks: c.addedChecks ?? "",
+    validated_vs_json: validated?.ratio,
+    validated_vs_json_ci95_low: validated?.low,
+    validated_vs_json_ci95_high: validated?.high,
     run_total_ms: c.totalMs.mean,
     msgs_per_s: c.msgsPerS,
     total_vs_json: ratio?.ratio,

@@ -66,6 +66,11 @@ export function ratioText(r: Comparison | undefined): string {
   if (!r) return "-";
   const half = Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio) * 100;
   const interval = r.rounds < 2 ? "" : ` ±${half < 9.95 ? half.toFixed(1) : Math.round(half)}%`;
-  return `${r.overlap ? "≈" : ""}${r.ratio.toFixed(2)}${interval}`;
+  return `${r.overlap ? "≈" : ""}${ratioFigure(r.ratio)}${interval}`;
+}
+
+/** A ratio to two decimals, or to two significant digits below 0.1 (a field read in 25 ns against a 6 µs decode is 0.0043, not 0.00). */
+export function ratioFigure(ratio: number): string {
+  return ratio > 0 && ratio < 0.1 ? ratio.toPrecision(2) : ratio.toFixed(2);
 }
 

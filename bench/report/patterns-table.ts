@@ -1,8 +1,10 @@
 /**
  * What an app does with a message, beside encode + decode (codec mode, built-in payloads):
  * read-one, the payload's routing key (market's symbol, chat's room, game-tick's tick, the
- * article's num) read from each frame, the way each codec reads it (Codec.keyAccess). A router or
- * a client filtering a feed does only this; the ranking can change from encode + decode's.
+ * article's num) read from each frame, the way each codec reads it (Codec.keyAccess), as a router
+ * or a client filtering a feed does; and validated, a decode and the checks a server facing the
+ * internet needs before it trusts a message (protocols/validation.ts). The ranking can change
+ * from encode + decode's with either.
  */
 
 import type { CaseResult } from "../harness/results.ts";
@@ -14,19 +16,22 @@ const COLUMNS = [
   { title: "reads by", width: 8 },
   { title: "read-one", width: 10 },
   { title: "vs json", width: 12 },
-  { title: "decode", width: 11 },
-  { title: "of decode", width: 9 },
+  { title: "adds", width: 9 },
+  { title: "validated", width: 10 },
+  { title: "vs json", width: 12 },
 ] as const;
 
-/** Read-one per payload of one client's codec-mode cases, fastest first; nothing when no case has it. */
+/** Read-one and validated per payload of one client's codec-mode cases, fastest read-one first; nothing when no case has them. */
 export function patternLines(cases: readonly CaseResult[]): string[] {
   const withKey = cases.filter((c) => c.mode === "codec" && c.verified && c.readOne !== undefined);
   if (withKey.length === 0) return [];
   const lines = [
     "",
-    "== read-one: the routing key read from each frame (a router's or a feed filter's work), per message,",
-    "   median of the rounds; reads by: offset (where the layout puts it), lazy (the format's accessors),",
-    "   scan (fields walked, the rest skipped), decode (a full decode); of decode: read-one / decode",
+    "== what an app does with a message: per message, median of the rounds; vs json: json's same work",
+    "   read-one: the routing key read from a frame (a router's or a feed filter's work); reads by:",
+    "   offset (where the layout puts it), lazy (accessors), scan (fields walked, the rest skipped),",
+    "   decode (a full decode). validated: a decode and the checks a server needs to trust it; adds:",
+    "   validator (the whole message against its schema), ranges (what the schema's types leave out)",
   ];
   for (const payload of orderPayloads(withKey.map((c) => c.payload))) {
     if (!isBuiltIn(payload)) continue;
@@ -40,8 +45,9 @@ export function patternLines(cases: readonly CaseResult[]): string[] {
         c.keyAccess ?? "decode",
         formatNs(c.readOne!.median),
         c.codec === "json" ? "1.00" : ratioText(c.ratios?.readOneVsJson),
-        formatNs(c.deserialize.median),
-        (c.readOne!.median / c.deserialize.median).toFixed(2),
+        c.addedChecks ?? "-",
+        c.validated ? formatNs(c.validated.median) : "-",
+        c.codec === "json" && c.validated ? "1.00" : ratioText(c.ratios?.validatedVsJson),
       ];
       lines.push(cells.map((t, i) => pad(t, COLUMNS[i]!.width, i > 0)).join("  "));
     }

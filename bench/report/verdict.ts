@@ -12,7 +12,7 @@
 import { knees } from "../harness/knee.ts";
 import type { CaseResult } from "../harness/results.ts";
 import { orderPayloads, type PayloadName } from "../../protocols/messages.ts";
-import { codecLabel, count, TERMINAL_WIDTH, wrapLine } from "./format.ts";
+import { codecLabel, count, ratioFigure, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { disagree } from "../harness/field.ts";
 import { overlapsOne, pairedRatio } from "../harness/pairing.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
@@ -156,30 +156,42 @@ function standingLine(cases: readonly CaseResult[], payloads: readonly PayloadNa
   return `custom-binary ranks ${ranks}${vs}`;
 }
 
+/** An access pattern of codec mode (bench/report/patterns-table.ts): its name in the verdict, its time and ratio to json's. */
+interface Pattern {
+  label: string;
+  time: (c: CaseResult) => number | undefined;
+  ratio: (c: CaseResult) => number | undefined;
+}
+
+const PATTERNS: readonly Pattern[] = [
+  { label: "Read-one (the routing key from a frame)", time: (c) => c.readOne?.median, ratio: (c) => c.ratios?.readOneVsJson?.ratio },
+  { label: "Validated (decode, then the checks a server needs)", time: (c) => c.validated?.median, ratio: (c) => c.ratios?.validatedVsJson?.ratio },
+];
+
 /**
- * Read-one (the routing key from a frame, codec mode): per payload, the codec that reads it
- * fastest and its time against JSON's read-one (a full JSON.parse), and whether that is encode +
- * decode's winner too: where it is not, what an app does with a message changes the answer.
+ * An access pattern's winner per payload (codec mode), its time against json's same pattern, and
+ * whether it is encode + decode's winner too: where it is not, what an app does with a message
+ * changes the answer.
  */
-function readOneLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string | undefined {
+function patternLine(cases: readonly CaseResult[], payloads: readonly PayloadName[], pattern: Pattern): string | undefined {
   const winners: string[] = [];
   const ratios: string[] = [];
   const changed: string[] = [];
   for (const payload of payloads) {
-    const of = candidates(cases, "codec", payload).filter((c) => c.readOne !== undefined);
+    const of = candidates(cases, "codec", payload).filter((c) => pattern.time(c) !== undefined);
     if (of.length === 0) continue;
-    const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (c.ratios?.readOneVsJson?.ratio ?? Number.NaN));
+    const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (pattern.ratio(c) ?? Number.NaN));
     const paired = of.every((c) => Number.isFinite(key(c)));
-    const best = [...of].sort((a, b) => (paired ? key(a) - key(b) : a.readOne!.median - b.readOne!.median))[0]!;
+    const best = [...of].sort((a, b) => (paired ? key(a) - key(b) : pattern.time(a)! - pattern.time(b)!))[0]!;
     if (best.codec !== rank([...of])[0]!.codec) changed.push(payload);
     winners.push(codecLabel(best));
-    ratios.push(paired ? key(best).toFixed(2) : "-");
+    ratios.push(paired ? ratioFigure(key(best)) : "-");
   }
   if (winners.length === 0) return undefined;
   const sep = winners.length > 3 ? "/" : " / ";
   const who = new Set(winners).size === 1 ? `${winners[0]} on every payload` : winners.join(sep);
   const change = changed.length > 0 ? `; not encode + decode's winner on ${changed.join(", ")}` : "";
-  return `Read-one (the routing key from a frame): fastest ${who}, ${ratios.join(sep)}x json's${change}`;
+  return `${pattern.label}: fastest ${who}, ${ratios.join(sep)}x json's${change}`;
 }
 
 /**
@@ -297,13 +309,13 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   const parts = {
     hand: wrap([hand && (payloads.length > 3 ? hand : hand + ` (${payloads.join("/")})`)]),
     standing: wrap([standingLine(cases, payloads, mode)]),
-    readOne: wrap([readOneLine(cases, payloads)]),
+    patterns: wrap(PATTERNS.map((p) => patternLine(cases, payloads, p))),
     compressed: wrap([compressionLine(cases, payloads)]),
     knee: wrap([kneeLine(cases, payloads)]),
     field: wrap(fieldLines(cases, payloads)),
     socket: wrap(socketLines(cases, payloads)),
   };
-  // Within the line budget, whole statements only: the knee first, then custom-binary against json and its place, the server's cost, the socket, read-one's winners, compression.
+  // Within the line budget, whole statements only: the knee first, then custom-binary against json and its place, the server's cost, the socket, the access patterns' winners, compression.
   let room = VERDICT_MAX_LINES - head.length;
   const fits = (ls: string[]): string[] => {
     if (ls.length > room) return [];
@@ -315,7 +327,7 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   const standing = fits(parts.standing);
   const field = fits(parts.field);
   const socket = fits(parts.socket);
-  const readOne = fits(parts.readOne);
+  const patterns = fits(parts.patterns);
   const compressed = fits(parts.compressed);
-  return [...head, ...handLines, ...standing, ...readOne, ...compressed, ...knee, ...field, ...socket].slice(0, VERDICT_MAX_LINES);
+  return [...head, ...handLines, ...standing, ...patterns, ...compressed, ...knee, ...field, ...socket].slice(0, VERDICT_MAX_LINES);
 }

@@ -30,7 +30,7 @@ describe("CodecCase.timeSlice", () => {
       forPayload: (p: "small") => {
         const inner = json.forPayload(p);
         // Right through verification and warm-up; wrong once `broken` is set.
-        return { encode: inner.encode, decode: (d: Uint8Array | string) => (broken ? { ...inner.decode(d), num: -1 } : inner.decode(d)) };
+        return { encode: inner.encode, decode: (d: Uint8Array | string) => (broken ? { ...inner.decode(d), num: 424242 } : inner.decode(d)) };
       },
     };
     const c = new CodecCase(lateBreak, "small", makeMessages("small", { count: 50, seed: 3, fixed: false }), ctx);
@@ -87,5 +87,21 @@ describe("CodecCase read-one", () => {
     mine.prepare(() => undefined);
     mine.timeSlice({ run: 0, round: 0, position: 0, start: 0, count: 2 });
     expect(mine.result(0, "", 1).readOne).toBeUndefined();
+  });
+});
+
+describe("CodecCase validated", () => {
+  const messages = makeMessages("chat", { count: 50, seed: 4, fixed: false });
+
+  it("times a decode and the checks its codec's decoder leaves out, and says which", () => {
+    for (const [name, adds] of [["json", "validator"], ["protobuf", "ranges"], ["custom-binary", "none"]] as const) {
+      const c = new CodecCase(BUILT_IN.get(name)!, "chat", messages, ctx);
+      c.prepare(() => undefined);
+      c.timeSlice({ run: 0, round: 0, position: 0, start: 0, count: 50 });
+      expect(c.error).toBeUndefined();
+      const r = c.result(0, "", 1);
+      expect(r.addedChecks).toBe(adds);
+      expect(r.validated!.median).toBeGreaterThan(0);
+    }
   });
 });

@@ -167,12 +167,12 @@ describe("the verdict's read-one line", () => {
       withReadOne("custom-binary", "chat", 600, 40),
     ]);
     // Wrapped at the terminal's width: read as one line.
-    expect(lines.join(" ").replace(/\s+/g, " ")).toContain("Read-one (the routing key from a frame): fastest custom-binary / flatbuffers, 0.08 / 0.04x json's; not encode + decode's winner on market");
+    expect(lines.join(" ").replace(/\s+/g, " ")).toContain("Read-one (the routing key from a frame): fastest custom-binary / flatbuffers, 0.080 / 0.040x json's; not encode + decode's winner on market");
   });
 
   it("one winner everywhere is named once; a run without read-one has no such line", () => {
     const lines = verdictOf([withReadOne("json", "chat", 1000, 500), withReadOne("custom-binary", "chat", 600, 40)]);
-    expect(lines).toContain("Read-one (the routing key from a frame): fastest custom-binary on every payload, 0.08x json's");
+    expect(lines).toContain("Read-one (the routing key from a frame): fastest custom-binary on every payload, 0.080x json's");
     expect(verdictOf([caseOf("json", "chat", rounds(1000)), caseOf("custom-binary", "chat", rounds(600))]).join("\n")).not.toContain("Read-one");
   });
 });
