@@ -21,9 +21,11 @@ const COLUMNS = [
   { title: "vs json", width: 12 },
 ] as const;
 
-/** Read-one and validated per payload of one client's codec-mode cases, fastest read-one first; nothing when no case has them. */
+/** Read-one and validated per payload of the first client's codec-mode cases, fastest read-one first; nothing when no case has them. */
 export function patternLines(cases: readonly CaseResult[]): string[] {
-  const withKey = cases.filter((c) => c.mode === "codec" && c.verified && c.readOne !== undefined);
+  const all = cases.filter((c) => c.mode === "codec" && c.verified && c.readOne !== undefined);
+  // One client's: the table's block of each, or a report's first.
+  const withKey = all.filter((c) => c.client === all[0]?.client);
   if (withKey.length === 0) return [];
   const lines = [
     "",

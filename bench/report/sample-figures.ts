@@ -9,7 +9,8 @@
 
 import { BUILT_IN } from "../../protocols/registry.ts";
 import type { BenchResults, CaseRatios, CaseResult, Environment, Estimate, Ratio } from "../harness/results.ts";
-import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
+import { PAYLOAD_NAMES, ROUTING_KEYS } from "../../protocols/messages.ts";
+import { ratioFigure } from "./format.ts";
 import { ReportError } from "./report-errors.ts";
 
 /** Where the README's block starts and ends. */
@@ -166,6 +167,8 @@ export interface SampleSet {
   other: Sample;
   /** Every codec on every payload (`--codecs all --payloads all`): codec mode in Bun and in a browser, and the field figures of a stream run in Bun. */
   everyCodec: readonly Sample[];
+  /** Codec mode with every codec on every payload and its access patterns (read-one, validated). */
+  patterns: Sample;
 }
 
 /**
@@ -201,6 +204,32 @@ function standings(sample: Sample): string[] {
   return out;
 }
 
+/** The fastest `n` codecs of one pattern on one payload, by their paired ratio to json's same pattern: "custom-binary 0.0043, avro 0.017". */
+function fastest(cases: readonly CaseResult[], ratio: (c: CaseResult) => number | undefined, n: number): string {
+  const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (ratio(c) ?? Number.NaN));
+  const ranked = cases.filter((c) => Number.isFinite(key(c))).sort((a, b) => key(a) - key(b));
+  return ranked
+    .slice(0, n)
+    .map((c) => `${c.codec} ${ratioFigure(key(c))}`)
+    .join(", ");
+}
+
+/**
+ * Per payload, the three fastest codecs of each access pattern (docs/access-patterns.md), each
+ * against json's same pattern: where the ranking changes between encode + decode, read-one and
+ * validated.
+ */
+function patternsTable(sample: Sample): string[] {
+  const lines = ["| payload (key) | encode + decode | read-one | validated |", "|---|---|---|---|"];
+  for (const payload of PAYLOAD_NAMES) {
+    const of = sample.results.cases.filter((c) => c.verified && c.mode === "codec" && c.payload === payload && !c.codec.startsWith("cal-"));
+    if (!of.some((c) => c.readOne !== undefined)) continue;
+    const cell = (ratio: (c: CaseResult) => number | undefined): string => fastest(of, ratio, 3);
+    lines.push(`| ${payload} (${ROUTING_KEYS[payload]}) | ${cell((c) => c.ratios?.vsJson?.ratio)} | ${cell((c) => c.ratios?.readOneVsJson?.ratio)} | ${cell((c) => c.ratios?.validatedVsJson?.ratio)} |`);
+  }
+  return lines;
+}
+
 export function sampleFigures(set: SampleSet): string {
   const { runs, calibrated, sweeps, other } = set;
   const first = runs[0]!;
@@ -226,6 +255,10 @@ export function sampleFigures(set: SampleSet): string {
     }
   }
   for (const sample of set.everyCodec) out.push(...standings(sample));
+  const patterns = patternsTable(set.patterns);
+  if (patterns.length > 2) {
+    out.push("", `What an app does with a message, \`${set.patterns.name}\` (${machineLine(set.patterns.results)}, codec mode, every codec): the three fastest at each access pattern, each time relative to json's same work (read-one: \`JSON.parse\` and the field; validated: \`JSON.parse\` and the schema validator).`, "", ...patterns);
+  }
   out.push("", FIGURES_END);
   return out.join("\n");
 }

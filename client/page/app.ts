@@ -33,6 +33,7 @@ import { stringifyLine } from "../child-protocol.ts";
 import { PAGE_MODES, ratesText, settingsFromQuery } from "./query.ts";
 import { fetchInfo, runSuite, type SuiteOutcome } from "./suite.ts";
 import { calibrationLines, labFieldLines } from "../../bench/report/field-table.ts";
+import { patternLines } from "../../bench/report/patterns-table.ts";
 import { fidelityLines } from "../../bench/report/fidelity-table.ts";
 import { importCodecModules } from "../../bench/harness/codec-modules.ts";
 import { catalogFor, makePlan } from "../../bench/harness/plan.ts";
@@ -155,7 +156,7 @@ function drawCharts(): void {
 /** The verdict of this page's run, else of a loaded JSON file. */
 function drawVerdict(): void {
   // What each codec did to the user's own messages comes first: it says which codecs were timed.
-  const lines = lastResults ? [...fidelityLines(lastResults), ...(lastResults.fidelity ? [""] : []), ...verdictLines(lastResults.cases), ...labFieldLines(lastResults)] : loadedVerdict;
+  const lines = lastResults ? [...fidelityLines(lastResults), ...(lastResults.fidelity ? [""] : []), ...verdictLines(lastResults.cases), ...labFieldLines(lastResults), ...patternLines(lastResults.cases)] : loadedVerdict;
   $("verdict").textContent = lines.join("\n");
   $("verdict").hidden = lines.length === 0;
 }
@@ -240,7 +241,7 @@ async function load(file: File): Promise<void> {
     const loaded = resultsFromFile(text);
     loadedRows = sourcedCases(loaded).map((r) => ({ ...r, source: `${r.source}, ${file.name}` }));
     // The verdict pairs rounds: a JSON file's, not a CSV's.
-    loadedVerdict = hasRounds(loaded) ? [...verdictLines(loaded.cases), ...labFieldLines(loaded), ...calibrationLines(loaded)] : [];
+    loadedVerdict = hasRounds(loaded) ? [...verdictLines(loaded.cases), ...labFieldLines(loaded), ...calibrationLines(loaded), ...patternLines(loaded.cases)] : [];
     drawCharts();
     drawTable();
     drawVerdict();

@@ -9,6 +9,8 @@ const COLUMNS = [
   "field_vs_json", "field_vs_json_ci95_low", "field_vs_json_ci95_high",
   "calibration_known_ns", "calibration_field_share", "calibration_field_share_ci95_low", "calibration_field_share_ci95_high",
   "knee_rate", "knee_missed_rate",
+  "read_one_ns", "read_one_vs_json", "read_one_vs_json_ci95_low", "read_one_vs_json_ci95_high",
+  "validated_ns", "validated_vs_json", "validated_vs_json_ci95_low", "validated_vs_json_ci95_high",
 ];
 
 /** A results CSV of the given rows (each a partial record by column name). */
@@ -55,7 +57,38 @@ describe("sampleFigures", () => {
       ]),
     ),
   };
-  const block = sampleFigures({ runs: [run("a.csv", 0.5), run("b.csv", 0.6)], calibrated, sweeps: [sweep(20000, 24000), sweep(24000, "")], other: run("c.csv", 1), everyCodec: [everyCodec] });
+  const inServer: Sample = {
+    name: "field.csv",
+    results: resultsFromFile(
+      csv([
+        { mode: "stream", codec: "json", payload: "chat", ...ratio("field_vs_json", 1) },
+        { mode: "stream", codec: "custom-binary", payload: "chat", ...ratio("field_vs_json", 0.8) },
+        { mode: "stream", codec: "avro", payload: "chat", ...ratio("field_vs_json", 0.7) },
+      ]),
+    ),
+  };
+  const patterns: Sample = {
+    name: "patterns.csv",
+    results: resultsFromFile(
+      csv([
+        { mode: "codec", codec: "json", payload: "market", ...ratio("total_vs_json", 1), read_one_ns: 200, ...ratio("read_one_vs_json", 1), validated_ns: 220, ...ratio("validated_vs_json", 1) },
+        { mode: "codec", codec: "custom-binary", payload: "market", ...ratio("total_vs_json", 0.7), read_one_ns: 50, ...ratio("read_one_vs_json", 0.25), validated_ns: 100, ...ratio("validated_vs_json", 0.45) },
+        { mode: "codec", codec: "flatbuffers", payload: "market", ...ratio("total_vs_json", 2), read_one_ns: 2, ...ratio("read_one_vs_json", 0.01), validated_ns: 700, ...ratio("validated_vs_json", 3) },
+        { mode: "codec", codec: "msgpackr", payload: "market", ...ratio("total_vs_json", 1.2), read_one_ns: 280, ...ratio("read_one_vs_json", 1.4), validated_ns: 290, ...ratio("validated_vs_json", 1.3) },
+      ]),
+    ),
+  };
+  const block = sampleFigures({ runs: [run("a.csv", 0.5), run("b.csv", 0.6)], calibrated, sweeps: [sweep(20000, 24000), sweep(24000, "")], other: run("c.csv", 1), everyCodec: [everyCodec, inServer], patterns });
+
+  it("ranks every codec inside the server too, by the field figure", () => {
+    const part = block.slice(block.indexOf("Every codec on every payload, inside the server (stream mode's field figure"));
+    expect(part).toContain("| chat | 0.80 ± 2.0% | 2 of 3 | avro (0.70) | 1.14 | avro |");
+  });
+
+  it("names the three fastest at each access pattern, each against json's same work", () => {
+    const part = block.slice(block.indexOf("What an app does with a message, `patterns.csv`"));
+    expect(part).toContain("| market (symbol) | custom-binary 0.70, json 1.00, msgpackr 1.20 | flatbuffers 0.010, custom-binary 0.25, json 1.00 | custom-binary 0.45, json 1.00, msgpackr 1.30 |");
+  });
 
   it("says where custom-binary stands among every codec: its place, the fastest other schema codec and how far", () => {
     const part = block.slice(block.indexOf("Every codec on every payload, codec mode, `every.csv`"));
