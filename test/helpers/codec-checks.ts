@@ -15,7 +15,7 @@ import { describeMismatch } from "../../bench/harness/verify.ts";
 import type { Codec } from "../../protocols/codec.ts";
 import { CodecError } from "../../protocols/codec-errors.ts";
 import type { ChatMessage } from "../../protocols/message-sets.ts";
-import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
+import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, ROUTING_KEYS, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
 import { protobufCodec } from "../../protocols/protobuf.ts";
 import { EDGE } from "./edge-messages.ts";
 
@@ -207,4 +207,24 @@ export function checkProtobufWire(codec: Codec, options: { chatNote?: string } =
     // key 0x38 (field 7, varint), zigzag(-1) = 1.
     expect(hex(pc.encode(m) as Uint8Array)).toBe("3801");
   });
+}
+
+/**
+ * A lazy codec's readKey reads only the routing key: for each payload's
+ * example, `breakOther` corrupts one field other than the key in a copy of
+ * its frame (checking first that it found that field) and names it; decode
+ * then throws `decodeError`, and readKey still gives the key.
+ */
+export function expectKeyReadLazily(codec: Codec, breakOther: (payload: BuiltInPayload, view: DataView, message: Record<string, unknown>) => string, decodeError: typeof Error = Error): void {
+  expect(codec.keyAccess).toBe("lazy");
+  for (const payload of PAYLOAD_NAMES) {
+    const pc = codec.forPayload(payload);
+    const m = EXAMPLE_MESSAGES[payload] as Message as Record<string, unknown>;
+    const key = ROUTING_KEYS[payload];
+    const frame = (pc.encode(m) as Uint8Array).slice();
+    expect(pc.readKey!(frame), payload).toBe(m[key]);
+    const name = breakOther(payload, new DataView(frame.buffer), m);
+    expect(() => pc.decode(frame), `${payload}: decode with ${name} corrupted`).toThrow(decodeError);
+    expect(pc.readKey!(frame), `${payload}: readKey with ${name} corrupted`).toBe(m[key]);
+  }
 }
