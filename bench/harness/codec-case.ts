@@ -35,16 +35,19 @@ export class CodecCase {
   private readonly echoLoop: TimedLoop;
   private readonly echo: Fn;
   /**
-   * Read-one: the payload's routing key (ROUTING_KEYS) from a frame, by the codec's readKey or a
-   * full decode, in its own compiled loop; absent for a user's messages, which name no key.
+   * Read-one: the payload's routing key (ROUTING_KEYS) from a frame, by the codec's readKey in its
+   * own compiled loop; absent for a user's messages, which name no key. A codec that reads it by
+   * a full decode has no loop of its own: its read-one is the decode of the same round (a decode
+   * and a property read), so a run does not decode every message once more for it.
    */
-  private readonly readOne: { key: string; read: Fn; loop: TimedLoop } | undefined;
+  private readonly readOne: { key: string; read: Fn; loop: TimedLoop | undefined } | undefined;
   /**
    * Validated: a decode and the checks that make its result a well-formed message of the payload
    * (protocols/validation.ts: what is added depends on Codec.decodeGuarantees), in its own
-   * compiled loop; absent for a user's messages, which have no schema.
+   * compiled loop; absent for a user's messages, which have no schema. Where nothing is added
+   * (custom-binary) it is the decode of the same round, with no loop of its own.
    */
-  private readonly validated: { run: Fn; loop: TimedLoop } | undefined;
+  private readonly validated: { run: Fn; loop: TimedLoop | undefined } | undefined;
   /** One call's cost, estimated after the warm-up, ns (sizes the slices). */
   encodeCallNs = NaN;
   decodeCallNs = NaN;
@@ -80,11 +83,14 @@ export class CodecCase {
     if (isBuiltIn(payload)) {
       const key = ROUTING_KEYS[payload];
       // A readKey counts where keyAccess says how it reads (offset, lazy, scan); else the key comes from a full decode.
-      const read: Fn = pc.readKey && (codec.keyAccess ?? "decode") !== "decode" ? (pc.readKey.bind(pc) as Fn) : compileReadByDecode(`${codec.name}_${payload}`, pc.decode as (d: never) => unknown, key);
-      this.readOne = { key, read, loop: compileLoop(`${codec.name}_${payload}_read_one`) };
+      const own = pc.readKey !== undefined && (codec.keyAccess ?? "decode") !== "decode";
+      this.readOne = own
+        ? { key, read: pc.readKey!.bind(pc) as Fn, loop: compileLoop(`${codec.name}_${payload}_read_one`) }
+        : { key, read: compileReadByDecode(`${codec.name}_${payload}`, pc.decode as (d: never) => unknown, key), loop: undefined };
       const check = checksFor(codec, payload);
-      const run: Fn = check ? compileValidated(`${codec.name}_${payload}`, pc.decode as (d: never) => unknown, check) : (pc.decode as Fn);
-      this.validated = { run, loop: compileLoop(`${codec.name}_${payload}_validated`) };
+      this.validated = check
+        ? { run: compileValidated(`${codec.name}_${payload}`, pc.decode as (d: never) => unknown, check), loop: compileLoop(`${codec.name}_${payload}_validated`) }
+        : { run: pc.decode as Fn, loop: undefined };
     }
   }
 
@@ -172,8 +178,8 @@ export class CodecCase {
         this.encodeLoop(now, this.pc.encode as Fn, this.messages, ring, SINK_SIZE - 1, n, n, one);
         this.decodeLoop(now, this.pc.decode as Fn, encoded, ring, SINK_SIZE - 1, n, n, one);
         this.echoLoop(now, this.echo, encoded, ring, SINK_SIZE - 1, n, n, one);
-        this.readOne?.loop(now, this.readOne.read, encoded, ring, SINK_SIZE - 1, n, n, one);
-        this.validated?.loop(now, this.validated.run, encoded, ring, SINK_SIZE - 1, n, n, one);
+        this.readOne?.loop?.(now, this.readOne.read, encoded, ring, SINK_SIZE - 1, n, n, one);
+        this.validated?.loop?.(now, this.validated.run, encoded, ring, SINK_SIZE - 1, n, n, one);
       }
       this.encodeCallNs = this.estimateCallNs(this.encodeLoop, this.pc.encode as Fn, this.messages);
       this.decodeCallNs = this.estimateCallNs(this.decodeLoop, this.pc.decode as Fn, encoded);
@@ -212,7 +218,8 @@ export class CodecCase {
    * and dropped after the slice), then an echo loop over the same encodings
    * (decode, and encode what it gave, as the server does), then, for a
    * built-in payload, a read-one loop over them (the routing key of each)
-   * and a validated loop (decode and the checks); sets `error` on failure.
+   * and a validated loop (decode and the checks), each where it is not the
+   * decode itself; sets `error` on failure.
    */
   timeSlice(slice: { run: number; round: number; position: number; start: number; count: number }): void {
     const { count } = slice;
@@ -235,8 +242,8 @@ export class CodecCase {
       const encoded = this.encodeAll(inputs);
       decMs = this.decodeLoop(now, this.pc.decode as Fn, encoded, decodedRing, SINK_SIZE - 1, count, count, times);
       echoMs = this.echoLoop(now, this.echo, encoded, echoedRing, SINK_SIZE - 1, count, count, times);
-      if (this.readOne) readMs = this.readOne.loop(now, this.readOne.read, encoded, keyRing, SINK_SIZE - 1, count, count, times);
-      if (this.validated) validatedMs = this.validated.loop(now, this.validated.run, encoded, validatedRing, SINK_SIZE - 1, count, count, times);
+      if (this.readOne?.loop) readMs = this.readOne.loop(now, this.readOne.read, encoded, keyRing, SINK_SIZE - 1, count, count, times);
+      if (this.validated?.loop) validatedMs = this.validated.loop(now, this.validated.run, encoded, validatedRing, SINK_SIZE - 1, count, count, times);
     } catch (e) {
       this.error = `round ${slice.round + 1} threw: ${errorText(e)}`;
       return;
@@ -255,8 +262,8 @@ export class CodecCase {
       deserializeNs,
       totalNs: serializeNs + deserializeNs,
       echoNs: perMessage(echoMs),
-      ...(this.readOne ? { readOneNs: perMessage(readMs) } : {}),
-      ...(this.validated ? { validatedNs: perMessage(validatedMs) } : {}),
+      ...(this.readOne ? { readOneNs: this.readOne.loop ? perMessage(readMs) : deserializeNs } : {}),
+      ...(this.validated ? { validatedNs: this.validated.loop ? perMessage(validatedMs) : deserializeNs } : {}),
     });
     this.sliceMessages = Math.max(this.sliceMessages, count);
   }
@@ -277,10 +284,10 @@ export class CodecCase {
       const slot = i & (SINK_SIZE - 1);
       const mismatch = describeMismatch(message, rings.decoded[slot]);
       if (mismatch !== undefined) return `timed slice decoded message #${start + i} wrongly: ${mismatch}`;
-      if (this.readOne && !Object.is(rings.keys[slot], (message as Record<string, unknown>)[this.readOne.key])) {
+      if (this.readOne?.loop && !Object.is(rings.keys[slot], (message as Record<string, unknown>)[this.readOne.key])) {
         return `timed slice read ${this.readOne.key} of message #${start + i} as ${JSON.stringify(rings.keys[slot])}, not ${JSON.stringify((message as Record<string, unknown>)[this.readOne.key])}`;
       }
-      const wrongValidated = this.validated && describeMismatch(message, rings.validated[slot]);
+      const wrongValidated = this.validated?.loop && describeMismatch(message, rings.validated[slot]);
       if (wrongValidated) return `timed slice validated message #${start + i} wrongly: ${wrongValidated}`;
       for (const [what, ring] of [["encoded", rings.encoded], ["echoed", rings.echoed]] as const) {
         const wrong = this.decodeMismatch(message, ring[slot] as Encoded);
