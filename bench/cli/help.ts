@@ -63,7 +63,9 @@ ${codecLines(catalog)}
                        messages; chat, game-tick, market: messages of real-time
                        applications (docs/message-sets.md)
   --modes LIST         comma-separated, or "all" (default: ${DEFAULTS.default.modes.join(",")}): ${MODE_NAMES.join(", ")}
-                       codec: in process; roundtrip: one message in flight, latency;
+                       codec: in process (encode, decode, and for the built-in payloads
+                       read-one and validated: docs/access-patterns.md);
+                       roundtrip: one message in flight, latency;
                        stream: a window of messages in flight, throughput;
                        fanout: one publisher, --clients subscribers, Bun pub/sub;
                        latency: an open loop at --rate, latency from each message's
