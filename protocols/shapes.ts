@@ -11,6 +11,13 @@ import { ENTITY_STATES } from "./message-sets.ts";
 /** What a field holds: uint53 is an integer a JavaScript number holds exactly (timestamps). */
 export type FieldType = "string" | "uint32" | "int32" | "uint53" | "double" | { readonly enumOf: readonly string[] } | { readonly arrayOf: Shape };
 
+/** The range of each integer field type, inclusive: what the shape check, the range checks and the schema validator hold a value to. */
+export const INTEGER_RANGES: Readonly<Record<"uint32" | "int32" | "uint53", readonly [number, number]>> = {
+  uint32: [0, 4294967295],
+  int32: [-2147483648, 2147483647],
+  uint53: [0, Number.MAX_SAFE_INTEGER],
+};
+
 interface Field {
   readonly type: FieldType;
   /** The field may be absent (never present with `undefined`). */

@@ -26,7 +26,7 @@ import { Value } from "@sinclair/typebox/value";
 import type { Codec, DecodeGuarantee } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import type { BuiltInPayload } from "./messages.ts";
-import { SHAPES, type FieldType, type Shape } from "./shapes.ts";
+import { INTEGER_RANGES, SHAPES, type FieldType, type Shape } from "./shapes.ts";
 
 /** The checks the validated pattern adds after a decode: a schema validator, the ranges alone, or none. */
 export type AddedChecks = "validator" | "ranges" | "none";
@@ -34,12 +34,6 @@ export const ADDED_CHECKS: Readonly<Record<DecodeGuarantee, AddedChecks>> = { no
 
 /** Throws a CodecError (INVALID_MESSAGE) naming the field when a decoded value is not a well-formed message; returns nothing. */
 export type MessageCheck = (message: unknown) => void;
-
-const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
-  uint32: [0, 4294967295],
-  int32: [-2147483648, 2147483647],
-  uint53: [0, Number.MAX_SAFE_INTEGER],
-};
 
 function invalid(path: string, what: string): never {
   throw new CodecError("INVALID_MESSAGE", `field '${path}' ${what}`);
@@ -60,7 +54,7 @@ function checkRanges(shape: Shape, o: Record<string, unknown>, path: string): vo
       }
       continue;
     }
-    const range = INTEGER_RANGES[t];
+    const range = t === "string" || t === "double" ? undefined : INTEGER_RANGES[t];
     if (range !== undefined && !(Number.isInteger(v) && (v as number) >= range[0] && (v as number) <= range[1])) invalid(`${path}${key}`, `is ${String(v)}, outside ${t}'s ${range[0]}..${range[1]}`);
   }
 }
@@ -89,7 +83,7 @@ function schemaOf(shape: Shape): TSchema {
     if (typeof t === "object") schema = "enumOf" in t ? Type.Integer({ minimum: 0, maximum: t.enumOf.length - 1 }) : Type.Array(schemaOf(t.arrayOf));
     else if (t === "string") schema = Type.String();
     else if (t === "double") schema = Type.Number();
-    else schema = Type.Integer({ minimum: INTEGER_RANGES[t]![0], maximum: INTEGER_RANGES[t]![1] });
+    else schema = Type.Integer({ minimum: INTEGER_RANGES[t][0], maximum: INTEGER_RANGES[t][1] });
     properties[key] = field.optional ? Type.Optional(schema) : schema;
   }
   return Type.Object(properties, { additionalProperties: false });

@@ -7,7 +7,7 @@
 import { encodedBytes, errorText, type Codec, type Encoded, type PayloadCodec } from "../../protocols/codec.ts";
 import { isBuiltIn, ROUTING_KEYS, type Message, type PayloadName } from "../../protocols/messages.ts";
 import type { Clock, ClockCalibration } from "./clock.ts";
-import { compileEcho, compileLoop, compileReadByDecode, compileValidated, SINK_SIZE, type TimedLoop } from "./loops.ts";
+import { compileEcho, compileLoop, compileValidated, SINK_SIZE, type TimedLoop } from "./loops.ts";
 import { ADDED_CHECKS, checksFor } from "../../protocols/validation.ts";
 import { summarizeRuns, type BatchPercentiles, type CaseResult, type SliceFigures } from "./results.ts";
 import { minBatchNs } from "./schedule.ts";
@@ -86,7 +86,8 @@ export class CodecCase {
       const own = pc.readKey !== undefined && (codec.keyAccess ?? "decode") !== "decode";
       this.readOne = own
         ? { key, read: pc.readKey!.bind(pc) as Fn, loop: compileLoop(`${codec.name}_${payload}_read_one`) }
-        : { key, read: compileReadByDecode(`${codec.name}_${payload}`, pc.decode as (d: never) => unknown, key), loop: undefined };
+        : // Untimed (its figure is the round's decode): read only to check every message's key before timing.
+          { key, read: (frame) => (pc.decode(frame as Encoded) as Record<string, unknown>)[key], loop: undefined };
       const check = checksFor(codec, payload);
       this.validated = check
         ? { run: compileValidated(`${codec.name}_${payload}`, pc.decode as (d: never) => unknown, check), loop: compileLoop(`${codec.name}_${payload}_validated`) }

@@ -91,18 +91,6 @@ export function compileEcho(label: string, codec: { encode(m: never): unknown; d
 }
 
 /**
- * A full decode's value of one field, `decode(frame)[key]`: the read-one path of a codec whose
- * format has nothing cheaper (no PayloadCodec.readKey), compiled for that codec alone as
- * compileEcho is, with the field name written into the source.
- */
-export function compileReadByDecode(label: string, decode: (d: never) => unknown, key: string): (frame: unknown) => unknown {
-  if (!CAN_COMPILE) return (frame) => (decode(frame as never) as Record<string, unknown>)[key];
-  const name = label.replace(/[^A-Za-z0-9_]/g, "_");
-  const factory = new Function("decode", `return function read_${name}(frame) { return decode(frame)[${JSON.stringify(key)}]; }`);
-  return factory(decode) as (frame: unknown) => unknown;
-}
-
-/**
  * A decode and the checks that make its result trustworthy, `check(decode(frame))` returning the
  * message (the validated pattern, protocols/validation.ts), compiled for that codec alone as
  * compileEcho is.

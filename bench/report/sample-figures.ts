@@ -171,6 +171,17 @@ export interface SampleSet {
   patterns: Sample;
 }
 
+/** A case's ratio to json's, json itself at 1 (a results file stores no ratio of json to itself); NaN where it has none. */
+const vsJsonKey =
+  (ratio: (c: CaseResult) => number | undefined) =>
+  (c: CaseResult): number =>
+    c.codec === "json" ? 1 : (ratio(c) ?? Number.NaN);
+
+/** The cases that have a ratio by `key`, fastest first. */
+function byRatio(cases: readonly CaseResult[], key: (c: CaseResult) => number): CaseResult[] {
+  return cases.filter((c) => Number.isFinite(key(c))).sort((a, b) => key(a) - key(b));
+}
+
 /**
  * custom-binary against every codec, per payload, in one run: its time
  * relative to JSON's (codec mode's, or the field figure inside the server in
@@ -180,9 +191,12 @@ export interface SampleSet {
  */
 function standingTable(sample: Sample, mode: string, pick: (r: CaseRatios) => Ratio | undefined): string[] {
   const lines = ["| payload | custom-binary vs json | place | fastest other schema codec | custom-binary vs it | fastest of all |", "|---|---|---|---|---|---|"];
-  const key = (c: CaseResult): number => (c.codec === "json" ? 1 : ((c.ratios && pick(c.ratios)?.ratio) ?? Number.NaN));
+  const key = vsJsonKey((c) => (c.ratios && pick(c.ratios)?.ratio) ?? undefined);
   for (const payload of PAYLOAD_NAMES) {
-    const ranked = sample.results.cases.filter((c) => c.verified && c.mode === mode && c.payload === payload && Number.isFinite(key(c)) && !c.codec.startsWith("cal-")).sort((a, b) => key(a) - key(b));
+    const ranked = byRatio(
+      sample.results.cases.filter((c) => c.verified && c.mode === mode && c.payload === payload && !c.codec.startsWith("cal-")),
+      key,
+    );
     const cb = ranked.find((c) => c.codec === "custom-binary");
     if (!cb) continue;
     const rival = ranked.find((c) => c !== cb && BUILT_IN.get(c.codec)?.family === "schema");
@@ -206,9 +220,8 @@ function standings(sample: Sample): string[] {
 
 /** The fastest `n` codecs of one pattern on one payload, by their paired ratio to json's same pattern: "custom-binary 0.0043, avro 0.017". */
 function fastest(cases: readonly CaseResult[], ratio: (c: CaseResult) => number | undefined, n: number): string {
-  const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (ratio(c) ?? Number.NaN));
-  const ranked = cases.filter((c) => Number.isFinite(key(c))).sort((a, b) => key(a) - key(b));
-  return ranked
+  const key = vsJsonKey(ratio);
+  return byRatio(cases, key)
     .slice(0, n)
     .map((c) => `${c.codec} ${ratioFigure(key(c))}`)
     .join(", ");

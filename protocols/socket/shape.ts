@@ -9,21 +9,17 @@
 
 import { kindOf } from "../codec.ts";
 import { isBuiltIn, type PayloadName } from "../messages.ts";
-import { SHAPES, type FieldType, type Shape } from "../shapes.ts";
+import { INTEGER_RANGES, SHAPES, type FieldType, type Shape } from "../shapes.ts";
 
 function kindText(t: FieldType): string {
   if (typeof t === "object") return "enumOf" in t ? `an integer 0..${t.enumOf.length - 1}` : "an array";
   switch (t) {
     case "string":
       return "a string";
-    case "uint32":
-      return "an integer 0..4294967295";
-    case "int32":
-      return "an integer -2147483648..2147483647";
-    case "uint53":
-      return "an integer 0..9007199254740991";
     case "double":
       return "a number";
+    default:
+      return `an integer ${INTEGER_RANGES[t][0]}..${INTEGER_RANGES[t][1]}`;
   }
 }
 
