@@ -131,6 +131,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     maxConnections: o.maxConnections,
     loopbackOnly: isLoopback(o.host),
     publish: (topic, data, compress) => server.publish(topic, data, compress),
+    subscriberCount: (topic) => server.subscriberCount(topic),
     compress: o.deflate,
     csp: o.csp,
     limits: { maxQueuedBytes: o.maxQueuedBytes, maxTotalQueuedBytes: o.maxTotalQueuedBytes, sendTimeoutMs: o.sendTimeoutS * 1000 },

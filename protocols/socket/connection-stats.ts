@@ -24,6 +24,7 @@ export function newStats(id: string, codec: string, payload: PayloadName, timerO
     published: 0,
     publishBackpressure: 0,
     publishDropped: 0,
+    unrouted: 0,
     cpuMs: 0,
     wakeups: 0,
     rssPeakBytes: 0,

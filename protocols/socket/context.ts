@@ -37,6 +37,8 @@ export interface SocketServerContext {
   /** Bound to loopback: answer only requests addressed to a loopback name. */
   loopbackOnly: boolean;
   publish: Publish;
+  /** Bun's `server.subscriberCount`: sockets subscribed to a topic (route mode tells a room no one joined from a dropped message by it). */
+  subscriberCount: (topic: string) => number;
   /**
    * Ask Bun to compress every reply and publish (--deflate). Bun's send() compresses only when
    * asked, even on a connection that negotiated permessage-deflate; a client that did not gets

@@ -5,6 +5,15 @@
  *   GET /ws?codec=NAME&payload=NAME[&id=ID]   upgrade; one codec and payload per connection
  *       [&role=publisher|subscriber&topic=T]  fanout: a publisher's messages go to every
  *                                             subscriber of T (and back to the publisher)
+ *       [&role=member&topic=NS]               route: joins rooms of namespace NS by sending
+ *                                             {"join":["room",...]} as text (answered
+ *                                             {"joined":N}); then receives only
+ *       [&role=router&topic=NS&way=forward|recode[&validate=1]]
+ *                                             route: each message goes to the members of the
+ *                                             room its routing key names (router.ts): forward
+ *                                             its bytes (key read the codec's cheapest way),
+ *                                             or decode and encode it again; validate=1
+ *                                             decodes and checks every message first
  *   GET /stats/ID                             the server's figures for connection ID (JSON)
  *   POST /known-cost                          cal-spin's loop timed hot here: {"steps","calls","ns"}
  *   POST /gc                                  full garbage collection between cases
@@ -46,9 +55,9 @@ export const CLOSE = {
   normal: 1000,
   /** The server is shutting down. */
   goingAway: 1001,
-  /** A frame the codec could not decode, or the wrong frame type for it. */
+  /** A frame the codec could not decode, the wrong frame type for it, a routing key that cannot be read, or (validate=1) a malformed message. */
   invalidPayload: 1007,
-  /** A subscriber sent a message (subscribers receive only), or a client stopped reading its replies. */
+  /** A subscriber sent a message (subscribers receive only), a member sent anything but a join request, or a client stopped reading its replies. */
   policy: 1008,
   /** A frame larger than the server's maxPayloadLength. */
   tooBig: 1009,
@@ -101,16 +110,62 @@ export function frameOf(codecName: string, catalog: CodecCatalog): Frame {
   return catalog.get(codecName)?.frame ?? "binary";
 }
 
-export function socketUrl(base: string, codec: string, payload: PayloadName, id: string, fanout?: { role: "publisher" | "subscriber"; topic: string }): string {
+/** How a router passes a message on (router.ts): its bytes as they came, or decoded and encoded again (the naive router). */
+export type RouteWay = "forward" | "recode";
+export const ROUTE_WAYS: readonly RouteWay[] = ["forward", "recode"];
+
+/** A connection's part in fanout (a topic) or route mode (a namespace of rooms; routers say how they route). */
+export type SocketRole =
+  | { role: "publisher" | "subscriber"; topic: string }
+  | { role: "member"; topic: string }
+  | { role: "router"; topic: string; way: RouteWay; validate: boolean };
+
+export function socketUrl(base: string, codec: string, payload: PayloadName, id: string, as?: SocketRole): string {
   const url = new URL(WS_PATH, base.replace(/^http/, "ws"));
   url.searchParams.set("codec", codec);
   url.searchParams.set("payload", payload);
   url.searchParams.set("id", id);
-  if (fanout) {
-    url.searchParams.set("role", fanout.role);
-    url.searchParams.set("topic", fanout.topic);
+  if (as) {
+    url.searchParams.set("role", as.role);
+    url.searchParams.set("topic", as.topic);
+    if (as.role === "router") {
+      url.searchParams.set("way", as.way);
+      if (as.validate) url.searchParams.set("validate", "1");
+    }
   }
   return url.toString();
+}
+
+/** Longest room name a member may join, in characters. */
+export const MAX_ROOM_NAME = 256;
+
+/** The room a routing key names: a string as it is, a finite number in its shortest decimal form; undefined for anything else. */
+export function roomName(key: unknown): string | undefined {
+  if (typeof key === "string") return key.length > 0 && key.length <= MAX_ROOM_NAME ? key : undefined;
+  if (typeof key === "number" && Number.isFinite(key)) return String(key);
+  return undefined;
+}
+
+/** A member's join request, as it sends it. */
+export interface JoinRequest {
+  join: string[];
+}
+/** The server's answer to a join request: the rooms the member is in now. */
+export interface JoinAnswer {
+  joined: number;
+}
+
+/** The room names of a join request's text, or undefined when it is not one. */
+export function parseJoin(text: string): string[] | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const join = (value as Partial<JoinRequest> | null)?.join;
+  if (!Array.isArray(join) || !join.every((n) => typeof n === "string" && n.length > 0 && n.length <= MAX_ROOM_NAME)) return undefined;
+  return join as string[];
 }
 
 /** What the server measured on one connection, served at /stats/ID. */
@@ -137,6 +192,8 @@ export interface ServerConnectionStats {
   published: number;
   publishBackpressure: number;
   publishDropped: number;
+  /** Router connections (route mode): messages whose key named a room no one had joined (not published, not dropped). */
+  unrouted: number;
   /** Server CPU time (user + system) while this connection was the busy one (see cpu.ts), ms. */
   cpuMs: number;
   /** Times the server process slept waiting for work and woke while this connection was the busy one (voluntary context switches). */

@@ -76,12 +76,12 @@ export function release(s: SocketServer, ws: ServerWebSocket<Connection>): void 
   const c = ws.data;
   clearTimeout(c.blockedTimer);
   s.queuedBytes -= c.inbox.clear();
-  if (c.role !== "echo") s.topics.get(c.topic)?.delete(ws);
+  if (c.role === "publisher" || c.role === "subscriber") s.topics.get(c.topic)?.delete(ws);
+  for (const room of c.rooms ?? []) s.topics.get(room)?.delete(ws);
 }
 
-/** A connection on a topic: watched for falling behind. */
-export function subscribed(s: SocketServer, ws: ServerWebSocket<Connection>): void {
-  const topic = ws.data.topic;
+/** A connection on a topic (its own, or a room it joined): watched for falling behind. */
+export function subscribed(s: SocketServer, ws: ServerWebSocket<Connection>, topic = ws.data.topic): void {
   let set = s.topics.get(topic);
   if (!set) s.topics.set(topic, (set = new Set()));
   set.add(ws);

@@ -1,8 +1,9 @@
 /**
  * Bun.serve's `websocket` handlers: each message is decoded with the
  * connection's codec, checked for shape, encoded again and answered (echo)
- * or published (publisher); subscribers only listen. An empty message is a
- * slice mark (contract.ts): it is answered with the slice's figures.
+ * or published (publisher); subscribers only listen. Routers and members
+ * are route mode's (router.ts). An empty message is a slice mark
+ * (contract.ts): it is answered with the slice's figures.
  *
  * Every message's decode, encode and send are timed, each with two clock
  * reads whose cost is subtracted; raw runs through the same timers around
@@ -18,6 +19,7 @@ import { block, closeLagging, hold, release, subscribed, unblock } from "./flow.
 import type { Incoming } from "./inbox.ts";
 import { publish, reject, reply } from "./server-send.ts";
 import { shapeError } from "./shape.ts";
+import { joinRooms, routeMessage } from "./router.ts";
 
 type Handlers = Required<Pick<WebSocketHandler<Connection>, "open" | "message" | "drain" | "close">>;
 
@@ -92,6 +94,10 @@ export function socketHandlers(s: SocketServer): Handlers {
     }
     s.cpu.busy(c.stats);
     c.stats.bytesIn += isText ? utf8Length(message) : message.byteLength;
+    if (c.role === "router") {
+      routeMessage(s, ws, message);
+      return;
+    }
     const answer = recode(s, ws, message);
     if (answer !== undefined) forward(s, ws, answer);
   }
@@ -99,8 +105,8 @@ export function socketHandlers(s: SocketServer): Handlers {
   return {
     open(ws) {
       s.open++;
-      // A publisher hears its own messages too: that is its flow control.
-      if (ws.data.role !== "echo") {
+      // A publisher hears its own messages too: that is its flow control. Members join rooms by message, routers join none.
+      if (ws.data.role === "publisher" || ws.data.role === "subscriber") {
         ws.subscribe(ws.data.topic);
         subscribed(s, ws);
       }
@@ -110,6 +116,10 @@ export function socketHandlers(s: SocketServer): Handlers {
       const c = ws.data;
       if (c.role === "subscriber") {
         reject(ws, CLOSE.policy, "subscribers receive only; publish with role=publisher");
+        return;
+      }
+      if (c.role === "member") {
+        if (c.stats.error === undefined) joinRooms(s, ws, message);
         return;
       }
       // Closed by the server (reject() records why): what Bun still delivers is not answered.

@@ -1,20 +1,43 @@
 /** What the server keeps for each open socket (Bun's `ws.data`). */
 
-import type { Encoded, Frame, PayloadCodec } from "../codec.ts";
-import type { PayloadName } from "../messages.ts";
+import type { Codec, Encoded, Frame, PayloadCodec } from "../codec.ts";
+import { ROUTING_KEYS, type BuiltInPayload, type PayloadName } from "../messages.ts";
 import type { CodecCatalog } from "../registry.ts";
-import { RAW_CODEC_NAME, frameOf, type ServerConnectionStats } from "./contract.ts";
+import { RAW_CODEC_NAME, frameOf, type RouteWay, type ServerConnectionStats } from "./contract.ts";
 import { Inbox } from "./inbox.ts";
+import { checksFor, type MessageCheck } from "../validation.ts";
 import { newStats, SliceRecord } from "./connection-stats.ts";
 
-/** echo: answer each message; publisher: publish each message to its topic; subscriber: receive only. */
-export type Role = "echo" | "publisher" | "subscriber";
-export const ROLES: readonly Role[] = ["echo", "publisher", "subscriber"];
+/**
+ * echo: answer each message; publisher: publish each message to its topic; subscriber: receive
+ * only; router: publish each message to the room its routing key names (route mode, router.ts);
+ * member: join rooms, then receive only.
+ */
+export type Role = "echo" | "publisher" | "subscriber" | "router" | "member";
+export const ROLES: readonly Role[] = ["echo", "publisher", "subscriber", "router", "member"];
 export const TOPIC = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** What a router connection needs besides its codec (router.ts). */
+export interface RouterState {
+  way: RouteWay;
+  /** The payload's routing key (ROUTING_KEYS). */
+  key: string;
+  /** Reads the routing key from a frame the codec's cheapest way (its readKey, or a full decode). */
+  read: (data: Encoded) => unknown;
+  /** validate=1: every message is decoded and checked before it is routed (the validated pattern). */
+  validate: boolean;
+  /** The checks validating adds after the decode (protocols/validation.ts, checksFor); absent where the decoder's own are enough. */
+  check?: MessageCheck;
+}
 
 export interface Connection {
   role: Role;
+  /** The topic (publisher, subscriber), or the namespace of the rooms (router, member). */
   topic: string;
+  /** Router only. */
+  router?: RouterState;
+  /** Member only: the topics of the rooms it joined. */
+  rooms?: string[];
   stats: ServerConnectionStats;
   /** The codec's pair; raw's passes the message through, timed by the same clock reads as a codec (its figures read the timers' own cost). */
   pc: PayloadCodec;
@@ -40,6 +63,8 @@ export interface ConnectionRequest {
   payload: PayloadName;
   role: Role;
   topic: string;
+  /** Router only: how it routes (the rest of its RouterState follows from the codec and payload). */
+  route?: Pick<RouterState, "way" | "validate">;
 }
 
 /** raw's codec: the message as it came, both ways. */
@@ -53,6 +78,8 @@ export function newConnection(r: ConnectionRequest, codecs: CodecCatalog, timerO
   return {
     role: r.role,
     topic: r.topic,
+    ...(r.route ? { router: routerState(r.route, codecs.get(r.codec)!, r.payload as BuiltInPayload) } : {}),
+    ...(r.role === "member" ? { rooms: [] } : {}),
     stats: newStats(r.id, r.codec, r.payload, timerOverheadNs),
     pc: r.codec === RAW_CODEC_NAME ? PASS_THROUGH : codecs.get(r.codec)!.forPayload(r.payload),
     checkShape: r.codec !== RAW_CODEC_NAME,
@@ -64,6 +91,16 @@ export function newConnection(r: ConnectionRequest, codecs: CodecCatalog, timerO
     openedAt: now(),
     compress,
   };
+}
+
+/** A router's state: the codec's own key reader where it has one that reads less than a decode, and the checks validating adds. */
+function routerState(route: Pick<RouterState, "way" | "validate">, codec: Codec, payload: BuiltInPayload): RouterState {
+  const pc = codec.forPayload(payload);
+  const key = ROUTING_KEYS[payload];
+  const own = pc.readKey !== undefined && (codec.keyAccess ?? "decode") !== "decode";
+  const read = own ? pc.readKey!.bind(pc) : (data: Encoded) => (pc.decode(data) as Record<string, unknown>)[key];
+  const check = route.validate ? checksFor(codec, payload) : undefined;
+  return { ...route, key, read, ...(check ? { check } : {}) };
 }
 
 /** Brings the connection's wall time up to now. */

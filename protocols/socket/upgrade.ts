@@ -6,9 +6,9 @@
 import type { Server } from "bun";
 import { isBuiltIn, PAYLOAD_NAMES, type PayloadName } from "../messages.ts";
 import { originAllowed } from "./access.ts";
-import { newConnection, ROLES, TOPIC, type Connection, type Role } from "./socket-state.ts";
+import { newConnection, ROLES, TOPIC, type Connection, type ConnectionRequest, type Role } from "./socket-state.ts";
 import type { SocketServer } from "./context.ts";
-import { socketCodecNames } from "./contract.ts";
+import { RAW_CODEC_NAME, ROUTE_WAYS, socketCodecNames, type RouteWay } from "./contract.ts";
 import { refuse, text } from "./http.ts";
 
 export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Server<Connection>): Response | undefined {
@@ -26,6 +26,18 @@ export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Serv
   const topic = url.searchParams.get("topic") ?? "";
   if (!ROLES.includes(role)) return text(400, `unknown role '${role}'; valid roles: ${ROLES.join(", ")}`);
   if (role !== "echo" && !TOPIC.test(topic)) return text(400, `role ${role} needs a topic of 1 to 128 letters, digits, '.', '_' or '-'`);
+  let route: ConnectionRequest["route"];
+  if (role === "router" || role === "member") {
+    if (!isBuiltIn(payload)) return text(400, `role ${role} routes by a payload's routing key; ${payload} has none (built-in payloads: ${PAYLOAD_NAMES.join(", ")})`);
+    if (codec === RAW_CODEC_NAME) return text(400, `role ${role} needs a codec that reads a routing key; ${RAW_CODEC_NAME} decodes nothing`);
+  }
+  if (role === "router") {
+    const way = url.searchParams.get("way") ?? "";
+    const validate = url.searchParams.get("validate") ?? "0";
+    if (!ROUTE_WAYS.includes(way as RouteWay)) return text(400, `unknown way '${way}'; a router takes way=${ROUTE_WAYS.join(" or way=")}`);
+    if (validate !== "0" && validate !== "1") return text(400, `validate takes 0 or 1, got '${validate}'`);
+    route = { way: way as RouteWay, validate: validate === "1" };
+  }
   if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
     return text(426, "this endpoint speaks WebSocket only", { upgrade: "websocket", connection: "Upgrade" });
   }
@@ -36,7 +48,7 @@ export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Serv
     return refuse(s, "tooManyConnections", 503, `too many connections: this server accepts ${s.ctx.maxConnections} at once (--max-connections)`, { "retry-after": "1" });
   }
   const id = url.searchParams.get("id") || `c${s.nextId++}`;
-  const data = newConnection({ id, codec, payload: payload as PayloadName, role, topic }, s.ctx.codecs, s.ctx.timerOverheadNs, s.ctx.now, s.ctx.compress === true);
+  const data = newConnection({ id, codec, payload: payload as PayloadName, role, topic, ...(route ? { route } : {}) }, s.ctx.codecs, s.ctx.timerOverheadNs, s.ctx.now, s.ctx.compress === true);
   if (srv.upgrade(req, { data })) return undefined;
   return text(400, "WebSocket upgrade failed");
 }

@@ -11,7 +11,7 @@ const source: SocketCaseSource = { catalog: BUILT_IN, client: "bun", clientLibra
 function serverStats(over: Partial<ServerConnectionStats>): ServerConnectionStats {
   return {
     ...{ id: "s", codec: "json", payload: "small", messages: 0, bytesIn: 0, bytesOut: 0, decodeNs: 0, encodeNs: 0, sendNs: 0, timerOverheadNs: 30 },
-    ...{ backpressure: 0, dropped: 0, published: 0, publishBackpressure: 0, publishDropped: 0, cpuMs: 0, wakeups: 0, rssPeakBytes: 0, openMs: 0, closeCode: 1000, closeReason: "" },
+    ...{ backpressure: 0, dropped: 0, published: 0, publishBackpressure: 0, publishDropped: 0, unrouted: 0, cpuMs: 0, wakeups: 0, rssPeakBytes: 0, openMs: 0, closeCode: 1000, closeReason: "" },
     ...over,
   };
 }
