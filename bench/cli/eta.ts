@@ -35,6 +35,8 @@ const BUILT_IN_MS_PER_1000: Record<Mode, Partial<Record<PayloadName, number>>> =
   fanout: { small: 30, medium: 35, large: 40, chat: 25, "game-tick": 46, market: 20 },
   // Not used: latency mode is paced by its schedule (latencyPrior).
   latency: {},
+  // Both ways per run, eight members (a first guess until a run's own stretches correct it).
+  route: { small: 60, medium: 70, large: 80, chat: 60, "game-tick": 100, market: 50 },
 };
 
 const key = (mode: Mode, payload: string): string => `${mode} ${payload}`;

@@ -46,7 +46,7 @@ export function helpText(catalog: CodecCatalog): string {
 
 Measures serialize and deserialize time per message, and bytes per message,
 for each codec and payload: in process (codec mode) and over a WebSocket to
-a Bun server (roundtrip, stream and fanout modes). Writes
+a Bun server (roundtrip, stream, fanout, latency and route modes). Writes
 results/<timestamp>.csv and .json, copies them to results/latest.csv and
 latest.json, and writes results/report.html (charts that open offline).
 
@@ -69,7 +69,10 @@ ${codecLines(catalog)}
                        stream: a window of messages in flight, throughput;
                        fanout: one publisher, --clients subscribers, Bun pub/sub;
                        latency: an open loop at --rate, latency from each message's
-                       scheduled send (late sends count against the codec)
+                       scheduled send (late sends count against the codec);
+                       route: the server routes each message to its routing key's room,
+                       forwarding the bytes and, side by side, decoding and encoding
+                       again; --clients members (docs/access-patterns.md)
   --iterations N       messages per run, every mode (default: ${perMode(DEFAULTS.default.iterations)};
                        with --client browser: ${perMode(DEFAULTS.browser.iterations)})
   --runs N             timed runs per case (default: ${DEFAULTS.default.runs})
@@ -100,7 +103,10 @@ ${codecLines(catalog)}
                        climbing until it misses one (its knee), ${SWEEP_STEP_S} s of messages per step and run
   --clients N          concurrent connections per WebSocket case, spread over worker
                        threads and sharing its messages; in fanout mode the
-                       subscribers (default: 1; above 1 needs --client bun)
+                       subscribers, in route mode the members (default: 1; above 1
+                       needs --client bun)
+  --validate           route mode: the server decodes and checks every message before
+                       routing it (the validated pattern), and refuses a malformed one
   --deflate            offer permessage-deflate (off by default)
   --stall-timeout S    seconds without a reply before a case ends as stalled (default: ${DEFAULTS.default.stallTimeoutMs / 1000})
   --messages FILE      your own messages: a JSON array of objects, or JSON Lines, run

@@ -66,6 +66,7 @@ const OPTION_SPEC = {
   rate: { type: "string" },
   clients: { type: "string" },
   deflate: { type: "boolean" },
+  validate: { type: "boolean" },
   csp: { type: "string" },
   "stall-timeout": { type: "string" },
   messages: { type: "string", multiple: true },
@@ -179,8 +180,9 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
   if (v.clients !== undefined && v.clients !== "1" && client[0] !== "bun") {
     throw new SettingError(`--clients above 1 needs --client bun (got --client ${client[0]})`);
   }
-  if (client[0] !== "bun" && v.modes !== undefined && /(^|,)(fanout|all)(,|$)/.test(v.modes)) {
-    throw new SettingError(`--modes fanout needs --client bun (got --client ${client[0]})`);
+  const bunOnly = v.modes === undefined ? undefined : /(^|,)\s*(fanout|route|all)\s*(,|$)/.exec(v.modes)?.[2];
+  if (client[0] !== "bun" && bunOnly !== undefined) {
+    throw new SettingError(`--modes ${bunOnly === "all" ? "fanout and route" : bunOnly} need${bunOnly === "all" ? "" : "s"} --client bun (got --client ${client[0]})`);
   }
   // --quick wins over the browser's defaults; explicit flags win over both.
   const iterations = integerFlag("iterations", v.iterations, NaN, 1, 10_000_000);
@@ -194,7 +196,7 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
   if (codecModules.length > 0 && client[0] === "node") throw new SettingError("--codec-module runs with --client bun or browser; the Node client cannot import a module written for Bun");
   const base = defaultSettings(quick ? "quick" : client[0] === "browser" ? "browser" : "default", defaultCodecNames(catalog));
   const byMode = (given: number, fallback: Record<Mode, number>): Record<Mode, number> =>
-    Number.isNaN(given) ? fallback : { codec: given, roundtrip: given, stream: given, fanout: given, latency: given };
+    Number.isNaN(given) ? fallback : { codec: given, roundtrip: given, stream: given, fanout: given, latency: given, route: given };
   const settings: Settings = {
     codecs: withCalibration(parseList("codecs", v.codecs, socketCodecNames(catalog), base.codecs, codecGroups(catalog)), v.calibrate === true),
     payloads: parseList("payloads", v.payloads, [...PAYLOAD_NAMES, ...userMessages.map((f) => f.name)], userMessages.length > 0 ? userMessages.map((f) => f.name) : base.payloads),
@@ -207,6 +209,7 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
     window: integerFlag("window", v.window, base.window, 1, 65_536),
     ...(v.rate === undefined ? { rates: [...base.rates], sweep: false } : parseRates("--rate", v.rate)),
     clients: integerFlag("clients", v.clients, base.clients, 1, 1024),
+    validate: v.validate === true,
     deflate: v.deflate === true,
     stallTimeoutMs: integerFlag("stall-timeout", v["stall-timeout"], base.stallTimeoutMs / 1000, 1, 3600) * 1000,
     userMessages,
@@ -220,6 +223,9 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
     throw new SettingError(
       `--modes codec has no codec to run: raw runs in the WebSocket modes only; add a codec (${catalog.names.join(", ")})${socketModes.length === 0 ? " or choose --modes roundtrip, stream or fanout" : " or leave codec out of --modes"}`,
     );
+  }
+  if (settings.validate && !settings.modes.includes("route")) {
+    throw new SettingError(`--validate applies to route mode only; add route to --modes (got --modes ${settings.modes.join(",")})`);
   }
   if (v.rate !== undefined && !settings.modes.includes("latency")) {
     throw new SettingError(`--rate applies to latency mode only; add latency to --modes (got --modes ${settings.modes.join(",")})`);

@@ -27,6 +27,8 @@ export function caseRatios(c: CaseResult, cases: readonly CaseResult[]): CaseRat
     echoVsJson: echoVsJson(c, cases),
     readOneVsJson: json && c.mode === "codec" && c.readOne !== undefined ? compare(c, json, (r) => r.readOneNs) : undefined,
     validatedVsJson: json && c.mode === "codec" && c.validated !== undefined ? compare(c, json, (r) => r.validatedNs) : undefined,
+    routeVsJson: json && c.route !== undefined ? compare(c, json, (r) => r.route?.forward.cpuNs) : undefined,
+    routeRecodeVsJson: json && c.route !== undefined ? compare(c, json, (r) => r.route?.recode.cpuNs) : undefined,
     clientVsJson: transport ? undefined : clientVsJson(c, cases),
     field: fieldCost(c, cases),
     fieldVsJson: fieldVsJson(c, cases),

@@ -5,6 +5,7 @@
 
 import type { Frame, KeyAccess } from "../../protocols/codec.ts";
 import type { AddedChecks } from "../../protocols/validation.ts";
+import type { RouteWay } from "../../protocols/socket/contract.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import type { FidelityReport } from "./fidelity.ts";
 import { summarize, type Summary } from "./statistics.ts";
@@ -83,6 +84,52 @@ export interface SliceFigures {
   knownNs?: number;
   /** Latency mode: the slice's p99, late share and rate kept. */
   latency?: SliceLatency;
+  /** Route mode: the run's figures for each way the server routed the same messages. */
+  route?: Record<RouteWay, RouteWaySlice>;
+}
+
+/** One run of route mode, one way: per routed message, ns. */
+export interface RouteWaySlice {
+  /** Wall time, the first send to the last delivery, over the messages routed. */
+  totalNs: number;
+  /** The server process's CPU (user + system) while it routed, from the routers' slices. */
+  cpuNs: number;
+  /** The server's time reading the key: readKey (or the decode it needs) forwarding, the decode recoding, each with the checks under --validate. */
+  keyNs: number;
+  /** The server's time encoding the message again (0 forwarding). */
+  encodeNs: number;
+  /** The server's time in publish(), which writes to every member of the room. */
+  publishNs: number;
+}
+
+/** Route mode's figures of a case, over its runs. */
+export interface RouteResult {
+  /** Rooms (distinct routing keys of the messages), routers, and members (--clients). */
+  rooms: number;
+  publishers: number;
+  members: number;
+  /** The server decoded and checked every message before routing it (--validate). */
+  validate: boolean;
+  /** How the forwarding router read the key (Codec.keyAccess). */
+  keyAccess: KeyAccess;
+  /** Deliveries the runs called for (each message once per member of its room, both ways), made, and made to a member outside the room. */
+  expected: number;
+  delivered: number;
+  misrouted: number;
+  forward: RouteWaySummary;
+  recode: RouteWaySummary;
+  /** The recoding router's server CPU per message over the forwarding one's, run by run. */
+  recodeOverForward?: Estimate;
+}
+
+/** One way of routing over a case's runs: each figure per routed message. */
+export interface RouteWaySummary {
+  cpuNs: Summary;
+  keyNs: Summary;
+  encodeNs: Summary;
+  publishNs: Summary;
+  /** Messages routed per second, the first send to the last delivery. */
+  msgsPerS: Summary;
 }
 
 /** Who ran a case: one of the bench's clients, or k6 (its output read by `bun run report`, bench/report/k6-rows.ts). */
@@ -129,6 +176,8 @@ export interface CaseResult {
   validated?: Summary;
   /** What the validated pattern adds after the decode (protocols/validation.ts): a schema validator, range checks, or nothing. */
   addedChecks?: AddedChecks;
+  /** Route mode: the server as a router, forwarding and recoding side by side. */
+  route?: RouteResult;
   /** Messages per second from the mean total per message. */
   msgsPerS: number;
   serializeBatches: BatchPercentiles;
@@ -194,6 +243,9 @@ export interface CaseRatios {
   readOneVsJson?: Comparison;
   /** Codec mode: validated (decode and checks) relative to json's validated. */
   validatedVsJson?: Comparison;
+  /** Route mode: the server's CPU per routed message relative to json's, forwarding bytes, and recoding. */
+  routeVsJson?: Comparison;
+  routeRecodeVsJson?: Comparison;
   /** Socket modes: the client's encode + decode per message relative to json's. */
   clientVsJson?: Comparison;
   /** Socket modes on kept connections: the field figure, the codec's cost inside the server per message. */

@@ -8,11 +8,13 @@
 import { SettingError } from "./harness-errors.ts";
 import { ARTICLE_PAYLOADS, type PayloadName } from "../../protocols/messages.ts";
 
-export type Mode = "codec" | "roundtrip" | "stream" | "fanout" | "latency";
-export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream", "fanout", "latency"];
+export type Mode = "codec" | "roundtrip" | "stream" | "fanout" | "latency" | "route";
+export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream", "fanout", "latency", "route"];
 /** The modes that talk to a server over a WebSocket. */
 export type SocketMode = Exclude<Mode, "codec">;
-export const SOCKET_MODES: readonly SocketMode[] = ["roundtrip", "stream", "fanout", "latency"];
+export const SOCKET_MODES: readonly SocketMode[] = ["roundtrip", "stream", "fanout", "latency", "route"];
+/** The modes whose many connections only the Bun client opens in one process (subscribers, members and routers). */
+export const BUN_ONLY_MODES: readonly SocketMode[] = ["fanout", "route"];
 
 /** Who ran the client side: in process (codec mode), Bun's WebSocket, Node with npm `ws`, a browser. */
 export type ClientKind = "inprocess" | "bun" | "node" | "browser";
@@ -41,8 +43,10 @@ export interface Settings {
   rates: number[];
   /** Latency mode: `rates` is a ladder to climb until each codec misses one (knee.ts); each step lasts SWEEP_STEP_S per run. */
   sweep: boolean;
-  /** Concurrent connections per WebSocket case (fanout: subscribers). */
+  /** Concurrent connections per WebSocket case (fanout: subscribers; route: members). */
   clients: number;
+  /** Route mode: the server decodes and checks every message before routing it (the validated pattern). */
+  validate: boolean;
   /** Offer permessage-deflate. */
   deflate: boolean;
   /** A WebSocket case with no reply for this long ends as stalled, ms. */
@@ -100,7 +104,7 @@ export function latencyStep(settings: Settings, rate: number): Settings {
 /** Which column of the defaults table: a full run, `--quick`, or a browser client. */
 export type Profile = "default" | "quick" | "browser";
 
-const perMode = (codec: number, roundtrip: number, stream: number, fanout: number, latency: number): Record<Mode, number> => ({ codec, roundtrip, stream, fanout, latency });
+const perMode = (codec: number, roundtrip: number, stream: number, fanout: number, latency: number, route: number): Record<Mode, number> => ({ codec, roundtrip, stream, fanout, latency, route });
 
 const COMMON = {
   modes: ["codec", "roundtrip", "stream"] as Mode[],
@@ -112,6 +116,7 @@ const COMMON = {
   rates: [2_000],
   sweep: false,
   clients: 1,
+  validate: false,
   deflate: false,
   stallTimeoutMs: 10_000,
   userMessages: [] as UserMessagesFile[],
@@ -131,10 +136,10 @@ const COMMON = {
  * `codecs: []` means every codec (the registry's, plus raw).
  */
 export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
-  default: { ...COMMON, codecs: [], iterations: perMode(100_000, 6_000, 100_000, 10_000, 2_000), warmup: perMode(20_000, 20_000, 10_000, 1_000, 500) },
-  quick: { ...COMMON, codecs: [], runs: 2, iterations: perMode(50_000, 500, 10_000, 1_000, 1_000), warmup: perMode(10_000, 5_000, 1_000, 100, 100) },
+  default: { ...COMMON, codecs: [], iterations: perMode(100_000, 6_000, 100_000, 10_000, 2_000, 40_000), warmup: perMode(20_000, 20_000, 10_000, 1_000, 500, 4_000) },
+  quick: { ...COMMON, codecs: [], runs: 2, iterations: perMode(50_000, 500, 10_000, 1_000, 1_000, 4_000), warmup: perMode(10_000, 5_000, 1_000, 100, 100, 400) },
   // A page's WebSocket keeps 1,000 messages/s with sub-millisecond p50 in Chromium here, not 5,000 (README).
-  browser: { ...COMMON, codecs: [], rates: [1_000], iterations: perMode(100_000, 1_000, 20_000, 0, 1_000), warmup: perMode(20_000, 500, 10_000, 0, 200) },
+  browser: { ...COMMON, codecs: [], rates: [1_000], iterations: perMode(100_000, 1_000, 20_000, 0, 1_000, 0), warmup: perMode(20_000, 500, 10_000, 0, 200, 0) },
 };
 
 /** A fresh, mutable copy of a profile's settings, with `codecs` filled in. */

@@ -165,11 +165,37 @@ function ratiosOf(get: Cell, rounds: number): CaseRatios {
     echoVsJson: comparison("echo_vs_json"),
     readOneVsJson: comparison("read_one_vs_json"),
     validatedVsJson: comparison("validated_vs_json"),
+    routeVsJson: comparison("route_cpu_vs_json"),
+    routeRecodeVsJson: comparison("route_recode_cpu_vs_json"),
     clientVsJson: comparison("client_codec_vs_json"),
     field: field && { ...field, corrected: get("field_timers_taken_off") === "true" },
     fieldVsJson: comparison("field_vs_json"),
     fieldOverJson: estimate("field_over_json", "_ns"),
     cpuOverRaw: estimate("server_cpu_over_raw", "_ns"),
+  };
+}
+
+/** Route mode's figures of a row (medians only: a CSV holds no slices). */
+function routeOf(get: Cell, rounds: number): Pick<CaseResult, "route"> {
+  const cpu = optional(get("route_cpu_ns"));
+  if (cpu === undefined) return {};
+  const median = (column: string) => summary({ median: num(get(column)) });
+  const over = num(get("route_recode_over_forward"));
+  const keyAccess = get("key_access");
+  return {
+    route: {
+      rooms: num(get("route_rooms")),
+      publishers: num(get("route_routers")),
+      members: num(get("route_members")),
+      validate: get("route_validate") === "true",
+      keyAccess: keyAccess !== undefined && (KEY_ACCESSES as readonly string[]).includes(keyAccess) ? (keyAccess as KeyAccess) : "decode",
+      expected: num(get("route_deliveries_expected")),
+      delivered: num(get("route_delivered")),
+      misrouted: num(get("route_misrouted")),
+      forward: { cpuNs: median("route_cpu_ns"), keyNs: median("route_key_ns"), encodeNs: summary({ median: 0 }), publishNs: median("route_publish_ns"), msgsPerS: median("route_msgs_per_s") },
+      recode: { cpuNs: median("route_recode_cpu_ns"), keyNs: median("route_recode_decode_ns"), encodeNs: median("route_recode_encode_ns"), publishNs: summary({ median: NaN }), msgsPerS: median("route_recode_msgs_per_s") },
+      ...(Number.isFinite(over) ? { recodeOverForward: { value: over, low: num(get("route_recode_over_forward_ci95_low")), high: num(get("route_recode_over_forward_ci95_high")), rounds } } : {}),
+    },
   };
 }
 
@@ -210,7 +236,7 @@ function caseOf(get: Cell): CaseResult {
     totalMs: summary({ n: rounds, mean: num(get("run_total_ms")) }),
     ...(echo !== undefined ? { echo: summary({ median: echo }) } : {}),
     ...(readOne !== undefined ? { readOne: summary({ median: readOne }) } : {}),
-    ...(keyAccess !== undefined && (KEY_ACCESSES as readonly string[]).includes(keyAccess) ? { keyAccess: keyAccess as KeyAccess } : {}),
+    ...(mode === "codec" && keyAccess !== undefined && (KEY_ACCESSES as readonly string[]).includes(keyAccess) ? { keyAccess: keyAccess as KeyAccess } : {}),
     ...(validated !== undefined ? { validated: summary({ median: validated }) } : {}),
     ...(addedChecks !== undefined && (Object.values(ADDED_CHECKS) as string[]).includes(addedChecks) ? { addedChecks: addedChecks as AddedChecks } : {}),
     msgsPerS: num(get("msgs_per_s")),
@@ -220,6 +246,7 @@ function caseOf(get: Cell): CaseResult {
     flags: (get("flags") ?? "").split(/[ ;|]+/).filter((f) => f !== ""),
     raw: [],
     ...(mode !== "codec" ? { socket: socketOf(get, mode) } : {}),
+    ...(mode === "route" ? routeOf(get, rounds) : {}),
     ...(deflateBytes !== undefined
       ? { compression: { deflateBytes, deflateContextBytes: num(get("deflate_context_bytes")), zstdBytes: num(get("zstd_bytes")), zstdNs: num(get("zstd_ns")), zstdEmptyNs: num(get("zstd_empty_ns")) } }
       : {}),
@@ -332,6 +359,7 @@ export function resultsFromCsv(text: string): BenchResults {
       rates: [...new Set(cases.map((c) => c.socket?.targetRate).filter((r) => r !== undefined))],
       clients: socket ? num(socket.get("clients")) : NaN,
       deflate: rows.some((r) => r.get("deflate") === "true"),
+      validate: rows.some((r) => r.get("route_validate") === "true"),
       // Not in a CSV.
       ...{ sweep: false, stallTimeoutMs: NaN, userMessages: [], allowLossy: false, excluded: [], minBatchNs: NaN },
       client: (socket ?? rows[0])?.c.client ?? "inprocess",

@@ -86,13 +86,40 @@ function timingColumns(c: CaseResult): Row {
   const echo = c.ratios?.echoVsJson;
   const readOne = c.ratios?.readOneVsJson;
   const validated = c.ratios?.validatedVsJson;
+  const route = c.route;
+  const routeVs = c.ratios?.routeVsJson;
+  const recodeVs = c.ratios?.routeRecodeVsJson;
   return Object.assign(row, {
+    route_cpu_vs_json: routeVs?.ratio,
+    route_cpu_vs_json_ci95_low: routeVs?.low,
+    route_cpu_vs_json_ci95_high: routeVs?.high,
+    route_recode_cpu_vs_json: recodeVs?.ratio,
+    route_recode_cpu_vs_json_ci95_low: recodeVs?.low,
+    route_recode_cpu_vs_json_ci95_high: recodeVs?.high,
+    route_cpu_ns: route?.forward.cpuNs.median,
+    route_recode_cpu_ns: route?.recode.cpuNs.median,
+    route_recode_over_forward: route?.recodeOverForward?.value,
+    route_recode_over_forward_ci95_low: route?.recodeOverForward?.low,
+    route_recode_over_forward_ci95_high: route?.recodeOverForward?.high,
+    route_key_ns: route?.forward.keyNs.median,
+    route_recode_decode_ns: route?.recode.keyNs.median,
+    route_recode_encode_ns: route?.recode.encodeNs.median,
+    route_publish_ns: route?.forward.publishNs.median,
+    route_msgs_per_s: route?.forward.msgsPerS.median,
+    route_recode_msgs_per_s: route?.recode.msgsPerS.median,
+    route_rooms: route?.rooms,
+    route_routers: route?.publishers,
+    route_members: route?.members,
+    route_validate: route ? String(route.validate) : "",
+    route_deliveries_expected: route?.expected,
+    route_delivered: route?.delivered,
+    route_misrouted: route?.misrouted,
     echo_ns: c.echo?.median,
     echo_vs_json: echo?.ratio,
     echo_vs_json_ci95_low: echo?.low,
     echo_vs_json_ci95_high: echo?.high,
     read_one_ns: c.readOne?.median,
-    key_access: c.keyAccess ?? "",
+    key_access: c.keyAccess ?? c.route?.keyAccess ?? "",
     read_one_vs_json: readOne?.ratio,
     read_one_vs_json_ci95_low: readOne?.low,
     read_one_vs_json_ci95_high: readOne?.high,

@@ -145,6 +145,27 @@ const FANOUT_COLUMNS: Column[] = [
   LOST,
 ];
 
+/** A route figure's median, ns ("-" without one). */
+const routeNs = (c: CaseResult, pick: (r: NonNullable<CaseResult["route"]>) => { median: number }): string => (c.route ? formatNs(pick(c.route).median) : "-");
+
+/** Route mode: the server's CPU per routed message, forwarding the bytes and recoding, each beside json's. */
+const ROUTE_COLUMNS: Column[] = [
+  NAME,
+  BYTES,
+  { title: "reads", width: 6, cell: (c) => c.route?.keyAccess ?? "-" },
+  { title: "routed/s", width: 8, cell: (c) => count(c.route?.forward.msgsPerS.median ?? NaN) },
+  { title: "cpu fwd", width: 7, cell: (c) => routeNs(c, (r) => r.forward.cpuNs) },
+  { title: "vs json", width: 12, cell: (c) => (c.codec === "json" ? "1.00" : ratioText(c.ratios?.routeVsJson)) },
+  { title: "cpu rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.cpuNs) },
+  { title: "vs json", width: 12, cell: (c) => (c.codec === "json" ? "1.00" : ratioText(c.ratios?.routeRecodeVsJson)) },
+  { title: "rec/f", width: 5, cell: (c) => (c.route?.recodeOverForward ? c.route.recodeOverForward.value.toFixed(2) : "-") },
+  { title: "key fwd", width: 7, cell: (c) => routeNs(c, (r) => r.forward.keyNs), wide: true },
+  { title: "dec rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.keyNs), wide: true },
+  { title: "enc rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.encodeNs), wide: true },
+  { title: "publish", width: 7, cell: (c) => routeNs(c, (r) => r.forward.publishNs), wide: true },
+  { title: "miss", width: 4, cell: (c) => (c.route ? count(c.route.expected - c.route.delivered + c.route.misrouted) : "-"), wide: true },
+];
+
 /** Codec mode's messages compressed (bench/harness/compression.ts): bytes per message and time to compress one. */
 const COMPRESSION_COLUMNS: Column[] = [
   NAME,
@@ -187,6 +208,12 @@ const MODE_VIEWS = [
     columns: FANOUT_COLUMNS,
     order: (a: CaseResult, b: CaseResult) => b.msgsPerS - a.msgsPerS,
   },
+  {
+    mode: "route",
+    title: "route mode: the server as a router, each message published to the room its key names",
+    columns: ROUTE_COLUMNS,
+    order: (a: CaseResult, b: CaseResult) => (a.route?.forward.cpuNs.median ?? Infinity) - (b.route?.forward.cpuNs.median ?? Infinity),
+  },
 ] as const;
 
 /** Slowest and fastest client's messages/s, with several clients. */
@@ -214,7 +241,8 @@ const widthOf = (columns: readonly Column[]): number => columns.reduce((w, c) =>
 function columnsFor(cases: readonly CaseResult[], all: readonly Column[], wide: boolean): Column[] {
   const compressed = cases.some((c) => c.socket?.extensions.includes("permessage-deflate"));
   let columns = wide ? [...all] : all.filter((c) => c.wide !== true || (compressed && c.deflate === true));
-  if (cases.some((c) => (c.socket?.clients ?? 1) > 1)) columns.push(SPREAD);
+  // Route mode's members each get their rooms' share, so their spread says nothing of the codec.
+  if (cases.some((c) => (c.socket?.clients ?? 1) > 1 && c.mode !== "route")) columns.push(SPREAD);
   if (!wide) {
     for (const spare of ["client", "server", "cpu cl/srv", "p99"]) {
       if (widthOf(columns) <= TERMINAL_WIDTH) break;
@@ -283,6 +311,30 @@ function socketModeLine(cases: readonly CaseResult[], s: BenchResults["settings"
   );
 }
 
+/** Route mode's deliveries of a payload's cases: all made, or which codec missed how many. */
+function routeDeliveries(cases: readonly CaseResult[]): string {
+  const routed = cases.filter((c) => c.route !== undefined);
+  const missed = routed.filter((c) => c.route!.delivered !== c.route!.expected || c.route!.misrouted > 0);
+  const expected = [...new Set(routed.map((c) => c.route!.expected))];
+  if (missed.length === 0) {
+    const each = expected.length === 1 ? `${count(expected[0]!)} each` : `${expected.map(count).join(" / ")}`;
+    return `deliveries: all made (${each}, every message to exactly its room's members), none misrouted`;
+  }
+  return `deliveries: ${missed.map((c) => `${c.codec} ${count(c.route!.delivered)} of ${count(c.route!.expected)}${c.route!.misrouted > 0 ? `, ${count(c.route!.misrouted)} misrouted` : ""}`).join("; ")}`;
+}
+
+/** What route mode's table shows: the topology, and each column. */
+function routeModeLine(c: CaseResult, s: BenchResults["settings"]): string {
+  const r = c.route;
+  return (
+    `   ${s.iterations.route.toLocaleString("en-US")} messages per run in ${c.rounds > 0 ? Math.round(c.rounds / Math.max(1, c.runs)) : "?"} slices, each routed both ways; ` +
+    `${r?.publishers ?? "?"} routers, ${r?.members ?? "?"} members${r?.validate ? "; every message validated on the way in (--validate)" : ""}\n` +
+    `   per routed message, medians of the slices: cpu fwd: the server's CPU forwarding the bytes (the\n` +
+    `   key read as "reads" says); cpu rec: decoding and encoding again; rec/f: the one over the other;\n` +
+    `   --wide adds the server's time reading the key, decoding, encoding and publishing, and misses`
+  );
+}
+
 /** Each codec's knee, per payload, when latency mode ran at several rates (bench/harness/knee.ts). */
 function kneeLines(cases: readonly CaseResult[]): string[] {
   const found = knees(cases);
@@ -337,7 +389,9 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
       const first = ofMode.find((c) => c.client === client)!;
       lines.push("");
       lines.push(`== ${view.title}`);
-      lines.push(
+      if (view.mode === "route") {
+        lines.push(routeModeLine(first, s) + `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}${s.pinning ? `; ${s.pinning}` : ""}`);
+      } else lines.push(
         (view.mode === "codec" ? codecModeLine(ofMode, s.iterations.codec, s.forks ?? 1) : socketModeLine(ofMode, s, view.mode)) +
           (view.mode === "fanout"
             ? ` published, ${first.socket?.clients ?? 1} subscriber(s) ("clients" column: slowest..fastest subscriber)`
@@ -366,6 +420,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
           lines.push("");
           lines.push(rate === undefined ? payload : `${payload} at ${count(rate)} msgs/s`);
           lines.push(...block(cases, view.columns, view.order, wide));
+          if (view.mode === "route") lines.push(routeDeliveries(cases));
         }
       }
       if (view.mode === "latency") lines.push(...kneeLines(ofMode.filter((c) => c.client === client)));

@@ -10,7 +10,7 @@
  */
 
 import { knees } from "../harness/knee.ts";
-import type { CaseResult } from "../harness/results.ts";
+import type { CaseResult, Comparison } from "../harness/results.ts";
 import { orderPayloads, type PayloadName } from "../../protocols/messages.ts";
 import { codecLabel, count, ratioFigure, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { disagree } from "../harness/field.ts";
@@ -22,7 +22,7 @@ import { BUILT_IN } from "../../protocols/registry.ts";
 export const VERDICT_MAX_LINES = 10;
 
 /** Where "fastest" is judged, best first: in process if the run has it, else the socket modes. */
-const SPEED_MODES = ["codec", "roundtrip", "stream", "fanout", "latency"] as const;
+const SPEED_MODES = ["codec", "roundtrip", "stream", "fanout", "latency", "route"] as const;
 type SpeedMode = (typeof SPEED_MODES)[number];
 const SPEED_BASIS: Record<SpeedMode, string> = {
   codec: "encode + decode in process",
@@ -30,6 +30,7 @@ const SPEED_BASIS: Record<SpeedMode, string> = {
   stream: "messages per second over the socket",
   fanout: "deliveries per second",
   latency: "mean latency at the lowest rate run",
+  route: "the server's CPU per routed message (forwarding)",
 };
 
 const ratioText = (r: number): string => `${r.toFixed(2)}x`;
@@ -52,9 +53,15 @@ function candidates(cases: readonly CaseResult[], mode: string, payload: Payload
   return mode === "latency" ? mine.filter((c) => c.socket?.targetRate === lowest) : mine;
 }
 
-/** Time per message the ranking uses: codec and roundtrip by time, stream and fanout by throughput. */
+/** Time per message the ranking uses: codec and roundtrip by time, stream and fanout by throughput, route by the server's CPU forwarding. */
 function cost(c: CaseResult): number {
+  if (c.mode === "route") return c.route?.forward.cpuNs.median ?? Number.NaN;
   return c.mode === "codec" ? c.total.median : c.mode === "roundtrip" || c.mode === "latency" ? c.total.mean : 1 / c.msgsPerS;
+}
+
+/** A case's ratio to json by what its mode ranks on: route mode's server CPU forwarding, the others' time per message. */
+function speedVsJson(c: CaseResult): Comparison | undefined {
+  return c.mode === "route" ? c.ratios?.routeVsJson : c.ratios?.vsJson;
 }
 
 /**
@@ -62,7 +69,7 @@ function cost(c: CaseResult): number {
  * against the fastest is no baseline the results carry a ratio to, so the verdict pairs it here.
  */
 function tied(a: CaseResult, b: CaseResult): boolean {
-  const r = pairedRatio(a, b);
+  const r = pairedRatio(a, b, a.mode === "route" ? (x) => x.route?.forward.cpuNs : undefined);
   return r === undefined || overlapsOne(r);
 }
 
@@ -77,7 +84,7 @@ function names(list: readonly CaseResult[]): string {
  * time per message.
  */
 function rank(of: CaseResult[]): CaseResult[] {
-  const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (c.ratios?.vsJson?.ratio ?? NaN));
+  const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (speedVsJson(c)?.ratio ?? NaN));
   const paired = of.every((c) => Number.isFinite(key(c)));
   return of.sort((a, b) => (paired ? key(a) - key(b) : cost(a) - cost(b)));
 }
@@ -88,9 +95,9 @@ function payloadLine(cases: readonly CaseResult[], payload: PayloadName, mode: S
   const best = ranked[0]!;
   const ties = ranked.filter((c) => c === best || tied(c, best));
   const json = ranked.find((c) => c.codec === "json");
-  const vs = json && best !== json ? best.ratios?.vsJson : undefined;
+  const vs = json && best !== json ? speedVsJson(best) : undefined;
   const others = ties.length - 1;
-  const details = [vs ? `${ratioText(vs.ratio)} json's time` : "", others > 0 ? `tied with ${others === 1 ? names(ties.slice(1)) : `${others} others`}` : ""].filter((d) => d !== "");
+  const details = [vs ? `${ratioText(vs.ratio)} json's ${mode === "route" ? "CPU" : "time"}` : "", others > 0 ? `tied with ${others === 1 ? names(ties.slice(1)) : `${others} others`}` : ""].filter((d) => d !== "");
   const speed = `fastest ${names([best])}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
   const bySize = [...ranked].sort((a, b) => a.bytes - b.bytes);
   const smallest = bySize.filter((c) => Math.round(c.bytes) === Math.round(bySize[0]!.bytes));
@@ -110,12 +117,12 @@ function handWrittenLine(cases: readonly CaseResult[], payloads: readonly Payloa
       const cb = of.find((c) => c.codec === "custom-binary");
       const json = of.find((c) => c.codec === "json");
       if (!cb || !json) continue;
-      const r = cb.ratios?.vsJson;
+      const r = speedVsJson(cb);
       times.push(r ? `${r.overlap ? "≈" : ""}${r.ratio.toFixed(2)}` : "-");
       bytes.push((cb.bytes / json.bytes).toFixed(2));
     }
     if (times.length === 0) continue;
-    const what = mode === "codec" ? "time" : mode === "roundtrip" ? "round-trip time" : mode === "latency" ? "latency" : "time per message";
+    const what = mode === "codec" ? "time" : mode === "roundtrip" ? "round-trip time" : mode === "latency" ? "latency" : mode === "route" ? "server CPU routing" : "time per message";
     // Beyond three payloads the figures close up, so the line stays one line (in the payload lines' order).
     const sep = payloads.length > 3 ? "/" : " / ";
     return `custom-binary vs json: ${times.join(sep)}x ${what}, ${bytes.join(sep)}x bytes`;
@@ -138,7 +145,7 @@ function standingLine(cases: readonly CaseResult[], payloads: readonly PayloadNa
     if (!cb) continue;
     places.push({ place: ranked.indexOf(cb) + 1, of: ranked.length });
     const rival = ranked.find((c) => c !== cb && BUILT_IN.get(c.codec)?.family === "schema");
-    const r = rival && pairedRatio(cb, rival);
+    const r = rival && pairedRatio(cb, rival, mode === "route" ? (x) => x.route?.forward.cpuNs : undefined);
     against.push(rival && r ? `${overlapsOne(r) ? "≈" : ""}${r.ratio.toFixed(2)}x ${codecLabel(rival)}` : "-");
   }
   if (places.length === 0) return undefined;
@@ -192,6 +199,38 @@ function patternLine(cases: readonly CaseResult[], payloads: readonly PayloadNam
   const who = new Set(winners).size === 1 ? `${winners[0]} on every payload` : winners.join(sep);
   const change = changed.length > 0 ? `; not encode + decode's winner on ${changed.join(", ")}` : "";
   return `${pattern.label}: fastest ${who}, ${ratios.join(sep)}x json's${change}`;
+}
+
+/**
+ * Route mode: the router that costs the server least per payload, forwarding the bytes and
+ * recoding (each against json's same router), and what recoding costs over forwarding; where the
+ * winners differ between the two, how the server routes changes the answer.
+ */
+function routeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string | undefined {
+  const ways = { forward: { who: [] as string[], ratio: [] as string[] }, recode: { who: [] as string[], ratio: [] as string[] } };
+  const over: number[] = [];
+  const changed: string[] = [];
+  for (const payload of payloads) {
+    const of = candidates(cases, "route", payload).filter((c) => c.route !== undefined);
+    if (of.length === 0 || !of.some((c) => c.codec === "json")) continue;
+    const least = (ratio: (c: CaseResult) => number | undefined): { c: CaseResult; r: number } =>
+      of.map((c) => ({ c, r: c.codec === "json" ? 1 : (ratio(c) ?? Infinity) })).sort((a, b) => a.r - b.r)[0]!;
+    const f = least((c) => c.ratios?.routeVsJson?.ratio);
+    const r = least((c) => c.ratios?.routeRecodeVsJson?.ratio);
+    ways.forward.who.push(codecLabel(f.c));
+    ways.forward.ratio.push(ratioFigure(f.r));
+    ways.recode.who.push(codecLabel(r.c));
+    ways.recode.ratio.push(ratioFigure(r.r));
+    if (f.c.codec !== r.c.codec) changed.push(payload);
+    for (const c of of) if (c.route?.recodeOverForward) over.push(c.route.recodeOverForward.value);
+  }
+  if (ways.forward.who.length === 0) return undefined;
+  const sep = ways.forward.who.length > 3 ? "/" : " / ";
+  const shown = (w: { who: string[]; ratio: string[] }): string =>
+    new Set(w.who).size === 1 ? `${w.who[0]} ${w.ratio.join(sep)}x` : w.who.map((who, i) => `${who} ${w.ratio[i]}`).join(sep) + "x";
+  const spread = over.length > 0 ? `; recoding costs ${Math.min(...over).toFixed(2)}-${Math.max(...over).toFixed(2)}x forwarding` : "";
+  const change = changed.length > 0 ? ` (another winner on ${changed.join(", ")})` : "";
+  return `Routing, least server CPU per message vs json's: forwarding bytes ${shown(ways.forward)}; recoding ${shown(ways.recode)}${change}${spread}`;
 }
 
 /**
@@ -310,12 +349,13 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
     hand: wrap([hand && (payloads.length > 3 ? hand : hand + ` (${payloads.join("/")})`)]),
     standing: wrap([standingLine(cases, payloads, mode)]),
     patterns: wrap(PATTERNS.map((p) => patternLine(cases, payloads, p))),
+    route: wrap([routeLine(cases, payloads)]),
     compressed: wrap([compressionLine(cases, payloads)]),
     knee: wrap([kneeLine(cases, payloads)]),
     field: wrap(fieldLines(cases, payloads)),
     socket: wrap(socketLines(cases, payloads)),
   };
-  // Within the line budget, whole statements only: the knee first, then custom-binary against json and its place, the server's cost, the socket, the access patterns' winners, compression.
+  // Within the line budget, whole statements only: the knee first, then custom-binary against json and its place, the server's cost, the socket, the access patterns' winners, routing, compression.
   let room = VERDICT_MAX_LINES - head.length;
   const fits = (ls: string[]): string[] => {
     if (ls.length > room) return [];
@@ -328,6 +368,7 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   const field = fits(parts.field);
   const socket = fits(parts.socket);
   const patterns = fits(parts.patterns);
+  const route = fits(parts.route);
   const compressed = fits(parts.compressed);
-  return [...head, ...handLines, ...standing, ...patterns, ...compressed, ...knee, ...field, ...socket].slice(0, VERDICT_MAX_LINES);
+  return [...head, ...handLines, ...standing, ...patterns, ...route, ...compressed, ...knee, ...field, ...socket].slice(0, VERDICT_MAX_LINES);
 }

@@ -120,6 +120,7 @@ function readSettings(base: Settings): Settings {
       stream: int("iterations-stream", 1, 10_000_000),
       fanout: base.iterations.fanout,
       latency: int("iterations-latency", 1, 10_000_000),
+      route: base.iterations.route,
     },
     ...parseRates("latency msgs/s", $<HTMLInputElement>("rate").value),
     runs: int("runs", 1, 1000),

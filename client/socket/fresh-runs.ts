@@ -1,7 +1,8 @@
 /**
- * Fanout, and any mode with several clients (`--clients N`), run case by
- * case on fresh connections: each run of a case opens its connections
- * (worker threads for several clients, subscribers for fanout), sends
+ * Fanout, route, and any mode with several clients (`--clients N`), run
+ * case by case on fresh connections: each run of a case opens its
+ * connections (worker threads for several clients, subscribers for fanout,
+ * members and routers for route, once each way), sends
  * every message and closes them. Codecs run in an order shuffled per run,
  * a warm-up before each case's first run, garbage collected on both ends
  * before each run; a ratio pairs the runs of the same index.
@@ -10,7 +11,11 @@
 import { shuffled } from "../../bench/harness/schedule.ts";
 import type { SocketCase, SocketCaseFigures } from "./socket-case.ts";
 import { runFanoutCase } from "./fanout.ts";
-import { record, unreachable, type PayloadOutcome, type PayloadRun } from "./mode-context.ts";
+import { record, recordRoute, unreachable, type PayloadOutcome, type PayloadRun } from "./mode-context.ts";
+import { ROUTE_PUBLISHERS, RouteSession, type RouteRun } from "./route.ts";
+import { emptyFigures } from "./socket-case.ts";
+import { ROUTE_WAYS } from "../../protocols/socket/contract.ts";
+import type { BuiltInPayload } from "../../protocols/messages.ts";
 import { runSocketCase } from "./runner.ts";
 import { mergeFigures } from "./workers.ts";
 
@@ -35,6 +40,41 @@ async function runOnce(p: PayloadRun, s: SocketCase, count: number, label: strin
   return runSocketCase(single);
 }
 
+/** Rounds of a route run: its messages in this many slices, each routed both ways back to back (so each ratio has rounds to pair). */
+export const ROUTE_ROUNDS = 4;
+
+/**
+ * One run of route case `s` on a session of its own: `count` messages in `rounds` slices, each
+ * slice routed both ways, forwarding first in even rounds and recoding first in odd ones, so
+ * neither always runs on a server the other has just warmed. The slices of each round, the
+ * last failed one last.
+ */
+async function routeRun(p: PayloadRun, s: SocketCase, count: number, label: string, run: number, rounds: number): Promise<RouteRun[][]> {
+  const { settings } = p;
+  const options = { ...p.options(s, count, label), payload: s.payload as BuiltInPayload, subscribers: settings.clients, publishers: ROUTE_PUBLISHERS, validate: settings.validate };
+  let session: RouteSession;
+  try {
+    session = await RouteSession.open(options);
+  } catch (e) {
+    return [[{ way: "forward", figures: { ...emptyFigures(), error: (e as Error).message }, rooms: 0, publishers: ROUTE_PUBLISHERS, expected: 0, misrouted: 0, perMember: [], server: undefined }]];
+  }
+  const per = Math.ceil(count / rounds);
+  const out: RouteRun[][] = [];
+  let last: RouteRun | undefined;
+  for (let k = 0; k < rounds && last?.figures.error === undefined; k++) {
+    const ways = (run * rounds + k) % 2 === 0 ? ROUTE_WAYS : [...ROUTE_WAYS].reverse();
+    const round: RouteRun[] = [];
+    for (const way of ways) {
+      last = await session.slice(way, k * per, per);
+      round.push(last);
+      if (last.figures.error !== undefined) break;
+    }
+    out.push(round);
+  }
+  await session.close(last);
+  return out;
+}
+
 export async function runFreshConnections(p: PayloadRun, rng: () => number): Promise<PayloadOutcome> {
   const { settings, ctx, mode } = p;
   let done = 0;
@@ -45,15 +85,21 @@ export async function runFreshConnections(p: PayloadRun, rng: () => number): Pro
       const s = codecs[position]!;
       if (s.error === undefined && !s.warmed && settings.warmup[mode] > 0) {
         p.progress("warmup", s.codec, run, done);
-        const warm = await runOnce(p, s, Math.min(settings.warmup[mode], p.messagesOf(s).length), "warmup");
-        if (warm.error !== undefined) s.error = `warm-up: ${warm.error}`;
+        const warmCount = Math.min(settings.warmup[mode], p.messagesOf(s).length);
+        const warm = mode === "route" ? (await routeRun(p, s, warmCount, "warmup", run, 1)).flat().find((r) => r.figures.error !== undefined)?.figures : await runOnce(p, s, warmCount, "warmup");
+        if (warm?.error !== undefined) s.error = `warm-up: ${warm.error}`;
         s.warmed = true;
       }
       if (s.error === undefined) {
         p.progress("run", s.codec, run, done);
         await ctx.serverGc?.(ctx.server);
         ctx.gc?.();
-        record(s, await runOnce(p, s, settings.iterations[mode], `run${run + 1}`), { run, round: run, position });
+        const at = { run, round: run, position };
+        if (mode === "route") {
+          s.plannedRounds = settings.runs * ROUTE_ROUNDS;
+          const rounds = await routeRun(p, s, settings.iterations[mode], `run${run + 1}`, run, ROUTE_ROUNDS);
+          rounds.forEach((ways, k) => s.error === undefined && recordRoute(s, ways, { run, round: run * ROUTE_ROUNDS + k, position }));
+        } else record(s, await runOnce(p, s, settings.iterations[mode], `run${run + 1}`), at);
       }
       done++;
       if (unreachable(s.error)) return { stopped: false, aborted: `${mode} ${s.codec} ${p.payload}: ${s.error}` };

@@ -13,6 +13,8 @@ import { percentileSorted } from "../../bench/harness/statistics.ts";
 import type { ClientKind, Settings, SocketMode } from "../../bench/harness/settings.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
 import type { SocketCase, SocketCaseFigures, SocketCaseOptions } from "./socket-case.ts";
+import type { RouteRun } from "./route.ts";
+import type { RouteWaySlice } from "../../bench/harness/results.ts";
 import type { WebSocketClass } from "./client-connection.ts";
 import type { ClientWorkers } from "./workers.ts";
 
@@ -94,6 +96,47 @@ function sliceLatency(f: SocketCaseFigures, rate: number): SliceLatency | undefi
   const sorted = Float64Array.from(f.rttNs).sort();
   const achieved = f.sendingMs > 0 ? (f.sent / f.sendingMs) * 1000 : Number.NaN;
   return { p99Ns: percentileSorted(sorted, 99), lateShare: f.late / f.sent, achievedShare: achieved / rate };
+}
+
+/** A route run's figures per routed message, from the server's answers to the routers' slice marks. */
+function routeWay(r: RouteRun): RouteWaySlice {
+  const server = r.server!;
+  const per = (ns: number): number => (server.messages > 0 ? ns / server.messages : Number.NaN);
+  return {
+    totalNs: r.figures.sent > 0 ? (r.figures.elapsedMs * 1e6) / r.figures.sent : Number.NaN,
+    cpuNs: per(server.cpuMs * 1e6),
+    keyNs: per(server.decodeNs),
+    encodeNs: per(server.encodeNs),
+    publishNs: per(server.sendNs),
+  };
+}
+
+/**
+ * Adds one run of a route case (the same messages routed each way) to its case: its counts,
+ * and when both ways delivered everything, its figures (the forwarding way's as the case's own);
+ * else the case's error.
+ */
+export function recordRoute(s: SocketCase, runs: readonly RouteRun[], at: { run: number; round: number; position: number }): void {
+  const counts = (s.route ??= { rooms: 0, publishers: 0, expected: 0, delivered: 0, misrouted: 0 });
+  for (const r of runs) {
+    s.figures.push(r.figures);
+    counts.rooms = Math.max(counts.rooms, r.rooms);
+    counts.publishers = r.publishers;
+    counts.expected += r.expected;
+    counts.delivered += r.figures.received - r.misrouted;
+    counts.misrouted += r.misrouted;
+  }
+  const failed = runs.find((r) => r.figures.error !== undefined);
+  if (failed) {
+    s.error = `run ${at.run + 1}, ${failed.way}: ${failed.figures.error}`;
+    return;
+  }
+  const forward = runs.find((r) => r.way === "forward")!;
+  const recode = runs.find((r) => r.way === "recode")!;
+  const f = forward.figures;
+  const ways = { forward: routeWay(forward), recode: routeWay(recode) };
+  s.runs.push({ ...at, serializeNs: f.serializeNs / f.sent, deserializeNs: f.deserializeNs / f.received, totalNs: ways.forward.totalNs, route: ways });
+  s.perClient.push(forward.perMember);
 }
 
 /** Adds one timed slice's figures to its case; sets the case's error when the slice failed. */

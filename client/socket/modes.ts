@@ -43,7 +43,16 @@ export function socketModesOf(settings: Settings): SocketMode[] {
 
 /** Roundtrip and stream with one client keep a connection per codec open and run in rounds. */
 function runsInRounds(mode: SocketMode, settings: Settings): boolean {
-  return mode !== "fanout" && settings.clients === 1;
+  return mode !== "fanout" && mode !== "route" && settings.clients === 1;
+}
+
+/**
+ * Whether a codec runs on a payload in a mode: not where the run excludes it, and in route mode
+ * only a codec that reads a key (not raw) on a payload that has one (a built-in).
+ */
+function runsOn(settings: Settings, mode: SocketMode, codec: string, payload: PayloadName): boolean {
+  if (isExcluded(settings, codec, payload)) return false;
+  return mode !== "route" || (codec !== RAW_CODEC_NAME && isBuiltIn(payload));
 }
 
 function newCase(mode: SocketMode, codec: string, payload: PayloadName, rate: number): SocketCase {
@@ -104,7 +113,7 @@ type StepRunner = (step: { rate: number; settings: Settings }, codecs: readonly 
  * it missed above it. False when the run ended early.
  */
 async function runPayloadSteps(settings: Settings, mode: SocketMode, payload: PayloadName, ladder: readonly { rate: number; settings: Settings }[], run: StepRunner): Promise<boolean> {
-  const all = settings.codecs.filter((c) => !isExcluded(settings, c, payload));
+  const all = settings.codecs.filter((c) => runsOn(settings, mode, c, payload));
   let codecs = all;
   const baseP99 = new Map<string, number>();
   const history = new Map<string, boolean[]>();

@@ -5,21 +5,23 @@
  * members so that every room has at least one (routePlan). Several routers
  * share the messages (message i goes out on router i mod P, in order), and
  * the server publishes each to the members of its room, forwarding its bytes
- * or decoding and encoding it again, as the run's way says.
+ * or decoding and encoding it again: a session keeps the members and a set
+ * of routers for each way open, and routes the same slice of messages one
+ * way, then the other, slice by slice.
  *
  * Every member checks every message it gets: the room must be one it
  * joined (else misrouted), and the message must be the next one it expects
  * from one of the routers, equal to what was sent (else corrupted: lost,
- * reordered or changed). A run ends when every message has reached every
- * member of its room; then each router marks its slice, and the server's
+ * reordered or changed). A slice ends when each of its messages has reached
+ * every member of its room; then each router marks it, and the server's
  * answers give its time and CPU for the routing (contract.ts, ServerSlice).
  */
 
 import type { ClientFigures } from "../../bench/harness/socket-results.ts";
 import { ROUTING_KEYS, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
-import { CLOSE, parseSlice, roomName, socketUrl, type JoinAnswer, type JoinRequest, type RouteWay, type ServerSlice } from "../../protocols/socket/contract.ts";
+import { CLOSE, parseSlice, ROUTE_WAYS, roomName, socketUrl, type JoinAnswer, type JoinRequest, type RouteWay, type ServerSlice } from "../../protocols/socket/contract.ts";
 import { clientCodec, toBytes, type ClientCodec, type MessageData } from "./client-codec.ts";
-import { byteLength, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
+import { byteLength, closed, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
 import { Replies, Watchdog } from "./reply-queue.ts";
 import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
 import { ClientError } from "../client-errors.ts";
@@ -31,8 +33,8 @@ export type RouteOptions = Omit<SocketCaseOptions, "mode" | "payload"> & {
   payload: BuiltInPayload;
   /** Members (--clients). */
   subscribers: number;
+  /** Routers per way. */
   publishers: number;
-  way: RouteWay;
   /** The server decodes and checks every message before routing it (--validate). */
   validate: boolean;
 };
@@ -87,18 +89,17 @@ export function routePlan(messages: readonly Message[], key: string, members: nu
   return { rooms, roomOf, roomsOf, membersOf, expect: lists.map((perRouter) => perRouter.map((l) => Int32Array.from(l))), deliveries };
 }
 
-/** What one run of a route case measured, one way. */
+/** What one slice of a route session measured, one way. */
 export interface RouteRun {
   way: RouteWay;
   /** sent: messages the routers sent; received: deliveries; lost: deliveries missing; corrupted: deliveries that were not the next message expected from any router. */
   figures: SocketCaseFigures;
   rooms: number;
+  publishers: number;
   /** Deliveries the plan called for. */
   expected: number;
   /** Deliveries to a member not in the message's room. */
   misrouted: number;
-  /** Messages the server found no one in the room for (none, when every room has a member). */
-  unrouted: number;
   perMember: ClientFigures[];
   /** The server's figures for the routers' slices, summed (undefined when a router's mark went unanswered). */
   server: ServerSlice | undefined;
@@ -122,49 +123,90 @@ async function openMembers(o: RouteOptions, plan: RoutePlan, topic: string, sock
   }
 }
 
-/** Sends every message through the routers within the window until every member has every message of its rooms. */
-function routeAll(routers: WebSocket[], members: WebSocket[], codec: ClientCodec, plan: RoutePlan, o: RouteOptions, f: SocketCaseFigures, got: Int32Array, doneMs: Float64Array): Promise<number> {
-  const n = o.messages.length;
+/** The part of a sorted list of message indices within [start, end). */
+function within(list: Int32Array, start: number, end: number): Int32Array {
+  const first = (v: number): number => {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]! < v) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return list.subarray(first(start), first(end));
+}
+
+/**
+ * Routes messages [start, start + count) through `routers` (message i on router i mod P, each
+ * within the window) until each has reached every member of its room, checking every delivery.
+ */
+function routeSlice(
+  routers: readonly WebSocket[],
+  members: readonly WebSocket[],
+  codec: ClientCodec,
+  plan: RoutePlan,
+  o: RouteOptions,
+  range: { start: number; count: number },
+  run: RouteRun,
+  onFail: (fail: (e: Error) => void) => void,
+): Promise<void> {
+  const f = run.figures;
   const P = routers.length;
+  const end = range.start + range.count;
   const now = o.clock.now;
   const window = Math.max(1, o.window);
+  const expect = plan.expect.map((perRouter) => perRouter.map((l) => within(l, range.start, end)));
+  const deliveries = expect.reduce((n, perRouter) => n + perRouter.reduce((k, l) => k + l.length, 0), 0);
+  run.expected = deliveries;
   // Deliveries each message still waits for; a router's message is acknowledged when it reaches none.
-  const pending = Int32Array.from(plan.roomOf, (r) => plan.membersOf[r]!.length);
-  const sent = new Int32Array(P);
-  const acked = new Int32Array(P);
-  const count = Int32Array.from({ length: P }, (_, p) => Math.ceil((n - p) / P));
+  const pending = new Int32Array(plan.roomOf.length);
+  for (let i = range.start; i < end; i++) pending[i] = plan.membersOf[plan.roomOf[i]!]!.length;
+  // Router p sends start + p', start + p' + P, ... (p' the first offset with index mod P = p).
+  const next = Int32Array.from({ length: P }, (_, p) => range.start + ((p - (range.start % P) + P) % P));
+  const inFlight = new Int32Array(P);
   const heads = members.map(() => new Int32Array(P));
+  const got = new Int32Array(members.length);
+  const doneMs = new Float64Array(members.length);
   const inRoom = plan.roomsOf.map((rs) => new Set(rs.map((r) => plan.rooms[r]!)));
   let delivered = 0;
-  let misrouted = 0;
-  return new Promise<number>((resolve, reject) => {
+  return new Promise<void>((resolve, reject) => {
     let finished = false;
     const start = now();
     const watchdog = new Watchdog(o.clock, o.stallTimeoutMs, () =>
-      finish(new ClientError("STALLED", `stalled: nothing for ${o.stallTimeoutMs} ms after ${delivered} of ${plan.deliveries} deliveries`)),
+      finish(new ClientError("STALLED", `stalled: nothing for ${o.stallTimeoutMs} ms after ${delivered} of ${deliveries} deliveries`)),
     );
     const finish = (e?: Error): void => {
       if (finished) return;
       finished = true;
       watchdog.stop();
       f.elapsedMs = now() - start;
+      for (const ws of members) ws.onmessage = null;
+      run.perMember = Array.from(got, (g, m) => {
+        const wanted = expect[m]!.reduce((acc, l) => acc + l.length, 0);
+        return { sent: wanted, received: g, lost: Math.max(0, wanted - g), msgsPerS: doneMs[m]! > 0 ? (g / doneMs[m]!) * 1000 : NaN };
+      });
       if (e) reject(e);
-      else resolve(misrouted);
+      else resolve();
     };
+    onFail(finish);
     const refill = (p: number): void => {
-      const k = Math.min(window - (sent[p]! - acked[p]!), count[p]! - sent[p]!);
+      const k = Math.min(window - inFlight[p]!, Math.ceil((end - next[p]!) / P));
       if (k <= 0) return;
       const t0 = now();
-      const batch = Array.from({ length: k }, (_, j) => codec.encode((sent[p]! + j) * P + p));
+      const batch = Array.from({ length: k }, (_, j) => codec.encode(next[p]! + j * P));
       f.serializeNs += (now() - t0) * 1e6 - o.timerOverheadNs;
       for (const e of batch) {
         sendFrame(routers[p]!, e);
         f.bytesSent += byteLength(e);
       }
-      sent[p] = sent[p]! + k;
+      next[p] = next[p]! + k * P;
+      inFlight[p] = inFlight[p]! + k;
       f.sent += k;
     };
     members.forEach((ws, m) => {
+      const mine = expect[m]!;
       ws.onmessage = (ev: MessageEvent) => {
         watchdog.touch();
         const data = ev.data as MessageData;
@@ -176,41 +218,35 @@ function routeAll(routers: WebSocket[], members: WebSocket[], codec: ClientCodec
         got[m] = got[m]! + 1;
         const room = roomName((decoded as Record<string, unknown> | null)?.[ROUTING_KEYS[o.payload]]);
         if (room === undefined || !inRoom[m]!.has(room)) {
-          misrouted++;
+          run.misrouted++;
           return finish(new ClientError("PROTOCOL", `member ${m} got a message for room ${room ?? "(none)"}, which it did not join: misrouted`));
         }
         const head = heads[m]!;
         for (let p = 0; p < P; p++) {
-          const list = plan.expect[m]![p]!;
-          const i = list[head[p]!];
+          const i = mine[p]![head[p]!];
           if (i === undefined || !codec.matches(i, decoded)) continue;
           head[p] = head[p]! + 1;
           delivered++;
-          if (--pending[i]! === 0) {
-            acked[p] = acked[p]! + 1;
-            if (sent[p]! - acked[p]! <= window >> 1) refill(p);
+          pending[i] = pending[i]! - 1;
+          if (pending[i] === 0) {
+            inFlight[p] = inFlight[p]! - 1;
+            if (inFlight[p]! <= window >> 1) refill(p);
           }
-          if (head.every((h, q) => h === plan.expect[m]![q]!.length)) doneMs[m] = now() - start;
-          if (delivered === plan.deliveries) finish();
+          if (head.every((h, q) => h === mine[q]!.length)) doneMs[m] = now() - start;
+          if (delivered === deliveries) finish();
           return;
         }
         f.corrupted++;
         finish(new ClientError("PROTOCOL", `member ${m} got a message that is not the next one it expects from any router (lost, reordered or changed)`));
       };
-      ws.onclose = (ev: CloseEvent) =>
-        finish(new ClientError("CLOSED", `member ${m} was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} after ${got[m]} deliveries`));
     });
-    routers.forEach((ws, p) => {
-      ws.onmessage = () => finish(new ClientError("PROTOCOL", `router ${p} got a message while routing; routers get only their slice marks' answers`));
-      ws.onclose = (ev: CloseEvent) => finish(new ClientError("CLOSED", `router ${p} was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} after ${sent[p]} sent`));
-    });
-    if (plan.deliveries === 0) return finish();
+    if (deliveries === 0) return finish();
     for (let p = 0; p < P; p++) refill(p);
   });
 }
 
 /** Ends each router's slice with a mark and sums the server's answers (untimed). */
-async function markSlices(routers: WebSocket[], codec: ClientCodec, o: RouteOptions): Promise<ServerSlice | undefined> {
+async function markSlices(routers: readonly WebSocket[], codec: ClientCodec, o: RouteOptions): Promise<ServerSlice | undefined> {
   const sum: ServerSlice = { messages: 0, decodeNs: 0, encodeNs: 0, sendNs: 0, cpuMs: 0, wakeups: 0, kept: 0, keptNs: 0 };
   for (const [p, ws] of routers.entries()) {
     const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => `router ${p}'s slice mark`);
@@ -227,52 +263,119 @@ async function markSlices(routers: WebSocket[], codec: ClientCodec, o: RouteOpti
   return sum;
 }
 
-/** One run of a route case, one way: every message routed and checked. Never throws: failures come back in figures.error. */
-export async function runRouteCase(o: RouteOptions): Promise<RouteRun> {
-  const f = emptyFigures();
-  const members: WebSocket[] = [];
-  const routers: WebSocket[] = [];
-  const run: RouteRun = { way: o.way, figures: f, rooms: 0, expected: 0, misrouted: 0, unrouted: 0, perMember: [], server: undefined };
-  const got = new Int32Array(o.subscribers);
-  const doneMs = new Float64Array(o.subscribers);
-  const cpu0 = o.cpuMs?.() ?? NaN;
-  const topic = `r-${o.id}`.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 128);
-  let plan: RoutePlan | undefined;
-  try {
+/**
+ * A route case's connections, kept open across its slices: the members, in their rooms, and a
+ * set of routers for each way. Only opening throws; a slice's failures come back in its figures.
+ */
+export class RouteSession {
+  /** Why the session can no longer route (a connection closed), once it cannot. */
+  private broken: string | undefined;
+  /** Ends the slice in progress with an error. */
+  private fail: ((e: Error) => void) | undefined;
+
+  private constructor(
+    private readonly o: RouteOptions,
+    private readonly codec: ClientCodec,
+    readonly plan: RoutePlan,
+    private readonly members: WebSocket[],
+    private readonly routers: Record<RouteWay, WebSocket[]>,
+  ) {
+    const all: [WebSocket, string][] = [...members.map((ws, m): [WebSocket, string] => [ws, `member ${m}`])];
+    for (const way of ROUTE_WAYS) routers[way].forEach((ws, p) => all.push([ws, `${way} router ${p}`]));
+    for (const [ws, who] of all) ws.addEventListener("close", (ev: CloseEvent) => this.breaks(`${who} was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
+  }
+
+  /** The session can no longer route: the slice in progress fails, and every later one. */
+  private breaks(why: string): void {
+    this.broken ??= why;
+    this.fail?.(new ClientError("CLOSED", why));
+  }
+
+  /** Plans the rooms, opens the members (each joins its rooms) and the routers. */
+  static async open(o: RouteOptions): Promise<RouteSession> {
     const codec = clientCodec(o.catalog, o.codec, o.payload, o.messages, o.ownRoundTrip);
-    plan = routePlan(o.messages, ROUTING_KEYS[o.payload], o.subscribers, o.publishers);
-    run.rooms = plan.rooms.length;
-    run.expected = plan.deliveries;
-    await openMembers(o, plan, topic, members);
-    for (let p = 0; p < o.publishers; p++) {
-      routers.push(await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, `${o.id}-r${p}`, { role: "router", topic, way: o.way, validate: o.validate }), o.stallTimeoutMs));
+    const plan = routePlan(o.messages, ROUTING_KEYS[o.payload], o.subscribers, o.publishers);
+    const topic = `r-${o.id}`.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 128);
+    const members: WebSocket[] = [];
+    const routers: Record<RouteWay, WebSocket[]> = { forward: [], recode: [] };
+    try {
+      await openMembers(o, plan, topic, members);
+      for (const way of ROUTE_WAYS) {
+        for (let p = 0; p < o.publishers; p++) {
+          routers[way].push(await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, `${o.id}-${way}-r${p}`, { role: "router", topic, way, validate: o.validate }), o.stallTimeoutMs));
+        }
+      }
+    } catch (e) {
+      for (const ws of [...members, ...routers.forward, ...routers.recode]) ws.close(CLOSE.normal);
+      throw e;
     }
-    f.extensions = routers[0]?.extensions ?? "";
-    run.misrouted = await routeAll(routers, members, codec, plan, o, f, got, doneMs);
-    run.server = await markSlices(routers, codec, o);
-    if (run.server === undefined) f.error = "the server did not answer a router's slice mark with the slice's figures (is it this version's server.ts?)";
+    return new RouteSession(o, codec, plan, members, routers);
+  }
+
+  /** Routes messages [start, start + count) one way and waits for every delivery; never throws. */
+  async slice(way: RouteWay, start: number, count: number): Promise<RouteRun> {
+    const o = this.o;
+    const run: RouteRun = { way, figures: emptyFigures(), rooms: this.plan.rooms.length, publishers: o.publishers, expected: 0, misrouted: 0, perMember: [], server: undefined };
+    const f = run.figures;
+    f.extensions = this.routers[way][0]?.extensions ?? "";
+    const cpu0 = o.cpuMs?.() ?? NaN;
+    const routers = this.routers[way];
+    // A router hears only its marks' answers, and those only between slices.
+    routers.forEach((ws, p) => (ws.onmessage = () => this.breaks(`${way} router ${p} got a message while routing`)));
+    try {
+      if (this.broken !== undefined) throw new ClientError("CLOSED", this.broken);
+      const range = { start, count: Math.max(0, Math.min(count, o.messages.length - start)) };
+      try {
+        await routeSlice(routers, this.members, this.codec, this.plan, o, range, run, (fail) => (this.fail = fail));
+      } finally {
+        this.fail = undefined;
+      }
+      run.server = await markSlices(routers, this.codec, o);
+      if (run.server === undefined) throw new ClientError("PROTOCOL", "the server did not answer a router's slice mark with the slice's figures (is it this version's server.ts?)");
+    } catch (e) {
+      f.error = (e as Error).message;
+    }
+    f.clientCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : NaN;
+    f.lost = Math.max(0, run.expected - f.received);
+    if (f.error === undefined && f.lost > 0) f.error = `${f.lost} of ${run.expected} deliveries lost`;
+    return run;
+  }
+
+  /**
+   * Closes every connection; with `last` (the session's last slice), reads each router's
+   * figures from the server: a message it found no one in the room for, or one publish()
+   * dropped, fails that slice.
+   */
+  async close(last?: RouteRun): Promise<void> {
+    const routers = [...this.routers.forward, ...this.routers.recode];
+    await Promise.all([...this.members, ...routers].map((ws) => closed(ws, CLOSE.normal)));
+    if (!last) return;
+    for (const way of ROUTE_WAYS) {
+      for (let p = 0; p < this.o.publishers; p++) {
+        const stats = await fetchServerStats(this.o.server, `${this.o.id}-${way}-r${p}`);
+        if (!stats || last.figures.error !== undefined) continue;
+        if (stats.unrouted > 0) last.figures.error = `${stats.unrouted} message(s) on ${way} router ${p} found no one in their room`;
+        else if (stats.publishDropped > 0) last.figures.error = `publish() dropped ${stats.publishDropped} message(s) on ${way} router ${p}`;
+      }
+    }
+  }
+}
+
+/** One route case on fresh connections: every message routed one way, then the other (a session of one slice each); never throws. */
+export async function runRouteCase(o: RouteOptions, ways: readonly RouteWay[] = ROUTE_WAYS): Promise<RouteRun[]> {
+  let session: RouteSession;
+  try {
+    session = await RouteSession.open(o);
   } catch (e) {
-    f.error = (e as Error).message;
-  } finally {
-    for (const ws of [...members, ...routers]) {
-      ws.onclose = null;
-      ws.onmessage = null;
-      ws.close(CLOSE.normal);
-    }
+    const figures = { ...emptyFigures(), error: (e as Error).message };
+    return [{ way: ways[0] ?? "forward", figures, rooms: 0, publishers: o.publishers, expected: 0, misrouted: 0, perMember: [], server: undefined }];
   }
-  f.clientCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : NaN;
-  for (let p = 0; p < routers.length; p++) {
-    const stats = await fetchServerStats(o.server, `${o.id}-r${p}`);
-    if (!stats) continue;
-    run.unrouted += stats.unrouted;
-    if (f.error === undefined && stats.publishDropped > 0) f.error = `publish() dropped ${stats.publishDropped} message(s) on router ${p}`;
+  const runs: RouteRun[] = [];
+  for (const way of ways) {
+    const run = await session.slice(way, 0, o.messages.length);
+    runs.push(run);
+    if (run.figures.error !== undefined) break;
   }
-  f.lost = Math.max(0, run.expected - f.received);
-  if (f.error === undefined && f.lost > 0) f.error = `${f.lost} of ${run.expected} deliveries lost`;
-  if (f.error === undefined && run.unrouted > 0) f.error = `${run.unrouted} message(s) found no one in their room`;
-  run.perMember = Array.from(got, (g, m) => {
-    const expected = plan?.expect[m]!.reduce((acc, l) => acc + l.length, 0) ?? 0;
-    return { sent: expected, received: g, lost: Math.max(0, expected - g), msgsPerS: doneMs[m]! > 0 ? (g / doneMs[m]!) * 1000 : NaN };
-  });
-  return run;
+  await session.close(runs[runs.length - 1]);
+  return runs;
 }

@@ -9,9 +9,10 @@
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import type { Clock } from "../../bench/harness/clock.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
-import { type ServerConnectionStats, type ServerSlice, RAW_CODEC_NAME, frameBytes, frameOf } from "../../protocols/socket/contract.ts";
+import { type RouteWay, type ServerConnectionStats, type ServerSlice, RAW_CODEC_NAME, frameBytes, frameOf } from "../../protocols/socket/contract.ts";
 import type { WebSocketClass } from "./client-connection.ts";
-import { summarizeRuns, type CaseResult, type SliceFigures } from "../../bench/harness/results.ts";
+import { summarizeRuns, type CaseResult, type RouteResult, type RouteWaySummary, type SliceFigures } from "../../bench/harness/results.ts";
+import { estimate } from "../../bench/harness/pairing.ts";
 import type { ClientFigures, FieldFigures, LatencyPercentiles } from "../../bench/harness/socket-results.ts";
 import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
 import { encodeHistogram, latencyHistogram } from "../../bench/harness/histogram.ts";
@@ -127,8 +128,19 @@ export interface SocketCase {
   plannedRounds?: number;
   /** Messages per slice in interleaved rounds (absent: the whole run). */
   slice?: number;
+  /** Route mode: its rooms, and its deliveries summed over runs and ways. */
+  route?: RouteCounts;
   /** Why the case failed: one line, absent while it has not. */
   error?: string;
+}
+
+/** Route mode's counts of a case (route.ts, RouteRun), summed over its runs and both ways. */
+export interface RouteCounts {
+  rooms: number;
+  publishers: number;
+  expected: number;
+  delivered: number;
+  misrouted: number;
 }
 
 /** Who ran the case, for every row. */
@@ -241,6 +253,33 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
   };
 }
 
+/** Route mode's figures of case `s` over its runs, each way's per routed message. */
+function routeResult(s: SocketCase, settings: Settings, catalog: CodecCatalog): RouteResult | undefined {
+  if (s.mode !== "route" || s.route === undefined) return undefined;
+  const runs = s.runs.map((r) => r.route).filter((r) => r !== undefined);
+  const way = (w: RouteWay): RouteWaySummary => ({
+    cpuNs: summarize(runs.map((r) => r[w].cpuNs)),
+    keyNs: summarize(runs.map((r) => r[w].keyNs)),
+    encodeNs: summarize(runs.map((r) => r[w].encodeNs)),
+    publishNs: summarize(runs.map((r) => r[w].publishNs)),
+    msgsPerS: summarize(runs.map((r) => 1e9 / r[w].totalNs)),
+  });
+  const recodeOverForward = estimate(runs.map((r) => r.recode.cpuNs / r.forward.cpuNs).filter(Number.isFinite));
+  return {
+    rooms: s.route.rooms,
+    publishers: s.route.publishers,
+    members: settings.clients,
+    validate: settings.validate,
+    keyAccess: catalog.get(s.codec)?.keyAccess ?? "decode",
+    expected: s.route.expected,
+    delivered: s.route.delivered,
+    misrouted: s.route.misrouted,
+    forward: way("forward"),
+    recode: way("recode"),
+    ...(recodeOverForward ? { recodeOverForward } : {}),
+  };
+}
+
 export function socketCaseResult(s: SocketCase, settings: Settings, source: SocketCaseSource): CaseResult {
   const { standard, library } = describeCodec(source.catalog, s.codec);
   const ok = s.error === undefined && s.runs.length > 0;
@@ -249,6 +288,7 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
   const sent = s.figures.reduce((acc, f) => acc + f.sent, 0);
   const bytes = sent > 0 ? s.figures.reduce((acc, f) => acc + f.bytesSent, 0) / sent : NaN;
   const socket = socketFigures(s, settings, bytes);
+  const route = routeResult(s, settings, source.catalog);
   const summaries = summarizeRuns(s.runs, n);
   const flags: string[] = [];
   if (!standard) flags.push("non-standard");
@@ -286,5 +326,6 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
     flags,
     raw: s.runs,
     socket,
+    ...(route ? { route } : {}),
   };
 }

@@ -15,9 +15,9 @@ describe("settingsToQuery then settingsFromQuery", () => {
       modes: ["roundtrip", "codec", "latency"],
       codecs: ["protobuf", "raw", "json"],
       payloads: ["large", "small"],
-      // The page does not run fanout: it stays as the base has it.
-      iterations: { codec: 12_345, roundtrip: 321, stream: 4_567, fanout: 0, latency: 777 },
-      warmup: { codec: 11, roundtrip: 22, stream: 33, fanout: 0, latency: 44 },
+      // The page does not run fanout or route: it stays as the base has it.
+      iterations: { codec: 12_345, roundtrip: 321, stream: 4_567, fanout: 0, latency: 777, route: 0 },
+      warmup: { codec: 11, roundtrip: 22, stream: 33, fanout: 0, latency: 44, route: 0 },
       rates: [500, 1500],
       runs: 5,
       seed: 4_000_000_000,

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { performanceClock } from "../../../bench/harness/clock.ts";
 import { makeMessages } from "../../../bench/harness/generator.ts";
-import { routePlan, runRouteCase, type RouteOptions } from "../../../client/socket/route.ts";
+import { RouteSession, routePlan, runRouteCase, type RouteOptions } from "../../../client/socket/route.ts";
 import type { WebSocketClass } from "../../../client/socket/client-connection.ts";
 import { ROUTING_KEYS, type BuiltInPayload } from "../../../protocols/messages.ts";
 import { serverForFile } from "../../helpers/server.ts";
@@ -24,7 +24,6 @@ function options(url: string, codec: string, payload: BuiltInPayload, over: Part
     messages: makeMessages(payload, { count: 400, seed: 5, fixed: false }),
     subscribers: 8,
     publishers: 4,
-    way: "forward",
     validate: false,
     window: 16,
     stallTimeoutMs: 5000,
@@ -73,35 +72,58 @@ describe("route mode on the server", () => {
   const server = serverForFile();
 
   for (const codec of ["custom-binary", "json", "protobuf", "flatbuffers", "msgpackr"]) {
-    for (const way of ["forward", "recode"] as const) {
-      it(`${codec}, ${way}: every message reaches exactly its room's members`, async () => {
-        const r = await runRouteCase(options(server.url, codec, "market", { way }));
+    it(`${codec}: every message reaches exactly its room's members, forwarded and recoded`, async () => {
+      const runs = await runRouteCase(options(server.url, codec, "market"));
+      expect(runs.map((r) => r.way)).toEqual(["forward", "recode"]);
+      for (const r of runs) {
         expect(r.figures.error).toBeUndefined();
         expect(r.figures.sent).toBe(400);
         expect(r.misrouted).toBe(0);
         expect(r.figures.corrupted).toBe(0);
-        expect(r.figures.received).toBe(r.expected);
         expect(r.expected).toBe(400);
+        expect(r.figures.received).toBe(r.expected);
         expect(r.perMember.reduce((n, m) => n + m.received, 0)).toBe(r.expected);
         expect(r.server?.messages).toBe(400);
         expect(r.server!.cpuMs).toBeGreaterThan(0);
-        if (way === "forward") expect(r.server!.encodeNs).toBe(0);
+        if (r.way === "forward") expect(r.server!.encodeNs).toBe(0);
         else expect(r.server!.encodeNs).toBeGreaterThan(0);
-      });
-    }
+      }
+    });
   }
 
+  it("routes a session slice by slice, each slice's messages only", async () => {
+    const session = await RouteSession.open(options(server.url, "bebop", "chat"));
+    const slices = [await session.slice("recode", 0, 150), await session.slice("forward", 150, 150), await session.slice("forward", 300, 500)];
+    await session.close(slices[2]);
+    expect(slices.map((r) => [r.figures.error, r.figures.sent, r.server?.messages])).toEqual([
+      [undefined, 150, 150],
+      [undefined, 150, 150],
+      [undefined, 100, 100],
+    ]);
+  });
+
   it("with fewer members than rooms, delivers chat to each room's one member; validated too", async () => {
-    const r = await runRouteCase(options(server.url, "avro", "chat", { subscribers: 3, validate: true }));
-    expect(r.figures.error).toBeUndefined();
-    expect(r.rooms).toBeGreaterThan(3);
-    expect(r.figures.received).toBe(400);
+    const [r] = await runRouteCase(options(server.url, "avro", "chat", { subscribers: 3, validate: true }), ["forward"]);
+    expect(r!.figures.error).toBeUndefined();
+    expect(r!.rooms).toBeGreaterThan(3);
+    expect(r!.figures.received).toBe(400);
   });
 
   it("with more members than rooms, every message reaches each member of its room", async () => {
-    const r = await runRouteCase(options(server.url, "cbor", "market", { subscribers: 20, messages: makeMessages("market", { count: 100, seed: 7, fixed: false }) }));
-    expect(r.figures.error).toBeUndefined();
-    expect(r.expected).toBeGreaterThan(100);
-    expect(r.figures.received).toBe(r.expected);
+    const [r] = await runRouteCase(options(server.url, "cbor", "market", { subscribers: 20, messages: makeMessages("market", { count: 100, seed: 7, fixed: false }) }), ["recode"]);
+    expect(r!.figures.error).toBeUndefined();
+    expect(r!.expected).toBeGreaterThan(100);
+    expect(r!.figures.received).toBe(r!.expected);
+  });
+
+  it("fails the slice in progress, naming the member, when a member's connection closes", async () => {
+    const session = await RouteSession.open(options(server.url, "json", "market", { messages: makeMessages("market", { count: 4000, seed: 8, fixed: false }) }));
+    const routing = session.slice("forward", 0, 4000);
+    (session as unknown as { members: WebSocket[] }).members[2]!.close(4001, "gone");
+    const r = await routing;
+    expect(r.figures.error).toMatch(/member 2 was closed with 4001 \(gone\)/);
+    const after = await session.slice("recode", 0, 10);
+    expect(after.figures.error).toMatch(/member 2 was closed/);
+    await session.close();
   });
 });

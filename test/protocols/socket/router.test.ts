@@ -10,7 +10,7 @@ import { BUILT_IN } from "../../../protocols/registry.ts";
 import { makeMessages } from "../../../bench/harness/generator.ts";
 import { openSocket, type WebSocketClass } from "../../../client/socket/client-connection.ts";
 import { CLOSE, socketUrl, type RouteWay } from "../../../protocols/socket/contract.ts";
-import type { MarketMessage } from "../../../protocols/messages.ts";
+import type { MarketMessage } from "../../../protocols/message-sets.ts";
 import { serverForFile } from "../../helpers/server.ts";
 
 const WS = globalThis.WebSocket as unknown as WebSocketClass;
