@@ -13,8 +13,6 @@ export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream", "fan
 /** The modes that talk to a server over a WebSocket. */
 export type SocketMode = Exclude<Mode, "codec">;
 export const SOCKET_MODES: readonly SocketMode[] = ["roundtrip", "stream", "fanout", "latency", "route"];
-/** The modes whose many connections only the Bun client opens in one process (subscribers, members and routers). */
-export const BUN_ONLY_MODES: readonly SocketMode[] = ["fanout", "route"];
 
 /** Who ran the client side: in process (codec mode), Bun's WebSocket, Node with npm `ws`, a browser. */
 export type ClientKind = "inprocess" | "bun" | "node" | "browser";

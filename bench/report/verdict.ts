@@ -355,7 +355,7 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
     field: wrap(fieldLines(cases, payloads)),
     socket: wrap(socketLines(cases, payloads)),
   };
-  // Within the line budget, whole statements only: the knee first, then custom-binary against json and its place, the server's cost, the socket, the access patterns' winners, routing, compression.
+  // Within the line budget, whole statements only: the knee first, then custom-binary against json, routing, custom-binary's place, the server's cost, the socket, the access patterns' winners, compression.
   let room = VERDICT_MAX_LINES - head.length;
   const fits = (ls: string[]): string[] => {
     if (ls.length > room) return [];
@@ -364,11 +364,11 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   };
   const knee = fits(parts.knee);
   const handLines = fits(parts.hand);
+  const route = fits(parts.route);
   const standing = fits(parts.standing);
   const field = fits(parts.field);
   const socket = fits(parts.socket);
   const patterns = fits(parts.patterns);
-  const route = fits(parts.route);
   const compressed = fits(parts.compressed);
   return [...head, ...handLines, ...standing, ...patterns, ...route, ...compressed, ...knee, ...field, ...socket].slice(0, VERDICT_MAX_LINES);
 }

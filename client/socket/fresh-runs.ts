@@ -41,7 +41,7 @@ async function runOnce(p: PayloadRun, s: SocketCase, count: number, label: strin
 }
 
 /** Rounds of a route run: its messages in this many slices, each routed both ways back to back (so each ratio has rounds to pair). */
-export const ROUTE_ROUNDS = 4;
+const ROUTE_ROUNDS = 4;
 
 /**
  * One run of route case `s` on a session of its own: `count` messages in `rounds` slices, each

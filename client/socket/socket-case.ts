@@ -135,7 +135,7 @@ export interface SocketCase {
 }
 
 /** Route mode's counts of a case (route.ts, RouteRun), summed over its runs and both ways. */
-export interface RouteCounts {
+interface RouteCounts {
   rooms: number;
   publishers: number;
   expected: number;

@@ -137,7 +137,7 @@ export function socketUrl(base: string, codec: string, payload: PayloadName, id:
 }
 
 /** Longest room name a member may join, in characters. */
-export const MAX_ROOM_NAME = 256;
+const MAX_ROOM_NAME = 256;
 
 /** The room a routing key names: a string as it is, a finite number in its shortest decimal form; undefined for anything else. */
 export function roomName(key: unknown): string | undefined {

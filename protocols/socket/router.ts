@@ -36,7 +36,7 @@ import { closeLagging, subscribed } from "./flow.ts";
 import { reject, reply } from "./server-send.ts";
 
 /** The topic of room `name` in a namespace: the rooms of two runs never meet. */
-export function roomTopic(namespace: string, name: string): string {
+function roomTopic(namespace: string, name: string): string {
   return `${namespace}:${name}`;
 }
 

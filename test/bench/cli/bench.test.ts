@@ -12,6 +12,8 @@ import { decodeHistogram } from "../../../bench/harness/histogram.ts";
 import { latencyStep, SWEEP_RATES, SWEEP_STEP_S } from "../../../bench/harness/settings.ts";
 import type { BenchResults } from "../../../bench/harness/results.ts";
 import { parseCsv } from "../../../bench/report/csv-read.ts";
+import { resultsFromFile } from "../../../bench/report/results-file.ts";
+import { formatTable } from "../../../bench/report/table.ts";
 import { benchCodecNames, defaultCodecNames } from "../../../protocols/socket/contract.ts";
 import { skipBrowserTests } from "../../helpers/chromium.ts";
 
@@ -33,7 +35,7 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
     [["--client", "browser", "--csp", "strict", "--url", "ws://127.0.0.1:1"], /^bench: --csp sets the policy of a server the bench starts; with --url, start that server with bun run server --csp\n$/],
     [["--codecs", "json,yaml"], /^bench: --codecs: unknown value 'yaml'; valid values: json, json-bytes, custom-binary, .* or all, default, text, schema, schemaless, zero-copy\n$/],
     [["--payloads", "huge"], /^bench: --payloads: unknown value 'huge'; valid values: small, medium, large, chat, game-tick, market or all\n$/],
-    [["--modes", "telepathy"], /^bench: --modes: unknown value 'telepathy'; valid values: codec, roundtrip, stream, fanout, latency or all\n$/],
+    [["--modes", "telepathy"], /^bench: --modes: unknown value 'telepathy'; valid values: codec, roundtrip, stream, fanout, latency, route or all\n$/],
     [["--runs", "0"], /^bench: --runs must be an integer from 1 to 1000, got '0'\n$/],
     [["--iterations", "1e5"], /^bench: --iterations must be an integer from 1 to 10000000, got '1e5'\n$/],
     [["--seed", "-1"], /^bench: --seed must be an integer from 0 to 4294967295, got '-1'\n$/],
@@ -47,6 +49,8 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
     [["--modes", "latency", "--rate", "sweep,1000"], /^bench: --rate takes 'sweep' or messages per second N\[,N\.\.\.\] from 1 to 1000000, got 'sweep,1000'\n$/],
     [["--modes", "latency", "--rate", "1e3"], /^bench: --rate takes 'sweep' or messages per second N\[,N\.\.\.\] from 1 to 1000000, got '1e3'\n$/],
     [["--modes", "codec,stream", "--rate", "5000"], /^bench: --rate applies to latency mode only; add latency to --modes \(got --modes codec,stream\)\n$/],
+    [["--validate"], /^bench: --validate applies to route mode only; add route to --modes \(got --modes codec,roundtrip,stream\)\n$/],
+    [["--modes", "route", "--client", "node"], /^bench: --modes route needs --client bun \(got --client node\)\n$/],
   ])("%j", (args, pattern) => {
     const r = bench(...(args as string[]));
     expect(r.code).toBe(2);
@@ -191,6 +195,41 @@ describe("WebSocket modes from the command line", () => {
     expect(Number(at(json, "reply_wire_bytes"))).toBeGreaterThan(50);
     expect(Number(at(json, "wire_bytes"))).toBeGreaterThan(0);
     expect(at(json, "wire_compressed_share")).toMatch(/^(0|1|0\.\d+)$/);
+  });
+
+  it("route mode: every delivery to exactly its room's members, forwarding and recoding side by side, in the table, the CSV and the verdict", () => {
+    const out = path.join(tmp, "route");
+    const r = bench("--modes", "route", "--payloads", "market,chat", "--clients", "3", "--codecs", "json,custom-binary,protobuf,raw", "--iterations", "800", "--runs", "2", "--warmup", "100", "--validate", "--out", out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("== route mode: the server as a router");
+    expect(r.stdout).toMatch(/4 routers, 3 members; every message\s+validated on the way in/);
+    expect(r.stdout).toMatch(/^codec +bytes +reads +routed\/s +cpu fwd +vs json +cpu rec +vs json +rec\/f$/m);
+    expect(r.stdout).toMatch(/^custom-binary +\d+ +offset /m);
+    expect(r.stdout.match(/^deliveries: all made \(\d[\d,]* each, every message to exactly its room's members\), none misrouted$/gm)).toHaveLength(2);
+    expect(r.stdout).toMatch(/^Routing, least server CPU per message vs json's: forwarding bytes /m);
+    for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
+    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    const header = rows[0]!;
+    const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
+    // raw reads no key: it does not route.
+    expect(rows.slice(1).map((row) => `${at(row, "payload")} ${at(row, "codec")}`).sort()).toEqual(["chat custom-binary", "chat json", "chat protobuf", "market custom-binary", "market json", "market protobuf"]);
+    for (const row of rows.slice(1)) {
+      expect(at(row, "verified"), at(row, "error")).toBe("true");
+      expect(at(row, "mode")).toBe("route");
+      expect(at(row, "route_validate")).toBe("true");
+      expect(at(row, "route_members")).toBe("3");
+      expect(Number(at(row, "route_deliveries_expected"))).toBeGreaterThanOrEqual(2 * 2 * 800);
+      expect(at(row, "route_delivered")).toBe(at(row, "route_deliveries_expected"));
+      expect(at(row, "route_misrouted")).toBe("0");
+      expect(Number(at(row, "route_cpu_ns"))).toBeGreaterThan(0);
+      expect(Number(at(row, "route_recode_encode_ns"))).toBeGreaterThan(0);
+      expect(at(row, "key_access")).toBe(at(row, "codec") === "json" ? "decode" : at(row, "codec") === "protobuf" ? "scan" : "offset");
+      if (at(row, "codec") !== "json") expect(Number(at(row, "route_cpu_vs_json"))).toBeGreaterThan(0);
+    }
+    // Read back, the CSV gives the same route block (its figures to the CSV's precision).
+    const table = formatTable(resultsFromFile(readFileSync(path.join(out, "latest.csv"), "utf8")));
+    const block = (text: string): string => text.slice(text.indexOf("\nchat\n"), text.lastIndexOf("none misrouted")).replace(/±[\d.]+%/g, "±").replace(/\d+\.\d+/g, "#");
+    expect(block(table)).toBe(block(r.stdout));
   });
 
   it("a refused --url is one line and exit 2 before anything is measured", () => {

@@ -175,8 +175,8 @@ describe("bun run bench --codec-module FILE", () => {
     const r = run("bench/cli/bench.ts", "--codec-module", example, "--codecs", "json,cbor-x", "--payloads", "small,chat,game-tick", "--modes", "all", "--iterations", "300", "--runs", "1", "--forks", "2", "--out", out);
     expect(r.code, r.stderr).toBe(0);
     const rows = csvRows(path.join(out, "latest.csv")).filter((row) => row.codec === "cbor-x");
-    expect(new Set(rows.map((row) => row.mode))).toEqual(new Set(["codec", "roundtrip", "stream", "fanout", "latency"]));
-    expect(rows).toHaveLength(15);
+    expect(new Set(rows.map((row) => row.mode))).toEqual(new Set(["codec", "roundtrip", "stream", "fanout", "latency", "route"]));
+    expect(rows).toHaveLength(18);
     for (const row of rows) {
       expect(row.verified, `${row.mode} ${row.payload}: ${row.error}`).toBe("true");
       expect(row.library_version).toMatch(/^\d+\.\d+\.\d+/);

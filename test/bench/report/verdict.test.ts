@@ -176,3 +176,30 @@ describe("the verdict's read-one line", () => {
     expect(verdictOf([caseOf("json", "chat", rounds(1000)), caseOf("custom-binary", "chat", rounds(600))]).join("\n")).not.toContain("Read-one");
   });
 });
+
+describe("route mode in the verdict", () => {
+  /** A route case whose slices cost the server `forwardNs` of CPU per message forwarding and `recodeNs` recoding. */
+  const routed = (codec: string, payload: string, forwardNs: number, recodeNs: number): CaseResult => {
+    const c = caseOf(codec, payload, rounds(10_000), { mode: "route" });
+    const fwd = rounds(forwardNs);
+    const rec = rounds(recodeNs);
+    const way = (cpuNs: number) => ({ totalNs: 10_000, cpuNs, keyNs: 100, encodeNs: 0, publishNs: 400 });
+    c.raw.forEach((r, i) => (r.route = { forward: way(fwd[i]!), recode: way(rec[i]!) }));
+    const summary = (values: number[]) => ({ cpuNs: summarize(values), keyNs: summarize([100]), encodeNs: summarize([0]), publishNs: summarize([400]), msgsPerS: summarize([1e5]) });
+    const route = { rooms: 8, publishers: 4, members: 8, validate: false, keyAccess: "decode" as const, expected: 100, delivered: 100, misrouted: 0, forward: summary(fwd), recode: summary(rec), recodeOverForward: { value: recodeNs / forwardNs, low: 1, high: 2, rounds: 12 } };
+    return { ...c, route } as CaseResult;
+  };
+
+  it("ranks route mode by the server's CPU forwarding, and names each way's least cost and what recoding adds", () => {
+    const lines = verdictOf([routed("json", "chat", 8000, 8800), routed("custom-binary", "chat", 6000, 7000), routed("protobuf", "chat", 6400, 12_000), routed("json", "market", 5000, 5500), routed("custom-binary", "market", 4500, 4800)]);
+    const text = lines.join(" ").replace(/\s+/g, " ");
+    expect(lines[0]).toMatch(/^Verdict from this run \(fastest by the server's CPU per routed message \(forwarding\)/);
+    expect(text).toContain("chat fastest custom-binary (0.75x json's CPU");
+    expect(text).toContain("Routing, least server CPU per message vs json's: forwarding bytes custom-binary 0.75 / 0.90x; recoding custom-binary 0.80 / 0.87x; recoding costs 1.07-1.88x forwarding");
+  });
+
+  it("says where the two ways' winners differ", () => {
+    const text = verdictOf([routed("json", "chat", 8000, 8800), routed("custom-binary", "chat", 6000, 9000), routed("flatbuffers", "chat", 5800, 12_000)]).join(" ").replace(/\s+/g, " ");
+    expect(text).toContain("forwarding bytes flatbuffers 0.73x; recoding json 1.00x (another winner on chat)");
+  });
+});
