@@ -103,8 +103,8 @@ ${codecLines(catalog)}
                        climbing until it misses one (its knee), ${SWEEP_STEP_S} s of messages per step and run
   --clients N          concurrent connections per WebSocket case, spread over worker
                        threads and sharing its messages; in fanout mode the
-                       subscribers, in route mode the members (default: 1; above 1
-                       needs --client bun)
+                       subscribers (default: 1; above 1 needs --client bun); in
+                       route mode the members, with any client (default: 8)
   --validate           route mode: the server decodes and checks every message before
                        routing it (the validated pattern), and refuses a malformed one
   --deflate            offer permessage-deflate (off by default)

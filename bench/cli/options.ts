@@ -177,12 +177,13 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
   if (out.trim() === "") throw new SettingError("--out must name a directory");
   const client = parseList("client", v.client, CLIENT_CHOICES, [CLIENT_CHOICES[0]], {});
   if (client.length !== 1) throw new SettingError(`--client takes one name; valid values: ${CLIENT_CHOICES.join(", ")}`);
-  if (v.clients !== undefined && v.clients !== "1" && client[0] !== "bun") {
-    throw new SettingError(`--clients above 1 needs --client bun (got --client ${client[0]})`);
+  // Route mode's members are connections of one client, wherever it runs; other modes' clients are Bun's worker threads.
+  const routeOnly = v.modes !== undefined && v.modes.split(",").every((m) => m.trim() === "route");
+  if (v.clients !== undefined && v.clients !== "1" && client[0] !== "bun" && !routeOnly) {
+    throw new SettingError(`--clients above 1 needs --client bun (got --client ${client[0]}), except with --modes route, where they are its members`);
   }
-  const bunOnly = v.modes === undefined ? undefined : /(^|,)\s*(fanout|route|all)\s*(,|$)/.exec(v.modes)?.[2];
-  if (client[0] !== "bun" && bunOnly !== undefined) {
-    throw new SettingError(`--modes ${bunOnly === "all" ? "fanout and route" : bunOnly} need${bunOnly === "all" ? "" : "s"} --client bun (got --client ${client[0]})`);
+  if (client[0] !== "bun" && v.modes !== undefined && /(^|,)\s*(fanout|all)\s*(,|$)/.test(v.modes)) {
+    throw new SettingError(`--modes fanout needs --client bun (got --client ${client[0]})`);
   }
   // --quick wins over the browser's defaults; explicit flags win over both.
   const iterations = integerFlag("iterations", v.iterations, NaN, 1, 10_000_000);
@@ -208,7 +209,8 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
     fixed: v.fixed === true,
     window: integerFlag("window", v.window, base.window, 1, 65_536),
     ...(v.rate === undefined ? { rates: [...base.rates], sweep: false } : parseRates("--rate", v.rate)),
-    clients: integerFlag("clients", v.clients, base.clients, 1, 1024),
+    clients: routeOnly ? base.clients : integerFlag("clients", v.clients, base.clients, 1, 1024),
+    members: integerFlag("clients", v.clients, base.members, 1, 1024),
     validate: v.validate === true,
     deflate: v.deflate === true,
     stallTimeoutMs: integerFlag("stall-timeout", v["stall-timeout"], base.stallTimeoutMs / 1000, 1, 3600) * 1000,

@@ -5,7 +5,7 @@
  */
 
 import { calibrationLines, labFieldLines } from "../report/field-table.ts";
-import { patternLines } from "../report/patterns-table.ts";
+import { patternLines, routeSection } from "../report/patterns-table.ts";
 import { fidelityLines } from "../report/fidelity-table.ts";
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -126,7 +126,7 @@ export function writeResults(results: BenchResults, outDir: string): WrittenFile
   writeAtomic(files.json, json);
   writeAtomic(files.latestCsv, csv);
   writeAtomic(files.latestJson, json);
-  const html = reportHtml(sourcedCases(results), chartJsSource(), { subtitle: `Run of ${results.timestamp}; ${describeRun(results)}`, verdict: verdictLines(results.cases), fidelity: fidelityLines(results), labField: [...labFieldLines(results), ...calibrationLines(results), ...patternLines(results.cases)] });
+  const html = reportHtml(sourcedCases(results), chartJsSource(), { subtitle: `Run of ${results.timestamp}; ${describeRun(results)}`, verdict: verdictLines(results.cases), fidelity: fidelityLines(results), labField: [...labFieldLines(results), ...calibrationLines(results), ...patternLines(results.cases), ...routeSection(results.cases)] });
   writeAtomic(files.report, html);
   writeAtomic(files.latestReport, html);
   files.hgrm = writeSpectra(results, path.join(outDir, `${stamp}-hgrm`));

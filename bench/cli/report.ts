@@ -14,7 +14,7 @@ import { compareRuns, comparisonHtml, comparisonLines, runLabels } from "../repo
 import { isK6Output, k6Results } from "../report/k6-rows.ts";
 import { hasRounds, resultsFromFile } from "../report/results-file.ts";
 import { calibrationLines, labFieldLines } from "../report/field-table.ts";
-import { patternLines } from "../report/patterns-table.ts";
+import { patternLines, routeSection } from "../report/patterns-table.ts";
 import { sourcedCases, type SourcedCase } from "../report/sources.ts";
 import { verdictLines } from "../report/verdict.ts";
 import type { BenchResults } from "../harness/results.ts";
@@ -123,7 +123,7 @@ function readRuns(files: readonly string[]): { runs: Run[]; verdict: string[]; l
       // The verdict and the lab-and-field lines of one run, from its rounds (a JSON file's).
       if (files.length === 1 && hasRounds(results)) {
         verdict = verdictLines(results.cases);
-        labField = [...labFieldLines(results), ...calibrationLines(results), ...patternLines(results.cases)];
+        labField = [...labFieldLines(results), ...calibrationLines(results), ...patternLines(results.cases), ...routeSection(results.cases)];
       }
     } catch (e) {
       throw new ReportError(e instanceof ReportError ? e.code : "NOT_RESULTS", `${file}: ${(e as Error).message}`);

@@ -41,8 +41,10 @@ export interface Settings {
   rates: number[];
   /** Latency mode: `rates` is a ladder to climb until each codec misses one (knee.ts); each step lasts SWEEP_STEP_S per run. */
   sweep: boolean;
-  /** Concurrent connections per WebSocket case (fanout: subscribers; route: members). */
+  /** Concurrent connections per WebSocket case (fanout: subscribers). */
   clients: number;
+  /** Route mode: the members, each in one room or more (the CLI's --clients sets it in route mode). */
+  members: number;
   /** Route mode: the server decodes and checks every message before routing it (the validated pattern). */
   validate: boolean;
   /** Offer permessage-deflate. */
@@ -114,6 +116,7 @@ const COMMON = {
   rates: [2_000],
   sweep: false,
   clients: 1,
+  members: 8,
   validate: false,
   deflate: false,
   stallTimeoutMs: 10_000,
@@ -137,7 +140,7 @@ export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
   default: { ...COMMON, codecs: [], iterations: perMode(100_000, 6_000, 100_000, 10_000, 2_000, 40_000), warmup: perMode(20_000, 20_000, 10_000, 1_000, 500, 4_000) },
   quick: { ...COMMON, codecs: [], runs: 2, iterations: perMode(50_000, 500, 10_000, 1_000, 1_000, 4_000), warmup: perMode(10_000, 5_000, 1_000, 100, 100, 400) },
   // A page's WebSocket keeps 1,000 messages/s with sub-millisecond p50 in Chromium here, not 5,000 (README).
-  browser: { ...COMMON, codecs: [], rates: [1_000], iterations: perMode(100_000, 1_000, 20_000, 0, 1_000, 0), warmup: perMode(20_000, 500, 10_000, 0, 200, 0) },
+  browser: { ...COMMON, codecs: [], rates: [1_000], iterations: perMode(100_000, 1_000, 20_000, 0, 1_000, 4_000), warmup: perMode(20_000, 500, 10_000, 0, 200, 400) },
 };
 
 /** A fresh, mutable copy of a profile's settings, with `codecs` filled in. */

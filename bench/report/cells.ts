@@ -9,10 +9,10 @@ import type { SourcedCase } from "./sources.ts";
 
 export const ROW_HEAD = ["source", "mode", "payload", "codec", "bytes", "serialize", "deserialize", "total / rtt", "± 95%", "vs json [95%]", "p99 rtt / latency", "msgs/s", "flags"];
 
-/** "1.00" for JSON itself, "≈0.98 [0.95-1.02]" when the interval holds 1, "" when there is no ratio. */
+/** "1.00" for JSON itself, "≈0.98 [0.95-1.02]" when the interval holds 1, "" when there is no ratio; route mode: the server's CPU forwarding. */
 export function vsJsonText(c: CaseResult): string {
   if (c.codec === "json") return "1.00";
-  const r = c.ratios?.vsJson;
+  const r = c.mode === "route" ? c.ratios?.routeVsJson : c.ratios?.vsJson;
   if (!r || !Number.isFinite(r.ratio)) return "";
   const interval = Number.isFinite(r.low) && Number.isFinite(r.high) && r.low !== r.high ? ` [${r.low.toFixed(2)}-${r.high.toFixed(2)}]` : "";
   const tie = r.low <= 1 && 1 <= r.high ? "≈" : "";

@@ -360,6 +360,7 @@ export function resultsFromCsv(text: string): BenchResults {
       clients: socket ? num(socket.get("clients")) : NaN,
       deflate: rows.some((r) => r.get("deflate") === "true"),
       validate: rows.some((r) => r.get("route_validate") === "true"),
+      members: num(rows.find((r) => r.c.mode === "route")?.get("route_members")),
       // Not in a CSV.
       ...{ sweep: false, stallTimeoutMs: NaN, userMessages: [], allowLossy: false, excluded: [], minBatchNs: NaN },
       client: (socket ?? rows[0])?.c.client ?? "inprocess",

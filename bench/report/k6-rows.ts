@@ -205,6 +205,7 @@ function k6Run(all: readonly K6Case[]): BenchResults {
       rates: [],
       sweep: false,
       clients: NaN,
+      members: NaN,
       validate: false,
       deflate: false,
       stallTimeoutMs: NaN,

@@ -4,12 +4,13 @@
  * article's num) read from each frame, the way each codec reads it (Codec.keyAccess), as a router
  * or a client filtering a feed does; and validated, a decode and the checks a server facing the
  * internet needs before it trusts a message (protocols/validation.ts). The ranking can change
- * from encode + decode's with either.
+ * from encode + decode's with either. And over the socket, route mode: the server as a router,
+ * its CPU per routed message forwarding the bytes and recoding, side by side.
  */
 
 import type { CaseResult } from "../harness/results.ts";
 import { orderPayloads, ROUTING_KEYS, isBuiltIn } from "../../protocols/messages.ts";
-import { codecLabel, formatNs, pad, ratioText } from "./format.ts";
+import { codecLabel, count, formatNs, pad, ratioText } from "./format.ts";
 
 const COLUMNS = [
   { title: "codec", width: 17 },
@@ -55,4 +56,62 @@ export function patternLines(cases: readonly CaseResult[]): string[] {
     }
   }
   return lines;
+}
+
+/** A route figure's median, ns ("-" without one). */
+const routeNs = (c: CaseResult, pick: (r: NonNullable<CaseResult["route"]>) => { median: number }): string => (c.route ? formatNs(pick(c.route).median) : "-");
+
+/** Route mode's columns: the server's CPU per routed message, forwarding and recoding, each beside json's; `wide`: shown only with --wide. */
+const ROUTE_COLUMNS: { title: string; width: number; cell: (c: CaseResult) => string; wide?: true }[] = [
+  { title: "codec", width: 17, cell: codecLabel },
+  { title: "bytes", width: 6, cell: (c) => count(c.bytes) },
+  { title: "reads", width: 6, cell: (c) => c.route?.keyAccess ?? "-" },
+  { title: "routed/s", width: 8, cell: (c) => count(c.route?.forward.msgsPerS.median ?? NaN) },
+  { title: "cpu fwd", width: 7, cell: (c) => routeNs(c, (r) => r.forward.cpuNs) },
+  { title: "vs json", width: 12, cell: (c) => (c.codec === "json" ? "1.00" : ratioText(c.ratios?.routeVsJson)) },
+  { title: "cpu rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.cpuNs) },
+  { title: "vs json", width: 12, cell: (c) => (c.codec === "json" ? "1.00" : ratioText(c.ratios?.routeRecodeVsJson)) },
+  { title: "rec/f", width: 5, cell: (c) => (c.route?.recodeOverForward ? c.route.recodeOverForward.value.toFixed(2) : "-") },
+  { title: "key fwd", width: 7, cell: (c) => routeNs(c, (r) => r.forward.keyNs), wide: true },
+  { title: "dec rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.keyNs), wide: true },
+  { title: "enc rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.encodeNs), wide: true },
+  { title: "publish", width: 7, cell: (c) => routeNs(c, (r) => r.forward.publishNs), wide: true },
+  { title: "miss", width: 4, cell: (c) => (c.route ? count(c.route.expected - c.route.delivered + c.route.misrouted) : "-"), wide: true },
+];
+
+/** Route mode's deliveries of a payload's cases: all made, or which codec missed how many. */
+function routeDeliveries(cases: readonly CaseResult[]): string {
+  const missed = cases.filter((c) => c.route!.delivered !== c.route!.expected || c.route!.misrouted > 0);
+  if (missed.length === 0) {
+    const expected = [...new Set(cases.map((c) => c.route!.expected))];
+    const each = expected.length === 1 ? `${count(expected[0]!)} each` : expected.map(count).join(" / ");
+    return `deliveries: all made (${each}, every message to exactly its room's members), none misrouted`;
+  }
+  return `deliveries: ${missed.map((c) => `${c.codec} ${count(c.route!.delivered)} of ${count(c.route!.expected)}${c.route!.misrouted > 0 ? `, ${count(c.route!.misrouted)} misrouted` : ""}`).join("; ")}`;
+}
+
+/**
+ * Route mode's cases per payload, least server CPU forwarding first, each block with its
+ * deliveries; the first client's (a report may hold several). Nothing when no case routed.
+ */
+export function routeLines(cases: readonly CaseResult[], wide = false): string[] {
+  const all = cases.filter((c) => c.mode === "route" && c.route !== undefined);
+  const routed = all.filter((c) => c.client === all[0]?.client);
+  if (routed.length === 0) return [];
+  const columns = ROUTE_COLUMNS.filter((col) => wide || col.wide !== true);
+  const lines: string[] = [];
+  for (const payload of orderPayloads(routed.map((c) => c.payload))) {
+    const of = routed.filter((c) => c.payload === payload).sort((a, b) => a.route!.forward.cpuNs.median - b.route!.forward.cpuNs.median);
+    const header = columns.map((col, i) => pad(col.title, col.width, i > 0)).join("  ");
+    lines.push("", payload, header, "-".repeat([...header].length));
+    for (const c of of) lines.push(columns.map((col, i) => pad(col.cell(c), col.width, i > 0)).join("  "));
+    lines.push(routeDeliveries(of));
+  }
+  return lines;
+}
+
+/** routeLines under a title, for the page and report.html (the CLI's table has its own header). */
+export function routeSection(cases: readonly CaseResult[]): string[] {
+  const lines = routeLines(cases);
+  return lines.length === 0 ? [] : ["", "== route mode: the server's CPU per routed message forwarding the bytes (cpu fwd) and recoding (cpu rec), each vs json's", ...lines];
 }

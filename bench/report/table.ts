@@ -10,7 +10,7 @@ import type { Mode } from "../harness/settings.ts";
 import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
 import { calibrationLines, labFieldLines } from "./field-table.ts";
 import { fidelityLines } from "./fidelity-table.ts";
-import { patternLines } from "./patterns-table.ts";
+import { patternLines, routeLines } from "./patterns-table.ts";
 import { codecLabel, count, formatNs, mebibytes, pad, percent, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { roundToRoundNoise } from "../harness/pairing.ts";
 import { widestRatioInterval } from "../harness/ratios.ts";
@@ -145,27 +145,6 @@ const FANOUT_COLUMNS: Column[] = [
   LOST,
 ];
 
-/** A route figure's median, ns ("-" without one). */
-const routeNs = (c: CaseResult, pick: (r: NonNullable<CaseResult["route"]>) => { median: number }): string => (c.route ? formatNs(pick(c.route).median) : "-");
-
-/** Route mode: the server's CPU per routed message, forwarding the bytes and recoding, each beside json's. */
-const ROUTE_COLUMNS: Column[] = [
-  NAME,
-  BYTES,
-  { title: "reads", width: 6, cell: (c) => c.route?.keyAccess ?? "-" },
-  { title: "routed/s", width: 8, cell: (c) => count(c.route?.forward.msgsPerS.median ?? NaN) },
-  { title: "cpu fwd", width: 7, cell: (c) => routeNs(c, (r) => r.forward.cpuNs) },
-  { title: "vs json", width: 12, cell: (c) => (c.codec === "json" ? "1.00" : ratioText(c.ratios?.routeVsJson)) },
-  { title: "cpu rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.cpuNs) },
-  { title: "vs json", width: 12, cell: (c) => (c.codec === "json" ? "1.00" : ratioText(c.ratios?.routeRecodeVsJson)) },
-  { title: "rec/f", width: 5, cell: (c) => (c.route?.recodeOverForward ? c.route.recodeOverForward.value.toFixed(2) : "-") },
-  { title: "key fwd", width: 7, cell: (c) => routeNs(c, (r) => r.forward.keyNs), wide: true },
-  { title: "dec rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.keyNs), wide: true },
-  { title: "enc rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.encodeNs), wide: true },
-  { title: "publish", width: 7, cell: (c) => routeNs(c, (r) => r.forward.publishNs), wide: true },
-  { title: "miss", width: 4, cell: (c) => (c.route ? count(c.route.expected - c.route.delivered + c.route.misrouted) : "-"), wide: true },
-];
-
 /** Codec mode's messages compressed (bench/harness/compression.ts): bytes per message and time to compress one. */
 const COMPRESSION_COLUMNS: Column[] = [
   NAME,
@@ -211,8 +190,9 @@ const MODE_VIEWS = [
   {
     mode: "route",
     title: "route mode: the server as a router, each message published to the room its key names",
-    columns: ROUTE_COLUMNS,
-    order: (a: CaseResult, b: CaseResult) => (a.route?.forward.cpuNs.median ?? Infinity) - (b.route?.forward.cpuNs.median ?? Infinity),
+    // Its blocks are routeLines' (patterns-table.ts), as the page and report.html show them.
+    columns: [],
+    order: (a: CaseResult, b: CaseResult) => a.total.mean - b.total.mean,
   },
 ] as const;
 
@@ -311,18 +291,6 @@ function socketModeLine(cases: readonly CaseResult[], s: BenchResults["settings"
   );
 }
 
-/** Route mode's deliveries of a payload's cases: all made, or which codec missed how many. */
-function routeDeliveries(cases: readonly CaseResult[]): string {
-  const routed = cases.filter((c) => c.route !== undefined);
-  const missed = routed.filter((c) => c.route!.delivered !== c.route!.expected || c.route!.misrouted > 0);
-  const expected = [...new Set(routed.map((c) => c.route!.expected))];
-  if (missed.length === 0) {
-    const each = expected.length === 1 ? `${count(expected[0]!)} each` : `${expected.map(count).join(" / ")}`;
-    return `deliveries: all made (${each}, every message to exactly its room's members), none misrouted`;
-  }
-  return `deliveries: ${missed.map((c) => `${c.codec} ${count(c.route!.delivered)} of ${count(c.route!.expected)}${c.route!.misrouted > 0 ? `, ${count(c.route!.misrouted)} misrouted` : ""}`).join("; ")}`;
-}
-
 /** What route mode's table shows: the topology, and each column. */
 function routeModeLine(c: CaseResult, s: BenchResults["settings"]): string {
   const r = c.route;
@@ -411,7 +379,8 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
               ? "\n   --deflate was offered but not negotiated: nothing was compressed"
               : ""),
       );
-      for (const payload of orderPayloads(ofMode.map((c) => c.payload))) {
+      if (view.mode === "route") lines.push(...routeLines(ofMode.filter((c) => c.client === client), wide));
+      for (const payload of view.mode === "route" ? [] : orderPayloads(ofMode.map((c) => c.payload))) {
         const ofPayload = ofMode.filter((c) => c.client === client && c.payload === payload);
         // Latency mode: a block per rate; the other modes have none.
         for (const rate of [...new Set(ofPayload.map((c) => c.socket?.targetRate))].sort((a, b) => (a ?? 0) - (b ?? 0))) {
@@ -420,7 +389,6 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
           lines.push("");
           lines.push(rate === undefined ? payload : `${payload} at ${count(rate)} msgs/s`);
           lines.push(...block(cases, view.columns, view.order, wide));
-          if (view.mode === "route") lines.push(routeDeliveries(cases));
         }
       }
       if (view.mode === "latency") lines.push(...kneeLines(ofMode.filter((c) => c.client === client)));

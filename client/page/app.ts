@@ -33,7 +33,7 @@ import { stringifyLine } from "../child-protocol.ts";
 import { PAGE_MODES, ratesText, settingsFromQuery } from "./query.ts";
 import { fetchInfo, runSuite, type SuiteOutcome } from "./suite.ts";
 import { calibrationLines, labFieldLines } from "../../bench/report/field-table.ts";
-import { patternLines } from "../../bench/report/patterns-table.ts";
+import { patternLines, routeSection } from "../../bench/report/patterns-table.ts";
 import { fidelityLines } from "../../bench/report/fidelity-table.ts";
 import { importCodecModules } from "../../bench/harness/codec-modules.ts";
 import { catalogFor, makePlan } from "../../bench/harness/plan.ts";
@@ -44,6 +44,7 @@ const MODE_LABELS: Record<string, string> = {
   roundtrip: "roundtrip: one message in flight (round-trip time)",
   stream: "stream: a window in flight (throughput)",
   latency: "latency: an open loop at a rate",
+  route: "route: the server routes each message to its room",
 };
 
 /** What automation reads: `bun run bench --client browser` polls it. */
@@ -98,6 +99,9 @@ function showSettings(s: Settings, catalog: CodecCatalog): void {
   $<HTMLInputElement>("iterations-roundtrip").value = String(s.iterations.roundtrip);
   $<HTMLInputElement>("iterations-stream").value = String(s.iterations.stream);
   $<HTMLInputElement>("iterations-latency").value = String(s.iterations.latency);
+  $<HTMLInputElement>("iterations-route").value = String(s.iterations.route);
+  $<HTMLInputElement>("members").value = String(s.members);
+  $<HTMLInputElement>("validate").checked = s.validate;
   $<HTMLInputElement>("rate").value = ratesText(s);
   $<HTMLInputElement>("runs").value = String(s.runs);
   $<HTMLInputElement>("seed").value = String(s.seed);
@@ -120,8 +124,10 @@ function readSettings(base: Settings): Settings {
       stream: int("iterations-stream", 1, 10_000_000),
       fanout: base.iterations.fanout,
       latency: int("iterations-latency", 1, 10_000_000),
-      route: base.iterations.route,
+      route: int("iterations-route", 1, 10_000_000),
     },
+    members: int("members", 1, 1024),
+    validate: $<HTMLInputElement>("validate").checked,
     ...parseRates("latency msgs/s", $<HTMLInputElement>("rate").value),
     runs: int("runs", 1, 1000),
     seed: int("seed", 0, 0xffffffff),
@@ -157,7 +163,7 @@ function drawCharts(): void {
 /** The verdict of this page's run, else of a loaded JSON file. */
 function drawVerdict(): void {
   // What each codec did to the user's own messages comes first: it says which codecs were timed.
-  const lines = lastResults ? [...fidelityLines(lastResults), ...(lastResults.fidelity ? [""] : []), ...verdictLines(lastResults.cases), ...labFieldLines(lastResults), ...patternLines(lastResults.cases)] : loadedVerdict;
+  const lines = lastResults ? [...fidelityLines(lastResults), ...(lastResults.fidelity ? [""] : []), ...verdictLines(lastResults.cases), ...labFieldLines(lastResults), ...patternLines(lastResults.cases), ...routeSection(lastResults.cases)] : loadedVerdict;
   $("verdict").textContent = lines.join("\n");
   $("verdict").hidden = lines.length === 0;
 }
@@ -242,7 +248,7 @@ async function load(file: File): Promise<void> {
     const loaded = resultsFromFile(text);
     loadedRows = sourcedCases(loaded).map((r) => ({ ...r, source: `${r.source}, ${file.name}` }));
     // The verdict pairs rounds: a JSON file's, not a CSV's.
-    loadedVerdict = hasRounds(loaded) ? [...verdictLines(loaded.cases), ...labFieldLines(loaded), ...calibrationLines(loaded), ...patternLines(loaded.cases)] : [];
+    loadedVerdict = hasRounds(loaded) ? [...verdictLines(loaded.cases), ...labFieldLines(loaded), ...calibrationLines(loaded), ...patternLines(loaded.cases), ...routeSection(loaded.cases)] : [];
     drawCharts();
     drawTable();
     drawVerdict();

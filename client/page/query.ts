@@ -3,7 +3,7 @@
  * `codecs`, `payloads`, `iterations` / `warmup` (every mode) or
  * `iterations-MODE` / `warmup-MODE`, `runs`, `seed`, `window`,
  * `stall-timeout` (seconds), `fixed`, `rate` (latency mode: N[,N...] or
- * `sweep`). `bun run bench --client browser`
+ * `sweep`), `members` and `validate` (route mode). `bun run bench --client browser`
  * writes them; the page reads them over its defaults, ignoring what it
  * cannot use.
  */
@@ -13,8 +13,8 @@ import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import { codecGroups, socketCodecNames } from "../../protocols/socket/contract.ts";
 
-/** The modes a page runs (fanout needs many subscribers, which a page does not open). */
-export const PAGE_MODES: readonly Mode[] = ["codec", "roundtrip", "stream", "latency"];
+/** The modes a page runs (fanout's subscribers run in Bun's client; route mode's members and routers run in the page). */
+export const PAGE_MODES: readonly Mode[] = ["codec", "roundtrip", "stream", "latency", "route"];
 
 /** The rates as the page and the CLI write them: "sweep" or N,N. */
 export const ratesText = (s: Pick<Settings, "rates" | "sweep">): string => (s.sweep ? "sweep" : s.rates.join(","));
@@ -42,6 +42,8 @@ export function settingsToQuery(settings: Settings, q: URLSearchParams): void {
   q.set("window", String(settings.window));
   q.set("stall-timeout", String(settings.stallTimeoutMs / 1000));
   q.set("rate", ratesText(settings));
+  q.set("members", String(settings.members));
+  if (settings.validate) q.set("validate", "1");
   if (settings.fixed) q.set("fixed", "1");
   if (settings.allowLossy) q.set("allow-lossy", "1");
 }
@@ -79,6 +81,8 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings, catalog: C
     seed: int("seed", 0) ?? base.seed,
     fixed: q.has("fixed") ? q.get("fixed") === "1" || q.get("fixed") === "true" : base.fixed,
     window: int("window") ?? base.window,
+    members: int("members") ?? base.members,
+    validate: q.has("validate") ? q.get("validate") === "1" || q.get("validate") === "true" : base.validate,
     stallTimeoutMs: (int("stall-timeout") ?? base.stallTimeoutMs / 1000) * 1000,
     ...ratesOr(q.get("rate"), base),
   };

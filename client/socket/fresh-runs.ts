@@ -51,7 +51,7 @@ const ROUTE_ROUNDS = 4;
  */
 async function routeRun(p: PayloadRun, s: SocketCase, count: number, label: string, run: number, rounds: number): Promise<RouteRun[][]> {
   const { settings } = p;
-  const options = { ...p.options(s, count, label), payload: s.payload as BuiltInPayload, subscribers: settings.clients, publishers: ROUTE_PUBLISHERS, validate: settings.validate };
+  const options = { ...p.options(s, count, label), payload: s.payload as BuiltInPayload, subscribers: settings.members, publishers: ROUTE_PUBLISHERS, validate: settings.validate };
   let session: RouteSession;
   try {
     session = await RouteSession.open(options);

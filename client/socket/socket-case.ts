@@ -213,7 +213,7 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
   const serverPer = (pick: (x: (typeof servers)[number]) => number): number[] =>
     s.codec === RAW_CODEC_NAME ? [] : servers.filter((x) => x.messages > 0).map((x) => pick(x) / x.messages);
   return {
-    clients: settings.clients,
+    clients: s.mode === "route" ? settings.members : settings.clients,
     perClient: s.perClient.length > 0 ? s.perClient : undefined,
     window: s.mode === "roundtrip" ? 1 : Math.min(settings.window, settings.iterations[s.mode]),
     slice: s.slice ?? settings.iterations[s.mode],
@@ -268,7 +268,7 @@ function routeResult(s: SocketCase, settings: Settings, catalog: CodecCatalog): 
   return {
     rooms: s.route.rooms,
     publishers: s.route.publishers,
-    members: settings.clients,
+    members: settings.members,
     validate: settings.validate,
     keyAccess: catalog.get(s.codec)?.keyAccess ?? "decode",
     expected: s.route.expected,

@@ -287,6 +287,26 @@ describe("--client browser", () => {
     }
     expect(readFileSync(path.join(out, "report.html"), "utf8")).toContain("chart-codec-small");
   });
+
+  it.skipIf(skipBrowserTests("test/bench/cli/bench.test.ts"))("route mode in the page: its members and routers, every delivery checked, in the CSV and report.html", () => {
+    const out = path.join(tmp, "browser-route");
+    const r = bench("--client", "browser", "--modes", "route", "--codecs", "json,custom-binary", "--payloads", "market", "--clients", "3", "--iterations", "400", "--runs", "1", "--warmup", "40", "--validate", "--out", out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^deliveries: all made \(800 each, every message to exactly its room's members\), none misrouted$/m);
+    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    const header = rows[0]!;
+    const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
+    expect(rows).toHaveLength(1 + 2);
+    for (const row of rows.slice(1)) {
+      expect(at(row, "client")).toBe("browser");
+      expect(at(row, "mode")).toBe("route");
+      expect(at(row, "verified"), at(row, "error")).toBe("true");
+      expect(at(row, "route_members")).toBe("3");
+      expect(at(row, "route_validate")).toBe("true");
+      expect(at(row, "route_delivered")).toBe("800");
+    }
+    expect(readFileSync(path.join(out, "report.html"), "utf8")).toContain("== route mode: the server");
+  });
 });
 
 describe("latency mode from the command line", () => {

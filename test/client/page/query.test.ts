@@ -12,12 +12,14 @@ describe("settingsToQuery then settingsFromQuery", () => {
   it("round-trips every field the page uses", () => {
     const wanted: Settings = {
       ...base(),
-      modes: ["roundtrip", "codec", "latency"],
+      modes: ["roundtrip", "codec", "latency", "route"],
       codecs: ["protobuf", "raw", "json"],
       payloads: ["large", "small"],
-      // The page does not run fanout or route: it stays as the base has it.
-      iterations: { codec: 12_345, roundtrip: 321, stream: 4_567, fanout: 0, latency: 777, route: 0 },
-      warmup: { codec: 11, roundtrip: 22, stream: 33, fanout: 0, latency: 44, route: 0 },
+      // The page does not run fanout: it stays as the base has it.
+      iterations: { codec: 12_345, roundtrip: 321, stream: 4_567, fanout: 0, latency: 777, route: 2_468 },
+      warmup: { codec: 11, roundtrip: 22, stream: 33, fanout: 0, latency: 44, route: 55 },
+      members: 5,
+      validate: true,
       rates: [500, 1500],
       runs: 5,
       seed: 4_000_000_000,
