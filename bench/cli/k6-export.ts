@@ -2,7 +2,10 @@
  * `bun run bench --export-k6 DIR`: a self-contained k6 test (k6/script.js,
  * its config and, per codec and payload, the frames the bench encoded), so
  * k6 can load a `bun run server` from as many machines as it takes
- * (execution segments) without ever running our codecs.
+ * (execution segments) without ever running our codecs. With `--modes
+ * route` the test routes instead of echoing: each k6 connection is a router
+ * publishing its frames, beside two members of its own rooms that check
+ * every frame reaches the right one, unchanged and in order.
  */
 
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
@@ -11,10 +14,11 @@ import { clientCodec } from "../../client/socket/client-codec.ts";
 import { encodedBytes, type Encoded } from "../../protocols/codec.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import type { Plan } from "../harness/plan.ts";
-import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
+import { RAW_CODEC_NAME, roomName } from "../../protocols/socket/contract.ts";
+import { isBuiltIn, ROUTING_KEYS, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
 import { isExcluded } from "../harness/exclusions.ts";
 import { messagesFor } from "../harness/generator.ts";
-import { parseInteger } from "../harness/settings.ts";
+import { parseInteger, type Settings } from "../harness/settings.ts";
 import { SettingError } from "../harness/harness-errors.ts";
 
 /** The load model the script runs unless `k6 run -e NAME=value` says otherwise. */
@@ -67,6 +71,20 @@ interface K6Case {
   file: string;
   frames: number;
   meanBytes: number;
+  /** A routing test: the rooms the frames' keys name, and each frame's room (an index into rooms). */
+  rooms?: string[];
+  roomOf?: number[];
+}
+
+/** The rooms of a case's messages, in the order they first appear, and each message's room. */
+function roomsOf(messages: readonly Message[], payload: BuiltInPayload): { rooms: string[]; roomOf: number[] } {
+  const rooms: string[] = [];
+  const roomOf = messages.map((m) => {
+    const name = roomName((m as Record<string, unknown>)[ROUTING_KEYS[payload]])!;
+    const at = rooms.indexOf(name);
+    return at >= 0 ? at : rooms.push(name) - 1;
+  });
+  return { rooms, roomOf };
 }
 
 /** Frames as [u32 little-endian length][bytes]..., text frames as their UTF-8. */
@@ -101,9 +119,18 @@ function canonicalError(catalog: CodecCatalog, codec: string, payload: string, f
   return undefined;
 }
 
+/** What the exported test does: echo (each frame back, re-encoded), or route (--modes route: each frame to its room, forwarded). */
+export type K6Test = "echo" | "route";
+
+/** The test a run's settings export: route when route is their only mode. */
+export function k6TestOf(settings: Pick<Settings, "modes">): K6Test {
+  return settings.modes.length === 1 && settings.modes[0] === "route" ? "route" : "echo";
+}
+
 /** Writes the test; returns its cases. A SettingError when DIR cannot be written or a codec is not canonical. */
 export function exportK6(plan: Plan, dir: string, load: K6Load): K6Case[] {
   const { settings, catalog } = plan;
+  const test = k6TestOf(settings);
   try {
     mkdirSync(path.join(dir, "frames"), { recursive: true });
   } catch (e) {
@@ -111,19 +138,23 @@ export function exportK6(plan: Plan, dir: string, load: K6Load): K6Case[] {
   }
   const count = Math.min(MAX_FRAMES, load.messages);
   const cases: K6Case[] = [];
-  for (const payload of settings.payloads) {
+  // A routing test: the routers forward the frames untouched, so any codec's bytes will do; raw reads no key, and only the built-in payloads have one.
+  const payloads = test === "route" ? settings.payloads.filter(isBuiltIn) : settings.payloads;
+  if (payloads.length === 0) throw new SettingError("--export-k6 with --modes route routes the built-in payloads by their routing key; add one to --payloads");
+  for (const payload of payloads) {
     const messages = messagesFor(settings, payload, count);
-    for (const codec of settings.codecs.filter((c) => !isExcluded(settings, c, payload))) {
+    const routed = test === "route" ? roomsOf(messages, payload as BuiltInPayload) : undefined;
+    for (const codec of settings.codecs.filter((c) => !isExcluded(settings, c, payload) && (test === "echo" || c !== RAW_CODEC_NAME))) {
       const cc = clientCodec(catalog, codec, payload, messages);
       const encoded = messages.map((_, i) => cc.encode(i));
-      const wrong = canonicalError(catalog, codec, payload, encoded);
+      const wrong = test === "echo" ? canonicalError(catalog, codec, payload, encoded) : undefined;
       if (wrong) throw new SettingError(wrong);
       const file = `${codec}.${payload}.bin`;
       writeFileSync(path.join(dir, "frames", file), frameFile(encoded));
-      cases.push({ codec, payload, frame: cc.frame, file, frames: encoded.length, meanBytes: encoded.reduce((n, e) => n + encodedBytes(e), 0) / encoded.length });
+      cases.push({ codec, payload, frame: cc.frame, file, frames: encoded.length, meanBytes: encoded.reduce((n, e) => n + encodedBytes(e), 0) / encoded.length, ...routed });
     }
   }
-  writeFileSync(path.join(dir, "config.json"), JSON.stringify({ ...load, cases }, null, 1) + "\n");
+  writeFileSync(path.join(dir, "config.json"), JSON.stringify({ ...load, test, validate: settings.validate, cases }, null, 1) + "\n");
   copyFileSync(new URL("./k6/script.js", import.meta.url), path.join(dir, "script.js"));
   return cases;
 }

@@ -26,7 +26,7 @@ import { formatTable } from "../report/table.ts";
 import { collectEnvironment, fullGc, libraryVersion, libraryVersions } from "./environment.ts";
 import { CliError } from "./cli-errors.ts";
 import { estimateFor } from "./eta.ts";
-import { exportK6 } from "./k6-export.ts";
+import { exportK6, k6TestOf } from "./k6-export.ts";
 import type { BenchOptions } from "./options.ts";
 import { LiveCsv, prepareOutDir, writeResults } from "./output.ts";
 import { findChromium, NO_CHROMIUM_MESSAGE, runBrowserClient, type BrowserOutcome } from "./processes/browser.ts";
@@ -138,8 +138,9 @@ async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration:
 function writeK6Test(k6: NonNullable<BenchOptions["exportK6"]>, plan: Plan, streams: Streams): number {
   const cases = exportK6(plan, k6.dir, k6.load);
   const { connections, messages, rate } = k6.load;
+  const routing = k6TestOf(plan.settings) === "route";
   streams.stdout.write(
-    `Wrote a k6 test to ${k6.dir}: ${cases.length} codec x payload cases, each ${connections} connection(s) x ${messages} messages at ${rate}/s per connection.\n` +
+    `Wrote a k6 test to ${k6.dir}: ${cases.length} codec x payload cases, each ${connections} ${routing ? "router(s), with two members of their rooms," : "connection(s)"} x ${messages} messages at ${rate}/s per connection.\n` +
       `Run it against bun run server (${k6.load.server}): k6 run ${path.join(k6.dir, "script.js")}  (-e SERVER=ws://host:port to change)\n`,
   );
   return 0;

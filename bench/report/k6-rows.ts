@@ -1,7 +1,8 @@
 /**
  * Results from k6's JSON output (`k6 run --out json=FILE` of an exported
  * test, bench/cli/k6-export.ts): one case per codec and payload, client k6,
- * an open loop like latency mode's. The files of several k6 processes
+ * an open loop like latency mode's (a routing test's rows flagged "routed":
+ * their latency runs from publish to delivery). The files of several k6 processes
  * (execution segments, several machines) are one test: their samples are
  * merged into one distribution before any percentile is taken, never
  * averaged, and their counts summed. What k6 does not measure (sizes,
@@ -30,6 +31,8 @@ interface K6Case {
   codec: string;
   payload: string;
   version: string;
+  /** A routing test (--export-k6 with --modes route): latency is from publish to delivery through the router. */
+  routed: boolean;
   /** From send to echo (service), and from when the message was due to echo (corrected). */
   latencyMs: number[];
   dueMs: number[];
@@ -85,7 +88,7 @@ function caseOf(c: K6Case): CaseResult {
     serializeBatches: batches,
     deserializeBatches: batches,
     loopFloorNs: NaN,
-    flags: ["k6", ...(c.lost > 0 ? ["lost"] : []), ...(c.checksFailed > 0 ? ["failed-checks"] : []), "ms-clock"],
+    flags: ["k6", ...(c.routed ? ["routed"] : []), ...(c.lost > 0 ? ["lost"] : []), ...(c.checksFailed > 0 ? ["failed-checks"] : []), "ms-clock"],
     raw: [],
     socket: {
       clients: NaN,
@@ -159,7 +162,7 @@ export function k6Results(texts: readonly string[]): K6Summary {
       let c = cases.get(key);
       const at = Date.parse(p.data.time);
       if (!c) {
-        c = { codec: tags.codec, payload: tags.payload, version: tags.k6_version || "k6", latencyMs: [], dueMs: [], sent: 0, received: 0, lost: 0, checksPassed: 0, checksFailed: 0, first: at, last: at };
+        c = { codec: tags.codec, payload: tags.payload, version: tags.k6_version || "k6", routed: tags.test === "route", latencyMs: [], dueMs: [], sent: 0, received: 0, lost: 0, checksPassed: 0, checksFailed: 0, first: at, last: at };
         cases.set(key, c);
       }
       c.first = Math.min(c.first, at);

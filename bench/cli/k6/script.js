@@ -4,6 +4,13 @@
 // runs a codec: the frames were encoded by the bench, and the server echoes
 // each one re-encoded, which for every codec here gives the same bytes.
 //
+// Exported with --modes route (config.test "route"), each connection is a
+// router instead (role=router, way=forward: the server reads each frame's
+// routing key and publishes the frame untouched to that room), in rooms of its
+// own beside two members of them, one in the even rooms and one in the odd
+// ones; each member checks every frame it gets is the next one sent to its
+// rooms, byte for byte. Latency is then from publish to delivery.
+//
 //   k6 run DIR/script.js                                   (one machine)
 //   k6 run --execution-segment 0:1/2 --execution-segment-sequence 0,1/2,1 DIR/script.js
 //   k6 run --execution-segment 1/2:1 --execution-segment-sequence 0,1/2,1 DIR/script.js
@@ -30,6 +37,7 @@ const RATE = Number(env("RATE", config.rate));
 const MESSAGES = Number(env("MESSAGES", config.messages));
 const RAMP_S = Number(env("RAMP", config.rampS));
 const STALL_S = Number(env("STALL", config.stallS));
+const ROUTE = config.test === "route";
 
 // Each case's frames, read once and shared by every VU (open(file, "b") would give each VU its own copy).
 const frames = config.cases.map(
@@ -71,9 +79,9 @@ export const options = {
         iterations: 1,
         startTime: `${Math.ceil(i * caseSeconds)}s`,
         maxDuration: `${Math.ceil(caseSeconds + STALL_S + 5)}s`,
-        exec: "connection",
+        exec: ROUTE ? "routing" : "connection",
         env: { CASE: String(i) },
-        tags: { codec: c.codec, payload: c.payload },
+        tags: { codec: c.codec, payload: c.payload, ...(ROUTE ? { test: "route" } : {}) },
       },
     ]),
   ),
@@ -151,4 +159,91 @@ export function connection() {
       }, Math.max(1, intervalMs));
     }, delay);
   };
+}
+
+// A router and its two members (--modes route): the members join their rooms (even and odd room
+// indices), then the router sends on the same schedule as an echo connection; each frame must
+// reach the member of its room, unchanged, in the order sent.
+export function routing() {
+  const c = config.cases[Number(__ENV.CASE)];
+  const tags = { codec: c.codec, payload: c.payload, test: "route" };
+  const list = frames[Number(__ENV.CASE)];
+  const text = c.frame === "text";
+  const payloads = [];
+  for (let i = 0; i < list.length; i++) payloads.push(text ? encoding.b64decode(list[i], "std", "s") : encoding.b64decode(list[i], "std"));
+  const vu = __VU;
+  const topic = `k6-${vu}-${__ENV.CASE}-${Date.now()}`;
+  const base = `${SERVER}/ws?codec=${encodeURIComponent(c.codec)}&payload=${encodeURIComponent(c.payload)}&topic=${topic}`;
+  const rooms = [0, 1].map((parity) => c.rooms.filter((_, r) => r % 2 === parity));
+  // What each member is still to receive, in order.
+  const waiting = [[], []];
+  let next = 0;
+  let got = 0;
+  let joined = 0;
+  let finished = false;
+  let stall;
+  let router;
+  const members = [0, 1].map((m) => new WebSocket(`${base}&role=member&id=k6-${vu}-${__ENV.CASE}-m${m}`));
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    if (stall !== undefined) clearTimeout(stall);
+    if (got < next) lost.add(next - got, tags);
+    for (const ws of [...members, router]) if (ws) ws.close();
+  };
+  const send = () => {
+    // As an echo connection: every message that has come due goes out, and latency counts from when it was due.
+    const delay = CONNECTIONS > 1 ? ((vu - 1) % CONNECTIONS) * ((RAMP_S * 1000) / CONNECTIONS) : 0;
+    const intervalMs = 1000 / RATE;
+    setTimeout(() => {
+      const start = Date.now();
+      const timer = setInterval(() => {
+        const due = Math.min(MESSAGES, Math.floor((Date.now() - start) / intervalMs) + 1);
+        while (!finished && next < due) {
+          const i = next % payloads.length;
+          waiting[c.roomOf[i] % 2].push({ i, dueAt: start + next * intervalMs, sentAt: Date.now() });
+          router.send(payloads[i]);
+          sent.add(1, tags);
+          next++;
+        }
+        if (finished || next >= MESSAGES) {
+          clearInterval(timer);
+          if (!finished) stall = setTimeout(finish, STALL_S * 1000);
+        }
+      }, Math.max(1, intervalMs));
+    }, delay);
+  };
+  members.forEach((ws, m) => {
+    ws.binaryType = "arraybuffer";
+    let ready = false;
+    ws.onopen = () => ws.send(JSON.stringify({ join: rooms[m] }));
+    ws.onmessage = (e) => {
+      const at = Date.now();
+      if (!ready) {
+        // The server's answer to the join request.
+        ready = true;
+        check(null, { "member joined its rooms": () => JSON.parse(String(e.data)).joined === rooms[m].length }, tags);
+        if (++joined === 2) {
+          router = new WebSocket(`${base}&role=router&way=forward${config.validate ? "&validate=1" : ""}&id=k6-${vu}-${__ENV.CASE}-r`);
+          router.binaryType = "arraybuffer";
+          router.onopen = send;
+          router.onerror = () => finish();
+          router.onclose = () => finish();
+        }
+        return;
+      }
+      const expected = waiting[m].shift();
+      const frame = expected && payloads[expected.i];
+      const ok = expected !== undefined && (text ? e.data === frame : sameBytes(e.data, frame));
+      check(null, { "each frame reaches its room's member, unchanged, in order": () => ok }, tags);
+      if (expected === undefined) return;
+      latency.add(at - expected.sentAt, tags);
+      dueLatency.add(at - expected.dueAt, tags);
+      received.add(1, tags);
+      got++;
+      if (got === MESSAGES) finish();
+    };
+    ws.onerror = () => finish();
+    ws.onclose = () => finish();
+  });
 }

@@ -109,3 +109,34 @@ describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts"))("k6 against bun
     }
   });
 });
+
+describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts"))("k6 as routers against bun run server (--export-k6 with --modes route)", () => {
+  it("every frame reaches the member of its room, unchanged and in order, for every codec that reads a key; the rows say routed", async () => {
+    const dir = path.join(tmp, "route");
+    const r = bench("--export-k6", dir, "--modes", "route", "--validate", "--codecs", "json,custom-binary,protobuf,flatbuffers,raw", "--payloads", "market,chat", "--k6-connections", "3", "--k6-messages", "60", "--k6-rate", "300", "--k6-ramp", "0", "--k6-stall", "5");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Wrote a k6 test to .*: 8 codec x payload cases, each 3 router\(s\), with two members of their rooms, x 60 messages at 300\/s per connection\.$/m);
+    const config = JSON.parse(readFileSync(path.join(dir, "config.json"), "utf8")) as { test: string; validate: boolean; cases: { codec: string; rooms: string[]; roomOf: number[]; frames: number }[] };
+    expect(config.test).toBe("route");
+    expect(config.validate).toBe(true);
+    // raw reads no key: it does not route.
+    expect(config.cases.map((c) => c.codec)).not.toContain("raw");
+    for (const c of config.cases) {
+      expect(c.roomOf).toHaveLength(c.frames);
+      expect(Math.max(...c.roomOf)).toBe(c.rooms.length - 1);
+    }
+    const server = await spawnServer();
+    try {
+      const out = path.join(tmp, "route.json");
+      const run = await k6(["run", "--quiet", "--out", `json=${out}`, "-e", `SERVER=${server.url}`, path.join(dir, "script.js")]);
+      expect(run.code, run.output).toBe(0);
+      const { counts, results } = k6Results([readFileSync(out, "utf8")]);
+      expect(counts).toHaveLength(8);
+      // Per case: 3 routers x 60 frames, each delivered once; the checks: 2 joins and 60 deliveries per router.
+      for (const c of counts) expect(c, `${c.codec} ${c.payload}`).toMatchObject({ sent: 180, received: 180, lost: 0, checksPassed: 3 * (2 + 60), checksFailed: 0 });
+      for (const c of results.cases) expect(c.flags).toContain("routed");
+    } finally {
+      await server.stop();
+    }
+  });
+});
