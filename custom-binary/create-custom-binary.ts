@@ -11,7 +11,7 @@ export interface CustomBinary {
   decode(bytes: Uint8Array): Message;
   /**
    * The message's routing key (small, medium and large's num, chat's room,
-   * game-tick's tick, market's symbol), read in place without building the
+   * game-tick's match, market's symbol), read in place without building the
    * message: of the layout the pair was created for (another layout's
    * header is a DecodeError), or without one, of the layout the header
    * names. Checks the header and the bytes up to the key only; throws

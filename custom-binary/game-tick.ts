@@ -1,7 +1,9 @@
 /**
- * Layout 5: a game-state tick (docs/custom-binary.md, "game-tick"): a tick
- * number and an array of entities. Each entity is an id, one byte holding
- * its state and which of its six doubles are +0, and the other doubles.
+ * Layout 5: a game-state tick (docs/custom-binary.md, "game-tick"): the
+ * match it belongs to (the routing key, first so a router reads it right
+ * after the header), a tick number and an array of entities. Each entity
+ * is an id, one byte holding its state and which of its six doubles are
+ * +0, and the other doubles.
  * Entities at rest have zero velocities and ground-bound ones z = 0, so
  * leaving those out is where a layout written for this message wins.
  * No strings, so the ASCII flag is always set.
@@ -35,6 +37,8 @@ export interface Entity {
 
 /** Layout of message type 5. */
 export interface GameTickMessage {
+  /** The match the tick belongs to: the routing key, 1..32 in the generated sets. */
+  match: number;
   tick: number;
   entities: Entity[];
 }
@@ -76,8 +80,9 @@ function writeEntity(w: BinaryWriter, e: Entity): void {
 export function writeGameTick(w: BinaryWriter, m: GameTickMessage): void {
   const entities = m.entities;
   if (!Array.isArray(entities)) throw new EncodeError("entities", `expected an array, got ${typeof entities}`);
-  w.begin(1 + 5 + 5 + entities.length * ENTITY_MAX);
+  w.begin(1 + 5 + 5 + 5 + entities.length * ENTITY_MAX); // header, match, tick, count, entities
   w.u8(HEADER["game-tick"] | ASCII_FLAG);
+  w.varUint32("match", m.match);
   w.varUint32("tick", m.tick);
   w.varUint32("entities", entities.length);
   for (let i = 0; i < entities.length; i++) writeEntity(w, entities[i]!);
@@ -93,6 +98,7 @@ function readDouble(r: BinaryReader): number {
 
 export function readGameTick(r: BinaryReader, ascii: boolean): GameTickMessage {
   r.asciiFlagChecked(ascii); // no strings: the flag must be set
+  const match = r.varUint32();
   const tick = r.varUint32();
   const n = r.count(ENTITY_MIN);
   const entities = new Array<Entity>(n);
@@ -111,5 +117,5 @@ export function readGameTick(r: BinaryReader, ascii: boolean): GameTickMessage {
       vz: flags & ZERO_VZ ? 0 : readDouble(r),
     };
   }
-  return { tick, entities };
+  return { match, tick, entities };
 }

@@ -3,8 +3,13 @@
  * "Header byte"): version << 4 | ASCII flag | message type.
  */
 
-/** Protocol version, the high four bits of the header byte. */
-export const VERSION = 1;
+/**
+ * Protocol version, the high four bits of the header byte. 2: game-tick
+ * (type 5) carries its match before the tick, which a version-1 decoder
+ * would read as the tick (docs/custom-binary.md, "Changes"). A decoder reads
+ * its own version only.
+ */
+export const VERSION = 2;
 
 /** Message types, the low three bits of the header byte. */
 export const MESSAGE_TYPE = { small: 1, medium: 2, large: 3, chat: 4, "game-tick": 5, market: 6 } as const;

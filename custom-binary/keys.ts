@@ -1,7 +1,7 @@
 /**
  * The read-one path of the custom-binary protocol: one message's routing
  * key (the field a router or filter looks at: small, medium and large's
- * num, chat's room, game-tick's tick, market's symbol) read where its
+ * num, chat's room, game-tick's match, market's symbol) read where its
  * layout puts it, without building the message (docs/custom-binary.md,
  * "Reading the routing key without decoding"). The header is checked, and
  * every byte read on the way to the key by the decoder's own rules, so a
@@ -79,7 +79,7 @@ function chatKey(r: BinaryReader, bytes: Uint8Array): number {
   return r.varUint32();
 }
 
-/** game-tick (type 5): tick, right after the header, which must carry the ASCII flag (the decoder's first check). */
+/** game-tick (type 5): match, right after the header, which must carry the ASCII flag (the decoder's first check). */
 function gameTickKey(r: BinaryReader, bytes: Uint8Array): number {
   r.reset(bytes);
   const header = r.u8();

@@ -1,5 +1,5 @@
 /**
- * Message layouts of the custom-binary protocol, version 1: which layout a
+ * Message layouts of the custom-binary protocol, version 2: which layout a
  * message is written with, and which one a header byte reads. The wire
  * format is specified in docs/custom-binary.md; this directory is its
  * reference implementation, one file per group of layouts.
@@ -84,8 +84,8 @@ export function decodeWith(r: BinaryReader, bytes: Uint8Array): Message {
 }
 
 /**
- * The error for a header no version-1 layout reads: another version
- * (UNSUPPORTED_VERSION), or version 1 with a type it does not have
+ * The error for a header no layout of this version (VERSION) reads: another
+ * version (UNSUPPORTED_VERSION), or this version with a type it does not have
  * (UNKNOWN_TYPE). The decoder and the key reader (keys.ts) both throw it.
  */
 export function unreadableHeader(header: number): DecodeError {

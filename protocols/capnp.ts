@@ -41,7 +41,7 @@
  * it (messageOf's checks, the same Message and getRoot, so the segment is
  * copied out and the root pointer checked as in decode), and the routing key
  * is read through its one generated getter, the other fields never
- * touched: a data-section read for num, room and tick, market's symbol
+ * touched: a data-section read for num, room and match, market's symbol
  * through its Text pointer, as decode reads it.
  */
 
@@ -219,6 +219,7 @@ function gameTick(): PayloadCodec {
     GameTick,
     (r, message) => {
       const m = message as GameTickMessage;
+      r.match = m.match;
       r.tick = m.tick;
       const n = m.entities.length;
       const list = r._initEntities(n);
@@ -243,10 +244,10 @@ function gameTick(): PayloadCodec {
         const e = list.get(i);
         entities[i] = { id: e.id, state: e.state, x: e.x, y: e.y, z: e.z, vx: e.vx, vy: e.vy, vz: e.vz };
       }
-      return { tick: r.tick, entities } satisfies GameTickMessage;
+      return { match: r.match, tick: r.tick, entities } satisfies GameTickMessage;
     },
     // A data-section read: the entities list (its item check included) is decode's alone.
-    (r) => r.tick,
+    (r) => r.match,
   );
 }
 

@@ -297,6 +297,7 @@ const gameTick: Pair = (builder) => {
       }
       const entities = builder.endVector();
       GameTick.startGameTick(builder);
+      GameTick.addMatch(builder, m.match);
       GameTick.addTick(builder, m.tick);
       GameTick.addEntities(builder, entities);
       return finish(builder, GameTick.endGameTick(builder));
@@ -310,11 +311,11 @@ const gameTick: Pair = (builder) => {
         const e = t.entities(i, entity)!;
         entities[i] = { id: e.id(), state: e.state(), x: e.x(), y: e.y(), z: e.z(), vx: e.vx(), vy: e.vy(), vz: e.vz() };
       }
-      return { tick: t.tick(), entities } satisfies GameTickMessage;
+      return { match: t.match(), tick: t.tick(), entities } satisfies GameTickMessage;
     },
     readKey(data: Encoded): number {
       // The entities vector is never reached, so its length check is decode's alone.
-      return GameTick.getRootAsGameTick(byteBuffer(data), root).tick();
+      return GameTick.getRootAsGameTick(byteBuffer(data), root).match();
     },
   };
 };

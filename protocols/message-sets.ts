@@ -4,8 +4,9 @@
  *
  * - chat: ids, a user name, UTF-8 text of varied length, a millisecond
  *   timestamp, two optional fields and a small array of reactions;
- * - game-tick: a tick number and a varied-length array of entities, each
- *   six doubles, an id and a state enum;
+ * - game-tick: the match it belongs to (its routing key), a tick number and
+ *   a varied-length array of entities, each six doubles, an id and a state
+ *   enum;
  * - market: a symbol, best bid and ask with sizes, a sequence number and a
  *   microsecond timestamp (both above 2^32, as a real feed's are).
  *
@@ -33,6 +34,7 @@ export const SET_EXAMPLES: { readonly chat: ChatMessage; readonly "game-tick": G
     replyTo: 1000,
   },
   "game-tick": {
+    match: 12,
     tick: 600,
     entities: [{ id: 1, state: 1, x: 10.5, y: 0, z: -3.25, vx: 1.5, vy: 0, vz: -0.5 }],
   },

@@ -21,9 +21,9 @@ export const PAYLOAD_NAMES: readonly BuiltInPayload[] = [...ARTICLE_PAYLOADS, ..
 /**
  * The field each built-in payload is routed and filtered by, the one a
  * codec's read-one path reads (PayloadCodec.readKey): market's symbol,
- * chat's room, game-tick's tick, and the article's messages' num.
+ * chat's room, game-tick's match, and the article's messages' num.
  */
-export const ROUTING_KEYS: Readonly<Record<BuiltInPayload, string>> = { small: "num", medium: "num", large: "num", chat: "room", "game-tick": "tick", market: "symbol" };
+export const ROUTING_KEYS: Readonly<Record<BuiltInPayload, string>> = { small: "num", medium: "num", large: "num", chat: "room", "game-tick": "match", market: "symbol" };
 
 /** A built-in payload's name, or the name of a user's messages file. */
 export type PayloadName = string;

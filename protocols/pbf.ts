@@ -155,7 +155,7 @@ const STEPS: Record<BuiltInPayload, Steps> = {
   medium: { steps: [UNKNOWN, STRING, STRING, VARINT, DOUBLE] },
   large: { steps: [UNKNOWN, STRING, STRING, STRING, STRING, VARINT, DOUBLE, VARINT, DOUBLE] },
   chat: { steps: [UNKNOWN, VARINT, VARINT, STRING, STRING, VARINT, MESSAGE, VARINT, VARINT], nested: REACTION },
-  "game-tick": { steps: [UNKNOWN, VARINT, MESSAGE], nested: ENTITY },
+  "game-tick": { steps: [UNKNOWN, VARINT, VARINT, MESSAGE], nested: ENTITY },
   market: { steps: [UNKNOWN, STRING, VARINT, VARINT, DOUBLE, DOUBLE, DOUBLE, DOUBLE] },
 };
 
@@ -185,7 +185,7 @@ const KEYS: Record<BuiltInPayload, { field: number; string: boolean }> = {
   medium: { field: 3, string: false },
   large: { field: 5, string: false },
   chat: { field: 2, string: false },
-  "game-tick": { field: 1, string: false },
+  "game-tick": { field: 1, string: false }, // match
   market: { field: 1, string: true },
 };
 

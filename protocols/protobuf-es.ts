@@ -122,6 +122,7 @@ function gameTick(): Pair {
     decode: (data): GameTickMessage => {
       const m = fromBinary(GameTickSchema, data as Uint8Array);
       return {
+        match: m.match,
         tick: m.tick,
         entities: m.entities.map((e) => ({ id: e.id, state: e.state, x: e.x, y: e.y, z: e.z, vx: e.vx, vy: e.vy, vz: e.vz })),
       };

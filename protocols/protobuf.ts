@@ -38,6 +38,7 @@ function chat(m: Decoded): ChatMessage {
 function gameTick(m: Decoded): GameTickMessage {
   const entities = m.entities as Decoded[];
   return {
+    match: m.match as number,
     tick: m.tick as number,
     entities: entities.map(
       (e): Entity => ({ id: e.id as number, state: e.state as number, x: e.x as number, y: e.y as number, z: e.z as number, vx: e.vx as number, vy: e.vy as number, vz: e.vz as number }),

@@ -65,7 +65,7 @@ export const SHAPES: Readonly<Record<BuiltInPayload, Shape>> = {
     replyTo: optional("uint32"),
     editedAt: optional("uint53"),
   },
-  "game-tick": { tick: f("uint32"), entities: f({ arrayOf: ENTITY }) },
+  "game-tick": { match: f("uint32"), tick: f("uint32"), entities: f({ arrayOf: ENTITY }) },
   market: {
     symbol: f("string"),
     seq: f("uint53"),

@@ -108,7 +108,7 @@ describe("server: bad requests and bad frames", () => {
   });
 
   it("closes an undecodable frame with 1007 naming the codec and the error, and keeps serving", async () => {
-    const closed = await closeAfterSending("custom-binary", "small", Uint8Array.from([0x19, 0x05, 0x41]));
+    const closed = await closeAfterSending("custom-binary", "small", Uint8Array.from([0x29, 0x05, 0x41]));
     expect(closed.code).toBe(CLOSE.invalidPayload);
     expect(closed.reason).toMatch(/^custom-binary: RangeError: custom-binary: truncated message/);
     const msgpackClosed = await closeAfterSending("msgpack", "small", Uint8Array.from([0xc1]));

@@ -49,7 +49,8 @@ function makeLarge(rng: Rng): LargeMessage {
     decimal2: randomDecimal(rng, 15, true),
   };
 }
-const MAKERS: Record<BuiltInPayload, (rng: Rng) => BuiltInMessage> = {
+/** A payload's maker: its fields from `rng`, and any field added to it later from `later` (set-generator.ts). */
+const MAKERS: Record<BuiltInPayload, (rng: Rng, later: Rng) => BuiltInMessage> = {
   small: makeSmall,
   medium: makeMedium,
   large: makeLarge,
@@ -67,10 +68,15 @@ export interface MessageSetOptions {
   fixed: boolean;
 }
 
+/** Mixed into a payload's stream seed for its second stream, the one fields added later draw from. */
+const LATER_STREAM = 0x85ebca6b;
+
 /**
  * `count` messages of one payload kind. Each payload kind draws from its own
  * stream (seed mixed with the payload's index), so selecting fewer payloads
- * does not change the messages of the others.
+ * does not change the messages of the others; and a field added to a payload
+ * later (game-tick's match) draws from a second stream of its own, so adding
+ * it did not change the other fields a seed gives.
  */
 export function makeMessages(payload: PayloadName, options: MessageSetOptions): BuiltInMessage[] {
   if (!isBuiltIn(payload)) throw new HarnessError("NO_MESSAGES", `no generator for '${payload}': a user's messages come from their file`);
@@ -81,9 +87,11 @@ export function makeMessages(payload: PayloadName, options: MessageSetOptions): 
     for (let i = 0; i < options.count; i++) out[i] = flat ? { ...example } : structuredClone(example);
     return out;
   }
-  const rng = createRng(options.seed ^ Math.imul(PAYLOAD_NAMES.indexOf(payload) + 1, 0x9e3779b1));
+  const stream = options.seed ^ Math.imul(PAYLOAD_NAMES.indexOf(payload) + 1, 0x9e3779b1);
+  const rng = createRng(stream);
+  const later = createRng(stream ^ LATER_STREAM);
   const make = MAKERS[payload];
-  for (let i = 0; i < options.count; i++) out[i] = make(rng);
+  for (let i = 0; i < options.count; i++) out[i] = make(rng, later);
   return out;
 }
 

@@ -4,6 +4,11 @@
  * from a word to a paragraph, a game tick from 1 to 48 entities, and
  * market prices printed to each instrument's tick size. docs/message-sets.md
  * says why each is representative.
+ *
+ * Each maker draws from its payload's stream (`rng`); a field added to a
+ * set after its first release draws from a second stream (`later`, see
+ * generator.ts), so that adding it left every other field of every message
+ * of a seed as it was.
  */
 
 import type { ChatMessage, Entity, GameTickMessage, MarketMessage, Reaction } from "../../protocols/message-sets.ts";
@@ -74,11 +79,15 @@ function entity(rng: Rng): Entity {
   };
 }
 
-export function makeGameTick(rng: Rng): GameTickMessage {
+/** Matches running at once on one game server: a tick's match is one of 1..MATCHES. */
+const MATCHES = 32;
+
+/** A tick of one of the server's matches, uniformly: match, added later, comes from the `later` stream. */
+export function makeGameTick(rng: Rng, later: Rng): GameTickMessage {
   const n = randomInt(rng, 1, 48);
   const entities = new Array<Entity>(n);
   for (let i = 0; i < n; i++) entities[i] = entity(rng);
-  return { tick: randomInt(rng, 1, 10_000_000), entities };
+  return { match: randomInt(later, 1, MATCHES), tick: randomInt(rng, 1, 10_000_000), entities };
 }
 
 /** Instruments: a stock, crypto pairs, currency pairs; price, decimals of its tick, and what a size is. */

@@ -1,6 +1,6 @@
 /**
  * What an app does with a message, beside encode + decode (codec mode, built-in payloads):
- * read-one, the payload's routing key (market's symbol, chat's room, game-tick's tick, the
+ * read-one, the payload's routing key (market's symbol, chat's room, game-tick's match, the
  * article's num) read from each frame, the way each codec reads it (Codec.keyAccess), as a router
  * or a client filtering a feed does; and validated, a decode and the checks a server facing the
  * internet needs before it trusts a message (protocols/validation.ts). The ranking can change

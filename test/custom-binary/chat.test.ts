@@ -18,9 +18,9 @@ describe("custom-binary chat layout", () => {
 
   it("sets the ASCII flag from every string, reactions' emoji included", () => {
     const ascii = { ...base, user: "ana", text: "ok" };
-    expect(cb.encode(ascii)[0]).toBe(0x1c);
-    expect(cb.encode({ ...ascii, reactions: [{ emoji: "🎉", count: 1 }] })[0]).toBe(0x14);
-    expect(cb.encode({ ...ascii, reactions: [{ emoji: ":tada:", count: 1 }] })[0]).toBe(0x1c);
+    expect(cb.encode(ascii)[0]).toBe(0x2c);
+    expect(cb.encode({ ...ascii, reactions: [{ emoji: "🎉", count: 1 }] })[0]).toBe(0x24);
+    expect(cb.encode({ ...ascii, reactions: [{ emoji: ":tada:", count: 1 }] })[0]).toBe(0x2c);
   });
 
   it("refuses what the layout cannot carry, naming the field", () => {

@@ -34,7 +34,7 @@ const KEYS: { vector: string; layout: LayoutName; key: number | string; keyEnd: 
   { vector: "large", layout: "large", key: ARTICLE_MESSAGES.large.num, keyEnd: 202 }, // header, 1 + 12, 1 + 111, 1 + 26, 1 + 44, 4 num
   { vector: "non-ASCII small", layout: "small", key: 300, keyEnd: 10 }, // header, 1 + 6, 2 num
   { vector: "chat", layout: "chat", key: SET_EXAMPLES.chat.room, keyEnd: 5 }, // header, presence, 2 id, 1 room
-  { vector: "game-tick", layout: "game-tick", key: SET_EXAMPLES["game-tick"].tick, keyEnd: 3 }, // header, 2 tick
+  { vector: "game-tick", layout: "game-tick", key: SET_EXAMPLES["game-tick"].match, keyEnd: 2 }, // header, 1 match
   { vector: "market", layout: "market", key: SET_EXAMPLES.market.symbol, keyEnd: 9 }, // header, 1 + 7 symbol
 ];
 
@@ -87,7 +87,7 @@ describe("custom-binary key reader: the spec's test vectors", () => {
     expect(() => cb.decode(bytes.subarray(0, 20))).toThrow(RangeError);
     expect(cb.readKey(bytes)).toBe("BTC-USD");
     expect(cb.decode(bytes)).toEqual(SET_EXAMPLES.market);
-    expect(cb.readKey(hex("1e 03 45 54 48"))).toBe("ETH");
+    expect(cb.readKey(hex("2e 03 45 54 48"))).toBe("ETH");
   });
 });
 
@@ -108,28 +108,40 @@ describe("custom-binary key reader: the header", () => {
     }
   });
 
-  it("another version: UNSUPPORTED_VERSION, as the decoder says", () => {
-    const bytes = hex("29 0c 48 65 6c 6c 6f 20 57 6f 72 6c 64 21 7b");
-    for (const cb of [createCustomBinary("copy", "small"), createCustomBinary("copy")]) {
-      const e = decodeError(() => cb.readKey(bytes));
-      expect(e.code).toBe("UNSUPPORTED_VERSION");
-      expect(e.offset).toBe(0);
-      expect(e.byte).toBe(0x29);
-      expect(e.message).toBe(decodeError(() => cb.decode(bytes)).message);
+  it("another version, version 1 included: UNSUPPORTED_VERSION, as the decoder says", () => {
+    for (const header of [0x19, 0x39]) {
+      const bytes = hex(`${header.toString(16)} 0c 48 65 6c 6c 6f 20 57 6f 72 6c 64 21 7b`);
+      for (const cb of [createCustomBinary("copy", "small"), createCustomBinary("copy")]) {
+        const e = decodeError(() => cb.readKey(bytes));
+        expect(e.code).toBe("UNSUPPORTED_VERSION");
+        expect(e.offset).toBe(0);
+        expect(e.byte).toBe(header);
+        expect(e.message).toBe(decodeError(() => cb.decode(bytes)).message);
+      }
     }
   });
 
-  it("a type version 1 does not have: UNKNOWN_TYPE, with a layout or without", () => {
-    expect(decodeError(() => createCustomBinary("copy", "chat").readKey(hex("17 00 00"))).code).toBe("UNKNOWN_TYPE");
-    expect(decodeError(() => createCustomBinary("copy").readKey(hex("10 00 00"))).code).toBe("UNKNOWN_TYPE");
-    expect(decodeError(() => createCustomBinary("copy").readKey(hex("1f 00 00"))).code).toBe("UNKNOWN_TYPE");
+  it("a version-1 game-tick, whose tick sits where match is now: UNSUPPORTED_VERSION, never its tick read as the match", () => {
+    // Version 1's spec vector: header 0x1d, then tick 600 (d8 04), one still entity.
+    const v1 = hex("1d d8 04 01 01 fc");
+    for (const cb of [createCustomBinary("copy", "game-tick"), createCustomBinary("copy")]) {
+      const e = decodeError(() => cb.readKey(v1));
+      expect([e.code, e.offset, e.byte]).toEqual(["UNSUPPORTED_VERSION", 0, 0x1d]);
+      expect(e.message).toBe("custom-binary: unsupported version 1 (this decoder reads version 2) at offset 0 (byte 0x1d) [UNSUPPORTED_VERSION]");
+    }
+  });
+
+  it("a type version 2 does not have: UNKNOWN_TYPE, with a layout or without", () => {
+    expect(decodeError(() => createCustomBinary("copy", "chat").readKey(hex("27 00 00"))).code).toBe("UNKNOWN_TYPE");
+    expect(decodeError(() => createCustomBinary("copy").readKey(hex("20 00 00"))).code).toBe("UNKNOWN_TYPE");
+    expect(decodeError(() => createCustomBinary("copy").readKey(hex("2f 00 00"))).code).toBe("UNKNOWN_TYPE");
   });
 
   it("game-tick's header without the ASCII flag: ASCII_FLAG_MISSING, the decoder's first check", () => {
-    const e = decodeError(() => createCustomBinary("copy", "game-tick").readKey(hex("15 d8 04 00")));
+    const e = decodeError(() => createCustomBinary("copy", "game-tick").readKey(hex("25 0c d8 04 00")));
     expect(e.code).toBe("ASCII_FLAG_MISSING");
     expect(e.offset).toBe(0);
-    expect(e.byte).toBe(0x15);
+    expect(e.byte).toBe(0x25);
   });
 
   it("an empty frame is a RangeError", () => {
@@ -142,42 +154,42 @@ describe("custom-binary key reader: the bytes on the way to the key, and no othe
   const small = createCustomBinary("copy", "small");
 
   it("a varint on the way is read by the decoder's rules: overlong, oversized", () => {
-    expect(decodeError(() => small.readKey(hex("19 00 fb 00"))).code).toBe("VARINT_OVERLONG");
-    expect(decodeError(() => small.readKey(hex("19 80 00 00"))).code).toBe("VARINT_OVERLONG");
-    expect(decodeError(() => small.readKey(hex("19 00 ff ff ff ff 1f"))).code).toBe("VARINT_TOO_BIG");
-    expect(small.readKey(hex("19 00 ff ff ff ff 0f"))).toBe(4294967295);
+    expect(decodeError(() => small.readKey(hex("29 00 fb 00"))).code).toBe("VARINT_OVERLONG");
+    expect(decodeError(() => small.readKey(hex("29 80 00 00"))).code).toBe("VARINT_OVERLONG");
+    expect(decodeError(() => small.readKey(hex("29 00 ff ff ff ff 1f"))).code).toBe("VARINT_TOO_BIG");
+    expect(small.readKey(hex("29 00 ff ff ff ff 0f"))).toBe(4294967295);
     // chat's id, before the room: overlong, not a room read one byte early
-    const e = decodeError(() => createCustomBinary("copy", "chat").readKey(hex("1c 00 81 00 07 00")));
+    const e = decodeError(() => createCustomBinary("copy", "chat").readKey(hex("2c 00 81 00 07 00")));
     expect(e.code).toBe("VARINT_OVERLONG");
     expect(e.offset).toBe(3);
   });
 
   it("a skipped string's length must fit the frame: RangeError, even for a huge length", () => {
-    expect(() => small.readKey(hex("19 0c 48 65"))).toThrow(RangeError);
-    expect(() => small.readKey(hex("19 ff ff ff ff 0f 41"))).toThrow(RangeError);
-    expect(() => createCustomBinary("copy", "medium").readKey(hex("1a 01 41 05 41 02"))).toThrow(RangeError);
+    expect(() => small.readKey(hex("29 0c 48 65"))).toThrow(RangeError);
+    expect(() => small.readKey(hex("29 ff ff ff ff 0f 41"))).toThrow(RangeError);
+    expect(() => createCustomBinary("copy", "medium").readKey(hex("2a 01 41 05 41 02"))).toThrow(RangeError);
   });
 
   it("market's symbol is decoded as the decoder decodes it: NOT_ASCII, INVALID_UTF8, ASCII_FLAG_MISSING", () => {
     const market = createCustomBinary("copy", "market");
-    const notAscii = decodeError(() => market.readKey(hex("1e 02 c3 a9")));
+    const notAscii = decodeError(() => market.readKey(hex("2e 02 c3 a9")));
     expect(notAscii.code).toBe("NOT_ASCII");
     expect(notAscii.offset).toBe(2);
-    expect(decodeError(() => market.readKey(hex("16 02 c3 28"))).code).toBe("INVALID_UTF8");
-    expect(decodeError(() => market.readKey(hex("16 03 45 54 48"))).code).toBe("ASCII_FLAG_MISSING");
-    expect(market.readKey(hex("16 05 c3 a9 54 48 53"))).toBe("éTHS");
+    expect(decodeError(() => market.readKey(hex("26 02 c3 28"))).code).toBe("INVALID_UTF8");
+    expect(decodeError(() => market.readKey(hex("26 03 45 54 48"))).code).toBe("ASCII_FLAG_MISSING");
+    expect(market.readKey(hex("26 05 c3 a9 54 48 53"))).toBe("éTHS");
   });
 
   it("not the skipped strings' text, chat's presence byte, the fields after the key, nor trailing bytes: those are decode's to check", () => {
     // invalid UTF-8 in small's text: decode refuses it, the key is still num
-    const badText = hex("11 02 c3 28 01");
+    const badText = hex("21 02 c3 28 01");
     expect(decodeError(() => small.decode(badText)).code).toBe("INVALID_UTF8");
     expect(small.readKey(badText)).toBe(1);
     // chat's presence byte with reserved bits, and nothing after the room
     const chat = createCustomBinary("copy", "chat");
-    expect(chat.readKey(hex("1c 04 00 07"))).toBe(7);
+    expect(chat.readKey(hex("2c 04 00 07"))).toBe(7);
     // trailing bytes after a whole small message
-    const trailing = hex("19 01 41 01 00");
+    const trailing = hex("29 01 41 01 00");
     expect(decodeError(() => small.decode(trailing)).code).toBe("TRAILING_BYTES");
     expect(small.readKey(trailing)).toBe(1);
   });

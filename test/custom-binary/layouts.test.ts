@@ -73,49 +73,60 @@ function decodeError(bytes: Uint8Array): DecodeError {
 
 describe("custom-binary malformed input", () => {
   it("unknown version: UNSUPPORTED_VERSION at offset 0 with the byte", () => {
-    const e = decodeError(hex("29 0c 48 65 6c 6c 6f 20 57 6f 72 6c 64 21 7b"));
+    const e = decodeError(hex("39 0c 48 65 6c 6c 6f 20 57 6f 72 6c 64 21 7b"));
     expect(e.code).toBe("UNSUPPORTED_VERSION");
     expect(e.offset).toBe(0);
-    expect(e.byte).toBe(0x29);
-    expect(e.message).toContain("0x29");
+    expect(e.byte).toBe(0x39);
+    expect(e.message).toContain("0x39");
+  });
+
+  it("version 1, every layout of it: UNSUPPORTED_VERSION, saying which version this decoder reads", () => {
+    // Version 1's small test vector, and its game-tick one, whose tick (d8 04) sits where version 2 has match.
+    const small = decodeError(hex("19 0c 48 65 6c 6c 6f 20 57 6f 72 6c 64 21 7b"));
+    expect([small.code, small.offset, small.byte]).toEqual(["UNSUPPORTED_VERSION", 0, 0x19]);
+    expect(small.message).toContain("unsupported version 1 (this decoder reads version 2)");
+    const v1Tick = "1d d8 04 01 01 49 00 00 00 00 00 00 25 40 00 00 00 00 00 00 0a c0 00 00 00 00 00 00 f8 3f 00 00 00 00 00 00 e0 bf";
+    const tick = decodeError(hex(v1Tick));
+    expect([tick.code, tick.offset, tick.byte]).toEqual(["UNSUPPORTED_VERSION", 0, 0x1d]);
+    for (let header = 0x10; header <= 0x1f; header++) expect(decodeError(Uint8Array.of(header, 0, 0, 0)).code).toBe("UNSUPPORTED_VERSION");
   });
 
   it("unknown type: UNKNOWN_TYPE", () => {
-    expect(decodeError(hex("17 00 00")).code).toBe("UNKNOWN_TYPE");
-    expect(decodeError(hex("10")).code).toBe("UNKNOWN_TYPE");
+    expect(decodeError(hex("27 00 00")).code).toBe("UNKNOWN_TYPE");
+    expect(decodeError(hex("20")).code).toBe("UNKNOWN_TYPE");
   });
 
   it("trailing bytes: TRAILING_BYTES naming how many", () => {
-    const e = decodeError(hex("19 0c 48 65 6c 6c 6f 20 57 6f 72 6c 64 21 7b 00 00"));
+    const e = decodeError(hex("29 0c 48 65 6c 6c 6f 20 57 6f 72 6c 64 21 7b 00 00"));
     expect(e.code).toBe("TRAILING_BYTES");
     expect(e.offset).toBe(15);
     expect(e.message).toContain("extra 2 of 17 byte(s)");
   });
 
   it("overlong varint: VARINT_OVERLONG", () => {
-    const e = decodeError(hex("19 00 fb 00"));
+    const e = decodeError(hex("29 00 fb 00"));
     expect(e.code).toBe("VARINT_OVERLONG");
     expect(e.offset).toBe(3);
   });
 
   it("varint over 32 bits: VARINT_TOO_BIG", () => {
-    expect(decodeError(hex("19 00 ff ff ff ff 1f")).code).toBe("VARINT_TOO_BIG");
-    expect(decodeError(hex("19 00 ff ff ff ff 8f 01")).code).toBe("VARINT_TOO_BIG");
-    expect(cb.decode(hex("19 00 ff ff ff ff 0f"))).toEqual({ text: "", num: 4294967295 });
+    expect(decodeError(hex("29 00 ff ff ff ff 1f")).code).toBe("VARINT_TOO_BIG");
+    expect(decodeError(hex("29 00 ff ff ff ff 8f 01")).code).toBe("VARINT_TOO_BIG");
+    expect(cb.decode(hex("29 00 ff ff ff ff 0f"))).toEqual({ text: "", num: 4294967295 });
   });
 
   it("a huge string length is truncation, not an allocation", () => {
-    expect(() => cb.decode(hex("19 ff ff ff ff 0f 41"))).toThrow(RangeError);
+    expect(() => cb.decode(hex("29 ff ff ff ff 0f 41"))).toThrow(RangeError);
   });
 
   it.each([
-    ["lone continuation byte", "11 01 80 00", 2],
-    ["overlong 2-byte form of '/'", "11 02 c0 af 00", 2],
-    ["overlong 3-byte form", "11 03 e0 80 80 00", 3],
-    ["encoded surrogate U+D800", "11 03 ed a0 80 00", 3],
-    ["above U+10FFFF", "11 04 f4 90 80 80 00", 3],
-    ["sequence cut by the string's end", "11 02 e2 82 00", 2],
-    ["0xff", "11 01 ff 00", 2],
+    ["lone continuation byte", "21 01 80 00", 2],
+    ["overlong 2-byte form of '/'", "21 02 c0 af 00", 2],
+    ["overlong 3-byte form", "21 03 e0 80 80 00", 3],
+    ["encoded surrogate U+D800", "21 03 ed a0 80 00", 3],
+    ["above U+10FFFF", "21 04 f4 90 80 80 00", 3],
+    ["sequence cut by the string's end", "21 02 e2 82 00", 2],
+    ["0xff", "21 01 ff 00", 2],
   ])("invalid UTF-8 (%s): INVALID_UTF8 at the bad byte", (_name, bytes, offset) => {
     const e = decodeError(hex(bytes));
     expect(e.code).toBe("INVALID_UTF8");
@@ -123,26 +134,26 @@ describe("custom-binary malformed input", () => {
   });
 
   it("a message flagged ASCII with a non-ASCII string: NOT_ASCII", () => {
-    const e = decodeError(hex("19 02 c3 a9 00"));
+    const e = decodeError(hex("29 02 c3 a9 00"));
     expect(e.code).toBe("NOT_ASCII");
     expect(e.offset).toBe(2);
-    const medium = decodeError(hex("1a 01 41 02 c3 a9 00 00 00 00 00 00 00 00 00"));
+    const medium = decodeError(hex("2a 01 41 02 c3 a9 00 00 00 00 00 00 00 00 00"));
     expect(medium.code).toBe("NOT_ASCII");
     expect(medium.offset).toBe(4);
   });
 
   it("an unflagged message of ASCII strings: ASCII_FLAG_MISSING", () => {
-    expect(decodeError(hex("11 02 41 42 00")).code).toBe("ASCII_FLAG_MISSING");
-    expect(decodeError(hex("11 00 00")).code).toBe("ASCII_FLAG_MISSING");
-    expect(cb.decode(hex("19 00 00"))).toEqual({ text: "", num: 0 });
+    expect(decodeError(hex("21 02 41 42 00")).code).toBe("ASCII_FLAG_MISSING");
+    expect(decodeError(hex("21 00 00")).code).toBe("ASCII_FLAG_MISSING");
+    expect(cb.decode(hex("29 00 00"))).toEqual({ text: "", num: 0 });
   });
 
   it("a real U+FFFD in the text is accepted", () => {
-    expect(cb.decode(hex("11 03 ef bf bd 00"))).toEqual({ text: "\uFFFD", num: 0 });
+    expect(cb.decode(hex("21 03 ef bf bd 00"))).toEqual({ text: "\uFFFD", num: 0 });
   });
 
   it("a byte-order mark is kept as a character", () => {
-    expect(cb.decode(hex("11 03 ef bb bf 00"))).toEqual({ text: "\uFEFF", num: 0 });
+    expect(cb.decode(hex("21 03 ef bb bf 00"))).toEqual({ text: "\uFEFF", num: 0 });
   });
 
   it("decodes from a view into a larger buffer (byteOffset respected)", () => {
@@ -201,9 +212,9 @@ describe("custom-binary edge values", () => {
   });
 
   it("sets the ASCII flag exactly when every string is ASCII", () => {
-    expect(cb.encode({ text: "abc", num: 1 })[0]).toBe(0x19);
-    expect(cb.encode({ text: "abç", num: 1 })[0]).toBe(0x11);
-    expect(cb.encode({ ...ARTICLE_MESSAGES.large, text4: "x".repeat(30) + "é" })[0]).toBe(0x13);
+    expect(cb.encode({ text: "abc", num: 1 })[0]).toBe(0x29);
+    expect(cb.encode({ text: "abç", num: 1 })[0]).toBe(0x21);
+    expect(cb.encode({ ...ARTICLE_MESSAGES.large, text4: "x".repeat(30) + "é" })[0]).toBe(0x23);
   });
 
   it("in views mode (V8's faster one) every encoding stays intact while later ones fill the slab and the next", () => {
@@ -273,7 +284,7 @@ describe("custom-binary error vectors from docs/custom-binary.md", () => {
   }
 
   it("fields a layout does not name are not written, and NaN comes back as NaN", () => {
-    expect(Buffer.from(cb.encode({ text: "a", num: 1, extra: 5 } as unknown as Message)).toString("hex")).toBe("19016101");
+    expect(Buffer.from(cb.encode({ text: "a", num: 1, extra: 5 } as unknown as Message)).toString("hex")).toBe("29016101");
     const nan = cb.decode(cb.encode({ text: "", text2: "", num: 1, decimal: NaN })) as { decimal: number };
     expect(Number.isNaN(nan.decimal)).toBe(true);
   });

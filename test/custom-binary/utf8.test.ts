@@ -37,7 +37,7 @@ describe("custom-binary without Buffer methods (the browser strategy)", () => {
   });
 
   it("round-trips the article's messages to the spec's bytes, and varied ones exactly", () => {
-    expect(Array.from(cb.encode(ARTICLE_MESSAGES.small))).toEqual([0x19, 0x0c, ...new TextEncoder().encode("Hello World!"), 0x7b]);
+    expect(Array.from(cb.encode(ARTICLE_MESSAGES.small))).toEqual([0x29, 0x0c, ...new TextEncoder().encode("Hello World!"), 0x7b]);
     const messages: Message[] = [
       ...makeMessages("small", { count: 200, seed: 4, fixed: false }),
       ...makeMessages("medium", { count: 200, seed: 4, fixed: false }),
@@ -85,16 +85,16 @@ describe("custom-binary without Buffer methods (the browser strategy)", () => {
   });
 
   it("refuses a flagged message with non-ASCII bytes and truncation the same way", () => {
-    expect(() => cb.decode(Uint8Array.from([0x19, 0x02, 0xc3, 0xa9, 0x00]))).toThrow(/NOT_ASCII/);
+    expect(() => cb.decode(Uint8Array.from([0x29, 0x02, 0xc3, 0xa9, 0x00]))).toThrow(/NOT_ASCII/);
     for (const length of [20, 100]) {
       // A long flagged span with one valid two-byte character at string offset 15.
       const body = new Array<number>(length).fill(0x61);
       body[15] = 0xc3;
       body[16] = 0xa9;
-      expect(() => cb.decode(Uint8Array.from([0x19, length, ...body, 0x00]))).toThrow(expect.objectContaining({ code: "NOT_ASCII", offset: 2 + 15 }));
+      expect(() => cb.decode(Uint8Array.from([0x29, length, ...body, 0x00]))).toThrow(expect.objectContaining({ code: "NOT_ASCII", offset: 2 + 15 }));
     }
-    expect(() => cb.decode(Uint8Array.from([0x11, 0x02, 0x41, 0x42, 0x00]))).toThrow(/ASCII_FLAG_MISSING/);
-    expect(() => cb.decode(Uint8Array.from([0x19, 0x05, 0x41]))).toThrow(RangeError);
+    expect(() => cb.decode(Uint8Array.from([0x21, 0x02, 0x41, 0x42, 0x00]))).toThrow(/ASCII_FLAG_MISSING/);
+    expect(() => cb.decode(Uint8Array.from([0x29, 0x05, 0x41]))).toThrow(RangeError);
     expect(() => cb.encode({ text: "a\uD800", num: 1 })).toThrow(/lone UTF-16 surrogate/);
   });
 });

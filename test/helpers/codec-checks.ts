@@ -196,7 +196,7 @@ export function checkProtobufWire(codec: Codec, options: { chatNote?: string } =
   it("game-tick: the state enum travels as a varint and comes back as the message's number", () => {
     const pc = codec.forPayload("game-tick");
     for (const state of [0, 1, 2, 3]) {
-      const m = { tick: 1, entities: [{ id: 1, state, x: 1, y: 0, z: 0, vx: 0, vy: 0, vz: 0 }] };
+      const m = { match: 1, tick: 1, entities: [{ id: 1, state, x: 1, y: 0, z: 0, vx: 0, vy: 0, vz: 0 }] };
       expect(describeMismatch(m, pc.decode(pc.encode(m)))).toBeUndefined();
     }
   });

@@ -32,8 +32,11 @@ export const EDGE: Record<string, Message[]> = {
     { id: 1, room: 2, user: "a", text: "b", sentAt: 2 ** 32, reactions: [{ emoji: "❤️", count: 4294967295 }, { emoji: "🎉", count: 1 }], editedAt: 1 },
   ],
   "game-tick": [
-    { tick: 0, entities: [] },
+    { match: 0, tick: 0, entities: [] },
+    // match above 2^31 - 1: an int32 read of it would come back negative
+    { match: 2147483648, tick: 1, entities: [{ id: 1, state: 1, x: 0, y: 0, z: 0, vx: 0, vy: 0, vz: 0 }] },
     {
+      match: 4294967295,
       tick: 4294967295,
       entities: [
         { id: 0, state: 3, x: Number.MAX_VALUE, y: 5e-324, z: 0, vx: -1e-300, vy: 0.1 + 0.2, vz: -Number.MAX_VALUE },

@@ -25,8 +25,9 @@ const CODECS = BUILT_IN.names;
 const WRONG_SET_SHAPES = [
   { ...EXAMPLE_MESSAGES.chat, reactions: [{ emoji: 1, count: 1 }] },
   { ...EXAMPLE_MESSAGES.chat, replyTo: null },
-  { tick: 1, entities: [{ id: 1 }] },
-  { tick: 1, entities: [{ ...(EXAMPLE_MESSAGES["game-tick"] as { entities: object[] }).entities[0], state: 9 }] },
+  { match: 1, tick: 1, entities: [{ id: 1 }] },
+  { match: 1, tick: 1, entities: [{ ...(EXAMPLE_MESSAGES["game-tick"] as { entities: object[] }).entities[0], state: 9 }] },
+  { ...EXAMPLE_MESSAGES["game-tick"], match: 2 ** 32 },
   { ...EXAMPLE_MESSAGES.market, seq: -1 },
   { ...EXAMPLE_MESSAGES.market, ts: 2 ** 53 },
 ];

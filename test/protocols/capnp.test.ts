@@ -69,7 +69,7 @@ describe("capnp codec", () => {
       expect(describeMismatch(m, pc.decode(pc.encode(m)))).toBeUndefined();
     }
     const tick = capnpCodec.forPayload("game-tick");
-    const m = { tick: 1, entities: [{ id: 1, state: 2, x: -0, y: NaN, z: Infinity, vx: -Infinity, vy: -0, vz: 0 }] };
+    const m = { match: 1, tick: 1, entities: [{ id: 1, state: 2, x: -0, y: NaN, z: Infinity, vx: -Infinity, vy: -0, vz: 0 }] };
     expect(describeMismatch(m, tick.decode(tick.encode(m)))).toBeUndefined();
   });
 

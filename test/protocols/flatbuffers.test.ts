@@ -82,7 +82,7 @@ describe("flatbuffers codec", () => {
     const negZero = pc.decode(pc.encode({ ...EXAMPLE_MESSAGES.medium, decimal: -0 })) as { decimal: number };
     expect(Object.is(negZero.decimal, 0)).toBe(true);
     const tick = flatbuffersCodec.forPayload("game-tick");
-    const m = { tick: 1, entities: [{ id: 1, state: 2, x: -0, y: NaN, z: Infinity, vx: -Infinity, vy: -0, vz: 0 }] };
+    const m = { match: 1, tick: 1, entities: [{ id: 1, state: 2, x: -0, y: NaN, z: Infinity, vx: -Infinity, vy: -0, vz: 0 }] };
     expect(describeMismatch(m, tick.decode(tick.encode(m)))).toBeUndefined();
   });
 
@@ -150,7 +150,7 @@ describe("flatbuffers codec", () => {
       medium: ["text", 0, hugeLength],
       large: ["text", 0, hugeLength],
       chat: ["user", 2, hugeLength],
-      "game-tick": ["entities", 1, hugeLength],
+      "game-tick": ["entities", 2, hugeLength],
       market: ["seq", 1, hugeUlong],
     };
     expectKeyReadLazily(

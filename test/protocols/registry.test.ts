@@ -25,7 +25,7 @@ const SMALL_VECTORS: Record<string, string> = {
   // field 1 wire type 2 (0a), length 12; field 2 wire type 0 (10), varint 123
   protobuf: "0a0c" + ascii("Hello World!") + "107b",
   // docs/custom-binary.md
-  "custom-binary": "190c" + ascii("Hello World!") + "7b",
+  "custom-binary": "290c" + ascii("Hello World!") + "7b",
   // The same Protobuf bytes from two other libraries.
   pbf: "0a0c" + ascii("Hello World!") + "107b",
   "protobuf-es": "0a0c" + ascii("Hello World!") + "107b",

@@ -84,7 +84,13 @@ describe("the schema validator and the range checks", () => {
   it("range errors name the field and its range", () => {
     const ranges = rangeChecker("game-tick");
     const entity = (EXAMPLE_MESSAGES["game-tick"] as { entities: object[] }).entities[0]!;
-    expect(() => ranges({ tick: 1, entities: [entity, { ...entity, state: 5 }] })).toThrow("field 'entities[1].state' is 5, not an integer 0..3");
+    expect(() => ranges({ match: 1, tick: 1, entities: [entity, { ...entity, state: 5 }] })).toThrow("field 'entities[1].state' is 5, not an integer 0..3");
+    // match is a uint32: an Avro long or any schema's wider integer would carry these, the range check does not.
+    expect(() => ranges({ ...EXAMPLE_MESSAGES["game-tick"], match: 2 ** 32 })).toThrow("field 'match' is 4294967296, outside uint32's 0..4294967295");
+    expect(() => ranges({ ...EXAMPLE_MESSAGES["game-tick"], match: -1 })).toThrow("field 'match' is -1, outside uint32's 0..4294967295");
+    expect(() => shapeValidator("game-tick")({ ...EXAMPLE_MESSAGES["game-tick"], match: 2 ** 32 })).toThrow(/match/);
+    expect(() => shapeValidator("game-tick")({ ...EXAMPLE_MESSAGES["game-tick"], match: 1.5 })).toThrow(/match/);
+    expect(() => ranges({ ...EXAMPLE_MESSAGES["game-tick"], match: 4294967295 })).not.toThrow();
     expect(() => rangeChecker("market")({ ...EXAMPLE_MESSAGES.market, seq: -3 })).toThrow("field 'seq' is -3, outside uint53's 0..9007199254740991");
   });
 });

@@ -121,6 +121,8 @@ export const Entity = /*#__PURE__*/ Object.freeze(/*#__PURE__*/ Object.assign(
 
 export interface GameTick {
 
+  readonly match: number;
+
   readonly tick: number;
 
   readonly entities: Entity[];
@@ -146,6 +148,7 @@ export const GameTick = /*#__PURE__*/ Object.freeze(/*#__PURE__*/ Object.assign(
     },
 
     encodeInto(record: GameTick, view: BebopView): void {
+      view.writeUint32(record.match);
       view.writeUint32(record.tick);
       {
         const length0 = record.entities.length;
@@ -166,19 +169,22 @@ export const GameTick = /*#__PURE__*/ Object.freeze(/*#__PURE__*/ Object.assign(
     readFrom(view: BebopView): GameTick {
       let field0: number;
       field0 = view.readUint32();
-      let field1: Entity[];
+      let field1: number;
+      field1 = view.readUint32();
+      let field2: Entity[];
       {
         const length0 = view.readUint32();
-        field1 = [];
+        field2 = [];
         for (let i0 = 0; i0 < length0; i0++) {
           let x0: Entity;
           x0 = Entity.readFrom(view);
-          field1[i0] = x0;
+          field2[i0] = x0;
         }
       }
       return {
-        tick: field0,
-        entities: field1,
+        match: field0,
+        tick: field1,
+        entities: field2,
       };
     },
   }

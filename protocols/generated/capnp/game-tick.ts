@@ -73,11 +73,17 @@ export class GameTick extends $.Struct {
     size: new $.ObjectSize(8, 1),
   };
   static _Entities: $.ListCtor<Entity>;
-  get tick(): number {
+  get match(): number {
     return $.utils.getUint32(0, this);
   }
-  set tick(value: number) {
+  set match(value: number) {
     $.utils.setUint32(0, value, this);
+  }
+  get tick(): number {
+    return $.utils.getUint32(4, this);
+  }
+  set tick(value: number) {
+    $.utils.setUint32(4, value, this);
   }
   _adoptEntities(value: $.Orphan<$.List<Entity>>): void {
     $.utils.adopt(value, $.utils.getPointer(0, this));

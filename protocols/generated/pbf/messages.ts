@@ -134,17 +134,19 @@ export function writeEntity(obj, pbf) {
 }
 
 export function readGameTick(pbf, end) {
-    const obj = {tick: 0, entities: []};
+    const obj = {match: 0, tick: 0, entities: []};
     let field;
     while ((field = pbf.nextField(end))) {
-        if (field === 1) obj.tick = pbf.readVarint();
-        else if (field === 2) obj.entities.push(readEntity(pbf, pbf.readVarint() + pbf.pos));
+        if (field === 1) obj.match = pbf.readVarint();
+        else if (field === 2) obj.tick = pbf.readVarint();
+        else if (field === 3) obj.entities.push(readEntity(pbf, pbf.readVarint() + pbf.pos));
     }
     return obj;
 }
 export function writeGameTick(obj, pbf) {
-    if (obj.tick) pbf.writeVarintField(1, obj.tick);
-    if (obj.entities) for (const item of obj.entities) pbf.writeMessage(2, writeEntity, item);
+    if (obj.match) pbf.writeVarintField(1, obj.match);
+    if (obj.tick) pbf.writeVarintField(2, obj.tick);
+    if (obj.entities) for (const item of obj.entities) pbf.writeMessage(3, writeEntity, item);
 }
 
 export function readMarket(pbf, end) {

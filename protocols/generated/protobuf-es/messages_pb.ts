@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file messages.proto.
  */
 export const file_messages: GenFile = /*@__PURE__*/
-  fileDesc("Cg5tZXNzYWdlcy5wcm90bxIHd3NiZW5jaCIiCgVTbWFsbBIMCgR0ZXh0GAEgASgJEgsKA251bRgCIAEoDSJDCgZNZWRpdW0SDAoEdGV4dBgBIAEoCRINCgV0ZXh0MhgCIAEoCRILCgNudW0YAyABKA0SDwoHZGVjaW1hbBgEIAEoASKAAQoFTGFyZ2USDAoEdGV4dBgBIAEoCRINCgV0ZXh0MhgCIAEoCRINCgV0ZXh0MxgDIAEoCRINCgV0ZXh0NBgEIAEoCRILCgNudW0YBSABKA0SDwoHZGVjaW1hbBgGIAEoARIMCgRudW0yGAcgASgREhAKCGRlY2ltYWwyGAggASgBIigKCFJlYWN0aW9uEg0KBWVtb2ppGAEgASgJEg0KBWNvdW50GAIgASgNIrgBCgRDaGF0EgoKAmlkGAEgASgNEgwKBHJvb20YAiABKA0SDAoEdXNlchgDIAEoCRIMCgR0ZXh0GAQgASgJEg4KBnNlbnRBdBgFIAEoBBIkCglyZWFjdGlvbnMYBiADKAsyES53c2JlbmNoLlJlYWN0aW9uEhQKB3JlcGx5VG8YByABKA1IAIgBARIVCghlZGl0ZWRBdBgIIAEoBEgBiAEBQgoKCF9yZXBseVRvQgsKCV9lZGl0ZWRBdCJ+CgZFbnRpdHkSCgoCaWQYASABKA0SIwoFc3RhdGUYAiABKA4yFC53c2JlbmNoLkVudGl0eVN0YXRlEgkKAXgYAyABKAESCQoBeRgEIAEoARIJCgF6GAUgASgBEgoKAnZ4GAYgASgBEgoKAnZ5GAcgASgBEgoKAnZ6GAggASgBIjsKCEdhbWVUaWNrEgwKBHRpY2sYASABKA0SIQoIZW50aXRpZXMYAiADKAsyDy53c2JlbmNoLkVudGl0eSJtCgZNYXJrZXQSDgoGc3ltYm9sGAEgASgJEgsKA3NlcRgCIAEoBBIKCgJ0cxgDIAEoBBILCgNiaWQYBCABKAESDwoHYmlkU2l6ZRgFIAEoARILCgNhc2sYBiABKAESDwoHYXNrU2l6ZRgHIAEoASo8CgtFbnRpdHlTdGF0ZRIICgRJRExFEAASCgoGTU9WSU5HEAESDQoJQVRUQUNLSU5HEAISCAoEREVBRBADYgZwcm90bzM");
+  fileDesc("Cg5tZXNzYWdlcy5wcm90bxIHd3NiZW5jaCIiCgVTbWFsbBIMCgR0ZXh0GAEgASgJEgsKA251bRgCIAEoDSJDCgZNZWRpdW0SDAoEdGV4dBgBIAEoCRINCgV0ZXh0MhgCIAEoCRILCgNudW0YAyABKA0SDwoHZGVjaW1hbBgEIAEoASKAAQoFTGFyZ2USDAoEdGV4dBgBIAEoCRINCgV0ZXh0MhgCIAEoCRINCgV0ZXh0MxgDIAEoCRINCgV0ZXh0NBgEIAEoCRILCgNudW0YBSABKA0SDwoHZGVjaW1hbBgGIAEoARIMCgRudW0yGAcgASgREhAKCGRlY2ltYWwyGAggASgBIigKCFJlYWN0aW9uEg0KBWVtb2ppGAEgASgJEg0KBWNvdW50GAIgASgNIrgBCgRDaGF0EgoKAmlkGAEgASgNEgwKBHJvb20YAiABKA0SDAoEdXNlchgDIAEoCRIMCgR0ZXh0GAQgASgJEg4KBnNlbnRBdBgFIAEoBBIkCglyZWFjdGlvbnMYBiADKAsyES53c2JlbmNoLlJlYWN0aW9uEhQKB3JlcGx5VG8YByABKA1IAIgBARIVCghlZGl0ZWRBdBgIIAEoBEgBiAEBQgoKCF9yZXBseVRvQgsKCV9lZGl0ZWRBdCJ+CgZFbnRpdHkSCgoCaWQYASABKA0SIwoFc3RhdGUYAiABKA4yFC53c2JlbmNoLkVudGl0eVN0YXRlEgkKAXgYAyABKAESCQoBeRgEIAEoARIJCgF6GAUgASgBEgoKAnZ4GAYgASgBEgoKAnZ5GAcgASgBEgoKAnZ6GAggASgBIkoKCEdhbWVUaWNrEg0KBW1hdGNoGAEgASgNEgwKBHRpY2sYAiABKA0SIQoIZW50aXRpZXMYAyADKAsyDy53c2JlbmNoLkVudGl0eSJtCgZNYXJrZXQSDgoGc3ltYm9sGAEgASgJEgsKA3NlcRgCIAEoBBIKCgJ0cxgDIAEoBBILCgNiaWQYBCABKAESDwoHYmlkU2l6ZRgFIAEoARILCgNhc2sYBiABKAESDwoHYXNrU2l6ZRgHIAEoASo8CgtFbnRpdHlTdGF0ZRIICgRJRExFEAASCgoGTU9WSU5HEAESDQoJQVRUQUNLSU5HEAISCAoEREVBRBADYgZwcm90bzM");
 
 /**
  * @generated from message wsbench.Small
@@ -257,16 +257,27 @@ export const EntitySchema: GenMessage<Entity> = /*@__PURE__*/
   messageDesc(file_messages, 5);
 
 /**
+ * match is game-tick's routing key (protocols/messages.ts ROUTING_KEYS):
+ * a game server sends each tick to the players of its match. It is field
+ * 1, as it is first in the shape; tick and entities moved from 1 and 2 to
+ * 2 and 3 when it was added, so a reader of the older GameTick cannot read
+ * these frames (it would take match for tick).
+ *
  * @generated from message wsbench.GameTick
  */
 export type GameTick = Message<"wsbench.GameTick"> & {
   /**
-   * @generated from field: uint32 tick = 1;
+   * @generated from field: uint32 match = 1;
+   */
+  match: number;
+
+  /**
+   * @generated from field: uint32 tick = 2;
    */
   tick: number;
 
   /**
-   * @generated from field: repeated wsbench.Entity entities = 2;
+   * @generated from field: repeated wsbench.Entity entities = 3;
    */
   entities: Entity[];
 };

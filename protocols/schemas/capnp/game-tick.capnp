@@ -1,5 +1,6 @@
 # A game-state tick (protocols/shapes.ts "game-tick").
-#   tick, id: uint32 -> UInt32
+#   match, tick, id: uint32 -> UInt32 (match and tick share the root's one
+#     data word, so adding match cost no bytes)
 #   state: enum idle/moving/attacking/dead (0-3) -> EntityState (a 16-bit enum)
 #   x, y, z, vx, vy, vz: double -> Float64
 #   entities: array of Entity -> List(Entity), a list of structs laid out inline
@@ -24,6 +25,7 @@ struct Entity {
 }
 
 struct GameTick {
-  tick @0 :UInt32;
-  entities @1 :List(Entity);
+  match @0 :UInt32;
+  tick @1 :UInt32;
+  entities @2 :List(Entity);
 }

@@ -113,6 +113,31 @@ describe("message sets", () => {
     expect(entities.some((e) => e.vx === 0)).toBe(true);
   });
 
+  it("game-tick: match, the routing key, is one of 32 matches on the server, each about as often", () => {
+    const ticks = sample<GameTickMessage>("game-tick", 3200);
+    const counts = new Map<number, number>();
+    for (const m of ticks) {
+      expect(Number.isInteger(m.match) && m.match >= 1 && m.match <= 32, String(m.match)).toBe(true);
+      expect(Object.keys(m)).toEqual(["match", "tick", "entities"]);
+      counts.set(m.match, (counts.get(m.match) ?? 0) + 1);
+    }
+    expect([...counts.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
+    // 100 expected per match; a uniform draw stays well inside 50..150.
+    for (const [match, n] of counts) expect(n, `match ${match}`).toBeGreaterThan(50);
+    for (const [match, n] of counts) expect(n, `match ${match}`).toBeLessThan(150);
+  });
+
+  it("game-tick: match draws from a stream of its own, so a seed's ticks and entities are what they were before match existed", () => {
+    const [a, b, c] = makeMessages("game-tick", { count: 3, seed: 1, fixed: false }) as GameTickMessage[];
+    // The values seed 1 gave before match was added (tick, entity count, first entity's id).
+    expect([a, b, c].map((m) => [m!.tick, m!.entities.length, m!.entities[0]!.id])).toEqual([
+      [6116227, 25, 73489],
+      [3044503, 26, 1647],
+      [8320352, 9, 29706],
+    ]);
+    expect([a, b, c].map((m) => m!.match)).toEqual([22, 16, 28]);
+  });
+
   it("market: prices on each instrument's tick, bid below ask, sequence numbers and microsecond timestamps above 2^32", () => {
     const quotes = sample<MarketMessage>("market");
     expect(new Set(quotes.map((m) => m.symbol)).size).toBeGreaterThan(5);

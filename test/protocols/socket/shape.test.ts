@@ -28,6 +28,9 @@ describe("shape check", () => {
     expect(shapeError("chat", { ...chat, reactions: [null] })).toBe("expected an object in 'reactions', got null");
     expect(shapeError("chat", { ...chat, sentAt: 2 ** 53 })).toBe("field 'sentAt' is not an integer 0..9007199254740991");
     expect(shapeError("game-tick", { ...tick, entities: [{ ...tick.entities[0]!, state: 4 }] })).toBe("field 'entities[0].state' is not an integer 0..3");
+    expect(shapeError("game-tick", { ...tick, match: 2 ** 32 })).toBe("field 'match' is not an integer 0..4294967295");
+    const { match: _m, ...noMatch } = tick;
+    expect(shapeError("game-tick", noMatch)).toBe("field 'match' is missing");
     expect(shapeError("market", { ...SET_EXAMPLES.market, bid: "1" })).toBe("field 'bid' is not a number");
   });
 

@@ -25,31 +25,40 @@ static getSizePrefixedRootAsGameTick(bb:flatbuffers.ByteBuffer, obj?:GameTick):G
   return (obj || new GameTick()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
-tick():number {
+match():number {
   const offset = this.bb!.__offset(this.bb_pos, 4);
   return offset ? this.bb!.readUint32(this.bb_pos + offset) : 0;
 }
 
-entities(index: number, obj?:Entity):Entity|null {
+tick():number {
   const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readUint32(this.bb_pos + offset) : 0;
+}
+
+entities(index: number, obj?:Entity):Entity|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
   return offset ? (obj || new Entity()).__init(this.bb!.__vector(this.bb_pos + offset) + index * 56, this.bb!) : null;
 }
 
 entitiesLength():number {
-  const offset = this.bb!.__offset(this.bb_pos, 6);
+  const offset = this.bb!.__offset(this.bb_pos, 8);
   return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
 }
 
 static startGameTick(builder:flatbuffers.Builder) {
-  builder.startObject(2);
+  builder.startObject(3);
+}
+
+static addMatch(builder:flatbuffers.Builder, match:number) {
+  builder.addFieldInt32(0, match, 0);
 }
 
 static addTick(builder:flatbuffers.Builder, tick:number) {
-  builder.addFieldInt32(0, tick, 0);
+  builder.addFieldInt32(1, tick, 0);
 }
 
 static addEntities(builder:flatbuffers.Builder, entitiesOffset:flatbuffers.Offset) {
-  builder.addFieldOffset(1, entitiesOffset, 0);
+  builder.addFieldOffset(2, entitiesOffset, 0);
 }
 
 static startEntitiesVector(builder:flatbuffers.Builder, numElems:number) {
@@ -69,8 +78,9 @@ static finishSizePrefixedGameTickBuffer(builder:flatbuffers.Builder, offset:flat
   builder.finish(offset, undefined, true);
 }
 
-static createGameTick(builder:flatbuffers.Builder, tick:number, entitiesOffset:flatbuffers.Offset):flatbuffers.Offset {
+static createGameTick(builder:flatbuffers.Builder, match:number, tick:number, entitiesOffset:flatbuffers.Offset):flatbuffers.Offset {
   GameTick.startGameTick(builder);
+  GameTick.addMatch(builder, match);
   GameTick.addTick(builder, tick);
   GameTick.addEntities(builder, entitiesOffset);
   return GameTick.endGameTick(builder);
