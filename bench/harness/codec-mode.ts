@@ -21,7 +21,7 @@
 import type { Codec } from "../../protocols/codec.ts";
 import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
 import type { Clock, ClockCalibration } from "./clock.ts";
-import { CodecCase } from "./codec-case.ts";
+import { CodecCase, type FreshLists } from "./codec-case.ts";
 import { isExcluded } from "./exclusions.ts";
 import { messagesFor } from "./generator.ts";
 import { createRng } from "./random.ts";
@@ -110,6 +110,16 @@ function roundsInSpan(runs: number, roundsPerRun: number, span: { from: number; 
   return n;
 }
 
+/**
+ * The echo, read-one and validated loops' own messages (codec-case.ts, FreshLists): the
+ * generator's with seeds of their own; a user's messages and --fixed have no others.
+ */
+function freshLists(settings: Settings, payload: PayloadName, iterations: number, messages: Message[]): FreshLists {
+  if (!isBuiltIn(payload) || settings.fixed) return { echo: messages, readOne: messages, validated: messages };
+  const other = (k: number): Message[] => messagesFor({ ...settings, seed: (settings.seed + 0x9e3779b9 * k) >>> 0 }, payload, iterations);
+  return { echo: other(1), readOne: other(2), validated: other(3) };
+}
+
 export async function runCodecMode(settings: Settings, ctx: CodecModeContext): Promise<CodecModeResult> {
   const now = ctx.clock.now;
   const started = now();
@@ -118,6 +128,8 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
   const versionOf = ctx.libraryVersion ?? (() => "");
   const messages = new Map<PayloadName, Message[]>();
   for (const payload of settings.payloads) messages.set(payload, messagesFor(settings, payload, iterations));
+  const fresh = new Map<PayloadName, FreshLists>();
+  for (const payload of settings.payloads) fresh.set(payload, freshLists(settings, payload, iterations, messages.get(payload)!));
   const floors = loopFloors(messages, settings, ctx);
   const caseContext = { clock: ctx.clock, calibration: ctx.calibration, iterations, warmup: settings.warmup.codec, client: ctx.client ?? "inprocess", clientLibrary: ctx.clientLibrary ?? "" };
   const rng = createRng(settings.seed ^ 0x5bd1e995);
@@ -132,7 +144,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
   let stopped = false;
 
   for (const payload of settings.payloads) {
-    const cases = ctx.codecs.filter((codec) => !isExcluded(settings, codec.name, payload)).map((codec) => new CodecCase(codec, payload, messages.get(payload)!, caseContext, settings.allowLossy && !isBuiltIn(payload)));
+    const cases = ctx.codecs.filter((codec) => !isExcluded(settings, codec.name, payload)).map((codec) => new CodecCase(codec, payload, messages.get(payload)!, caseContext, settings.allowLossy && !isBuiltIn(payload), fresh.get(payload)));
     const progress = (stage: "verify" | "warmup" | "run", codec: string, run: number): void =>
       ctx.onProgress?.({ mode: "codec", stage, codec, payload, run, runs, done: Math.round(done), total, elapsedMs: now() - started });
     for (const c of cases) {
