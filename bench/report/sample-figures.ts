@@ -10,7 +10,7 @@
 import { BUILT_IN } from "../../protocols/registry.ts";
 import type { BenchResults, CaseRatios, CaseResult, Environment, Estimate, Ratio } from "../harness/results.ts";
 import { PAYLOAD_NAMES, ROUTING_KEYS } from "../../protocols/messages.ts";
-import { ratioFigure } from "./format.ts";
+import { count, formatNs, ratioFigure } from "./format.ts";
 import { ReportError } from "./report-errors.ts";
 
 /** Where the README's block starts and ends. */
@@ -169,6 +169,8 @@ export interface SampleSet {
   everyCodec: readonly Sample[];
   /** Codec mode with every codec on every payload and its access patterns (read-one, validated). */
   patterns: Sample;
+  /** Route mode (`--modes route`): the server as a router, forwarding and recoding. */
+  route: Sample;
 }
 
 /** A case's ratio to json's, json itself at 1 (a results file stores no ratio of json to itself); NaN where it has none. */
@@ -243,6 +245,38 @@ function patternsTable(sample: Sample): string[] {
   return lines;
 }
 
+/** Codecs per payload the route table shows, least server CPU forwarding first (json besides, wherever it ranks). */
+const ROUTE_SHOWN = 5;
+
+/**
+ * Route mode per payload, the ROUTE_SHOWN codecs that cost the server least forwarding and json:
+ * their CPU per routed message forwarding and recoding, each relative to json's same router, and
+ * recoding over forwarding; then the deliveries of every codec.
+ */
+function routeTable(sample: Sample): string[] {
+  const lines = ["| payload (key) | codec | reads key by | CPU forwarding | vs json | CPU recoding | vs json | recoding / forwarding |", "|---|---|---|---|---|---|---|---|"];
+  const ratio = (c: CaseResult, pick: (r: CaseRatios) => Ratio | undefined): string => (c.codec === "json" ? "1.00" : ratioCell(c, pick).text);
+  let expected = 0;
+  let delivered = 0;
+  let misrouted = 0;
+  for (const payload of PAYLOAD_NAMES) {
+    const of = sample.results.cases.filter((c) => c.verified && c.mode === "route" && c.payload === payload && c.route !== undefined).sort((a, b) => a.route!.forward.cpuNs.median - b.route!.forward.cpuNs.median);
+    for (const c of of) {
+      const r = c.route!;
+      expected += r.expected;
+      delivered += r.delivered;
+      misrouted += r.misrouted;
+      if (of.indexOf(c) >= ROUTE_SHOWN && c.codec !== "json") continue;
+      lines.push(
+        `| ${payload} (${ROUTING_KEYS[payload]}) | ${c.codec} | ${r.keyAccess} | ${formatNs(r.forward.cpuNs.median)} | ${ratio(c, (x) => x.routeVsJson)} | ${formatNs(r.recode.cpuNs.median)} | ${ratio(c, (x) => x.routeRecodeVsJson)} | ${r.recodeOverForward ? r.recodeOverForward.value.toFixed(2) : "-"} |`,
+      );
+    }
+  }
+  if (expected === 0) return [];
+  const first = sample.results.cases.find((c) => c.route !== undefined)!.route!;
+  return [...lines, "", `Deliveries, every codec: ${count(delivered)} of ${count(expected)} expected (${first.members} members, ${first.publishers} routers per way), ${count(misrouted)} misrouted.`];
+}
+
 export function sampleFigures(set: SampleSet): string {
   const { runs, calibrated, sweeps, other } = set;
   const first = runs[0]!;
@@ -271,6 +305,10 @@ export function sampleFigures(set: SampleSet): string {
   const patterns = patternsTable(set.patterns);
   if (patterns.length > 2) {
     out.push("", `What an app does with a message, \`${set.patterns.name}\` (${machineLine(set.patterns.results)}, codec mode, every codec): the three fastest at each access pattern, each time relative to json's same work (read-one: \`JSON.parse\` and the field; validated: \`JSON.parse\` and the schema validator).`, "", ...patterns);
+  }
+  const route = routeTable(set.route);
+  if (route.length > 0) {
+    out.push("", `The server as a router, \`${set.route.name}\` (${machineLine(set.route.results)}, route mode): the server's CPU per routed message, forwarding the bytes (the key read as the codec allows) and recoding (decode, encode again), each relative to json's same router, median of the slices ± its 95% interval; per payload the ${ROUTE_SHOWN} codecs that cost it least forwarding, and json (the file has every codec).`, "", ...route);
   }
   out.push("", FIGURES_END);
   return out.join("\n");

@@ -11,6 +11,10 @@ const COLUMNS = [
   "knee_rate", "knee_missed_rate",
   "read_one_ns", "read_one_vs_json", "read_one_vs_json_ci95_low", "read_one_vs_json_ci95_high",
   "validated_ns", "validated_vs_json", "validated_vs_json_ci95_low", "validated_vs_json_ci95_high",
+  "key_access", "route_cpu_ns", "route_recode_cpu_ns", "route_recode_over_forward", "route_members", "route_routers",
+  "route_deliveries_expected", "route_delivered", "route_misrouted",
+  "route_cpu_vs_json", "route_cpu_vs_json_ci95_low", "route_cpu_vs_json_ci95_high",
+  "route_recode_cpu_vs_json", "route_recode_cpu_vs_json_ci95_low", "route_recode_cpu_vs_json_ci95_high",
 ];
 
 /** A results CSV of the given rows (each a partial record by column name). */
@@ -78,7 +82,38 @@ describe("sampleFigures", () => {
       ]),
     ),
   };
-  const block = sampleFigures({ runs: [run("a.csv", 0.5), run("b.csv", 0.6)], calibrated, sweeps: [sweep(20000, 24000), sweep(24000, "")], other: run("c.csv", 1), everyCodec: [everyCodec, inServer], patterns });
+  const routed = (codec: string, forward: number, recode: number, over: Partial<Record<string, number>> = {}) => ({
+    mode: "route",
+    codec,
+    payload: "chat",
+    key_access: codec === "json" ? "decode" : "offset",
+    route_cpu_ns: forward,
+    route_recode_cpu_ns: recode,
+    route_recode_over_forward: recode / forward,
+    route_members: 8,
+    route_routers: 4,
+    route_deliveries_expected: 1000,
+    route_delivered: 1000,
+    route_misrouted: 0,
+    ...over,
+  });
+  const route: Sample = {
+    name: "route.csv",
+    results: resultsFromFile(
+      csv([
+        routed("json", 7000, 8000),
+        { ...routed("custom-binary", 5600, 6000), ...ratio("route_cpu_vs_json", 0.8), ...ratio("route_recode_cpu_vs_json", 0.75) },
+        { ...routed("protobuf", 6300, 12000), ...ratio("route_cpu_vs_json", 0.9), ...ratio("route_recode_cpu_vs_json", 1.5) },
+      ]),
+    ),
+  };
+  const block = sampleFigures({ runs: [run("a.csv", 0.5), run("b.csv", 0.6)], calibrated, sweeps: [sweep(20000, 24000), sweep(24000, "")], other: run("c.csv", 1), everyCodec: [everyCodec, inServer], patterns, route });
+
+  it("shows the router's CPU per message forwarding and recoding, least first, and the deliveries", () => {
+    const part = block.slice(block.indexOf("The server as a router, `route.csv`"));
+    expect(part).toContain("| chat (room) | custom-binary | offset | 5.60 µs | 0.80 ± 2.0% | 6.00 µs | 0.75 ± 2.0% | 1.07 |\n| chat (room) | protobuf | offset | 6.30 µs | 0.90 ± 2.0% | 12.00 µs | 1.50 ± 2.0% | 1.90 |\n| chat (room) | json | decode | 7.00 µs | 1.00 | 8.00 µs | 1.00 | 1.14 |");
+    expect(part).toContain("Deliveries, every codec: 3,000 of 3,000 expected (8 members, 4 routers per way), 0 misrouted.");
+  });
 
   it("ranks every codec inside the server too, by the field figure", () => {
     const part = block.slice(block.indexOf("Every codec on every payload, inside the server (stream mode's field figure"));
