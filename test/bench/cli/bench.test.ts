@@ -50,7 +50,7 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
     [["--modes", "latency", "--rate", "1e3"], /^bench: --rate takes 'sweep' or messages per second N\[,N\.\.\.\] from 1 to 1000000, got '1e3'\n$/],
     [["--modes", "codec,stream", "--rate", "5000"], /^bench: --rate applies to latency mode only; add latency to --modes \(got --modes codec,stream\)\n$/],
     [["--validate"], /^bench: --validate applies to route mode only; add route to --modes \(got --modes codec,roundtrip,stream\)\n$/],
-    [["--modes", "route", "--client", "node"], /^bench: --modes route needs --client bun \(got --client node\)\n$/],
+    [["--modes", "route,stream", "--client", "node", "--clients", "4"], /^bench: --clients above 1 needs --client bun \(got --client node\), except with --modes route, where they are its members\n$/],
   ])("%j", (args, pattern) => {
     const r = bench(...(args as string[]));
     expect(r.code).toBe(2);
