@@ -90,6 +90,48 @@ export const options = {
   tags: { k6_version: String(env("K6_VERSION", "k6")).split(" (")[0] },
 };
 
+// Connections start spread over RAMP seconds, then send on a schedule that never waits for
+// replies: each tick sends every message that has come due, so a late tick catches up, and
+// wsbench_due_ms counts from when each message was due (a stalled sender cannot hide a stall).
+// send(n, dueAt) sends message n; done() says the connection finished; stalled() runs STALL
+// seconds after the last message went out, unless the returned stop() came first.
+function sendOnSchedule(send, done, stalled) {
+  const delay = CONNECTIONS > 1 ? ((__VU - 1) % CONNECTIONS) * ((RAMP_S * 1000) / CONNECTIONS) : 0;
+  const intervalMs = 1000 / RATE;
+  let next = 0;
+  let stall;
+  setTimeout(() => {
+    const start = Date.now();
+    const timer = setInterval(() => {
+      const due = Math.min(MESSAGES, Math.floor((Date.now() - start) / intervalMs) + 1);
+      while (!done() && next < due) {
+        send(next, start + next * intervalMs);
+        next++;
+      }
+      if (done() || next >= MESSAGES) {
+        clearInterval(timer);
+        if (!done()) stall = setTimeout(stalled, STALL_S * 1000);
+      }
+    }, Math.max(1, intervalMs));
+  }, delay);
+  return () => {
+    if (stall !== undefined) clearTimeout(stall);
+  };
+}
+
+// A message came back (echo) or reached its member (route): its latencies and count.
+function arrived(at, expected, tags) {
+  latency.add(at - expected.sentAt, tags);
+  dueLatency.add(at - expected.dueAt, tags);
+  received.add(1, tags);
+}
+
+// A socket that errs or closes ends its connection's test.
+function endsWith(ws, finish) {
+  ws.onerror = () => finish();
+  ws.onclose = () => finish();
+}
+
 function sameBytes(a, b) {
   if (a.byteLength !== b.byteLength) return false;
   const x = new Uint8Array(a);
@@ -113,11 +155,11 @@ export function connection() {
   let next = 0;
   let got = 0;
   let finished = false;
-  let stall;
+  let stopStall = () => {};
   const finish = () => {
     if (finished) return;
     finished = true;
-    if (stall !== undefined) clearTimeout(stall);
+    stopStall();
     if (got < next) lost.add(next - got, tags);
     ws.close();
   };
@@ -128,36 +170,21 @@ export function connection() {
     const frame = payloads[expected.i % payloads.length];
     const ok = text ? e.data === frame : sameBytes(e.data, frame);
     check(null, { "echo equals the frame sent": () => ok }, tags);
-    latency.add(at - expected.sentAt, tags);
-    dueLatency.add(at - expected.dueAt, tags);
-    received.add(1, tags);
-    got++;
-    if (got === MESSAGES) finish();
+    arrived(at, expected, tags);
+    if (++got === MESSAGES) finish();
   };
-  ws.onerror = () => finish();
-  ws.onclose = () => finish();
+  endsWith(ws, finish);
   ws.onopen = () => {
-    // Connections start spread over RAMP seconds, then send on a schedule that never waits for
-    // replies: each tick sends every message that has come due, so a late tick catches up, and
-    // wsbench_due_ms counts from when each message was due (a stalled sender cannot hide a stall).
-    const delay = CONNECTIONS > 1 ? ((vu - 1) % CONNECTIONS) * ((RAMP_S * 1000) / CONNECTIONS) : 0;
-    const intervalMs = 1000 / RATE;
-    setTimeout(() => {
-      const start = Date.now();
-      const timer = setInterval(() => {
-        const due = Math.min(MESSAGES, Math.floor((Date.now() - start) / intervalMs) + 1);
-        while (!finished && next < due) {
-          inFlight.push({ i: next, dueAt: start + next * intervalMs, sentAt: Date.now() });
-          ws.send(payloads[next % payloads.length]);
-          sent.add(1, tags);
-          next++;
-        }
-        if (finished || next >= MESSAGES) {
-          clearInterval(timer);
-          if (!finished) stall = setTimeout(finish, STALL_S * 1000);
-        }
-      }, Math.max(1, intervalMs));
-    }, delay);
+    stopStall = sendOnSchedule(
+      (n, dueAt) => {
+        inFlight.push({ i: n, dueAt, sentAt: Date.now() });
+        ws.send(payloads[n % payloads.length]);
+        sent.add(1, tags);
+        next = n + 1;
+      },
+      () => finished,
+      finish,
+    );
   };
 }
 
@@ -181,37 +208,29 @@ export function routing() {
   let got = 0;
   let joined = 0;
   let finished = false;
-  let stall;
+  let stopStall = () => {};
   let router;
   const members = [0, 1].map((m) => new WebSocket(`${base}&role=member&id=k6-${vu}-${__ENV.CASE}-m${m}`));
   const finish = () => {
     if (finished) return;
     finished = true;
-    if (stall !== undefined) clearTimeout(stall);
+    stopStall();
     if (got < next) lost.add(next - got, tags);
     for (const ws of [...members, router]) if (ws) ws.close();
   };
+  // As an echo connection sends, through the router; each frame is then awaited by the member of its room.
   const send = () => {
-    // As an echo connection: every message that has come due goes out, and latency counts from when it was due.
-    const delay = CONNECTIONS > 1 ? ((vu - 1) % CONNECTIONS) * ((RAMP_S * 1000) / CONNECTIONS) : 0;
-    const intervalMs = 1000 / RATE;
-    setTimeout(() => {
-      const start = Date.now();
-      const timer = setInterval(() => {
-        const due = Math.min(MESSAGES, Math.floor((Date.now() - start) / intervalMs) + 1);
-        while (!finished && next < due) {
-          const i = next % payloads.length;
-          waiting[c.roomOf[i] % 2].push({ i, dueAt: start + next * intervalMs, sentAt: Date.now() });
-          router.send(payloads[i]);
-          sent.add(1, tags);
-          next++;
-        }
-        if (finished || next >= MESSAGES) {
-          clearInterval(timer);
-          if (!finished) stall = setTimeout(finish, STALL_S * 1000);
-        }
-      }, Math.max(1, intervalMs));
-    }, delay);
+    stopStall = sendOnSchedule(
+      (n, dueAt) => {
+        const i = n % payloads.length;
+        waiting[c.roomOf[i] % 2].push({ i, dueAt, sentAt: Date.now() });
+        router.send(payloads[i]);
+        sent.add(1, tags);
+        next = n + 1;
+      },
+      () => finished,
+      finish,
+    );
   };
   members.forEach((ws, m) => {
     ws.binaryType = "arraybuffer";
@@ -227,8 +246,7 @@ export function routing() {
           router = new WebSocket(`${base}&role=router&way=forward${config.validate ? "&validate=1" : ""}&id=k6-${vu}-${__ENV.CASE}-r`);
           router.binaryType = "arraybuffer";
           router.onopen = send;
-          router.onerror = () => finish();
-          router.onclose = () => finish();
+          endsWith(router, finish);
         }
         return;
       }
@@ -237,13 +255,9 @@ export function routing() {
       const ok = expected !== undefined && (text ? e.data === frame : sameBytes(e.data, frame));
       check(null, { "each frame reaches its room's member, unchanged, in order": () => ok }, tags);
       if (expected === undefined) return;
-      latency.add(at - expected.sentAt, tags);
-      dueLatency.add(at - expected.dueAt, tags);
-      received.add(1, tags);
-      got++;
-      if (got === MESSAGES) finish();
+      arrived(at, expected, tags);
+      if (++got === MESSAGES) finish();
     };
-    ws.onerror = () => finish();
-    ws.onclose = () => finish();
+    endsWith(ws, finish);
   });
 }
