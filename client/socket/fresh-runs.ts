@@ -12,8 +12,7 @@ import { shuffled } from "../../bench/harness/schedule.ts";
 import type { SocketCase, SocketCaseFigures } from "./socket-case.ts";
 import { runFanoutCase } from "./fanout.ts";
 import { record, recordRoute, unreachable, type PayloadOutcome, type PayloadRun } from "./mode-context.ts";
-import { ROUTE_PUBLISHERS, RouteSession, type RouteRun } from "./route.ts";
-import { emptyFigures } from "./socket-case.ts";
+import { ROUTE_PUBLISHERS, RouteSession, unopened, type RouteRun } from "./route.ts";
 import { ROUTE_WAYS } from "../../protocols/socket/contract.ts";
 import type { BuiltInPayload } from "../../protocols/messages.ts";
 import { runSocketCase } from "./runner.ts";
@@ -56,7 +55,7 @@ async function routeRun(p: PayloadRun, s: SocketCase, count: number, label: stri
   try {
     session = await RouteSession.open(options);
   } catch (e) {
-    return [[{ way: "forward", figures: { ...emptyFigures(), error: (e as Error).message }, rooms: 0, publishers: ROUTE_PUBLISHERS, expected: 0, misrouted: 0, perMember: [], server: undefined }]];
+    return [[unopened("forward", ROUTE_PUBLISHERS, e)]];
   }
   const per = Math.ceil(count / rounds);
   const out: RouteRun[][] = [];

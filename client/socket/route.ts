@@ -361,14 +361,18 @@ export class RouteSession {
   }
 }
 
+/** A route run that never started: the session could not open, and why. */
+export function unopened(way: RouteWay, publishers: number, e: unknown): RouteRun {
+  return { way, figures: { ...emptyFigures(), error: (e as Error).message }, rooms: 0, publishers, expected: 0, misrouted: 0, perMember: [], server: undefined };
+}
+
 /** One route case on fresh connections: every message routed one way, then the other (a session of one slice each); never throws. */
 export async function runRouteCase(o: RouteOptions, ways: readonly RouteWay[] = ROUTE_WAYS): Promise<RouteRun[]> {
   let session: RouteSession;
   try {
     session = await RouteSession.open(o);
   } catch (e) {
-    const figures = { ...emptyFigures(), error: (e as Error).message };
-    return [{ way: ways[0] ?? "forward", figures, rooms: 0, publishers: o.publishers, expected: 0, misrouted: 0, perMember: [], server: undefined }];
+    return [unopened(ways[0] ?? "forward", o.publishers, e)];
   }
   const runs: RouteRun[] = [];
   for (const way of ways) {
