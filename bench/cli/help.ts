@@ -74,7 +74,7 @@ ${codecLines(catalog)}
                        forwarding the bytes and, side by side, decoding and encoding
                        again; --clients members (docs/access-patterns.md)
   --iterations N       messages per run, every mode (default: ${perMode(DEFAULTS.default.iterations)};
-                       with --client browser: ${perMode(DEFAULTS.browser.iterations)})
+                       in a browser: ${perMode(DEFAULTS.browser.iterations)})
   --runs N             timed runs per case (default: ${DEFAULTS.default.runs})
   --forks N            processes a ratio is pooled over, each compiling the codecs its own
                        way: codec mode's rounds run in N fresh processes, one after the
@@ -82,13 +82,14 @@ ${codecLines(catalog)}
                        (default: ${DEFAULT_FORKS}, --quick ${QUICK_FORKS}; 1: codec mode in the bench's process, one server)
   --warmup N           untimed messages before a case's first run, every mode
                        (default: ${perMode(DEFAULTS.default.warmup)};
-                       with --client browser: ${perMode(DEFAULTS.browser.warmup)})
+                       in a browser: ${perMode(DEFAULTS.browser.warmup)})
   --seed N             seed of the message generator, 0..4294967295 (default: ${DEFAULTS.default.seed})
   --fixed              send the article's exact messages instead of varied ones
   --client NAME        client: ${CLIENT_CHOICES.join(", ")} (default: ${CLIENT_CHOICES[0]});
-                       node runs the npm ws package under Node.js; browser runs the
-                       page (every mode, codec mode included) in headless Chromium
-  --csp POLICY         --client browser: the page's Content-Security-Policy, off or strict
+                       node runs the npm ws package under Node.js; chromium and firefox
+                       run the page (every mode, codec mode included) in that headless
+                       browser (browser: another name for chromium)
+  --csp POLICY         in a browser: the page's Content-Security-Policy, off or strict
                        (no eval or new Function, as many production sites; default: off)
   --url URL            use a running server (ws://host:port or http://host:port)
                        instead of starting one

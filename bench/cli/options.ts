@@ -5,7 +5,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { CLIENT_CHOICES, defaultSettings, MODE_NAMES, parseInteger, parseRates, type ClientChoice, type Mode, type Settings } from "../harness/settings.ts";
+import { browserOf, CLIENT_ALIASES, CLIENT_CHOICES, defaultSettings, MODE_NAMES, parseInteger, parseRates, type ClientChoice, type Mode, type Settings } from "../harness/settings.ts";
 import { SettingError } from "../harness/harness-errors.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { Codec } from "../../protocols/codec.ts";
@@ -175,8 +175,9 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
   const quick = v.quick === true;
   const out = v.out ?? DEFAULT_OUT;
   if (out.trim() === "") throw new SettingError("--out must name a directory");
-  const client = parseList("client", v.client, CLIENT_CHOICES, [CLIENT_CHOICES[0]], {});
+  const client = parseList("client", v.client, CLIENT_CHOICES, [CLIENT_CHOICES[0]], CLIENT_ALIASES);
   if (client.length !== 1) throw new SettingError(`--client takes one name; valid values: ${CLIENT_CHOICES.join(", ")}`);
+  const browser = browserOf(client[0]!);
   // Route mode's members are connections of one client, wherever it runs; other modes' clients are Bun's worker threads.
   const routeOnly = v.modes !== undefined && v.modes.split(",").every((m) => m.trim() === "route");
   if (v.clients !== undefined && v.clients !== "1" && client[0] !== "bun" && !routeOnly) {
@@ -194,8 +195,8 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
   const moduleCodecs = modules.map((m) => m.codec);
   const codecModules = modules.map((m) => ({ file: m.file, name: m.codec.name }));
   const catalog = catalogFor({ userMessages, userProto }, moduleCodecs);
-  if (codecModules.length > 0 && client[0] === "node") throw new SettingError("--codec-module runs with --client bun or browser; the Node client cannot import a module written for Bun");
-  const base = defaultSettings(quick ? "quick" : client[0] === "browser" ? "browser" : "default", defaultCodecNames(catalog));
+  if (codecModules.length > 0 && client[0] === "node") throw new SettingError("--codec-module runs with --client bun, chromium or firefox; the Node client cannot import a module written for Bun");
+  const base = defaultSettings(quick ? "quick" : browser ? "browser" : "default", defaultCodecNames(catalog));
   const byMode = (given: number, fallback: Record<Mode, number>): Record<Mode, number> =>
     Number.isNaN(given) ? fallback : { codec: given, roundtrip: given, stream: given, fanout: given, latency: given, route: given };
   const settings: Settings = {
@@ -236,7 +237,7 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
   const cspList = parseList("csp", v.csp, CSP_POLICIES, ["off"], {});
   if (cspList.length !== 1) throw new SettingError(`--csp takes one policy; valid values: ${CSP_POLICIES.join(", ")}`);
   const csp = cspList[0]!;
-  if (csp !== "off" && client[0] !== "browser") throw new SettingError(`--csp applies to the page, so to --client browser only (got --client ${client[0]})`);
+  if (csp !== "off" && !browser) throw new SettingError(`--csp applies to the page, so to --client chromium or firefox only (got --client ${client[0]})`);
   if (csp !== "off" && v.url !== undefined) throw new SettingError("--csp sets the policy of a server the bench starts; with --url, start that server with bun run server --csp");
   const exportK6 = parseK6Flags(v as Record<string, string | undefined>);
   return { settings, moduleCodecs, client: client[0]!, url: parseUrl(v.url), out, quick, wide: v.wide === true, forks, noPin: v["no-pin"] === true, csp, help: v.help === true, ...(exportK6 ? { exportK6 } : {}) };

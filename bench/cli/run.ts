@@ -21,6 +21,7 @@ import { SettingError } from "../harness/harness-errors.ts";
 import { makePlan, planSpec, type Plan } from "../harness/plan.ts";
 import type { RunHooks } from "../harness/progress.ts";
 import type { BenchResults, CaseResult } from "../harness/results.ts";
+import { browserOf, type BrowserName } from "../harness/settings.ts";
 import { TERMINAL_WIDTH, wrapLine } from "../report/format.ts";
 import { formatTable } from "../report/table.ts";
 import { collectEnvironment, fullGc, libraryVersion, libraryVersions } from "./environment.ts";
@@ -29,7 +30,8 @@ import { estimateFor } from "./eta.ts";
 import { exportK6, k6TestOf } from "./k6-export.ts";
 import type { BenchOptions } from "./options.ts";
 import { LiveCsv, prepareOutDir, writeResults } from "./output.ts";
-import { findChromium, NO_CHROMIUM_MESSAGE, runBrowserClient, type BrowserOutcome } from "./processes/browser.ts";
+import { runBrowserClient, type BrowserOutcome } from "./processes/browser.ts";
+import { browserLabel, findBrowser, noBrowserMessage } from "./processes/browser-driver.ts";
 import { CodecModeProcesses } from "./processes/codec-mode-processes.ts";
 import { nodeVersion, runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter, type ProgressSink } from "./progress-line.ts";
@@ -151,12 +153,14 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   // Every check that can fail on the user's input runs before anything is measured.
   prepareOutDir(options.out);
   // Resolved once: the catalogue, what each codec does to the user's messages, which pairs run.
-  const plan = makePlan(options.settings, options.moduleCodecs, options.client === "browser" ? 1 : options.forks);
+  const browser = browserOf(options.client);
+  const plan = makePlan(options.settings, options.moduleCodecs, browser ? 1 : options.forks);
   const { settings } = plan;
   if (options.exportK6) return writeK6Test(options.exportK6, plan, streams);
   const socketModes = socketModesOf(settings);
-  if (options.url !== undefined && (socketModes.length > 0 || options.client === "browser")) await checkUrl(options.url);
-  if (options.client === "browser") return runBrowserBench(plan, options, streams, control);
+  if (options.url !== undefined && (socketModes.length > 0 || browser)) await checkUrl(options.url);
+  if (browser) return runBrowserBench(browser, plan, options, streams, control);
+  const client = options.client as "bun" | "node";
   if (socketModes.length > 0 && options.client === "node" && nodeVersion() === undefined) {
     throw new SettingError("--client node needs Node.js on PATH (node --version failed); install Node.js or use --client bun");
   }
@@ -164,12 +168,12 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   const { calibration, environment } = measureEnvironment(plan);
   const estimate = estimateFor(plan, options.out);
   const progress = createProgressPrinter(streams.stderr, estimate);
-  const live = new LiveCsv(options.out, { timestamp, settings: { ...settings, minBatchNs: NaN, client: options.client }, environment, order: {}, elapsedMs: 0 });
+  const live = new LiveCsv(options.out, { timestamp, settings: { ...settings, minBatchNs: NaN, client }, environment, order: {}, elapsedMs: 0 });
   const hooks: RunHooks = { gc: fullGc(), libraryVersion, onProgress: (e) => progress.update(e), shouldStop: () => control.stopRequested, onCaseDone: (c) => live.add(c) };
   let failures = 0;
   let processes: CodecModeProcesses | undefined;
   const run = new PlanRun(plan, {
-    client: options.client,
+    client,
     timestamp,
     environment,
     clock: performanceClock,
@@ -215,13 +219,14 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
 }
 
 /**
- * `--client browser`: every selected mode runs inside the page in headless Chromium (codec mode
- * too, in the page's JavaScript engine), which carries the plan out itself (client/plan-run.ts, the
- * same orchestrator); the bench serves it, drives Chromium and writes the files.
+ * `--client chromium` or `--client firefox`: every selected mode runs inside the page in that
+ * headless browser (codec mode too, in the page's JavaScript engine), which carries the plan out
+ * itself (client/plan-run.ts, the same orchestrator); the bench serves it, drives the browser and
+ * writes the files.
  */
-async function runBrowserBench(plan: Plan, options: BenchOptions, streams: Streams, control: RunControl): Promise<number> {
-  const chromiumPath = findChromium();
-  if (!chromiumPath) throw new SettingError(NO_CHROMIUM_MESSAGE);
+async function runBrowserBench(browser: BrowserName, plan: Plan, options: BenchOptions, streams: Streams, control: RunControl): Promise<number> {
+  const binary = findBrowser(browser);
+  if (!binary) throw new SettingError(noBrowserMessage(browser));
   const estimate = estimateFor(plan, options.out);
   const progress = createProgressPrinter(streams.stderr, estimate);
   const { calibration, environment } = measureEnvironment(plan);
@@ -256,10 +261,10 @@ async function runBrowserBench(plan: Plan, options: BenchOptions, streams: Strea
   try {
     await useServer(options, async (server) => {
       serverLabel = server.label;
-      page = await runBrowserClient(chromiumPath, { settings: plan.settings, server: server.url }, (p) => progress.update(p), () => control.stopRequested, (c) => live.add(c));
+      page = await runBrowserClient(browser, binary, { settings: plan.settings, server: server.url }, (p) => progress.update(p), () => control.stopRequested, (c) => live.add(c));
     });
   } catch (e) {
-    fail(`the browser run failed: ${(e as Error).message}`);
+    fail(`the ${browserLabel(browser)} run failed: ${(e as Error).message}`);
   }
   control.quit = undefined;
   progress.finish();

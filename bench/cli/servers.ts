@@ -5,6 +5,7 @@
  */
 
 import { SettingError } from "../harness/harness-errors.ts";
+import { browserOf } from "../harness/settings.ts";
 import type { BenchOptions } from "./options.ts";
 import { pinApart, type Pinning } from "./processes/affinity.ts";
 import { spawnServer, type ServerProcess } from "./processes/server-process.ts";
@@ -76,7 +77,7 @@ export async function useServer<T>(options: BenchOptions, work: (server: UsedSer
       void server.exited.then((how) => (exit ??= how === "0" ? "exit code 0" : /^\d+$/.test(how) ? `exit code ${how}` : `killed by ${how}`));
     }
     // Several clients are worker threads meant to spread over the cores; a browser runs where it runs.
-    const pin = options.noPin ? undefined : options.settings.clients > 1 ? "several clients (--clients) share the cores" : options.client === "browser" ? "the browser runs the client" : "";
+    const pin = options.noPin ? undefined : options.settings.clients > 1 ? "several clients (--clients) share the cores" : browserOf(options.client) ? "the browser runs the client" : "";
     pinning = pin === "" ? pinApart(spawned.map((s) => s.pid)) : { label: `not pinned: ${pin ?? "--no-pin"}`, release: () => {} };
     const label = spawned.length === 1 ? `spawned (pid ${spawned[0]!.pid}, ${spawned[0]!.url})` : `spawned, ${spawned.length} processes (pids ${spawned.map((s) => s.pid).join(", ")})`;
     return await work({ url: spawned[0]!.url, urls: spawned.map((s) => s.url), label, pinning: pinning.label, exit: () => exit });

@@ -16,9 +16,17 @@ export const SOCKET_MODES: readonly SocketMode[] = ["roundtrip", "stream", "fano
 
 /** Who ran the client side: in process (codec mode), Bun's WebSocket, Node with npm `ws`, a browser. */
 export type ClientKind = "inprocess" | "bun" | "node" | "browser";
-/** The clients `--client` can pick. */
-export const CLIENT_CHOICES = ["bun", "node", "browser"] as const satisfies readonly ClientKind[];
+/** The clients `--client` can pick: Bun's WebSocket, Node with npm `ws`, the page in a headless browser of either engine. */
+export const CLIENT_CHOICES = ["bun", "node", "chromium", "firefox"] as const;
+/** The browsers the page runs in: Chromium (V8) and Firefox (SpiderMonkey). */
+export type BrowserName = "chromium" | "firefox";
 export type ClientChoice = (typeof CLIENT_CHOICES)[number];
+/** Another name `--client` takes: `browser` (its name before Firefox joined) is Chromium. */
+export const CLIENT_ALIASES: Readonly<Record<string, readonly ClientChoice[]>> = { browser: ["chromium"] };
+/** The browser a choice runs the page in, or undefined for a client that is not a browser. */
+export function browserOf(choice: ClientChoice): BrowserName | undefined {
+  return choice === "chromium" || choice === "firefox" ? choice : undefined;
+}
 
 export interface Settings {
   /** Codec names; `raw` (the transport baseline) runs in the WebSocket modes only. */

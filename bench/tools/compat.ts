@@ -1,10 +1,10 @@
 /**
  * `bun run compat [--iterations N] [--payloads LIST] [--out DIR]`: where each
- * codec runs, measured. Runs every codec in six places: Bun (codec mode)
+ * codec runs, measured. Runs every codec in eight places: Bun (codec mode)
  * and Node (`--client node`, round trips: codec mode runs in Bun), each with msgpackr's native add-on
- * (msgpackr-extract) allowed and turned off, and Chromium with no
- * Content-Security-Policy and with a strict one (`--csp strict`: no eval or
- * new Function). Writes DIR/compatibility.md (the matrix, and why each
+ * (msgpackr-extract) allowed and turned off, and Chromium and Firefox, each
+ * with no Content-Security-Policy and with a strict one (`--csp strict`: no
+ * eval or new Function). Writes DIR/compatibility.md (the matrix, and why each
  * failing cell fails) and DIR/<place>/ (each run's results), and prints the
  * matrix. A cell is the codec's time against JSON's there, so a codec that
  * falls back to a slower path without eval shows it beside its figure with.
@@ -39,8 +39,10 @@ export const PLACES: readonly Place[] = [
   // Codec mode runs in Bun whatever the client: Node's figure is its client's encode + decode in round trips.
   { dir: "node", label: "Node (client)", args: ["--client", "node", "--modes", "roundtrip"] },
   { dir: "node-no-addons", label: "Node (client), no add-ons", args: ["--client", "node", "--modes", "roundtrip"], env: NO_ADDONS },
-  { dir: "chromium", label: "Chromium", args: ["--client", "browser"] },
-  { dir: "chromium-csp", label: "Chromium, strict CSP", args: ["--client", "browser", "--csp", "strict"] },
+  { dir: "chromium", label: "Chromium", args: ["--client", "chromium"] },
+  { dir: "chromium-csp", label: "Chromium, strict CSP", args: ["--client", "chromium", "--csp", "strict"] },
+  { dir: "firefox", label: "Firefox", args: ["--client", "firefox"] },
+  { dir: "firefox-csp", label: "Firefox, strict CSP", args: ["--client", "firefox", "--csp", "strict"] },
 ];
 
 function main(argv: string[]): number {

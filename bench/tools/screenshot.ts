@@ -1,9 +1,11 @@
 /**
- * `bun run screenshot`: the pictures in the README, made by the project's
- * own headless run: start the server, open the page in headless Chromium,
- * press Run, load a sample CLI run beside the browser's and save
- * docs/page.png; then build report.html from that sample run (as
- * `bun run report` does) and save docs/report.png.
+ * `bun run screenshot [--browser chromium|firefox]`: the pictures in the
+ * README, made by the project's own headless run: start the server, open the
+ * page in the headless browser (Chromium unless told), press Run, load a
+ * sample CLI run beside the browser's and save docs/page.png; then build
+ * report.html from that sample run (as `bun run report` does) and save
+ * docs/report.png. Firefox's pictures are docs/page-firefox.png and
+ * docs/report-firefox.png.
  */
 
 import { spawnSync } from "node:child_process";
@@ -11,33 +13,53 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { findChromium, launchChromium, NO_CHROMIUM_MESSAGE } from "../cli/processes/browser.ts";
+import { parseArgs } from "node:util";
+import type { BrowserName } from "../harness/settings.ts";
+import { findBrowser, launchBrowser, noBrowserMessage } from "../cli/processes/browser-driver.ts";
 import { spawnServer } from "../cli/processes/server-process.ts";
 import { ROOT } from "../cli/paths.ts";
 import { CliError } from "../cli/cli-errors.ts";
 
+const BROWSERS: readonly BrowserName[] = ["chromium", "firefox"];
 
-const chromiumPath = findChromium();
-if (!chromiumPath) {
-  process.stderr.write(`screenshot: ${NO_CHROMIUM_MESSAGE}\n`);
+function browserFlag(): BrowserName {
+  let given: string | undefined;
+  try {
+    given = parseArgs({ options: { browser: { type: "string" } } }).values.browser;
+  } catch (e) {
+    process.stderr.write(`screenshot: ${(e as Error).message.split("\n")[0]}; valid flag: --browser ${BROWSERS.join("|")}\n`);
+    process.exit(2);
+  }
+  if (given === undefined) return "chromium";
+  if (!(BROWSERS as readonly string[]).includes(given)) {
+    process.stderr.write(`screenshot: --browser: unknown value '${given}'; valid values: ${BROWSERS.join(", ")}\n`);
+    process.exit(2);
+  }
+  return given as BrowserName;
+}
+
+const browserName = browserFlag();
+const binary = findBrowser(browserName);
+if (!binary) {
+  process.stderr.write(`screenshot: ${noBrowserMessage(browserName)}\n`);
   process.exit(2);
 }
+const suffix = browserName === "chromium" ? "" : `-${browserName}`;
 /** A default run of `bun run bench`, with its rounds: its verdict and intervals show. */
 const SAMPLE = path.join(ROOT, "results/sample/epyc-default-1.json");
 
 const server = await spawnServer();
 const scratch = mkdtempSync(path.join(tmpdir(), "bench-screenshot-"));
-const browser = await launchChromium(chromiumPath, { viewport: { width: 1280, height: 1500 } });
-const context = browser.context;
+const browser = await launchBrowser(browserName, binary, { viewport: { width: 1280, height: 1500 } });
 try {
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await browser.firstPage();
   await page.goto(`${server.url}/?payloads=small,large&iterations-codec=20000&iterations-roundtrip=300&iterations-stream=3000&runs=2`);
   await page.click("#run");
-  await page.waitForFunction(() => document.querySelector("#progress")?.textContent?.startsWith("Done"), undefined, { timeout: 600_000 });
+  await page.waitForFunction(() => document.querySelector("#progress")?.textContent?.startsWith("Done"), 600_000);
   await page.setInputFiles("#load", SAMPLE);
   await page.waitForFunction(() => document.querySelector("#progress")?.textContent?.startsWith("Loaded"));
-  const out = path.join(ROOT, "docs/page.png");
-  await page.screenshot({ path: out });
+  const out = path.join(ROOT, `docs/page${suffix}.png`);
+  await page.screenshot(out);
   process.stdout.write(`Wrote ${out}\n`);
 
   const html = path.join(scratch, "report.html");
@@ -46,8 +68,8 @@ try {
   await page.goto(pathToFileURL(html).href);
   // chart.js draws on load; every canvas has pixels once it has.
   await page.waitForFunction(() => [...document.querySelectorAll("canvas")].every((c) => c.width > 0 && c.height > 0));
-  const reportPng = path.join(ROOT, "docs/report.png");
-  await page.screenshot({ path: reportPng });
+  const reportPng = path.join(ROOT, `docs/report${suffix}.png`);
+  await page.screenshot(reportPng);
   process.stdout.write(`Wrote ${reportPng}\n`);
 } finally {
   await browser.close();

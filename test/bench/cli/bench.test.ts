@@ -15,7 +15,7 @@ import { parseCsv } from "../../../bench/report/csv-read.ts";
 import { resultsFromFile } from "../../../bench/report/results-file.ts";
 import { formatTable } from "../../../bench/report/table.ts";
 import { benchCodecNames, defaultCodecNames } from "../../../protocols/socket/contract.ts";
-import { skipBrowserTests } from "../../helpers/chromium.ts";
+import { skipBrowserTests } from "../../helpers/browsers.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-cli-"));
@@ -30,8 +30,8 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
   it.each([
     [["--bogus"], /^bench: unknown option '--bogus'; valid options: --codecs, --payloads, .*--help\n$/],
     [["--client", "browser", "--csp", "lax"], /^bench: --csp: unknown value 'lax'; valid values: off, strict\n$/],
-    [["--client", "browser", "--csp", "off,strict"], /^bench: --csp takes one policy; valid values: off, strict\n$/],
-    [["--csp", "strict"], /^bench: --csp applies to the page, so to --client browser only \(got --client bun\)\n$/],
+    [["--client", "firefox", "--csp", "off,strict"], /^bench: --csp takes one policy; valid values: off, strict\n$/],
+    [["--csp", "strict"], /^bench: --csp applies to the page, so to --client chromium or firefox only \(got --client bun\)\n$/],
     [["--client", "browser", "--csp", "strict", "--url", "ws://127.0.0.1:1"], /^bench: --csp sets the policy of a server the bench starts; with --url, start that server with bun run server --csp\n$/],
     [["--codecs", "json,yaml"], /^bench: --codecs: unknown value 'yaml'; valid values: json, json-bytes, custom-binary, .* or all, default, text, schema, schemaless, zero-copy\n$/],
     [["--payloads", "huge"], /^bench: --payloads: unknown value 'huge'; valid values: small, medium, large, chat, game-tick, market or all\n$/],
@@ -254,27 +254,32 @@ describe("WebSocket modes from the command line", () => {
   it("rejects a bad --client and --url with exit 2", () => {
     const client = bench("--client", "deno");
     expect(client.code).toBe(2);
-    expect(client.stderr).toBe("bench: --client: unknown value 'deno'; valid values: bun, node, browser\n");
+    expect(client.stderr).toBe("bench: --client: unknown value 'deno'; valid values: bun, node, chromium, firefox or browser\n");
     const url = bench("--url", "ftp://x");
     expect(url.code).toBe(2);
     expect(url.stderr).toMatch(/^bench: --url must start with ws:\/\/, wss:\/\/, http:\/\/ or https:\/\//);
   });
 });
 
-describe("--client browser", () => {
-  it("without Chromium: one line saying how to install it, exit 2", () => {
-    const r = spawnSync(process.execPath, ["bench/cli/bench.ts", "--client", "browser", "--out", path.join(tmp, "nochromium")], {
+const ENGINES = [
+  { name: "chromium", label: "Chromium", env: "CHROMIUM_PATH", apt: "chromium", version: /^Chrome \d+/ },
+  { name: "firefox", label: "Firefox", env: "FIREFOX_PATH", apt: "firefox-esr", version: /^Firefox \d+/ },
+] as const;
+
+describe.each(ENGINES)("--client $name", ({ name, label, env, apt, version }) => {
+  it(`without ${label}: one line saying how to install it, exit 2`, () => {
+    const r = spawnSync(process.execPath, ["bench/cli/bench.ts", "--client", name, "--out", path.join(tmp, `no-${name}`)], {
       cwd: ROOT,
       encoding: "utf8",
-      env: { ...process.env, CHROMIUM_PATH: "/nonexistent/chromium" },
+      env: { ...process.env, [env]: `/nonexistent/${name}` },
     });
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe("bench: no Chromium found: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary\n");
+    expect(r.stderr).toBe(`bench: no ${label} found: install Debian's package (apt-get install -y ${apt}) or set ${env} to a ${label} binary\n`);
   });
 
-  it.skipIf(skipBrowserTests("test/bench/cli/bench.test.ts"))("writes browser rows into the same files, every one verified", () => {
-    const out = path.join(tmp, "browser");
-    const r = bench("--client", "browser", "--codecs", "json,custom-binary,raw", "--payloads", "small", "--iterations", "200", "--runs", "1", "--warmup", "20", "--out", out);
+  it.skipIf(skipBrowserTests("test/bench/cli/bench.test.ts", name))("writes browser rows into the same files, every one verified, labelled with the browser", () => {
+    const out = path.join(tmp, name);
+    const r = bench("--client", name, "--codecs", "json,custom-binary,raw", "--payloads", "small", "--iterations", "200", "--runs", "1", "--warmup", "20", "--out", out);
     expect(r.code, r.stderr).toBe(0);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     const header = rows[0]!;
@@ -283,14 +288,15 @@ describe("--client browser", () => {
     for (const row of rows.slice(1)) {
       expect(at(row, "client")).toBe("browser");
       expect(at(row, "runtime")).toBe("browser");
+      expect(at(row, "runtime_version")).toMatch(version);
       expect(at(row, "verified")).toBe("true");
     }
     expect(readFileSync(path.join(out, "report.html"), "utf8")).toContain("chart-codec-small");
   });
 
-  it.skipIf(skipBrowserTests("test/bench/cli/bench.test.ts"))("route mode in the page: its members and routers, every delivery checked, in the CSV and report.html", () => {
-    const out = path.join(tmp, "browser-route");
-    const r = bench("--client", "browser", "--modes", "route", "--codecs", "json,custom-binary", "--payloads", "market", "--clients", "3", "--iterations", "400", "--runs", "1", "--warmup", "40", "--validate", "--out", out);
+  it.skipIf(skipBrowserTests("test/bench/cli/bench.test.ts", name))("route mode in the page: its members and routers, every delivery checked, in the CSV and report.html", () => {
+    const out = path.join(tmp, `${name}-route`);
+    const r = bench("--client", name, "--modes", "route", "--codecs", "json,custom-binary", "--payloads", "market", "--clients", "3", "--iterations", "400", "--runs", "1", "--warmup", "40", "--validate", "--out", out);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^deliveries: all made \(800 each, every message to exactly its room's members\), none misrouted$/m);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));

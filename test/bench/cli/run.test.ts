@@ -15,7 +15,7 @@ import { parseCsv } from "../../../bench/report/csv-read.ts";
 import { spawnServer } from "../../../bench/cli/processes/server-process.ts";
 import type { WebSocketClass } from "../../../client/socket/client-connection.ts";
 import { runSocketCase } from "../../../client/socket/runner.ts";
-import { skipBrowserTests } from "../../helpers/chromium.ts";
+import { skipBrowserTests } from "../../helpers/browsers.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-interrupt-"));

@@ -93,11 +93,13 @@ describe("the page and the CLI agree", () => {
       expect(HELP).toContain(`${m} ${DEFAULTS.browser.warmup[m]}`);
     }
     const browserLine = MODE_NAMES.map((m) => `${m} ${DEFAULTS.browser.iterations[m]}`).join(", ");
-    expect(HELP).toContain(`with --client browser: ${browserLine}`);
+    expect(HELP).toContain(`in a browser: ${browserLine}`);
   });
 
-  it("--client browser gives exactly the page's defaults", () => {
-    expect(parseBenchArgs(["--client", "browser"]).settings).toEqual(defaultSettings("browser", defaultCodecNames(BUILT_IN)));
+  it("--client chromium and firefox give exactly the page's defaults; browser is Chromium's other name", () => {
+    for (const name of ["chromium", "firefox"]) expect(parseBenchArgs(["--client", name]).settings).toEqual(defaultSettings("browser", defaultCodecNames(BUILT_IN)));
+    expect(parseBenchArgs(["--client", "browser"]).client).toBe("chromium");
+    expect(parseBenchArgs(["--client", "firefox"]).client).toBe("firefox");
   });
 
   it("runs the calibration codecs only when asked: --calibrate adds them, with json and raw", () => {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { launch, skipBrowserTests } from "../../helpers/chromium.ts";
+import { launchChromiumContext, skipBrowserTests } from "../../helpers/browsers.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-report-"));
@@ -66,7 +66,7 @@ describe("static report", () => {
 
   it.skipIf(skipBrowserTests("test/bench/report/html.test.ts"))("opens offline in Chromium and draws every chart", async () => {
     const file = buildReport(sample);
-    const browser = await launch();
+    const browser = await launchChromiumContext();
     try {
       const page = await browser.context.newPage();
       const requests: string[] = [];
@@ -108,7 +108,7 @@ describe("static report", () => {
 
   it.skipIf(skipBrowserTests("test/bench/report/html.test.ts"))("draws a latency sweep: latency against rate per codec, and the spectrum on a percentile axis", async () => {
     const file = buildReport(path.join(ROOT, "results/sample/xeon-latency-sweep-2.csv"));
-    const browser = await launch();
+    const browser = await launchChromiumContext();
     try {
       const page = await browser.context.newPage();
       const errors: string[] = [];

@@ -1,7 +1,7 @@
 /**
  * `bun run compat` measures where each codec runs: real bench runs in Bun,
  * in Node (with and without msgpackr's native add-on) and in headless
- * Chromium with and without a strict Content-Security-Policy. Codecs that
+ * Chromium and Firefox, each with and without a strict Content-Security-Policy. Codecs that
  * generate code with `new Function` and have no other path fail under the
  * policy with the browser's own error; every other cell is a figure.
  */
@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PLACES } from "../../../bench/tools/compat.ts";
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../../protocols/calibration.ts";
-import { skipBrowserTests } from "../../helpers/chromium.ts";
+import { skipBrowserTests } from "../../helpers/browsers.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const out = mkdtempSync(path.join(tmpdir(), "compat-test-"));
@@ -21,7 +21,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 const compat = (...args: string[]) => spawnSync(process.execPath, ["bench/tools/compat.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 600_000 });
 
-describe.skipIf(skipBrowserTests("compat.test.ts"))("the compatibility matrix", () => {
+describe.skipIf(skipBrowserTests("compat.test.ts") || skipBrowserTests("compat.test.ts", "firefox"))("the compatibility matrix", () => {
   it("has a row per codec and a column per place, measured: eval-bound codecs fail under a strict policy, the rest run", { timeout: 600_000 }, () => {
     const r = compat("--iterations", "200", "--runs", "1", "--payloads", "small,chat", "--out", out);
     expect(r.status, r.stderr).toBe(0);
@@ -32,13 +32,15 @@ describe.skipIf(skipBrowserTests("compat.test.ts"))("the compatibility matrix", 
     const cells = (codec: string): string[] => lines.find((l) => l.startsWith(`| ${codec} |`))!.split("|").slice(3, -1).map((c) => c.trim());
     const codecs = BUILT_IN.names.filter((n) => !CALIBRATION_CODEC_NAMES.includes(n));
     for (const codec of codecs) expect(cells(codec), codec).toHaveLength(PLACES.length);
-    const strict = PLACES.findIndex((p) => p.dir === "chromium-csp");
+    const strict = PLACES.flatMap((p, i) => (p.dir.endsWith("-csp") ? [i] : []));
+    expect(strict).toHaveLength(2);
     expect(cells("json")).toEqual(PLACES.map(() => "1.00x"));
     // protobufjs and avsc compile their readers with new Function and have no path without it.
     for (const codec of ["protobuf", "avro"]) {
-      expect(cells(codec)[strict], codec).toBe("fails");
-      expect(cells(codec).filter((c, i) => i !== strict).every((c) => /^\d+\.\d\dx$/.test(c)), codec).toBe(true);
+      for (const i of strict) expect(cells(codec)[i], `${codec} in ${PLACES[i]!.label}`).toBe("fails");
+      expect(cells(codec).filter((c, i) => !strict.includes(i)).every((c) => /^\d+\.\d\dx$/.test(c)), codec).toBe(true);
       expect(table).toMatch(new RegExp(`^- ${codec} fails in Chromium, strict CSP: .*(EvalError|unsafe-eval)`, "m"));
+      expect(table).toMatch(new RegExp(`^- ${codec} fails in Firefox, strict CSP: .*(EvalError|CSP|Content Security Policy)`, "m"));
     }
     // The others run everywhere, the policy or not.
     for (const codec of codecs.filter((c) => c !== "protobuf" && c !== "avro")) expect(cells(codec).every((c) => /^\d+\.\d\dx$/.test(c)), `${codec}: ${cells(codec).join(", ")}`).toBe(true);

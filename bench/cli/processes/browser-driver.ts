@@ -1,0 +1,230 @@
+/**
+ * The two browser engines the page runs in, behind one small interface:
+ * Chromium (V8) driven by playwright-core over the DevTools protocol, and
+ * Firefox (SpiderMonkey) driven by puppeteer-core over WebDriver BiDi, the
+ * standard protocol a stock Firefox speaks. Both are the system's own
+ * binaries (Debian's `chromium` and `firefox-esr`), never a download; each
+ * launch gets a fresh profile, removed again by `close`.
+ */
+
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { BrowserName } from "../../harness/settings.ts";
+
+interface Engine {
+  label: string;
+  /** The environment variable naming a binary, which wins over the candidates. */
+  env: string;
+  candidates: string[];
+  /** The Debian package that provides it. */
+  apt: string;
+}
+
+const ENGINES: Record<BrowserName, Engine> = {
+  chromium: {
+    label: "Chromium",
+    env: "CHROMIUM_PATH",
+    candidates: ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"],
+    apt: "chromium",
+  },
+  firefox: { label: "Firefox", env: "FIREFOX_PATH", candidates: ["/usr/bin/firefox-esr", "/usr/bin/firefox"], apt: "firefox-esr" },
+};
+
+/** "Chromium", "Firefox". */
+export function browserLabel(name: BrowserName): string {
+  return ENGINES[name].label;
+}
+
+/** The binary to drive, or undefined. The engine's variable (CHROMIUM_PATH, FIREFOX_PATH) wins when set. */
+export function findBrowser(name: BrowserName, env: Record<string, string | undefined> = process.env): string | undefined {
+  const engine = ENGINES[name];
+  const fromEnv = env[engine.env];
+  if (fromEnv) return existsSync(fromEnv) ? fromEnv : undefined;
+  return engine.candidates.find((p) => existsSync(p));
+}
+
+/** One line saying how to get the browser. */
+export function noBrowserMessage(name: BrowserName): string {
+  const engine = ENGINES[name];
+  return `no ${engine.label} found: install Debian's package (apt-get install -y ${engine.apt}) or set ${engine.env} to a ${engine.label} binary`;
+}
+
+/** A file to put in an `<input type=file>`: a path, or a name and its contents. */
+type InputFile = string | { name: string; mimeType: string; buffer: Buffer };
+
+/** A tab, with what the bench, the screenshot tool and the page tests do in it. */
+export interface DrivenPage {
+  goto(url: string): Promise<void>;
+  /** Runs `fn` in the page (it is sent as source: it sees only its argument). */
+  evaluate<R, A = undefined>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R>;
+  /** A real click, at the element's place on the page. */
+  click(selector: string): Promise<void>;
+  waitForFunction(fn: () => unknown, timeoutMs?: number): Promise<void>;
+  onConsole(listener: (text: string) => void): void;
+  onPageError(listener: (message: string) => void): void;
+  setViewport(width: number, height: number): Promise<void>;
+  screenshot(file: string): Promise<void>;
+  setInputFiles(selector: string, file: InputFile): Promise<void>;
+  /** Clicks `selector` and waits for the download it starts: the file's name and text. */
+  download(selector: string, timeoutMs?: number): Promise<{ name: string; text: string }>;
+  close(): Promise<void>;
+}
+
+export interface DrivenBrowser {
+  name: BrowserName;
+  /** The tab the browser opened with (a fresh one when it opened none). */
+  firstPage(): Promise<DrivenPage>;
+  newPage(): Promise<DrivenPage>;
+  close(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  viewport?: { width: number; height: number };
+}
+
+/** Headless, with a fresh profile; Ctrl-C is left to the caller (the bench clicks the page's Stop and collects what finished). */
+export function launchBrowser(name: BrowserName, binary: string, options: LaunchOptions = {}): Promise<DrivenBrowser> {
+  return name === "chromium" ? launchChromium(binary, options) : launchFirefox(binary, options);
+}
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
+
+async function launchChromium(binary: string, options: LaunchOptions): Promise<DrivenBrowser> {
+  const { chromium } = await import("playwright-core");
+  const userDataDir = mkdtempSync(path.join(tmpdir(), "wsbench-chromium-"));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: binary,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    handleSIGINT: false,
+    acceptDownloads: true,
+    ...(options.viewport ? { viewport: options.viewport } : {}),
+  });
+  type PwPage = Awaited<ReturnType<typeof context.newPage>>;
+  const wrap = (page: PwPage): DrivenPage => ({
+    async goto(url) {
+      await page.goto(url);
+    },
+    evaluate: (fn, arg) => page.evaluate(fn as never, arg) as never,
+    click: (selector) => page.click(selector),
+    async waitForFunction(fn, timeoutMs = 30_000) {
+      await page.waitForFunction(fn, undefined, { timeout: timeoutMs });
+    },
+    onConsole: (listener) => page.on("console", (m) => listener(m.text())),
+    onPageError: (listener) => page.on("pageerror", (e) => listener(e.message)),
+    setViewport: (width, height) => page.setViewportSize({ width, height }),
+    async screenshot(file) {
+      await page.screenshot({ path: file });
+    },
+    setInputFiles: (selector, file) => page.setInputFiles(selector, file),
+    async download(selector, timeoutMs = 30_000) {
+      const [d] = await Promise.all([page.waitForEvent("download", { timeout: timeoutMs }), page.click(selector)]);
+      return { name: d.suggestedFilename(), text: readFileSync((await d.path())!, "utf8") };
+    },
+    close: () => page.close(),
+  });
+  return {
+    name: "chromium",
+    firstPage: async () => wrap(context.pages()[0] ?? (await context.newPage())),
+    newPage: async () => wrap(await context.newPage()),
+    async close() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Where a finished download lands, and the suffix a download still under way carries. */
+const PARTIAL = /\.part$/;
+
+async function launchFirefox(binary: string, options: LaunchOptions): Promise<DrivenBrowser> {
+  const { default: puppeteer } = await import("puppeteer-core");
+  const downloads = mkdtempSync(path.join(tmpdir(), "wsbench-firefox-downloads-"));
+  const uploads = mkdtempSync(path.join(tmpdir(), "wsbench-firefox-uploads-"));
+  const browser = await puppeteer.launch({
+    browser: "firefox",
+    executablePath: binary,
+    headless: true,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    defaultViewport: options.viewport ?? { width: 1280, height: 720 },
+    extraPrefsFirefox: {
+      // Downloads land in the launch's own folder, without asking.
+      "browser.download.folderList": 2,
+      "browser.download.dir": downloads,
+      "browser.download.useDownloadDir": true,
+      "browser.download.always_ask_before_handling_new_types": false,
+      // A benchmark run is not a session to restore, report or update.
+      "browser.sessionstore.resume_from_crash": false,
+      "datareporting.policy.dataSubmissionEnabled": false,
+      "app.update.auto": false,
+    },
+  });
+  type PpPage = Awaited<ReturnType<typeof browser.newPage>>;
+  const seen = new Set<string>();
+  const wrap = (page: PpPage): DrivenPage => ({
+    async goto(url) {
+      await page.goto(url);
+    },
+    evaluate: (fn, arg) => page.evaluate(fn as never, arg) as never,
+    click: (selector) => page.click(selector),
+    async waitForFunction(fn, timeoutMs = 30_000) {
+      await page.waitForFunction(fn, { timeout: timeoutMs, polling: 100 });
+    },
+    onConsole: (listener) => void page.on("console", (m) => listener(m.text())),
+    onPageError: (listener) => void page.on("pageerror", (e) => listener(e instanceof Error ? e.message : String(e))),
+    setViewport: (width, height) => page.setViewport({ width, height }),
+    async screenshot(file) {
+      await page.screenshot({ path: file as `${string}.png` });
+    },
+    async setInputFiles(selector, file) {
+      const input = await page.$(selector);
+      if (!input) throw new Error(`no element matches ${selector}`);
+      // Firefox reads a chosen file when the page does, so a file made here stays until the browser closes.
+      let filePath = file as string;
+      if (typeof file !== "string") {
+        filePath = path.join(mkdtempSync(path.join(uploads, "file-")), file.name);
+        writeFileSync(filePath, file.buffer);
+      }
+      await (input as unknown as { uploadFile(...p: string[]): Promise<void> }).uploadFile(filePath);
+    },
+    async download(selector, timeoutMs = 30_000) {
+      await page.click(selector);
+      // The file appears under its own name once written (Firefox writes NAME.part first).
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const done = readdirSync(downloads).filter((f) => !PARTIAL.test(f) && !seen.has(f) && statSync(path.join(downloads, f)).size > 0);
+        const partial = readdirSync(downloads).some((f) => PARTIAL.test(f));
+        if (done.length > 0 && !partial) {
+          const name = done[0]!;
+          seen.add(name);
+          return { name, text: readFileSync(path.join(downloads, name), "utf8") };
+        }
+        if (Date.now() > deadline) throw new Error(`no download started by ${selector} within ${timeoutMs / 1000} s`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    close: () => page.close(),
+  });
+  return {
+    name: "firefox",
+    async firstPage() {
+      const pages = await browser.pages();
+      return wrap(pages[0] ?? (await browser.newPage()));
+    },
+    newPage: async () => wrap(await browser.newPage()),
+    async close() {
+      await browser.close();
+      for (const dir of [downloads, uploads]) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
