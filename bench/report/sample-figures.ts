@@ -37,6 +37,7 @@ interface View {
 const VS_JSON = (r: CaseRatios): Ratio | undefined => r.vsJson;
 const ECHO = (r: CaseRatios): Ratio | undefined => r.echoVsJson;
 const FIELD = (r: CaseRatios): Ratio | undefined => r.fieldVsJson;
+const CLIENT = (r: CaseRatios): Ratio | undefined => r.clientVsJson;
 
 const VIEWS: readonly View[] = [
   { mode: "codec", ratio: VS_JSON, within: 1.05, what: "Lab, codec mode (serialize + deserialize in process, a client's work), time per message relative to JSON" },
@@ -171,6 +172,61 @@ export interface SampleSet {
   patterns: Sample;
   /** Route mode (`--modes route`): the server as a router, forwarding and recoding. */
   route: Sample;
+  /** The same codecs in each JavaScript engine: codec mode and round trips with Bun's client, round trips with Node's, and both in each browser's page. */
+  engines: EngineSamples;
+}
+
+/** One run per client, the same codecs and payloads: JavaScriptCore (Bun), V8 (Node, Chromium), SpiderMonkey (Firefox). */
+export interface EngineSamples {
+  bun: Sample;
+  node: Sample;
+  chromium: Sample;
+  firefox: Sample;
+}
+
+/** A sample's first verified case run by a client (not in process), and that client's machine. */
+function clientSide(sample: Sample): { c: CaseResult; m: Environment } {
+  const { results } = sample;
+  const c = results.cases.find((x) => x.verified && x.client !== "inprocess") ?? results.cases.find((x) => x.verified)!;
+  return { c, m: results.environments?.[c.client] ?? results.environment };
+}
+
+/** Who ran a sample's client: "Chrome 156", "Firefox 153" (a page's browser), "Node 20.20.2" (the Node client's), else the runtime ("bun 1.4.4"). */
+function engineLabel(sample: Sample): string {
+  const { c, m } = clientSide(sample);
+  if (c.client === "browser") return m.runtimeVersion.replace(/^(\w+) (\d+)\..*$/, "$1 $2");
+  const node = / on Node v([\d.]+)$/.exec(c.clientLibrary);
+  return node ? `Node ${node[1]}` : `${m.runtime} ${m.runtimeVersion}`;
+}
+
+/**
+ * The engines side by side: per payload and codec, codec mode's time relative to JSON's in each
+ * engine that runs it (codec mode runs in Bun or the page; a Node client's codec work is its part
+ * of the round trips), and the client's encode + decode in round trips relative to JSON's, per client.
+ */
+function enginesTable(e: EngineSamples): string[] {
+  const codecSides = [e.bun, e.chromium, e.firefox];
+  const tripSides = [e.bun, e.node, e.chromium, e.firefox];
+  const head = [...codecSides.map((s) => `codec, ${engineLabel(s)}`), ...tripSides.map((s) => `round trip, ${engineLabel(s)}`)];
+  const lines = [`| payload | codec | ${head.join(" | ")} |`, `|---|---|${head.map(() => "---|").join("")}`];
+  for (const payload of PAYLOAD_NAMES) {
+    for (const codec of codecsOf(e.chromium.results, "codec", ["json"])) {
+      const codecCells = codecSides.map((s) => ratioCell(find(s.results, "codec", payload, codec), VS_JSON).text);
+      const tripCells = tripSides.map((s) => {
+        const c = find(s.results, "roundtrip", payload, codec);
+        const cell = ratioCell(c, CLIENT).text;
+        return cell !== "-" && c?.flags.includes("coarse-clock") ? `${cell} †` : cell;
+      });
+      if ([...codecCells, ...tripCells].every((c) => c === "-")) continue;
+      lines.push(`| ${payload} | ${codec} | ${[...codecCells, ...tripCells].join(" | ")} |`);
+    }
+  }
+  const coarse = tripSides.filter((s) => s.results.cases.some((c) => c.mode === "roundtrip" && c.flags.includes("coarse-clock")));
+  if (coarse.length > 0) {
+    const ticks = coarse.map((s) => `${formatNs(clientSide(s).m.timerResolutionNs)} (${engineLabel(s)})`).join(", ");
+    lines.push("", `† The client's clock ticks in steps of ${ticks}, longer than most of these calls: a socket mode times each call, so those cells count the ticks the calls caught. Read them as rough; codec mode times batches of at least 100 ticks.`);
+  }
+  return lines;
 }
 
 /** A case's ratio to json's, json itself at 1 (a results file stores no ratio of json to itself); NaN where it has none. */
@@ -310,6 +366,9 @@ export function sampleFigures(set: SampleSet): string {
   if (route.length > 0) {
     out.push("", `The server as a router, \`${set.route.name}\` (${machineLine(set.route.results)}, route mode): the server's CPU per routed message, forwarding the bytes (the key read as the codec allows) and recoding (decode, encode again), each relative to json's same router, median of the slices ± its 95% interval; per payload the ${ROUTE_SHOWN} codecs that cost it least forwarding, and json (the file has every codec).`, "", ...route);
   }
+  const { engines } = set;
+  const engineRuns = [engines.bun, engines.node, engines.chromium, engines.firefox].map((s) => `\`${s.name}\``).join(", ");
+  out.push("", `The same codecs in each engine (${engineRuns}; ${machineLine(engines.bun.results)}): codec mode's time per message relative to JSON's where it runs (Bun, each browser's page), and the client's own encode + decode per message in round trips relative to JSON's, per client, median of the rounds ± its 95% interval.`, "", ...enginesTable(engines));
   out.push("", FIGURES_END);
   return out.join("\n");
 }

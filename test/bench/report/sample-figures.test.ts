@@ -15,6 +15,8 @@ const COLUMNS = [
   "route_deliveries_expected", "route_delivered", "route_misrouted",
   "route_cpu_vs_json", "route_cpu_vs_json_ci95_low", "route_cpu_vs_json_ci95_high",
   "route_recode_cpu_vs_json", "route_recode_cpu_vs_json_ci95_low", "route_recode_cpu_vs_json_ci95_high",
+  "client", "client_codec_vs_json", "client_codec_vs_json_ci95_low", "client_codec_vs_json_ci95_high",
+  "client_library", "flags", "timer_resolution_ns",
 ];
 
 /** A results CSV of the given rows (each a partial record by column name). */
@@ -107,7 +109,31 @@ describe("sampleFigures", () => {
       ]),
     ),
   };
-  const block = sampleFigures({ runs: [run("a.csv", 0.5), run("b.csv", 0.6)], calibrated, sweeps: [sweep(20000, 24000), sweep(24000, "")], other: run("c.csv", 1), everyCodec: [everyCodec, inServer], patterns, route });
+  /** One engine's run: codec mode where `codec` is given, round trips where `trip` is. */
+  const engine = (name: string, runtime: string, version: string, client: string, codecRatio: number | undefined, trip: number | undefined, more: Record<string, string | number> = {}, common: Record<string, string | number> = {}): Sample => ({
+    name,
+    results: resultsFromFile(
+      csv([
+        ...(codecRatio === undefined ? [] : [{ mode: "codec", client, codec: "json", payload: "large", runtime, runtime_version: version, ...ratio("total_vs_json", 1), ...common }, { mode: "codec", client, codec: "custom-binary", payload: "large", runtime, runtime_version: version, ...ratio("total_vs_json", codecRatio), ...common }]),
+        ...(trip === undefined ? [] : [{ mode: "roundtrip", client, codec: "custom-binary", payload: "large", runtime, runtime_version: version, ...ratio("client_codec_vs_json", trip), ...more, ...common }]),
+      ]),
+    ),
+  });
+  const engines = {
+    bun: engine("bun.csv", "bun", "1.4.4", "bun", 0.6, 0.5),
+    // Codec mode runs in Bun whatever the client: a Node run's rows name Bun as the runtime, Node in the client library.
+    node: engine("node.csv", "bun", "1.4.4", "node", undefined, 1.1, { client_library: "ws 8.23.0 on Node v20.20.2" }),
+    chromium: engine("chromium.csv", "browser", "Chrome 156.0.1", "browser", 0.9, 0.95),
+    firefox: engine("firefox.csv", "browser", "Firefox 153.0", "browser", 1.02, 0.85, { flags: "coarse-clock" }, { timer_resolution_ns: 20000 }),
+  };
+  const block = sampleFigures({ runs: [run("a.csv", 0.5), run("b.csv", 0.6)], calibrated, sweeps: [sweep(20000, 24000), sweep(24000, "")], other: run("c.csv", 1), everyCodec: [everyCodec, inServer], patterns, route, engines });
+
+  it("sets the engines side by side: codec mode where it runs, the client's codec work in round trips per client", () => {
+    const part = block.slice(block.indexOf("The same codecs in each engine (`bun.csv`, `node.csv`, `chromium.csv`, `firefox.csv`"));
+    expect(part).toContain("| payload | codec | codec, bun 1.4.4 | codec, Chrome 156 | codec, Firefox 153 | round trip, bun 1.4.4 | round trip, Node 20.20.2 | round trip, Chrome 156 | round trip, Firefox 153 |");
+    expect(part).toContain("| large | custom-binary | 0.60 ± 2.0% | 0.90 ± 2.0% | 1.02 ± 2.0% | 0.50 ± 2.0% | 1.10 ± 2.0% | 0.95 ± 2.0% | 0.85 ± 2.0% † |");
+    expect(part).toContain("† The client's clock ticks in steps of 20.00 µs (Firefox 153), longer than most of these calls");
+  });
 
   it("shows the router's CPU per message forwarding and recoding, least first, and the deliveries", () => {
     const part = block.slice(block.indexOf("The server as a router, `route.csv`"));
