@@ -58,6 +58,8 @@ try {
   await page.waitForFunction(() => document.querySelector("#progress")?.textContent?.startsWith("Done"), 600_000);
   await page.setInputFiles("#load", SAMPLE);
   await page.waitForFunction(() => document.querySelector("#progress")?.textContent?.startsWith("Loaded"));
+  // Choosing a file scrolls Firefox to its input; the picture starts at the top in either browser.
+  await page.evaluate(() => window.scrollTo(0, 0));
   const out = path.join(ROOT, `docs/page${suffix}.png`);
   await page.screenshot(out);
   process.stdout.write(`Wrote ${out}\n`);

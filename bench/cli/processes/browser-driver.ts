@@ -215,13 +215,18 @@ async function launchFirefox(binary: string, options: LaunchOptions): Promise<Dr
     },
     close: () => page.close(),
   });
+  // The tab Firefox opens with keeps its own size unless given the launch's.
+  const sized = async (page: PpPage): Promise<DrivenPage> => {
+    if (options.viewport) await page.setViewport(options.viewport);
+    return wrap(page);
+  };
   return {
     name: "firefox",
     async firstPage() {
       const pages = await browser.pages();
-      return wrap(pages[0] ?? (await browser.newPage()));
+      return sized(pages[0] ?? (await browser.newPage()));
     },
-    newPage: async () => wrap(await browser.newPage()),
+    newPage: async () => sized(await browser.newPage()),
     async close() {
       await browser.close();
       for (const dir of [downloads, uploads]) rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,7 @@ import { parseCsv } from "../../../bench/report/csv-read.ts";
 import { spawnServer } from "../../../bench/cli/processes/server-process.ts";
 import type { WebSocketClass } from "../../../client/socket/client-connection.ts";
 import { runSocketCase } from "../../../client/socket/runner.ts";
-import { skipBrowserTests } from "../../helpers/browsers.ts";
+import { BROWSERS, skipBrowserTests } from "../../helpers/browsers.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-interrupt-"));
@@ -162,11 +162,11 @@ export default { name: "stuck", description: "JSON that blocks on the medium mes
   }, 180_000);
 });
 
-describe.skipIf(skipBrowserTests("run.test.ts") || process.platform !== "linux")("SIGTERM during --client browser", () => {
-  it("writes every case the page had finished, and Chromium goes with the bench", async () => {
-    const out = path.join(tmp, "sigterm-browser");
-    const mark = `BENCH_TEST_MARK=${process.pid}-browser-${Date.now()}`;
-    const bench = startBench(["--client", "browser", "--modes", "codec,roundtrip", "--codecs", "json,custom-binary", "--payloads", "small,medium,large", "--iterations", "3000", "--runs", "3", "--out", out], { env: { BENCH_TEST_MARK: mark.split("=")[1]! } });
+describe.each(BROWSERS)("SIGTERM during --client %s", (browser) => {
+  it.skipIf(skipBrowserTests("run.test.ts", browser) || process.platform !== "linux")("writes every case the page had finished, and the browser goes with the bench", async () => {
+    const out = path.join(tmp, `sigterm-${browser}`);
+    const mark = `BENCH_TEST_MARK=${process.pid}-${browser}-${Date.now()}`;
+    const bench = startBench(["--client", browser, "--modes", "codec,roundtrip", "--codecs", "json,custom-binary", "--payloads", "small,medium,large", "--iterations", "3000", "--runs", "3", "--out", out], { env: { BENCH_TEST_MARK: mark.split("=")[1]! } });
     // The page streams each case as it finishes it: wait for the first in the live CSV.
     await until(() => liveRows(out).length >= 2, 150_000, bench);
     process.kill(bench.child.pid!, "SIGTERM");
@@ -178,7 +178,7 @@ describe.skipIf(skipBrowserTests("run.test.ts") || process.platform !== "linux")
     expect(json.cases.length).toBeGreaterThanOrEqual(1);
     for (const c of json.cases) expect(c.client === "browser" && c.verified).toBe(true);
     expect(parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"))).toHaveLength(json.cases.length + 1);
-    // Chromium and the server the bench started went with it: nothing carrying the run's mark is left.
+    // The browser and the server the bench started went with it: nothing carrying the run's mark is left.
     await until(() => processesMarked(mark).length === 0, 15_000);
   }, 240_000);
 });
