@@ -177,7 +177,7 @@ export interface SampleSet {
 }
 
 /** One run per client, the same codecs and payloads: JavaScriptCore (Bun), V8 (Node, Chromium), SpiderMonkey (Firefox). */
-export interface EngineSamples {
+interface EngineSamples {
   bun: Sample;
   node: Sample;
   chromium: Sample;

@@ -72,7 +72,8 @@ function main(argv: string[]): number {
   for (const place of PLACES) {
     const dir = path.join(out, place.dir);
     mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, "latest.json");
+    // The CSV, the file a user keeps and commits, so the table rebuilt from the kept files is this one.
+    const file = path.join(dir, "latest.csv");
     // A results file left by an earlier run must not stand in for this one.
     rmSync(file, { force: true });
     process.stderr.write(`compat: ${place.label}...\n`);

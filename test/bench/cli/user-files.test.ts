@@ -202,6 +202,6 @@ describe("bun run bench --codec-module FILE", () => {
     expect(missing.stderr).toMatch(/^bench: --codec-module .*missing\.ts: cannot import it \(.*\)\n$/);
     const node = run("bench/cli/bench.ts", "--codec-module", example, "--client", "node");
     expect(node.code).toBe(2);
-    expect(node.stderr).toBe("bench: --codec-module runs with --client bun or browser; the Node client cannot import a module written for Bun\n");
+    expect(node.stderr).toBe("bench: --codec-module runs with --client bun, chromium or firefox; the Node client cannot import a module written for Bun\n");
   });
 });

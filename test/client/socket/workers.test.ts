@@ -61,7 +61,7 @@ describe("--clients 32", () => {
     expect(a.stderr).toBe("bench: --clients above 1 needs --client bun (got --client node), except with --modes route, where they are its members\n");
     const b = spawnSync(process.execPath, ["bench/cli/bench.ts", "--client", "browser", "--modes", "fanout"], { cwd: ROOT, encoding: "utf8" });
     expect(b.status).toBe(2);
-    expect(b.stderr).toBe("bench: --modes fanout needs --client bun (got --client browser)\n");
+    expect(b.stderr).toBe("bench: --modes fanout needs --client bun (got --client chromium)\n");
   });
 });
 
