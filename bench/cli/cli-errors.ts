@@ -10,11 +10,12 @@
  *   ended without its result (ChildFailed carries what it had finished).
  * - BUILD: the Node client could not be bundled.
  * - NO_NODE: --client node with no Node.js on PATH.
- * - PAGE: the page in Chromium failed or did not finish.
+ * - PAGE: the page in a browser failed or did not finish.
  * - TOOL: a tool's own step failed (cross-check, screenshot).
+ * - REDIS: the local redis-server the bench starts as a backplane is missing or never became ready.
  */
 
-export type CliErrorCode = "UNREACHABLE" | "SERVER_START" | "CHILD" | "BUILD" | "NO_NODE" | "PAGE" | "TOOL";
+export type CliErrorCode = "UNREACHABLE" | "SERVER_START" | "CHILD" | "BUILD" | "NO_NODE" | "PAGE" | "TOOL" | "REDIS";
 
 export class CliError extends Error {
   override readonly name: string = "CliError";

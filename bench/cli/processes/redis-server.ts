@@ -1,0 +1,68 @@
+/**
+ * A local redis-server for the bench (Debian's package): started on a free
+ * loopback port with nothing saved to disk, ready once it answers PING,
+ * stopped at the end. Where a user names their own Redis, none is started.
+ */
+
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { CliError } from "../cli-errors.ts";
+
+const NO_REDIS_MESSAGE = "no redis-server found: install Debian's package (apt-get install -y redis-server) or name a running one with --backplane redis://HOST:PORT";
+
+/** True when `redis-server` runs here. */
+export function hasRedisServer(): boolean {
+  return spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
+}
+
+/** A port the kernel says is free now, on loopback. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RedisProcess {
+  url: string;
+  pid: number;
+  /** Stops it and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts redis-server on a free loopback port; resolves once it accepts a connection. */
+export async function startRedis(timeoutMs = 10_000): Promise<RedisProcess> {
+  if (!hasRedisServer()) throw new CliError("REDIS", NO_REDIS_MESSAGE);
+  const port = await freePort();
+  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new CliError("REDIS", `redis-server exited at start (${child.exitCode}): ${stderr.trim() || "no message"}`);
+    try {
+      const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } });
+      socket.end();
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new CliError("REDIS", `redis-server did not accept connections on port ${port} within ${timeoutMs / 1000} s`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    pid: child.pid!,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
