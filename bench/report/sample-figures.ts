@@ -12,6 +12,7 @@ import type { BenchResults, CaseRatios, CaseResult, Environment, Estimate, Ratio
 import { PAYLOAD_NAMES, ROUTING_KEYS } from "../../protocols/messages.ts";
 import { count, formatNs, ratioFigure } from "./format.ts";
 import { ReportError } from "./report-errors.ts";
+import { sourceOf } from "./sources.ts";
 
 /** Where the README's block starts and ends. */
 export const FIGURES_BEGIN = "<!-- figures:begin (bun run readme-figures writes this block from results/sample/) -->";
@@ -193,10 +194,10 @@ function clientSide(sample: Sample): { c: CaseResult; m: Environment } {
 
 /** Who ran a sample's client: "Chrome 156", "Firefox 153" (a page's browser), "Node 20.20.2" (the Node client's), else the runtime ("bun 1.4.4"). */
 function engineLabel(sample: Sample): string {
-  const { c, m } = clientSide(sample);
-  if (c.client === "browser") return m.runtimeVersion.replace(/^(\w+) (\d+)\..*$/, "$1 $2");
+  const { c } = clientSide(sample);
+  // The report's label, but with Node's version: these columns set engines side by side.
   const node = / on Node v([\d.]+)$/.exec(c.clientLibrary);
-  return node ? `Node ${node[1]}` : `${m.runtime} ${m.runtimeVersion}`;
+  return node ? `Node ${node[1]}` : sourceOf(sample.results, c);
 }
 
 /**

@@ -15,7 +15,7 @@ export interface SourcedCase {
 }
 
 /** The runtime that ran `c`, as one label. */
-function sourceOf(run: BenchResults, c: CaseResult): string {
+export function sourceOf(run: BenchResults, c: CaseResult): string {
   const env = run.environments?.[c.client] ?? run.environment;
   if (c.client === "browser") return env.runtimeVersion.replace(/^(\w+) (\d+)\..*$/, "$1 $2") || "browser";
   if (c.client === "node") return "node client";

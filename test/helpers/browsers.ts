@@ -4,7 +4,7 @@
  * failure), and the few things the page tests read from a page.
  */
 import type { BrowserContext } from "playwright-core";
-import { browserLabel, findBrowser, launchBrowser, noBrowserMessage, type DrivenBrowser, type DrivenPage } from "../../bench/cli/processes/browser-driver.ts";
+import { browserLabel, CHROMIUM_ARGS, findBrowser, launchBrowser, noBrowserMessage, type DrivenBrowser, type DrivenPage } from "../../bench/cli/processes/browser-driver.ts";
 import type { BrowserName } from "../../bench/harness/settings.ts";
 
 export type { DrivenPage };
@@ -37,7 +37,7 @@ export async function launchChromiumContext(): Promise<{ context: BrowserContext
   const binary = findBrowser("chromium");
   if (!binary) throw new Error(noBrowserMessage("chromium"));
   const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({ executablePath: binary, headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({ executablePath: binary, headless: true, args: CHROMIUM_ARGS });
   const context = await browser.newContext();
   return { context, close: () => browser.close() };
 }

@@ -88,7 +88,7 @@ export function launchBrowser(name: BrowserName, binary: string, options: Launch
   return name === "chromium" ? launchChromium(binary, options) : launchFirefox(binary, options);
 }
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
