@@ -142,7 +142,7 @@ async function launchChromium(binary: string, options: LaunchOptions): Promise<D
   };
 }
 
-/** Where a finished download lands, and the suffix a download still under way carries. */
+/** The suffix Firefox gives a download still being written. */
 const PARTIAL = /\.part$/;
 
 async function launchFirefox(binary: string, options: LaunchOptions): Promise<DrivenBrowser> {
@@ -202,9 +202,9 @@ async function launchFirefox(binary: string, options: LaunchOptions): Promise<Dr
       // The file appears under its own name once written (Firefox writes NAME.part first).
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const done = readdirSync(downloads).filter((f) => !PARTIAL.test(f) && !seen.has(f) && statSync(path.join(downloads, f)).size > 0);
-        const partial = readdirSync(downloads).some((f) => PARTIAL.test(f));
-        if (done.length > 0 && !partial) {
+        const files = readdirSync(downloads);
+        const done = files.filter((f) => !PARTIAL.test(f) && !seen.has(f) && statSync(path.join(downloads, f)).size > 0);
+        if (done.length > 0 && !files.some((f) => PARTIAL.test(f))) {
           const name = done[0]!;
           seen.add(name);
           return { name, text: readFileSync(path.join(downloads, name), "utf8") };
@@ -215,18 +215,16 @@ async function launchFirefox(binary: string, options: LaunchOptions): Promise<Dr
     },
     close: () => page.close(),
   });
-  // The tab Firefox opens with keeps its own size unless given the launch's.
-  const sized = async (page: PpPage): Promise<DrivenPage> => {
-    if (options.viewport) await page.setViewport(options.viewport);
-    return wrap(page);
-  };
   return {
     name: "firefox",
     async firstPage() {
-      const pages = await browser.pages();
-      return sized(pages[0] ?? (await browser.newPage()));
+      const opened = (await browser.pages())[0];
+      if (!opened) return wrap(await browser.newPage());
+      // The tab Firefox opens with keeps its own size (new tabs take defaultViewport).
+      if (options.viewport) await opened.setViewport(options.viewport);
+      return wrap(opened);
     },
-    newPage: async () => sized(await browser.newPage()),
+    newPage: async () => wrap(await browser.newPage()),
     async close() {
       await browser.close();
       for (const dir of [downloads, uploads]) rmSync(dir, { recursive: true, force: true });

@@ -38,13 +38,16 @@ export interface RedisProcess {
 export async function startRedis(timeoutMs = 10_000): Promise<RedisProcess> {
   if (!hasRedisServer()) throw new CliError("REDIS", NO_REDIS_MESSAGE);
   const port = await freePort();
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"], { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"], { stdio: ["ignore", "pipe", "pipe"] });
+  // redis-server logs to stdout, a refused setting included: the last of it names why a start failed.
+  let log = "";
+  const keep = (d: Buffer): void => void (log = (log + d.toString()).slice(-2000));
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new CliError("REDIS", `redis-server exited at start (${child.exitCode}): ${stderr.trim() || "no message"}`);
+    if (child.exitCode !== null) throw new CliError("REDIS", `redis-server exited at start (${child.exitCode}): ${log.trim().split("\n").slice(-3).join(" ") || "no message"}`);
     try {
       const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } });
       socket.end();
