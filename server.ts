@@ -3,7 +3,11 @@
  *
  *   bun run server [--host 127.0.0.1] [--port 0] [--deflate] [--idle-timeout 60]
  *                  [--allow-origin ORIGIN]... [--max-connections 256] [--messages FILE]...
- *                  [--csp off|strict]
+ *                  [--csp off|strict] [--processes N] [--backplane redis://HOST:PORT]
+ *
+ * With --processes N, N processes share the port (protocols/socket/cluster.ts);
+ * with --backplane, fanout and route publish through Redis, so a subscriber on
+ * any process hears every message (protocols/socket/backplane-relay.ts).
  *
  * It serves the benchmark page at / (client/page/, bundled at start-up) and
  * the WebSocket endpoint at /ws.
@@ -27,11 +31,14 @@ import { buildCodecModules, buildPage, codecModulePath } from "./client/page/bui
 import { PAYLOAD_NAMES } from "./protocols/messages.ts";
 import { isLoopback } from "./protocols/socket/access.ts";
 import type { Connection } from "./protocols/socket/socket-state.ts";
-import { SOCKET_LIMITS, socketServer } from "./protocols/socket/context.ts";
-import { MAX_PAYLOAD_BYTES, socketCodecNames, WS_PATH } from "./protocols/socket/contract.ts";
+import { SOCKET_LIMITS, socketServer, type ClusterPeer } from "./protocols/socket/context.ts";
+import { CLOSE, MAX_PAYLOAD_BYTES, socketCodecNames, WS_PATH } from "./protocols/socket/contract.ts";
+import { BackplaneRelay, DEFAULT_CHANNEL_PREFIX } from "./protocols/socket/backplane-relay.ts";
+import { clusterProcess, reusePortRefusal, startCluster, type Cluster } from "./protocols/socket/cluster.ts";
+import { parseRedisUrl } from "./protocols/socket/redis-backplane.ts";
 import type { CodecCatalog } from "./protocols/registry.ts";
 import { socketHandlers } from "./protocols/socket/handlers.ts";
-import { BACKPRESSURE_LIMIT_BYTES } from "./protocols/socket/server-send.ts";
+import { BACKPRESSURE_LIMIT_BYTES, type Publish } from "./protocols/socket/server-send.ts";
 import { CSP_POLICIES, route, type CspPolicy } from "./protocols/socket/routes.ts";
 import { SettingError } from "./bench/harness/harness-errors.ts";
 
@@ -72,6 +79,12 @@ export interface ServerOptions {
    * there; "off" sends none.
    */
   csp: CspPolicy;
+  /** Server processes sharing the port (--processes): Linux spreads connections over them. */
+  processes: number;
+  /** A Redis the processes' fanout and route publish through (--backplane redis://HOST:PORT). */
+  backplane?: string;
+  /** The backplane's channel prefix (--backplane-channel): clusters sharing one Redis are kept apart by it. */
+  backplaneChannel: string;
 }
 
 export const SERVER_DEFAULTS: ServerOptions = {
@@ -88,13 +101,40 @@ export const SERVER_DEFAULTS: ServerOptions = {
   userMessages: [],
   codecModules: [],
   csp: "off",
+  processes: 1,
+  backplaneChannel: DEFAULT_CHANNEL_PREFIX,
 };
 
 export interface BenchServer {
   url: string;
+  /** In a cluster: this process's own URL, which reaches it alone. */
+  direct?: string;
   port: number;
   server: Server<Connection>;
+  /** In a cluster: every process's own URL, as the supervisor tells this one. */
+  setPeers(peers: ClusterPeer[]): void;
   stop(): Promise<void>;
+}
+
+/**
+ * Bun's publish on each server the process listens with (a cluster's process has two: the
+ * shared port and its own), answered as one: 0 if any with subscribers dropped it, -1 if any
+ * had to queue it past its limit, else the bytes.
+ */
+function publishOnAll(servers: readonly Server<Connection>[]): Publish {
+  if (servers.length === 1) return (topic, data, compress) => servers[0]!.publish(topic, data, compress);
+  return (topic, data, compress) => {
+    let bytes = 0;
+    let blocked = false;
+    for (const srv of servers) {
+      if (srv.subscriberCount(topic) === 0) continue;
+      const r = srv.publish(topic, data, compress);
+      if (r === 0) return 0;
+      if (r === -1) blocked = true;
+      else bytes += r;
+    }
+    return blocked ? -1 : bytes;
+  };
 }
 
 /** The /info body: what runs the server side of every result, and the user's messages for the page. */
@@ -111,7 +151,7 @@ function serverInfo(o: ServerOptions, catalog: CodecCatalog, modules: readonly C
   });
 }
 
-export async function startServer(options: Partial<ServerOptions> = {}): Promise<BenchServer> {
+export async function startServer(options: Partial<ServerOptions> = {}, cluster = clusterProcess()): Promise<BenchServer> {
   const o: ServerOptions = { ...SERVER_DEFAULTS, ...options };
   // The server's own catalogue: the built-in codecs, the user's modules, protobuf with the user's type.
   const files = o.codecModules ?? [];
@@ -130,15 +170,25 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     allowOrigins: o.allowOrigins,
     maxConnections: o.maxConnections,
     loopbackOnly: isLoopback(o.host),
-    publish: (topic, data, compress) => server.publish(topic, data, compress),
-    subscriberCount: (topic) => server.subscriberCount(topic),
+    publish: (topic, data, compress) => publish(topic, data, compress),
+    subscriberCount: (topic) => servers.reduce((n, srv) => n + srv.subscriberCount(topic), 0),
     compress: o.deflate,
     csp: o.csp,
     limits: { maxQueuedBytes: o.maxQueuedBytes, maxTotalQueuedBytes: o.maxTotalQueuedBytes, sendTimeoutMs: o.sendTimeoutS * 1000 },
+    ...(cluster ? { cluster } : {}),
+    ...(o.backplane ? { backplane: () => relay!.stats() } : {}),
   });
-  const server: Server<Connection> = Bun.serve<Connection>({
+  if (cluster && cluster.size > 1 && !o.backplane) {
+    sockets.pubsubRefusal = {
+      code: CLOSE.policy,
+      reason: `fanout and route across ${cluster.size} processes need --backplane redis://HOST:PORT (Bun's publish reaches one process)`,
+    };
+  }
+  const listen = (port: number, reusePort: boolean): Server<Connection> =>
+    Bun.serve<Connection>({
     hostname: o.host,
-    port: o.port,
+    port,
+    reusePort,
     fetch: (req, srv) => route(sockets, req, srv),
     // Never Bun's development error page (it shows paths and source): one plain line instead.
     development: false,
@@ -154,21 +204,42 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
       ...socketHandlers(sockets),
     },
   });
+  // A cluster's process: the shared port (the kernel spreads connections), and one of its own.
+  const server = listen(o.port, cluster !== undefined);
+  const servers = cluster ? [server, listen(0, false)] : [server];
+  let publish = publishOnAll(servers);
+  let relay: BackplaneRelay | undefined;
+  if (o.backplane) {
+    try {
+      relay = await BackplaneRelay.connect(o.backplane, o.backplaneChannel, publish, sockets);
+    } catch (e) {
+      for (const srv of servers) await srv.stop(true);
+      throw e;
+    }
+    publish = relay.publish;
+  }
 
-  const port = server.port!;
   const host = o.host.includes(":") ? `[${o.host}]` : o.host;
   return {
-    url: `http://${host}:${port}`,
-    port,
+    url: `http://${host}:${server.port!}`,
+    ...(cluster ? { direct: `http://${host}:${servers[1]!.port!}` } : {}),
+    port: server.port!,
     server,
+    setPeers(peers) {
+      sockets.peers = peers;
+    },
     async stop() {
-      await server.stop(true);
+      for (const srv of servers) await srv.stop(true);
+      relay?.close();
     },
   };
 }
 
+/** --processes at most: more than a machine has cores measures the scheduler. */
+const MAX_PROCESSES = 64;
+
 const SERVER_FLAGS =
-  "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --csp, --exit-with-stdin, --help";
+  "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --csp, --processes, --backplane, --backplane-channel, --exit-with-stdin, --help";
 
 const SERVER_HELP = `Usage: bun run server [options]
 
@@ -198,6 +269,12 @@ Options:
                          repeatable
   --csp POLICY           the page's Content-Security-Policy: off or strict (no eval or
                          new Function, as many production sites; default: ${SERVER_DEFAULTS.csp})
+  --processes N          server processes sharing the port, 1..${MAX_PROCESSES} (Linux: reusePort spreads
+                         connections; /health lists each one's own URL; default: 1)
+  --backplane URL        redis://HOST:PORT: fanout and route publish through this Redis,
+                         so subscribers on every process (and machine) hear every message
+  --backplane-channel P  the backplane's channel prefix; servers sharing one Redis hear
+                         each other only with the same one (default: ${SERVER_DEFAULTS.backplaneChannel})
   --exit-with-stdin      stop when standard input closes
   -h, --help             this text
 `;
@@ -228,6 +305,9 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
         "proto-type": { type: "string" },
         "codec-module": { type: "string", multiple: true },
         csp: { type: "string" },
+        processes: { type: "string" },
+        backplane: { type: "string" },
+        "backplane-channel": { type: "string" },
         "exit-with-stdin": { type: "boolean" },
       },
       strict: true,
@@ -252,7 +332,19 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
   if (!(CSP_POLICIES as readonly string[]).includes(csp)) throw new SettingError(`--csp: unknown value '${csp}'; valid values: ${CSP_POLICIES.join(", ")}`);
   const userMessages = readMessagesFiles(values.messages ?? []);
   const userProto = readProtoFile(values.proto, values["proto-type"], userMessages);
+  if (values.backplane !== undefined) {
+    try {
+      parseRedisUrl(values.backplane);
+    } catch (e) {
+      throw new SettingError(`--backplane: ${(e as Error).message}`);
+    }
+  }
+  const channel = values["backplane-channel"] ?? SERVER_DEFAULTS.backplaneChannel;
+  if (!/^[A-Za-z0-9:._-]{1,64}$/.test(channel)) throw new SettingError(`--backplane-channel must be 1 to 64 letters, digits, ':', '.', '_' or '-', got '${channel}'`);
   return {
+    processes: integer("processes", values.processes, SERVER_DEFAULTS.processes, 1, MAX_PROCESSES),
+    ...(values.backplane !== undefined ? { backplane: values.backplane } : {}),
+    backplaneChannel: channel,
     csp: csp as CspPolicy,
     host: values.host ?? SERVER_DEFAULTS.host,
     port: integer("port", values.port, SERVER_DEFAULTS.port, 0, 65535),
@@ -284,15 +376,23 @@ if (import.meta.main) {
     process.stderr.write(`server: ${(e as Error).message}\n`);
     process.exit(2);
   }
-  if (!isLoopback(options.host)) {
+  if (!isLoopback(options.host) && clusterProcess() === undefined) {
     process.stderr.write(`server: warning: listening on ${options.host}, reachable from other machines; the benchmark server has no authentication\n`);
   }
-  const bench = await startServer(options);
-  process.stdout.write(
-    JSON.stringify({ event: "ready", url: bench.url, ws: bench.url.replace(/^http/, "ws") + WS_PATH, pid: process.pid, runtime: `bun ${Bun.version}`, deflate: options.deflate }) + "\n",
-  );
+  if (options.processes > 1 && clusterProcess() === undefined) await superviseCluster(options);
+  else await serveOne(options);
+}
+
+/** The first line on stdout, once the server (or the whole cluster) listens. */
+function printReady(url: string, options: ServerOptions, more: Record<string, unknown>): void {
+  const ready = { event: "ready", url, ws: url.replace(/^http/, "ws") + WS_PATH, pid: process.pid, runtime: `bun ${Bun.version}`, deflate: options.deflate, ...more };
+  process.stdout.write(JSON.stringify(ready) + "\n");
+}
+
+/** Stops on SIGINT, SIGTERM, and (--exit-with-stdin) when standard input closes. */
+function stopOnSignals(options: ServerOptions, stop: () => Promise<void>): void {
   const shutdown = async (): Promise<void> => {
-    await bench.stop();
+    await stop();
     process.stdout.write(JSON.stringify({ event: "stopped" }) + "\n");
     process.exit(0);
   };
@@ -302,4 +402,58 @@ if (import.meta.main) {
     process.stdin.on("end", shutdown);
     process.stdin.resume();
   }
+}
+
+/** One server process: alone, or one of a cluster (which then takes its peers' URLs on stdin). */
+async function serveOne(options: ServerOptions): Promise<void> {
+  let bench: BenchServer;
+  try {
+    bench = await startServer(options);
+  } catch (e) {
+    process.stderr.write(`server: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  printReady(bench.url, options, {
+    ...(bench.direct ? { direct: bench.direct } : {}),
+    ...(options.backplane ? { backplane: options.backplane, backplaneChannel: options.backplaneChannel } : {}),
+  });
+  stopOnSignals(options, () => bench.stop());
+  if (clusterProcess() !== undefined) {
+    let buffered = "";
+    process.stdin.on("data", (d: Buffer) => {
+      buffered += d.toString();
+      for (let nl = buffered.indexOf("\n"); nl !== -1; nl = buffered.indexOf("\n")) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        const { peers } = JSON.parse(line) as { peers: ClusterPeer[] };
+        bench.setPeers(peers);
+        process.stdout.write(JSON.stringify({ event: "peers", count: peers.length }) + "\n");
+      }
+    });
+  }
+}
+
+/** --processes N: this process starts N servers on one port, says where they are, and stops them. */
+async function superviseCluster(options: ServerOptions): Promise<void> {
+  const refusal = reusePortRefusal();
+  if (refusal) {
+    process.stderr.write(`server: ${refusal}\n`);
+    process.exit(2);
+  }
+  let cluster: Cluster;
+  try {
+    cluster = await startCluster(import.meta.path, process.argv.slice(2), options.processes, options.port);
+  } catch (e) {
+    process.stderr.write(`server: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  printReady(cluster.url, options, {
+    processes: cluster.processes,
+    ...(options.backplane ? { backplane: options.backplane, backplaneChannel: options.backplaneChannel } : {}),
+  });
+  stopOnSignals(options, () => cluster.stop());
+  void cluster.lost.then((why) => {
+    process.stderr.write(`server: ${why}; the cluster stopped\n`);
+    process.exit(1);
+  });
 }

@@ -33,6 +33,8 @@ export interface SocketModesOutcome {
   server?: string;
   /** Where the processes ran (bench/cli/processes/affinity.ts). */
   pinning?: string;
+  /** The server was a cluster: its processes, and the backplane joining them. */
+  cluster?: { urls: readonly string[]; backplane?: string };
   /** Why they ended early, when it was not a stop: one line. */
   failure?: string;
 }
@@ -117,6 +119,10 @@ export class PlanRun {
         Object.assign(this.order, outcome.result.order);
         if (outcome.server !== undefined) this.settings.server = outcome.server;
         if (outcome.pinning !== undefined) this.settings.pinning = outcome.pinning;
+        if (outcome.cluster) {
+          this.settings.processes = outcome.cluster.urls.length;
+          if (outcome.cluster.backplane) this.settings.backplane = outcome.cluster.backplane;
+        }
         if (outcome.failure !== undefined) this.fail(outcome.failure);
         else if (outcome.result.aborted !== undefined) this.fail(`WebSocket modes stopped, the server cannot be reached: ${outcome.result.aborted}`);
       } catch (e) {

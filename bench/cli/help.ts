@@ -93,6 +93,12 @@ ${codecLines(catalog)}
                        (no eval or new Function, as many production sites; default: off)
   --url URL            use a running server (ws://host:port or http://host:port)
                        instead of starting one
+  --processes N        server processes sharing the port of the server the bench starts
+                       (Linux; default: 1); fanout puts its publisher on the first and
+                       spreads the subscribers, route its routers and members
+  --backplane redis|redis://HOST:PORT
+                       what fanout and route publish through across those processes:
+                       redis starts a local redis-server for the run (Debian's package)
   --no-pin             leave the bench and the server it starts wherever the scheduler puts
                        them (by default, on Linux with two cores or more, the bench runs
                        on the first core and the server on the last while the sockets run)

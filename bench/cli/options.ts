@@ -12,6 +12,7 @@ import type { Codec } from "../../protocols/codec.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { codecGroups, defaultCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/socket/contract.ts";
 import { CSP_POLICIES, type CspPolicy } from "../../protocols/socket/routes.ts";
+import { parseRedisUrl } from "../../protocols/socket/redis-backplane.ts";
 import { catalogFor } from "../harness/plan.ts";
 import { readMessagesFiles, readProtoFile, type CodecModule } from "./user-files.ts";
 import { parseK6Flags, type K6Load } from "./k6-export.ts";
@@ -35,6 +36,10 @@ export interface BenchOptions {
   noPin: boolean;
   /** The page's Content-Security-Policy on the server the bench starts (--csp, --client browser only). */
   csp: CspPolicy;
+  /** Server processes sharing the port of the server the bench starts (--processes; bun run server --processes). */
+  processes: number;
+  /** What joins them (--backplane): "redis", a redis-server the bench starts and stops, or redis://HOST:PORT, the user's. */
+  backplane?: string;
   /** --export-k6 DIR: write a k6 test there and run nothing (bench/cli/k6-export.ts). */
   exportK6?: { dir: string; load: K6Load };
   help: boolean;
@@ -54,6 +59,8 @@ const OPTION_SPEC = {
   iterations: { type: "string" },
   runs: { type: "string" },
   forks: { type: "string" },
+  processes: { type: "string" },
+  backplane: { type: "string" },
   warmup: { type: "string" },
   seed: { type: "string" },
   fixed: { type: "boolean" },
@@ -240,7 +247,50 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
   if (csp !== "off" && !browser) throw new SettingError(`--csp applies to the page, so to --client chromium or firefox only (got --client ${client[0]})`);
   if (csp !== "off" && v.url !== undefined) throw new SettingError("--csp sets the policy of a server the bench starts; with --url, start that server with bun run server --csp");
   const exportK6 = parseK6Flags(v as Record<string, string | undefined>);
-  return { settings, moduleCodecs, client: client[0]!, url: parseUrl(v.url), out, quick, wide: v.wide === true, forks, noPin: v["no-pin"] === true, csp, help: v.help === true, ...(exportK6 ? { exportK6 } : {}) };
+  const { processes, backplane } = clusterFlags(v, settings);
+  return {
+    settings,
+    moduleCodecs,
+    client: client[0]!,
+    url: parseUrl(v.url),
+    out,
+    quick,
+    wide: v.wide === true,
+    forks,
+    processes,
+    ...(backplane !== undefined ? { backplane } : {}),
+    noPin: v["no-pin"] === true,
+    csp,
+    help: v.help === true,
+    ...(exportK6 ? { exportK6 } : {}),
+  };
+}
+
+/** --processes at most: beyond the machine's cores the processes measure the scheduler. */
+const MAX_PROCESSES = 16;
+
+/** --processes and --backplane, checked against each other, the modes and --url. */
+function clusterFlags(v: BenchFlags, settings: Settings): { processes: number; backplane?: string } {
+  const processes = integerFlag("processes", v.processes, 1, 1, MAX_PROCESSES);
+  const backplane = v.backplane;
+  if ((v.processes !== undefined || backplane !== undefined) && v.url !== undefined) {
+    throw new SettingError("--processes and --backplane shape the server the bench starts; with --url, start yours with bun run server --processes N --backplane URL");
+  }
+  if (backplane !== undefined && backplane !== "redis") {
+    try {
+      parseRedisUrl(backplane);
+    } catch (e) {
+      throw new SettingError(`--backplane takes redis (a redis-server the bench starts) or redis://HOST:PORT: ${(e as Error).message}`);
+    }
+  }
+  const pubsub = settings.modes.filter((m) => m === "fanout" || m === "route");
+  if (processes > 1 && pubsub.length > 0 && backplane === undefined) {
+    throw new SettingError(
+      `--modes ${pubsub.join(",")} with --processes ${processes} needs --backplane redis (or redis://HOST:PORT): Bun's publish reaches only the process it runs in`,
+    );
+  }
+  if (backplane !== undefined && pubsub.length === 0) throw new SettingError(`--backplane carries fanout and route mode; add one to --modes (got --modes ${settings.modes.join(",")})`);
+  return { processes, ...(backplane !== undefined ? { backplane } : {}) };
 }
 
 /** A server URL as an http(s) base; ws(s) is accepted and translated. */

@@ -36,6 +36,8 @@ import { CodecModeProcesses } from "./processes/codec-mode-processes.ts";
 import { nodeVersion, runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter, type ProgressSink } from "./progress-line.ts";
 import { checkUrl, useServer } from "./servers.ts";
+import { hasRedisServer, NO_REDIS_MESSAGE } from "./processes/redis-server.ts";
+import { reusePortRefusal } from "../../protocols/socket/cluster.ts";
 import { applyWireCounts, WireMeter, wireRunPlan } from "./wire-meter.ts";
 
 export interface Streams {
@@ -101,7 +103,7 @@ async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration:
     const stopOrGone = (): boolean => (hooks.shouldStop?.() ?? false) || server.exit() !== undefined;
     const outcome = (result: SocketModeResult): SocketModesOutcome => {
       const exit = server.exit();
-      return { result, server: server.label, pinning: server.pinning, ...(exit !== undefined ? { failure: `the server process exited (${exit}) during the WebSocket modes; they stopped there` } : {}) };
+      return { result, server: server.label, pinning: server.pinning, ...(server.cluster ? { cluster: server.cluster } : {}), ...(exit !== undefined ? { failure: `the server process exited (${exit}) during the WebSocket modes; they stopped there` } : {}) };
     };
     const { settings } = plan;
     const spec = planSpec(plan);
@@ -124,6 +126,7 @@ async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration:
       catalog: plan.catalog,
       serverGc: requestServerGc,
       servers: server.urls,
+      ...(server.cluster ? { cluster: server.cluster.urls, backplane: server.cluster.backplane ? "redis" : "" } : {}),
       cpuMs: processCpuMs,
       shouldStop: stopOrGone,
     };
@@ -159,6 +162,8 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   if (options.exportK6) return writeK6Test(options.exportK6, plan, streams);
   const socketModes = socketModesOf(settings);
   if (options.url !== undefined && (socketModes.length > 0 || browser)) await checkUrl(options.url);
+  if (options.processes > 1 && reusePortRefusal() !== undefined) throw new SettingError(reusePortRefusal()!);
+  if (options.backplane === "redis" && !hasRedisServer()) throw new SettingError(NO_REDIS_MESSAGE);
   if (browser) return runBrowserBench(browser, plan, options, streams, control);
   const client = options.client as "bun" | "node";
   if (socketModes.length > 0 && options.client === "node" && nodeVersion() === undefined) {

@@ -10,6 +10,7 @@ import type { BenchOptions } from "./options.ts";
 import { pinApart, type Pinning } from "./processes/affinity.ts";
 import { spawnServer, type ServerProcess } from "./processes/server-process.ts";
 import { CliError } from "./cli-errors.ts";
+import { startRedis, type RedisProcess } from "./processes/redis-server.ts";
 
 /** Checks that a server the user named answers, with a message per kind of failure. */
 async function probeServer(url: string, timeoutMs: number): Promise<void> {
@@ -46,6 +47,8 @@ export interface UsedServer {
   label: string;
   /** Where the bench and the server ran (processes/affinity.ts), or why they were not pinned. */
   pinning: string;
+  /** The server is a cluster (--processes, --backplane): each process's own URL, and the backplane's. */
+  cluster?: { urls: string[]; backplane?: string };
   /** How our own server process ended, once it has; always undefined for --url. */
   exit(): string | undefined;
 }
@@ -66,23 +69,44 @@ export async function useServer<T>(options: BenchOptions, work: (server: UsedSer
     ...options.settings.userMessages.flatMap((f) => ["--messages", f.file]),
     ...(options.settings.userProto ? ["--proto", options.settings.userProto.file, "--proto-type", options.settings.userProto.type] : []),
     ...(options.settings.codecModules ?? []).flatMap((m) => ["--codec-module", m.file]),
+    ...(options.processes > 1 ? ["--processes", String(options.processes)] : []),
   ];
   const spawned: ServerProcess[] = [];
   let exit: string | undefined;
   let pinning: Pinning = { label: "", release: () => {} };
+  // --backplane redis: a redis-server of the run's own, stopped after the servers.
+  let redis: RedisProcess | undefined;
   try {
+    if (options.backplane === "redis") redis = await startRedis();
+    const backplane = redis?.url ?? options.backplane;
     for (let i = 0; i < Math.max(1, processes); i++) {
-      const server = await spawnServer(args);
+      // Each server its own channels: servers taking turns never hear each other's messages.
+      const server = await spawnServer([...args, ...(backplane ? ["--backplane", backplane, "--backplane-channel", `wsb${process.pid}-${i}:`] : [])]);
       spawned.push(server);
       void server.exited.then((how) => (exit ??= how === "0" ? "exit code 0" : /^\d+$/.test(how) ? `exit code ${how}` : `killed by ${how}`));
     }
     // Several clients are worker threads meant to spread over the cores; a browser runs where it runs.
-    const pin = options.noPin ? undefined : options.settings.clients > 1 ? "several clients (--clients) share the cores" : browserOf(options.client) ? "the browser runs the client" : "";
+    const pin = options.noPin
+      ? undefined
+      : options.settings.clients > 1
+        ? "several clients (--clients) share the cores"
+        : browserOf(options.client)
+          ? "the browser runs the client"
+          : options.processes > 1
+            ? "the server's processes share the cores"
+            : "";
     pinning = pin === "" ? pinApart(spawned.map((s) => s.pid)) : { label: `not pinned: ${pin ?? "--no-pin"}`, release: () => {} };
-    const label = spawned.length === 1 ? `spawned (pid ${spawned[0]!.pid}, ${spawned[0]!.url})` : `spawned, ${spawned.length} processes (pids ${spawned.map((s) => s.pid).join(", ")})`;
-    return await work({ url: spawned[0]!.url, urls: spawned.map((s) => s.url), label, pinning: pinning.label, exit: () => exit });
+    const first = spawned[0]!;
+    const label = first.processes
+      ? `spawned, a cluster of ${first.processes.length} processes on ${first.url} (pids ${first.processes.map((p) => p.pid).join(", ")})${backplane ? `, joined by Redis at ${backplane}` : ""}`
+      : spawned.length === 1
+        ? `spawned (pid ${first.pid}, ${first.url})${backplane ? `, publishing through Redis at ${backplane}` : ""}`
+        : `spawned, ${spawned.length} processes (pids ${spawned.map((s) => s.pid).join(", ")})`;
+    const cluster = first.processes || backplane ? { urls: first.processes?.map((p) => p.url) ?? [first.url], ...(backplane ? { backplane } : {}) } : undefined;
+    return await work({ url: first.url, urls: spawned.map((s) => s.url), label, pinning: pinning.label, ...(cluster ? { cluster } : {}), exit: () => exit });
   } finally {
     pinning.release();
     for (const s of spawned) await s.stop();
+    await redis?.stop();
   }
 }

@@ -9,7 +9,7 @@ import type { RouteWay } from "../../protocols/socket/contract.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import type { FidelityReport } from "./fidelity.ts";
 import { summarize, type Summary } from "./statistics.ts";
-import type { ServerSliceFigures, SliceLatency, SocketFigures } from "./socket-results.ts";
+import type { ClusterSlice, ServerSliceFigures, SliceLatency, SocketFigures } from "./socket-results.ts";
 import type { ClientKind, Mode, Settings } from "./settings.ts";
 
 /** What the numbers were measured on. Every results file carries it. */
@@ -86,6 +86,8 @@ export interface SliceFigures {
   latency?: SliceLatency;
   /** Route mode: the run's figures for each way the server routed the same messages. */
   route?: Record<RouteWay, RouteWaySlice>;
+  /** fanout: the whole server side of the run, every process and the backplane. */
+  cluster?: ClusterSlice;
 }
 
 /** One run of route mode, one way: per routed message, ns. */
@@ -305,6 +307,10 @@ export interface RunSettings extends Settings {
   pinning?: string;
   /** Processes codec mode's runs were spread over (absent: one). */
   forks?: number;
+  /** Server processes sharing the port of each server the bench started (--processes; absent: one). */
+  processes?: number;
+  /** What joined them (--backplane): "redis://HOST:PORT", the bench's own redis-server's or the user's. */
+  backplane?: string;
   /** Ctrl-C stopped the run: the files hold the cases that finished. */
   interrupted?: boolean;
 }

@@ -83,6 +83,30 @@ export interface SocketFigures {
   backpressure: number;
   dropped: number;
   extensions: string;
+  /** fanout: the whole server side per delivery, every process and the backplane, over the runs (absent in older files). */
+  cluster?: ClusterFigures;
+}
+
+/**
+ * fanout: what the server side cost, all its processes together, read from each process's
+ * /health before and after every run (client/socket/cluster-figures.ts).
+ */
+export interface ClusterFigures {
+  /** Server processes (bun run server --processes N; 1 alone). */
+  processes: number;
+  /** What joined them: "redis", or "" for none. */
+  backplane: string;
+  /** Every process's CPU (user + system) over the deliveries, ns per delivered message. */
+  cpuNsPerDelivery: Summary;
+  /** Backplane wire bytes (RESP framing included; published and received, every process) per published message; 0 without one. */
+  backplaneBytesPerMsg: Summary;
+}
+
+/** One fanout run's share of ClusterFigures. */
+export interface ClusterSlice {
+  processes: number;
+  cpuNsPerDelivery: number;
+  backplaneBytesPerMsg: number;
 }
 
 /** The server's side of a case, from its slices: what the codec costs inside the server (bench/harness/field.ts pairs it with JSON's and raw's). */

@@ -180,6 +180,12 @@ export const CSV_COLUMNS: readonly string[] = [
   "client_busy_ns_per_msg",
   "server_cpu_ns_per_msg",
   "server_rss_peak_bytes",
+  "server_processes",
+  "backplane",
+  "cluster_cpu_ns_per_delivery",
+  "cluster_cpu_ns_per_delivery_min",
+  "cluster_cpu_ns_per_delivery_max",
+  "backplane_bytes_per_msg",
   "elapsed_ms",
   // How it was run.
   "standard",

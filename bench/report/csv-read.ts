@@ -142,6 +142,16 @@ function socketOf(get: Cell, mode: Mode): SocketFigures {
     backpressure: num(get("backpressure")),
     dropped: num(get("dropped")),
     extensions: get("extensions") ?? "",
+    ...(Number.isFinite(num(get("server_processes")))
+      ? {
+          cluster: {
+            processes: num(get("server_processes")),
+            backplane: get("backplane") ?? "",
+            cpuNsPerDelivery: summary({ median: num(get("cluster_cpu_ns_per_delivery")), min: num(get("cluster_cpu_ns_per_delivery_min")), max: num(get("cluster_cpu_ns_per_delivery_max")) }),
+            backplaneBytesPerMsg: summary({ median: num(get("backplane_bytes_per_msg")) }),
+          },
+        }
+      : {}),
   };
 }
 

@@ -163,6 +163,8 @@ function socketColumns(results: BenchResults, c: CaseResult, sock: NonNullable<C
     client_busy_ns_per_msg: sock.clientBusyNsPerMsg,
     server_cpu_ns_per_msg: sock.serverCpuNsPerMsg,
     server_rss_peak_bytes: sock.serverRssPeakBytes,
+    server_processes: sock.cluster?.processes,
+    backplane: sock.cluster?.backplane,
     elapsed_ms: sock.elapsedMs,
     deflate: results.settings.deflate ?? false,
     extensions: sock.extensions,
@@ -179,6 +181,10 @@ function socketColumns(results: BenchResults, c: CaseResult, sock: NonNullable<C
     server_serialize_mean_ns: sock.serverSerialize.mean,
     mb_per_s: sock.mbPerS,
     msgs_per_s_vs_raw: c.ratios?.vsRaw?.ratio,
+    cluster_cpu_ns_per_delivery: sock.cluster?.cpuNsPerDelivery.median,
+    cluster_cpu_ns_per_delivery_min: sock.cluster?.cpuNsPerDelivery.min,
+    cluster_cpu_ns_per_delivery_max: sock.cluster?.cpuNsPerDelivery.max,
+    backplane_bytes_per_msg: sock.cluster?.backplaneBytesPerMsg.median,
   });
 }
 

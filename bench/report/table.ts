@@ -133,15 +133,24 @@ const LATENCY_COLUMNS: Column[] = [
   LOST,
 ];
 
+/**
+ * fanout: deliveries per second, each delivery's time from its message's send, and what the whole
+ * server side (every process, client/socket/cluster-figures.ts) spent per delivery; with a
+ * backplane, its wire bytes per message.
+ */
 const FANOUT_COLUMNS: Column[] = [
   NAME,
   BYTES,
   { title: "deliveries/s", width: 12, cell: (c) => count(c.msgsPerS) },
-  VS_RAW,
   VS_JSON,
+  { title: "p50", width: 8, cell: (c) => formatNs(c.socket!.rtt?.p50 ?? NaN) },
+  { title: "p99", width: 8, cell: (c) => formatNs(c.socket!.rtt?.p99 ?? NaN) },
+  { title: "cpu/dlv", width: 8, cell: (c) => formatNs(c.socket!.cluster?.cpuNsPerDelivery.median ?? NaN) },
+  { title: "bp B/msg", width: 8, cell: (c) => (c.socket!.cluster?.backplane ? count(c.socket!.cluster.backplaneBytesPerMsg.median) : "-") },
+  { ...VS_RAW, wide: true },
   CLIENT_SER,
   CLIENT_DE,
-  { title: "pub drops", width: 9, cell: (c) => count(c.socket!.dropped) },
+  { title: "pub drops", width: 9, cell: (c) => count(c.socket!.dropped), wide: true },
   LOST,
 ];
 
@@ -221,8 +230,9 @@ const widthOf = (columns: readonly Column[]): number => columns.reduce((w, c) =>
 function columnsFor(cases: readonly CaseResult[], all: readonly Column[], wide: boolean): Column[] {
   const compressed = cases.some((c) => c.socket?.extensions.includes("permessage-deflate"));
   let columns = wide ? [...all] : all.filter((c) => c.wide !== true || (compressed && c.deflate === true));
-  // Route mode's members each get their rooms' share, so their spread says nothing of the codec.
-  if (cases.some((c) => (c.socket?.clients ?? 1) > 1 && c.mode !== "route")) columns.push(SPREAD);
+  // Route mode's members each get their rooms' share, so their spread says nothing of the codec;
+  // fanout's subscribers all get every message (their spread is in --wide and the CSV).
+  if (cases.some((c) => (c.socket?.clients ?? 1) > 1 && c.mode !== "route" && (c.mode !== "fanout" || wide))) columns.push(SPREAD);
   if (!wide) {
     for (const spare of ["client", "server", "cpu cl/srv", "p99"]) {
       if (widthOf(columns) <= TERMINAL_WIDTH) break;
@@ -362,7 +372,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
       } else lines.push(
         (view.mode === "codec" ? codecModeLine(ofMode, s.iterations.codec, s.forks ?? 1) : socketModeLine(ofMode, s, view.mode)) +
           (view.mode === "fanout"
-            ? ` published, ${first.socket?.clients ?? 1} subscriber(s) ("clients" column: slowest..fastest subscriber)`
+            ? ` published, ${first.socket?.clients ?? 1} subscriber(s)${wide ? ' ("clients" column: slowest..fastest subscriber)' : ""}`
             : (first.socket?.clients ?? 1) > 1
               ? ` per client, ${first.socket!.clients} concurrent clients (msgs/s: all clients together; "clients" column: slowest..fastest client)`
               : "") +
@@ -406,6 +416,13 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
   if (results.cases.some((c) => c.mode !== "codec" && c.codec !== "raw")) {
     lines.push("client / server: encode + decode time per message on that side of the socket; server: timed inside");
     lines.push("   the server message by message, raw's timers (the same clock reads around no work) taken off.");
+  }
+  const fanout = results.cases.filter((c) => c.mode === "fanout" && c.socket?.cluster);
+  if (fanout.length > 0) {
+    const { processes, backplane } = fanout[0]!.socket!.cluster!;
+    lines.push(`fanout: ${processes} server process${processes > 1 ? "es" : ""}${backplane ? ` joined by ${backplane}` : ""}; p50 / p99: each delivery's time from its send;`);
+    lines.push("   cpu/dlv: every server process's CPU per delivered message (medians of the runs);");
+    lines.push("   bp B/msg: backplane wire bytes per published message (RESP framing, every process's share).");
   }
   lines.push(...noiseLines(results.cases));
   lines.push("");

@@ -5,6 +5,13 @@
  * against what was sent, in order. The publisher hears its own messages
  * too, which gives it a bounded window (flow control) without a separate
  * acknowledgement.
+ *
+ * Against a cluster (`cluster`: each process's own URL) the publisher is on
+ * the first process and subscriber k on process (k + 1) mod N, so every
+ * run crosses the backplane the same way. Each delivery's time from its
+ * message's send is kept (the case's rtt figures in this mode), and every
+ * process's CPU and the backplane's traffic are read before and after the
+ * publishing (cluster-figures.ts).
  */
 
 import type { ClientFigures } from "../../bench/harness/socket-results.ts";
@@ -12,11 +19,15 @@ import { CLOSE, socketUrl } from "../../protocols/socket/contract.ts";
 import { clientCodec, type ClientCodec, type MessageData } from "./client-codec.ts";
 import { byteLength, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
 import { Watchdog } from "./reply-queue.ts";
-import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
+import { emptyFigures, processFor, shortTopic, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
 import { ClientError } from "../client-errors.ts";
+import { clusterRun, readCluster } from "./cluster-figures.ts";
 
 /** A socket case's options (its mode is fanout), and how many subscribers. */
 export type FanoutOptions = Omit<SocketCaseOptions, "mode"> & { subscribers: number };
+
+/** Where subscriber k connects (the publisher is -1, so on the first process; subscriber 0 on the next). */
+const placeOf = (o: FanoutOptions, k: number): string => processFor(o, k + 1);
 
 export interface FanoutFigures {
   /** sent: published messages; received, lost, corrupted, reordered: summed over subscribers. */
@@ -24,22 +35,26 @@ export interface FanoutFigures {
   perSubscriber: ClientFigures[];
 }
 
-/** Per-subscriber progress: messages received, and when the last one came (ms after the start). */
+/** Per-subscriber progress: messages received, and when the last one came (ms after the start); when each message was sent, and each delivery's time since (ns). */
 interface Deliveries {
   got: Int32Array;
   doneMs: Float64Array;
+  sentAt: Float64Array;
+  latencyNs: Float64Array;
 }
 
 /** Opens the subscribers, waits until the server knows each one, then opens the publisher. */
 async function openFanout(o: FanoutOptions, topic: string, sockets: WebSocket[]): Promise<WebSocket> {
   for (let k = 0; k < o.subscribers; k++) {
-    sockets.push(await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, `${o.id}-s${k}`, { role: "subscriber", topic }), o.stallTimeoutMs));
+    sockets.push(await openSocket(o.WebSocket, socketUrl(placeOf(o, k), o.codec, o.payload, `${o.id}-s${k}`, { role: "subscriber", topic }), o.stallTimeoutMs));
   }
-  // Subscribed means the server has the connection (it subscribes on open).
+  // Subscribed means the server has the connection (it subscribes on open), and has not closed it.
   for (let k = 0; k < o.subscribers; k++) {
-    if (!(await fetchServerStats(o.server, `${o.id}-s${k}`))) throw new ClientError("PROTOCOL", `subscriber ${k} is not known to the server`);
+    const stats = await fetchServerStats(placeOf(o, k), `${o.id}-s${k}`);
+    if (!stats) throw new ClientError("PROTOCOL", `subscriber ${k} is not known to the server`);
+    if (stats.error !== undefined) throw new ClientError("CLOSED", `subscriber ${k} was closed by the server: ${stats.error}`);
   }
-  return openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, `${o.id}-p`, { role: "publisher", topic }), o.stallTimeoutMs);
+  return openSocket(o.WebSocket, socketUrl(placeOf(o, -1), o.codec, o.payload, `${o.id}-p`, { role: "publisher", topic }), o.stallTimeoutMs);
 }
 
 /**
@@ -71,7 +86,9 @@ function publishAll(pub: WebSocket, subscribers: WebSocket[], codec: ClientCodec
       const t0 = now();
       const batch = Array.from({ length: k }, (_, j) => codec.encode(next + j));
       figures.serializeNs += (now() - t0) * 1e6 - o.timerOverheadNs;
-      for (const e of batch) {
+      for (let j = 0; j < k; j++) {
+        const e = batch[j]!;
+        d.sentAt[next + j] = now();
         sendFrame(pub, e);
         figures.bytesSent += byteLength(e);
       }
@@ -89,6 +106,7 @@ function publishAll(pub: WebSocket, subscribers: WebSocket[], codec: ClientCodec
         watchdog.touch();
         const i = d.got[k]!;
         const t0 = now();
+        if (i < n) d.latencyNs[k * n + i] = (t0 - d.sentAt[i]!) * 1e6;
         const decoded = codec.decode(ev.data as MessageData);
         figures.deserializeNs += (now() - t0) * 1e6 - o.timerOverheadNs;
         figures.bytesReceived += byteLength(ev.data as MessageData);
@@ -127,14 +145,19 @@ function account(figures: SocketCaseFigures, subscribers: number, d: Deliveries)
 export async function runFanoutCase(o: FanoutOptions): Promise<FanoutFigures> {
   const codec = clientCodec(o.catalog, o.codec, o.payload, o.messages, o.ownRoundTrip);
   const figures: SocketCaseFigures = emptyFigures();
-  const deliveries: Deliveries = { got: new Int32Array(o.subscribers), doneMs: new Float64Array(o.subscribers) };
+  const n = o.messages.length;
+  const deliveries: Deliveries = { got: new Int32Array(o.subscribers), doneMs: new Float64Array(o.subscribers), sentAt: new Float64Array(n), latencyNs: new Float64Array(n * o.subscribers) };
   const sockets: WebSocket[] = [];
   let publisher: WebSocket | undefined;
   const cpu0 = o.cpuMs?.() ?? NaN;
+  const processes = o.cluster && o.cluster.length > 0 ? o.cluster : [o.server];
   try {
-    publisher = await openFanout(o, `t-${o.id}`, sockets);
+    publisher = await openFanout(o, shortTopic("t", o.id), sockets);
     figures.extensions = publisher.extensions ?? "";
+    const before = await readCluster(processes);
     await publishAll(publisher, sockets, codec, o, figures, deliveries);
+    figures.cluster = clusterRun(before, await readCluster(processes), processes.length);
+    figures.rttNs = deliveries.latencyNs;
   } catch (e) {
     figures.error = (e as Error).message;
   } finally {
@@ -144,6 +167,6 @@ export async function runFanoutCase(o: FanoutOptions): Promise<FanoutFigures> {
     }
   }
   figures.clientCpuMs = o.cpuMs ? o.cpuMs() - cpu0 : NaN;
-  figures.server = publisher ? await fetchServerStats(o.server, `${o.id}-p`) : undefined;
+  figures.server = publisher ? await fetchServerStats(placeOf(o, -1), `${o.id}-p`) : undefined;
   return { figures, perSubscriber: account(figures, o.subscribers, deliveries) };
 }

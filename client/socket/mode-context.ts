@@ -35,6 +35,10 @@ export interface SocketModeContext extends RunHooks {
   serverGc?: (server: string) => Promise<void>;
   /** Server processes the rounds take turns with, `server` first (client/socket/rounds.ts); absent: `server` alone. */
   servers?: readonly string[];
+  /** `server` is a cluster: each of its processes' own URL (fanout and route place their connections on them). */
+  cluster?: readonly string[];
+  /** What joins the cluster's processes ("redis"), for the results; "" or absent: nothing. */
+  backplane?: string;
   cpuMs?: () => number;
   /** Kept connections end every slice with a mark and keep the server's figures of it (default); false leaves the marks out (a run that counts frames). */
   sliceFigures?: boolean;
@@ -148,6 +152,7 @@ export function record(s: SocketCase, f: SocketCaseFigures, at: { run: number; r
   }
   const server = serverSlice(f);
   const latency = s.mode === "latency" ? sliceLatency(f, s.rate) : undefined;
+  const cluster = f.cluster;
   s.runs.push({
     ...at,
     serializeNs: f.serializeNs / f.sent,
@@ -157,6 +162,9 @@ export function record(s: SocketCase, f: SocketCaseFigures, at: { run: number; r
     totalNs: s.mode === "roundtrip" || s.mode === "latency" ? mean(f.rttNs!) : (f.elapsedMs * 1e6) / f.received,
     ...(server ? { server } : {}),
     ...(latency ? { latency } : {}),
+    ...(cluster
+      ? { cluster: { processes: cluster.processes, cpuNsPerDelivery: (cluster.cpuMs * 1e6) / f.received, backplaneBytesPerMsg: f.sent > 0 ? cluster.backplaneBytes / f.sent : Number.NaN } }
+      : {}),
   });
   if (f.rttNs) s.timesNs.push(f.rttNs);
   if (f.serviceNs) s.service.push(f.serviceNs);

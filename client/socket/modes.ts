@@ -141,6 +141,7 @@ async function runPayloadSteps(settings: Settings, mode: SocketMode, payload: Pa
 function caseOptions(ctx: SocketModeContext, settings: Settings, s: SocketCase, messages: readonly Message[], count: number, id: string): SocketCaseOptions {
   return {
     server: ctx.server,
+    ...(ctx.cluster ? { cluster: ctx.cluster } : {}),
     catalog: ctx.catalog,
     codec: s.codec,
     payload: s.payload,
@@ -173,7 +174,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
     if (!codecLists.has(key)) codecLists.set(key, codecMessages(lists.get(payload)!, settings.codecs.indexOf(codec), settings.codecs.length, maxIterations));
     return codecLists.get(key)!;
   };
-  const source = { client: ctx.client, clientLibrary: ctx.clientLibrary, libraryVersion: ctx.libraryVersion, catalog: ctx.catalog };
+  const source = { client: ctx.client, clientLibrary: ctx.clientLibrary, libraryVersion: ctx.libraryVersion, catalog: ctx.catalog, ...(ctx.backplane ? { backplane: ctx.backplane } : {}) };
   // A sweep's bisections count as steps too (an upper bound: most codecs need fewer).
   const stepsOfMode = (m: SocketMode): number => steps.get(m)!.length + (m === "latency" && settings.sweep ? MAX_BISECTIONS : 0);
   const total = modes.reduce((n, m) => n + stepsOfMode(m), 0) * settings.payloads.length * settings.codecs.length * settings.runs;

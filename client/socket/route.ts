@@ -23,7 +23,7 @@ import { CLOSE, parseSlice, ROUTE_WAYS, roomName, socketUrl, type JoinAnswer, ty
 import { clientCodec, toBytes, type ClientCodec, type MessageData } from "./client-codec.ts";
 import { byteLength, closed, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
 import { Replies, Watchdog } from "./reply-queue.ts";
-import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
+import { emptyFigures, processFor, shortTopic, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
 import { ClientError } from "../client-errors.ts";
 
 /** Routers per case: several senders, so that order is checked per sender and the server interleaves them. */
@@ -108,7 +108,7 @@ export interface RouteRun {
 /** Opens the members and has each join its rooms; resolves once the server has answered every join. */
 async function openMembers(o: RouteOptions, plan: RoutePlan, topic: string, sockets: WebSocket[]): Promise<void> {
   for (let k = 0; k < o.subscribers; k++) {
-    const ws = await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, `${o.id}-m${k}`, { role: "member", topic }), o.stallTimeoutMs);
+    const ws = await openSocket(o.WebSocket, socketUrl(processFor(o, k), o.codec, o.payload, `${o.id}-m${k}`, { role: "member", topic }), o.stallTimeoutMs);
     sockets.push(ws);
     const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => `member ${k}'s join request`);
     try {
@@ -295,14 +295,14 @@ export class RouteSession {
   static async open(o: RouteOptions): Promise<RouteSession> {
     const codec = clientCodec(o.catalog, o.codec, o.payload, o.messages, o.ownRoundTrip);
     const plan = routePlan(o.messages, ROUTING_KEYS[o.payload], o.subscribers, o.publishers);
-    const topic = `r-${o.id}`.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 128);
+    const topic = shortTopic("r", o.id);
     const members: WebSocket[] = [];
     const routers: Record<RouteWay, WebSocket[]> = { forward: [], recode: [] };
     try {
       await openMembers(o, plan, topic, members);
       for (const way of ROUTE_WAYS) {
         for (let p = 0; p < o.publishers; p++) {
-          routers[way].push(await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, `${o.id}-${way}-r${p}`, { role: "router", topic, way, validate: o.validate }), o.stallTimeoutMs));
+          routers[way].push(await openSocket(o.WebSocket, socketUrl(processFor(o, p), o.codec, o.payload, `${o.id}-${way}-r${p}`, { role: "router", topic, way, validate: o.validate }), o.stallTimeoutMs));
         }
       }
     } catch (e) {
@@ -352,7 +352,7 @@ export class RouteSession {
     if (!last) return;
     for (const way of ROUTE_WAYS) {
       for (let p = 0; p < this.o.publishers; p++) {
-        const stats = await fetchServerStats(this.o.server, `${this.o.id}-${way}-r${p}`);
+        const stats = await fetchServerStats(processFor(this.o, p), `${this.o.id}-${way}-r${p}`);
         if (!stats || last.figures.error !== undefined) continue;
         if (stats.unrouted > 0) last.figures.error = `${stats.unrouted} message(s) on ${way} router ${p} found no one in their room`;
         else if (stats.publishDropped > 0) last.figures.error = `publish() dropped ${stats.publishDropped} message(s) on ${way} router ${p}`;

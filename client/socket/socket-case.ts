@@ -13,14 +13,17 @@ import { type RouteWay, type ServerConnectionStats, type ServerSlice, RAW_CODEC_
 import type { WebSocketClass } from "./client-connection.ts";
 import { summarizeRuns, type CaseResult, type RouteResult, type RouteWaySummary, type SliceFigures } from "../../bench/harness/results.ts";
 import { estimate } from "../../bench/harness/pairing.ts";
-import type { ClientFigures, FieldFigures, LatencyPercentiles } from "../../bench/harness/socket-results.ts";
+import type { ClientFigures, ClusterFigures, FieldFigures, LatencyPercentiles } from "../../bench/harness/socket-results.ts";
 import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
 import { encodeHistogram, latencyHistogram } from "../../bench/harness/histogram.ts";
 import { percentileSorted, summarize } from "../../bench/harness/statistics.ts";
+import type { ClusterRun } from "./cluster-figures.ts";
 
 export interface SocketCaseOptions {
   /** Server base URL, http://host:port. */
   server: string;
+  /** A cluster's processes, each one's own URL (bun run server --processes N): fanout and route place their connections on them. */
+  cluster?: readonly string[];
   /** The run's codecs, by name. */
   catalog: CodecCatalog;
   codec: string;
@@ -45,6 +48,22 @@ export interface SocketCaseOptions {
   cpuMs?: () => number;
   /** After each slice, send a slice mark and keep the server's figures of the slice (protocols/socket/contract.ts). */
   sliceFigures?: boolean;
+}
+
+/** Connection k's server: in a cluster, process k mod N's own URL (so every run places its connections alike); else the server. */
+export function processFor(o: Pick<SocketCaseOptions, "server" | "cluster">, k: number): string {
+  const n = o.cluster?.length ?? 0;
+  return n > 0 ? o.cluster![((k % n) + n) % n]! : o.server;
+}
+
+/**
+ * A run's topic: short, since a backplane carries its name with every message (bp B/msg counts
+ * it), and unique on the server, whose topics outlive runs: a hash of the connection id.
+ */
+export function shortTopic(prefix: string, id: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return `${prefix}-${(h >>> 0).toString(36)}`;
 }
 
 export interface SocketCaseFigures {
@@ -80,6 +99,8 @@ export interface SocketCaseFigures {
   server: ServerConnectionStats | undefined;
   /** The server's figures of this slice, from its answer to the slice mark (sliceFigures). */
   serverSlice?: ServerSlice;
+  /** fanout: every server process's CPU and the backplane's traffic while it published (cluster-figures.ts). */
+  cluster?: ClusterRun;
   /** Why the slice failed: one line, absent when it did not. */
   error?: string;
 }
@@ -149,6 +170,8 @@ export interface SocketCaseSource {
   clientLibrary: string;
   libraryVersion?: (library: string) => string;
   catalog: CodecCatalog;
+  /** What joined the server's processes ("redis"), if anything did. */
+  backplane?: string;
 }
 
 function describeCodec(catalog: CodecCatalog, name: string): { standard: boolean; library: string } {
@@ -198,7 +221,7 @@ function fieldFigures(runs: readonly SliceFigures[]): FieldFigures | undefined {
 }
 
 /** Counts and server figures summed over the case's runs. */
-function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: number): NonNullable<CaseResult["socket"]> {
+function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: number, source: SocketCaseSource): NonNullable<CaseResult["socket"]> {
   const figures = s.figures;
   const sum = (pick: (f: SocketCaseFigures) => number): number => figures.reduce((acc, f) => acc + pick(f), 0);
   const sent = sum((f) => f.sent);
@@ -250,6 +273,21 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
     backpressure: servers.reduce((acc, x) => acc + x.backpressure + x.publishBackpressure, 0),
     dropped: servers.reduce((acc, x) => acc + x.dropped + x.publishDropped, 0),
     extensions: figures[0]?.extensions ?? "",
+    ...(clusterOf(s, source) ?? {}),
+  };
+}
+
+/** fanout: the whole server side per delivery, from the runs' readings of every process. */
+function clusterOf(s: SocketCase, source: SocketCaseSource): { cluster: ClusterFigures } | undefined {
+  const runs = s.runs.map((r) => r.cluster).filter((c) => c !== undefined);
+  if (runs.length === 0) return undefined;
+  return {
+    cluster: {
+      processes: runs[0]!.processes,
+      backplane: source.backplane ?? "",
+      cpuNsPerDelivery: summarize(runs.map((c) => c.cpuNsPerDelivery).filter(Number.isFinite)),
+      backplaneBytesPerMsg: summarize(runs.map((c) => c.backplaneBytesPerMsg).filter(Number.isFinite)),
+    },
   };
 }
 
@@ -287,7 +325,7 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
   const isRaw = s.codec === RAW_CODEC_NAME;
   const sent = s.figures.reduce((acc, f) => acc + f.sent, 0);
   const bytes = sent > 0 ? s.figures.reduce((acc, f) => acc + f.bytesSent, 0) / sent : NaN;
-  const socket = socketFigures(s, settings, bytes);
+  const socket = socketFigures(s, settings, bytes, source);
   const route = routeResult(s, settings, source.catalog);
   const summaries = summarizeRuns(s.runs, n);
   const flags: string[] = [];

@@ -10,6 +10,7 @@ import type { Connection } from "./socket-state.ts";
 import { CpuMeter } from "./cpu.ts";
 import type { Publish } from "./server-send.ts";
 import { StatsStore } from "./connection-stats.ts";
+import type { BackplaneStats } from "./backplane-relay.ts";
 
 /** One file of the page, as server.ts built it. */
 interface PageFile {
@@ -49,6 +50,17 @@ export interface SocketServerContext {
   limits?: Partial<SocketLimits>;
   /** The page's Content-Security-Policy (routes.ts): strict forbids eval. Default: none. */
   csp?: "off" | "strict";
+  /** One process of a cluster (bun run server --processes N): which, of how many. */
+  cluster?: { index: number; size: number };
+  /** With a backplane (--backplane): its figures for /health. */
+  backplane?: () => BackplaneStats;
+}
+
+/** One process of a cluster, as /health lists them: its own URL reaches it alone. */
+export interface ClusterPeer {
+  index: number;
+  pid: number;
+  url: string;
 }
 
 /** What the server holds for clients that do not read, and how long. */
@@ -99,6 +111,15 @@ export interface SocketServer {
   lastGcMs: number;
   /** Open sockets, for --max-connections and /health. */
   open: number;
+  /** The open sockets themselves, to close the pub/sub ones when the backplane goes away. */
+  readonly connections: Set<ServerWebSocket<Connection>>;
+  /**
+   * Set while this server cannot serve pub/sub (fanout and route): several processes and no
+   * backplane, or a backplane gone. Such connections are closed as they open, with this code and reason.
+   */
+  pubsubRefusal?: { code: number; reason: string };
+  /** The cluster's processes (bun run server --processes N), as its supervisor told this one; empty alone. */
+  peers: ClusterPeer[];
   /** Numbers connections that bring no id. */
   nextId: number;
   readonly stats: StatsStore;
@@ -109,5 +130,18 @@ export interface SocketServer {
 export function socketServer(ctx: SocketServerContext): SocketServer {
   const refused = Object.fromEntries(REFUSALS.map((k) => [k, 0])) as Record<Refusal, number>;
   const limits = { ...SOCKET_LIMITS, ...ctx.limits };
-  return { ctx, limits, queuedBytes: 0, topics: new Map(), refused, lastGcMs: Number.NEGATIVE_INFINITY, open: 0, nextId: 1, stats: new StatsStore(), cpu: new CpuMeter(ctx.now) };
+  return {
+    ctx,
+    limits,
+    queuedBytes: 0,
+    topics: new Map(),
+    refused,
+    lastGcMs: Number.NEGATIVE_INFINITY,
+    open: 0,
+    connections: new Set(),
+    peers: [],
+    nextId: 1,
+    stats: new StatsStore(),
+    cpu: new CpuMeter(ctx.now),
+  };
 }

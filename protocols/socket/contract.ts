@@ -65,6 +65,8 @@ export const CLOSE = {
   internalError: 1011,
   /** The server's queues, all connections together, are full: try again later. */
   tryAgainLater: 1013,
+  /** Bad Gateway: the backplane joining a cluster's processes (--backplane) is gone; every pub/sub connection is closed with it, and new ones refused. */
+  backplaneLost: 1014,
 } as const;
 
 /** Largest frame the server accepts, in bytes. */

@@ -20,6 +20,7 @@ import type { Incoming } from "./inbox.ts";
 import { publish, reject, reply } from "./server-send.ts";
 import { shapeError } from "./shape.ts";
 import { joinRooms, routeMessage } from "./router.ts";
+import { closePubSub } from "./backplane-relay.ts";
 
 type Handlers = Required<Pick<WebSocketHandler<Connection>, "open" | "message" | "drain" | "close">>;
 
@@ -105,12 +106,15 @@ export function socketHandlers(s: SocketServer): Handlers {
   return {
     open(ws) {
       s.open++;
+      s.connections.add(ws);
+      s.stats.keep(ws.data.stats);
+      const refusal = s.pubsubRefusal;
+      if (refusal && closePubSub(ws, refusal.code, refusal.reason)) return;
       // A publisher hears its own messages too: that is its flow control. Members join rooms by message, routers join none.
       if (ws.data.role === "publisher" || ws.data.role === "subscriber") {
         ws.subscribe(ws.data.topic);
         subscribed(s, ws);
       }
-      s.stats.keep(ws.data.stats);
     },
     message(ws, message) {
       const c = ws.data;
@@ -133,6 +137,7 @@ export function socketHandlers(s: SocketServer): Handlers {
     },
     close(ws, code, reason) {
       s.open--;
+      s.connections.delete(ws);
       const c = ws.data;
       release(s, ws);
       c.stats.closeCode = code;

@@ -124,11 +124,17 @@ export class RespReader {
   }
 }
 
-/** host and port of a redis:// URL. */
-function parseRedisUrl(url: string): { host: string; port: number } {
-  const u = new URL(url);
-  if (u.protocol !== "redis:") throw new BackplaneError(`a backplane URL starts with redis://, got '${url}'`);
-  return { host: u.hostname || "127.0.0.1", port: Number(u.port || 6379) };
+/** host and port of a redis:// URL; a BackplaneError naming what is wrong with any other. */
+export function parseRedisUrl(url: string): { host: string; port: number } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new BackplaneError(`a backplane URL looks like redis://HOST:PORT, got '${url}'`);
+  }
+  if (u.protocol !== "redis:") throw new BackplaneError(`a backplane URL starts with redis:// (the only backplane supported), got '${url}'`);
+  if (u.username || u.password || (u.pathname !== "" && u.pathname !== "/")) throw new BackplaneError(`a backplane URL is redis://HOST:PORT, without credentials or a database, got '${url}'`);
+  return { host: u.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1", port: Number(u.port || 6379) };
 }
 
 /** One TCP connection to Redis: writes queued under backpressure, replies parsed as they arrive. */
@@ -137,6 +143,9 @@ class RespConnection {
   private readonly queue: Uint8Array[] = [];
   private socket!: Socket<undefined>;
   private ended: BackplaneError | undefined;
+  /** Bytes written to Redis and read from it on this connection, RESP framing included. */
+  bytesOut = 0;
+  bytesIn = 0;
 
   private constructor(
     private readonly onValue: (v: RespValue) => void,
@@ -164,6 +173,7 @@ class RespConnection {
 
   send(bytes: Uint8Array): void {
     if (this.ended) throw this.ended;
+    this.bytesOut += bytes.length;
     this.queue.push(bytes);
     if (this.queue.length === 1) this.flush();
   }
@@ -181,6 +191,7 @@ class RespConnection {
   }
 
   private received(chunk: Uint8Array): void {
+    this.bytesIn += chunk.length;
     this.reader.push(chunk);
     try {
       for (let r = this.reader.next(); r; r = this.reader.next()) this.onValue(r.value);
@@ -249,10 +260,28 @@ export class RedisBackplane {
 
   /** Subscribes to `channels`; resolves when Redis has confirmed every one. */
   subscribe(channels: readonly string[]): Promise<void> {
+    return this.listen("SUBSCRIBE", channels);
+  }
+
+  /**
+   * Subscribes to every channel matching each of `patterns` (Redis glob: `prefix*`), so channels
+   * that do not exist yet are heard from their first message; resolves when Redis has confirmed.
+   */
+  psubscribe(patterns: readonly string[]): Promise<void> {
+    return this.listen("PSUBSCRIBE", patterns);
+  }
+
+  /** Wire bytes so far, RESP framing included: written by publishing (and other commands), and read by subscribing. */
+  traffic(): { publishedBytes: number; receivedBytes: number } {
+    return { publishedBytes: this.pub.bytesOut, receivedBytes: this.sub.bytesIn };
+  }
+
+  private listen(command: "SUBSCRIBE" | "PSUBSCRIBE", names: readonly string[]): Promise<void> {
     if (this.stopped) return Promise.reject(this.stopped);
-    const confirmed = channels.map((ch) => new Promise<void>((resolve) => this.subscribed.set(ch, resolve)));
-    this.sub.send(encodeCommand(["SUBSCRIBE", ...channels]));
-    return Promise.all(confirmed).then(() => undefined);
+    const kind = command.toLowerCase();
+    const confirmed = names.map((name) => new Promise<void>((resolve) => this.subscribed.set(`${kind} ${name}`, resolve)));
+    this.sub.send(encodeCommand([command, ...names]));
+    return Promise.race([Promise.all(confirmed).then(() => undefined), this.closed.then((why) => Promise.reject(why))]);
   }
 
   close(): void {
@@ -272,9 +301,11 @@ export class RedisBackplane {
     if (v instanceof RespError) return this.stop(new BackplaneError(`Redis refused a subscription: ${v.message}`));
     if (!Array.isArray(v) || !(v[0] instanceof Uint8Array)) return;
     const kind = decoder.decode(v[0]);
-    const channel = v[1] instanceof Uint8Array ? decoder.decode(v[1]) : "";
-    if (kind === "message" && v[2] instanceof Uint8Array) this.onMessage(channel, v[2]);
-    else if (kind === "subscribe") this.subscribed.get(channel)?.();
+    const name = v[1] instanceof Uint8Array ? decoder.decode(v[1]) : "";
+    if (kind === "message" && v[2] instanceof Uint8Array) this.onMessage(name, v[2]);
+    // A pattern's message: the pattern, then the channel it matched, then the bytes.
+    else if (kind === "pmessage" && v[2] instanceof Uint8Array && v[3] instanceof Uint8Array) this.onMessage(decoder.decode(v[2]), v[3]);
+    else if (kind === "subscribe" || kind === "psubscribe") this.subscribed.get(`${kind} ${name}`)?.();
   }
 
   private stop(why: BackplaneError): void {

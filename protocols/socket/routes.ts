@@ -43,7 +43,7 @@ function pageHeaders(s: SocketServer): Record<string, string> {
 /** POST /gc collects at most this often; sooner gets 429 (a collection has just run). */
 export const GC_MIN_INTERVAL_MS = 100;
 
-export function route(s: SocketServer, req: Request, srv: Server<Connection>): Response | undefined {
+export function route(s: SocketServer, req: Request, srv: Server<Connection>): Response | Promise<Response> | undefined {
   const host = req.headers.get("host");
   if (host !== null && hostName(host) === undefined) return refuse(s, "badRequest", 400, "malformed Host header");
   if (!hostAllowed(req, s.ctx.loopbackOnly)) return refuse(s, "foreignHost", 403, `this server answers requests to its loopback address only, not to ${host}`);
@@ -62,19 +62,57 @@ export function route(s: SocketServer, req: Request, srv: Server<Connection>): R
       return refuse(s, "badRequest", 400, "malformed percent-escape in the connection id");
     }
     const stats = s.stats.get(id);
-    if (!stats) return text(404, "no connection with that id");
-    return Response.json(stats);
+    if (stats) return Response.json(stats);
+    // In a cluster the connection may be another process's: asked of each in turn (not again by them).
+    if (s.peers.length > 1 && req.headers.get(PEER_HEADER) === null) return statsFromPeers(s, url.pathname);
+    return text(404, "no connection with that id");
   }
   if (url.pathname === GC_PATH && req.method === "POST") return collect(s, req);
   if (url.pathname === KNOWN_COST_PATH && req.method === "POST") return knownCost(s, req);
-  if (url.pathname === HEALTH_PATH && req.method === "GET") {
-    const mem = process.memoryUsage();
-    return Response.json({ ok: true, connections: s.open, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, refused: s.refused });
-  }
+  if (url.pathname === HEALTH_PATH && req.method === "GET") return Response.json(health(s));
   if (url.pathname === INFO_PATH && req.method === "GET") {
     return new Response(s.ctx.info, { headers: { "content-type": "application/json", ...ISOLATION_HEADERS } });
   }
   return pageFile(s, req, url);
+}
+
+/** Marks a request one process of a cluster makes of another: answered from that process alone. */
+const PEER_HEADER = "x-wsbench-peer";
+
+/**
+ * GET /health: liveness, open connections, memory, the process's CPU so far; in a cluster, which
+ * process answered and every process's own URL (each reaches that process alone); with a
+ * backplane, its state and traffic.
+ */
+function health(s: SocketServer): Record<string, unknown> {
+  const mem = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  const { cluster, backplane } = s.ctx;
+  return {
+    ok: true,
+    connections: s.open,
+    rssBytes: mem.rss,
+    heapUsedBytes: mem.heapUsed,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    refused: s.refused,
+    ...(cluster ? { process: { index: cluster.index, pid: process.pid, of: cluster.size }, processes: s.peers } : {}),
+    ...(backplane ? { backplane: backplane() } : {}),
+    ...(s.pubsubRefusal ? { pubsub: s.pubsubRefusal.reason } : {}),
+  };
+}
+
+/** GET /stats/ID of a connection another process of the cluster holds: the first that knows it answers. */
+async function statsFromPeers(s: SocketServer, pathname: string): Promise<Response> {
+  for (const peer of s.peers) {
+    if (peer.pid === process.pid) continue;
+    try {
+      const r = await fetch(peer.url + pathname, { headers: { [PEER_HEADER]: "1" }, signal: AbortSignal.timeout(5000) });
+      if (r.ok) return Response.json(await r.json());
+    } catch {
+      // A process that does not answer is as good as one that does not know the connection.
+    }
+  }
+  return text(404, "no process of the cluster has a connection with that id");
 }
 
 /**

@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { CliError } from "../cli-errors.ts";
 
-const NO_REDIS_MESSAGE = "no redis-server found: install Debian's package (apt-get install -y redis-server) or name a running one with --backplane redis://HOST:PORT";
+export const NO_REDIS_MESSAGE = "no redis-server found: install Debian's package (apt-get install -y redis-server) or name a running one with --backplane redis://HOST:PORT";
 
 /** True when `redis-server` runs here. */
 export function hasRedisServer(): boolean {

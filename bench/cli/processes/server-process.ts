@@ -12,6 +12,8 @@ import { CliError } from "../cli-errors.ts";
 export interface ServerProcess {
   url: string;
   pid: number;
+  /** A cluster (--processes N): each process's own URL and pid. */
+  processes?: { url: string; pid: number }[];
   /** SIGTERM, then SIGKILL if it has not exited within 5 s. */
   stop(): Promise<void>;
   /** Resolves when the process exits, with its code (or signal). */
@@ -43,10 +45,10 @@ export function spawnServer(args: readonly string[] = [], readyTimeoutMs = 15_00
       child.stdout!.off("data", onData);
       clearTimeout(timer);
       try {
-        const ready = JSON.parse(buffered.slice(0, newline)) as { event: string; url: string };
+        const ready = JSON.parse(buffered.slice(0, newline)) as { event: string; url: string; processes?: { url: string; pid: number }[] };
         if (ready.event !== "ready") throw new CliError("SERVER_START", `unexpected first line: ${buffered.slice(0, newline)}`);
         child.stdout!.resume();
-        resolve({ url: ready.url, pid: child.pid!, stop: () => stopChild(child, exited), exited });
+        resolve({ url: ready.url, pid: child.pid!, ...(ready.processes ? { processes: ready.processes } : {}), stop: () => stopChild(child, exited), exited });
       } catch (e) {
         child.kill("SIGKILL");
         reject(e);

@@ -75,6 +75,31 @@ describe.skipIf(skip)("RedisBackplane against redis-server", () => {
     }
   });
 
+  it("a pattern hears channels made after it, with each channel's name, and traffic counts the wire bytes", async () => {
+    const got: [string, number[]][] = [];
+    const subscriber = await RedisBackplane.connect(redis.url, (channel, payload) => got.push([channel, [...payload]]));
+    const publisher = await RedisBackplane.connect(redis.url, () => {});
+    try {
+      await subscriber.psubscribe(["pat:*"]);
+      const before = publisher.traffic().publishedBytes;
+      expect(await publisher.publish("pat:a", Uint8Array.of(1))).toBe(1);
+      expect(await publisher.publish("other", Uint8Array.of(2))).toBe(0);
+      expect(await publisher.publish("pat:b:c", Uint8Array.of(0, 255))).toBe(1);
+      await until(() => got.length === 2, "both pattern messages");
+      expect(got).toEqual([
+        ["pat:a", [1]],
+        ["pat:b:c", [0, 255]],
+      ]);
+      // Three PUBLISH commands, each *3 $7 PUBLISH $len channel $len payload.
+      const command = (ch: string, n: number): number => encodeCommand(["PUBLISH", ch, new Uint8Array(n)]).length;
+      expect(publisher.traffic().publishedBytes - before).toBe(command("pat:a", 1) + command("other", 1) + command("pat:b:c", 2));
+      expect(subscriber.traffic().receivedBytes).toBeGreaterThan(0);
+    } finally {
+      subscriber.close();
+      publisher.close();
+    }
+  });
+
   it("a Redis that goes away ends the backplane with the reason and rejects what was waiting", async () => {
     const own = await startRedis();
     const b = await RedisBackplane.connect(own.url, () => {});
@@ -86,7 +111,7 @@ describe.skipIf(skip)("RedisBackplane against redis-server", () => {
   });
 
   it("a URL that is not redis://: one clear error", async () => {
-    await expect(RedisBackplane.connect("nats://127.0.0.1:4222", () => {})).rejects.toThrow("a backplane URL starts with redis://, got 'nats://127.0.0.1:4222'");
+    await expect(RedisBackplane.connect("nats://127.0.0.1:4222", () => {})).rejects.toThrow("a backplane URL starts with redis:// (the only backplane supported), got 'nats://127.0.0.1:4222'");
   });
 
   it("a Redis nobody runs: one clear error", async () => {
