@@ -71,10 +71,10 @@ module.exports = {
     },
     {
       name: "server-uses-protocols-harness-page-build",
-      comment: "server.ts wires Bun.serve: it uses protocols/ (the socket contract and its handlers), the harness clock, the page build, the library versions and the reader of the user's files (as the bench reads them), nothing else.",
+      comment: "server.ts wires Bun.serve: it uses protocols/ (the socket contract and its handlers), the harness clock, the page build, the library versions, the reader of the user's files (as the bench reads them) and the supervisor of its --processes, nothing else.",
       severity: "error",
       from: { path: "^server\\.ts$" },
-      to: { path: "^bench/report/|^client/socket/|^client/page/app\\.ts$|^bench/cli/(?!(environment|user-files)\\.ts$)" },
+      to: { path: "^bench/report/|^client/socket/|^client/page/app\\.ts$|^bench/cli/(?!(environment|user-files|processes/cluster)\\.ts$)" },
     },
     {
       name: "no-one-imports-the-server",

@@ -5,7 +5,7 @@
  *                  [--allow-origin ORIGIN]... [--max-connections 256] [--messages FILE]...
  *                  [--csp off|strict] [--processes N] [--backplane redis://HOST:PORT]
  *
- * With --processes N, N processes share the port (protocols/socket/cluster.ts);
+ * With --processes N, N processes share the port (bench/cli/processes/cluster.ts);
  * with --backplane, fanout and route publish through Redis, so a subscriber on
  * any process hears every message (protocols/socket/backplane-relay.ts).
  *
@@ -34,7 +34,7 @@ import type { Connection } from "./protocols/socket/socket-state.ts";
 import { SOCKET_LIMITS, socketServer, type ClusterPeer } from "./protocols/socket/context.ts";
 import { CLOSE, MAX_PAYLOAD_BYTES, socketCodecNames, WS_PATH } from "./protocols/socket/contract.ts";
 import { BackplaneRelay, DEFAULT_CHANNEL_PREFIX } from "./protocols/socket/backplane-relay.ts";
-import { clusterProcess, reusePortRefusal, startCluster, type Cluster } from "./protocols/socket/cluster.ts";
+import { clusterProcess, reusePortRefusal, startCluster, type Cluster } from "./bench/cli/processes/cluster.ts";
 import { parseRedisUrl } from "./protocols/socket/redis-backplane.ts";
 import type { CodecCatalog } from "./protocols/registry.ts";
 import { socketHandlers } from "./protocols/socket/handlers.ts";

@@ -191,7 +191,7 @@ describe("server process", () => {
   it("refuses a bad flag with one line and exit code 2", async () => {
     const r = Bun.spawnSync([process.execPath, "server.ts", "--prot", "80"], { cwd: import.meta.dirname + "/.." });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr.toString()).toMatch(/^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --csp, --exit-with-stdin, --help\n$/);
+    expect(r.stderr.toString()).toMatch(/^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --csp, --processes, --backplane, --backplane-channel, --exit-with-stdin, --help\n$/);
   });
 });
 
@@ -212,6 +212,7 @@ describe("server flags", () => {
     const o = parseServerArgs([
       ...["--host", "::1", "--port", "8080", "--deflate", "--idle-timeout", "30", "--allow-origin", "http://localhost:3000/", "--max-connections", "4"],
       ...["--max-queued-bytes", "65536", "--max-total-queued-bytes", "1048576", "--send-timeout", "3", "--csp", "strict"],
+      ...["--processes", "3", "--backplane", "redis://10.0.0.7:6380", "--backplane-channel", "chat:"],
     ]);
     expect(o).toEqual({
       csp: "strict",
@@ -227,6 +228,9 @@ describe("server flags", () => {
       sendTimeoutS: 3,
       userMessages: [],
       codecModules: [],
+      processes: 3,
+      backplane: "redis://10.0.0.7:6380",
+      backplaneChannel: "chat:",
     });
   });
 

@@ -37,7 +37,7 @@ import { nodeVersion, runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter, type ProgressSink } from "./progress-line.ts";
 import { checkUrl, useServer } from "./servers.ts";
 import { hasRedisServer, NO_REDIS_MESSAGE } from "./processes/redis-server.ts";
-import { reusePortRefusal } from "../../protocols/socket/cluster.ts";
+import { reusePortRefusal } from "./processes/cluster.ts";
 import { applyWireCounts, WireMeter, wireRunPlan } from "./wire-meter.ts";
 
 export interface Streams {

@@ -9,7 +9,7 @@
 
 import { BUILT_IN } from "../../protocols/registry.ts";
 import type { BenchResults, CaseRatios, CaseResult, Environment, Estimate, Ratio } from "../harness/results.ts";
-import { PAYLOAD_NAMES, ROUTING_KEYS } from "../../protocols/messages.ts";
+import { ARTICLE_PAYLOADS, PAYLOAD_NAMES, ROUTING_KEYS } from "../../protocols/messages.ts";
 import { count, formatNs, ratioFigure } from "./format.ts";
 import { ReportError } from "./report-errors.ts";
 import { sourceOf } from "./sources.ts";
@@ -175,6 +175,15 @@ export interface SampleSet {
   route: Sample;
   /** The same codecs in each JavaScript engine: codec mode and round trips with Bun's client, round trips with Node's, and both in each browser's page. */
   engines: EngineSamples;
+  /** fanout with 8 subscribers: one server process alone, one publishing through Redis, two joined by Redis. */
+  cluster: ClusterSamples;
+}
+
+/** The same fanout run on one process, one through Redis, and a cluster of two through Redis. */
+interface ClusterSamples {
+  alone: Sample;
+  redis: Sample;
+  cluster: Sample;
 }
 
 /** One run per client, the same codecs and payloads: JavaScriptCore (Bun), V8 (Node, Chromium), SpiderMonkey (Firefox). */
@@ -334,6 +343,35 @@ function routeTable(sample: Sample): string[] {
   return [...lines, "", `Deliveries, every codec: ${count(delivered)} of ${count(expected)} expected (${first.members} members, ${first.publishers} routers per way), ${count(misrouted)} misrouted.`];
 }
 
+/** Codecs the cluster table shows, per payload. */
+const CLUSTER_CODECS = ["json", "custom-binary", "protobuf", "msgpackr"];
+
+/**
+ * fanout on one process, one through Redis and two through Redis: deliveries per second and
+ * every server process's CPU per delivery, with the backplane's bytes per message.
+ */
+function clusterTable(c: ClusterSamples): string[] {
+  const lines = [
+    "| payload | codec | bytes | 1 process: deliveries/s | CPU/delivery | 1 + Redis: deliveries/s | CPU/delivery | backplane B/msg | 2 + Redis: deliveries/s | CPU/delivery | backplane B/msg |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  const cells = (sample: Sample, payload: string, codec: string, backplane: boolean): string[] => {
+    const x = find(sample.results, "fanout", payload, codec);
+    const cl = x?.verified ? x.socket?.cluster : undefined;
+    if (!x || !cl) return backplane ? ["-", "-", "-"] : ["-", "-"];
+    const out = [count(x.msgsPerS), formatNs(cl.cpuNsPerDelivery.median)];
+    return backplane ? [...out, count(cl.backplaneBytesPerMsg.median)] : out;
+  };
+  for (const payload of ARTICLE_PAYLOADS) {
+    for (const codec of CLUSTER_CODECS) {
+      const x = find(c.cluster.results, "fanout", payload, codec);
+      if (!x) continue;
+      lines.push(`| ${payload} | ${codec} | ${count(x.bytes)} | ${[...cells(c.alone, payload, codec, false), ...cells(c.redis, payload, codec, true), ...cells(c.cluster, payload, codec, true)].join(" | ")} |`);
+    }
+  }
+  return lines;
+}
+
 export function sampleFigures(set: SampleSet): string {
   const { runs, calibrated, sweeps, other } = set;
   const first = runs[0]!;
@@ -370,6 +408,14 @@ export function sampleFigures(set: SampleSet): string {
   const { engines } = set;
   const engineRuns = [engines.bun, engines.node, engines.chromium, engines.firefox].map((s) => `\`${s.name}\``).join(", ");
   out.push("", `The same codecs in each engine (${engineRuns}; ${machineLine(engines.bun.results)}): codec mode's time per message relative to JSON's where it runs (Bun, each browser's page), and the client's own encode + decode per message in round trips relative to JSON's, per client, median of the rounds ± its 95% interval.`, "", ...enginesTable(engines));
+  const { cluster } = set;
+  const clusterRuns = [cluster.alone, cluster.redis, cluster.cluster].map((s) => `\`${s.name}\``).join(", ");
+  out.push(
+    "",
+    `fanout beyond one process (${clusterRuns}; ${machineLine(cluster.cluster.results)}): one publisher, 8 subscribers, \`bun run bench --modes fanout --clients 8\` alone, with \`--processes 1 --backplane redis\` and with \`--processes 2 --backplane redis\`; deliveries per second (mean of the runs), every server process's CPU per delivery and the backplane's wire bytes per message (medians of the runs). Redis's own CPU is not counted; on two cores the processes, Redis and the client share them (see [A cluster of servers](#a-cluster-of-servers)).`,
+    "",
+    ...clusterTable(cluster),
+  );
   out.push("", FIGURES_END);
   return out.join("\n");
 }

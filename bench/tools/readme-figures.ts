@@ -27,12 +27,14 @@ export const PATTERNS_RUN = "results/sample/epyc-patterns.csv";
 export const ROUTE_RUN = "results/sample/epyc-route.csv";
 /** The default codecs on every payload in each engine: `bun run bench --modes codec,roundtrip --payloads all` with Bun's client, `--client chromium` and `--client firefox`; `--client node --modes roundtrip`. */
 export const ENGINE_RUNS = { bun: "results/sample/engines-bun.csv", node: "results/sample/engines-node.csv", chromium: "results/sample/engines-chromium.csv", firefox: "results/sample/engines-firefox.csv" } as const;
+/** fanout with 8 subscribers on one process, one through Redis, and two joined by Redis. */
+export const CLUSTER_RUNS = { alone: "results/sample/fanout-1-process.csv", redis: "results/sample/fanout-1-process-redis.csv", cluster: "results/sample/fanout-2-processes-redis.csv" } as const;
 export const EVERY_CODEC_RUNS = ["results/sample/epyc-every-codec.csv", "results/sample/chromium-every-codec.csv", "results/sample/epyc-every-codec-field.csv"];
 
 export const loadSample = (file: string): Sample => ({ name: file, results: resultsFromFile(readFileSync(path.join(ROOT, file), "utf8")) });
 
 export function sampleSet(): SampleSet {
-  return { runs: SAMPLE_RUNS.map(loadSample), calibrated: loadSample(CALIBRATED_RUN), sweeps: SAMPLE_SWEEPS.map(loadSample), other: loadSample(OTHER_MACHINE), everyCodec: EVERY_CODEC_RUNS.map(loadSample), patterns: loadSample(PATTERNS_RUN), route: loadSample(ROUTE_RUN), engines: { bun: loadSample(ENGINE_RUNS.bun), node: loadSample(ENGINE_RUNS.node), chromium: loadSample(ENGINE_RUNS.chromium), firefox: loadSample(ENGINE_RUNS.firefox) } };
+  return { runs: SAMPLE_RUNS.map(loadSample), calibrated: loadSample(CALIBRATED_RUN), sweeps: SAMPLE_SWEEPS.map(loadSample), other: loadSample(OTHER_MACHINE), everyCodec: EVERY_CODEC_RUNS.map(loadSample), patterns: loadSample(PATTERNS_RUN), route: loadSample(ROUTE_RUN), engines: { bun: loadSample(ENGINE_RUNS.bun), node: loadSample(ENGINE_RUNS.node), chromium: loadSample(ENGINE_RUNS.chromium), firefox: loadSample(ENGINE_RUNS.firefox) }, cluster: { alone: loadSample(CLUSTER_RUNS.alone), redis: loadSample(CLUSTER_RUNS.redis), cluster: loadSample(CLUSTER_RUNS.cluster) } };
 }
 
 /** The block as the committed files give it. */
@@ -54,7 +56,7 @@ function main(argv: string[]): number {
     return updated === readme ? 0 : 1;
   }
   writeAtomic(readmePath, updated);
-  process.stdout.write(`Wrote the figures block of README.md from ${[...SAMPLE_RUNS, CALIBRATED_RUN, ...SAMPLE_SWEEPS, OTHER_MACHINE, ...EVERY_CODEC_RUNS, PATTERNS_RUN, ROUTE_RUN, ...Object.values(ENGINE_RUNS)].join(", ")}.\n`);
+  process.stdout.write(`Wrote the figures block of README.md from ${[...SAMPLE_RUNS, CALIBRATED_RUN, ...SAMPLE_SWEEPS, OTHER_MACHINE, ...EVERY_CODEC_RUNS, PATTERNS_RUN, ROUTE_RUN, ...Object.values(ENGINE_RUNS), ...Object.values(CLUSTER_RUNS)].join(", ")}.\n`);
   return 0;
 }
 

@@ -23,7 +23,7 @@
 
 import type { ServerWebSocket } from "bun";
 import type { Encoded } from "../codec.ts";
-import type { SocketServer } from "./context.ts";
+import type { BackplaneStats, SocketServer } from "./context.ts";
 import { CLOSE } from "./contract.ts";
 import { closeLagging } from "./flow.ts";
 import { RedisBackplane } from "./redis-backplane.ts";
@@ -32,27 +32,6 @@ import type { Connection } from "./socket-state.ts";
 
 /** The channel prefix without --backplane-channel: every cluster on a Redis that leaves it alone shares it. */
 export const DEFAULT_CHANNEL_PREFIX = "wsbench:";
-
-/** What /health says of the backplane, counted since the process started. */
-export interface BackplaneStats {
-  /** The Redis URL and this cluster's channel prefix. */
-  url: string;
-  channelPrefix: string;
-  /** "up", or "lost" with why. */
-  state: "up" | "lost";
-  error?: string;
-  /** Messages this process published to the backplane, and received from it. */
-  published: number;
-  received: number;
-  /** Wire bytes (RESP framing included) written by publishing, and read by subscribing. */
-  publishedBytes: number;
-  receivedBytes: number;
-  /** Publishes Redis refused or never answered because it went away. */
-  publishFailed: number;
-  /** Messages received whose local publish Bun dropped (0), or had to queue past its limit (-1). */
-  deliveryDropped: number;
-  deliveryBackpressure: number;
-}
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -10,7 +10,6 @@ import type { Connection } from "./socket-state.ts";
 import { CpuMeter } from "./cpu.ts";
 import type { Publish } from "./server-send.ts";
 import { StatsStore } from "./connection-stats.ts";
-import type { BackplaneStats } from "./backplane-relay.ts";
 
 /** One file of the page, as server.ts built it. */
 interface PageFile {
@@ -54,6 +53,27 @@ export interface SocketServerContext {
   cluster?: { index: number; size: number };
   /** With a backplane (--backplane): its figures for /health. */
   backplane?: () => BackplaneStats;
+}
+
+/** What /health says of the backplane, counted since the process started. */
+export interface BackplaneStats {
+  /** The Redis URL and this cluster's channel prefix. */
+  url: string;
+  channelPrefix: string;
+  /** "up", or "lost" with why. */
+  state: "up" | "lost";
+  error?: string;
+  /** Messages this process published to the backplane, and received from it. */
+  published: number;
+  received: number;
+  /** Wire bytes (RESP framing included) written by publishing, and read by subscribing. */
+  publishedBytes: number;
+  receivedBytes: number;
+  /** Publishes Redis refused or never answered because it went away. */
+  publishFailed: number;
+  /** Messages received whose local publish Bun dropped (0), or had to queue past its limit (-1). */
+  deliveryDropped: number;
+  deliveryBackpressure: number;
 }
 
 /** One process of a cluster, as /health lists them: its own URL reaches it alone. */

@@ -51,6 +51,11 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
     [["--modes", "codec,stream", "--rate", "5000"], /^bench: --rate applies to latency mode only; add latency to --modes \(got --modes codec,stream\)\n$/],
     [["--validate"], /^bench: --validate applies to route mode only; add route to --modes \(got --modes codec,roundtrip,stream\)\n$/],
     [["--modes", "route,stream", "--client", "node", "--clients", "4"], /^bench: --clients above 1 needs --client bun \(got --client node\), except with --modes route, where they are its members\n$/],
+    [["--modes", "fanout", "--processes", "2"], /^bench: --modes fanout with --processes 2 needs --backplane redis \(or redis:\/\/HOST:PORT\): Bun's publish reaches only the process it runs in\n$/],
+    [["--modes", "fanout", "--processes", "0"], /^bench: --processes must be an integer from 1 to 16, got '0'\n$/],
+    [["--modes", "fanout", "--backplane", "nats://127.0.0.1:4222"], /^bench: --backplane takes redis \(a redis-server the bench starts\) or redis:\/\/HOST:PORT: a backplane URL starts with redis:\/\/ \(the only backplane supported\), got 'nats:\/\/127\.0\.0\.1:4222'\n$/],
+    [["--modes", "stream", "--backplane", "redis"], /^bench: --backplane carries fanout and route mode; add one to --modes \(got --modes stream\)\n$/],
+    [["--modes", "fanout", "--processes", "2", "--backplane", "redis", "--url", "ws://127.0.0.1:1"], /^bench: --processes and --backplane shape the server the bench starts; with --url, start yours with bun run server --processes N --backplane URL\n$/],
   ])("%j", (args, pattern) => {
     const r = bench(...(args as string[]));
     expect(r.code).toBe(2);

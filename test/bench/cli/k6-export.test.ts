@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { hasRedisServer, startRedis } from "../../../bench/cli/processes/redis-server.ts";
 import { spawnServer } from "../../../bench/cli/processes/server-process.ts";
 import { k6Results } from "../../../bench/report/k6-rows.ts";
 import { sourcedCases } from "../../../bench/report/sources.ts";
@@ -137,6 +138,35 @@ describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts"))("k6 as routers 
       for (const c of results.cases) expect(c.flags).toContain("routed");
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts") || (!hasRedisServer() && process.env.CI !== "true"))("k6 as routers against a cluster (bun run server --processes 2 --backplane)", () => {
+  it("connections the kernel spreads over both processes still deliver every frame to its room once", async () => {
+    const dir = path.join(tmp, "route-cluster");
+    const r = bench("--export-k6", dir, "--modes", "route", "--codecs", "json,custom-binary", "--payloads", "market", "--k6-connections", "4", "--k6-messages", "60", "--k6-rate", "300", "--k6-ramp", "0", "--k6-stall", "5");
+    expect(r.code, r.stderr).toBe(0);
+    const redis = await startRedis();
+    const server = await spawnServer(["--processes", "2", "--backplane", redis.url]);
+    try {
+      const out = path.join(tmp, "route-cluster.json");
+      const run = await k6(["run", "--quiet", "--out", `json=${out}`, "-e", `SERVER=${server.url}`, path.join(dir, "script.js")]);
+      expect(run.code, run.output).toBe(0);
+      const { counts } = k6Results([readFileSync(out, "utf8")]);
+      expect(counts).toHaveLength(2);
+      for (const c of counts) expect(c, `${c.codec} ${c.payload}`).toMatchObject({ sent: 240, received: 240, lost: 0, checksFailed: 0 });
+      // Every routed frame crossed the backplane once, and each process heard every one.
+      let published = 0;
+      for (const p of server.processes!) {
+        const health = (await (await fetch(`${p.url}/health`)).json()) as { backplane: { published: number; received: number } };
+        published += health.backplane.published;
+        expect(health.backplane.received).toBe(480);
+      }
+      expect(published).toBe(480);
+    } finally {
+      await server.stop();
+      await redis.stop();
     }
   });
 });

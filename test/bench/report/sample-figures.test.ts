@@ -17,6 +17,7 @@ const COLUMNS = [
   "route_recode_cpu_vs_json", "route_recode_cpu_vs_json_ci95_low", "route_recode_cpu_vs_json_ci95_high",
   "client", "client_codec_vs_json", "client_codec_vs_json_ci95_low", "client_codec_vs_json_ci95_high",
   "client_library", "flags", "timer_resolution_ns",
+  "bytes", "msgs_per_s", "server_processes", "backplane", "cluster_cpu_ns_per_delivery", "backplane_bytes_per_msg",
 ];
 
 /** A results CSV of the given rows (each a partial record by column name). */
@@ -126,7 +127,35 @@ describe("sampleFigures", () => {
     chromium: engine("chromium.csv", "browser", "Chrome 156.0.1", "browser", 0.9, 0.95),
     firefox: engine("firefox.csv", "browser", "Firefox 153.0", "browser", 1.02, 0.85, { flags: "coarse-clock" }, { timer_resolution_ns: 20000 }),
   };
-  const block = sampleFigures({ runs: [run("a.csv", 0.5), run("b.csv", 0.6)], calibrated, sweeps: [sweep(20000, 24000), sweep(24000, "")], other: run("c.csv", 1), everyCodec: [everyCodec, inServer], patterns, route, engines });
+  /** A fanout run of json and custom-binary on `processes` processes, through Redis or not. */
+  const fanout = (name: string, processes: number, backplane: string, rate: number, cpu: number): Sample => ({
+    name,
+    results: resultsFromFile(
+      csv(
+        ["json", "custom-binary"].map((codec, i) => ({
+          mode: "fanout",
+          codec,
+          payload: "large",
+          bytes: i === 0 ? 329 : 222,
+          msgs_per_s: rate * (i === 0 ? 1 : 1.3),
+          server_processes: processes,
+          backplane,
+          cluster_cpu_ns_per_delivery: cpu * (i === 0 ? 1 : 0.75),
+          backplane_bytes_per_msg: backplane ? (i === 0 ? 1181 : 860) : 0,
+        })),
+      ),
+    ),
+  });
+  const cluster = { alone: fanout("alone.csv", 1, "", 240_000, 1200), redis: fanout("redis.csv", 1, "redis", 215_000, 2270), cluster: fanout("cluster.csv", 2, "redis", 180_000, 3530) };
+  const block = sampleFigures({ runs: [run("a.csv", 0.5), run("b.csv", 0.6)], calibrated, sweeps: [sweep(20000, 24000), sweep(24000, "")], other: run("c.csv", 1), everyCodec: [everyCodec, inServer], patterns, route, engines, cluster });
+
+  it("sets fanout on one process, one through Redis and two through Redis side by side", () => {
+    const part = block.slice(block.indexOf("fanout beyond one process (`alone.csv`, `redis.csv`, `cluster.csv`"));
+    expect(part).toContain("| large | json | 329 | 240,000 | 1.20 µs | 215,000 | 2.27 µs | 1,181 | 180,000 | 3.53 µs | 1,181 |");
+    expect(part).toContain("| large | custom-binary | 222 | 312,000 | 900.0 ns | 279,500 | 1.70 µs | 860 | 234,000 | 2.65 µs | 860 |");
+    // Codecs the file does not have are left out, not shown empty.
+    expect(part).not.toContain("| protobuf |");
+  });
 
   it("sets the engines side by side: codec mode where it runs, the client's codec work in round trips per client", () => {
     const part = block.slice(block.indexOf("The same codecs in each engine (`bun.csv`, `node.csv`, `chromium.csv`, `firefox.csv`"));

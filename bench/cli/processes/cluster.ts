@@ -12,11 +12,11 @@
  * standard output), and stops them all when it stops; a process that ends
  * on its own takes the cluster down with a line saying which. Bun's
  * `publish` reaches only its own process: fanout and route across
- * processes need --backplane (backplane-relay.ts).
+ * processes need --backplane (protocols/socket/backplane-relay.ts).
  */
 
 import { spawn, type ChildProcess } from "node:child_process";
-import type { ClusterPeer } from "./context.ts";
+import type { ClusterPeer } from "../../../protocols/socket/context.ts";
 
 /** Set in a process the supervisor starts: "INDEX/SIZE". */
 const PROCESS_ENV = "WSBENCH_CLUSTER_PROCESS";

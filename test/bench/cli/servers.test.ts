@@ -1,0 +1,123 @@
+/**
+ * The bench against a cluster of its own, as a user runs it: `--processes 2
+ * --backplane redis` starts a redis-server and two server processes, fanout
+ * delivers every message to every subscriber on both exactly once and
+ * reports the whole server side's figures; a Redis that goes away mid-run
+ * fails the cases it takes, names them, keeps the finished ones and ends
+ * with exit 1, without hanging.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { BenchResults } from "../../../bench/harness/results.ts";
+import { parseCsv } from "../../../bench/report/csv-read.ts";
+import { hasRedisServer, startRedis } from "../../../bench/cli/processes/redis-server.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const tmp = mkdtempSync(path.join(tmpdir(), "bench-cluster-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const skip = !hasRedisServer() && process.env.CI !== "true";
+if (skip) process.stderr.write("\n[servers.test.ts] SKIPPED: no redis-server (apt-get install -y redis-server)\n\n");
+
+/** True while something accepts connections on host:port. */
+function listening(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
+describe.skipIf(skip)("bun run bench --modes fanout --processes 2 --backplane redis", () => {
+  it("delivers every message to every subscriber on both processes exactly once, with the cluster's figures in table, CSV and JSON, and stops its Redis", async () => {
+    const out = path.join(tmp, "fanout");
+    const args = ["--modes", "fanout", "--processes", "2", "--backplane", "redis", "--clients", "8"];
+    const r = spawnSync(
+      process.execPath,
+      ["bench/cli/bench.ts", ...args, "--codecs", "json,custom-binary,protobuf", "--payloads", "small,large", "--iterations", "400", "--warmup", "50", "--runs", "2", "--out", out],
+      { cwd: ROOT, encoding: "utf8", timeout: 300_000, env: { ...process.env, NO_COLOR: "1" } },
+    );
+    expect(r.stderr).not.toMatch(/FAILED/);
+    expect(r.status).toBe(0);
+    const results = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
+    expect(results.settings.processes).toBe(2);
+    expect(results.settings.backplane).toMatch(/^redis:\/\/127\.0\.0\.1:\d+$/);
+    expect(results.settings.server).toMatch(/^spawned, a cluster of 2 processes on http:\/\/127\.0\.0\.1:\d+ \(pids \d+, \d+\), joined by Redis at redis:\/\//);
+    expect(results.cases).toHaveLength(6);
+    for (const c of results.cases) {
+      const s = c.socket!;
+      expect(c.verified, `${c.codec} ${c.payload}: ${c.error}`).toBe(true);
+      // 400 messages x 2 runs, each to all 8 subscribers: once each, none lost, none out of order or changed.
+      expect([s.sent, s.received, s.lost, s.corrupted]).toEqual([800, 6400, 0, 0]);
+      expect(s.cluster!.processes).toBe(2);
+      expect(s.cluster!.backplane).toBe("redis");
+      expect(s.cluster!.cpuNsPerDelivery.median).toBeGreaterThan(0);
+      // Every message crosses the backplane once in and once to each process: more than its own bytes, three times.
+      expect(s.cluster!.backplaneBytesPerMsg.median).toBeGreaterThan(3 * c.bytes);
+      expect(s.rtt!.p50).toBeGreaterThan(0);
+      expect(s.rtt!.samples).toBe(6400);
+    }
+    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    const head = rows[0]!;
+    for (const row of rows.slice(1)) {
+      expect(row[head.indexOf("server_processes")]).toBe("2");
+      expect(row[head.indexOf("backplane")]).toBe("redis");
+      expect(Number(row[head.indexOf("cluster_cpu_ns_per_delivery")])).toBeGreaterThan(0);
+      expect(Number(row[head.indexOf("backplane_bytes_per_msg")])).toBeGreaterThan(Number(row[head.indexOf("bytes")]));
+    }
+    expect(r.stdout).toMatch(/deliveries\/s +vs json +p50 +p99 +cpu\/dlv +bp B\/msg/);
+    expect(r.stdout).toMatch(/fanout: 2 server processes joined by redis/);
+    // The Redis the bench started is gone with it.
+    const port = Number(/redis:\/\/127\.0\.0\.1:(\d+)/.exec(results.settings.backplane!)![1]);
+    expect(await listening("127.0.0.1", port)).toBe(false);
+  }, 300_000);
+
+  it("a Redis stopped mid-run: the cases it takes fail, named; the finished ones are kept; exit 1; nothing hangs", async () => {
+    const redis = await startRedis();
+    const out = path.join(tmp, "gone");
+    const child = spawn(
+      process.execPath,
+      ["bench/cli/bench.ts", "--modes", "fanout", "--processes", "2", "--backplane", redis.url, "--clients", "4", "--codecs", "json,custom-binary,msgpackr", "--payloads", "small,medium", "--iterations", "20000", "--warmup", "100", "--runs", "2", "--out", out],
+      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
+    );
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    try {
+      // Once the live CSV holds a finished case, the backplane goes.
+      const deadline = Date.now() + 180_000;
+      const finishedRows = (): number => {
+        const csv = readdirSync(out, { withFileTypes: true }).find((f) => f.isFile() && f.name.endsWith(".csv") && f.name !== "latest.csv");
+        return csv ? readFileSync(path.join(out, csv.name), "utf8").trim().split("\n").length - 1 : 0;
+      };
+      while (Date.now() < deadline) {
+        try {
+          if (finishedRows() >= 1) break;
+        } catch {
+          // The directory is not there yet.
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await redis.stop();
+      const code = await Promise.race([exited, new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 120_000))]);
+      expect(code).toBe(1);
+    } finally {
+      child.kill("SIGKILL");
+      await redis.stop();
+    }
+    const results = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
+    const kept = results.cases.filter((c) => c.verified);
+    const failed = results.cases.filter((c) => !c.verified);
+    expect(kept.length).toBeGreaterThanOrEqual(1);
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    for (const c of kept) expect(c.socket!.lost).toBe(0);
+    for (const c of failed) {
+      expect(c.error).toMatch(/the backplane is gone \(redis:\/\/127\.0\.0\.1:\d+\)/);
+      expect(stderr).toContain(`bench: FAILED fanout bun ${c.codec} ${c.payload}: `);
+    }
+  }, 300_000);
+});
