@@ -102,6 +102,10 @@ export interface RouteWaySlice {
   encodeNs: number;
   /** The server's time in publish(), which writes to every member of the room. */
   publishNs: number;
+  /** Every server process's CPU (a cluster's, or the one server's) while the slice was routed, from each process's /health (client/socket/cluster-figures.ts). */
+  clusterCpuNs?: number;
+  /** Backplane wire bytes per routed message, every process (0 without one). */
+  backplaneBytesPerMsg?: number;
 }
 
 /** Route mode's figures of a case, over its runs. */
@@ -132,6 +136,9 @@ export interface RouteWaySummary {
   publishNs: Summary;
   /** Messages routed per second, the first send to the last delivery. */
   msgsPerS: Summary;
+  /** Every server process's CPU per routed message, and the backplane's wire bytes (absent in older files). */
+  clusterCpuNs?: Summary;
+  backplaneBytesPerMsg?: Summary;
 }
 
 /** Who ran a case: one of the bench's clients, or k6 (its output read by `bun run report`, bench/report/k6-rows.ts). */

@@ -76,6 +76,8 @@ const ROUTE_COLUMNS: { title: string; width: number; cell: (c: CaseResult) => st
   { title: "dec rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.keyNs), wide: true },
   { title: "enc rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.encodeNs), wide: true },
   { title: "publish", width: 7, cell: (c) => routeNs(c, (r) => r.forward.publishNs), wide: true },
+  { title: "all fwd", width: 7, cell: (c) => routeNs(c, (r) => r.forward.clusterCpuNs ?? { median: Number.NaN }), wide: true },
+  { title: "all rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.clusterCpuNs ?? { median: Number.NaN }), wide: true },
   { title: "miss", width: 4, cell: (c) => (c.route ? count(c.route.expected - c.route.delivered + c.route.misrouted) : "-"), wide: true },
 ];
 

@@ -106,7 +106,9 @@ function sliceLatency(f: SocketCaseFigures, rate: number): SliceLatency | undefi
 function routeWay(r: RouteRun): RouteWaySlice {
   const server = r.server!;
   const per = (ns: number): number => (server.messages > 0 ? ns / server.messages : Number.NaN);
+  const cluster = r.figures.cluster;
   return {
+    ...(cluster ? { clusterCpuNs: per(cluster.cpuMs * 1e6), backplaneBytesPerMsg: per(cluster.backplaneBytes) } : {}),
     totalNs: r.figures.sent > 0 ? (r.figures.elapsedMs * 1e6) / r.figures.sent : Number.NaN,
     cpuNs: per(server.cpuMs * 1e6),
     keyNs: per(server.decodeNs),

@@ -24,6 +24,7 @@ import { clientCodec, toBytes, type ClientCodec, type MessageData } from "./clie
 import { byteLength, closed, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
 import { Replies, Watchdog } from "./reply-queue.ts";
 import { emptyFigures, processFor, shortTopic, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
+import { clusterRun, readCluster } from "./cluster-figures.ts";
 import { ClientError } from "../client-errors.ts";
 
 /** Routers per case: several senders, so that order is checked per sender and the server interleaves them. */
@@ -325,11 +326,14 @@ export class RouteSession {
     try {
       if (this.broken !== undefined) throw new ClientError("CLOSED", this.broken);
       const range = { start, count: Math.max(0, Math.min(count, o.messages.length - start)) };
+      const processes = o.cluster && o.cluster.length > 0 ? o.cluster : [o.server];
+      const before = await readCluster(processes);
       try {
         await routeSlice(routers, this.members, this.codec, this.plan, o, range, run, (fail) => (this.fail = fail));
       } finally {
         this.fail = undefined;
       }
+      f.cluster = clusterRun(before, await readCluster(processes), processes.length);
       run.server = await markSlices(routers, this.codec, o);
       if (run.server === undefined) throw new ClientError("PROTOCOL", "the server did not answer a router's slice mark with the slice's figures (is it this version's server.ts?)");
     } catch (e) {

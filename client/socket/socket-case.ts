@@ -301,6 +301,12 @@ function routeResult(s: SocketCase, settings: Settings, catalog: CodecCatalog): 
     encodeNs: summarize(runs.map((r) => r[w].encodeNs)),
     publishNs: summarize(runs.map((r) => r[w].publishNs)),
     msgsPerS: summarize(runs.map((r) => 1e9 / r[w].totalNs)),
+    ...(runs.some((r) => r[w].clusterCpuNs !== undefined)
+      ? {
+          clusterCpuNs: summarize(runs.map((r) => r[w].clusterCpuNs ?? Number.NaN).filter(Number.isFinite)),
+          backplaneBytesPerMsg: summarize(runs.map((r) => r[w].backplaneBytesPerMsg ?? Number.NaN).filter(Number.isFinite)),
+        }
+      : {}),
   });
   const recodeOverForward = estimate(runs.map((r) => r.recode.cpuNs / r.forward.cpuNs).filter(Number.isFinite));
   return {
