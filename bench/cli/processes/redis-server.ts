@@ -29,7 +29,6 @@ function freePort(): Promise<number> {
 
 export interface RedisProcess {
   url: string;
-  pid: number;
   /** Stops it and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -38,7 +37,14 @@ export interface RedisProcess {
 export async function startRedis(timeoutMs = 10_000): Promise<RedisProcess> {
   if (!hasRedisServer()) throw new CliError("REDIS", NO_REDIS_MESSAGE);
   const port = await freePort();
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"], { stdio: ["ignore", "pipe", "pipe"] });
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"];
+  // A process group of its own, so a terminal's Ctrl-C (which lets the case in flight finish)
+  // does not stop it under that case; and it goes when our end of its stdin closes, however the
+  // bench ended (redis-server has no such option: a shell waits on the pipe for it).
+  const child: ChildProcess = spawn("sh", ["-c", 'exec 3<&0; redis-server "$@" </dev/null & r=$!; (read _ <&3; kill "$r" 2>/dev/null) & wait "$r"', "redis-server", ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
+  });
   // redis-server logs to stdout, a refused setting included: the last of it names why a start failed.
   let log = "";
   const keep = (d: Buffer): void => void (log = (log + d.toString()).slice(-2000));
@@ -54,7 +60,7 @@ export async function startRedis(timeoutMs = 10_000): Promise<RedisProcess> {
       break;
     } catch {
       if (Date.now() > deadline) {
-        child.kill("SIGKILL");
+        child.stdin!.end();
         throw new CliError("REDIS", `redis-server did not accept connections on port ${port} within ${timeoutMs / 1000} s`);
       }
       await new Promise((r) => setTimeout(r, 50));
@@ -62,9 +68,9 @@ export async function startRedis(timeoutMs = 10_000): Promise<RedisProcess> {
   }
   return {
     url: `redis://127.0.0.1:${port}`,
-    pid: child.pid!,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      // Closing its stdin stops redis-server; the shell waiting for it exits with it.
+      if (child.exitCode === null && child.signalCode === null) child.stdin!.end();
       await exited;
     },
   };
