@@ -154,7 +154,12 @@ export async function runFanoutCase(o: FanoutOptions): Promise<FanoutFigures> {
   try {
     publisher = await openFanout(o, shortTopic("t", o.id), sockets);
     figures.extensions = publisher.extensions ?? "";
+    // A socket closed while the processes are read fails the run by its reason, not by a stall.
+    let early: string | undefined;
+    sockets.forEach((ws, k) => (ws.onclose = (ev) => (early ??= `subscriber ${k} closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} before publishing began`)));
+    publisher.onclose = (ev) => (early ??= `the publisher was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} before publishing began`);
     const before = await readCluster(processes);
+    if (early !== undefined) throw new ClientError("CLOSED", early);
     await publishAll(publisher, sockets, codec, o, figures, deliveries);
     figures.cluster = clusterRun(before, await readCluster(processes), processes.length);
     figures.rttNs = deliveries.latencyNs;

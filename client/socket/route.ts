@@ -328,6 +328,8 @@ export class RouteSession {
       const range = { start, count: Math.max(0, Math.min(count, o.messages.length - start)) };
       const processes = o.cluster && o.cluster.length > 0 ? o.cluster : [o.server];
       const before = await readCluster(processes);
+      // A member may have closed while the processes were read: say so now, not after a stall.
+      if (this.broken !== undefined) throw new ClientError("CLOSED", this.broken);
       try {
         await routeSlice(routers, this.members, this.codec, this.plan, o, range, run, (fail) => (this.fail = fail));
       } finally {
