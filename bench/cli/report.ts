@@ -2,7 +2,8 @@
  * `bun run report FILE... [--out report.html]`: one offline HTML report
  * (charts and table) from result files the CLI or the page wrote, CSV or
  * JSON, side by side. With two files, B against A: every case's change with
- * its interval, printed and in the report.
+ * its interval, printed and in the report; with --fail-if-slower PCT, exit 1
+ * when a case moved slower beyond its interval and PCT (a gate for CI).
  */
 
 import { readFileSync } from "node:fs";
@@ -10,7 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { chartJsSource, writeAtomic } from "./output.ts";
 import { reportHtml } from "../report/html.ts";
-import { compareRuns, comparisonHtml, comparisonLines, runLabels } from "../report/compare.ts";
+import { compareRuns, comparisonHtml, comparisonLines, runLabels, slowerCases, type CaseComparison } from "../report/compare.ts";
 import { isK6Output, k6Results } from "../report/k6-rows.ts";
 import { hasRounds, resultsFromFile } from "../report/results-file.ts";
 import { calibrationLines, labFieldLines } from "../report/field-table.ts";
@@ -20,9 +21,9 @@ import { verdictLines } from "../report/verdict.ts";
 import type { BenchResults } from "../harness/results.ts";
 import { ReportError } from "../report/report-errors.ts";
 
-const USAGE = "usage: bun run report FILE... [--out report.html]";
+const USAGE = "usage: bun run report FILE... [--out report.html] [--fail-if-slower PCT [--time-of LIST]]";
 
-const REPORT_HELP = `Usage: bun run report FILE... [--out FILE]
+const REPORT_HELP = `Usage: bun run report FILE... [--out FILE] [--fail-if-slower PCT [--time-of LIST]]
 
 Builds one offline HTML report (charts and a table) from result files that
 \`bun run bench\` or the page wrote, CSV or JSON, side by side. Given two
@@ -32,19 +33,33 @@ is larger than the runs' noise, and its ratio to JSON in each run.
 
 Options:
   --out FILE           where the report goes (default: results/report.html)
+  --fail-if-slower PCT with two files A B: exit 1 when a codec's ratio to JSON in B is
+                       above A's by more than PCT percent and beyond both intervals,
+                       naming each case
+  --time-of LIST       also gate these codecs' own time per message (json, say, when
+                       both runs were made on one machine), comma-separated
   -h, --help           this text
+
+A CI job comparing a pull request's run with one the main branch keeps:
+  bun run bench --quick --out pr
+  bun run report baseline/latest.json pr/latest.json --fail-if-slower 10
 `;
 
 function main(argv: string[]): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { out: { type: "string" }, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { out: { type: "string" }, "fail-if-slower": { type: "string" }, "time-of": { type: "string" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (e) {
     const err = e as { code?: string; message: string };
     const flag = /'([^']+)'/.exec(err.message)?.[1];
     const line =
       err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
-        ? `unknown option '${flag}'; valid options: --out, --help`
+        ? `unknown option '${flag}'; valid options: --out, --fail-if-slower, --time-of, --help`
         : err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE"
           ? `option '${flag?.split(" ")[0]}' needs a value`
           : err.message.split("\n")[0];
@@ -60,6 +75,11 @@ function main(argv: string[]): number {
     process.stderr.write(`report: name at least one results file (CSV or JSON); ${USAGE}\n`);
     return 2;
   }
+  const gate = gateOptions(parsed.values["fail-if-slower"], parsed.values["time-of"], files.length);
+  if (typeof gate === "string") {
+    process.stderr.write(`report: ${gate}\n`);
+    return 2;
+  }
   let runs: Run[];
   let verdict: string[];
   let labField: string[];
@@ -73,11 +93,13 @@ function main(argv: string[]): number {
   // Side by side, each row's source says which run it came from: what ran it and when.
   const rows = runs.flatMap((run, i) => (runs.length > 1 ? run.rows.map((r) => ({ ...r, source: sourceLabel(r, labels[i]!, run.rows) })) : run.rows));
   let comparison: string | undefined;
+  let gateFailed = false;
   if (runs.length === 2) {
     const pair = [labels[0]!, labels[1]!] as const;
     const comparisons = compareRuns(runs[0]!.results.cases, runs[1]!.results.cases);
     process.stdout.write(comparisons.length > 0 ? comparisonLines(comparisons, pair).join("\n") + "\n" : "The two files hold no case in common (mode, payload and codec): nothing to compare.\n");
     comparison = comparisonHtml(comparisons, pair);
+    if (gate) gateFailed = !runGate(comparisons, gate);
   }
   const out = parsed.values.out ?? path.join("results", "report.html");
   try {
@@ -91,7 +113,41 @@ function main(argv: string[]): number {
     return 2;
   }
   process.stdout.write(`Wrote ${out} (${rows.length} rows).\n`);
-  return 0;
+  return gateFailed ? 1 : 0;
+}
+
+interface Gate {
+  pct: number;
+  timeOf: string[];
+}
+
+/** --fail-if-slower and --time-of, checked: the gate, none, or what is wrong with them. */
+function gateOptions(pct: string | undefined, timeOf: string | undefined, files: number): Gate | undefined | string {
+  if (pct === undefined) return timeOf === undefined ? undefined : "--time-of names codecs whose time --fail-if-slower gates; add --fail-if-slower PCT";
+  const value = Number(pct);
+  if (!/^\d+(\.\d+)?$/.test(pct) || !(value >= 0 && value <= 1000)) return `--fail-if-slower takes a percentage from 0 to 1000, got '${pct}'`;
+  if (files !== 2) return `--fail-if-slower compares two runs: name the base file and the new one (got ${files} file${files === 1 ? "" : "s"})`;
+  const list = (timeOf ?? "").split(",").map((c) => c.trim()).filter((c) => c !== "");
+  if (timeOf !== undefined && list.length === 0) return "--time-of is empty; name codecs like json";
+  return { pct: value, timeOf: list };
+}
+
+/** Prints the gate's answer; true when it passed. */
+function runGate(comparisons: readonly CaseComparison[], gate: Gate): boolean {
+  if (comparisons.length === 0) {
+    process.stdout.write("gate FAILED: the two files hold no case in common to compare\n");
+    return false;
+  }
+  const unknown = gate.timeOf.filter((name) => !comparisons.some((c) => c.codec === name));
+  if (unknown.length > 0) process.stdout.write(`gate: --time-of ${unknown.join(", ")}: no such case in both files\n`);
+  const failed = slowerCases(comparisons, gate.pct, gate.timeOf);
+  if (failed.length === 0) {
+    process.stdout.write(`gate passed: none of ${comparisons.length} case(s) is slower by more than ${gate.pct}% beyond its interval\n`);
+    return true;
+  }
+  process.stdout.write(`gate FAILED: ${failed.length} case(s) slower by more than ${gate.pct}% beyond their intervals:\n`);
+  for (const f of failed) process.stdout.write(`  ${f.line}\n`);
+  return false;
 }
 
 /** A results file read, and its cases as the charts and the table show them. */

@@ -174,3 +174,38 @@ ${rows}
 <p class="note">Change: B's mean per message over A's, with its 95% interval (each run's mean and interval over its rounds); faster or slower when that interval leaves out 0, same when it holds 0. Runs made at different moments also differ by the machine's speed, which this interval does not hold; the ratio to JSON within each run does not carry it, and "vs json moved" says faster or slower only where A's and B's 95% intervals of that ratio are apart.</p>
 </section>`;
 }
+
+/** A case the gate stops on: how its figure moved, in words. */
+export interface GateFailure {
+  comparison: CaseComparison;
+  /** "ratio to json" or "time per message". */
+  figure: string;
+  line: string;
+}
+
+const fixed = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : "-");
+
+/**
+ * `bun run report A B --fail-if-slower PCT`: the cases of B slower than A's by more than `pct`
+ * percent and beyond the 95% intervals. Every codec but json by its ratio to JSON within each run,
+ * which does not carry the machine's speed: moved when B's interval lies above A's and its ratio
+ * more than PCT above A's. The codecs in `timeOf` (--time-of) also by their own time per message
+ * (the interval of B/A above 1, and B/A above 1 + PCT): json's, say, on runs made on one machine.
+ */
+export function slowerCases(comparisons: readonly CaseComparison[], pct: number, timeOf: readonly string[] = []): GateFailure[] {
+  const limit = 1 + pct / 100;
+  const out: GateFailure[] = [];
+  for (const c of comparisons) {
+    const name = `${c.mode} ${c.payload} ${c.codec}`;
+    const ra = c.a.ratios?.vsJson;
+    const rb = c.b.ratios?.vsJson;
+    if (c.codec !== "json" && ra && rb && Number.isFinite(ra.high) && Number.isFinite(rb.low) && rb.low > ra.high && rb.ratio > ra.ratio * limit) {
+      const line = `${name}: ratio to json ${fixed(ra.ratio)} [${fixed(ra.low)}, ${fixed(ra.high)}] -> ${fixed(rb.ratio)} [${fixed(rb.low)}, ${fixed(rb.high)}], ${changeText({ ratio: rb.ratio / ra.ratio, low: NaN, high: NaN, verdict: "" })}`;
+      out.push({ comparison: c, figure: "ratio to json", line });
+    }
+    if (timeOf.includes(c.codec) && c.total.verdict === "slower" && c.total.ratio > limit) {
+      out.push({ comparison: c, figure: "time per message", line: `${name}: time per message ${formatNs(c.a.total.mean)} -> ${formatNs(c.b.total.mean)}, ${changeText(c.total)}` });
+    }
+  }
+  return out;
+}

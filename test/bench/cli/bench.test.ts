@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseBenchArgs } from "../../../bench/cli/options.ts";
 import { decodeHistogram } from "../../../bench/harness/histogram.ts";
-import { latencyStep, SWEEP_RATES, SWEEP_STEP_S } from "../../../bench/harness/settings.ts";
+import { DEFAULTS, latencyStep, MODE_NAMES, SWEEP_RATES, SWEEP_STEP_S } from "../../../bench/harness/settings.ts";
 import type { BenchResults } from "../../../bench/harness/results.ts";
 import { parseCsv } from "../../../bench/report/csv-read.ts";
 import { resultsFromFile } from "../../../bench/report/results-file.ts";
@@ -74,7 +74,7 @@ describe("--help of every command", () => {
     expect(help.stdout).toMatch(/^Usage: bun run report FILE\.\.\. \[--out FILE\]/);
     const bad = run("bench/cli/report.ts", "--bogus");
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toBe("report: unknown option '--bogus'; valid options: --out, --help; usage: bun run report FILE... [--out report.html]\n");
+    expect(bad.stderr).toBe("report: unknown option '--bogus'; valid options: --out, --fail-if-slower, --time-of, --help; usage: bun run report FILE... [--out report.html] [--fail-if-slower PCT [--time-of LIST]]\n");
     const unwritable = run("bench/cli/report.ts", "results/sample/codec-fixed.csv", "--out", "/proc/forbidden/report.html");
     expect(unwritable.status).toBe(2);
     expect(unwritable.stderr).toMatch(/^report: --out \/proc\/forbidden\/report\.html: cannot write there \(.*\); name a file in a directory you can write to\n$/);
@@ -85,6 +85,22 @@ describe("--help of every command", () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: bun run server \[options\]/);
     for (const flag of ["--host", "--port", "--deflate", "--idle-timeout", "--allow-origin", "--max-connections", "--max-queued-bytes", "--max-total-queued-bytes", "--send-timeout", "--exit-with-stdin"]) expect(help.stdout).toContain(flag);
+  });
+
+  it.each([["bench/cli/bench.ts"], ["server.ts"], ["bench/cli/report.ts"]])("%s --help: every line within 100 columns", (script) => {
+    const help = run(script, "--help");
+    expect(help.status).toBe(0);
+    for (const line of help.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
+  });
+
+  it("bench --help groups its options and shows each per-mode default once, in one table", () => {
+    const help = run("bench/cli/bench.ts", "--help").stdout;
+    const groups = [...help.matchAll(/^(\S[^:\n]*):$/gm)].map((m) => m[1]);
+    expect(groups).toEqual(["What to run", "How much", "Where from (the server)", "Output", "Load export"]);
+    const row = (label: string, r: Record<string, number>): RegExp => new RegExp(`^ {2}${label.replace(/[-]/g, "\\-")} +${MODE_NAMES.map((m) => String(r[m])).join(" +")}$`, "m");
+    expect(help).toMatch(row("--iterations", DEFAULTS.default.iterations));
+    expect(help).toMatch(row("  --quick", DEFAULTS.quick.iterations));
+    expect(help).toMatch(row("  in a browser", DEFAULTS.browser.warmup));
   });
 });
 

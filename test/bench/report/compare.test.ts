@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -91,5 +91,64 @@ describe("comparing two runs", () => {
     const rows = casesOf("epyc-default-1.json");
     const lines = comparisonLines(compareRuns(rows, scaled(rows, 1.01)), ["bun 1.4.4 + node client + Chrome 156, 2026-11-22 23:52 (a-very-long-file-name-for-a-results-file.json)", "b"]);
     for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(100);
+  });
+});
+
+describe("bun run report A B --fail-if-slower PCT: a gate for CI", () => {
+  const report = (...args: string[]) => spawnSync(process.execPath, ["bench/cli/report.ts", ...args, "--out", path.join(tmp, "gate.html")], { cwd: ROOT, encoding: "utf8" });
+  /** epyc-default-1.csv with `columns` of `codec`'s `mode` `payload` row scaled by `factor`. */
+  function doctored(name: string, codec: string, mode: string, payload: string, columns: readonly string[], factor: number): string {
+    const [head, ...rows] = readFileSync(sample("epyc-default-1.csv"), "utf8").trimEnd().split("\n");
+    const cols = head!.split(",");
+    const at = (c: string): number => cols.indexOf(c);
+    const out = rows.map((line) => {
+      const cells = line.split(",");
+      if (cells[at("codec")] !== codec || cells[at("mode")] !== mode || cells[at("payload")] !== payload) return line;
+      for (const c of columns) cells[at(c)] = String(Number(cells[at(c)]) * factor);
+      return cells.join(",");
+    });
+    const file = path.join(tmp, name);
+    writeFileSync(file, [head, ...out].join("\n") + "\n");
+    return file;
+  }
+
+  it("a run against itself passes, and so do the three committed back-to-back runs against each other at 5%", () => {
+    const self = report(sample("epyc-default-1.csv"), sample("epyc-default-1.csv"), "--fail-if-slower", "5");
+    expect(self.status, self.stderr).toBe(0);
+    expect(self.stdout).toMatch(/^gate passed: none of \d+ case\(s\) is slower by more than 5% beyond its interval$/m);
+    const apart = report(sample("epyc-default-1.csv"), sample("epyc-default-3.csv"), "--fail-if-slower", "5");
+    expect(apart.status, apart.stdout).toBe(0);
+  });
+
+  it("a doctored copy fails, naming the case and how its ratio to JSON moved", () => {
+    const slower = doctored("slower.csv", "custom-binary", "codec", "large", ["total_vs_json", "total_vs_json_ci95_low", "total_vs_json_ci95_high"], 1.5);
+    const r = report(sample("epyc-default-1.csv"), slower, "--fail-if-slower", "10");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^gate FAILED: 1 case\(s\) slower by more than 10% beyond their intervals:\n  codec large custom-binary: ratio to json [\d.]+ \[[\d.]+, [\d.]+\] -> [\d.]+ \[[\d.]+, [\d.]+\], \+50\.0%$/m);
+    // Beyond the interval but within the percentage: passes.
+    expect(report(sample("epyc-default-1.csv"), slower, "--fail-if-slower", "60").status).toBe(0);
+  });
+
+  it("--time-of json gates JSON's own time too; without it JSON's time is not judged", () => {
+    const slower = doctored("json-slower.csv", "json", "stream", "small", ["total_mean_ns"], 1.4);
+    expect(report(sample("epyc-default-1.csv"), slower, "--fail-if-slower", "10").status).toBe(0);
+    const r = report(sample("epyc-default-1.csv"), slower, "--fail-if-slower", "10", "--time-of", "json");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^  stream small json: time per message [\d.]+ µs -> [\d.]+ µs, \+40\.0% \[/m);
+  });
+
+  it.each([
+    [["--fail-if-slower", "ten"], "report: --fail-if-slower takes a percentage from 0 to 1000, got 'ten'\n"],
+    [["--time-of", "json"], "report: --time-of names codecs whose time --fail-if-slower gates; add --fail-if-slower PCT\n"],
+  ])("a bad flag %j: one line, exit 2", (flags, line) => {
+    const r = report(sample("epyc-default-1.csv"), sample("epyc-default-2.csv"), ...flags);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(line);
+  });
+
+  it("one file is not a comparison: one line, exit 2", () => {
+    const r = report(sample("epyc-default-1.csv"), "--fail-if-slower", "5");
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe("report: --fail-if-slower compares two runs: name the base file and the new one (got 1 file)\n");
   });
 });
