@@ -13,12 +13,16 @@ import { withRatios } from "../harness/ratios.ts";
 import type { BenchResults } from "../harness/results.ts";
 import { resultsFromCsv } from "./csv-read.ts";
 import { ReportError } from "./report-errors.ts";
+import { orderFrom, roundsFrom } from "./results-json.ts";
 
 /** A JSON results file's text as results: figures a failed case never got, written as null, back to NaN. */
 function resultsFromJson(text: string): BenchResults {
   const results = JSON.parse(text) as BenchResults;
   if (!Array.isArray(results.cases)) throw new ReportError("NOT_RESULTS", "not a results JSON: no cases");
+  // Format 2 writes the long lists as tables (results-json.ts); format 1 as they are in memory.
+  results.order = orderFrom((results.order ?? {}) as unknown as Parameters<typeof orderFrom>[0]);
   for (const c of results.cases) {
+    c.raw = roundsFrom((c.raw ?? []) as unknown as Parameters<typeof roundsFrom>[0]);
     reviveNulls(c as unknown as Record<string, unknown>);
     // Files written before latency mode had its own percentiles held them in `rtt`.
     if (c.mode === "latency" && c.socket && c.socket.latency === undefined && c.socket.rtt) {

@@ -2,7 +2,7 @@
  * Results files read back, CSV or JSON: the same results either way, with the ratios a run's
  * results carry, read from the file where it has them and worked out from its rounds where not.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { withRatios } from "../../../bench/harness/ratios.ts";
@@ -49,6 +49,40 @@ describe("results files", () => {
     const edited = JSON.parse(text) as BenchResults;
     edited.cases[i]!.ratios!.vsJson!.ratio = 42;
     expect(resultsFromFile(JSON.stringify(edited)).cases[i]!.ratios!.vsJson!.ratio).toBe(42);
+  });
+
+  it("the JSON the bench writes keeps every round and the codec order as tables, read back whole", () => {
+    const text = toJson(fromJson);
+    expect(text).toMatch(/^\{\n  "format": "ws-serialization-bench\/2",/);
+    expect(text).toMatch(/"raw": \{"columns": \["run","round","position",/);
+    const again = resultsFromFile(text);
+    expect(again.order).toEqual(fromJson.order);
+    for (const [i, c] of fromJson.cases.entries()) {
+      const back = again.cases[i]!.raw;
+      expect(back.length).toBe(c.raw.length);
+      // Nested figures (a round's server side) come back nested; every figure to 5 significant digits.
+      for (const [k, r] of c.raw.entries()) {
+        expect(Object.keys(back[k]!).sort()).toEqual(Object.keys(r).sort());
+        expect(back[k]!.totalNs).toBeCloseTo(r.totalNs, Math.max(0, 4 - Math.floor(Math.log10(Math.abs(r.totalNs) || 1))));
+        if (r.server) expect(back[k]!.server!.cpuNs).toBeCloseTo(r.server.cpuNs, Math.max(0, 4 - Math.floor(Math.log10(Math.abs(r.server.cpuNs) || 1))));
+      }
+    }
+    // Every case's rounds in one table: the committed run's 69 cases and their codec order in 2.4 MB, not 7.7.
+    expect(text.length).toBeLessThan(2.6e6);
+  });
+
+  it("a JSON of format 1 (rounds as objects, order as names) reads as it did", () => {
+    const text = sample("codec-fixed.json");
+    expect(text).toContain('"format": "ws-serialization-bench/1"');
+    const read = resultsFromFile(text);
+    expect(read.cases[0]!.raw[0]).toMatchObject({ run: 0, position: 0 });
+    expect(read.order.codec![0]![0]).toContain("json");
+  });
+
+  it("the committed samples a clone carries stay under 5 MB", () => {
+    const size = (dir: string): number =>
+      readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? size(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).size), 0);
+    expect(size(path.join(ROOT, "results/sample"))).toBeLessThan(5_000_000);
   });
 
   it("a JSON holds each case's rounds, a CSV does not", () => {
