@@ -25,6 +25,16 @@ describe("README", () => {
     expect(pkg.scripts.test).toMatch(/^bun --bun vitest run/);
   });
 
+  it("the quick look's time it quotes is the committed --quick run's, under 20 s, every row verified", () => {
+    const quoted = /`npm run bench -- --quick` gives a first look, every row verified and every\nratio with its interval, in (\d+) s here \(`results\/sample\/epyc-quick\.csv`/.exec(readme);
+    expect(quoted).not.toBeNull();
+    const run = resultsFromFile(readFileSync(new URL("../results/sample/epyc-quick.csv", import.meta.url), "utf8"));
+    expect(Number(quoted![1])).toBe(Math.round(run.elapsedMs / 1000));
+    expect(run.elapsedMs).toBeLessThan(20_000);
+    expect(run.cases.every((c) => c.verified)).toBe(true);
+    for (const c of run.cases.filter((x) => x.codec !== "json")) expect(c.ratios?.vsJson?.high, `${c.mode} ${c.payload} ${c.codec}`).toBeGreaterThan(c.ratios!.vsJson!.low);
+  });
+
   it("CI runs the README's test command", () => {
     const ci = readFileSync(new URL("../.ci/run", import.meta.url), "utf8");
     expect(ci).toContain("npm test");

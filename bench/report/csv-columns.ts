@@ -204,6 +204,7 @@ export const CSV_COLUMNS: readonly string[] = [
   "warmup",
   // When and on what.
   "timestamp",
+  "run_elapsed_ms",
   "runtime",
   "runtime_version",
   "os",

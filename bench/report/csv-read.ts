@@ -393,7 +393,7 @@ export function resultsFromCsv(text: string): BenchResults {
     ...(Object.keys(environments).length > 0 ? { environments } : {}),
     order: {},
     cases,
-    elapsedMs: NaN,
+    elapsedMs: num(rows[0]?.get("run_elapsed_ms")),
     ...(knees.length > 0 ? { knees } : {}),
     ...(calibration.length > 0 ? { calibration } : {}),
   };

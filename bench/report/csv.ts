@@ -36,6 +36,8 @@ function identityColumns(results: BenchResults, c: CaseResult): Row {
   const env = results.environments?.[c.client] ?? results.environment;
   return {
     timestamp: results.timestamp,
+    // Known once the run has ended: empty in the rows written while it runs.
+    run_elapsed_ms: results.elapsedMs > 0 ? results.elapsedMs : undefined,
     runtime: env.runtime,
     runtime_version: env.runtimeVersion,
     client: c.client,
