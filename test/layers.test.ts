@@ -1,7 +1,7 @@
 /**
  * The layout's rules, checked on every run of the suite: the one-way layers
  * of .dependency-cruiser.cjs, no unused file or export (knip), and the size
- * and naming and I/O habits the README's "Layout" section promises.
+ * and naming and I/O habits docs/development.md's "Layout" section promises.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

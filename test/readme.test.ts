@@ -2,7 +2,8 @@
  * Keeps the README true: its quick start, options and codec list must match
  * the code.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { HELP } from "../bench/cli/help.ts";
 import { compareRuns } from "../bench/report/compare.ts";
@@ -13,12 +14,62 @@ import { BUILT_IN } from "../protocols/registry.ts";
 import { compatMarkdown, compatMatrix } from "../bench/report/compat-table.ts";
 import { PLACES } from "../bench/tools/compat.ts";
 
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const front = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const DOCS = new URL("../docs/", import.meta.url);
+const docPages = readdirSync(DOCS).filter((f) => f.endsWith(".md"));
+/** The README and every page of docs/: the text whose figures and names the tests below hold to the code. */
+const readme = [front, ...docPages.map((f) => readFileSync(new URL(f, DOCS), "utf8"))].join("\n");
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: Record<string, string> };
+
+/** A heading's anchor as GitHub makes it. */
+const slug = (heading: string): string =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\- _]/gu, "")
+    .replace(/ /g, "-");
+
+/** The anchors of a Markdown file's headings (outside code blocks). */
+function anchorsOf(text: string): Set<string> {
+  const out = new Set<string>();
+  let fence = false;
+  for (const line of text.split("\n")) {
+    if (line.startsWith("```")) fence = !fence;
+    const m = !fence && /^#{1,6} (.*)$/.exec(line);
+    if (m) out.add(slug(m[1]!));
+  }
+  return out;
+}
+
+describe("README and docs/", () => {
+  it("the README fits in 250 lines; every page of docs/ is in its index", () => {
+    expect(front.split("\n").length).toBeLessThanOrEqual(250);
+    const index = readFileSync(new URL("README.md", DOCS), "utf8");
+    for (const page of docPages.filter((f) => f !== "README.md")) expect(index, page).toContain(`](${page})`);
+  });
+
+  it("every link to a file or an anchor resolves", () => {
+    const root = path.resolve(import.meta.dirname, "..");
+    const files = ["README.md", ...docPages.map((f) => `docs/${f}`)];
+    const broken: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(path.join(root, file), "utf8").replace(/```[\s\S]*?```/g, "");
+      for (const m of text.matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)) {
+        const target = m[1]!;
+        if (/^[a-z]+:/.test(target)) continue;
+        const [where, anchor] = target.split("#") as [string, string | undefined];
+        const resolved = where === "" ? path.join(root, file) : path.resolve(path.dirname(path.join(root, file)), where);
+        if (!existsSync(resolved)) broken.push(`${file}: ${target} (no such file)`);
+        else if (anchor && resolved.endsWith(".md") && !anchorsOf(readFileSync(resolved, "utf8")).has(anchor)) broken.push(`${file}: ${target} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
 
 describe("README", () => {
   it("quick start is exactly two commands a machine with only Node.js and npm can run", () => {
-    const quick = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## Results"));
+    const quick = front.slice(front.indexOf("## Quick start"), front.indexOf("## What it answers"));
     const block = /```sh\n([\s\S]*?)```/.exec(quick)![1]!.trim().split("\n");
     expect(block).toEqual(["npm install && npm run bench", "npm install && npm test"]);
     expect(pkg.scripts.bench).toMatch(/^bun /);
@@ -64,7 +115,7 @@ describe("README", () => {
 
   it("the cross-check figures it quotes are the committed cross-check's", () => {
     const output = readFileSync(new URL("../results/sample/crosscheck-epyc-default-1.txt", import.meta.url), "utf8");
-    const section = readme.slice(readme.indexOf("### Cross-check"), readme.indexOf("The codecs (`protocols/`"));
+    const section = readme.slice(readme.indexOf("## Cross-check"), readme.indexOf("The codecs (`protocols/`"));
     const text = section.replace(/\s+/g, " ");
     expect(text).toContain("protobuf on the medium message: 2.20 in codec mode, 3.63 in the plain loop, 2.19 and 2.35 in the server");
     expect(output).toMatch(/^medium +protobuf +2\.20 \[.*\] +3\.63 .* 2\.19 +2\.35 +no$/m);
@@ -153,7 +204,7 @@ describe("README", () => {
     const [header, ...body] = parseCsv(readFileSync(new URL("../results/sample/xeon-message-sets.csv", import.meta.url), "utf8"));
     const row = (mode: string, payload: string, codec: string) => body.find((r) => r[header!.indexOf("mode")] === mode && r[header!.indexOf("payload")] === payload && r[header!.indexOf("codec")] === codec)!;
     const get = (r: string[], col: string): number => Number(r[header!.indexOf(col)]);
-    const section = readme.slice(readme.indexOf("### Messages of real applications"), readme.indexOf("### How far a ratio holds"));
+    const section = readme.slice(readme.indexOf("## Messages of real applications"), readme.indexOf("## How far a ratio holds"));
     const lines = section.split("\n").filter((l) => /^\| (chat|game-tick|market) \|/.test(l));
     expect(lines).toHaveLength(12);
     for (const line of lines) {

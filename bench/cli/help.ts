@@ -100,12 +100,12 @@ ${codecLines(catalog)}
   --client NAME        ${described(`${CLIENT_CHOICES.join(", ")} (default: ${CLIENT_CHOICES[0]}); node runs the npm ws package under Node.js; chromium and firefox run the page (every mode, codec mode included) in that headless browser (browser: another name for chromium)`)}
   --calibrate          also run the calibration codecs (${CALIBRATION_CODEC_NAMES.join(", ")}: JSON, and JSON
                        plus a known cost) with json and raw, and show how closely each way
-                       of measuring inside the server recovers it (README: "Lab and field")
+                       of measuring inside the server recovers it (docs/lab-and-field.md)
   --validate           route mode: the server decodes and checks every message before
                        routing it (the validated pattern), and refuses a malformed one
   --messages FILE      your own messages: a JSON array of objects, or JSON Lines, run
                        as a payload named after the file, in every mode, by the codecs
-                       that carry them; repeatable (README: "Your own messages")
+                       that carry them; repeatable (docs/your-messages-and-codecs.md)
   --proto FILE --proto-type NAME
                        the Protobuf message type of your messages, so protobuf runs too
   --codec-module FILE  a codec of your own: a module whose default export implements the
@@ -159,7 +159,7 @@ Output:
 
 Load export:
   --export-k6 DIR      write a k6 test of the selected codecs and payloads to DIR and run
-                       nothing (README: "Load from many machines"); its load model:
+                       nothing (docs/k6.md); its load model:
   --k6-server URL --k6-connections N (10) --k6-rate N (100/s per connection)
   --k6-messages N (1000 per connection) --k6-ramp S --k6-stall S
 

@@ -5,7 +5,7 @@
  *
  * - NOT_RESULTS: the file is not a results CSV or JSON this benchmark wrote,
  *   nor k6's JSON output.
- * - NO_FIGURES_BLOCK: the README has no generated figures block to fill.
+ * - NO_FIGURES_BLOCK: the README or docs/results.md has no generated figures block to fill.
  */
 
 export type ReportErrorCode = "NOT_RESULTS" | "NO_FIGURES_BLOCK";

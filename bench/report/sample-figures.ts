@@ -1,10 +1,10 @@
 /**
- * The README's figures, made from committed results files (results/sample/, read as every report
- * reads them, results-file.ts) so that no figure in the README is typed by hand: how far apart the ratios of back-to-back runs landed, mode by
+ * The figures of docs/results.md and the README's first look, made from committed results files (results/sample/, read as every report
+ * reads them, results-file.ts) so that no figure there is typed by hand: how far apart the ratios of back-to-back runs landed, mode by
  * mode, lab (codec mode) and field (inside the server) side by side, the calibration that proves
  * the field figure, the knees of back-to-back sweeps, and the same lab ratios on another machine.
- * `bun run readme-figures` prints this block and writes it into the README; a test fails when
- * the README's copy differs.
+ * `bun run readme-figures` prints these blocks and writes them into docs/results.md and the README; a test fails when
+ * a copy differs.
  */
 
 import { BUILT_IN } from "../../protocols/registry.ts";
@@ -14,9 +14,12 @@ import { count, formatNs, ratioFigure } from "./format.ts";
 import { ReportError } from "./report-errors.ts";
 import { sourceOf } from "./sources.ts";
 
-/** Where the README's block starts and ends. */
+/** Where docs/results.md's block starts and ends. */
 export const FIGURES_BEGIN = "<!-- figures:begin (bun run readme-figures writes this block from results/sample/) -->";
 export const FIGURES_END = "<!-- figures:end -->";
+/** The README's first look: the committed --quick run's ratios (bun run readme-figures writes it too). */
+export const QUICK_BEGIN = "<!-- quick:begin (bun run readme-figures writes this block from results/sample/epyc-quick.csv) -->";
+export const QUICK_END = "<!-- quick:end -->";
 
 /** A sample file: its results, and its name for the reader. */
 export interface Sample {
@@ -412,7 +415,7 @@ export function sampleFigures(set: SampleSet): string {
   const clusterRuns = [cluster.alone, cluster.redis, cluster.cluster].map((s) => `\`${s.name}\``).join(", ");
   out.push(
     "",
-    `fanout beyond one process (${clusterRuns}; ${machineLine(cluster.cluster.results)}): one publisher, 8 subscribers, \`bun run bench --modes fanout --clients 8\` alone, with \`--processes 1 --backplane redis\` and with \`--processes 2 --backplane redis\`; deliveries per second (mean of the runs), every server process's CPU per delivery and the backplane's wire bytes per message (medians of the runs). Redis's own CPU is not counted; on two cores the processes, Redis and the client share them (see [A cluster of servers](#a-cluster-of-servers)).`,
+    `fanout beyond one process (${clusterRuns}; ${machineLine(cluster.cluster.results)}): one publisher, 8 subscribers, \`bun run bench --modes fanout --clients 8\` alone, with \`--processes 1 --backplane redis\` and with \`--processes 2 --backplane redis\`; deliveries per second (mean of the runs), every server process's CPU per delivery and the backplane's wire bytes per message (medians of the runs). Redis's own CPU is not counted; on two cores the processes, Redis and the client share them (see [clusters.md](clusters.md)).`,
     "",
     ...clusterTable(cluster),
   );
@@ -420,10 +423,42 @@ export function sampleFigures(set: SampleSet): string {
   return out.join("\n");
 }
 
-/** The README with its figures block replaced; throws when the markers are missing. */
-export function withFigures(readme: string, block: string): string {
-  const begin = readme.indexOf(FIGURES_BEGIN);
-  const end = readme.indexOf(FIGURES_END);
-  if (begin < 0 || end < begin) throw new ReportError("NO_FIGURES_BLOCK", `the README has no figures block (${FIGURES_BEGIN} ... ${FIGURES_END})`);
-  return readme.slice(0, begin) + block + readme.slice(end + FIGURES_END.length);
+/**
+ * The committed `--quick` run as a first look: per payload, each codec's bytes and its time per
+ * message relative to JSON's in process and inside the server (stream mode's field figure), each
+ * the median of the rounds ± its 95% interval.
+ */
+export function quickFigures(sample: Sample): string {
+  const r = sample.results;
+  const lines = [QUICK_BEGIN, "", `\`npm run bench -- --quick\` (\`${sample.name}\`, ${Math.round(r.elapsedMs / 1000)} s on ${machineLine(r)}): time per message relative to JSON's, the median of the rounds ± its 95% interval; below 1 is faster.`, ""];
+  lines.push("| payload | codec | bytes | in process | in the server (stream) |", "|---|---|---|---|---|");
+  for (const payload of ARTICLE_PAYLOADS) {
+    const of = r.cases.filter((c) => c.mode === "codec" && c.payload === payload && c.verified).sort((a, b) => (a.ratios?.vsJson?.ratio ?? 1) - (b.ratios?.vsJson?.ratio ?? 1));
+    for (const c of of) {
+      const field = find(r, "stream", payload, c.codec);
+      const lab = c.codec === "json" ? "1.00" : ratioCell(c, VS_JSON).text;
+      const server = c.codec === "json" ? "1.00" : ratioCell(field, (x) => x.fieldVsJson).text;
+      lines.push(`| ${payload} | ${c.codec} | ${count(c.bytes)} | ${lab} | ${server} |`);
+    }
+  }
+  lines.push("", QUICK_END);
+  return lines.join("\n");
+}
+
+/** `text` with the block between `begin` and `end` replaced by `block`; throws when the markers are missing. */
+function withBlock(text: string, block: string, begin: string, end: string, where: string): string {
+  const from = text.indexOf(begin);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new ReportError("NO_FIGURES_BLOCK", `${where} has no figures block (${begin} ... ${end})`);
+  return text.slice(0, from) + block + text.slice(to + end.length);
+}
+
+/** docs/results.md with its figures block replaced. */
+export function withFigures(page: string, block: string): string {
+  return withBlock(page, block, FIGURES_BEGIN, FIGURES_END, "docs/results.md");
+}
+
+/** The README with its first look replaced. */
+export function withQuick(readme: string, block: string): string {
+  return withBlock(readme, block, QUICK_BEGIN, QUICK_END, "the README");
 }

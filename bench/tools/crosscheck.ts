@@ -147,7 +147,7 @@ function main(argv: string[]): number {
     "",
     disagreements === 0
       ? `Every ratio agrees within ${100 * AGREE_WITHIN}%.`
-      : `${disagreements} ratio(s) differ by more than ${100 * AGREE_WITHIN}% (marked !); ${anyField ? `the field explains ${explained} of them (the server departs from codec mode the same way)` : "this run has no field figures (roundtrip or stream mode) to explain them"}: see the README, "Cross-check".`,
+      : `${disagreements} ratio(s) differ by more than ${100 * AGREE_WITHIN}% (marked !); ${anyField ? `the field explains ${explained} of them (the server departs from codec mode the same way)` : "this run has no field figures (roundtrip or stream mode) to explain them"}: see docs/lab-and-field.md, "Cross-check".`,
   );
   process.stdout.write(lines.join("\n") + "\n");
   return 0;

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { resultsFromFile } from "../report/results-file.ts";
-import { type Sample, type SampleSet, sampleFigures, withFigures } from "../report/sample-figures.ts";
+import { quickFigures, type Sample, type SampleSet, sampleFigures, withFigures, withQuick } from "../report/sample-figures.ts";
 import { writeAtomic } from "../cli/output.ts";
 import { ROOT } from "../cli/paths.ts";
 
@@ -27,6 +27,8 @@ export const PATTERNS_RUN = "results/sample/epyc-patterns.csv";
 export const ROUTE_RUN = "results/sample/epyc-route.csv";
 /** The default codecs on every payload in each engine: `bun run bench --modes codec,roundtrip --payloads all` with Bun's client, `--client chromium` and `--client firefox`; `--client node --modes roundtrip`. */
 export const ENGINE_RUNS = { bun: "results/sample/engines-bun.csv", node: "results/sample/engines-node.csv", chromium: "results/sample/engines-chromium.csv", firefox: "results/sample/engines-firefox.csv" } as const;
+/** `npm run bench -- --quick`: the README's first look. */
+export const QUICK_RUN = "results/sample/epyc-quick.csv";
 /** fanout with 8 subscribers on one process, one through Redis, and two joined by Redis. */
 export const CLUSTER_RUNS = { alone: "results/sample/fanout-1-process.csv", redis: "results/sample/fanout-1-process-redis.csv", cluster: "results/sample/fanout-2-processes-redis.csv" } as const;
 export const EVERY_CODEC_RUNS = ["results/sample/epyc-every-codec.csv", "results/sample/chromium-every-codec.csv", "results/sample/epyc-every-codec-field.csv"];
@@ -42,6 +44,11 @@ export function currentFigures(): string {
   return sampleFigures(sampleSet());
 }
 
+/** The README's first look, as the committed quick run gives it. */
+export function currentQuick(): string {
+  return quickFigures(loadSample(QUICK_RUN));
+}
+
 function main(argv: string[]): number {
   const unknown = argv.filter((a) => a !== "--check");
   if (unknown.length > 0) {
@@ -49,14 +56,19 @@ function main(argv: string[]): number {
     return 2;
   }
   const readmePath = path.join(ROOT, "README.md");
+  const resultsPath = path.join(ROOT, "docs", "results.md");
   const readme = readFileSync(readmePath, "utf8");
-  const updated = withFigures(readme, currentFigures());
+  const results = readFileSync(resultsPath, "utf8");
+  const newReadme = withQuick(readme, currentQuick());
+  const newResults = withFigures(results, currentFigures());
   if (argv.includes("--check")) {
-    process.stdout.write(updated === readme ? "README figures match results/sample/.\n" : "README figures differ from results/sample/: run bun run readme-figures\n");
-    return updated === readme ? 0 : 1;
+    const same = newReadme === readme && newResults === results;
+    process.stdout.write(same ? "README and docs/results.md figures match results/sample/.\n" : "README or docs/results.md figures differ from results/sample/: run bun run readme-figures\n");
+    return same ? 0 : 1;
   }
-  writeAtomic(readmePath, updated);
-  process.stdout.write(`Wrote the figures block of README.md from ${[...SAMPLE_RUNS, CALIBRATED_RUN, ...SAMPLE_SWEEPS, OTHER_MACHINE, ...EVERY_CODEC_RUNS, PATTERNS_RUN, ROUTE_RUN, ...Object.values(ENGINE_RUNS), ...Object.values(CLUSTER_RUNS)].join(", ")}.\n`);
+  writeAtomic(readmePath, newReadme);
+  writeAtomic(resultsPath, newResults);
+  process.stdout.write(`Wrote the README's first look from ${QUICK_RUN}, and the figures block of docs/results.md from ${[...SAMPLE_RUNS, CALIBRATED_RUN, ...SAMPLE_SWEEPS, OTHER_MACHINE, ...EVERY_CODEC_RUNS, PATTERNS_RUN, ROUTE_RUN, ...Object.values(ENGINE_RUNS), ...Object.values(CLUSTER_RUNS)].join(", ")}.\n`);
   return 0;
 }
 
