@@ -16,7 +16,7 @@
 import type { BenchResults, SliceFigures } from "../harness/results.ts";
 
 /** What this writer writes: the version says how the long lists are laid out. */
-export const JSON_FORMAT = "ws-serialization-bench/2";
+const JSON_FORMAT = "ws-serialization-bench/2";
 
 /** A case's rounds as a table: `columns` (dotted for nested figures), one row of values per round. */
 export interface RoundsTable {

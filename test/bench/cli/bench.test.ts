@@ -150,7 +150,8 @@ describe("a real run", () => {
     expect(json.order.codec).toHaveLength(3);
     expect(json.cases.every((c: { verified: boolean }) => c.verified)).toBe(true);
     expect(json.cases[0].runs).toBe(2);
-    expect(json.cases[0].raw).toHaveLength(json.cases[0].rounds);
+    // The JSON keeps each case's rounds as a table, a row per round (bench/report/results-json.ts).
+    expect(json.cases[0].raw.rows).toHaveLength(json.cases[0].rounds);
     expect(json.cases[0].rounds).toBeGreaterThanOrEqual(2);
   });
 
