@@ -19,7 +19,7 @@ import { CLOSE, socketUrl } from "../../protocols/socket/contract.ts";
 import { clientCodec, type ClientCodec, type MessageData } from "./client-codec.ts";
 import { byteLength, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
 import { Watchdog } from "./reply-queue.ts";
-import { emptyFigures, processFor, shortTopic, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
+import { emptyFigures, processesOf, processFor, shortTopic, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
 import { ClientError } from "../client-errors.ts";
 import { clusterRun, readCluster } from "./cluster-figures.ts";
 
@@ -150,7 +150,7 @@ export async function runFanoutCase(o: FanoutOptions): Promise<FanoutFigures> {
   const sockets: WebSocket[] = [];
   let publisher: WebSocket | undefined;
   const cpu0 = o.cpuMs?.() ?? NaN;
-  const processes = o.cluster && o.cluster.length > 0 ? o.cluster : [o.server];
+  const processes = processesOf(o);
   try {
     publisher = await openFanout(o, shortTopic("t", o.id), sockets);
     figures.extensions = publisher.extensions ?? "";

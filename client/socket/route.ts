@@ -23,7 +23,7 @@ import { CLOSE, parseSlice, ROUTE_WAYS, roomName, socketUrl, type JoinAnswer, ty
 import { clientCodec, toBytes, type ClientCodec, type MessageData } from "./client-codec.ts";
 import { byteLength, closed, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
 import { Replies, Watchdog } from "./reply-queue.ts";
-import { emptyFigures, processFor, shortTopic, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
+import { emptyFigures, processesOf, processFor, shortTopic, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
 import { clusterRun, readCluster } from "./cluster-figures.ts";
 import { ClientError } from "../client-errors.ts";
 
@@ -326,7 +326,7 @@ export class RouteSession {
     try {
       if (this.broken !== undefined) throw new ClientError("CLOSED", this.broken);
       const range = { start, count: Math.max(0, Math.min(count, o.messages.length - start)) };
-      const processes = o.cluster && o.cluster.length > 0 ? o.cluster : [o.server];
+      const processes = processesOf(o);
       const before = await readCluster(processes);
       // A member may have closed while the processes were read: say so now, not after a stall.
       if (this.broken !== undefined) throw new ClientError("CLOSED", this.broken);

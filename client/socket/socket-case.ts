@@ -52,8 +52,13 @@ export interface SocketCaseOptions {
 
 /** Connection k's server: in a cluster, process k mod N's own URL (so every run places its connections alike); else the server. */
 export function processFor(o: Pick<SocketCaseOptions, "server" | "cluster">, k: number): string {
-  const n = o.cluster?.length ?? 0;
-  return n > 0 ? o.cluster![((k % n) + n) % n]! : o.server;
+  const all = processesOf(o);
+  return all[((k % all.length) + all.length) % all.length]!;
+}
+
+/** Every server process of the case: a cluster's, each by its own URL, or the one server. */
+export function processesOf(o: Pick<SocketCaseOptions, "server" | "cluster">): readonly string[] {
+  return o.cluster && o.cluster.length > 0 ? o.cluster : [o.server];
 }
 
 /**

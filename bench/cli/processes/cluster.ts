@@ -17,6 +17,7 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 import type { ClusterPeer } from "../../../protocols/socket/context.ts";
+import { exitOf, stopChild } from "./server-process.ts";
 
 /** Set in a process the supervisor starts: "INDEX/SIZE". */
 const PROCESS_ENV = "WSBENCH_CLUSTER_PROCESS";
@@ -55,11 +56,6 @@ export interface Cluster {
   lost: Promise<string>;
   /** Stops every process (SIGTERM, SIGKILL after 5 s). */
   stop(): Promise<void>;
-}
-
-/** How a child ended: "0", an exit code, or a signal's name. */
-function exitOf(child: ChildProcess): Promise<string> {
-  return new Promise((resolve) => child.once("exit", (code, signal) => resolve(signal ?? String(code))));
 }
 
 /** The next line `child` prints on stdout, parsed; rejects when it exits first or after `ms`. */
@@ -112,18 +108,6 @@ async function startProcess(script: string, args: readonly string[], index: numb
   }
 }
 
-async function stopProcess(p: Started): Promise<void> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  p.child.kill("SIGTERM");
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const how = await Promise.race([p.exited, new Promise<string>((resolve) => (timer = setTimeout(() => resolve("timeout"), 5000)))]);
-  clearTimeout(timer);
-  if (how === "timeout") {
-    p.child.kill("SIGKILL");
-    await p.exited;
-  }
-}
-
 /**
  * Starts `size` processes of `script` with `args` on `port` (0: a free one, which the first
  * takes and the rest join), tells each the others' URLs, and resolves once all have them.
@@ -133,7 +117,7 @@ export async function startCluster(script: string, args: readonly string[], size
   let stopping = false;
   const stop = async (): Promise<void> => {
     stopping = true;
-    await Promise.all(started.map(stopProcess));
+    await Promise.all(started.map((p) => stopChild(p.child, p.exited)));
   };
   try {
     for (let index = 0; index < size; index++) {

@@ -31,7 +31,7 @@ export function spawnServer(args: readonly string[] = [], readyTimeoutMs = 15_00
   });
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<string>((resolve) => child.once("exit", (code, signal) => resolve(signal ?? String(code))));
+  const exited = exitOf(child);
   return new Promise((resolve, reject) => {
     let buffered = "";
     const timer = setTimeout(() => {
@@ -62,7 +62,13 @@ export function spawnServer(args: readonly string[] = [], readyTimeoutMs = 15_00
   });
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<string>): Promise<void> {
+/** How a child ended: "0", an exit code, or a signal's name. */
+export function exitOf(child: ChildProcess): Promise<string> {
+  return new Promise((resolve) => child.once("exit", (code, signal) => resolve(signal ?? String(code))));
+}
+
+/** SIGTERM, then SIGKILL if it has not exited within 5 s; resolves once it has exited. */
+export async function stopChild(child: ChildProcess, exited: Promise<string>): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill("SIGTERM");
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -5,20 +5,12 @@
  * what was still waiting, without hanging.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../../helpers/until.ts";
 import { hasRedisServer, startRedis, type RedisProcess } from "../../../bench/cli/processes/redis-server.ts";
 import { encodeCommand, RedisBackplane, RespReader, type RespValue } from "../../../protocols/socket/redis-backplane.ts";
 
 const skip = !hasRedisServer() && process.env.CI !== "true";
 if (skip) process.stderr.write("\n[redis-backplane.test.ts] SKIPPED: no redis-server (apt-get install -y redis-server)\n\n");
-
-/** Waits for `done`, polling; fails naming `what` after `ms`. */
-async function until(done: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe("RESP", () => {
   it("reads replies split anywhere, bulk strings as bytes", () => {

@@ -9,6 +9,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../../../helpers/until.ts";
 import { spawnServer, type ServerProcess } from "../../../../bench/cli/processes/server-process.ts";
 import { hasRedisServer, startRedis, type RedisProcess } from "../../../../bench/cli/processes/redis-server.ts";
 import { openSocket, type WebSocketClass } from "../../../../client/socket/client-connection.ts";
@@ -22,15 +23,6 @@ const skip = !hasRedisServer() && process.env.CI !== "true";
 if (skip) process.stderr.write("\n[cluster.test.ts] SKIPPED: no redis-server (apt-get install -y redis-server)\n\n");
 
 let ids = 0;
-
-/** Waits for `done`, polling; fails naming `what` after `ms`. */
-async function until(done: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 interface Health {
   process?: { index: number; pid: number; of: number };
