@@ -146,7 +146,7 @@ function runGate(comparisons: readonly CaseComparison[], gate: Gate): boolean {
     return true;
   }
   process.stdout.write(`gate FAILED: ${failed.length} case(s) slower by more than ${gate.pct}% beyond their intervals:\n`);
-  for (const f of failed) process.stdout.write(`  ${f.line}\n`);
+  for (const line of failed) process.stdout.write(`  ${line}\n`);
   return false;
 }
 
