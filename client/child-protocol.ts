@@ -6,7 +6,9 @@
  *
  *   {"type":"progress","event":...}   as it goes
  *   {"type":"case","case":...}        each case the moment it is finished
- *   {"type":"result","result":...}    once, at the end
+ *   {"type":"result","result":...,"account":...}
+ *                                     once, at the end, with where the
+ *                                     child's time went (time-account.ts)
  *   {"type":"error","message":...}    instead of a result
  *
  * SIGINT asks the child to stop after its current round or case; it still
@@ -21,6 +23,7 @@
 
 import type { Progress } from "../bench/harness/progress.ts";
 import type { CaseResult } from "../bench/harness/results.ts";
+import { selfPeakRssBytes, TimeLedger, type RunAccount } from "../bench/harness/time-account.ts";
 
 const NON_FINITE = "$nonFinite";
 
@@ -36,13 +39,15 @@ export function parseLine(line: string): unknown {
 }
 
 /** One line a child sends. */
-export type ChildLine = { type: "progress"; event: Progress } | { type: "case"; case: CaseResult } | { type: "result"; result: unknown } | { type: "error"; message: string };
+export type ChildLine = { type: "progress"; event: Progress } | { type: "case"; case: CaseResult } | { type: "result"; result: unknown; account?: RunAccount } | { type: "error"; message: string };
 
 /** What the child's work gets besides its job: where progress and finished cases go, and whether to stop. */
 export interface ChildSide {
   progress(event: Progress): void;
   caseDone(c: CaseResult): void;
   shouldStop(): boolean;
+  /** Where the child's time goes; its account goes back with the result. */
+  ledger: TimeLedger;
 }
 
 function emit(line: ChildLine): void {
@@ -52,9 +57,11 @@ function emit(line: ChildLine): void {
 /**
  * The child's side, whole: reads the job from stdin, runs `work` with a
  * stop flag SIGINT sets, and sends its progress, finished cases and result
- * (or the error that ended it) as JSON lines.
+ * (or the error that ended it) as JSON lines. The result carries the
+ * child's account: its time from its own start (the runtime's start and
+ * its imports count as `start`) and its peak memory, under `name`.
  */
-export async function serveAsChild<Job>(work: (job: Job, side: ChildSide) => Promise<unknown>): Promise<void> {
+export async function serveAsChild<Job>(name: string, work: (job: Job, side: ChildSide) => Promise<unknown>): Promise<void> {
   let stopRequested = false;
   process.on("SIGINT", () => {
     stopRequested = true;
@@ -63,12 +70,17 @@ export async function serveAsChild<Job>(work: (job: Job, side: ChildSide) => Pro
     let text = "";
     for await (const chunk of process.stdin) text += String(chunk);
     const job = parseLine(text) as Job;
+    // The clock counts from the process's start: everything before the job is starting up.
+    const ledger = new TimeLedger();
+    ledger.add("start", performance.now());
     const result = await work(job, {
       progress: (event) => emit({ type: "progress", event }),
       caseDone: (c) => emit({ type: "case", case: c }),
       shouldStop: () => stopRequested,
+      ledger,
     });
-    emit({ type: "result", result });
+    ledger.addPeak(name, selfPeakRssBytes());
+    emit({ type: "result", result, account: ledger.account(performance.now()) });
   } catch (e) {
     emit({ type: "error", message: e instanceof Error ? e.message : String(e) });
     process.exitCode = 1;

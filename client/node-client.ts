@@ -26,8 +26,8 @@ export interface NodeClientJob {
   sliceFigures?: boolean;
 }
 
-serveAsChild<NodeClientJob>(async (job, side) => {
-  const plan = await loadPlan(job.plan);
+serveAsChild<NodeClientJob>("Node client", async (job, side) => {
+  const plan = await side.ledger.timeAsync("start", () => loadPlan(job.plan));
   return runSocketModes(plan.settings, {
     server: job.server,
     clock: performanceClock,
@@ -44,6 +44,7 @@ serveAsChild<NodeClientJob>(async (job, side) => {
     onProgress: side.progress,
     onCaseDone: side.caseDone,
     shouldStop: side.shouldStop,
+    ledger: side.ledger,
     catalog: plan.catalog,
   });
 });

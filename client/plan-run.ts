@@ -24,6 +24,7 @@ import type { Plan } from "../bench/harness/plan.ts";
 import type { RunHooks } from "../bench/harness/progress.ts";
 import type { BenchResults, CaseResult, Environment, RunSettings, StretchTiming } from "../bench/harness/results.ts";
 import type { ClientKind } from "../bench/harness/settings.ts";
+import { inPhaseAsync, selfPeakRssBytes } from "../bench/harness/time-account.ts";
 import { socketModesOf, type SocketModeResult } from "./socket/modes.ts";
 
 /** How the socket modes went, as the front end that ran them tells it. */
@@ -59,6 +60,10 @@ export interface RunFront {
   onFailure?: (line: string) => void;
   /** Wall time per mode and payload, for the next run's estimate. */
   timings?: () => Record<string, StretchTiming>;
+  /** The clock reading (front.clock) the run's wall time counts from: the process's start for the CLI; absent, when the PlanRun is made. */
+  startedMs?: number;
+  /** What this process is called in the account's peak memory ("bench"); absent: its peak is not reported. */
+  processName?: string;
 }
 
 export class PlanRun {
@@ -66,13 +71,14 @@ export class PlanRun {
   readonly cases: CaseResult[] = [];
   private readonly order: Record<string, string[][][]> = {};
   private readonly settings: RunSettings;
-  private readonly started = performance.now();
+  private readonly started: number;
 
   constructor(
     private readonly plan: Plan,
     private readonly front: RunFront,
   ) {
     this.settings = { ...plan.settings, minBatchNs: NaN, client: front.client };
+    this.started = front.startedMs ?? front.clock.now();
   }
 
   private fail(line: string): void {
@@ -87,6 +93,7 @@ export class PlanRun {
   async run(): Promise<BenchResults> {
     const { plan, front } = this;
     const { settings } = plan;
+    const ledger = front.hooks.ledger;
     if (settings.modes.includes("codec")) {
       try {
         const { result, error } = front.codecMode
@@ -103,7 +110,9 @@ export class PlanRun {
       // Untimed, after codec mode's rounds, on the cases it kept: a failure here loses none of them.
       if (!this.stopped() && front.afterCodecMode) {
         try {
-          for (const line of await front.afterCodecMode(plan, this.cases.filter((c) => c.mode === "codec"))) this.fail(line);
+          const after = front.afterCodecMode;
+          const codecCases = this.cases.filter((c) => c.mode === "codec");
+          for (const line of await inPhaseAsync(ledger, "compression", () => after(plan, codecCases))) this.fail(line);
         } catch (e) {
           this.fail(`after codec mode: ${(e as Error).message}`);
         }
@@ -148,6 +157,10 @@ export class PlanRun {
     }
     flagLossy(cases, this.plan.fidelity);
     const { front } = this;
+    const elapsedMs = front.clock.now() - this.started;
+    const account = front.hooks.ledger?.account(elapsedMs);
+    const peak = front.processName !== undefined ? selfPeakRssBytes() : undefined;
+    if (account && peak !== undefined) account.peaks.unshift({ process: front.processName!, peakRssBytes: peak });
     return {
       timestamp: front.timestamp,
       settings: { ...this.settings, interrupted },
@@ -155,7 +168,8 @@ export class PlanRun {
       ...(front.environments ? { environments: front.environments } : {}),
       order: this.order,
       ...withRatios(cases),
-      elapsedMs: performance.now() - this.started,
+      elapsedMs,
+      ...(account ? { account } : {}),
       ...(front.timings ? { timings: front.timings() } : {}),
       ...kneeField(cases),
       ...(this.plan.fidelity.length > 0 ? { fidelity: [...this.plan.fidelity] } : {}),

@@ -40,7 +40,7 @@ try {
       process.stderr.write("\nbench: stopping after the current round or case (Ctrl-C again to quit at once)\n");
     });
     process.on("SIGTERM", () => quit(EXIT_TERMINATED, "SIGTERM"));
-    process.exitCode = await runBench(options, { stdout: process.stdout, stderr: process.stderr }, control);
+    process.exitCode = await runBench(options, { stdout: process.stdout, stderr: process.stderr }, control, 0);
   }
 } catch (e) {
   if (!(e instanceof SettingError)) throw e;

@@ -22,6 +22,7 @@ import { makePlan, planSpec, type Plan } from "../harness/plan.ts";
 import type { RunHooks } from "../harness/progress.ts";
 import type { BenchResults, CaseResult } from "../harness/results.ts";
 import { browserOf, type BrowserName } from "../harness/settings.ts";
+import { inPhaseAsync, TimeLedger } from "../harness/time-account.ts";
 import { TERMINAL_WIDTH, wrapLine } from "../report/format.ts";
 import { formatTable } from "../report/table.ts";
 import { collectEnvironment, fullGc, libraryVersion, libraryVersions } from "./environment.ts";
@@ -67,12 +68,29 @@ function measureEnvironment(plan: Plan): { calibration: ClockCalibration; enviro
   return { calibration, environment };
 }
 
-/** Prints the table, writes the files, names every failed case; the exit code. */
+/** The account with the time its files took to write (which the files themselves cannot hold). */
+function withWritingTime(results: BenchResults, ms: number): BenchResults {
+  const a = results.account;
+  return a ? { ...results, account: { ...a, wallMs: a.wallMs + ms, phases: { ...a.phases, files: a.phases.files + ms } } } : results;
+}
+
+/** Writes the files, prints the table (its account with the writing), names every failed case; the exit code. */
 function printAndWrite(results: BenchResults, options: BenchOptions, streams: Streams, failures: number): number {
+  // Written even with no case: the JSON says what was asked for and on what machine. Written
+  // before the table is printed, so the footer's account holds the writing; a write that fails
+  // still leaves the table on the screen.
+  const writing = performance.now();
+  let files: ReturnType<typeof writeResults> | undefined;
+  let writeError: unknown;
+  try {
+    files = writeResults(results, options.out);
+  } catch (e) {
+    writeError = e;
+  }
+  const shown = withWritingTime(results, performance.now() - writing);
   // With no case (every codec lossy on the user's messages, say) the fidelity table still says why.
-  if (results.cases.length > 0 || (results.fidelity?.length ?? 0) > 0) streams.stdout.write(formatTable(results, { wide: options.wide }) + "\n\n");
-  // Written even with no case: the JSON says what was asked for and on what machine.
-  const files = writeResults(results, options.out);
+  if (results.cases.length > 0 || (results.fidelity?.length ?? 0) > 0) streams.stdout.write(formatTable(shown, { wide: options.wide }) + "\n\n");
+  if (!files) throw writeError;
   // A long --out path breaks at the spaces, never past the terminal's width (a path longer than a line stays whole).
   const also = wrapLine(`  and .json, .html beside it; also ${path.join(path.dirname(files.csv), "latest.csv")}, latest.json, report.html`, TERMINAL_WIDTH, "  ");
   streams.stdout.write(`Wrote ${files.csv}\n${also.join("\n")}\n`);
@@ -109,9 +127,9 @@ async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration:
     const spec = planSpec(plan);
     if (options.client === "node") {
       const versions = libraryVersions(plan.catalog);
-      const result = await runNodeClient({ plan: spec, server: server.url, servers: server.urls, wsVersion: libraryVersion("ws"), libraryVersions: versions }, hooks.onProgress ?? (() => {}), stopOrGone, hooks.onCaseDone);
+      const result = await runNodeClient({ plan: spec, server: server.url, servers: server.urls, wsVersion: libraryVersion("ws"), libraryVersions: versions }, hooks.onProgress ?? (() => {}), stopOrGone, hooks.onCaseDone, hooks.ledger);
       if (settings.deflate && !stopOrGone()) {
-        await meterWire(server.url, result.cases, "node", (url) => runNodeClient({ plan: wireRunPlan(spec), server: url, wsVersion: libraryVersion("ws"), libraryVersions: versions, sliceFigures: false }, () => {}, stopOrGone));
+        await inPhaseAsync(hooks.ledger, "compression", () => meterWire(server.url, result.cases, "node", (url) => runNodeClient({ plan: wireRunPlan(spec), server: url, wsVersion: libraryVersion("ws"), libraryVersions: versions, sliceFigures: false }, () => {}, stopOrGone)));
       }
       return outcome(result);
     }
@@ -132,11 +150,11 @@ async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration:
     };
     const result = await runSocketModes(settings, { ...hooks, ...context, workers }).finally(() => workers?.terminate());
     if (settings.deflate && !stopOrGone()) {
-      await meterWire(server.url, result.cases, "bun", (url) => runSocketModes(wireRunPlan(spec).settings, { ...context, server: url, servers: [url], sliceFigures: false }));
+      await inPhaseAsync(hooks.ledger, "compression", () => meterWire(server.url, result.cases, "bun", (url) => runSocketModes(wireRunPlan(spec).settings, { ...context, server: url, servers: [url], sliceFigures: false })));
     }
     return outcome(result);
     // Kept connections take turns with --forks server processes; several clients run on fresh connections to one.
-  }, options.settings.clients > 1 ? 1 : options.forks);
+  }, options.settings.clients > 1 ? 1 : options.forks, hooks.ledger);
 }
 
 /** --export-k6: the test, and how to run it. */
@@ -151,30 +169,43 @@ function writeK6Test(k6: NonNullable<BenchOptions["exportK6"]>, plan: Plan, stre
   return 0;
 }
 
-/** Runs the benchmark; returns the process exit code (0, 1 when a case or a mode failed, 130 when stopped). */
-export async function runBench(options: BenchOptions, streams: Streams, control: RunControl = { stopRequested: false }): Promise<number> {
+/**
+ * Runs the benchmark; returns the process exit code (0, 1 when a case or a mode failed, 130 when
+ * stopped). `startedMs`: the performance clock's reading the run's wall time counts from (the
+ * entry point passes 0, the process's start, so the account holds the runtime's start too).
+ */
+export async function runBench(options: BenchOptions, streams: Streams, control: RunControl = { stopRequested: false }, startedMs = performance.now()): Promise<number> {
+  const ledger = new TimeLedger();
+  ledger.add("start", performance.now() - startedMs);
   // Every check that can fail on the user's input runs before anything is measured.
-  prepareOutDir(options.out);
-  // Resolved once: the catalogue, what each codec does to the user's messages, which pairs run.
+  ledger.time("files", () => prepareOutDir(options.out));
+  // Resolved once: the catalogue, what each codec does to the user's messages (a check of every codec on them), which pairs run.
   const browser = browserOf(options.client);
-  const plan = makePlan(options.settings, options.moduleCodecs, browser ? 1 : options.forks);
+  const plan = ledger.time("verify", () => makePlan(options.settings, options.moduleCodecs, browser ? 1 : options.forks));
   const { settings } = plan;
   if (options.exportK6) return writeK6Test(options.exportK6, plan, streams);
   const socketModes = socketModesOf(settings);
   if (options.url !== undefined && (socketModes.length > 0 || browser)) await checkUrl(options.url);
   if (options.processes > 1 && reusePortRefusal() !== undefined) throw new SettingError(reusePortRefusal()!);
   if (options.backplane === "redis" && !hasRedisServer()) throw new SettingError(NO_REDIS_MESSAGE);
-  if (browser) return runBrowserBench(browser, plan, options, streams, control);
+  if (browser) return runBrowserBench(browser, plan, options, streams, control, ledger, startedMs);
   const client = options.client as "bun" | "node";
   if (socketModes.length > 0 && options.client === "node" && nodeVersion() === undefined) {
     throw new SettingError("--client node needs Node.js on PATH (node --version failed); install Node.js or use --client bun");
   }
   const timestamp = new Date().toISOString();
-  const { calibration, environment } = measureEnvironment(plan);
+  const { calibration, environment } = ledger.time("start", () => measureEnvironment(plan));
   const estimate = estimateFor(plan, options.out);
   const progress = createProgressPrinter(streams.stderr, estimate);
-  const live = new LiveCsv(options.out, { timestamp, settings: { ...settings, minBatchNs: NaN, client }, environment, order: {}, elapsedMs: 0 });
-  const hooks: RunHooks = { gc: fullGc(), libraryVersion, onProgress: (e) => progress.update(e), shouldStop: () => control.stopRequested, onCaseDone: (c) => live.add(c) };
+  const live = ledger.time("files", () => new LiveCsv(options.out, { timestamp, settings: { ...settings, minBatchNs: NaN, client }, environment, order: {}, elapsedMs: 0 }));
+  const hooks: RunHooks = {
+    gc: fullGc(),
+    libraryVersion,
+    onProgress: (e) => progress.update(e),
+    shouldStop: () => control.stopRequested,
+    onCaseDone: (c) => ledger.time("files", () => live.add(c)),
+    ledger,
+  };
   let failures = 0;
   let processes: CodecModeProcesses | undefined;
   const run = new PlanRun(plan, {
@@ -185,6 +216,8 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
     calibration,
     hooks,
     timings: () => estimate.timings(),
+    startedMs,
+    processName: "bench",
     // Codec mode in processes of the bench's own (one process: in this one, PlanRun's own step).
     ...(plan.forks > 1
       ? {
@@ -229,15 +262,15 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
  * itself (client/plan-run.ts, the same orchestrator); the bench serves it, drives the browser and
  * writes the files.
  */
-async function runBrowserBench(browser: BrowserName, plan: Plan, options: BenchOptions, streams: Streams, control: RunControl): Promise<number> {
+async function runBrowserBench(browser: BrowserName, plan: Plan, options: BenchOptions, streams: Streams, control: RunControl, ledger: TimeLedger, startedMs: number): Promise<number> {
   const binary = findBrowser(browser);
   if (!binary) throw new SettingError(noBrowserMessage(browser));
   const estimate = estimateFor(plan, options.out);
   const progress = createProgressPrinter(streams.stderr, estimate);
-  const { calibration, environment } = measureEnvironment(plan);
+  const { calibration, environment } = ledger.time("start", () => measureEnvironment(plan));
   const timestamp = new Date().toISOString();
   // Each case the page finishes, as it finishes it: in the live CSV, and what a second Ctrl-C writes.
-  const live = new LiveCsv(options.out, { timestamp, settings: { ...plan.settings, minBatchNs: NaN, client: "browser" }, environment, order: {}, elapsedMs: 0 });
+  const live = ledger.time("files", () => new LiveCsv(options.out, { timestamp, settings: { ...plan.settings, minBatchNs: NaN, client: "browser" }, environment, order: {}, elapsedMs: 0 }));
   // The same assembly as every run's (client/plan-run.ts), for what the page has not handed back as results.
   const held = new PlanRun(plan, {
     client: "browser",
@@ -245,8 +278,10 @@ async function runBrowserBench(browser: BrowserName, plan: Plan, options: BenchO
     environment,
     clock: performanceClock,
     calibration,
-    hooks: { shouldStop: () => control.stopRequested },
+    hooks: { shouldStop: () => control.stopRequested, ledger },
     timings: () => estimate.timings(),
+    startedMs,
+    processName: "bench",
     socketModes: () => Promise.reject(new CliError("PAGE", "the page runs the socket modes")),
   });
   let failures = 0;
@@ -264,10 +299,18 @@ async function runBrowserBench(browser: BrowserName, plan: Plan, options: BenchO
     streams.stderr.write(`bench: quit by ${why}; the ${results.cases.length} case(s) the page finished are in the files above\n`);
   };
   try {
-    await useServer(options, async (server) => {
-      serverLabel = server.label;
-      page = await runBrowserClient(browser, binary, { settings: plan.settings, server: server.url }, (p) => progress.update(p), () => control.stopRequested, (c) => live.add(c));
-    });
+    await useServer(
+      options,
+      async (server) => {
+        serverLabel = server.label;
+        const launched = performance.now();
+        page = await runBrowserClient(browser, binary, { settings: plan.settings, server: server.url }, (p) => progress.update(p), () => control.stopRequested, (c) => ledger.time("files", () => live.add(c)));
+        // The page's own phases; the rest of the wait (the browser's start, the page's load, its end) is starting up.
+        if (page.results.account) ledger.addProcess(page.results.account, performance.now() - launched);
+      },
+      1,
+      ledger,
+    );
   } catch (e) {
     fail(`the ${browserLabel(browser)} run failed: ${(e as Error).message}`);
   }
@@ -277,7 +320,7 @@ async function runBrowserBench(browser: BrowserName, plan: Plan, options: BenchO
   // The page assembled its results with the same orchestrator; the bench adds its own machine and timings.
   const assembled = held.results(live.finished);
   const results: BenchResults = page
-    ? { ...page.results, settings: { ...page.results.settings, server: serverLabel }, environment, environments: { browser: page.results.environment }, elapsedMs: assembled.elapsedMs, timings: estimate.timings() }
+    ? { ...page.results, settings: { ...page.results.settings, server: serverLabel }, environment, environments: { browser: page.results.environment }, elapsedMs: assembled.elapsedMs, timings: estimate.timings(), ...(assembled.account ? { account: assembled.account } : {}) }
     : { ...assembled, settings: { ...assembled.settings, server: serverLabel } };
   const code = printAndWrite(results, options, streams, failures);
   return control.stopRequested ? EXIT_INTERRUPTED : code;

@@ -11,6 +11,8 @@ import { pinApart, type Pinning } from "./processes/affinity.ts";
 import { spawnServer, type ServerProcess } from "./processes/server-process.ts";
 import { CliError } from "./cli-errors.ts";
 import { startRedis, type RedisProcess } from "./processes/redis-server.ts";
+import { peakRssOfPid } from "./processes/peak-memory.ts";
+import type { TimeLedger } from "../harness/time-account.ts";
 
 /** Checks that a server the user named answers, with a message per kind of failure. */
 async function probeServer(url: string, timeoutMs: number): Promise<void> {
@@ -57,8 +59,9 @@ export interface UsedServer {
  * Runs `work` against the server `--url` names, or against `processes` server processes of our
  * own: each compiles the codecs its own way, so the rounds take turns with them (as codec mode's
  * runs spread over --forks processes), and a ratio no longer rests on one process's luck.
+ * Starting and stopping them count as `start` in `ledger`, which also gets each one's peak memory.
  */
-export async function useServer<T>(options: BenchOptions, work: (server: UsedServer) => Promise<T>, processes = 1): Promise<T> {
+export async function useServer<T>(options: BenchOptions, work: (server: UsedServer) => Promise<T>, processes = 1, ledger?: TimeLedger): Promise<T> {
   if (options.url) {
     await probeServer(options.url, options.settings.stallTimeoutMs);
     return work({ url: options.url, urls: [options.url], label: options.url, pinning: "not pinned: the server is the user's (--url)", exit: () => undefined });
@@ -76,6 +79,7 @@ export async function useServer<T>(options: BenchOptions, work: (server: UsedSer
   let pinning: Pinning = { label: "", release: () => {} };
   // --backplane redis: a redis-server of the run's own, stopped after the servers.
   let redis: RedisProcess | undefined;
+  let started = performance.now();
   try {
     if (options.backplane === "redis") redis = await startRedis();
     const backplane = redis?.url ?? options.backplane;
@@ -85,6 +89,7 @@ export async function useServer<T>(options: BenchOptions, work: (server: UsedSer
       spawned.push(server);
       void server.exited.then((how) => (exit ??= how === "0" ? "exit code 0" : /^\d+$/.test(how) ? `exit code ${how}` : `killed by ${how}`));
     }
+    ledger?.add("start", performance.now() - started);
     // Several clients are worker threads meant to spread over the cores; a browser runs where it runs.
     const pin = options.noPin
       ? undefined
@@ -106,7 +111,12 @@ export async function useServer<T>(options: BenchOptions, work: (server: UsedSer
     return await work({ url: first.url, urls: spawned.map((s) => s.url), label, pinning: pinning.label, ...(cluster ? { cluster } : {}), exit: () => exit });
   } finally {
     pinning.release();
-    for (const s of spawned) await s.stop();
+    started = performance.now();
+    for (const s of spawned) {
+      for (const p of s.processes ?? [{ pid: s.pid }]) ledger?.addPeak("server", peakRssOfPid(p.pid));
+      await s.stop();
+    }
     await redis?.stop();
+    ledger?.add("start", performance.now() - started);
   }
 }

@@ -14,6 +14,7 @@ import { minBatchNs } from "./schedule.ts";
 import type { ClientKind } from "./settings.ts";
 import { percentileSorted } from "./statistics.ts";
 import { describeMismatch, ownRoundTrips, sameMessage } from "./verify.ts";
+import { inPhase, type TimeLedger } from "./time-account.ts";
 
 /** What every case of one codec-mode run shares. */
 export interface CodecCaseContext {
@@ -23,6 +24,8 @@ export interface CodecCaseContext {
   warmup: number;
   client: ClientKind;
   clientLibrary: string;
+  /** Where the case's time goes: verify, warm-up, the timed loops, the frames made between them. */
+  ledger?: TimeLedger;
 }
 
 type Fn = (x: unknown) => unknown;
@@ -113,11 +116,12 @@ export class CodecCase {
 
   /** Verifies every message, then warms up; sets `error` on failure. `onStage` hears each step begin. */
   prepare(onStage: (stage: "verify" | "warmup") => void): void {
+    const ledger = this.ctx.ledger;
     onStage("verify");
-    this.error = this.verify();
+    this.error = inPhase(ledger, "verify", () => this.verify());
     if (this.error === undefined) {
       onStage("warmup");
-      this.error = this.warmUp();
+      this.error = inPhase(ledger, "warmup", () => this.warmUp());
     }
   }
 
@@ -281,22 +285,36 @@ export class CodecCase {
     let echoMs: number;
     let readMs = NaN;
     let validatedMs = NaN;
+    const ledger = this.ctx.ledger;
+    let framesMs = 0;
     try {
       encMs = this.encodeLoop(now, this.pc.encode as Fn, inputs, encodedRing, SINK_SIZE - 1, count, count, times);
+      let t0 = now();
       const encoded = this.encodeAll(inputs);
+      framesMs += now() - t0;
       decMs = this.decodeLoop(now, this.pc.decode as Fn, encoded, decodedRing, SINK_SIZE - 1, count, count, times);
       // Each loop after the decode gets frames of its own messages, none decoded before: a decoder's caches
       // (JavaScriptCore's JSON.parse keeps the strings it has just read) would make a second pass over the
       // same frames cheaper than a server's one pass over each message.
-      const framesOf = (list: readonly Message[]): Encoded[] => (list === this.messages ? encoded : this.encodeAll(list.slice(slice.start, slice.start + count)));
+      const framesOf = (list: readonly Message[]): Encoded[] => {
+        if (list === this.messages) return encoded;
+        t0 = now();
+        const frames = this.encodeAll(list.slice(slice.start, slice.start + count));
+        framesMs += now() - t0;
+        return frames;
+      };
       echoMs = this.echoLoop(now, this.echo, framesOf(this.fresh.echo), echoedRing, SINK_SIZE - 1, count, count, times);
       if (this.readOne?.loop) readMs = this.readOne.loop(now, this.readOne.read, framesOf(this.fresh.readOne), keyRing, SINK_SIZE - 1, count, count, times);
       if (this.validated?.loop) validatedMs = this.validated.loop(now, this.validated.run, framesOf(this.fresh.validated), validatedRing, SINK_SIZE - 1, count, count, times);
     } catch (e) {
       this.error = `round ${slice.round + 1} threw: ${errorText(e)}`;
       return;
+    } finally {
+      ledger?.add("messages", framesMs);
     }
-    this.error = this.spotCheck(count, slice.start, { encoded: encodedRing, decoded: decodedRing, echoed: echoedRing, keys: keyRing, validated: validatedRing });
+    ledger?.add("timed", encMs + decMs + echoMs + (Number.isNaN(readMs) ? 0 : readMs) + (Number.isNaN(validatedMs) ? 0 : validatedMs));
+    const rings = { encoded: encodedRing, decoded: decodedRing, echoed: echoedRing, keys: keyRing, validated: validatedRing };
+    this.error = inPhase(ledger, "verify", () => this.spotCheck(count, slice.start, rings));
     if (this.error !== undefined) return;
     // The one batch reads the clock twice inside the whole-loop interval.
     const perMessage = (ms: number): number => Math.max(0, ms * 1e6 - 2 * overheadNs) / count;

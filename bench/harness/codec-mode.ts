@@ -27,6 +27,7 @@ import { messagesFor } from "./generator.ts";
 import { createRng } from "./random.ts";
 import { compileLoop, SINK_SIZE } from "./loops.ts";
 import type { RunHooks } from "./progress.ts";
+import { inPhase } from "./time-account.ts";
 import type { CaseResult } from "./results.ts";
 import { minBatchNs, shuffled, sliceSize } from "./schedule.ts";
 import type { ClientKind, Settings } from "./settings.ts";
@@ -126,12 +127,15 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
   const { runs } = settings;
   const iterations = settings.iterations.codec;
   const versionOf = ctx.libraryVersion ?? (() => "");
+  const ledger = ctx.ledger;
   const messages = new Map<PayloadName, Message[]>();
-  for (const payload of settings.payloads) messages.set(payload, messagesFor(settings, payload, iterations));
   const fresh = new Map<PayloadName, FreshLists>();
-  for (const payload of settings.payloads) fresh.set(payload, freshLists(settings, payload, iterations, messages.get(payload)!));
-  const floors = loopFloors(messages, settings, ctx);
-  const caseContext = { clock: ctx.clock, calibration: ctx.calibration, iterations, warmup: settings.warmup.codec, client: ctx.client ?? "inprocess", clientLibrary: ctx.clientLibrary ?? "" };
+  inPhase(ledger, "messages", () => {
+    for (const payload of settings.payloads) messages.set(payload, messagesFor(settings, payload, iterations));
+    for (const payload of settings.payloads) fresh.set(payload, freshLists(settings, payload, iterations, messages.get(payload)!));
+  });
+  const floors = inPhase(ledger, "timed", () => loopFloors(messages, settings, ctx));
+  const caseContext = { clock: ctx.clock, calibration: ctx.calibration, iterations, warmup: settings.warmup.codec, client: ctx.client ?? "inprocess", clientLibrary: ctx.clientLibrary ?? "", ledger };
   const rng = createRng(settings.seed ^ 0x5bd1e995);
   const order: string[][][] = [];
   const results: CaseResult[] = [];
@@ -167,7 +171,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
     order.push(payloadOrder);
     const roundsPerRun = Math.ceil(iterations / slice);
     runs: for (let run = Math.floor(span.from); run < Math.min(runs, Math.ceil(span.to)); run++) {
-      ctx.gc?.();
+      if (ctx.gc) inPhase(ledger, "collections", ctx.gc);
       for (let k = 0; k < roundsPerRun; k++) {
         if (!inSpan(run, k, roundsPerRun, span)) continue;
         const round = run * roundsPerRun + k;

@@ -6,6 +6,7 @@
 
 import type { CaseResult } from "./results.ts";
 import type { Mode } from "./settings.ts";
+import type { TimeLedger } from "./time-account.ts";
 
 export interface Progress {
   mode: Mode;
@@ -37,4 +38,6 @@ export interface RunHooks {
   shouldStop?: () => boolean;
   /** Called once per case as soon as it is finished (its last run, or its failure). */
   onCaseDone?: (c: CaseResult) => void;
+  /** Where the run's wall time goes (time-account.ts): each step counts its phases here. */
+  ledger?: TimeLedger;
 }

@@ -11,6 +11,7 @@ import type { FidelityReport } from "./fidelity.ts";
 import { summarize, type Summary } from "./statistics.ts";
 import type { ClusterSlice, ServerSliceFigures, SliceLatency, SocketFigures } from "./socket-results.ts";
 import type { ClientKind, Mode, Settings } from "./settings.ts";
+import type { RunAccount } from "./time-account.ts";
 
 /** What the numbers were measured on. Every results file carries it. */
 export interface Environment {
@@ -334,6 +335,8 @@ export interface BenchResults {
   cases: CaseResult[];
   /** Wall time of the whole benchmark, ms. */
   elapsedMs: number;
+  /** Where that wall time went, and each process's peak memory (time-account.ts; absent in older files). */
+  account?: RunAccount;
   /** Wall time per mode and payload ("codec small"), for the next run's time estimate. */
   timings?: Record<string, StretchTiming>;
   /** Latency mode at several rates: each codec's knee per payload and client (bench/harness/knee.ts). */

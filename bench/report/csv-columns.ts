@@ -11,6 +11,7 @@
  */
 
 import type { Summary } from "../harness/statistics.ts";
+import { ACCOUNT_PHASES, type AccountPhase } from "../harness/time-account.ts";
 
 export const CSV_VERSION = 3;
 
@@ -24,6 +25,11 @@ export const ROUND_FIELDS = [
 
 function roundColumns(prefix: string): string[] {
   return ROUND_FIELDS.map(([label]) => `${prefix}_round_${label}_ns`);
+}
+
+/** The run column of one phase of the run's account (run_timed_ms, ...). */
+export function accountColumn(phase: AccountPhase): string {
+  return `run_${phase}_ms`;
 }
 
 export const CSV_COLUMNS: readonly string[] = [
@@ -205,6 +211,8 @@ export const CSV_COLUMNS: readonly string[] = [
   // When and on what.
   "timestamp",
   "run_elapsed_ms",
+  ...ACCOUNT_PHASES.map(accountColumn),
+  "run_peak_rss_bytes",
   "runtime",
   "runtime_version",
   "os",

@@ -17,6 +17,8 @@ import { KEY_ACCESSES, type Frame, type KeyAccess } from "../../protocols/codec.
 import { ADDED_CHECKS, type AddedChecks } from "../../protocols/validation.ts";
 import { CALIBRATION_CODEC_NAMES, calSpin } from "../../protocols/calibration.ts";
 import { ReportError } from "./report-errors.ts";
+import { ACCOUNT_PHASES, type PhaseTimes } from "../harness/time-account.ts";
+import { accountColumn } from "./csv-columns.ts";
 
 /** Parses RFC 4180 CSV (quoted fields, CRLF or LF) into rows of fields. */
 export function parseCsv(text: string): string[][] {
@@ -72,6 +74,16 @@ function version2Name(name: string): string {
 }
 
 const num = (v: string | undefined): number => (v === undefined || v === "" ? NaN : Number(v));
+
+/** The run's account from its columns (the same on every row): absent in files from before them, or written while the run was going. */
+function accountOf(get: (column: string) => string | undefined): Pick<BenchResults, "account"> {
+  const phases = Object.fromEntries(ACCOUNT_PHASES.map((p) => [p, num(get(accountColumn(p)))])) as PhaseTimes;
+  const wallMs = num(get("run_elapsed_ms"));
+  if (!Number.isFinite(wallMs) || ACCOUNT_PHASES.some((p) => !Number.isFinite(phases[p]))) return {};
+  const peak = num(get("run_peak_rss_bytes"));
+  // The CSV keeps the largest process's peak only; the JSON names every process.
+  return { account: { wallMs, phases, peaks: Number.isFinite(peak) ? [{ process: "largest process", peakRssBytes: peak }] : [] } };
+}
 /** A number, or undefined where the cell is empty. */
 const optional = (v: string | undefined): number | undefined => (v === undefined || v === "" ? undefined : Number(v));
 
@@ -394,6 +406,7 @@ export function resultsFromCsv(text: string): BenchResults {
     order: {},
     cases,
     elapsedMs: num(rows[0]?.get("run_elapsed_ms")),
+    ...accountOf(first),
     ...(knees.length > 0 ? { knees } : {}),
     ...(calibration.length > 0 ? { calibration } : {}),
   };

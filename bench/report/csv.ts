@@ -7,7 +7,8 @@ import type { BenchResults, CaseResult, Estimate } from "../harness/results.ts";
 import type { FieldFigures, LatencyPercentiles } from "../harness/socket-results.ts";
 import { CALIBRATION_CODEC_NAMES, calSpin } from "../../protocols/calibration.ts";
 import { knees } from "../harness/knee.ts";
-import { CSV_COLUMNS, CSV_VERSION, ROUND_FIELDS } from "./csv-columns.ts";
+import { accountColumn, CSV_COLUMNS, CSV_VERSION, ROUND_FIELDS } from "./csv-columns.ts";
+import { ACCOUNT_PHASES } from "../harness/time-account.ts";
 
 /** A set of percentiles as CSV cells: `${prefix}_p50_ns` and the rest (empty where there are none). */
 function percentileCells(prefix: string, p: LatencyPercentiles | undefined, which: readonly (keyof Omit<LatencyPercentiles, "samples">)[] = ["p50", "p90", "p99", "p999", "p9999", "max"]): Record<string, number | undefined> {
@@ -38,6 +39,9 @@ function identityColumns(results: BenchResults, c: CaseResult): Row {
     timestamp: results.timestamp,
     // Known once the run has ended: empty in the rows written while it runs.
     run_elapsed_ms: results.elapsedMs > 0 ? results.elapsedMs : undefined,
+    // Where that time went: known once the run has ended, like it.
+    ...Object.fromEntries(ACCOUNT_PHASES.map((p) => [accountColumn(p), results.account?.phases[p]])),
+    run_peak_rss_bytes: results.account && results.account.peaks.length > 0 ? Math.max(...results.account.peaks.map((p) => p.peakRssBytes)) : undefined,
     runtime: env.runtime,
     runtime_version: env.runtimeVersion,
     client: c.client,

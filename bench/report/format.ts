@@ -15,12 +15,12 @@ export function count(n: number): string {
   return Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "-";
 }
 
-/** `part` as a whole percentage of `whole`, "-" when unknown. */
 /** Bytes in MiB, whole ("-" when unknown). */
 export function mebibytes(bytes: number): string {
   return Number.isFinite(bytes) && bytes > 0 ? `${Math.round(bytes / 1048576)} MiB` : "-";
 }
 
+/** `part` as a whole percentage of `whole`, "-" when unknown. */
 export function percent(part: number, whole: number): string {
   return whole > 0 && Number.isFinite(part) ? `${Math.round((100 * part) / whole)}%` : "-";
 }

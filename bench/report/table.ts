@@ -16,6 +16,7 @@ import { roundToRoundNoise } from "../harness/pairing.ts";
 import { widestRatioInterval } from "../harness/ratios.ts";
 import { KNEE_RULE, knees } from "../harness/knee.ts";
 import { verdictLines } from "./verdict.ts";
+import { accountLines } from "./account-lines.ts";
 
 // The columns, one set per mode, and the order each mode's rows are listed in.
 
@@ -435,6 +436,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
       `${env.runtime} ${env.runtimeVersion}, ${env.os}, ${env.cpu} x${env.cores}; clock ${env.clock}: resolution ${formatNs(env.timerResolutionNs)}, read ${formatNs(env.timerOverheadNs)}${isolation}${policy}`,
     );
   }
+  lines.push(...accountLines(results.account));
   const verdict = verdictLines(results.cases);
   if (verdict.length > 0) lines.push("", ...verdict);
   // Prose wraps at the terminal's width (table rows are laid out to fit it); --wide wraps nothing.

@@ -12,6 +12,7 @@ import { CAN_COMPILE } from "../../bench/harness/loops.ts";
 import type { Plan } from "../../bench/harness/plan.ts";
 import type { Progress } from "../../bench/harness/progress.ts";
 import type { BenchResults, CaseResult, Environment } from "../../bench/harness/results.ts";
+import { TimeLedger } from "../../bench/harness/time-account.ts";
 import { INFO_PATH } from "../../protocols/socket/contract.ts";
 import { PlanRun } from "../plan-run.ts";
 import { requestServerGc, type WebSocketClass } from "../socket/client-connection.ts";
@@ -79,7 +80,7 @@ export async function runSuite(plan: Plan, onProgress: (p: Progress) => void, sh
   const timestamp = new Date().toISOString();
   const calibration = calibrateClock(performanceClock);
   const info = await fetchInfo();
-  const hooks = { libraryVersion: (name: string): string => info.libraries[name] ?? "", onProgress, shouldStop, ...(onCaseDone ? { onCaseDone } : {}) };
+  const hooks = { libraryVersion: (name: string): string => info.libraries[name] ?? "", onProgress, shouldStop, ...(onCaseDone ? { onCaseDone } : {}), ledger: new TimeLedger() };
   const failures: string[] = [];
   const run = new PlanRun(plan, {
     client: "browser",

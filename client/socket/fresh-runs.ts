@@ -17,6 +17,7 @@ import { ROUTE_WAYS } from "../../protocols/socket/contract.ts";
 import type { BuiltInPayload } from "../../protocols/messages.ts";
 import { runSocketCase } from "./runner.ts";
 import { mergeFigures } from "./workers.ts";
+import { inPhaseAsync } from "../../bench/harness/time-account.ts";
 
 /** One run of case `s`: `count` messages over fresh connections. */
 async function runOnce(p: PayloadRun, s: SocketCase, count: number, label: string): Promise<SocketCaseFigures> {
@@ -85,20 +86,24 @@ export async function runFreshConnections(p: PayloadRun, rng: () => number): Pro
       if (s.error === undefined && !s.warmed && settings.warmup[mode] > 0) {
         p.progress("warmup", s.codec, run, done);
         const warmCount = Math.min(settings.warmup[mode], p.messagesOf(s).length);
-        const warm = mode === "route" ? (await routeRun(p, s, warmCount, "warmup", run, 1)).flat().find((r) => r.figures.error !== undefined)?.figures : await runOnce(p, s, warmCount, "warmup");
+        const warm = await inPhaseAsync(ctx.ledger, "warmup", async () =>
+          mode === "route" ? (await routeRun(p, s, warmCount, "warmup", run, 1)).flat().find((r) => r.figures.error !== undefined)?.figures : await runOnce(p, s, warmCount, "warmup"),
+        );
         if (warm?.error !== undefined) s.error = `warm-up: ${warm.error}`;
         s.warmed = true;
       }
       if (s.error === undefined) {
         p.progress("run", s.codec, run, done);
-        await ctx.serverGc?.(ctx.server);
-        ctx.gc?.();
+        await inPhaseAsync(ctx.ledger, "collections", async () => {
+          await ctx.serverGc?.(ctx.server);
+          if (ctx.gc) ctx.gc();
+        });
         const at = { run, round: run, position };
         if (mode === "route") {
           s.plannedRounds = settings.runs * ROUTE_ROUNDS;
-          const rounds = await routeRun(p, s, settings.iterations[mode], `run${run + 1}`, run, ROUTE_ROUNDS);
+          const rounds = await inPhaseAsync(ctx.ledger, "timed", () => routeRun(p, s, settings.iterations[mode], `run${run + 1}`, run, ROUTE_ROUNDS));
           rounds.forEach((ways, k) => s.error === undefined && recordRoute(s, ways, { run, round: run * ROUTE_ROUNDS + k, position }));
-        } else record(s, await runOnce(p, s, settings.iterations[mode], `run${run + 1}`), at);
+        } else record(s, await inPhaseAsync(ctx.ledger, "timed", () => runOnce(p, s, settings.iterations[mode], `run${run + 1}`)), at);
       }
       done++;
       if (unreachable(s.error)) return { stopped: false, aborted: `${mode} ${s.codec} ${p.payload}: ${s.error}` };

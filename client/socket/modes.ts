@@ -22,6 +22,7 @@ import { socketCaseResult, type SocketCase, type SocketCaseOptions } from "./soc
 import { runFreshConnections } from "./fresh-runs.ts";
 import type { PayloadOutcome, PayloadRun, SocketModeContext } from "./mode-context.ts";
 import { runInRounds } from "./rounds.ts";
+import { inPhase } from "../../bench/harness/time-account.ts";
 
 export type { SocketModeContext } from "./mode-context.ts";
 
@@ -167,7 +168,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   const maxIterations = Math.max(...modes.flatMap((m) => steps.get(m)!.map((step) => step.settings.iterations[m])));
   // One list per payload, shared by every mode; each codec sends its own part of it (schedule.ts).
   const listLength = sharedListLength(maxIterations, settings.codecs.length);
-  const lists = new Map(settings.payloads.map((p) => [p, messagesFor(settings, p, listLength)]));
+  const lists = inPhase(ctx.ledger, "messages", () => new Map(settings.payloads.map((p) => [p, messagesFor(settings, p, listLength)])));
   const codecLists = new Map<string, readonly Message[]>();
   const messagesOf = (payload: PayloadName, codec: string): readonly Message[] => {
     const key = `${payload}|${codec}`;

@@ -22,6 +22,7 @@ import { record, unreachable, type PayloadOutcome, type PayloadRun } from "./mod
 import { runSocketCase, SocketSession } from "./runner.ts";
 import { fetchKnownCost } from "./client-connection.ts";
 import { calSpin } from "../../protocols/calibration.ts";
+import { inPhaseAsync } from "../../bench/harness/time-account.ts";
 
 /** A case's open connection and the last slice it recorded (which takes the server's figures at close). */
 interface Open {
@@ -39,7 +40,7 @@ async function openCase(p: PayloadRun, s: SocketCase, server: string): Promise<O
   const warmup = Math.min(p.settings.warmup[p.mode], p.messagesOf(s).length);
   if (warmup > 0) {
     p.progress("warmup", s.codec, 0, 0);
-    const warm = await runSocketCase({ ...p.options(s, warmup, "warmup"), server, mode: "stream", window: p.settings.window });
+    const warm = await inPhaseAsync(p.ctx.ledger, "warmup", () => runSocketCase({ ...p.options(s, warmup, "warmup"), server, mode: "stream", window: p.settings.window }));
     if (warm.error !== undefined) {
       s.error = `warm-up: ${warm.error}`;
       return undefined;
@@ -91,8 +92,10 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
     }
     let done = 0;
     for (let run = 0; run < settings.runs; run++) {
-      for (const server of servers) await ctx.serverGc?.(server);
-      ctx.gc?.();
+      await inPhaseAsync(ctx.ledger, "collections", async () => {
+        for (const server of servers) await ctx.serverGc?.(server);
+        if (ctx.gc) ctx.gc();
+      });
       for (let k = 0; k < roundsPerRun; k++) {
         const round = run * roundsPerRun + k;
         const on = round % servers.length;
@@ -102,7 +105,7 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
         for (let position = 0; position < live.length; position++) {
           const s = live[position]!;
           const open = sessions.get(s)![on]!;
-          const f = await open.session.slice(start, Math.min(slice, iterations - start));
+          const f = await inPhaseAsync(ctx.ledger, "timed", () => open.session.slice(start, Math.min(slice, iterations - start)));
           open.last = f;
           record(s, f, { run, round, position });
         }

@@ -20,8 +20,8 @@ export interface CodecModeJob {
   span: ForkSpan;
 }
 
-await serveAsChild<CodecModeJob>(async (job, side) => {
-  const plan = await loadPlan(job.plan);
+await serveAsChild<CodecModeJob>("codec-mode process", async (job, side) => {
+  const plan = await side.ledger.timeAsync("start", () => loadPlan(job.plan));
   return runCodecMode(plan.settings, {
     codecs: plan.codecModeCodecs,
     clock: performanceClock,
@@ -31,6 +31,7 @@ await serveAsChild<CodecModeJob>(async (job, side) => {
     onProgress: side.progress,
     onCaseDone: side.caseDone,
     shouldStop: side.shouldStop,
+    ledger: side.ledger,
     span: job.span,
   });
 });

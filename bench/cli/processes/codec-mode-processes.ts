@@ -58,6 +58,7 @@ export class CodecModeProcesses {
         },
         onCase: (c) => this.current.push(c),
         shouldStop: () => hooks.shouldStop?.() ?? false,
+        ledger: hooks.ledger,
       }).catch((e: unknown) => {
         error = e instanceof Error ? e.message : String(e);
         // What the process finished before it failed still counts.

@@ -10,6 +10,7 @@ import path from "node:path";
 import type { NodeClientJob } from "../../../client/node-client.ts";
 import type { SocketModeResult } from "../../../client/socket/modes.ts";
 import type { Progress } from "../../harness/progress.ts";
+import { inPhaseAsync, type TimeLedger } from "../../harness/time-account.ts";
 import type { CaseResult } from "../../harness/results.ts";
 import { ROOT } from "../paths.ts";
 import { runReportingChild } from "./reporting-child.ts";
@@ -61,10 +62,10 @@ async function buildNodeClient(): Promise<string> {
   return path.join(BUILD_DIR, "node-client.mjs");
 }
 
-export async function runNodeClient(job: NodeClientJob, onProgress: (e: Progress) => void, shouldStop: () => boolean = () => false, onCase?: (c: CaseResult) => void): Promise<SocketModeResult> {
-  const entry = await buildNodeClient();
+export async function runNodeClient(job: NodeClientJob, onProgress: (e: Progress) => void, shouldStop: () => boolean = () => false, onCase?: (c: CaseResult) => void, ledger?: TimeLedger): Promise<SocketModeResult> {
+  const entry = await inPhaseAsync(ledger, "start", buildNodeClient);
   const node = findNode();
   if (!node) throw new CliError("NO_NODE", "no Node.js on PATH");
   // --expose-gc: the client collects its garbage before each run, as the Bun client does.
-  return runReportingChild<SocketModeResult>({ name: "the Node client", command: node, args: ["--expose-gc", entry], job, onProgress, onCase, shouldStop });
+  return runReportingChild<SocketModeResult>({ name: "the Node client", command: node, args: ["--expose-gc", entry], job, onProgress, onCase, shouldStop, ledger });
 }

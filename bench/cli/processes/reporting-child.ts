@@ -16,6 +16,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { parseLine, stringifyLine, type ChildLine } from "../../../client/child-protocol.ts";
 import type { Progress } from "../../harness/progress.ts";
 import type { CaseResult } from "../../harness/results.ts";
+import type { RunAccount, TimeLedger } from "../../harness/time-account.ts";
 import { ROOT } from "../paths.ts";
 import { CliError } from "../cli-errors.ts";
 
@@ -30,6 +31,8 @@ export interface ReportingChild {
   onCase?: (c: CaseResult) => void;
   /** Polled; once true, the child gets SIGINT. */
   shouldStop: () => boolean;
+  /** Where the child's account goes, with the time spent starting and ending it. */
+  ledger?: TimeLedger;
 }
 
 /** A child that gave no result: why, and the cases it had finished and sent before it ended. */
@@ -62,6 +65,7 @@ process.once("exit", killChildren);
 
 /** Runs the child to its end: its result, or a ChildFailed naming why it gave none (its message, or its exit and last stderr lines). */
 export async function runReportingChild<R>(c: ReportingChild): Promise<R> {
+  const spawned = performance.now();
   const child = spawn(c.command, c.args, { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], detached: true });
   running.add(child);
   child.stdin.end(stringifyLine(c.job) + "\n");
@@ -69,6 +73,7 @@ export async function runReportingChild<R>(c: ReportingChild): Promise<R> {
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   let buffered = "";
   let result: R | undefined;
+  let account: RunAccount | undefined;
   let failure: string | undefined;
   const finished: CaseResult[] = [];
   child.stdout.on("data", (d: Buffer) => {
@@ -81,8 +86,10 @@ export async function runReportingChild<R>(c: ReportingChild): Promise<R> {
       else if (line.type === "case") {
         finished.push(line.case);
         c.onCase?.(line.case);
-      } else if (line.type === "result") result = line.result as R;
-      else if (line.type === "error") failure = line.message;
+      } else if (line.type === "result") {
+        result = line.result as R;
+        account = line.account;
+      } else if (line.type === "error") failure = line.message;
     }
   });
   const watch = setInterval(() => {
@@ -95,6 +102,7 @@ export async function runReportingChild<R>(c: ReportingChild): Promise<R> {
   const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
   running.delete(child);
   clearInterval(watch);
+  if (account) c.ledger?.addProcess(account, performance.now() - spawned);
   if (result !== undefined) return result;
   throw new ChildFailed(`${c.name} failed${failure ? `: ${failure}` : ` (exit ${code})`}${stderr ? `: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`, finished);
 }

@@ -155,6 +155,33 @@ describe("a real run", () => {
     expect(json.cases[0].rounds).toBeGreaterThanOrEqual(2);
   });
 
+  it("accounts for its wall time, phase by phase, with every process's peak memory, in the footer, the JSON and the CSV", () => {
+    const out = path.join(tmp, "account");
+    const r = bench("--modes", "codec,stream", "--payloads", "small", "--codecs", "json,custom-binary", "--iterations", "600", "--runs", "1", "--warmup", "100", "--out", out);
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
+    const account = json.account!;
+    const sum = Object.values(account.phases).reduce((a, b) => a + b, 0);
+    expect(sum).toBeCloseTo(account.wallMs, 3);
+    expect(account.wallMs).toBe(json.elapsedMs);
+    for (const phase of ["timed", "warmup", "messages", "verify", "start", "compression"] as const) expect(account.phases[phase], phase).toBeGreaterThan(0);
+    // The bench, codec mode's processes and the servers the socket modes take turns with (--forks: 3 by default).
+    const names = account.peaks.map((p) => p.process);
+    expect(names.filter((n) => n === "codec-mode process")).toHaveLength(3);
+    expect(names).toContain("bench");
+    expect(names.filter((n) => n === "server")).toHaveLength(3);
+    for (const p of account.peaks) expect(p.peakRssBytes).toBeGreaterThan(1e6);
+    expect(r.stdout).toMatch(/^Time \d+\.\d s, %: timed \d+, warm-up \d+/m);
+    expect(r.stdout).toMatch(/^Peak memory: bench \d+ MiB, codec-mode process \(3\) up to \d+ MiB, server \(3\) up to \d+ MiB$/m);
+    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    const header = rows[0]!;
+    for (const row of rows.slice(1)) {
+      expect(Number(row[header.indexOf("run_timed_ms")])).toBeCloseTo(account.phases.timed, 2);
+      expect(Number(row[header.indexOf("run_other_ms")])).toBeCloseTo(account.phases.other, 2);
+      expect(Number(row[header.indexOf("run_peak_rss_bytes")])).toBe(Math.max(...account.peaks.map((p) => p.peakRssBytes)));
+    }
+  });
+
   it("--fixed sends the article's messages: JSON 33 / 117 / 329 bytes", () => {
     const out = path.join(tmp, "fixed");
     const r = bench("--fixed", "--modes", "codec", "--codecs", "json,msgpack", "--iterations", "100", "--runs", "1", "--warmup", "10", "--out", out);
