@@ -16,8 +16,11 @@
  * compressing its messages itself would make it, set-up included; the call on an empty message
  * is timed beside it, so a reader sees how much of it is set-up.
  * Times are per message, by the clock around each call, median of several repeats over the
- * messages, clock read cost subtracted. Every compressed message is decompressed once and
- * compared with the original, so no size is of a stream that does not decode.
+ * messages, clock read cost subtracted; the empty message's is the same call for every codec, so
+ * a run times it once. Every compressed message is decompressed once and compared with the
+ * original, so no size is of a stream that does not decode. The sizes are untimed: every codec's
+ * are taken at once (a deflate stream waits on the runtime's compression threads after each
+ * message), then each codec's zstd is timed alone.
  */
 
 import { HarnessError } from "./harness-errors.ts";
@@ -83,9 +86,10 @@ function timePerFrame(frames: readonly Uint8Array[], compress: (f: Uint8Array) =
   return repeats[Math.floor(repeats.length / 2)]!;
 }
 
-/** The figures for one codec's frames (in the order they would go out). Throws if a compressed frame does not decompress to itself. */
-export async function compressionFigures(frames: readonly Uint8Array[], clock: Clock, overheadNs: number): Promise<CompressionFigures> {
-  if (frames.length === 0) return { deflateBytes: NaN, deflateContextBytes: NaN, zstdBytes: NaN, zstdNs: NaN, zstdEmptyNs: NaN };
+type CompressedSizes = Pick<CompressionFigures, "deflateBytes" | "deflateContextBytes" | "zstdBytes">;
+
+/** One codec's frames' mean compressed sizes, untimed (in the order they would go out). Throws if a compressed frame does not decompress to itself. */
+async function compressedSizes(frames: readonly Uint8Array[]): Promise<CompressedSizes> {
   let deflateBytes = 0;
   let zstdBytes = 0;
   for (const frame of frames) {
@@ -101,9 +105,18 @@ export async function compressionFigures(frames: readonly Uint8Array[], clock: C
     deflateBytes: deflateBytes / frames.length,
     deflateContextBytes: context.reduce((a, b) => a + b, 0) / frames.length,
     zstdBytes: zstdBytes / frames.length,
-    zstdNs: timePerFrame(frames, zstd, clock, overheadNs),
-    zstdEmptyNs: timePerFrame(frames.map(() => EMPTY), zstd, clock, overheadNs),
   };
+}
+
+/** zstd's set-up: one call on an empty message, as many times as `frames` has messages. */
+function zstdEmptyNs(frames: number, clock: Clock, overheadNs: number): number {
+  return timePerFrame(Array.from({ length: frames }, () => EMPTY), zstd, clock, overheadNs);
+}
+
+/** The figures for one codec's frames (in the order they would go out). Throws if a compressed frame does not decompress to itself. */
+export async function compressionFigures(frames: readonly Uint8Array[], clock: Clock, overheadNs: number): Promise<CompressionFigures> {
+  if (frames.length === 0) return { deflateBytes: NaN, deflateContextBytes: NaN, zstdBytes: NaN, zstdNs: NaN, zstdEmptyNs: NaN };
+  return { ...(await compressedSizes(frames)), zstdNs: timePerFrame(frames, zstd, clock, overheadNs), zstdEmptyNs: zstdEmptyNs(frames.length, clock, overheadNs) };
 }
 
 /** Messages per codec and payload the compressed sizes are taken over (the first of the run's list). */
@@ -116,8 +129,8 @@ const COMPRESSION_MESSAGES = 500;
  */
 export async function addCompression(cases: CaseResult[], plan: Plan, clock: Clock, overheadNs: number): Promise<string[]> {
   const { settings } = plan;
-  const errors: string[] = [];
   const messagesOf = new Map<PayloadName, readonly Message[]>();
+  const work: { c: CaseResult; frames: Uint8Array[] }[] = [];
   for (const c of cases) {
     const codec = plan.catalog.get(c.codec);
     if (c.mode !== "codec" || !c.verified || !codec) continue;
@@ -132,11 +145,16 @@ export async function addCompression(cases: CaseResult[], plan: Plan, clock: Clo
       const e = pair.encode(m);
       return typeof e === "string" ? Buffer.from(e, "utf8") : Uint8Array.from(e);
     });
-    try {
-      c.compression = await compressionFigures(frames, clock, overheadNs);
-    } catch (e) {
-      errors.push(`compressed sizes of ${c.codec} ${c.payload}: ${errorText(e)}`);
-    }
+    if (frames.length > 0) work.push({ c, frames });
   }
+  // Sizes untimed, every codec's at once; then each codec's zstd timed on its own.
+  const sizes = await Promise.all(work.map(({ frames }) => compressedSizes(frames).catch((e: unknown) => errorText(e))));
+  const emptyNs = work.length > 0 ? zstdEmptyNs(COMPRESSION_MESSAGES, clock, overheadNs) : NaN;
+  const errors: string[] = [];
+  work.forEach(({ c, frames }, i) => {
+    const size = sizes[i]!;
+    if (typeof size === "string") errors.push(`compressed sizes of ${c.codec} ${c.payload}: ${size}`);
+    else c.compression = { ...size, zstdNs: timePerFrame(frames, zstd, clock, overheadNs), zstdEmptyNs: emptyNs };
+  });
   return errors;
 }
