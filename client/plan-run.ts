@@ -16,6 +16,7 @@
  */
 
 import { runCodecMode, type CodecModeResult } from "../bench/harness/codec-mode.ts";
+import { CodecModeSpans } from "../bench/harness/codec-mode-spans.ts";
 import type { ClockCalibration, Clock } from "../bench/harness/clock.ts";
 import { flagLossy } from "../bench/harness/exclusions.ts";
 import { kneeField } from "../bench/harness/knee.ts";
@@ -72,6 +73,8 @@ export class PlanRun {
   private readonly order: Record<string, string[][][]> = {};
   private readonly settings: RunSettings;
   private readonly started: number;
+  /** Codec mode's spans when they run in this process (no `front.codecMode`). */
+  private spansHere: CodecModeSpans | undefined;
 
   constructor(
     private readonly plan: Plan,
@@ -96,9 +99,7 @@ export class PlanRun {
     const ledger = front.hooks.ledger;
     if (settings.modes.includes("codec")) {
       try {
-        const { result, error } = front.codecMode
-          ? await front.codecMode(plan, front.hooks)
-          : { result: await runCodecMode(settings, { ...front.hooks, codecs: plan.codecModeCodecs, clock: front.clock, calibration: front.calibration, client: front.client === "browser" ? "browser" : undefined, clientLibrary: front.clientLibrary }) };
+        const { result, error } = front.codecMode ? await front.codecMode(plan, front.hooks) : await this.codecModeHere();
         if (error !== undefined) this.fail(`codec mode stopped: ${error}`);
         this.cases.push(...result.cases);
         this.order.codec = result.order;
@@ -141,6 +142,33 @@ export class PlanRun {
     return this.results();
   }
 
+  /** Codec mode's spans in this process, one after the other; every case told to the hooks at the end. */
+  private async codecModeHere(): Promise<{ result: CodecModeResult; error?: string }> {
+    const { plan, front } = this;
+    const spans = (this.spansHere = new CodecModeSpans({ settings: plan.settings, forks: plan.forks, codecs: plan.codecModeCodecs.length, now: front.clock.now, hooks: front.hooks }));
+    const outcome = await spans.run(async (span, payloads, side) => {
+      try {
+        const result = await runCodecMode(plan.settings, {
+          ...front.hooks,
+          onProgress: side.progress,
+          onCaseDone: side.caseDone,
+          codecs: plan.codecModeCodecs,
+          clock: front.clock,
+          calibration: front.calibration,
+          client: front.client === "browser" ? "browser" : undefined,
+          clientLibrary: front.clientLibrary,
+          span,
+          payloads,
+        });
+        return { result };
+      } catch (e) {
+        return { error: (e as Error).message };
+      }
+    });
+    for (const c of outcome.result.cases) front.hooks.onCaseDone?.(c);
+    return outcome;
+  }
+
   /**
    * The results of every case held now: at the end of `run`, or earlier
    * for a front end that must stop (`more`: finished cases a step has not
@@ -150,7 +178,8 @@ export class PlanRun {
     const key = (c: CaseResult): string => `${c.mode}|${c.client}|${c.codec}|${c.payload}|${c.socket?.targetRate ?? ""}`;
     const have = new Set(this.cases.map(key));
     const cases = [...this.cases];
-    for (const c of more) {
+    // Codec mode's finished cases while its spans still run in this process.
+    for (const c of [...more, ...(this.spansHere?.held().cases ?? [])]) {
       if (have.has(key(c))) continue;
       have.add(key(c));
       cases.push(c);
@@ -167,7 +196,7 @@ export class PlanRun {
       environment: front.environment,
       ...(front.environments ? { environments: front.environments } : {}),
       order: this.order,
-      ...withRatios(cases),
+      ...withRatios(cases, this.plan.settings.precision),
       elapsedMs,
       ...(account ? { account } : {}),
       ...(front.timings ? { timings: front.timings() } : {}),

@@ -38,7 +38,7 @@ function codecLines(catalog: CodecCatalog): string {
   ].join("\n");
 }
 
-/** Messages per run and warm-up per mode, one row per profile: every per-mode default, once. */
+/** Messages per run, runs and warm-up per mode, one row per profile: every per-mode default, once. */
 function perModeTable(): string {
   const width = Math.max(...MODE_NAMES.map((m) => m.length), 7) + 2;
   const cell = (v: string | number): string => String(v).padStart(width);
@@ -48,6 +48,9 @@ function perModeTable(): string {
     row("--iterations", DEFAULTS.default.iterations),
     row("  --quick", DEFAULTS.quick.iterations),
     row("  in a browser", DEFAULTS.browser.iterations),
+    row("--runs", DEFAULTS.default.runs),
+    row("  --quick", DEFAULTS.quick.runs),
+    row("  in a browser", DEFAULTS.browser.runs),
     row("--warmup", DEFAULTS.default.warmup),
     row("  --quick", DEFAULTS.quick.warmup),
     row("  in a browser", DEFAULTS.browser.warmup),
@@ -114,10 +117,15 @@ ${codecLines(catalog)}
                        without it they are only reported in the fidelity table
 
 How much:
-  --quick              a first look: fewer messages (below), ${DEFAULTS.quick.runs} runs, ${QUICK_FORKS} fork
+  --quick              a first look: fewer messages and runs (below), ${QUICK_FORKS} fork, ±${DEFAULTS.quick.precision}%
   --iterations N       messages per run, every mode (defaults per mode: the table below)
   --warmup N           untimed messages before a case's first run, every mode (below)
-  --runs N             timed runs per case (default: ${DEFAULTS.default.runs})
+  --runs N             timed runs per case, every mode (below); codec mode's first run is
+                       the seed article's loop: each codec times its 100,000 messages
+  --precision PCT      codec mode: after its runs, more rounds for each payload until
+                       every ratio's 95% interval is within ±PCT (default: ${DEFAULTS.default.precision}; off: none)
+  --max-time DURATION  codec mode's time, within which those rounds must be expected to
+                       end: 90s, 2m, 500ms (default: ${DEFAULTS.default.maxTimeMs! / 1000}s; --quick ${DEFAULTS.quick.maxTimeMs! / 1000}s)
   --forks N            processes a ratio is pooled over, each compiling the codecs its own
                        way: codec mode's rounds run in N fresh processes, one after the
                        other; the socket modes' rounds take turns with N server processes

@@ -62,6 +62,8 @@ const OPTION_SPEC = {
   processes: { type: "string" },
   backplane: { type: "string" },
   warmup: { type: "string" },
+  precision: { type: "string" },
+  "max-time": { type: "string" },
   seed: { type: "string" },
   fixed: { type: "boolean" },
   quick: { type: "boolean" },
@@ -134,6 +136,29 @@ function withCalibration(codecs: string[], calibrate: boolean): string[] {
 /** An integer flag, or `fallback` when it was not given. */
 function integerFlag(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   return raw === undefined ? fallback : parseInteger(`--${flag}`, raw, min, max);
+}
+
+/** --precision PCT (or off) and --max-time DURATION, over the profile's defaults. */
+function precisionFlags(v: BenchFlags, base: Settings): Pick<Settings, "precision" | "maxTimeMs"> {
+  const raw = v.precision?.trim();
+  let precision = base.precision;
+  if (raw === "off") precision = undefined;
+  else if (raw !== undefined) {
+    const pct = Number(raw.replace(/%$/, ""));
+    if (!/^\d+(\.\d+)?%?$/.test(raw) || !(pct >= 0.1 && pct <= 100)) throw new SettingError(`--precision takes a percentage from 0.1 to 100 (3 for ±3%) or off, got '${v.precision}'`);
+    precision = pct;
+  }
+  const maxTimeMs = v["max-time"] === undefined ? base.maxTimeMs : parseDuration("--max-time", v["max-time"]);
+  return { ...(precision !== undefined ? { precision } : {}), ...(maxTimeMs !== undefined ? { maxTimeMs } : {}) };
+}
+
+/** A duration as a flag takes it: 90s, 2m, 500ms, 1h, or plain seconds; ms. */
+function parseDuration(flag: string, raw: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(raw);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m?.[2] ?? "s") as "ms" | "s" | "m" | "h"];
+  const ms = m ? Number(m[1]) * unit : NaN;
+  if (!(ms >= 1 && ms <= 24 * 3_600_000)) throw new SettingError(`${flag} takes a duration from 1ms to 24h: 90s, 2m, 500ms or seconds, got '${raw}'`);
+  return ms;
 }
 
 const VALUE_OPTIONS = new Set(
@@ -211,8 +236,9 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
     payloads: parseList("payloads", v.payloads, [...PAYLOAD_NAMES, ...userMessages.map((f) => f.name)], userMessages.length > 0 ? userMessages.map((f) => f.name) : base.payloads),
     modes: parseList("modes", v.modes, MODE_NAMES, base.modes),
     iterations: byMode(iterations, base.iterations),
-    runs: integerFlag("runs", v.runs, base.runs, 1, 1000),
+    runs: byMode(integerFlag("runs", v.runs, NaN, 1, 1000), base.runs),
     warmup: byMode(warmup, base.warmup),
+    ...precisionFlags(v, base),
     seed: integerFlag("seed", v.seed, base.seed, 0, 0xffffffff),
     fixed: v.fixed === true,
     window: integerFlag("window", v.window, base.window, 1, 65_536),

@@ -26,7 +26,7 @@ export function wireRunPlan(spec: PlanSpec): PlanSpec {
     modes: ["roundtrip"],
     iterations: { ...settings.iterations, roundtrip: Math.min(settings.iterations.roundtrip, WIRE_RUN_MESSAGES) },
     warmup: { ...settings.warmup, roundtrip: 0 },
-    runs: 1,
+    runs: { ...settings.runs, roundtrip: 1 },
     clients: 1,
   } };
 }

@@ -1,16 +1,29 @@
 /**
- * One codec x payload of codec mode: verified once, warmed up once, then
- * timed run by run. Each case owns its compiled loops (see loops.ts), so no
- * call site is shared between codecs.
+ * One codec x payload of codec mode in one process: its messages verified
+ * (and its loops warmed) in one untimed pass, then timed slice by slice.
+ * Each case owns its compiled loops (see loops.ts), so no call site is
+ * shared between codecs.
+ *
+ * A round's slice runs five loops, each on frames no other loop of the
+ * slice has just read, and none of them encoded untimed for it: the
+ * serialize loop encodes the slice's messages; the deserialize loop decodes
+ * exactly those frames; the echo (decode, encode again: the server's work)
+ * and validated loops read the frames the serialize loop made one and three
+ * rounds before, each read once by its own round's decode and not since; the
+ * read-one loop reads the frames of the slices from two rounds before on, as
+ * many slices as it takes to last against the clock (a key is read in a few
+ * nanoseconds; those frames are read by read-one in that many rounds, a round
+ * of every codec's work apart). Every output of every loop is checked after
+ * the slice, untimed: a case with one wrong message fails, and none of its
+ * figures count.
  */
 
 import { encodedBytes, errorText, type Codec, type Encoded, type PayloadCodec } from "../../protocols/codec.ts";
 import { isBuiltIn, ROUTING_KEYS, type Message, type PayloadName } from "../../protocols/messages.ts";
 import type { Clock, ClockCalibration } from "./clock.ts";
-import { compileEcho, compileLoop, compileValidated, SINK_SIZE, type TimedLoop } from "./loops.ts";
+import { compileEcho, compileLoop, compileValidated, type TimedLoop } from "./loops.ts";
 import { ADDED_CHECKS, checksFor } from "../../protocols/validation.ts";
 import { summarizeRuns, type BatchPercentiles, type CaseResult, type SliceFigures } from "./results.ts";
-import { minBatchNs } from "./schedule.ts";
 import type { ClientKind } from "./settings.ts";
 import { percentileSorted } from "./statistics.ts";
 import { describeMismatch, ownRoundTrips, sameMessage } from "./verify.ts";
@@ -20,25 +33,44 @@ import { inPhase, type TimeLedger } from "./time-account.ts";
 export interface CodecCaseContext {
   clock: Clock;
   calibration: ClockCalibration;
+  /** Messages per run (the article's loop: 100,000). */
   iterations: number;
+  /** Untimed messages through every loop before the first timed slice. */
   warmup: number;
   client: ClientKind;
   clientLibrary: string;
-  /** Where the case's time goes: verify, warm-up, the timed loops, the frames made between them. */
+  /** Where the case's time goes: verify, warm-up, the timed loops. */
   ledger?: TimeLedger;
 }
 
 type Fn = (x: unknown) => unknown;
 
-/**
- * The messages the loops after the decode run on, each list as long as the case's and never
- * the same messages (the same list where there can be no others: a user's own messages, or
- * --fixed), so no loop decodes a frame another loop has just decoded.
- */
-export interface FreshLists {
-  echo: readonly Message[];
-  readOne: readonly Message[];
-  validated: readonly Message[];
+/** Frames one serialize loop made: the slice's first message (an index into the case's messages) and the frames. */
+interface SliceFrames {
+  start: number;
+  count: number;
+  frames: Encoded[];
+}
+
+/** Messages per chunk of the verifying pass: long enough against the clock to estimate a call's cost from. */
+const VERIFY_CHUNK = 1024;
+
+/** A power-of-two array (its mask) holding at least `n` results of a loop, so a slice keeps every result to check. */
+function resultArray(n: number): { out: unknown[]; mask: number } {
+  const size = 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+  return { out: new Array<unknown>(size), mask: size - 1 };
+}
+
+/** Node's and Bun's Buffer, where there is one: its equals compares natively. */
+const NativeBuffer = (globalThis as { Buffer?: { from(b: ArrayBufferLike, offset: number, length: number): { equals(o: Uint8Array): boolean } } }).Buffer;
+
+/** Whether two frames hold the same bytes (text: the same string). */
+function sameFrame(a: Encoded, b: Encoded): boolean {
+  if (typeof a === "string" || typeof b === "string") return a === b;
+  if (a.byteLength !== b.byteLength) return false;
+  if (NativeBuffer) return NativeBuffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 export class CodecCase {
@@ -54,7 +86,7 @@ export class CodecCase {
    * a full decode has no loop of its own: its read-one is the decode of the same round (a decode
    * and a property read), so a run does not decode every message once more for it.
    */
-  private readonly readOne: { key: string; read: Fn; loop: TimedLoop | undefined } | undefined;
+  private readonly readOne: { key: string; own?: { read: Fn; loop: TimedLoop } } | undefined;
   /**
    * Validated: a decode and the checks that make its result a well-formed message of the payload
    * (protocols/validation.ts: what is added depends on Codec.decodeGuarantees), in its own
@@ -62,9 +94,12 @@ export class CodecCase {
    * (custom-binary) it is the decode of the same round, with no loop of its own.
    */
   private readonly validated: { run: Fn; loop: TimedLoop | undefined } | undefined;
-  /** One call's cost, estimated after the warm-up, ns (sizes the slices). */
+  /** One call's cost, estimated from the verifying pass, ns (sizes the slices; read-one's, how many slices its loop reads). */
   encodeCallNs = NaN;
   decodeCallNs = NaN;
+  readOneCallNs = NaN;
+  /** Read-one's untimed reads so far: their time, ms, and count (its cost per read, summed over ticks a single chunk cannot resolve). */
+  private readOneTimed = { ms: 0, reads: 0 };
   private bytes = { mean: NaN, min: NaN, max: NaN };
   /** Why the case failed: one line, or undefined while it has not. */
   error: string | undefined;
@@ -73,21 +108,19 @@ export class CodecCase {
   private readonly runs: SliceFigures[] = [];
   /** Messages per slice (the last slice of a run may hold fewer). */
   private sliceMessages = 0;
-
-  /** The messages the echo, read-one and validated loops run on (FreshLists). */
-  private readonly fresh: FreshLists;
+  /** The frames of the last slices' serialize loops, newest first: what the echo, read-one and validated loops read. */
+  private history: SliceFrames[] = [];
 
   constructor(
     readonly codec: Codec,
     readonly payload: PayloadName,
-    private readonly messages: Message[],
+    /** The messages this process times, in order; slices are stretches of them. */
+    private readonly messages: readonly Message[],
     private readonly ctx: CodecCaseContext,
     /** A lossy codec timed on request (--allow-lossy): each message must decode to what the codec's own round trip gives. */
     private readonly ownRoundTrip = false,
-    fresh?: FreshLists,
   ) {
     this.expected = messages;
-    this.fresh = fresh ?? { echo: messages, readOne: messages, validated: messages };
     let pc: PayloadCodec = { encode: () => "", decode: () => ({}) as Message };
     try {
       pc = codec.forPayload(payload);
@@ -103,10 +136,8 @@ export class CodecCase {
       const key = ROUTING_KEYS[payload];
       // A readKey counts where keyAccess says how it reads (offset, lazy, scan); else the key comes from a full decode.
       const own = pc.readKey !== undefined && (codec.keyAccess ?? "decode") !== "decode";
-      this.readOne = own
-        ? { key, read: pc.readKey!.bind(pc) as Fn, loop: compileLoop(`${codec.name}_${payload}_read_one`) }
-        : // Untimed (its figure is the round's decode): read only to check every message's key before timing.
-          { key, read: (frame) => (pc.decode(frame as Encoded) as Record<string, unknown>)[key], loop: undefined };
+      // Without a readKey of its own, read-one's figure is the round's decode, whose every message is compared.
+      this.readOne = own ? { key, own: { read: pc.readKey!.bind(pc) as Fn, loop: compileLoop(`${codec.name}_${payload}_read_one`) } } : { key };
       const check = checksFor(codec, payload);
       this.validated = check
         ? { run: compileValidated(`${codec.name}_${payload}`, pc.decode as (d: never) => unknown, check), loop: compileLoop(`${codec.name}_${payload}_validated`) }
@@ -114,20 +145,28 @@ export class CodecCase {
     }
   }
 
-  /** Verifies every message, then warms up; sets `error` on failure. `onStage` hears each step begin. */
+  /**
+   * Before any timing: every message through the compiled serialize and deserialize loops and
+   * compared with what it must decode to (its size taken on the way), and its routing key read
+   * (where read-one has a loop of its own); the echo and validated loops over the first `warmup`
+   * of those frames, every output checked. The pass is the loops' warm-up too; with `warmup` above
+   * the messages, it goes round them again. Sets `error` on failure; `onStage` hears each step
+   * begin.
+   */
   prepare(onStage: (stage: "verify" | "warmup") => void): void {
     const ledger = this.ctx.ledger;
     onStage("verify");
     this.error = inPhase(ledger, "verify", () => this.verify());
-    if (this.error === undefined) {
+    const verified = Math.min(this.messages.length, this.ctx.iterations);
+    if (this.error === undefined && this.ctx.warmup > verified) {
       onStage("warmup");
-      this.error = inPhase(ledger, "warmup", () => this.warmUp());
+      this.error = inPhase(ledger, "warmup", () => this.warmUpMore(this.ctx.warmup - verified));
     }
   }
 
-  /** Round-trips every message; why one is not exact (one line), or undefined when all are. */
+  /** The verifying pass (see prepare); why a message failed (one line), or undefined when every one held. */
   private verify(): string | undefined {
-    const { pc, messages } = this;
+    const { messages } = this;
     if (this.ownRoundTrip && isBuiltIn(this.payload)) return "a codec's own round trip is expected on a user's messages only";
     if (this.ownRoundTrip) {
       try {
@@ -136,190 +175,219 @@ export class CodecCase {
         return `could not round-trip the messages: ${errorText(e)}`;
       }
     }
-    const expected = this.expected;
+    const now = this.ctx.clock.now;
+    const times = new Float64Array(1);
+    /** Each chunk's loop times, ms, and its messages. */
+    const chunks: { encodeMs: number; decodeMs: number; count: number }[] = [];
     let sum = 0;
     let min = Infinity;
     let max = 0;
-    for (let i = 0; i < messages.length; i++) {
-      const message = messages[i]!;
-      let encoded: Encoded;
-      let decoded: unknown;
+    const frames = resultArray(VERIFY_CHUNK);
+    const decoded = resultArray(VERIFY_CHUNK);
+    const others = resultArray(VERIFY_CHUNK);
+    // Past one run's messages they repeat (the same objects): each is checked once.
+    const distinct = Math.min(messages.length, this.ctx.iterations);
+    for (let start = 0; start < distinct; start += VERIFY_CHUNK) {
+      const count = Math.min(VERIFY_CHUNK, distinct - start);
+      const inputs = messages.slice(start, start + count);
       try {
-        encoded = pc.encode(message);
-        decoded = pc.decode(encoded);
+        const encodeMs = this.encodeLoop(now, this.pc.encode as Fn, inputs, frames.out, frames.mask, count, count, times);
+        const decodeMs = this.decodeLoop(now, this.pc.decode as Fn, frames.out, decoded.out, decoded.mask, count, count, times);
+        chunks.push({ encodeMs, decodeMs, count });
       } catch (e) {
-        return `message #${i} did not round-trip: ${errorText(e)}`;
+        return `a message from #${start} to #${start + count - 1} did not round-trip: ${errorText(e)}`;
       }
-      if (!sameMessage(expected[i]!, decoded)) return `message #${i} did not round-trip: ${describeMismatch(expected[i]!, decoded) ?? "not equal"}`;
-      const wrongKey = this.readOneMismatch(expected[i]!, encoded);
-      if (wrongKey !== undefined) return `message #${i}: ${wrongKey}`;
-      if (this.validated) {
-        try {
-          this.validated.run(encoded);
-        } catch (e) {
-          return `message #${i} was refused by the validated decode: ${errorText(e)}`;
-        }
+      for (let i = 0; i < count; i++) {
+        const expected = this.expected[start + i]!;
+        if (!sameMessage(expected, decoded.out[i])) return `message #${start + i} did not round-trip: ${describeMismatch(expected, decoded.out[i]) ?? "not equal"}`;
+        const size = encodedBytes(frames.out[i] as Encoded);
+        sum += size;
+        if (size < min) min = size;
+        if (size > max) max = size;
       }
-      const size = encodedBytes(encoded);
-      sum += size;
-      if (size < min) min = size;
-      if (size > max) max = size;
+      const chunk = { start, count, frames: frames.out.slice(0, count) as Encoded[] };
+      // Every routing key read and checked; the echo and validated loops warm up on the frames of the first `warmup` messages.
+      const wrong = this.readKeys(chunk, others, "") ?? (start < this.ctx.warmup ? this.echoAndValidate(chunk, others) : undefined);
+      if (wrong !== undefined) return wrong;
     }
-    this.bytes = { mean: sum / messages.length, min, max };
-    return this.verifyFresh();
+    this.bytes = { mean: sum / distinct, min, max };
+    // The cost of a call once the loops are warm: the second half of the pass, its chunks' times
+    // summed (each chunk's reading is off by up to a tick; on a coarse clock, a browser's, the sum
+    // is not).
+    const warm = chunks.slice(chunks.length >> 1);
+    const messagesTimed = warm.reduce((n, c) => n + c.count, 0);
+    this.encodeCallNs = (warm.reduce((ms, c) => ms + c.encodeMs, 0) * 1e6) / messagesTimed;
+    this.decodeCallNs = (warm.reduce((ms, c) => ms + c.decodeMs, 0) * 1e6) / messagesTimed;
+    return undefined;
   }
 
-  /** The echo, read-one and validated loops' own messages, checked as the case's are (when they are other messages). */
-  private verifyFresh(): string | undefined {
-    const { pc, fresh, messages } = this;
-    const lists = [
-      ["echo", fresh.echo, true],
-      ["read-one", fresh.readOne, this.readOne?.loop !== undefined],
-      ["validated", fresh.validated, this.validated?.loop !== undefined],
-    ] as const;
-    for (const [what, list, timed] of lists) {
-      if (list === messages || !timed) continue;
-      for (let i = 0; i < list.length; i++) {
-        const message = list[i]!;
-        try {
-          const encoded = pc.encode(message);
-          const decoded = what === "validated" ? this.validated!.run(encoded) : pc.decode(encoded);
-          if (!sameMessage(message, decoded)) return `${what} message #${i} did not round-trip: ${describeMismatch(message, decoded) ?? "not equal"}`;
-          const wrongKey = what === "read-one" ? this.readOneMismatch(message, encoded) : undefined;
-          if (wrongKey !== undefined) return `${what} message #${i}: ${wrongKey}`;
-        } catch (e) {
-          return `${what} message #${i} did not round-trip: ${errorText(e)}`;
-        }
+  /** Warm-up beyond the verifying pass: `n` more messages through every loop (the messages over again), outputs checked. */
+  private warmUpMore(n: number): string | undefined {
+    const now = this.ctx.clock.now;
+    const times = new Float64Array(1);
+    const frames = resultArray(VERIFY_CHUNK);
+    const decoded = resultArray(VERIFY_CHUNK);
+    const others = resultArray(VERIFY_CHUNK);
+    for (let done = 0; done < n; done += VERIFY_CHUNK) {
+      const start = done % this.messages.length;
+      const count = Math.min(VERIFY_CHUNK, n - done, this.messages.length - start);
+      try {
+        this.encodeLoop(now, this.pc.encode as Fn, this.messages.slice(start, start + count), frames.out, frames.mask, count, count, times);
+        this.decodeLoop(now, this.pc.decode as Fn, frames.out, decoded.out, decoded.mask, count, count, times);
+      } catch (e) {
+        return `warm-up threw: ${errorText(e)}`;
       }
+      const chunk = { start, count, frames: frames.out.slice(0, count) as Encoded[] };
+      const wrong = this.checkDecoded(start, count, decoded.out, "warm-up") ?? this.readKeys(chunk, others, "warm-up ") ?? this.echoAndValidate(chunk, others);
+      if (wrong !== undefined) return wrong;
     }
     return undefined;
   }
 
-  /** How read-one's key of `frame` differs from `message`'s (one line), or undefined when it is the same or the case has no read-one. */
-  private readOneMismatch(message: Message, frame: Encoded): string | undefined {
-    if (this.readOne === undefined) return undefined;
-    const { key, read } = this.readOne;
-    const want = (message as Record<string, unknown>)[key];
-    let got: unknown;
+  /**
+   * The read-one loop over one chunk's frames, untimed, every key checked (and its cost per read
+   * estimated); nothing where read-one is the decode, whose every message was compared.
+   */
+  private readKeys(from: SliceFrames, results: { out: unknown[]; mask: number }, what: string): string | undefined {
+    const own = this.readOne?.own;
+    if (!own) return undefined;
+    const { count, frames } = from;
     try {
-      got = read(frame);
+      this.readOneTimed.ms += own.loop(this.ctx.clock.now, own.read, frames, results.out, results.mask, count, count, new Float64Array(1));
+      this.readOneTimed.reads += count;
+      this.readOneCallNs = (this.readOneTimed.ms * 1e6) / this.readOneTimed.reads;
     } catch (e) {
-      return `read-one of ${key} threw: ${errorText(e)}`;
+      return `${what}read-one of a message from #${from.start} to #${from.start + count - 1} threw: ${errorText(e)}`;
     }
-    return Object.is(got, want) ? undefined : `read-one gave ${key} = ${JSON.stringify(got)}, the message holds ${JSON.stringify(want)}`;
+    return this.checkKeys(from, results.out, `${what}read-one`);
   }
 
-  /**
-   * Untimed warm-up over `warmup` messages, twice, so the loops and the codec
-   * reach the engine's optimising tiers; then the cost of one call is
-   * estimated to size the batches.
-   */
-  private warmUp(): string | undefined {
-    const n = Math.min(Math.max(this.ctx.warmup, 1), this.messages.length);
-    const ring = new Array<unknown>(SINK_SIZE);
-    const one = new Float64Array(1);
+  /** The echo and validated loops over one chunk's frames, untimed, outputs checked. */
+  private echoAndValidate(from: SliceFrames, results: { out: unknown[]; mask: number }): string | undefined {
     const now = this.ctx.clock.now;
+    const times = new Float64Array(1);
+    const { count, frames } = from;
+    const mask = results.mask;
     try {
-      const encoded = this.encodeAll();
-      for (let pass = 0; pass < 2; pass++) {
-        this.encodeLoop(now, this.pc.encode as Fn, this.messages, ring, SINK_SIZE - 1, n, n, one);
-        this.decodeLoop(now, this.pc.decode as Fn, encoded, ring, SINK_SIZE - 1, n, n, one);
-        this.echoLoop(now, this.echo, encoded, ring, SINK_SIZE - 1, n, n, one);
-        this.readOne?.loop?.(now, this.readOne.read, encoded, ring, SINK_SIZE - 1, n, n, one);
-        this.validated?.loop?.(now, this.validated.run, encoded, ring, SINK_SIZE - 1, n, n, one);
+      this.echoLoop(now, this.echo, frames, results.out, mask, count, count, times);
+      const wrongEcho = this.checkEchoed(from, results.out, "warm-up");
+      if (wrongEcho !== undefined) return wrongEcho;
+      if (this.validated?.loop) {
+        this.validated.loop(now, this.validated.run, frames, results.out, mask, count, count, times);
+        const wrong = this.checkDecoded(from.start, count, results.out, "warm-up's validated decode");
+        if (wrong !== undefined) return wrong;
+      } else if (this.validated) {
+        for (let i = 0; i < count; i++) this.validated.run(frames[i]);
       }
-      this.encodeCallNs = this.estimateCallNs(this.encodeLoop, this.pc.encode as Fn, this.messages);
-      this.decodeCallNs = this.estimateCallNs(this.decodeLoop, this.pc.decode as Fn, encoded);
     } catch (e) {
-      return `warm-up threw: ${errorText(e)}`;
+      return `message #${from.start} to #${from.start + count - 1}: ${errorText(e)}`;
     }
     return undefined;
   }
 
-  /** Messages encoded (untimed), by default every message of the case. */
-  private encodeAll(messages: readonly Message[] = this.messages): Encoded[] {
-    const out = new Array<Encoded>(messages.length);
-    for (let i = 0; i < messages.length; i++) out[i] = this.pc.encode(messages[i]!);
-    return out;
-  }
-
-  /**
-   * Cost of one call, from a stretch of calls long enough for the clock: the
-   * count grows fourfold until the stretch lasts the minimum batch time or
-   * covers every message. A short warm-up under a coarse clock (a browser's
-   * 100 µs) would otherwise misjudge it by whole ticks.
-   */
-  private estimateCallNs(loop: TimedLoop, fn: Fn, inputs: readonly unknown[]): number {
-    const ring = new Array<unknown>(SINK_SIZE);
-    const one = new Float64Array(1);
-    const target = minBatchNs(this.ctx.calibration);
-    for (let k = Math.min(64, inputs.length); ; k = Math.min(k * 4, inputs.length)) {
-      const ns = loop(this.ctx.clock.now, fn, inputs, ring, SINK_SIZE - 1, k, k, one) * 1e6;
-      if (ns >= target || k === inputs.length) return ns / k;
+  /** How decoded messages [start, start + count) differ from what they must be (one line), or undefined. */
+  private checkDecoded(start: number, count: number, decoded: readonly unknown[], what: string): string | undefined {
+    for (let i = 0; i < count; i++) {
+      const expected = this.expected[start + i]!;
+      if (!sameMessage(expected, decoded[i])) return `${what} gave message #${start + i} wrongly: ${describeMismatch(expected, decoded[i]) ?? "not equal"}`;
     }
+    return undefined;
+  }
+
+  /** Echoed frames must be the frames read, byte for byte, or decode to the same message (a codec free to encode differently). */
+  private checkEchoed(from: SliceFrames, echoed: readonly unknown[], what: string): string | undefined {
+    for (let i = 0; i < from.count; i++) {
+      const frame = echoed[i] as Encoded;
+      if (sameFrame(frame, from.frames[i]!)) continue;
+      let mismatch: string | undefined;
+      try {
+        mismatch = describeMismatch(this.expected[from.start + i]!, this.pc.decode(frame));
+      } catch (e) {
+        mismatch = errorText(e);
+      }
+      if (mismatch !== undefined) return `${what} echoed message #${from.start + i} wrongly: ${mismatch}`;
+    }
+    return undefined;
+  }
+
+  /** The keys read must be the messages' own; `keys[at + i]` is message i of `from`'s. */
+  private checkKeys(from: SliceFrames, keys: readonly unknown[], what: string, at = 0): string | undefined {
+    const key = this.readOne!.key;
+    for (let i = 0; i < from.count; i++) {
+      const want = (this.expected[from.start + i] as Record<string, unknown>)[key];
+      if (!Object.is(keys[at + i], want)) return `${what} read ${key} of message #${from.start + i} as ${JSON.stringify(keys[at + i])}, not ${JSON.stringify(want)}`;
+    }
+    return undefined;
+  }
+
+  /** The keys one read-one loop read, slice after slice. */
+  private checkReadOne(slices: readonly SliceFrames[], keys: readonly unknown[], what: string): string | undefined {
+    let at = 0;
+    for (const s of slices) {
+      const wrong = this.checkKeys(s, keys, what, at);
+      if (wrong !== undefined) return wrong;
+      at += s.count;
+    }
+    return undefined;
   }
 
   /**
-   * One timed slice: a serialize loop over messages [start, start + count),
-   * then a deserialize loop over their encodings (made in between, untimed,
-   * and dropped after the slice), then an echo loop (decode, and encode what
-   * it gave, as the server does), then, for a built-in payload, a read-one
-   * loop (the routing key of each) and a validated loop (decode and the
-   * checks), each where it is not the decode itself. Each loop after the
-   * deserialize loop runs on the same positions of its own messages
-   * (FreshLists), encoded untimed before it; sets `error` on failure.
+   * One timed slice of messages [start, start + count): the serialize loop, the deserialize loop
+   * over exactly its frames, then the echo loop over the frames of the slice before, the read-one
+   * loop over those of the `readOneSlices` slices from two before, and the validated loop over those
+   * of three before (each where it has a loop of its own and those slices exist), then, untimed,
+   * every output checked. Sets `error` on failure.
    */
-  timeSlice(slice: { run: number; round: number; position: number; start: number; count: number }): void {
-    const { count } = slice;
+  timeSlice(slice: { run: number; round: number; position: number; start: number; count: number; readOneSlices: number }): void {
+    const { count, start } = slice;
     const now = this.ctx.clock.now;
+    const ledger = this.ctx.ledger;
     const overheadNs = this.ctx.calibration.overheadNs;
-    const inputs = this.messages.slice(slice.start, slice.start + count);
-    const encodedRing = new Array<unknown>(SINK_SIZE);
-    const decodedRing = new Array<unknown>(SINK_SIZE);
-    const echoedRing = new Array<unknown>(SINK_SIZE);
-    const keyRing = new Array<unknown>(SINK_SIZE);
-    const validatedRing = new Array<unknown>(SINK_SIZE);
+    const inputs = this.messages.slice(start, start + count);
+    const encoded = resultArray(count);
+    const decoded = resultArray(count);
+    const [h1, , h3] = this.history;
+    // Read-one's slices: from two before, as many as asked, all there or none.
+    const h2s = this.history.length >= 1 + slice.readOneSlices ? this.history.slice(1, 1 + slice.readOneSlices) : [];
+    const h2 = h2s.length > 0 ? { start: -1, count: h2s.reduce((n, h) => n + h.count, 0), frames: h2s.flatMap((h) => h.frames) } : undefined;
+    const echoed = resultArray(h1?.count ?? 0);
+    const keys = resultArray(h2?.count ?? 0);
+    const validated = resultArray(h3?.count ?? 0);
     const times = new Float64Array(1);
     let encMs: number;
     let decMs: number;
-    let echoMs: number;
+    let echoMs = NaN;
     let readMs = NaN;
     let validatedMs = NaN;
-    const ledger = this.ctx.ledger;
-    let framesMs = 0;
     try {
-      encMs = this.encodeLoop(now, this.pc.encode as Fn, inputs, encodedRing, SINK_SIZE - 1, count, count, times);
-      let t0 = now();
-      const encoded = this.encodeAll(inputs);
-      framesMs += now() - t0;
-      decMs = this.decodeLoop(now, this.pc.decode as Fn, encoded, decodedRing, SINK_SIZE - 1, count, count, times);
-      // Each loop after the decode gets frames of its own messages, none decoded before: a decoder's caches
-      // (JavaScriptCore's JSON.parse keeps the strings it has just read) would make a second pass over the
-      // same frames cheaper than a server's one pass over each message.
-      const framesOf = (list: readonly Message[]): Encoded[] => {
-        if (list === this.messages) return encoded;
-        t0 = now();
-        const frames = this.encodeAll(list.slice(slice.start, slice.start + count));
-        framesMs += now() - t0;
-        return frames;
-      };
-      echoMs = this.echoLoop(now, this.echo, framesOf(this.fresh.echo), echoedRing, SINK_SIZE - 1, count, count, times);
-      if (this.readOne?.loop) readMs = this.readOne.loop(now, this.readOne.read, framesOf(this.fresh.readOne), keyRing, SINK_SIZE - 1, count, count, times);
-      if (this.validated?.loop) validatedMs = this.validated.loop(now, this.validated.run, framesOf(this.fresh.validated), validatedRing, SINK_SIZE - 1, count, count, times);
+      encMs = this.encodeLoop(now, this.pc.encode as Fn, inputs, encoded.out, encoded.mask, count, count, times);
+      decMs = this.decodeLoop(now, this.pc.decode as Fn, encoded.out, decoded.out, decoded.mask, count, count, times);
+      if (h1) echoMs = this.echoLoop(now, this.echo, h1.frames, echoed.out, echoed.mask, h1.count, h1.count, times);
+      const own = this.readOne?.own;
+      if (h2 && own) readMs = own.loop(now, own.read, h2.frames, keys.out, keys.mask, h2.count, h2.count, times);
+      if (h3 && this.validated?.loop) validatedMs = this.validated.loop(now, this.validated.run, h3.frames, validated.out, validated.mask, h3.count, h3.count, times);
     } catch (e) {
       this.error = `round ${slice.round + 1} threw: ${errorText(e)}`;
       return;
-    } finally {
-      ledger?.add("messages", framesMs);
     }
-    ledger?.add("timed", encMs + decMs + echoMs + (Number.isNaN(readMs) ? 0 : readMs) + (Number.isNaN(validatedMs) ? 0 : validatedMs));
-    const rings = { encoded: encodedRing, decoded: decodedRing, echoed: echoedRing, keys: keyRing, validated: validatedRing };
-    this.error = inPhase(ledger, "verify", () => this.spotCheck(count, slice.start, rings));
+    const timedMs = encMs + decMs + [echoMs, readMs, validatedMs].reduce((sum, ms) => (Number.isNaN(ms) ? sum : sum + ms), 0);
+    ledger?.add("timed", timedMs);
+    const frames: SliceFrames = { start, count, frames: encoded.out.slice(0, count) as Encoded[] };
+    this.error = inPhase(ledger, "verify", () => {
+      const where = `round ${slice.round + 1}`;
+      return (
+        this.checkDecoded(start, count, decoded.out, `${where}'s decode`) ??
+        (h1 ? this.checkEchoed(h1, echoed.out, where) : undefined) ??
+        (h2 && this.readOne?.own ? this.checkReadOne(h2s, keys.out, where) : undefined) ??
+        (h3 && this.validated?.loop ? this.checkDecoded(h3.start, h3.count, validated.out, `${where}'s validated decode`) : undefined)
+      );
+    });
     if (this.error !== undefined) return;
+    this.history = [frames, ...this.history.slice(0, Math.max(2, slice.readOneSlices))];
     // The one batch reads the clock twice inside the whole-loop interval.
-    const perMessage = (ms: number): number => Math.max(0, ms * 1e6 - 2 * overheadNs) / count;
-    const serializeNs = perMessage(encMs);
-    const deserializeNs = perMessage(decMs);
+    const perMessage = (ms: number, n: number): number => Math.max(0, ms * 1e6 - 2 * overheadNs) / n;
+    const serializeNs = perMessage(encMs, count);
+    const deserializeNs = perMessage(decMs, count);
     this.runs.push({
       run: slice.run,
       round: slice.round,
@@ -327,52 +395,11 @@ export class CodecCase {
       serializeNs,
       deserializeNs,
       totalNs: serializeNs + deserializeNs,
-      echoNs: perMessage(echoMs),
-      ...(this.readOne ? { readOneNs: this.readOne.loop ? perMessage(readMs) : deserializeNs } : {}),
-      ...(this.validated ? { validatedNs: this.validated.loop ? perMessage(validatedMs) : deserializeNs } : {}),
+      ...(h1 ? { echoNs: perMessage(echoMs, h1.count) } : {}),
+      ...(this.readOne && (this.readOne.own ? h2 : true) ? { readOneNs: this.readOne.own ? perMessage(readMs, h2!.count) : deserializeNs } : {}),
+      ...(this.validated && (this.validated.loop ? h3 : true) ? { validatedNs: this.validated.loop ? perMessage(validatedMs, h3!.count) : deserializeNs } : {}),
     });
     this.sliceMessages = Math.max(this.sliceMessages, count);
-  }
-
-  /**
-   * Checks what a timed slice left in its result rings: a few of its last
-   * encoded and echoed messages must decode (untimed) to the original, the
-   * last decoded and validated ones must equal the originals, and the last
-   * keys read must be theirs.
-   */
-  private spotCheck(n: number, start: number, rings: Record<"encoded" | "decoded" | "echoed" | "keys" | "validated", unknown[]>): string | undefined {
-    const last = Math.min(n, SINK_SIZE);
-    const { fresh } = this;
-    // The echo, read-one and validated loops ran on their own messages (their lists' index start + i).
-    const expectedOf = (list: readonly Message[], i: number): Message => (list === this.messages ? this.expected[start + i]! : list[start + i]!);
-    // A slice can hold a single message (the last of a run): never look before its first.
-    for (const back of new Set([1, 2, Math.ceil(last / 2), last].filter((b) => b >= 1 && b <= n))) {
-      const i = n - back;
-      const message = this.expected[start + i]!;
-      const slot = i & (SINK_SIZE - 1);
-      const mismatch = describeMismatch(message, rings.decoded[slot]);
-      if (mismatch !== undefined) return `timed slice decoded message #${start + i} wrongly: ${mismatch}`;
-      const keyed = expectedOf(fresh.readOne, i) as Record<string, unknown>;
-      if (this.readOne?.loop && !Object.is(rings.keys[slot], keyed[this.readOne.key])) {
-        return `timed slice read ${this.readOne.key} of message #${start + i} as ${JSON.stringify(rings.keys[slot])}, not ${JSON.stringify(keyed[this.readOne.key])}`;
-      }
-      const wrongValidated = this.validated?.loop && describeMismatch(expectedOf(fresh.validated, i), rings.validated[slot]);
-      if (wrongValidated) return `timed slice validated message #${start + i} wrongly: ${wrongValidated}`;
-      for (const [what, ring, list] of [["encoded", rings.encoded, this.messages], ["echoed", rings.echoed, fresh.echo]] as const) {
-        const wrong = this.decodeMismatch(expectedOf(list, i), ring[slot] as Encoded);
-        if (wrong !== undefined) return `timed slice ${what} message #${start + i} wrongly: ${wrong}`;
-      }
-    }
-    return undefined;
-  }
-
-  /** How `frame` fails to decode (untimed) to `message`, or undefined when it does. */
-  private decodeMismatch(message: Message, frame: Encoded): string | undefined {
-    try {
-      return describeMismatch(message, this.pc.decode(frame));
-    } catch (e) {
-      return errorText(e);
-    }
   }
 
   /**

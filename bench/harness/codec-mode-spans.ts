@@ -1,24 +1,29 @@
 /**
- * Codec mode in several processes ("forks"). A JavaScript engine compiles
- * each process's code its own way (tiering, inline caches, the layout of
- * its heap), so a ratio measured in one process carries that process's
- * luck however many rounds it has. The bench spreads codec mode's rounds
- * over fresh processes, one after the other, and pools them here as if one
- * process had run them all. Every process prepares the same way (checks
- * every message, warms up), since a process with a smaller heap measures
- * allocation-heavy codecs differently. docs/performance-notes.md has the
- * figures behind both.
+ * Codec mode in spans, in several processes ("forks"). A JavaScript engine
+ * compiles each process's code its own way (tiering, inline caches, the
+ * layout of its heap), so a ratio measured in one process carries that
+ * process's luck however many rounds it has. The bench spreads codec mode's
+ * runs over fresh processes, one after the other, and pools them here as if
+ * one process had run them all. docs/performance-notes.md has the figures
+ * behind both.
+ *
+ * With a precision asked for (`--precision PCT`), the planned spans are a
+ * floor, not the whole: while a payload has a ratio whose 95% interval is
+ * wider than ±PCT of it, one more span of that payload runs (a fresh
+ * process where the planned ones were), as long as it is expected to end
+ * within the time allowed (`--max-time`). Ask for precision, not iterations.
  */
 
-import type { CodecModeResult } from "./codec-mode.ts";
+import type { PayloadName } from "../../protocols/messages.ts";
+import { codecModeUnits, type CodecModeResult, type CodecModeSpan } from "./codec-mode.ts";
+import type { Progress, RunHooks } from "./progress.ts";
 import { batchPercentiles } from "./codec-case.ts";
+import { widestInterval, withRatios } from "./ratios.ts";
 import { summarizeRuns, type CaseResult } from "./results.ts";
+import type { Settings } from "./settings.ts";
 
 /** A process's share of the runs, in runs: [from, to). */
-export interface ForkSpan {
-  from: number;
-  to: number;
-}
+export type ForkSpan = CodecModeSpan;
 
 /** `runs` runs cut into `forks` equal spans, in order (4 forks over 2 runs: half a run each). */
 export function forkSpans(runs: number, forks: number): ForkSpan[] {
@@ -40,12 +45,18 @@ function mergeCase(parts: readonly CaseResult[], roundOffsets: readonly number[]
   // A fork that stopped early, or one that never ran.
   if (parts.length < forks || parts.some((c) => c.flags.includes("partial"))) flags.push("partial");
   const batch = Math.max(...parts.map((c) => c.serializeBatches.batch).filter(Number.isFinite));
+  // Each process measured the sizes of its own messages: their mean weighted by its rounds.
+  const weight = (c: CaseResult): number => Math.max(1, c.rounds);
+  const bytes = parts.reduce((sum, c) => sum + c.bytes * weight(c), 0) / parts.reduce((sum, c) => sum + weight(c), 0);
   return {
     ...first,
     runs: new Set(raw.map((r) => r.run)).size,
     rounds: raw.length,
     verified: true,
     error: "",
+    bytes,
+    bytesMin: Math.min(...parts.map((c) => c.bytesMin)),
+    bytesMax: Math.max(...parts.map((c) => c.bytesMax)),
     ...summaries,
     msgsPerS: 1e9 / summaries.total.mean,
     serializeBatches: batchPercentiles(raw.map((r) => r.serializeNs), batch),
@@ -61,7 +72,7 @@ function mergeCase(parts: readonly CaseResult[], roundOffsets: readonly number[]
  * runs keep their numbers; rounds are numbered on from one fork to the
  * next, so rounds of different forks never pair: a round's codecs ran in
  * one process), the codec order of every round. `forks` is how many
- * processes were to run.
+ * processes were planned (a case in fewer of them is partial).
  */
 export function mergeForks(parts: readonly CodecModeResult[], forks: number): CodecModeResult {
   const first = parts[0]!;
@@ -91,5 +102,149 @@ export function mergeForks(parts: readonly CodecModeResult[], forks: number): Co
   });
   const payloads = Math.max(...parts.map((p) => p.order.length));
   const order = Array.from({ length: payloads }, (_, i) => parts.flatMap((p) => p.order[i] ?? []));
-  return { cases, order, stopped: parts.some((p) => p.stopped), minBatchNs: first.minBatchNs, slices: first.slices };
+  const payloadMs: Record<string, number> = {};
+  for (const p of parts) for (const [payload, ms] of Object.entries(p.payloadMs)) payloadMs[payload] = (payloadMs[payload] ?? 0) + ms;
+  return { cases, order, stopped: parts.some((p) => p.stopped), minBatchNs: first.minBatchNs, slices: first.slices, payloadMs };
 }
+
+/** What a span's runner tells as it goes: progress within its span, and each case it finishes. */
+interface SpanSide {
+  progress(e: Progress): void;
+  caseDone(c: CaseResult): void;
+}
+
+/** One span of codec mode for some payloads, wherever it runs: its result, or why it gave none (`partial`: the cases it finished before that). */
+export type SpanRunner = (span: ForkSpan, payloads: readonly PayloadName[], side: SpanSide) => Promise<{ result?: CodecModeResult; error?: string; partial?: CaseResult[] }>;
+
+/** How codec mode's spans are run: the settings (runs, precision, time allowed), how many planned processes, the clock, the hooks. */
+export interface SpanPlan {
+  settings: Readonly<Settings>;
+  forks: number;
+  /** Codecs codec mode runs (for progress). */
+  codecs: number;
+  now: () => number;
+  hooks: RunHooks;
+}
+
+/**
+ * The payloads a precision of `pct` percent is not met on yet (a codec-mode ratio of theirs has a
+ * wider interval), each with how far from it its widest interval is: that width over the one
+ * asked for.
+ */
+function impreciseOn(cases: readonly CaseResult[], pct: number): Map<PayloadName, number> {
+  const wide = new Map<PayloadName, number>();
+  for (const c of cases) {
+    const w = c.mode === "codec" ? widestInterval(c) : undefined;
+    if (w !== undefined && w > pct / 100) wide.set(c.payload, Math.max(wide.get(c.payload) ?? 0, w / (pct / 100)));
+  }
+  return wide;
+}
+
+/** Margin on the rounds a payload is expected to need: an interval narrows as one over the root of its rounds, give or take. */
+const NEED_MARGIN = 1.1;
+/**
+ * The least one span for precision adds, in runs of the payload's messages; the most, as a share
+ * of what the payload has timed so far (at most doubling it, the intervals are looked at again
+ * before more: a few wide rounds of one process can make a payload look further from the
+ * precision than it is); and the most a payload times in all, in its planned runs (a payload that
+ * ten times its runs leave short of the precision is marked, not chased).
+ */
+const SPAN_FOR_PRECISION = { min: 0.05, maxShare: 1, maxTimesPlanned: 10 };
+
+/**
+ * Codec mode's spans, run one after the other by a runner (in this process, or in a fresh
+ * process each): the planned ones, then, with a precision asked for, more spans of the payloads
+ * still short of it while the time allows, each expected to take what that payload's spans took
+ * on average. Progress is told across the spans; what every span gave is pooled, and `held()`
+ * pools at any moment what has finished (the running span's finished cases too). A failure, a
+ * stop or a stopped span ends the spans there, keeping what they gave.
+ */
+export class CodecModeSpans {
+  private readonly parts: CodecModeResult[] = [];
+  /** Cases the running span has finished and told. */
+  private running: CaseResult[] = [];
+
+  constructor(private readonly plan: SpanPlan) {}
+
+  async run(runner: SpanRunner): Promise<{ result: CodecModeResult; error?: string }> {
+    const { settings, forks, now, hooks } = this.plan;
+    const started = now();
+    const planned = forkSpans(settings.runs.codec, forks);
+    const unitsOf = (span: ForkSpan, payloads: readonly PayloadName[]): number => codecModeUnits(payloads.length, this.plan.codecs, span);
+    let total = planned.reduce((sum, span) => sum + unitsOf(span, settings.payloads), 0);
+    let done = 0;
+    /** Per payload, the runs its spans have timed, and where its next span starts. */
+    const runsOf = new Map<string, number>();
+    const nextOf = new Map<string, number>(settings.payloads.map((p) => [p, settings.runs.codec]));
+    let error: string | undefined;
+    const go = async (span: ForkSpan, payloads: readonly PayloadName[]): Promise<boolean> => {
+      const units = unitsOf(span, payloads);
+      const offset = done;
+      this.running = [];
+      // Past the planned runs, the rounds are for precision: the progress line says so.
+      const extra = span.from >= settings.runs.codec ? ` (more for ±${settings.precision}%)` : undefined;
+      const outcome = await runner(span, payloads, {
+        // The span counts its own work; the run shows all of it.
+        progress: (e) =>
+          hooks.onProgress?.({
+            ...e,
+            ...(extra ? { run: settings.runs.codec - 1, codec: e.codec + extra } : {}),
+            done: Math.round(offset + (e.done / Math.max(1, e.total)) * units),
+            total: Math.round(total),
+          }),
+        caseDone: (c) => this.running.push(c),
+      });
+      this.running = [];
+      done = offset + units;
+      if (outcome.result) {
+        this.parts.push(outcome.result);
+        for (const p of payloads) runsOf.set(p, (runsOf.get(p) ?? 0) + span.to - span.from);
+      } else if (outcome.partial && outcome.partial.length > 0) {
+        this.parts.push({ cases: outcome.partial, order: [], stopped: true, minBatchNs: NaN, slices: {}, payloadMs: {} });
+      }
+      error ??= outcome.error;
+      return outcome.result !== undefined && !outcome.result.stopped && !(hooks.shouldStop?.() ?? false);
+    };
+    let going = true;
+    for (const span of planned) if (going) going = await go(span, settings.payloads);
+    const precision = settings.precision;
+    // Each payload short of the precision gets a span of its own, as long as the rounds it is
+    // expected to need, or as long as the time left allows; then the intervals are looked at again.
+    while (going && precision !== undefined) {
+      const merged = mergeForks(this.parts, planned.length);
+      const wide = impreciseOn(withRatios(merged.cases).cases, precision);
+      let ran = false;
+      for (const [payload, far] of wide) {
+        if (!going) break;
+        const timed = runsOf.get(payload) ?? 0;
+        if (timed === 0) continue;
+        const msPerRun = (merged.payloadMs[payload] ?? 0) / timed;
+        const left = (settings.maxTimeMs ?? Infinity) - (now() - started);
+        const runs = Math.min(
+          timed * SPAN_FOR_PRECISION.maxShare,
+          timed * (NEED_MARGIN * far * far - 1),
+          SPAN_FOR_PRECISION.maxTimesPlanned * settings.runs.codec - timed,
+          left / Math.max(1e-9, msPerRun),
+        );
+        if (!(runs >= SPAN_FOR_PRECISION.min)) continue;
+        const from = nextOf.get(payload)!;
+        const span = { from, to: from + runs };
+        nextOf.set(payload, span.to);
+        total += unitsOf(span, [payload]);
+        going = await go(span, [payload]);
+        ran = true;
+      }
+      if (!ran) break;
+    }
+    return { result: this.held(), ...(error !== undefined ? { error } : {}) };
+  }
+
+  /** Every case finished so far, pooled over the spans (the running one's finished cases too). */
+  held(): CodecModeResult {
+    const parts = this.running.length > 0 ? [...this.parts, { ...NOTHING, cases: this.running }] : this.parts;
+    if (parts.length === 0) return { ...NOTHING, stopped: this.plan.hooks.shouldStop?.() ?? false };
+    return mergeForks(parts, forkSpans(this.plan.settings.runs.codec, this.plan.forks).length);
+  }
+}
+
+const NOTHING: CodecModeResult = { cases: [], order: [], stopped: true, minBatchNs: NaN, slices: {}, payloadMs: {} };

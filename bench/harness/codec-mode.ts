@@ -1,17 +1,19 @@
 /**
- * `codec` mode: serialize and deserialize in process, no socket. For every
- * codec x payload (a "case", codec-case.ts):
+ * `codec` mode: serialize and deserialize in process, no socket. A process
+ * times a stretch of the run's messages (its span: codec-mode-spans.ts
+ * spreads a run over several processes), for every codec x payload (a
+ * "case", codec-case.ts):
  *
- *  1. verify: every message must round-trip exactly, or the case is reported
- *     as failed and never timed;
- *  2. warm up (untimed), which also estimates the cost of one call;
- *  3. time `runs` runs over `iterations` messages, cut into short slices
- *     and interleaved: in each round every codec of the payload times one
- *     slice (the same messages for all: a serialize loop, then a
- *     deserialize loop over their encodings), in an order shuffled per
- *     round, each codec in its own compiled loops. The machine's speed
- *     drifts over milliseconds to seconds; codecs measured in the same round
- *     see the same drift, so their ratio, taken round by round, holds.
+ *  1. make only the messages of its span;
+ *  2. verify: every message goes through the codec's compiled loops and must
+ *     round-trip exactly, or the case is reported as failed and never timed;
+ *     the pass warms the loops up (with more messages where --warmup asks);
+ *  3. time the span's messages, cut into short slices and interleaved: in
+ *     each round every codec of the payload times one slice (the same
+ *     messages for all), in an order shuffled per round, each codec in its
+ *     own compiled loops. The machine's speed drifts over milliseconds to
+ *     seconds; codecs measured in the same round see the same drift, so
+ *     their ratio, taken round by round, holds.
  *
  * A full collection runs before each run; within it collections land
  * where they fall, as in an application (the median per slice shrugs them
@@ -21,16 +23,22 @@
 import type { Codec } from "../../protocols/codec.ts";
 import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
 import type { Clock, ClockCalibration } from "./clock.ts";
-import { CodecCase, type FreshLists } from "./codec-case.ts";
+import { CodecCase } from "./codec-case.ts";
 import { isExcluded } from "./exclusions.ts";
 import { messagesFor } from "./generator.ts";
 import { createRng } from "./random.ts";
 import { compileLoop, SINK_SIZE } from "./loops.ts";
 import type { RunHooks } from "./progress.ts";
-import { inPhase } from "./time-account.ts";
 import type { CaseResult } from "./results.ts";
-import { minBatchNs, shuffled, sliceSize } from "./schedule.ts";
+import { minBatchNs, readOneSlices, shuffled, sliceSize } from "./schedule.ts";
 import type { ClientKind, Settings } from "./settings.ts";
+import { inPhase } from "./time-account.ts";
+
+/** A share of codec mode's work, in runs: positions [from x iterations, to x iterations) of the messages, run after run. */
+export interface CodecModeSpan {
+  from: number;
+  to: number;
+}
 
 /** What codec mode needs besides the settings. */
 export interface CodecModeContext extends RunHooks {
@@ -42,12 +50,10 @@ export interface CodecModeContext extends RunHooks {
   client?: ClientKind;
   /** For the browser: its user agent. */
   clientLibrary?: string;
-  /**
-   * The share of the runs this process times when codec mode is spread
-   * over several (codec-mode-spans.ts), in runs: the rounds whose place
-   * `run + k / roundsPerRun` falls in [from, to). Absent: every round.
-   */
-  span?: { from: number; to: number };
+  /** The share of the runs this process times (codec-mode-spans.ts); absent: every run. */
+  span?: CodecModeSpan;
+  /** The payloads to time, of the settings' (a span that extends the imprecise ones only); absent: all of them. */
+  payloads?: readonly PayloadName[];
 }
 
 export interface CodecModeResult {
@@ -55,146 +61,133 @@ export interface CodecModeResult {
   cases: CaseResult[];
   /** shouldStop ended the run early. */
   stopped: boolean;
-  /** order[payloadIndex][round] = codec names in the order they ran. */
+  /** order[payloadIndex][round] = codec names in the order they ran (the settings' payloads; a payload not timed has no rounds). */
   order: string[][][];
   minBatchNs: number;
   /** Messages per slice, by payload. */
   slices: Record<string, number>;
+  /** Wall time per payload in this span, ms: what the next span of that payload is expected to take. */
+  payloadMs: Record<string, number>;
 }
 
 /** One turn of the event loop (a signal handler may run): setImmediate where there is one, a timer in a browser. */
 const yieldToEventLoop = (): Promise<void> =>
   new Promise((resolve) => (typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0)));
 
-/** Per payload, the time per message of the timed loop around an identity function. */
-function loopFloors(messages: Map<PayloadName, Message[]>, settings: Settings, ctx: CodecModeContext): Map<PayloadName, number> {
+/** The time per message of the timed loop around an identity function, over `inputs`. */
+function loopFloor(inputs: readonly Message[], label: string, ctx: CodecModeContext): number {
+  const n = inputs.length;
+  const loop = compileLoop(`floor_${label}`);
+  const out = new Array<unknown>(SINK_SIZE);
+  const times = new Float64Array(1);
+  const identity = (x: unknown): unknown => x;
+  loop(ctx.clock.now, identity, inputs, out, SINK_SIZE - 1, n, n, times);
+  const ms = loop(ctx.clock.now, identity, inputs, out, SINK_SIZE - 1, n, n, times);
+  return Math.max(0, ms * 1e6 - ctx.calibration.overheadNs) / Math.max(1, n);
+}
+
+/** A span's first and last position (exclusive) of the messages, run after run: a run is `iterations` positions. */
+function spanPositions(span: CodecModeSpan, iterations: number): { first: number; end: number } {
+  return { first: Math.round(span.from * iterations), end: Math.round(span.to * iterations) };
+}
+
+/**
+ * The messages at positions [first, end): position q holds message q mod `iterations` of the
+ * run's sequence, so a span longer than a run holds each message more than once (the same
+ * object). Only the messages the span holds are made.
+ */
+function spanMessages(settings: Settings, payload: PayloadName, first: number, end: number): Message[] {
   const n = settings.iterations.codec;
-  const floors = new Map<PayloadName, number>();
-  for (const [payload, inputs] of messages) {
-    const loop = compileLoop(`floor_${payload}`);
-    const out = new Array<unknown>(SINK_SIZE);
-    const times = new Float64Array(1);
-    const identity = (x: unknown): unknown => x;
-    loop(ctx.clock.now, identity, inputs, out, SINK_SIZE - 1, Math.min(n, settings.warmup.codec || n), n, times);
-    const ms = loop(ctx.clock.now, identity, inputs, out, SINK_SIZE - 1, n, n, times);
-    floors.set(payload, Math.max(0, ms * 1e6 - ctx.calibration.overheadNs) / n);
+  const count = end - first;
+  const from = first % n;
+  if (count >= n) {
+    const all = messagesFor(settings, payload, n);
+    return Array.from({ length: count }, (_, i) => all[(from + i) % n]!);
   }
-  return floors;
+  const head = messagesFor(settings, payload, Math.min(count, n - from), settings.seed, from);
+  return head.length === count ? head : [...head, ...messagesFor(settings, payload, count - head.length)];
 }
 
 /**
- * A case's checks and warm-up in times through its messages: the check
- * encodes and decodes every message once (one time through), the warm-up runs
- * twice over `warmup` of them. Progress counts them as work, so the
- * estimate of what is left does not take a process's checks for slow runs.
+ * Progress units of codec mode over `span` of the runs, for `payloads` payloads of `codecs`
+ * codecs: per case, the span's runs timed and its verifying pass over the same messages (about
+ * half the work of timing them).
  */
-function prepareUnits(settings: Settings): number {
-  const iterations = settings.iterations.codec;
-  return 1 + (2 * Math.min(Math.max(settings.warmup.codec, 1), iterations)) / iterations;
+export function codecModeUnits(payloads: number, codecs: number, span: CodecModeSpan): number {
+  return payloads * codecs * 1.5 * (span.to - span.from);
 }
 
-/** Progress units of codec mode over `span` of the runs: per case, its runs in the span and its preparation. */
-export function codecModeUnits(settings: Settings, codecs: number, span: { from: number; to: number }): number {
-  return settings.payloads.length * codecs * (span.to - span.from + prepareUnits(settings));
-}
-
-/** Round k of run `run` belongs to the span when its place, run + k / roundsPerRun, falls in [from, to). */
-function inSpan(run: number, k: number, roundsPerRun: number, span: { from: number; to: number }): boolean {
-  const place = run + k / roundsPerRun;
-  return place >= span.from && place < span.to;
-}
-
-/** How many of `runs` x `roundsPerRun` rounds fall in the span. */
-function roundsInSpan(runs: number, roundsPerRun: number, span: { from: number; to: number }): number {
-  let n = 0;
-  for (let run = 0; run < runs; run++) for (let k = 0; k < roundsPerRun; k++) if (inSpan(run, k, roundsPerRun, span)) n++;
-  return n;
-}
-
-/**
- * The echo, read-one and validated loops' own messages (codec-case.ts, FreshLists): the
- * generator's with seeds of their own; a user's messages and --fixed have no others.
- */
-function freshLists(settings: Settings, payload: PayloadName, iterations: number, messages: Message[]): FreshLists {
-  if (!isBuiltIn(payload) || settings.fixed) return { echo: messages, readOne: messages, validated: messages };
-  const other = (k: number): Message[] => messagesFor({ ...settings, seed: (settings.seed + 0x9e3779b9 * k) >>> 0 }, payload, iterations);
-  return { echo: other(1), readOne: other(2), validated: other(3) };
+/** The span's slices of `size` messages (never across a run's end): their first position and count. */
+function slicesOf(first: number, end: number, size: number, iterations: number): { start: number; count: number; run: number }[] {
+  const out: { start: number; count: number; run: number }[] = [];
+  for (let q = first; q < end; ) {
+    const runEnd = (Math.floor(q / iterations) + 1) * iterations;
+    const count = Math.min(size, end - q, runEnd - q);
+    out.push({ start: q - first, count, run: Math.floor(q / iterations) });
+    q += count;
+  }
+  return out;
 }
 
 export async function runCodecMode(settings: Settings, ctx: CodecModeContext): Promise<CodecModeResult> {
   const now = ctx.clock.now;
   const started = now();
-  const { runs } = settings;
   const iterations = settings.iterations.codec;
+  const span = ctx.span ?? { from: 0, to: settings.runs.codec };
+  const { first, end } = spanPositions(span, iterations);
+  const payloads = settings.payloads.filter((p) => ctx.payloads?.includes(p) ?? true);
   const versionOf = ctx.libraryVersion ?? (() => "");
   const ledger = ctx.ledger;
-  const messages = new Map<PayloadName, Message[]>();
-  const fresh = new Map<PayloadName, FreshLists>();
-  inPhase(ledger, "messages", () => {
-    for (const payload of settings.payloads) messages.set(payload, messagesFor(settings, payload, iterations));
-    for (const payload of settings.payloads) fresh.set(payload, freshLists(settings, payload, iterations, messages.get(payload)!));
-  });
-  const floors = inPhase(ledger, "timed", () => loopFloors(messages, settings, ctx));
   const caseContext = { clock: ctx.clock, calibration: ctx.calibration, iterations, warmup: settings.warmup.codec, client: ctx.client ?? "inprocess", clientLibrary: ctx.clientLibrary ?? "", ledger };
-  const rng = createRng(settings.seed ^ 0x5bd1e995);
-  const order: string[][][] = [];
+  // Each span shuffles its rounds its own way.
+  const rng = createRng(settings.seed ^ 0x5bd1e995 ^ Math.imul(first + 1, 0x27d4eb2d));
+  const order: string[][][] = settings.payloads.map(() => []);
   const results: CaseResult[] = [];
   const slices: Record<string, number> = {};
-  const span = ctx.span ?? { from: 0, to: runs };
-  // Progress counts times through the messages (runs, checks, warm-up), so the estimate of what is left follows the real work.
-  const total = codecModeUnits(settings, ctx.codecs.length, span);
-  const prepare = prepareUnits(settings);
+  const payloadMs: Record<string, number> = {};
+  const total = codecModeUnits(payloads.length, ctx.codecs.length, span);
   let done = 0;
   let stopped = false;
 
-  for (const payload of settings.payloads) {
-    const cases = ctx.codecs.filter((codec) => !isExcluded(settings, codec.name, payload)).map((codec) => new CodecCase(codec, payload, messages.get(payload)!, caseContext, settings.allowLossy && !isBuiltIn(payload), fresh.get(payload)));
+  for (const payload of payloads) {
+    const payloadStarted = now();
+    const messages = inPhase(ledger, "messages", () => spanMessages(settings, payload, first, end));
+    const cases = ctx.codecs.filter((codec) => !isExcluded(settings, codec.name, payload)).map((codec) => new CodecCase(codec, payload, messages, caseContext, settings.allowLossy && !isBuiltIn(payload)));
     const progress = (stage: "verify" | "warmup" | "run", codec: string, run: number): void =>
-      ctx.onProgress?.({ mode: "codec", stage, codec, payload, run, runs, done: Math.round(done), total, elapsedMs: now() - started });
+      ctx.onProgress?.({ mode: "codec", stage, codec, payload, run, runs: settings.runs.codec, done: Math.round(done), total, elapsedMs: now() - started });
     for (const c of cases) {
-      // The check's pass, then the warm-up's share; a case that fails either counts as done with it.
-      let checked = false;
-      if (c.error === undefined) {
-        c.prepare((stage) => {
-          if (stage === "warmup") {
-            done += 1;
-            checked = true;
-          }
-          progress(stage, c.codec.name, 0);
-        });
-      }
-      done += checked ? prepare - 1 : prepare;
+      if (c.error === undefined) c.prepare((stage) => progress(stage, c.codec.name, Math.floor(span.from)));
+      done += 0.5 * (span.to - span.from);
     }
+    const floor = inPhase(ledger, "timed", () => loopFloor(messages.slice(0, Math.min(messages.length, iterations)), payload, ctx));
     const costs = cases.filter((c) => c.error === undefined).map((c) => ({ encodeNs: c.encodeCallNs, decodeNs: c.decodeCallNs }));
-    const slice = (slices[payload] = sliceSize(costs, ctx.calibration, iterations));
-    const payloadOrder: string[][] = [];
-    order.push(payloadOrder);
-    const roundsPerRun = Math.ceil(iterations / slice);
-    runs: for (let run = Math.floor(span.from); run < Math.min(runs, Math.ceil(span.to)); run++) {
-      if (ctx.gc) inPhase(ledger, "collections", ctx.gc);
-      for (let k = 0; k < roundsPerRun; k++) {
-        if (!inSpan(run, k, roundsPerRun, span)) continue;
-        const round = run * roundsPerRun + k;
-        const runOrder = shuffled(cases.filter((c) => c.error === undefined), rng);
-        payloadOrder.push(runOrder.map((c) => c.codec.name));
-        const start = k * slice;
-        runOrder.forEach((c, position) => c.timeSlice({ run, round, position, start, count: Math.min(slice, iterations - start) }));
-        done += cases.length / roundsPerRun;
-        progress("run", `round ${k + 1}/${roundsPerRun}`, run);
-        // Let a signal handler run; stop at a round boundary, every case keeping its finished rounds.
-        await yieldToEventLoop();
-        if (ctx.shouldStop?.()) {
-          stopped = true;
-          break runs;
-        }
+    const size = (slices[payload] = sliceSize(costs, ctx.calibration, end - first));
+    const payloadOrder = order[settings.payloads.indexOf(payload)]!;
+    const plan = slicesOf(first, end, size, iterations);
+    let run = -1;
+    for (const [round, slice] of plan.entries()) {
+      // A full collection before each run, so one run's garbage is not collected on the next one's clock.
+      if (slice.run !== run && ctx.gc) inPhase(ledger, "collections", ctx.gc);
+      run = slice.run;
+      const runOrder = shuffled(cases.filter((c) => c.error === undefined), rng);
+      payloadOrder.push(runOrder.map((c) => c.codec.name));
+      runOrder.forEach((c, position) => c.timeSlice({ run, round, position, start: slice.start, count: slice.count, readOneSlices: readOneSlices(c.readOneCallNs, size, ctx.calibration) }));
+      done += (cases.length * (span.to - span.from)) / plan.length;
+      progress("run", `round ${round + 1}/${plan.length}`, run);
+      // Let a signal handler run; stop at a round boundary, every case keeping its finished rounds.
+      await yieldToEventLoop();
+      if (ctx.shouldStop?.()) {
+        stopped = true;
+        break;
       }
     }
     for (const c of cases) {
-      const result = c.result(floors.get(payload)!, versionOf(c.codec.library), roundsInSpan(runs, roundsPerRun, span));
+      const result = c.result(floor, versionOf(c.codec.library), plan.length);
       results.push(result);
       ctx.onCaseDone?.(result);
     }
+    payloadMs[payload] = now() - payloadStarted;
     if (stopped) break;
   }
-  return { cases: results, order, stopped, minBatchNs: minBatchNs(ctx.calibration), slices };
+  return { cases: results, order, stopped, minBatchNs: minBatchNs(ctx.calibration), slices, payloadMs };
 }

@@ -62,6 +62,8 @@ const MAKERS: Record<BuiltInPayload, (rng: Rng, later: Rng) => BuiltInMessage> =
 export interface MessageSetOptions {
   /** How many messages. */
   count: number;
+  /** The index of the first: messages [start, start + count) of the seed's sequence (default 0). */
+  start?: number;
   /** Seed of the generator; the same seed gives the same messages. */
   seed: number;
   /** true: every message is the article's exact message, or the set's example (a fresh copy each). */
@@ -72,11 +74,20 @@ export interface MessageSetOptions {
 const LATER_STREAM = 0x85ebca6b;
 
 /**
- * `count` messages of one payload kind. Each payload kind draws from its own
- * stream (seed mixed with the payload's index), so selecting fewer payloads
- * does not change the messages of the others; and a field added to a payload
- * later (game-tick's match) draws from a second stream of its own, so adding
- * it did not change the other fields a seed gives.
+ * Messages per block of a seed's sequence. Each block draws from streams of its own, so any
+ * stretch of the sequence is made without the messages before it (codec mode's processes each
+ * make only the messages they time); the first block's streams are the payload's own, so a seed's
+ * first messages are what they were before blocks existed.
+ */
+const MESSAGE_BLOCK = 4096;
+
+/**
+ * `count` messages of one payload kind, from index `start` of the seed's
+ * sequence. Each payload kind draws from its own stream (seed mixed with the
+ * payload's index), so selecting fewer payloads does not change the messages
+ * of the others; and a field added to a payload later (game-tick's match)
+ * draws from a second stream of its own, so adding it did not change the
+ * other fields a seed gives.
  */
 export function makeMessages(payload: PayloadName, options: MessageSetOptions): BuiltInMessage[] {
   if (!isBuiltIn(payload)) throw new HarnessError("NO_MESSAGES", `no generator for '${payload}': a user's messages come from their file`);
@@ -87,20 +98,29 @@ export function makeMessages(payload: PayloadName, options: MessageSetOptions): 
     for (let i = 0; i < options.count; i++) out[i] = flat ? { ...example } : structuredClone(example);
     return out;
   }
+  const start = options.start ?? 0;
   const stream = options.seed ^ Math.imul(PAYLOAD_NAMES.indexOf(payload) + 1, 0x9e3779b1);
-  const rng = createRng(stream);
-  const later = createRng(stream ^ LATER_STREAM);
   const make = MAKERS[payload];
-  for (let i = 0; i < options.count; i++) out[i] = make(rng, later);
+  let i = 0;
+  for (let block = Math.floor(start / MESSAGE_BLOCK); i < options.count; block++) {
+    const blockStream = block === 0 ? stream : stream ^ Math.imul(block, 0xc2b2ae35);
+    const rng = createRng(blockStream);
+    const later = createRng(blockStream ^ LATER_STREAM);
+    // Within the block, the messages before `start` are drawn and dropped.
+    for (let k = block * MESSAGE_BLOCK; k < (block + 1) * MESSAGE_BLOCK && i < options.count; k++) {
+      const m = make(rng, later);
+      if (k >= start) out[i++] = m;
+    }
+  }
   return out;
 }
 
 /**
- * `count` messages of any payload a run has: a built-in's from its
- * generator (`seed`: the run's unless a client draws its own), a user's
- * from their file.
+ * `count` messages of any payload a run has, from index `start`: a
+ * built-in's from its generator (`seed`: the run's unless a client draws its
+ * own), a user's from their file (cycled).
  */
-export function messagesFor(settings: Pick<Settings, "seed" | "fixed" | "userMessages">, payload: PayloadName, count: number, seed = settings.seed): Message[] {
-  if (!isBuiltIn(payload)) return cycleUserMessages(settings.userMessages, payload, count);
-  return makeMessages(payload, { count, seed, fixed: settings.fixed });
+export function messagesFor(settings: Pick<Settings, "seed" | "fixed" | "userMessages">, payload: PayloadName, count: number, seed = settings.seed, start = 0): Message[] {
+  if (!isBuiltIn(payload)) return cycleUserMessages(settings.userMessages, payload, count, start);
+  return makeMessages(payload, { count, seed, fixed: settings.fixed, start });
 }

@@ -19,7 +19,6 @@
 import type { Codec } from "../../protocols/codec.ts";
 import { isBuiltIn } from "../../protocols/messages.ts";
 import { codecModeUnits } from "./codec-mode.ts";
-import { forkSpans } from "./codec-mode-spans.ts";
 import { MAX_BISECTIONS } from "./knee.ts";
 import { CodecCatalog } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
@@ -67,16 +66,16 @@ export function catalogFor(settings: Pick<Settings, "userProto" | "userMessages"
   }
 }
 
-/** The work of every mode: codec mode's in `forks` processes; latency mode's at every rate (a sweep: at most every rate and its bisections, an upper bound). */
-function workOf(settings: Settings, codecModeCodecs: number, forks: number): ModeWork[] {
-  const codecUnits = forkSpans(settings.runs, forks).reduce((sum, span) => sum + codecModeUnits(settings, codecModeCodecs, span), 0) / settings.payloads.length;
+/** The work of every mode: codec mode's planned runs (more rounds for precision come on top); latency mode's at every rate (a sweep: at most every rate and its bisections, an upper bound). */
+function workOf(settings: Settings, codecModeCodecs: number): ModeWork[] {
+  const codecUnits = codecModeUnits(1, codecModeCodecs, { from: 0, to: settings.runs.codec });
   const steps = (mode: Mode): number => (mode === "latency" ? settings.rates.length + (settings.sweep ? MAX_BISECTIONS : 0) : 1);
-  return settings.modes.map((mode) => ({ mode, units: mode === "codec" ? codecUnits : settings.codecs.length * settings.runs * steps(mode) }));
+  return settings.modes.map((mode) => ({ mode, units: mode === "codec" ? codecUnits : settings.codecs.length * settings.runs[mode] * steps(mode) }));
 }
 
 function freeze(settings: Settings, catalog: CodecCatalog, fidelity: readonly FidelityReport[], forks: number): Plan {
   const codecModeCodecs = Object.freeze(catalog.pick(settings.codecs));
-  const work = Object.freeze(workOf(settings, codecModeCodecs.length, forks));
+  const work = Object.freeze(workOf(settings, codecModeCodecs.length));
   return Object.freeze({ settings: Object.freeze(settings), catalog, codecModeCodecs, fidelity: Object.freeze([...fidelity]), forks, work });
 }
 

@@ -10,7 +10,7 @@
 
 import { calibrationChecks, clientVsJson, cpuOverRaw, echoVsJson, fieldCost, fieldOverJson, fieldVsJson } from "./field.ts";
 import { baselineCase, compare } from "./pairing.ts";
-import type { BenchResults, CaseRatios, CaseResult } from "./results.ts";
+import type { BenchResults, CaseRatios, CaseResult, Comparison, Ratio } from "./results.ts";
 
 /** `c` beside the baselines of its run: only its bytes when it failed; raw has no CPU or client time over itself. */
 export function caseRatios(c: CaseResult, cases: readonly CaseResult[]): CaseRatios {
@@ -37,22 +37,53 @@ export function caseRatios(c: CaseResult, cases: readonly CaseResult[]): CaseRat
   };
 }
 
-/** The cases with their ratios (copies: the cases given are left as they are), and the calibration's checks where the run has them. */
-export function withRatios(cases: readonly CaseResult[]): Pick<BenchResults, "cases" | "calibration"> {
+/**
+ * The cases with their ratios (copies: the cases given are left as they are), and the
+ * calibration's checks where the run has them. With the precision the run asked for (percent),
+ * each codec-mode ratio still wider than it is marked `wide`.
+ */
+export function withRatios(cases: readonly CaseResult[], precision?: number): Pick<BenchResults, "cases" | "calibration"> {
   const calibration = calibrationChecks(cases);
+  const withOwn = cases.map((c) => ({ ...c, ratios: caseRatios(c, cases) }));
+  if (precision !== undefined) markPrecision(withOwn, precision);
   return {
-    cases: cases.map((c) => ({ ...c, ratios: caseRatios(c, cases) })),
+    cases: withOwn,
     ...(calibration.length > 0 ? { calibration } : {}),
   };
 }
 
-/** The widest 95% interval of a codec-mode ratio to json, as a fraction of the ratio (how close two codecs may be and still be told apart). */
+/** Marks `wide` every codec-mode ratio to json whose interval reaches further than `precision` percent of it. */
+export function markPrecision(cases: readonly CaseResult[], precision: number): void {
+  for (const c of cases) for (const r of codecModeRatios(c)) if ((halfWidth(r) ?? 0) > precision / 100) r.wide = true;
+}
+
+/** How far a ratio's 95% interval reaches from it, the wider side, as a fraction of the ratio; undefined with under two rounds (no interval). */
+function halfWidth(r: Ratio | undefined): number | undefined {
+  return r && r.rounds >= 2 ? Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio) : undefined;
+}
+
+/** A codec-mode case's ratios to json: in process, the echo, read-one and validated (those it has). */
+export function codecModeRatios(c: CaseResult): Comparison[] {
+  const r = c.ratios;
+  return c.mode !== "codec" || c.codec === "json" || !r ? [] : [r.vsJson, r.echoVsJson, r.readOneVsJson, r.validatedVsJson].filter((x) => x !== undefined);
+}
+
+/** The widest interval of a codec-mode case's ratios to json (halfWidth); undefined where it has none. */
+export function widestInterval(c: CaseResult): number | undefined {
+  let widest: number | undefined;
+  for (const r of codecModeRatios(c)) {
+    const h = halfWidth(r);
+    if (h !== undefined) widest = Math.max(widest ?? 0, h);
+  }
+  return widest;
+}
+
+/** The widest 95% interval of a codec-mode ratio to json (in process, echo, read-one, validated), as a fraction of the ratio (how close two codecs may be and still be told apart). */
 export function widestRatioInterval(cases: readonly CaseResult[]): number | undefined {
   let widest: number | undefined;
   for (const c of cases) {
-    if (c.mode !== "codec" || c.codec === "json") continue;
-    const r = c.ratios?.vsJson;
-    if (r && r.rounds >= 2) widest = Math.max(widest ?? 0, r.high / r.ratio - 1, 1 - r.low / r.ratio);
+    const h = widestInterval(c);
+    if (h !== undefined) widest = Math.max(widest ?? 0, h);
   }
   return widest;
 }

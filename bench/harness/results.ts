@@ -219,6 +219,8 @@ export interface Ratio {
 /** A ratio to a baseline, and whether its interval holds 1 (then neither is shown faster). */
 export interface Comparison extends Ratio {
   overlap: boolean;
+  /** Codec mode: its interval is still wider than the precision the run asked for (--precision): the time ran out first. */
+  wide?: boolean;
 }
 
 /** A median of per-round values and its 95% interval (below 6 rounds, the mean with a Student's t interval). */

@@ -7,15 +7,19 @@ import type { ClockCalibration } from "./clock.ts";
 
 /**
  * Shortest batch worth timing: 100x the clock's resolution, so a tick is at
- * most 1% of a sample, and 1000x the cost of a clock read, so reading the
- * clock is at most 0.1% of it.
+ * most 1% of a sample, and 100x the cost of a clock read (which is taken off
+ * every batch's time besides), so reading the clock is at most 1% of it.
  */
 export function minBatchNs(calibration: ClockCalibration): number {
-  return Math.max(100 * calibration.resolutionNs, 1000 * calibration.overheadNs);
+  return Math.max(100 * calibration.resolutionNs, 100 * calibration.overheadNs);
 }
 
-/** How long one codec's slice should take: long against the clock, short against the machine's drift. */
-export const SLICE_TARGET_NS = 250_000;
+/**
+ * How long the fastest codec's slice should take: long against the clock, short against the
+ * machine's drift, and short so that rounds are many: a ratio's interval narrows with the rounds
+ * it rests on, and a round's spread hardly grows from 250 to 150 µs slices (docs/performance-notes.md).
+ */
+export const SLICE_TARGET_NS = 150_000;
 
 /**
  * Messages per slice for one payload, the same for every codec so that a
@@ -35,6 +39,20 @@ export function sliceSize(costs: readonly { encodeNs: number; decodeNs: number }
   const forTarget = Math.ceil(SLICE_TARGET_NS / Math.max(1e-3, fastest));
   return Math.max(1, Math.min(iterations, Math.max(longest, forTarget)));
 }
+
+/** The most slices one read-one loop reads (each slice's frames are then read in that many rounds). */
+const READ_ONE_MAX_SLICES = 16;
+
+/**
+ * How many slices' frames a codec's read-one loop reads in a round: enough for the loop to last
+ * 1.1x the clock's minimum batch (reading one field takes a router a few nanoseconds, far below a
+ * slice's decode), at most READ_ONE_MAX_SLICES. `readOneNs`: the codec's estimated ns per read.
+ */
+export function readOneSlices(readOneNs: number, slice: number, calibration: ClockCalibration): number {
+  if (!(readOneNs > 0)) return 1;
+  return Math.max(1, Math.min(READ_ONE_MAX_SLICES, Math.ceil((1.1 * minBatchNs(calibration)) / (readOneNs * slice))));
+}
+
 
 /**
  * The socket modes cut each run into this many slices, one per round:

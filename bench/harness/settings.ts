@@ -35,10 +35,18 @@ export interface Settings {
   modes: Mode[];
   /** Messages per run, by mode. */
   iterations: Record<Mode, number>;
-  /** Timed runs per case. */
-  runs: number;
+  /** Timed runs per case, by mode (codec mode: times through the messages, spread over its processes). */
+  runs: Record<Mode, number>;
   /** Untimed messages before a case's first run, by mode. */
   warmup: Record<Mode, number>;
+  /**
+   * Codec mode: after its planned runs, more rounds (in more processes) for each payload that has
+   * a ratio whose 95% interval is wider than ± this percent of it, while `maxTimeMs` allows;
+   * absent: the planned runs only.
+   */
+  precision?: number;
+  /** Codec mode's wall time, ms, within which more rounds for `precision` may be expected to end. */
+  maxTimeMs?: number;
   /** Seed of the message generator; the same seed gives the same bytes. */
   seed: number;
   /** The article's exact messages instead of varied ones. */
@@ -117,7 +125,6 @@ const perMode = (codec: number, roundtrip: number, stream: number, fanout: numbe
 const COMMON = {
   modes: ["codec", "roundtrip", "stream"] as Mode[],
   payloads: [...ARTICLE_PAYLOADS],
-  runs: 3,
   seed: 1,
   fixed: false,
   window: 64,
@@ -145,16 +152,16 @@ const COMMON = {
  * `codecs: []` means every codec (the registry's, plus raw).
  */
 export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
-  default: { ...COMMON, codecs: [], iterations: perMode(100_000, 6_000, 100_000, 10_000, 2_000, 40_000), warmup: perMode(20_000, 20_000, 10_000, 1_000, 500, 4_000) },
-  quick: { ...COMMON, codecs: [], runs: 2, iterations: perMode(10_000, 300, 5_000, 1_000, 1_000, 4_000), warmup: perMode(5_000, 1_000, 500, 100, 100, 400) },
+  default: { ...COMMON, codecs: [], precision: 3, maxTimeMs: 30_000, runs: perMode(1, 3, 3, 3, 3, 3), iterations: perMode(100_000, 6_000, 100_000, 10_000, 2_000, 40_000), warmup: perMode(5_000, 20_000, 10_000, 1_000, 500, 4_000) },
+  quick: { ...COMMON, codecs: [], precision: 10, maxTimeMs: 8_000, runs: perMode(1, 2, 2, 2, 2, 2), iterations: perMode(10_000, 300, 5_000, 1_000, 1_000, 4_000), warmup: perMode(5_000, 1_000, 500, 100, 100, 400) },
   // A page's WebSocket keeps 1,000 messages/s with sub-millisecond p50 in Chromium here, not 5,000 (README).
-  browser: { ...COMMON, codecs: [], rates: [1_000], iterations: perMode(100_000, 1_000, 20_000, 0, 1_000, 4_000), warmup: perMode(20_000, 500, 10_000, 0, 200, 400) },
+  browser: { ...COMMON, codecs: [], rates: [1_000], runs: perMode(3, 3, 3, 3, 3, 3), iterations: perMode(100_000, 1_000, 20_000, 0, 1_000, 4_000), warmup: perMode(20_000, 500, 10_000, 0, 200, 400) },
 };
 
 /** A fresh, mutable copy of a profile's settings, with `codecs` filled in. */
 export function defaultSettings(profile: Profile, allCodecs: readonly string[]): Settings {
   const d = DEFAULTS[profile];
-  return { ...d, codecs: [...allCodecs], payloads: [...d.payloads], modes: [...d.modes], iterations: { ...d.iterations }, warmup: { ...d.warmup }, userMessages: [], excluded: [] };
+  return { ...d, codecs: [...allCodecs], payloads: [...d.payloads], modes: [...d.modes], runs: { ...d.runs }, iterations: { ...d.iterations }, warmup: { ...d.warmup }, userMessages: [], excluded: [] };
 }
 
 

@@ -119,9 +119,9 @@ export function userMessagesOf(files: readonly UserMessagesFile[], payload: Payl
 }
 
 /** `count` messages of a user's file, in the file's order, over and over. */
-export function cycleUserMessages(files: readonly UserMessagesFile[], payload: PayloadName, count: number): Message[] {
+export function cycleUserMessages(files: readonly UserMessagesFile[], payload: PayloadName, count: number, start = 0): Message[] {
   const { messages } = userMessagesOf(files, payload);
   const out = new Array<Message>(count);
-  for (let i = 0; i < count; i++) out[i] = messages[i % messages.length]!;
+  for (let i = 0; i < count; i++) out[i] = messages[(start + i) % messages.length]!;
   return out;
 }

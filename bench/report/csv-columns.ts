@@ -213,6 +213,7 @@ export const CSV_COLUMNS: readonly string[] = [
   "run_elapsed_ms",
   ...ACCOUNT_PHASES.map(accountColumn),
   "run_peak_rss_bytes",
+  "precision_pct",
   "runtime",
   "runtime_version",
   "os",

@@ -8,6 +8,7 @@
  */
 
 import { overlapsOne } from "../harness/pairing.ts";
+import { markPrecision } from "../harness/ratios.ts";
 import type { BenchResults, CalibrationCheck, CaseRatios, CaseResult, Comparison, Environment, Estimate, Knee } from "../harness/results.ts";
 import { MODE_NAMES, type ClientKind, type Mode } from "../harness/settings.ts";
 import type { LatencyPercentiles, SocketFigures } from "../harness/socket-results.ts";
@@ -367,6 +368,9 @@ export function resultsFromCsv(text: string): BenchResults {
     });
   const cases = rows.map((r) => r.c);
   const first = rows[0]?.get ?? (() => undefined);
+  // The precision the run asked for: its codec-mode ratios still wider than it are marked again.
+  const precision = num(first("precision_pct"));
+  if (Number.isFinite(precision)) markPrecision(cases, precision);
   const socket = rows.find((r) => r.c.mode !== "codec");
   const environment = environmentOf(first);
   // A client that ran somewhere else (a browser beside Bun's own rows) has its own machine.
@@ -388,7 +392,7 @@ export function resultsFromCsv(text: string): BenchResults {
       modes,
       iterations: perMode((c) => c?.iterations),
       warmup: perMode((c) => c?.warmup),
-      runs: cases.length > 0 ? Math.max(...cases.map((c) => c.runs)) : NaN,
+      runs: perMode((c) => (c ? Math.max(...cases.filter((x) => x.mode === c.mode).map((x) => x.runs)) : undefined)),
       seed: num(first("seed")),
       fixed: first("fixed") === "true",
       window: socket ? num(socket.get("window")) : NaN,
@@ -397,6 +401,7 @@ export function resultsFromCsv(text: string): BenchResults {
       deflate: rows.some((r) => r.get("deflate") === "true"),
       validate: rows.some((r) => r.get("route_validate") === "true"),
       members: num(rows.find((r) => r.c.mode === "route")?.get("route_members")),
+      ...(Number.isFinite(precision) ? { precision } : {}),
       // Not in a CSV.
       ...{ sweep: false, stallTimeoutMs: NaN, userMessages: [], allowLossy: false, excluded: [], minBatchNs: NaN },
       client: (socket ?? rows[0])?.c.client ?? "inprocess",

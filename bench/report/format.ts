@@ -61,13 +61,16 @@ export function codecLabel(c: { codec: string; standard: boolean; flags: readonl
   return `${c.codec}${c.standard ? "" : "*"}${c.flags.includes("lossy") ? "!" : ""}`;
 }
 
-/** A ratio and the half-width of its interval in percent: "0.82 ±6%", "≈1.01 ±3.0%" when the interval holds 1. */
+/** A ratio and the half-width of its interval in percent: "0.82 ±6%", "≈1.01 ±3.0%" when the interval holds 1, "1.35 ±9.9%†" when wider than the run's --precision. */
 export function ratioText(r: Comparison | undefined): string {
   if (!r) return "-";
   const half = Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio) * 100;
   const interval = r.rounds < 2 ? "" : ` ±${half < 9.95 ? half.toFixed(1) : Math.round(half)}%`;
-  return `${r.overlap ? "≈" : ""}${ratioFigure(r.ratio)}${interval}`;
+  return `${r.overlap ? "≈" : ""}${ratioFigure(r.ratio)}${interval}${r.wide ? PRECISION_MARK : ""}`;
 }
+
+/** After a ratio whose interval is wider than the run's --precision asked. */
+export const PRECISION_MARK = "†";
 
 /** A ratio to two decimals, or to two significant digits below 0.1 (a field read in 25 ns against a 6 µs decode is 0.0043, not 0.00). */
 export function ratioFigure(ratio: number): string {

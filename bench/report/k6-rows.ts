@@ -201,7 +201,7 @@ function k6Run(all: readonly K6Case[]): BenchResults {
       modes: ["latency"],
       iterations: { codec: NaN, roundtrip: NaN, stream: NaN, fanout: NaN, latency: NaN, route: NaN },
       warmup: { codec: NaN, roundtrip: NaN, stream: NaN, fanout: NaN, latency: NaN, route: NaN },
-      runs: 1,
+      runs: { codec: NaN, roundtrip: NaN, stream: NaN, fanout: NaN, latency: 1, route: NaN },
       seed: NaN,
       fixed: false,
       window: NaN,

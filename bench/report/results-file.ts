@@ -11,6 +11,7 @@
 
 import { withRatios } from "../harness/ratios.ts";
 import type { BenchResults } from "../harness/results.ts";
+import { MODE_NAMES } from "../harness/settings.ts";
 import { resultsFromCsv } from "./csv-read.ts";
 import { ReportError } from "./report-errors.ts";
 import { orderFrom, roundsFrom } from "./results-json.ts";
@@ -21,6 +22,9 @@ function resultsFromJson(text: string): BenchResults {
   if (!Array.isArray(results.cases)) throw new ReportError("NOT_RESULTS", "not a results JSON: no cases");
   // Format 2 writes the long lists as tables (results-json.ts); format 1 as they are in memory.
   results.order = orderFrom((results.order ?? {}) as unknown as Parameters<typeof orderFrom>[0]);
+  // Files written before runs were set per mode held one number for every mode.
+  const runs = results.settings?.runs as unknown;
+  if (typeof runs === "number") results.settings.runs = Object.fromEntries(MODE_NAMES.map((m) => [m, runs])) as BenchResults["settings"]["runs"];
   for (const c of results.cases) {
     c.raw = roundsFrom((c.raw ?? []) as unknown as Parameters<typeof roundsFrom>[0]);
     reviveNulls(c as unknown as Record<string, unknown>);

@@ -11,9 +11,9 @@ import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
 import { calibrationLines, labFieldLines } from "./field-table.ts";
 import { fidelityLines } from "./fidelity-table.ts";
 import { patternLines, routeLines } from "./patterns-table.ts";
-import { codecLabel, count, formatNs, mebibytes, pad, percent, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
+import { codecLabel, count, formatNs, mebibytes, pad, percent, PRECISION_MARK, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { roundToRoundNoise } from "../harness/pairing.ts";
-import { widestRatioInterval } from "../harness/ratios.ts";
+import { codecModeRatios, widestRatioInterval } from "../harness/ratios.ts";
 import { KNEE_RULE, knees } from "../harness/knee.ts";
 import { verdictLines } from "./verdict.ts";
 import { accountLines } from "./account-lines.ts";
@@ -271,7 +271,7 @@ function noiseLines(cases: readonly CaseResult[]): string[] {
   if (noise === undefined) return [];
   const lines = [`Machine noise: JSON's time per message typically changed by ${(100 * noise).toFixed(1)}% from one round to the next.`];
   if (widest !== undefined && widest > TOO_WIDE) {
-    lines.push(`WARNING: too noisy to separate codecs less than ${Math.ceil(100 * widest)}% apart (the widest ratio interval); more --runs or a quieter machine.`);
+    lines.push(`WARNING: too noisy to separate codecs less than ${Math.ceil(100 * widest)}% apart (the widest ratio interval); a longer --max-time or a quieter machine.`);
   }
   return lines;
 }
@@ -353,11 +353,18 @@ function compressionLines(cases: readonly CaseResult[], wide: boolean): string[]
   return lines;
 }
 
+/** "3 run(s)", or per mode where they differ: "codec 1, roundtrip 3, stream 3 run(s)". */
+function runsText(s: BenchResults["settings"], modes: readonly Mode[]): string {
+  const shown = modes.length > 0 ? modes : s.modes;
+  const counts = [...new Set(shown.map((m) => s.runs[m]))];
+  return counts.length === 1 ? `${counts[0]} run(s)` : `${shown.map((m) => `${m} ${s.runs[m]}`).join(", ")} run(s)`;
+}
+
 export function formatTable(results: BenchResults, options: TableOptions = {}): string {
   const wide = options.wide === true;
   const s = results.settings;
   const lines: string[] = [];
-  lines.push(`${s.fixed ? "The article's identical messages" : "Varied messages"}, ${s.runs} run(s) through them per case.`);
+  lines.push(`${s.fixed ? "The article's identical messages" : "Varied messages"}, ${runsText(s, [...new Set(results.cases.map((c) => c.mode))])} through them per case.`);
   lines.push(`"vs json" / "vs raw": ratio to that codec, paired round by round (median of the per-round`);
   lines.push(`ratios; below 6 rounds, their geometric mean), ± its 95% interval; ≈: the interval holds 1.`);
   lines.push(...fidelityLines(results));
@@ -407,6 +414,10 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
     }
   }
   lines.push(...labFieldLines(results), ...calibrationLines(results));
+  if (results.cases.some((c) => codecModeRatios(c).some((r) => r.wide))) {
+    lines.push("");
+    lines.push(`${PRECISION_MARK}: its interval is still wider than the ±${s.precision ?? "?"}% asked (--precision); the time allowed ran out first (--max-time).`);
+  }
   if (results.cases.some((c) => !c.standard)) {
     lines.push("");
     lines.push("* non-standard: msgpackr records are not MessagePack that other decoders can read.");

@@ -17,7 +17,7 @@ import { CAN_COMPILE } from "../../bench/harness/loops.ts";
 import { calibrateClock, performanceClock } from "../../bench/harness/clock.ts";
 import type { Progress } from "../../bench/harness/progress.ts";
 import type { BenchResults } from "../../bench/harness/results.ts";
-import { defaultSettings, parseInteger, parseRates, type Mode, type Settings } from "../../bench/harness/settings.ts";
+import { defaultSettings, MODE_NAMES, parseInteger, parseRates, type Mode, type Settings } from "../../bench/harness/settings.ts";
 import { ROW_HEAD, rowCells } from "../../bench/report/cells.ts";
 import { chartSpecs, errorBarsPlugin } from "../../bench/report/charts.ts";
 import { withPercentileTicks } from "../../bench/report/latency-charts.ts";
@@ -103,7 +103,8 @@ function showSettings(s: Settings, catalog: CodecCatalog): void {
   $<HTMLInputElement>("members").value = String(s.members);
   $<HTMLInputElement>("validate").checked = s.validate;
   $<HTMLInputElement>("rate").value = ratesText(s);
-  $<HTMLInputElement>("runs").value = String(s.runs);
+  // One field for every mode (the page's profile runs each mode the same number of times).
+  $<HTMLInputElement>("runs").value = String(Math.max(...PAGE_MODES.map((m) => s.runs[m])));
   $<HTMLInputElement>("seed").value = String(s.seed);
   $<HTMLInputElement>("fixed").checked = s.fixed;
 }
@@ -129,7 +130,7 @@ function readSettings(base: Settings): Settings {
     members: int("members", 1, 1024),
     validate: $<HTMLInputElement>("validate").checked,
     ...parseRates("latency msgs/s", $<HTMLInputElement>("rate").value),
-    runs: int("runs", 1, 1000),
+    runs: Object.fromEntries(MODE_NAMES.map((m) => [m, int("runs", 1, 1000)])) as Record<Mode, number>,
     seed: int("seed", 0, 0xffffffff),
     fixed: $<HTMLInputElement>("fixed").checked,
   };

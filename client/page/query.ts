@@ -36,8 +36,8 @@ export function settingsToQuery(settings: Settings, q: URLSearchParams): void {
   for (const m of PAGE_MODES) {
     q.set(`iterations-${m}`, String(settings.iterations[m]));
     q.set(`warmup-${m}`, String(settings.warmup[m]));
+    q.set(`runs-${m}`, String(settings.runs[m]));
   }
-  q.set("runs", String(settings.runs));
   q.set("seed", String(settings.seed));
   q.set("window", String(settings.window));
   q.set("stall-timeout", String(settings.stallTimeoutMs / 1000));
@@ -76,7 +76,7 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings, catalog: C
     payloads: list("payloads", [...PAYLOAD_NAMES, ...base.userMessages.map((f) => f.name)], base.payloads),
     allowLossy: q.has("allow-lossy") ? q.get("allow-lossy") === "1" : base.allowLossy,
     iterations: perMode("iterations", base.iterations, 1),
-    runs: int("runs") ?? base.runs,
+    runs: perMode("runs", base.runs, 1),
     warmup: perMode("warmup", base.warmup, 0),
     seed: int("seed", 0) ?? base.seed,
     fixed: q.has("fixed") ? q.get("fixed") === "1" || q.get("fixed") === "true" : base.fixed,

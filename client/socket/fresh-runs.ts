@@ -78,7 +78,7 @@ async function routeRun(p: PayloadRun, s: SocketCase, count: number, label: stri
 export async function runFreshConnections(p: PayloadRun, rng: () => number): Promise<PayloadOutcome> {
   const { settings, ctx, mode } = p;
   let done = 0;
-  for (let run = 0; run < settings.runs; run++) {
+  for (let run = 0; run < settings.runs[mode]; run++) {
     const codecs = shuffled(p.cases, rng);
     p.order.push(codecs.map((s) => s.codec));
     for (let position = 0; position < codecs.length; position++) {
@@ -100,7 +100,7 @@ export async function runFreshConnections(p: PayloadRun, rng: () => number): Pro
         });
         const at = { run, round: run, position };
         if (mode === "route") {
-          s.plannedRounds = settings.runs * ROUTE_ROUNDS;
+          s.plannedRounds = settings.runs[mode] * ROUTE_ROUNDS;
           const rounds = await inPhaseAsync(ctx.ledger, "timed", () => routeRun(p, s, settings.iterations[mode], `run${run + 1}`, run, ROUTE_ROUNDS));
           rounds.forEach((ways, k) => s.error === undefined && recordRoute(s, ways, { run, round: run * ROUTE_ROUNDS + k, position }));
         } else record(s, await inPhaseAsync(ctx.ledger, "timed", () => runOnce(p, s, settings.iterations[mode], `run${run + 1}`)), at);

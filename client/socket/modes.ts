@@ -178,7 +178,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   const source = { client: ctx.client, clientLibrary: ctx.clientLibrary, libraryVersion: ctx.libraryVersion, catalog: ctx.catalog, ...(ctx.backplane ? { backplane: ctx.backplane } : {}) };
   // A sweep's bisections count as steps too (an upper bound: most codecs need fewer).
   const stepsOfMode = (m: SocketMode): number => steps.get(m)!.length + (m === "latency" && settings.sweep ? MAX_BISECTIONS : 0);
-  const total = modes.reduce((n, m) => n + stepsOfMode(m), 0) * settings.payloads.length * settings.codecs.length * settings.runs;
+  const total = modes.reduce((n, m) => n + stepsOfMode(m) * settings.runs[m], 0) * settings.payloads.length * settings.codecs.length;
   const rng = createRng(settings.seed ^ 0x2545f491);
   const order: Record<string, string[][][]> = {};
   const ran: { s: SocketCase; settings: Settings }[] = [];
@@ -197,12 +197,12 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
       messagesOf: (s) => messagesOf(payload, s.codec),
       order: [],
       progress: (stage, codec, run, done) =>
-        ctx.onProgress?.({ stage, mode, codec, payload, run, runs: settings.runs, done: Math.round(finished + done), total, elapsedMs: now() - started }),
+        ctx.onProgress?.({ stage, mode, codec, payload, run, runs: settings.runs[mode], done: Math.round(finished + done), total, elapsedMs: now() - started }),
       options: (s, count, label) => caseOptions(ctx, settings, s, messagesOf(payload, s.codec), count, `${ctx.client}-${label}-${mode}-${s.codec}-${payload}${s.rate ? `-${s.rate}` : ""}-${Date.now().toString(36)}-${connection++}`),
     };
     order[mode]!.push(p.order);
     outcome = runsInRounds(mode, settings) ? await runInRounds(p, rng) : await runFreshConnections(p, rng);
-    finished += settings.codecs.length * settings.runs;
+    finished += settings.codecs.length * settings.runs[mode];
     const results: CaseResult[] = [];
     for (const s of p.cases) {
       // A case that never ran a slice (stopped or aborted before its turn) is not reported.

@@ -73,7 +73,7 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
   const slice = mode === "latency" ? latencySliceSize(iterations) : socketSliceSize(iterations, mode === "roundtrip" ? 1 : settings.window);
   const roundsPerRun = Math.ceil(iterations / slice);
   for (const s of p.cases) {
-    s.plannedRounds = settings.runs * roundsPerRun;
+    s.plannedRounds = settings.runs[mode] * roundsPerRun;
     s.slice = slice;
   }
   // Every case keeps a connection to each server process; round k runs on server k mod n.
@@ -91,7 +91,7 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
       if (unreachable(s.error)) return { stopped: false, aborted: `${mode} ${s.codec} ${p.payload}: ${s.error}` };
     }
     let done = 0;
-    for (let run = 0; run < settings.runs; run++) {
+    for (let run = 0; run < settings.runs[mode]; run++) {
       await inPhaseAsync(ctx.ledger, "collections", async () => {
         for (const server of servers) await ctx.serverGc?.(server);
         if (ctx.gc) ctx.gc();

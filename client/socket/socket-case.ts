@@ -343,7 +343,7 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
   if (!standard) flags.push("non-standard");
   if (isRaw) flags.push("transport-baseline");
   const runs = new Set(s.runs.map((r) => r.run)).size;
-  if (ok && s.runs.length < (s.plannedRounds ?? settings.runs)) flags.push("partial");
+  if (ok && s.runs.length < (s.plannedRounds ?? settings.runs[s.mode])) flags.push("partial");
   // latency: the client could not send at the rate asked for; the latencies are of a lighter load.
   if (ok && s.mode === "latency" && (socket.achievedRate ?? 0) < 0.99 * (socket.targetRate ?? 0)) flags.push("below-rate");
   return {

@@ -10,6 +10,7 @@
 import { serveAsChild } from "../../../client/child-protocol.ts";
 import { calibrateClock, performanceClock } from "../../harness/clock.ts";
 import type { ForkSpan } from "../../harness/codec-mode-spans.ts";
+import type { PayloadName } from "../../../protocols/messages.ts";
 import { runCodecMode } from "../../harness/codec-mode.ts";
 import { loadPlan, type PlanSpec } from "../../harness/plan.ts";
 import { fullGc, libraryVersion } from "../environment.ts";
@@ -18,6 +19,8 @@ export interface CodecModeJob {
   plan: PlanSpec;
   /** This process's share of the runs. */
   span: ForkSpan;
+  /** The payloads it times (a span for precision times only those short of it). */
+  payloads: PayloadName[];
 }
 
 await serveAsChild<CodecModeJob>("codec-mode process", async (job, side) => {
@@ -33,5 +36,6 @@ await serveAsChild<CodecModeJob>("codec-mode process", async (job, side) => {
     shouldStop: side.shouldStop,
     ledger: side.ledger,
     span: job.span,
+    payloads: job.payloads,
   });
 });

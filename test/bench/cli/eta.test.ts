@@ -3,6 +3,7 @@
  * timings (or built-in figures) for what has not, corrected by this run's
  * speed; elapsed time counts from the start of the run.
  */
+import { everyMode } from "../../helpers/settings.ts";
 import { describe, expect, it } from "vitest";
 import { RunEstimate } from "../../../bench/cli/eta.ts";
 import type { Progress } from "../../../bench/harness/progress.ts";
@@ -13,7 +14,7 @@ const settings: Settings = {
   codecs: ["json", "custom-binary"],
   payloads: ["small", "large"],
   modes: ["codec", "stream"],
-  runs: 2,
+  runs: everyMode(2),
   iterations: { codec: 1000, roundtrip: 1000, stream: 1000, fanout: 1000, latency: 1000, route: 1000 },
 };
 const plan = [

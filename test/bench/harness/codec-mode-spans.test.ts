@@ -2,7 +2,7 @@
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../../bench/harness/clock.ts";
-import { forkSpans, mergeForks } from "../../../bench/harness/codec-mode-spans.ts";
+import { CodecModeSpans, forkSpans, mergeForks, type SpanRunner } from "../../../bench/harness/codec-mode-spans.ts";
 import { runCodecMode } from "../../../bench/harness/codec-mode.ts";
 import { testSettings } from "../../helpers/settings.ts";
 
@@ -58,5 +58,82 @@ describe("mergeForks", () => {
     const c = merged.cases.find((x) => x.codec === broken.codec && x.payload === broken.payload)!;
     expect(c.verified).toBe(false);
     expect(c.error).toBe("round 9 threw: Error: out of luck");
+  });
+});
+
+describe("CodecModeSpans: the planned spans, then more for precision", () => {
+  const codecs = ["json", "custom-binary"].map((n) => BUILT_IN.get(n)!);
+  const clock: Clock = { name: "performance.now", now: () => performance.now() };
+  const calibration = { resolutionNs: 100, overheadNs: 40 };
+
+  /** A runner in this process that records every span it was asked for. */
+  function recorder(settings: ReturnType<typeof testSettings>): { asked: { span: { from: number; to: number }; payloads: readonly string[] }[]; runner: SpanRunner } {
+    const asked: { span: { from: number; to: number }; payloads: readonly string[] }[] = [];
+    return {
+      asked,
+      runner: async (span, payloads, side) => {
+        asked.push({ span, payloads });
+        return { result: await runCodecMode(settings, { codecs, clock, calibration, span, payloads, onProgress: side.progress, onCaseDone: side.caseDone }) };
+      },
+    };
+  }
+
+  it("without a precision, runs the planned spans only, one per fork, and pools them", async () => {
+    const settings = testSettings({ payloads: ["small", "medium"], iterations: { codec: 600 }, runs: 1, warmup: { codec: 50 }, precision: undefined });
+    const { asked, runner } = recorder(settings);
+    const progress: number[] = [];
+    const spans = new CodecModeSpans({ settings, forks: 3, codecs: codecs.length, now: clock.now, hooks: { onProgress: (e) => progress.push(e.done / e.total) } });
+    const { result, error } = await spans.run(runner);
+    expect(error).toBeUndefined();
+    expect(asked.map((a) => a.span)).toEqual(forkSpans(1, 3));
+    expect(asked.every((a) => a.payloads.join() === "small,medium")).toBe(true);
+    expect(result.cases).toHaveLength(4);
+    for (const c of result.cases) expect(c.flags).not.toContain("partial");
+    // Progress runs across the spans, never back, to the end.
+    expect(progress.every((p, i) => i === 0 || p >= progress[i - 1]! - 1e-9)).toBe(true);
+    expect(progress.at(-1)).toBeCloseTo(1, 1);
+  });
+
+  it("with a precision out of reach, adds spans of the payloads short of it, past the planned runs, until the time allowed is spent", async () => {
+    const settings = testSettings({ payloads: ["small", "medium"], iterations: { codec: 600 }, runs: 1, warmup: { codec: 50 }, precision: 0.01, maxTimeMs: 3_000 });
+    const { asked, runner } = recorder(settings);
+    const started = performance.now();
+    const { result } = await new CodecModeSpans({ settings, forks: 2, codecs: codecs.length, now: clock.now, hooks: {} }).run(runner);
+    expect(performance.now() - started).toBeLessThan(3_000 + 2_000);
+    const more = asked.slice(2);
+    expect(more.length).toBeGreaterThan(0);
+    for (const a of more) {
+      expect(a.payloads).toHaveLength(1);
+      expect(a.span.from).toBeGreaterThanOrEqual(1);
+    }
+    // Each payload's spans follow one another: no message position is timed twice.
+    for (const payload of ["small", "medium"]) {
+      const mine = more.filter((a) => a.payloads[0] === payload).map((a) => a.span);
+      for (let i = 1; i < mine.length; i++) expect(mine[i]!.from).toBeCloseTo(mine[i - 1]!.to, 9);
+    }
+    const small = result.cases.find((c) => c.payload === "small" && c.codec === "custom-binary")!;
+    const planned = await runCodecMode(settings, { codecs, clock, calibration, span: { from: 0, to: 1 } });
+    expect(small.rounds).toBeGreaterThan(planned.cases.find((c) => c.payload === "small" && c.codec === "custom-binary")!.rounds);
+  });
+
+  it("with a precision already met, adds nothing", async () => {
+    // Two spans of a few rounds each have wide intervals; this precision takes any.
+    const settings = testSettings({ payloads: ["small"], iterations: { codec: 600 }, runs: 1, warmup: { codec: 50 }, precision: 1e9, maxTimeMs: 60_000 });
+    const { asked, runner } = recorder(settings);
+    await new CodecModeSpans({ settings, forks: 2, codecs: codecs.length, now: clock.now, hooks: {} }).run(runner);
+    expect(asked).toHaveLength(2);
+  });
+
+  it("a span that fails ends the spans there, keeping what it and the ones before finished, and says why", async () => {
+    const settings = testSettings({ payloads: ["small"], iterations: { codec: 600 }, runs: 1, warmup: { codec: 50 }, precision: 0.01, maxTimeMs: 60_000 });
+    const { runner } = recorder(settings);
+    let calls = 0;
+    const failing: SpanRunner = async (span, payloads, side) => (++calls === 2 ? { error: "a codec-mode process failed (exit 1)", partial: [] } : runner(span, payloads, side));
+    const spans = new CodecModeSpans({ settings, forks: 3, codecs: codecs.length, now: clock.now, hooks: {} });
+    const { result, error } = await spans.run(failing);
+    expect(calls).toBe(2);
+    expect(error).toBe("a codec-mode process failed (exit 1)");
+    expect(result.cases.every((c) => c.flags.includes("partial"))).toBe(true);
+    expect(spans.held().cases).toHaveLength(result.cases.length);
   });
 });

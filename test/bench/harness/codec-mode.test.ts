@@ -5,6 +5,9 @@ import { runCodecMode, type CodecModeContext } from "../../../bench/harness/code
 import { minBatchNs } from "../../../bench/harness/schedule.ts";
 import type { Settings } from "../../../bench/harness/settings.ts";
 import { testSettings } from "../../helpers/settings.ts";
+import { messagesFor } from "../../../bench/harness/generator.ts";
+
+const performanceClockForTests: Clock = { name: "performance.now", now: () => performance.now() };
 import type { Message } from "../../../protocols/messages.ts";
 import type { Codec } from "../../../protocols/codec.ts";
 
@@ -128,11 +131,10 @@ describe("harness failure handling", () => {
         const inner = json.forPayload(p);
         return {
           encode: (m) => {
-            // Before timing: verification (300 calls, and 900 for the echo, read-one and
-            // validated loops' own messages), warm-up (300 + 100) and the cost estimate
-            // (64 to 64 + 256 + 300): 1664 to 2220 calls. Each of the three runs adds 600,
-            // and 900 for those loops' frames, so call 3000 always falls in a run.
-            if (p === "medium" && ++calls >= 3000) throw new Error("encoder ran out of luck");
+            // Before timing: the verifying pass (300 calls) and the echo's warm-up on its first
+            // chunk (300). Each of the three runs adds 300, and up to 300 for the echo, so call
+            // 1000 always falls in a run.
+            if (p === "medium" && ++calls >= 1000) throw new Error("encoder ran out of luck");
             return inner.encode(m);
           },
           decode: inner.decode,
@@ -168,26 +170,41 @@ describe("harness failure handling", () => {
   });
 });
 
-describe("a span of the passes (one process of several)", () => {
-  it("times only the rounds whose place falls in the span, numbered as in the whole run", async () => {
-    // A coarse fake clock and known costs make the slices the same every time: 5 rounds per pass.
+describe("a span of the runs (one process of several)", () => {
+  it("times the span's messages only, in slices that never cross a run's end", async () => {
+    // A coarse fake clock and known costs make the slices the same every time.
     const fake = coarseClock(100_000, 50);
     const calibration = calibrateClock(fake.clock, 50, 20_000, 5);
     const codecs = [fixedCostCodec("a", fake.advance, 260, 410), fixedCostCodec("b", fake.advance, 300, 500)];
     const settings = testSettings({ payloads: ["small"], iterations: { codec: 200_000 }, runs: 2, warmup: { codec: 100 } });
     const part = await runCodecMode(settings, { codecs, clock: fake.clock, calibration, span: { from: 0.5, to: 1.5 } });
-    const perRun = Math.ceil(200_000 / part.slices.small!);
-    expect(perRun).toBeGreaterThanOrEqual(4);
+    const size = part.slices.small!;
     for (const c of part.cases) {
       expect(c.error).toBe("");
       expect(c.flags).not.toContain("partial");
-      const places = c.raw.map((r) => r.run + (r.round % perRun) / perRun);
-      expect(Math.min(...places)).toBeGreaterThanOrEqual(0.5);
-      expect(Math.max(...places)).toBeLessThan(1.5);
-      // The second half of pass 0 and the first half of pass 1: one pass's worth of rounds.
+      // The second half of run 0 and the first half of run 1: one run's worth of messages, each half in slices of its own.
       expect(c.runs).toBe(2);
-      expect(c.rounds).toBe(perRun);
-      for (const r of c.raw) expect(Math.floor(r.round / perRun)).toBe(r.run);
+      expect(c.rounds).toBe(2 * Math.ceil(100_000 / size));
+      expect(c.raw.filter((r) => r.run === 0)).toHaveLength(Math.ceil(100_000 / size));
     }
+  });
+
+  it("makes only the span's messages: a span past the first run holds the run's messages again", async () => {
+    const seen: Message[] = [];
+    const json = BUILT_IN.get("json")!;
+    const recording: Codec = { ...json, name: "recording", forPayload: (p) => ({ ...json.forPayload(p), encode: (m) => (seen.push(m), json.forPayload(p).encode(m)) }) };
+    const settings = testSettings({ payloads: ["small"], iterations: { codec: 100 }, runs: 1, warmup: { codec: 1 } });
+    await runCodecMode(settings, { codecs: [recording], clock: performanceClockForTests, calibration: { resolutionNs: 100, overheadNs: 40 }, span: { from: 1.25, to: 1.5 } });
+    // Positions 125..150 are messages 25..50 of the run's sequence.
+    const all = messagesFor(settings, "small", 100);
+    const texts = new Set(seen.map((m) => JSON.stringify(m)));
+    expect(texts).toEqual(new Set(all.slice(25, 50).map((m) => JSON.stringify(m))));
+  });
+
+  it("times only the payloads asked for", async () => {
+    const result = await runCodecMode(...realRun([BUILT_IN.get("json")!], 1, { payloads: ["medium"] }));
+    expect(result.cases.map((c) => c.payload)).toEqual(["medium"]);
+    expect(result.order[0]).toEqual([]);
+    expect(Object.keys(result.payloadMs)).toEqual(["medium"]);
   });
 });

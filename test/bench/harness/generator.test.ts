@@ -30,6 +30,16 @@ describe("payloads", () => {
     }
   });
 
+  it("any stretch of a seed's sequence is made on its own, and is what the whole sequence holds there", () => {
+    for (const p of PAYLOAD_NAMES) {
+      const whole = makeMessages(p, { count: 10_000, seed: 9, fixed: false });
+      // Across a block's edge (every 4,096 messages) and from the very start.
+      for (const [start, count] of [[0, 5], [4_090, 12], [8_000, 2_000]] as const) {
+        expect(makeMessages(p, { count, seed: 9, fixed: false, start }), `${p} from ${start}`).toEqual(whole.slice(start, start + count));
+      }
+    }
+  });
+
   it("a different seed gives different messages, and every message in a loop differs", () => {
     const a = makeMessages("medium", { count: 1000, seed: 1, fixed: false });
     const b = makeMessages("medium", { count: 1000, seed: 2, fixed: false });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { caseOf } from "../../helpers/cases.ts";
 import type { CaseResult, SliceFigures } from "../../../bench/harness/results.ts";
 import { baselineCase } from "../../../bench/harness/pairing.ts";
-import { caseRatios, widestRatioInterval, withRatios } from "../../../bench/harness/ratios.ts";
+import { caseRatios, widestInterval, widestRatioInterval, withRatios } from "../../../bench/harness/ratios.ts";
 
 describe("each case beside its run's baselines", () => {
   const cases = [
@@ -104,5 +104,19 @@ describe("the results' ratios", () => {
     expect(widestRatioInterval(withRatios([json, tight]).cases)).toBe(0);
     expect(widestRatioInterval(withRatios([json, tight, loose]).cases)).toBeCloseTo(0.2, 12);
     expect(widestRatioInterval(withRatios([json]).cases)).toBeUndefined();
+  });
+
+  it("with the precision a run asked for, marks each codec-mode ratio still wider than it, and no other", () => {
+    const json = caseOf("json", [100, 100, 100, 100, 100, 100]);
+    const tight = caseOf("tight", [50, 50, 50, 50, 50, 50]);
+    const loose = caseOf("loose", [40, 45, 50, 50, 55, 60]);
+    const cases = withRatios([json, tight, loose], 10).cases;
+    expect(cases.find((c) => c.codec === "tight")!.ratios!.vsJson!.wide).toBeUndefined();
+    expect(cases.find((c) => c.codec === "loose")!.ratios!.vsJson!.wide).toBe(true);
+    // ±20% is within a precision of 25%; no precision asked, nothing marked.
+    expect(withRatios([json, loose], 25).cases[1]!.ratios!.vsJson!.wide).toBeUndefined();
+    expect(withRatios([json, loose]).cases[1]!.ratios!.vsJson!.wide).toBeUndefined();
+    // The widest of a case's ratios: in process, echo, read-one, validated.
+    expect(widestInterval(cases.find((c) => c.codec === "loose")!)).toBeCloseTo(0.2, 12);
   });
 });

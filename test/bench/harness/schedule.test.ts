@@ -8,8 +8,8 @@ describe("minBatchNs", () => {
     expect(minBatchNs({ resolutionNs: 1000, overheadNs: 20 })).toBe(100_000);
   });
 
-  it("is 1000x the read cost when reading the clock is the larger cost", () => {
-    expect(minBatchNs({ resolutionNs: 40, overheadNs: 25 })).toBe(25_000);
+  it("is 100x the read cost when reading the clock is the larger cost", () => {
+    expect(minBatchNs({ resolutionNs: 20, overheadNs: 25 })).toBe(2_500);
   });
 });
 

@@ -55,7 +55,7 @@ describe("defaultSettings", () => {
     expect(s.payloads).toEqual([...ARTICLE_PAYLOADS]);
     expect(s.iterations).toEqual(DEFAULTS.default.iterations);
     expect(s.warmup).toEqual(DEFAULTS.default.warmup);
-    expect(s.runs).toBe(DEFAULTS.default.runs);
+    expect(s.runs).toEqual(DEFAULTS.default.runs);
   });
 
   it("returns independent copies: changing one changes neither DEFAULTS nor another copy", () => {
@@ -67,31 +67,49 @@ describe("defaultSettings", () => {
     a.modes.push("fanout");
     a.iterations.stream = 1;
     a.warmup.codec = 1;
-    a.runs = 99;
+    a.runs.stream = 99;
     expect(JSON.stringify(DEFAULTS)).toBe(before);
     expect(b.codecs).toEqual(["json"]);
     expect(b.payloads).toEqual([...ARTICLE_PAYLOADS]);
     expect(b.modes).toEqual(DEFAULTS.quick.modes);
     expect(b.iterations.stream).toBe(DEFAULTS.quick.iterations.stream);
     expect(b.warmup.codec).toBe(DEFAULTS.quick.warmup.codec);
-    expect(b.runs).toBe(DEFAULTS.quick.runs);
+    expect(b.runs).toEqual(DEFAULTS.quick.runs);
   });
 
   it("makes the quick profile smaller than the default one in every mode", () => {
     for (const m of MODE_NAMES) {
       expect(DEFAULTS.quick.iterations[m], m).toBeLessThan(DEFAULTS.default.iterations[m]);
       expect(DEFAULTS.quick.warmup[m], m).toBeLessThanOrEqual(DEFAULTS.default.warmup[m]);
+      expect(DEFAULTS.quick.runs[m], m).toBeLessThanOrEqual(DEFAULTS.default.runs[m]);
     }
-    expect(DEFAULTS.quick.runs).toBeLessThanOrEqual(DEFAULTS.default.runs);
+    // Ask for precision, not iterations: the quick look asks for less, in less time.
+    expect(DEFAULTS.quick.precision!).toBeGreaterThan(DEFAULTS.default.precision!);
+    expect(DEFAULTS.quick.maxTimeMs!).toBeLessThan(DEFAULTS.default.maxTimeMs!);
   });
 });
 
 describe("the page and the CLI agree", () => {
-  it("--help names the browser profile's iterations and warm-up for every mode, in its table's rows", () => {
+  it("--help names the browser profile's iterations, runs and warm-up for every mode, in its table's rows", () => {
     const rows = HELP.split("\n").filter((l) => /^ {4}in a browser /.test(l));
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(3);
     expect(rows[0]!.trim().split(/ +/).slice(3).map(Number)).toEqual(MODE_NAMES.map((m) => DEFAULTS.browser.iterations[m]));
-    expect(rows[1]!.trim().split(/ +/).slice(3).map(Number)).toEqual(MODE_NAMES.map((m) => DEFAULTS.browser.warmup[m]));
+    expect(rows[1]!.trim().split(/ +/).slice(3).map(Number)).toEqual(MODE_NAMES.map((m) => DEFAULTS.browser.runs[m]));
+    expect(rows[2]!.trim().split(/ +/).slice(3).map(Number)).toEqual(MODE_NAMES.map((m) => DEFAULTS.browser.warmup[m]));
+  });
+
+  it("--precision and --max-time: a percentage or off, a duration in ms, s, m or h; --runs sets every mode's", () => {
+    const at = (...args: string[]) => parseBenchArgs(args).settings;
+    expect(at().precision).toBe(DEFAULTS.default.precision);
+    expect(at("--quick").maxTimeMs).toBe(DEFAULTS.quick.maxTimeMs);
+    expect(at("--precision", "5").precision).toBe(5);
+    expect(at("--precision", "2.5%").precision).toBe(2.5);
+    expect(at("--precision", "off").precision).toBeUndefined();
+    expect(at("--max-time", "2m").maxTimeMs).toBe(120_000);
+    expect(at("--max-time", "90s").maxTimeMs).toBe(90_000);
+    expect(at("--max-time", "500ms").maxTimeMs).toBe(500);
+    expect(at("--max-time", "45").maxTimeMs).toBe(45_000);
+    expect(Object.values(at("--runs", "4").runs)).toEqual(MODE_NAMES.map(() => 4));
   });
 
   it("--client chromium and firefox give exactly the page's defaults; browser is Chromium's other name", () => {
