@@ -208,33 +208,39 @@ export class CodecModeSpans {
     let going = true;
     for (const span of planned) if (going) going = await go(span, settings.payloads);
     const precision = settings.precision;
-    // Each payload short of the precision gets a span of its own, as long as the rounds it is
-    // expected to need, or as long as the time left allows; then the intervals are looked at again.
+    // The payload furthest from the precision gets a span of its own, as long as the rounds it is
+    // expected to need (at most doubling it) or as the time left allows; then the intervals are
+    // looked at again. Widest first: the time goes where the precision is least, and a cheap
+    // payload (the small message) may take several spans while a dear one needs none.
+    const given = new Set<string>();
     while (going && precision !== undefined) {
       const merged = mergeForks(this.parts, planned.length);
-      const wide = impreciseOn(withRatios(merged.cases).cases, precision);
-      let ran = false;
-      for (const [payload, far] of wide) {
-        if (!going) break;
-        const timed = runsOf.get(payload) ?? 0;
-        if (timed === 0) continue;
-        const msPerRun = (merged.payloadMs[payload] ?? 0) / timed;
-        const left = (settings.maxTimeMs ?? Infinity) - (now() - started);
-        const runs = Math.min(
-          timed * SPAN_FOR_PRECISION.maxShare,
-          timed * (NEED_MARGIN * far * far - 1),
-          SPAN_FOR_PRECISION.maxTimesPlanned * settings.runs.codec - timed,
-          left / Math.max(1e-9, msPerRun),
-        );
-        if (!(runs >= SPAN_FOR_PRECISION.min)) continue;
-        const from = nextOf.get(payload)!;
-        const span = { from, to: from + runs };
-        nextOf.set(payload, span.to);
-        total += unitsOf(span, [payload]);
-        going = await go(span, [payload]);
-        ran = true;
+      const next = [...impreciseOn(withRatios(merged.cases).cases, precision)]
+        .filter(([payload]) => !given.has(payload))
+        .map(([payload, far]) => {
+          const timed = runsOf.get(payload) ?? 0;
+          const msPerRun = (merged.payloadMs[payload] ?? 0) / Math.max(1e-9, timed);
+          const left = (settings.maxTimeMs ?? Infinity) - (now() - started);
+          const runs = Math.min(
+            timed * SPAN_FOR_PRECISION.maxShare,
+            timed * (NEED_MARGIN * far * far - 1),
+            SPAN_FOR_PRECISION.maxTimesPlanned * settings.runs.codec - timed,
+            left / Math.max(1e-9, msPerRun),
+          );
+          return { payload, far, runs: timed > 0 ? runs : 0 };
+        })
+        .sort((a, b) => b.far - a.far)[0];
+      if (!next) break;
+      // A payload the time or its cap leaves no span for is done; the next widest may still fit.
+      if (!(next.runs >= SPAN_FOR_PRECISION.min)) {
+        given.add(next.payload);
+        continue;
       }
-      if (!ran) break;
+      const from = nextOf.get(next.payload)!;
+      const span = { from, to: from + next.runs };
+      nextOf.set(next.payload, span.to);
+      total += unitsOf(span, [next.payload]);
+      going = await go(span, [next.payload]);
     }
     return { result: this.held(), ...(error !== undefined ? { error } : {}) };
   }
