@@ -205,6 +205,7 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
     shouldStop: () => control.stopRequested,
     onCaseDone: (c) => ledger.time("files", () => live.add(c)),
     ledger,
+    residentBytes: () => process.memoryUsage.rss(),
   };
   let failures = 0;
   let processes: CodecModeProcesses | undefined;

@@ -56,6 +56,13 @@ export interface CodecModeContext extends RunHooks {
   payloads?: readonly PayloadName[];
 }
 
+/**
+ * Resident memory past which a full collection follows a case's verifying pass. Each pass leaves
+ * its garbage (every message encoded and decoded once); a dozen codecs' passes back to back, on
+ * the game tick's large messages, held a process at 850 MiB where its rounds need 350-500.
+ */
+const RESIDENT_BUDGET = 400 * 1048576;
+
 export interface CodecModeResult {
   /** The cases that ran (every case of the payloads reached; a stop leaves the rest out). */
   cases: CaseResult[];
@@ -158,6 +165,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
     for (const c of cases) {
       if (c.error === undefined) c.prepare((stage) => progress(stage, c.codec.name, Math.floor(span.from)));
       done += 0.5 * (span.to - span.from);
+      if (ctx.gc && (ctx.residentBytes?.() ?? 0) > RESIDENT_BUDGET) inPhase(ledger, "collections", ctx.gc);
     }
     const floor = inPhase(ledger, "timed", () => loopFloor(messages.slice(0, Math.min(messages.length, iterations)), payload, ctx));
     const costs = cases.filter((c) => c.error === undefined).map((c) => ({ encodeNs: c.encodeCallNs, decodeNs: c.decodeCallNs }));

@@ -40,4 +40,6 @@ export interface RunHooks {
   onCaseDone?: (c: CaseResult) => void;
   /** Where the run's wall time goes (time-account.ts): each step counts its phases here. */
   ledger?: TimeLedger;
+  /** This process's resident memory now, bytes, where the runtime tells it (codec mode collects when it runs high). */
+  residentBytes?: () => number;
 }

@@ -37,5 +37,6 @@ await serveAsChild<CodecModeJob>("codec-mode process", async (job, side) => {
     ledger: side.ledger,
     span: job.span,
     payloads: job.payloads,
+    residentBytes: () => process.memoryUsage.rss(),
   });
 });
