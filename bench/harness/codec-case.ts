@@ -438,7 +438,7 @@ export class CodecCase {
       ...summaries,
       ...(this.readOne ? { keyAccess: this.codec.keyAccess ?? "decode" } : {}),
       ...(this.validated ? { addedChecks: ADDED_CHECKS[this.codec.decodeGuarantees ?? "none"] } : {}),
-      msgsPerS: ok ? 1e9 / summaries.total.mean : NaN,
+      msgsPerS: ok ? 1e9 / summaries.total.median : NaN,
       serializeBatches: batchPercentiles(runs.map((r) => r.serializeNs), this.sliceMessages),
       deserializeBatches: batchPercentiles(runs.map((r) => r.deserializeNs), this.sliceMessages),
       loopFloorNs,

@@ -58,7 +58,7 @@ function mergeCase(parts: readonly CaseResult[], roundOffsets: readonly number[]
     bytesMin: Math.min(...parts.map((c) => c.bytesMin)),
     bytesMax: Math.max(...parts.map((c) => c.bytesMax)),
     ...summaries,
-    msgsPerS: 1e9 / summaries.total.mean,
+    msgsPerS: 1e9 / summaries.total.median,
     serializeBatches: batchPercentiles(raw.map((r) => r.serializeNs), batch),
     deserializeBatches: batchPercentiles(raw.map((r) => r.deserializeNs), batch),
     loopFloorNs: floor,

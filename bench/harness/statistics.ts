@@ -9,6 +9,9 @@ export interface Summary {
   n: number;
   mean: number;
   median: number;
+  /** The median's distribution-free 95% interval (medianInterval); NaN below 6 values, where none exists. */
+  medianLow: number;
+  medianHigh: number;
   p90: number;
   p99: number;
   min: number;
@@ -43,16 +46,19 @@ export function percentileSorted(sorted: ArrayLike<number>, p: number): number {
 export function summarize(values: readonly number[]): Summary {
   const n = values.length;
   if (n === 0) {
-    return { n: 0, mean: NaN, median: NaN, p90: NaN, p99: NaN, min: NaN, max: NaN, stddev: NaN, ci95: NaN };
+    return { n: 0, mean: NaN, median: NaN, medianLow: NaN, medianHigh: NaN, p90: NaN, p99: NaN, min: NaN, max: NaN, stddev: NaN, ci95: NaN };
   }
   const sorted = [...values].sort((a, b) => a - b);
   const mean = values.reduce((s, v) => s + v, 0) / n;
   const variance = n > 1 ? values.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1) : 0;
   const stddev = Math.sqrt(variance);
+  const interval = medianInterval(sorted);
   return {
     n,
     mean,
     median: percentileSorted(sorted, 50),
+    medianLow: interval?.low ?? NaN,
+    medianHigh: interval?.high ?? NaN,
     p90: percentileSorted(sorted, 90),
     p99: percentileSorted(sorted, 99),
     min: sorted[0]!,

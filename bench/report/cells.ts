@@ -1,13 +1,19 @@
 /**
- * A case as table cells, for the page's table: its bytes, times, the 95% interval of its
- * total, its ratio to JSON with that ratio's interval, and its flags. report.html's table shows
- * the same columns with plain numbers (bench/report/html.ts).
+ * A case as table cells, for the page's table: its bytes, times (the median of the rounds, the
+ * figure its ratios use, with the 95% interval of the total's; then the mean, collections
+ * included), its ratio to JSON with that ratio's interval, and its flags. report.html's table
+ * shows the same columns with plain numbers (bench/report/html.ts).
  */
 import type { CaseResult } from "../harness/results.ts";
 import { codecLabel, formatNs } from "./format.ts";
 import type { SourcedCase } from "./sources.ts";
 
-export const ROW_HEAD = ["source", "mode", "payload", "codec", "bytes", "serialize", "deserialize", "total / rtt", "± 95%", "vs json [95%]", "p99 rtt / latency", "msgs/s", "flags"];
+export const ROW_HEAD = ["source", "mode", "payload", "codec", "bytes", "serialize", "deserialize", "total / rtt", "95% interval", "mean+gc", "vs json [95%]", "p99 rtt / latency", "msgs/s", "flags"];
+
+/** A median's 95% interval as "1.20-1.26 µs"; "" where there is none (below 6 rounds, or a file from before). */
+function medianIntervalText(s: { medianLow: number; medianHigh: number }): string {
+  return Number.isFinite(s.medianLow) && Number.isFinite(s.medianHigh) ? `${formatNs(s.medianLow)}-${formatNs(s.medianHigh)}` : "";
+}
 
 /** "1.00" for JSON itself, "≈0.98 [0.95-1.02]" when the interval holds 1, "" when there is no ratio; route mode: the server's CPU forwarding. */
 export function vsJsonText(c: CaseResult): string {
@@ -29,10 +35,11 @@ export function rowCells({ source, case: c }: SourcedCase): string[] {
     c.payload,
     codecLabel(c),
     count(c.bytes),
-    formatNs(c.serialize.mean),
-    formatNs(c.deserialize.mean),
+    formatNs(c.serialize.median),
+    formatNs(c.deserialize.median),
+    formatNs(c.total.median),
+    medianIntervalText(c.total) || "-",
     formatNs(c.total.mean),
-    Number.isFinite(c.total.ci95) ? formatNs(c.total.ci95) : "-",
     vsJsonText(c) || "-",
     formatNs((c.socket?.latency ?? c.socket?.rtt)?.p99 ?? NaN),
     count(c.msgsPerS),

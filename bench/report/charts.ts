@@ -1,6 +1,7 @@
 /**
  * chart.js configurations for a set of results, per payload: serialize,
- * deserialize and total time per message with their 95% intervals; bytes;
+ * deserialize and total time per message, the median of the rounds with its
+ * 95% interval (the figure the ratios and the verdict use); bytes;
  * round-trip time; stream messages per second; latency mode's latency
  * against rate and percentile spectrum (latency-charts.ts). Each source (a runtime,
  * a browser, a loaded file) gets its own bars, side by side, and a chart
@@ -17,6 +18,7 @@ import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 import { round3, unique, type ChartSpec } from "./chart-spec.ts";
 import { latencySpecs } from "./latency-charts.ts";
 import type { SourcedCase } from "./sources.ts";
+import type { Summary } from "../harness/statistics.ts";
 
 /** One hue per metric; sources get lighter shades of it. */
 const HUES: Record<string, number> = { serialize: 210, deserialize: 150, total: 30, bytes: 270, deflate: 300, stream: 330, zstd: 110, p50: 190, p99: 350, msgs: 40 };
@@ -106,8 +108,8 @@ function spec(id: string, payload: string, title: string, yTitle: string, rows: 
   return { id, payload, title, config: { type: "bar", data: { labels, datasets }, options: options(title, yTitle, log) } };
 }
 
-/** mean ± half-width, as an interval. */
-const around = (mean: number, half: number): [number, number] | undefined => (Number.isFinite(half) ? [mean - half, mean + half] : undefined);
+/** A median's 95% interval, scaled (µs from ns: 1/1000); undefined below 6 rounds, where none exists. */
+const medianInterval = (s: Summary, scale = 1): [number, number] | undefined => (Number.isFinite(s.medianLow) && Number.isFinite(s.medianHigh) ? [s.medianLow * scale, s.medianHigh * scale] : undefined);
 
 /**
  * A chart.js plugin that draws each dataset's `errorBars` (one [low, high]
@@ -175,11 +177,11 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
     const codec = of("codec");
     if (codec.length > 0) {
       specs.push(
-        spec(`codec-${payload}`, payload, `${payload}: time per message, in process (mean, 95% interval)`, "ns per message", codec, [
-          { metric: "serialize", label: "serialize", value: (r) => r.case.serialize.mean, interval: (r) => around(r.case.serialize.mean, r.case.serialize.ci95) },
-          { metric: "deserialize", label: "deserialize", value: (r) => r.case.deserialize.mean, interval: (r) => around(r.case.deserialize.mean, r.case.deserialize.ci95) },
-          { metric: "total", label: "total", value: (r) => r.case.total.mean, interval: (r) => around(r.case.total.mean, r.case.total.ci95) },
-        ], true, named, (r) => r.case.total.mean),
+        spec(`codec-${payload}`, payload, `${payload}: time per message, in process (median of the rounds, 95% interval)`, "ns per message", codec, [
+          { metric: "serialize", label: "serialize", value: (r) => r.case.serialize.median, interval: (r) => medianInterval(r.case.serialize) },
+          { metric: "deserialize", label: "deserialize", value: (r) => r.case.deserialize.median, interval: (r) => medianInterval(r.case.deserialize) },
+          { metric: "total", label: "total", value: (r) => r.case.total.median, interval: (r) => medianInterval(r.case.total) },
+        ], true, named, (r) => r.case.total.median),
       );
     }
     const anyRows = rows.filter((r) => r.case.payload === payload && Number.isFinite(r.case.bytes) && r.case.codec !== "raw");
@@ -206,25 +208,25 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
     const rt = of("roundtrip");
     if (rt.length > 0) {
       specs.push(
-        spec(`roundtrip-${payload}`, payload, `${payload}: round-trip time (one message in flight)`, "µs", rt, [
-          { metric: "total", label: "mean", value: (r) => r.case.total.mean / 1000, interval: (r) => around(r.case.total.mean / 1000, r.case.total.ci95 / 1000) },
+        spec(`roundtrip-${payload}`, payload, `${payload}: round-trip time, one message in flight (median of the rounds, 95% interval; p50 and p99 of every message)`, "µs", rt, [
+          { metric: "total", label: "median of the rounds", value: (r) => r.case.total.median / 1000, interval: (r) => medianInterval(r.case.total, 1 / 1000) },
           { metric: "p50", label: "p50", value: (r) => (r.case.socket?.rtt?.p50 ?? NaN) / 1000 },
           { metric: "p99", label: "p99", value: (r) => (r.case.socket?.rtt?.p99 ?? NaN) / 1000 },
-        ], true, named, (r) => r.case.total.mean),
+        ], true, named, (r) => r.case.total.median),
       );
     }
     const st = of("stream");
     if (st.length > 0) {
       specs.push(
-        spec(`stream-${payload}`, payload, `${payload}: stream throughput`, "messages per second", st, [
+        spec(`stream-${payload}`, payload, `${payload}: stream throughput (from the median of the rounds' time per message, 95% interval)`, "messages per second", st, [
           {
             metric: "msgs",
             label: "msgs/s",
-            value: (r) => r.case.msgsPerS,
-            // From the interval of the time per message: 1e9 / (mean ± half).
-            interval: ({ case: { total } }) => (Number.isFinite(total.ci95) && total.mean > total.ci95 ? [1e9 / (total.mean + total.ci95), 1e9 / (total.mean - total.ci95)] : undefined),
+            value: (r) => 1e9 / r.case.total.median,
+            // From the interval of the time per message: 1e9 over its ends.
+            interval: ({ case: { total } }) => (total.medianLow > 0 && Number.isFinite(total.medianHigh) ? [1e9 / total.medianHigh, 1e9 / total.medianLow] : undefined),
           },
-        ], true, named, (r) => -r.case.msgsPerS),
+        ], true, named, (r) => r.case.total.median),
       );
     }
     specs.push(...latencySpecs(of("latency"), payload));

@@ -135,7 +135,7 @@ export function comparisonLines(comparisons: readonly CaseComparison[], labels: 
   const lines = [
     ...wrapLine(`A: ${labels[0]}`),
     ...wrapLine(`B: ${labels[1]}`),
-    row(["mode", "payload", "codec", "total A", "total B", "change B/A [95%]", "", "vs json A → B"]),
+    row(["mode", "payload", "codec", "mean A", "mean B", "change B/A [95%]", "", "vs json A → B"]),
   ];
   for (const c of comparisons) {
     lines.push(row([c.mode, c.payload, c.a.standard ? c.codec : `${c.codec}*`, formatNs(c.a.total.mean), formatNs(c.b.total.mean), changeText(c.total), MARK[c.total.verdict], vsJsonPair(c)]));
@@ -170,7 +170,7 @@ export function comparisonHtml(comparisons: readonly CaseComparison[], labels: r
 <h2>B against A</h2>
 <p>A: ${escapeHtml(labels[0])}<br>B: ${escapeHtml(labels[1])}</p>
 <table>
-<tr><th>mode</th><th>payload</th><th>codec</th><th>total A</th><th>total B</th><th>change [95%]</th><th></th><th>serialize change</th><th>deserialize change</th><th>bytes change</th><th>vs json A</th><th>vs json B</th><th>vs json moved</th></tr>
+<tr><th>mode</th><th>payload</th><th>codec</th><th>mean A</th><th>mean B</th><th>change [95%]</th><th></th><th>serialize change</th><th>deserialize change</th><th>bytes change</th><th>vs json A</th><th>vs json B</th><th>vs json moved</th></tr>
 ${rows}
 </table>
 <p class="note">Change: B's mean per message over A's, with its 95% interval (each run's mean and interval over its rounds); faster or slower when that interval leaves out 0, same when it holds 0. Runs made at different moments also differ by the machine's speed, which this interval does not hold; the ratio to JSON within each run does not carry it, and "vs json moved" says faster or slower only where A's and B's 95% intervals of that ratio are apart.</p>
@@ -196,7 +196,7 @@ export function slowerCases(comparisons: readonly CaseComparison[], pct: number,
       out.push(`${name}: ratio to json ${fixed(ra.ratio)} [${fixed(ra.low)}, ${fixed(ra.high)}] -> ${fixed(rb.ratio)} [${fixed(rb.low)}, ${fixed(rb.high)}], ${changeText({ ratio: rb.ratio / ra.ratio, low: NaN, high: NaN, verdict: "" })}`);
     }
     if (timeOf.includes(c.codec) && c.total.verdict === "slower" && c.total.ratio > limit) {
-      out.push(`${name}: time per message ${formatNs(c.a.total.mean)} -> ${formatNs(c.b.total.mean)}, ${changeText(c.total)}`);
+      out.push(`${name}: mean time per message ${formatNs(c.a.total.mean)} -> ${formatNs(c.b.total.mean)}, ${changeText(c.total)}`);
     }
   }
   return out;

@@ -1,30 +1,37 @@
 /**
- * The CSV contract (version 3, in `csv_version`): one row per client x mode x codec x payload; a
+ * The CSV contract (version 4, in `csv_version`): one row per client x mode x codec x payload; a
  * header row; comma-separated; dot decimals; RFC 4180 quoting; UTF-8; ISO 8601 timestamps; units
  * in column names; no comment lines. The columns that answer the question come first (which
  * client, mode, payload and codec; its size; its time and ratio to JSON), then the spread, the
  * socket figures, the settings and last the machine, so a spreadsheet's first screen is the answer
  * and a row copied into another sheet still says what it was measured on. Every column is
  * described in docs/results-columns.md. Within a version columns may be added, never removed or
- * renamed (version 3 moved latency mode's percentiles from rtt_* to latency_*); the report and the
- * page read version 1 and 2 files too (csv-read.ts).
+ * renamed (version 3 moved latency mode's percentiles from rtt_* to latency_*; version 4 leads
+ * with the median of the rounds and its interval, the figure every ratio and the verdict use, and
+ * keeps the mean, collections included, under *_mean_ns); the report and the page read versions
+ * 1 to 3 too (csv-read.ts).
  */
 
 import type { Summary } from "../harness/statistics.ts";
 import { ACCOUNT_PHASES, type AccountPhase } from "../harness/time-account.ts";
 
-export const CSV_VERSION = 3;
+export const CSV_VERSION = 4;
 
-/** The spread of the per-message figure over the rounds a row rests on (its mean and ci95 have columns of their own). */
-export const ROUND_FIELDS = [
-  ["median", "median"],
-  ["min", "min"],
-  ["max", "max"],
-  ["stddev", "stddev"],
+/**
+ * The spread of a per-message figure over the rounds a row rests on, after its median and the
+ * median's interval (columns of their own): the mean (every message, collections included) and
+ * the half-width of its interval, the extremes and the standard deviation.
+ */
+export const SPREAD_FIELDS = [
+  ["mean", "mean"],
+  ["mean_ci95", "ci95"],
+  ["round_min", "min"],
+  ["round_max", "max"],
+  ["round_stddev", "stddev"],
 ] as const satisfies readonly (readonly [string, keyof Summary])[];
 
-function roundColumns(prefix: string): string[] {
-  return ROUND_FIELDS.map(([label]) => `${prefix}_round_${label}_ns`);
+function spreadColumns(prefix: string): string[] {
+  return SPREAD_FIELDS.map(([label]) => `${prefix}_${label}_ns`);
 }
 
 /** The run column of one phase of the run's account (run_timed_ms, ...). */
@@ -40,8 +47,9 @@ export const CSV_COLUMNS: readonly string[] = [
   "codec",
   "verified",
   "bytes",
-  "total_mean_ns",
-  "total_ci95_ns",
+  "total_ns",
+  "total_ci95_low_ns",
+  "total_ci95_high_ns",
   "total_vs_json",
   "total_vs_json_ci95_low",
   "total_vs_json_ci95_high",
@@ -68,8 +76,8 @@ export const CSV_COLUMNS: readonly string[] = [
   "deflate_bytes",
   "deflate_context_bytes",
   "zstd_bytes",
-  "serialize_mean_ns",
-  "deserialize_mean_ns",
+  "serialize_ns",
+  "deserialize_ns",
   "msgs_per_s",
   "rtt_p50_ns",
   "rtt_p99_ns",
@@ -79,11 +87,13 @@ export const CSV_COLUMNS: readonly string[] = [
   "flags",
   "error",
   // The spread over rounds, and the batches behind codec mode's times.
-  ...roundColumns("total"),
-  "serialize_ci95_ns",
-  ...roundColumns("serialize"),
-  "deserialize_ci95_ns",
-  ...roundColumns("deserialize"),
+  ...spreadColumns("total"),
+  "serialize_ci95_low_ns",
+  "serialize_ci95_high_ns",
+  ...spreadColumns("serialize"),
+  "deserialize_ci95_low_ns",
+  "deserialize_ci95_high_ns",
+  ...spreadColumns("deserialize"),
   "run_total_ms",
   "bytes_min",
   "bytes_max",

@@ -90,12 +90,20 @@ const optional = (v: string | undefined): number | undefined => (v === undefined
 
 /** A summary of which the CSV keeps some figures; the rest NaN. */
 function summary(figures: Partial<Summary>): Summary {
-  return { n: NaN, mean: NaN, median: NaN, p90: NaN, p99: NaN, min: NaN, max: NaN, stddev: NaN, ci95: NaN, ...figures };
+  return { n: NaN, mean: NaN, median: NaN, medianLow: NaN, medianHigh: NaN, p90: NaN, p99: NaN, min: NaN, max: NaN, stddev: NaN, ci95: NaN, ...figures };
 }
 
+/**
+ * A per-message figure's summary from its columns. Version 4 leads with the median of the rounds
+ * (`total_ns`) and its interval, the mean and its half-width under `_mean_` and `_mean_ci95_`;
+ * versions 1 to 3 led with the mean (`total_mean_ns`, `total_ci95_ns`) and kept the median
+ * further on (`total_round_median_ns`).
+ */
 function timeSummary(get: Cell, prefix: string, n: number): Summary {
   const at = (figure: string): number => num(get(`${prefix}_${figure}_ns`));
-  return summary({ n, mean: at("mean"), median: at("round_median"), p90: at("p90"), p99: at("p99"), min: at("round_min"), max: at("round_max"), stddev: at("round_stddev"), ci95: at("ci95") });
+  const shared = { n, p90: at("p90"), p99: at("p99"), min: at("round_min"), max: at("round_max"), stddev: at("round_stddev"), mean: at("mean") };
+  if (num(get("csv_version")) >= 4) return summary({ ...shared, median: num(get(`${prefix}_ns`)), medianLow: at("ci95_low"), medianHigh: at("ci95_high"), ci95: at("mean_ci95") });
+  return summary({ ...shared, median: at("round_median"), ci95: at("ci95") });
 }
 
 /** Latency percentiles from `${prefix}_p50_ns` and the rest; undefined where the row has none. */

@@ -7,7 +7,7 @@ import type { BenchResults, CaseResult, Estimate } from "../harness/results.ts";
 import type { FieldFigures, LatencyPercentiles } from "../harness/socket-results.ts";
 import { CALIBRATION_CODEC_NAMES, calSpin } from "../../protocols/calibration.ts";
 import { knees } from "../harness/knee.ts";
-import { accountColumn, CSV_COLUMNS, CSV_VERSION, ROUND_FIELDS } from "./csv-columns.ts";
+import { accountColumn, CSV_COLUMNS, CSV_VERSION, SPREAD_FIELDS } from "./csv-columns.ts";
 import { ACCOUNT_PHASES } from "../harness/time-account.ts";
 
 /** A set of percentiles as CSV cells: `${prefix}_p50_ns` and the rest (empty where there are none). */
@@ -85,9 +85,11 @@ function timingColumns(c: CaseResult): Row {
     ["deserialize", c.deserialize],
     ["total", c.total],
   ] as const) {
-    row[`${prefix}_mean_ns`] = summary.mean;
-    row[`${prefix}_ci95_ns`] = summary.ci95;
-    for (const [label, key] of ROUND_FIELDS) row[`${prefix}_round_${label}_ns`] = summary[key];
+    // The median of the rounds and its interval first: the figure every ratio and the verdict use.
+    row[`${prefix}_ns`] = summary.median;
+    row[`${prefix}_ci95_low_ns`] = summary.medianLow;
+    row[`${prefix}_ci95_high_ns`] = summary.medianHigh;
+    for (const [label, key] of SPREAD_FIELDS) row[`${prefix}_${label}_ns`] = summary[key];
   }
   const ratio = c.ratios?.vsJson;
   const echo = c.ratios?.echoVsJson;

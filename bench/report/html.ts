@@ -64,7 +64,8 @@ export function reportHtml(rows: readonly SourcedCase[], chartJsSource: string, 
       const reply = (p: "p50" | "p99"): number => ((c.socket?.latency ?? c.socket?.rtt)?.[p] ?? NaN) / 1000;
       return (
         `<tr><td>${escapeHtml(source)}</td><td>${escapeHtml(c.mode)}${Number.isFinite(rate) ? ` at ${num(rate)}/s` : ""}</td><td>${escapeHtml(c.payload)}</td><td>${escapeHtml(codecLabel(c))}</td>` +
-        `<td>${num(c.bytes)}</td><td>${num(c.serialize.mean, 1)}</td><td>${num(c.deserialize.mean, 1)}</td><td>${num(c.total.mean, 1)}</td><td>${Number.isFinite(c.total.ci95) ? `± ${num(c.total.ci95, 1)}` : ""}</td>` +
+        `<td>${num(c.bytes)}</td><td>${num(c.serialize.median, 1)}</td><td>${num(c.deserialize.median, 1)}</td><td>${num(c.total.median, 1)}</td>` +
+        `<td>${Number.isFinite(c.total.medianLow) && Number.isFinite(c.total.medianHigh) ? `${num(c.total.medianLow, 1)}-${num(c.total.medianHigh, 1)}` : ""}</td><td>${num(c.total.mean, 1)}</td>` +
         `<td>${escapeHtml(vsJsonText(c))}</td>` +
         `<td>${num(reply("p50"), 2)}</td><td>${num(reply("p99"), 2)}</td><td>${num(c.msgsPerS)}</td><td>${escapeHtml(c.flags.join(", "))}</td></tr>`
       );
@@ -112,7 +113,8 @@ ${sources}
 ${figures}
 </section>
 <table>
-<tr><th>source</th><th>mode</th><th>payload</th><th>codec</th><th>bytes</th><th>serialize ns</th><th>deserialize ns</th><th>total ns</th><th>95% interval</th><th>vs json [95%]</th><th>p50 rtt / latency µs</th><th>p99 rtt / latency µs</th><th>msgs/s</th><th>flags</th></tr>
+<caption>Times per message: the median of the rounds, the figure every ratio and the verdict use, with its 95% interval; mean+gc: the mean, every message, collections included.</caption>
+<tr><th>source</th><th>mode</th><th>payload</th><th>codec</th><th>bytes</th><th>serialize ns</th><th>deserialize ns</th><th>total ns</th><th>95% interval</th><th>mean+gc ns</th><th>vs json [95%]</th><th>p50 rtt / latency µs</th><th>p99 rtt / latency µs</th><th>msgs/s</th><th>flags</th></tr>
 ${tableRows}
 </table>
 ${labField}

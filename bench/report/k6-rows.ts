@@ -51,7 +51,7 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
-const unmeasured = (figures: Partial<Summary> = {}): Summary => ({ n: NaN, mean: NaN, median: NaN, p90: NaN, p99: NaN, min: NaN, max: NaN, stddev: NaN, ci95: NaN, ...figures });
+const unmeasured = (figures: Partial<Summary> = {}): Summary => ({ n: NaN, mean: NaN, median: NaN, medianLow: NaN, medianHigh: NaN, p90: NaN, p99: NaN, min: NaN, max: NaN, stddev: NaN, ci95: NaN, ...figures });
 
 /** A case: percentiles from when each message was due (as latency mode's), the service time's mean as its total. */
 function caseOf(c: K6Case): CaseResult {

@@ -10,7 +10,8 @@
  */
 
 import { withRatios } from "../harness/ratios.ts";
-import type { BenchResults } from "../harness/results.ts";
+import type { BenchResults, SliceFigures } from "../harness/results.ts";
+import { medianInterval } from "../harness/statistics.ts";
 import { MODE_NAMES } from "../harness/settings.ts";
 import { resultsFromCsv } from "./csv-read.ts";
 import { ReportError } from "./report-errors.ts";
@@ -28,6 +29,15 @@ function resultsFromJson(text: string): BenchResults {
   for (const c of results.cases) {
     c.raw = roundsFrom((c.raw ?? []) as unknown as Parameters<typeof roundsFrom>[0]);
     reviveNulls(c as unknown as Record<string, unknown>);
+    // Files written before a summary carried its median's interval: worked out from the rounds.
+    for (const [figure, pick] of [["serialize", (r: SliceFigures) => r.serializeNs], ["deserialize", (r: SliceFigures) => r.deserializeNs], ["total", (r: SliceFigures) => r.totalNs]] as const) {
+      const s = c[figure];
+      if (s && s.medianLow === undefined) {
+        const interval = medianInterval(c.raw.map(pick).filter(Number.isFinite));
+        s.medianLow = interval?.low ?? NaN;
+        s.medianHigh = interval?.high ?? NaN;
+      }
+    }
     // Files written before latency mode had its own percentiles held them in `rtt`.
     if (c.mode === "latency" && c.socket && c.socket.latency === undefined && c.socket.rtt) {
       c.socket.latency = c.socket.rtt;

@@ -89,8 +89,9 @@ const ROUNDTRIP_COLUMNS: Column[] = [
   SERVER_CODEC,
   CLIENT_SER,
   CLIENT_DE,
-  { title: "rtt mean", width: 9, cell: (c) => formatNs(c.total.mean) },
-  { title: "± 95%", width: 9, cell: (c) => (c.total.n < 2 ? "-" : formatNs(c.total.ci95)), wide: true },
+  { title: "rtt", width: 9, cell: (c) => formatNs(c.total.median) },
+  { title: "95%", width: 19, cell: (c) => (Number.isFinite(c.total.medianLow) ? `${formatNs(c.total.medianLow)}-${formatNs(c.total.medianHigh)}` : "-"), wide: true },
+  { title: "rtt mean", width: 9, cell: (c) => formatNs(c.total.mean), wide: true },
   { title: "p50", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p50 ?? NaN) },
   { title: "p99", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p99 ?? NaN) },
   { title: "p99.9", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p999 ?? NaN), wide: true },
@@ -175,9 +176,9 @@ const MODE_VIEWS = [
   },
   {
     mode: "roundtrip",
-    title: "roundtrip mode: one message in flight; round-trip time of every message",
+    title: "roundtrip mode: one message in flight; rtt: median of the rounds; p50..: every message",
     columns: ROUNDTRIP_COLUMNS,
-    order: (a: CaseResult, b: CaseResult) => a.total.mean - b.total.mean,
+    order: (a: CaseResult, b: CaseResult) => a.total.median - b.total.median,
   },
   {
     mode: "stream",
@@ -189,7 +190,7 @@ const MODE_VIEWS = [
     mode: "latency",
     title: "latency mode: an open loop at a fixed rate; latency from when each message was due",
     columns: LATENCY_COLUMNS,
-    order: (a: CaseResult, b: CaseResult) => a.total.mean - b.total.mean,
+    order: (a: CaseResult, b: CaseResult) => a.total.median - b.total.median,
   },
   {
     mode: "fanout",

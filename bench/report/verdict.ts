@@ -56,7 +56,7 @@ function candidates(cases: readonly CaseResult[], mode: string, payload: Payload
 /** Time per message the ranking uses: codec and roundtrip by time, stream and fanout by throughput, route by the server's CPU forwarding. */
 function cost(c: CaseResult): number {
   if (c.mode === "route") return c.route?.forward.cpuNs.median ?? Number.NaN;
-  return c.mode === "codec" ? c.total.median : c.mode === "roundtrip" || c.mode === "latency" ? c.total.mean : 1 / c.msgsPerS;
+  return c.mode === "codec" || c.mode === "roundtrip" || c.mode === "latency" ? c.total.median : 1 / c.msgsPerS;
 }
 
 /** A case's ratio to json by what its mode ranks on: route mode's server CPU forwarding, the others' time per message. */
@@ -279,7 +279,7 @@ function socketLines(cases: readonly CaseResult[], payloads: readonly PayloadNam
       if (!raw || of.length === 0) continue;
       const ratios = of.map((c) => c.ratios?.vsRaw?.ratio).filter((r): r is number => r !== undefined);
       if (ratios.length === 0) continue;
-      shares.push({ payload, low: Math.min(...ratios), high: Math.max(...ratios), raw: mode === "roundtrip" ? raw.total.mean : raw.msgsPerS });
+      shares.push({ payload, low: Math.min(...ratios), high: Math.max(...ratios), raw: mode === "roundtrip" ? raw.total.median : raw.msgsPerS });
     }
     if (shares.length === 0) continue;
     const client = cases.find((c) => c.mode === mode && c.codec === "raw")!.client;

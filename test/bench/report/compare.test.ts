@@ -134,7 +134,7 @@ describe("bun run report A B --fail-if-slower PCT: a gate for CI", () => {
     expect(report(sample("epyc-default-1.csv"), slower, "--fail-if-slower", "10").status).toBe(0);
     const r = report(sample("epyc-default-1.csv"), slower, "--fail-if-slower", "10", "--time-of", "json");
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/^  stream small json: time per message [\d.]+ µs -> [\d.]+ µs, \+40\.0% \[/m);
+    expect(r.stdout).toMatch(/^  stream small json: mean time per message [\d.]+ µs -> [\d.]+ µs, \+40\.0% \[/m);
   });
 
   it.each([

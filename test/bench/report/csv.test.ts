@@ -15,15 +15,15 @@ const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 /** The columns the CSV contract promises (later modes and users' sheets rely on them). */
 const REQUIRED = (
-  "timestamp, runtime, client, mode, codec, payload, iterations, runs, bytes, serialize_mean_ns, serialize_round_median_ns, " +
-  "deserialize_mean_ns, deserialize_round_median_ns, total_mean_ns, total_ci95_ns, total_round_min_ns, total_round_max_ns, " +
+  "timestamp, runtime, client, mode, codec, payload, iterations, runs, bytes, serialize_ns, serialize_mean_ns, " +
+  "deserialize_ns, deserialize_mean_ns, total_ns, total_ci95_low_ns, total_ci95_high_ns, total_mean_ns, total_mean_ci95_ns, total_round_min_ns, total_round_max_ns, " +
   "run_total_ms, msgs_per_s, sent, received, lost, verified, csv_version"
 ).split(", ");
 
-/** What a spreadsheet shows first: which case, its size, its time and its ratio to JSON. */
-const FIRST = ["client", "mode", "payload", "codec", "verified", "bytes", "total_mean_ns", "total_ci95_ns", "total_vs_json"];
+/** What a spreadsheet shows first: which case, its size, its time (the median, with its interval) and its ratio to JSON. */
+const FIRST = ["client", "mode", "payload", "codec", "verified", "bytes", "total_ns", "total_ci95_low_ns", "total_ci95_high_ns", "total_vs_json"];
 
-const NUMERIC = ["iterations", "runs", "bytes", "serialize_mean_ns", "serialize_round_median_ns", "deserialize_mean_ns", "total_mean_ns", "total_ci95_ns", "run_total_ms", "msgs_per_s", "timer_resolution_ns", "csv_version"];
+const NUMERIC = ["iterations", "runs", "bytes", "serialize_ns", "serialize_mean_ns", "deserialize_ns", "deserialize_mean_ns", "total_ns", "total_mean_ns", "total_mean_ci95_ns", "run_total_ms", "msgs_per_s", "timer_resolution_ns", "csv_version"];
 
 const environment: Environment = {
   runtime: "bun",
