@@ -62,6 +62,18 @@ function resultArray(n: number): { out: unknown[]; mask: number } {
   return { out: new Array<unknown>(size), mask: size - 1 };
 }
 
+/** What the untimed passes reuse chunk after chunk: the frames, the decoded messages, the other loops' results. */
+interface ChunkBuffers {
+  frames: { out: unknown[]; mask: number };
+  decoded: { out: unknown[]; mask: number };
+  others: { out: unknown[]; mask: number };
+  times: Float64Array;
+}
+
+function chunkBuffers(): ChunkBuffers {
+  return { frames: resultArray(VERIFY_CHUNK), decoded: resultArray(VERIFY_CHUNK), others: resultArray(VERIFY_CHUNK), times: new Float64Array(1) };
+}
+
 /** Node's and Bun's Buffer, where there is one: its equals compares natively. */
 const NativeBuffer = (globalThis as { Buffer?: { from(b: ArrayBufferLike, offset: number, length: number): { equals(o: Uint8Array): boolean } } }).Buffer;
 
@@ -176,39 +188,27 @@ export class CodecCase {
         return `could not round-trip the messages: ${errorText(e)}`;
       }
     }
-    const now = this.ctx.clock.now;
-    const times = new Float64Array(1);
     /** Each chunk's loop times, ms, and its messages. */
     const chunks: { encodeMs: number; decodeMs: number; count: number }[] = [];
     let sum = 0;
     let min = Infinity;
     let max = 0;
-    const frames = resultArray(VERIFY_CHUNK);
-    const decoded = resultArray(VERIFY_CHUNK);
-    const others = resultArray(VERIFY_CHUNK);
+    const buffers = chunkBuffers();
     // Past one run's messages they repeat (the same objects): each is checked once.
     const distinct = Math.min(messages.length, this.ctx.iterations);
     for (let start = 0; start < distinct; start += VERIFY_CHUNK) {
-      const count = Math.min(VERIFY_CHUNK, distinct - start);
-      const inputs = messages.slice(start, start + count);
-      try {
-        const encodeMs = this.encodeLoop(now, this.pc.encode as Fn, inputs, frames.out, frames.mask, count, count, times);
-        const decodeMs = this.decodeLoop(now, this.pc.decode as Fn, frames.out, decoded.out, decoded.mask, count, count, times);
-        chunks.push({ encodeMs, decodeMs, count });
-      } catch (e) {
-        return `a message from #${start} to #${start + count - 1} did not round-trip: ${errorText(e)}`;
-      }
-      for (let i = 0; i < count; i++) {
-        const expected = this.expected[start + i]!;
-        if (!sameMessage(expected, decoded.out[i])) return `message #${start + i} did not round-trip: ${describeMismatch(expected, decoded.out[i]) ?? "not equal"}`;
-        const size = encodedBytes(frames.out[i] as Encoded);
+      const passed = this.throughLoops(start, Math.min(VERIFY_CHUNK, distinct - start), buffers, "did not round-trip");
+      if (typeof passed === "string") return passed;
+      const { chunk } = passed;
+      chunks.push({ encodeMs: passed.encodeMs, decodeMs: passed.decodeMs, count: chunk.count });
+      for (const frame of chunk.frames) {
+        const size = encodedBytes(frame);
         sum += size;
         if (size < min) min = size;
         if (size > max) max = size;
       }
-      const chunk = { start, count, frames: frames.out.slice(0, count) as Encoded[] };
       // Every routing key read and checked; the echo and validated loops warm up on the frames of the first `warmup` messages.
-      const wrong = this.readKeys(chunk, others, "") ?? (start < this.ctx.warmup ? this.echoAndValidate(chunk, others) : undefined);
+      const wrong = this.readKeys(chunk, buffers.others, "") ?? (start < this.ctx.warmup ? this.echoAndValidate(chunk, buffers.others) : undefined);
       if (wrong !== undefined) return wrong;
     }
     this.bytes = { mean: sum / distinct, min, max };
@@ -224,25 +224,37 @@ export class CodecCase {
 
   /** Warm-up beyond the verifying pass: `n` more messages through every loop (the messages over again), outputs checked. */
   private warmUpMore(n: number): string | undefined {
-    const now = this.ctx.clock.now;
-    const times = new Float64Array(1);
-    const frames = resultArray(VERIFY_CHUNK);
-    const decoded = resultArray(VERIFY_CHUNK);
-    const others = resultArray(VERIFY_CHUNK);
+    const buffers = chunkBuffers();
     for (let done = 0; done < n; done += VERIFY_CHUNK) {
       const start = done % this.messages.length;
-      const count = Math.min(VERIFY_CHUNK, n - done, this.messages.length - start);
-      try {
-        this.encodeLoop(now, this.pc.encode as Fn, this.messages.slice(start, start + count), frames.out, frames.mask, count, count, times);
-        this.decodeLoop(now, this.pc.decode as Fn, frames.out, decoded.out, decoded.mask, count, count, times);
-      } catch (e) {
-        return `warm-up threw: ${errorText(e)}`;
-      }
-      const chunk = { start, count, frames: frames.out.slice(0, count) as Encoded[] };
-      const wrong = this.checkDecoded(start, count, decoded.out, "warm-up") ?? this.readKeys(chunk, others, "warm-up ") ?? this.echoAndValidate(chunk, others);
+      const passed = this.throughLoops(start, Math.min(VERIFY_CHUNK, n - done, this.messages.length - start), buffers, "came back wrong from the warm-up");
+      if (typeof passed === "string") return passed;
+      const wrong = this.readKeys(passed.chunk, buffers.others, "warm-up ") ?? this.echoAndValidate(passed.chunk, buffers.others);
       if (wrong !== undefined) return wrong;
     }
     return undefined;
+  }
+
+  /**
+   * Messages [start, start + count) through the compiled serialize and deserialize loops, untimed,
+   * every one compared with what it must decode to: the loops' times and the chunk's frames, or why
+   * a message failed (one line: "message #N `failed`: ...").
+   */
+  private throughLoops(start: number, count: number, b: ChunkBuffers, failed: string): { encodeMs: number; decodeMs: number; chunk: SliceFrames } | string {
+    const now = this.ctx.clock.now;
+    let encodeMs: number;
+    let decodeMs: number;
+    try {
+      encodeMs = this.encodeLoop(now, this.pc.encode as Fn, this.messages.slice(start, start + count), b.frames.out, b.frames.mask, count, count, b.times);
+      decodeMs = this.decodeLoop(now, this.pc.decode as Fn, b.frames.out, b.decoded.out, b.decoded.mask, count, count, b.times);
+    } catch (e) {
+      return `a message from #${start} to #${start + count - 1} ${failed}: ${errorText(e)}`;
+    }
+    for (let i = 0; i < count; i++) {
+      const expected = this.expected[start + i]!;
+      if (!sameMessage(expected, b.decoded.out[i])) return `message #${start + i} ${failed}: ${describeMismatch(expected, b.decoded.out[i]) ?? "not equal"}`;
+    }
+    return { encodeMs, decodeMs, chunk: { start, count, frames: b.frames.out.slice(0, count) as Encoded[] } };
   }
 
   /**
