@@ -58,18 +58,27 @@ export function clientCodec(catalog: CodecCatalog, codec: string, payload: Paylo
   };
 }
 
+/** raw's bytes of each list of messages, made once: every server process's connection and every mode sends the same list. */
+const rawBytesOf = new WeakMap<readonly Message[], Uint8Array[]>();
+
 /**
  * What `raw` sends: each message's custom-binary bytes, the smallest a
  * codec here writes; a user's own messages, which custom-binary has no
  * layout for, as their JSON in UTF-8.
  */
 function rawBytes(payload: PayloadName, messages: readonly Message[]): Uint8Array[] {
+  const made = rawBytesOf.get(messages);
+  if (made) return made;
+  let bytes: Uint8Array[];
   if (isBuiltIn(payload)) {
     const cb = customBinary.forPayload(payload);
-    return messages.map((m) => cb.encode(m) as Uint8Array);
+    bytes = messages.map((m) => cb.encode(m) as Uint8Array);
+  } else {
+    const utf8 = new TextEncoder();
+    bytes = messages.map((m) => utf8.encode(JSON.stringify(m)));
   }
-  const utf8 = new TextEncoder();
-  return messages.map((m) => utf8.encode(JSON.stringify(m)));
+  rawBytesOf.set(messages, bytes);
+  return bytes;
 }
 
 function sameBytes(a: Uint8Array, b: unknown): boolean {
