@@ -67,6 +67,12 @@ export interface PayloadRun {
   progress(stage: "warmup" | "run", codec: string, run: number, done: number): void;
   /** The options of one connection of case `s`: `count` messages from the payload's list. */
   options(s: SocketCase, count: number, label: string): SocketCaseOptions;
+  /**
+   * Warm-up messages each server process has had of a codec on this payload in the run so far,
+   * by `server codec`: a server that has run a codec often enough in an earlier mode (roundtrip's
+   * 20,000 before stream's 10,000) has compiled it already, and is not warmed up again.
+   */
+  warmedOn: Map<string, number>;
 }
 
 /** A failure that means the server cannot be reached: every case would fail alike, so the run stops at the first. */

@@ -185,12 +185,15 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   let finished = 0;
   let connection = 0;
   let outcome: PayloadOutcome = { stopped: false };
+  // Per payload: the warm-up each server process has had of each codec, across the modes.
+  const warmedOn = new Map<PayloadName, Map<string, number>>(settings.payloads.map((p) => [p, new Map()]));
 
   /** One step of a mode and payload (latency: one rate) for `codecs`, recorded; what it returned, and how it ended. */
   const runStep = async (mode: SocketMode, payload: PayloadName, step: { rate: number; settings: Settings }, codecs: readonly string[]): Promise<CaseResult[]> => {
     const p: PayloadRun = {
       settings: step.settings,
       ctx,
+      warmedOn: warmedOn.get(payload)!,
       mode,
       payload,
       cases: codecs.map((codec) => newCase(mode, codec, payload, step.rate)),

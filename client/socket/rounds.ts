@@ -38,13 +38,15 @@ interface Open {
  */
 async function openCase(p: PayloadRun, s: SocketCase, server: string): Promise<Open | undefined> {
   const warmup = Math.min(p.settings.warmup[p.mode], p.messagesOf(s).length);
-  if (warmup > 0) {
+  const warmed = `${server} ${s.codec}`;
+  if (warmup > (p.warmedOn.get(warmed) ?? 0)) {
     p.progress("warmup", s.codec, 0, 0);
     const warm = await inPhaseAsync(p.ctx.ledger, "warmup", () => runSocketCase({ ...p.options(s, warmup, "warmup"), server, mode: "stream", window: p.settings.window }));
     if (warm.error !== undefined) {
       s.error = `warm-up: ${warm.error}`;
       return undefined;
     }
+    p.warmedOn.set(warmed, warmup);
   }
   // Each slice ends with a mark, so the server's figures come slice by slice and pair by round.
   try {

@@ -73,6 +73,24 @@ describe("roundtrip and stream with one client: interleaved rounds", () => {
   });
 });
 
+describe("warm-up across the modes", () => {
+  const warmups = async (over: Parameters<typeof settings>[0]): Promise<Record<string, number>> => {
+    const events: Progress[] = [];
+    await runSocketModes(settings({ payloads: ["small"], ...over }), context({ onProgress: (e) => events.push(e) }));
+    const count: Record<string, number> = {};
+    for (const e of events.filter((x) => x.stage === "warmup")) count[e.mode] = (count[e.mode] ?? 0) + 1;
+    return count;
+  };
+
+  it("a server that ran a codec's warm-up in roundtrip is not warmed up again for stream, when that was as long", async () => {
+    expect(await warmups({ warmup: { roundtrip: 60, stream: 40 } })).toEqual({ roundtrip: CODECS.length });
+  });
+
+  it("a shorter warm-up before does not stand in for a longer one", async () => {
+    expect(await warmups({ warmup: { roundtrip: 10, stream: 50 } })).toEqual({ roundtrip: CODECS.length, stream: CODECS.length });
+  });
+});
+
 describe("stopping and failing", () => {
   it("a stop lands at a round boundary: finished rounds kept, the case flagged partial, none failed", async () => {
     const events: Progress[] = [];
