@@ -143,13 +143,14 @@ function impreciseOn(cases: readonly CaseResult[], pct: number): Map<PayloadName
 /** Margin on the rounds a payload is expected to need: an interval narrows as one over the root of its rounds, give or take. */
 const NEED_MARGIN = 1.1;
 /**
- * The least one span for precision adds, in runs of the payload's messages; the most, as a share
+ * The least one span for precision adds, in runs of the payload's messages and in messages (a
+ * span of a few messages has no rounds to give); the most, as a share
  * of what the payload has timed so far (at most doubling it, the intervals are looked at again
  * before more: a few wide rounds of one process can make a payload look further from the
  * precision than it is); and the most a payload times in all, in its planned runs (a payload that
  * ten times its runs leave short of the precision is marked, not chased).
  */
-const SPAN_FOR_PRECISION = { min: 0.05, maxShare: 1, maxTimesPlanned: 10 };
+const SPAN_FOR_PRECISION = { min: 0.05, maxShare: 1, maxTimesPlanned: 10, minMessages: 64 };
 
 /**
  * Codec mode's spans, run one after the other by a runner (in this process, or in a fresh
@@ -232,7 +233,7 @@ export class CodecModeSpans {
         .sort((a, b) => b.far - a.far)[0];
       if (!next) break;
       // A payload the time or its cap leaves no span for is done; the next widest may still fit.
-      if (!(next.runs >= SPAN_FOR_PRECISION.min)) {
+      if (!(next.runs >= SPAN_FOR_PRECISION.min) || next.runs * settings.iterations.codec < SPAN_FOR_PRECISION.minMessages) {
         given.add(next.payload);
         continue;
       }
