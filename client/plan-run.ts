@@ -142,7 +142,7 @@ export class PlanRun {
     return this.results();
   }
 
-  /** Codec mode's spans in this process, one after the other; every case told to the hooks at the end. */
+  /** Codec mode's spans in this process, one after the other; every case told to the hooks at the end (codec-mode-spans.ts). */
   private async codecModeHere(): Promise<{ result: CodecModeResult; error?: string }> {
     const { plan, front } = this;
     const spans = (this.spansHere = new CodecModeSpans({ settings: plan.settings, forks: plan.forks, codecs: plan.codecModeCodecs.length, now: front.clock.now, hooks: front.hooks }));
@@ -165,7 +165,8 @@ export class PlanRun {
         return { error: (e as Error).message };
       }
     });
-    for (const c of outcome.result.cases) front.hooks.onCaseDone?.(c);
+    // Its cases are this.cases now: results() need not pool the spans again.
+    this.spansHere = undefined;
     return outcome;
   }
 

@@ -156,9 +156,10 @@ const SPAN_FOR_PRECISION = { min: 0.05, maxShare: 1, maxTimesPlanned: 10, minMes
  * Codec mode's spans, run one after the other by a runner (in this process, or in a fresh
  * process each): the planned ones, then, with a precision asked for, more spans of the payloads
  * still short of it while the time allows, each expected to take what that payload's spans took
- * on average. Progress is told across the spans; what every span gave is pooled, and `held()`
- * pools at any moment what has finished (the running span's finished cases too). A failure, a
- * stop or a stopped span ends the spans there, keeping what they gave.
+ * on average. Progress is told across the spans; what every span gave is pooled, each pooled
+ * case told to `hooks.onCaseDone` at the end, and `held()` pools at any moment what has finished
+ * (the running span's finished cases too). A failure, a stop or a stopped span ends the spans
+ * there, keeping what they gave.
  */
 export class CodecModeSpans {
   private readonly parts: CodecModeResult[] = [];
@@ -243,7 +244,9 @@ export class CodecModeSpans {
       total += unitsOf(span, [next.payload]);
       going = await go(span, [next.payload]);
     }
-    return { result: this.held(), ...(error !== undefined ? { error } : {}) };
+    const result = this.held();
+    for (const c of result.cases) hooks.onCaseDone?.(c);
+    return { result, ...(error !== undefined ? { error } : {}) };
   }
 
   /** Every case finished so far, pooled over the spans (the running one's finished cases too). */

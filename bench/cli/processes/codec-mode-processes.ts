@@ -17,7 +17,7 @@ const ENTRY = path.join(ROOT, "bench/cli/processes/codec-mode-child.ts");
 
 /**
  * Codec mode, each span in a process of its own; hooks hear progress (across the spans) and
- * every finished case at the end. A process that fails ends the mode there, keeping what the
+ * every finished case at the end (codec-mode-spans.ts). A process that fails ends the mode there, keeping what the
  * ones before it measured and the cases it had finished itself. `held()` pools, at any moment,
  * every case a process has finished so far: what the bench writes when it must quit before the
  * processes are done.
@@ -35,7 +35,7 @@ export class CodecModeProcesses {
   /** Every process's span in turn; `error`: why one failed (one line), absent when none did. */
   async run(): Promise<{ result: CodecModeResult; error?: string }> {
     const { plan, hooks } = this;
-    const outcome = await this.spans.run(async (span, payloads, side) => {
+    return this.spans.run(async (span, payloads, side) => {
       const job: CodecModeJob = { plan: planSpec(plan), span, payloads: [...payloads] };
       try {
         const result = await runReportingChild<CodecModeResult>({
@@ -54,8 +54,6 @@ export class CodecModeProcesses {
         return { error: e instanceof Error ? e.message : String(e), ...(e instanceof ChildFailed ? { partial: e.finished } : {}) };
       }
     });
-    for (const c of outcome.result.cases) hooks.onCaseDone?.(c);
-    return outcome;
   }
 
   /** Every case finished so far, pooled over the processes (the running one's finished cases too). */
