@@ -19,6 +19,7 @@ import { decodeHistogram, percentileSpectrum } from "../harness/histogram.ts";
 import { calibrationChecks } from "../harness/field.ts";
 import { caseRatios } from "../harness/ratios.ts";
 import { SettingError } from "../harness/harness-errors.ts";
+import { inPhase, type TimeLedger } from "../harness/time-account.ts";
 import { ROOT } from "./paths.ts";
 
 export interface WrittenFiles {
@@ -92,19 +93,23 @@ export class LiveCsv {
   /** Every case added so far. */
   readonly finished: CaseResult[] = [];
 
+  /** `ledger`: where its writing counts, as files. */
   constructor(
     outDir: string,
     private readonly base: Omit<BenchResults, "cases">,
+    private readonly ledger?: TimeLedger,
   ) {
-    mkdirSync(outDir, { recursive: true });
     this.file = path.join(outDir, `${fileStamp(base.timestamp)}.csv`);
-    writeFileSync(this.file, csvHeader(), "utf8");
+    inPhase(ledger, "files", () => {
+      mkdirSync(outDir, { recursive: true });
+      writeFileSync(this.file, csvHeader(), "utf8");
+    });
   }
 
   add(c: CaseResult): void {
     this.finished.push(c);
     const row = { ...c, ratios: caseRatios(c, this.finished) };
-    appendFileSync(this.file, csvRows({ ...this.base, cases: this.finished, calibration: calibrationChecks(this.finished) }, [row]), "utf8");
+    inPhase(this.ledger, "files", () => appendFileSync(this.file, csvRows({ ...this.base, cases: this.finished, calibration: calibrationChecks(this.finished) }, [row]), "utf8"));
   }
 }
 

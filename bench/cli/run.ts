@@ -62,10 +62,12 @@ export interface RunControl {
 export const EXIT_INTERRUPTED = 130;
 
 /** The clock's calibration and the environment every results file records (with the versions of the plan's codec libraries). */
-function measureEnvironment(plan: Plan): { calibration: ClockCalibration; environment: BenchResults["environment"] } {
-  const calibration = calibrateClock(performanceClock);
-  const environment = collectEnvironment(performanceClock.name, calibration, fullGc() !== undefined, isNativeAccelerationEnabled, plan.catalog);
-  return { calibration, environment };
+function measureEnvironment(plan: Plan, ledger: TimeLedger): { calibration: ClockCalibration; environment: BenchResults["environment"] } {
+  return ledger.time("start", () => {
+    const calibration = calibrateClock(performanceClock);
+    const environment = collectEnvironment(performanceClock.name, calibration, fullGc() !== undefined, isNativeAccelerationEnabled, plan.catalog);
+    return { calibration, environment };
+  });
 }
 
 /** The account with the time its files took to write (which the files themselves cannot hold). */
@@ -194,16 +196,16 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
     throw new SettingError("--client node needs Node.js on PATH (node --version failed); install Node.js or use --client bun");
   }
   const timestamp = new Date().toISOString();
-  const { calibration, environment } = ledger.time("start", () => measureEnvironment(plan));
+  const { calibration, environment } = measureEnvironment(plan, ledger);
   const estimate = estimateFor(plan, options.out);
   const progress = createProgressPrinter(streams.stderr, estimate);
-  const live = ledger.time("files", () => new LiveCsv(options.out, { timestamp, settings: { ...settings, minBatchNs: NaN, client }, environment, order: {}, elapsedMs: 0 }));
+  const live = new LiveCsv(options.out, { timestamp, settings: { ...settings, minBatchNs: NaN, client }, environment, order: {}, elapsedMs: 0 }, ledger);
   const hooks: RunHooks = {
     gc: fullGc(),
     libraryVersion,
     onProgress: (e) => progress.update(e),
     shouldStop: () => control.stopRequested,
-    onCaseDone: (c) => ledger.time("files", () => live.add(c)),
+    onCaseDone: (c) => live.add(c),
     ledger,
     residentBytes: () => process.memoryUsage.rss(),
   };
@@ -268,10 +270,10 @@ async function runBrowserBench(browser: BrowserName, plan: Plan, options: BenchO
   if (!binary) throw new SettingError(noBrowserMessage(browser));
   const estimate = estimateFor(plan, options.out);
   const progress = createProgressPrinter(streams.stderr, estimate);
-  const { calibration, environment } = ledger.time("start", () => measureEnvironment(plan));
+  const { calibration, environment } = measureEnvironment(plan, ledger);
   const timestamp = new Date().toISOString();
   // Each case the page finishes, as it finishes it: in the live CSV, and what a second Ctrl-C writes.
-  const live = ledger.time("files", () => new LiveCsv(options.out, { timestamp, settings: { ...plan.settings, minBatchNs: NaN, client: "browser" }, environment, order: {}, elapsedMs: 0 }));
+  const live = new LiveCsv(options.out, { timestamp, settings: { ...plan.settings, minBatchNs: NaN, client: "browser" }, environment, order: {}, elapsedMs: 0 }, ledger);
   // The same assembly as every run's (client/plan-run.ts), for what the page has not handed back as results.
   const held = new PlanRun(plan, {
     client: "browser",
@@ -305,7 +307,7 @@ async function runBrowserBench(browser: BrowserName, plan: Plan, options: BenchO
       async (server) => {
         serverLabel = server.label;
         const launched = performance.now();
-        page = await runBrowserClient(browser, binary, { settings: plan.settings, server: server.url }, (p) => progress.update(p), () => control.stopRequested, (c) => ledger.time("files", () => live.add(c)));
+        page = await runBrowserClient(browser, binary, { settings: plan.settings, server: server.url }, (p) => progress.update(p), () => control.stopRequested, (c) => live.add(c));
         // The page's own phases; the rest of the wait (the browser's start, the page's load, its end) is starting up.
         if (page.results.account) ledger.addProcess(page.results.account, performance.now() - launched);
       },

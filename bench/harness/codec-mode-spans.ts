@@ -152,6 +152,9 @@ const NEED_MARGIN = 1.1;
  */
 const SPAN_FOR_PRECISION = { min: 0.05, maxShare: 1, maxTimesPlanned: 10, minMessages: 64 };
 
+/** A span's result with nothing in it yet: what a failed span's finished cases are pooled as. */
+const NOTHING: CodecModeResult = { cases: [], order: [], stopped: true, minBatchNs: NaN, slices: {}, payloadMs: {} };
+
 /**
  * Codec mode's spans, run one after the other by a runner (in this process, or in a fresh
  * process each): the planned ones, then, with a precision asked for, more spans of the payloads
@@ -202,7 +205,7 @@ export class CodecModeSpans {
         this.parts.push(outcome.result);
         for (const p of payloads) runsOf.set(p, (runsOf.get(p) ?? 0) + span.to - span.from);
       } else if (outcome.partial && outcome.partial.length > 0) {
-        this.parts.push({ cases: outcome.partial, order: [], stopped: true, minBatchNs: NaN, slices: {}, payloadMs: {} });
+        this.parts.push({ ...NOTHING, cases: outcome.partial });
       }
       error ??= outcome.error;
       return outcome.result !== undefined && !outcome.result.stopped && !(hooks.shouldStop?.() ?? false);
@@ -256,5 +259,3 @@ export class CodecModeSpans {
     return mergeForks(parts, forkSpans(this.plan.settings.runs.codec, this.plan.forks).length);
   }
 }
-
-const NOTHING: CodecModeResult = { cases: [], order: [], stopped: true, minBatchNs: NaN, slices: {}, payloadMs: {} };
