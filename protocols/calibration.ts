@@ -1,19 +1,19 @@
 /**
  * The calibration codecs (`--calibrate`), which prove a way of measuring
- * before its figures are trusted (METHODOLOGY 18). Both are JSON over text
+ * before its figures are trusted (METHODOLOGY 18). All are JSON over text
  * frames, as `json`:
  *
  * - `cal-json` is JSON under another name: it costs what JSON costs, so a
  *   method must read it as JSON's cost (nothing extra);
  * - `cal-spin` is JSON plus a fixed loop of arithmetic in every decode,
  *   whose cost is measured on its own, hot, in the server's process after
- *   every round (`timeSpin`, POST /known-cost): a method must recover that
- *   much extra, and no more. Timed there and then, the known cost follows
- *   the machine's speed, which drifts by several percent over a run.
+ *   every round (`timeKnownCost`, POST /known-cost): a method must recover
+ *   that much extra, and no more. Timed there and then, the known cost
+ *   follows the machine's speed, which drifts by several percent over a run.
  *
- * The loop is a xorshift chain: each step needs the last, so no engine can
- * vectorise it or cut it short, and it touches no memory, so its cost barely
- * depends on caches being warm or cold.
+ * The spin loop is a xorshift chain: each step needs the last, so no engine
+ * can vectorise it or cut it short, and it touches no memory, so its cost
+ * barely depends on caches being warm or cold.
  */
 
 import type { Codec, Encoded } from "./codec.ts";
@@ -71,15 +71,26 @@ export const calSpin: Codec = {
   },
 };
 
-/** Calls of the loop timed for its known cost: about 0.5 ms of work, long against any clock this server has. */
-export const KNOWN_COST_CALLS = 50;
+/**
+ * A calibration codec's known extra work, and how many calls of it are timed as one batch for its
+ * known cost: the spin loop's 50 calls are about 0.5 ms of work, long against any clock this
+ * server has.
+ */
+export const KNOWN_COSTS: Readonly<Record<string, { work: () => number; calls: number }>> = {
+  [calSpin.name]: { work: () => spin(SPIN_STEPS), calls: 50 },
+};
 
-/** The loop's cost per call, ns: untimed calls first (the loop is hot, as in a hot loop of the lab), then KNOWN_COST_CALLS timed as one batch. */
-export function timeSpin(now: () => number, timerOverheadNs: number): number {
-  for (let i = 0; i < KNOWN_COST_CALLS / 4; i++) spin(SPIN_STEPS);
+/** The calibration codecs with a known cost (the others cost what JSON costs). */
+export const KNOWN_COST_CODEC_NAMES: readonly string[] = Object.keys(KNOWN_COSTS);
+
+/** A known cost's cost per call, ns: untimed calls first (the work is hot, as in a hot loop of the lab), then its calls timed as one batch. */
+export function timeKnownCost(codec: string, now: () => number, timerOverheadNs: number): number {
+  const known = KNOWN_COSTS[codec];
+  if (!known) return Number.NaN;
+  for (let i = 0; i < known.calls / 4; i++) known.work();
   const t0 = now();
-  for (let i = 0; i < KNOWN_COST_CALLS; i++) spin(SPIN_STEPS);
-  return ((now() - t0) * 1e6 - timerOverheadNs) / KNOWN_COST_CALLS;
+  for (let i = 0; i < known.calls; i++) known.work();
+  return ((now() - t0) * 1e6 - timerOverheadNs) / known.calls;
 }
 
 /** The calibration codecs' names: they run when asked (--calibrate), never by default or under "all". */

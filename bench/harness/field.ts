@@ -19,6 +19,8 @@
  */
 
 import type { CalibrationCheck, CaseResult, Comparison, Estimate, FieldEstimate, SliceFigures } from "./results.ts";
+import type { ServerSliceFigures } from "./socket-results.ts";
+import { KNOWN_COST_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { baselineCase, compare, estimate, pairedDifference, type RoundFigure } from "./pairing.ts";
 
 /** Within this share of the known cost, a method recovers it (METHODOLOGY 18; the README quotes it). */
@@ -29,20 +31,25 @@ export function disagree(a: Comparison | undefined, b: Comparison | undefined): 
   return a !== undefined && b !== undefined && a.rounds >= 2 && b.rounds >= 2 && (a.high < b.low || b.high < a.low);
 }
 
+/** The server's timed decode + encode per message of a slice: every message's, the scheduler's time taken off (the field figure), or the quiet messages' only. */
+type ServerTimes = (server: ServerSliceFigures) => number;
+const everyMessage: ServerTimes = (x) => x.codecNs;
+const quietMessages: ServerTimes = (x) => x.quietNs;
+
 /** raw's timed decode + encode per message in each round (the timers around no work), for `c`'s client, mode, payload and rate. */
-function timersOnNothing(c: CaseResult, cases: readonly CaseResult[]): Map<number, number> | undefined {
+function timersOnNothing(c: CaseResult, cases: readonly CaseResult[], times: ServerTimes = everyMessage): Map<number, number> | undefined {
   const raw = baselineCase(cases, c, "raw");
   if (!raw) return undefined;
   const byRound = new Map<number, number>();
-  for (const r of raw.raw) if (r.server) byRound.set(r.round, r.server.codecNs);
+  for (const r of raw.raw) if (r.server) byRound.set(r.round, times(r.server));
   return byRound;
 }
 
 /** The field figure of a round: the server's decode + encode per message, less raw's timers in that round when raw ran. */
-function fieldOfRound(c: CaseResult, cases: readonly CaseResult[]): RoundFigure {
-  const floor = timersOnNothing(c, cases);
+function fieldOfRound(c: CaseResult, cases: readonly CaseResult[], times: ServerTimes = everyMessage): RoundFigure {
+  const floor = timersOnNothing(c, cases, times);
   return (r: SliceFigures) => {
-    const own = r.server?.codecNs;
+    const own = r.server ? times(r.server) : undefined;
     // A results file stores NaN as null: a slice without the figure.
     if (typeof own !== "number" || !Number.isFinite(own)) return undefined;
     if (!floor) return own;
@@ -106,11 +113,11 @@ function byRound(c: CaseResult | undefined, json: CaseResult, pick: RoundFigure)
   return out;
 }
 
-/** cal-spin's figure over json's per round, as a share of the known cost measured after that round. */
-function shareOfKnown(spin: CaseResult, json: CaseResult, known: ReadonlyMap<number, number>, pick: RoundFigure): Estimate | undefined {
+/** A known-cost codec's figure over json's per round, as a share of the known cost measured after that round. */
+function shareOfKnown(known: CaseResult, json: CaseResult, costs: ReadonlyMap<number, number>, pick: RoundFigure): Estimate | undefined {
   const shares: number[] = [];
-  for (const [round, [v, b]] of byRound(spin, json, pick)) {
-    const k = known.get(round);
+  for (const [round, [v, b]] of byRound(known, json, pick)) {
+    const k = costs.get(round);
     if (k !== undefined && k > 0) shares.push((v - b) / k);
   }
   return estimate(shares);
@@ -126,39 +133,46 @@ function relativeToJson(c: CaseResult | undefined, json: CaseResult, pick: Round
   return estimate(ratios);
 }
 
-/** Every mode and payload where json and cal-spin ran over a socket with the known cost timed after each round. */
+/**
+ * Every mode and payload where json and a known-cost codec (cal-spin) ran over a
+ * socket with the known cost timed after each round: one check per known-cost codec.
+ */
 export function calibrationChecks(cases: readonly CaseResult[]): CalibrationCheck[] {
   const checks: CalibrationCheck[] = [];
   for (const json of cases) {
     if (json.codec !== "json" || json.mode === "codec" || !json.verified) continue;
-    const spin = baselineCase(cases, json, "cal-spin");
-    const known = new Map<number, number>();
-    for (const r of spin?.raw ?? []) if (r.knownNs !== undefined) known.set(r.round, r.knownNs);
-    const knownCost = estimate([...known.values()]);
-    if (!spin || !knownCost) continue;
     const twin = baselineCase(cases, json, "cal-json");
     const raw = baselineCase(cases, json, "raw");
     const timers = fieldOfRound(json, cases);
     const cpu: RoundFigure = (r) => r.server?.cpuNs;
     const rawCpu = new Map<number, number>();
     for (const r of raw?.raw ?? []) if (r.server) rawCpu.set(r.round, r.server.cpuNs);
-    checks.push({
-      client: json.client,
-      mode: json.mode,
-      payload: json.payload,
-      ...(json.socket?.targetRate !== undefined ? { rate: json.socket.targetRate } : {}),
-      known: knownCost,
-      spinByTimers: shareOfKnown(spin, json, known, timers),
-      twinByTimers: relativeToJson(twin, json, timers),
-      spinByCpu: shareOfKnown(spin, json, known, cpu),
-      twinByCpu: raw ? relativeToJson(twin, json, cpu, rawCpu) : undefined,
-      timersOnNothing: raw && estimate(raw.raw.map((r) => r.server?.codecNs).filter((x) => x !== undefined)),
-    });
+    for (const codec of KNOWN_COST_CODEC_NAMES) {
+      const c = baselineCase(cases, json, codec);
+      const known = new Map<number, number>();
+      for (const r of c?.raw ?? []) if (r.knownNs !== undefined) known.set(r.round, r.knownNs);
+      const knownCost = estimate([...known.values()]);
+      if (!c || !knownCost) continue;
+      checks.push({
+        client: json.client,
+        mode: json.mode,
+        payload: json.payload,
+        ...(json.socket?.targetRate !== undefined ? { rate: json.socket.targetRate } : {}),
+        codec,
+        known: knownCost,
+        knownByTimers: shareOfKnown(c, json, known, timers),
+        knownByQuiet: shareOfKnown(c, json, known, fieldOfRound(json, cases, quietMessages)),
+        twinByTimers: relativeToJson(twin, json, timers),
+        knownByCpu: shareOfKnown(c, json, known, cpu),
+        twinByCpu: raw ? relativeToJson(twin, json, cpu, rawCpu) : undefined,
+        timersOnNothing: raw && estimate(raw.raw.map((r) => r.server?.codecNs).filter((x) => x !== undefined)),
+      });
+    }
   }
   return checks;
 }
 
-/** A method recovers cal-spin's cost when the median share comes within the tolerance of 1. */
+/** A method recovers a known cost when the median share comes within the tolerance of 1. */
 export function recovers(share: Estimate | undefined): boolean | undefined {
   return share && Math.abs(share.value - 1) <= CALIBRATION_TOLERANCE;
 }

@@ -272,9 +272,9 @@ export interface CaseRatios {
 /**
  * How closely each way of measuring inside the server recovers what the calibration codecs
  * cost, in one mode and payload (bench/harness/field.ts):
- * - cal-spin over json, as a share of its loop's known cost, round by round (the loop timed hot
- *   in the server right after the round, so the machine's drift over a run does not count
- *   against the method): 1 when the method finds exactly that much more;
+ * - cal-spin over json, as a share of its known cost, round by round (the known
+ *   work timed hot in the server right after the round, so the machine's drift over a run does
+ *   not count against the method): 1 when the method finds exactly that much more;
  * - cal-json relative to json, as the method compares any codec with json: 1 when it finds a
  *   codec that costs what JSON costs to cost that much.
  */
@@ -284,13 +284,17 @@ export interface CalibrationCheck {
   payload: string;
   /** Latency mode: the rate. */
   rate?: number;
-  /** cal-spin's loop timed hot in the server after each round, ns per call. */
+  /** The known-cost codec (cal-spin). */
+  codec: string;
+  /** Its known work timed hot in the server after each round, ns per call. */
   known: Estimate;
-  /** By the field figure: cal-spin's cost over json's as a share of the known cost; cal-json's relative to json's. */
-  spinByTimers?: Estimate;
+  /** By the field figure: the codec's cost over json's as a share of the known cost; cal-json's relative to json's. */
+  knownByTimers?: Estimate;
   twinByTimers?: Estimate;
+  /** By the field figure with interrupted messages left out (collections too): the share of the known cost it finds (absent in older files). */
+  knownByQuiet?: Estimate;
   /** The same by the server's CPU per message over raw's. */
-  spinByCpu?: Estimate;
+  knownByCpu?: Estimate;
   twinByCpu?: Estimate;
   /** raw's timers around no work: what the field figure takes off (uncorrected, ns per message). */
   timersOnNothing?: Estimate;

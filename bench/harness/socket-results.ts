@@ -121,8 +121,12 @@ export interface FieldFigures {
   cpuNs: Summary;
   /** Times the server slept and woke, per message (mean over the slices). */
   wakeupsPerMsg: number;
-  /** The share of messages interrupted, left out of the field figure (mean over the slices; absent in older files). */
+  /** The share of messages interrupted: decode + encode past 10 times the slice's median (mean over the slices; absent in older files). */
   interrupted?: number;
+  /** The share of the field figure that went to pauses the codec caused, collections mostly (mean over the slices; absent in older files, whose field figure left them out). */
+  collection?: number;
+  /** The share of the server's decode + encode the scheduler took for other processes, left out of the field figure (mean over the slices; absent in older files). */
+  scheduler?: number;
 }
 
 /** Latency mode: what one slice saw at its rate (bench/harness/knee.ts judges a rate by the medians over a case's slices). */
@@ -137,12 +141,20 @@ export interface SliceLatency {
 
 /** The server's figures of one slice (its answer to the slice mark, protocols/socket/contract.ts), per message, ns. */
 export interface ServerSliceFigures {
-  /** Decode + encode, each call timed in the server with the clock's read cost subtracted, over the messages not interrupted (ServerSlice.kept): the field figure. */
+  /**
+   * Decode + encode, each call timed in the server with the clock's read cost subtracted, over
+   * every message of the slice, less what the scheduler took from the interrupted ones for other
+   * processes (ServerSlice.schedulerNs): the field figure, collections included.
+   */
   codecNs: number;
+  /** Decode + encode over the messages not interrupted only (ServerSlice.kept): collections left out too, as the field figure was before they counted. */
+  quietNs: number;
   /** The share of the slice's messages interrupted (decode + encode past INTERRUPTION_FACTOR times the slice's median). */
   interrupted: number;
-  /** Decode + encode over every message of the slice, interrupted ones too. */
-  allCodecNs: number;
+  /** The share of codecNs that went to pauses the codec caused: interrupted messages' time over the median the scheduler does not explain (collections, mostly). */
+  collection: number;
+  /** The share of the slice's decode + encode the scheduler took for other processes, taken off. */
+  scheduler: number;
   /** send(): where the server encodes a text frame to UTF-8. */
   sendNs: number;
   /** The server process's CPU (user + system) while this connection was busy: the codec and everything else. */

@@ -16,7 +16,7 @@ import type { Summary } from "../harness/statistics.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import { KEY_ACCESSES, type Frame, type KeyAccess } from "../../protocols/codec.ts";
 import { ADDED_CHECKS, type AddedChecks } from "../../protocols/validation.ts";
-import { CALIBRATION_CODEC_NAMES, calSpin } from "../../protocols/calibration.ts";
+import { CALIBRATION_CODEC_NAMES, KNOWN_COST_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { ReportError } from "./report-errors.ts";
 import { ACCOUNT_PHASES, type PhaseTimes } from "../harness/time-account.ts";
 import { accountColumn } from "./csv-columns.ts";
@@ -149,6 +149,8 @@ function socketOf(get: Cell, mode: Mode): SocketFigures {
             cpuNs: summary({ median: num(get("server_cpu_slice_ns")) }),
             wakeupsPerMsg: num(get("server_wakeups_per_msg")),
             interrupted: optional(get("field_interrupted_share")),
+            collection: optional(get("field_collection_share")),
+            scheduler: optional(get("field_scheduler_share")),
           },
         }
       : {}),
@@ -336,7 +338,7 @@ function kneesOf(rows: readonly Row[]): Knee[] {
   return [...found.values()];
 }
 
-/** The calibration's checks from the calibration codecs' rows: cal-spin's known cost and shares, cal-json's beside them. */
+/** The calibration's checks from the calibration codecs' rows: each known-cost codec's known cost and shares (cal-spin's), cal-json's beside them. */
 function calibrationOf(rows: readonly Row[]): CalibrationCheck[] {
   const share = (get: Cell, column: string): Estimate | undefined => {
     const value = num(get(column));
@@ -346,17 +348,19 @@ function calibrationOf(rows: readonly Row[]): CalibrationCheck[] {
   const at = (c: CaseResult) => (x: { c: CaseResult }) => x.c.client === c.client && x.c.mode === c.mode && x.c.payload === c.payload && x.c.socket?.targetRate === c.socket?.targetRate && x.c.verified;
   for (const { c, get } of rows) {
     const known = num(get("calibration_known_ns"));
-    if (c.codec !== calSpin.name || !c.verified || !Number.isFinite(known)) continue;
-    const twin = rows.find((x) => x.c.codec !== calSpin.name && CALIBRATION_CODEC_NAMES.includes(x.c.codec) && at(c)(x));
+    if (!KNOWN_COST_CODEC_NAMES.includes(c.codec) || !c.verified || !Number.isFinite(known)) continue;
+    const twin = rows.find((x) => CALIBRATION_CODEC_NAMES.includes(x.c.codec) && !KNOWN_COST_CODEC_NAMES.includes(x.c.codec) && at(c)(x));
     checks.push({
       client: c.client,
       mode: c.mode,
       payload: c.payload,
       ...(c.socket?.targetRate !== undefined ? { rate: c.socket.targetRate } : {}),
+      codec: c.codec,
       known: { value: known, low: NaN, high: NaN, rounds: NaN },
-      spinByTimers: share(get, "calibration_field_share"),
+      knownByTimers: share(get, "calibration_field_share"),
       twinByTimers: twin && share(twin.get, "calibration_field_share"),
-      spinByCpu: share(get, "calibration_cpu_share"),
+      knownByQuiet: share(get, "calibration_quiet_share"),
+      knownByCpu: share(get, "calibration_cpu_share"),
       twinByCpu: twin && share(twin.get, "calibration_cpu_share"),
     });
   }

@@ -5,7 +5,7 @@
 
 import type { BenchResults, CaseResult, Estimate } from "../harness/results.ts";
 import type { FieldFigures, LatencyPercentiles } from "../harness/socket-results.ts";
-import { CALIBRATION_CODEC_NAMES, calSpin } from "../../protocols/calibration.ts";
+import { CALIBRATION_CODEC_NAMES, KNOWN_COST_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { knees } from "../harness/knee.ts";
 import { accountColumn, CSV_COLUMNS, CSV_VERSION, SPREAD_FIELDS } from "./csv-columns.ts";
 import { ACCOUNT_PHASES } from "../harness/time-account.ts";
@@ -210,6 +210,8 @@ function fieldColumns(c: CaseResult, field: FieldFigures): Row {
     field_timers_taken_off: cost?.corrected,
     field_slices: field.slices,
     field_interrupted_share: field.interrupted,
+    field_collection_share: field.collection,
+    field_scheduler_share: field.scheduler,
     field_vs_json: vs?.ratio,
     field_vs_json_ci95_low: vs?.low,
     field_vs_json_ci95_high: vs?.high,
@@ -240,15 +242,17 @@ function runColumns(results: BenchResults): (c: CaseResult) => Row {
   const est = (prefix: string, e: Estimate | undefined): Row => ({ [prefix]: e?.value, [`${prefix}_ci95_low`]: e?.low, [`${prefix}_ci95_high`]: e?.high });
   return (c) => {
     const k = c.mode === "latency" ? found.find((x) => x.client === c.client && x.payload === c.payload && x.codec === c.codec) : undefined;
-    const check = CALIBRATION_CODEC_NAMES.includes(c.codec) ? checks.find((x) => x.client === c.client && x.mode === c.mode && x.payload === c.payload && x.rate === c.socket?.targetRate) : undefined;
-    const spin = c.codec === calSpin.name;
+    // A known-cost codec's row carries its own check; cal-json's, its share from any check of its mode and payload.
+    const known = KNOWN_COST_CODEC_NAMES.includes(c.codec);
+    const check = CALIBRATION_CODEC_NAMES.includes(c.codec) ? checks.find((x) => x.client === c.client && x.mode === c.mode && x.payload === c.payload && x.rate === c.socket?.targetRate && (!known || x.codec === c.codec)) : undefined;
     return {
       knee_rate: k?.rate,
       knee_missed_rate: k?.missed,
       knee_beside_raw_rate: k ? (k.besideRaw?.rate ?? k.rate) : undefined,
       knee_beside_raw_missed_rate: k ? (k.besideRaw ? k.besideRaw.missed : k.missed) : undefined,
-      calibration_known_ns: check && spin ? check.known.value : undefined,
-      ...(check ? { ...est("calibration_field_share", spin ? check.spinByTimers : check.twinByTimers), ...est("calibration_cpu_share", spin ? check.spinByCpu : check.twinByCpu) } : {}),
+      calibration_known_ns: check && known ? check.known.value : undefined,
+      ...(check ? { ...est("calibration_field_share", known ? check.knownByTimers : check.twinByTimers), ...est("calibration_cpu_share", known ? check.knownByCpu : check.twinByCpu) } : {}),
+      ...(check && known ? est("calibration_quiet_share", check.knownByQuiet) : {}),
     };
   };
 }

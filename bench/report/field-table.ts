@@ -58,9 +58,11 @@ export function labFieldLines(results: Pick<BenchResults, "cases">): string[] {
     "   lab: in process, codec mode: a client's work (encode objects, decode frames made in advance),",
     "   and echo, the server's (decode a frame, encode what it gave). field: inside the server, every",
     "   message's decode + encode timed, raw's timers taken off; rt: a server idle between messages",
-    "   (roundtrip), stream: a busy one. ≠: the field and the lab echo disagree beyond their intervals",
+    "   (roundtrip), stream: a busy one. ≠: the field and the lab echo disagree beyond their intervals.",
+    "   collections: the share of each field figure (in its column's order) that went to pauses the",
+    "   codec caused, collections mostly; time the scheduler gave other processes is taken off",
   ];
-  const widths = [17, 13, 13, ...columns.map(() => 15)];
+  const widths = [17, 13, 13, ...columns.map(() => 15), 14];
   for (const payload of orderPayloads(cases.filter((c) => c.mode !== "codec").map((c) => c.payload))) {
     const socketCodecs = new Set(cases.filter((c) => c.payload === payload && c.client === client && c.socket?.field !== undefined && c.codec !== "raw").map((c) => c.codec));
     if (socketCodecs.size === 0) continue;
@@ -68,7 +70,7 @@ export function labFieldLines(results: Pick<BenchResults, "cases">): string[] {
     const any = cases.filter((c) => c.payload === payload && c.client === client && socketCodecs.has(c.codec));
     const codecs = [...socketCodecs].sort((a, b) => (labOf.get(a)?.total.median ?? Infinity) - (labOf.get(b)?.total.median ?? Infinity));
     lines.push("", payload);
-    const header = ["codec", "lab", "lab echo", ...columns.map((c) => c.title)].map((t, i) => pad(t, widths[i]!, i > 0)).join("  ");
+    const header = ["codec", "lab", "lab echo", ...columns.map((c) => c.title), "collections"].map((t, i) => pad(t, widths[i]!, i > 0)).join("  ");
     lines.push(header, "-".repeat([...header].length));
     for (const codec of codecs) {
       const labCase = labOf.get(codec);
@@ -84,11 +86,18 @@ export function labFieldLines(results: Pick<BenchResults, "cases">): string[] {
           const r = f.ratios?.fieldVsJson;
           return `${ratioText(r)}${disagree(r, echo) ? " ≠" : ""}`;
         }),
+        collectionShares(columns.map((col) => fieldCase(cases, { codec, payload } as CaseResult, client, col)?.socket?.field?.collection)),
       ];
       lines.push(cells.map((t, i) => pad(t, widths[i]!, i > 0)).join("  "));
     }
   }
   return lines;
+}
+
+/** Each field column's share in collections, "4% / 11%"; "-" where no column has one (a file from before they counted). */
+function collectionShares(shares: readonly (number | undefined)[]): string {
+  if (!shares.some((x) => x !== undefined && Number.isFinite(x))) return "-";
+  return shares.map((x) => (x !== undefined && Number.isFinite(x) ? `${Math.round(x * 100)}%` : "-")).join(" / ");
 }
 
 /** A share of the known cost with its interval: "1.02 [0.97..1.08]". */
@@ -97,11 +106,14 @@ const shareText = (e: Estimate): string => `${e.value.toFixed(2)} [${e.low.toFix
 function checkLines(c: CalibrationCheck): string[] {
   const judged = (e: Estimate | undefined): string => (e ? `${shareText(e)} ${recovers(e) ? "holds" : "FAILS"}` : "-");
   const where = `${c.mode}${c.rate !== undefined ? ` ${count(c.rate)}/s` : ""} ${c.payload}`;
-  return [
-    `${where}: cal-spin's loop ${count(c.known.value)} ns [${count(c.known.low)}..${count(c.known.high)}]; raw's timers read ${c.timersOnNothing ? `${count(c.timersOnNothing.value)} ns` : "-"} on no work (taken off)`,
-    `   field figure: cal-spin ${judged(c.spinByTimers)}; cal-json ${judged(c.twinByTimers)}`,
-    `   server CPU:   cal-spin ${judged(c.spinByCpu)}; cal-json ${judged(c.twinByCpu)}`,
+  const lines = [
+    `${where}: ${c.codec}'s known work ${count(c.known.value)} ns [${count(c.known.low)}..${count(c.known.high)}]; raw's timers read ${c.timersOnNothing ? `${count(c.timersOnNothing.value)} ns` : "-"} on no work (taken off)`,
+    `   field figure: ${c.codec} ${judged(c.knownByTimers)}; cal-json ${judged(c.twinByTimers)}`,
   ];
+  // What the field figure found before collections counted, where it misses: the reason they count.
+  if (c.knownByQuiet && recovers(c.knownByQuiet) === false) lines.push(`   interrupted messages left out: ${c.codec} ${judged(c.knownByQuiet)}`);
+  lines.push(`   server CPU:   ${c.codec} ${judged(c.knownByCpu)}; cal-json ${judged(c.twinByCpu)}`);
+  return lines;
 }
 
 /** The calibration: what each way of measuring inside the server finds of a cost known from the lab. */
@@ -113,8 +125,8 @@ export function calibrationLines(results: Pick<BenchResults, "calibration">): st
     "",
     "== calibration: does measuring inside the server find a cost known from the lab?",
     ...wrapLine(
-      `   cal-spin is json plus ${count(SPIN_STEPS)} steps of arithmetic in every decode, cal-json is json under another name. After every round the server times cal-spin's loop on its own, hot (the known cost). ` +
-        `Per method, median of the rounds [95%]: cal-spin's cost over json's as a share of the known cost, and cal-json's relative to json's (as the method compares any codec with json; by CPU, each less raw's). It holds where both come within ${tolerance} of 1.`,
+      `   cal-spin is json plus ${count(SPIN_STEPS)} steps of arithmetic in every decode, cal-json is json under another name. After every round the server times each known work on its own, hot (the known cost). ` +
+        `Per method, median of the rounds [95%]: the codec's cost over json's as a share of its known cost, and cal-json's relative to json's (as the method compares any codec with json; by CPU, each less raw's). It holds where both come within ${tolerance} of 1.`,
       TERMINAL_WIDTH,
       "   ",
     ),

@@ -112,18 +112,19 @@ function shareCell(e: Estimate | undefined): string {
   return e && Number.isFinite(e.value) ? `${e.value.toFixed(2)} [${e.low.toFixed(2)}-${e.high.toFixed(2)}]` : "-";
 }
 
-/** The calibrated run: per mode and payload, the known cost and what each method found of it. */
+/** The calibrated run: per mode, payload and known-cost codec, the known cost and what each method found of it. */
 function calibrationTable(run: Sample): string[] {
   const lines = [
-    "| mode | payload | cal-spin's loop, ns | field figure: cal-spin / known | field figure: cal-json / json | server CPU: cal-spin / known | server CPU: cal-json / json |",
-    "|---|---|---|---|---|---|---|",
+    "| mode | payload | known cost | ns per call | field figure: found / known | interruptions left out: found / known | field figure: cal-json / json | server CPU: found / known | server CPU: cal-json / json |",
+    "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const mode of ["roundtrip", "stream"]) {
     for (const payload of PAYLOAD_NAMES) {
-      if (!find(run.results, mode, payload, "cal-spin")) continue;
-      const check = run.results.calibration?.find((x) => x.mode === mode && x.payload === payload);
-      const known = Math.round(check?.known.value ?? Number.NaN).toLocaleString("en-US");
-      lines.push(`| ${mode} | ${payload} | ${known} | ${shareCell(check?.spinByTimers)} | ${shareCell(check?.twinByTimers)} | ${shareCell(check?.spinByCpu)} | ${shareCell(check?.twinByCpu)} |`);
+      for (const check of run.results.calibration?.filter((x) => x.mode === mode && x.payload === payload) ?? []) {
+        if (!find(run.results, mode, payload, check.codec)) continue;
+        const known = Math.round(check.known.value).toLocaleString("en-US");
+        lines.push(`| ${mode} | ${payload} | ${check.codec} | ${known} | ${shareCell(check.knownByTimers)} | ${shareCell(check.knownByQuiet)} | ${shareCell(check.twinByTimers)} | ${shareCell(check.knownByCpu)} | ${shareCell(check.twinByCpu)} |`);
+      }
     }
   }
   return lines;

@@ -82,10 +82,12 @@ export async function requestServerGc(server: string): Promise<void> {
   await fetch(new URL(GC_PATH, server), { method: "POST" }).catch(() => undefined);
 }
 
-/** cal-spin's loop timed hot in the server's process, ns per call; undefined when the server did not say. */
-export async function fetchKnownCost(server: string): Promise<number | undefined> {
+/** A calibration codec's known work (cal-spin's loop) timed hot in the server's process, ns per call; undefined when the server did not say. */
+export async function fetchKnownCost(server: string, codec: string): Promise<number | undefined> {
   try {
-    const res = await fetch(new URL(KNOWN_COST_PATH, server), { method: "POST" });
+    const url = new URL(KNOWN_COST_PATH, server);
+    url.searchParams.set("codec", codec);
+    const res = await fetch(url, { method: "POST" });
     const ns = res.ok ? ((await res.json()) as { ns?: unknown }).ns : undefined;
     return typeof ns === "number" && Number.isFinite(ns) ? ns : undefined;
   } catch {

@@ -90,10 +90,14 @@ function mean(values: Float64Array): number {
 function serverSlice(f: SocketCaseFigures): ServerSliceFigures | undefined {
   const x = f.serverSlice;
   if (x === undefined || x.messages === 0 || x.messages !== f.sent) return undefined;
+  const all = x.decodeNs + x.encodeNs;
+  const counted = all - x.schedulerNs;
   return {
-    codecNs: x.kept > 0 ? x.keptNs / x.kept : Number.NaN,
+    codecNs: counted / x.messages,
+    quietNs: x.kept > 0 ? x.keptNs / x.kept : Number.NaN,
     interrupted: (x.messages - x.kept) / x.messages,
-    allCodecNs: (x.decodeNs + x.encodeNs) / x.messages,
+    collection: counted > 0 ? x.pausedNs / counted : Number.NaN,
+    scheduler: all > 0 ? x.schedulerNs / all : Number.NaN,
     sendNs: x.sendNs / x.messages,
     cpuNs: (x.cpuMs * 1e6) / x.messages,
     wakeups: x.wakeups / x.messages,

@@ -21,7 +21,7 @@ import type { SocketCase, SocketCaseFigures } from "./socket-case.ts";
 import { record, unreachable, type PayloadOutcome, type PayloadRun } from "./mode-context.ts";
 import { runSocketCase, SocketSession } from "./runner.ts";
 import { fetchKnownCost } from "./client-connection.ts";
-import { calSpin } from "../../protocols/calibration.ts";
+import { KNOWN_COST_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { inPhaseAsync } from "../../bench/harness/time-account.ts";
 
 /** A case's open connection and the last slice it recorded (which takes the server's figures at close). */
@@ -111,9 +111,10 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
           open.last = f;
           record(s, f, { run, round, position });
         }
-        // A calibrated run: cal-spin's known cost, timed in the server right after the round, beside the round's field figure.
-        const spin = live.find((s) => s.codec === calSpin.name && s.error === undefined);
-        if (spin && spin.runs.at(-1)?.round === round) spin.runs.at(-1)!.knownNs = await fetchKnownCost(servers[on]!);
+        // A calibrated run: each known cost (cal-spin's loop), timed in the server right after the round, beside the round's field figure.
+        for (const known of live) {
+          if (KNOWN_COST_CODEC_NAMES.includes(known.codec) && known.error === undefined && known.runs.at(-1)?.round === round) known.runs.at(-1)!.knownNs = await fetchKnownCost(servers[on]!, known.codec);
+        }
         done += p.cases.length / roundsPerRun;
         p.progress("run", `round ${k + 1}/${roundsPerRun}`, run, done);
         // Stop at a round boundary, every case keeping its finished rounds.

@@ -248,7 +248,7 @@ function routeSlice(
 
 /** Ends each router's slice with a mark and sums the server's answers (untimed). */
 async function markSlices(routers: readonly WebSocket[], codec: ClientCodec, o: RouteOptions): Promise<ServerSlice | undefined> {
-  const sum: ServerSlice = { messages: 0, decodeNs: 0, encodeNs: 0, sendNs: 0, cpuMs: 0, wakeups: 0, kept: 0, keptNs: 0 };
+  const sum: ServerSlice = { messages: 0, decodeNs: 0, encodeNs: 0, sendNs: 0, cpuMs: 0, wakeups: 0, kept: 0, keptNs: 0, schedulerNs: 0, pausedNs: 0 };
   for (const [p, ws] of routers.entries()) {
     const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => `router ${p}'s slice mark`);
     try {

@@ -211,6 +211,12 @@ const rateOver = (messages: number, ms: number): number => (ms > 0 ? (messages /
 
 const NO_BATCHES = { batch: NaN, samples: 0, p50: NaN, p90: NaN, p99: NaN };
 
+/** The mean of the finite values (NaN without one). */
+function meanOf(values: readonly number[]): number {
+  const finite = values.filter(Number.isFinite);
+  return finite.length > 0 ? finite.reduce((a, b) => a + b, 0) / finite.length : Number.NaN;
+}
+
 /** The server's figures of the case's slices (kept connections that marked them), or undefined. */
 function fieldFigures(runs: readonly SliceFigures[]): FieldFigures | undefined {
   const slices = runs.map((r) => r.server).filter((x) => x !== undefined);
@@ -221,7 +227,9 @@ function fieldFigures(runs: readonly SliceFigures[]): FieldFigures | undefined {
     sendNs: summarize(slices.map((x) => x.sendNs)),
     cpuNs: summarize(slices.map((x) => x.cpuNs)),
     wakeupsPerMsg: slices.reduce((acc, x) => acc + x.wakeups, 0) / slices.length,
-    interrupted: slices.reduce((acc, x) => acc + x.interrupted, 0) / slices.length,
+    interrupted: meanOf(slices.map((x) => x.interrupted)),
+    collection: meanOf(slices.map((x) => x.collection)),
+    scheduler: meanOf(slices.map((x) => x.scheduler)),
   };
 }
 

@@ -2,6 +2,7 @@
 
 import type { PayloadName } from "../messages.ts";
 import { INTERRUPTION_FACTOR, INTERRUPTION_FLOOR_NS, type ServerConnectionStats, type ServerSlice } from "./contract.ts";
+import type { SchedulerReading } from "./stolen-time.ts";
 
 /** How many finished connections' stats are kept for /stats. */
 const STATS_KEPT = 1000;
@@ -56,12 +57,21 @@ const SLICE_TIMES_MAX = 1 << 20;
 
 /**
  * One connection's slice in progress: where its totals stood at the last mark, and every
- * message's decode + encode time since, for the slice's figures without interruptions.
+ * message's decode + encode time since. At the mark, a message past INTERRUPTION_FACTOR times
+ * the slice's median was interrupted; of the interrupted messages' time over the median, the
+ * share the scheduler took for other processes (stolen-time.ts: what it took over the slice, in
+ * the proportion of the slice's runnable time the timed calls fill) is taken off, never more than
+ * all of it; the rest is pauses the codec caused (collections, mostly), and counts.
  */
 export class SliceRecord {
   private readonly start: Pick<ServerSlice, (typeof TOTALS)[number]> = { messages: 0, decodeNs: 0, encodeNs: 0, sendNs: 0, cpuMs: 0, wakeups: 0 };
   private times = new Float64Array(256);
   private count = 0;
+
+  /** `stolen`: the server's reading of what the scheduler took (absent: nothing is taken off). */
+  constructor(private readonly stolen?: SchedulerReading) {
+    stolen?.since();
+  }
 
   /** One message's decode + encode, ns. */
   add(ns: number): void {
@@ -82,11 +92,17 @@ export class SliceRecord {
       this.start[k] = stats[k];
     }
     const times = this.times.subarray(0, this.count).sort();
-    const limit = INTERRUPTION_FACTOR * Math.max(INTERRUPTION_FLOOR_NS, times.length > 0 ? times[times.length >> 1]! : 0);
+    const median = times.length > 0 ? times[times.length >> 1]! : 0;
+    const limit = INTERRUPTION_FACTOR * Math.max(INTERRUPTION_FLOOR_NS, median);
     let kept = 0;
     let keptNs = 0;
     for (let i = 0; i < times.length && times[i]! <= limit; i++, kept++) keptNs += times[i]!;
+    let excessNs = 0;
+    for (let i = kept; i < times.length; i++) excessNs += times[i]! - median;
+    const timedNs = totals.decodeNs + totals.encodeNs;
+    const taken = this.stolen?.since();
+    const schedulerNs = taken && taken.runnableNs > 0 ? Math.min(excessNs, taken.stolenNs * Math.min(1, Math.max(0, timedNs) / taken.runnableNs)) : 0;
     this.count = 0;
-    return { ...totals, kept, keptNs };
+    return { ...totals, kept, keptNs, schedulerNs, pausedNs: excessNs - schedulerNs };
   }
 }

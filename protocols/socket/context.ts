@@ -7,6 +7,7 @@
 import type { CodecCatalog } from "../registry.ts";
 import type { ServerWebSocket } from "bun";
 import type { Connection } from "./socket-state.ts";
+import { StolenTime } from "./stolen-time.ts";
 import { CpuMeter } from "./cpu.ts";
 import type { Publish } from "./server-send.ts";
 import { StatsStore } from "./connection-stats.ts";
@@ -145,6 +146,8 @@ export interface SocketServer {
   readonly stats: StatsStore;
   /** Charges the process's CPU to the busy connection. */
   readonly cpu: CpuMeter;
+  /** What the scheduler took from this thread for other processes (undefined where the system cannot tell): taken off interrupted messages. */
+  readonly stolen: StolenTime | undefined;
 }
 
 export function socketServer(ctx: SocketServerContext): SocketServer {
@@ -163,5 +166,6 @@ export function socketServer(ctx: SocketServerContext): SocketServer {
     nextId: 1,
     stats: new StatsStore(),
     cpu: new CpuMeter(ctx.now),
+    stolen: StolenTime.open(),
   };
 }

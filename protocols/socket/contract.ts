@@ -15,7 +15,8 @@
  *                                             or decode and encode it again; validate=1
  *                                             decodes and checks every message first
  *   GET /stats/ID                             the server's figures for connection ID (JSON)
- *   POST /known-cost                          cal-spin's loop timed hot here: {"steps","calls","ns"}
+ *   POST /known-cost[?codec=NAME]             a calibration codec's known work (cal-spin's loop)
+ *                                             timed hot here: {"codec","calls","ns"}
  *   POST /gc                                  full garbage collection between cases
  *   GET /info                                 server runtime and library versions
  *   GET /health                               liveness, open connections, memory
@@ -225,12 +226,20 @@ export interface ServerSlice {
   wakeups: number;
   /**
    * The slice's messages whose decode + encode took under INTERRUPTION_FACTOR times the slice's
-   * median, and their decode + encode summed, ns. A message past it was interrupted (the
-   * scheduler, a collection, a compiler thread): with one message in flight a single such
-   * message, 10 to 1,000 times the median, moves a slice of 40 by more than a codec costs.
+   * median, and their decode + encode summed, ns. A message past it was interrupted: by a
+   * collection or a compiler thread (the codec's cost, which a server pays), or by the scheduler
+   * giving the CPU to another process (not the codec's).
    */
   kept: number;
   keptNs: number;
+  /**
+   * Of the interrupted messages' time over the slice's median, ns: what the scheduler
+   * demonstrably took from the server's thread for another process (stolen-time.ts; 0 where the
+   * system cannot tell), and the rest, pauses the codec caused (collections, mostly). The field
+   * figure is decodeNs + encodeNs less schedulerNs.
+   */
+  schedulerNs: number;
+  pausedNs: number;
 }
 
 /** A message whose decode + encode takes this many times its slice's median (or than 1 µs, when that is more) was interrupted. */
@@ -239,7 +248,7 @@ export const INTERRUPTION_FACTOR = 10;
 export const INTERRUPTION_FLOOR_NS = 1000;
 
 /** The figures a ServerSlice carries, in the order the server writes them. */
-const SLICE_FIELDS = ["messages", "decodeNs", "encodeNs", "sendNs", "cpuMs", "wakeups", "kept", "keptNs"] as const satisfies readonly (keyof ServerSlice)[];
+const SLICE_FIELDS = ["messages", "decodeNs", "encodeNs", "sendNs", "cpuMs", "wakeups", "kept", "keptNs", "schedulerNs", "pausedNs"] as const satisfies readonly (keyof ServerSlice)[];
 
 /**
  * A slice mark's answer as the client received it (text, or its UTF-8

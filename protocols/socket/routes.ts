@@ -7,7 +7,7 @@ import type { Server } from "bun";
 import { hostAllowed, hostName, originAllowed } from "./access.ts";
 import type { Connection } from "./socket-state.ts";
 import type { SocketServer } from "./context.ts";
-import { KNOWN_COST_CALLS, SPIN_STEPS, timeSpin } from "../calibration.ts";
+import { KNOWN_COSTS, KNOWN_COST_CODEC_NAMES, timeKnownCost } from "../calibration.ts";
 import { GC_PATH, HEALTH_PATH, INFO_PATH, KNOWN_COST_PATH, STATS_PATH, WS_PATH } from "./contract.ts";
 import { refuse, text } from "./http.ts";
 import { upgradeSocket } from "./upgrade.ts";
@@ -68,7 +68,7 @@ export function route(s: SocketServer, req: Request, srv: Server<Connection>): R
     return text(404, "no connection with that id");
   }
   if (url.pathname === GC_PATH && req.method === "POST") return collect(s, req);
-  if (url.pathname === KNOWN_COST_PATH && req.method === "POST") return knownCost(s, req);
+  if (url.pathname === KNOWN_COST_PATH && req.method === "POST") return knownCost(s, req, url);
   if (url.pathname === HEALTH_PATH && req.method === "GET") return Response.json(health(s));
   if (url.pathname === INFO_PATH && req.method === "GET") {
     return new Response(s.ctx.info, { headers: { "content-type": "application/json", ...ISOLATION_HEADERS } });
@@ -130,14 +130,17 @@ function collect(s: SocketServer, req: Request): Response {
 }
 
 /**
- * POST /known-cost: cal-spin's loop timed hot, between the slices of a calibrated run, charged to
- * no connection. About half a millisecond of work; a page from another origin may not ask.
+ * POST /known-cost[?codec=NAME]: a calibration codec's known work (cal-spin's by default) timed
+ * hot, between the slices of a calibrated run, charged to no connection. About half a
+ * millisecond of work; a page from another origin may not ask.
  */
-function knownCost(s: SocketServer, req: Request): Response {
+function knownCost(s: SocketServer, req: Request, url: URL): Response {
   if (!originAllowed(req, s.ctx.allowOrigins)) return refuse(s, "foreignOrigin", 403, `origin ${req.headers.get("origin")} may not ask this server to time its calibration loop`);
+  const codec = url.searchParams.get("codec") ?? KNOWN_COST_CODEC_NAMES[0]!;
+  if (!KNOWN_COST_CODEC_NAMES.includes(codec)) return refuse(s, "badRequest", 400, `no known cost for codec ${JSON.stringify(codec)}; known: ${KNOWN_COST_CODEC_NAMES.join(", ")}`);
   let ns = Number.NaN;
-  s.cpu.unowned(() => (ns = timeSpin(s.ctx.now, s.ctx.timerOverheadNs)));
-  return Response.json({ steps: SPIN_STEPS, calls: KNOWN_COST_CALLS, ns });
+  s.cpu.unowned(() => (ns = timeKnownCost(codec, s.ctx.now, s.ctx.timerOverheadNs)));
+  return Response.json({ codec, calls: KNOWN_COSTS[codec]!.calls, ns });
 }
 
 /** The page's files, GET and HEAD only; nothing else is served. */

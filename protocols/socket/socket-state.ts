@@ -6,6 +6,7 @@ import type { CodecCatalog } from "../registry.ts";
 import { RAW_CODEC_NAME, frameOf, type RouteWay, type ServerConnectionStats } from "./contract.ts";
 import { Inbox } from "./inbox.ts";
 import { checksFor, type MessageCheck } from "../validation.ts";
+import type { StolenTime } from "./stolen-time.ts";
 import { newStats, SliceRecord } from "./connection-stats.ts";
 
 /**
@@ -74,7 +75,7 @@ const PASS_THROUGH: PayloadCodec = {
 };
 
 /** A connection's state at upgrade; `codec` must be raw or one of the catalogue's. */
-export function newConnection(r: ConnectionRequest, codecs: CodecCatalog, timerOverheadNs: number, now: () => number, compress = false): Connection {
+export function newConnection(r: ConnectionRequest, codecs: CodecCatalog, timerOverheadNs: number, now: () => number, compress = false, stolen?: StolenTime): Connection {
   return {
     role: r.role,
     topic: r.topic,
@@ -84,7 +85,7 @@ export function newConnection(r: ConnectionRequest, codecs: CodecCatalog, timerO
     pc: r.codec === RAW_CODEC_NAME ? PASS_THROUGH : codecs.get(r.codec)!.forPayload(r.payload),
     checkShape: r.codec !== RAW_CODEC_NAME,
     frame: frameOf(r.codec, codecs),
-    slice: new SliceRecord(),
+    slice: new SliceRecord(stolen),
     inbox: new Inbox(),
     blocked: false,
     blockedTimer: undefined,

@@ -48,7 +48,7 @@ export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Serv
     return refuse(s, "tooManyConnections", 503, `too many connections: this server accepts ${s.ctx.maxConnections} at once (--max-connections)`, { "retry-after": "1" });
   }
   const id = url.searchParams.get("id") || `c${s.nextId++}`;
-  const data = newConnection({ id, codec, payload: payload as PayloadName, role, topic, ...(route ? { route } : {}) }, s.ctx.codecs, s.ctx.timerOverheadNs, s.ctx.now, s.ctx.compress === true);
+  const data = newConnection({ id, codec, payload: payload as PayloadName, role, topic, ...(route ? { route } : {}) }, s.ctx.codecs, s.ctx.timerOverheadNs, s.ctx.now, s.ctx.compress === true, s.stolen);
   if (srv.upgrade(req, { data })) return undefined;
   return text(400, "WebSocket upgrade failed");
 }

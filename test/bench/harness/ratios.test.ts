@@ -65,7 +65,7 @@ describe("the results' ratios", () => {
       serializeNs: 100 * drift,
       deserializeNs: 100 * drift,
       totalNs: totalNs * drift,
-      server: { codecNs: codecNs * drift, interrupted: 0, allCodecNs: codecNs * drift, sendNs: 300, cpuNs: cpuNs * drift, wakeups: 1 },
+      server: { codecNs: codecNs * drift, quietNs: codecNs * drift, interrupted: 0, collection: 0, scheduler: 0, sendNs: 300, cpuNs: cpuNs * drift, wakeups: 1 },
     })),
   });
 

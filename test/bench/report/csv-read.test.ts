@@ -99,7 +99,7 @@ describe("a results CSV read back", () => {
     expect(calibrated.calibration!.map((c) => c.mode).sort()).toEqual(["roundtrip", "roundtrip", "roundtrip", "stream", "stream", "stream"]);
     for (const check of calibrated.calibration!) {
       expect(check.known.value).toBeGreaterThan(1000);
-      expect(check.spinByTimers!.low).toBeLessThanOrEqual(check.spinByTimers!.value);
+      expect(check.knownByTimers!.low).toBeLessThanOrEqual(check.knownByTimers!.value);
       expect(check.twinByTimers!.value).toBeGreaterThan(0);
     }
   });

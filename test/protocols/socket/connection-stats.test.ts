@@ -1,7 +1,14 @@
-/** A connection's slice figures: the totals since the last mark, and the messages not interrupted. */
+/** A connection's slice figures: the totals since the last mark, the messages not interrupted, and what the scheduler took from the interrupted ones. */
 import { describe, expect, it } from "vitest";
 import { INTERRUPTION_FACTOR, INTERRUPTION_FLOOR_NS } from "../../../protocols/socket/contract.ts";
 import { newStats, SliceRecord } from "../../../protocols/socket/connection-stats.ts";
+import type { SchedulerReading } from "../../../protocols/socket/stolen-time.ts";
+
+/** Readings as the scheduler would give them, one per slice mark (the first when the record is made). */
+function readings(...slices: { stolenNs: number; runnableNs: number }[]): SchedulerReading {
+  const queue = [{ stolenNs: 0, runnableNs: 0 }, ...slices];
+  return { since: () => queue.shift()! };
+}
 
 describe("SliceRecord", () => {
   it("gives each slice the totals since the last mark, then starts again", () => {
@@ -12,7 +19,7 @@ describe("SliceRecord", () => {
     stats.encodeNs = 150;
     stats.cpuMs = 2;
     for (const ns of [140, 150, 160]) slice.add(ns);
-    expect(slice.take(stats)).toEqual({ messages: 3, decodeNs: 300, encodeNs: 150, sendNs: 0, cpuMs: 2, wakeups: 0, kept: 3, keptNs: 450 });
+    expect(slice.take(stats)).toEqual({ messages: 3, decodeNs: 300, encodeNs: 150, sendNs: 0, cpuMs: 2, wakeups: 0, kept: 3, keptNs: 450, schedulerNs: 0, pausedNs: 0 });
     stats.messages = 5;
     stats.decodeNs = 500;
     slice.add(100);
@@ -44,5 +51,38 @@ describe("SliceRecord", () => {
     const s = slice.take(stats);
     expect(s.kept).toBe(5);
     expect(s.keptNs).toBe(30);
+  });
+
+  it("counts an interrupted message's time over the median as a pause the codec caused when the scheduler took nothing", () => {
+    const stats = newStats("a", "json", "large", 40);
+    const slice = new SliceRecord(readings({ stolenNs: 0, runnableNs: 1e6 }));
+    const times = [4000, 4000, 4000, 4000, 104_000];
+    for (const ns of times) slice.add(ns);
+    stats.messages = times.length;
+    stats.decodeNs = 120_000;
+    const s = slice.take(stats);
+    expect(s.kept).toBe(4);
+    expect(s.schedulerNs).toBe(0);
+    expect(s.pausedNs).toBe(100_000);
+  });
+
+  it("takes off the scheduler's time in the share of the runnable time the timed calls fill, never more than the pauses", () => {
+    const stats = newStats("a", "json", "large", 40);
+    // 120 µs timed of 240 µs runnable: half of the 60 µs another process took fell on the timed calls.
+    const slice = new SliceRecord(readings({ stolenNs: 60_000, runnableNs: 240_000 }, { stolenNs: 10e6, runnableNs: 240_000 }));
+    const times = [4000, 4000, 4000, 4000, 104_000];
+    for (const ns of times) slice.add(ns);
+    stats.messages = times.length;
+    stats.decodeNs = 120_000;
+    const first = slice.take(stats);
+    expect(first.schedulerNs).toBe(30_000);
+    expect(first.pausedNs).toBe(70_000);
+    // The scheduler took more than the slice's whole excess: all of it goes, nothing else.
+    for (const ns of times) slice.add(ns);
+    stats.messages += times.length;
+    stats.decodeNs += 120_000;
+    const second = slice.take(stats);
+    expect(second.schedulerNs).toBe(100_000);
+    expect(second.pausedNs).toBe(0);
   });
 });
