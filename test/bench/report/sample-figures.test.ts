@@ -207,7 +207,7 @@ describe("sampleFigures", () => {
   });
 
   it("shows what the calibration recovered, with its interval", () => {
-    expect(block).toContain("| stream | large | cal-spin | 10,123 | 1.02 [1.00-1.03] | - | - | - | - |");
+    expect(block).toContain("| stream | large | cal-spin | 10,123 | 1.02 [1.00-1.03] | - | - | - |");
   });
 
   it("shows each sweep's knee, the rate missed above it, and whether they agree within 25%", () => {
