@@ -1,6 +1,6 @@
 /** A connection's slice figures: the totals since the last mark, the messages not interrupted, and what the scheduler took from the interrupted ones. */
 import { describe, expect, it } from "vitest";
-import { INTERRUPTION_FACTOR, INTERRUPTION_FLOOR_NS } from "../../../protocols/socket/contract.ts";
+import { INTERRUPTION_FACTOR, INTERRUPTION_FLOOR_NS, type ServerConnectionStats, type ServerSlice } from "../../../protocols/socket/contract.ts";
 import { newStats, SliceRecord } from "../../../protocols/socket/connection-stats.ts";
 import type { SchedulerReading } from "../../../protocols/socket/stolen-time.ts";
 
@@ -8,6 +8,15 @@ import type { SchedulerReading } from "../../../protocols/socket/stolen-time.ts"
 function readings(...slices: { stolenNs: number; runnableNs: number }[]): SchedulerReading {
   const queue = [{ stolenNs: 0, runnableNs: 0 }, ...slices];
   return { since: () => queue.shift()! };
+}
+
+/** A slice of four 4 µs messages and one of 104 µs (100 µs over the median), 120 µs timed in all, marked. */
+function oneSlowMessage(slice: SliceRecord, stats: ServerConnectionStats): ServerSlice {
+  const times = [4000, 4000, 4000, 4000, 104_000];
+  for (const ns of times) slice.add(ns);
+  stats.messages += times.length;
+  stats.decodeNs += 120_000;
+  return slice.take(stats);
 }
 
 describe("SliceRecord", () => {
@@ -56,11 +65,7 @@ describe("SliceRecord", () => {
   it("counts an interrupted message's time over the median as a pause the codec caused when the scheduler took nothing", () => {
     const stats = newStats("a", "json", "large", 40);
     const slice = new SliceRecord(readings({ stolenNs: 0, runnableNs: 1e6 }));
-    const times = [4000, 4000, 4000, 4000, 104_000];
-    for (const ns of times) slice.add(ns);
-    stats.messages = times.length;
-    stats.decodeNs = 120_000;
-    const s = slice.take(stats);
+    const s = oneSlowMessage(slice, stats);
     expect(s.kept).toBe(4);
     expect(s.schedulerNs).toBe(0);
     expect(s.pausedNs).toBe(100_000);
@@ -70,18 +75,11 @@ describe("SliceRecord", () => {
     const stats = newStats("a", "json", "large", 40);
     // 120 µs timed of 240 µs runnable: half of the 60 µs another process took fell on the timed calls.
     const slice = new SliceRecord(readings({ stolenNs: 60_000, runnableNs: 240_000 }, { stolenNs: 10e6, runnableNs: 240_000 }));
-    const times = [4000, 4000, 4000, 4000, 104_000];
-    for (const ns of times) slice.add(ns);
-    stats.messages = times.length;
-    stats.decodeNs = 120_000;
-    const first = slice.take(stats);
+    const first = oneSlowMessage(slice, stats);
     expect(first.schedulerNs).toBe(30_000);
     expect(first.pausedNs).toBe(70_000);
     // The scheduler took more than the slice's whole excess: all of it goes, nothing else.
-    for (const ns of times) slice.add(ns);
-    stats.messages += times.length;
-    stats.decodeNs += 120_000;
-    const second = slice.take(stats);
+    const second = oneSlowMessage(slice, stats);
     expect(second.schedulerNs).toBe(100_000);
     expect(second.pausedNs).toBe(0);
   });
