@@ -119,8 +119,13 @@ export async function compressionFigures(frames: readonly Uint8Array[], clock: C
   return { ...(await compressedSizes(frames)), zstdNs: timePerFrame(frames, zstd, clock, overheadNs), zstdEmptyNs: zstdEmptyNs(frames.length, clock, overheadNs) };
 }
 
-/** Messages per codec and payload the compressed sizes are taken over (the first of the run's list). */
+/**
+ * Messages per codec and payload the compressed sizes are taken over (the first of the run's
+ * list): 500, or a fiftieth of a run when that is fewer (the quick look's 10,000: 200), so that a
+ * short run does not spend a tenth of its time on sizes.
+ */
 const COMPRESSION_MESSAGES = 500;
+const COMPRESSION_SHARE = 1 / 50;
 
 /**
  * Adds compressed sizes to every verified codec-mode case: the payload's first messages (the
@@ -137,7 +142,7 @@ export async function addCompression(cases: CaseResult[], plan: Plan, clock: Clo
     const payload = c.payload as PayloadName;
     if (!messagesOf.has(payload)) {
       // A user's file is taken once through, never cycled: a stream of repeats would compress to nothing.
-      const count = Math.min(COMPRESSION_MESSAGES, settings.iterations.codec, isBuiltIn(payload) ? Infinity : userMessagesOf(settings.userMessages, payload).messages.length);
+      const count = Math.min(COMPRESSION_MESSAGES, Math.max(1, Math.ceil(settings.iterations.codec * COMPRESSION_SHARE)), isBuiltIn(payload) ? Infinity : userMessagesOf(settings.userMessages, payload).messages.length);
       messagesOf.set(payload, messagesFor(settings, payload, count));
     }
     const pair = codec.forPayload(payload);
@@ -149,7 +154,7 @@ export async function addCompression(cases: CaseResult[], plan: Plan, clock: Clo
   }
   // Sizes untimed, every codec's at once; then each codec's zstd timed on its own.
   const sizes = await Promise.all(work.map(({ frames }) => compressedSizes(frames).catch((e: unknown) => errorText(e))));
-  const emptyNs = work.length > 0 ? zstdEmptyNs(COMPRESSION_MESSAGES, clock, overheadNs) : NaN;
+  const emptyNs = work.length > 0 ? zstdEmptyNs(Math.max(...work.map((w) => w.frames.length)), clock, overheadNs) : NaN;
   const errors: string[] = [];
   work.forEach(({ c, frames }, i) => {
     const size = sizes[i]!;

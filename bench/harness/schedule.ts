@@ -55,13 +55,19 @@ export function readOneSlices(readOneNs: number, slice: number, calibration: Clo
 
 
 /**
- * The socket modes cut each run into this many slices, one per round:
- * enough rounds for a median ratio and its interval, each slice still
- * long enough that filling and draining the window is a small part of it.
+ * Roundtrip and stream mode cut each run into this many slices, one per
+ * round: short slices pair codecs that ran within milliseconds of each
+ * other, so the machine's drift cancels in their ratio. One run of 200
+ * slices (stream: 500 messages, about 5 ms; roundtrip: 30 round trips)
+ * puts the field ratios' intervals at ±2-5% (stream) and ±4-9%
+ * (roundtrip), where three runs of 50 slices, three times the messages,
+ * gave ±3-6% and ±4-7% (docs/performance-notes.md, "Short slices").
+ * Each slice is still at least four windows, so filling and draining the
+ * window stays a small part of it.
  */
-const SOCKET_SLICES_PER_RUN = 50;
+const SOCKET_SLICES_PER_RUN = 200;
 
-/** Messages per slice in the socket modes: a run's share of SOCKET_SLICES_PER_RUN, at least four windows, at most the run. */
+/** Messages per slice in roundtrip and stream mode: a run's share of SOCKET_SLICES_PER_RUN, at least four windows, at most the run. */
 export function socketSliceSize(iterations: number, window: number): number {
   return Math.max(1, Math.min(iterations, Math.max(4 * window, Math.ceil(iterations / SOCKET_SLICES_PER_RUN))));
 }
@@ -70,13 +76,14 @@ export function socketSliceSize(iterations: number, window: number): number {
  * Latency mode's slices: messages are paced, not windowed, so a slice needs no
  * room to fill a window; it needs to be short, so that a pause of the machine
  * (several ms on a shared one) lands in few of a step's slices and leaves their
- * median alone. A run's share of SOCKET_SLICES_PER_RUN, at least this many
+ * median alone. A run's share of LATENCY_SLICES_PER_RUN, at least this many
  * messages: at 1,000 messages/s, 25 ms.
  */
 export const LATENCY_SLICE_MIN = 25;
+const LATENCY_SLICES_PER_RUN = 50;
 
 export function latencySliceSize(iterations: number): number {
-  return Math.max(1, Math.min(iterations, Math.max(LATENCY_SLICE_MIN, Math.ceil(iterations / SOCKET_SLICES_PER_RUN))));
+  return Math.max(1, Math.min(iterations, Math.max(LATENCY_SLICE_MIN, Math.ceil(iterations / LATENCY_SLICES_PER_RUN))));
 }
 
 /** Fisher-Yates with the benchmark's seeded generator. */

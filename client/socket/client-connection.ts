@@ -5,7 +5,7 @@
  */
 
 import { utf8Length, type Encoded } from "../../protocols/codec.ts";
-import { GC_PATH, KNOWN_COST_PATH, STATS_PATH, type ServerConnectionStats } from "../../protocols/socket/contract.ts";
+import { GC_PATH, KNOWN_COST_PATH, packFrames, STATS_PATH, WARM_UP_PATH, type ServerConnectionStats } from "../../protocols/socket/contract.ts";
 import type { MessageData } from "./client-codec.ts";
 import { ClientError } from "../client-errors.ts";
 
@@ -93,6 +93,25 @@ export async function fetchKnownCost(server: string, codec: string): Promise<num
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Has the server run `messages` decodes and encodes of `codec` over `frames` in its own process
+ * (protocols/socket/warm-up.ts); throws a ClientError saying why when it did not.
+ */
+export async function warmUpServer(server: string, codec: string, payload: string, frames: readonly Encoded[], messages: number): Promise<void> {
+  const url = new URL(WARM_UP_PATH, server);
+  url.searchParams.set("codec", codec);
+  url.searchParams.set("payload", payload);
+  url.searchParams.set("messages", String(messages));
+  let res: Response;
+  try {
+    res = await fetch(url, { method: "POST", body: packFrames(frames) });
+  } catch (e) {
+    throw new ClientError("CONNECT", `cannot connect to ${server}: ${(e as Error).message}`);
+  }
+  if (!res.ok) throw new ClientError("PROTOCOL", `the server refused the warm-up (${res.status}): ${(await res.text()).trim()}`);
+  await res.text();
 }
 
 /** CPU time (user + system) of this process so far, ms. */

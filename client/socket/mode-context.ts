@@ -69,8 +69,9 @@ export interface PayloadRun {
   options(s: SocketCase, count: number, label: string): SocketCaseOptions;
   /**
    * Warm-up messages each server process has had of a codec on this payload in the run so far,
-   * by `server codec`: a server that has run a codec often enough in an earlier mode (roundtrip's
-   * 20,000 before stream's 10,000) has compiled it already, and is not warmed up again.
+   * by `server codec` (and this client's own, by `client codec`): a server that has run a codec
+   * often enough in an earlier mode (roundtrip's 20,000 before stream's 10,000) has compiled it
+   * already, and is not warmed up again.
    */
   warmedOn: Map<string, number>;
 }

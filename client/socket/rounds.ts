@@ -1,6 +1,7 @@
 /**
  * Roundtrip, stream and latency with one client, in interleaved rounds: every codec
- * of the payload (raw included) warms up on a connection of its own, then
+ * of the payload (raw included) warms up (in the server's process, then briefly
+ * on a connection of its own), then
  * opens the connection it keeps for the whole case. Each run over the
  * messages is cut into slices; in each round every codec sends one slice
  * on its open connection, in an order
@@ -20,7 +21,9 @@ import { latencySliceSize, shuffled, socketSliceSize } from "../../bench/harness
 import type { SocketCase, SocketCaseFigures } from "./socket-case.ts";
 import { record, unreachable, type PayloadOutcome, type PayloadRun } from "./mode-context.ts";
 import { runSocketCase, SocketSession } from "./runner.ts";
-import { fetchKnownCost } from "./client-connection.ts";
+import { fetchKnownCost, warmUpServer } from "./client-connection.ts";
+import { clientCodec } from "./client-codec.ts";
+import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 import { KNOWN_COST_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { inPhaseAsync } from "../../bench/harness/time-account.ts";
 
@@ -31,19 +34,52 @@ interface Open {
 }
 
 /**
- * Warms case `s` up on a connection of its own to `server` (the server's figures stay clean of
- * it), then opens its session there. The warm-up streams its messages whatever the mode, so that
- * even a roundtrip or latency case's server has run the codec often enough for the engine's
- * optimising compilers, in a fraction of the time one message at a time would take.
+ * Messages of a warm-up that go over the socket, at most: enough to compile the server's message
+ * handler; the codec's own calls are compiled in the server's process (warm-up.ts).
  */
+const SOCKET_WARM_UP = 1_000;
+/** Distinct frames a warm-up in the server cycles through. */
+const WARM_UP_FRAMES = 1_000;
+
+/**
+ * Case `s`'s warm-up on `server`, `warmup` messages: its codec in this process (once per codec
+ * and payload), then the codec's decode and encode in the server's process over frames this client
+ * encoded, then the first messages streamed on a connection of its own, whatever the mode (the
+ * server's figures stay clean of it). Sending every warm-up message over the socket cost the
+ * client a system call each, several times what the server's calls cost. Why it failed, if it did.
+ */
+async function warmUpCase(p: PayloadRun, s: SocketCase, server: string, warmup: number): Promise<string | undefined> {
+  const messages = p.messagesOf(s);
+  const o = p.options(s, Math.min(SOCKET_WARM_UP, warmup, messages.length), "warmup");
+  const codec = clientCodec(o.catalog, o.codec, o.payload, messages.slice(0, WARM_UP_FRAMES), o.ownRoundTrip);
+  const frames = Array.from({ length: Math.min(WARM_UP_FRAMES, messages.length) }, (_, i) => codec.encode(i));
+  const inClient = `client ${s.codec}`;
+  if (warmup > (p.warmedOn.get(inClient) ?? 0)) {
+    for (let i = 0; i < warmup; i++) {
+      const k = i % frames.length;
+      if (!codec.matches(k, codec.decode(codec.encode(k)))) return `the client's own round trip of message #${k} did not match it`;
+    }
+    p.warmedOn.set(inClient, warmup);
+  }
+  if (s.codec !== RAW_CODEC_NAME) {
+    try {
+      await warmUpServer(server, s.codec, s.payload, frames, warmup);
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }
+  return (await runSocketCase({ ...o, server, mode: "stream", window: p.settings.window })).error;
+}
+
+/** Warms case `s` up on `server` (warmUpCase) unless that server has had as much of it, then opens its session there. */
 async function openCase(p: PayloadRun, s: SocketCase, server: string): Promise<Open | undefined> {
-  const warmup = Math.min(p.settings.warmup[p.mode], p.messagesOf(s).length);
+  const warmup = p.settings.warmup[p.mode];
   const warmed = `${server} ${s.codec}`;
   if (warmup > (p.warmedOn.get(warmed) ?? 0)) {
     p.progress("warmup", s.codec, 0, 0);
-    const warm = await inPhaseAsync(p.ctx.ledger, "warmup", () => runSocketCase({ ...p.options(s, warmup, "warmup"), server, mode: "stream", window: p.settings.window }));
-    if (warm.error !== undefined) {
-      s.error = `warm-up: ${warm.error}`;
+    const failed = await inPhaseAsync(p.ctx.ledger, "warmup", () => warmUpCase(p, s, server, warmup));
+    if (failed !== undefined) {
+      s.error = `warm-up: ${failed}`;
       return undefined;
     }
     p.warmedOn.set(warmed, warmup);

@@ -17,6 +17,11 @@
  *   GET /stats/ID                             the server's figures for connection ID (JSON)
  *   POST /known-cost[?codec=NAME]             a calibration codec's known work (cal-spin's loop)
  *                                             timed hot here: {"codec","calls","ns"}
+ *   POST /warm-up?codec=NAME&payload=NAME&messages=N
+ *                                             the codec's decode + encode run N times here over
+ *                                             the frames of the body (packFrames), so the engine
+ *                                             compiles them before a case is timed:
+ *                                             {"codec","payload","frames","messages","ms"}
  *   POST /gc                                  full garbage collection between cases
  *   GET /info                                 server runtime and library versions
  *   GET /health                               liveness, open connections, memory
@@ -45,6 +50,12 @@ export const STATS_PATH = "/stats/";
 export const GC_PATH = "/gc";
 /** The calibration loop's cost per call in the server's process, timed hot (protocols/calibration.ts). */
 export const KNOWN_COST_PATH = "/known-cost";
+/** A codec's warm-up in the server's process, over frames the client sends (packFrames). */
+export const WARM_UP_PATH = "/warm-up";
+/** Most decode + encode calls one warm-up request may ask for. */
+export const WARM_UP_MAX_MESSAGES = 1_000_000;
+/** Largest warm-up body the server reads, bytes. */
+export const WARM_UP_MAX_BYTES = 16 * 1024 * 1024;
 /** Liveness, open connections and memory (JSON). */
 export const HEALTH_PATH = "/health";
 /** Server runtime and library versions, for the page's results (JSON). */
@@ -264,6 +275,41 @@ export function parseSlice(data: string | Uint8Array): ServerSlice | undefined {
   if (value === null || typeof value !== "object") return undefined;
   const v = value as Record<string, unknown>;
   return SLICE_FIELDS.every((k) => typeof v[k] === "number" && Number.isFinite(v[k])) ? (value as ServerSlice) : undefined;
+}
+
+/**
+ * A warm-up request's body: each frame as a 4-byte little-endian length and its bytes (a text
+ * frame's as UTF-8), one after another.
+ */
+export function packFrames(frames: readonly (string | Uint8Array)[]): Uint8Array<ArrayBuffer> {
+  const utf8 = new TextEncoder();
+  const bytes = frames.map((f) => (typeof f === "string" ? utf8.encode(f) : f));
+  const out = new Uint8Array(bytes.reduce((n, b) => n + 4 + b.byteLength, 0));
+  const view = new DataView(out.buffer);
+  let at = 0;
+  for (const b of bytes) {
+    view.setUint32(at, b.byteLength, true);
+    out.set(b, at + 4);
+    at += 4 + b.byteLength;
+  }
+  return out;
+}
+
+/** The frames of a warm-up body, as strings for a text codec; undefined when a length runs past the end. */
+export function unpackFrames(body: Uint8Array, frame: Frame): (string | Uint8Array)[] | undefined {
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  const utf8 = new TextDecoder();
+  const frames: (string | Uint8Array)[] = [];
+  let at = 0;
+  while (at < body.byteLength) {
+    if (at + 4 > body.byteLength) return undefined;
+    const n = view.getUint32(at, true);
+    if (at + 4 + n > body.byteLength) return undefined;
+    const bytes = body.subarray(at + 4, at + 4 + n);
+    frames.push(frame === "text" ? utf8.decode(bytes) : bytes.slice());
+    at += 4 + n;
+  }
+  return frames;
 }
 
 /** Bytes a WebSocket frame of `payload` bytes takes on the wire (RFC 6455 5.2), without extensions. */

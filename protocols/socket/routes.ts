@@ -1,6 +1,7 @@
 /**
  * Bun.serve's `fetch`: the Host check, then /ws (upgrade.ts), /stats/ID,
- * /gc, /health, /info, the page's files, and 404 for anything else.
+ * /gc, /known-cost, /warm-up (warm-up.ts), /health, /info, the page's
+ * files, and 404 for anything else.
  */
 
 import type { Server } from "bun";
@@ -8,9 +9,10 @@ import { hostAllowed, hostName, originAllowed } from "./access.ts";
 import type { Connection } from "./socket-state.ts";
 import type { SocketServer } from "./context.ts";
 import { KNOWN_COSTS, KNOWN_COST_CODEC_NAMES, timeKnownCost } from "../calibration.ts";
-import { GC_PATH, HEALTH_PATH, INFO_PATH, KNOWN_COST_PATH, STATS_PATH, WS_PATH } from "./contract.ts";
+import { GC_PATH, HEALTH_PATH, INFO_PATH, KNOWN_COST_PATH, STATS_PATH, WARM_UP_PATH, WS_PATH } from "./contract.ts";
 import { refuse, text } from "./http.ts";
 import { upgradeSocket } from "./upgrade.ts";
+import { warmUp } from "./warm-up.ts";
 
 /**
  * Headers that make the page cross-origin isolated, so its clock ticks every
@@ -69,6 +71,7 @@ export function route(s: SocketServer, req: Request, srv: Server<Connection>): R
   }
   if (url.pathname === GC_PATH && req.method === "POST") return collect(s, req);
   if (url.pathname === KNOWN_COST_PATH && req.method === "POST") return knownCost(s, req, url);
+  if (url.pathname === WARM_UP_PATH && req.method === "POST") return warmUp(s, req, url);
   if (url.pathname === HEALTH_PATH && req.method === "GET") return Response.json(health(s));
   if (url.pathname === INFO_PATH && req.method === "GET") {
     return new Response(s.ctx.info, { headers: { "content-type": "application/json", ...ISOLATION_HEADERS } });

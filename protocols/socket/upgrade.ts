@@ -11,7 +11,8 @@ import type { SocketServer } from "./context.ts";
 import { RAW_CODEC_NAME, ROUTE_WAYS, socketCodecNames, type RouteWay } from "./contract.ts";
 import { refuse, text } from "./http.ts";
 
-export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Server<Connection>): Response | undefined {
+/** The codec and payload a request names (raw among the codecs), or the 400 that says which is wrong. */
+export function codecAndPayload(s: SocketServer, url: URL): { codec: string; payload: PayloadName } | Response {
   const codec = url.searchParams.get("codec") ?? "";
   const payload = url.searchParams.get("payload") ?? "";
   const codecs = socketCodecNames(s.ctx.codecs);
@@ -22,6 +23,13 @@ export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Serv
   if (!payloads.includes(payload)) {
     return text(400, `unknown payload '${payload}'; valid payloads: ${payloads.join(", ")}${isBuiltIn(payload) ? "" : " (start the server with --messages FILE for your own)"}`);
   }
+  return { codec, payload: payload as PayloadName };
+}
+
+export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Server<Connection>): Response | undefined {
+  const named = codecAndPayload(s, url);
+  if (named instanceof Response) return named;
+  const { codec, payload } = named;
   const role = (url.searchParams.get("role") ?? "echo") as Role;
   const topic = url.searchParams.get("topic") ?? "";
   if (!ROLES.includes(role)) return text(400, `unknown role '${role}'; valid roles: ${ROLES.join(", ")}`);
@@ -48,7 +56,7 @@ export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Serv
     return refuse(s, "tooManyConnections", 503, `too many connections: this server accepts ${s.ctx.maxConnections} at once (--max-connections)`, { "retry-after": "1" });
   }
   const id = url.searchParams.get("id") || `c${s.nextId++}`;
-  const data = newConnection({ id, codec, payload: payload as PayloadName, role, topic, ...(route ? { route } : {}) }, s.ctx.codecs, s.ctx.timerOverheadNs, s.ctx.now, s.ctx.compress === true, s.stolen);
+  const data = newConnection({ id, codec, payload, role, topic, ...(route ? { route } : {}) }, s.ctx.codecs, s.ctx.timerOverheadNs, s.ctx.now, s.ctx.compress === true, s.stolen);
   if (srv.upgrade(req, { data })) return undefined;
   return text(400, "WebSocket upgrade failed");
 }

@@ -90,9 +90,9 @@ describe("each codec's own messages in the socket modes", () => {
 });
 
 describe("socket slices", () => {
-  it("windowed modes: a run's share of 50 slices, at least four windows, at most the run", () => {
-    expect(socketSliceSize(100_000, 64)).toBe(2_000);
-    expect(socketSliceSize(6_000, 1)).toBe(120);
+  it("windowed modes: a run's share of 200 slices, at least four windows, at most the run", () => {
+    expect(socketSliceSize(100_000, 64)).toBe(500);
+    expect(socketSliceSize(6_000, 1)).toBe(30);
     expect(socketSliceSize(1_000, 64)).toBe(256);
     expect(socketSliceSize(100, 64)).toBe(100);
   });

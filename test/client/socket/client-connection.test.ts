@@ -1,6 +1,6 @@
 /** The connection around a case, against the real server on port 0 and tiny test servers. */
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { byteLength, closed, fetchServerStats, openSocket, processCpuMs, requestServerGc, sendFrame, type WebSocketClass } from "../../../client/socket/client-connection.ts";
+import { byteLength, closed, fetchServerStats, openSocket, processCpuMs, requestServerGc, sendFrame, warmUpServer, type WebSocketClass } from "../../../client/socket/client-connection.ts";
 import { CLOSE, socketUrl } from "../../../protocols/socket/contract.ts";
 import { serverForFile } from "../../helpers/server.ts";
 
@@ -154,6 +154,20 @@ describe("requestServerGc", () => {
 
   it("resolves even when the server cannot be reached", async () => {
     await expect(requestServerGc(`http://127.0.0.1:${deadPort}`)).resolves.toBeUndefined();
+  });
+});
+
+describe("warmUpServer", () => {
+  it("has the real server run the codec over the frames it sends", async () => {
+    await expect(warmUpServer(server.url, "json", "small", [JSON.stringify({ a: 1 }), JSON.stringify({ b: [2] })], 500)).resolves.toBeUndefined();
+  });
+
+  it("throws the server's one line when it refuses: a frame its codec cannot decode", async () => {
+    await expect(warmUpServer(server.url, "json", "small", ["{"], 10)).rejects.toMatchObject({ code: "PROTOCOL", message: expect.stringMatching(/^the server refused the warm-up \(400\): json: /) });
+  });
+
+  it("throws CONNECT when the server cannot be reached", async () => {
+    await expect(warmUpServer(`http://127.0.0.1:${deadPort}`, "json", "small", ["{}"], 10)).rejects.toMatchObject({ code: "CONNECT" });
   });
 });
 
