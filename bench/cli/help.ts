@@ -117,7 +117,7 @@ ${codecLines(catalog)}
                        without it they are only reported in the fidelity table
 
 How much:
-  --quick              a first look: fewer messages and runs (below), ${QUICK_FORKS} fork, ±${DEFAULTS.quick.precision}%
+  --quick              a first look: ${DEFAULTS.quick.modes.join(" and ")} modes, fewer messages (below), ${QUICK_FORKS} fork, ±${DEFAULTS.quick.precision}%
   --iterations N       messages per run, every mode (defaults per mode: the table below)
   --warmup N           untimed messages before a case's first run, every mode (below)
   --runs N             timed runs per case, every mode (below); codec mode's first run is

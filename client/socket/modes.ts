@@ -165,15 +165,20 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   const started = now();
   const modes = socketModesOf(settings);
   const steps = new Map(modes.map((m) => [m, stepsOf(m, settings)]));
-  const maxIterations = Math.max(...modes.flatMap((m) => steps.get(m)!.map((step) => step.settings.iterations[m])));
-  // One list per payload, shared by every mode; each codec sends its own part of it (schedule.ts).
-  const listLength = sharedListLength(maxIterations, settings.codecs.length);
-  const lists = inPhase(ctx.ledger, "messages", () => new Map(settings.payloads.map((p) => [p, messagesFor(settings, p, listLength)])));
-  const codecLists = new Map<string, readonly Message[]>();
-  const messagesOf = (payload: PayloadName, codec: string): readonly Message[] => {
-    const key = `${payload}|${codec}`;
-    if (!codecLists.has(key)) codecLists.set(key, codecMessages(lists.get(payload)!, settings.codecs.indexOf(codec), settings.codecs.length, maxIterations));
-    return codecLists.get(key)!;
+  // One list per mode and payload, as long as the mode needs, each codec sending its own part of it
+  // (schedule.ts); made when the mode reaches the payload, and let go at the next, so only one
+  // payload's messages are alive at a time (the large message's 100,000: 66 MiB of heap).
+  let current: { mode: SocketMode; payload: PayloadName; perCodec: number; list: readonly Message[]; byCodec: Map<string, readonly Message[]> } | undefined;
+  const messagesOf = (mode: SocketMode, payload: PayloadName, codec: string): readonly Message[] => {
+    if (current?.mode !== mode || current.payload !== payload) {
+      current = undefined;
+      const perCodec = Math.max(...steps.get(mode)!.map((step) => step.settings.iterations[mode]));
+      const list = inPhase(ctx.ledger, "messages", () => messagesFor(settings, payload, sharedListLength(perCodec, settings.codecs.length)));
+      current = { mode, payload, perCodec, list, byCodec: new Map() };
+    }
+    const at = current;
+    if (!at.byCodec.has(codec)) at.byCodec.set(codec, codecMessages(at.list, settings.codecs.indexOf(codec), settings.codecs.length, at.perCodec));
+    return at.byCodec.get(codec)!;
   };
   const source = { client: ctx.client, clientLibrary: ctx.clientLibrary, libraryVersion: ctx.libraryVersion, catalog: ctx.catalog, ...(ctx.backplane ? { backplane: ctx.backplane } : {}) };
   // A sweep's bisections count as steps too (an upper bound: most codecs need fewer).
@@ -197,11 +202,11 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
       mode,
       payload,
       cases: codecs.map((codec) => newCase(mode, codec, payload, step.rate)),
-      messagesOf: (s) => messagesOf(payload, s.codec),
+      messagesOf: (s) => messagesOf(mode, payload, s.codec),
       order: [],
       progress: (stage, codec, run, done) =>
         ctx.onProgress?.({ stage, mode, codec, payload, run, runs: settings.runs[mode], done: Math.round(finished + done), total, elapsedMs: now() - started }),
-      options: (s, count, label) => caseOptions(ctx, settings, s, messagesOf(payload, s.codec), count, `${ctx.client}-${label}-${mode}-${s.codec}-${payload}${s.rate ? `-${s.rate}` : ""}-${Date.now().toString(36)}-${connection++}`),
+      options: (s, count, label) => caseOptions(ctx, settings, s, messagesOf(mode, payload, s.codec), count, `${ctx.client}-${label}-${mode}-${s.codec}-${payload}${s.rate ? `-${s.rate}` : ""}-${Date.now().toString(36)}-${connection++}`),
     };
     order[mode]!.push(p.order);
     outcome = runsInRounds(mode, settings) ? await runInRounds(p, rng) : await runFreshConnections(p, rng);

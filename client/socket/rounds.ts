@@ -41,33 +41,37 @@ const SOCKET_WARM_UP = 1_000;
 /** Distinct frames a warm-up in the server cycles through. */
 const WARM_UP_FRAMES = 1_000;
 
+/** The client's own warm-up yields to the event loop this often, calls, so the server's request goes out meanwhile and a stop is heard. */
+const CLIENT_WARM_UP_CHUNK = 5_000;
+
 /**
- * Case `s`'s warm-up on `server`, `warmup` messages: its codec in this process (once per codec
- * and payload), then the codec's decode and encode in the server's process over frames this client
- * encoded, then the first messages streamed on a connection of its own, whatever the mode (the
- * server's figures stay clean of it). Sending every warm-up message over the socket cost the
- * client a system call each, several times what the server's calls cost. Why it failed, if it did.
+ * Case `s`'s warm-up on `server`, `warmup` messages: the codec's decode and encode in the
+ * server's process over frames this client encoded, and meanwhile (the server has a core of its
+ * own) the codec's encode, decode and check in this process, once per codec and payload; then
+ * the first messages streamed on a connection of its own, whatever the mode (the server's figures
+ * stay clean of it). Sending every warm-up message over the socket cost the client a system call
+ * each, several times what the server's calls cost. Why it failed, if it did.
  */
 async function warmUpCase(p: PayloadRun, s: SocketCase, server: string, warmup: number): Promise<string | undefined> {
   const messages = p.messagesOf(s);
   const o = p.options(s, Math.min(SOCKET_WARM_UP, warmup, messages.length), "warmup");
   const codec = clientCodec(o.catalog, o.codec, o.payload, messages.slice(0, WARM_UP_FRAMES), o.ownRoundTrip);
   const frames = Array.from({ length: Math.min(WARM_UP_FRAMES, messages.length) }, (_, i) => codec.encode(i));
+  const inServer = s.codec === RAW_CODEC_NAME ? Promise.resolve(undefined) : warmUpServer(server, s.codec, s.payload, frames, warmup).then(() => undefined, (e: Error) => e.message);
   const inClient = `client ${s.codec}`;
   if (warmup > (p.warmedOn.get(inClient) ?? 0)) {
     for (let i = 0; i < warmup; i++) {
       const k = i % frames.length;
-      if (!codec.matches(k, codec.decode(codec.encode(k)))) return `the client's own round trip of message #${k} did not match it`;
+      if (!codec.matches(k, codec.decode(codec.encode(k)))) {
+        await inServer;
+        return `the client's own round trip of message #${k} did not match it`;
+      }
+      if (i % CLIENT_WARM_UP_CHUNK === CLIENT_WARM_UP_CHUNK - 1) await new Promise((resolve) => setTimeout(resolve, 0));
     }
     p.warmedOn.set(inClient, warmup);
   }
-  if (s.codec !== RAW_CODEC_NAME) {
-    try {
-      await warmUpServer(server, s.codec, s.payload, frames, warmup);
-    } catch (e) {
-      return (e as Error).message;
-    }
-  }
+  const failed = await inServer;
+  if (failed !== undefined) return failed;
   return (await runSocketCase({ ...o, server, mode: "stream", window: p.settings.window })).error;
 }
 
