@@ -131,6 +131,8 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
       }
       sessions.set(s, opens);
       if (unreachable(s.error)) return { stopped: false, aborted: `${mode} ${s.codec} ${p.payload}: ${s.error}` };
+      // A stop asked during the warm-ups ends the payload before its first round (its cases ran nothing, so none is reported).
+      if (ctx.shouldStop?.()) return { stopped: true };
     }
     let done = 0;
     for (let run = 0; run < settings.runs[mode]; run++) {

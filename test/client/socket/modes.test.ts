@@ -104,6 +104,15 @@ describe("stopping and failing", () => {
     }
   });
 
+  it("a stop during the warm-ups ends before the first round: no case reported, none failed", async () => {
+    const events: Progress[] = [];
+    const result = await runSocketModes(settings({ modes: ["stream"], payloads: ["small"] }), context({ onProgress: (e) => events.push(e), shouldStop: () => events.some((e) => e.stage === "warmup") }));
+    expect(result.stopped).toBe(true);
+    expect(events.filter((e) => e.stage === "warmup")).toHaveLength(1);
+    expect(events.some((e) => e.stage === "run")).toBe(false);
+    expect(result.cases).toEqual([]);
+  });
+
   it("an unreachable server aborts at the first case with the reason", async () => {
     // A server that was there and has stopped.
     const url = await withServer({}, async (gone) => gone.url);
