@@ -74,6 +74,8 @@ export interface PayloadRun {
    * already, and is not warmed up again.
    */
   warmedOn: Map<string, number>;
+  /** The most messages per codec any socket mode of the run sends: a case's warm-up is no longer (a run of a few hundred messages is not preceded by 100,000). */
+  longestRun: number;
 }
 
 /** A failure that means the server cannot be reached: every case would fail alike, so the run stops at the first. */

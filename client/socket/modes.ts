@@ -165,6 +165,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   const started = now();
   const modes = socketModesOf(settings);
   const steps = new Map(modes.map((m) => [m, stepsOf(m, settings)]));
+  const longestRun = Math.max(...modes.flatMap((m) => steps.get(m)!.map((step) => step.settings.iterations[m])));
   // One list per mode and payload, as long as the mode needs, each codec sending its own part of it
   // (schedule.ts); made when the mode reaches the payload, and let go at the next, so only one
   // payload's messages are alive at a time (the large message's 100,000: 66 MiB of heap).
@@ -199,6 +200,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
       settings: step.settings,
       ctx,
       warmedOn: warmedOn.get(payload)!,
+      longestRun,
       mode,
       payload,
       cases: codecs.map((codec) => newCase(mode, codec, payload, step.rate)),

@@ -77,7 +77,7 @@ async function warmUpCase(p: PayloadRun, s: SocketCase, server: string, warmup: 
 
 /** Warms case `s` up on `server` (warmUpCase) unless that server has had as much of it, then opens its session there. */
 async function openCase(p: PayloadRun, s: SocketCase, server: string): Promise<Open | undefined> {
-  const warmup = p.settings.warmup[p.mode];
+  const warmup = Math.min(p.settings.warmup[p.mode], p.longestRun);
   const warmed = `${server} ${s.codec}`;
   if (warmup > (p.warmedOn.get(warmed) ?? 0)) {
     p.progress("warmup", s.codec, 0, 0);

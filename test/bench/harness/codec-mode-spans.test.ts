@@ -117,8 +117,8 @@ describe("CodecModeSpans: the planned spans, then more for precision", () => {
   });
 
   it("with a precision already met, adds nothing", async () => {
-    // Two spans of a few rounds each have wide intervals; this precision takes any.
-    const settings = testSettings({ payloads: ["small"], iterations: { codec: 600 }, runs: 1, warmup: { codec: 50 }, precision: 1e9, maxTimeMs: 60_000 });
+    // Two spans of some rounds each have wide intervals; this precision takes any finite one (enough messages that a busy machine still leaves each ratio two rounds or more).
+    const settings = testSettings({ payloads: ["small"], iterations: { codec: 6_000 }, runs: 1, warmup: { codec: 50 }, precision: 1e9, maxTimeMs: 60_000 });
     const { asked, runner } = recorder(settings);
     await new CodecModeSpans({ settings, forks: 2, codecs: codecs.length, now: clock.now, hooks: {} }).run(runner);
     expect(asked).toHaveLength(2);
