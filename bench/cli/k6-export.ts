@@ -14,7 +14,7 @@ import { clientCodec } from "../../client/socket/client-codec.ts";
 import { encodedBytes, type Encoded } from "../../protocols/codec.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import type { Plan } from "../harness/plan.ts";
-import { RAW_CODEC_NAME, roomName } from "../../protocols/socket/contract.ts";
+import { packFrames, RAW_CODEC_NAME, roomName } from "../../protocols/socket/contract.ts";
 import { isBuiltIn, ROUTING_KEYS, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
 import { isExcluded } from "../harness/exclusions.ts";
 import { messagesFor } from "../harness/generator.ts";
@@ -87,21 +87,6 @@ function roomsOf(messages: readonly Message[], payload: BuiltInPayload): { rooms
   return { rooms, roomOf };
 }
 
-/** Frames as [u32 little-endian length][bytes]..., text frames as their UTF-8. */
-function frameFile(encoded: readonly Encoded[]): Uint8Array {
-  const utf8 = new TextEncoder();
-  const parts = encoded.map((e) => (typeof e === "string" ? utf8.encode(e) : e));
-  const out = new Uint8Array(parts.reduce((n, p) => n + 4 + p.length, 0));
-  const view = new DataView(out.buffer);
-  let at = 0;
-  for (const p of parts) {
-    view.setUint32(at, p.length, true);
-    out.set(p, at + 4);
-    at += 4 + p.length;
-  }
-  return out;
-}
-
 /**
  * The server echoes each message decoded and encoded again; k6 compares the
  * echo with what it sent, so a codec must give back the same bytes. Checked
@@ -150,7 +135,8 @@ export function exportK6(plan: Plan, dir: string, load: K6Load): K6Case[] {
       const wrong = test === "echo" ? canonicalError(catalog, codec, payload, encoded) : undefined;
       if (wrong) throw new SettingError(wrong);
       const file = `${codec}.${payload}.bin`;
-      writeFileSync(path.join(dir, "frames", file), frameFile(encoded));
+      // Frames as [u32 little-endian length][bytes]..., text frames as their UTF-8: the server's warm-up body format.
+      writeFileSync(path.join(dir, "frames", file), packFrames(encoded));
       cases.push({ codec, payload, frame: cc.frame, file, frames: encoded.length, meanBytes: encoded.reduce((n, e) => n + encodedBytes(e), 0) / encoded.length, ...routed });
     }
   }
