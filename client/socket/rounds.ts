@@ -18,11 +18,13 @@
  */
 
 import { latencySliceSize, shuffled, socketSliceSize } from "../../bench/harness/schedule.ts";
-import type { SocketCase, SocketCaseFigures } from "./socket-case.ts";
+import type { SocketCase, SocketCaseFigures, SocketCaseOptions } from "./socket-case.ts";
+import type { Message } from "../../protocols/messages.ts";
 import { record, unreachable, type PayloadOutcome, type PayloadRun } from "./mode-context.ts";
 import { runSocketCase, SocketSession } from "./runner.ts";
 import { fetchKnownCost, warmUpServer } from "./client-connection.ts";
-import { clientCodec } from "./client-codec.ts";
+import { clientCodec, type ClientCodec } from "./client-codec.ts";
+import type { Encoded } from "../../protocols/codec.ts";
 import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 import { KNOWN_COST_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { inPhaseAsync } from "../../bench/harness/time-account.ts";
@@ -41,6 +43,20 @@ const SOCKET_WARM_UP = 1_000;
 /** Distinct frames a warm-up in the server cycles through. */
 const WARM_UP_FRAMES = 1_000;
 
+/** Each case's client codec over its first WARM_UP_FRAMES messages and their frames, made for its first server and sent to every one. */
+const framesOf = new WeakMap<SocketCase, { codec: ClientCodec; frames: Encoded[] }>();
+
+function warmUpFrames(s: SocketCase, o: SocketCaseOptions, messages: readonly Message[]): { codec: ClientCodec; frames: Encoded[] } {
+  let made = framesOf.get(s);
+  if (!made) {
+    const first = messages.slice(0, WARM_UP_FRAMES);
+    const codec = clientCodec(o.catalog, o.codec, o.payload, first, o.ownRoundTrip);
+    made = { codec, frames: first.map((_, i) => codec.encode(i)) };
+    framesOf.set(s, made);
+  }
+  return made;
+}
+
 /** The client's own warm-up yields to the event loop this often, calls, so the server's request goes out meanwhile and a stop is heard. */
 const CLIENT_WARM_UP_CHUNK = 5_000;
 
@@ -55,8 +71,7 @@ const CLIENT_WARM_UP_CHUNK = 5_000;
 async function warmUpCase(p: PayloadRun, s: SocketCase, server: string, warmup: number): Promise<string | undefined> {
   const messages = p.messagesOf(s);
   const o = p.options(s, Math.min(SOCKET_WARM_UP, warmup, messages.length), "warmup");
-  const codec = clientCodec(o.catalog, o.codec, o.payload, messages.slice(0, WARM_UP_FRAMES), o.ownRoundTrip);
-  const frames = Array.from({ length: Math.min(WARM_UP_FRAMES, messages.length) }, (_, i) => codec.encode(i));
+  const { codec, frames } = warmUpFrames(s, o, messages);
   const inServer = s.codec === RAW_CODEC_NAME ? Promise.resolve(undefined) : warmUpServer(server, s.codec, s.payload, frames, warmup).then(() => undefined, (e: Error) => e.message);
   const inClient = `client ${s.codec}`;
   if (warmup > (p.warmedOn.get(inClient) ?? 0)) {
