@@ -165,7 +165,9 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   const started = now();
   const modes = socketModesOf(settings);
   const steps = new Map(modes.map((m) => [m, stepsOf(m, settings)]));
-  const longestRun = Math.max(...modes.flatMap((m) => steps.get(m)!.map((step) => step.settings.iterations[m])));
+  // The most messages per codec a mode's steps send (latency mode: a sweep's steps differ).
+  const runOf = (m: SocketMode): number => Math.max(...steps.get(m)!.map((step) => step.settings.iterations[m]));
+  const longestRun = Math.max(...modes.map(runOf));
   // One list per mode and payload, as long as the mode needs, each codec sending its own part of it
   // (schedule.ts); made when the mode reaches the payload, and let go at the next, so only one
   // payload's messages are alive at a time (the large message's 100,000: 66 MiB of heap).
@@ -173,7 +175,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   const messagesOf = (mode: SocketMode, payload: PayloadName, codec: string): readonly Message[] => {
     if (current?.mode !== mode || current.payload !== payload) {
       current = undefined;
-      const perCodec = Math.max(...steps.get(mode)!.map((step) => step.settings.iterations[mode]));
+      const perCodec = runOf(mode);
       const list = inPhase(ctx.ledger, "messages", () => messagesFor(settings, payload, sharedListLength(perCodec, settings.codecs.length)));
       current = { mode, payload, perCodec, list, byCodec: new Map() };
     }
