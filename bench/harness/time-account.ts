@@ -40,34 +40,67 @@ function emptyPhases(): PhaseTimes {
   return Object.fromEntries(ACCOUNT_PHASES.map((p) => [p, 0])) as PhaseTimes;
 }
 
-/** Accumulates time per phase; `account` closes it against a wall time. */
+/** A phase being timed: what phases opened inside it have claimed of its time, ms. */
+interface OpenPhase {
+  inner: number;
+}
+
+/**
+ * Accumulates time per phase; `account` closes it against a wall time. A phase timed inside
+ * another (the messages a warm-up makes, the checks inside a timed slice) counts to the inner
+ * phase only: the outer one keeps what is left, so no millisecond is counted twice.
+ */
 export class TimeLedger {
   private readonly times = emptyPhases();
   private readonly peaks: ProcessPeak[] = [];
+  /** The phases being timed, innermost last. */
+  private readonly open: OpenPhase[] = [];
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
+  /** `ms` counted to `phase`, and taken from the phase it was spent inside, if any. */
   add(phase: Exclude<AccountPhase, "other">, ms: number): void {
-    if (Number.isFinite(ms) && ms > 0) this.times[phase] += ms;
+    if (!(Number.isFinite(ms) && ms > 0)) return;
+    this.times[phase] += ms;
+    const outer = this.open.at(-1);
+    if (outer) outer.inner += ms;
   }
 
-  /** Runs `fn`, its time counted to `phase`. */
-  time<T>(phase: Exclude<AccountPhase, "other">, fn: () => T): T {
-    const t0 = this.now();
-    try {
-      return fn();
-    } finally {
-      this.add(phase, this.now() - t0);
+  private begin(): { frame: OpenPhase; t0: number } {
+    const frame = { inner: 0 };
+    this.open.push(frame);
+    return { frame, t0: this.now() };
+  }
+
+  private end(phase: Exclude<AccountPhase, "other">, { frame, t0 }: { frame: OpenPhase; t0: number }): void {
+    const at = this.open.lastIndexOf(frame);
+    if (at >= 0) this.open.splice(at, 1);
+    const elapsed = this.now() - t0;
+    // Only what no inner phase claimed; the whole of it is taken from the phase around it.
+    if (Number.isFinite(elapsed) && elapsed > 0) {
+      this.times[phase] += Math.max(0, elapsed - frame.inner);
+      const outer = this.open.at(-1);
+      if (outer) outer.inner += elapsed;
     }
   }
 
-  /** Awaits `fn`, its time counted to `phase`. */
+  /** Runs `fn`, its time counted to `phase` (less what phases inside it claim). */
+  time<T>(phase: Exclude<AccountPhase, "other">, fn: () => T): T {
+    const opened = this.begin();
+    try {
+      return fn();
+    } finally {
+      this.end(phase, opened);
+    }
+  }
+
+  /** Awaits `fn`, its time counted to `phase` (less what phases inside it claim). */
   async timeAsync<T>(phase: Exclude<AccountPhase, "other">, fn: () => Promise<T>): Promise<T> {
-    const t0 = this.now();
+    const opened = this.begin();
     try {
       return await fn();
     } finally {
-      this.add(phase, this.now() - t0);
+      this.end(phase, opened);
     }
   }
 

@@ -44,6 +44,25 @@ describe("where a run's time went", () => {
     expect(ledger.account(12).phases).toMatchObject({ start: 12, other: 0 });
   });
 
+  it("counts a phase timed inside another once: to the inner phase, the outer keeping the rest", async () => {
+    const clock = manualClock();
+    const ledger = new TimeLedger(clock.now);
+    await ledger.timeAsync("warmup", async () => {
+      clock.advance(10);
+      ledger.time("messages", () => clock.advance(40));
+      await ledger.timeAsync("start", async () => {
+        ledger.add("verify", 5);
+        clock.advance(20);
+      });
+      ledger.add("timed", 3);
+      clock.advance(3);
+    });
+    ledger.time("files", () => clock.advance(2));
+    const account = ledger.account(100);
+    expect(account.phases).toMatchObject({ warmup: 10, messages: 40, start: 15, verify: 5, timed: 3, files: 2, other: 25 });
+    expect(ACCOUNT_PHASES.reduce((sum, p) => sum + account.phases[p], 0)).toBe(100);
+  });
+
   it("takes another process's phases and peaks; the wait beyond its own wall time is starting it", () => {
     const ledger = new TimeLedger(manualClock().now);
     const child: RunAccount = { wallMs: 900, phases: { timed: 500, warmup: 100, messages: 50, verify: 150, start: 60, collections: 10, compression: 0, files: 0, other: 30 }, peaks: [{ process: "codec-mode process", peakRssBytes: 300e6 }] };
