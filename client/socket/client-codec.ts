@@ -69,14 +69,21 @@ const rawBytesOf = new WeakMap<readonly Message[], Uint8Array[]>();
 function rawBytes(payload: PayloadName, messages: readonly Message[]): Uint8Array[] {
   const made = rawBytesOf.get(messages);
   if (made) return made;
-  let bytes: Uint8Array[];
+  let encode: (m: Message) => Uint8Array;
   if (isBuiltIn(payload)) {
     const cb = customBinary.forPayload(payload);
-    bytes = messages.map((m) => cb.encode(m) as Uint8Array);
+    encode = (m) => cb.encode(m) as Uint8Array;
   } else {
     const utf8 = new TextEncoder();
-    bytes = messages.map((m) => utf8.encode(JSON.stringify(m)));
+    encode = (m) => utf8.encode(JSON.stringify(m));
   }
+  // A list that holds a message more than once (a shared list cycled: schedule.ts) holds its bytes once.
+  const byMessage = new Map<Message, Uint8Array>();
+  const bytes = messages.map((m) => {
+    let b = byMessage.get(m);
+    if (!b) byMessage.set(m, (b = encode(m)));
+    return b;
+  });
   rawBytesOf.set(messages, bytes);
   return bytes;
 }

@@ -12,7 +12,7 @@
 import { isExcluded } from "../../bench/harness/exclusions.ts";
 import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
 import { messagesFor } from "../../bench/harness/generator.ts";
-import { codecMessages, sharedListLength } from "../../bench/harness/schedule.ts";
+import { codecMessages, jsonBytesPerMessage, sharedListLength } from "../../bench/harness/schedule.ts";
 import { createRng } from "../../bench/harness/random.ts";
 import type { CaseResult } from "../../bench/harness/results.ts";
 import { keptRate, keptSteps, KNEE_PRECISION, kneeOf, MAX_BISECTIONS, stepLatency, stopsClimbing } from "../../bench/harness/knee.ts";
@@ -25,6 +25,9 @@ import { runInRounds } from "./rounds.ts";
 import { inPhase } from "../../bench/harness/time-account.ts";
 
 export type { SocketModeContext } from "./mode-context.ts";
+
+/** Messages a payload's size is judged from before its shared list is made (the list's own first ones). */
+const LIST_SAMPLE = 64;
 
 export interface SocketModeResult {
   /** The cases that ran (all of them unless the run was stopped or aborted). */
@@ -168,7 +171,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   // The most messages per codec a mode's steps send (latency mode: a sweep's steps differ).
   const runOf = (m: SocketMode): number => Math.max(...steps.get(m)!.map((step) => step.settings.iterations[m]));
   const longestRun = Math.max(...modes.map(runOf));
-  // One list per mode and payload, as long as the mode needs, each codec sending its own part of it
+  // One list per mode and payload, as long as the mode needs (at most SHARED_LIST_BYTES of JSON), each codec sending its own part of it
   // (schedule.ts); made when the mode reaches the payload, and let go at the next, so only one
   // payload's messages are alive at a time (the large message's 100,000: 66 MiB of heap).
   let current: { mode: SocketMode; payload: PayloadName; perCodec: number; list: readonly Message[]; byCodec: Map<string, readonly Message[]> } | undefined;
@@ -176,7 +179,10 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
     if (current?.mode !== mode || current.payload !== payload) {
       current = undefined;
       const perCodec = runOf(mode);
-      const list = inPhase(ctx.ledger, "messages", () => messagesFor(settings, payload, sharedListLength(perCodec, settings.codecs.length)));
+      const list = inPhase(ctx.ledger, "messages", () => {
+        const bytes = jsonBytesPerMessage(messagesFor(settings, payload, LIST_SAMPLE));
+        return messagesFor(settings, payload, sharedListLength(perCodec, settings.codecs.length, bytes));
+      });
       current = { mode, payload, perCodec, list, byCodec: new Map() };
     }
     const at = current;

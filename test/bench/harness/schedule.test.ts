@@ -1,7 +1,7 @@
 /** The measuring plan's shared pieces: the shortest batch worth timing, batch sizes, and the seeded shuffle. */
 import { describe, expect, it } from "vitest";
 import { createRng } from "../../../bench/harness/random.ts";
-import { codecMessages, LATENCY_SLICE_MIN, latencySliceSize, minBatchNs, sharedListLength, shuffled, SLICE_TARGET_NS, sliceSize, socketSliceSize } from "../../../bench/harness/schedule.ts";
+import { codecMessages, jsonBytesPerMessage, LATENCY_SLICE_MIN, latencySliceSize, minBatchNs, SHARED_LIST_BYTES, sharedListLength, shuffled, SLICE_TARGET_NS, sliceSize, socketSliceSize } from "../../../bench/harness/schedule.ts";
 
 describe("minBatchNs", () => {
   it("is 100x the resolution when the clock ticks coarsely", () => {
@@ -86,6 +86,24 @@ describe("each codec's own messages in the socket modes", () => {
     expect(long).toHaveLength(100_000);
     expect(codecMessages(long, 1, codecs, 100_000)[0]).toBe(25_000);
     expect(codecMessages(long, 3, codecs, 100_000)[80_000]).toBe((75_000 + 80_000) % 100_000);
+  });
+
+  it("hold at most SHARED_LIST_BYTES of JSON: large messages are shared sooner, and a list is never under 1,000 messages", () => {
+    // The article's large message (about 300 bytes of JSON) keeps its 100,000; the game tick (3.3 KB) does not.
+    expect(sharedListLength(100_000, 8, 300)).toBe(100_000);
+    expect(sharedListLength(100_000, 17, 3_300)).toBe(Math.floor(SHARED_LIST_BYTES / 3_300));
+    expect(sharedListLength(100_000, 17, 10_000_000)).toBe(1_000);
+    // A short run's codecs still get messages of their own where that fits.
+    expect(sharedListLength(12_000, 8, 300)).toBe(96_000);
+    expect(sharedListLength(100, 4, 10_000_000)).toBe(400);
+    const cycled = codecMessages(Array.from({ length: 1_000 }, (_, i) => i), 2, 4, 3_000);
+    expect(cycled[0]).toBe(500);
+    expect(cycled[1_000]).toBe(500);
+  });
+
+  it("weigh a payload by its messages' JSON", () => {
+    expect(jsonBytesPerMessage([{ a: 1 }, { a: 12 }])).toBe(7.5);
+    expect(jsonBytesPerMessage([])).toBe(0);
   });
 });
 

@@ -65,6 +65,13 @@ describe("clientCodec: raw", () => {
     expect(raw.encode(0)).toBe(raw.encode(0));
   });
 
+  it("prepares a message a cycled list holds twice once", () => {
+    const cycled = clientCodec(BUILT_IN, RAW_CODEC_NAME, "large", [messages[0]!, messages[1]!, messages[0]!]);
+    expect(cycled.encode(2)).toBe(cycled.encode(0));
+    expect(cycled.encode(1)).not.toBe(cycled.encode(0));
+    expect(cycled.matches(2, cycled.decode(cycled.encode(0)))).toBe(true);
+  });
+
   it("decodes a string to the string itself", () => {
     expect(raw.decode("hello")).toBe("hello");
     expect(raw.matches(0, raw.decode("hello"))).toBe(false);
