@@ -125,7 +125,8 @@ How much:
   --precision PCT      codec mode: after its runs, more rounds for each payload until
                        every ratio's 95% interval is within ±PCT (default: ${DEFAULTS.default.precision}; off: none)
   --max-time DURATION  codec mode's time, within which those rounds must be expected to
-                       end: 90s, 2m, 500ms (default: ${DEFAULTS.default.maxTimeMs! / 1000}s; --quick ${DEFAULTS.quick.maxTimeMs! / 1000}s)
+                       end: 90s, 2m, 500ms (default: ${DEFAULTS.default.maxTimeMs! / 1000}s; --quick ${DEFAULTS.quick.maxTimeMs! / 1000}s); a run whose
+                       planned rounds take longer still gets a tenth of their time more
   --forks N            processes a ratio is pooled over, each compiling the codecs its own
                        way: codec mode's rounds run in N fresh processes, one after the
                        other; the socket modes' rounds take turns with N server processes

@@ -11,7 +11,8 @@
  * floor, not the whole: while a payload has a ratio whose 95% interval is
  * wider than ±PCT of it, one more span of that payload runs (a fresh
  * process where the planned ones were), as long as it is expected to end
- * within the time allowed (`--max-time`). Ask for precision, not iterations.
+ * within the time allowed (`--max-time`, or a tenth more than the planned
+ * spans took, whichever is longer). Ask for precision, not iterations.
  */
 
 import type { PayloadName } from "../../protocols/messages.ts";
@@ -152,6 +153,14 @@ const NEED_MARGIN = 1.1;
  */
 const SPAN_FOR_PRECISION = { min: 0.05, maxShare: 1, maxTimesPlanned: 10, minMessages: 64 };
 
+/**
+ * The least time rounds for precision get, as a share of what the planned spans took: a run whose
+ * planned spans alone outlast `--max-time` (every codec on every payload: six minutes against the
+ * default 30 s) still gets a tenth more for its widest payloads, which are cheap per round (the
+ * small message's 16 codecs, 10 ms a round).
+ */
+export const PRECISION_SHARE_OF_PLANNED = 0.1;
+
 /** A span's result with nothing in it yet: what a failed span's finished cases are pooled as. */
 const NOTHING: CodecModeResult = { cases: [], order: [], stopped: true, minBatchNs: NaN, slices: {}, payloadMs: {} };
 
@@ -213,6 +222,7 @@ export class CodecModeSpans {
     let going = true;
     for (const span of planned) if (going) going = await go(span, settings.payloads);
     const precision = settings.precision;
+    const allowedMs = Math.max(settings.maxTimeMs ?? Infinity, (now() - started) * (1 + PRECISION_SHARE_OF_PLANNED));
     // The payload furthest from the precision gets a span of its own, as long as the rounds it is
     // expected to need (at most doubling it) or as the time left allows; then the intervals are
     // looked at again. Widest first: the time goes where the precision is least, and a cheap
@@ -225,7 +235,7 @@ export class CodecModeSpans {
         .map(([payload, far]) => {
           const timed = runsOf.get(payload) ?? 0;
           const msPerRun = (merged.payloadMs[payload] ?? 0) / Math.max(1e-9, timed);
-          const left = (settings.maxTimeMs ?? Infinity) - (now() - started);
+          const left = allowedMs - (now() - started);
           const runs = Math.min(
             timed * SPAN_FOR_PRECISION.maxShare,
             timed * (NEED_MARGIN * far * far - 1),

@@ -2,7 +2,7 @@
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../../bench/harness/clock.ts";
-import { CodecModeSpans, forkSpans, mergeForks, type SpanRunner } from "../../../bench/harness/codec-mode-spans.ts";
+import { CodecModeSpans, forkSpans, mergeForks, PRECISION_SHARE_OF_PLANNED, type SpanRunner } from "../../../bench/harness/codec-mode-spans.ts";
 import { runCodecMode } from "../../../bench/harness/codec-mode.ts";
 import { testSettings } from "../../helpers/settings.ts";
 
@@ -114,6 +114,22 @@ describe("CodecModeSpans: the planned spans, then more for precision", () => {
     const small = result.cases.find((c) => c.payload === "small" && c.codec === "custom-binary")!;
     const planned = await runCodecMode(settings, { codecs, clock, calibration, span: { from: 0, to: 1 } });
     expect(small.rounds).toBeGreaterThan(planned.cases.find((c) => c.payload === "small" && c.codec === "custom-binary")!.rounds);
+  });
+
+  it("gives precision a tenth of the planned spans' time where they alone outlast --max-time", async () => {
+    const settings = testSettings({ payloads: ["small"], iterations: { codec: 600 }, runs: 1, warmup: { codec: 50 }, precision: 0.01, maxTimeMs: 1 });
+    const { asked, runner } = recorder(settings);
+    // A clock on which every span takes 5 s: the two planned ones 10 s, so precision may have 1 s more, one span's worth at most.
+    let t = 0;
+    const slow: SpanRunner = async (span, payloads, side) => {
+      const out = await runner(span, payloads, side);
+      t += 5_000;
+      return out;
+    };
+    await new CodecModeSpans({ settings, forks: 2, codecs: codecs.length, now: () => t, hooks: {} }).run(slow);
+    expect(PRECISION_SHARE_OF_PLANNED).toBe(0.1);
+    expect(asked).toHaveLength(3);
+    expect(asked[2]!.span.from).toBe(1);
   });
 
   it("with a precision already met, adds nothing", async () => {
