@@ -55,8 +55,12 @@ export interface RunFront {
   codecMode?: (plan: Plan, hooks: RunHooks) => Promise<{ result: CodecModeResult; error?: string }>;
   /** Untimed work after codec mode (the CLI: compression); error lines. */
   afterCodecMode?: (plan: Plan, cases: CaseResult[]) => Promise<string[]>;
-  /** The WebSocket modes. */
-  socketModes: (plan: Plan, hooks: RunHooks) => Promise<SocketModesOutcome>;
+  /**
+   * The WebSocket modes; `warmedInProcess`: calls of each codec on each payload this process made
+   * in codec mode, by `${payload} ${codec}` (empty where codec mode ran elsewhere or not at all),
+   * which a client in this process need not make again to warm up.
+   */
+  socketModes: (plan: Plan, hooks: RunHooks, warmedInProcess: ReadonlyMap<string, number>) => Promise<SocketModesOutcome>;
   /** Called for each step that failed, with one line. */
   onFailure?: (line: string) => void;
   /** Wall time per mode and payload, for the next run's estimate. */
@@ -75,6 +79,8 @@ export class PlanRun {
   private readonly started: number;
   /** Codec mode's spans when they run in this process (no `front.codecMode`). */
   private spansHere: CodecModeSpans | undefined;
+  /** Calls codec mode made in this process of each verified case, by `${payload} ${codec}`: its verifying pass over a run's messages, and each run. */
+  private readonly warmedHere = new Map<string, number>();
 
   constructor(
     private readonly plan: Plan,
@@ -122,7 +128,7 @@ export class PlanRun {
     const socketModes = socketModesOf(settings);
     if (socketModes.length > 0 && !this.stopped()) {
       try {
-        const outcome = await front.socketModes(plan, front.hooks);
+        const outcome = await front.socketModes(plan, front.hooks, this.warmedHere);
         // Per-call client timings are quantized to a coarse clock (a browser's); say so on every row.
         if (front.calibration.resolutionNs > 1000) for (const c of outcome.result.cases) c.flags.push("coarse-clock");
         this.cases.push(...outcome.result.cases);
@@ -167,6 +173,7 @@ export class PlanRun {
     });
     // Its cases are this.cases now: results() need not pool the spans again.
     this.spansHere = undefined;
+    for (const c of outcome.result.cases) if (c.verified && c.runs > 0) this.warmedHere.set(`${c.payload} ${c.codec}`, c.iterations * (1 + c.runs));
     return outcome;
   }
 

@@ -117,7 +117,7 @@ async function meterWire(server: string, cases: CaseResult[], client: "bun" | "n
 }
 
 /** The WebSocket modes with the Bun client (in this process) or the Node client (a process of its own). */
-async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration: ClockCalibration, hooks: RunHooks): Promise<SocketModesOutcome> {
+async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration: ClockCalibration, hooks: RunHooks, warmedInProcess: ReadonlyMap<string, number>): Promise<SocketModesOutcome> {
   return useServer(options, async (server) => {
     // A server process that dies ends the modes after the case in flight.
     const stopOrGone = (): boolean => (hooks.shouldStop?.() ?? false) || server.exit() !== undefined;
@@ -150,7 +150,8 @@ async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration:
       cpuMs: processCpuMs,
       shouldStop: stopOrGone,
     };
-    const result = await runSocketModes(settings, { ...hooks, ...context, workers }).finally(() => workers?.terminate());
+    // The Bun client shares this process, and what codec mode compiled here, with codec mode (one fork).
+    const result = await runSocketModes(settings, { ...hooks, ...context, workers, warmedInProcess }).finally(() => workers?.terminate());
     if (settings.deflate && !stopOrGone()) {
       await inPhaseAsync(hooks.ledger, "compression", () => meterWire(server.url, result.cases, "bun", (url) => runSocketModes(wireRunPlan(spec).settings, { ...context, server: url, servers: [url], sliceFigures: false })));
     }
@@ -234,7 +235,7 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
       : {}),
     // Untimed by codec mode: after its rounds, what compression makes of each codec's messages.
     afterCodecMode: (p, cases) => addCompression(cases, p, performanceClock, calibration.overheadNs),
-    socketModes: (p, h) => runWebSocketModes(p, options, calibration, h),
+    socketModes: (p, h, warmedInProcess) => runWebSocketModes(p, options, calibration, h, warmedInProcess),
     onFailure: (line) => {
       progress.finish();
       streams.stderr.write(`bench: ${line}\n`);

@@ -90,9 +90,10 @@ export async function runSuite(plan: Plan, onProgress: (p: Progress) => void, sh
     clock: performanceClock,
     calibration,
     hooks,
-    socketModes: async (p, h) => ({
+    socketModes: async (p, h, warmedInProcess) => ({
       result: await runSocketModes(p.settings, {
         ...h,
+        warmedInProcess,
         server: location.origin,
         clock: performanceClock,
         calibration,

@@ -42,6 +42,12 @@ export interface SocketModeContext extends RunHooks {
   cpuMs?: () => number;
   /** Kept connections end every slice with a mark and keep the server's figures of it (default); false leaves the marks out (a run that counts frames). */
   sliceFigures?: boolean;
+  /**
+   * Calls of a codec's encode and decode this process made before the socket modes, by
+   * `${payload} ${codec}` (codec mode, where it ran in this process: its verifying pass and its
+   * runs): the client's own warm-up makes only what they leave short (rounds.ts).
+   */
+  warmedInProcess?: ReadonlyMap<string, number>;
 }
 
 /** How a payload's cases ended early, if they did. */

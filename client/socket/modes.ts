@@ -199,8 +199,14 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   let finished = 0;
   let connection = 0;
   let outcome: PayloadOutcome = { stopped: false };
-  // Per payload: the warm-up each server process has had of each codec, across the modes.
-  const warmedOn = new Map<PayloadName, Map<string, number>>(settings.payloads.map((p) => [p, new Map()]));
+  // Per payload: the warm-up each server process has had of each codec, across the modes, and this
+  // client's own (`client CODEC`), counting what codec mode made of it in this process.
+  const warmedOn = new Map<PayloadName, Map<string, number>>(
+    settings.payloads.map((p) => [p, new Map(settings.codecs.flatMap((codec) => {
+      const calls = ctx.warmedInProcess?.get(`${p} ${codec}`);
+      return calls ? [[`client ${codec}`, calls] as const] : [];
+    }))]),
+  );
 
   /** One step of a mode and payload (latency: one rate) for `codecs`, recorded; what it returned, and how it ended. */
   const runStep = async (mode: SocketMode, payload: PayloadName, step: { rate: number; settings: Settings }, codecs: readonly string[]): Promise<CaseResult[]> => {

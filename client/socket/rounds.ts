@@ -63,7 +63,8 @@ const CLIENT_WARM_UP_CHUNK = 5_000;
 /**
  * Case `s`'s warm-up on `server`, `warmup` messages: the codec's decode and encode in the
  * server's process over frames this client encoded, and meanwhile (the server has a core of its
- * own) the codec's encode, decode and check in this process, once per codec and payload; then
+ * own) the codec's encode, decode and check in this process, once per codec and payload, less
+ * the calls this process has made already (codec mode run here); then
  * the first messages streamed on a connection of its own, whatever the mode (the server's figures
  * stay clean of it). Sending every warm-up message over the socket cost the client a system call
  * each, several times what the server's calls cost. Why it failed, if it did.
@@ -74,8 +75,10 @@ async function warmUpCase(p: PayloadRun, s: SocketCase, server: string, warmup: 
   const { codec, frames } = warmUpFrames(s, o, messages);
   const inServer = s.codec === RAW_CODEC_NAME ? Promise.resolve(undefined) : warmUpServer(server, s.codec, s.payload, frames, warmup).then(() => undefined, (e: Error) => e.message);
   const inClient = `client ${s.codec}`;
-  if (warmup > (p.warmedOn.get(inClient) ?? 0)) {
-    for (let i = 0; i < warmup; i++) {
+  const already = p.warmedOn.get(inClient) ?? 0;
+  if (warmup > already) {
+    // Only what this process's calls so far leave short (codec mode, run here, counts).
+    for (let i = already; i < warmup; i++) {
       const k = i % frames.length;
       if (!codec.matches(k, codec.decode(codec.encode(k)))) {
         await inServer;

@@ -10,6 +10,8 @@ import { runSocketModes } from "../../../client/socket/modes.ts";
 import { serverForFile } from "../../helpers/server.ts";
 import { testSettings } from "../../helpers/settings.ts";
 import { bunModeContext } from "../../helpers/socket-case.ts";
+import type { Codec } from "../../../protocols/codec.ts";
+import { BUILT_IN, type CodecCatalog } from "../../../protocols/registry.ts";
 
 const server = serverForFile({ ownProcess: true });
 
@@ -56,4 +58,40 @@ describe("rounds on kept connections, calibrated", () => {
       expect(Math.abs(c.timersOnNothing!.value), where).toBeLessThan(0.25 * c.known.value);
     }
   });
+});
+
+describe("the client's own warm-up", () => {
+  /** The built-in catalogue with json's encode counted, as the client calls it. */
+  function countingCatalog(): { catalog: CodecCatalog; encodes: () => number } {
+    let n = 0;
+    const json = BUILT_IN.get("json")!;
+    const counted: Codec = {
+      ...json,
+      forPayload: (payload) => {
+        const pc = json.forPayload(payload);
+        return { ...pc, encode: (m) => (n++, pc.encode(m)) };
+      },
+    };
+    const catalog = Object.assign(Object.create(BUILT_IN) as CodecCatalog, { get: (name: string) => (name === "json" ? counted : BUILT_IN.get(name)) });
+    return { catalog, encodes: () => n };
+  }
+
+  /** json's client-side encodes in one stream run of 3,000 messages after a warm-up of as many, with codec mode having made `already` calls in this process. */
+  async function encodesWith(already: number | undefined): Promise<number> {
+    const settings = testSettings({ codecs: ["json"], payloads: ["small"], modes: ["stream"], runs: 1, window: 16, iterations: { stream: 3_000 }, warmup: { stream: 3_000 } });
+    const { catalog, encodes } = countingCatalog();
+    const warmedInProcess = new Map(already === undefined ? [] : [["small json", already]]);
+    const result = await runSocketModes(settings, bunModeContext(server.url, { catalog, warmedInProcess }));
+    expect(result.cases[0]!.verified, result.cases[0]!.error).toBe(true);
+    return encodes();
+  }
+
+  it("makes only the calls codec mode, run in this process, left short of the warm-up", async () => {
+    const cold = await encodesWith(undefined);
+    const warm = await encodesWith(5_000);
+    const half = await encodesWith(1_000);
+    // The frames, the socket's warm-up and the run are the same each time; only the client's own calls differ.
+    expect(cold - warm).toBe(3_000);
+    expect(half - warm).toBe(2_000);
+  }, 120_000);
 });
