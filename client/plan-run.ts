@@ -27,6 +27,7 @@ import type { BenchResults, CaseResult, Environment, RunSettings, StretchTiming 
 import type { ClientKind } from "../bench/harness/settings.ts";
 import { inPhaseAsync, selfPeakRssBytes } from "../bench/harness/time-account.ts";
 import { socketModesOf, type SocketModeResult } from "./socket/modes.ts";
+import { warmedKey } from "./socket/mode-context.ts";
 
 /** How the socket modes went, as the front end that ran them tells it. */
 export interface SocketModesOutcome {
@@ -173,7 +174,7 @@ export class PlanRun {
     });
     // Its cases are this.cases now: results() need not pool the spans again.
     this.spansHere = undefined;
-    for (const c of outcome.result.cases) if (c.verified && c.runs > 0) this.warmedHere.set(`${c.payload} ${c.codec}`, c.iterations * (1 + c.runs));
+    for (const c of outcome.result.cases) if (c.verified && c.runs > 0) this.warmedHere.set(warmedKey(c.payload, c.codec), c.iterations * (1 + c.runs));
     return outcome;
   }
 

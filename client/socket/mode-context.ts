@@ -50,6 +50,11 @@ export interface SocketModeContext extends RunHooks {
   warmedInProcess?: ReadonlyMap<string, number>;
 }
 
+/** The key of `warmedInProcess`: one codec on one payload. */
+export function warmedKey(payload: PayloadName, codec: string): string {
+  return `${payload} ${codec}`;
+}
+
 /** How a payload's cases ended early, if they did. */
 export interface PayloadOutcome {
   /** shouldStop ended the run. */

@@ -20,7 +20,7 @@ import { latencyStep, SOCKET_MODES, type Settings, type SocketMode } from "../..
 import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
 import { socketCaseResult, type SocketCase, type SocketCaseOptions } from "./socket-case.ts";
 import { runFreshConnections } from "./fresh-runs.ts";
-import type { PayloadOutcome, PayloadRun, SocketModeContext } from "./mode-context.ts";
+import { warmedKey, type PayloadOutcome, type PayloadRun, type SocketModeContext } from "./mode-context.ts";
 import { runInRounds } from "./rounds.ts";
 import { inPhase } from "../../bench/harness/time-account.ts";
 
@@ -201,12 +201,15 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   let outcome: PayloadOutcome = { stopped: false };
   // Per payload: the warm-up each server process has had of each codec, across the modes, and this
   // client's own (`client CODEC`), counting what codec mode made of it in this process.
-  const warmedOn = new Map<PayloadName, Map<string, number>>(
-    settings.payloads.map((p) => [p, new Map(settings.codecs.flatMap((codec) => {
-      const calls = ctx.warmedInProcess?.get(`${p} ${codec}`);
-      return calls ? [[`client ${codec}`, calls] as const] : [];
-    }))]),
-  );
+  const warmedOn = new Map<PayloadName, Map<string, number>>();
+  for (const payload of settings.payloads) {
+    const warmed = new Map<string, number>();
+    for (const codec of settings.codecs) {
+      const calls = ctx.warmedInProcess?.get(warmedKey(payload, codec));
+      if (calls) warmed.set(`client ${codec}`, calls);
+    }
+    warmedOn.set(payload, warmed);
+  }
 
   /** One step of a mode and payload (latency: one rate) for `codecs`, recorded; what it returned, and how it ended. */
   const runStep = async (mode: SocketMode, payload: PayloadName, step: { rate: number; settings: Settings }, codecs: readonly string[]): Promise<CaseResult[]> => {

@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { calibrationChecks, fieldCost } from "../../../bench/harness/field.ts";
 import { runSocketModes } from "../../../client/socket/modes.ts";
+import { warmedKey } from "../../../client/socket/mode-context.ts";
 import { serverForFile } from "../../helpers/server.ts";
 import { testSettings } from "../../helpers/settings.ts";
 import { bunModeContext } from "../../helpers/socket-case.ts";
@@ -80,7 +81,7 @@ describe("the client's own warm-up", () => {
   async function encodesWith(already: number | undefined): Promise<number> {
     const settings = testSettings({ codecs: ["json"], payloads: ["small"], modes: ["stream"], runs: 1, window: 16, iterations: { stream: 3_000 }, warmup: { stream: 3_000 } });
     const { catalog, encodes } = countingCatalog();
-    const warmedInProcess = new Map(already === undefined ? [] : [["small json", already]]);
+    const warmedInProcess = new Map(already === undefined ? [] : [[warmedKey("small", "json"), already]]);
     const result = await runSocketModes(settings, bunModeContext(server.url, { catalog, warmedInProcess }));
     expect(result.cases[0]!.verified, result.cases[0]!.error).toBe(true);
     return encodes();
