@@ -1,15 +1,12 @@
 /**
- * The layers of this project, each used only by the ones above it
+ * The layers of this project, each folder used only by the ones above it
  * (README, "Layout"):
  *
- *   custom-binary <- protocols <- bench/harness <- client <- bench/report
- *     <- the front ends: bench/cli, the tools (bench/tools), the page's UI (client/page/app.ts), server.ts
+ *   custom-binary <- protocols <- server, client (side by side) <- bench, server.ts
  *
  * `npm test` runs these rules (test/layers.test.ts); an import that runs up
  * a layer fails the suite with the rule's name.
  */
-const FRONT_ENDS = "^bench/cli/|^bench/tools/|^server\\.ts$|^client/page/app\\.ts$";
-
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -35,46 +32,46 @@ module.exports = {
       to: { path: "^custom-binary/", dependencyTypesNot: ["type-only"] },
     },
     {
-      name: "protocols-below-bench-and-client",
-      comment: "protocols/ (codecs and the server's contract) is used by the harness, the clients and the server, never the other way.",
+      name: "protocols-below-server-and-client",
+      comment: "protocols/ (the codecs, their catalogue and the wire contract) is used by the server, the clients and the bench, never the other way.",
       severity: "error",
       from: { path: "^protocols/" },
-      to: { path: "^bench/|^client/|^server\\.ts$" },
+      to: { path: "^(server|client|bench)/|^server\\.ts$" },
     },
     {
-      name: "harness-below-client",
-      comment: "bench/harness/ measures; it knows nothing of sockets, reports or the command line.",
+      name: "server-uses-protocols-only",
+      comment: "server/ is the server's logic: it speaks the wire contract and runs the codecs; it never measures a client's side, prints a report or reads the command line.",
       severity: "error",
-      from: { path: "^bench/harness/" },
-      to: { path: `^client/|^bench/report/|${FRONT_ENDS}` },
+      from: { path: "^server/" },
+      to: { path: "^(client|bench)/|^server\\.ts$" },
     },
     {
-      name: "client-below-report",
-      comment: "client/ runs cases over the standard WebSocket API; formatting results is the report's job, and the front ends sit above both.",
+      name: "client-below-bench",
+      comment: "client/ measures (codec mode and the socket clients) over the standard WebSocket API; it knows nothing of the server's code, the command line or the report.",
       severity: "error",
-      from: { path: "^client/", pathNot: "^client/page/app\\.ts$" },
-      to: { path: `^bench/report/|${FRONT_ENDS}` },
+      from: { path: "^client/" },
+      to: { path: "^(server|bench)/|^server\\.ts$" },
     },
     {
-      name: "report-below-front-ends",
-      comment: "bench/report/ turns results into text, files and charts; it never measures and never reaches for the command line.",
+      name: "report-never-measures",
+      comment: "bench/report/ turns results into text, files and charts: it never reaches for the command line, the page or a measuring loop.",
       severity: "error",
       from: { path: "^bench/report/" },
-      to: { path: `${FRONT_ENDS}|^client/|^bench/harness/(clock|loops|codec-mode|codec-case|schedule)\\.ts$` },
+      to: { path: "^bench/(cli|tools|page)/|^client/(socket|page)/|^client/harness/(clock|loops|codec-mode|codec-case|schedule)\\.ts$" },
     },
     {
-      name: "page-ui-is-a-front-end",
-      comment: "The page's UI (client/page/app.ts) uses the report and the client, not the command line or the server.",
+      name: "page-runs-in-the-browser",
+      comment: "The page's front end (bench/page/) uses the report and the client, never the command line, its processes or the server.",
       severity: "error",
-      from: { path: "^client/page/app\\.ts$" },
-      to: { path: "^bench/cli/|^server\\.ts$" },
+      from: { path: "^bench/page/" },
+      to: { path: "^bench/(cli|tools)/|^server/|^server\\.ts$" },
     },
     {
-      name: "server-uses-protocols-harness-page-build",
-      comment: "server.ts wires Bun.serve: it uses protocols/ (the socket contract and its handlers), the harness clock, the page build, the library versions, the reader of the user's files (as the bench reads them) and the supervisor of its --processes, nothing else.",
+      name: "server-entry-is-not-the-bench",
+      comment: "server.ts wires Bun.serve from server/, protocols/ and the plan it is given (client/harness); the bench's command line, report, page and tools are not its business (it bundles the page from its path: server/page-bundle.ts).",
       severity: "error",
       from: { path: "^server\\.ts$" },
-      to: { path: "^bench/report/|^client/socket/|^client/page/app\\.ts$|^bench/cli/(?!(environment|user-files|processes/cluster)\\.ts$)" },
+      to: { path: "^bench/" },
     },
     {
       name: "no-one-imports-the-server",

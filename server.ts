@@ -5,42 +5,42 @@
  *                  [--allow-origin ORIGIN]... [--max-connections 256] [--messages FILE]...
  *                  [--csp off|strict] [--processes N] [--backplane redis://HOST:PORT]
  *
- * With --processes N, N processes share the port (bench/cli/processes/cluster.ts);
+ * With --processes N, N processes share the port (server/cluster.ts);
  * with --backplane, fanout and route publish through Redis, so a subscriber on
- * any process hears every message (protocols/socket/backplane-relay.ts).
+ * any process hears every message (server/backplane-relay.ts).
  *
- * It serves the benchmark page at / (client/page/, bundled at start-up) and
+ * It serves the benchmark page at / (bench/page/, bundled at start-up) and
  * the WebSocket endpoint at /ws.
  *
  * The first line on stdout is one JSON object: {"event":"ready","url":...}.
  * SIGINT and SIGTERM close every connection (1001) and exit 0. The contract
- * clients rely on is in protocols/socket/contract.ts; the request handling is
- * in protocols/socket/ (routes.ts, handlers.ts).
+ * clients rely on is in protocols/contract.ts; the request handling is
+ * in server/ (routes.ts, handlers.ts).
  */
 
 import type { Server } from "bun";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { calibrateClock, performanceClock } from "./bench/harness/clock.ts";
-import { parseInteger, type CodecModuleFile, type UserMessagesFile, type UserProtoFile } from "./bench/harness/settings.ts";
-import { libraryVersions } from "./bench/cli/environment.ts";
-import { readMessagesFiles, readProtoFile } from "./bench/cli/user-files.ts";
-import { importCodecModules } from "./bench/harness/codec-modules.ts";
-import { catalogFor } from "./bench/harness/plan.ts";
-import { buildCodecModules, buildPage, codecModulePath } from "./client/page/build.ts";
+import { calibrateClock, performanceClock } from "./client/harness/clock.ts";
+import { parseInteger, type CodecModuleFile, type UserMessagesFile, type UserProtoFile } from "./client/harness/settings.ts";
+import { libraryVersions } from "./client/harness/environment.ts";
+import { readMessagesFiles, readProtoFile } from "./client/harness/user-files.ts";
+import { importCodecModules } from "./client/harness/codec-modules.ts";
+import { catalogFor } from "./client/harness/plan.ts";
+import { buildCodecModules, buildPage, codecModulePath } from "./server/page-bundle.ts";
 import { PAYLOAD_NAMES } from "./protocols/messages.ts";
-import { isLoopback } from "./protocols/socket/access.ts";
-import type { Connection } from "./protocols/socket/socket-state.ts";
-import { SOCKET_LIMITS, socketServer, type ClusterPeer } from "./protocols/socket/context.ts";
-import { CLOSE, MAX_PAYLOAD_BYTES, socketCodecNames, WS_PATH } from "./protocols/socket/contract.ts";
-import { BackplaneRelay, DEFAULT_CHANNEL_PREFIX } from "./protocols/socket/backplane-relay.ts";
-import { clusterProcess, reusePortRefusal, startCluster, type Cluster } from "./bench/cli/processes/cluster.ts";
-import { parseRedisUrl } from "./protocols/socket/redis-backplane.ts";
+import { isLoopback } from "./server/access.ts";
+import type { Connection } from "./server/socket-state.ts";
+import { SOCKET_LIMITS, socketServer, type ClusterPeer } from "./server/context.ts";
+import { CLOSE, MAX_PAYLOAD_BYTES, socketCodecNames, WS_PATH } from "./protocols/contract.ts";
+import { BackplaneRelay, DEFAULT_CHANNEL_PREFIX } from "./server/backplane-relay.ts";
+import { clusterProcess, reusePortRefusal, startCluster, type Cluster } from "./server/cluster.ts";
+import { parseRedisUrl } from "./server/redis-backplane.ts";
 import type { CodecCatalog } from "./protocols/registry.ts";
-import { socketHandlers } from "./protocols/socket/handlers.ts";
-import { BACKPRESSURE_LIMIT_BYTES, type Publish } from "./protocols/socket/server-send.ts";
-import { CSP_POLICIES, route, type CspPolicy } from "./protocols/socket/routes.ts";
-import { SettingError } from "./bench/harness/harness-errors.ts";
+import { socketHandlers } from "./server/handlers.ts";
+import { BACKPRESSURE_LIMIT_BYTES, type Publish } from "./server/server-send.ts";
+import { CSP_POLICIES, route, type CspPolicy } from "./server/routes.ts";
+import { SettingError } from "./client/harness/harness-errors.ts";
 
 export interface ServerOptions {
   /** Interface to bind; loopback unless the user says otherwise. */
@@ -151,7 +151,7 @@ function serverInfo(o: ServerOptions, catalog: CodecCatalog, modules: readonly C
   });
 }
 
-export async function startServer(options: Partial<ServerOptions> = {}, cluster = clusterProcess()): Promise<BenchServer> {
+export async function startServer(options: Partial<ServerOptions> = {}, cluster = clusterProcess(process.env)): Promise<BenchServer> {
   const o: ServerOptions = { ...SERVER_DEFAULTS, ...options };
   // The server's own catalogue: the built-in codecs, the user's modules, protobuf with the user's type.
   const files = o.codecModules ?? [];
@@ -376,10 +376,10 @@ if (import.meta.main) {
     process.stderr.write(`server: ${(e as Error).message}\n`);
     process.exit(2);
   }
-  if (!isLoopback(options.host) && clusterProcess() === undefined) {
+  if (!isLoopback(options.host) && clusterProcess(process.env) === undefined) {
     process.stderr.write(`server: warning: listening on ${options.host}, reachable from other machines; the benchmark server has no authentication\n`);
   }
-  if (options.processes > 1 && clusterProcess() === undefined) await superviseCluster(options);
+  if (options.processes > 1 && clusterProcess(process.env) === undefined) await superviseCluster(options);
   else await serveOne(options);
 }
 
@@ -418,7 +418,7 @@ async function serveOne(options: ServerOptions): Promise<void> {
     ...(options.backplane ? { backplane: options.backplane, backplaneChannel: options.backplaneChannel } : {}),
   });
   stopOnSignals(options, () => bench.stop());
-  if (clusterProcess() !== undefined) {
+  if (clusterProcess(process.env) !== undefined) {
     let buffered = "";
     process.stdin.on("data", (d: Buffer) => {
       buffered += d.toString();
@@ -442,7 +442,7 @@ async function superviseCluster(options: ServerOptions): Promise<void> {
   }
   let cluster: Cluster;
   try {
-    cluster = await startCluster(import.meta.path, process.argv.slice(2), options.processes, options.port);
+    cluster = await startCluster(import.meta.path, process.argv.slice(2), options.processes, options.port, { env: process.env, stderr: (text) => process.stderr.write(text) });
   } catch (e) {
     process.stderr.write(`server: ${(e as Error).message}\n`);
     process.exit(1);

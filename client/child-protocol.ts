@@ -21,9 +21,9 @@
  * same encoding for the results it hands over.
  */
 
-import type { Progress } from "../bench/harness/progress.ts";
-import type { CaseResult } from "../bench/harness/results.ts";
-import { selfPeakRssBytes, TimeLedger, type RunAccount } from "../bench/harness/time-account.ts";
+import type { Progress } from "./harness/progress.ts";
+import type { CaseResult } from "./harness/results.ts";
+import { selfPeakRssBytes, TimeLedger, type RunAccount } from "./harness/time-account.ts";
 
 const NON_FINITE = "$nonFinite";
 

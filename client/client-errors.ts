@@ -11,12 +11,11 @@
  * - UNKNOWN_CODEC: the plan's catalogue has no codec of that name.
  * - WORKER: a client worker thread failed.
  * - FORM: the page's form asks for nothing to run.
- * - BUILD: the page, or a codec module for it, could not be bundled.
  * - FINISHED: a reply loop already ended (not a failure of the case: later events are ignored).
  * - FAILED: a step of a run in the page failed (its finished cases are kept); the page shows the lines.
  */
 
-export type ClientErrorCode = "CONNECT" | "STALLED" | "CLOSED" | "PROTOCOL" | "UNKNOWN_CODEC" | "WORKER" | "FORM" | "BUILD" | "FINISHED" | "FAILED";
+export type ClientErrorCode = "CONNECT" | "STALLED" | "CLOSED" | "PROTOCOL" | "UNKNOWN_CODEC" | "WORKER" | "FORM" | "FINISHED" | "FAILED";
 
 export class ClientError extends Error {
   override readonly name = "ClientError";

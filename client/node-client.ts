@@ -8,8 +8,8 @@
  */
 
 import WebSocket from "ws";
-import { calibrateClock, performanceClock } from "../bench/harness/clock.ts";
-import { loadPlan, type PlanSpec } from "../bench/harness/plan.ts";
+import { calibrateClock, performanceClock } from "./harness/clock.ts";
+import { loadPlan, type PlanSpec } from "./harness/plan.ts";
 import { serveAsChild } from "./child-protocol.ts";
 import { processCpuMs, requestServerGc, type WebSocketClass } from "./socket/client-connection.ts";
 import { runSocketModes } from "./socket/modes.ts";

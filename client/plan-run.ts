@@ -1,5 +1,5 @@
 /**
- * Carries out a plan (bench/harness/plan.ts), the same way for every front
+ * Carries out a plan (client/harness/plan.ts), the same way for every front
  * end: the Bun CLI, `--client node` (the socket modes in a Node process),
  * and the page in a browser (which `--client browser` drives). In order:
  * codec mode, what compression makes of its messages (where the front end
@@ -15,17 +15,17 @@
  * any moment, for a front end that must stop before the end.
  */
 
-import { runCodecMode, type CodecModeResult } from "../bench/harness/codec-mode.ts";
-import { CodecModeSpans } from "../bench/harness/codec-mode-spans.ts";
-import type { ClockCalibration, Clock } from "../bench/harness/clock.ts";
-import { flagLossy } from "../bench/harness/exclusions.ts";
-import { kneeField } from "../bench/harness/knee.ts";
-import { withRatios } from "../bench/harness/ratios.ts";
-import type { Plan } from "../bench/harness/plan.ts";
-import type { RunHooks } from "../bench/harness/progress.ts";
-import type { BenchResults, CaseResult, Environment, RunSettings, StretchTiming } from "../bench/harness/results.ts";
-import type { ClientKind } from "../bench/harness/settings.ts";
-import { inPhaseAsync, selfPeakRssBytes } from "../bench/harness/time-account.ts";
+import { runCodecMode, type CodecModeResult } from "./harness/codec-mode.ts";
+import { CodecModeSpans } from "./harness/codec-mode-spans.ts";
+import type { ClockCalibration, Clock } from "./harness/clock.ts";
+import { flagLossy } from "./harness/exclusions.ts";
+import { kneeField } from "./harness/knee.ts";
+import { withRatios } from "./harness/ratios.ts";
+import type { Plan } from "./harness/plan.ts";
+import type { RunHooks } from "./harness/progress.ts";
+import type { BenchResults, CaseResult, Environment, RunSettings, StretchTiming } from "./harness/results.ts";
+import type { ClientKind } from "./harness/settings.ts";
+import { inPhaseAsync, selfPeakRssBytes } from "./harness/time-account.ts";
 import { socketModesOf, type SocketModeResult } from "./socket/modes.ts";
 import { warmedKey } from "./socket/mode-context.ts";
 

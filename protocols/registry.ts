@@ -2,7 +2,7 @@
  * Every codec the benchmark knows, as one immutable catalogue: the built-in
  * ones, the calibration codecs (which run only with --calibrate), then any a
  * user brings as a codec module (docs/codecs.md), in the order tables list
- * them. A run builds its catalogue once, in its plan (bench/harness/plan.ts),
+ * them. A run builds its catalogue once, in its plan (client/harness/plan.ts),
  * and hands it to whatever needs a codec by name; nothing adds to a
  * catalogue afterwards.
  *

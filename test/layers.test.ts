@@ -13,7 +13,7 @@ import { findNode } from "../bench/cli/processes/node.ts";
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** Node.js itself: under `bun --bun vitest`, the `node` first on PATH is Bun. */
 const NODE = findNode() ?? "node";
-const SOURCE_DIRS = ["server.ts", "bench", "client", "protocols", "custom-binary"];
+const SOURCE_DIRS = ["server.ts", "server", "bench", "client", "protocols", "custom-binary"];
 
 function depcruise(cwd: string): { status: number | null; out: string } {
   const r = spawnSync(NODE, [path.join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"), "--config", ".dependency-cruiser.cjs", ...SOURCE_DIRS], { cwd, encoding: "utf8", timeout: 60_000 });
@@ -33,14 +33,14 @@ describe("layers", () => {
     expect(r.status).toBe(0);
   });
 
-  it("an import from protocols/ up into bench/ fails, naming the rule", () => {
+  it("an import from protocols/ up into client/ fails, naming the rule", () => {
     const copy = mkdtempSync(path.join(tmpdir(), "layers-"));
     try {
       for (const entry of [...SOURCE_DIRS, ".dependency-cruiser.cjs", "tsconfig.json", "package.json"]) cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
-      writeFileSync(path.join(copy, "protocols/upward.ts"), 'import { createRng } from "../bench/harness/random.ts";\nexport const rng = createRng(1);\n');
+      writeFileSync(path.join(copy, "protocols/upward.ts"), 'import { createRng } from "../client/harness/random.ts";\nexport const rng = createRng(1);\n');
       const r = depcruise(copy);
       expect(r.status).not.toBe(0);
-      expect(r.out).toMatch(/protocols-below-bench-and-client: protocols\/upward\.ts → bench\/harness\/random\.ts/);
+      expect(r.out).toMatch(/protocols-below-server-and-client: protocols\/upward\.ts → client\/harness\/random\.ts/);
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
@@ -89,9 +89,9 @@ describe("input and output stay at the edges", () => {
     expect(readers).toEqual([]);
   });
 
-  it("measuring never prints: no console or stdout in custom-binary/, protocols/, bench/harness/, client/socket/", () => {
+  it("measuring and serving never print: no console or stdout in custom-binary/, protocols/, server/, client/harness/, client/socket/, client/page/", () => {
     const printers = sourceFiles().filter(
-      (f) => /^(custom-binary|protocols|bench\/harness|client\/socket)\//.test(f) && /\bconsole\.|process\.(stdout|stderr)/.test(readFileSync(path.join(ROOT, f), "utf8")),
+      (f) => /^(custom-binary|protocols|server|client\/(harness|socket|page))\//.test(f) && /\bconsole\.|process\.(stdout|stderr)/.test(readFileSync(path.join(ROOT, f), "utf8")),
     );
     expect(printers).toEqual([]);
   });

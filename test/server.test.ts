@@ -6,14 +6,14 @@
 import { BUILT_IN } from "../protocols/registry.ts";
 import net from "node:net";
 import { describe, expect, it } from "vitest";
-import { performanceClock } from "../bench/harness/clock.ts";
-import { makeMessages } from "../bench/harness/generator.ts";
+import { performanceClock } from "../client/harness/clock.ts";
+import { makeMessages } from "../client/harness/generator.ts";
 import { PAYLOAD_NAMES, type PayloadName } from "../protocols/messages.ts";
 import { spawnServer } from "../bench/cli/processes/server-process.ts";
-import type { SocketMode } from "../bench/harness/settings.ts";
+import type { SocketMode } from "../client/harness/settings.ts";
 import { fetchServerStats, openSocket, type WebSocketClass } from "../client/socket/client-connection.ts";
 import { runSocketCase } from "../client/socket/runner.ts";
-import { CLOSE, MAX_PAYLOAD_BYTES, socketCodecNames, socketUrl } from "../protocols/socket/contract.ts";
+import { CLOSE, MAX_PAYLOAD_BYTES, socketCodecNames, socketUrl } from "../protocols/contract.ts";
 import { parseServerArgs, SERVER_DEFAULTS } from "../server.ts";
 import { serverForEachTest, withServer } from "./helpers/server.ts";
 

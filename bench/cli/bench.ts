@@ -4,11 +4,11 @@
  */
 
 import { EXIT_INTERRUPTED, runBench, type RunControl } from "./run.ts";
-import { SettingError } from "../harness/harness-errors.ts";
+import { SettingError } from "../../client/harness/harness-errors.ts";
 import { helpText } from "./help.ts";
 import { benchOptions, readBenchFlags } from "./options.ts";
-import { importCodecModuleFiles } from "./user-files.ts";
-import { catalogFor } from "../harness/plan.ts";
+import { importCodecModuleFiles } from "../../client/harness/user-files.ts";
+import { catalogFor } from "../../client/harness/plan.ts";
 
 /** Two SIGINTs closer than this are one Ctrl-C delivered twice (by the terminal and by `bun run`). */
 const SAME_KEYPRESS_MS = 500;

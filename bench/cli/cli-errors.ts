@@ -1,7 +1,7 @@
 /**
  * How the bench's own machinery fails around the measuring: the processes
  * it starts and the servers it reaches. (A bad flag or input file is a
- * SettingError, bench/harness/harness-errors.ts.) Each failure is a
+ * SettingError, client/harness/harness-errors.ts.) Each failure is a
  * CliError with a stable `code`; the bench prints its one line.
  *
  * - UNREACHABLE: the server given with --url cannot be reached.

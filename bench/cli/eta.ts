@@ -10,10 +10,10 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { ModeWork, Plan } from "../harness/plan.ts";
-import type { Progress } from "../harness/progress.ts";
-import type { StretchTiming } from "../harness/results.ts";
-import { latencyStep, type Mode, type Settings } from "../harness/settings.ts";
+import type { ModeWork, Plan } from "../../client/harness/plan.ts";
+import type { Progress } from "../../client/harness/progress.ts";
+import type { StretchTiming } from "../../client/harness/results.ts";
+import { latencyStep, type Mode, type Settings } from "../../client/harness/settings.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 
 type RunTimings = Record<string, StretchTiming>;

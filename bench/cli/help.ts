@@ -4,8 +4,8 @@ import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { BUILT_IN, type CodecCatalog } from "../../protocols/registry.ts";
 import { CODEC_FAMILIES } from "../../protocols/codec.ts";
-import { benchCodecNames, codecGroups, RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
-import { CLIENT_CHOICES, DEFAULTS, MODE_NAMES, SWEEP_RATES, SWEEP_STEP_S, type Mode } from "../harness/settings.ts";
+import { benchCodecNames, codecGroups, RAW_CODEC_NAME } from "../../protocols/contract.ts";
+import { CLIENT_CHOICES, DEFAULTS, MODE_NAMES, SWEEP_RATES, SWEEP_STEP_S, type Mode } from "../../client/harness/settings.ts";
 import { DEFAULT_FORKS, DEFAULT_OUT, QUICK_FORKS } from "./options.ts";
 
 /** `name: a, b, c` wrapped within 100 columns, continuation lines indented under the first value. */

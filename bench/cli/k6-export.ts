@@ -13,13 +13,13 @@ import path from "node:path";
 import { clientCodec } from "../../client/socket/client-codec.ts";
 import { encodedBytes, type Encoded } from "../../protocols/codec.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
-import type { Plan } from "../harness/plan.ts";
-import { packFrames, RAW_CODEC_NAME, roomName } from "../../protocols/socket/contract.ts";
+import type { Plan } from "../../client/harness/plan.ts";
+import { packFrames, RAW_CODEC_NAME, roomName } from "../../protocols/contract.ts";
 import { isBuiltIn, ROUTING_KEYS, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
-import { isExcluded } from "../harness/exclusions.ts";
-import { messagesFor } from "../harness/generator.ts";
-import { parseInteger, type Settings } from "../harness/settings.ts";
-import { SettingError } from "../harness/harness-errors.ts";
+import { isExcluded } from "../../client/harness/exclusions.ts";
+import { messagesFor } from "../../client/harness/generator.ts";
+import { parseInteger, type Settings } from "../../client/harness/settings.ts";
+import { SettingError } from "../../client/harness/harness-errors.ts";
 
 /** The load model the script runs unless `k6 run -e NAME=value` says otherwise. */
 export interface K6Load {

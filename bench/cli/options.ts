@@ -5,16 +5,16 @@
  */
 
 import { parseArgs } from "node:util";
-import { browserOf, CLIENT_ALIASES, CLIENT_CHOICES, defaultSettings, MODE_NAMES, parseInteger, parseRates, type ClientChoice, type Mode, type Settings } from "../harness/settings.ts";
-import { SettingError } from "../harness/harness-errors.ts";
+import { browserOf, CLIENT_ALIASES, CLIENT_CHOICES, defaultSettings, MODE_NAMES, parseInteger, parseRates, type ClientChoice, type Mode, type Settings } from "../../client/harness/settings.ts";
+import { SettingError } from "../../client/harness/harness-errors.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { Codec } from "../../protocols/codec.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
-import { codecGroups, defaultCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/socket/contract.ts";
-import { CSP_POLICIES, type CspPolicy } from "../../protocols/socket/routes.ts";
-import { parseRedisUrl } from "../../protocols/socket/redis-backplane.ts";
-import { catalogFor } from "../harness/plan.ts";
-import { readMessagesFiles, readProtoFile, type CodecModule } from "./user-files.ts";
+import { codecGroups, defaultCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/contract.ts";
+import { CSP_POLICIES, type CspPolicy } from "../../server/routes.ts";
+import { parseRedisUrl } from "../../server/redis-backplane.ts";
+import { catalogFor } from "../../client/harness/plan.ts";
+import { readMessagesFiles, readProtoFile, type CodecModule } from "../../client/harness/user-files.ts";
 import { parseK6Flags, type K6Load } from "./k6-export.ts";
 
 export interface BenchOptions {

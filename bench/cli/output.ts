@@ -9,17 +9,17 @@ import { patternLines, routeSection } from "../report/patterns-table.ts";
 import { fidelityLines } from "../report/fidelity-table.ts";
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { BenchResults, CaseResult } from "../harness/results.ts";
+import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
 import { csvHeader, csvRows, toCsv } from "../report/csv.ts";
 import { toJson } from "../report/results-json.ts";
 import { reportHtml } from "../report/html.ts";
 import { sourcedCases } from "../report/sources.ts";
 import { verdictLines } from "../report/verdict.ts";
-import { decodeHistogram, percentileSpectrum } from "../harness/histogram.ts";
-import { calibrationChecks } from "../harness/field.ts";
-import { caseRatios } from "../harness/ratios.ts";
-import { SettingError } from "../harness/harness-errors.ts";
-import { inPhase, type TimeLedger } from "../harness/time-account.ts";
+import { decodeHistogram, percentileSpectrum } from "../../client/harness/histogram.ts";
+import { calibrationChecks } from "../../client/harness/field.ts";
+import { caseRatios } from "../../client/harness/ratios.ts";
+import { SettingError } from "../../client/harness/harness-errors.ts";
+import { inPhase, type TimeLedger } from "../../client/harness/time-account.ts";
 import { ROOT } from "./paths.ts";
 
 export interface WrittenFiles {

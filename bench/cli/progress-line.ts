@@ -4,7 +4,7 @@
  * it prints a line at most every few seconds.
  */
 
-import type { Progress } from "../harness/progress.ts";
+import type { Progress } from "../../client/harness/progress.ts";
 import type { RunEstimate } from "./eta.ts";
 
 export interface ProgressSink {

@@ -18,7 +18,7 @@ import { calibrationLines, labFieldLines } from "../report/field-table.ts";
 import { patternLines, routeSection } from "../report/patterns-table.ts";
 import { sourcedCases, type SourcedCase } from "../report/sources.ts";
 import { verdictLines } from "../report/verdict.ts";
-import type { BenchResults } from "../harness/results.ts";
+import type { BenchResults } from "../../client/harness/results.ts";
 import { ReportError } from "../report/report-errors.ts";
 
 const USAGE = "usage: bun run report FILE... [--out report.html] [--fail-if-slower PCT [--time-of LIST]]";

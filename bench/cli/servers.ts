@@ -4,15 +4,15 @@
  * process of the bench's own, stopped when the work is done.
  */
 
-import { SettingError } from "../harness/harness-errors.ts";
-import { browserOf } from "../harness/settings.ts";
+import { SettingError } from "../../client/harness/harness-errors.ts";
+import { browserOf } from "../../client/harness/settings.ts";
 import type { BenchOptions } from "./options.ts";
 import { pinApart, type Pinning } from "./processes/affinity.ts";
 import { spawnServer, type ServerProcess } from "./processes/server-process.ts";
 import { CliError } from "./cli-errors.ts";
 import { startRedis, type RedisProcess } from "./processes/redis-server.ts";
 import { peakRssOfPid } from "./processes/peak-memory.ts";
-import type { TimeLedger } from "../harness/time-account.ts";
+import type { TimeLedger } from "../../client/harness/time-account.ts";
 
 /** Checks that a server the user named answers, with a message per kind of failure. */
 async function probeServer(url: string, timeoutMs: number): Promise<void> {

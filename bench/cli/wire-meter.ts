@@ -6,14 +6,14 @@
  * reads the WebSocket frames going by (RFC 6455 5.2). Per connection it counts the data frames'
  * bytes, header and mask included, in each direction, and the messages they carry; the HTTP
  * upgrade and control frames (close, ping, pong) are left out. The upgrade request names the
- * codec and payload (protocols/socket/contract.ts, socketUrl), so counts are kept per case.
+ * codec and payload (protocols/contract.ts, socketUrl), so counts are kept per case.
  *
  * The relay is never in the timed path: the timed runs talk to the server directly.
  */
 
 import type { Socket, TCPSocketListener } from "bun";
-import type { CaseResult } from "../harness/results.ts";
-import type { PlanSpec } from "../harness/plan.ts";
+import type { CaseResult } from "../../client/harness/results.ts";
+import type { PlanSpec } from "../../client/harness/plan.ts";
 
 /** Messages per codec and payload in the run through the relay (fewer when the run's roundtrip has fewer). */
 const WIRE_RUN_MESSAGES = 1000;

@@ -1,10 +1,10 @@
 /**
- * A run's account (bench/harness/time-account.ts) in two lines under the
+ * A run's account (client/harness/time-account.ts) in two lines under the
  * table: where the wall time went, phase by phase, and the most memory each
  * kind of process held.
  */
 
-import { ACCOUNT_PHASES, type AccountPhase, type RunAccount } from "../harness/time-account.ts";
+import { ACCOUNT_PHASES, type AccountPhase, type RunAccount } from "../../client/harness/time-account.ts";
 import { mebibytes } from "./format.ts";
 
 /** How the footer names each phase ("gc": the collections the harness forces). */

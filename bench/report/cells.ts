@@ -4,7 +4,7 @@
  * included), its ratio to JSON with that ratio's interval, and its flags. report.html's table
  * shows the same columns with plain numbers (bench/report/html.ts).
  */
-import type { CaseResult } from "../harness/results.ts";
+import type { CaseResult } from "../../client/harness/results.ts";
 import { codecLabel, formatNs } from "./format.ts";
 import type { SourcedCase } from "./sources.ts";
 

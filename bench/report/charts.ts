@@ -14,11 +14,11 @@
 import { CODEC_FAMILIES } from "../../protocols/codec.ts";
 import { orderPayloads } from "../../protocols/messages.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
-import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
+import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 import { round3, unique, type ChartSpec } from "./chart-spec.ts";
 import { latencySpecs } from "./latency-charts.ts";
 import type { SourcedCase } from "./sources.ts";
-import type { Summary } from "../harness/statistics.ts";
+import type { Summary } from "../../client/harness/statistics.ts";
 
 /** One hue per metric; sources get lighter shades of it. */
 const HUES: Record<string, number> = { serialize: 210, deserialize: 150, total: 30, bytes: 270, deflate: 300, stream: 330, zstd: 110, p50: 190, p99: 350, msgs: 40 };

@@ -9,8 +9,8 @@
  * compared too: a codec "moved against JSON" when A's and B's 95% intervals do not overlap.
  */
 
-import type { CaseResult } from "../harness/results.ts";
-import { tQuantile975 } from "../harness/statistics.ts";
+import type { CaseResult } from "../../client/harness/results.ts";
+import { tQuantile975 } from "../../client/harness/statistics.ts";
 import { formatNs, pad, wrapLine } from "./format.ts";
 import type { SourcedCase } from "./sources.ts";
 

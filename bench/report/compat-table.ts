@@ -8,7 +8,7 @@
  * result files, so the matrix is what was measured (bun run compat).
  */
 
-import type { BenchResults, CaseResult } from "../harness/results.ts";
+import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { CODEC_FAMILIES } from "../../protocols/codec.ts";

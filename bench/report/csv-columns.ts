@@ -12,8 +12,8 @@
  * 1 to 3 too (csv-read.ts).
  */
 
-import type { Summary } from "../harness/statistics.ts";
-import { ACCOUNT_PHASES, type AccountPhase } from "../harness/time-account.ts";
+import type { Summary } from "../../client/harness/statistics.ts";
+import { ACCOUNT_PHASES, type AccountPhase } from "../../client/harness/time-account.ts";
 
 export const CSV_VERSION = 4;
 

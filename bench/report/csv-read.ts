@@ -1,5 +1,5 @@
 /**
- * A results CSV read back into the results every report reads (bench/harness/results.ts): each
+ * A results CSV read back into the results every report reads (client/harness/results.ts): each
  * row a case with the figures its columns hold and its ratios to json and raw as the columns
  * give them (a CSV keeps no rounds to pair again), the run's machine, settings, knees and
  * calibration from the rows that carry them. Version 1 of the contract reads too (csv-columns.ts);
@@ -7,18 +7,18 @@
  * run's codec order) is left empty, and a number it does not keep is NaN.
  */
 
-import { overlapsOne } from "../harness/pairing.ts";
-import { markPrecision } from "../harness/ratios.ts";
-import type { BenchResults, CalibrationCheck, CaseRatios, CaseResult, Comparison, Environment, Estimate, Knee } from "../harness/results.ts";
-import { MODE_NAMES, type ClientKind, type Mode } from "../harness/settings.ts";
-import type { LatencyPercentiles, SocketFigures } from "../harness/socket-results.ts";
-import type { Summary } from "../harness/statistics.ts";
+import { overlapsOne } from "../../client/harness/pairing.ts";
+import { markPrecision } from "../../client/harness/ratios.ts";
+import type { BenchResults, CalibrationCheck, CaseRatios, CaseResult, Comparison, Environment, Estimate, Knee } from "../../client/harness/results.ts";
+import { MODE_NAMES, type ClientKind, type Mode } from "../../client/harness/settings.ts";
+import type { LatencyPercentiles, SocketFigures } from "../../client/harness/socket-results.ts";
+import type { Summary } from "../../client/harness/statistics.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import { KEY_ACCESSES, type Frame, type KeyAccess } from "../../protocols/codec.ts";
 import { ADDED_CHECKS, type AddedChecks } from "../../protocols/validation.ts";
 import { CALIBRATION_CODEC_NAMES, KNOWN_COST_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { ReportError } from "./report-errors.ts";
-import { ACCOUNT_PHASES, type PhaseTimes } from "../harness/time-account.ts";
+import { ACCOUNT_PHASES, type PhaseTimes } from "../../client/harness/time-account.ts";
 import { accountColumn } from "./csv-columns.ts";
 
 /** Parses RFC 4180 CSV (quoted fields, CRLF or LF) into rows of fields. */

@@ -1,14 +1,14 @@
 /**
  * The CSV's rows: each case's figures under the columns of the contract (csv-columns.ts), with
- * the comparisons (ratios to json and raw, lab and field) the results carry (bench/harness/ratios.ts).
+ * the comparisons (ratios to json and raw, lab and field) the results carry (client/harness/ratios.ts).
  */
 
-import type { BenchResults, CaseResult, Estimate } from "../harness/results.ts";
-import type { FieldFigures, LatencyPercentiles } from "../harness/socket-results.ts";
+import type { BenchResults, CaseResult, Estimate } from "../../client/harness/results.ts";
+import type { FieldFigures, LatencyPercentiles } from "../../client/harness/socket-results.ts";
 import { CALIBRATION_CODEC_NAMES, KNOWN_COST_CODEC_NAMES } from "../../protocols/calibration.ts";
-import { knees } from "../harness/knee.ts";
+import { knees } from "../../client/harness/knee.ts";
 import { accountColumn, CSV_COLUMNS, CSV_VERSION, SPREAD_FIELDS } from "./csv-columns.ts";
-import { ACCOUNT_PHASES } from "../harness/time-account.ts";
+import { ACCOUNT_PHASES } from "../../client/harness/time-account.ts";
 
 /** A set of percentiles as CSV cells: `${prefix}_p50_ns` and the rest (empty where there are none). */
 function percentileCells(prefix: string, p: LatencyPercentiles | undefined, which: readonly (keyof Omit<LatencyPercentiles, "samples">)[] = ["p50", "p90", "p99", "p999", "p9999", "max"]): Record<string, number | undefined> {
@@ -200,7 +200,7 @@ function socketColumns(results: BenchResults, c: CaseResult, sock: NonNullable<C
   });
 }
 
-/** The server's side of a verified socket case (bench/harness/field.ts): the field figure, how it compares, and the server's CPU. */
+/** The server's side of a verified socket case (client/harness/field.ts): the field figure, how it compares, and the server's CPU. */
 function fieldColumns(c: CaseResult, field: FieldFigures): Row {
   const { field: cost, fieldVsJson: vs, fieldOverJson: over, cpuOverRaw: cpu, clientVsJson: client } = c.ratios ?? {};
   return {
@@ -234,7 +234,7 @@ function fieldColumns(c: CaseResult, field: FieldFigures): Row {
 /**
  * What a case's row takes from the run as a whole: its knee (latency mode at several rates; found
  * from the cases where the results do not carry the knees, as the live CSV's do not) and, for the
- * calibration codecs, what the calibration found (bench/harness/field.ts).
+ * calibration codecs, what the calibration found (client/harness/field.ts).
  */
 function runColumns(results: BenchResults): (c: CaseResult) => Row {
   const found = results.knees ?? knees(results.cases);

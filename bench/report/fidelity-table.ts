@@ -5,8 +5,8 @@
  * it says which of them count.
  */
 
-import type { BenchResults } from "../harness/results.ts";
-import { userMessagesOf } from "../harness/user-messages.ts";
+import type { BenchResults } from "../../client/harness/results.ts";
+import { userMessagesOf } from "../../client/harness/user-messages.ts";
 import { orderPayloads } from "../../protocols/messages.ts";
 import { pad, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 

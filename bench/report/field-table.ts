@@ -1,13 +1,13 @@
 /**
  * Lab and field side by side, and the calibration that says how far the
- * field can be trusted (bench/harness/field.ts computes both as the results
+ * field can be trusted (client/harness/field.ts computes both as the results
  * are assembled; this lays them out for the terminal, report.html and the
  * page).
  */
 
-import type { BenchResults, CalibrationCheck, CaseResult, Estimate } from "../harness/results.ts";
+import type { BenchResults, CalibrationCheck, CaseResult, Estimate } from "../../client/harness/results.ts";
 import { orderPayloads } from "../../protocols/messages.ts";
-import { CALIBRATION_TOLERANCE, disagree, recovers } from "../harness/field.ts";
+import { CALIBRATION_TOLERANCE, disagree, recovers } from "../../client/harness/field.ts";
 import { SPIN_STEPS } from "../../protocols/calibration.ts";
 import { codecLabel, count, pad, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 

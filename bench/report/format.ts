@@ -1,6 +1,6 @@
 /** Number formatting shared by the console table, the page and the HTML report. */
 
-import type { Comparison } from "../harness/results.ts";
+import type { Comparison } from "../../client/harness/results.ts";
 
 /** A duration in ns with a sensible unit. */
 export function formatNs(ns: number): string {

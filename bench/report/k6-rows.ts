@@ -9,12 +9,12 @@
  * encode and decode times, the machine) is NaN or empty.
  */
 
-import type { BenchResults, CaseResult, Environment } from "../harness/results.ts";
-import type { Summary } from "../harness/statistics.ts";
+import type { BenchResults, CaseResult, Environment } from "../../client/harness/results.ts";
+import type { Summary } from "../../client/harness/statistics.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import { ReportError } from "./report-errors.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
-import { frameOf } from "../../protocols/socket/contract.ts";
+import { frameOf } from "../../protocols/contract.ts";
 
 /** True for the text of a k6 JSON output file (one JSON object per line, k6's "Metric" and "Point" lines). */
 export function isK6Output(text: string): boolean {

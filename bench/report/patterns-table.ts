@@ -8,7 +8,7 @@
  * its CPU per routed message forwarding the bytes and recoding, side by side.
  */
 
-import type { CaseResult } from "../harness/results.ts";
+import type { CaseResult } from "../../client/harness/results.ts";
 import { orderPayloads, ROUTING_KEYS, isBuiltIn } from "../../protocols/messages.ts";
 import { codecLabel, count, formatNs, pad, ratioText } from "./format.ts";
 

@@ -9,10 +9,10 @@
  * latency.
  */
 
-import { withRatios } from "../harness/ratios.ts";
-import type { BenchResults, SliceFigures } from "../harness/results.ts";
-import { medianInterval } from "../harness/statistics.ts";
-import { MODE_NAMES } from "../harness/settings.ts";
+import { withRatios } from "../../client/harness/ratios.ts";
+import type { BenchResults, SliceFigures } from "../../client/harness/results.ts";
+import { medianInterval } from "../../client/harness/statistics.ts";
+import { MODE_NAMES } from "../../client/harness/settings.ts";
 import { resultsFromCsv } from "./csv-read.ts";
 import { ReportError } from "./report-errors.ts";
 import { orderFrom, roundsFrom } from "./results-json.ts";

@@ -13,7 +13,7 @@
  * than any clock here reads. results-file.ts reads both forms back.
  */
 
-import type { BenchResults, SliceFigures } from "../harness/results.ts";
+import type { BenchResults, SliceFigures } from "../../client/harness/results.ts";
 
 /** What this writer writes: the version says how the long lists are laid out. */
 const JSON_FORMAT = "ws-serialization-bench/2";

@@ -8,7 +8,7 @@
  */
 
 import { BUILT_IN } from "../../protocols/registry.ts";
-import type { BenchResults, CaseRatios, CaseResult, Environment, Estimate, Ratio } from "../harness/results.ts";
+import type { BenchResults, CaseRatios, CaseResult, Environment, Estimate, Ratio } from "../../client/harness/results.ts";
 import { ARTICLE_PAYLOADS, PAYLOAD_NAMES, ROUTING_KEYS } from "../../protocols/messages.ts";
 import { count, formatNs, ratioFigure } from "./format.ts";
 import { ReportError } from "./report-errors.ts";

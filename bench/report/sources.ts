@@ -6,7 +6,7 @@
  * and settings. Several runs side by side name the run in the source too.
  */
 
-import type { BenchResults, CaseResult } from "../harness/results.ts";
+import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
 
 export interface SourcedCase {
   source: string;

@@ -5,16 +5,16 @@
  * and the text does not call either faster.
  */
 
-import type { BenchResults, CaseResult } from "../harness/results.ts";
-import type { Mode } from "../harness/settings.ts";
+import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
+import type { Mode } from "../../client/harness/settings.ts";
 import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
 import { calibrationLines, labFieldLines } from "./field-table.ts";
 import { fidelityLines } from "./fidelity-table.ts";
 import { patternLines, routeLines } from "./patterns-table.ts";
 import { codecLabel, count, formatNs, mebibytes, pad, percent, PRECISION_MARK, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
-import { roundToRoundNoise } from "../harness/pairing.ts";
-import { codecModeRatios, widestRatioInterval } from "../harness/ratios.ts";
-import { KNEE_RULE, knees } from "../harness/knee.ts";
+import { roundToRoundNoise } from "../../client/harness/pairing.ts";
+import { codecModeRatios, widestRatioInterval } from "../../client/harness/ratios.ts";
+import { KNEE_RULE, knees } from "../../client/harness/knee.ts";
 import { verdictLines } from "./verdict.ts";
 import { accountLines } from "./account-lines.ts";
 
@@ -59,7 +59,7 @@ const LOST: Column = { title: "lost", width: 5, cell: (c) => count(c.socket!.los
 const sum = (a: number | null, b: number | null): number => (typeof a === "number" && typeof b === "number" ? a + b : NaN);
 /** Encode + decode per message on each side of the socket ("-" for raw, which does neither). */
 const CLIENT_CODEC: Column = { title: "client", width: 10, cell: (c) => formatNs(sum(c.serialize.mean, c.deserialize.mean)) };
-/** The server's side: the field figure (bench/harness/field.ts) where the slices carried it, else its totals over the connection. */
+/** The server's side: the field figure (client/harness/field.ts) where the slices carried it, else its totals over the connection. */
 const SERVER_CODEC: Column = {
   title: "server",
   width: 10,
@@ -156,7 +156,7 @@ const FANOUT_COLUMNS: Column[] = [
   LOST,
 ];
 
-/** Codec mode's messages compressed (bench/harness/compression.ts): bytes per message and time to compress one. */
+/** Codec mode's messages compressed (client/harness/compression.ts): bytes per message and time to compress one. */
 const COMPRESSION_COLUMNS: Column[] = [
   NAME,
   BYTES,
@@ -315,7 +315,7 @@ function routeModeLine(c: CaseResult, s: BenchResults["settings"]): string {
   );
 }
 
-/** Each codec's knee, per payload, when latency mode ran at several rates (bench/harness/knee.ts). */
+/** Each codec's knee, per payload, when latency mode ran at several rates (client/harness/knee.ts). */
 function kneeLines(cases: readonly CaseResult[]): string[] {
   const found = knees(cases);
   if (found.length === 0) return [];

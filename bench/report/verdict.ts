@@ -9,12 +9,12 @@
  * lines.
  */
 
-import { knees } from "../harness/knee.ts";
-import type { CaseResult, Comparison } from "../harness/results.ts";
+import { knees } from "../../client/harness/knee.ts";
+import type { CaseResult, Comparison } from "../../client/harness/results.ts";
 import { orderPayloads, type PayloadName } from "../../protocols/messages.ts";
 import { codecLabel, count, ratioFigure, TERMINAL_WIDTH, wrapLine } from "./format.ts";
-import { disagree } from "../harness/field.ts";
-import { overlapsOne, pairedRatio } from "../harness/pairing.ts";
+import { disagree } from "../../client/harness/field.ts";
+import { overlapsOne, pairedRatio } from "../../client/harness/pairing.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
 
@@ -234,7 +234,7 @@ function routeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[
 }
 
 /**
- * Inside the server (the field figure, bench/harness/field.ts), in the busiest mode that has it:
+ * Inside the server (the field figure, client/harness/field.ts), in the busiest mode that has it:
  * the codec that costs the server least per payload, custom-binary against json, and whether
  * the lab's echo said the same. Where the two disagree beyond their intervals, the field is what
  * a server pays, and the line says so.
@@ -302,7 +302,7 @@ function socketLines(cases: readonly CaseResult[], payloads: readonly PayloadNam
 
 /**
  * Latency mode at several rates: per payload, the highest rate the best and the worst codec kept
- * (bench/harness/knee.ts), so a newcomer sees which codec breaks first under load.
+ * (client/harness/knee.ts), so a newcomer sees which codec breaks first under load.
  */
 function kneeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string | undefined {
   const found = knees(cases).filter((k) => k.codec !== "raw");

@@ -18,8 +18,8 @@
  * messages of one codec and regime.
  */
 
-import { makeMessages } from "../harness/generator.ts";
-import { sameMessage } from "../harness/verify.ts";
+import { makeMessages } from "../../client/harness/generator.ts";
+import { sameMessage } from "../../client/harness/verify.ts";
 import { PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import { spin } from "../../protocols/calibration.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";

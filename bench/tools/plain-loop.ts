@@ -11,8 +11,8 @@
  * Prints one JSON line: {"codec","payload","nsPerMessage","passes":[...]}.
  */
 
-import { makeMessages } from "../harness/generator.ts";
-import { sameMessage } from "../harness/verify.ts";
+import { makeMessages } from "../../client/harness/generator.ts";
+import { sameMessage } from "../../client/harness/verify.ts";
 import type { Encoded } from "../../protocols/codec.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";

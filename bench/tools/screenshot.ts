@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import type { BrowserName } from "../harness/settings.ts";
+import type { BrowserName } from "../../client/harness/settings.ts";
 import { findBrowser, launchBrowser, noBrowserMessage } from "../cli/processes/browser-driver.ts";
 import { spawnServer } from "../cli/processes/server-process.ts";
 import { ROOT } from "../cli/paths.ts";

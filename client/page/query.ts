@@ -8,10 +8,10 @@
  * cannot use.
  */
 
-import { parseRates, type Mode, type Settings } from "../../bench/harness/settings.ts";
+import { parseRates, type Mode, type Settings } from "../harness/settings.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
-import { codecGroups, socketCodecNames } from "../../protocols/socket/contract.ts";
+import { codecGroups, socketCodecNames } from "../../protocols/contract.ts";
 
 /** The modes a page runs (fanout's subscribers run in Bun's client; route mode's members and routers run in the page). */
 export const PAGE_MODES: readonly Mode[] = ["codec", "roundtrip", "stream", "latency", "route"];

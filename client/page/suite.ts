@@ -6,14 +6,14 @@
  * results object the CLI builds, with client = "browser".
  */
 
-import type { CodecModuleFile, UserMessagesFile, UserProtoFile } from "../../bench/harness/settings.ts";
-import { calibrateClock, performanceClock, type ClockCalibration } from "../../bench/harness/clock.ts";
-import { CAN_COMPILE } from "../../bench/harness/loops.ts";
-import type { Plan } from "../../bench/harness/plan.ts";
-import type { Progress } from "../../bench/harness/progress.ts";
-import type { BenchResults, CaseResult, Environment } from "../../bench/harness/results.ts";
-import { TimeLedger } from "../../bench/harness/time-account.ts";
-import { INFO_PATH } from "../../protocols/socket/contract.ts";
+import type { CodecModuleFile, UserMessagesFile, UserProtoFile } from "../harness/settings.ts";
+import { calibrateClock, performanceClock, type ClockCalibration } from "../harness/clock.ts";
+import { CAN_COMPILE } from "../harness/loops.ts";
+import type { Plan } from "../harness/plan.ts";
+import type { Progress } from "../harness/progress.ts";
+import type { BenchResults, CaseResult, Environment } from "../harness/results.ts";
+import { TimeLedger } from "../harness/time-account.ts";
+import { INFO_PATH } from "../../protocols/contract.ts";
 import { PlanRun } from "../plan-run.ts";
 import { requestServerGc, type WebSocketClass } from "../socket/client-connection.ts";
 import { runSocketModes } from "../socket/modes.ts";

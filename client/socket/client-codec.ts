@@ -4,12 +4,12 @@
  * expects them back byte for byte.
  */
 
-import { ownRoundTrips, sameMessage } from "../../bench/harness/verify.ts";
+import { ownRoundTrips, sameMessage } from "../harness/verify.ts";
 import type { Encoded, Frame, PayloadCodec } from "../../protocols/codec.ts";
 import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
 import { customBinary } from "../../protocols/custom-binary.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
-import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
+import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 import { ClientError } from "../client-errors.ts";
 
 /** What a message event's data is under binaryType "arraybuffer" (or a Node Buffer view). */

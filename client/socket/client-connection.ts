@@ -5,7 +5,7 @@
  */
 
 import { utf8Length, type Encoded } from "../../protocols/codec.ts";
-import { GC_PATH, KNOWN_COST_PATH, packFrames, STATS_PATH, WARM_UP_PATH, type ServerConnectionStats } from "../../protocols/socket/contract.ts";
+import { GC_PATH, KNOWN_COST_PATH, packFrames, STATS_PATH, WARM_UP_PATH, type ServerConnectionStats } from "../../protocols/contract.ts";
 import type { MessageData } from "./client-codec.ts";
 import { ClientError } from "../client-errors.ts";
 
@@ -97,7 +97,7 @@ export async function fetchKnownCost(server: string, codec: string): Promise<num
 
 /**
  * Has the server run `messages` decodes and encodes of `codec` over `frames` in its own process
- * (protocols/socket/warm-up.ts); throws a ClientError saying why when it did not.
+ * (server/warm-up.ts); throws a ClientError saying why when it did not.
  */
 export async function warmUpServer(server: string, codec: string, payload: string, frames: readonly Encoded[], messages: number): Promise<void> {
   const url = new URL(WARM_UP_PATH, server);

@@ -5,7 +5,7 @@
  * of one without a backplane; a server too old to say its CPU gives NaN.
  */
 
-import { HEALTH_PATH } from "../../protocols/socket/contract.ts";
+import { HEALTH_PATH } from "../../protocols/contract.ts";
 
 /** One reading of every process. */
 interface ClusterReading {

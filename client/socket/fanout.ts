@@ -14,8 +14,8 @@
  * publishing (cluster-figures.ts).
  */
 
-import type { ClientFigures } from "../../bench/harness/socket-results.ts";
-import { CLOSE, socketUrl } from "../../protocols/socket/contract.ts";
+import type { ClientFigures } from "../harness/socket-results.ts";
+import { CLOSE, socketUrl } from "../../protocols/contract.ts";
 import { clientCodec, type ClientCodec, type MessageData } from "./client-codec.ts";
 import { byteLength, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
 import { Watchdog } from "./reply-queue.ts";

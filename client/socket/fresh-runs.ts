@@ -8,16 +8,16 @@
  * before each run; a ratio pairs the runs of the same index.
  */
 
-import { shuffled } from "../../bench/harness/schedule.ts";
+import { shuffled } from "../harness/schedule.ts";
 import type { SocketCase, SocketCaseFigures } from "./socket-case.ts";
 import { runFanoutCase } from "./fanout.ts";
 import { record, recordRoute, unreachable, type PayloadOutcome, type PayloadRun } from "./mode-context.ts";
 import { ROUTE_PUBLISHERS, RouteSession, unopened, type RouteRun } from "./route.ts";
-import { ROUTE_WAYS } from "../../protocols/socket/contract.ts";
+import { ROUTE_WAYS } from "../../protocols/contract.ts";
 import type { BuiltInPayload } from "../../protocols/messages.ts";
 import { runSocketCase } from "./runner.ts";
 import { mergeFigures } from "./workers.ts";
-import { inPhaseAsync } from "../../bench/harness/time-account.ts";
+import { inPhaseAsync } from "../harness/time-account.ts";
 
 /** One run of case `s`: `count` messages over fresh connections. */
 async function runOnce(p: PayloadRun, s: SocketCase, count: number, label: string): Promise<SocketCaseFigures> {

@@ -6,15 +6,15 @@
  */
 
 import type { CodecCatalog } from "../../protocols/registry.ts";
-import type { Clock, ClockCalibration } from "../../bench/harness/clock.ts";
-import type { RunHooks } from "../../bench/harness/progress.ts";
-import type { ServerSliceFigures, SliceLatency } from "../../bench/harness/socket-results.ts";
-import { percentileSorted } from "../../bench/harness/statistics.ts";
-import type { ClientKind, Settings, SocketMode } from "../../bench/harness/settings.ts";
+import type { Clock, ClockCalibration } from "../harness/clock.ts";
+import type { RunHooks } from "../harness/progress.ts";
+import type { ServerSliceFigures, SliceLatency } from "../harness/socket-results.ts";
+import { percentileSorted } from "../harness/statistics.ts";
+import type { ClientKind, Settings, SocketMode } from "../harness/settings.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
 import type { SocketCase, SocketCaseFigures, SocketCaseOptions } from "./socket-case.ts";
 import type { RouteRun } from "./route.ts";
-import type { RouteWaySlice } from "../../bench/harness/results.ts";
+import type { RouteWaySlice } from "../harness/results.ts";
 import type { WebSocketClass } from "./client-connection.ts";
 import type { ClientWorkers } from "./workers.ts";
 

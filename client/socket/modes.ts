@@ -9,20 +9,20 @@
  * hooks it needs in its context. Measures only; never prints.
  */
 
-import { isExcluded } from "../../bench/harness/exclusions.ts";
+import { isExcluded } from "../harness/exclusions.ts";
 import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
-import { messagesFor } from "../../bench/harness/generator.ts";
-import { codecMessages, jsonBytesPerMessage, sharedListLength } from "../../bench/harness/schedule.ts";
-import { createRng } from "../../bench/harness/random.ts";
-import type { CaseResult } from "../../bench/harness/results.ts";
-import { keptRate, keptSteps, KNEE_PRECISION, kneeOf, MAX_BISECTIONS, stepLatency, stopsClimbing } from "../../bench/harness/knee.ts";
-import { latencyStep, SOCKET_MODES, type Settings, type SocketMode } from "../../bench/harness/settings.ts";
-import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
+import { messagesFor } from "../harness/generator.ts";
+import { codecMessages, jsonBytesPerMessage, sharedListLength } from "../harness/schedule.ts";
+import { createRng } from "../harness/random.ts";
+import type { CaseResult } from "../harness/results.ts";
+import { keptRate, keptSteps, KNEE_PRECISION, kneeOf, MAX_BISECTIONS, stepLatency, stopsClimbing } from "../harness/knee.ts";
+import { latencyStep, SOCKET_MODES, type Settings, type SocketMode } from "../harness/settings.ts";
+import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 import { socketCaseResult, type SocketCase, type SocketCaseOptions } from "./socket-case.ts";
 import { runFreshConnections } from "./fresh-runs.ts";
 import { warmedKey, type PayloadOutcome, type PayloadRun, type SocketModeContext } from "./mode-context.ts";
 import { runInRounds } from "./rounds.ts";
-import { inPhase } from "../../bench/harness/time-account.ts";
+import { inPhase } from "../harness/time-account.ts";
 
 export type { SocketModeContext } from "./mode-context.ts";
 

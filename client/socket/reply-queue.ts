@@ -3,7 +3,7 @@
  * fails the loop when the socket closes, errors, or stays silent too long.
  */
 
-import type { Clock } from "../../bench/harness/clock.ts";
+import type { Clock } from "../harness/clock.ts";
 import type { MessageData } from "./client-codec.ts";
 import { ClientError } from "../client-errors.ts";
 

@@ -17,7 +17,7 @@
  * would reward whichever codec a round shuffled later.
  */
 
-import { latencySliceSize, shuffled, socketSliceSize } from "../../bench/harness/schedule.ts";
+import { latencySliceSize, shuffled, socketSliceSize } from "../harness/schedule.ts";
 import type { SocketCase, SocketCaseFigures, SocketCaseOptions } from "./socket-case.ts";
 import type { Message } from "../../protocols/messages.ts";
 import { record, unreachable, type PayloadOutcome, type PayloadRun } from "./mode-context.ts";
@@ -25,9 +25,9 @@ import { runSocketCase, SocketSession } from "./runner.ts";
 import { fetchKnownCost, warmUpServer } from "./client-connection.ts";
 import { clientCodec, type ClientCodec } from "./client-codec.ts";
 import type { Encoded } from "../../protocols/codec.ts";
-import { RAW_CODEC_NAME } from "../../protocols/socket/contract.ts";
+import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 import { KNOWN_COST_CODEC_NAMES } from "../../protocols/calibration.ts";
-import { inPhaseAsync } from "../../bench/harness/time-account.ts";
+import { inPhaseAsync } from "../harness/time-account.ts";
 
 /** A case's open connection and the last slice it recorded (which takes the server's figures at close). */
 interface Open {

@@ -1,6 +1,6 @@
 /**
  * `route` mode: the server as a router, as in a chat or market-data
- * service (protocols/socket/router.ts). Members join rooms: the values the
+ * service (server/router.ts). Members join rooms: the values the
  * run's messages carry in their routing key (ROUTING_KEYS), spread over the
  * members so that every room has at least one (routePlan). Several routers
  * share the messages (message i goes out on router i mod P, in order), and
@@ -17,9 +17,9 @@
  * answers give its time and CPU for the routing (contract.ts, ServerSlice).
  */
 
-import type { ClientFigures } from "../../bench/harness/socket-results.ts";
+import type { ClientFigures } from "../harness/socket-results.ts";
 import { ROUTING_KEYS, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
-import { CLOSE, parseSlice, ROUTE_WAYS, roomName, socketUrl, type JoinAnswer, type JoinRequest, type RouteWay, type ServerSlice } from "../../protocols/socket/contract.ts";
+import { CLOSE, parseSlice, ROUTE_WAYS, roomName, socketUrl, type JoinAnswer, type JoinRequest, type RouteWay, type ServerSlice } from "../../protocols/contract.ts";
 import { clientCodec, toBytes, type ClientCodec, type MessageData } from "./client-codec.ts";
 import { byteLength, closed, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
 import { Replies, Watchdog } from "./reply-queue.ts";

@@ -20,7 +20,7 @@
  */
 
 import type { Encoded } from "../../protocols/codec.ts";
-import { CLOSE, parseSlice, socketUrl } from "../../protocols/socket/contract.ts";
+import { CLOSE, parseSlice, socketUrl } from "../../protocols/contract.ts";
 import { clientCodec, toBytes, type ClientCodec } from "./client-codec.ts";
 import { byteLength, closed, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
 import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
@@ -119,7 +119,7 @@ export async function runSocketCase(o: SocketCaseOptions): Promise<SocketCaseFig
 
 /**
  * Ends a slice: sends the slice mark (an empty message) once every reply is in, and keeps the
- * server's figures of the slice from its answer (protocols/socket/contract.ts). Untimed.
+ * server's figures of the slice from its answer (protocols/contract.ts). Untimed.
  */
 async function markSlice(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, f: SocketCaseFigures): Promise<void> {
   const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => "a slice mark");

@@ -7,16 +7,16 @@
  */
 
 import type { CodecCatalog } from "../../protocols/registry.ts";
-import type { Clock } from "../../bench/harness/clock.ts";
+import type { Clock } from "../harness/clock.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
-import { type RouteWay, type ServerConnectionStats, type ServerSlice, RAW_CODEC_NAME, frameBytes, frameOf } from "../../protocols/socket/contract.ts";
+import { type RouteWay, type ServerConnectionStats, type ServerSlice, RAW_CODEC_NAME, frameBytes, frameOf } from "../../protocols/contract.ts";
 import type { WebSocketClass } from "./client-connection.ts";
-import { summarizeRuns, type CaseResult, type RouteResult, type RouteWaySummary, type SliceFigures } from "../../bench/harness/results.ts";
-import { estimate } from "../../bench/harness/pairing.ts";
-import type { ClientFigures, ClusterFigures, FieldFigures, LatencyPercentiles } from "../../bench/harness/socket-results.ts";
-import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
-import { encodeHistogram, latencyHistogram } from "../../bench/harness/histogram.ts";
-import { percentileSorted, summarize } from "../../bench/harness/statistics.ts";
+import { summarizeRuns, type CaseResult, type RouteResult, type RouteWaySummary, type SliceFigures } from "../harness/results.ts";
+import { estimate } from "../harness/pairing.ts";
+import type { ClientFigures, ClusterFigures, FieldFigures, LatencyPercentiles } from "../harness/socket-results.ts";
+import type { Settings, SocketMode } from "../harness/settings.ts";
+import { encodeHistogram, latencyHistogram } from "../harness/histogram.ts";
+import { percentileSorted, summarize } from "../harness/statistics.ts";
 import type { ClusterRun } from "./cluster-figures.ts";
 
 export interface SocketCaseOptions {
@@ -46,7 +46,7 @@ export interface SocketCaseOptions {
   id: string;
   /** CPU time of this process so far, ms (undefined where the runtime has no such counter). */
   cpuMs?: () => number;
-  /** After each slice, send a slice mark and keep the server's figures of the slice (protocols/socket/contract.ts). */
+  /** After each slice, send a slice mark and keep the server's figures of the slice (protocols/contract.ts). */
   sliceFigures?: boolean;
 }
 

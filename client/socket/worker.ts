@@ -5,10 +5,10 @@
  * connections at once with the ordinary runner, and posts their figures.
  */
 
-import { performanceClock } from "../../bench/harness/clock.ts";
-import { messagesFor } from "../../bench/harness/generator.ts";
-import { importCodecModules } from "../../bench/harness/codec-modules.ts";
-import { catalogFor } from "../../bench/harness/plan.ts";
+import { performanceClock } from "../harness/clock.ts";
+import { messagesFor } from "../harness/generator.ts";
+import { importCodecModules } from "../harness/codec-modules.ts";
+import { catalogFor } from "../harness/plan.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import { isBuiltIn } from "../../protocols/messages.ts";
 import { processCpuMs, type WebSocketClass } from "./client-connection.ts";

@@ -6,9 +6,9 @@
  */
 
 import type { PayloadName } from "../../protocols/messages.ts";
-import type { ClientFigures } from "../../bench/harness/socket-results.ts";
-import type { Settings, SocketMode } from "../../bench/harness/settings.ts";
-import type { ServerConnectionStats } from "../../protocols/socket/contract.ts";
+import type { ClientFigures } from "../harness/socket-results.ts";
+import type { Settings, SocketMode } from "../harness/settings.ts";
+import type { ServerConnectionStats } from "../../protocols/contract.ts";
 import type { SocketCaseFigures } from "./socket-case.ts";
 import { ClientError } from "../client-errors.ts";
 

@@ -2,11 +2,11 @@
  * The npm `ws` client under the real Node (not Bun's built-in `ws`), against
  * the real server.
  */
-import { makePlan, planSpec } from "../../bench/harness/plan.ts";
+import { makePlan, planSpec } from "../../client/harness/plan.ts";
 import { describe, expect, it } from "vitest";
-import { libraryVersion } from "../../bench/cli/environment.ts";
+import { libraryVersion } from "../../client/harness/environment.ts";
 import { nodeVersion, runNodeClient } from "../../bench/cli/processes/node.ts";
-import type { Progress } from "../../bench/harness/progress.ts";
+import type { Progress } from "../../client/harness/progress.ts";
 import { testSettings } from "../helpers/settings.ts";
 import { serverForFile } from "../helpers/server.ts";
 

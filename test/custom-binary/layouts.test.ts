@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { makeMessages } from "../../bench/harness/generator.ts";
+import { makeMessages } from "../../client/harness/generator.ts";
 import { ARTICLE_MESSAGES } from "../../protocols/messages.ts";
 import { SET_EXAMPLES } from "../../protocols/message-sets.ts";
 import { type Message, createCustomBinary, DecodeError, EncodeError } from "../../custom-binary/index.ts";

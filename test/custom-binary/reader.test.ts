@@ -4,8 +4,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { makeMessages } from "../../bench/harness/generator.ts";
-import { createRng } from "../../bench/harness/random.ts";
+import { makeMessages } from "../../client/harness/generator.ts";
+import { createRng } from "../../client/harness/random.ts";
 import { ARTICLE_MESSAGES } from "../../protocols/messages.ts";
 import { createCustomBinary, DecodeError } from "../../custom-binary/index.ts";
 import { firstInvalidUtf8 } from "../../custom-binary/utf8.ts";

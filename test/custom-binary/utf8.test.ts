@@ -5,8 +5,8 @@
  * a real browser too.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { makeMessages } from "../../bench/harness/generator.ts";
-import { createRng } from "../../bench/harness/random.ts";
+import { makeMessages } from "../../client/harness/generator.ts";
+import { createRng } from "../../client/harness/random.ts";
 import { ARTICLE_MESSAGES } from "../../protocols/messages.ts";
 import type { Message } from "../../custom-binary/index.ts";
 

@@ -5,7 +5,7 @@
  */
 import type { BrowserContext } from "playwright-core";
 import { browserLabel, CHROMIUM_ARGS, findBrowser, launchBrowser, noBrowserMessage, type DrivenBrowser, type DrivenPage } from "../../bench/cli/processes/browser-driver.ts";
-import type { BrowserName } from "../../bench/harness/settings.ts";
+import type { BrowserName } from "../../client/harness/settings.ts";
 
 export type { DrivenPage };
 

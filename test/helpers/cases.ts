@@ -1,6 +1,6 @@
 /** Cases built by hand for the tests of ratios and pairing: one codec's per-run totals, round by round. */
-import type { CaseResult, SliceFigures } from "../../bench/harness/results.ts";
-import { summarize } from "../../bench/harness/statistics.ts";
+import type { CaseResult, SliceFigures } from "../../client/harness/results.ts";
+import { summarize } from "../../client/harness/statistics.ts";
 
 /** A case with these per-run totals (ns per message), by run index: one slice per run, serialize and deserialize half each. */
 export function caseOf(codec: string, totals: number[], over: Partial<CaseResult> = {}): CaseResult {

@@ -10,8 +10,8 @@
  * codec's own.
  */
 import { expect, it } from "vitest";
-import { makeMessages } from "../../bench/harness/generator.ts";
-import { describeMismatch } from "../../bench/harness/verify.ts";
+import { makeMessages } from "../../client/harness/generator.ts";
+import { describeMismatch } from "../../client/harness/verify.ts";
 import type { Codec } from "../../protocols/codec.ts";
 import { CodecError } from "../../protocols/codec-errors.ts";
 import type { ChatMessage } from "../../protocols/message-sets.ts";

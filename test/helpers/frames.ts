@@ -6,10 +6,10 @@
  */
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { encode as msgpackEncode } from "@msgpack/msgpack";
-import { createRng } from "../../bench/harness/random.ts";
+import { createRng } from "../../client/harness/random.ts";
 import { ARTICLE_MESSAGES, EXAMPLE_MESSAGES, PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import type { Encoded } from "../../protocols/codec.ts";
-import { frameOf } from "../../protocols/socket/contract.ts";
+import { frameOf } from "../../protocols/contract.ts";
 
 export interface BadFrame {
   codec: string;

@@ -14,10 +14,10 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { spawnServer } from "../../bench/cli/processes/server-process.ts";
-import type { Refusal } from "../../protocols/socket/context.ts";
+import type { Refusal } from "../../server/context.ts";
 import { startServer, type ServerOptions } from "../../server.ts";
 
-/** What GET /health answers (protocols/socket/routes.ts). */
+/** What GET /health answers (server/routes.ts). */
 export interface ServerHealth {
   ok: boolean;
   connections: number;

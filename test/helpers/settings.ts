@@ -1,8 +1,8 @@
 /** Run settings for tests: the quick profile with every codec, then the test's own changes. */
 
 import { BUILT_IN } from "../../protocols/registry.ts";
-import { defaultSettings, MODE_NAMES, type Mode, type Settings } from "../../bench/harness/settings.ts";
-import { defaultCodecNames } from "../../protocols/socket/contract.ts";
+import { defaultSettings, MODE_NAMES, type Mode, type Settings } from "../../client/harness/settings.ts";
+import { defaultCodecNames } from "../../protocols/contract.ts";
 
 type Overrides = Partial<Omit<Settings, "iterations" | "warmup" | "runs">> & {
   iterations?: Partial<Record<Mode, number>>;

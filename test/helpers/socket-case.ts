@@ -1,6 +1,6 @@
 /** One socket case's options, and the socket modes' context, for tests: what runs, with the usual clock, client and limits. */
 import { BUILT_IN } from "../../protocols/registry.ts";
-import { calibrateClock, performanceClock } from "../../bench/harness/clock.ts";
+import { calibrateClock, performanceClock } from "../../client/harness/clock.ts";
 import { processCpuMs, type WebSocketClass } from "../../client/socket/client-connection.ts";
 import type { SocketCaseOptions } from "../../client/socket/socket-case.ts";
 import type { SocketModeContext } from "../../client/socket/mode-context.ts";

@@ -10,7 +10,7 @@
  * survives, and a corrupt array count throws at once.
  */
 import { describe, expect, it } from "vitest";
-import { describeMismatch } from "../../bench/harness/verify.ts";
+import { describeMismatch } from "../../client/harness/verify.ts";
 import { avro } from "../../protocols/avro.ts";
 import type { ChatMessage } from "../../protocols/message-sets.ts";
 import { checkCodecBasics, hex } from "../helpers/codec-checks.ts";

@@ -9,7 +9,7 @@
  * every special double survives.
  */
 import { describe, expect, it } from "vitest";
-import { describeMismatch } from "../../bench/harness/verify.ts";
+import { describeMismatch } from "../../client/harness/verify.ts";
 import { bebop } from "../../protocols/bebop.ts";
 import type { ChatMessage } from "../../protocols/message-sets.ts";
 import { checkCodecBasics, hex } from "../helpers/codec-checks.ts";

@@ -9,7 +9,7 @@
  * wire where it fits, double otherwise), and every special double survives.
  */
 import { describe, expect, it } from "vitest";
-import { describeMismatch } from "../../bench/harness/verify.ts";
+import { describeMismatch } from "../../client/harness/verify.ts";
 import { bson } from "../../protocols/bson.ts";
 import { checkCodecBasics, hex } from "../helpers/codec-checks.ts";
 

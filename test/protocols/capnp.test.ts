@@ -12,11 +12,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { capnpCodec } from "../../protocols/capnp.ts";
-import { parseSchedstat } from "../../protocols/socket/stolen-time.ts";
+import { parseSchedstat } from "../../server/stolen-time.ts";
 import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
 import type { ChatMessage } from "../../protocols/message-sets.ts";
-import { makeMessages } from "../../bench/harness/generator.ts";
-import { describeMismatch } from "../../bench/harness/verify.ts";
+import { makeMessages } from "../../client/harness/generator.ts";
+import { describeMismatch } from "../../client/harness/verify.ts";
 import { bytes, checkCodecBasics, expectKeyReadLazily, hex } from "../helpers/codec-checks.ts";
 
 /** This thread's CPU time so far, ms (Linux: /proc/thread-self/schedstat's first field). */

@@ -9,7 +9,7 @@
  * special double it loses.
  */
 import { describe, expect, it } from "vitest";
-import { describeMismatch } from "../../bench/harness/verify.ts";
+import { describeMismatch } from "../../client/harness/verify.ts";
 import { cbor } from "../../protocols/cbor.ts";
 import { checkCodecBasics, hex } from "../helpers/codec-checks.ts";
 

@@ -14,12 +14,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeMessages } from "../../bench/harness/generator.ts";
+import { makeMessages } from "../../client/harness/generator.ts";
 import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, ROUTING_KEYS, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
 import { DecodeError } from "../../custom-binary/index.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { KEY_ACCESSES, uint53, type Encoded, type PayloadCodec } from "../../protocols/codec.ts";
-import { shapeError } from "../../protocols/socket/shape.ts";
+import { shapeError } from "../../server/shape.ts";
 import { badFrames } from "../helpers/frames.ts";
 import { EDGE } from "../helpers/edge-messages.ts";
 

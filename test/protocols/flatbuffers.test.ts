@@ -13,8 +13,8 @@ import { describe, expect, it } from "vitest";
 import { flatbuffersCodec } from "../../protocols/flatbuffers.ts";
 import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
 import type { ChatMessage } from "../../protocols/message-sets.ts";
-import { makeMessages } from "../../bench/harness/generator.ts";
-import { describeMismatch } from "../../bench/harness/verify.ts";
+import { makeMessages } from "../../client/harness/generator.ts";
+import { describeMismatch } from "../../client/harness/verify.ts";
 import { bytes, checkCodecBasics, expectKeyReadLazily, hex } from "../helpers/codec-checks.ts";
 
 describe("flatbuffers codec", () => {

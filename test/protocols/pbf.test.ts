@@ -9,7 +9,7 @@
  * throws. Here: the special doubles pbf's writer loses.
  */
 import { describe, expect, it } from "vitest";
-import { describeMismatch } from "../../bench/harness/verify.ts";
+import { describeMismatch } from "../../client/harness/verify.ts";
 import { pbfCodec } from "../../protocols/pbf.ts";
 import { checkCodecBasics, checkProtobufWire } from "../helpers/codec-checks.ts";
 

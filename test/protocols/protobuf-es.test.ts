@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../../bench/cli/paths.ts";
-import { describeMismatch } from "../../bench/harness/verify.ts";
+import { describeMismatch } from "../../client/harness/verify.ts";
 import { EXAMPLE_MESSAGES, PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { pbfCodec } from "../../protocols/pbf.ts";
 import { protobufEsCodec } from "../../protocols/protobuf-es.ts";

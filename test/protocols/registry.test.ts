@@ -1,7 +1,7 @@
 import { Decoder } from "@msgpack/msgpack";
 import { describe, expect, it } from "vitest";
 import { ARTICLE_MESSAGES, ARTICLE_PAYLOADS, EXAMPLE_MESSAGES, PAYLOAD_NAMES, type Message } from "../../protocols/messages.ts";
-import { describeMismatch } from "../../bench/harness/verify.ts";
+import { describeMismatch } from "../../client/harness/verify.ts";
 import { CODEC_FAMILIES, encodedBytes, utf8Length, type Encoded } from "../../protocols/codec.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { EDGE } from "../helpers/edge-messages.ts";

@@ -7,12 +7,12 @@
  * validated decode returns is always a well-formed message.
  */
 import { describe, expect, it } from "vitest";
-import { makeMessages } from "../../bench/harness/generator.ts";
+import { makeMessages } from "../../client/harness/generator.ts";
 import { errorText, type Encoded } from "../../protocols/codec.ts";
 import { CodecError } from "../../protocols/codec-errors.ts";
 import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
-import { shapeError } from "../../protocols/socket/shape.ts";
+import { shapeError } from "../../server/shape.ts";
 import { checksFor, rangeChecker, shapeValidator } from "../../protocols/validation.ts";
 import { EDGE } from "../helpers/edge-messages.ts";
 import { badFrames } from "../helpers/frames.ts";

@@ -10,7 +10,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { BrowserName } from "../../harness/settings.ts";
+import type { BrowserName } from "../../../client/harness/settings.ts";
 
 interface Engine {
   label: string;

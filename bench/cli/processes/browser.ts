@@ -6,9 +6,9 @@
 
 import { parseLine } from "../../../client/child-protocol.ts";
 import { settingsToQuery } from "../../../client/page/query.ts";
-import type { Progress } from "../../harness/progress.ts";
-import type { BrowserName, Settings } from "../../harness/settings.ts";
-import type { BenchResults, CaseResult } from "../../harness/results.ts";
+import type { Progress } from "../../../client/harness/progress.ts";
+import type { BrowserName, Settings } from "../../../client/harness/settings.ts";
+import type { BenchResults, CaseResult } from "../../../client/harness/results.ts";
 import { CliError } from "../cli-errors.ts";
 import { launchBrowser } from "./browser-driver.ts";
 

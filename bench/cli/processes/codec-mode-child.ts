@@ -1,5 +1,5 @@
 /**
- * One process of codec mode (see bench/harness/codec-mode-spans.ts): the bench starts
+ * One process of codec mode (see client/harness/codec-mode-spans.ts): the bench starts
  * it with Bun and gives it the job (the run's plan, and this process's
  * share of the runs) in the child protocol (client/child-protocol.ts); it
  * streams progress and each case as soon as the case's rounds in its share
@@ -8,12 +8,12 @@
  */
 
 import { serveAsChild } from "../../../client/child-protocol.ts";
-import { calibrateClock, performanceClock } from "../../harness/clock.ts";
-import type { ForkSpan } from "../../harness/codec-mode-spans.ts";
+import { calibrateClock, performanceClock } from "../../../client/harness/clock.ts";
+import type { ForkSpan } from "../../../client/harness/codec-mode-spans.ts";
 import type { PayloadName } from "../../../protocols/messages.ts";
-import { runCodecMode } from "../../harness/codec-mode.ts";
-import { loadPlan, type PlanSpec } from "../../harness/plan.ts";
-import { fullGc, libraryVersion } from "../environment.ts";
+import { runCodecMode } from "../../../client/harness/codec-mode.ts";
+import { loadPlan, type PlanSpec } from "../../../client/harness/plan.ts";
+import { fullGc, libraryVersion } from "../../../client/harness/environment.ts";
 
 export interface CodecModeJob {
   plan: PlanSpec;

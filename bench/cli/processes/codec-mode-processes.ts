@@ -1,14 +1,14 @@
 /**
- * Runs codec mode's spans (bench/harness/codec-mode-spans.ts) in fresh Bun
+ * Runs codec mode's spans (client/harness/codec-mode-spans.ts) in fresh Bun
  * processes, one after the other (never two at once: they would share the
  * cores they measure), relaying their progress and pooling their rounds.
  */
 
 import path from "node:path";
-import type { CodecModeResult } from "../../harness/codec-mode.ts";
-import { CodecModeSpans } from "../../harness/codec-mode-spans.ts";
-import type { RunHooks } from "../../harness/progress.ts";
-import { planSpec, type Plan } from "../../harness/plan.ts";
+import type { CodecModeResult } from "../../../client/harness/codec-mode.ts";
+import { CodecModeSpans } from "../../../client/harness/codec-mode-spans.ts";
+import type { RunHooks } from "../../../client/harness/progress.ts";
+import { planSpec, type Plan } from "../../../client/harness/plan.ts";
 import type { CodecModeJob } from "./codec-mode-child.ts";
 import { ROOT } from "../paths.ts";
 import { ChildFailed, runReportingChild } from "./reporting-child.ts";

@@ -14,9 +14,9 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { parseLine, stringifyLine, type ChildLine } from "../../../client/child-protocol.ts";
-import type { Progress } from "../../harness/progress.ts";
-import type { CaseResult } from "../../harness/results.ts";
-import type { RunAccount, TimeLedger } from "../../harness/time-account.ts";
+import type { Progress } from "../../../client/harness/progress.ts";
+import type { CaseResult } from "../../../client/harness/results.ts";
+import type { RunAccount, TimeLedger } from "../../../client/harness/time-account.ts";
 import { ROOT } from "../paths.ts";
 import { CliError } from "../cli-errors.ts";
 

@@ -8,13 +8,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseBenchArgs } from "../../../bench/cli/options.ts";
-import { decodeHistogram } from "../../../bench/harness/histogram.ts";
-import { DEFAULTS, latencyStep, MODE_NAMES, SWEEP_RATES, SWEEP_STEP_S } from "../../../bench/harness/settings.ts";
-import type { BenchResults } from "../../../bench/harness/results.ts";
+import { decodeHistogram } from "../../../client/harness/histogram.ts";
+import { DEFAULTS, latencyStep, MODE_NAMES, SWEEP_RATES, SWEEP_STEP_S } from "../../../client/harness/settings.ts";
+import type { BenchResults } from "../../../client/harness/results.ts";
 import { parseCsv } from "../../../bench/report/csv-read.ts";
 import { resultsFromFile } from "../../../bench/report/results-file.ts";
 import { formatTable } from "../../../bench/report/table.ts";
-import { benchCodecNames, defaultCodecNames } from "../../../protocols/socket/contract.ts";
+import { benchCodecNames, defaultCodecNames } from "../../../protocols/contract.ts";
 import { skipBrowserTests } from "../../helpers/browsers.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -428,7 +428,7 @@ describe("latency mode from the command line", () => {
       const corrected = decodeHistogram(c.socket!.histograms!.correctedUs);
       expect(corrected.totalCount, c.codec).toBe(300);
       // The same samples: the histogram's median (nearest rank, to the microsecond) is near the table's
-      // (interpolated between ranks); exact agreement to 0.1% is checked in test/bench/harness/histogram.test.ts.
+      // (interpolated between ranks); exact agreement to 0.1% is checked in test/client/harness/histogram.test.ts.
       expect(Math.abs(corrected.getValueAtPercentile(50) * 1000 - c.socket!.latency!.p50)).toBeLessThanOrEqual(c.socket!.latency!.p50 * 0.05 + 2000);
       expect(corrected.maxValue * 1000).toBeGreaterThanOrEqual(c.socket!.latency!.max * 0.999 - 1000);
     }

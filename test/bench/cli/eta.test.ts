@@ -6,8 +6,8 @@
 import { everyMode } from "../../helpers/settings.ts";
 import { describe, expect, it } from "vitest";
 import { RunEstimate } from "../../../bench/cli/eta.ts";
-import type { Progress } from "../../../bench/harness/progress.ts";
-import { defaultSettings, type Settings } from "../../../bench/harness/settings.ts";
+import type { Progress } from "../../../client/harness/progress.ts";
+import { defaultSettings, type Settings } from "../../../client/harness/settings.ts";
 
 const settings: Settings = {
   ...defaultSettings("default", ["json", "custom-binary"]),

@@ -14,7 +14,7 @@ import { spawnServer } from "../../../bench/cli/processes/server-process.ts";
 import { k6Results } from "../../../bench/report/k6-rows.ts";
 import { sourcedCases } from "../../../bench/report/sources.ts";
 import { k6Path, skipK6Tests } from "../../helpers/k6.ts";
-import { benchCodecNames } from "../../../protocols/socket/contract.ts";
+import { benchCodecNames } from "../../../protocols/contract.ts";
 import { BUILT_IN } from "../../../protocols/registry.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");

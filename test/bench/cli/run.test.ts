@@ -9,8 +9,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { performanceClock } from "../../../bench/harness/clock.ts";
-import { makeMessages } from "../../../bench/harness/generator.ts";
+import { performanceClock } from "../../../client/harness/clock.ts";
+import { makeMessages } from "../../../client/harness/generator.ts";
 import { parseCsv } from "../../../bench/report/csv-read.ts";
 import { spawnServer } from "../../../bench/cli/processes/server-process.ts";
 import type { WebSocketClass } from "../../../client/socket/client-connection.ts";

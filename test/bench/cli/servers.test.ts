@@ -12,7 +12,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { BenchResults } from "../../../bench/harness/results.ts";
+import type { BenchResults } from "../../../client/harness/results.ts";
 import { parseCsv } from "../../../bench/report/csv-read.ts";
 import { hasRedisServer, startRedis } from "../../../bench/cli/processes/redis-server.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { accountLine, accountLines, peaksLine } from "../../../bench/report/account-lines.ts";
-import type { RunAccount } from "../../../bench/harness/time-account.ts";
+import type { RunAccount } from "../../../client/harness/time-account.ts";
 
 const account: RunAccount = {
   wallMs: 28_300,

@@ -1,8 +1,8 @@
 /** The bytes chart shows compressed sizes beside the bytes when a run measured them, from a codec-mode case. */
 import { describe, expect, it } from "vitest";
 import { chartSpecs } from "../../../bench/report/charts.ts";
-import type { BenchResults, CaseResult } from "../../../bench/harness/results.ts";
-import { summarize } from "../../../bench/harness/statistics.ts";
+import type { BenchResults, CaseResult } from "../../../client/harness/results.ts";
+import { summarize } from "../../../client/harness/statistics.ts";
 import type { SourcedCase } from "../../../bench/report/sources.ts";
 
 /** A case of `bytes` per message, with compressed sizes (deflate in a stream: `stream`) where codec mode measured them. */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { changeText, compareRuns, comparisonLines, meanChange, runLabels } from "../../../bench/report/compare.ts";
-import type { CaseResult } from "../../../bench/harness/results.ts";
+import type { CaseResult } from "../../../client/harness/results.ts";
 import { resultsFromFile } from "../../../bench/report/results-file.ts";
 import { sourcedCases } from "../../../bench/report/sources.ts";
 

@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CaseRatios } from "../../../bench/harness/results.ts";
+import type { CaseRatios } from "../../../client/harness/results.ts";
 import { toCsv } from "../../../bench/report/csv.ts";
 import { parseCsv, resultsFromCsv } from "../../../bench/report/csv-read.ts";
 import { resultsFromFile } from "../../../bench/report/results-file.ts";

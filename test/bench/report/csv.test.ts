@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCodecMode } from "../../../bench/harness/codec-mode.ts";
-import type { Environment, BenchResults } from "../../../bench/harness/results.ts";
+import { runCodecMode } from "../../../client/harness/codec-mode.ts";
+import type { Environment, BenchResults } from "../../../client/harness/results.ts";
 import { csvField, toCsv } from "../../../bench/report/csv.ts";
 import { CSV_COLUMNS } from "../../../bench/report/csv-columns.ts";
 import { parseCsv } from "../../../bench/report/csv-read.ts";
 import { toJson } from "../../../bench/report/results-json.ts";
-import { withRatios } from "../../../bench/harness/ratios.ts";
+import { withRatios } from "../../../client/harness/ratios.ts";
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { testSettings } from "../../helpers/settings.ts";
 
@@ -126,7 +126,7 @@ describe("CSV contract", () => {
     const header = rows[0]!;
     const body = rows.slice(1);
     const same: string[] = [];
-    // The built-in messages vary in content, not size (bench/harness/generator.ts), so their
+    // The built-in messages vary in content, not size (client/harness/generator.ts), so their
     // smallest and largest are the mean; a user's own messages differ.
     const sizes = new Set(["bytes", "bytes_min", "bytes_max"]);
     for (let i = 0; i < header.length; i++) {

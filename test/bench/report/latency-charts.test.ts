@@ -1,7 +1,7 @@
 /** Latency mode's charts follow the cases: a line per codec over the rates, crosses where a rate was missed, the spectrum at a load every codec kept. */
 import { describe, expect, it } from "vitest";
 import { latencySpecs, withPercentileTicks } from "../../../bench/report/latency-charts.ts";
-import type { BenchResults, CaseResult } from "../../../bench/harness/results.ts";
+import type { BenchResults, CaseResult } from "../../../client/harness/results.ts";
 import type { SourcedCase } from "../../../bench/report/sources.ts";
 
 /** A latency case at `rate` whose corrected percentiles grow from `p50`. */

@@ -1,8 +1,8 @@
 /** The read-one table: per payload, every codec's read-one, how it reads the key, its ratio to JSON's and to its own decode. */
 import { describe, expect, it } from "vitest";
-import { withRatios } from "../../../bench/harness/ratios.ts";
-import type { CaseResult } from "../../../bench/harness/results.ts";
-import { summarize } from "../../../bench/harness/statistics.ts";
+import { withRatios } from "../../../client/harness/ratios.ts";
+import type { CaseResult } from "../../../client/harness/results.ts";
+import { summarize } from "../../../client/harness/statistics.ts";
 import { patternLines } from "../../../bench/report/patterns-table.ts";
 import { TERMINAL_WIDTH } from "../../../bench/report/format.ts";
 

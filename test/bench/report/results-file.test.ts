@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { withRatios } from "../../../bench/harness/ratios.ts";
-import type { BenchResults } from "../../../bench/harness/results.ts";
+import { withRatios } from "../../../client/harness/ratios.ts";
+import type { BenchResults } from "../../../client/harness/results.ts";
 import { toJson } from "../../../bench/report/results-json.ts";
 import { hasRounds, resultsFromFile } from "../../../bench/report/results-file.ts";
 

@@ -5,9 +5,9 @@
  * speed.
  */
 import { describe, expect, it } from "vitest";
-import type { CaseResult, SliceFigures } from "../../../bench/harness/results.ts";
-import { summarize } from "../../../bench/harness/statistics.ts";
-import { withRatios } from "../../../bench/harness/ratios.ts";
+import type { CaseResult, SliceFigures } from "../../../client/harness/results.ts";
+import { summarize } from "../../../client/harness/statistics.ts";
+import { withRatios } from "../../../client/harness/ratios.ts";
 import { VERDICT_MAX_LINES, verdictLines } from "../../../bench/report/verdict.ts";
 
 /** The verdict of these cases, with the ratios their results would carry. */

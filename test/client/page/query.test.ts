@@ -1,9 +1,9 @@
 /** The page's settings in its URL: what `bench --client browser` writes, the page reads back. */
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
-import { defaultSettings, type Settings } from "../../../bench/harness/settings.ts";
+import { defaultSettings, type Settings } from "../../../client/harness/settings.ts";
 import { PAGE_MODES, settingsFromQuery, settingsToQuery } from "../../../client/page/query.ts";
-import { benchCodecNames, socketCodecNames } from "../../../protocols/socket/contract.ts";
+import { benchCodecNames, socketCodecNames } from "../../../protocols/contract.ts";
 
 const base = (): Settings => defaultSettings("browser", socketCodecNames(BUILT_IN));
 const read = (query: string): Settings => settingsFromQuery(new URLSearchParams(query), base(), BUILT_IN);

@@ -1,11 +1,11 @@
 /** How a client encodes what it sends and checks what comes back, for every socket codec and raw. */
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
-import { makeMessages } from "../../../bench/harness/generator.ts";
+import { makeMessages } from "../../../client/harness/generator.ts";
 import { clientCodec } from "../../../client/socket/client-codec.ts";
 import { createCustomBinary } from "../../../custom-binary/index.ts";
 import { PAYLOAD_NAMES } from "../../../protocols/messages.ts";
-import { RAW_CODEC_NAME, socketCodecNames, frameOf } from "../../../protocols/socket/contract.ts";
+import { RAW_CODEC_NAME, socketCodecNames, frameOf } from "../../../protocols/contract.ts";
 
 const SCHEMA_CODECS = socketCodecNames(BUILT_IN).filter((c) => c !== RAW_CODEC_NAME);
 

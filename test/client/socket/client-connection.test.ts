@@ -1,7 +1,7 @@
 /** The connection around a case, against the real server on port 0 and tiny test servers. */
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { byteLength, closed, fetchServerStats, openSocket, processCpuMs, requestServerGc, sendFrame, warmUpServer, type WebSocketClass } from "../../../client/socket/client-connection.ts";
-import { CLOSE, socketUrl } from "../../../protocols/socket/contract.ts";
+import { CLOSE, socketUrl } from "../../../protocols/contract.ts";
 import { serverForFile } from "../../helpers/server.ts";
 
 const WS = globalThis.WebSocket as unknown as WebSocketClass;

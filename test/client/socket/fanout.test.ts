@@ -4,11 +4,11 @@
  */
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
-import { performanceClock } from "../../../bench/harness/clock.ts";
-import { makeMessages } from "../../../bench/harness/generator.ts";
+import { performanceClock } from "../../../client/harness/clock.ts";
+import { makeMessages } from "../../../client/harness/generator.ts";
 import { runFanoutCase } from "../../../client/socket/fanout.ts";
 import { openSocket, type WebSocketClass } from "../../../client/socket/client-connection.ts";
-import { CLOSE, socketUrl } from "../../../protocols/socket/contract.ts";
+import { CLOSE, socketUrl } from "../../../protocols/contract.ts";
 import { serverForEachTest } from "../../helpers/server.ts";
 
 const WS = globalThis.WebSocket as unknown as WebSocketClass;

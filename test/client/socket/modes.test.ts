@@ -5,11 +5,11 @@
  */
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Progress } from "../../../bench/harness/progress.ts";
-import { socketSliceSize } from "../../../bench/harness/schedule.ts";
-import type { Settings } from "../../../bench/harness/settings.ts";
+import type { Progress } from "../../../client/harness/progress.ts";
+import { socketSliceSize } from "../../../client/harness/schedule.ts";
+import type { Settings } from "../../../client/harness/settings.ts";
 import { between, refinements, runSocketModes, type SocketModeContext } from "../../../client/socket/modes.ts";
-import type { CaseResult } from "../../../bench/harness/results.ts";
+import type { CaseResult } from "../../../client/harness/results.ts";
 import { serverForFile, withServer } from "../../helpers/server.ts";
 import { testSettings } from "../../helpers/settings.ts";
 import { bunModeContext } from "../../helpers/socket-case.ts";

@@ -6,7 +6,7 @@
  * by exactly how late each message went out.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { makeMessages } from "../../../bench/harness/generator.ts";
+import { makeMessages } from "../../../client/harness/generator.ts";
 import { fittedSpanMs } from "../../../client/socket/open-loop.ts";
 import { runSocketCase } from "../../../client/socket/runner.ts";
 import { socketCaseOptions } from "../../helpers/socket-case.ts";

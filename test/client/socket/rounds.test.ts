@@ -5,7 +5,7 @@
  * twin reads as json, and raw's timers around no work read next to nothing.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { calibrationChecks, fieldCost } from "../../../bench/harness/field.ts";
+import { calibrationChecks, fieldCost } from "../../../client/harness/field.ts";
 import { runSocketModes } from "../../../client/socket/modes.ts";
 import { warmedKey } from "../../../client/socket/mode-context.ts";
 import { serverForFile } from "../../helpers/server.ts";

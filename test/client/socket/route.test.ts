@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { BUILT_IN } from "../../../protocols/registry.ts";
-import { performanceClock } from "../../../bench/harness/clock.ts";
-import { makeMessages } from "../../../bench/harness/generator.ts";
+import { performanceClock } from "../../../client/harness/clock.ts";
+import { makeMessages } from "../../../client/harness/generator.ts";
 import { RouteSession, routePlan, runRouteCase, type RouteOptions } from "../../../client/socket/route.ts";
 import type { WebSocketClass } from "../../../client/socket/client-connection.ts";
 import { ROUTING_KEYS, type BuiltInPayload } from "../../../protocols/messages.ts";

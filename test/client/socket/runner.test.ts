@@ -6,9 +6,9 @@
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import type { Server, ServerWebSocket } from "bun";
 import { afterEach, describe, expect, it } from "vitest";
-import { performanceClock } from "../../../bench/harness/clock.ts";
-import { makeMessages } from "../../../bench/harness/generator.ts";
-import type { SocketMode } from "../../../bench/harness/settings.ts";
+import { performanceClock } from "../../../client/harness/clock.ts";
+import { makeMessages } from "../../../client/harness/generator.ts";
+import type { SocketMode } from "../../../client/harness/settings.ts";
 import { processCpuMs, type WebSocketClass } from "../../../client/socket/client-connection.ts";
 import type { SocketCaseOptions } from "../../../client/socket/socket-case.ts";
 import { runSocketCase } from "../../../client/socket/runner.ts";

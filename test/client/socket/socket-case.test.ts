@@ -1,9 +1,9 @@
 /** A WebSocket case's figures, run by run, as the result row every reporter reads. */
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
-import type { SliceFigures } from "../../../bench/harness/results.ts";
+import type { SliceFigures } from "../../../client/harness/results.ts";
 import { socketCaseResult, type SocketCase, type SocketCaseSource, emptyFigures, type SocketCaseFigures } from "../../../client/socket/socket-case.ts";
-import type { ServerConnectionStats } from "../../../protocols/socket/contract.ts";
+import type { ServerConnectionStats } from "../../../protocols/contract.ts";
 import { testSettings } from "../../helpers/settings.ts";
 
 const source: SocketCaseSource = { catalog: BUILT_IN, client: "bun", clientLibrary: "bun WebSocket", libraryVersion: (lib) => (lib === "" ? "" : `${lib}@9.9.9`) };

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseCsv } from "../../../bench/report/csv-read.ts";
 import { emptyFigures, type SocketCaseFigures } from "../../../client/socket/socket-case.ts";
 import { mergeFigures } from "../../../client/socket/workers.ts";
-import { newStats } from "../../../protocols/socket/connection-stats.ts";
+import { newStats } from "../../../server/connection-stats.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-clients-"));

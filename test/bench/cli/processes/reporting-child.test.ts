@@ -1,7 +1,7 @@
 /** A child that reports in JSON lines: its job in, its progress relayed, its result or its failure out, a stop passed on as SIGINT. */
 import { describe, expect, it } from "vitest";
 import { runReportingChild } from "../../../../bench/cli/processes/reporting-child.ts";
-import type { Progress } from "../../../../bench/harness/progress.ts";
+import type { Progress } from "../../../../client/harness/progress.ts";
 
 /** A Bun child running `script` (it reads its job from stdin as `job`). */
 function child(script: string, over: { shouldStop?: () => boolean; onProgress?: (e: Progress) => void } = {}) {

@@ -1,0 +1,393 @@
+/**
+ * The plain result objects every mode returns and every reporter reads.
+ * Measuring code builds these; nothing here prints or writes.
+ */
+
+import type { Frame, KeyAccess } from "../../protocols/codec.ts";
+import type { AddedChecks } from "../../protocols/validation.ts";
+import type { RouteWay } from "../../protocols/contract.ts";
+import type { PayloadName } from "../../protocols/messages.ts";
+import type { FidelityReport } from "./fidelity.ts";
+import { summarize, type Summary } from "./statistics.ts";
+import type { ClusterSlice, ServerSliceFigures, SliceLatency, SocketFigures } from "./socket-results.ts";
+import type { ClientKind, Mode, Settings } from "./settings.ts";
+import type { RunAccount } from "./time-account.ts";
+
+/** What the numbers were measured on. Every results file carries it. */
+export interface Environment {
+  runtime: string;
+  runtimeVersion: string;
+  os: string;
+  arch: string;
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  /** npm package name -> version, for every library a codec uses. */
+  libraries: Record<string, string>;
+  clock: string;
+  timerResolutionNs: number;
+  timerOverheadNs: number;
+  /** true when a full garbage collection runs between cases. */
+  gcBetweenCases: boolean;
+  /** msgpackr's optional native string decoder (msgpackr-extract) was loaded. */
+  msgpackrNative: boolean;
+  /**
+   * Browser only: the page could compile code from strings (eval, new
+   * Function); false under a strict Content-Security-Policy (--csp strict),
+   * where codecs that generate code fall back or fail.
+   */
+  evalAllowed?: boolean;
+  /** Browser only: the page was cross-origin isolated (finer clock). */
+  crossOriginIsolated?: boolean;
+  /** Browser only. */
+  userAgent?: string;
+}
+
+
+/** Percentiles of per-message times taken from batch samples. */
+export interface BatchPercentiles {
+  /** Messages per batch (the last batch of a run may hold fewer). */
+  batch: number;
+  /** Number of batch samples pooled across runs. */
+  samples: number;
+  p50: number;
+  p90: number;
+  p99: number;
+}
+
+/**
+ * One timed slice of one case, as measured (docs/glossary.md): one round's
+ * slice of a run's messages, in codec mode and on the WebSocket modes' kept
+ * connections; a whole run on fresh connections. All times are per
+ * message, in ns. In the WebSocket modes serialize/deserialize are the
+ * client's, and total is the round-trip time (roundtrip) or wall time per
+ * message (stream).
+ */
+export interface SliceFigures {
+  /** The run this slice belongs to. */
+  run: number;
+  /** The round: every codec of the payload ran one slice in it, close in time; ratios pair by round. */
+  round: number;
+  /** Position of this codec in the round's shuffled order (0 = first). */
+  position: number;
+  serializeNs: number;
+  deserializeNs: number;
+  totalNs: number;
+  /** Codec mode: one decode then one encode of what it gave, per frame (the server's echo), ns per message. */
+  echoNs?: number;
+  /** Codec mode, built-in payloads: the routing key read from each frame (read-one: PayloadCodec.readKey, or a full decode), ns per message. */
+  readOneNs?: number;
+  /** Codec mode, built-in payloads: a decode and the checks that make it a well-formed message (the validated pattern), ns per message. */
+  validatedNs?: number;
+  /** WebSocket modes on kept connections: the server's side of this slice, per message. */
+  server?: ServerSliceFigures;
+  /** cal-spin on kept connections: its loop's cost per call, timed hot in the server right after this round (protocols/calibration.ts), ns. */
+  knownNs?: number;
+  /** Latency mode: the slice's p99, late share and rate kept. */
+  latency?: SliceLatency;
+  /** Route mode: the run's figures for each way the server routed the same messages. */
+  route?: Record<RouteWay, RouteWaySlice>;
+  /** fanout: the whole server side of the run, every process and the backplane. */
+  cluster?: ClusterSlice;
+}
+
+/** One run of route mode, one way: per routed message, ns. */
+export interface RouteWaySlice {
+  /** Wall time, the first send to the last delivery, over the messages routed. */
+  totalNs: number;
+  /** The server process's CPU (user + system) while it routed, from the routers' slices. */
+  cpuNs: number;
+  /** The server's time reading the key: readKey (or the decode it needs) forwarding, the decode recoding, each with the checks under --validate. */
+  keyNs: number;
+  /** The server's time encoding the message again (0 forwarding). */
+  encodeNs: number;
+  /** The server's time in publish(), which writes to every member of the room. */
+  publishNs: number;
+  /** Every server process's CPU (a cluster's, or the one server's) while the slice was routed, from each process's /health (client/socket/cluster-figures.ts). */
+  clusterCpuNs?: number;
+  /** Backplane wire bytes per routed message, every process (0 without one). */
+  backplaneBytesPerMsg?: number;
+}
+
+/** Route mode's figures of a case, over its runs. */
+export interface RouteResult {
+  /** Rooms (distinct routing keys of the messages), routers, and members (--clients). */
+  rooms: number;
+  publishers: number;
+  members: number;
+  /** The server decoded and checked every message before routing it (--validate). */
+  validate: boolean;
+  /** How the forwarding router read the key (Codec.keyAccess). */
+  keyAccess: KeyAccess;
+  /** Deliveries the runs called for (each message once per member of its room, both ways), made, and made to a member outside the room. */
+  expected: number;
+  delivered: number;
+  misrouted: number;
+  forward: RouteWaySummary;
+  recode: RouteWaySummary;
+  /** The recoding router's server CPU per message over the forwarding one's, run by run. */
+  recodeOverForward?: Estimate;
+}
+
+/** One way of routing over a case's runs: each figure per routed message. */
+export interface RouteWaySummary {
+  cpuNs: Summary;
+  keyNs: Summary;
+  encodeNs: Summary;
+  publishNs: Summary;
+  /** Messages routed per second, the first send to the last delivery. */
+  msgsPerS: Summary;
+  /** Every server process's CPU per routed message, and the backplane's wire bytes (absent in older files). */
+  clusterCpuNs?: Summary;
+  backplaneBytesPerMsg?: Summary;
+}
+
+/** Who ran a case: one of the bench's clients, or k6 (its output read by `bun run report`, bench/report/k6-rows.ts). */
+type CaseClient = ClientKind | "k6";
+
+export interface CaseResult {
+  client: CaseClient;
+  /** The WebSocket implementation and its version ("" in codec mode). */
+  clientLibrary: string;
+  mode: Mode;
+  codec: string;
+  standard: boolean;
+  frame: Frame;
+  library: string;
+  libraryVersion: string;
+  payload: PayloadName;
+  iterations: number;
+  /** Runs that timed at least one slice (equal to the requested runs unless stopped or failed). */
+  runs: number;
+  /** Timed slices the figures rest on: codec mode's rounds, one per run in the WebSocket modes. */
+  rounds: number;
+  warmup: number;
+  /** Encoded size per message: mean, and min/max over the messages. */
+  bytes: number;
+  bytesMin: number;
+  bytesMax: number;
+  /** Every message round-tripped exactly before timing, and spot checks held during it. */
+  verified: boolean;
+  /** Why the case failed, when it did. */
+  error: string;
+  /** Across runs, per message, ns. */
+  serialize: Summary;
+  deserialize: Summary;
+  total: Summary;
+  /** Across runs: time for all `iterations` messages (serialize + deserialize), ms. */
+  totalMs: Summary;
+  /** Codec mode: decode a frame, then encode what it gave (the server's echo), per message, across rounds (absent in older files). */
+  echo?: Summary;
+  /** Codec mode, built-in payloads: the routing key read from each frame, per message, across rounds (absent in older files and for a user's messages). */
+  readOne?: Summary;
+  /** How read-one reads the key (Codec.keyAccess): at an offset, lazily, by a scan of the wire format, or by a full decode. */
+  keyAccess?: KeyAccess;
+  /** Codec mode, built-in payloads: a decode and the checks that make it a well-formed message, per message, across rounds. */
+  validated?: Summary;
+  /** What the validated pattern adds after the decode (protocols/validation.ts): a schema validator, range checks, or nothing. */
+  addedChecks?: AddedChecks;
+  /** Route mode: the server as a router, forwarding and recoding side by side. */
+  route?: RouteResult;
+  /** Messages per second from the mean total per message. */
+  msgsPerS: number;
+  serializeBatches: BatchPercentiles;
+  deserializeBatches: BatchPercentiles;
+  /** Per-message time of the same loop around an identity function, ns. */
+  loopFloorNs: number;
+  /** Warnings such as "near-empty-loop". */
+  flags: string[];
+  raw: SliceFigures[];
+  /** WebSocket modes only. */
+  socket?: SocketFigures;
+  /** Codec mode, from the CLI: the codec's messages compressed (client/harness/compression.ts). */
+  compression?: CompressionFigures;
+  /** How the case compares with the others of its run, worked out once when the results are assembled (client/harness/ratios.ts). */
+  ratios?: CaseRatios;
+}
+
+/** The ratio of two cases' time per message, paired round by round (client/harness/pairing.ts). */
+export interface Ratio {
+  /** Median of the per-round ratios (geometric mean below 6 rounds). */
+  ratio: number;
+  /** 95% interval of that ratio (equal to it with one round). */
+  low: number;
+  high: number;
+  /** Rounds both cases finished. */
+  rounds: number;
+}
+
+/** A ratio to a baseline, and whether its interval holds 1 (then neither is shown faster). */
+export interface Comparison extends Ratio {
+  overlap: boolean;
+  /** Codec mode: its interval is still wider than the precision the run asked for (--precision): the time ran out first. */
+  wide?: boolean;
+}
+
+/** A median of per-round values and its 95% interval (below 6 rounds, the mean with a Student's t interval). */
+export interface Estimate {
+  value: number;
+  low: number;
+  high: number;
+  rounds: number;
+}
+
+/** What a codec costs inside the server per message (client/harness/field.ts), and whether raw's timers were taken off. */
+export interface FieldEstimate extends Estimate {
+  corrected: boolean;
+}
+
+/**
+ * A case beside the baselines of its run (json's and raw's case of the same client, mode,
+ * payload and rate), each paired round by round: what every report shows as "vs json" and
+ * "vs raw", in the lab and in the field. Absent where the run has no such baseline or the
+ * case failed; a results file read back carries what its columns held.
+ */
+export interface CaseRatios {
+  /** Encoded size over json's. */
+  bytesVsJson?: number;
+  /** Time per message relative to json's (below 1: faster than JSON). */
+  vsJson?: Comparison;
+  /** Throughput relative to raw's, the transport alone: raw's time per message over this case's. */
+  vsRaw?: Comparison;
+  /** Codec mode: the echo (decode, then encode what it gave) relative to json's. */
+  echoVsJson?: Comparison;
+  /** Codec mode: read-one (the routing key from a frame) relative to json's read-one. */
+  readOneVsJson?: Comparison;
+  /** Codec mode: validated (decode and checks) relative to json's validated. */
+  validatedVsJson?: Comparison;
+  /** Route mode: the server's CPU per routed message relative to json's, forwarding bytes, and recoding. */
+  routeVsJson?: Comparison;
+  routeRecodeVsJson?: Comparison;
+  /** Socket modes: the client's encode + decode per message relative to json's. */
+  clientVsJson?: Comparison;
+  /** Socket modes on kept connections: the field figure, the codec's cost inside the server per message. */
+  field?: FieldEstimate;
+  /** The field figure relative to json's, and less json's. */
+  fieldVsJson?: Comparison;
+  fieldOverJson?: Estimate;
+  /** The server process's CPU per message over raw's. */
+  cpuOverRaw?: Estimate;
+}
+
+/**
+ * How closely each way of measuring inside the server recovers what the calibration codecs
+ * cost, in one mode and payload (client/harness/field.ts):
+ * - cal-spin over json, as a share of its known cost, round by round (the known
+ *   work timed hot in the server right after the round, so the machine's drift over a run does
+ *   not count against the method): 1 when the method finds exactly that much more;
+ * - cal-json relative to json, as the method compares any codec with json: 1 when it finds a
+ *   codec that costs what JSON costs to cost that much.
+ */
+export interface CalibrationCheck {
+  client: string;
+  mode: string;
+  payload: string;
+  /** Latency mode: the rate. */
+  rate?: number;
+  /** The known-cost codec (cal-spin). */
+  codec: string;
+  /** Its known work timed hot in the server after each round, ns per call. */
+  known: Estimate;
+  /** By the field figure: the codec's cost over json's as a share of the known cost; cal-json's relative to json's. */
+  knownByTimers?: Estimate;
+  twinByTimers?: Estimate;
+  /** By the field figure with interrupted messages left out (collections too): the share of the known cost it finds (absent in older files). */
+  knownByQuiet?: Estimate;
+  /** The same by the server's CPU per message over raw's. */
+  knownByCpu?: Estimate;
+  twinByCpu?: Estimate;
+  /** raw's timers around no work: what the field figure takes off (uncorrected, ns per message). */
+  timersOnNothing?: Estimate;
+}
+
+/** A codec's messages compressed (client/harness/compression.ts): mean bytes per message, and median of the repeats' mean time per message, ns. */
+export interface CompressionFigures {
+  deflateBytes: number;
+  deflateContextBytes: number;
+  zstdBytes: number;
+  /** One zstdCompressSync call per message, and the same call on an empty message (its set-up). */
+  zstdNs: number;
+  zstdEmptyNs: number;
+}
+
+/** The settings a run was made with, as every results file records them. */
+export interface RunSettings extends Settings {
+  /** Smallest batch duration the harness aims for, ns. */
+  minBatchNs: number;
+  client: CaseClient;
+  /** The server the WebSocket modes talked to ("spawned" when the bench started its own). */
+  server?: string;
+  /** Where the bench and the server ran while the sockets did ("bench on CPU 0, server on CPU 1"), or why they were not pinned (bench/cli/processes/affinity.ts). */
+  pinning?: string;
+  /** Processes codec mode's runs were spread over (absent: one). */
+  forks?: number;
+  /** Server processes sharing the port of each server the bench started (--processes; absent: one). */
+  processes?: number;
+  /** What joined them (--backplane): "redis://HOST:PORT", the bench's own redis-server's or the user's. */
+  backplane?: string;
+  /** Ctrl-C stopped the run: the files hold the cases that finished. */
+  interrupted?: boolean;
+}
+
+export interface BenchResults {
+  /** ISO 8601 start of the run. */
+  timestamp: string;
+  settings: RunSettings;
+  environment: Environment;
+  /** Where a client ran somewhere else (a browser), its own environment; rows of that client use it. */
+  environments?: Partial<Record<CaseClient, Environment>>;
+  /** Codec order of each mode, payload and round: order[mode][payloadIndex][round] = codec names (one round per run on fresh connections). */
+  order: Record<string, string[][][]>;
+  cases: CaseResult[];
+  /** Wall time of the whole benchmark, ms. */
+  elapsedMs: number;
+  /** Where that wall time went, and each process's peak memory (time-account.ts; absent in older files). */
+  account?: RunAccount;
+  /** Wall time per mode and payload ("codec small"), for the next run's time estimate. */
+  timings?: Record<string, StretchTiming>;
+  /** Latency mode at several rates: each codec's knee per payload and client (client/harness/knee.ts). */
+  knees?: Knee[];
+  /** A user's own messages: what each codec did to them (client/harness/fidelity.ts). */
+  fidelity?: FidelityReport[];
+  /** The calibration codecs' checks of measuring inside the server, per mode and payload, worked out with the cases' ratios (client/harness/field.ts). */
+  calibration?: CalibrationCheck[];
+}
+
+/** Where a codec stopped keeping up in latency mode (client/harness/knee.ts). */
+export interface Knee {
+  client: string;
+  payload: string;
+  codec: string;
+  /** The highest rate kept before two misses in a row (0: none kept), messages per second. */
+  rate: number;
+  /** The rate missed above the knee (the first of two in a row, or the last rate run), if any was. */
+  missed?: number;
+  /** Rates below the knee missed once and followed by a kept one (a pause of the machine, not the codec's limit). */
+  forgiven?: number[];
+  /** The knee when a rate counts against the codec only where raw kept it (client/harness/knee.ts); absent where it is `rate`. */
+  besideRaw?: { rate: number; missed?: number };
+}
+
+/** One mode x payload's wall time in a run, and the work it did. */
+export interface StretchTiming {
+  ms: number;
+  /** Case-runs finished, and messages per case-run. */
+  units: number;
+  iterations: number;
+}
+
+/** The per-message summaries every mode reports, from its runs' figures. */
+export function summarizeRuns(runs: readonly SliceFigures[], iterations: number): Pick<CaseResult, "serialize" | "deserialize" | "total" | "totalMs" | "echo" | "readOne" | "validated"> {
+  const echo = runs.map((r) => r.echoNs).filter((x) => x !== undefined);
+  const readOne = runs.map((r) => r.readOneNs).filter((x) => x !== undefined);
+  const validated = runs.map((r) => r.validatedNs).filter((x) => x !== undefined);
+  return {
+    serialize: summarize(runs.map((r) => r.serializeNs)),
+    deserialize: summarize(runs.map((r) => r.deserializeNs)),
+    total: summarize(runs.map((r) => r.totalNs)),
+    totalMs: summarize(runs.map((r) => (r.totalNs * iterations) / 1e6)),
+    ...(echo.length > 0 ? { echo: summarize(echo) } : {}),
+    ...(readOne.length > 0 ? { readOne: summarize(readOne) } : {}),
+    ...(validated.length > 0 ? { validated: summarize(validated) } : {}),
+  };
+}

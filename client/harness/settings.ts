@@ -1,0 +1,188 @@
+/**
+ * What a run measures, as one settings object, and the one table of
+ * defaults. The CLI fills it from its flags, the page from its form and its
+ * URL, the Node client and the worker threads receive it as it is, so
+ * `--help`, the page and every client agree on every default.
+ */
+
+import { SettingError } from "./harness-errors.ts";
+import { ARTICLE_PAYLOADS, type PayloadName } from "../../protocols/messages.ts";
+
+export type Mode = "codec" | "roundtrip" | "stream" | "fanout" | "latency" | "route";
+export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream", "fanout", "latency", "route"];
+/** The modes that talk to a server over a WebSocket. */
+export type SocketMode = Exclude<Mode, "codec">;
+export const SOCKET_MODES: readonly SocketMode[] = ["roundtrip", "stream", "fanout", "latency", "route"];
+
+/** Who ran the client side: in process (codec mode), Bun's WebSocket, Node with npm `ws`, a browser. */
+export type ClientKind = "inprocess" | "bun" | "node" | "browser";
+/** The clients `--client` can pick: Bun's WebSocket, Node with npm `ws`, the page in a headless browser of either engine. */
+export const CLIENT_CHOICES = ["bun", "node", "chromium", "firefox"] as const;
+/** The browsers the page runs in: Chromium (V8) and Firefox (SpiderMonkey). */
+export type BrowserName = "chromium" | "firefox";
+export type ClientChoice = (typeof CLIENT_CHOICES)[number];
+/** Another name `--client` takes: `browser` (its name before Firefox joined) is Chromium. */
+export const CLIENT_ALIASES: Readonly<Record<string, readonly ClientChoice[]>> = { browser: ["chromium"] };
+/** The browser a choice runs the page in, or undefined for a client that is not a browser. */
+export function browserOf(choice: ClientChoice): BrowserName | undefined {
+  return choice === "chromium" || choice === "firefox" ? choice : undefined;
+}
+
+export interface Settings {
+  /** Codec names; `raw` (the transport baseline) runs in the WebSocket modes only. */
+  codecs: string[];
+  payloads: PayloadName[];
+  modes: Mode[];
+  /** Messages per run, by mode. */
+  iterations: Record<Mode, number>;
+  /** Timed runs per case, by mode (codec mode: times through the messages, spread over its processes). */
+  runs: Record<Mode, number>;
+  /** Untimed messages before a case's first run, by mode. */
+  warmup: Record<Mode, number>;
+  /**
+   * Codec mode: after its planned runs, more rounds (in more processes) for each payload that has
+   * a ratio whose 95% interval is wider than ± this percent of it, while `maxTimeMs` allows;
+   * absent: the planned runs only.
+   */
+  precision?: number;
+  /** Codec mode's wall time, ms, within which more rounds for `precision` may be expected to end. */
+  maxTimeMs?: number;
+  /** Seed of the message generator; the same seed gives the same bytes. */
+  seed: number;
+  /** The article's exact messages instead of varied ones. */
+  fixed: boolean;
+  /** Messages in flight in stream and fanout mode, per connection; in latency mode, at most. */
+  window: number;
+  /** Latency mode: the rates to run, messages per second each connection sends on a schedule that does not wait for replies. */
+  rates: number[];
+  /** Latency mode: `rates` is a ladder to climb until each codec misses one (knee.ts); each step lasts SWEEP_STEP_S per run. */
+  sweep: boolean;
+  /** Concurrent connections per WebSocket case (fanout: subscribers). */
+  clients: number;
+  /** Route mode: the members, each in one room or more (the CLI's --clients sets it in route mode). */
+  members: number;
+  /** Route mode: the server decodes and checks every message before routing it (the validated pattern). */
+  validate: boolean;
+  /** Offer permessage-deflate. */
+  deflate: boolean;
+  /** A WebSocket case with no reply for this long ends as stalled, ms. */
+  stallTimeoutMs: number;
+  /** The user's own messages (`--messages FILE`), each a payload named after its file. */
+  userMessages: UserMessagesFile[];
+  /** Time codecs that change the user's messages (the fidelity check), instead of only reporting what they change. */
+  allowLossy: boolean;
+  /** Codec and payload pairs that do not run, and why (client/harness/exclusions.ts); filled in before any mode runs. */
+  excluded: Excluded[];
+  /** The Protobuf message type of the user's messages (--proto FILE --proto-type NAME). */
+  userProto?: UserProtoFile;
+  /** Codecs of the user's own (--codec-module FILE): each module's absolute path and its codec's name. */
+  codecModules?: CodecModuleFile[];
+}
+
+/** A codec module (docs/codecs.md): where it is, and the name its codec goes by. */
+export interface CodecModuleFile {
+  file: string;
+  name: string;
+}
+
+/** A user's .proto file and the message type in it that carries their messages. */
+export interface UserProtoFile {
+  file: string;
+  text: string;
+  type: string;
+}
+
+/** A codec left out on a payload: not applicable, unable to carry the messages, or lossy without --allow-lossy. */
+export interface Excluded {
+  codec: string;
+  payload: string;
+  why: string;
+}
+
+/** One `--messages` file: the payload name it runs under, where it came from, its text (client/harness/user-messages.ts). */
+export interface UserMessagesFile {
+  name: string;
+  file: string;
+  text: string;
+}
+
+/** `--rate sweep`: the ladder each codec climbs until it misses a rate. */
+export const SWEEP_RATES: readonly number[] = [1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000];
+/** `--rate sweep`: seconds of messages per run at each step (at least 200 messages). */
+export const SWEEP_STEP_S = 0.25;
+
+/** The settings of one latency step: its rate, and under a sweep its messages per run. */
+export function latencyStep(settings: Settings, rate: number): Settings {
+  const iterations = settings.sweep ? Math.max(200, Math.round(rate * SWEEP_STEP_S)) : settings.iterations.latency;
+  return { ...settings, rates: [rate], iterations: { ...settings.iterations, latency: iterations } };
+}
+
+/** Which column of the defaults table: a full run, `--quick`, or a browser client. */
+export type Profile = "default" | "quick" | "browser";
+
+const perMode = (codec: number, roundtrip: number, stream: number, fanout: number, latency: number, route: number): Record<Mode, number> => ({ codec, roundtrip, stream, fanout, latency, route });
+
+const COMMON = {
+  modes: ["codec", "roundtrip", "stream"] as Mode[],
+  payloads: [...ARTICLE_PAYLOADS],
+  seed: 1,
+  fixed: false,
+  window: 64,
+  rates: [2_000],
+  sweep: false,
+  clients: 1,
+  members: 8,
+  validate: false,
+  deflate: false,
+  stallTimeoutMs: 10_000,
+  userMessages: [] as UserMessagesFile[],
+  allowLossy: false,
+  excluded: [] as Excluded[],
+};
+
+/**
+ * The one table of defaults. `default` makes plain `bun run bench` (every
+ * mode, codec and payload) finish in about a minute and a half on a 2-core
+ * machine: the article's 100,000-message loop in process and in stream
+ * mode, fewer round trips because each waits for its reply, each socket
+ * mode in one run of short slices, and a warm-up in the server long enough
+ * that the engine has finished compiling every codec (100,000 calls:
+ * docs/performance-notes.md, "Figures behind the defaults"). `browser`: a browser's WebSocket moves only
+ * thousands of messages per second (see the README), so the socket modes
+ * send fewer messages and a run stays in minutes. `quick`: a first look,
+ * codec mode and stream mode (the first look's two columns).
+ * `codecs: []` means every codec (the registry's, plus raw).
+ */
+export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
+  default: { ...COMMON, codecs: [], precision: 3, maxTimeMs: 30_000, runs: perMode(1, 1, 1, 3, 3, 3), iterations: perMode(100_000, 6_000, 100_000, 10_000, 2_000, 40_000), warmup: perMode(5_000, 100_000, 100_000, 1_000, 500, 4_000) },
+  quick: { ...COMMON, modes: ["codec", "stream"], codecs: [], precision: 10, maxTimeMs: 4_000, runs: perMode(1, 1, 1, 2, 2, 2), iterations: perMode(10_000, 1_000, 12_000, 1_000, 1_000, 4_000), warmup: perMode(5_000, 1_000, 12_000, 100, 100, 400) },
+  // A page's WebSocket keeps 1,000 messages/s with sub-millisecond p50 in Chromium here, not 5,000 (README).
+  browser: { ...COMMON, codecs: [], rates: [1_000], runs: perMode(3, 3, 3, 3, 3, 3), iterations: perMode(100_000, 1_000, 20_000, 0, 1_000, 4_000), warmup: perMode(20_000, 500, 10_000, 0, 200, 400) },
+};
+
+/** A fresh, mutable copy of a profile's settings, with `codecs` filled in. */
+export function defaultSettings(profile: Profile, allCodecs: readonly string[]): Settings {
+  const d = DEFAULTS[profile];
+  return { ...d, codecs: [...allCodecs], payloads: [...d.payloads], modes: [...d.modes], runs: { ...d.runs }, iterations: { ...d.iterations }, warmup: { ...d.warmup }, userMessages: [], excluded: [] };
+}
+
+
+/**
+ * An integer setting from text (a flag, a form field, a URL parameter):
+ * digits only (`_` allowed between them), within [min, max].
+ */
+export function parseInteger(name: string, raw: string, min: number, max: number, unit = ""): number {
+  const value = Number(raw.trim().replaceAll("_", ""));
+  if (!/^\s*\d+(_\d+)*\s*$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new SettingError(`${name} must be an integer from ${min} to ${max}${unit}, got '${raw}'`);
+  }
+  return value;
+}
+
+/** Latency rates from text (`--rate`, the page's field): "sweep" (the ladder, climbed to each codec's knee) or one or more rates, lowest first. */
+export function parseRates(name: string, raw: string): Pick<Settings, "rates" | "sweep"> {
+  if (raw.trim() === "sweep") return { rates: [...SWEEP_RATES], sweep: true };
+  if (!/^\s*\d[\d_]*(\s*,\s*\d[\d_]*)*\s*$/.test(raw)) throw new SettingError(`${name} takes 'sweep' or messages per second N[,N...] from 1 to 1000000, got '${raw}'`);
+  const rates = raw.split(",").map((r) => parseInteger(name, r, 1, 1_000_000));
+  return { rates: [...new Set(rates)].sort((a, b) => a - b), sweep: false };
+}

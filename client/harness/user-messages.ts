@@ -1,0 +1,127 @@
+/**
+ * A user's own messages (`--messages FILE`): a JSON array of message
+ * objects, or JSON Lines (one object per line). The file's text travels in
+ * the settings to every process that needs it (the Node client, worker
+ * threads, codec-mode forks; the page gets it from the server) and each
+ * parses it here, the same way, so every process sends the same values;
+ * JSON would not carry a -0 between processes, the text does.
+ */
+
+import { kindOf } from "../../protocols/codec.ts";
+import { type Message, type PayloadName, isBuiltIn } from "../../protocols/messages.ts";
+import { type UserMessagesFile } from "./settings.ts";
+import { HarnessError, SettingError } from "./harness-errors.ts";
+
+
+/** A payload name from a file name: its base name without `.json`, `.jsonl` or `.ndjson`. */
+export function payloadNameOf(file: string): string {
+  const base = file.split(/[\\/]/).pop() ?? file;
+  return base.replace(/\.(json|jsonl|ndjson)$/i, "");
+}
+
+/** Checks a `--messages` file's name as a payload name: usable in a URL and a CSV, and not a built-in's. */
+export function checkPayloadName(name: string, file: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(name)) {
+    throw new SettingError(`--messages ${file}: the payload takes the file's name, '${name}', which must be 1-40 letters, digits, '.', '_' or '-'; rename the file`);
+  }
+  if (isBuiltIn(name) || name === "all") throw new SettingError(`--messages ${file}: the name '${name}' is a built-in payload's; rename the file`);
+}
+
+/**
+ * Largest message a user's file may hold, as JSON in UTF-8: the server's WebSocket message limit
+ * (MAX_PAYLOAD_BYTES of protocols/contract.ts, which this file does not import: that would
+ * load every codec with the message generator).
+ */
+const MAX_USER_MESSAGE_BYTES = 1024 * 1024;
+
+/** A JSON number at a given place (sticky: matched where lastIndex points). */
+const NUMBER = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
+
+/** Integer literals in JSON text that a JavaScript number cannot hold exactly (beyond 2^53). */
+function bigIntegers(text: string): string[] {
+  const out: string[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') {
+      inString = true;
+      continue;
+    }
+    if (c === "-" || (c >= "0" && c <= "9")) {
+      NUMBER.lastIndex = i;
+      const m = NUMBER.exec(text)!;
+      if (m[1] === undefined && m[2] === undefined && !Number.isSafeInteger(Number(m[0]))) out.push(m[0]);
+      i += m[0].length - 1;
+    }
+  }
+  return out;
+}
+
+function parseJson(text: string, where: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new SettingError(`--messages ${file}: ${where}is not JSON (${(e as Error).message})`);
+  }
+}
+
+/** What a messages file holds: its messages, and notes on what reading it changed. */
+export interface UserMessages {
+  messages: Message[];
+  /** Integers beyond 2^53 that became the nearest double when read, as JSON.parse reads them in any JavaScript program. */
+  notes: string[];
+}
+
+/** Parses a messages file: one line naming the file and what is wrong, as a SettingError. */
+export function parseUserMessages(f: UserMessagesFile): UserMessages {
+  const text = f.text.replace(/^\uFEFF/, "");
+  let values: unknown[];
+  if (text.trimStart().startsWith("[")) {
+    const parsed = parseJson(text, "", f.file);
+    values = parsed as unknown[];
+  } else {
+    values = [];
+    text.split("\n").forEach((line, i) => {
+      if (line.trim() !== "") values.push(parseJson(line, `line ${i + 1} `, f.file));
+    });
+  }
+  if (values.length === 0) throw new SettingError(`--messages ${f.file}: no messages; expected a JSON array of objects, or JSON Lines with one object per line`);
+  const messages: Message[] = [];
+  const notes: string[] = [];
+  values.forEach((v, i) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) throw new SettingError(`--messages ${f.file}: message ${i + 1} is ${kindOf(v)}, not an object`);
+    const json = JSON.stringify(v);
+    const bytes = new TextEncoder().encode(json).length;
+    if (bytes > MAX_USER_MESSAGE_BYTES) {
+      throw new SettingError(`--messages ${f.file}: message ${i + 1} is ${bytes.toLocaleString("en-US")} bytes as JSON, over the 1 MiB a WebSocket message may carry here`);
+    }
+    messages.push(v as Message);
+  });
+  for (const literal of bigIntegers(text)) notes.push(`the integer ${literal} became ${Number(literal)} when read (beyond 2^53, as JSON.parse reads it in any JavaScript program)`);
+  return { messages, notes };
+}
+
+const parsed = new Map<string, UserMessages>();
+
+/** A file's messages, parsed once per process. */
+export function userMessagesOf(files: readonly UserMessagesFile[], payload: PayloadName): UserMessages {
+  const f = files.find((x) => x.name === payload);
+  if (!f) throw new HarnessError("NO_MESSAGES", `no messages for payload '${payload}'`);
+  const key = `${f.name}\n${f.text}`;
+  let m = parsed.get(key);
+  if (!m) parsed.set(key, (m = parseUserMessages(f)));
+  return m;
+}
+
+/** `count` messages of a user's file, in the file's order, over and over. */
+export function cycleUserMessages(files: readonly UserMessagesFile[], payload: PayloadName, count: number, start = 0): Message[] {
+  const { messages } = userMessagesOf(files, payload);
+  const out = new Array<Message>(count);
+  for (let i = 0; i < count; i++) out[i] = messages[(start + i) % messages.length]!;
+  return out;
+}

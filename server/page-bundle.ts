@@ -1,0 +1,82 @@
+/**
+ * Bundles the browser page (its front end, bench/page/index.html, and
+ * everything that imports: the codecs, the harness, the socket runner,
+ * chart.js) with Bun.build into a temporary folder, once per process. The
+ * page is found by its path, not imported: the server serves the bench's
+ * page and depends on none of its code. The server then
+ * serves exactly these files, with the headers that make the page
+ * cross-origin isolated (an HTML import in Bun.serve's routes bundles too,
+ * but cannot add headers).
+ */
+
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The page's entry; Bun.build follows its script and style imports. */
+const INDEX_HTML = fileURLToPath(new URL("../bench/page/index.html", import.meta.url));
+
+/** The page, or a codec module for it, could not be bundled (code BUILD); the server does not start. */
+class PageBuildError extends Error {
+  readonly code = "BUILD";
+}
+
+export interface PageAsset {
+  body: Uint8Array<ArrayBuffer>;
+  type: string;
+}
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+};
+
+let built: Promise<Map<string, PageAsset>> | undefined;
+
+/** URL path ("/", "/chunk-abc.js", ...) -> file contents, for every file of the page. */
+export function buildPage(): Promise<Map<string, PageAsset>> {
+  built ??= (async () => {
+    const outdir = mkdtempSync(path.join(tmpdir(), "wsbench-page-"));
+    const result = await Bun.build({
+      entrypoints: [INDEX_HTML],
+      outdir,
+      target: "browser",
+      minify: true,
+    });
+    if (!result.success) throw new PageBuildError(`could not build the page: ${result.logs.map(String).join("; ")}`);
+    const assets = new Map<string, PageAsset>();
+    for (const output of result.outputs) {
+      const rel = path.relative(outdir, output.path).split(path.sep).join("/");
+      const asset = { body: new Uint8Array(readFileSync(output.path)), type: TYPES[path.extname(rel)] ?? "application/octet-stream" };
+      assets.set(`/${rel}`, asset);
+      if (rel === "index.html") assets.set("/", asset);
+    }
+    return assets;
+  })();
+  return built;
+}
+
+/** Where the page finds codec module i (docs/codecs.md), bundled for the browser. */
+export function codecModulePath(i: number): string {
+  return `/codec-modules/${i}.js`;
+}
+
+/**
+ * Each codec module the server was given, bundled for the browser with the
+ * libraries it imports, served at codecModulePath(i) for the page to import.
+ */
+export async function buildCodecModules(files: readonly string[]): Promise<Map<string, PageAsset>> {
+  const assets = new Map<string, PageAsset>();
+  for (const [i, file] of files.entries()) {
+    const outdir = mkdtempSync(path.join(tmpdir(), "wsbench-codec-"));
+    const result = await Bun.build({ entrypoints: [file], outdir, target: "browser", format: "esm", minify: true, naming: `${i}.js` });
+    if (!result.success) throw new PageBuildError(`--codec-module ${file}: cannot bundle it for the page (${result.logs.map(String).join("; ")})`);
+    assets.set(codecModulePath(i), { body: new Uint8Array(readFileSync(result.outputs[0]!.path)), type: TYPES[".js"]! });
+  }
+  return assets;
+}

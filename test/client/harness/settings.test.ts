@@ -1,0 +1,138 @@
+/** The one settings object and its defaults table; the CLI and the page read the same defaults. */
+import { BUILT_IN } from "../../../protocols/registry.ts";
+import { describe, expect, it } from "vitest";
+import { HELP } from "../../../bench/cli/help.ts";
+import { parseBenchArgs } from "../../../bench/cli/options.ts";
+import { DEFAULTS, defaultSettings, MODE_NAMES, parseInteger } from "../../../client/harness/settings.ts";
+import { SettingError } from "../../../client/harness/harness-errors.ts";
+import { ARTICLE_PAYLOADS } from "../../../protocols/messages.ts";
+import { benchCodecNames, defaultCodecNames, socketCodecNames } from "../../../protocols/contract.ts";
+
+describe("parseInteger", () => {
+  it("reads plain digits, and underscores between digits", () => {
+    expect(parseInteger("--runs", "7", 1, 10)).toBe(7);
+    expect(parseInteger("--iterations", "1_000", 1, 1_000_000)).toBe(1000);
+    expect(parseInteger("--iterations", "100_000", 1, 1_000_000)).toBe(100_000);
+    for (const bad of ["1_", "_1", "1__0"]) expect(() => parseInteger("--iterations", bad, 1, 1_000_000), bad).toThrow(SettingError);
+    expect(parseInteger("--seed", " 42 ", 0, 100)).toBe(42);
+  });
+
+  it("accepts both ends of the range", () => {
+    expect(parseInteger("--window", "1", 1, 64)).toBe(1);
+    expect(parseInteger("--window", "64", 1, 64)).toBe(64);
+  });
+
+  for (const raw of ["-5", "1.5", "abc", "", "1e3", "0x10", "_1"]) {
+    it(`refuses '${raw}' with a SettingError naming the setting, the range and the value`, () => {
+      let err: unknown;
+      try {
+        parseInteger("--runs", raw, 0, 1000);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(SettingError);
+      expect((err as Error).name).toBe("SettingError");
+      expect((err as Error).message).toBe(`--runs must be an integer from 0 to 1000, got '${raw}'`);
+    });
+  }
+
+  it("refuses values outside the range, and puts the unit after the range", () => {
+    expect(() => parseInteger("--window", "0", 1, 64)).toThrow("--window must be an integer from 1 to 64, got '0'");
+    expect(() => parseInteger("--window", "65", 1, 64)).toThrow("--window must be an integer from 1 to 64, got '65'");
+    expect(() => parseInteger("--stall-timeout", "4000", 1, 3600, " seconds")).toThrow("--stall-timeout must be an integer from 1 to 3600 seconds, got '4000'");
+  });
+
+  it("refuses a number too large to be an exact integer", () => {
+    expect(() => parseInteger("--seed", "99999999999999999999", 0, Number.MAX_VALUE)).toThrow(SettingError);
+  });
+});
+
+describe("defaultSettings", () => {
+  it("fills in the codecs it is given and copies the profile", () => {
+    const s = defaultSettings("default", socketCodecNames(BUILT_IN));
+    expect(s.codecs).toEqual([...socketCodecNames(BUILT_IN)]);
+    expect(s.codecs).not.toBe(socketCodecNames(BUILT_IN));
+    expect(s.payloads).toEqual([...ARTICLE_PAYLOADS]);
+    expect(s.iterations).toEqual(DEFAULTS.default.iterations);
+    expect(s.warmup).toEqual(DEFAULTS.default.warmup);
+    expect(s.runs).toEqual(DEFAULTS.default.runs);
+  });
+
+  it("returns independent copies: changing one changes neither DEFAULTS nor another copy", () => {
+    const before = JSON.stringify(DEFAULTS);
+    const a = defaultSettings("quick", ["json"]);
+    const b = defaultSettings("quick", ["json"]);
+    a.codecs.push("raw");
+    a.payloads.pop();
+    a.modes.push("fanout");
+    a.iterations.stream = 1;
+    a.warmup.codec = 1;
+    a.runs.stream = 99;
+    expect(JSON.stringify(DEFAULTS)).toBe(before);
+    expect(b.codecs).toEqual(["json"]);
+    expect(b.payloads).toEqual([...ARTICLE_PAYLOADS]);
+    expect(b.modes).toEqual(DEFAULTS.quick.modes);
+    expect(b.iterations.stream).toBe(DEFAULTS.quick.iterations.stream);
+    expect(b.warmup.codec).toBe(DEFAULTS.quick.warmup.codec);
+    expect(b.runs).toEqual(DEFAULTS.quick.runs);
+  });
+
+  it("makes the quick profile smaller than the default one in every mode", () => {
+    for (const m of MODE_NAMES) {
+      expect(DEFAULTS.quick.iterations[m], m).toBeLessThan(DEFAULTS.default.iterations[m]);
+      expect(DEFAULTS.quick.warmup[m], m).toBeLessThanOrEqual(DEFAULTS.default.warmup[m]);
+      expect(DEFAULTS.quick.runs[m], m).toBeLessThanOrEqual(DEFAULTS.default.runs[m]);
+    }
+    // Ask for precision, not iterations: the quick look asks for less, in less time.
+    expect(DEFAULTS.quick.precision!).toBeGreaterThan(DEFAULTS.default.precision!);
+    expect(DEFAULTS.quick.maxTimeMs!).toBeLessThan(DEFAULTS.default.maxTimeMs!);
+  });
+});
+
+describe("the page and the CLI agree", () => {
+  it("--help names the browser profile's iterations, runs and warm-up for every mode, in its table's rows", () => {
+    const rows = HELP.split("\n").filter((l) => /^ {4}in a browser /.test(l));
+    expect(rows).toHaveLength(3);
+    expect(rows[0]!.trim().split(/ +/).slice(3).map(Number)).toEqual(MODE_NAMES.map((m) => DEFAULTS.browser.iterations[m]));
+    expect(rows[1]!.trim().split(/ +/).slice(3).map(Number)).toEqual(MODE_NAMES.map((m) => DEFAULTS.browser.runs[m]));
+    expect(rows[2]!.trim().split(/ +/).slice(3).map(Number)).toEqual(MODE_NAMES.map((m) => DEFAULTS.browser.warmup[m]));
+  });
+
+  it("--precision and --max-time: a percentage or off, a duration in ms, s, m or h; --runs sets every mode's", () => {
+    const at = (...args: string[]) => parseBenchArgs(args).settings;
+    expect(at().precision).toBe(DEFAULTS.default.precision);
+    expect(at("--quick").maxTimeMs).toBe(DEFAULTS.quick.maxTimeMs);
+    expect(at("--precision", "5").precision).toBe(5);
+    expect(at("--precision", "2.5%").precision).toBe(2.5);
+    expect(at("--precision", "off").precision).toBeUndefined();
+    expect(at("--max-time", "2m").maxTimeMs).toBe(120_000);
+    expect(at("--max-time", "90s").maxTimeMs).toBe(90_000);
+    expect(at("--max-time", "500ms").maxTimeMs).toBe(500);
+    expect(at("--max-time", "45").maxTimeMs).toBe(45_000);
+    expect(Object.values(at("--runs", "4").runs)).toEqual(MODE_NAMES.map(() => 4));
+  });
+
+  it("--client chromium and firefox give exactly the page's defaults; browser is Chromium's other name", () => {
+    for (const name of ["chromium", "firefox"]) expect(parseBenchArgs(["--client", name]).settings).toEqual(defaultSettings("browser", defaultCodecNames(BUILT_IN)));
+    expect(parseBenchArgs(["--client", "browser"]).client).toBe("chromium");
+    expect(parseBenchArgs(["--client", "firefox"]).client).toBe("firefox");
+  });
+
+  it("runs the calibration codecs only when asked: --calibrate adds them, with json and raw", () => {
+    expect(parseBenchArgs([]).settings.codecs).not.toContain("cal-spin");
+    expect(parseBenchArgs(["--codecs", "all"]).settings.codecs).toEqual(benchCodecNames(BUILT_IN));
+    // Groups expand in place, each codec once: a family, the defaults, and single codecs beside them.
+    expect(parseBenchArgs(["--codecs", "zero-copy,json,capnp"]).settings.codecs).toEqual(["flatbuffers", "capnp", "json"]);
+    expect(parseBenchArgs(["--codecs", "text,schemaless"]).settings.codecs).toEqual(["json", "json-bytes", "msgpack", "msgpackr", "msgpackr-records", "cbor", "bson"]);
+    expect(parseBenchArgs(["--codecs", "default,bson"]).settings.codecs).toEqual([...defaultCodecNames(BUILT_IN), "bson"]);
+    expect(parseBenchArgs(["--codecs", "custom-binary", "--calibrate"]).settings.codecs).toEqual(["custom-binary", "json", "cal-json", "cal-spin", "raw"]);
+    expect(parseBenchArgs(["--codecs", "cal-spin"]).settings.codecs).toEqual(["cal-spin"]);
+    expect(parseBenchArgs(["--no-pin"]).noPin).toBe(true);
+    expect(parseBenchArgs([]).noPin).toBe(false);
+  });
+
+  it("plain bench gives the default profile, and --quick the quick one", () => {
+    expect(parseBenchArgs([]).settings).toEqual(defaultSettings("default", defaultCodecNames(BUILT_IN)));
+    expect(parseBenchArgs(["--quick"]).settings).toEqual(defaultSettings("quick", defaultCodecNames(BUILT_IN)));
+  });
+});
