@@ -4,9 +4,6 @@
  * renamed into place, so a reader never sees half a file.
  */
 
-import { calibrationLines, labFieldLines } from "../report/field-table.ts";
-import { patternLines, routeSection } from "../report/patterns-table.ts";
-import { fidelityLines } from "../report/fidelity-table.ts";
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
@@ -14,7 +11,7 @@ import { csvHeader, csvRows, toCsv } from "../report/csv.ts";
 import { toJson } from "../report/results-json.ts";
 import { reportHtml } from "../report/html.ts";
 import { sourcedCases } from "../report/sources.ts";
-import { verdictLines } from "../report/verdict.ts";
+import { runSummary } from "../report/summary.ts";
 import { decodeHistogram, percentileSpectrum } from "../../client/harness/histogram.ts";
 import { calibrationChecks } from "../../client/harness/field.ts";
 import { caseRatios } from "../../client/harness/ratios.ts";
@@ -131,7 +128,7 @@ export function writeResults(results: BenchResults, outDir: string): WrittenFile
   writeAtomic(files.json, json);
   writeAtomic(files.latestCsv, csv);
   writeAtomic(files.latestJson, json);
-  const html = reportHtml(sourcedCases(results), chartJsSource(), { subtitle: `Run of ${results.timestamp}; ${describeRun(results)}`, verdict: verdictLines(results.cases), fidelity: fidelityLines(results), labField: [...labFieldLines(results), ...calibrationLines(results), ...patternLines(results.cases), ...routeSection(results.cases)] });
+  const html = reportHtml(sourcedCases(results), chartJsSource(), { subtitle: `Run of ${results.timestamp}; ${describeRun(results)}`, summary: runSummary(results) });
   writeAtomic(files.report, html);
   writeAtomic(files.latestReport, html);
   files.hgrm = writeSpectra(results, path.join(outDir, `${stamp}-hgrm`));

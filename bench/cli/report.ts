@@ -13,11 +13,9 @@ import { chartJsSource, writeAtomic } from "./output.ts";
 import { reportHtml } from "../report/html.ts";
 import { compareRuns, comparisonHtml, comparisonLines, runLabels, slowerCases, type CaseComparison } from "../report/compare.ts";
 import { isK6Output, k6Results } from "../report/k6-rows.ts";
-import { hasRounds, resultsFromFile } from "../report/results-file.ts";
-import { calibrationLines, labFieldLines } from "../report/field-table.ts";
-import { patternLines, routeSection } from "../report/patterns-table.ts";
+import { resultsFromFile } from "../report/results-file.ts";
+import { runSummary, type RunSummary } from "../report/summary.ts";
 import { sourcedCases, type SourcedCase } from "../report/sources.ts";
-import { verdictLines } from "../report/verdict.ts";
 import type { BenchResults } from "../../client/harness/results.ts";
 import { ReportError } from "../report/report-errors.ts";
 
@@ -81,10 +79,9 @@ function main(argv: string[]): number {
     return 2;
   }
   let runs: Run[];
-  let verdict: string[];
-  let labField: string[];
+  let summary: RunSummary | undefined;
   try {
-    ({ runs, verdict, labField } = readRuns(files));
+    ({ runs, summary } = readRuns(files));
   } catch (e) {
     process.stderr.write(`report: ${(e as Error).message}\n`);
     return 2;
@@ -107,7 +104,7 @@ function main(argv: string[]): number {
       files.length > 1
         ? "No verdict for several files side by side: build the report of one run's JSON for its verdict."
         : "No verdict: it pairs each codec's rounds with json's, which a CSV does not hold; build the report from the run's JSON.";
-    writeAtomic(out, reportHtml(rows, chartJsSource(), { subtitle: `From ${files.map((f) => path.basename(f)).join(", ")}.`, verdict, noVerdict, comparison, labField }));
+    writeAtomic(out, reportHtml(rows, chartJsSource(), { subtitle: `From ${files.map((f) => path.basename(f)).join(", ")}.`, ...(summary ? { summary } : {}), noVerdict, comparison }));
   } catch (e) {
     process.stderr.write(`report: --out ${out}: cannot write there (${(e as { code?: string }).code ?? (e as Error).message}); name a file in a directory you can write to\n`);
     return 2;
@@ -162,11 +159,10 @@ interface Run {
  * together are one run, their samples merged (several k6 processes, one
  * test). k6's counts and checks are printed per codec and payload.
  */
-function readRuns(files: readonly string[]): { runs: Run[]; verdict: string[]; labField: string[] } {
+function readRuns(files: readonly string[]): { runs: Run[]; summary?: RunSummary } {
   const runs: Run[] = [];
   const k6: { text: string; file: string }[] = [];
-  let verdict: string[] = [];
-  let labField: string[] = [];
+  let summary: RunSummary | undefined;
   for (const file of files) {
     try {
       const text = readFileSync(file, "utf8");
@@ -176,11 +172,8 @@ function readRuns(files: readonly string[]): { runs: Run[]; verdict: string[]; l
       }
       const results = resultsFromFile(text);
       runs.push({ results, rows: sourcedCases(results), file: path.basename(file) });
-      // The verdict and the lab-and-field lines of one run, from its rounds (a JSON file's).
-      if (files.length === 1 && hasRounds(results)) {
-        verdict = verdictLines(results.cases);
-        labField = [...labFieldLines(results), ...calibrationLines(results), ...patternLines(results.cases), ...routeSection(results.cases)];
-      }
+      // One run's summary: its verdict and the sections that pair rounds need a JSON file's.
+      if (files.length === 1) summary = runSummary(results);
     } catch (e) {
       throw new ReportError(e instanceof ReportError ? e.code : "NOT_RESULTS", `${file}: ${(e as Error).message}`);
     }
@@ -197,7 +190,7 @@ function readRuns(files: readonly string[]): { runs: Run[]; verdict: string[]; l
       );
     });
   }
-  return { runs, verdict, labField };
+  return { runs, ...(summary ? { summary } : {}) };
 }
 
 /** A case's source in a report of several runs: the run's label, with the case's own runtime first when the run holds several. */

@@ -23,18 +23,15 @@ import { chartSpecs, errorBarsPlugin } from "../report/charts.ts";
 import { withPercentileTicks } from "../report/latency-charts.ts";
 import { toCsv } from "../report/csv.ts";
 import { formatNs } from "../report/format.ts";
-import { hasRounds, resultsFromFile } from "../report/results-file.ts";
+import { resultsFromFile } from "../report/results-file.ts";
 import { sourcedCases, type SourcedCase } from "../report/sources.ts";
-import { verdictLines } from "../report/verdict.ts";
+import { runSummary, summaryLines } from "../report/summary.ts";
 import { isBuiltIn, PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import { defaultCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/contract.ts";
 import { BUILT_IN, type CodecCatalog } from "../../protocols/registry.ts";
 import { stringifyLine } from "../../client/child-protocol.ts";
 import { PAGE_MODES, ratesText, settingsFromQuery } from "../../client/page/query.ts";
 import { fetchInfo, runSuite, type SuiteOutcome } from "../../client/page/suite.ts";
-import { calibrationLines, labFieldLines } from "../report/field-table.ts";
-import { patternLines, routeSection } from "../report/patterns-table.ts";
-import { fidelityLines } from "../report/fidelity-table.ts";
 import { importCodecModules } from "../../client/harness/codec-modules.ts";
 import { catalogFor, makePlan } from "../../client/harness/plan.ts";
 import { ClientError } from "../../client/client-errors.ts";
@@ -68,7 +65,7 @@ Chart.register(errorBarsPlugin);
 let lastResults: BenchResults | undefined;
 let loadedRows: SourcedCase[] = [];
 /** The verdict of a loaded results JSON, shown while the page has no run of its own. */
-let loadedVerdict: string[] = [];
+let loadedVerdict: readonly string[] = [];
 let charts: Chart[] = [];
 let stopRequested = false;
 
@@ -167,7 +164,7 @@ function drawCharts(): void {
 /** The verdict of this page's run, else of a loaded JSON file. */
 function drawVerdict(): void {
   // What each codec did to the user's own messages comes first: it says which codecs were timed.
-  const lines = lastResults ? [...fidelityLines(lastResults), ...(lastResults.fidelity ? [""] : []), ...verdictLines(lastResults.cases), ...labFieldLines(lastResults), ...patternLines(lastResults.cases), ...routeSection(lastResults.cases)] : loadedVerdict;
+  const lines = lastResults ? summaryLines(runSummary(lastResults)) : loadedVerdict;
   $("verdict").textContent = lines.join("\n");
   $("verdict").hidden = lines.length === 0;
 }
@@ -252,7 +249,7 @@ async function load(file: File): Promise<void> {
     const loaded = resultsFromFile(text);
     loadedRows = sourcedCases(loaded).map((r) => ({ ...r, source: `${r.source}, ${file.name}` }));
     // The verdict pairs rounds: a JSON file's, not a CSV's.
-    loadedVerdict = hasRounds(loaded) ? [...verdictLines(loaded.cases), ...labFieldLines(loaded), ...calibrationLines(loaded), ...patternLines(loaded.cases), ...routeSection(loaded.cases)] : [];
+    loadedVerdict = summaryLines(runSummary(loaded));
     drawCharts();
     drawTable();
     drawVerdict();

@@ -9,21 +9,22 @@ import { vsJsonText } from "./cells.ts";
 import { chartSpecs, errorBarsPlugin } from "./charts.ts";
 import { withPercentileTicks } from "./latency-charts.ts";
 import { codecLabel, count, formatNs } from "./format.ts";
+import { summaryLines, type RunSummary } from "./summary.ts";
 
 /** What the report says above its charts. */
 export interface ReportText {
   /** One line: which run or files. */
   subtitle: string;
-  /** The verdict (bench/report/verdict.ts), or nothing when it cannot be computed (a CSV has no rounds to pair). */
-  verdict: string[];
+  /**
+   * The run's summary (summary.ts): its verdict and fidelity above the charts, the rest after the
+   * table. Absent for several runs, which have no one verdict; its verdict is empty for a CSV,
+   * which has no rounds to pair.
+   */
+  summary?: RunSummary;
   /** Why there is no verdict, when there is none. */
   noVerdict?: string;
   /** Two runs compared (bench/report/compare.ts, comparisonHtml), shown after the table. */
   comparison?: string;
-  /** What each codec did to the user's own messages (fidelity-table.ts), as the terminal shows it. */
-  fidelity?: string[];
-  /** Lab and field side by side, and the calibration (field-table.ts), as the terminal shows them. */
-  labField?: string[];
 }
 
 /** JSON safe inside <script>: no "</script>", no "<!--". */
@@ -71,15 +72,16 @@ export function reportHtml(rows: readonly SourcedCase[], chartJsSource: string, 
       );
     })
     .join("\n");
+  const verdictLines = text.summary?.verdict ?? [];
   const verdict =
-    text.verdict.length > 0
-      ? `<section class="verdict"><pre>${escapeHtml(text.verdict.join("\n"))}</pre></section>`
+    verdictLines.length > 0
+      ? `<section class="verdict"><pre>${escapeHtml(verdictLines.join("\n"))}</pre></section>`
       : text.noVerdict
         ? `<p class="note">${escapeHtml(text.noVerdict)}</p>`
         : "";
-  const block = (lines: string[] | undefined): string => (lines && lines.length > 0 ? `<section class="verdict"><pre>${escapeHtml(lines.join("\n").trim())}</pre></section>` : "");
-  const fidelity = block(text.fidelity);
-  const labField = block(text.labField);
+  const block = (lines: readonly string[]): string => (lines.length > 0 ? `<section class="verdict"><pre>${escapeHtml(lines.join("\n").trim())}</pre></section>` : "");
+  const fidelity = block(text.summary?.fidelity ?? []);
+  const labField = block(text.summary ? summaryLines(text.summary, ["labField", "calibration", "patterns", "route"]) : []);
   const sources = sourceLines(rows)
     .map((l) => `<li>${escapeHtml(l)}</li>`)
     .join("\n");

@@ -22,12 +22,16 @@ const COLUMNS = [
   { title: "vs json", width: 12 },
 ] as const;
 
-/** Read-one and validated per payload of the first client's codec-mode cases, fastest read-one first; nothing when no case has them. */
+/** The clients of `cases` in the order they first appear, each with a label for a block's title when there are several (one client: none). */
+function byClient(cases: readonly CaseResult[]): { cases: CaseResult[]; label: string }[] {
+  const clients = [...new Set(cases.map((c) => c.client))];
+  return clients.map((client) => ({ cases: cases.filter((c) => c.client === client), label: clients.length > 1 ? `, ${client} client` : "" }));
+}
+
+/** Read-one and validated per payload of every client's codec-mode cases, fastest read-one first; nothing when no case has them. */
 export function patternLines(cases: readonly CaseResult[]): string[] {
   const all = cases.filter((c) => c.mode === "codec" && c.verified && c.readOne !== undefined);
-  // One client's: the table's block of each, or a report's first.
-  const withKey = all.filter((c) => c.client === all[0]?.client);
-  if (withKey.length === 0) return [];
+  if (all.length === 0) return [];
   const lines = [
     "",
     "== what an app does with a message: per message, median of the rounds; vs json: json's same work",
@@ -36,23 +40,25 @@ export function patternLines(cases: readonly CaseResult[]): string[] {
     "   decode (a full decode). validated: a decode and the checks a server needs to trust it; adds:",
     "   validator (the whole message against its schema), ranges (what the schema's types leave out)",
   ];
-  for (const payload of orderPayloads(withKey.map((c) => c.payload))) {
-    if (!isBuiltIn(payload)) continue;
-    const of = withKey.filter((c) => c.payload === payload).sort((a, b) => a.readOne!.median - b.readOne!.median);
-    lines.push("", `${payload} (${ROUTING_KEYS[payload]})`);
-    const header = COLUMNS.map((col, i) => pad(col.title, col.width, i > 0)).join("  ");
-    lines.push(header, "-".repeat([...header].length));
-    for (const c of of) {
-      const cells = [
-        codecLabel(c),
-        c.keyAccess ?? "decode",
-        formatNs(c.readOne!.median),
-        c.codec === "json" ? "1.00" : ratioText(c.ratios?.readOneVsJson),
-        c.addedChecks ?? "-",
-        c.validated ? formatNs(c.validated.median) : "-",
-        c.codec === "json" && c.validated ? "1.00" : ratioText(c.ratios?.validatedVsJson),
-      ];
-      lines.push(cells.map((t, i) => pad(t, COLUMNS[i]!.width, i > 0)).join("  "));
+  for (const { cases: withKey, label } of byClient(all)) {
+    for (const payload of orderPayloads(withKey.map((c) => c.payload))) {
+      if (!isBuiltIn(payload)) continue;
+      const of = withKey.filter((c) => c.payload === payload).sort((a, b) => a.readOne!.median - b.readOne!.median);
+      lines.push("", `${payload} (${ROUTING_KEYS[payload]})${label}`);
+      const header = COLUMNS.map((col, i) => pad(col.title, col.width, i > 0)).join("  ");
+      lines.push(header, "-".repeat([...header].length));
+      for (const c of of) {
+        const cells = [
+          codecLabel(c),
+          c.keyAccess ?? "decode",
+          formatNs(c.readOne!.median),
+          c.codec === "json" ? "1.00" : ratioText(c.ratios?.readOneVsJson),
+          c.addedChecks ?? "-",
+          c.validated ? formatNs(c.validated.median) : "-",
+          c.codec === "json" && c.validated ? "1.00" : ratioText(c.ratios?.validatedVsJson),
+        ];
+        lines.push(cells.map((t, i) => pad(t, COLUMNS[i]!.width, i > 0)).join("  "));
+      }
     }
   }
   return lines;
@@ -93,27 +99,35 @@ function routeDeliveries(cases: readonly CaseResult[]): string {
 }
 
 /**
- * Route mode's cases per payload, least server CPU forwarding first, each block with its
- * deliveries; the first client's (a report may hold several). Nothing when no case routed.
+ * Route mode's cases per payload and client, least server CPU forwarding first, each block with
+ * its deliveries. Nothing when no case routed.
  */
-export function routeLines(cases: readonly CaseResult[], wide = false): string[] {
+function routeLines(cases: readonly CaseResult[], wide = false): string[] {
   const all = cases.filter((c) => c.mode === "route" && c.route !== undefined);
-  const routed = all.filter((c) => c.client === all[0]?.client);
-  if (routed.length === 0) return [];
   const columns = ROUTE_COLUMNS.filter((col) => wide || col.wide !== true);
   const lines: string[] = [];
-  for (const payload of orderPayloads(routed.map((c) => c.payload))) {
-    const of = routed.filter((c) => c.payload === payload).sort((a, b) => a.route!.forward.cpuNs.median - b.route!.forward.cpuNs.median);
-    const header = columns.map((col, i) => pad(col.title, col.width, i > 0)).join("  ");
-    lines.push("", payload, header, "-".repeat([...header].length));
-    for (const c of of) lines.push(columns.map((col, i) => pad(col.cell(c), col.width, i > 0)).join("  "));
-    lines.push(routeDeliveries(of));
+  for (const { cases: routed, label } of byClient(all)) {
+    for (const payload of orderPayloads(routed.map((c) => c.payload))) {
+      const of = routed.filter((c) => c.payload === payload).sort((a, b) => a.route!.forward.cpuNs.median - b.route!.forward.cpuNs.median);
+      const header = columns.map((col, i) => pad(col.title, col.width, i > 0)).join("  ");
+      lines.push("", `${payload}${label}`, header, "-".repeat([...header].length));
+      for (const c of of) lines.push(columns.map((col, i) => pad(col.cell(c), col.width, i > 0)).join("  "));
+      lines.push(routeDeliveries(of));
+    }
   }
   return lines;
 }
 
-/** routeLines under a title, for the page and report.html (the CLI's table has its own header). */
-export function routeSection(cases: readonly CaseResult[]): string[] {
-  const lines = routeLines(cases);
-  return lines.length === 0 ? [] : ["", "== route mode: the server's CPU per routed message forwarding the bytes (cpu fwd) and recoding (cpu rec), each vs json's", ...lines];
+/** Route mode's section (summary.ts): its title, what its columns hold, and routeLines; `wide`: the columns --wide adds. The terminal puts the run's settings under the title. */
+export function routeSection(cases: readonly CaseResult[], wide = false): string[] {
+  const lines = routeLines(cases, wide);
+  if (lines.length === 0) return [];
+  return [
+    "",
+    "== route mode: the server as a router, each message published to the room its key names",
+    "   per routed message, medians of the slices: cpu fwd: the server's CPU forwarding the bytes (the",
+    '   key read as "reads" says); cpu rec: decoding and encoding again; rec/f: the one over the other;',
+    "   --wide adds the server's time reading the key, decoding, encoding and publishing, and misses",
+    ...lines,
+  ];
 }

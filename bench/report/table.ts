@@ -8,14 +8,11 @@
 import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
 import type { Mode } from "../../client/harness/settings.ts";
 import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
-import { calibrationLines, labFieldLines } from "./field-table.ts";
-import { fidelityLines } from "./fidelity-table.ts";
-import { patternLines, routeLines } from "./patterns-table.ts";
+import { runSummary } from "./summary.ts";
 import { codecLabel, count, formatNs, mebibytes, pad, percent, PRECISION_MARK, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { roundToRoundNoise } from "../../client/harness/pairing.ts";
 import { codecModeRatios, widestRatioInterval } from "../../client/harness/ratios.ts";
 import { KNEE_RULE, knees } from "../../client/harness/knee.ts";
-import { verdictLines } from "./verdict.ts";
 import { accountLines } from "./account-lines.ts";
 
 // The columns, one set per mode, and the order each mode's rows are listed in.
@@ -201,7 +198,7 @@ const MODE_VIEWS = [
   {
     mode: "route",
     title: "route mode: the server as a router, each message published to the room its key names",
-    // Its blocks are routeLines' (patterns-table.ts), as the page and report.html show them.
+    // Its block is the summary's route section (summary.ts), as the page and report.html show it, under the same title.
     columns: [],
     order: (a: CaseResult, b: CaseResult) => a.total.mean - b.total.mean,
   },
@@ -308,10 +305,7 @@ function routeModeLine(c: CaseResult, s: BenchResults["settings"]): string {
   const r = c.route;
   return (
     `   ${s.iterations.route.toLocaleString("en-US")} messages per run in ${c.rounds > 0 ? Math.round(c.rounds / Math.max(1, c.runs)) : "?"} slices, each routed both ways; ` +
-    `${r?.publishers ?? "?"} routers, ${r?.members ?? "?"} members${r?.validate ? "; every message validated on the way in (--validate)" : ""}\n` +
-    `   per routed message, medians of the slices: cpu fwd: the server's CPU forwarding the bytes (the\n` +
-    `   key read as "reads" says); cpu rec: decoding and encoding again; rec/f: the one over the other;\n` +
-    `   --wide adds the server's time reading the key, decoding, encoding and publishing, and misses`
+    `${r?.publishers ?? "?"} routers, ${r?.members ?? "?"} members${r?.validate ? "; every message validated on the way in (--validate)" : ""}`
   );
 }
 
@@ -368,17 +362,23 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
   lines.push(`${s.fixed ? "The article's identical messages" : "Varied messages"}, ${runsText(s, [...new Set(results.cases.map((c) => c.mode))])} through them per case.`);
   lines.push(`"vs json" / "vs raw": ratio to that codec, paired round by round (median of the per-round`);
   lines.push(`ratios; below 6 rounds, their geometric mean), ± its 95% interval; ≈: the interval holds 1.`);
-  lines.push(...fidelityLines(results));
+  const summary = runSummary(results, { wide });
+  lines.push(...summary.fidelity);
   for (const view of MODE_VIEWS) {
     const ofMode = results.cases.filter((c) => c.mode === view.mode);
     if (ofMode.length === 0) continue;
+    if (view.mode === "route") {
+      // The summary's route section, with the run's settings under its title.
+      const [blank = "", title = `== ${view.title}`, ...body] = summary.route;
+      const first = ofMode[0]!;
+      lines.push(blank, title, routeModeLine(first, s) + `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}${s.pinning ? `; ${s.pinning}` : ""}`, ...body);
+      continue;
+    }
     for (const client of [...new Set(ofMode.map((c) => c.client))]) {
       const first = ofMode.find((c) => c.client === client)!;
       lines.push("");
       lines.push(`== ${view.title}`);
-      if (view.mode === "route") {
-        lines.push(routeModeLine(first, s) + `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}${s.pinning ? `; ${s.pinning}` : ""}`);
-      } else lines.push(
+      lines.push(
         (view.mode === "codec" ? codecModeLine(ofMode, s.iterations.codec, s.forks ?? 1) : socketModeLine(ofMode, s, view.mode)) +
           (view.mode === "fanout"
             ? ` published, ${first.socket?.clients ?? 1} subscriber(s)${wide ? ' ("clients" column: slowest..fastest subscriber)' : ""}`
@@ -398,8 +398,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
               ? "\n   --deflate was offered but not negotiated: nothing was compressed"
               : ""),
       );
-      if (view.mode === "route") lines.push(...routeLines(ofMode.filter((c) => c.client === client), wide));
-      for (const payload of view.mode === "route" ? [] : orderPayloads(ofMode.map((c) => c.payload))) {
+      for (const payload of orderPayloads(ofMode.map((c) => c.payload))) {
         const ofPayload = ofMode.filter((c) => c.client === client && c.payload === payload);
         // Latency mode: a block per rate; the other modes have none.
         for (const rate of [...new Set(ofPayload.map((c) => c.socket?.targetRate))].sort((a, b) => (a ?? 0) - (b ?? 0))) {
@@ -411,10 +410,11 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
         }
       }
       if (view.mode === "latency") lines.push(...kneeLines(ofMode.filter((c) => c.client === client)));
-      if (view.mode === "codec") lines.push(...patternLines(ofMode.filter((c) => c.client === client)), ...compressionLines(ofMode.filter((c) => c.client === client), wide));
+      if (view.mode === "codec") lines.push(...compressionLines(ofMode.filter((c) => c.client === client), wide));
     }
+    if (view.mode === "codec") lines.push(...summary.patterns);
   }
-  lines.push(...labFieldLines(results), ...calibrationLines(results));
+  lines.push(...summary.labField, ...summary.calibration);
   if (results.cases.some((c) => codecModeRatios(c).some((r) => r.wide))) {
     lines.push("");
     lines.push(`${PRECISION_MARK}: its interval is still wider than the ±${s.precision ?? "?"}% asked (--precision); the time allowed ran out first (--max-time).`);
@@ -449,8 +449,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
     );
   }
   lines.push(...accountLines(results.account));
-  const verdict = verdictLines(results.cases);
-  if (verdict.length > 0) lines.push("", ...verdict);
+  if (summary.verdict.length > 0) lines.push("", ...summary.verdict);
   // Prose wraps at the terminal's width (table rows are laid out to fit it); --wide wraps nothing.
   const physical = lines.flatMap((l) => l.split("\n"));
   return (wide ? physical : physical.flatMap((l) => wrapLine(l))).join("\n");

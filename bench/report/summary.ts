@@ -1,0 +1,49 @@
+/**
+ * A run's summary: the sections every output prints beside its tables, built
+ * here once from the results, so the terminal (table.ts), report.html (the
+ * CLI's and `bun run report`'s) and the page say the same things. Each
+ * output places them its own way; none leaves one out.
+ *
+ * The verdict pairs codecs round by round (are two codecs apart?), so it
+ * needs a run's rounds: a results file read from a CSV has none, and gets
+ * every section but the verdict (they read the ratios the CSV keeps).
+ */
+
+import type { BenchResults } from "../../client/harness/results.ts";
+import { fidelityLines } from "./fidelity-table.ts";
+import { verdictLines } from "./verdict.ts";
+import { calibrationLines, labFieldLines } from "./field-table.ts";
+import { patternLines, routeSection } from "./patterns-table.ts";
+import { hasRounds } from "./results-file.ts";
+
+/** The sections, in the order the page and report.html print them. */
+export const SUMMARY_SECTIONS = ["fidelity", "verdict", "labField", "calibration", "patterns", "route"] as const;
+
+export type SummarySection = (typeof SUMMARY_SECTIONS)[number];
+
+/**
+ * Each section's lines (empty when a run has nothing to say there):
+ * - fidelity: what each codec did to the user's own messages (fidelity-table.ts);
+ * - verdict: the answer, a few lines (verdict.ts);
+ * - labField, calibration: codec mode's figure beside the server's, and the known costs the
+ *   server's figure found (field-table.ts);
+ * - patterns: read-one and validated in codec mode; route: route mode's server CPU (patterns-table.ts).
+ */
+export type RunSummary = Readonly<Record<SummarySection, readonly string[]>>;
+
+/** `wide`: the columns --wide adds to the terminal's tables (route mode's). */
+export function runSummary(results: BenchResults, options: { wide?: boolean } = {}): RunSummary {
+  return {
+    fidelity: fidelityLines(results),
+    verdict: hasRounds(results) ? verdictLines(results.cases) : [],
+    labField: labFieldLines(results),
+    calibration: calibrationLines(results),
+    patterns: patternLines(results.cases),
+    route: routeSection(results.cases, options.wide === true),
+  };
+}
+
+/** The sections named, in that order, as lines; a blank line after the fidelity section (the others open with their own). */
+export function summaryLines(summary: RunSummary, sections: readonly SummarySection[] = SUMMARY_SECTIONS): string[] {
+  return sections.flatMap((name) => (name === "fidelity" && summary.fidelity.length > 0 ? [...summary.fidelity, ""] : summary[name]));
+}
