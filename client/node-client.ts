@@ -11,7 +11,8 @@ import WebSocket from "ws";
 import { calibrateClock, performanceClock } from "./harness/clock.ts";
 import { loadPlan, type PlanSpec } from "./harness/plan.ts";
 import { serveAsChild } from "./child-protocol.ts";
-import { processCpuMs, requestServerGc, type WebSocketClass } from "./socket/client-connection.ts";
+import { processCpuMs, type WebSocketClass } from "./socket/client-connection.ts";
+import { socketModeContext } from "./socket/mode-context.ts";
 import { runSocketModes } from "./socket/modes.ts";
 
 /** What the bench sends: the run's plan, the server, and the library versions it found. */
@@ -24,27 +25,22 @@ export interface NodeClientJob {
   servers?: string[];
   /** false: no slice marks (a run whose frames are counted); SocketModeContext.sliceFigures. */
   sliceFigures?: boolean;
+  /** The server is a cluster: its processes' own URLs and what joins them (fanout and route place their connections on them, and read every process's CPU). */
+  cluster?: { urls: readonly string[]; backplane?: string };
 }
 
 serveAsChild<NodeClientJob>("Node client", async (job, side) => {
   const plan = await side.ledger.timeAsync("start", () => loadPlan(job.plan));
-  return runSocketModes(plan.settings, {
-    server: job.server,
-    clock: performanceClock,
-    calibration: calibrateClock(performanceClock),
-    WebSocket: WebSocket as unknown as WebSocketClass,
-    client: "node",
-    clientLibrary: `ws ${job.wsVersion} on Node ${process.version}`,
-    libraryVersion: (name) => job.libraryVersions[name] ?? "",
+  const client = { kind: "node" as const, library: `ws ${job.wsVersion} on Node ${process.version}`, WebSocket: WebSocket as unknown as WebSocketClass, cpuMs: processCpuMs };
+  const target = { server: job.server, ...(job.servers ? { servers: job.servers } : {}), ...(job.cluster ? { cluster: job.cluster } : {}) };
+  const hooks = {
+    libraryVersion: (name: string) => job.libraryVersions[name] ?? "",
     gc: (globalThis as { gc?: () => void }).gc,
-    serverGc: requestServerGc,
-    servers: job.servers,
-    cpuMs: processCpuMs,
-    sliceFigures: job.sliceFigures,
     onProgress: side.progress,
     onCaseDone: side.caseDone,
     shouldStop: side.shouldStop,
     ledger: side.ledger,
-    catalog: plan.catalog,
-  });
+  };
+  const sliceFigures = job.sliceFigures !== undefined ? { sliceFigures: job.sliceFigures } : {};
+  return runSocketModes(plan.settings, socketModeContext(client, target, { catalog: plan.catalog, calibration: calibrateClock(performanceClock), hooks, ...sliceFigures }));
 });

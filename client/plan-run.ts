@@ -3,9 +3,8 @@
  * end: the Bun CLI, `--client node` (the socket modes in a Node process),
  * and the page in a browser (which `--client browser` drives). In order:
  * codec mode, what compression makes of its messages (where the front end
- * measures it), the WebSocket modes, then the results assembled: lossy
- * codecs flagged, every case's ratios to json and raw worked out (once, for
- * every report to read), knees found, the run's settings recorded.
+ * measures it), the WebSocket modes, then the results assembled
+ * (assemble-results.ts).
  *
  * What differs between front ends is only where each step runs, given as
  * a `RunFront`: codec mode in this process or in processes of the bench's
@@ -18,14 +17,12 @@
 import { runCodecMode, type CodecModeResult } from "./harness/codec-mode.ts";
 import { CodecModeSpans } from "./harness/codec-mode-spans.ts";
 import type { ClockCalibration, Clock } from "./harness/clock.ts";
-import { flagLossy } from "./harness/exclusions.ts";
-import { kneeField } from "./harness/knee.ts";
-import { withRatios } from "./harness/ratios.ts";
 import type { Plan } from "./harness/plan.ts";
 import type { RunHooks } from "./harness/progress.ts";
 import type { BenchResults, CaseResult, Environment, RunSettings, StretchTiming } from "./harness/results.ts";
 import type { ClientKind } from "./harness/settings.ts";
-import { inPhaseAsync, selfPeakRssBytes } from "./harness/time-account.ts";
+import { inPhaseAsync } from "./harness/time-account.ts";
+import { assembleResults, runAccount } from "./assemble-results.ts";
 import { socketModesOf, type SocketModeResult } from "./socket/modes.ts";
 import { warmedKey } from "./socket/mode-context.ts";
 
@@ -184,33 +181,21 @@ export class PlanRun {
    * handed back yet, such as the live CSV's or a codec-mode process's).
    */
   results(more: readonly CaseResult[] = [], interrupted = this.stopped()): BenchResults {
-    const key = (c: CaseResult): string => `${c.mode}|${c.client}|${c.codec}|${c.payload}|${c.socket?.targetRate ?? ""}`;
-    const have = new Set(this.cases.map(key));
-    const cases = [...this.cases];
-    // Codec mode's finished cases while its spans still run in this process.
-    for (const c of [...more, ...(this.spansHere?.held().cases ?? [])]) {
-      if (have.has(key(c))) continue;
-      have.add(key(c));
-      cases.push(c);
-    }
-    flagLossy(cases, this.plan.fidelity);
     const { front } = this;
     const elapsedMs = front.clock.now() - this.started;
-    const account = front.hooks.ledger?.account(elapsedMs);
-    const peak = front.processName !== undefined ? selfPeakRssBytes() : undefined;
-    if (account && peak !== undefined) account.peaks.unshift({ process: front.processName!, peakRssBytes: peak });
-    return {
+    return assembleResults({
+      plan: this.plan,
+      // Codec mode's finished cases while its spans still run in this process, after those held.
+      cases: [...this.cases, ...more, ...(this.spansHere?.held().cases ?? [])],
+      settings: this.settings,
+      order: this.order,
       timestamp: front.timestamp,
-      settings: { ...this.settings, interrupted },
       environment: front.environment,
       ...(front.environments ? { environments: front.environments } : {}),
-      order: this.order,
-      ...withRatios(cases, this.plan.settings.precision),
       elapsedMs,
-      ...(account ? { account } : {}),
+      account: runAccount(front.hooks.ledger, elapsedMs, front.processName),
       ...(front.timings ? { timings: front.timings() } : {}),
-      ...kneeField(cases),
-      ...(this.plan.fidelity.length > 0 ? { fidelity: [...this.plan.fidelity] } : {}),
-    };
+      interrupted,
+    });
   }
 }

@@ -12,7 +12,9 @@ import { isNativeAccelerationEnabled } from "msgpackr";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { PlanRun, type SocketModesOutcome } from "../../client/plan-run.ts";
-import { processCpuMs, requestServerGc, type WebSocketClass } from "../../client/socket/client-connection.ts";
+import { assembleResults, runAccount } from "../../client/assemble-results.ts";
+import { processCpuMs, type WebSocketClass } from "../../client/socket/client-connection.ts";
+import { socketModeContext, type SocketTarget } from "../../client/socket/mode-context.ts";
 import { runSocketModes, socketModesOf, type SocketModeResult } from "../../client/socket/modes.ts";
 import { ClientWorkers } from "../../client/socket/workers.ts";
 import { calibrateClock, performanceClock, type ClockCalibration } from "../../client/harness/clock.ts";
@@ -116,6 +118,11 @@ async function meterWire(server: string, cases: CaseResult[], client: "bun" | "n
   }
 }
 
+/** A cluster's processes, and what joins them, as a socket client's target names them. */
+function clusterTarget(cluster: SocketModesOutcome["cluster"]): Pick<SocketTarget, "cluster"> {
+  return cluster ? { cluster: { urls: [...cluster.urls], backplane: cluster.backplane ? "redis" : "" } } : {};
+}
+
 /** The WebSocket modes with the Bun client (in this process) or the Node client (a process of its own). */
 async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration: ClockCalibration, hooks: RunHooks, warmedInProcess: ReadonlyMap<string, number>): Promise<SocketModesOutcome> {
   return useServer(options, async (server) => {
@@ -129,31 +136,21 @@ async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration:
     const spec = planSpec(plan);
     if (options.client === "node") {
       const versions = libraryVersions(plan.catalog);
-      const result = await runNodeClient({ plan: spec, server: server.url, servers: server.urls, wsVersion: libraryVersion("ws"), libraryVersions: versions }, hooks.onProgress ?? (() => {}), stopOrGone, hooks.onCaseDone, hooks.ledger);
+      const result = await runNodeClient({ plan: spec, server: server.url, servers: server.urls, ...clusterTarget(server.cluster), wsVersion: libraryVersion("ws"), libraryVersions: versions }, hooks.onProgress ?? (() => {}), stopOrGone, hooks.onCaseDone, hooks.ledger);
       if (settings.deflate && !stopOrGone()) {
         await inPhaseAsync(hooks.ledger, "compression", () => meterWire(server.url, result.cases, "node", (url) => runNodeClient({ plan: wireRunPlan(spec), server: url, wsVersion: libraryVersion("ws"), libraryVersions: versions, sliceFigures: false }, () => {}, stopOrGone)));
       }
       return outcome(result);
     }
     const workers = settings.clients > 1 ? new ClientWorkers(Math.min(settings.clients, availableParallelism())) : undefined;
-    const context = {
-      server: server.url,
-      clock: performanceClock,
-      calibration,
-      WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
-      client: "bun" as const,
-      clientLibrary: `bun WebSocket ${Bun.version}`,
-      catalog: plan.catalog,
-      serverGc: requestServerGc,
-      servers: server.urls,
-      ...(server.cluster ? { cluster: server.cluster.urls, backplane: server.cluster.backplane ? "redis" : "" } : {}),
-      cpuMs: processCpuMs,
-      shouldStop: stopOrGone,
-    };
+    const client = { kind: "bun" as const, library: `bun WebSocket ${Bun.version}`, WebSocket: globalThis.WebSocket as unknown as WebSocketClass, cpuMs: processCpuMs };
+    const target = { server: server.url, servers: server.urls, ...clusterTarget(server.cluster) };
     // The Bun client shares this process, and what codec mode compiled here, with codec mode (one fork).
-    const result = await runSocketModes(settings, { ...hooks, ...context, workers, warmedInProcess }).finally(() => workers?.terminate());
+    const context = socketModeContext(client, target, { catalog: plan.catalog, calibration, hooks: { ...hooks, shouldStop: stopOrGone }, ...(workers ? { workers } : {}), warmedInProcess });
+    const result = await runSocketModes(settings, context).finally(() => workers?.terminate());
     if (settings.deflate && !stopOrGone()) {
-      await inPhaseAsync(hooks.ledger, "compression", () => meterWire(server.url, result.cases, "bun", (url) => runSocketModes(wireRunPlan(spec).settings, { ...context, server: url, servers: [url], sliceFigures: false })));
+      const counted = (url: string): Promise<SocketModeResult> => runSocketModes(wireRunPlan(spec).settings, socketModeContext(client, { ...target, server: url, servers: [url] }, { catalog: plan.catalog, calibration, hooks: { shouldStop: stopOrGone }, sliceFigures: false }));
+      await inPhaseAsync(hooks.ledger, "compression", () => meterWire(server.url, result.cases, "bun", counted));
     }
     return outcome(result);
     // Kept connections take turns with --forks server processes; several clients run on fresh connections to one.
@@ -275,19 +272,22 @@ async function runBrowserBench(browser: BrowserName, plan: Plan, options: BenchO
   const timestamp = new Date().toISOString();
   // Each case the page finishes, as it finishes it: in the live CSV, and what a second Ctrl-C writes.
   const live = new LiveCsv(options.out, { timestamp, settings: { ...plan.settings, minBatchNs: NaN, client: "browser" }, environment, order: {}, elapsedMs: 0 }, ledger);
-  // The same assembly as every run's (client/plan-run.ts), for what the page has not handed back as results.
-  const held = new PlanRun(plan, {
-    client: "browser",
-    timestamp,
-    environment,
-    clock: performanceClock,
-    calibration,
-    hooks: { shouldStop: () => control.stopRequested, ledger },
-    timings: () => estimate.timings(),
-    startedMs,
-    processName: "bench",
-    socketModes: () => Promise.reject(new CliError("PAGE", "the page runs the socket modes")),
-  });
+  // The same assembly as every run's (client/assemble-results.ts), for what the page has not handed back as results.
+  const held = (interrupted: boolean): BenchResults => {
+    const elapsedMs = performanceClock.now() - startedMs;
+    return assembleResults({
+      plan,
+      cases: live.finished,
+      settings: { ...plan.settings, minBatchNs: NaN, client: "browser" },
+      order: {},
+      timestamp,
+      environment,
+      elapsedMs,
+      account: runAccount(ledger, elapsedMs, "bench"),
+      timings: estimate.timings(),
+      interrupted,
+    });
+  };
   let failures = 0;
   const fail = (line: string): void => {
     progress.finish();
@@ -298,7 +298,7 @@ async function runBrowserBench(browser: BrowserName, plan: Plan, options: BenchO
   let serverLabel: string | undefined;
   control.quit = (why) => {
     progress.finish();
-    const results = held.results(live.finished, true);
+    const results = held(true);
     printAndWrite({ ...results, settings: { ...results.settings, server: serverLabel } }, options, streams, failures);
     streams.stderr.write(`bench: quit by ${why}; the ${results.cases.length} case(s) the page finished are in the files above\n`);
   };
@@ -322,7 +322,7 @@ async function runBrowserBench(browser: BrowserName, plan: Plan, options: BenchO
   progress.finish();
   for (const line of page?.failures ?? []) fail(`in the page: ${line}`);
   // The page assembled its results with the same orchestrator; the bench adds its own machine and timings.
-  const assembled = held.results(live.finished);
+  const assembled = held(control.stopRequested);
   const results: BenchResults = page
     ? { ...page.results, settings: { ...page.results.settings, server: serverLabel }, environment, environments: { browser: page.results.environment }, elapsedMs: assembled.elapsedMs, timings: estimate.timings(), ...(assembled.account ? { account: assembled.account } : {}) }
     : { ...assembled, settings: { ...assembled.settings, server: serverLabel } };

@@ -15,7 +15,8 @@ import type { BenchResults, CaseResult, Environment } from "../harness/results.t
 import { TimeLedger } from "../harness/time-account.ts";
 import { INFO_PATH } from "../../protocols/contract.ts";
 import { PlanRun } from "../plan-run.ts";
-import { requestServerGc, type WebSocketClass } from "../socket/client-connection.ts";
+import type { WebSocketClass } from "../socket/client-connection.ts";
+import { socketModeContext } from "../socket/mode-context.ts";
 import { runSocketModes } from "../socket/modes.ts";
 
 interface ServerInfo {
@@ -90,21 +91,11 @@ export async function runSuite(plan: Plan, onProgress: (p: Progress) => void, sh
     clock: performanceClock,
     calibration,
     hooks,
-    socketModes: async (p, h, warmedInProcess) => ({
-      result: await runSocketModes(p.settings, {
-        ...h,
-        warmedInProcess,
-        server: location.origin,
-        clock: performanceClock,
-        calibration,
-        WebSocket: WebSocket as unknown as WebSocketClass,
-        client: "browser",
-        clientLibrary: navigator.userAgent,
-        catalog: p.catalog,
-        serverGc: requestServerGc,
-      }),
-      server: location.origin,
-    }),
+    socketModes: async (p, h, warmedInProcess) => {
+      const client = { kind: "browser" as const, library: navigator.userAgent, WebSocket: WebSocket as unknown as WebSocketClass };
+      const context = socketModeContext(client, { server: location.origin }, { catalog: p.catalog, calibration, hooks: h, warmedInProcess });
+      return { result: await runSocketModes(p.settings, context), server: location.origin };
+    },
     onFailure: (line) => failures.push(line),
   });
   const results = await run.run();

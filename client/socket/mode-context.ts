@@ -6,7 +6,7 @@
  */
 
 import type { CodecCatalog } from "../../protocols/registry.ts";
-import type { Clock, ClockCalibration } from "../harness/clock.ts";
+import { performanceClock, type Clock, type ClockCalibration } from "../harness/clock.ts";
 import type { RunHooks } from "../harness/progress.ts";
 import type { ServerSliceFigures, SliceLatency } from "../harness/socket-results.ts";
 import { percentileSorted } from "../harness/statistics.ts";
@@ -15,7 +15,7 @@ import type { Message, PayloadName } from "../../protocols/messages.ts";
 import type { SocketCase, SocketCaseFigures, SocketCaseOptions } from "./socket-case.ts";
 import type { RouteRun } from "./route.ts";
 import type { RouteWaySlice } from "../harness/results.ts";
-import type { WebSocketClass } from "./client-connection.ts";
+import { requestServerGc, type WebSocketClass } from "./client-connection.ts";
 import type { ClientWorkers } from "./workers.ts";
 
 /** What the socket modes need besides the settings. */
@@ -48,6 +48,57 @@ export interface SocketModeContext extends RunHooks {
    * runs): the client's own warm-up makes only what they leave short (rounds.ts).
    */
   warmedInProcess?: ReadonlyMap<string, number>;
+}
+
+/** Where a client's connections go: the server, the processes its rounds take turns with, a cluster's own processes and what joins them. */
+export interface SocketTarget {
+  server: string;
+  servers?: readonly string[];
+  cluster?: { urls: readonly string[]; backplane?: string };
+}
+
+/** What differs between the clients that run the socket modes (Bun, the Node client, a browser): the WebSocket and what it is. */
+export interface SocketClient {
+  kind: ClientKind;
+  library: string;
+  WebSocket: WebSocketClass;
+  /** This process's CPU time, ms, where the runtime tells it (not in a browser). */
+  cpuMs?: () => number;
+}
+
+/** The run's side of a socket-mode context: its catalogue, clock calibration and hooks, and what the client brings besides. */
+export interface SocketRun {
+  catalog: CodecCatalog;
+  calibration: ClockCalibration;
+  hooks: RunHooks;
+  workers?: ClientWorkers;
+  warmedInProcess?: ReadonlyMap<string, number>;
+  sliceFigures?: boolean;
+}
+
+/**
+ * The one way a front end makes its socket modes' context (the Bun CLI, the Node client, the
+ * page): the clock every client times with, the server's collection before each run, and a
+ * cluster's processes where the server is one (fanout and route place their connections on them).
+ */
+export function socketModeContext(client: SocketClient, target: SocketTarget, run: SocketRun): SocketModeContext {
+  return {
+    ...run.hooks,
+    server: target.server,
+    ...(target.servers ? { servers: target.servers } : {}),
+    ...(target.cluster ? { cluster: target.cluster.urls, backplane: target.cluster.backplane ?? "" } : {}),
+    clock: performanceClock,
+    calibration: run.calibration,
+    WebSocket: client.WebSocket,
+    client: client.kind,
+    clientLibrary: client.library,
+    catalog: run.catalog,
+    serverGc: requestServerGc,
+    ...(client.cpuMs ? { cpuMs: client.cpuMs } : {}),
+    ...(run.workers ? { workers: run.workers } : {}),
+    ...(run.warmedInProcess ? { warmedInProcess: run.warmedInProcess } : {}),
+    ...(run.sliceFigures !== undefined ? { sliceFigures: run.sliceFigures } : {}),
+  };
 }
 
 /** The key of `warmedInProcess`: one codec on one payload. */
