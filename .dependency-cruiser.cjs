@@ -1,6 +1,6 @@
 /**
  * The layers of this project, each folder used only by the ones above it
- * (README, "Layout"):
+ * (docs/development.md, "Layout"):
  *
  *   custom-binary <- protocols <- server, client (side by side) <- bench, server.ts
  *
@@ -33,7 +33,7 @@ module.exports = {
     },
     {
       name: "protocols-below-server-and-client",
-      comment: "protocols/ (the codecs, their catalogue and the wire contract) is used by the server, the clients and the bench, never the other way.",
+      comment: "protocols/ (the codecs, their catalog and the wire contract) is used by the server, the clients and the bench, never the other way.",
       severity: "error",
       from: { path: "^protocols/" },
       to: { path: "^(server|client|bench)/|^server\\.ts$" },

@@ -153,7 +153,7 @@ function serverInfo(o: ServerOptions, catalog: CodecCatalog, modules: readonly C
 
 export async function startServer(options: Partial<ServerOptions> = {}, cluster = clusterProcess(process.env)): Promise<BenchServer> {
   const o: ServerOptions = { ...SERVER_DEFAULTS, ...options };
-  // The server's own catalogue: the built-in codecs, the user's modules, protobuf with the user's type.
+  // The server's own catalog: the built-in codecs, the user's modules, protobuf with the user's type.
   const files = o.codecModules ?? [];
   const moduleCodecs = await importCodecModules(files);
   const modules = files.map((file, i) => ({ file, name: moduleCodecs[i]!.name }));

@@ -1,32 +1,32 @@
 /**
- * A run's results from what it finished: every front end's last step, and
+ * A benchmark's results from what it finished: every front end's last step, and
  * what a front end writes when it must stop early. A plain function of its
  * parts, so a front end that did not run the steps itself (the bench
  * driving the page, which runs them in the browser) assembles the same
  * results without an orchestrator: lossy codecs flagged, every case's
  * ratios to json and raw worked out (once, for every report to read),
- * knees found, the run's settings and machine recorded.
+ * knees found, the benchmark's settings and machine recorded.
  */
 
 import { flagLossy } from "./harness/exclusions.ts";
 import { kneeField } from "./harness/knee.ts";
 import { withRatios } from "./harness/ratios.ts";
 import type { Plan } from "./harness/plan.ts";
-import type { BenchResults, CaseResult, Environment, RunSettings, StretchTiming } from "./harness/results.ts";
-import { selfPeakRssBytes, type RunAccount, type TimeLedger } from "./harness/time-account.ts";
+import type { BenchResults, CaseResult, Environment, BenchmarkSettings, StretchTiming } from "./harness/results.ts";
+import { selfPeakRssBytes, type TimeAccount, type TimeLedger } from "./harness/time-account.ts";
 
 export interface ResultsParts {
   plan: Plan;
   /** Every case finished, in the order they finished; a case given twice (mode, client, codec, payload, rate) counts once, the first. */
   cases: readonly CaseResult[];
-  settings: RunSettings;
+  settings: BenchmarkSettings;
   /** order[mode][payloadIndex][round]: the codecs of each round in the order they ran. */
   order: BenchResults["order"];
   timestamp: string;
   environment: Environment;
   environments?: BenchResults["environments"];
   elapsedMs: number;
-  account?: RunAccount;
+  account?: TimeAccount;
   timings?: Record<string, StretchTiming>;
   /** The run ended before its plan did (a stop, a quit). */
   interrupted: boolean;
@@ -52,8 +52,8 @@ export function assembleResults(p: ResultsParts): BenchResults {
   };
 }
 
-/** Where a run's wall time went, from its ledger, with this process's peak memory first when it has a name ("bench"). */
-export function runAccount(ledger: TimeLedger | undefined, elapsedMs: number, processName?: string): RunAccount | undefined {
+/** Where a benchmark's wall time went, from its ledger, with this process's peak memory first when it has a name ("bench"). */
+export function timeAccountOf(ledger: TimeLedger | undefined, elapsedMs: number, processName?: string): TimeAccount | undefined {
   const account = ledger?.account(elapsedMs);
   const peak = processName !== undefined ? selfPeakRssBytes() : undefined;
   if (account && peak !== undefined) account.peaks.unshift({ process: processName!, peakRssBytes: peak });

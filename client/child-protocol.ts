@@ -23,7 +23,7 @@
 
 import type { Progress } from "./harness/progress.ts";
 import type { CaseResult } from "./harness/results.ts";
-import { selfPeakRssBytes, TimeLedger, type RunAccount } from "./harness/time-account.ts";
+import { selfPeakRssBytes, TimeLedger, type TimeAccount } from "./harness/time-account.ts";
 
 const NON_FINITE = "$nonFinite";
 
@@ -39,7 +39,7 @@ export function parseLine(line: string): unknown {
 }
 
 /** One line a child sends. */
-export type ChildLine = { type: "progress"; event: Progress } | { type: "case"; case: CaseResult } | { type: "result"; result: unknown; account?: RunAccount } | { type: "error"; message: string };
+export type ChildLine = { type: "progress"; event: Progress } | { type: "case"; case: CaseResult } | { type: "result"; result: unknown; account?: TimeAccount } | { type: "error"; message: string };
 
 /** What the child's work gets besides its job: where progress and finished cases go, and whether to stop. */
 export interface ChildSide {

@@ -8,7 +8,7 @@
  * - STALLED: nothing arrived for the stall timeout.
  * - CLOSED: the server or the network closed the connection mid-case.
  * - PROTOCOL: the server answered outside the socket contract (no slice figures, an unknown subscriber).
- * - UNKNOWN_CODEC: the plan's catalogue has no codec of that name.
+ * - UNKNOWN_CODEC: the plan's catalog has no codec of that name.
  * - WORKER: a client worker thread failed.
  * - FORM: the page's form asks for nothing to run.
  * - FINISHED: a reply loop already ended (not a failure of the case: later events are ignored).

@@ -21,8 +21,8 @@ export interface NodeClientJob {
   server: string;
   wsVersion: string;
   libraryVersions: Record<string, string>;
-  /** Server processes the rounds take turns with, `server` first (SocketModeContext.servers). */
-  servers?: string[];
+  /** Server forks the rounds take turns with, `server` first (SocketModeContext.serverForks). */
+  serverForks?: string[];
   /** false: no slice marks (a run whose frames are counted); SocketModeContext.sliceFigures. */
   sliceFigures?: boolean;
   /** The server is a cluster: its processes' own URLs and what joins them (fanout and route place their connections on them, and read every process's CPU). */
@@ -32,7 +32,7 @@ export interface NodeClientJob {
 serveAsChild<NodeClientJob>("Node client", async (job, side) => {
   const plan = await side.ledger.timeAsync("start", () => loadPlan(job.plan));
   const client = { kind: "node" as const, library: `ws ${job.wsVersion} on Node ${process.version}`, WebSocket: WebSocket as unknown as WebSocketClass, cpuMs: processCpuMs };
-  const target = { server: job.server, ...(job.servers ? { servers: job.servers } : {}), ...(job.cluster ? { cluster: job.cluster } : {}) };
+  const target = { server: job.server, ...(job.serverForks ? { serverForks: job.serverForks } : {}), ...(job.cluster ? { cluster: job.cluster } : {}) };
   const hooks = {
     libraryVersion: (name: string) => job.libraryVersions[name] ?? "",
     gc: (globalThis as { gc?: () => void }).gc,

@@ -1,6 +1,6 @@
 /**
  * The calibration codecs (`--calibrate`), which prove a way of measuring
- * before its figures are trusted (METHODOLOGY 18). All are JSON over text
+ * before its figures are trusted (docs/lab-and-field.md). All are JSON over text
  * frames, as `json`:
  *
  * - `cal-json` is JSON under another name: it costs what JSON costs, so a

@@ -1,5 +1,5 @@
 /**
- * How the codecs and their catalogue fail (custom-binary's own decode
+ * How the codecs and their catalog fail (custom-binary's own decode
  * errors are in custom-binary/errors.ts). Each failure is a CodecError with
  * a stable `code`; its message is one line a user can act on.
  *
@@ -7,7 +7,7 @@
  *   layout for a user's messages; protobuf no message type without --proto).
  * - BAD_PROTO: the user's .proto does not parse.
  * - NO_MESSAGE_TYPE: the user's .proto has no message type of the name given.
- * - NAME_TAKEN: a codec's name is taken already in the catalogue.
+ * - NAME_TAKEN: a codec's name is taken already in the catalog.
  * - INVALID_MESSAGE: a decoded message is not a well-formed message of its
  *   payload (the validated pattern, validation.ts): a field of the wrong
  *   type, missing, unexpected or out of its range.

@@ -92,7 +92,7 @@ export const MAX_PAYLOAD_BYTES = 1024 * 1024;
  */
 export const RAW_CODEC_NAME = "raw";
 
-/** Codec names a socket accepts: every codec of the catalogue, plus `raw`. */
+/** Codec names a socket accepts: every codec of the catalog, plus `raw`. */
 export function socketCodecNames(catalog: CodecCatalog): string[] {
   return [...catalog.names, RAW_CODEC_NAME];
 }
@@ -102,7 +102,7 @@ export function benchCodecNames(catalog: CodecCatalog): string[] {
   return socketCodecNames(catalog).filter((name) => !CALIBRATION_CODEC_NAMES.includes(name));
 }
 
-/** The codecs a run takes without --codecs: the catalogue's defaults, and raw. */
+/** The codecs a run takes without --codecs: the catalog's defaults, and raw. */
 export function defaultCodecNames(catalog: CodecCatalog): string[] {
   return [...catalog.defaults, RAW_CODEC_NAME];
 }

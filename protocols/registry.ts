@@ -1,10 +1,10 @@
 /**
- * Every codec the benchmark knows, as one immutable catalogue: the built-in
+ * Every codec the benchmark knows, as one immutable catalog: the built-in
  * ones, the calibration codecs (which run only with --calibrate), then any a
  * user brings as a codec module (docs/codecs.md), in the order tables list
- * them. A run builds its catalogue once, in its plan (client/harness/plan.ts),
+ * them. A run builds its catalog once, in its plan (client/harness/plan.ts),
  * and hands it to whatever needs a codec by name; nothing adds to a
- * catalogue afterwards.
+ * catalog afterwards.
  *
  * Adding a built-in codec: its file in protocols/, and one line in
  * BUILT_IN_CODECS below.
@@ -82,7 +82,7 @@ export class CodecCatalog {
    * The built-in codecs, then `extra` (a user's codec modules); with
    * `userProto`, the protobuf codec also carries the user's payloads. Throws
    * when an extra codec takes a name already used (`reserved`: names the
-   * catalogue does not hold but a socket accepts, such as raw).
+   * catalog does not hold but a socket accepts, such as raw).
    */
   static of(extra: readonly Codec[] = [], userProto?: UserProtoType, reserved: readonly string[] = []): CodecCatalog {
     const codecs = userProto ? BUILT_IN_CODECS.map((c) => (c === protobufCodec ? protobufCodecFor(userProto) : c)) : [...BUILT_IN_CODECS];
@@ -104,7 +104,7 @@ export class CodecCatalog {
   }
 }
 
-/** The built-in catalogue: what a run without codec modules or --proto uses. */
+/** The built-in catalog: what a run without codec modules or --proto uses. */
 export const BUILT_IN = CodecCatalog.of();
 
 /**

@@ -29,7 +29,7 @@ export interface SocketServerContext {
   info: string;
   /** Payloads a socket may name: the built-ins, and the user's own (--messages). Default: the built-ins. */
   payloads?: readonly string[];
-  /** The codecs a socket may name (with raw): the server's plan's catalogue. */
+  /** The codecs a socket may name (with raw): the server's plan's catalog. */
   codecs: CodecCatalog;
   /** Origins allowed besides the server's own page (--allow-origin). */
   allowOrigins: readonly string[];

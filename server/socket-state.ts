@@ -74,7 +74,7 @@ const PASS_THROUGH: PayloadCodec = {
   encode: (message) => message as unknown as Encoded,
 };
 
-/** A connection's state at upgrade; `codec` must be raw or one of the catalogue's. */
+/** A connection's state at upgrade; `codec` must be raw or one of the catalog's. */
 export function newConnection(r: ConnectionRequest, codecs: CodecCatalog, timerOverheadNs: number, now: () => number, compress = false, stolen?: StolenTime): Connection {
   return {
     role: r.role,

@@ -3,7 +3,7 @@
  * the files. Bad options: one line on stderr, exit code 2.
  */
 
-import { EXIT_INTERRUPTED, runBench, type RunControl } from "./run.ts";
+import { EXIT_INTERRUPTED, runBenchmark, type StopControl } from "./run-benchmark.ts";
 import { SettingError } from "../../client/harness/harness-errors.ts";
 import { helpText } from "./help.ts";
 import { benchOptions, readBenchFlags } from "./options.ts";
@@ -26,7 +26,7 @@ try {
     // Ctrl-C: finish the current round (codec mode) or case, write what finished, print the summary, exit 130.
     // Twice: write what finished so far and exit now. `bun run` passes the terminal's Ctrl-C on to this process,
     // which has it from the terminal too: a second SIGINT within half a second is the same keypress.
-    const control: RunControl = { stopRequested: false };
+    const control: StopControl = { stopRequested: false };
     let firstAt = 0;
     const quit = (code: number, why: string): void => {
       control.quit?.(why);
@@ -40,7 +40,7 @@ try {
       process.stderr.write("\nbench: stopping after the current round or case (Ctrl-C again to quit at once)\n");
     });
     process.on("SIGTERM", () => quit(EXIT_TERMINATED, "SIGTERM"));
-    process.exitCode = await runBench(options, { stdout: process.stdout, stderr: process.stderr }, control, 0);
+    process.exitCode = await runBenchmark(options, { stdout: process.stdout, stderr: process.stderr }, control, 0);
   }
 } catch (e) {
   if (!(e instanceof SettingError)) throw e;

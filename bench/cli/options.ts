@@ -20,7 +20,7 @@ import { parseK6Flags, type K6Load } from "./k6-export.ts";
 export interface BenchOptions {
   /** What to measure: one settings object, as the page and every client take it. */
   settings: Settings;
-  /** The codecs of the --codec-module files, in order (the plan puts them in its catalogue). */
+  /** The codecs of the --codec-module files, in order (the plan puts them in its catalog). */
   moduleCodecs: Codec[];
   client: ClientChoice;
   /** A running server to use instead of spawning one (http(s):// or ws(s)://). */
@@ -202,7 +202,7 @@ export function parseBenchArgs(argv: readonly string[], modules: readonly CodecM
   return benchOptions(readBenchFlags(argv), modules);
 }
 
-/** Resolves flags into options: defaults filled in, every value checked against the catalogue the codec modules make. */
+/** Resolves flags into options: defaults filled in, every value checked against the catalog the codec modules make. */
 export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): BenchOptions {
   const quick = v.quick === true;
   const out = v.out ?? DEFAULT_OUT;

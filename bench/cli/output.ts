@@ -1,5 +1,5 @@
 /**
- * Writes a run's files: <out>/<timestamp>.csv and .json, copies as
+ * Writes a benchmark's files: <out>/<timestamp>.csv and .json, copies as
  * latest.csv and latest.json, and report.html (charts, offline). Every file is written to a temporary name and
  * renamed into place, so a reader never sees half a file.
  */

@@ -44,7 +44,7 @@ export async function checkUrl(url: string): Promise<void> {
 /** A server to work against: its base URL, a label for the results, and how it ended if it did. */
 export interface UsedServer {
   url: string;
-  /** Every server process of the run, `url` first: the socket modes' rounds take turns with them (client/socket/rounds.ts). */
+  /** Every server process of the benchmark, `url` first: the socket modes' rounds take turns with them (client/socket/rounds.ts). */
   urls: string[];
   label: string;
   /** Where the bench and the server ran (processes/affinity.ts), or why they were not pinned. */
@@ -77,7 +77,7 @@ export async function useServer<T>(options: BenchOptions, work: (server: UsedSer
   const spawned: ServerProcess[] = [];
   let exit: string | undefined;
   let pinning: Pinning = { label: "", release: () => {} };
-  // --backplane redis: a redis-server of the run's own, stopped after the servers.
+  // --backplane redis: a redis-server of the benchmark's own, stopped after the servers.
   let redis: RedisProcess | undefined;
   let started = performance.now();
   try {

@@ -1,5 +1,5 @@
 /**
- * The CSV contract (version 4, in `csv_version`): one row per client x mode x codec x payload; a
+ * The CSV contract (version 5, in `csv_version`): one row per client x mode x codec x payload; a
  * header row; comma-separated; dot decimals; RFC 4180 quoting; UTF-8; ISO 8601 timestamps; units
  * in column names; no comment lines. The columns that answer the question come first (which
  * client, mode, payload and codec; its size; its time and ratio to JSON), then the spread, the
@@ -8,14 +8,15 @@
  * described in docs/results-columns.md. Within a version columns may be added, never removed or
  * renamed (version 3 moved latency mode's percentiles from rtt_* to latency_*; version 4 leads
  * with the median of the rounds and its interval, the figure every ratio and the verdict use, and
- * keeps the mean, collections included, under *_mean_ns); the report and the page read versions
- * 1 to 3 too (csv-read.ts).
+ * keeps the mean, collections included, under *_mean_ns; version 5 names the columns of the whole
+ * benchmark's time account account_*, where "run_" meant one run in run_total_ms and the whole
+ * benchmark in the rest); the report and the page read versions 1 to 4 too (csv-read.ts).
  */
 
 import type { Summary } from "../../client/harness/statistics.ts";
 import { ACCOUNT_PHASES, type AccountPhase } from "../../client/harness/time-account.ts";
 
-export const CSV_VERSION = 4;
+export const CSV_VERSION = 5;
 
 /**
  * The spread of a per-message figure over the rounds a row rests on, after its median and the
@@ -34,9 +35,9 @@ function spreadColumns(prefix: string): string[] {
   return SPREAD_FIELDS.map(([label]) => `${prefix}_${label}_ns`);
 }
 
-/** The run column of one phase of the run's account (run_timed_ms, ...). */
+/** The column of one phase of the benchmark's time account (account_timed_ms, ...). */
 export function accountColumn(phase: AccountPhase): string {
-  return `run_${phase}_ms`;
+  return `account_${phase}_ms`;
 }
 
 export const CSV_COLUMNS: readonly string[] = [
@@ -225,9 +226,9 @@ export const CSV_COLUMNS: readonly string[] = [
   "warmup",
   // When and on what.
   "timestamp",
-  "run_elapsed_ms",
+  "account_elapsed_ms",
   ...ACCOUNT_PHASES.map(accountColumn),
-  "run_peak_rss_bytes",
+  "account_peak_rss_bytes",
   "precision_pct",
   "runtime",
   "runtime_version",

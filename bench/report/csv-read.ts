@@ -67,21 +67,24 @@ type Cell = (column: string) => string | undefined;
 /** A row read: its case, and its cells for what the run as a whole takes from it. */
 type Row = { c: CaseResult; get: Cell };
 
-/** Columns version 2 renamed, under their new names, so files written before still read. */
-function version2Name(name: string): string {
+/** Columns versions 2 and 5 renamed, under their new names, so files written before still read. */
+function currentName(name: string): string {
   const round = /^(serialize|deserialize|total)_(median|min|max|stddev)_ns$/.exec(name);
   if (round) return `${round[1]}_round_${round[2]}_ns`;
+  // Version 5: the time account's columns, run_* before (run_total_ms stays one run's).
+  const account = /^run_((?:elapsed|timed|warmup|messages|verify|start|collections|compression|files|other)_ms|peak_rss_bytes)$/.exec(name);
+  if (account) return `account_${account[1]}`;
   return name === "total_ms" ? "run_total_ms" : name === "serialize_batch_msgs" ? "round_msgs" : name;
 }
 
 const num = (v: string | undefined): number => (v === undefined || v === "" ? NaN : Number(v));
 
-/** The run's account from its columns (the same on every row): absent in files from before them, or written while the run was going. */
+/** The benchmark's time account from its columns (the same on every row): absent in files from before them, or written while the benchmark was going. */
 function accountOf(get: (column: string) => string | undefined): Pick<BenchResults, "account"> {
   const phases = Object.fromEntries(ACCOUNT_PHASES.map((p) => [p, num(get(accountColumn(p)))])) as PhaseTimes;
-  const wallMs = num(get("run_elapsed_ms"));
+  const wallMs = num(get("account_elapsed_ms"));
   if (!Number.isFinite(wallMs) || ACCOUNT_PHASES.some((p) => !Number.isFinite(phases[p]))) return {};
-  const peak = num(get("run_peak_rss_bytes"));
+  const peak = num(get("account_peak_rss_bytes"));
   // The CSV keeps the largest process's peak only; the JSON names every process.
   return { account: { wallMs, phases, peaks: Number.isFinite(peak) ? [{ process: "largest process", peakRssBytes: peak }] : [] } };
 }
@@ -371,7 +374,7 @@ function calibrationOf(rows: readonly Row[]): CalibrationCheck[] {
 export function resultsFromCsv(text: string): BenchResults {
   const [header, ...body] = parseCsv(text);
   if (!header || !header.includes("codec") || !header.includes("mode")) throw new ReportError("NOT_RESULTS", "not a results CSV: no codec and mode columns");
-  const col = new Map(header.map((name, i) => [version2Name(name), i]));
+  const col = new Map(header.map((name, i) => [currentName(name), i]));
   const rows = body
     .filter((row) => row.length > 1)
     .map((row): Row => {
@@ -380,7 +383,7 @@ export function resultsFromCsv(text: string): BenchResults {
     });
   const cases = rows.map((r) => r.c);
   const first = rows[0]?.get ?? (() => undefined);
-  // The precision the run asked for: its codec-mode ratios still wider than it are marked again.
+  // The precision the benchmark asked for: its codec-mode ratios still wider than it are marked again.
   const precision = num(first("precision_pct"));
   if (Number.isFinite(precision)) markPrecision(cases, precision);
   const socket = rows.find((r) => r.c.mode !== "codec");
@@ -422,7 +425,7 @@ export function resultsFromCsv(text: string): BenchResults {
     ...(Object.keys(environments).length > 0 ? { environments } : {}),
     order: {},
     cases,
-    elapsedMs: num(rows[0]?.get("run_elapsed_ms")),
+    elapsedMs: num(rows[0]?.get("account_elapsed_ms")),
     ...accountOf(first),
     ...(knees.length > 0 ? { knees } : {}),
     ...(calibration.length > 0 ? { calibration } : {}),

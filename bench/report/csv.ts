@@ -38,11 +38,11 @@ function identityColumns(results: BenchResults, c: CaseResult): Row {
   return {
     timestamp: results.timestamp,
     // Known once the run has ended: empty in the rows written while it runs.
-    run_elapsed_ms: results.elapsedMs > 0 ? results.elapsedMs : undefined,
+    account_elapsed_ms: results.elapsedMs > 0 ? results.elapsedMs : undefined,
     // Where that time went: known once the run has ended, like it.
     ...Object.fromEntries(ACCOUNT_PHASES.map((p) => [accountColumn(p), results.account?.phases[p]])),
     precision_pct: results.settings.precision,
-    run_peak_rss_bytes: results.account && results.account.peaks.length > 0 ? Math.max(...results.account.peaks.map((p) => p.peakRssBytes)) : undefined,
+    account_peak_rss_bytes: results.account && results.account.peaks.length > 0 ? Math.max(...results.account.peaks.map((p) => p.peakRssBytes)) : undefined,
     runtime: env.runtime,
     runtime_version: env.runtimeVersion,
     client: c.client,

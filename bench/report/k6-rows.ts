@@ -65,7 +65,7 @@ function caseOf(c: K6Case): CaseResult {
     clientLibrary: c.version,
     mode: "latency",
     codec: c.codec,
-    // k6's output names the codec only: the rest is the built-in catalogue's.
+    // k6's output names the codec only: the rest is the built-in catalog's.
     standard: BUILT_IN.get(c.codec)?.standard ?? true,
     frame: frameOf(c.codec, BUILT_IN),
     library: BUILT_IN.get(c.codec)?.library ?? "",

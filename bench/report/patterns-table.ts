@@ -118,7 +118,7 @@ function routeLines(cases: readonly CaseResult[], wide = false): string[] {
   return lines;
 }
 
-/** Route mode's section (summary.ts): its title, what its columns hold, and routeLines; `wide`: the columns --wide adds. The terminal puts the run's settings under the title. */
+/** Route mode's section (summary.ts): its title, what its columns hold, and routeLines; `wide`: the columns --wide adds. The terminal puts the benchmark's settings under the title. */
 export function routeSection(cases: readonly CaseResult[], wide = false): string[] {
   const lines = routeLines(cases, wide);
   if (lines.length === 0) return [];

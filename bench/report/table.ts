@@ -368,7 +368,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
     const ofMode = results.cases.filter((c) => c.mode === view.mode);
     if (ofMode.length === 0) continue;
     if (view.mode === "route") {
-      // The summary's route section, with the run's settings under its title.
+      // The summary's route section, with the benchmark's settings under its title.
       const [blank = "", title = `== ${view.title}`, ...body] = summary.route;
       const first = ofMode[0]!;
       lines.push(blank, title, routeModeLine(first, s) + `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}${s.pinning ? `; ${s.pinning}` : ""}`, ...body);

@@ -17,7 +17,7 @@
 
 import type { PayloadName } from "../../protocols/messages.ts";
 import { codecModeUnits, type CodecModeResult, type CodecModeSpan } from "./codec-mode.ts";
-import type { Progress, RunHooks } from "./progress.ts";
+import type { Progress, BenchmarkHooks } from "./progress.ts";
 import { batchPercentiles } from "./codec-case.ts";
 import { widestInterval, withRatios } from "./ratios.ts";
 import { summarizeRuns, type CaseResult } from "./results.ts";
@@ -124,7 +124,7 @@ export interface SpanPlan {
   /** Codecs codec mode runs (for progress). */
   codecs: number;
   now: () => number;
-  hooks: RunHooks;
+  hooks: BenchmarkHooks;
 }
 
 /**

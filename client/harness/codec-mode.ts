@@ -28,7 +28,7 @@ import { isExcluded } from "./exclusions.ts";
 import { messagesFor } from "./generator.ts";
 import { createRng } from "./random.ts";
 import { compileLoop, SINK_SIZE } from "./loops.ts";
-import type { RunHooks } from "./progress.ts";
+import type { BenchmarkHooks } from "./progress.ts";
 import type { CaseResult } from "./results.ts";
 import { minBatchNs, readOneSlices, shuffled, sliceSize } from "./schedule.ts";
 import type { ClientKind, Settings } from "./settings.ts";
@@ -41,7 +41,7 @@ export interface CodecModeSpan {
 }
 
 /** What codec mode needs besides the settings. */
-export interface CodecModeContext extends RunHooks {
+export interface CodecModeContext extends BenchmarkHooks {
   /** The codecs to measure (usually the registry's, picked by `settings.codecs`). */
   codecs: readonly Codec[];
   clock: Clock;

@@ -3,7 +3,7 @@
  * module whose default export implements the Codec interface. A front end
  * imports them while it resolves its plan (client/harness/plan.ts), and
  * every process that measures imports them again as it loads the plan;
- * their codecs join the catalogue beside the built-in ones: the same
+ * their codecs join the catalog beside the built-in ones: the same
  * verification, every mode.
  */
 

@@ -9,12 +9,12 @@ import type { ClockCalibration } from "./clock.ts";
 import type { Environment } from "./results.ts";
 import { BUILT_IN, type CodecCatalog } from "../../protocols/registry.ts";
 
-/** The npm packages a run's results name with their versions: every codec's library in the catalogue, the Node client's ws, the page's chart.js. */
+/** The npm packages a benchmark's results name with their versions: every codec's library in the catalog, the Node client's ws, the page's chart.js. */
 function librariesOf(catalog: CodecCatalog = BUILT_IN): string[] {
   return [...new Set([...catalog.codecs.map((c) => c.library).filter((l) => l !== ""), "ws", "chart.js"])];
 }
 
-/** Each of the catalogue's libraries with its installed version. */
+/** Each of the catalog's libraries with its installed version. */
 export function libraryVersions(catalog: CodecCatalog = BUILT_IN): Record<string, string> {
   return Object.fromEntries(librariesOf(catalog).map((name) => [name, libraryVersion(name)]));
 }

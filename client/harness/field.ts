@@ -23,7 +23,7 @@ import type { ServerSliceFigures } from "./socket-results.ts";
 import { KNOWN_COST_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { baselineCase, compare, estimate, pairedDifference, type RoundFigure } from "./pairing.ts";
 
-/** Within this share of the known cost, a method recovers it (METHODOLOGY 18; the README quotes it). */
+/** Within this share of the known cost, a method recovers it (docs/lab-and-field.md, on the calibration). */
 export const CALIBRATION_TOLERANCE = 0.1;
 
 /** True when two ratios' intervals do not overlap: they disagree beyond what either run's noise explains. */

@@ -4,12 +4,12 @@
  * from its flags, the page from its form (with the user's files the server
  * serves). Codec mode's processes and the Node client receive its plain
  * part (`PlanSpec`) and rebuild the same plan with `loadPlan`; the client
- * worker threads and the server build the same catalogue (`catalogFor`)
+ * worker threads and the server build the same catalog (`catalogFor`)
  * from the same inputs: the settings' codec modules and the user's .proto
  * and messages.
  *
  * What it resolves:
- * - the codec catalogue: the built-in codecs, the user's codec modules, and
+ * - the codec catalog: the built-in codecs, the user's codec modules, and
  *   the protobuf codec made for the user's own message type (--proto);
  * - the user's payloads: what each codec does to them (the fidelity check)
  *   and which codec and payload pairs are left out, and why;
@@ -33,7 +33,7 @@ export interface Plan {
   readonly settings: Readonly<Settings>;
   /** Every codec the run may name. */
   readonly catalog: CodecCatalog;
-  /** The codecs codec mode runs: the catalogue's among the settings' codecs, in table order (raw is a socket mode's only). */
+  /** The codecs codec mode runs: the catalog's among the settings' codecs, in table order (raw is a socket mode's only). */
   readonly codecModeCodecs: readonly Codec[];
   /** What each codec does to the user's messages (empty without --messages). */
   readonly fidelity: readonly FidelityReport[];
@@ -55,7 +55,7 @@ export interface PlanSpec {
   fidelity: FidelityReport[];
 }
 
-/** The catalogue for `settings`, given the codecs of its codec modules (in their order); a name taken twice is a SettingError. */
+/** The catalog for `settings`, given the codecs of its codec modules (in their order); a name taken twice is a SettingError. */
 export function catalogFor(settings: Pick<Settings, "userProto" | "userMessages">, moduleCodecs: readonly Codec[]): CodecCatalog {
   const p = settings.userProto;
   const userProto = p ? { payloads: settings.userMessages.map((f) => f.name), text: p.text, typeName: p.type } : undefined;
@@ -102,7 +102,7 @@ function checkUserPayloads(settings: Settings, catalog: CodecCatalog): { fidelit
 
 /**
  * Resolves a plan from settings as a front end parsed them and the codecs
- * of the codec modules they name: the catalogue, the fidelity of every
+ * of the codec modules they name: the catalog, the fidelity of every
  * codec on the user's messages, the exclusions.
  */
 export function makePlan(settings: Settings, moduleCodecs: readonly Codec[] = [], forks = 1): Plan {
@@ -118,7 +118,7 @@ export function planSpec(plan: Plan): PlanSpec {
 
 /**
  * The same plan in another process: imports the codec modules the settings
- * name and rebuilds the catalogue; the exclusions and fidelity come as they
+ * name and rebuilds the catalog; the exclusions and fidelity come as they
  * were resolved.
  */
 export async function loadPlan(spec: PlanSpec): Promise<Plan> {

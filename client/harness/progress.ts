@@ -28,7 +28,7 @@ export interface Progress {
  * the clock, what it may call between runs, where progress and finished
  * cases go.
  */
-export interface RunHooks {
+export interface BenchmarkHooks {
   /** Full garbage collection between cases, where the runtime offers one. */
   gc?: () => void;
   /** Version of each codec's library, for the results. */
@@ -38,7 +38,7 @@ export interface RunHooks {
   shouldStop?: () => boolean;
   /** Called once per case as soon as it is finished (its last run, or its failure). */
   onCaseDone?: (c: CaseResult) => void;
-  /** Where the run's wall time goes (time-account.ts): each step counts its phases here. */
+  /** Where the benchmark's wall time goes (time-account.ts): each step counts its phases here. */
   ledger?: TimeLedger;
   /** This process's resident memory now, bytes, where the runtime tells it (codec mode collects when it runs high). */
   residentBytes?: () => number;

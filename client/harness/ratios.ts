@@ -1,6 +1,6 @@
 /**
- * The ratios every report shows, worked out once, when a run's results are
- * assembled (client/plan-run.ts, for every client, the page included):
+ * The ratios every report shows, worked out once, when a benchmark's results are
+ * assembled (client/benchmark.ts, for every client, the page included):
  * each case beside json's and raw's case of the same client, mode, payload
  * and rate, paired round by round (pairing.ts), in the lab and in the field
  * (field.ts), with the calibration's checks. The table, the verdict, the
@@ -39,7 +39,7 @@ export function caseRatios(c: CaseResult, cases: readonly CaseResult[]): CaseRat
 
 /**
  * The cases with their ratios (copies: the cases given are left as they are), and the
- * calibration's checks where the run has them. With the precision the run asked for (percent),
+ * calibration's checks where the benchmark has them. With the precision the benchmark asked for (percent),
  * each codec-mode ratio still wider than it is marked `wide`.
  */
 export function withRatios(cases: readonly CaseResult[], precision?: number): Pick<BenchResults, "cases" | "calibration"> {

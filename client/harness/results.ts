@@ -11,7 +11,7 @@ import type { FidelityReport } from "./fidelity.ts";
 import { summarize, type Summary } from "./statistics.ts";
 import type { ClusterSlice, ServerSliceFigures, SliceLatency, SocketFigures } from "./socket-results.ts";
 import type { ClientKind, Mode, Settings } from "./settings.ts";
-import type { RunAccount } from "./time-account.ts";
+import type { TimeAccount } from "./time-account.ts";
 
 /** What the numbers were measured on. Every results file carries it. */
 export interface Environment {
@@ -87,7 +87,7 @@ export interface SliceFigures {
   latency?: SliceLatency;
   /** Route mode: the run's figures for each way the server routed the same messages. */
   route?: Record<RouteWay, RouteWaySlice>;
-  /** fanout: the whole server side of the run, every process and the backplane. */
+  /** fanout: the whole server side of the benchmark, every process and the backplane. */
   cluster?: ClusterSlice;
 }
 
@@ -219,7 +219,7 @@ export interface Ratio {
 /** A ratio to a baseline, and whether its interval holds 1 (then neither is shown faster). */
 export interface Comparison extends Ratio {
   overlap: boolean;
-  /** Codec mode: its interval is still wider than the precision the run asked for (--precision): the time ran out first. */
+  /** Codec mode: its interval is still wider than the precision the benchmark asked for (--precision): the time ran out first. */
   wide?: boolean;
 }
 
@@ -311,7 +311,7 @@ export interface CompressionFigures {
 }
 
 /** The settings a run was made with, as every results file records them. */
-export interface RunSettings extends Settings {
+export interface BenchmarkSettings extends Settings {
   /** Smallest batch duration the harness aims for, ns. */
   minBatchNs: number;
   client: CaseClient;
@@ -330,9 +330,9 @@ export interface RunSettings extends Settings {
 }
 
 export interface BenchResults {
-  /** ISO 8601 start of the run. */
+  /** ISO 8601 start of the benchmark. */
   timestamp: string;
-  settings: RunSettings;
+  settings: BenchmarkSettings;
   environment: Environment;
   /** Where a client ran somewhere else (a browser), its own environment; rows of that client use it. */
   environments?: Partial<Record<CaseClient, Environment>>;
@@ -342,7 +342,7 @@ export interface BenchResults {
   /** Wall time of the whole benchmark, ms. */
   elapsedMs: number;
   /** Where that wall time went, and each process's peak memory (time-account.ts; absent in older files). */
-  account?: RunAccount;
+  account?: TimeAccount;
   /** Wall time per mode and payload ("codec small"), for the next run's time estimate. */
   timings?: Record<string, StretchTiming>;
   /** Latency mode at several rates: each codec's knee per payload and client (client/harness/knee.ts). */

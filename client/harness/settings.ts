@@ -148,7 +148,7 @@ const COMMON = {
  * mode in one run of short slices, and a warm-up in the server long enough
  * that the engine has finished compiling every codec (100,000 calls:
  * docs/performance-notes.md, "Figures behind the defaults"). `browser`: a browser's WebSocket moves only
- * thousands of messages per second (see the README), so the socket modes
+ * thousands of messages per second (docs/page.md), so the socket modes
  * send fewer messages and a run stays in minutes. `quick`: a first look,
  * codec mode and stream mode (the first look's two columns).
  * `codecs: []` means every codec (the registry's, plus raw).
@@ -156,7 +156,7 @@ const COMMON = {
 export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
   default: { ...COMMON, codecs: [], precision: 3, maxTimeMs: 30_000, runs: perMode(1, 1, 1, 3, 3, 3), iterations: perMode(100_000, 6_000, 100_000, 10_000, 2_000, 40_000), warmup: perMode(5_000, 100_000, 100_000, 1_000, 500, 4_000) },
   quick: { ...COMMON, modes: ["codec", "stream"], codecs: [], precision: 10, maxTimeMs: 4_000, runs: perMode(1, 1, 1, 2, 2, 2), iterations: perMode(10_000, 1_000, 12_000, 1_000, 1_000, 4_000), warmup: perMode(5_000, 1_000, 12_000, 100, 100, 400) },
-  // A page's WebSocket keeps 1,000 messages/s with sub-millisecond p50 in Chromium here, not 5,000 (README).
+  // A page's WebSocket keeps 1,000 messages/s with sub-millisecond p50 in Chromium here, not 5,000 (docs/page.md).
   browser: { ...COMMON, codecs: [], rates: [1_000], runs: perMode(3, 3, 3, 3, 3, 3), iterations: perMode(100_000, 1_000, 20_000, 0, 1_000, 4_000), warmup: perMode(20_000, 500, 10_000, 0, 200, 400) },
 };
 

@@ -1,5 +1,5 @@
 /**
- * Where a run's wall time went: the timed loops, and everything a run does
+ * Where a benchmark's wall time went: the timed loops, and everything a benchmark does
  * around them (warm-up, making and verifying messages, starting processes
  * and browsers, the collections the harness forces between runs,
  * compression, writing files). A benchmark that spends most of its time
@@ -11,7 +11,7 @@
  */
 
 /**
- * The phases of a run's wall time, in the order the account lists them: the timed loops and
+ * The phases of a benchmark's wall time, in the order the account lists them: the timed loops and
  * slices; untimed warm-up; making the messages and the frames the loops read; checking that they
  * round-trip; starting and stopping processes and browsers; the full collections the harness
  * forces between runs; what compression makes of the messages; writing result files; and
@@ -23,14 +23,14 @@ export type AccountPhase = (typeof ACCOUNT_PHASES)[number];
 /** Milliseconds per phase. */
 export type PhaseTimes = Record<AccountPhase, number>;
 
-/** A process of the run and the most memory it held (resident set), bytes. */
+/** A process of the benchmark and the most memory it held (resident set), bytes. */
 export interface ProcessPeak {
   process: string;
   peakRssBytes: number;
 }
 
 /** Where a run's (or one process's) wall time went, and each process's peak memory. */
-export interface RunAccount {
+export interface TimeAccount {
   wallMs: number;
   phases: PhaseTimes;
   peaks: ProcessPeak[];
@@ -109,7 +109,7 @@ export class TimeLedger {
    * ledger's rest), its peaks, and the time this process waited on it beyond the other's own
    * wall time (spawning it and its exit) as `start`.
    */
-  addProcess(account: RunAccount, waitedMs?: number): void {
+  addProcess(account: TimeAccount, waitedMs?: number): void {
     for (const phase of ACCOUNT_PHASES) if (phase !== "other") this.add(phase, account.phases[phase]);
     this.peaks.push(...account.peaks);
     if (waitedMs !== undefined) this.add("start", waitedMs - account.wallMs);
@@ -120,7 +120,7 @@ export class TimeLedger {
   }
 
   /** The account against `wallMs`: every phase, "other" being what none of them holds. */
-  account(wallMs: number): RunAccount {
+  account(wallMs: number): TimeAccount {
     const phases = { ...this.times };
     const named = ACCOUNT_PHASES.reduce((sum, p) => (p === "other" ? sum : sum + phases[p]), 0);
     phases.other = Math.max(0, wallMs - named);

@@ -64,7 +64,7 @@ export async function importCodecModuleFiles(files: readonly string[]): Promise<
     if (given === "") throw new SettingError("--codec-module needs a file");
     const file = path.resolve(given);
     const codec = await importCodecModule(file);
-    // The catalogue's own check of a name taken (built-in, raw, an earlier module), said with the file's name.
+    // The catalog's own check of a name taken (built-in, raw, an earlier module), said with the file's name.
     try {
       catalogFor({ userMessages: [] }, [...modules.map((m) => m.codec), codec]);
     } catch (e) {

@@ -1,6 +1,6 @@
 /**
  * A user's own Protobuf message type (`--proto FILE --proto-type NAME`) for
- * their messages: checked once where it is given; the plan's catalogue
+ * their messages: checked once where it is given; the plan's catalog
  * (client/harness/plan.ts) then carries a protobuf codec made for it.
  */
 

@@ -1,6 +1,6 @@
 /**
  * A whole benchmark run inside the browser: the plan carried out by the
- * same orchestrator as the CLI's (client/plan-run.ts), codec mode with
+ * same orchestrator as the CLI's (client/benchmark.ts), codec mode with
  * batches sized from the page's own clock, the WebSocket modes with the
  * same runner, against the server that served the page. Returns the same
  * results object the CLI builds, with client = "browser".
@@ -14,7 +14,7 @@ import type { Progress } from "../harness/progress.ts";
 import type { BenchResults, CaseResult, Environment } from "../harness/results.ts";
 import { TimeLedger } from "../harness/time-account.ts";
 import { INFO_PATH } from "../../protocols/contract.ts";
-import { PlanRun } from "../plan-run.ts";
+import { Benchmark } from "../benchmark.ts";
 import type { WebSocketClass } from "../socket/client-connection.ts";
 import { socketModeContext } from "../socket/mode-context.ts";
 import { runSocketModes } from "../socket/modes.ts";
@@ -73,7 +73,7 @@ export interface SuiteOutcome {
 }
 
 /**
- * Carries out a plan in the page (client/plan-run.ts): codec mode in the page's engine, the socket
+ * Carries out a plan in the page (client/benchmark.ts): codec mode in the page's engine, the socket
  * modes with its WebSocket, against the server that served it. `onCaseDone` hears each case as it
  * finishes, so a driver that must stop early keeps what finished.
  */
@@ -83,7 +83,7 @@ export async function runSuite(plan: Plan, onProgress: (p: Progress) => void, sh
   const info = await fetchInfo();
   const hooks = { libraryVersion: (name: string): string => info.libraries[name] ?? "", onProgress, shouldStop, ...(onCaseDone ? { onCaseDone } : {}), ledger: new TimeLedger() };
   const failures: string[] = [];
-  const run = new PlanRun(plan, {
+  const run = new Benchmark(plan, {
     client: "browser",
     clientLibrary: navigator.userAgent,
     timestamp,

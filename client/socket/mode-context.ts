@@ -7,7 +7,7 @@
 
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import { performanceClock, type Clock, type ClockCalibration } from "../harness/clock.ts";
-import type { RunHooks } from "../harness/progress.ts";
+import type { BenchmarkHooks } from "../harness/progress.ts";
 import type { ServerSliceFigures, SliceLatency } from "../harness/socket-results.ts";
 import { percentileSorted } from "../harness/statistics.ts";
 import type { ClientKind, Settings, SocketMode } from "../harness/settings.ts";
@@ -19,7 +19,7 @@ import { requestServerGc, type WebSocketClass } from "./client-connection.ts";
 import type { ClientWorkers } from "./workers.ts";
 
 /** What the socket modes need besides the settings. */
-export interface SocketModeContext extends RunHooks {
+export interface SocketModeContext extends BenchmarkHooks {
   /** Server base URL, http://host:port. */
   server: string;
   clock: Clock;
@@ -27,14 +27,14 @@ export interface SocketModeContext extends RunHooks {
   WebSocket: WebSocketClass;
   client: ClientKind;
   clientLibrary: string;
-  /** The run's codecs, by name (its plan's catalogue). */
+  /** The run's codecs, by name (its plan's catalog). */
   catalog: CodecCatalog;
   /** With `settings.clients` above 1, the worker threads that run the connections. */
   workers?: ClientWorkers;
-  /** Asks a server (`server`, or one of `servers`) to collect its garbage before each run. */
+  /** Asks a server (`server`, or one of `serverForks`) to collect its garbage before each run. */
   serverGc?: (server: string) => Promise<void>;
-  /** Server processes the rounds take turns with, `server` first (client/socket/rounds.ts); absent: `server` alone. */
-  servers?: readonly string[];
+  /** Server forks (--forks) the rounds take turns with, `server` first (client/socket/rounds.ts); absent: `server` alone. */
+  serverForks?: readonly string[];
   /** `server` is a cluster: each of its processes' own URL (fanout and route place their connections on them). */
   cluster?: readonly string[];
   /** What joins the cluster's processes ("redis"), for the results; "" or absent: nothing. */
@@ -53,7 +53,7 @@ export interface SocketModeContext extends RunHooks {
 /** Where a client's connections go: the server, the processes its rounds take turns with, a cluster's own processes and what joins them. */
 export interface SocketTarget {
   server: string;
-  servers?: readonly string[];
+  serverForks?: readonly string[];
   cluster?: { urls: readonly string[]; backplane?: string };
 }
 
@@ -66,11 +66,11 @@ export interface SocketClient {
   cpuMs?: () => number;
 }
 
-/** The run's side of a socket-mode context: its catalogue, clock calibration and hooks, and what the client brings besides. */
+/** The run's side of a socket-mode context: its catalog, clock calibration and hooks, and what the client brings besides. */
 export interface SocketRun {
   catalog: CodecCatalog;
   calibration: ClockCalibration;
-  hooks: RunHooks;
+  hooks: BenchmarkHooks;
   workers?: ClientWorkers;
   warmedInProcess?: ReadonlyMap<string, number>;
   sliceFigures?: boolean;
@@ -85,7 +85,7 @@ export function socketModeContext(client: SocketClient, target: SocketTarget, ru
   return {
     ...run.hooks,
     server: target.server,
-    ...(target.servers ? { servers: target.servers } : {}),
+    ...(target.serverForks ? { serverForks: target.serverForks } : {}),
     ...(target.cluster ? { cluster: target.cluster.urls, backplane: target.cluster.backplane ?? "" } : {}),
     clock: performanceClock,
     calibration: run.calibration,
@@ -136,7 +136,7 @@ export interface PayloadRun {
    * already, and is not warmed up again.
    */
   warmedOn: Map<string, number>;
-  /** The most messages per codec any socket mode of the run sends: a case's warm-up is no longer (a run of a few hundred messages is not preceded by 100,000). */
+  /** The most messages per codec any socket mode of the benchmark sends: a case's warm-up is no longer (a run of a few hundred messages is not preceded by 100,000). */
   longestRun: number;
 }
 

@@ -137,7 +137,7 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
     s.slice = slice;
   }
   // Every case keeps a connection to each server process; round k runs on server k mod n.
-  const servers = ctx.servers ?? [ctx.server];
+  const servers = ctx.serverForks ?? [ctx.server];
   const sessions = new Map<SocketCase, Open[]>();
   try {
     for (const s of p.cases) {

@@ -18,7 +18,7 @@ import type { ClientJob } from "./workers.ts";
 
 declare const self: Worker;
 
-/** The run's catalogue, built from the first job (every job of a run names the same modules and proto). */
+/** The run's catalog, built from the first job (every job of a run names the same modules and proto). */
 let catalog: Promise<CodecCatalog> | undefined;
 
 self.onmessage = async (ev: MessageEvent<ClientJob>) => {

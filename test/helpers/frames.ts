@@ -18,7 +18,7 @@ export interface BadFrame {
   data: Encoded;
 }
 
-/** Every built-in codec: a new one is fuzzed as soon as it is in the catalogue. */
+/** Every built-in codec: a new one is fuzzed as soon as it is in the catalog. */
 const CODECS = BUILT_IN.names;
 
 /** Near misses of the sets' shapes: a wrong type deep inside, a field too many, an integer out of range. */

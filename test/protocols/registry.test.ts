@@ -46,7 +46,7 @@ const SMALL_VECTORS: Record<string, string> = {
   "cal-spin": ascii('{"text":"Hello World!","num":123}'),
 };
 
-describe("the catalogue", () => {
+describe("the catalog", () => {
   it("gives every built-in codec a family, and lists them family by family", () => {
     const families = BUILT_IN.codecs.map((c) => c.family);
     expect(families.every((f) => f !== undefined && CODEC_FAMILIES.includes(f))).toBe(true);

@@ -7,7 +7,7 @@
 import path from "node:path";
 import type { CodecModeResult } from "../../../client/harness/codec-mode.ts";
 import { CodecModeSpans } from "../../../client/harness/codec-mode-spans.ts";
-import type { RunHooks } from "../../../client/harness/progress.ts";
+import type { BenchmarkHooks } from "../../../client/harness/progress.ts";
 import { planSpec, type Plan } from "../../../client/harness/plan.ts";
 import type { CodecModeJob } from "./codec-mode-child.ts";
 import { ROOT } from "../paths.ts";
@@ -27,7 +27,7 @@ export class CodecModeProcesses {
 
   constructor(
     private readonly plan: Plan,
-    private readonly hooks: RunHooks,
+    private readonly hooks: BenchmarkHooks,
   ) {
     this.spans = new CodecModeSpans({ settings: plan.settings, forks: plan.forks, codecs: plan.codecModeCodecs.length, now: () => performance.now(), hooks });
   }

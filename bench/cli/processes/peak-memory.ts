@@ -1,5 +1,5 @@
 /**
- * The most memory another process of the run has held: its resident set's
+ * The most memory another process of the benchmark has held: its resident set's
  * high-water mark, as Linux keeps it (VmHWM in /proc/PID/status). Read
  * before the bench stops the process; elsewhere than Linux, or once the
  * process is gone, there is no such figure.

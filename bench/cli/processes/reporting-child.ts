@@ -16,7 +16,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { parseLine, stringifyLine, type ChildLine } from "../../../client/child-protocol.ts";
 import type { Progress } from "../../../client/harness/progress.ts";
 import type { CaseResult } from "../../../client/harness/results.ts";
-import type { RunAccount, TimeLedger } from "../../../client/harness/time-account.ts";
+import type { TimeAccount, TimeLedger } from "../../../client/harness/time-account.ts";
 import { ROOT } from "../paths.ts";
 import { CliError } from "../cli-errors.ts";
 
@@ -73,7 +73,7 @@ export async function runReportingChild<R>(c: ReportingChild): Promise<R> {
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   let buffered = "";
   let result: R | undefined;
-  let account: RunAccount | undefined;
+  let account: TimeAccount | undefined;
   let failure: string | undefined;
   const finished: CaseResult[] = [];
   child.stdout.on("data", (d: Buffer) => {

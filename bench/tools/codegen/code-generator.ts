@@ -1,7 +1,7 @@
 /**
  * What one code generator of `npm run codegen` is: the schemas it reads,
  * the program it runs, and the folder of protocols/generated/ it writes.
- * Generated code is committed, so a run of the benchmark needs none of
+ * Generated code is committed, so a benchmark needs none of
  * these programs; `npm run codegen -- --check` (and its test) says when
  * the committed code and the schemas disagree.
  */

@@ -181,9 +181,9 @@ describe("a real run", () => {
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     const header = rows[0]!;
     for (const row of rows.slice(1)) {
-      expect(Number(row[header.indexOf("run_timed_ms")])).toBeCloseTo(account.phases.timed, 2);
-      expect(Number(row[header.indexOf("run_other_ms")])).toBeCloseTo(account.phases.other, 2);
-      expect(Number(row[header.indexOf("run_peak_rss_bytes")])).toBe(Math.max(...account.peaks.map((p) => p.peakRssBytes)));
+      expect(Number(row[header.indexOf("account_timed_ms")])).toBeCloseTo(account.phases.timed, 2);
+      expect(Number(row[header.indexOf("account_other_ms")])).toBeCloseTo(account.phases.other, 2);
+      expect(Number(row[header.indexOf("account_peak_rss_bytes")])).toBe(Math.max(...account.peaks.map((p) => p.peakRssBytes)));
     }
   });
 

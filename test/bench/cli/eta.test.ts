@@ -1,7 +1,7 @@
 /**
  * The run-wide time estimate: measured pace for what ran, the last run's
  * timings (or built-in figures) for what has not, corrected by this run's
- * speed; elapsed time counts from the start of the run.
+ * speed; elapsed time counts from the start of the benchmark.
  */
 import { everyMode } from "../../helpers/settings.ts";
 import { describe, expect, it } from "vitest";
@@ -36,7 +36,7 @@ function clock(): { now: () => number; advance(ms: number): void } {
 
 const event = (mode: Progress["mode"], payload: string, done: number, total: number): Progress => ({ mode, stage: "run", codec: "json", payload, run: 0, runs: 2, done, total, elapsedMs: 0 });
 
-describe("the run's time estimate", () => {
+describe("the benchmark's time estimate", () => {
   it("before anything ran: the last run's timings, scaled to this run's messages", () => {
     const c = clock();
     const estimate = new RunEstimate(settings, plan, history, c.now);

@@ -72,7 +72,7 @@ describe.each(BROWSERS.filter((name) => !skipBrowserTests("test/bench/page/app.t
       expect(rows[0]).toEqual([...CSV_COLUMNS]);
       const at = (row: string[], col: string): string => row[CSV_COLUMNS.indexOf(col)]!;
       const body = rows.slice(1);
-      // The default codecs (the catalogue's defaults and raw).
+      // The default codecs (the catalog's defaults and raw).
       expect(body).toHaveLength((defaultCodecNames(BUILT_IN).length - 1) * 3 + defaultCodecNames(BUILT_IN).length * 3 * 2);
       for (const row of body) {
         expect(at(row, "client")).toBe("browser");
@@ -120,7 +120,7 @@ describe.each(BROWSERS.filter((name) => !skipBrowserTests("test/bench/page/app.t
 
     it("runs latency mode at the rates in its form: every row verified, nothing lost, the latency charts and the knee", async () => {
       const { page, errors } = await openPage(held.browser, `${server.url}/?modes=latency&codecs=json,custom-binary,raw&payloads=small&iterations-latency=200&warmup=20&runs=1&rate=1000`);
-      // The form takes its values from the URL once the page has its catalogue from the server.
+      // The form takes its values from the URL once the page has its catalog from the server.
       await expect.poll(() => valueOf(page, "#rate")).toBe("1000");
       // The user changes the rates in the form.
       await fill(page, "#rate", "500,1000");

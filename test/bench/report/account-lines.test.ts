@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { accountLine, accountLines, peaksLine } from "../../../bench/report/account-lines.ts";
-import type { RunAccount } from "../../../client/harness/time-account.ts";
+import type { TimeAccount } from "../../../client/harness/time-account.ts";
 
-const account: RunAccount = {
+const account: TimeAccount = {
   wallMs: 28_300,
   phases: { timed: 17_000, warmup: 2_830, messages: 850, verify: 2_264, start: 1_132, collections: 100, compression: 1_415, files: 90, other: 2_619 },
   peaks: [
@@ -13,7 +13,7 @@ const account: RunAccount = {
   ],
 };
 
-describe("the run's account under the table", () => {
+describe("the benchmark's time account under the table", () => {
   it("says the wall time and each phase's share, leaving out what took under 1%", () => {
     expect(accountLine(account)).toBe("Time 28.3 s, %: timed 60, warm-up 10, messages 3, verify 8, start 4, compression 5, other 9");
   });

@@ -59,7 +59,7 @@ describe("a results CSV read back", () => {
     expect(toCsv(back)).toBe(csv);
   });
 
-  it("every committed CSV, version 1 to 3, gives back every column it has that version 4 still writes (under its version 4 name); a latency row's rtt_* as latency_*", () => {
+  it("every committed CSV, version 1 to 4, gives back every column it has that version 5 still writes (under its version 5 name); a latency row's rtt_* as latency_*", () => {
     let latencyRows = 0;
     for (const name of readdirSync(SAMPLES).filter((f) => f.endsWith(".csv"))) {
       const [header, ...rows] = parseCsv(sample(name)).filter((r) => r.length > 1);
@@ -71,7 +71,11 @@ describe("a results CSV read back", () => {
         if (column === "csv_version") continue;
         rows.forEach((row, i) => {
           // Version 4 renamed the median (*_round_median_ns: *_ns) and the mean's half-width (*_ci95_ns: *_mean_ci95_ns).
-          const renamed = column.replace(/^(serialize|deserialize|total)_round_median_ns$/, "$1_ns").replace(/^(serialize|deserialize|total)_ci95_ns$/, "$1_mean_ci95_ns");
+          // Version 5 named the time account's columns account_* (run_* before; run_total_ms stays).
+          const renamed = column
+            .replace(/^(serialize|deserialize|total)_round_median_ns$/, "$1_ns")
+            .replace(/^(serialize|deserialize|total)_ci95_ns$/, "$1_mean_ci95_ns")
+            .replace(/^run_(?!total_ms$)/, "account_");
           const as = row[mode] === "latency" && renamed.startsWith("rtt_") ? renamed.replace(/^rtt_/, "latency_") : renamed;
           const k = again!.indexOf(as);
           if (k >= 0) expect(written[i]![k], `${name} ${column}`).toBe(row[j]);
@@ -84,7 +88,7 @@ describe("a results CSV read back", () => {
   it("writes latency mode's percentiles in latency_* and leaves rtt_* to round trips", () => {
     const [header, ...rows] = parseCsv(toCsv(resultsFromFile(sample("xeon-latency-2000.csv")))).filter((r) => r.length > 1);
     const at = (row: string[], column: string): string => row[header!.indexOf(column)]!;
-    expect(at(rows[0]!, "csv_version")).toBe("4");
+    expect(at(rows[0]!, "csv_version")).toBe("5");
     for (const row of rows.filter((r) => at(r, "mode") === "latency" && at(r, "verified") === "true")) {
       expect(Number(at(row, "latency_p99_ns"))).toBeGreaterThan(0);
       expect(at(row, "rtt_p99_ns")).toBe("");

@@ -33,7 +33,7 @@ describe("results files", () => {
     expect(fromCsv.environment.cpu).toBe(fromJson.environment.cpu);
   });
 
-  it("a JSON written before results carried ratios gets them from its rounds, as a run's results do", () => {
+  it("a JSON written before results carried ratios gets them from its rounds, as a benchmark's results do", () => {
     const plain = JSON.parse(sample("codec-fixed.json")) as BenchResults;
     expect(plain.cases.every((c) => c.ratios === undefined)).toBe(true);
     const read = resultsFromFile(sample("codec-fixed.json"));

@@ -50,7 +50,7 @@ describe("a run's summary, the same in every output", () => {
     expect(linesOf(summary).filter((l) => !printed.has(l))).toEqual([]);
   });
 
-  it("report.html holds every line, the run's and bun run report's of the run's JSON", () => {
+  it("report.html holds every line, the benchmark's and bun run report's of its JSON", () => {
     const summary = runSummary(resultsFromFile(run.json));
     const file = path.join(dir, "run.json");
     writeFileSync(file, run.json);

@@ -21,7 +21,7 @@ const VALID = `export default { name: "upper-json", description: "JSON", frame: 
   forPayload: () => ({ encode: (m) => JSON.stringify(m), decode: (d) => JSON.parse(d) }) };`;
 
 describe("codec modules", () => {
-  it("the example module's codec joins a plan's catalogue and its socket codecs, before raw; the built-in catalogue stays as it was", async () => {
+  it("the example module's codec joins a plan's catalog and its socket codecs, before raw; the built-in catalog stays as it was", async () => {
     const file = path.resolve(import.meta.dirname, "../../../docs/codecs/cbor-x.ts");
     const codec = await importCodecModule(file);
     expect(codec.name).toBe("cbor-x");
@@ -35,7 +35,7 @@ describe("codec modules", () => {
     expect(Object.isFrozen(catalog.codecs) && Object.isFrozen(BUILT_IN.codecs)).toBe(true);
   });
 
-  it.each(["json", "raw"])("a module whose codec is named %s cannot join a catalogue: one line, a SettingError", (name) => {
+  it.each(["json", "raw"])("a module whose codec is named %s cannot join a catalog: one line, a SettingError", (name) => {
     const codec = { ...BUILT_IN.get("json")!, name };
     expect(() => catalogFor({ userMessages: [] }, [codec])).toThrow(new SettingError(`a codec named '${name}' exists already; name yours differently`));
   });

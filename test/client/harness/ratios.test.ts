@@ -1,4 +1,4 @@
-/** The ratios a run's results carry: each case beside json's and raw's, worked out once as the results are assembled. */
+/** The ratios a benchmark's results carry: each case beside json's and raw's, worked out once as the results are assembled. */
 import { describe, expect, it } from "vitest";
 import { caseOf } from "../../helpers/cases.ts";
 import type { CaseResult, SliceFigures } from "../../../client/harness/results.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_PHASES, inPhase, TimeLedger, type RunAccount } from "../../../client/harness/time-account.ts";
+import { ACCOUNT_PHASES, inPhase, TimeLedger, type TimeAccount } from "../../../client/harness/time-account.ts";
 
 /** A clock that moves only when told to. */
 function manualClock(): { now: () => number; advance: (ms: number) => void } {
@@ -65,7 +65,7 @@ describe("where a run's time went", () => {
 
   it("takes another process's phases and peaks; the wait beyond its own wall time is starting it", () => {
     const ledger = new TimeLedger(manualClock().now);
-    const child: RunAccount = { wallMs: 900, phases: { timed: 500, warmup: 100, messages: 50, verify: 150, start: 60, collections: 10, compression: 0, files: 0, other: 30 }, peaks: [{ process: "codec-mode process", peakRssBytes: 300e6 }] };
+    const child: TimeAccount = { wallMs: 900, phases: { timed: 500, warmup: 100, messages: 50, verify: 150, start: 60, collections: 10, compression: 0, files: 0, other: 30 }, peaks: [{ process: "codec-mode process", peakRssBytes: 300e6 }] };
     ledger.addProcess(child, 1000);
     const account = ledger.account(1100);
     // Its "other" stays in this process's rest: 30 of it, and 100 of this process's own.

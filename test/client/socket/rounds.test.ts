@@ -62,7 +62,7 @@ describe("rounds on kept connections, calibrated", () => {
 });
 
 describe("the client's own warm-up", () => {
-  /** The built-in catalogue with json's encode counted, as the client calls it. */
+  /** The built-in catalog with json's encode counted, as the client calls it. */
   function countingCatalog(): { catalog: CodecCatalog; encodes: () => number } {
     let n = 0;
     const json = BUILT_IN.get("json")!;

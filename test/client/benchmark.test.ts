@@ -1,7 +1,7 @@
 /**
- * The one orchestrator: a plan carried out by PlanRun, codec mode in this
+ * The one orchestrator: a plan carried out by Benchmark, codec mode in this
  * process and the socket modes with Bun's client against a real server.
- * A codec the catalogue gains (what its one line in the registry, or a
+ * A codec the catalog gains (what its one line in the registry, or a
  * codec module, gives it) runs in every step without anything else being
  * told of it.
  */
@@ -14,13 +14,13 @@ import { importCodecModule } from "../../client/harness/codec-modules.ts";
 import { makePlan, type Plan } from "../../client/harness/plan.ts";
 import { caseRatios, withRatios } from "../../client/harness/ratios.ts";
 import type { BenchResults, Environment } from "../../client/harness/results.ts";
-import { PlanRun, type RunFront } from "../../client/plan-run.ts";
+import { Benchmark, type FrontEnd } from "../../client/benchmark.ts";
 import { runSocketModes } from "../../client/socket/modes.ts";
 import { withServer } from "../helpers/server.ts";
 import { testSettings } from "../helpers/settings.ts";
 import { bunModeContext } from "../helpers/socket-case.ts";
 
-const tmp = mkdtempSync(path.join(tmpdir(), "plan-run-"));
+const tmp = mkdtempSync(path.join(tmpdir(), "benchmark-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A codec file as a new built-in codec's would be: JSON with its keys reversed, in a text frame. */
@@ -52,7 +52,7 @@ const ENVIRONMENT: Environment = {
   msgpackrNative: false,
 };
 
-function front(server: string, plan: Plan, failures: string[]): RunFront {
+function front(server: string, plan: Plan, failures: string[]): FrontEnd {
   const calibration = calibrateClock(performanceClock);
   return {
     client: "bun",
@@ -66,7 +66,7 @@ function front(server: string, plan: Plan, failures: string[]): RunFront {
   };
 }
 
-describe("a plan carried out by PlanRun", () => {
+describe("a plan carried out by Benchmark", () => {
   const failures: string[] = [];
   let results: BenchResults;
   beforeAll(async () => {
@@ -83,10 +83,10 @@ describe("a plan carried out by PlanRun", () => {
     });
     const plan = makePlan(settings, [codec]);
     // The server learns the codec the way every process does: from its file.
-    results = await withServer({ codecModules: [file] }, (server) => new PlanRun(plan, front(server.url, plan, failures)).run());
+    results = await withServer({ codecModules: [file] }, (server) => new Benchmark(plan, front(server.url, plan, failures)).run());
   });
 
-  it("runs a codec the catalogue gained through codec mode and a socket mode, verified, beside JSON", () => {
+  it("runs a codec the catalog gained through codec mode and a socket mode, verified, beside JSON", () => {
     expect(failures).toEqual([]);
     for (const mode of ["codec", "roundtrip"]) {
       for (const payload of ["small", "chat"]) {
@@ -109,7 +109,7 @@ describe("a plan carried out by PlanRun", () => {
   });
 
   it("carries each case's ratios to json, worked out once from the rounds as the results are assembled", () => {
-    // With the precision the run asked for, its codec-mode ratios still wider than it marked.
+    // With the precision the benchmark asked for, its codec-mode ratios still wider than it marked.
     const again = withRatios(results.cases, results.settings.precision).cases;
     for (const [i, c] of results.cases.entries()) {
       const where = `${c.mode} ${c.payload} ${c.codec}`;
@@ -126,7 +126,7 @@ describe("a plan carried out by PlanRun", () => {
   it("keeps codec mode's cases when the untimed step after it fails, and says so in one line", async () => {
     const lines: string[] = [];
     const plan = makePlan(testSettings({ codecs: ["json"], payloads: ["small"], modes: ["codec"], runs: 1, iterations: { codec: 100 }, warmup: { codec: 10 } }));
-    const run = new PlanRun(plan, {
+    const run = new Benchmark(plan, {
       ...front("http://127.0.0.1:9", plan, lines),
       afterCodecMode: () => Promise.reject(new Error("the compressor broke")),
     });
@@ -136,7 +136,7 @@ describe("a plan carried out by PlanRun", () => {
   });
 
   it("hands back what it holds at any moment, with finished cases it has not yet seen added once", () => {
-    const run = new PlanRun(makePlan(testSettings({ codecs: ["json"], payloads: ["small"], modes: ["codec"] })), front("http://127.0.0.1:9", makePlan(testSettings()), []));
+    const run = new Benchmark(makePlan(testSettings({ codecs: ["json"], payloads: ["small"], modes: ["codec"] })), front("http://127.0.0.1:9", makePlan(testSettings()), []));
     const held = results.cases.slice(0, 2);
     const partial = run.results([...held, ...held], true);
     expect(partial.cases).toHaveLength(2);

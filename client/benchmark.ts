@@ -7,7 +7,7 @@
  * (assemble-results.ts).
  *
  * What differs between front ends is only where each step runs, given as
- * a `RunFront`: codec mode in this process or in processes of the bench's
+ * a `FrontEnd`: codec mode in this process or in processes of the bench's
  * own, the socket modes with Bun's WebSocket, a Node process, or the
  * browser's. A step that fails ends with a line for `onFailure`, never with
  * the other steps' finished cases; `results()` assembles what is held at
@@ -18,11 +18,11 @@ import { runCodecMode, type CodecModeResult } from "./harness/codec-mode.ts";
 import { CodecModeSpans } from "./harness/codec-mode-spans.ts";
 import type { ClockCalibration, Clock } from "./harness/clock.ts";
 import type { Plan } from "./harness/plan.ts";
-import type { RunHooks } from "./harness/progress.ts";
-import type { BenchResults, CaseResult, Environment, RunSettings, StretchTiming } from "./harness/results.ts";
+import type { BenchmarkHooks } from "./harness/progress.ts";
+import type { BenchResults, CaseResult, Environment, BenchmarkSettings, StretchTiming } from "./harness/results.ts";
 import type { ClientKind } from "./harness/settings.ts";
 import { inPhaseAsync } from "./harness/time-account.ts";
-import { assembleResults, runAccount } from "./assemble-results.ts";
+import { assembleResults, timeAccountOf } from "./assemble-results.ts";
 import { socketModesOf, type SocketModeResult } from "./socket/modes.ts";
 import { warmedKey } from "./socket/mode-context.ts";
 
@@ -40,7 +40,7 @@ export interface SocketModesOutcome {
 }
 
 /** Where each step of a plan runs, and what the results record of the machine. */
-export interface RunFront {
+export interface FrontEnd {
   client: ClientKind;
   clientLibrary?: string;
   timestamp: string;
@@ -48,9 +48,9 @@ export interface RunFront {
   environments?: BenchResults["environments"];
   clock: Clock;
   calibration: ClockCalibration;
-  hooks: RunHooks;
+  hooks: BenchmarkHooks;
   /** Codec mode somewhere else than in this process (the CLI's processes, plan.forks of them); `error`: why it stopped early. */
-  codecMode?: (plan: Plan, hooks: RunHooks) => Promise<{ result: CodecModeResult; error?: string }>;
+  codecMode?: (plan: Plan, hooks: BenchmarkHooks) => Promise<{ result: CodecModeResult; error?: string }>;
   /** Untimed work after codec mode (the CLI: compression); error lines. */
   afterCodecMode?: (plan: Plan, cases: CaseResult[]) => Promise<string[]>;
   /**
@@ -58,22 +58,22 @@ export interface RunFront {
    * in codec mode, by `${payload} ${codec}` (empty where codec mode ran elsewhere or not at all),
    * which a client in this process need not make again to warm up.
    */
-  socketModes: (plan: Plan, hooks: RunHooks, warmedInProcess: ReadonlyMap<string, number>) => Promise<SocketModesOutcome>;
+  socketModes: (plan: Plan, hooks: BenchmarkHooks, warmedInProcess: ReadonlyMap<string, number>) => Promise<SocketModesOutcome>;
   /** Called for each step that failed, with one line. */
   onFailure?: (line: string) => void;
   /** Wall time per mode and payload, for the next run's estimate. */
   timings?: () => Record<string, StretchTiming>;
-  /** The clock reading (front.clock) the run's wall time counts from: the process's start for the CLI; absent, when the PlanRun is made. */
+  /** The clock reading (front.clock) the benchmark's wall time counts from: the process's start for the CLI; absent, when the Benchmark is made. */
   startedMs?: number;
   /** What this process is called in the account's peak memory ("bench"); absent: its peak is not reported. */
   processName?: string;
 }
 
-export class PlanRun {
+export class Benchmark {
   /** Every case finished so far, in the order the steps finished them. */
   readonly cases: CaseResult[] = [];
   private readonly order: Record<string, string[][][]> = {};
-  private readonly settings: RunSettings;
+  private readonly settings: BenchmarkSettings;
   private readonly started: number;
   /** Codec mode's spans when they run in this process (no `front.codecMode`). */
   private spansHere: CodecModeSpans | undefined;
@@ -82,7 +82,7 @@ export class PlanRun {
 
   constructor(
     private readonly plan: Plan,
-    private readonly front: RunFront,
+    private readonly front: FrontEnd,
   ) {
     this.settings = { ...plan.settings, minBatchNs: NaN, client: front.client };
     this.started = front.startedMs ?? front.clock.now();
@@ -193,7 +193,7 @@ export class PlanRun {
       environment: front.environment,
       ...(front.environments ? { environments: front.environments } : {}),
       elapsedMs,
-      account: runAccount(front.hooks.ledger, elapsedMs, front.processName),
+      account: timeAccountOf(front.hooks.ledger, elapsedMs, front.processName),
       ...(front.timings ? { timings: front.timings() } : {}),
       interrupted,
     });

@@ -1,6 +1,6 @@
 /**
  * One whole benchmark run as the CLI performs it: resolve the plan,
- * calibrate the clock, carry the plan out (client/plan-run.ts) with codec
+ * calibrate the clock, carry the plan out (client/benchmark.ts) with codec
  * mode in processes of the bench's own and the WebSocket modes against a
  * server process of its own or the one `--url` names, with Bun's client, a
  * Node process, or the page in Chromium; then print the table and write the
@@ -11,8 +11,8 @@
 import { isNativeAccelerationEnabled } from "msgpackr";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { PlanRun, type SocketModesOutcome } from "../../client/plan-run.ts";
-import { assembleResults, runAccount } from "../../client/assemble-results.ts";
+import { Benchmark, type SocketModesOutcome } from "../../client/benchmark.ts";
+import { assembleResults, timeAccountOf } from "../../client/assemble-results.ts";
 import { processCpuMs, type WebSocketClass } from "../../client/socket/client-connection.ts";
 import { socketModeContext, type SocketTarget } from "../../client/socket/mode-context.ts";
 import { runSocketModes, socketModesOf, type SocketModeResult } from "../../client/socket/modes.ts";
@@ -21,7 +21,7 @@ import { calibrateClock, performanceClock, type ClockCalibration } from "../../c
 import { addCompression } from "../../client/harness/compression.ts";
 import { SettingError } from "../../client/harness/harness-errors.ts";
 import { makePlan, planSpec, type Plan } from "../../client/harness/plan.ts";
-import type { RunHooks } from "../../client/harness/progress.ts";
+import type { BenchmarkHooks } from "../../client/harness/progress.ts";
 import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
 import { browserOf, type BrowserName } from "../../client/harness/settings.ts";
 import { inPhaseAsync, TimeLedger } from "../../client/harness/time-account.ts";
@@ -49,7 +49,7 @@ export interface Streams {
 }
 
 /** How the CLI's signal handlers reach a run. */
-export interface RunControl {
+export interface StopControl {
   /** Set by the first Ctrl-C: stop after the current round or case. */
   stopRequested: boolean;
   /**
@@ -124,7 +124,7 @@ function clusterTarget(cluster: SocketModesOutcome["cluster"]): Pick<SocketTarge
 }
 
 /** The WebSocket modes with the Bun client (in this process) or the Node client (a process of its own). */
-async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration: ClockCalibration, hooks: RunHooks, warmedInProcess: ReadonlyMap<string, number>): Promise<SocketModesOutcome> {
+async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration: ClockCalibration, hooks: BenchmarkHooks, warmedInProcess: ReadonlyMap<string, number>): Promise<SocketModesOutcome> {
   return useServer(options, async (server) => {
     // A server process that dies ends the modes after the case in flight.
     const stopOrGone = (): boolean => (hooks.shouldStop?.() ?? false) || server.exit() !== undefined;
@@ -136,7 +136,7 @@ async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration:
     const spec = planSpec(plan);
     if (options.client === "node") {
       const versions = libraryVersions(plan.catalog);
-      const result = await runNodeClient({ plan: spec, server: server.url, servers: server.urls, ...clusterTarget(server.cluster), wsVersion: libraryVersion("ws"), libraryVersions: versions }, hooks.onProgress ?? (() => {}), stopOrGone, hooks.onCaseDone, hooks.ledger);
+      const result = await runNodeClient({ plan: spec, server: server.url, serverForks: server.urls, ...clusterTarget(server.cluster), wsVersion: libraryVersion("ws"), libraryVersions: versions }, hooks.onProgress ?? (() => {}), stopOrGone, hooks.onCaseDone, hooks.ledger);
       if (settings.deflate && !stopOrGone()) {
         await inPhaseAsync(hooks.ledger, "compression", () => meterWire(server.url, result.cases, "node", (url) => runNodeClient({ plan: wireRunPlan(spec), server: url, wsVersion: libraryVersion("ws"), libraryVersions: versions, sliceFigures: false }, () => {}, stopOrGone)));
       }
@@ -144,12 +144,12 @@ async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration:
     }
     const workers = settings.clients > 1 ? new ClientWorkers(Math.min(settings.clients, availableParallelism())) : undefined;
     const client = { kind: "bun" as const, library: `bun WebSocket ${Bun.version}`, WebSocket: globalThis.WebSocket as unknown as WebSocketClass, cpuMs: processCpuMs };
-    const target = { server: server.url, servers: server.urls, ...clusterTarget(server.cluster) };
+    const target = { server: server.url, serverForks: server.urls, ...clusterTarget(server.cluster) };
     // The Bun client shares this process, and what codec mode compiled here, with codec mode (one fork).
     const context = socketModeContext(client, target, { catalog: plan.catalog, calibration, hooks: { ...hooks, shouldStop: stopOrGone }, ...(workers ? { workers } : {}), warmedInProcess });
     const result = await runSocketModes(settings, context).finally(() => workers?.terminate());
     if (settings.deflate && !stopOrGone()) {
-      const counted = (url: string): Promise<SocketModeResult> => runSocketModes(wireRunPlan(spec).settings, socketModeContext(client, { ...target, server: url, servers: [url] }, { catalog: plan.catalog, calibration, hooks: { shouldStop: stopOrGone }, sliceFigures: false }));
+      const counted = (url: string): Promise<SocketModeResult> => runSocketModes(wireRunPlan(spec).settings, socketModeContext(client, { ...target, server: url, serverForks: [url] }, { catalog: plan.catalog, calibration, hooks: { shouldStop: stopOrGone }, sliceFigures: false }));
       await inPhaseAsync(hooks.ledger, "compression", () => meterWire(server.url, result.cases, "bun", counted));
     }
     return outcome(result);
@@ -171,15 +171,15 @@ function writeK6Test(k6: NonNullable<BenchOptions["exportK6"]>, plan: Plan, stre
 
 /**
  * Runs the benchmark; returns the process exit code (0, 1 when a case or a mode failed, 130 when
- * stopped). `startedMs`: the performance clock's reading the run's wall time counts from (the
+ * stopped). `startedMs`: the performance clock's reading the benchmark's wall time counts from (the
  * entry point passes 0, the process's start, so the account holds the runtime's start too).
  */
-export async function runBench(options: BenchOptions, streams: Streams, control: RunControl = { stopRequested: false }, startedMs = performance.now()): Promise<number> {
+export async function runBenchmark(options: BenchOptions, streams: Streams, control: StopControl = { stopRequested: false }, startedMs = performance.now()): Promise<number> {
   const ledger = new TimeLedger();
   ledger.add("start", performance.now() - startedMs);
   // Every check that can fail on the user's input runs before anything is measured.
   ledger.time("files", () => prepareOutDir(options.out));
-  // Resolved once: the catalogue, what each codec does to the user's messages (a check of every codec on them), which pairs run.
+  // Resolved once: the catalog, what each codec does to the user's messages (a check of every codec on them), which pairs run.
   const browser = browserOf(options.client);
   const plan = ledger.time("verify", () => makePlan(options.settings, options.moduleCodecs, browser ? 1 : options.forks));
   const { settings } = plan;
@@ -188,7 +188,7 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   if (options.url !== undefined && (socketModes.length > 0 || browser)) await checkUrl(options.url);
   if (options.processes > 1 && reusePortRefusal() !== undefined) throw new SettingError(reusePortRefusal()!);
   if (options.backplane === "redis" && !hasRedisServer()) throw new SettingError(NO_REDIS_MESSAGE);
-  if (browser) return runBrowserBench(browser, plan, options, streams, control, ledger, startedMs);
+  if (browser) return runBrowserBenchmark(browser, plan, options, streams, control, ledger, startedMs);
   const client = options.client as "bun" | "node";
   if (socketModes.length > 0 && options.client === "node" && nodeVersion() === undefined) {
     throw new SettingError("--client node needs Node.js on PATH (node --version failed); install Node.js or use --client bun");
@@ -198,7 +198,7 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   const estimate = estimateFor(plan, options.out);
   const progress = createProgressPrinter(streams.stderr, estimate);
   const live = new LiveCsv(options.out, { timestamp, settings: { ...settings, minBatchNs: NaN, client }, environment, order: {}, elapsedMs: 0 }, ledger);
-  const hooks: RunHooks = {
+  const hooks: BenchmarkHooks = {
     gc: fullGc(),
     libraryVersion,
     onProgress: (e) => progress.update(e),
@@ -209,7 +209,7 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
   };
   let failures = 0;
   let processes: CodecModeProcesses | undefined;
-  const run = new PlanRun(plan, {
+  const run = new Benchmark(plan, {
     client,
     timestamp,
     environment,
@@ -219,10 +219,10 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
     timings: () => estimate.timings(),
     startedMs,
     processName: "bench",
-    // Codec mode in processes of the bench's own (one process: in this one, PlanRun's own step).
+    // Codec mode in processes of the bench's own (one process: in this one, Benchmark's own step).
     ...(plan.forks > 1
       ? {
-          codecMode: async (p: Plan, h: RunHooks) => {
+          codecMode: async (p: Plan, h: BenchmarkHooks) => {
             processes = new CodecModeProcesses(p, h);
             const outcome = await processes.run();
             processes = undefined;
@@ -260,10 +260,10 @@ export async function runBench(options: BenchOptions, streams: Streams, control:
 /**
  * `--client chromium` or `--client firefox`: every selected mode runs inside the page in that
  * headless browser (codec mode too, in the page's JavaScript engine), which carries the plan out
- * itself (client/plan-run.ts, the same orchestrator); the bench serves it, drives the browser and
+ * itself (client/benchmark.ts, the same orchestrator); the bench serves it, drives the browser and
  * writes the files.
  */
-async function runBrowserBench(browser: BrowserName, plan: Plan, options: BenchOptions, streams: Streams, control: RunControl, ledger: TimeLedger, startedMs: number): Promise<number> {
+async function runBrowserBenchmark(browser: BrowserName, plan: Plan, options: BenchOptions, streams: Streams, control: StopControl, ledger: TimeLedger, startedMs: number): Promise<number> {
   const binary = findBrowser(browser);
   if (!binary) throw new SettingError(noBrowserMessage(browser));
   const estimate = estimateFor(plan, options.out);
@@ -283,7 +283,7 @@ async function runBrowserBench(browser: BrowserName, plan: Plan, options: BenchO
       timestamp,
       environment,
       elapsedMs,
-      account: runAccount(ledger, elapsedMs, "bench"),
+      account: timeAccountOf(ledger, elapsedMs, "bench"),
       timings: estimate.timings(),
       interrupted,
     });

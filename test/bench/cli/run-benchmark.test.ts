@@ -48,7 +48,7 @@ async function until(check: () => boolean, timeoutMs: number, watching?: { stder
   }
 }
 
-/** The rows of the run's timestamped CSV so far (the live file), header first. */
+/** The rows of the benchmark's timestamped CSV so far (the live file), header first. */
 function liveRows(out: string): string[][] {
   const csv = (existsSync(out) ? readdirSync(out) : []).find((f) => /^\d{4}-.*\.csv$/.test(f));
   return csv === undefined ? [] : parseCsv(readFileSync(path.join(out, csv), "utf8"));
