@@ -61,19 +61,29 @@ export function codecLabel(c: { codec: string; standard: boolean; flags: readonl
   return `${c.codec}${c.standard ? "" : "*"}${c.flags.includes("lossy") ? "!" : ""}`;
 }
 
-/** A ratio and the half-width of its interval in percent: "0.82 ±6%", "≈1.01 ±3.0%" when the interval holds 1, "1.35 ±9.9%†" when wider than the run's --precision. */
-export function ratioText(r: Comparison | undefined): string {
-  if (!r) return "-";
-  const half = Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio) * 100;
-  const interval = r.rounds < 2 ? "" : ` ±${half < 9.95 ? half.toFixed(1) : Math.round(half)}%`;
-  return `${r.overlap ? "≈" : ""}${ratioFigure(r.ratio)}${interval}${r.wide ? PRECISION_MARK : ""}`;
+/** A ratio as a report has it: its interval, and the marks of a Comparison, where it has them. */
+type RatioLike = Pick<Comparison, "ratio"> & Partial<Pick<Comparison, "low" | "high" | "rounds" | "overlap" | "wide">>;
+
+/**
+ * A ratio as every output writes it (the table, the verdict, the page, docs/results.md): with the
+ * half-width of its interval in percent, the wider side, "0.82 ±6.0%", "≈1.01 ±3.0%" when the
+ * interval holds 1, "1.35 ±9.9%†" when wider than the benchmark's --precision; `interval: false`,
+ * the figure and its ≈ alone ("≈1.01"), for a line that lists several.
+ */
+export function ratioText(r: RatioLike | undefined, options: { interval?: boolean } = {}): string {
+  if (!r || !Number.isFinite(r.ratio)) return "-";
+  const { low = Number.NaN, high = Number.NaN, rounds } = r;
+  const half = Math.max(high / r.ratio - 1, 1 - low / r.ratio) * 100;
+  // One round has no interval; a ratio read back from a CSV does not say its rounds, and shows what it has.
+  const interval = options.interval === false || (rounds !== undefined && rounds < 2) || !Number.isFinite(half) ? "" : ` ±${half < 9.95 ? half.toFixed(1) : Math.round(half)}%`;
+  return `${r.overlap ? "≈" : ""}${ratioFigure(r.ratio)}${interval}${r.wide && options.interval !== false ? PRECISION_MARK : ""}`;
 }
 
 /** After a ratio whose interval is wider than the run's --precision asked. */
 export const PRECISION_MARK = "†";
 
 /** A ratio to two decimals, or to two significant digits below 0.1 (a field read in 25 ns against a 6 µs decode is 0.0043, not 0.00). */
-export function ratioFigure(ratio: number): string {
+function ratioFigure(ratio: number): string {
   return ratio > 0 && ratio < 0.1 ? ratio.toPrecision(2) : ratio.toFixed(2);
 }
 

@@ -7,10 +7,10 @@
  * a copy differs.
  */
 
-import { BUILT_IN } from "../../protocols/registry.ts";
 import type { BenchResults, CaseRatios, CaseResult, Environment, Estimate, Ratio } from "../../client/harness/results.ts";
 import { ARTICLE_PAYLOADS, PAYLOAD_NAMES, ROUTING_KEYS } from "../../protocols/messages.ts";
-import { count, formatNs, ratioFigure } from "./format.ts";
+import { count, formatNs, ratioText } from "./format.ts";
+import { handWrittenStanding, ranked, vsJsonOf } from "./ranking.ts";
 import { ReportError } from "./report-errors.ts";
 import { sourceOf } from "./sources.ts";
 
@@ -52,21 +52,20 @@ const VIEWS: readonly View[] = [
   { mode: "stream", ratio: (r) => r.vsRaw, invert: true, within: 1.05, what: "Stream mode, time per message relative to raw (the transport alone; above 1 is slower)" },
 ];
 
+/** What the marks of a ratio (format.ts, ratioText) say, for the captions. */
+const MARKS = "≈: the interval holds 1; †: wider than the precision the benchmark asked for (--precision), its time ran out first";
+
 /** The verified case of one mode, payload and codec. */
 function find(results: BenchResults, mode: string, payload: string, codec: string): CaseResult | undefined {
   return results.cases.find((c) => c.verified && c.mode === mode && c.payload === payload && c.codec === codec);
 }
 
-/** "0.56 ± 3.1%": a ratio with its interval as ± percent of it (the wider side); "-" where there is none. */
+/** A case's ratio by `pick` as every output writes it (format.ts, ratioText: "0.56 ±3.1%"), and its figure; "-" where there is none. `invert`: the other way round. */
 function ratioCell(c: CaseResult | undefined, pick: (r: CaseRatios) => Ratio | undefined, invert = false): { text: string; ratio: number } {
   const found = c?.ratios && pick(c.ratios);
-  const ratio = found?.ratio ?? Number.NaN;
-  if (!found || !Number.isFinite(ratio)) return { text: "-", ratio };
-  const { low, high } = found;
-  const r = invert ? 1 / ratio : ratio;
-  if (!Number.isFinite(low) || !Number.isFinite(high)) return { text: r.toFixed(2), ratio: r };
-  const plusMinus = Math.max(high / ratio - 1, 1 - low / ratio);
-  return { text: `${r.toFixed(2)} ± ${(100 * plusMinus).toFixed(1)}%`, ratio: r };
+  if (!found || !Number.isFinite(found.ratio)) return { text: "-", ratio: Number.NaN };
+  const r = invert ? { ...found, ratio: 1 / found.ratio, low: 1 / found.high, high: 1 / found.low } : found;
+  return { text: ratioText(r), ratio: r.ratio };
 }
 
 function codecsOf(results: BenchResults, mode: string, skip: readonly string[]): string[] {
@@ -245,17 +244,6 @@ function enginesTable(e: EngineSamples): string[] {
   return lines;
 }
 
-/** A case's ratio to json's, json itself at 1 (a results file stores no ratio of json to itself); NaN where it has none. */
-const vsJsonKey =
-  (ratio: (c: CaseResult) => number | undefined) =>
-  (c: CaseResult): number =>
-    c.codec === "json" ? 1 : (ratio(c) ?? Number.NaN);
-
-/** The cases that have a ratio by `key`, fastest first. */
-function byRatio(cases: readonly CaseResult[], key: (c: CaseResult) => number): CaseResult[] {
-  return cases.filter((c) => Number.isFinite(key(c))).sort((a, b) => key(a) - key(b));
-}
-
 /**
  * custom-binary against every codec, per payload, in one run: its time
  * relative to JSON's (codec mode's, or the field figure inside the server in
@@ -265,17 +253,17 @@ function byRatio(cases: readonly CaseResult[], key: (c: CaseResult) => number): 
  */
 function standingTable(sample: Sample, mode: string, pick: (r: CaseRatios) => Ratio | undefined): string[] {
   const lines = ["| payload | custom-binary vs json | place | fastest other schema codec | custom-binary vs it | fastest of all |", "|---|---|---|---|---|---|"];
-  const key = vsJsonKey((c) => (c.ratios && pick(c.ratios)?.ratio) ?? undefined);
+  const ratio = (c: CaseResult): number | undefined => (c.ratios && pick(c.ratios)?.ratio) ?? undefined;
   for (const payload of PAYLOAD_NAMES) {
-    const ranked = byRatio(
-      sample.results.cases.filter((c) => c.verified && c.mode === mode && c.payload === payload && !c.codec.startsWith("cal-")),
-      key,
-    );
-    const cb = ranked.find((c) => c.codec === "custom-binary");
-    if (!cb) continue;
-    const rival = ranked.find((c) => c !== cb && BUILT_IN.get(c.codec)?.family === "schema");
-    const vsRival = rival ? `${(key(cb) / key(rival)).toFixed(2)}` : "-";
-    lines.push(`| ${payload} | ${ratioCell(cb, pick).text} | ${ranked.indexOf(cb) + 1} of ${ranked.length} | ${rival ? `${rival.codec} (${key(rival).toFixed(2)})` : "-"} | ${vsRival} | ${ranked[0]!.codec} |`);
+    const cases = sample.results.cases.filter((c) => c.verified && c.mode === mode && c.payload === payload && !c.codec.startsWith("cal-"));
+    // Codec mode pairs custom-binary with its rival round by round where the file holds rounds (a JSON's); the field figure has no per-round pick.
+    const order = ranked(cases, ratio, (c) => (mode === "codec" ? c.total.median : Number.NaN));
+    const standing = handWrittenStanding(order, ratio, mode === "codec" ? (r) => r.totalNs : undefined);
+    if (!standing) continue;
+    const { rival, vsRival } = standing;
+    const cb = order[standing.place - 1]!;
+    const rivalCell = rival ? `${rival.codec} (${ratioText({ ratio: vsJsonOf(rival, ratio) }, { interval: false })})` : "-";
+    lines.push(`| ${payload} | ${ratioCell(cb, pick).text} | ${standing.place} of ${standing.of} | ${rivalCell} | ${ratioText(vsRival, { interval: false })} | ${order[0]!.codec} |`);
   }
   return lines;
 }
@@ -294,10 +282,10 @@ function standings(sample: Sample): string[] {
 
 /** The fastest `n` codecs of one pattern on one payload, by their paired ratio to json's same pattern: "custom-binary 0.0043, avro 0.017". */
 function fastest(cases: readonly CaseResult[], ratio: (c: CaseResult) => number | undefined, n: number): string {
-  const key = vsJsonKey(ratio);
-  return byRatio(cases, key)
+  return ranked(cases, ratio, () => Number.NaN)
+    .filter((c) => Number.isFinite(vsJsonOf(c, ratio)))
     .slice(0, n)
-    .map((c) => `${c.codec} ${ratioFigure(key(c))}`)
+    .map((c) => `${c.codec} ${ratioText({ ratio: vsJsonOf(c, ratio) }, { interval: false })}`)
     .join(", ");
 }
 
@@ -384,7 +372,7 @@ export function sampleFigures(set: SampleSet): string {
   const files = (samples: readonly Sample[]): string => samples.map((s) => `\`${s.name}\``).join(", ");
   const out: string[] = [FIGURES_BEGIN, ""];
   out.push(`${runs.length} back-to-back runs of \`bun run bench\` (${files(runs)}) on ${machineLine(first.results)}.`);
-  out.push(`Each cell: the median of the per-round ratios ± its 95% interval, within that run.`);
+  out.push(`Each cell: the median of the per-round ratios ± its 95% interval, within that run; ${MARKS}.`);
   out.push("", `Lab and field side by side, run 1: time per message relative to JSON's (lab: codec mode; field: the server's own decode + encode, raw's timers taken off).`, "", ...sideBySide(first));
   for (const view of VIEWS) {
     if (!first.results.cases.some((c) => c.verified && c.mode === view.mode && c.ratios && view.ratio(c.ratios) !== undefined)) continue;
@@ -413,7 +401,7 @@ export function sampleFigures(set: SampleSet): string {
   }
   const { engines } = set;
   const engineRuns = [engines.bun, engines.node, engines.chromium, engines.firefox].map((s) => `\`${s.name}\``).join(", ");
-  out.push("", `The same codecs in each engine (${engineRuns}; ${machineLine(engines.bun.results)}): codec mode's time per message relative to JSON's where it runs (Bun, each browser's page), and the client's own encode + decode per message in round trips relative to JSON's, per client, median of the rounds ± its 95% interval.`, "", ...enginesTable(engines));
+  out.push("", `The same codecs in each engine (${engineRuns}; ${machineLine(engines.bun.results)}): codec mode's time per message relative to JSON's where it runs (Bun, each browser's page), and the client's own encode + decode per message in round trips relative to JSON's, per client, median of the rounds ± its 95% interval; ${MARKS}.`, "", ...enginesTable(engines));
   const { cluster } = set;
   const clusterRuns = [cluster.alone, cluster.redis, cluster.cluster].map((s) => `\`${s.name}\``).join(", ");
   out.push(
@@ -433,10 +421,14 @@ export function sampleFigures(set: SampleSet): string {
  */
 export function quickFigures(sample: Sample): string {
   const r = sample.results;
-  const lines = [QUICK_BEGIN, "", `\`npm run bench -- --quick\` (\`${sample.name}\`, ${Math.round(r.elapsedMs / 1000)} s on ${machineLine(r)}): time per message relative to JSON's, the median of the rounds ± its 95% interval; below 1 is faster.`, ""];
+  const lines = [QUICK_BEGIN, "", `\`npm run bench -- --quick\` (\`${sample.name}\`, ${Math.round(r.elapsedMs / 1000)} s on ${machineLine(r)}): time per message relative to JSON's, the median of the rounds ± its 95% interval; below 1 is faster; ${MARKS}.`, ""];
   lines.push("| payload | codec | bytes | in process | in the server (stream) |", "|---|---|---|---|---|");
   for (const payload of ARTICLE_PAYLOADS) {
-    const of = r.cases.filter((c) => c.mode === "codec" && c.payload === payload && c.verified).sort((a, b) => (a.ratios?.vsJson?.ratio ?? 1) - (b.ratios?.vsJson?.ratio ?? 1));
+    const of = ranked(
+      r.cases.filter((c) => c.mode === "codec" && c.payload === payload && c.verified),
+      (c) => c.ratios?.vsJson?.ratio,
+      (c) => c.total.median,
+    );
     for (const c of of) {
       const field = find(r, "stream", payload, c.codec);
       const lab = c.codec === "json" ? "1.00" : ratioCell(c, VS_JSON).text;

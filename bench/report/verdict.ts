@@ -12,11 +12,11 @@
 import { knees } from "../../client/harness/knee.ts";
 import type { CaseResult, Comparison } from "../../client/harness/results.ts";
 import { orderPayloads, type PayloadName } from "../../protocols/messages.ts";
-import { codecLabel, count, ratioFigure, TERMINAL_WIDTH, wrapLine } from "./format.ts";
+import { codecLabel, count, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
+import { handWrittenStanding, ranked, vsJsonOf } from "./ranking.ts";
 import { disagree } from "../../client/harness/field.ts";
-import { overlapsOne, pairedRatio } from "../../client/harness/pairing.ts";
+import { overlapsOne, pairedRatio, type RoundFigure } from "../../client/harness/pairing.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
-import { BUILT_IN } from "../../protocols/registry.ts";
 
 /** Most lines the verdict takes. */
 export const VERDICT_MAX_LINES = 10;
@@ -32,8 +32,6 @@ const SPEED_BASIS: Record<SpeedMode, string> = {
   latency: "mean latency at the lowest rate run",
   route: "the server's CPU per routed message (forwarding)",
 };
-
-const ratioText = (r: number): string => `${r.toFixed(2)}x`;
 
 /** 171,640 as 172k, 7,727 as 7.7k: short enough for one line per verdict. */
 function compact(n: number): string {
@@ -78,15 +76,14 @@ function names(list: readonly CaseResult[]): string {
   return shown.join(" = ") + (list.length > 3 ? ` and ${list.length - 3} more` : "");
 }
 
-/**
- * Codecs fastest first: by their paired ratio to json where json ran (the
- * comparison every table shows, measured round by round), else by their own
- * time per message.
- */
-function rank(of: CaseResult[]): CaseResult[] {
-  const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (speedVsJson(c)?.ratio ?? NaN));
-  const paired = of.every((c) => Number.isFinite(key(c)));
-  return of.sort((a, b) => (paired ? key(a) - key(b) : cost(a) - cost(b)));
+/** Codecs fastest first (ranking.ts): by their paired ratio to json where they have one, else by their own figure. */
+function rank(of: readonly CaseResult[]): CaseResult[] {
+  return ranked(of, (c) => speedVsJson(c)?.ratio, cost);
+}
+
+/** The figure of a round the verdict pairs two codecs on: route mode's server CPU forwarding, the others' time per message. */
+function roundFigure(mode: SpeedMode): RoundFigure {
+  return mode === "route" ? (r) => r.route?.forward.cpuNs : (r) => r.totalNs;
 }
 
 function payloadLine(cases: readonly CaseResult[], payload: PayloadName, mode: SpeedMode, width: number, many: boolean): string | undefined {
@@ -97,7 +94,7 @@ function payloadLine(cases: readonly CaseResult[], payload: PayloadName, mode: S
   const json = ranked.find((c) => c.codec === "json");
   const vs = json && best !== json ? speedVsJson(best) : undefined;
   const others = ties.length - 1;
-  const details = [vs ? `${ratioText(vs.ratio)} json's ${mode === "route" ? "CPU" : "time"}` : "", others > 0 ? `tied with ${others === 1 ? names(ties.slice(1)) : `${others} others`}` : ""].filter((d) => d !== "");
+  const details = [vs ? `${ratioText(vs, { interval: false })}x json's ${mode === "route" ? "CPU" : "time"}` : "", others > 0 ? `tied with ${others === 1 ? names(ties.slice(1)) : `${others} others`}` : ""].filter((d) => d !== "");
   const speed = `fastest ${names([best])}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
   const bySize = [...ranked].sort((a, b) => a.bytes - b.bytes);
   const smallest = bySize.filter((c) => Math.round(c.bytes) === Math.round(bySize[0]!.bytes));
@@ -118,7 +115,7 @@ function handWrittenLine(cases: readonly CaseResult[], payloads: readonly Payloa
       const json = of.find((c) => c.codec === "json");
       if (!cb || !json) continue;
       const r = speedVsJson(cb);
-      times.push(r ? `${r.overlap ? "≈" : ""}${r.ratio.toFixed(2)}` : "-");
+      times.push(ratioText(r, { interval: false }));
       bytes.push((cb.bytes / json.bytes).toFixed(2));
     }
     if (times.length === 0) continue;
@@ -140,13 +137,11 @@ function standingLine(cases: readonly CaseResult[], payloads: readonly PayloadNa
   const places: { place: number; of: number }[] = [];
   const against: string[] = [];
   for (const payload of payloads) {
-    const ranked = rank(candidates(cases, mode, payload));
-    const cb = ranked.find((c) => c.codec === "custom-binary");
-    if (!cb) continue;
-    places.push({ place: ranked.indexOf(cb) + 1, of: ranked.length });
-    const rival = ranked.find((c) => c !== cb && BUILT_IN.get(c.codec)?.family === "schema");
-    const r = rival && pairedRatio(cb, rival, mode === "route" ? (x) => x.route?.forward.cpuNs : undefined);
-    against.push(rival && r ? `${overlapsOne(r) ? "≈" : ""}${r.ratio.toFixed(2)}x ${codecLabel(rival)}` : "-");
+    const standing = handWrittenStanding(rank(candidates(cases, mode, payload)), (c) => speedVsJson(c)?.ratio, roundFigure(mode));
+    if (!standing) continue;
+    places.push(standing);
+    const { rival, vsRival } = standing;
+    against.push(rival && vsRival ? `${ratioText(vsRival, { interval: false })}x ${codecLabel(rival)}` : "-");
   }
   if (places.length === 0) return undefined;
   // Beyond three payloads, one line: the figures without the rivals' names.
@@ -187,12 +182,10 @@ function patternLine(cases: readonly CaseResult[], payloads: readonly PayloadNam
   for (const payload of payloads) {
     const of = candidates(cases, "codec", payload).filter((c) => pattern.time(c) !== undefined);
     if (of.length === 0) continue;
-    const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (pattern.ratio(c) ?? Number.NaN));
-    const paired = of.every((c) => Number.isFinite(key(c)));
-    const best = [...of].sort((a, b) => (paired ? key(a) - key(b) : pattern.time(a)! - pattern.time(b)!))[0]!;
-    if (best.codec !== rank([...of])[0]!.codec) changed.push(payload);
+    const best = ranked(of, pattern.ratio, (c) => pattern.time(c) ?? Number.NaN)[0]!;
+    if (best.codec !== rank(of)[0]!.codec) changed.push(payload);
     winners.push(codecLabel(best));
-    ratios.push(paired ? ratioFigure(key(best)) : "-");
+    ratios.push(ratioText({ ratio: vsJsonOf(best, pattern.ratio) }, { interval: false }));
   }
   if (winners.length === 0) return undefined;
   const sep = winners.length > 3 ? "/" : " / ";
@@ -213,14 +206,16 @@ function routeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[
   for (const payload of payloads) {
     const of = candidates(cases, "route", payload).filter((c) => c.route !== undefined);
     if (of.length === 0 || !of.some((c) => c.codec === "json")) continue;
-    const least = (ratio: (c: CaseResult) => number | undefined): { c: CaseResult; r: number } =>
-      of.map((c) => ({ c, r: c.codec === "json" ? 1 : (ratio(c) ?? Infinity) })).sort((a, b) => a.r - b.r)[0]!;
+    const least = (ratio: (c: CaseResult) => number | undefined): { c: CaseResult; r: number } => {
+      const c = ranked(of, ratio, () => Number.NaN)[0]!;
+      return { c, r: vsJsonOf(c, ratio) };
+    };
     const f = least((c) => c.ratios?.routeVsJson?.ratio);
     const r = least((c) => c.ratios?.routeRecodeVsJson?.ratio);
     ways.forward.who.push(codecLabel(f.c));
-    ways.forward.ratio.push(ratioFigure(f.r));
+    ways.forward.ratio.push(ratioText({ ratio: f.r }, { interval: false }));
     ways.recode.who.push(codecLabel(r.c));
-    ways.recode.ratio.push(ratioFigure(r.r));
+    ways.recode.ratio.push(ratioText({ ratio: r.r }, { interval: false }));
     if (f.c.codec !== r.c.codec) changed.push(payload);
     for (const c of of) if (c.route?.recodeOverForward) over.push(c.route.recodeOverForward.value);
   }
@@ -248,15 +243,14 @@ function fieldLines(cases: readonly CaseResult[], payloads: readonly PayloadName
     for (const payload of payloads) {
       const of = candidates(cases, mode, payload).filter((c) => c.socket?.field !== undefined);
       if (!of.some((c) => c.codec === "json")) continue;
-      const key = (c: CaseResult): number => (c.codec === "json" ? 1 : (c.ratios?.fieldVsJson?.ratio ?? Number.POSITIVE_INFINITY));
-      const first = [...of].sort((a, b) => key(a) - key(b))[0]!;
+      const first = ranked(of, (c) => c.ratios?.fieldVsJson?.ratio, () => Number.NaN)[0]!;
       best.push(codecLabel(first));
       const cb = of.find((c) => c.codec === "custom-binary");
       const field = cb?.ratios?.fieldVsJson;
       const labCase = cases.find((c) => c.mode === "codec" && c.client === "inprocess" && c.codec === "custom-binary" && c.payload === payload && c.verified);
       const echo = labCase?.ratios?.echoVsJson;
-      hand.push(field ? `${field.overlap ? "≈" : ""}${field.ratio.toFixed(2)}` : "-");
-      lab.push(echo ? echo.ratio.toFixed(2) : "-");
+      hand.push(ratioText(field, { interval: false }));
+      lab.push(ratioText(echo, { interval: false }));
       if (disagree(field, echo)) disagreeing.push(payload);
     }
     if (best.length === 0) continue;
