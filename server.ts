@@ -22,7 +22,12 @@ import type { Server } from "bun";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { calibrateClock, performanceClock } from "./client/harness/clock.ts";
-import { parseInteger, type CodecModuleFile, type UserMessagesFile, type UserProtoFile } from "./client/harness/settings.ts";
+import {
+  parseInteger,
+  type CodecModuleFile,
+  type UserMessagesFile,
+  type UserProtoFile,
+} from "./client/harness/settings.ts";
 import { libraryVersions } from "./client/harness/environment.ts";
 import { readMessagesFiles, readProtoFile } from "./client/harness/user-files.ts";
 import { importCodecModules } from "./client/harness/codec-modules.ts";
@@ -151,7 +156,10 @@ function serverInfo(o: ServerOptions, catalog: CodecCatalog, modules: readonly C
   });
 }
 
-export async function startServer(options: Partial<ServerOptions> = {}, cluster = clusterProcess(process.env)): Promise<BenchServer> {
+export async function startServer(
+  options: Partial<ServerOptions> = {},
+  cluster = clusterProcess(process.env),
+): Promise<BenchServer> {
   const o: ServerOptions = { ...SERVER_DEFAULTS, ...options };
   // The server's own catalog: the built-in codecs, the user's modules, protobuf with the user's type.
   const files = o.codecModules ?? [];
@@ -174,7 +182,11 @@ export async function startServer(options: Partial<ServerOptions> = {}, cluster 
     subscriberCount: (topic) => servers.reduce((n, srv) => n + srv.subscriberCount(topic), 0),
     compress: o.deflate,
     csp: o.csp,
-    limits: { maxQueuedBytes: o.maxQueuedBytes, maxTotalQueuedBytes: o.maxTotalQueuedBytes, sendTimeoutMs: o.sendTimeoutS * 1000 },
+    limits: {
+      maxQueuedBytes: o.maxQueuedBytes,
+      maxTotalQueuedBytes: o.maxTotalQueuedBytes,
+      sendTimeoutMs: o.sendTimeoutS * 1000,
+    },
     ...(cluster ? { cluster } : {}),
     ...(o.backplane ? { backplane: () => relay!.stats() } : {}),
   });
@@ -186,24 +198,28 @@ export async function startServer(options: Partial<ServerOptions> = {}, cluster 
   }
   const listen = (port: number, reusePort: boolean): Server<Connection> =>
     Bun.serve<Connection>({
-    hostname: o.host,
-    port,
-    reusePort,
-    fetch: (req, srv) => route(sockets, req, srv),
-    // Never Bun's development error page (it shows paths and source): one plain line instead.
-    development: false,
-    error: () => new Response("the server could not answer this request\n", { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } }),
-    websocket: {
-      // Explicit, not Bun's defaults, so results say what they ran with.
-      maxPayloadLength: MAX_PAYLOAD_BYTES,
-      backpressureLimit: BACKPRESSURE_LIMIT_BYTES,
-      closeOnBackpressureLimit: false,
-      idleTimeout: o.idleTimeoutS,
-      perMessageDeflate: o.deflate,
-      sendPings: true,
-      ...socketHandlers(sockets),
-    },
-  });
+      hostname: o.host,
+      port,
+      reusePort,
+      fetch: (req, srv) => route(sockets, req, srv),
+      // Never Bun's development error page (it shows paths and source): one plain line instead.
+      development: false,
+      error: () =>
+        new Response("the server could not answer this request\n", {
+          status: 500,
+          headers: { "content-type": "text/plain; charset=utf-8" },
+        }),
+      websocket: {
+        // Explicit, not Bun's defaults, so results say what they ran with.
+        maxPayloadLength: MAX_PAYLOAD_BYTES,
+        backpressureLimit: BACKPRESSURE_LIMIT_BYTES,
+        closeOnBackpressureLimit: false,
+        idleTimeout: o.idleTimeoutS,
+        perMessageDeflate: o.deflate,
+        sendPings: true,
+        ...socketHandlers(sockets),
+      },
+    });
   // A cluster's process: the shared port (the kernel spreads connections), and one of its own.
   const server = listen(o.port, cluster !== undefined);
   const servers = cluster ? [server, listen(0, false)] : [server];
@@ -316,8 +332,14 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
   } catch (e) {
     throw new SettingError(`${(e as Error).message.split("\n")[0]}; valid options: ${SERVER_FLAGS}`);
   }
-  const integer = (flag: string, raw: string | undefined, fallback: number, min: number, max: number, unit = ""): number =>
-    raw === undefined ? fallback : parseInteger(`--${flag}`, raw, min, max, unit);
+  const integer = (
+    flag: string,
+    raw: string | undefined,
+    fallback: number,
+    min: number,
+    max: number,
+    unit = "",
+  ): number => (raw === undefined ? fallback : parseInteger(`--${flag}`, raw, min, max, unit));
   const allowOrigins = (values["allow-origin"] ?? []).map((origin) => {
     let url: URL;
     try {
@@ -325,11 +347,13 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
     } catch {
       throw new SettingError(`--allow-origin must be an origin like http://localhost:3000, got '${origin}'`);
     }
-    if (url.origin !== origin.replace(/\/$/, "")) throw new SettingError(`--allow-origin must be an origin (scheme://host:port, no path), got '${origin}'`);
+    if (url.origin !== origin.replace(/\/$/, ""))
+      throw new SettingError(`--allow-origin must be an origin (scheme://host:port, no path), got '${origin}'`);
     return url.origin;
   });
   const csp = values.csp ?? SERVER_DEFAULTS.csp;
-  if (!(CSP_POLICIES as readonly string[]).includes(csp)) throw new SettingError(`--csp: unknown value '${csp}'; valid values: ${CSP_POLICIES.join(", ")}`);
+  if (!(CSP_POLICIES as readonly string[]).includes(csp))
+    throw new SettingError(`--csp: unknown value '${csp}'; valid values: ${CSP_POLICIES.join(", ")}`);
   const userMessages = readMessagesFiles(values.messages ?? []);
   const userProto = readProtoFile(values.proto, values["proto-type"], userMessages);
   if (values.backplane !== undefined) {
@@ -340,7 +364,10 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
     }
   }
   const channel = values["backplane-channel"] ?? SERVER_DEFAULTS.backplaneChannel;
-  if (!/^[A-Za-z0-9:._-]{1,64}$/.test(channel)) throw new SettingError(`--backplane-channel must be 1 to 64 letters, digits, ':', '.', '_' or '-', got '${channel}'`);
+  if (!/^[A-Za-z0-9:._-]{1,64}$/.test(channel))
+    throw new SettingError(
+      `--backplane-channel must be 1 to 64 letters, digits, ':', '.', '_' or '-', got '${channel}'`,
+    );
   return {
     processes: integer("processes", values.processes, SERVER_DEFAULTS.processes, 1, MAX_PROCESSES),
     ...(values.backplane !== undefined ? { backplane: values.backplane } : {}),
@@ -352,8 +379,22 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
     idleTimeoutS: integer("idle-timeout", values["idle-timeout"], SERVER_DEFAULTS.idleTimeoutS, 1, 960, " seconds"),
     allowOrigins,
     maxConnections: integer("max-connections", values["max-connections"], SERVER_DEFAULTS.maxConnections, 1, 100_000),
-    maxQueuedBytes: integer("max-queued-bytes", values["max-queued-bytes"], SERVER_DEFAULTS.maxQueuedBytes, 1024, 2 ** 32, " bytes"),
-    maxTotalQueuedBytes: integer("max-total-queued-bytes", values["max-total-queued-bytes"], SERVER_DEFAULTS.maxTotalQueuedBytes, 1024, 2 ** 40, " bytes"),
+    maxQueuedBytes: integer(
+      "max-queued-bytes",
+      values["max-queued-bytes"],
+      SERVER_DEFAULTS.maxQueuedBytes,
+      1024,
+      2 ** 32,
+      " bytes",
+    ),
+    maxTotalQueuedBytes: integer(
+      "max-total-queued-bytes",
+      values["max-total-queued-bytes"],
+      SERVER_DEFAULTS.maxTotalQueuedBytes,
+      1024,
+      2 ** 40,
+      " bytes",
+    ),
     sendTimeoutS: integer("send-timeout", values["send-timeout"], SERVER_DEFAULTS.sendTimeoutS, 1, 600, " seconds"),
     exitWithStdin: values["exit-with-stdin"] === true,
     userMessages,
@@ -377,7 +418,9 @@ if (import.meta.main) {
     process.exit(2);
   }
   if (!isLoopback(options.host) && clusterProcess(process.env) === undefined) {
-    process.stderr.write(`server: warning: listening on ${options.host}, reachable from other machines; the benchmark server has no authentication\n`);
+    process.stderr.write(
+      `server: warning: listening on ${options.host}, reachable from other machines; the benchmark server has no authentication\n`,
+    );
   }
   if (options.processes > 1 && clusterProcess(process.env) === undefined) await superviseCluster(options);
   else await serveOne(options);
@@ -385,7 +428,15 @@ if (import.meta.main) {
 
 /** The first line on stdout, once the server (or the whole cluster) listens. */
 function printReady(url: string, options: ServerOptions, more: Record<string, unknown>): void {
-  const ready = { event: "ready", url, ws: url.replace(/^http/, "ws") + WS_PATH, pid: process.pid, runtime: `bun ${Bun.version}`, deflate: options.deflate, ...more };
+  const ready = {
+    event: "ready",
+    url,
+    ws: url.replace(/^http/, "ws") + WS_PATH,
+    pid: process.pid,
+    runtime: `bun ${Bun.version}`,
+    deflate: options.deflate,
+    ...more,
+  };
   process.stdout.write(JSON.stringify(ready) + "\n");
 }
 
@@ -442,7 +493,10 @@ async function superviseCluster(options: ServerOptions): Promise<void> {
   }
   let cluster: Cluster;
   try {
-    cluster = await startCluster(import.meta.path, process.argv.slice(2), options.processes, options.port, { env: process.env, stderr: (text) => process.stderr.write(text) });
+    cluster = await startCluster(import.meta.path, process.argv.slice(2), options.processes, options.port, {
+      env: process.env,
+      stderr: (text) => process.stderr.write(text),
+    });
   } catch (e) {
     process.stderr.write(`server: ${(e as Error).message}\n`);
     process.exit(1);

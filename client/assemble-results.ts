@@ -53,7 +53,11 @@ export function assembleResults(p: ResultsParts): BenchResults {
 }
 
 /** Where a benchmark's wall time went, from its ledger, with this process's peak memory first when it has a name ("bench"). */
-export function timeAccountOf(ledger: TimeLedger | undefined, elapsedMs: number, processName?: string): TimeAccount | undefined {
+export function timeAccountOf(
+  ledger: TimeLedger | undefined,
+  elapsedMs: number,
+  processName?: string,
+): TimeAccount | undefined {
   const account = ledger?.account(elapsedMs);
   const peak = processName !== undefined ? selfPeakRssBytes() : undefined;
   if (account && peak !== undefined) account.peaks.unshift({ process: processName!, peakRssBytes: peak });

@@ -58,7 +58,11 @@ export interface FrontEnd {
    * in codec mode, by `${payload} ${codec}` (empty where codec mode ran elsewhere or not at all),
    * which a client in this process need not make again to warm up.
    */
-  socketModes: (plan: Plan, hooks: BenchmarkHooks, warmedInProcess: ReadonlyMap<string, number>) => Promise<SocketModesOutcome>;
+  socketModes: (
+    plan: Plan,
+    hooks: BenchmarkHooks,
+    warmedInProcess: ReadonlyMap<string, number>,
+  ) => Promise<SocketModesOutcome>;
   /** Called for each step that failed, with one line. */
   onFailure?: (line: string) => void;
   /** Wall time per mode and payload, for the next run's estimate. */
@@ -103,7 +107,9 @@ export class Benchmark {
     const ledger = front.hooks.ledger;
     if (settings.modes.includes("codec")) {
       try {
-        const { result, error } = front.codecMode ? await front.codecMode(plan, front.hooks) : await this.codecModeHere();
+        const { result, error } = front.codecMode
+          ? await front.codecMode(plan, front.hooks)
+          : await this.codecModeHere();
         if (error !== undefined) this.fail(`codec mode stopped: ${error}`);
         this.cases.push(...result.cases);
         this.order.codec = result.order;
@@ -138,9 +144,12 @@ export class Benchmark {
           if (outcome.cluster.backplane) this.settings.backplane = outcome.cluster.backplane;
         }
         if (outcome.failure !== undefined) this.fail(outcome.failure);
-        else if (outcome.result.aborted !== undefined) this.fail(`WebSocket modes stopped, the server cannot be reached: ${outcome.result.aborted}`);
+        else if (outcome.result.aborted !== undefined)
+          this.fail(`WebSocket modes stopped, the server cannot be reached: ${outcome.result.aborted}`);
       } catch (e) {
-        this.fail(`${socketModes.join(" and ")} mode${socketModes.length > 1 ? "s" : ""} failed: ${(e as Error).message}`);
+        this.fail(
+          `${socketModes.join(" and ")} mode${socketModes.length > 1 ? "s" : ""} failed: ${(e as Error).message}`,
+        );
       }
     }
     return this.results();
@@ -149,7 +158,13 @@ export class Benchmark {
   /** Codec mode's spans in this process, one after the other; every case told to the hooks at the end (codec-mode-spans.ts). */
   private async codecModeHere(): Promise<{ result: CodecModeResult; error?: string }> {
     const { plan, front } = this;
-    const spans = (this.spansHere = new CodecModeSpans({ settings: plan.settings, forks: plan.forks, codecs: plan.codecModeCodecs.length, now: front.clock.now, hooks: front.hooks }));
+    const spans = (this.spansHere = new CodecModeSpans({
+      settings: plan.settings,
+      forks: plan.forks,
+      codecs: plan.codecModeCodecs.length,
+      now: front.clock.now,
+      hooks: front.hooks,
+    }));
     const outcome = await spans.run(async (span, payloads, side) => {
       try {
         const result = await runCodecMode(plan.settings, {
@@ -171,7 +186,8 @@ export class Benchmark {
     });
     // Its cases are this.cases now: results() need not pool the spans again.
     this.spansHere = undefined;
-    for (const c of outcome.result.cases) if (c.verified && c.runs > 0) this.warmedHere.set(warmedKey(c.payload, c.codec), c.iterations * (1 + c.runs));
+    for (const c of outcome.result.cases)
+      if (c.verified && c.runs > 0) this.warmedHere.set(warmedKey(c.payload, c.codec), c.iterations * (1 + c.runs));
     return outcome;
   }
 

@@ -28,18 +28,25 @@ import { selfPeakRssBytes, TimeLedger, type TimeAccount } from "./harness/time-a
 const NON_FINITE = "$nonFinite";
 
 export function stringifyLine(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? { [NON_FINITE]: String(v) } : v));
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === "number" && !Number.isFinite(v) ? { [NON_FINITE]: String(v) } : v,
+  );
 }
 
 export function parseLine(line: string): unknown {
   return JSON.parse(line, (_key, v: unknown) => {
-    if (v !== null && typeof v === "object" && NON_FINITE in v) return Number((v as Record<string, string>)[NON_FINITE]);
+    if (v !== null && typeof v === "object" && NON_FINITE in v)
+      return Number((v as Record<string, string>)[NON_FINITE]);
     return v;
   });
 }
 
 /** One line a child sends. */
-export type ChildLine = { type: "progress"; event: Progress } | { type: "case"; case: CaseResult } | { type: "result"; result: unknown; account?: TimeAccount } | { type: "error"; message: string };
+export type ChildLine =
+  | { type: "progress"; event: Progress }
+  | { type: "case"; case: CaseResult }
+  | { type: "result"; result: unknown; account?: TimeAccount }
+  | { type: "error"; message: string };
 
 /** What the child's work gets besides its job: where progress and finished cases go, and whether to stop. */
 export interface ChildSide {
@@ -61,7 +68,10 @@ function emit(line: ChildLine): void {
  * child's account: its time from its own start (the runtime's start and
  * its imports count as `start`) and its peak memory, under `name`.
  */
-export async function serveAsChild<Job>(name: string, work: (job: Job, side: ChildSide) => Promise<unknown>): Promise<void> {
+export async function serveAsChild<Job>(
+  name: string,
+  work: (job: Job, side: ChildSide) => Promise<unknown>,
+): Promise<void> {
   let stopRequested = false;
   process.on("SIGINT", () => {
     stopRequested = true;

@@ -15,7 +15,16 @@
  * - FAILED: a step of a run in the page failed (its finished cases are kept); the page shows the lines.
  */
 
-export type ClientErrorCode = "CONNECT" | "STALLED" | "CLOSED" | "PROTOCOL" | "UNKNOWN_CODEC" | "WORKER" | "FORM" | "FINISHED" | "FAILED";
+export type ClientErrorCode =
+  | "CONNECT"
+  | "STALLED"
+  | "CLOSED"
+  | "PROTOCOL"
+  | "UNKNOWN_CODEC"
+  | "WORKER"
+  | "FORM"
+  | "FINISHED"
+  | "FAILED";
 
 export class ClientError extends Error {
   override readonly name = "ClientError";

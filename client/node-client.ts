@@ -31,8 +31,17 @@ export interface NodeClientJob {
 
 serveAsChild<NodeClientJob>("Node client", async (job, side) => {
   const plan = await side.ledger.timeAsync("start", () => loadPlan(job.plan));
-  const client = { kind: "node" as const, library: `ws ${job.wsVersion} on Node ${process.version}`, WebSocket: WebSocket as unknown as WebSocketClass, cpuMs: processCpuMs };
-  const target = { server: job.server, ...(job.serverForks ? { serverForks: job.serverForks } : {}), ...(job.cluster ? { cluster: job.cluster } : {}) };
+  const client = {
+    kind: "node" as const,
+    library: `ws ${job.wsVersion} on Node ${process.version}`,
+    WebSocket: WebSocket as unknown as WebSocketClass,
+    cpuMs: processCpuMs,
+  };
+  const target = {
+    server: job.server,
+    ...(job.serverForks ? { serverForks: job.serverForks } : {}),
+    ...(job.cluster ? { cluster: job.cluster } : {}),
+  };
   const hooks = {
     libraryVersion: (name: string) => job.libraryVersions[name] ?? "",
     gc: (globalThis as { gc?: () => void }).gc,
@@ -42,5 +51,13 @@ serveAsChild<NodeClientJob>("Node client", async (job, side) => {
     ledger: side.ledger,
   };
   const sliceFigures = job.sliceFigures !== undefined ? { sliceFigures: job.sliceFigures } : {};
-  return runSocketModes(plan.settings, socketModeContext(client, target, { catalog: plan.catalog, calibration: calibrateClock(performanceClock), hooks, ...sliceFigures }));
+  return runSocketModes(
+    plan.settings,
+    socketModeContext(client, target, {
+      catalog: plan.catalog,
+      calibration: calibrateClock(performanceClock),
+      hooks,
+      ...sliceFigures,
+    }),
+  );
 });

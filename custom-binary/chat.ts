@@ -59,7 +59,8 @@ export function writeChat(w: BinaryWriter, m: ChatMessage): void {
 
 export function readChat(r: BinaryReader, ascii: boolean): ChatMessage {
   const flags = r.u8();
-  if (flags > (HAS_REPLY_TO | HAS_EDITED_AT)) throw new DecodeError("RESERVED_BITS", 1, flags, `presence byte ${hexByte(flags)} has reserved bits set`);
+  if (flags > (HAS_REPLY_TO | HAS_EDITED_AT))
+    throw new DecodeError("RESERVED_BITS", 1, flags, `presence byte ${hexByte(flags)} has reserved bits set`);
   const id = r.varUint32();
   const room = r.varUint32();
   const sentAt = r.varUint53();

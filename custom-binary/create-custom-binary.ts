@@ -32,7 +32,10 @@ export function createCustomBinary(mode: WriterMode = DEFAULT_WRITER_MODE, layou
   const writer = new BinaryWriter(mode);
   const reader = new BinaryReader();
   return {
-    encode: layout === undefined ? (message) => encodeWith(writer, message, layoutOf(message)) : (message) => encodeWith(writer, message, layout),
+    encode:
+      layout === undefined
+        ? (message) => encodeWith(writer, message, layoutOf(message))
+        : (message) => encodeWith(writer, message, layout),
     decode: (bytes) => decodeWith(reader, bytes),
     readKey: layout === undefined ? (bytes) => readKeyWith(reader, bytes) : keyReader(reader, layout),
   };

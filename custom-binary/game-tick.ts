@@ -59,7 +59,8 @@ function writeEntity(w: BinaryWriter, e: Entity): void {
   // A value that is not a number is never +0, so float64 names it.
   const { x, y, z, vx, vy, vz } = e;
   const state = e.state;
-  if (!Number.isInteger(state) || state < 0 || state > MAX_STATE) throw new EncodeError("entities.state", `expected an integer 0..${MAX_STATE}, got ${String(state)}`);
+  if (!Number.isInteger(state) || state < 0 || state > MAX_STATE)
+    throw new EncodeError("entities.state", `expected an integer 0..${MAX_STATE}, got ${String(state)}`);
   const flags =
     state |
     (isPlusZero(x) ? ZERO_X : 0) |
@@ -92,7 +93,8 @@ export function writeGameTick(w: BinaryWriter, m: GameTickMessage): void {
 function readDouble(r: BinaryReader): number {
   const at = r.offset;
   const v = r.float64();
-  if (isPlusZero(v)) throw new DecodeError("NOT_CANONICAL", at, 0, "a +0 double written out; its flag bit must say +0 instead");
+  if (isPlusZero(v))
+    throw new DecodeError("NOT_CANONICAL", at, 0, "a +0 double written out; its flag bit must say +0 instead");
   return v;
 }
 

@@ -34,7 +34,12 @@ function wrongHeader(header: number, expected: number): DecodeError {
   const found = header >> 4 === VERSION ? LAYOUT_OF_TYPE[header & 0x07] : undefined;
   if (found === undefined) return unreadableHeader(header);
   const wanted = LAYOUT_OF_TYPE[expected & 0x07]!;
-  return new DecodeError("UNKNOWN_TYPE", 0, header, `header ${hexByte(header)} is a ${found} message (type ${header & 0x07}), not the ${wanted} message (type ${expected & 0x07}) whose key is read`);
+  return new DecodeError(
+    "UNKNOWN_TYPE",
+    0,
+    header,
+    `header ${hexByte(header)} is a ${found} message (type ${header & 0x07}), not the ${wanted} message (type ${expected & 0x07}) whose key is read`,
+  );
 }
 
 /** small (type 1): num, after the one string. */

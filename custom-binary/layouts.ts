@@ -5,7 +5,17 @@
  * reference implementation, one file per group of layouts.
  */
 
-import { readLarge, readMedium, readSmall, writeLarge, writeMedium, writeSmall, type LargeMessage, type MediumMessage, type SmallMessage } from "./article.ts";
+import {
+  readLarge,
+  readMedium,
+  readSmall,
+  writeLarge,
+  writeMedium,
+  writeSmall,
+  type LargeMessage,
+  type MediumMessage,
+  type SmallMessage,
+} from "./article.ts";
 import { readChat, writeChat, type ChatMessage } from "./chat.ts";
 import { DecodeError, hexByte } from "./errors.ts";
 import { readGameTick, writeGameTick, type GameTickMessage } from "./game-tick.ts";
@@ -90,7 +100,17 @@ export function decodeWith(r: BinaryReader, bytes: Uint8Array): Message {
  */
 export function unreadableHeader(header: number): DecodeError {
   if (header >> 4 !== VERSION) {
-    return new DecodeError("UNSUPPORTED_VERSION", 0, header, `unsupported version ${header >> 4} (this decoder reads version ${VERSION})`);
+    return new DecodeError(
+      "UNSUPPORTED_VERSION",
+      0,
+      header,
+      `unsupported version ${header >> 4} (this decoder reads version ${VERSION})`,
+    );
   }
-  return new DecodeError("UNKNOWN_TYPE", 0, header, `unknown message type ${header & 0x07} in header ${hexByte(header)}`);
+  return new DecodeError(
+    "UNKNOWN_TYPE",
+    0,
+    header,
+    `unknown message type ${header & 0x07} in header ${hexByte(header)}`,
+  );
 }

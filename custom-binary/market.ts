@@ -36,5 +36,13 @@ export function writeMarket(w: BinaryWriter, m: MarketMessage): void {
 export function readMarket(r: BinaryReader, ascii: boolean): MarketMessage {
   const symbol = r.string(ascii);
   r.asciiFlagChecked(ascii);
-  return { symbol, seq: r.varUint53(), ts: r.varUint53(), bid: r.float64(), bidSize: r.float64(), ask: r.float64(), askSize: r.float64() };
+  return {
+    symbol,
+    seq: r.varUint53(),
+    ts: r.varUint53(),
+    bid: r.float64(),
+    bidSize: r.float64(),
+    ask: r.float64(),
+    askSize: r.float64(),
+  };
 }

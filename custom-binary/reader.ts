@@ -148,7 +148,12 @@ export class BinaryReader {
   /** After the last field read by `string()`: an unflagged message needs a non-ASCII string. */
   asciiFlagChecked(ascii: boolean): void {
     if (!ascii && !this.sawNonAscii) {
-      throw new DecodeError("ASCII_FLAG_MISSING", 0, this.bytes[0]!, "all strings are ASCII but the header lacks the ASCII flag");
+      throw new DecodeError(
+        "ASCII_FLAG_MISSING",
+        0,
+        this.bytes[0]!,
+        "all strings are ASCII but the header lacks the ASCII flag",
+      );
     }
   }
 
@@ -164,11 +169,23 @@ export class BinaryReader {
     const b = this.bytes;
     const f = this.f64Bytes;
     if (LITTLE_ENDIAN) {
-      f[0] = b[p]!; f[1] = b[p + 1]!; f[2] = b[p + 2]!; f[3] = b[p + 3]!;
-      f[4] = b[p + 4]!; f[5] = b[p + 5]!; f[6] = b[p + 6]!; f[7] = b[p + 7]!;
+      f[0] = b[p]!;
+      f[1] = b[p + 1]!;
+      f[2] = b[p + 2]!;
+      f[3] = b[p + 3]!;
+      f[4] = b[p + 4]!;
+      f[5] = b[p + 5]!;
+      f[6] = b[p + 6]!;
+      f[7] = b[p + 7]!;
     } else {
-      f[7] = b[p]!; f[6] = b[p + 1]!; f[5] = b[p + 2]!; f[4] = b[p + 3]!;
-      f[3] = b[p + 4]!; f[2] = b[p + 5]!; f[1] = b[p + 6]!; f[0] = b[p + 7]!;
+      f[7] = b[p]!;
+      f[6] = b[p + 1]!;
+      f[5] = b[p + 2]!;
+      f[4] = b[p + 3]!;
+      f[3] = b[p + 4]!;
+      f[2] = b[p + 5]!;
+      f[1] = b[p + 6]!;
+      f[0] = b[p + 7]!;
     }
     this.pos = p + 8;
     return this.f64[0]!;
@@ -207,7 +224,13 @@ export class BinaryReader {
         if (s.length !== ends[i]! - starts[i]!) asciiOnly = false;
       }
       // One message, one encoding: all-ASCII strings must carry the flag.
-      if (asciiOnly) throw new DecodeError("ASCII_FLAG_MISSING", 0, bytes[0]!, "all strings are ASCII but the header lacks the ASCII flag");
+      if (asciiOnly)
+        throw new DecodeError(
+          "ASCII_FLAG_MISSING",
+          0,
+          bytes[0]!,
+          "all strings are ASCII but the header lacks the ASCII flag",
+        );
       return;
     }
     if (!shortPrefixes) {

@@ -243,7 +243,12 @@ export function readAscii(bytes: Uint8Array, start: number, end: number): string
   throwIfInvalidUtf8(bytes, start, end);
   let i = start;
   while (bytes[i]! < 0x80) i++;
-  throw new DecodeError("NOT_ASCII", i, bytes[i]!, "non-ASCII byte in a message whose header flags its strings as ASCII");
+  throw new DecodeError(
+    "NOT_ASCII",
+    i,
+    bytes[i]!,
+    "non-ASCII byte in a message whose header flags its strings as ASCII",
+  );
 }
 
 export function throwIfInvalidUtf8(bytes: Uint8Array, start: number, end: number): void {

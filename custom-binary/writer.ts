@@ -67,13 +67,15 @@ export class BinaryWriter {
 
   /** Zigzag, then unsigned LEB128, of an integer in -2^31..2^31-1. */
   varInt32(field: string, value: number): void {
-    if ((value | 0) !== value) throw new EncodeError(field, `expected an integer -2147483648..2147483647, got ${String(value)}`);
+    if ((value | 0) !== value)
+      throw new EncodeError(field, `expected an integer -2147483648..2147483647, got ${String(value)}`);
     this.writeVarint(((value << 1) ^ (value >> 31)) >>> 0);
   }
 
   /** Unsigned LEB128 of an integer in 0..2^53-1 (timestamps, sequence numbers). */
   varUint53(field: string, value: number): void {
-    if (!Number.isSafeInteger(value) || value < 0) throw new EncodeError(field, `expected an integer 0..9007199254740991, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new EncodeError(field, `expected an integer 0..9007199254740991, got ${String(value)}`);
     if (value <= 0x7fffffff) {
       this.writeVarint(value);
       return;
@@ -91,7 +93,8 @@ export class BinaryWriter {
 
   /** One byte holding an enum's value 0..max. */
   enumU8(field: string, value: number, max: number): void {
-    if (!Number.isInteger(value) || value < 0 || value > max) throw new EncodeError(field, `expected an integer 0..${max}, got ${String(value)}`);
+    if (!Number.isInteger(value) || value < 0 || value > max)
+      throw new EncodeError(field, `expected an integer 0..${max}, got ${String(value)}`);
     this.buf[this.pos++] = value;
   }
 
@@ -114,11 +117,23 @@ export class BinaryWriter {
     const buf = this.buf;
     const p = this.pos;
     if (LITTLE_ENDIAN) {
-      buf[p] = f[0]!; buf[p + 1] = f[1]!; buf[p + 2] = f[2]!; buf[p + 3] = f[3]!;
-      buf[p + 4] = f[4]!; buf[p + 5] = f[5]!; buf[p + 6] = f[6]!; buf[p + 7] = f[7]!;
+      buf[p] = f[0]!;
+      buf[p + 1] = f[1]!;
+      buf[p + 2] = f[2]!;
+      buf[p + 3] = f[3]!;
+      buf[p + 4] = f[4]!;
+      buf[p + 5] = f[5]!;
+      buf[p + 6] = f[6]!;
+      buf[p + 7] = f[7]!;
     } else {
-      buf[p] = f[7]!; buf[p + 1] = f[6]!; buf[p + 2] = f[5]!; buf[p + 3] = f[4]!;
-      buf[p + 4] = f[3]!; buf[p + 5] = f[2]!; buf[p + 6] = f[1]!; buf[p + 7] = f[0]!;
+      buf[p] = f[7]!;
+      buf[p + 1] = f[6]!;
+      buf[p + 2] = f[5]!;
+      buf[p + 3] = f[4]!;
+      buf[p + 4] = f[3]!;
+      buf[p + 5] = f[2]!;
+      buf[p + 6] = f[1]!;
+      buf[p + 7] = f[0]!;
     }
     this.pos = p + 8;
   }

@@ -44,7 +44,15 @@ import { Buffer } from "buffer";
 import type { Codec, Encoded, PayloadCodec } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import type { ChatMessage, Entity, GameTickMessage, MarketMessage, Reaction } from "./message-sets.ts";
-import { isBuiltIn, ROUTING_KEYS, type BuiltInPayload, type LargeMessage, type MediumMessage, type Message, type SmallMessage } from "./messages.ts";
+import {
+  isBuiltIn,
+  ROUTING_KEYS,
+  type BuiltInPayload,
+  type LargeMessage,
+  type MediumMessage,
+  type Message,
+  type SmallMessage,
+} from "./messages.ts";
 import chatSchema from "./schemas/avro/chat.avsc" with { type: "json" };
 import gameTickSchema from "./schemas/avro/game-tick.avsc" with { type: "json" };
 import largeSchema from "./schemas/avro/large.avsc" with { type: "json" };
@@ -77,7 +85,16 @@ function gameTick(m: Decoded): GameTickMessage {
     match: m.match as number,
     tick: m.tick as number,
     entities: entities.map(
-      (e): Entity => ({ id: e.id as number, state: e.state as number, x: e.x as number, y: e.y as number, z: e.z as number, vx: e.vx as number, vy: e.vy as number, vz: e.vz as number }),
+      (e): Entity => ({
+        id: e.id as number,
+        state: e.state as number,
+        x: e.x as number,
+        y: e.y as number,
+        z: e.z as number,
+        vx: e.vx as number,
+        vy: e.vy as number,
+        vz: e.vz as number,
+      }),
     ),
   };
 }
@@ -85,18 +102,38 @@ function gameTick(m: Decoded): GameTickMessage {
 /** Each built-in payload's schema, and the copy of its decoded record into a plain object. */
 const PAYLOADS: Record<BuiltInPayload, { schema: typeof smallSchema; toPlain: (m: Decoded) => Message }> = {
   small: { schema: smallSchema, toPlain: (m) => ({ text: m.text, num: m.num }) as SmallMessage },
-  medium: { schema: mediumSchema, toPlain: (m) => ({ text: m.text, text2: m.text2, num: m.num, decimal: m.decimal }) as MediumMessage },
+  medium: {
+    schema: mediumSchema,
+    toPlain: (m) => ({ text: m.text, text2: m.text2, num: m.num, decimal: m.decimal }) as MediumMessage,
+  },
   large: {
     schema: largeSchema,
     toPlain: (m) =>
-      ({ text: m.text, text2: m.text2, text3: m.text3, text4: m.text4, num: m.num, decimal: m.decimal, num2: m.num2, decimal2: m.decimal2 }) as LargeMessage,
+      ({
+        text: m.text,
+        text2: m.text2,
+        text3: m.text3,
+        text4: m.text4,
+        num: m.num,
+        decimal: m.decimal,
+        num2: m.num2,
+        decimal2: m.decimal2,
+      }) as LargeMessage,
   },
   chat: { schema: chatSchema, toPlain: chat },
   "game-tick": { schema: gameTickSchema, toPlain: gameTick },
   market: {
     schema: marketSchema,
     toPlain: (m) =>
-      ({ symbol: m.symbol, seq: m.seq, ts: m.ts, bid: m.bid, bidSize: m.bidSize, ask: m.ask, askSize: m.askSize }) as MarketMessage,
+      ({
+        symbol: m.symbol,
+        seq: m.seq,
+        ts: m.ts,
+        bid: m.bid,
+        bidSize: m.bidSize,
+        ask: m.ask,
+        askSize: m.askSize,
+      }) as MarketMessage,
   },
 };
 
@@ -115,7 +152,8 @@ const makeUint53 = () =>
   avsc.types.LongType.__with({
     fromBuffer: (b: Buffer): number => {
       const n = b.readInt32LE(4) * 4294967296 + b.readUInt32LE(0);
-      if (!Number.isSafeInteger(n)) throw new RangeError(`avro: long ${n} is beyond 2^53 - 1, no JS number holds it exactly`);
+      if (!Number.isSafeInteger(n))
+        throw new RangeError(`avro: long ${n} is beyond 2^53 - 1, no JS number holds it exactly`);
       return n;
     },
     toBuffer: (n: number): Buffer => {
@@ -157,7 +195,10 @@ class GuardedArrayType extends avsc.types.ArrayType {
         n = -n;
         tap.skipLong(); // the block's size in bytes
       }
-      if (n > tap.buf.length - tap.pos) throw new RangeError(`avro: an array block of ${n} items with ${Math.max(0, tap.buf.length - tap.pos)} bytes left`);
+      if (n > tap.buf.length - tap.pos)
+        throw new RangeError(
+          `avro: an array block of ${n} items with ${Math.max(0, tap.buf.length - tap.pos)} bytes left`,
+        );
       out ??= new Array<unknown>(n);
       while (n--) out[i++] = items._read(tap);
     }
@@ -231,7 +272,9 @@ function keyScan(type: InstanceType<typeof avsc.Type>, payload: BuiltInPayload):
   lengthType ??= avsc.Type.forSchema("long");
   const length = lengthType;
   const truncated = (name: string): never => {
-    throw new RangeError(`avro: truncated or malformed frame (field '${name}' runs past its end, or has a negative length)`);
+    throw new RangeError(
+      `avro: truncated or malformed frame (field '${name}' runs past its end, or has a negative length)`,
+    );
   };
   return (data: Encoded): unknown => {
     const buf = asBuffer(data);
@@ -264,7 +307,10 @@ export const avro: Codec = {
   keyAccess: "scan",
   // The schema fixes types and presence; its longs carry any integer, so the ranges are checked after it.
   decodeGuarantees: "types",
-  notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no Avro schema for your own messages (protocols/schemas/avro/ has the built-in payloads')"),
+  notApplicable: (payload) =>
+    isBuiltIn(payload)
+      ? undefined
+      : "no Avro schema for your own messages (protocols/schemas/avro/ has the built-in payloads')",
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `avro has no schema for '${payload}'`);
     const type = typeOf(payload);

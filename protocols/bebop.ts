@@ -33,7 +33,14 @@ import { BebopView } from "bebop";
 import { type Codec, type Encoded, type PayloadCodec, uint53 } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import type { ChatMessage, GameTickMessage, MarketMessage, Reaction } from "./message-sets.ts";
-import { isBuiltIn, type BuiltInPayload, type LargeMessage, type MediumMessage, type Message, type SmallMessage } from "./messages.ts";
+import {
+  isBuiltIn,
+  type BuiltInPayload,
+  type LargeMessage,
+  type MediumMessage,
+  type Message,
+  type SmallMessage,
+} from "./messages.ts";
 import { Chat } from "./generated/bebop/chat.ts";
 import { GameTick } from "./generated/bebop/game-tick.ts";
 import { Large } from "./generated/bebop/large.ts";
@@ -81,7 +88,14 @@ function encodeChat(m: ChatMessage): Uint8Array {
 function decodeChat(data: Encoded): ChatMessage {
   const m = read(data, Chat.readFrom);
   // Every field of a Bebop message may be absent on the wire; the chat's required ones must be there.
-  if (m.id === undefined || m.room === undefined || m.user === undefined || m.text === undefined || m.sentAt === undefined || m.reactions === undefined) {
+  if (
+    m.id === undefined ||
+    m.room === undefined ||
+    m.user === undefined ||
+    m.text === undefined ||
+    m.sentAt === undefined ||
+    m.reactions === undefined
+  ) {
     throw new RangeError("bebop: a chat message without one of id, room, user, text, sentAt, reactions");
   }
   const out: ChatMessage = {
@@ -100,13 +114,29 @@ function decodeChat(data: Encoded): ChatMessage {
 
 function encodeMarket(m: MarketMessage): Uint8Array {
   return written(
-    Market.encode({ symbol: m.symbol, seq: BigInt(m.seq), ts: BigInt(m.ts), bid: m.bid, bidSize: m.bidSize, ask: m.ask, askSize: m.askSize }),
+    Market.encode({
+      symbol: m.symbol,
+      seq: BigInt(m.seq),
+      ts: BigInt(m.ts),
+      bid: m.bid,
+      bidSize: m.bidSize,
+      ask: m.ask,
+      askSize: m.askSize,
+    }),
   );
 }
 
 function decodeMarket(data: Encoded): MarketMessage {
   const m = read(data, Market.readFrom);
-  return { symbol: m.symbol, seq: uint53(m.seq), ts: uint53(m.ts), bid: m.bid, bidSize: m.bidSize, ask: m.ask, askSize: m.askSize };
+  return {
+    symbol: m.symbol,
+    seq: uint53(m.seq),
+    ts: uint53(m.ts),
+    bid: m.bid,
+    bidSize: m.bidSize,
+    ask: m.ask,
+    askSize: m.askSize,
+  };
 }
 
 /** Each built-in payload's encode and decode (the structs' readFrom results are plain already). */
@@ -140,7 +170,10 @@ export const bebop: Codec = {
   standard: true,
   library: "bebop",
   decodeGuarantees: "types",
-  notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no Bebop schema for your own messages (protocols/schemas/bebop/ has the built-in payloads')"),
+  notApplicable: (payload) =>
+    isBuiltIn(payload)
+      ? undefined
+      : "no Bebop schema for your own messages (protocols/schemas/bebop/ has the built-in payloads')",
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `bebop has no schema for '${payload}'`);
     const { encode, decode } = PAIRS[payload];

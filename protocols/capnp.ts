@@ -49,7 +49,14 @@ import { Message as CapnpMessage, type Struct } from "capnp-es";
 import { type Codec, type Encoded, type PayloadCodec, uint53 } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import type { ChatMessage, Entity, GameTickMessage, MarketMessage, Reaction } from "./message-sets.ts";
-import { isBuiltIn, type BuiltInPayload, type LargeMessage, type MediumMessage, type Message, type SmallMessage } from "./messages.ts";
+import {
+  isBuiltIn,
+  type BuiltInPayload,
+  type LargeMessage,
+  type MediumMessage,
+  type Message,
+  type SmallMessage,
+} from "./messages.ts";
 import { Small } from "./generated/capnp/small.ts";
 import { Medium } from "./generated/capnp/medium.ts";
 import { Large } from "./generated/capnp/large.ts";
@@ -74,8 +81,10 @@ function messageOf(data: Encoded): CapnpMessage {
   // take minutes. The segment table must fit in the frame.
   if (bytes.length < 8) throw new RangeError(`capnp: ${bytes.length} bytes is too short for a framed message`);
   const segments = (bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | (bytes[3]! << 24)) >>> 0;
-  if (8 + 4 * segments > bytes.length) throw new RangeError(`capnp: a segment table of ${segments + 1} segments does not fit in ${bytes.length} bytes`);
-  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  if (8 + 4 * segments > bytes.length)
+    throw new RangeError(`capnp: a segment table of ${segments + 1} segments does not fit in ${bytes.length} bytes`);
+  const whole =
+    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
   return new CapnpMessage(whole ? bytes.buffer : bytes, false);
 }
 
@@ -202,7 +211,14 @@ function chat(): PayloadCodec {
         const item = list.get(i);
         reactions[i] = { emoji: item.emoji, count: item.count };
       }
-      const out: ChatMessage = { id: r.id, room: r.room, user: r.user, text: r.text, sentAt: uint53(r.sentAt), reactions };
+      const out: ChatMessage = {
+        id: r.id,
+        room: r.room,
+        user: r.user,
+        text: r.text,
+        sentAt: uint53(r.sentAt),
+        reactions,
+      };
       const replyTo = r.replyTo;
       if (replyTo.which() === Chat_ReplyTo.VALUE) out.replyTo = replyTo.value;
       const editedAt = r.editedAt;
@@ -282,14 +298,16 @@ const PAIRS: Record<BuiltInPayload, () => PayloadCodec> = { small, medium, large
 
 export const capnpCodec: Codec = {
   name: "capnp",
-  description: "Cap'n Proto (capnp-es, protocols/schemas/capnp/), unpacked single segment, zero-copy; decode here materialises the whole object, binary frame",
+  description:
+    "Cap'n Proto (capnp-es, protocols/schemas/capnp/), unpacked single segment, zero-copy; decode here materialises the whole object, binary frame",
   frame: "binary",
   family: "zero-copy",
   standard: true,
   library: "capnp-es",
   keyAccess: "lazy",
   decodeGuarantees: "types",
-  notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "Cap'n Proto needs a schema, and your own messages have none"),
+  notApplicable: (payload) =>
+    isBuiltIn(payload) ? undefined : "Cap'n Proto needs a schema, and your own messages have none",
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `capnp has no schema for '${payload}'`);
     return PAIRS[payload]();

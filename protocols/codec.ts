@@ -138,6 +138,7 @@ const MAX_UINT53 = BigInt(Number.MAX_SAFE_INTEGER);
  * rounded number.
  */
 export function uint53(value: bigint): number {
-  if (value > MAX_UINT53 || value < 0n) throw new RangeError(`a 64-bit field holds ${value}, beyond the 0..2^53 - 1 a JavaScript number carries exactly`);
+  if (value > MAX_UINT53 || value < 0n)
+    throw new RangeError(`a 64-bit field holds ${value}, beyond the 0..2^53 - 1 a JavaScript number carries exactly`);
   return Number(value);
 }

@@ -178,7 +178,8 @@ export function parseJoin(text: string): string[] | undefined {
     return undefined;
   }
   const join = (value as Partial<JoinRequest> | null)?.join;
-  if (!Array.isArray(join) || !join.every((n) => typeof n === "string" && n.length > 0 && n.length <= MAX_ROOM_NAME)) return undefined;
+  if (!Array.isArray(join) || !join.every((n) => typeof n === "string" && n.length > 0 && n.length <= MAX_ROOM_NAME))
+    return undefined;
   return join as string[];
 }
 
@@ -259,7 +260,18 @@ export const INTERRUPTION_FACTOR = 10;
 export const INTERRUPTION_FLOOR_NS = 1000;
 
 /** The figures a ServerSlice carries, in the order the server writes them. */
-const SLICE_FIELDS = ["messages", "decodeNs", "encodeNs", "sendNs", "cpuMs", "wakeups", "kept", "keptNs", "schedulerNs", "pausedNs"] as const satisfies readonly (keyof ServerSlice)[];
+const SLICE_FIELDS = [
+  "messages",
+  "decodeNs",
+  "encodeNs",
+  "sendNs",
+  "cpuMs",
+  "wakeups",
+  "kept",
+  "keptNs",
+  "schedulerNs",
+  "pausedNs",
+] as const satisfies readonly (keyof ServerSlice)[];
 
 /**
  * A slice mark's answer as the client received it (text, or its UTF-8
@@ -274,7 +286,9 @@ export function parseSlice(data: string | Uint8Array): ServerSlice | undefined {
   }
   if (value === null || typeof value !== "object") return undefined;
   const v = value as Record<string, unknown>;
-  return SLICE_FIELDS.every((k) => typeof v[k] === "number" && Number.isFinite(v[k])) ? (value as ServerSlice) : undefined;
+  return SLICE_FIELDS.every((k) => typeof v[k] === "number" && Number.isFinite(v[k]))
+    ? (value as ServerSlice)
+    : undefined;
 }
 
 /**

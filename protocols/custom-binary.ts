@@ -19,7 +19,8 @@ export const customBinary: Codec = {
   keyAccess: "offset",
   // Its decoder checks every range, the state, UTF-8 and the length itself (docs/custom-binary.md).
   decodeGuarantees: "all",
-  notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no layout for your own messages; write one as a codec module (docs/codecs.md)"),
+  notApplicable: (payload) =>
+    isBuiltIn(payload) ? undefined : "no layout for your own messages; write one as a codec module (docs/codecs.md)",
   forPayload: (payload) => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `custom-binary has no layout for '${payload}'`);
     const { encode, decode, readKey } = createCustomBinary(undefined, payload);

@@ -47,7 +47,14 @@ import { Builder, ByteBuffer, type Encoding } from "flatbuffers";
 import { type Codec, type Encoded, type PayloadCodec, uint53 } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import type { ChatMessage, Entity, GameTickMessage, MarketMessage, Reaction } from "./message-sets.ts";
-import { isBuiltIn, type BuiltInPayload, type LargeMessage, type MediumMessage, type Message, type SmallMessage } from "./messages.ts";
+import {
+  isBuiltIn,
+  type BuiltInPayload,
+  type LargeMessage,
+  type MediumMessage,
+  type Message,
+  type SmallMessage,
+} from "./messages.ts";
 import { Small } from "./generated/flatbuffers/small_generated.ts";
 import { Medium } from "./generated/flatbuffers/medium_generated.ts";
 import { Large } from "./generated/flatbuffers/large_generated.ts";
@@ -78,7 +85,9 @@ class CheckedByteBuffer extends ByteBuffer {
   }
 
   private past(offset: number, size: number): never {
-    throw new RangeError(`flatbuffers: a read of ${size} bytes at offset ${offset} is outside the frame's ${this.end} bytes`);
+    throw new RangeError(
+      `flatbuffers: a read of ${size} bytes at offset ${offset} is outside the frame's ${this.end} bytes`,
+    );
   }
 
   override readUint8(offset: number): number {
@@ -107,13 +116,15 @@ class CheckedByteBuffer extends ByteBuffer {
 /** The bytes to read, checked for the minimum length of a FlatBuffer, every read bounds-checked. */
 function byteBuffer(data: Encoded): ByteBuffer {
   const bytes = data as Uint8Array;
-  if (bytes.length < MIN_BYTES) throw new RangeError(`flatbuffers: ${bytes.length} bytes is too short for a FlatBuffer`);
+  if (bytes.length < MIN_BYTES)
+    throw new RangeError(`flatbuffers: ${bytes.length} bytes is too short for a FlatBuffer`);
   return new CheckedByteBuffer(bytes);
 }
 
 /** A vector's length, refused when its items cannot fit in the buffer. */
 function vectorLength(length: number, itemBytes: number, bb: ByteBuffer): number {
-  if (length < 0 || length * itemBytes > bb.capacity()) throw new RangeError(`flatbuffers: a vector of ${length} items does not fit in ${bb.capacity()} bytes`);
+  if (length < 0 || length * itemBytes > bb.capacity())
+    throw new RangeError(`flatbuffers: a vector of ${length} items does not fit in ${bb.capacity()} bytes`);
   return length;
 }
 
@@ -171,7 +182,12 @@ const medium: Pair = (builder) => {
     },
     decode(data: Encoded): Message {
       const t = Medium.getRootAsMedium(byteBuffer(data), root);
-      return { text: text(t.text()), text2: text(t.text2()), num: t.num(), decimal: t.decimal() } satisfies MediumMessage;
+      return {
+        text: text(t.text()),
+        text2: text(t.text2()),
+        num: t.num(),
+        decimal: t.decimal(),
+      } satisfies MediumMessage;
     },
     readKey(data: Encoded): number {
       return Medium.getRootAsMedium(byteBuffer(data), root).num();
@@ -267,7 +283,14 @@ const chat: Pair = (builder) => {
         const r = t.reactions(i, reaction)!;
         reactions[i] = { emoji: text(r.emoji()), count: r.count() };
       }
-      const out: ChatMessage = { id: t.id(), room: t.room(), user: text(t.user()), text: text(t.text()), sentAt: uint53(t.sentAt()), reactions };
+      const out: ChatMessage = {
+        id: t.id(),
+        room: t.room(),
+        user: text(t.user()),
+        text: text(t.text()),
+        sentAt: uint53(t.sentAt()),
+        reactions,
+      };
       const replyTo = t.replyTo();
       if (replyTo !== null) out.replyTo = replyTo;
       const editedAt = t.editedAt();
@@ -309,7 +332,16 @@ const gameTick: Pair = (builder) => {
       const entities = new Array<Entity>(n);
       for (let i = 0; i < n; i++) {
         const e = t.entities(i, entity)!;
-        entities[i] = { id: e.id(), state: e.state(), x: e.x(), y: e.y(), z: e.z(), vx: e.vx(), vy: e.vy(), vz: e.vz() };
+        entities[i] = {
+          id: e.id(),
+          state: e.state(),
+          x: e.x(),
+          y: e.y(),
+          z: e.z(),
+          vx: e.vx(),
+          vy: e.vy(),
+          vz: e.vz(),
+        };
       }
       return { match: t.match(), tick: t.tick(), entities } satisfies GameTickMessage;
     },
@@ -359,14 +391,16 @@ const PAIRS: Record<BuiltInPayload, Pair> = { small, medium, large, chat, "game-
 
 export const flatbuffersCodec: Codec = {
   name: "flatbuffers",
-  description: "FlatBuffers (flatbuffers + flatc, protocols/schemas/flatbuffers/), zero-copy; decode here materialises the whole object, binary frame",
+  description:
+    "FlatBuffers (flatbuffers + flatc, protocols/schemas/flatbuffers/), zero-copy; decode here materialises the whole object, binary frame",
   frame: "binary",
   family: "zero-copy",
   standard: true,
   library: "flatbuffers",
   keyAccess: "lazy",
   decodeGuarantees: "types",
-  notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "FlatBuffers needs a schema, and your own messages have none"),
+  notApplicable: (payload) =>
+    isBuiltIn(payload) ? undefined : "FlatBuffers needs a schema, and your own messages have none",
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `flatbuffers has no schema for '${payload}'`);
     return PAIRS[payload](new Builder(INITIAL_BUILDER_BYTES));

@@ -23,7 +23,11 @@ export type { ChatMessage, Entity, GameTickMessage, MarketMessage, Reaction } fr
 export const ENTITY_STATES = ["idle", "moving", "attacking", "dead"] as const;
 
 /** One message of each set, as the spec's test vectors and `--fixed` show it. */
-export const SET_EXAMPLES: { readonly chat: ChatMessage; readonly "game-tick": GameTickMessage; readonly market: MarketMessage } = {
+export const SET_EXAMPLES: {
+  readonly chat: ChatMessage;
+  readonly "game-tick": GameTickMessage;
+  readonly market: MarketMessage;
+} = {
   chat: {
     id: 1001,
     room: 7,

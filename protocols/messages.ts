@@ -23,7 +23,14 @@ export const PAYLOAD_NAMES: readonly BuiltInPayload[] = [...ARTICLE_PAYLOADS, ..
  * codec's read-one path reads (PayloadCodec.readKey): market's symbol,
  * chat's room, game-tick's match, and the article's messages' num.
  */
-export const ROUTING_KEYS: Readonly<Record<BuiltInPayload, string>> = { small: "num", medium: "num", large: "num", chat: "room", "game-tick": "match", market: "symbol" };
+export const ROUTING_KEYS: Readonly<Record<BuiltInPayload, string>> = {
+  small: "num",
+  medium: "num",
+  large: "num",
+  chat: "room",
+  "game-tick": "match",
+  market: "symbol",
+};
 
 /** A built-in payload's name, or the name of a user's messages file. */
 export type PayloadName = string;
@@ -45,7 +52,13 @@ interface UserMessage {
   readonly [key: string]: unknown;
 }
 /** A message of a built-in payload. */
-export type BuiltInMessage = SmallMessage | MediumMessage | LargeMessage | ChatMessage | GameTickMessage | MarketMessage;
+export type BuiltInMessage =
+  | SmallMessage
+  | MediumMessage
+  | LargeMessage
+  | ChatMessage
+  | GameTickMessage
+  | MarketMessage;
 export type Message = BuiltInMessage | UserMessage;
 
 /**
@@ -74,4 +87,7 @@ export const ARTICLE_MESSAGES = {
 } as const;
 
 /** One message of each built-in payload: the article's, and an example of each set. */
-export const EXAMPLE_MESSAGES: Readonly<Record<BuiltInPayload, BuiltInMessage>> = { ...ARTICLE_MESSAGES, ...SET_EXAMPLES };
+export const EXAMPLE_MESSAGES: Readonly<Record<BuiltInPayload, BuiltInMessage>> = {
+  ...ARTICLE_MESSAGES,
+  ...SET_EXAMPLES,
+};

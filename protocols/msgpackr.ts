@@ -50,7 +50,9 @@ export const msgpackrRecords: Codec = {
   standard: false,
   library: "msgpackr",
   notApplicable: (payload) =>
-    isBuiltIn(payload) ? undefined : "its record structures are agreed before the first message, from a schema your messages do not have (learnt from a stream instead, one message would not decode alone)",
+    isBuiltIn(payload)
+      ? undefined
+      : "its record structures are agreed before the first message, from a schema your messages do not have (learnt from a stream instead, one message would not decode alone)",
   forPayload: () => {
     const packr = new Packr({ useRecords: true, structures: recordStructures() });
     const unpackr = new Unpackr({ useRecords: true, structures: recordStructures() });

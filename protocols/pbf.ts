@@ -217,7 +217,8 @@ function keyScan(payload: BuiltInPayload): (data: Encoded) => unknown {
       if (field === keyField) key = string ? pbf.readString() : pbf.readVarint();
       else step(pbf, of, field);
     }
-    if (pbf.pos !== pbf.length) throw new Error(`pbf: malformed or truncated frame (read to byte ${pbf.pos} of ${pbf.length})`);
+    if (pbf.pos !== pbf.length)
+      throw new Error(`pbf: malformed or truncated frame (read to byte ${pbf.pos} of ${pbf.length})`);
     return key;
   };
 }
@@ -231,7 +232,10 @@ export const pbfCodec: Codec = {
   library: "pbf",
   keyAccess: "scan",
   decodeGuarantees: "types",
-  notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no message type for your own messages (pbf's code is generated from protocols/messages.proto)"),
+  notApplicable: (payload) =>
+    isBuiltIn(payload)
+      ? undefined
+      : "no message type for your own messages (pbf's code is generated from protocols/messages.proto)",
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `pbf has no message type for '${payload}'`);
     const { read, write } = TYPES[payload];
@@ -245,7 +249,8 @@ export const pbfCodec: Codec = {
       decode: (data: Encoded): Message => {
         const reader = new PbfReader(data as Uint8Array);
         const message = read(reader);
-        if (reader.pos !== reader.length) throw new Error(`pbf: malformed or truncated frame (read to byte ${reader.pos} of ${reader.length})`);
+        if (reader.pos !== reader.length)
+          throw new Error(`pbf: malformed or truncated frame (read to byte ${reader.pos} of ${reader.length})`);
         return message;
       },
       readKey: keyScan(payload),

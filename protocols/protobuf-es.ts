@@ -44,9 +44,23 @@ import { create, fromBinary, ScalarType, toBinary, type DescMessage } from "@buf
 import { BinaryReader, type WireType } from "@bufbuild/protobuf/wire";
 import { type Codec, type Encoded, type PayloadCodec, uint53 } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
-import { ChatSchema, GameTickSchema, LargeSchema, MarketSchema, MediumSchema, SmallSchema } from "./generated/protobuf-es/messages_pb.ts";
+import {
+  ChatSchema,
+  GameTickSchema,
+  LargeSchema,
+  MarketSchema,
+  MediumSchema,
+  SmallSchema,
+} from "./generated/protobuf-es/messages_pb.ts";
 import type { ChatMessage, GameTickMessage, MarketMessage } from "./message-sets.ts";
-import { isBuiltIn, ROUTING_KEYS, type BuiltInPayload, type LargeMessage, type MediumMessage, type SmallMessage } from "./messages.ts";
+import {
+  isBuiltIn,
+  ROUTING_KEYS,
+  type BuiltInPayload,
+  type LargeMessage,
+  type MediumMessage,
+  type SmallMessage,
+} from "./messages.ts";
 
 /** An encoder/decoder pair: encode returns toBinary's fresh bytes; decode takes the binary frame. */
 type Pair = PayloadCodec;
@@ -76,7 +90,16 @@ function large(): Pair {
     encode: (message) => toBinary(LargeSchema, create(LargeSchema, message as LargeMessage)),
     decode: (data): LargeMessage => {
       const m = fromBinary(LargeSchema, data as Uint8Array);
-      return { text: m.text, text2: m.text2, text3: m.text3, text4: m.text4, num: m.num, decimal: m.decimal, num2: m.num2, decimal2: m.decimal2 };
+      return {
+        text: m.text,
+        text2: m.text2,
+        text3: m.text3,
+        text4: m.text4,
+        num: m.num,
+        decimal: m.decimal,
+        num2: m.num2,
+        decimal2: m.decimal2,
+      };
     },
   };
 }
@@ -124,7 +147,16 @@ function gameTick(): Pair {
       return {
         match: m.match,
         tick: m.tick,
-        entities: m.entities.map((e) => ({ id: e.id, state: e.state, x: e.x, y: e.y, z: e.z, vx: e.vx, vy: e.vy, vz: e.vz })),
+        entities: m.entities.map((e) => ({
+          id: e.id,
+          state: e.state,
+          x: e.x,
+          y: e.y,
+          z: e.z,
+          vx: e.vx,
+          vy: e.vy,
+          vz: e.vz,
+        })),
       };
     },
   };
@@ -136,12 +168,28 @@ function market(): Pair {
       const k = message as MarketMessage;
       return toBinary(
         MarketSchema,
-        create(MarketSchema, { symbol: k.symbol, seq: BigInt(k.seq), ts: BigInt(k.ts), bid: k.bid, bidSize: k.bidSize, ask: k.ask, askSize: k.askSize }),
+        create(MarketSchema, {
+          symbol: k.symbol,
+          seq: BigInt(k.seq),
+          ts: BigInt(k.ts),
+          bid: k.bid,
+          bidSize: k.bidSize,
+          ask: k.ask,
+          askSize: k.askSize,
+        }),
       );
     },
     decode: (data): MarketMessage => {
       const m = fromBinary(MarketSchema, data as Uint8Array);
-      return { symbol: m.symbol, seq: uint53(m.seq), ts: uint53(m.ts), bid: m.bid, bidSize: m.bidSize, ask: m.ask, askSize: m.askSize };
+      return {
+        symbol: m.symbol,
+        seq: uint53(m.seq),
+        ts: uint53(m.ts),
+        bid: m.bid,
+        bidSize: m.bidSize,
+        ask: m.ask,
+        askSize: m.askSize,
+      };
     },
   };
 }
@@ -188,7 +236,15 @@ interface Steps {
   readonly nested: (Steps | undefined)[];
 }
 
-const VARINT_SCALARS = new Set([ScalarType.INT32, ScalarType.UINT32, ScalarType.SINT32, ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.BOOL]);
+const VARINT_SCALARS = new Set([
+  ScalarType.INT32,
+  ScalarType.UINT32,
+  ScalarType.SINT32,
+  ScalarType.INT64,
+  ScalarType.UINT64,
+  ScalarType.SINT64,
+  ScalarType.BOOL,
+]);
 const BIT64_SCALARS = new Set([ScalarType.DOUBLE, ScalarType.FIXED64, ScalarType.SFIXED64]);
 const BIT32_SCALARS = new Set([ScalarType.FLOAT, ScalarType.FIXED32, ScalarType.SFIXED32]);
 
@@ -207,11 +263,15 @@ function stepsOf(desc: DescMessage): Steps {
       const t = f.scalar;
       step = VARINT_SCALARS.has(t) ? VARINT : BIT64_SCALARS.has(t) ? BIT64 : BIT32_SCALARS.has(t) ? BIT32 : BYTES;
     } else if (f.fieldKind === "enum") step = VARINT;
-    else if ((f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message")) && !f.delimitedEncoding) {
+    else if (
+      (f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message")) &&
+      !f.delimitedEncoding
+    ) {
       step = MESSAGE;
       out.nested[f.number] = stepsOf(f.message);
     }
-    if (step === undefined) throw new Error(`protobuf-es: readKey cannot step over ${desc.typeName}.${f.name} (a ${f.fieldKind} field)`);
+    if (step === undefined)
+      throw new Error(`protobuf-es: readKey cannot step over ${desc.typeName}.${f.name} (a ${f.fieldKind} field)`);
     out.steps[f.number] = step;
   }
   return out;
@@ -246,7 +306,8 @@ function stepOver(r: BinaryReader, of: Steps, no: number, wireType: WireType, de
   } else if (step === MESSAGE) {
     const nested = of.nested[no]!;
     const end = r.uint32() + r.pos;
-    if (depth + 1 > RECURSION_LIMIT) throw new Error(`protobuf-es: maximum recursion depth of ${RECURSION_LIMIT} reached`);
+    if (depth + 1 > RECURSION_LIMIT)
+      throw new Error(`protobuf-es: maximum recursion depth of ${RECURSION_LIMIT} reached`);
     while (r.pos < end) {
       const [n, wt] = r.tag();
       stepOver(r, nested, n, wt, depth + 1);
@@ -270,7 +331,9 @@ function keyScan(payload: BuiltInPayload): (data: Encoded) => unknown {
   const of = stepsOf(desc);
   const field = desc.field[ROUTING_KEYS[payload]];
   if (field?.fieldKind !== "scalar" || (field.scalar !== ScalarType.UINT32 && field.scalar !== ScalarType.STRING)) {
-    throw new Error(`protobuf-es: the routing key ${desc.typeName}.${ROUTING_KEYS[payload]} is not a uint32 or string field`);
+    throw new Error(
+      `protobuf-es: the routing key ${desc.typeName}.${ROUTING_KEYS[payload]} is not a uint32 or string field`,
+    );
   }
   const keyNo = field.number;
   if (field.scalar === ScalarType.STRING) {
@@ -300,14 +363,18 @@ function keyScan(payload: BuiltInPayload): (data: Encoded) => unknown {
 
 export const protobufEsCodec: Codec = {
   name: "protobuf-es",
-  description: "Protocol Buffers (protobuf-es, code generated by protoc-gen-es from protocols/messages.proto), binary frame",
+  description:
+    "Protocol Buffers (protobuf-es, code generated by protoc-gen-es from protocols/messages.proto), binary frame",
   frame: "binary",
   family: "schema",
   standard: true,
   library: "@bufbuild/protobuf",
   keyAccess: "scan",
   decodeGuarantees: "types",
-  notApplicable: (payload) => (isBuiltIn(payload) ? undefined : "no message type for your own messages (protobuf-es's code is generated from protocols/messages.proto)"),
+  notApplicable: (payload) =>
+    isBuiltIn(payload)
+      ? undefined
+      : "no message type for your own messages (protobuf-es's code is generated from protocols/messages.proto)",
   forPayload: (payload): PayloadCodec => {
     if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `protobuf-es has no message type for '${payload}'`);
     return { ...PAIRS[payload](), readKey: keyScan(payload) };

@@ -55,7 +55,15 @@ const BUILT_IN_CODECS: readonly Codec[] = Object.freeze([
  * family (--codecs schema,zero-copy): every codec on every payload
  * multiplies a default run's time by about 2.5.
  */
-const RUN_BY_DEFAULT: readonly string[] = ["json", "json-bytes", "custom-binary", "protobuf", "msgpack", "msgpackr", "msgpackr-records"];
+const RUN_BY_DEFAULT: readonly string[] = [
+  "json",
+  "json-bytes",
+  "custom-binary",
+  "protobuf",
+  "msgpack",
+  "msgpackr",
+  "msgpackr-records",
+];
 
 /** Names --codecs reads as groups of codecs (socket/contract.ts, codecGroups), so no codec may take one. */
 const GROUP_NAMES: readonly string[] = ["all", "default", ...CODEC_FAMILIES];
@@ -70,7 +78,9 @@ export class CodecCatalog {
   private constructor(codecs: readonly Codec[], extra: readonly Codec[]) {
     this.codecs = Object.freeze([...codecs]);
     this.names = Object.freeze(codecs.map((c) => c.name));
-    this.defaults = Object.freeze(this.names.filter((n) => RUN_BY_DEFAULT.includes(n) || extra.some((c) => c.name === n)));
+    this.defaults = Object.freeze(
+      this.names.filter((n) => RUN_BY_DEFAULT.includes(n) || extra.some((c) => c.name === n)),
+    );
   }
 
   /** The names of a family's codecs, in table order. */
@@ -85,10 +95,17 @@ export class CodecCatalog {
    * catalog does not hold but a socket accepts, such as raw).
    */
   static of(extra: readonly Codec[] = [], userProto?: UserProtoType, reserved: readonly string[] = []): CodecCatalog {
-    const codecs = userProto ? BUILT_IN_CODECS.map((c) => (c === protobufCodec ? protobufCodecFor(userProto) : c)) : [...BUILT_IN_CODECS];
+    const codecs = userProto
+      ? BUILT_IN_CODECS.map((c) => (c === protobufCodec ? protobufCodecFor(userProto) : c))
+      : [...BUILT_IN_CODECS];
     for (const codec of extra) {
-      if (codecs.some((c) => c.name === codec.name) || reserved.includes(codec.name)) throw new CodecError("NAME_TAKEN", `a codec named '${codec.name}' exists already; name yours differently`);
-      if (GROUP_NAMES.includes(codec.name)) throw new CodecError("NAME_TAKEN", `'${codec.name}' names a group of codecs in --codecs (${GROUP_NAMES.join(", ")}); name yours differently`);
+      if (codecs.some((c) => c.name === codec.name) || reserved.includes(codec.name))
+        throw new CodecError("NAME_TAKEN", `a codec named '${codec.name}' exists already; name yours differently`);
+      if (GROUP_NAMES.includes(codec.name))
+        throw new CodecError(
+          "NAME_TAKEN",
+          `'${codec.name}' names a group of codecs in --codecs (${GROUP_NAMES.join(", ")}); name yours differently`,
+        );
       codecs.push(codec);
     }
     return new CodecCatalog(codecs, extra);
@@ -113,17 +130,24 @@ export const BUILT_IN = CodecCatalog.of();
  * module's default export comes with no types.
  */
 export function codecShapeError(value: unknown): string | undefined {
-  if (value === null || typeof value !== "object") return `its default export is ${value === null ? "null" : typeof value}, not a codec object`;
+  if (value === null || typeof value !== "object")
+    return `its default export is ${value === null ? "null" : typeof value}, not a codec object`;
   const c = value as Record<string, unknown>;
-  if (typeof c.name !== "string" || !/^[a-z0-9][a-z0-9._-]{0,39}$/i.test(c.name)) return "its codec needs a name: 1-40 letters, digits, '.', '_' or '-'";
+  if (typeof c.name !== "string" || !/^[a-z0-9][a-z0-9._-]{0,39}$/i.test(c.name))
+    return "its codec needs a name: 1-40 letters, digits, '.', '_' or '-'";
   if (typeof c.description !== "string") return `codec '${c.name}' needs a description (a string)`;
   if (c.frame !== "text" && c.frame !== "binary") return `codec '${c.name}' needs frame: "text" or "binary"`;
   if (typeof c.standard !== "boolean") return `codec '${c.name}' needs standard: true or false`;
   if (typeof c.library !== "string") return `codec '${c.name}' needs library: the npm package it uses, or ""`;
-  if (typeof c.forPayload !== "function") return `codec '${c.name}' needs forPayload(payload), returning { encode, decode }`;
-  if (c.family !== undefined && !(CODEC_FAMILIES as readonly unknown[]).includes(c.family)) return `codec '${c.name}': family must be one of ${CODEC_FAMILIES.join(", ")} when given`;
-  if (c.keyAccess !== undefined && !(KEY_ACCESSES as readonly unknown[]).includes(c.keyAccess)) return `codec '${c.name}': keyAccess must be one of ${KEY_ACCESSES.join(", ")} when given`;
-  if (c.decodeGuarantees !== undefined && !(DECODE_GUARANTEES as readonly unknown[]).includes(c.decodeGuarantees)) return `codec '${c.name}': decodeGuarantees must be one of ${DECODE_GUARANTEES.join(", ")} when given`;
-  if (c.notApplicable !== undefined && typeof c.notApplicable !== "function") return `codec '${c.name}': notApplicable must be a function when given`;
+  if (typeof c.forPayload !== "function")
+    return `codec '${c.name}' needs forPayload(payload), returning { encode, decode }`;
+  if (c.family !== undefined && !(CODEC_FAMILIES as readonly unknown[]).includes(c.family))
+    return `codec '${c.name}': family must be one of ${CODEC_FAMILIES.join(", ")} when given`;
+  if (c.keyAccess !== undefined && !(KEY_ACCESSES as readonly unknown[]).includes(c.keyAccess))
+    return `codec '${c.name}': keyAccess must be one of ${KEY_ACCESSES.join(", ")} when given`;
+  if (c.decodeGuarantees !== undefined && !(DECODE_GUARANTEES as readonly unknown[]).includes(c.decodeGuarantees))
+    return `codec '${c.name}': decodeGuarantees must be one of ${DECODE_GUARANTEES.join(", ")} when given`;
+  if (c.notApplicable !== undefined && typeof c.notApplicable !== "function")
+    return `codec '${c.name}': notApplicable must be a function when given`;
   return undefined;
 }

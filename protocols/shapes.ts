@@ -9,7 +9,14 @@ import type { BuiltInPayload } from "./messages.ts";
 import { ENTITY_STATES } from "./message-sets.ts";
 
 /** What a field holds: uint53 is an integer a JavaScript number holds exactly (timestamps). */
-export type FieldType = "string" | "uint32" | "int32" | "uint53" | "double" | { readonly enumOf: readonly string[] } | { readonly arrayOf: Shape };
+export type FieldType =
+  | "string"
+  | "uint32"
+  | "int32"
+  | "uint53"
+  | "double"
+  | { readonly enumOf: readonly string[] }
+  | { readonly arrayOf: Shape };
 
 /** The range of each integer field type, inclusive: what the shape check, the range checks and the schema validator hold a value to. */
 export const INTEGER_RANGES: Readonly<Record<"uint32" | "int32" | "uint53", readonly [number, number]>> = {

@@ -30,7 +30,11 @@ import { INTEGER_RANGES, SHAPES, type FieldType, type Shape } from "./shapes.ts"
 
 /** The checks the validated pattern adds after a decode: a schema validator, the ranges alone, or none. */
 export type AddedChecks = "validator" | "ranges" | "none";
-export const ADDED_CHECKS: Readonly<Record<DecodeGuarantee, AddedChecks>> = { none: "validator", types: "ranges", all: "none" };
+export const ADDED_CHECKS: Readonly<Record<DecodeGuarantee, AddedChecks>> = {
+  none: "validator",
+  types: "ranges",
+  all: "none",
+};
 
 /** Throws a CodecError (INVALID_MESSAGE) naming the field when a decoded value is not a well-formed message; returns nothing. */
 export type MessageCheck = (message: unknown) => void;
@@ -47,7 +51,8 @@ function checkRanges(shape: Shape, o: Record<string, unknown>, path: string): vo
     if (v === undefined) continue; // an absent optional field: the schema's presence is the decoder's
     if (typeof t === "object") {
       if ("enumOf" in t) {
-        if (!(Number.isInteger(v) && (v as number) >= 0 && (v as number) < t.enumOf.length)) invalid(`${path}${key}`, `is ${String(v)}, not an integer 0..${t.enumOf.length - 1}`);
+        if (!(Number.isInteger(v) && (v as number) >= 0 && (v as number) < t.enumOf.length))
+          invalid(`${path}${key}`, `is ${String(v)}, not an integer 0..${t.enumOf.length - 1}`);
       } else {
         const items = v as Record<string, unknown>[];
         for (let i = 0; i < items.length; i++) checkRanges(t.arrayOf, items[i]!, `${path}${key}[${i}].`);
@@ -55,7 +60,8 @@ function checkRanges(shape: Shape, o: Record<string, unknown>, path: string): vo
       continue;
     }
     const range = t === "string" || t === "double" ? undefined : INTEGER_RANGES[t];
-    if (range !== undefined && !(Number.isInteger(v) && (v as number) >= range[0] && (v as number) <= range[1])) invalid(`${path}${key}`, `is ${String(v)}, outside ${t}'s ${range[0]}..${range[1]}`);
+    if (range !== undefined && !(Number.isInteger(v) && (v as number) >= range[0] && (v as number) <= range[1]))
+      invalid(`${path}${key}`, `is ${String(v)}, outside ${t}'s ${range[0]}..${range[1]}`);
   }
 }
 
@@ -80,7 +86,9 @@ function schemaOf(shape: Shape): TSchema {
   for (const [key, field] of Object.entries(shape)) {
     const t = field.type;
     let schema: TSchema;
-    if (typeof t === "object") schema = "enumOf" in t ? Type.Integer({ minimum: 0, maximum: t.enumOf.length - 1 }) : Type.Array(schemaOf(t.arrayOf));
+    if (typeof t === "object")
+      schema =
+        "enumOf" in t ? Type.Integer({ minimum: 0, maximum: t.enumOf.length - 1 }) : Type.Array(schemaOf(t.arrayOf));
     else if (t === "string") schema = Type.String();
     else if (t === "double") schema = Type.Number();
     else schema = Type.Integer({ minimum: INTEGER_RANGES[t][0], maximum: INTEGER_RANGES[t][1] });
@@ -107,7 +115,10 @@ export function shapeValidator(payload: BuiltInPayload): MessageCheck {
   return (message) => {
     if (check(message)) return;
     const first = Value.Errors(schema, message).First();
-    throw new CodecError("INVALID_MESSAGE", first ? `${first.path || "the message"}: ${first.message}` : "not a well-formed message");
+    throw new CodecError(
+      "INVALID_MESSAGE",
+      first ? `${first.path || "the message"}: ${first.message}` : "not a well-formed message",
+    );
   };
 }
 

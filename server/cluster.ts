@@ -30,7 +30,9 @@ export function clusterProcess(env: NodeJS.ProcessEnv): { index: number; size: n
 
 /** Why N processes cannot share a port here, or undefined where they can: Bun's reusePort balances connections on Linux only. */
 export function reusePortRefusal(platform: string = process.platform): string | undefined {
-  return platform === "linux" ? undefined : `--processes needs SO_REUSEPORT's load balancing, which Bun has on Linux only (this is ${platform}); run one process per port instead`;
+  return platform === "linux"
+    ? undefined
+    : `--processes needs SO_REUSEPORT's load balancing, which Bun has on Linux only (this is ${platform}); run one process per port instead`;
 }
 
 /** What a process prints once it listens: the shared URL and its own. */
@@ -59,7 +61,13 @@ export interface Cluster {
 }
 
 /** The next line `child` prints on stdout, parsed; rejects when it exits first or after `ms`. */
-function nextLine<T>(child: ChildProcess, exited: Promise<string>, what: string, stderr: () => string, ms: number): Promise<T> {
+function nextLine<T>(
+  child: ChildProcess,
+  exited: Promise<string>,
+  what: string,
+  stderr: () => string,
+  ms: number,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     let buffered = "";
     const timer = setTimeout(() => fail(`did not ${what} within ${ms} ms`), ms);
@@ -93,7 +101,15 @@ export interface ClusterIo {
 }
 
 /** Starts process `index` of `size` on `port` and waits for its ready line. */
-async function startProcess(script: string, args: readonly string[], index: number, size: number, port: number, timeoutMs: number, io: ClusterIo): Promise<Started> {
+async function startProcess(
+  script: string,
+  args: readonly string[],
+  index: number,
+  size: number,
+  port: number,
+  timeoutMs: number,
+  io: ClusterIo,
+): Promise<Started> {
   const child = spawn(process.execPath, [script, ...args, "--port", String(port), "--exit-with-stdin"], {
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...io.env, [PROCESS_ENV]: `${index}/${size}` },
@@ -118,7 +134,14 @@ async function startProcess(script: string, args: readonly string[], index: numb
  * Starts `size` processes of `script` with `args` on `port` (0: a free one, which the first
  * takes and the rest join), tells each the others' URLs, and resolves once all have them.
  */
-export async function startCluster(script: string, args: readonly string[], size: number, port: number, io: ClusterIo, timeoutMs = 30_000): Promise<Cluster> {
+export async function startCluster(
+  script: string,
+  args: readonly string[],
+  size: number,
+  port: number,
+  io: ClusterIo,
+  timeoutMs = 30_000,
+): Promise<Cluster> {
   const started: Started[] = [];
   let stopping = false;
   const stop = async (): Promise<void> => {
@@ -138,11 +161,13 @@ export async function startCluster(script: string, args: readonly string[], size
       p.child.stdout!.resume();
     }
     // Only a process that ends unasked: the cluster stopping resolves nothing.
-    const lost = Promise.race(started.map((p) => p.exited.then((how) => ({ index: p.index, how })))).then(({ index, how }) => {
-      if (stopping) return new Promise<string>(() => {});
-      void stop();
-      return `process ${index} (pid ${started[index]!.ready.pid}) exited (${how})`;
-    });
+    const lost = Promise.race(started.map((p) => p.exited.then((how) => ({ index: p.index, how })))).then(
+      ({ index, how }) => {
+        if (stopping) return new Promise<string>(() => {});
+        void stop();
+        return `process ${index} (pid ${started[index]!.ready.pid}) exited (${how})`;
+      },
+    );
     return { url: started[0]!.ready.url, processes, lost, stop };
   } catch (e) {
     await stop();

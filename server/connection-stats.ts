@@ -1,14 +1,24 @@
 /** The server's per-connection figures (served at /stats/ID) and where they are kept. */
 
 import type { PayloadName } from "../protocols/messages.ts";
-import { INTERRUPTION_FACTOR, INTERRUPTION_FLOOR_NS, type ServerConnectionStats, type ServerSlice } from "../protocols/contract.ts";
+import {
+  INTERRUPTION_FACTOR,
+  INTERRUPTION_FLOOR_NS,
+  type ServerConnectionStats,
+  type ServerSlice,
+} from "../protocols/contract.ts";
 import type { SchedulerReading } from "./stolen-time.ts";
 
 /** How many finished connections' stats are kept for /stats. */
 const STATS_KEPT = 1000;
 
 /** A connection's figures before its first message. */
-export function newStats(id: string, codec: string, payload: PayloadName, timerOverheadNs: number): ServerConnectionStats {
+export function newStats(
+  id: string,
+  codec: string,
+  payload: PayloadName,
+  timerOverheadNs: number,
+): ServerConnectionStats {
   return {
     id,
     codec,
@@ -50,7 +60,14 @@ export class StatsStore {
 }
 
 /** The running totals a slice is the difference of. */
-const TOTALS = ["messages", "decodeNs", "encodeNs", "sendNs", "cpuMs", "wakeups"] as const satisfies readonly (keyof ServerConnectionStats & keyof ServerSlice)[];
+const TOTALS = [
+  "messages",
+  "decodeNs",
+  "encodeNs",
+  "sendNs",
+  "cpuMs",
+  "wakeups",
+] as const satisfies readonly (keyof ServerConnectionStats & keyof ServerSlice)[];
 
 /** Messages of one slice whose times are kept; a connection that never marks a slice stops recording there. */
 const SLICE_TIMES_MAX = 1 << 20;
@@ -64,7 +81,14 @@ const SLICE_TIMES_MAX = 1 << 20;
  * all of it; the rest is pauses the codec caused (collections, mostly), and counts.
  */
 export class SliceRecord {
-  private readonly start: Pick<ServerSlice, (typeof TOTALS)[number]> = { messages: 0, decodeNs: 0, encodeNs: 0, sendNs: 0, cpuMs: 0, wakeups: 0 };
+  private readonly start: Pick<ServerSlice, (typeof TOTALS)[number]> = {
+    messages: 0,
+    decodeNs: 0,
+    encodeNs: 0,
+    sendNs: 0,
+    cpuMs: 0,
+    wakeups: 0,
+  };
   private times = new Float64Array(256);
   private count = 0;
 
@@ -101,7 +125,10 @@ export class SliceRecord {
     for (let i = kept; i < times.length; i++) excessNs += times[i]! - median;
     const timedNs = totals.decodeNs + totals.encodeNs;
     const taken = this.stolen?.since();
-    const schedulerNs = taken && taken.runnableNs > 0 ? Math.min(excessNs, taken.stolenNs * Math.min(1, Math.max(0, timedNs) / taken.runnableNs)) : 0;
+    const schedulerNs =
+      taken && taken.runnableNs > 0
+        ? Math.min(excessNs, taken.stolenNs * Math.min(1, Math.max(0, timedNs) / taken.runnableNs))
+        : 0;
     this.count = 0;
     return { ...totals, kept, keptNs, schedulerNs, pausedNs: excessNs - schedulerNs };
   }

@@ -31,7 +31,11 @@ export function block(s: SocketServer, ws: ServerWebSocket<Connection>): void {
   c.blockedTimer = setTimeout(() => {
     if (!c.blocked || ws.readyState !== OPEN) return;
     s.refused.notReading++;
-    reject(ws, CLOSE.policy, `client is not reading: its replies waited ${s.limits.sendTimeoutMs / 1000} s to be sent (--send-timeout)`);
+    reject(
+      ws,
+      CLOSE.policy,
+      `client is not reading: its replies waited ${s.limits.sendTimeoutMs / 1000} s to be sent (--send-timeout)`,
+    );
   }, s.limits.sendTimeoutMs);
 }
 
@@ -41,12 +45,20 @@ export function hold(s: SocketServer, ws: ServerWebSocket<Connection>, message: 
   const bytes = incomingBytes(message);
   if (c.inbox.bytes + bytes > s.limits.maxQueuedBytes) {
     s.refused.notReading++;
-    reject(ws, CLOSE.policy, `client is not reading: ${c.inbox.bytes + bytes} bytes of its messages wait for replies it does not read (--max-queued-bytes ${s.limits.maxQueuedBytes})`);
+    reject(
+      ws,
+      CLOSE.policy,
+      `client is not reading: ${c.inbox.bytes + bytes} bytes of its messages wait for replies it does not read (--max-queued-bytes ${s.limits.maxQueuedBytes})`,
+    );
     return false;
   }
   if (s.queuedBytes + bytes > s.limits.maxTotalQueuedBytes) {
     s.refused.serverQueueFull++;
-    reject(ws, CLOSE.tryAgainLater, `server busy: messages waiting for clients that do not read fill its budget (--max-total-queued-bytes ${s.limits.maxTotalQueuedBytes})`);
+    reject(
+      ws,
+      CLOSE.tryAgainLater,
+      `server busy: messages waiting for clients that do not read fill its budget (--max-total-queued-bytes ${s.limits.maxTotalQueuedBytes})`,
+    );
     return false;
   }
   // Bun may reuse a binary message's memory once the handler returns.
@@ -97,6 +109,10 @@ export function closeLagging(s: SocketServer, topic: string): void {
     // Bun drops what would take a socket past its limit, so one near it is already missing messages.
     if (waiting < LAGGING_BYTES || ws.readyState !== OPEN) continue;
     s.refused.notReading++;
-    reject(ws, CLOSE.policy, `subscriber is not reading: ${waiting} bytes wait to be sent to it (past ${LAGGING_BYTES}, Bun drops messages); closed before it misses any`);
+    reject(
+      ws,
+      CLOSE.policy,
+      `subscriber is not reading: ${waiting} bytes wait to be sent to it (past ${LAGGING_BYTES}, Bun drops messages); closed before it misses any`,
+    );
   }
 }

@@ -86,7 +86,11 @@ export function socketHandlers(s: SocketServer): Handlers {
     const c = ws.data;
     const isText = typeof message === "string";
     if ((c.frame === "text") !== isText) {
-      reject(ws, CLOSE.invalidPayload, `${c.stats.codec} expects ${c.frame} frames, got a ${isText ? "text" : "binary"} frame`);
+      reject(
+        ws,
+        CLOSE.invalidPayload,
+        `${c.stats.codec} expects ${c.frame} frames, got a ${isText ? "text" : "binary"} frame`,
+      );
       return;
     }
     if (message.length === 0) {

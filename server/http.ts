@@ -6,7 +6,13 @@ export function text(status: number, body: string, headers: Record<string, strin
 }
 
 /** A refusal: counted by kind for /health, answered with one plain line. */
-export function refuse(s: Pick<SocketServer, "refused">, kind: Refusal, status: number, body: string, headers: Record<string, string> = {}): Response {
+export function refuse(
+  s: Pick<SocketServer, "refused">,
+  kind: Refusal,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): Response {
   s.refused[kind]++;
   return text(status, body, headers);
 }

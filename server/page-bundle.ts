@@ -52,7 +52,10 @@ export function buildPage(): Promise<Map<string, PageAsset>> {
     const assets = new Map<string, PageAsset>();
     for (const output of result.outputs) {
       const rel = path.relative(outdir, output.path).split(path.sep).join("/");
-      const asset = { body: new Uint8Array(readFileSync(output.path)), type: TYPES[path.extname(rel)] ?? "application/octet-stream" };
+      const asset = {
+        body: new Uint8Array(readFileSync(output.path)),
+        type: TYPES[path.extname(rel)] ?? "application/octet-stream",
+      };
       assets.set(`/${rel}`, asset);
       if (rel === "index.html") assets.set("/", asset);
     }
@@ -74,9 +77,22 @@ export async function buildCodecModules(files: readonly string[]): Promise<Map<s
   const assets = new Map<string, PageAsset>();
   for (const [i, file] of files.entries()) {
     const outdir = mkdtempSync(path.join(tmpdir(), "wsbench-codec-"));
-    const result = await Bun.build({ entrypoints: [file], outdir, target: "browser", format: "esm", minify: true, naming: `${i}.js` });
-    if (!result.success) throw new PageBuildError(`--codec-module ${file}: cannot bundle it for the page (${result.logs.map(String).join("; ")})`);
-    assets.set(codecModulePath(i), { body: new Uint8Array(readFileSync(result.outputs[0]!.path)), type: TYPES[".js"]! });
+    const result = await Bun.build({
+      entrypoints: [file],
+      outdir,
+      target: "browser",
+      format: "esm",
+      minify: true,
+      naming: `${i}.js`,
+    });
+    if (!result.success)
+      throw new PageBuildError(
+        `--codec-module ${file}: cannot bundle it for the page (${result.logs.map(String).join("; ")})`,
+      );
+    assets.set(codecModulePath(i), {
+      body: new Uint8Array(readFileSync(result.outputs[0]!.path)),
+      type: TYPES[".js"]!,
+    });
   }
   return assets;
 }

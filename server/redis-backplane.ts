@@ -132,8 +132,10 @@ export function parseRedisUrl(url: string): { host: string; port: number } {
   } catch {
     throw new BackplaneError(`a backplane URL looks like redis://HOST:PORT, got '${url}'`);
   }
-  if (u.protocol !== "redis:") throw new BackplaneError(`a backplane URL starts with redis:// (the only backplane supported), got '${url}'`);
-  if (u.username || u.password || (u.pathname !== "" && u.pathname !== "/")) throw new BackplaneError(`a backplane URL is redis://HOST:PORT, without credentials or a database, got '${url}'`);
+  if (u.protocol !== "redis:")
+    throw new BackplaneError(`a backplane URL starts with redis:// (the only backplane supported), got '${url}'`);
+  if (u.username || u.password || (u.pathname !== "" && u.pathname !== "/"))
+    throw new BackplaneError(`a backplane URL is redis://HOST:PORT, without credentials or a database, got '${url}'`);
   return { host: u.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1", port: Number(u.port || 6379) };
 }
 
@@ -152,7 +154,12 @@ class RespConnection {
     private readonly onEnd: (why: BackplaneError) => void,
   ) {}
 
-  static async open(host: string, port: number, onValue: (v: RespValue) => void, onEnd: (why: BackplaneError) => void): Promise<RespConnection> {
+  static async open(
+    host: string,
+    port: number,
+    onValue: (v: RespValue) => void,
+    onEnd: (why: BackplaneError) => void,
+  ): Promise<RespConnection> {
     const c = new RespConnection(onValue, onEnd);
     try {
       c.socket = await Bun.connect({
@@ -162,7 +169,8 @@ class RespConnection {
           data: (_s, chunk) => c.received(chunk),
           drain: () => c.flush(),
           close: () => c.end(new BackplaneError(`the connection to Redis at ${host}:${port} closed`)),
-          error: (_s, e) => c.end(new BackplaneError(`the connection to Redis at ${host}:${port} failed: ${e.message}`)),
+          error: (_s, e) =>
+            c.end(new BackplaneError(`the connection to Redis at ${host}:${port} failed: ${e.message}`)),
         },
       });
     } catch (e) {
@@ -231,12 +239,25 @@ export class RedisBackplane {
 
   private constructor(private readonly onMessage: (channel: string, payload: Uint8Array) => void) {}
 
-  static async connect(url: string, onMessage: (channel: string, payload: Uint8Array) => void): Promise<RedisBackplane> {
+  static async connect(
+    url: string,
+    onMessage: (channel: string, payload: Uint8Array) => void,
+  ): Promise<RedisBackplane> {
     const { host, port } = parseRedisUrl(url);
     const b = new RedisBackplane(onMessage);
-    b.pub = await RespConnection.open(host, port, (v) => b.reply(v), (why) => b.stop(why));
+    b.pub = await RespConnection.open(
+      host,
+      port,
+      (v) => b.reply(v),
+      (why) => b.stop(why),
+    );
     try {
-      b.sub = await RespConnection.open(host, port, (v) => b.pushed(v), (why) => b.stop(why));
+      b.sub = await RespConnection.open(
+        host,
+        port,
+        (v) => b.pushed(v),
+        (why) => b.stop(why),
+      );
     } catch (e) {
       b.pub.close();
       throw e;
@@ -279,7 +300,9 @@ export class RedisBackplane {
   private listen(command: "SUBSCRIBE" | "PSUBSCRIBE", names: readonly string[]): Promise<void> {
     if (this.stopped) return Promise.reject(this.stopped);
     const kind = command.toLowerCase();
-    const confirmed = names.map((name) => new Promise<void>((resolve) => this.subscribed.set(`${kind} ${name}`, resolve)));
+    const confirmed = names.map(
+      (name) => new Promise<void>((resolve) => this.subscribed.set(`${kind} ${name}`, resolve)),
+    );
     this.sub.send(encodeCommand([command, ...names]));
     return Promise.race([Promise.all(confirmed).then(() => undefined), this.closed.then((why) => Promise.reject(why))]);
   }
@@ -304,7 +327,8 @@ export class RedisBackplane {
     const name = v[1] instanceof Uint8Array ? decoder.decode(v[1]) : "";
     if (kind === "message" && v[2] instanceof Uint8Array) this.onMessage(name, v[2]);
     // A pattern's message: the pattern, then the channel it matched, then the bytes.
-    else if (kind === "pmessage" && v[2] instanceof Uint8Array && v[3] instanceof Uint8Array) this.onMessage(decoder.decode(v[2]), v[3]);
+    else if (kind === "pmessage" && v[2] instanceof Uint8Array && v[3] instanceof Uint8Array)
+      this.onMessage(decoder.decode(v[2]), v[3]);
     else if (kind === "subscribe" || kind === "psubscribe") this.subscribed.get(`${kind} ${name}`)?.();
   }
 

@@ -76,7 +76,11 @@ export function routeMessage(s: SocketServer, ws: ServerWebSocket<Connection>, m
   }
   const name = roomName(key);
   if (name === undefined) {
-    reject(ws, CLOSE.invalidPayload, `${stats.codec}: routing key '${r.key}' is ${kindOf(key)}, not a string or a finite number`);
+    reject(
+      ws,
+      CLOSE.invalidPayload,
+      `${stats.codec}: routing key '${r.key}' is ${kindOf(key)}, not a string or a finite number`,
+    );
     return;
   }
   stats.decodeNs += keyNs;
@@ -105,7 +109,11 @@ export function joinRooms(s: SocketServer, ws: ServerWebSocket<Connection>, mess
   const c = ws.data;
   const names = typeof message === "string" ? parseJoin(message) : undefined;
   if (names === undefined) {
-    reject(ws, CLOSE.policy, `members send only join requests, as text: {"join":["room",...]} (room names of 1 to 256 characters)`);
+    reject(
+      ws,
+      CLOSE.policy,
+      `members send only join requests, as text: {"join":["room",...]} (room names of 1 to 256 characters)`,
+    );
     return;
   }
   const rooms = c.rooms as string[];

@@ -9,7 +9,15 @@ import { hostAllowed, hostName, originAllowed } from "./access.ts";
 import type { Connection } from "./socket-state.ts";
 import type { SocketServer } from "./context.ts";
 import { KNOWN_COSTS, KNOWN_COST_CODEC_NAMES, timeKnownCost } from "../protocols/calibration.ts";
-import { GC_PATH, HEALTH_PATH, INFO_PATH, KNOWN_COST_PATH, STATS_PATH, WARM_UP_PATH, WS_PATH } from "../protocols/contract.ts";
+import {
+  GC_PATH,
+  HEALTH_PATH,
+  INFO_PATH,
+  KNOWN_COST_PATH,
+  STATS_PATH,
+  WARM_UP_PATH,
+  WS_PATH,
+} from "../protocols/contract.ts";
 import { refuse, text } from "./http.ts";
 import { upgradeSocket } from "./upgrade.ts";
 import { warmUp } from "./warm-up.ts";
@@ -35,7 +43,8 @@ export type CspPolicy = (typeof CSP_POLICIES)[number];
  * with a strict policy. Codecs that generate code at run time (protobufjs,
  * avsc, msgpackr's records) fall back or fail as they would there.
  */
-const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+const STRICT_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /** The headers of the page's files: isolation, and the policy when one is asked for. */
 function pageHeaders(s: SocketServer): Record<string, string> {
@@ -45,10 +54,15 @@ function pageHeaders(s: SocketServer): Record<string, string> {
 /** POST /gc collects at most this often; sooner gets 429 (a collection has just run). */
 export const GC_MIN_INTERVAL_MS = 100;
 
-export function route(s: SocketServer, req: Request, srv: Server<Connection>): Response | Promise<Response> | undefined {
+export function route(
+  s: SocketServer,
+  req: Request,
+  srv: Server<Connection>,
+): Response | Promise<Response> | undefined {
   const host = req.headers.get("host");
   if (host !== null && hostName(host) === undefined) return refuse(s, "badRequest", 400, "malformed Host header");
-  if (!hostAllowed(req, s.ctx.loopbackOnly)) return refuse(s, "foreignHost", 403, `this server answers requests to its loopback address only, not to ${host}`);
+  if (!hostAllowed(req, s.ctx.loopbackOnly))
+    return refuse(s, "foreignHost", 403, `this server answers requests to its loopback address only, not to ${host}`);
   let url: URL;
   try {
     url = new URL(req.url);
@@ -109,7 +123,10 @@ async function statsFromPeers(s: SocketServer, pathname: string): Promise<Respon
   for (const peer of s.peers) {
     if (peer.pid === process.pid) continue;
     try {
-      const r = await fetch(peer.url + pathname, { headers: { [PEER_HEADER]: "1" }, signal: AbortSignal.timeout(5000) });
+      const r = await fetch(peer.url + pathname, {
+        headers: { [PEER_HEADER]: "1" },
+        signal: AbortSignal.timeout(5000),
+      });
       if (r.ok) return Response.json(await r.json());
     } catch {
       // A process that does not answer is as good as one that does not know the connection.
@@ -124,9 +141,18 @@ async function statsFromPeers(s: SocketServer, pathname: string): Promise<Respon
  * apart (429 sooner), so no client can keep the server collecting.
  */
 function collect(s: SocketServer, req: Request): Response {
-  if (!originAllowed(req, s.ctx.allowOrigins)) return refuse(s, "foreignOrigin", 403, `origin ${req.headers.get("origin")} may not ask this server to collect garbage`);
+  if (!originAllowed(req, s.ctx.allowOrigins))
+    return refuse(
+      s,
+      "foreignOrigin",
+      403,
+      `origin ${req.headers.get("origin")} may not ask this server to collect garbage`,
+    );
   const now = s.ctx.now();
-  if (now - s.lastGcMs < GC_MIN_INTERVAL_MS) return refuse(s, "gcTooSoon", 429, `a collection ran less than ${GC_MIN_INTERVAL_MS} ms ago`, { "retry-after": "1" });
+  if (now - s.lastGcMs < GC_MIN_INTERVAL_MS)
+    return refuse(s, "gcTooSoon", 429, `a collection ran less than ${GC_MIN_INTERVAL_MS} ms ago`, {
+      "retry-after": "1",
+    });
   s.cpu.unowned(() => Bun.gc(true));
   s.lastGcMs = s.ctx.now();
   return new Response(null, { status: 204 });
@@ -138,9 +164,21 @@ function collect(s: SocketServer, req: Request): Response {
  * millisecond of work; a page from another origin may not ask.
  */
 function knownCost(s: SocketServer, req: Request, url: URL): Response {
-  if (!originAllowed(req, s.ctx.allowOrigins)) return refuse(s, "foreignOrigin", 403, `origin ${req.headers.get("origin")} may not ask this server to time its calibration loop`);
+  if (!originAllowed(req, s.ctx.allowOrigins))
+    return refuse(
+      s,
+      "foreignOrigin",
+      403,
+      `origin ${req.headers.get("origin")} may not ask this server to time its calibration loop`,
+    );
   const codec = url.searchParams.get("codec") ?? KNOWN_COST_CODEC_NAMES[0]!;
-  if (!KNOWN_COST_CODEC_NAMES.includes(codec)) return refuse(s, "badRequest", 400, `no known cost for codec ${JSON.stringify(codec)}; known: ${KNOWN_COST_CODEC_NAMES.join(", ")}`);
+  if (!KNOWN_COST_CODEC_NAMES.includes(codec))
+    return refuse(
+      s,
+      "badRequest",
+      400,
+      `no known cost for codec ${JSON.stringify(codec)}; known: ${KNOWN_COST_CODEC_NAMES.join(", ")}`,
+    );
   let ns = Number.NaN;
   s.cpu.unowned(() => (ns = timeKnownCost(codec, s.ctx.now, s.ctx.timerOverheadNs)));
   return Response.json({ codec, calls: KNOWN_COSTS[codec]!.calls, ns });
@@ -151,7 +189,9 @@ function pageFile(s: SocketServer, req: Request, url: URL): Response {
   if (url.pathname === "/favicon.ico") return new Response(null, { status: 204, headers: ISOLATION_HEADERS });
   const asset = req.method === "GET" || req.method === "HEAD" ? s.ctx.page.get(url.pathname) : undefined;
   if (asset) {
-    return new Response(asset.body, { headers: { "content-type": asset.type, "cache-control": "no-cache", ...pageHeaders(s) } });
+    return new Response(asset.body, {
+      headers: { "content-type": asset.type, "cache-control": "no-cache", ...pageHeaders(s) },
+    });
   }
   return text(404, "not found");
 }

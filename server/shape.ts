@@ -24,7 +24,10 @@ function kindText(t: FieldType): string {
 }
 
 function fits(t: FieldType, v: unknown): boolean {
-  if (typeof t === "object") return "enumOf" in t ? typeof v === "number" && Number.isInteger(v) && v >= 0 && v < t.enumOf.length : Array.isArray(v);
+  if (typeof t === "object")
+    return "enumOf" in t
+      ? typeof v === "number" && Number.isInteger(v) && v >= 0 && v < t.enumOf.length
+      : Array.isArray(v);
   switch (t) {
     case "string":
       return typeof v === "string";
@@ -41,7 +44,8 @@ function fits(t: FieldType, v: unknown): boolean {
 
 /** undefined when `value` is an object of `shape`, else what is wrong, naming the field's path. */
 function objectError(shape: Shape, value: unknown, what: string, path: string): string | undefined {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return `expected ${what}, got ${kindOf(value)}`;
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return `expected ${what}, got ${kindOf(value)}`;
   const o = value as Record<string, unknown>;
   let present = 0;
   for (const key in shape) {
@@ -62,14 +66,17 @@ function objectError(shape: Shape, value: unknown, what: string, path: string): 
       }
     }
   }
-  if (Object.keys(o).length !== present) return `unexpected field '${path}${Object.keys(o).find((k) => !Object.hasOwn(shape, k))}'`;
+  if (Object.keys(o).length !== present)
+    return `unexpected field '${path}${Object.keys(o).find((k) => !Object.hasOwn(shape, k))}'`;
   return undefined;
 }
 
 /** undefined when `value` is a `payload` message, else what is wrong with it. */
 export function shapeError(payload: PayloadName, value: unknown): string | undefined {
   if (!isBuiltIn(payload)) {
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? undefined : `expected an object (a message of ${payload}), got ${kindOf(value)}`;
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? undefined
+      : `expected an object (a message of ${payload}), got ${kindOf(value)}`;
   }
   return objectError(SHAPES[payload], value, `a ${payload} message object`, "");
 }

@@ -75,7 +75,14 @@ const PASS_THROUGH: PayloadCodec = {
 };
 
 /** A connection's state at upgrade; `codec` must be raw or one of the catalog's. */
-export function newConnection(r: ConnectionRequest, codecs: CodecCatalog, timerOverheadNs: number, now: () => number, compress = false, stolen?: StolenTime): Connection {
+export function newConnection(
+  r: ConnectionRequest,
+  codecs: CodecCatalog,
+  timerOverheadNs: number,
+  now: () => number,
+  compress = false,
+  stolen?: StolenTime,
+): Connection {
   return {
     role: r.role,
     topic: r.topic,

@@ -42,7 +42,10 @@ function satisfiesComparator(v: Version, comparator: string): boolean {
     case "<":
       return cmp(v, w) < 0;
     case "^":
-      return cmp(v, w) >= 0 && (w[0] > 0 ? v[0] === w[0] : w[1] > 0 ? v[0] === 0 && v[1] === w[1] : cmp(v, w) === 0 || parts < 3);
+      return (
+        cmp(v, w) >= 0 &&
+        (w[0] > 0 ? v[0] === w[0] : w[1] > 0 ? v[0] === 0 && v[1] === w[1] : cmp(v, w) === 0 || parts < 3)
+      );
     case "~":
       return cmp(v, w) >= 0 && v[0] === w[0] && (parts < 2 || v[1] === w[1]);
     default:
@@ -54,7 +57,11 @@ function satisfiesComparator(v: Version, comparator: string): boolean {
 function satisfies(version: string, range: string): boolean {
   const v = parseVersion(version).v;
   return range.split("||").some((alt) => {
-    const comparators = alt.trim().replace(/(>=|<=|>|<|\^|~|=)\s+/g, "$1").split(/\s+/).filter((c) => c !== "" && c !== "*");
+    const comparators = alt
+      .trim()
+      .replace(/(>=|<=|>|<|\^|~|=)\s+/g, "$1")
+      .split(/\s+/)
+      .filter((c) => c !== "" && c !== "*");
     return comparators.every((c) => satisfiesComparator(v, c));
   });
 }
@@ -82,7 +89,8 @@ describe("npm install", () => {
     for (const [name, entry] of Object.entries(lock.packages)) {
       const range = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
       if (range === undefined) continue;
-      for (const version of named) if (!satisfies(version, range)) refusing.push(`${name} (${range}) refuses Node.js ${version}`);
+      for (const version of named)
+        if (!satisfies(version, range)) refusing.push(`${name} (${range}) refuses Node.js ${version}`);
     }
     expect(refusing).toEqual([]);
   });
@@ -98,6 +106,10 @@ describe("npm install", () => {
     // script only checks for that build (bench/tools/codegen/bebopc.ts runs the native bebopc it
     // carries); @bufbuild/buf's postinstall only swaps its launcher for the platform's binary, which the
     // launcher finds without it.
-    expect(Object.keys(pkg.allowScripts).filter((name) => pkg.allowScripts[name] === false).sort()).toEqual(["@bufbuild/buf", "bebop-tools", "wasi-js"]);
+    expect(
+      Object.keys(pkg.allowScripts)
+        .filter((name) => pkg.allowScripts[name] === false)
+        .sort(),
+    ).toEqual(["@bufbuild/buf", "bebop-tools", "wasi-js"]);
   });
 });

@@ -16,14 +16,28 @@ const NODE = findNode() ?? "node";
 const SOURCE_DIRS = ["server.ts", "server", "bench", "client", "protocols", "custom-binary"];
 
 function depcruise(cwd: string): { status: number | null; out: string } {
-  const r = spawnSync(NODE, [path.join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"), "--config", ".dependency-cruiser.cjs", ...SOURCE_DIRS], { cwd, encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(
+    NODE,
+    [
+      path.join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"),
+      "--config",
+      ".dependency-cruiser.cjs",
+      ...SOURCE_DIRS,
+    ],
+    { cwd, encoding: "utf8", timeout: 60_000 },
+  );
   return { status: r.status, out: r.stdout + r.stderr };
 }
 
 /** Every production source file written by hand, as paths relative to the root (protocols/generated/ is the code generators' output: `npm run codegen`). */
 function sourceFiles(): string[] {
-  const r = spawnSync("git", ["ls-files", "-co", "--exclude-standard", "--", ...SOURCE_DIRS], { cwd: ROOT, encoding: "utf8" });
-  return r.stdout.split("\n").filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.startsWith("protocols/generated/"));
+  const r = spawnSync("git", ["ls-files", "-co", "--exclude-standard", "--", ...SOURCE_DIRS], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  return r.stdout
+    .split("\n")
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.startsWith("protocols/generated/"));
 }
 
 describe("layers", () => {
@@ -36,8 +50,12 @@ describe("layers", () => {
   it("an import from protocols/ up into client/ fails, naming the rule", () => {
     const copy = mkdtempSync(path.join(tmpdir(), "layers-"));
     try {
-      for (const entry of [...SOURCE_DIRS, ".dependency-cruiser.cjs", "tsconfig.json", "package.json"]) cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
-      writeFileSync(path.join(copy, "protocols/upward.ts"), 'import { createRng } from "../client/harness/random.ts";\nexport const rng = createRng(1);\n');
+      for (const entry of [...SOURCE_DIRS, ".dependency-cruiser.cjs", "tsconfig.json", "package.json"])
+        cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
+      writeFileSync(
+        path.join(copy, "protocols/upward.ts"),
+        'import { createRng } from "../client/harness/random.ts";\nexport const rng = createRng(1);\n',
+      );
       const r = depcruise(copy);
       expect(r.status).not.toBe(0);
       expect(r.out).toMatch(/protocols-below-server-and-client: protocols\/upward\.ts → client\/harness\/random\.ts/);
@@ -46,8 +64,21 @@ describe("layers", () => {
     }
   });
 
+  it("the code is formatted: Biome, 120 columns (npm run format writes it)", () => {
+    const r = spawnSync(NODE, [path.join(ROOT, "node_modules/@biomejs/biome/bin/biome"), "format", "."], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+  });
+
   it("no unused file, export or dependency (knip)", () => {
-    const r = spawnSync(NODE, [path.join(ROOT, "node_modules/knip/bin/knip.js"), "--no-progress"], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+    const r = spawnSync(NODE, [path.join(ROOT, "node_modules/knip/bin/knip.js"), "--no-progress"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     expect(r.stdout + r.stderr).toBe("");
     expect(r.status).toBe(0);
   });
@@ -63,35 +94,51 @@ describe("files hold one concept each", () => {
 
   it("every source file's name is used once, so a reader finds a piece from its name", () => {
     const byName = new Map<string, string[]>();
-    for (const file of sourceFiles()) byName.set(path.basename(file), [...(byName.get(path.basename(file)) ?? []), file]);
+    for (const file of sourceFiles())
+      byName.set(path.basename(file), [...(byName.get(path.basename(file)) ?? []), file]);
     expect([...byName.values()].filter((files) => files.length > 1)).toEqual([]);
   });
 });
 
 describe("tests mirror the source", () => {
   it("every test file is named after the file it tests (test/X/Y.test.ts for X/Y.ts)", () => {
-    const r = spawnSync("git", ["ls-files", "-co", "--exclude-standard", "--", "test"], { cwd: ROOT, encoding: "utf8" });
+    const r = spawnSync("git", ["ls-files", "-co", "--exclude-standard", "--", "test"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     const tests = r.stdout.split("\n").filter((f) => f.endsWith(".test.ts"));
     // The four that test the project as a whole: the README's promises, these rules, one word per
     // concept, and what `npm install` brings (package.json and its lock file).
-    const whole = new Set(["test/readme.test.ts", "test/layers.test.ts", "test/vocabulary.test.ts", "test/install.test.ts"]);
-    const orphans = tests.filter((t) => !whole.has(t) && !existsSync(path.join(ROOT, t.replace(/^test\//, "").replace(/\.test\.ts$/, ".ts"))));
+    const whole = new Set([
+      "test/readme.test.ts",
+      "test/layers.test.ts",
+      "test/vocabulary.test.ts",
+      "test/install.test.ts",
+    ]);
+    const orphans = tests.filter(
+      (t) => !whole.has(t) && !existsSync(path.join(ROOT, t.replace(/^test\//, "").replace(/\.test\.ts$/, ".ts"))),
+    );
     expect(tests.length).toBeGreaterThan(20);
     expect(orphans).toEqual([]);
   });
 });
 
 describe("input and output stay at the edges", () => {
-  const below = (f: string): boolean => !f.startsWith("bench/cli/") && !f.startsWith("bench/tools/") && f !== "server.ts";
+  const below = (f: string): boolean =>
+    !f.startsWith("bench/cli/") && !f.startsWith("bench/tools/") && f !== "server.ts";
 
   it("only the entry points (bench/cli/, bench/tools/, server.ts) read process.argv or process.env", () => {
-    const readers = sourceFiles().filter((f) => below(f) && /process\.(argv|env)\b/.test(readFileSync(path.join(ROOT, f), "utf8")));
+    const readers = sourceFiles().filter(
+      (f) => below(f) && /process\.(argv|env)\b/.test(readFileSync(path.join(ROOT, f), "utf8")),
+    );
     expect(readers).toEqual([]);
   });
 
   it("measuring and serving never print: no console or stdout in custom-binary/, protocols/, server/, client/harness/, client/socket/, client/page/", () => {
     const printers = sourceFiles().filter(
-      (f) => /^(custom-binary|protocols|server|client\/(harness|socket|page))\//.test(f) && /\bconsole\.|process\.(stdout|stderr)/.test(readFileSync(path.join(ROOT, f), "utf8")),
+      (f) =>
+        /^(custom-binary|protocols|server|client\/(harness|socket|page))\//.test(f) &&
+        /\bconsole\.|process\.(stdout|stderr)/.test(readFileSync(path.join(ROOT, f), "utf8")),
     );
     expect(printers).toEqual([]);
   });

@@ -19,7 +19,9 @@ const DOCS = new URL("../docs/", import.meta.url);
 const docPages = readdirSync(DOCS).filter((f) => f.endsWith(".md"));
 /** The README and every page of docs/: the text whose figures and names the tests below hold to the code. */
 const readme = [front, ...docPages.map((f) => readFileSync(new URL(f, DOCS), "utf8"))].join("\n");
-const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+  scripts: Record<string, string>;
+};
 
 /** A heading's anchor as GitHub makes it. */
 const slug = (heading: string): string =>
@@ -58,9 +60,11 @@ describe("README and docs/", () => {
         const target = m[1]!;
         if (/^[a-z]+:/.test(target)) continue;
         const [where, anchor] = target.split("#") as [string, string | undefined];
-        const resolved = where === "" ? path.join(root, file) : path.resolve(path.dirname(path.join(root, file)), where);
+        const resolved =
+          where === "" ? path.join(root, file) : path.resolve(path.dirname(path.join(root, file)), where);
         if (!existsSync(resolved)) broken.push(`${file}: ${target} (no such file)`);
-        else if (anchor && resolved.endsWith(".md") && !anchorsOf(readFileSync(resolved, "utf8")).has(anchor)) broken.push(`${file}: ${target} (no such heading)`);
+        else if (anchor && resolved.endsWith(".md") && !anchorsOf(readFileSync(resolved, "utf8")).has(anchor))
+          broken.push(`${file}: ${target} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);
@@ -77,13 +81,17 @@ describe("README", () => {
   });
 
   it("the quick look's time it quotes is the committed --quick run's, under 20 s, every row verified", () => {
-    const quoted = /`npm run bench -- --quick` gives a first look, every row verified and every\nratio with its interval, in (\d+) s here \(`results\/sample\/epyc-quick\.csv`/.exec(readme);
+    const quoted =
+      /`npm run bench -- --quick` gives a first look, every row verified and every\nratio with its interval, in (\d+) s here \(`results\/sample\/epyc-quick\.csv`/.exec(
+        readme,
+      );
     expect(quoted).not.toBeNull();
     const run = resultsFromFile(readFileSync(new URL("../results/sample/epyc-quick.csv", import.meta.url), "utf8"));
     expect(Number(quoted![1])).toBe(Math.round(run.elapsedMs / 1000));
     expect(run.elapsedMs).toBeLessThan(20_000);
     expect(run.cases.every((c) => c.verified)).toBe(true);
-    for (const c of run.cases.filter((x) => x.codec !== "json")) expect(c.ratios?.vsJson?.high, `${c.mode} ${c.payload} ${c.codec}`).toBeGreaterThan(c.ratios!.vsJson!.low);
+    for (const c of run.cases.filter((x) => x.codec !== "json"))
+      expect(c.ratios?.vsJson?.high, `${c.mode} ${c.payload} ${c.codec}`).toBeGreaterThan(c.ratios!.vsJson!.low);
   });
 
   it("CI runs the README's test command", () => {
@@ -107,9 +115,13 @@ describe("README", () => {
     const end = readme.indexOf("<!-- compatibility: end -->");
     expect(start).toBeGreaterThan(0);
     expect(readme.slice(start + "<!-- compatibility: begin -->\n".length, end)).toBe(matrix);
-    for (const name of BUILT_IN.names.filter((n) => !n.startsWith("cal-"))) expect(matrix, name).toContain(`| ${name} |`);
+    for (const name of BUILT_IN.names.filter((n) => !n.startsWith("cal-")))
+      expect(matrix, name).toContain(`| ${name} |`);
     // And it is what the six committed runs give.
-    const columns = PLACES.map((p) => ({ label: p.label, results: resultsFromFile(readFileSync(new URL(`../results/sample/compat/${p.dir}.csv`, import.meta.url), "utf8")) }));
+    const columns = PLACES.map((p) => ({
+      label: p.label,
+      results: resultsFromFile(readFileSync(new URL(`../results/sample/compat/${p.dir}.csv`, import.meta.url), "utf8")),
+    }));
     expect(compatMarkdown(compatMatrix(columns))).toBe(matrix);
   });
 
@@ -117,7 +129,9 @@ describe("README", () => {
     const output = readFileSync(new URL("../results/sample/crosscheck-epyc-default-1.txt", import.meta.url), "utf8");
     const section = readme.slice(readme.indexOf("## Cross-check"), readme.indexOf("The codecs (`protocols/`"));
     const text = section.replace(/\s+/g, " ");
-    expect(text).toContain("protobuf on the medium message: 2.20 in codec mode, 3.63 in the plain loop, 2.19 and 2.35 in the server");
+    expect(text).toContain(
+      "protobuf on the medium message: 2.20 in codec mode, 3.63 in the plain loop, 2.19 and 2.35 in the server",
+    );
     expect(output).toMatch(/^medium +protobuf +2\.20 \[.*\] +3\.63 .* 2\.19 +2\.35 +no$/m);
     const rows = output.split("\n").filter((l) => /^(small|medium|large) /.test(l));
     const explained = rows.filter((l) => / !.*yes \(/.test(l)).length;
@@ -145,10 +159,13 @@ describe("README", () => {
     const after = rows("browser-custom-binary-after-1.csv");
     const crosscheck = sample("crosscheck-xeon-codec-custom-binary.txt");
     const section = readme.slice(readme.indexOf("How close to the floor"), readme.indexOf("## Development"));
-    const ratio = (r: Map<string, Map<string, (c: string) => string>>, payload: string) => Number(r.get("custom-binary")!.get(payload)!("total_vs_json")).toFixed(2);
+    const ratio = (r: Map<string, Map<string, (c: string) => string>>, payload: string) =>
+      Number(r.get("custom-binary")!.get(payload)!("total_vs_json")).toFixed(2);
     for (const payload of ["small", "medium", "large"]) {
       const cb = bun.get("custom-binary")!.get(payload)!;
-      const vsBytes = (Number(cb("total_median_ns")) / Number(bun.get("json-bytes")!.get(payload)!("total_median_ns"))).toFixed(2);
+      const vsBytes = (
+        Number(cb("total_median_ns")) / Number(bun.get("json-bytes")!.get(payload)!("total_median_ns"))
+      ).toFixed(2);
       const plain = new RegExp(`^${payload} +custom-binary +\\S+ \\[.*\\] +(\\S+) `, "m").exec(crosscheck)![1]!;
       const line = section.split("\n").find((l) => l.startsWith(`| ${payload} |`))!;
       expect(line, payload).toBeDefined();
@@ -168,14 +185,17 @@ describe("README", () => {
   });
 
   it("its comparison of two sample runs is what bun run report A B finds in them", () => {
-    const rows = (n: number) => resultsFromFile(readFileSync(new URL(`../results/sample/epyc-default-${n}.csv`, import.meta.url), "utf8")).cases;
+    const rows = (n: number) =>
+      resultsFromFile(readFileSync(new URL(`../results/sample/epyc-default-${n}.csv`, import.meta.url), "utf8")).cases;
     const all = compareRuns(rows(1), rows(2));
     const small = all.filter((c) => c.mode === "codec" && c.payload === "small");
     const pcts = small.map((c) => Math.round((c.total.ratio - 1) * 100));
     const signed = (p: number) => `${p > 0 ? "+" : ""}${p}%`;
     const count = (verdict: string) => small.filter((c) => c.total.verdict === verdict).length;
     const text = readme.replace(/\s+/g, " ");
-    expect(text).toContain(`put the small message's codec-mode times ${signed(Math.min(...pcts))} to ${signed(Math.max(...pcts))} apart (${count("slower")} of ${small.length} "slower", ${count("faster")} "faster")`);
+    expect(text).toContain(
+      `put the small message's codec-mode times ${signed(Math.min(...pcts))} to ${signed(Math.max(...pcts))} apart (${count("slower")} of ${small.length} "slower", ${count("faster")} "faster")`,
+    );
     const withRatio = all.filter((c) => c.codec !== "json" && c.a.ratios?.vsJson !== undefined);
     const moved = withRatio.filter((c) => c.vsJsonMoved === "faster" || c.vsJsonMoved === "slower");
     expect(text).toContain(`of the ${withRatio.length} ratios to JSON ${moved.length} moved beyond both intervals`);
@@ -184,36 +204,67 @@ describe("README", () => {
   it("its compression figures are the committed runs' (bytes counted on the socket, round trips)", () => {
     const load = (name: string) => {
       const [header, ...body] = parseCsv(readFileSync(new URL(`../results/sample/${name}`, import.meta.url), "utf8"));
-      return (payload: string, codec: string, col: string): number => Number(body.find((r) => r[header!.indexOf("payload")] === payload && r[header!.indexOf("codec")] === codec)![header!.indexOf(col)]);
+      return (payload: string, codec: string, col: string): number =>
+        Number(
+          body.find((r) => r[header!.indexOf("payload")] === payload && r[header!.indexOf("codec")] === codec)![
+            header!.indexOf(col)
+          ],
+        );
     };
     const plain = load("xeon-roundtrip-plain.csv");
     const deflate = load("xeon-roundtrip-deflate.csv");
     const text = readme.replace(/\s+/g, " ");
     const b = (payload: string, codec: string) => Math.round(deflate(payload, codec, "reply_wire_bytes"));
     const u = (payload: string, codec: string) => Math.round(plain(payload, codec, "reply_wire_bytes"));
-    expect(text).toContain(`replies were ${b("large", "json")} B for large JSON (${u("large", "json")} B uncompressed), ${b("medium", "json")} B for medium (${u("medium", "json")} B)`);
-    expect(text).toContain(`(small JSON ${b("small", "json")} B against ${u("small", "json")} B, large custom-binary ${b("large", "custom-binary")} B against ${u("large", "custom-binary")} B)`);
+    expect(text).toContain(
+      `replies were ${b("large", "json")} B for large JSON (${u("large", "json")} B uncompressed), ${b("medium", "json")} B for medium (${u("medium", "json")} B)`,
+    );
+    expect(text).toContain(
+      `(small JSON ${b("small", "json")} B against ${u("small", "json")} B, large custom-binary ${b("large", "custom-binary")} B against ${u("large", "custom-binary")} B)`,
+    );
     const us = (f: typeof plain, payload: string) => (f(payload, "json", "total_mean_ns") / 1000).toFixed(1);
-    expect(text).toContain(`(JSON ${us(plain, "small")} to ${us(deflate, "small")} µs, ${us(plain, "medium")} to ${us(deflate, "medium")} µs)`);
-    const ratios = ["small", "medium"].flatMap((p) => ["json", "custom-binary", "msgpackr"].map((c) => deflate(p, c, "total_mean_ns") / plain(p, c, "total_mean_ns")));
+    expect(text).toContain(
+      `(JSON ${us(plain, "small")} to ${us(deflate, "small")} µs, ${us(plain, "medium")} to ${us(deflate, "medium")} µs)`,
+    );
+    const ratios = ["small", "medium"].flatMap((p) =>
+      ["json", "custom-binary", "msgpackr"].map((c) => deflate(p, c, "total_mean_ns") / plain(p, c, "total_mean_ns")),
+    );
     expect(text).toContain(`took ${Math.min(...ratios).toFixed(1)}-${Math.max(...ratios).toFixed(1)}x as long`);
-    for (const p of ["small", "medium", "large"]) for (const c of ["json", "custom-binary", "msgpackr"]) expect(deflate(p, c, "wire_compressed_share")).toBe(0);
+    for (const p of ["small", "medium", "large"])
+      for (const c of ["json", "custom-binary", "msgpackr"]) expect(deflate(p, c, "wire_compressed_share")).toBe(0);
   });
 
   it("its message-set figures are the committed run's: bytes, ratio to json in process, share of raw in stream mode, compressed sizes", () => {
-    const [header, ...body] = parseCsv(readFileSync(new URL("../results/sample/xeon-message-sets.csv", import.meta.url), "utf8"));
-    const row = (mode: string, payload: string, codec: string) => body.find((r) => r[header!.indexOf("mode")] === mode && r[header!.indexOf("payload")] === payload && r[header!.indexOf("codec")] === codec)!;
+    const [header, ...body] = parseCsv(
+      readFileSync(new URL("../results/sample/xeon-message-sets.csv", import.meta.url), "utf8"),
+    );
+    const row = (mode: string, payload: string, codec: string) =>
+      body.find(
+        (r) =>
+          r[header!.indexOf("mode")] === mode &&
+          r[header!.indexOf("payload")] === payload &&
+          r[header!.indexOf("codec")] === codec,
+      )!;
     const get = (r: string[], col: string): number => Number(r[header!.indexOf(col)]);
-    const section = readme.slice(readme.indexOf("## Messages of real applications"), readme.indexOf("## How far a ratio holds"));
+    const section = readme.slice(
+      readme.indexOf("## Messages of real applications"),
+      readme.indexOf("## How far a ratio holds"),
+    );
     const lines = section.split("\n").filter((l) => /^\| (chat|game-tick|market) \|/.test(l));
     expect(lines).toHaveLength(12);
     for (const line of lines) {
-      const [payload, codec, bytes, inProcess, stream, deflated] = line.split("|").slice(1, 7).map((c) => c.trim());
+      const [payload, codec, bytes, inProcess, stream, deflated] = line
+        .split("|")
+        .slice(1, 7)
+        .map((c) => c.trim());
       const codecRow = row("codec", payload!, codec!);
       expect(bytes, line).toBe(Math.round(get(codecRow, "bytes")).toLocaleString("en-US"));
       expect(inProcess!.split(" ")[0], line).toBe(get(codecRow, "total_vs_json").toFixed(2));
       // The table's paired ratio (median over rounds) and the CSV's ratio of means differ in the last digit at most.
-      expect(Math.abs(Number(stream!.split(" ")[0]) - get(row("stream", payload!, codec!), "msgs_per_s_vs_raw")), line).toBeLessThanOrEqual(0.011);
+      expect(
+        Math.abs(Number(stream!.split(" ")[0]) - get(row("stream", payload!, codec!), "msgs_per_s_vs_raw")),
+        line,
+      ).toBeLessThanOrEqual(0.011);
       expect(deflated, line).toBe(Math.round(get(codecRow, "deflate_context_bytes")).toLocaleString("en-US"));
     }
   });

@@ -40,7 +40,11 @@ function runCase(codec: string, payload: PayloadName, mode: SocketMode, count: n
 }
 
 /** Opens a socket and resolves with the close event the server sends. */
-async function closeAfterSending(codec: string, payload: PayloadName, data: string | Uint8Array): Promise<{ code: number; reason: string }> {
+async function closeAfterSending(
+  codec: string,
+  payload: PayloadName,
+  data: string | Uint8Array,
+): Promise<{ code: number; reason: string }> {
   const ws = await openSocket(WS, socketUrl(server.url, codec, payload, `bad-${ids++}`), 5000);
   return new Promise((resolve) => {
     ws.onclose = (ev) => resolve({ code: ev.code, reason: ev.reason });
@@ -180,7 +184,11 @@ describe("server process", () => {
   });
 
   it("with --exit-with-stdin, stops when its standard input closes (the bench's server never outlives the bench)", async () => {
-    const child = Bun.spawn([process.execPath, "server.ts", "--port", "0", "--exit-with-stdin"], { cwd: import.meta.dirname + "/..", stdin: "pipe", stdout: "pipe" });
+    const child = Bun.spawn([process.execPath, "server.ts", "--port", "0", "--exit-with-stdin"], {
+      cwd: import.meta.dirname + "/..",
+      stdin: "pipe",
+      stdout: "pipe",
+    });
     const reader = child.stdout.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(JSON.parse(first.split("\n")[0]!).event).toBe("ready");
@@ -191,14 +199,19 @@ describe("server process", () => {
   it("refuses a bad flag with one line and exit code 2", async () => {
     const r = Bun.spawnSync([process.execPath, "server.ts", "--prot", "80"], { cwd: import.meta.dirname + "/.." });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr.toString()).toMatch(/^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --csp, --processes, --backplane, --backplane-channel, --exit-with-stdin, --help\n$/);
+    expect(r.stderr.toString()).toMatch(
+      /^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --csp, --processes, --backplane, --backplane-channel, --exit-with-stdin, --help\n$/,
+    );
   });
 });
 
 describe("server: well-formed data of the wrong shape", () => {
   it("closes with 1007 naming what is wrong, and never echoes it", async () => {
     const json = await closeAfterSending("json", "small", "[1,2,3]");
-    expect(json).toEqual({ code: CLOSE.invalidPayload, reason: "json: not a small message: expected a small message object, got an array" });
+    expect(json).toEqual({
+      code: CLOSE.invalidPayload,
+      reason: "json: not a small message: expected a small message object, got an array",
+    });
     const extra = await closeAfterSending("json", "small", '{"text":"a","num":1,"admin":true}');
     expect(extra.reason).toBe("json: not a small message: unexpected field 'admin'");
     const medium = await closeAfterSending("json", "medium", JSON.stringify({ text: "a", num: 1 }));
@@ -210,8 +223,29 @@ describe("server flags", () => {
   it("defaults every flag, and reads each one", () => {
     expect(parseServerArgs([])).toEqual(SERVER_DEFAULTS);
     const o = parseServerArgs([
-      ...["--host", "::1", "--port", "8080", "--deflate", "--idle-timeout", "30", "--allow-origin", "http://localhost:3000/", "--max-connections", "4"],
-      ...["--max-queued-bytes", "65536", "--max-total-queued-bytes", "1048576", "--send-timeout", "3", "--csp", "strict"],
+      ...[
+        "--host",
+        "::1",
+        "--port",
+        "8080",
+        "--deflate",
+        "--idle-timeout",
+        "30",
+        "--allow-origin",
+        "http://localhost:3000/",
+        "--max-connections",
+        "4",
+      ],
+      ...[
+        "--max-queued-bytes",
+        "65536",
+        "--max-total-queued-bytes",
+        "1048576",
+        "--send-timeout",
+        "3",
+        "--csp",
+        "strict",
+      ],
       ...["--processes", "3", "--backplane", "redis://10.0.0.7:6380", "--backplane-channel", "chat:"],
     ]);
     expect(o).toEqual({
@@ -235,16 +269,24 @@ describe("server flags", () => {
   });
 
   it("refuses a bad value with one line naming the flag and its range", () => {
-    expect(() => parseServerArgs(["--port", "70000"])).toThrow("--port must be an integer from 0 to 65535, got '70000'");
-    expect(() => parseServerArgs(["--idle-timeout", "0"])).toThrow("--idle-timeout must be an integer from 1 to 960 seconds, got '0'");
-    expect(() => parseServerArgs(["--max-connections", "1e3"])).toThrow("--max-connections must be an integer from 1 to 100000, got '1e3'");
+    expect(() => parseServerArgs(["--port", "70000"])).toThrow(
+      "--port must be an integer from 0 to 65535, got '70000'",
+    );
+    expect(() => parseServerArgs(["--idle-timeout", "0"])).toThrow(
+      "--idle-timeout must be an integer from 1 to 960 seconds, got '0'",
+    );
+    expect(() => parseServerArgs(["--max-connections", "1e3"])).toThrow(
+      "--max-connections must be an integer from 1 to 100000, got '1e3'",
+    );
     expect(() => parseServerArgs(["--allow-origin", "localhost:3000/x"])).toThrow(/^--allow-origin must be an origin/);
     expect(() => parseServerArgs(["--csp", "lax"])).toThrow("--csp: unknown value 'lax'; valid values: off, strict");
   });
 });
 
 describe("abuse at the HTTP layer, from raw sockets (Bun's own limits)", () => {
-  it("200 slowloris connections sending a header byte every 2 s are all closed within 30 s, and /info answers throughout", { timeout: 60_000 }, async () => {
+  it("200 slowloris connections sending a header byte every 2 s are all closed within 30 s, and /info answers throughout", {
+    timeout: 60_000,
+  }, async () => {
     const { port, hostname } = new URL(server.url);
     const request = `GET /info HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-Slow: ${"a".repeat(100)}\r\n\r\n`;
     const started = performance.now();
@@ -282,7 +324,9 @@ describe("abuse at the HTTP layer, from raw sockets (Bun's own limits)", () => {
     const { port, hostname } = new URL(server.url);
     for (const size of [64 * 1024, 1024 * 1024]) {
       const answer = await new Promise<string>((resolve) => {
-        const socket = net.connect(Number(port), hostname, () => socket.write(`GET /info HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-Big: ${"a".repeat(size)}\r\n\r\n`));
+        const socket = net.connect(Number(port), hostname, () =>
+          socket.write(`GET /info HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-Big: ${"a".repeat(size)}\r\n\r\n`),
+        );
         let data = "";
         socket.on("data", (d) => (data += d.toString("latin1")));
         socket.on("error", () => undefined);

@@ -18,16 +18,25 @@ function projectFiles(): string[] {
   return r.stdout
     .split("\n")
     .filter((f) => /\.(ts|js|mjs|cjs|md|html|css|json)$/.test(f) || f === ".ci/run")
-    .filter((f) => !f.startsWith("results/") && !f.startsWith("protocols/generated/") && f !== "package-lock.json" && f !== THIS);
+    .filter(
+      (f) =>
+        !f.startsWith("results/") && !f.startsWith("protocols/generated/") && f !== "package-lock.json" && f !== THIS,
+    );
 }
 
 /** A retired word: the pattern that finds it, the word that replaced it, and the files that may still name it. */
 const RETIRED: { word: RegExp; use: string; allowed?: readonly string[] }[] = [
-  { word: /\b(PlanRun|RunFront|RunHooks|RunSettings|RunAccount|RunControl|runBench|runBrowserBench)\b/, use: "benchmark (the whole invocation; a run is one time through a case's messages)" },
+  {
+    word: /\b(PlanRun|RunFront|RunHooks|RunSettings|RunAccount|RunControl|runBench|runBrowserBench)\b/,
+    use: "benchmark (the whole invocation; a run is one time through a case's messages)",
+  },
   { word: /\brun of the bench\b/, use: "a benchmark" },
   { word: /\bcatalogue/i, use: "catalog" },
   { word: /\bMETHODOLOGY \d/, use: "the section of docs/ that says it (the project's own docs)" },
-  { word: /\bbench\/harness\b|\bprotocols\/socket\b|\bclient\/page\/(app|build)\.ts\b/, use: "client/harness, server/, bench/page (the layers' folders)" },
+  {
+    word: /\bbench\/harness\b|\bprotocols\/socket\b|\bclient\/page\/(app|build)\.ts\b/,
+    use: "client/harness, server/, bench/page (the layers' folders)",
+  },
   {
     word: /\brun_((elapsed|timed|warmup|messages|verify|start|collections|compression|files|other)_ms|peak_rss_bytes)\b/,
     use: "account_* (csv_version 5)",
@@ -36,19 +45,52 @@ const RETIRED: { word: RegExp; use: string; allowed?: readonly string[] }[] = [
 ];
 
 /** The words the code and docs use for the things they measure and run, each defined in the glossary. */
-const TERMS = ["benchmark", "run", "round", "slice", "case", "batch", "plan", "catalog", "front end", "fork", "cluster", "clients", "span", "stretch", "step", "precision", "account", "summary", "echo", "field figure", "lab figure", "knee", "ratio", "results", "report"];
+const TERMS = [
+  "benchmark",
+  "run",
+  "round",
+  "slice",
+  "case",
+  "batch",
+  "plan",
+  "catalog",
+  "front end",
+  "fork",
+  "cluster",
+  "clients",
+  "span",
+  "stretch",
+  "step",
+  "precision",
+  "account",
+  "summary",
+  "echo",
+  "field figure",
+  "lab figure",
+  "knee",
+  "ratio",
+  "results",
+  "report",
+];
 
 describe("one word per concept", () => {
   const files = projectFiles();
 
-  it.each(RETIRED.map((r) => [r.word.source, r] as const))("no retired word %s in the code, tests or docs", (_, { word, use, allowed = [] }) => {
-    const found = files.filter((f) => !allowed.includes(f)).flatMap((f) =>
-      readFileSync(path.join(ROOT, f), "utf8")
-        .split("\n")
-        .flatMap((line, i) => (word.test(line) ? [`${f}:${i + 1}: ${line.trim().slice(0, 120)} (say: ${use})`] : [])),
-    );
-    expect(found).toEqual([]);
-  });
+  it.each(RETIRED.map((r) => [r.word.source, r] as const))(
+    "no retired word %s in the code, tests or docs",
+    (_, { word, use, allowed = [] }) => {
+      const found = files
+        .filter((f) => !allowed.includes(f))
+        .flatMap((f) =>
+          readFileSync(path.join(ROOT, f), "utf8")
+            .split("\n")
+            .flatMap((line, i) =>
+              word.test(line) ? [`${f}:${i + 1}: ${line.trim().slice(0, 120)} (say: ${use})`] : [],
+            ),
+        );
+      expect(found).toEqual([]);
+    },
+  );
 
   it("the glossary defines every term", () => {
     const glossary = readFileSync(path.join(ROOT, "docs/glossary.md"), "utf8");

@@ -20,7 +20,14 @@ try {
   const flags = readBenchFlags(process.argv.slice(2));
   const modules = await importCodecModuleFiles(flags["codec-module"] ?? []);
   if (flags.help) {
-    process.stdout.write(helpText(catalogFor({ userMessages: [] }, modules.map((m) => m.codec))));
+    process.stdout.write(
+      helpText(
+        catalogFor(
+          { userMessages: [] },
+          modules.map((m) => m.codec),
+        ),
+      ),
+    );
   } else {
     const options = benchOptions(flags, modules);
     // Ctrl-C: finish the current round (codec mode) or case, write what finished, print the summary, exit 130.

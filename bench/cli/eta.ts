@@ -132,7 +132,8 @@ export class RunEstimate {
   /** What this run took per stretch, for the next run's estimate. */
   timings(): RunTimings {
     const out: RunTimings = {};
-    for (const [k, s] of this.stretches) if (s.done > 0) out[k] = { ms: Math.round(s.ms), units: s.done, iterations: s.iterations };
+    for (const [k, s] of this.stretches)
+      if (s.done > 0) out[k] = { ms: Math.round(s.ms), units: s.done, iterations: s.iterations };
     return out;
   }
 }

@@ -5,7 +5,14 @@ import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { BUILT_IN, type CodecCatalog } from "../../protocols/registry.ts";
 import { CODEC_FAMILIES } from "../../protocols/codec.ts";
 import { benchCodecNames, codecGroups, RAW_CODEC_NAME } from "../../protocols/contract.ts";
-import { CLIENT_CHOICES, DEFAULTS, MODE_NAMES, SWEEP_RATES, SWEEP_STEP_S, type Mode } from "../../client/harness/settings.ts";
+import {
+  CLIENT_CHOICES,
+  DEFAULTS,
+  MODE_NAMES,
+  SWEEP_RATES,
+  SWEEP_STEP_S,
+  type Mode,
+} from "../../client/harness/settings.ts";
 import { DEFAULT_FORKS, DEFAULT_OUT, QUICK_FORKS } from "./options.ts";
 
 /** `name: a, b, c` wrapped within 100 columns, continuation lines indented under the first value. */
@@ -29,7 +36,11 @@ function listLine(name: string, values: readonly string[]): string {
 /** The --codecs groups and what each holds: default, the families, all. */
 function codecLines(catalog: CodecCatalog): string {
   const groups = codecGroups(catalog);
-  const user = benchCodecNames(catalog).filter((n) => !Object.entries(groups).some(([g, names]) => g !== "all" && g !== "default" && names.includes(n)) && n !== RAW_CODEC_NAME);
+  const user = benchCodecNames(catalog).filter(
+    (n) =>
+      !Object.entries(groups).some(([g, names]) => g !== "all" && g !== "default" && names.includes(n)) &&
+      n !== RAW_CODEC_NAME,
+  );
   return [
     listLine("default", groups.default!),
     ...CODEC_FAMILIES.map((f) => listLine(f, groups[f]!)),
@@ -42,7 +53,8 @@ function codecLines(catalog: CodecCatalog): string {
 function perModeTable(): string {
   const width = Math.max(...MODE_NAMES.map((m) => m.length), 7) + 2;
   const cell = (v: string | number): string => String(v).padStart(width);
-  const row = (label: string, r: Record<Mode, number>): string => `  ${label.padEnd(22)}${MODE_NAMES.map((m) => cell(r[m])).join("")}`;
+  const row = (label: string, r: Record<Mode, number>): string =>
+    `  ${label.padEnd(22)}${MODE_NAMES.map((m) => cell(r[m])).join("")}`;
   return [
     `  ${"".padEnd(22)}${MODE_NAMES.map(cell).join("")}`,
     row("--iterations", DEFAULTS.default.iterations),
@@ -178,4 +190,3 @@ Load export:
 
 /** The help text with the built-in codecs. */
 export const HELP = helpText(BUILT_IN);
-

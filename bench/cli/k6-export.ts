@@ -45,9 +45,11 @@ export function parseK6Flags(v: Record<string, string | undefined>): { dir: stri
     if (k6Flag) throw new SettingError(`--${k6Flag} sets the load of an exported k6 test; add --export-k6 DIR`);
     return undefined;
   }
-  const int = (flag: string, fallback: number, min: number, max: number): number => (v[flag] === undefined ? fallback : parseInteger(`--${flag}`, v[flag]!, min, max));
+  const int = (flag: string, fallback: number, min: number, max: number): number =>
+    v[flag] === undefined ? fallback : parseInteger(`--${flag}`, v[flag]!, min, max);
   const server = v["k6-server"] ?? "ws://127.0.0.1:8080";
-  if (!/^(ws|wss|http|https):\/\/[^/\s]+\/?$/.test(server)) throw new SettingError(`--k6-server must be a server's address like ws://10.0.0.5:8080, got '${server}'`);
+  if (!/^(ws|wss|http|https):\/\/[^/\s]+\/?$/.test(server))
+    throw new SettingError(`--k6-server must be a server's address like ws://10.0.0.5:8080, got '${server}'`);
   return {
     dir,
     load: {
@@ -92,14 +94,23 @@ function roomsOf(messages: readonly Message[], payload: BuiltInPayload): { rooms
  * echo with what it sent, so a codec must give back the same bytes. Checked
  * for every frame before it is written.
  */
-function canonicalError(catalog: CodecCatalog, codec: string, payload: string, frames: readonly Encoded[]): string | undefined {
+function canonicalError(
+  catalog: CodecCatalog,
+  codec: string,
+  payload: string,
+  frames: readonly Encoded[],
+): string | undefined {
   if (codec === RAW_CODEC_NAME) return undefined;
   const pc = catalog.get(codec)!.forPayload(payload);
   for (let i = 0; i < frames.length; i++) {
     const again = pc.encode(pc.decode(frames[i]!));
     const a = frames[i]!;
-    const same = typeof a === "string" ? again === a : again instanceof Uint8Array && again.length === a.length && again.every((b, k) => b === a[k]);
-    if (!same) return `--export-k6: ${codec} does not encode ${payload} message ${i} to the same bytes twice, so the server's echo would not match what k6 sent`;
+    const same =
+      typeof a === "string"
+        ? again === a
+        : again instanceof Uint8Array && again.length === a.length && again.every((b, k) => b === a[k]);
+    if (!same)
+      return `--export-k6: ${codec} does not encode ${payload} message ${i} to the same bytes twice, so the server's echo would not match what k6 sent`;
   }
   return undefined;
 }
@@ -119,17 +130,24 @@ export function exportK6(plan: Plan, dir: string, load: K6Load): K6Case[] {
   try {
     mkdirSync(path.join(dir, "frames"), { recursive: true });
   } catch (e) {
-    throw new SettingError(`--export-k6 ${dir}: cannot create the directory (${(e as { code?: string }).code ?? (e as Error).message}); name a directory you can write to`);
+    throw new SettingError(
+      `--export-k6 ${dir}: cannot create the directory (${(e as { code?: string }).code ?? (e as Error).message}); name a directory you can write to`,
+    );
   }
   const count = Math.min(MAX_FRAMES, load.messages);
   const cases: K6Case[] = [];
   // A routing test: the routers forward the frames untouched, so any codec's bytes will do; raw reads no key, and only the built-in payloads have one.
   const payloads = test === "route" ? settings.payloads.filter(isBuiltIn) : settings.payloads;
-  if (payloads.length === 0) throw new SettingError("--export-k6 with --modes route routes the built-in payloads by their routing key; add one to --payloads");
+  if (payloads.length === 0)
+    throw new SettingError(
+      "--export-k6 with --modes route routes the built-in payloads by their routing key; add one to --payloads",
+    );
   for (const payload of payloads) {
     const messages = messagesFor(settings, payload, count);
     const routed = test === "route" ? roomsOf(messages, payload as BuiltInPayload) : undefined;
-    for (const codec of settings.codecs.filter((c) => !isExcluded(settings, c, payload) && (test === "echo" || c !== RAW_CODEC_NAME))) {
+    for (const codec of settings.codecs.filter(
+      (c) => !isExcluded(settings, c, payload) && (test === "echo" || c !== RAW_CODEC_NAME),
+    )) {
       const cc = clientCodec(catalog, codec, payload, messages);
       const encoded = messages.map((_, i) => cc.encode(i));
       const wrong = test === "echo" ? canonicalError(catalog, codec, payload, encoded) : undefined;
@@ -137,10 +155,21 @@ export function exportK6(plan: Plan, dir: string, load: K6Load): K6Case[] {
       const file = `${codec}.${payload}.bin`;
       // Frames as [u32 little-endian length][bytes]..., text frames as their UTF-8: the server's warm-up body format.
       writeFileSync(path.join(dir, "frames", file), packFrames(encoded));
-      cases.push({ codec, payload, frame: cc.frame, file, frames: encoded.length, meanBytes: encoded.reduce((n, e) => n + encodedBytes(e), 0) / encoded.length, ...routed });
+      cases.push({
+        codec,
+        payload,
+        frame: cc.frame,
+        file,
+        frames: encoded.length,
+        meanBytes: encoded.reduce((n, e) => n + encodedBytes(e), 0) / encoded.length,
+        ...routed,
+      });
     }
   }
-  writeFileSync(path.join(dir, "config.json"), JSON.stringify({ ...load, test, validate: settings.validate, cases }, null, 1) + "\n");
+  writeFileSync(
+    path.join(dir, "config.json"),
+    JSON.stringify({ ...load, test, validate: settings.validate, cases }, null, 1) + "\n",
+  );
   copyFileSync(new URL("./k6/script.js", import.meta.url), path.join(dir, "script.js"));
   return cases;
 }

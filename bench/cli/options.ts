@@ -5,7 +5,18 @@
  */
 
 import { parseArgs } from "node:util";
-import { browserOf, CLIENT_ALIASES, CLIENT_CHOICES, defaultSettings, MODE_NAMES, parseInteger, parseRates, type ClientChoice, type Mode, type Settings } from "../../client/harness/settings.ts";
+import {
+  browserOf,
+  CLIENT_ALIASES,
+  CLIENT_CHOICES,
+  defaultSettings,
+  MODE_NAMES,
+  parseInteger,
+  parseRates,
+  type ClientChoice,
+  type Mode,
+  type Settings,
+} from "../../client/harness/settings.ts";
 import { SettingError } from "../../client/harness/harness-errors.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { Codec } from "../../protocols/codec.ts";
@@ -104,7 +115,13 @@ const OPTION_LIST = Object.keys(OPTION_SPEC)
  * are names that stand for several values ("all", and for --codecs
  * "default" and the families), expanded in place.
  */
-function parseList<T extends string>(flag: string, raw: string | undefined, valid: readonly T[], fallback: readonly T[], groups: Readonly<Record<string, readonly T[]>> = { all: valid }): T[] {
+function parseList<T extends string>(
+  flag: string,
+  raw: string | undefined,
+  valid: readonly T[],
+  fallback: readonly T[],
+  groups: Readonly<Record<string, readonly T[]>> = { all: valid },
+): T[] {
   const groupNames = Object.keys(groups);
   const choices = `${valid.join(", ")}${groupNames.length > 0 ? ` or ${groupNames.join(", ")}` : ""}`;
   if (raw === undefined) return [...fallback];
@@ -145,7 +162,8 @@ function precisionFlags(v: BenchFlags, base: Settings): Pick<Settings, "precisio
   if (raw === "off") precision = undefined;
   else if (raw !== undefined) {
     const pct = Number(raw.replace(/%$/, ""));
-    if (!/^\d+(\.\d+)?%?$/.test(raw) || !(pct >= 0.1 && pct <= 100)) throw new SettingError(`--precision takes a percentage from 0.1 to 100 (3 for ±3%) or off, got '${v.precision}'`);
+    if (!/^\d+(\.\d+)?%?$/.test(raw) || !(pct >= 0.1 && pct <= 100))
+      throw new SettingError(`--precision takes a percentage from 0.1 to 100 (3 for ±3%) or off, got '${v.precision}'`);
     precision = pct;
   }
   const maxTimeMs = v["max-time"] === undefined ? base.maxTimeMs : parseDuration("--max-time", v["max-time"]);
@@ -157,7 +175,8 @@ function parseDuration(flag: string, raw: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(raw);
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m?.[2] ?? "s") as "ms" | "s" | "m" | "h"];
   const ms = m ? Number(m[1]) * unit : NaN;
-  if (!(ms >= 1 && ms <= 24 * 3_600_000)) throw new SettingError(`${flag} takes a duration from 1ms to 24h: 90s, 2m, 500ms or seconds, got '${raw}'`);
+  if (!(ms >= 1 && ms <= 24 * 3_600_000))
+    throw new SettingError(`${flag} takes a duration from 1ms to 24h: 90s, 2m, 500ms or seconds, got '${raw}'`);
   return ms;
 }
 
@@ -186,12 +205,15 @@ function joinNegativeValues(argv: readonly string[]): string[] {
 }
 
 /** The flags as given, each checked for its form only; what the options and the codec modules are resolved from. */
-export type BenchFlags = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTION_SPEC; strict: true; allowPositionals: false }>>["values"];
+export type BenchFlags = ReturnType<
+  typeof parseArgs<{ args: string[]; options: typeof OPTION_SPEC; strict: true; allowPositionals: false }>
+>["values"];
 
 /** Reads `bench` arguments (without the runtime and script) into flags; an unknown or malformed flag is a SettingError. */
 export function readBenchFlags(argv: readonly string[]): BenchFlags {
   try {
-    return parseArgs({ args: joinNegativeValues(argv), options: OPTION_SPEC, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args: joinNegativeValues(argv), options: OPTION_SPEC, strict: true, allowPositionals: false })
+      .values;
   } catch (e) {
     throw new SettingError(describeParseError(e));
   }
@@ -208,12 +230,15 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
   const out = v.out ?? DEFAULT_OUT;
   if (out.trim() === "") throw new SettingError("--out must name a directory");
   const client = parseList("client", v.client, CLIENT_CHOICES, [CLIENT_CHOICES[0]], CLIENT_ALIASES);
-  if (client.length !== 1) throw new SettingError(`--client takes one name; valid values: ${CLIENT_CHOICES.join(", ")}`);
+  if (client.length !== 1)
+    throw new SettingError(`--client takes one name; valid values: ${CLIENT_CHOICES.join(", ")}`);
   const browser = browserOf(client[0]!);
   // Route mode's members are connections of one client, wherever it runs; other modes' clients are Bun's worker threads.
   const routeOnly = v.modes !== undefined && v.modes.split(",").every((m) => m.trim() === "route");
   if (v.clients !== undefined && v.clients !== "1" && client[0] !== "bun" && !routeOnly) {
-    throw new SettingError(`--clients above 1 needs --client bun (got --client ${client[0]}), except with --modes route, where they are its members`);
+    throw new SettingError(
+      `--clients above 1 needs --client bun (got --client ${client[0]}), except with --modes route, where they are its members`,
+    );
   }
   if (client[0] !== "bun" && v.modes !== undefined && /(^|,)\s*(fanout|all)\s*(,|$)/.test(v.modes)) {
     throw new SettingError(`--modes fanout needs --client bun (got --client ${client[0]})`);
@@ -221,19 +246,33 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
   // --quick wins over the browser's defaults; explicit flags win over both.
   const iterations = integerFlag("iterations", v.iterations, NaN, 1, 10_000_000);
   const warmup = integerFlag("warmup", v.warmup, NaN, 0, 10_000_000);
-  if (v["allow-lossy"] === true && v.messages === undefined) throw new SettingError("--allow-lossy applies to your own messages only; add --messages FILE");
+  if (v["allow-lossy"] === true && v.messages === undefined)
+    throw new SettingError("--allow-lossy applies to your own messages only; add --messages FILE");
   const userMessages = readMessagesFiles(v.messages ?? []);
   const userProto = readProtoFile(v.proto, v["proto-type"], userMessages);
   const moduleCodecs = modules.map((m) => m.codec);
   const codecModules = modules.map((m) => ({ file: m.file, name: m.codec.name }));
   const catalog = catalogFor({ userMessages, userProto }, moduleCodecs);
-  if (codecModules.length > 0 && client[0] === "node") throw new SettingError("--codec-module runs with --client bun, chromium or firefox; the Node client cannot import a module written for Bun");
+  if (codecModules.length > 0 && client[0] === "node")
+    throw new SettingError(
+      "--codec-module runs with --client bun, chromium or firefox; the Node client cannot import a module written for Bun",
+    );
   const base = defaultSettings(quick ? "quick" : browser ? "browser" : "default", defaultCodecNames(catalog));
   const byMode = (given: number, fallback: Record<Mode, number>): Record<Mode, number> =>
-    Number.isNaN(given) ? fallback : { codec: given, roundtrip: given, stream: given, fanout: given, latency: given, route: given };
+    Number.isNaN(given)
+      ? fallback
+      : { codec: given, roundtrip: given, stream: given, fanout: given, latency: given, route: given };
   const settings: Settings = {
-    codecs: withCalibration(parseList("codecs", v.codecs, socketCodecNames(catalog), base.codecs, codecGroups(catalog)), v.calibrate === true),
-    payloads: parseList("payloads", v.payloads, [...PAYLOAD_NAMES, ...userMessages.map((f) => f.name)], userMessages.length > 0 ? userMessages.map((f) => f.name) : base.payloads),
+    codecs: withCalibration(
+      parseList("codecs", v.codecs, socketCodecNames(catalog), base.codecs, codecGroups(catalog)),
+      v.calibrate === true,
+    ),
+    payloads: parseList(
+      "payloads",
+      v.payloads,
+      [...PAYLOAD_NAMES, ...userMessages.map((f) => f.name)],
+      userMessages.length > 0 ? userMessages.map((f) => f.name) : base.payloads,
+    ),
     modes: parseList("modes", v.modes, MODE_NAMES, base.modes),
     iterations: byMode(iterations, base.iterations),
     runs: byMode(integerFlag("runs", v.runs, NaN, 1, 1000), base.runs),
@@ -261,17 +300,27 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
     );
   }
   if (settings.validate && !settings.modes.includes("route")) {
-    throw new SettingError(`--validate applies to route mode only; add route to --modes (got --modes ${settings.modes.join(",")})`);
+    throw new SettingError(
+      `--validate applies to route mode only; add route to --modes (got --modes ${settings.modes.join(",")})`,
+    );
   }
   if (v.rate !== undefined && !settings.modes.includes("latency")) {
-    throw new SettingError(`--rate applies to latency mode only; add latency to --modes (got --modes ${settings.modes.join(",")})`);
+    throw new SettingError(
+      `--rate applies to latency mode only; add latency to --modes (got --modes ${settings.modes.join(",")})`,
+    );
   }
   const forks = integerFlag("forks", v.forks, quick ? QUICK_FORKS : DEFAULT_FORKS, 1, 64);
   const cspList = parseList("csp", v.csp, CSP_POLICIES, ["off"], {});
   if (cspList.length !== 1) throw new SettingError(`--csp takes one policy; valid values: ${CSP_POLICIES.join(", ")}`);
   const csp = cspList[0]!;
-  if (csp !== "off" && !browser) throw new SettingError(`--csp applies to the page, so to --client chromium or firefox only (got --client ${client[0]})`);
-  if (csp !== "off" && v.url !== undefined) throw new SettingError("--csp sets the policy of a server the bench starts; with --url, start that server with bun run server --csp");
+  if (csp !== "off" && !browser)
+    throw new SettingError(
+      `--csp applies to the page, so to --client chromium or firefox only (got --client ${client[0]})`,
+    );
+  if (csp !== "off" && v.url !== undefined)
+    throw new SettingError(
+      "--csp sets the policy of a server the bench starts; with --url, start that server with bun run server --csp",
+    );
   const exportK6 = parseK6Flags(v as Record<string, string | undefined>);
   const { processes, backplane } = clusterFlags(v, settings);
   return {
@@ -300,13 +349,17 @@ function clusterFlags(v: BenchFlags, settings: Settings): { processes: number; b
   const processes = integerFlag("processes", v.processes, 1, 1, MAX_PROCESSES);
   const backplane = v.backplane;
   if ((v.processes !== undefined || backplane !== undefined) && v.url !== undefined) {
-    throw new SettingError("--processes and --backplane shape the server the bench starts; with --url, start yours with bun run server --processes N --backplane URL");
+    throw new SettingError(
+      "--processes and --backplane shape the server the bench starts; with --url, start yours with bun run server --processes N --backplane URL",
+    );
   }
   if (backplane !== undefined && backplane !== "redis") {
     try {
       parseRedisUrl(backplane);
     } catch (e) {
-      throw new SettingError(`--backplane takes redis (a redis-server the bench starts) or redis://HOST:PORT: ${(e as Error).message}`);
+      throw new SettingError(
+        `--backplane takes redis (a redis-server the bench starts) or redis://HOST:PORT: ${(e as Error).message}`,
+      );
     }
   }
   const pubsub = settings.modes.filter((m) => m === "fanout" || m === "route");
@@ -315,7 +368,10 @@ function clusterFlags(v: BenchFlags, settings: Settings): { processes: number; b
       `--modes ${pubsub.join(",")} with --processes ${processes} needs --backplane redis (or redis://HOST:PORT): Bun's publish reaches only the process it runs in`,
     );
   }
-  if (backplane !== undefined && pubsub.length === 0) throw new SettingError(`--backplane carries fanout and route mode; add one to --modes (got --modes ${settings.modes.join(",")})`);
+  if (backplane !== undefined && pubsub.length === 0)
+    throw new SettingError(
+      `--backplane carries fanout and route mode; add one to --modes (got --modes ${settings.modes.join(",")})`,
+    );
   return { processes, ...(backplane !== undefined ? { backplane } : {}) };
 }
 

@@ -30,7 +30,6 @@ export interface WrittenFiles {
   hgrm: string[];
 }
 
-
 /** chart.js's standalone build, inlined into every report so it works offline. */
 export function chartJsSource(): string {
   return readFileSync(path.join(ROOT, "node_modules/chart.js/dist/chart.umd.min.js"), "utf8");
@@ -60,7 +59,9 @@ export function prepareOutDir(outDir: string): void {
   try {
     mkdirSync(outDir, { recursive: true });
   } catch (e) {
-    throw new SettingError(`--out ${outDir}: cannot create the directory (${why(e)}); name a directory you can write to`);
+    throw new SettingError(
+      `--out ${outDir}: cannot create the directory (${why(e)}); name a directory you can write to`,
+    );
   }
   const probe = path.join(outDir, `.write-test.${process.pid}`);
   try {
@@ -106,7 +107,13 @@ export class LiveCsv {
   add(c: CaseResult): void {
     this.finished.push(c);
     const row = { ...c, ratios: caseRatios(c, this.finished) };
-    inPhase(this.ledger, "files", () => appendFileSync(this.file, csvRows({ ...this.base, cases: this.finished, calibration: calibrationChecks(this.finished) }, [row]), "utf8"));
+    inPhase(this.ledger, "files", () =>
+      appendFileSync(
+        this.file,
+        csvRows({ ...this.base, cases: this.finished, calibration: calibrationChecks(this.finished) }, [row]),
+        "utf8",
+      ),
+    );
   }
 }
 
@@ -128,7 +135,10 @@ export function writeResults(results: BenchResults, outDir: string): WrittenFile
   writeAtomic(files.json, json);
   writeAtomic(files.latestCsv, csv);
   writeAtomic(files.latestJson, json);
-  const html = reportHtml(sourcedCases(results), chartJsSource(), { subtitle: `Run of ${results.timestamp}; ${describeRun(results)}`, summary: runSummary(results) });
+  const html = reportHtml(sourcedCases(results), chartJsSource(), {
+    subtitle: `Run of ${results.timestamp}; ${describeRun(results)}`,
+    summary: runSummary(results),
+  });
   writeAtomic(files.report, html);
   writeAtomic(files.latestReport, html);
   files.hgrm = writeSpectra(results, path.join(outDir, `${stamp}-hgrm`));

@@ -29,7 +29,11 @@ function progressLine(e: Progress, estimate: RunEstimate | undefined): string {
   return [...line].length > PROGRESS_WIDTH ? [...line].slice(0, PROGRESS_WIDTH).join("") : line;
 }
 
-export function createProgressPrinter(sink: ProgressSink, estimate?: RunEstimate, logIntervalMs = 5000): { update(e: Progress): void; finish(): void } {
+export function createProgressPrinter(
+  sink: ProgressSink,
+  estimate?: RunEstimate,
+  logIntervalMs = 5000,
+): { update(e: Progress): void; finish(): void } {
   let lastLog = -Infinity;
   let drawn = false;
   return {

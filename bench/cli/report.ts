@@ -11,7 +11,14 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { chartJsSource, writeAtomic } from "./output.ts";
 import { reportHtml } from "../report/html.ts";
-import { compareRuns, comparisonHtml, comparisonLines, runLabels, slowerCases, type CaseComparison } from "../report/compare.ts";
+import {
+  compareRuns,
+  comparisonHtml,
+  comparisonLines,
+  runLabels,
+  slowerCases,
+  type CaseComparison,
+} from "../report/compare.ts";
 import { isK6Output, k6Results } from "../report/k6-rows.ts";
 import { resultsFromFile } from "../report/results-file.ts";
 import { runSummary, type RunSummary } from "../report/summary.ts";
@@ -48,7 +55,12 @@ function main(argv: string[]): number {
   try {
     parsed = parseArgs({
       args: argv,
-      options: { out: { type: "string" }, "fail-if-slower": { type: "string" }, "time-of": { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        out: { type: "string" },
+        "fail-if-slower": { type: "string" },
+        "time-of": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -88,13 +100,19 @@ function main(argv: string[]): number {
   }
   const labels = runLabels(runs);
   // Side by side, each row's source says which run it came from: what ran it and when.
-  const rows = runs.flatMap((run, i) => (runs.length > 1 ? run.rows.map((r) => ({ ...r, source: sourceLabel(r, labels[i]!, run.rows) })) : run.rows));
+  const rows = runs.flatMap((run, i) =>
+    runs.length > 1 ? run.rows.map((r) => ({ ...r, source: sourceLabel(r, labels[i]!, run.rows) })) : run.rows,
+  );
   let comparison: string | undefined;
   let gateFailed = false;
   if (runs.length === 2) {
     const pair = [labels[0]!, labels[1]!] as const;
     const comparisons = compareRuns(runs[0]!.results.cases, runs[1]!.results.cases);
-    process.stdout.write(comparisons.length > 0 ? comparisonLines(comparisons, pair).join("\n") + "\n" : "The two files hold no case in common (mode, payload and codec): nothing to compare.\n");
+    process.stdout.write(
+      comparisons.length > 0
+        ? comparisonLines(comparisons, pair).join("\n") + "\n"
+        : "The two files hold no case in common (mode, payload and codec): nothing to compare.\n",
+    );
     comparison = comparisonHtml(comparisons, pair);
     if (gate) gateFailed = !runGate(comparisons, gate);
   }
@@ -104,9 +122,19 @@ function main(argv: string[]): number {
       files.length > 1
         ? "No verdict for several files side by side: build the report of one run's JSON for its verdict."
         : "No verdict: it pairs each codec's rounds with json's, which a CSV does not hold; build the report from the run's JSON.";
-    writeAtomic(out, reportHtml(rows, chartJsSource(), { subtitle: `From ${files.map((f) => path.basename(f)).join(", ")}.`, ...(summary ? { summary } : {}), noVerdict, comparison }));
+    writeAtomic(
+      out,
+      reportHtml(rows, chartJsSource(), {
+        subtitle: `From ${files.map((f) => path.basename(f)).join(", ")}.`,
+        ...(summary ? { summary } : {}),
+        noVerdict,
+        comparison,
+      }),
+    );
   } catch (e) {
-    process.stderr.write(`report: --out ${out}: cannot write there (${(e as { code?: string }).code ?? (e as Error).message}); name a file in a directory you can write to\n`);
+    process.stderr.write(
+      `report: --out ${out}: cannot write there (${(e as { code?: string }).code ?? (e as Error).message}); name a file in a directory you can write to\n`,
+    );
     return 2;
   }
   process.stdout.write(`Wrote ${out} (${rows.length} rows).\n`);
@@ -120,11 +148,19 @@ interface Gate {
 
 /** --fail-if-slower and --time-of, checked: the gate, none, or what is wrong with them. */
 function gateOptions(pct: string | undefined, timeOf: string | undefined, files: number): Gate | undefined | string {
-  if (pct === undefined) return timeOf === undefined ? undefined : "--time-of names codecs whose time --fail-if-slower gates; add --fail-if-slower PCT";
+  if (pct === undefined)
+    return timeOf === undefined
+      ? undefined
+      : "--time-of names codecs whose time --fail-if-slower gates; add --fail-if-slower PCT";
   const value = Number(pct);
-  if (!/^\d+(\.\d+)?$/.test(pct) || !(value >= 0 && value <= 1000)) return `--fail-if-slower takes a percentage from 0 to 1000, got '${pct}'`;
-  if (files !== 2) return `--fail-if-slower compares two runs: name the base file and the new one (got ${files} file${files === 1 ? "" : "s"})`;
-  const list = (timeOf ?? "").split(",").map((c) => c.trim()).filter((c) => c !== "");
+  if (!/^\d+(\.\d+)?$/.test(pct) || !(value >= 0 && value <= 1000))
+    return `--fail-if-slower takes a percentage from 0 to 1000, got '${pct}'`;
+  if (files !== 2)
+    return `--fail-if-slower compares two runs: name the base file and the new one (got ${files} file${files === 1 ? "" : "s"})`;
+  const list = (timeOf ?? "")
+    .split(",")
+    .map((c) => c.trim())
+    .filter((c) => c !== "");
   if (timeOf !== undefined && list.length === 0) return "--time-of is empty; name codecs like json";
   return { pct: value, timeOf: list };
 }
@@ -139,10 +175,14 @@ function runGate(comparisons: readonly CaseComparison[], gate: Gate): boolean {
   if (unknown.length > 0) process.stdout.write(`gate: --time-of ${unknown.join(", ")}: no such case in both files\n`);
   const failed = slowerCases(comparisons, gate.pct, gate.timeOf);
   if (failed.length === 0) {
-    process.stdout.write(`gate passed: none of ${comparisons.length} case(s) is slower by more than ${gate.pct}% beyond its interval\n`);
+    process.stdout.write(
+      `gate passed: none of ${comparisons.length} case(s) is slower by more than ${gate.pct}% beyond its interval\n`,
+    );
     return true;
   }
-  process.stdout.write(`gate FAILED: ${failed.length} case(s) slower by more than ${gate.pct}% beyond their intervals:\n`);
+  process.stdout.write(
+    `gate FAILED: ${failed.length} case(s) slower by more than ${gate.pct}% beyond their intervals:\n`,
+  );
   for (const line of failed) process.stdout.write(`  ${line}\n`);
   return false;
 }
@@ -181,7 +221,9 @@ function readRuns(files: readonly string[]): { runs: Run[]; summary?: RunSummary
   if (k6.length > 0) {
     const { results, counts } = k6Results(k6.map((f) => f.text));
     runs.push({ results, rows: sourcedCases(results), file: k6.map((f) => f.file).join(" + ") });
-    process.stdout.write(`k6 (${k6.length} file(s), merged): sent / received / lost, checks passed / failed; p50 / p99 from due and from send (1 ms clock)\n`);
+    process.stdout.write(
+      `k6 (${k6.length} file(s), merged): sent / received / lost, checks passed / failed; p50 / p99 from due and from send (1 ms clock)\n`,
+    );
     counts.forEach((c, i) => {
       const ms = (v: number): string => (Number.isFinite(v) ? `${Math.round(v * 10) / 10} ms` : "-");
       const rtt = results.cases[i]!.socket?.latency;

@@ -64,10 +64,19 @@ export interface StopControl {
 export const EXIT_INTERRUPTED = 130;
 
 /** The clock's calibration and the environment every results file records (with the versions of the plan's codec libraries). */
-function measureEnvironment(plan: Plan, ledger: TimeLedger): { calibration: ClockCalibration; environment: BenchResults["environment"] } {
+function measureEnvironment(
+  plan: Plan,
+  ledger: TimeLedger,
+): { calibration: ClockCalibration; environment: BenchResults["environment"] } {
   return ledger.time("start", () => {
     const calibration = calibrateClock(performanceClock);
-    const environment = collectEnvironment(performanceClock.name, calibration, fullGc() !== undefined, isNativeAccelerationEnabled, plan.catalog);
+    const environment = collectEnvironment(
+      performanceClock.name,
+      calibration,
+      fullGc() !== undefined,
+      isNativeAccelerationEnabled,
+      plan.catalog,
+    );
     return { calibration, environment };
   });
 }
@@ -75,7 +84,9 @@ function measureEnvironment(plan: Plan, ledger: TimeLedger): { calibration: Cloc
 /** The account with the time its files took to write (which the files themselves cannot hold). */
 function withWritingTime(results: BenchResults, ms: number): BenchResults {
   const a = results.account;
-  return a ? { ...results, account: { ...a, wallMs: a.wallMs + ms, phases: { ...a.phases, files: a.phases.files + ms } } } : results;
+  return a
+    ? { ...results, account: { ...a, wallMs: a.wallMs + ms, phases: { ...a.phases, files: a.phases.files + ms } } }
+    : results;
 }
 
 /** Writes the files, prints the table (its account with the writing), names every failed case; the exit code. */
@@ -93,14 +104,21 @@ function printAndWrite(results: BenchResults, options: BenchOptions, streams: St
   }
   const shown = withWritingTime(results, performance.now() - writing);
   // With no case (every codec lossy on the user's messages, say) the fidelity table still says why.
-  if (results.cases.length > 0 || (results.fidelity?.length ?? 0) > 0) streams.stdout.write(formatTable(shown, { wide: options.wide }) + "\n\n");
+  if (results.cases.length > 0 || (results.fidelity?.length ?? 0) > 0)
+    streams.stdout.write(formatTable(shown, { wide: options.wide }) + "\n\n");
   if (!files) throw writeError;
   // A long --out path breaks at the spaces, never past the terminal's width (a path longer than a line stays whole).
-  const also = wrapLine(`  and .json, .html beside it; also ${path.join(path.dirname(files.csv), "latest.csv")}, latest.json, report.html`, TERMINAL_WIDTH, "  ");
+  const also = wrapLine(
+    `  and .json, .html beside it; also ${path.join(path.dirname(files.csv), "latest.csv")}, latest.json, report.html`,
+    TERMINAL_WIDTH,
+    "  ",
+  );
   streams.stdout.write(`Wrote ${files.csv}\n${also.join("\n")}\n`);
-  if (files.hgrm.length > 0) streams.stdout.write(`  and ${files.hgrm.length} latency spectra (.hgrm) in ${path.dirname(files.hgrm[0]!)}\n`);
+  if (files.hgrm.length > 0)
+    streams.stdout.write(`  and ${files.hgrm.length} latency spectra (.hgrm) in ${path.dirname(files.hgrm[0]!)}\n`);
   const failed = results.cases.filter((c) => !c.verified);
-  for (const c of failed) streams.stderr.write(`bench: FAILED ${c.mode} ${c.client} ${c.codec} ${c.payload}: ${c.error}\n`);
+  for (const c of failed)
+    streams.stderr.write(`bench: FAILED ${c.mode} ${c.client} ${c.codec} ${c.payload}: ${c.error}\n`);
   return failed.length + failures > 0 ? 1 : 0;
 }
 
@@ -108,7 +126,12 @@ function printAndWrite(results: BenchResults, options: BenchOptions, streams: St
  * With --deflate, the frames' size on the wire: the same client sends a short untimed run through
  * a counting relay (wire-meter.ts), after the timed runs.
  */
-async function meterWire(server: string, cases: CaseResult[], client: "bun" | "node", countedRun: (url: string) => Promise<SocketModeResult>): Promise<void> {
+async function meterWire(
+  server: string,
+  cases: CaseResult[],
+  client: "bun" | "node",
+  countedRun: (url: string) => Promise<SocketModeResult>,
+): Promise<void> {
   const meter = WireMeter.start(server);
   try {
     await countedRun(meter.url);
@@ -124,37 +147,103 @@ function clusterTarget(cluster: SocketModesOutcome["cluster"]): Pick<SocketTarge
 }
 
 /** The WebSocket modes with the Bun client (in this process) or the Node client (a process of its own). */
-async function runWebSocketModes(plan: Plan, options: BenchOptions, calibration: ClockCalibration, hooks: BenchmarkHooks, warmedInProcess: ReadonlyMap<string, number>): Promise<SocketModesOutcome> {
-  return useServer(options, async (server) => {
-    // A server process that dies ends the modes after the case in flight.
-    const stopOrGone = (): boolean => (hooks.shouldStop?.() ?? false) || server.exit() !== undefined;
-    const outcome = (result: SocketModeResult): SocketModesOutcome => {
-      const exit = server.exit();
-      return { result, server: server.label, pinning: server.pinning, ...(server.cluster ? { cluster: server.cluster } : {}), ...(exit !== undefined ? { failure: `the server process exited (${exit}) during the WebSocket modes; they stopped there` } : {}) };
-    };
-    const { settings } = plan;
-    const spec = planSpec(plan);
-    if (options.client === "node") {
-      const versions = libraryVersions(plan.catalog);
-      const result = await runNodeClient({ plan: spec, server: server.url, serverForks: server.urls, ...clusterTarget(server.cluster), wsVersion: libraryVersion("ws"), libraryVersions: versions }, hooks.onProgress ?? (() => {}), stopOrGone, hooks.onCaseDone, hooks.ledger);
+async function runWebSocketModes(
+  plan: Plan,
+  options: BenchOptions,
+  calibration: ClockCalibration,
+  hooks: BenchmarkHooks,
+  warmedInProcess: ReadonlyMap<string, number>,
+): Promise<SocketModesOutcome> {
+  return useServer(
+    options,
+    async (server) => {
+      // A server process that dies ends the modes after the case in flight.
+      const stopOrGone = (): boolean => (hooks.shouldStop?.() ?? false) || server.exit() !== undefined;
+      const outcome = (result: SocketModeResult): SocketModesOutcome => {
+        const exit = server.exit();
+        return {
+          result,
+          server: server.label,
+          pinning: server.pinning,
+          ...(server.cluster ? { cluster: server.cluster } : {}),
+          ...(exit !== undefined
+            ? { failure: `the server process exited (${exit}) during the WebSocket modes; they stopped there` }
+            : {}),
+        };
+      };
+      const { settings } = plan;
+      const spec = planSpec(plan);
+      if (options.client === "node") {
+        const versions = libraryVersions(plan.catalog);
+        const result = await runNodeClient(
+          {
+            plan: spec,
+            server: server.url,
+            serverForks: server.urls,
+            ...clusterTarget(server.cluster),
+            wsVersion: libraryVersion("ws"),
+            libraryVersions: versions,
+          },
+          hooks.onProgress ?? (() => {}),
+          stopOrGone,
+          hooks.onCaseDone,
+          hooks.ledger,
+        );
+        if (settings.deflate && !stopOrGone()) {
+          await inPhaseAsync(hooks.ledger, "compression", () =>
+            meterWire(server.url, result.cases, "node", (url) =>
+              runNodeClient(
+                {
+                  plan: wireRunPlan(spec),
+                  server: url,
+                  wsVersion: libraryVersion("ws"),
+                  libraryVersions: versions,
+                  sliceFigures: false,
+                },
+                () => {},
+                stopOrGone,
+              ),
+            ),
+          );
+        }
+        return outcome(result);
+      }
+      const workers =
+        settings.clients > 1 ? new ClientWorkers(Math.min(settings.clients, availableParallelism())) : undefined;
+      const client = {
+        kind: "bun" as const,
+        library: `bun WebSocket ${Bun.version}`,
+        WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
+        cpuMs: processCpuMs,
+      };
+      const target = { server: server.url, serverForks: server.urls, ...clusterTarget(server.cluster) };
+      // The Bun client shares this process, and what codec mode compiled here, with codec mode (one fork).
+      const context = socketModeContext(client, target, {
+        catalog: plan.catalog,
+        calibration,
+        hooks: { ...hooks, shouldStop: stopOrGone },
+        ...(workers ? { workers } : {}),
+        warmedInProcess,
+      });
+      const result = await runSocketModes(settings, context).finally(() => workers?.terminate());
       if (settings.deflate && !stopOrGone()) {
-        await inPhaseAsync(hooks.ledger, "compression", () => meterWire(server.url, result.cases, "node", (url) => runNodeClient({ plan: wireRunPlan(spec), server: url, wsVersion: libraryVersion("ws"), libraryVersions: versions, sliceFigures: false }, () => {}, stopOrGone)));
+        const counted = (url: string): Promise<SocketModeResult> =>
+          runSocketModes(
+            wireRunPlan(spec).settings,
+            socketModeContext(
+              client,
+              { ...target, server: url, serverForks: [url] },
+              { catalog: plan.catalog, calibration, hooks: { shouldStop: stopOrGone }, sliceFigures: false },
+            ),
+          );
+        await inPhaseAsync(hooks.ledger, "compression", () => meterWire(server.url, result.cases, "bun", counted));
       }
       return outcome(result);
-    }
-    const workers = settings.clients > 1 ? new ClientWorkers(Math.min(settings.clients, availableParallelism())) : undefined;
-    const client = { kind: "bun" as const, library: `bun WebSocket ${Bun.version}`, WebSocket: globalThis.WebSocket as unknown as WebSocketClass, cpuMs: processCpuMs };
-    const target = { server: server.url, serverForks: server.urls, ...clusterTarget(server.cluster) };
-    // The Bun client shares this process, and what codec mode compiled here, with codec mode (one fork).
-    const context = socketModeContext(client, target, { catalog: plan.catalog, calibration, hooks: { ...hooks, shouldStop: stopOrGone }, ...(workers ? { workers } : {}), warmedInProcess });
-    const result = await runSocketModes(settings, context).finally(() => workers?.terminate());
-    if (settings.deflate && !stopOrGone()) {
-      const counted = (url: string): Promise<SocketModeResult> => runSocketModes(wireRunPlan(spec).settings, socketModeContext(client, { ...target, server: url, serverForks: [url] }, { catalog: plan.catalog, calibration, hooks: { shouldStop: stopOrGone }, sliceFigures: false }));
-      await inPhaseAsync(hooks.ledger, "compression", () => meterWire(server.url, result.cases, "bun", counted));
-    }
-    return outcome(result);
-    // Kept connections take turns with --forks server processes; several clients run on fresh connections to one.
-  }, options.settings.clients > 1 ? 1 : options.forks, hooks.ledger);
+      // Kept connections take turns with --forks server processes; several clients run on fresh connections to one.
+    },
+    options.settings.clients > 1 ? 1 : options.forks,
+    hooks.ledger,
+  );
 }
 
 /** --export-k6: the test, and how to run it. */
@@ -174,14 +263,21 @@ function writeK6Test(k6: NonNullable<BenchOptions["exportK6"]>, plan: Plan, stre
  * stopped). `startedMs`: the performance clock's reading the benchmark's wall time counts from (the
  * entry point passes 0, the process's start, so the account holds the runtime's start too).
  */
-export async function runBenchmark(options: BenchOptions, streams: Streams, control: StopControl = { stopRequested: false }, startedMs = performance.now()): Promise<number> {
+export async function runBenchmark(
+  options: BenchOptions,
+  streams: Streams,
+  control: StopControl = { stopRequested: false },
+  startedMs = performance.now(),
+): Promise<number> {
   const ledger = new TimeLedger();
   ledger.add("start", performance.now() - startedMs);
   // Every check that can fail on the user's input runs before anything is measured.
   ledger.time("files", () => prepareOutDir(options.out));
   // Resolved once: the catalog, what each codec does to the user's messages (a check of every codec on them), which pairs run.
   const browser = browserOf(options.client);
-  const plan = ledger.time("verify", () => makePlan(options.settings, options.moduleCodecs, browser ? 1 : options.forks));
+  const plan = ledger.time("verify", () =>
+    makePlan(options.settings, options.moduleCodecs, browser ? 1 : options.forks),
+  );
   const { settings } = plan;
   if (options.exportK6) return writeK6Test(options.exportK6, plan, streams);
   const socketModes = socketModesOf(settings);
@@ -191,13 +287,19 @@ export async function runBenchmark(options: BenchOptions, streams: Streams, cont
   if (browser) return runBrowserBenchmark(browser, plan, options, streams, control, ledger, startedMs);
   const client = options.client as "bun" | "node";
   if (socketModes.length > 0 && options.client === "node" && nodeVersion() === undefined) {
-    throw new SettingError("--client node needs Node.js on PATH (node --version failed); install Node.js or use --client bun");
+    throw new SettingError(
+      "--client node needs Node.js on PATH (node --version failed); install Node.js or use --client bun",
+    );
   }
   const timestamp = new Date().toISOString();
   const { calibration, environment } = measureEnvironment(plan, ledger);
   const estimate = estimateFor(plan, options.out);
   const progress = createProgressPrinter(streams.stderr, estimate);
-  const live = new LiveCsv(options.out, { timestamp, settings: { ...settings, minBatchNs: NaN, client }, environment, order: {}, elapsedMs: 0 }, ledger);
+  const live = new LiveCsv(
+    options.out,
+    { timestamp, settings: { ...settings, minBatchNs: NaN, client }, environment, order: {}, elapsedMs: 0 },
+    ledger,
+  );
   const hooks: BenchmarkHooks = {
     gc: fullGc(),
     libraryVersion,
@@ -244,14 +346,18 @@ export async function runBenchmark(options: BenchOptions, streams: Streams, cont
     progress.finish();
     const results = run.results([...live.finished, ...(processes?.held().cases ?? [])], true);
     printAndWrite(results, options, streams, failures);
-    streams.stderr.write(`bench: quit by ${why}; the ${results.cases.length} case(s) finished are in the files above\n`);
+    streams.stderr.write(
+      `bench: quit by ${why}; the ${results.cases.length} case(s) finished are in the files above\n`,
+    );
   };
   const results = await run.run();
   control.quit = undefined;
   progress.finish();
   const code = printAndWrite(results, options, streams, failures);
   if (control.stopRequested) {
-    streams.stderr.write(`bench: stopped by Ctrl-C; the ${results.cases.length} case(s) that ran are in the files above\n`);
+    streams.stderr.write(
+      `bench: stopped by Ctrl-C; the ${results.cases.length} case(s) that ran are in the files above\n`,
+    );
     return EXIT_INTERRUPTED;
   }
   return code;
@@ -263,7 +369,15 @@ export async function runBenchmark(options: BenchOptions, streams: Streams, cont
  * itself (client/benchmark.ts, the same orchestrator); the bench serves it, drives the browser and
  * writes the files.
  */
-async function runBrowserBenchmark(browser: BrowserName, plan: Plan, options: BenchOptions, streams: Streams, control: StopControl, ledger: TimeLedger, startedMs: number): Promise<number> {
+async function runBrowserBenchmark(
+  browser: BrowserName,
+  plan: Plan,
+  options: BenchOptions,
+  streams: Streams,
+  control: StopControl,
+  ledger: TimeLedger,
+  startedMs: number,
+): Promise<number> {
   const binary = findBrowser(browser);
   if (!binary) throw new SettingError(noBrowserMessage(browser));
   const estimate = estimateFor(plan, options.out);
@@ -271,7 +385,17 @@ async function runBrowserBenchmark(browser: BrowserName, plan: Plan, options: Be
   const { calibration, environment } = measureEnvironment(plan, ledger);
   const timestamp = new Date().toISOString();
   // Each case the page finishes, as it finishes it: in the live CSV, and what a second Ctrl-C writes.
-  const live = new LiveCsv(options.out, { timestamp, settings: { ...plan.settings, minBatchNs: NaN, client: "browser" }, environment, order: {}, elapsedMs: 0 }, ledger);
+  const live = new LiveCsv(
+    options.out,
+    {
+      timestamp,
+      settings: { ...plan.settings, minBatchNs: NaN, client: "browser" },
+      environment,
+      order: {},
+      elapsedMs: 0,
+    },
+    ledger,
+  );
   // The same assembly as every run's (client/assemble-results.ts), for what the page has not handed back as results.
   const held = (interrupted: boolean): BenchResults => {
     const elapsedMs = performanceClock.now() - startedMs;
@@ -300,7 +424,9 @@ async function runBrowserBenchmark(browser: BrowserName, plan: Plan, options: Be
     progress.finish();
     const results = held(true);
     printAndWrite({ ...results, settings: { ...results.settings, server: serverLabel } }, options, streams, failures);
-    streams.stderr.write(`bench: quit by ${why}; the ${results.cases.length} case(s) the page finished are in the files above\n`);
+    streams.stderr.write(
+      `bench: quit by ${why}; the ${results.cases.length} case(s) the page finished are in the files above\n`,
+    );
   };
   try {
     await useServer(
@@ -308,7 +434,14 @@ async function runBrowserBenchmark(browser: BrowserName, plan: Plan, options: Be
       async (server) => {
         serverLabel = server.label;
         const launched = performance.now();
-        page = await runBrowserClient(browser, binary, { settings: plan.settings, server: server.url }, (p) => progress.update(p), () => control.stopRequested, (c) => live.add(c));
+        page = await runBrowserClient(
+          browser,
+          binary,
+          { settings: plan.settings, server: server.url },
+          (p) => progress.update(p),
+          () => control.stopRequested,
+          (c) => live.add(c),
+        );
         // The page's own phases; the rest of the wait (the browser's start, the page's load, its end) is starting up.
         if (page.results.account) ledger.addProcess(page.results.account, performance.now() - launched);
       },
@@ -324,7 +457,15 @@ async function runBrowserBenchmark(browser: BrowserName, plan: Plan, options: Be
   // The page assembled its results with the same orchestrator; the bench adds its own machine and timings.
   const assembled = held(control.stopRequested);
   const results: BenchResults = page
-    ? { ...page.results, settings: { ...page.results.settings, server: serverLabel }, environment, environments: { browser: page.results.environment }, elapsedMs: assembled.elapsedMs, timings: estimate.timings(), ...(assembled.account ? { account: assembled.account } : {}) }
+    ? {
+        ...page.results,
+        settings: { ...page.results.settings, server: serverLabel },
+        environment,
+        environments: { browser: page.results.environment },
+        elapsedMs: assembled.elapsedMs,
+        timings: estimate.timings(),
+        ...(assembled.account ? { account: assembled.account } : {}),
+      }
     : { ...assembled, settings: { ...assembled.settings, server: serverLabel } };
   const code = printAndWrite(results, options, streams, failures);
   return control.stopRequested ? EXIT_INTERRUPTED : code;

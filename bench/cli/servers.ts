@@ -22,9 +22,12 @@ async function probeServer(url: string, timeoutMs: number): Promise<void> {
     const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
     const code = err.code ?? err.cause?.code ?? "";
     const host = new URL(url).host;
-    if (/ConnectionRefused|ECONNREFUSED/i.test(code + (err.message ?? ""))) throw new CliError("UNREACHABLE", `connection refused by ${host}: is the server running? (bun run server)`);
-    if (/ENOTFOUND|EAI_AGAIN|DNS|getaddrinfo/i.test(code + (err.message ?? ""))) throw new CliError("UNREACHABLE", `cannot resolve the host of ${url} (DNS lookup failed)`);
-    if (err.name === "TimeoutError" || /timed out|timeout/i.test(err.message ?? "")) throw new CliError("UNREACHABLE", `${host} did not answer within ${timeoutMs} ms`);
+    if (/ConnectionRefused|ECONNREFUSED/i.test(code + (err.message ?? "")))
+      throw new CliError("UNREACHABLE", `connection refused by ${host}: is the server running? (bun run server)`);
+    if (/ENOTFOUND|EAI_AGAIN|DNS|getaddrinfo/i.test(code + (err.message ?? "")))
+      throw new CliError("UNREACHABLE", `cannot resolve the host of ${url} (DNS lookup failed)`);
+    if (err.name === "TimeoutError" || /timed out|timeout/i.test(err.message ?? ""))
+      throw new CliError("UNREACHABLE", `${host} did not answer within ${timeoutMs} ms`);
     throw new CliError("UNREACHABLE", `cannot reach ${url}: ${err.message ?? String(e)}`);
   }
 }
@@ -61,16 +64,29 @@ export interface UsedServer {
  * runs spread over --forks processes), and a ratio no longer rests on one process's luck.
  * Starting and stopping them count as `start` in `ledger`, which also gets each one's peak memory.
  */
-export async function useServer<T>(options: BenchOptions, work: (server: UsedServer) => Promise<T>, processes = 1, ledger?: TimeLedger): Promise<T> {
+export async function useServer<T>(
+  options: BenchOptions,
+  work: (server: UsedServer) => Promise<T>,
+  processes = 1,
+  ledger?: TimeLedger,
+): Promise<T> {
   if (options.url) {
     await probeServer(options.url, options.settings.stallTimeoutMs);
-    return work({ url: options.url, urls: [options.url], label: options.url, pinning: "not pinned: the server is the user's (--url)", exit: () => undefined });
+    return work({
+      url: options.url,
+      urls: [options.url],
+      label: options.url,
+      pinning: "not pinned: the server is the user's (--url)",
+      exit: () => undefined,
+    });
   }
   const args = [
     ...(options.settings.deflate ? ["--deflate"] : []),
     ...(options.csp !== "off" ? ["--csp", options.csp] : []),
     ...options.settings.userMessages.flatMap((f) => ["--messages", f.file]),
-    ...(options.settings.userProto ? ["--proto", options.settings.userProto.file, "--proto-type", options.settings.userProto.type] : []),
+    ...(options.settings.userProto
+      ? ["--proto", options.settings.userProto.file, "--proto-type", options.settings.userProto.type]
+      : []),
     ...(options.settings.codecModules ?? []).flatMap((m) => ["--codec-module", m.file]),
     ...(options.processes > 1 ? ["--processes", String(options.processes)] : []),
   ];
@@ -85,9 +101,14 @@ export async function useServer<T>(options: BenchOptions, work: (server: UsedSer
     const backplane = redis?.url ?? options.backplane;
     for (let i = 0; i < Math.max(1, processes); i++) {
       // Each server its own channels: servers taking turns never hear each other's messages.
-      const server = await spawnServer([...args, ...(backplane ? ["--backplane", backplane, "--backplane-channel", `wsb${process.pid}-${i}:`] : [])]);
+      const server = await spawnServer([
+        ...args,
+        ...(backplane ? ["--backplane", backplane, "--backplane-channel", `wsb${process.pid}-${i}:`] : []),
+      ]);
       spawned.push(server);
-      void server.exited.then((how) => (exit ??= how === "0" ? "exit code 0" : /^\d+$/.test(how) ? `exit code ${how}` : `killed by ${how}`));
+      void server.exited.then(
+        (how) => (exit ??= how === "0" ? "exit code 0" : /^\d+$/.test(how) ? `exit code ${how}` : `killed by ${how}`),
+      );
     }
     ledger?.add("start", performance.now() - started);
     // Several clients are worker threads meant to spread over the cores; a browser runs where it runs.
@@ -100,15 +121,28 @@ export async function useServer<T>(options: BenchOptions, work: (server: UsedSer
           : options.processes > 1
             ? "the server's processes share the cores"
             : "";
-    pinning = pin === "" ? pinApart(spawned.map((s) => s.pid)) : { label: `not pinned: ${pin ?? "--no-pin"}`, release: () => {} };
+    pinning =
+      pin === ""
+        ? pinApart(spawned.map((s) => s.pid))
+        : { label: `not pinned: ${pin ?? "--no-pin"}`, release: () => {} };
     const first = spawned[0]!;
     const label = first.processes
       ? `spawned, a cluster of ${first.processes.length} processes on ${first.url} (pids ${first.processes.map((p) => p.pid).join(", ")})${backplane ? `, joined by Redis at ${backplane}` : ""}`
       : spawned.length === 1
         ? `spawned (pid ${first.pid}, ${first.url})${backplane ? `, publishing through Redis at ${backplane}` : ""}`
         : `spawned, ${spawned.length} processes (pids ${spawned.map((s) => s.pid).join(", ")})`;
-    const cluster = first.processes || backplane ? { urls: first.processes?.map((p) => p.url) ?? [first.url], ...(backplane ? { backplane } : {}) } : undefined;
-    return await work({ url: first.url, urls: spawned.map((s) => s.url), label, pinning: pinning.label, ...(cluster ? { cluster } : {}), exit: () => exit });
+    const cluster =
+      first.processes || backplane
+        ? { urls: first.processes?.map((p) => p.url) ?? [first.url], ...(backplane ? { backplane } : {}) }
+        : undefined;
+    return await work({
+      url: first.url,
+      urls: spawned.map((s) => s.url),
+      label,
+      pinning: pinning.label,
+      ...(cluster ? { cluster } : {}),
+      exit: () => exit,
+    });
   } finally {
     pinning.release();
     started = performance.now();

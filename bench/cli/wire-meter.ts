@@ -21,14 +21,17 @@ const WIRE_RUN_MESSAGES = 1000;
 /** The run through the relay: roundtrip, one run, one client, no warm-up, the run's codecs, payloads and messages. */
 export function wireRunPlan(spec: PlanSpec): PlanSpec {
   const { settings } = spec;
-  return { ...spec, settings: {
-    ...settings,
-    modes: ["roundtrip"],
-    iterations: { ...settings.iterations, roundtrip: Math.min(settings.iterations.roundtrip, WIRE_RUN_MESSAGES) },
-    warmup: { ...settings.warmup, roundtrip: 0 },
-    runs: { ...settings.runs, roundtrip: 1 },
-    clients: 1,
-  } };
+  return {
+    ...spec,
+    settings: {
+      ...settings,
+      modes: ["roundtrip"],
+      iterations: { ...settings.iterations, roundtrip: Math.min(settings.iterations.roundtrip, WIRE_RUN_MESSAGES) },
+      warmup: { ...settings.warmup, roundtrip: 0 },
+      runs: { ...settings.runs, roundtrip: 1 },
+      clients: 1,
+    },
+  };
 }
 
 /** Data frames seen in one direction: their bytes on the wire, the messages they carry, and how many were compressed (RSV1). */
@@ -165,7 +168,13 @@ export class WireMeter {
       port: 0,
       socket: {
         open(client) {
-          const hop: Hop = { up: new FrameCounter(), down: new FrameCounter(), toServer: new Outbox(), toClient: new Outbox(client as Socket<unknown>), closed: false };
+          const hop: Hop = {
+            up: new FrameCounter(),
+            down: new FrameCounter(),
+            toServer: new Outbox(),
+            toClient: new Outbox(client as Socket<unknown>),
+            closed: false,
+          };
           client.data = hop;
           meter?.hops.push(hop);
           Bun.connect<Hop>({
@@ -223,7 +232,10 @@ export class WireMeter {
       const target = /^GET (\S+)/.exec(hop.up.head)?.[1];
       const params = new URL(target ?? "/", "http://x").searchParams;
       const key = `${params.get("codec")} ${params.get("payload")}`;
-      const sum = out.get(key) ?? { up: { bytes: 0, messages: 0, compressed: 0 }, down: { bytes: 0, messages: 0, compressed: 0 } };
+      const sum = out.get(key) ?? {
+        up: { bytes: 0, messages: 0, compressed: 0 },
+        down: { bytes: 0, messages: 0, compressed: 0 },
+      };
       for (const [to, from] of [
         [sum.up, hop.up.count],
         [sum.down, hop.down.count],
@@ -243,7 +255,11 @@ export class WireMeter {
 }
 
 /** Writes the measured frame sizes into the socket cases of the client that made them. */
-export function applyWireCounts(cases: CaseResult[], counts: ReadonlyMap<string, WireCount>, client: CaseResult["client"]): void {
+export function applyWireCounts(
+  cases: CaseResult[],
+  counts: ReadonlyMap<string, WireCount>,
+  client: CaseResult["client"],
+): void {
   for (const c of cases) {
     if (c.client !== client || !c.socket || c.mode === "fanout") continue;
     const count = counts.get(`${c.codec} ${c.payload}`);

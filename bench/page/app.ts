@@ -17,7 +17,14 @@ import { CAN_COMPILE } from "../../client/harness/loops.ts";
 import { calibrateClock, performanceClock } from "../../client/harness/clock.ts";
 import type { Progress } from "../../client/harness/progress.ts";
 import type { BenchResults } from "../../client/harness/results.ts";
-import { defaultSettings, MODE_NAMES, parseInteger, parseRates, type Mode, type Settings } from "../../client/harness/settings.ts";
+import {
+  defaultSettings,
+  MODE_NAMES,
+  parseInteger,
+  parseRates,
+  type Mode,
+  type Settings,
+} from "../../client/harness/settings.ts";
 import { ROW_HEAD, rowCells } from "../report/cells.ts";
 import { chartSpecs, errorBarsPlugin } from "../report/charts.ts";
 import { withPercentileTicks } from "../report/latency-charts.ts";
@@ -69,7 +76,12 @@ let loadedVerdict: readonly string[] = [];
 let charts: Chart[] = [];
 let stopRequested = false;
 
-function checkboxes(containerId: string, names: readonly string[], checked: readonly string[], label: (n: string) => string = (n) => n): void {
+function checkboxes(
+  containerId: string,
+  names: readonly string[],
+  checked: readonly string[],
+  label: (n: string) => string = (n) => n,
+): void {
   const container = $(containerId);
   container.replaceChildren(
     ...names.map((name) => {
@@ -89,8 +101,12 @@ function checkedIn(containerId: string): string[] {
 }
 
 function showSettings(s: Settings, catalog: CodecCatalog): void {
-  checkboxes("codecs", socketCodecNames(catalog), s.codecs, (n) => (n === RAW_CODEC_NAME ? "raw (transport baseline, socket modes)" : n));
-  checkboxes("payloads", [...PAYLOAD_NAMES, ...s.userMessages.map((f) => f.name)], s.payloads, (p) => (isBuiltIn(p) ? p : `${p} (your messages)`));
+  checkboxes("codecs", socketCodecNames(catalog), s.codecs, (n) =>
+    n === RAW_CODEC_NAME ? "raw (transport baseline, socket modes)" : n,
+  );
+  checkboxes("payloads", [...PAYLOAD_NAMES, ...s.userMessages.map((f) => f.name)], s.payloads, (p) =>
+    isBuiltIn(p) ? p : `${p} (your messages)`,
+  );
   checkboxes("modes", PAGE_MODES, s.modes, (m) => MODE_LABELS[m] ?? m);
   $<HTMLInputElement>("iterations-codec").value = String(s.iterations.codec);
   $<HTMLInputElement>("iterations-roundtrip").value = String(s.iterations.roundtrip);
@@ -131,7 +147,8 @@ function readSettings(base: Settings): Settings {
     seed: int("seed", 0, 0xffffffff),
     fixed: $<HTMLInputElement>("fixed").checked,
   };
-  if (s.codecs.length === 0 || s.payloads.length === 0 || s.modes.length === 0) throw new ClientError("FORM", "pick at least one codec, one payload and one mode");
+  if (s.codecs.length === 0 || s.payloads.length === 0 || s.modes.length === 0)
+    throw new ClientError("FORM", "pick at least one codec, one payload and one mode");
   return s;
 }
 
@@ -151,9 +168,11 @@ function drawCharts(): void {
     canvas.id = `chart-${spec.id}`;
     canvas.dataset.payload = spec.payload;
     canvas.dataset.series = spec.config.data.datasets.map((d) => d.label).join("|");
-    canvas.dataset.scale = ((spec.config.options.scales as { y?: { type?: string } } | undefined)?.y?.type ?? "linear");
+    canvas.dataset.scale = (spec.config.options.scales as { y?: { type?: string } } | undefined)?.y?.type ?? "linear";
     // Its largest figure over its smallest, what chose the scale: a reader (and a test) can see why.
-    const figures = spec.config.data.datasets.flatMap((d) => d.data).filter((v): v is number => typeof v === "number" && v > 0);
+    const figures = spec.config.data.datasets
+      .flatMap((d) => d.data)
+      .filter((v): v is number => typeof v === "number" && v > 0);
     if (figures.length > 0) canvas.dataset.spread = (Math.max(...figures) / Math.min(...figures)).toFixed(2);
     figure.append(canvas);
     container.append(figure);
@@ -181,7 +200,8 @@ function drawTable(): void {
   tr(ROW_HEAD, "th");
   for (const r of rows) tr(rowCells(r), "td");
   // A failed case is a row too, so a failure is never only a gap in a chart.
-  for (const c of lastResults?.cases.filter((x) => !x.verified) ?? []) tr([rows[0]?.source ?? "", c.mode, c.payload, c.codec, `FAILED: ${c.error}`], "td");
+  for (const c of lastResults?.cases.filter((x) => !x.verified) ?? [])
+    tr([rows[0]?.source ?? "", c.mode, c.payload, c.codec, `FAILED: ${c.error}`], "td");
   $("table").replaceChildren(table);
   if (!lastResults) return;
   const env = lastResults.environment;
@@ -217,7 +237,8 @@ async function run(settings: Settings, moduleCodecs: readonly Codec[]): Promise<
     lastResults = results;
     if (outcome.failures.length > 0) showError(new ClientError("FAILED", outcome.failures.join("; ")));
     const failed = results.cases.filter((c) => !c.verified).length;
-    $("progress").textContent = `Done in ${(results.elapsedMs / 1000).toFixed(1)} s: ${results.cases.length} cases${failed ? `, ${failed} FAILED` : ""}.`;
+    $("progress").textContent =
+      `Done in ${(results.elapsedMs / 1000).toFixed(1)} s: ${results.cases.length} cases${failed ? `, ${failed} FAILED` : ""}.`;
     drawTable();
     drawCharts();
     drawVerdict();
@@ -276,13 +297,19 @@ async function main(): Promise<void> {
   });
   const userMessages = info?.userMessages ?? [];
   const userProto = info?.userProto;
-  const catalog = moduleCodecs.length > 0 || userProto ? catalogFor({ userMessages, userProto }, moduleCodecs) : BUILT_IN;
+  const catalog =
+    moduleCodecs.length > 0 || userProto ? catalogFor({ userMessages, userProto }, moduleCodecs) : BUILT_IN;
   const defaults = defaultSettings("browser", defaultCodecNames(catalog));
-  const base = { ...defaults, userMessages, payloads: userMessages.length > 0 ? userMessages.map((f) => f.name) : defaults.payloads };
+  const base = {
+    ...defaults,
+    userMessages,
+    payloads: userMessages.length > 0 ? userMessages.map((f) => f.name) : defaults.payloads,
+  };
   const initial = settingsFromQuery(query, userProto ? { ...base, userProto } : base, catalog);
   showSettings(initial, catalog);
   const calibration = calibrateClock(performanceClock);
-  $("clock").textContent = `crossOriginIsolated: ${globalThis.crossOriginIsolated === true}; eval allowed: ${CAN_COMPILE}; clock resolution ${formatNs(calibration.resolutionNs)}, one read ${formatNs(calibration.overheadNs)}`;
+  $("clock").textContent =
+    `crossOriginIsolated: ${globalThis.crossOriginIsolated === true}; eval allowed: ${CAN_COMPILE}; clock resolution ${formatNs(calibration.resolutionNs)}, one read ${formatNs(calibration.overheadNs)}`;
   $("isolation-warning").hidden = globalThis.crossOriginIsolated === true;
 
   $("settings").addEventListener("submit", (ev) => {

@@ -39,8 +39,13 @@ export function accountLine(account: TimeAccount): string {
 export function peaksLine(account: TimeAccount): string | undefined {
   if (account.peaks.length === 0) return undefined;
   const kinds = new Map<string, number[]>();
-  for (const { process, peakRssBytes } of account.peaks) kinds.set(process, [...(kinds.get(process) ?? []), peakRssBytes]);
-  const parts = [...kinds].map(([name, peaks]) => (peaks.length === 1 ? `${name} ${mebibytes(peaks[0]!)}` : `${name} (${peaks.length}) up to ${mebibytes(Math.max(...peaks))}`));
+  for (const { process, peakRssBytes } of account.peaks)
+    kinds.set(process, [...(kinds.get(process) ?? []), peakRssBytes]);
+  const parts = [...kinds].map(([name, peaks]) =>
+    peaks.length === 1
+      ? `${name} ${mebibytes(peaks[0]!)}`
+      : `${name} (${peaks.length}) up to ${mebibytes(Math.max(...peaks))}`,
+  );
   return `Peak memory: ${parts.join(", ")}`;
 }
 

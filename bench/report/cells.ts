@@ -8,11 +8,28 @@ import type { CaseResult } from "../../client/harness/results.ts";
 import { codecLabel, formatNs } from "./format.ts";
 import type { SourcedCase } from "./sources.ts";
 
-export const ROW_HEAD = ["source", "mode", "payload", "codec", "bytes", "serialize", "deserialize", "total / rtt", "95% interval", "mean+gc", "vs json [95%]", "p99 rtt / latency", "msgs/s", "flags"];
+export const ROW_HEAD = [
+  "source",
+  "mode",
+  "payload",
+  "codec",
+  "bytes",
+  "serialize",
+  "deserialize",
+  "total / rtt",
+  "95% interval",
+  "mean+gc",
+  "vs json [95%]",
+  "p99 rtt / latency",
+  "msgs/s",
+  "flags",
+];
 
 /** A median's 95% interval as "1.20-1.26 µs"; "" where there is none (below 6 rounds, or a file from before). */
 function medianIntervalText(s: { medianLow: number; medianHigh: number }): string {
-  return Number.isFinite(s.medianLow) && Number.isFinite(s.medianHigh) ? `${formatNs(s.medianLow)}-${formatNs(s.medianHigh)}` : "";
+  return Number.isFinite(s.medianLow) && Number.isFinite(s.medianHigh)
+    ? `${formatNs(s.medianLow)}-${formatNs(s.medianHigh)}`
+    : "";
 }
 
 /** "1.00" for JSON itself, "≈0.98 [0.95-1.02]" when the interval holds 1, "" when there is no ratio; route mode: the server's CPU forwarding. */
@@ -20,7 +37,10 @@ export function vsJsonText(c: CaseResult): string {
   if (c.codec === "json") return "1.00";
   const r = c.mode === "route" ? c.ratios?.routeVsJson : c.ratios?.vsJson;
   if (!r || !Number.isFinite(r.ratio)) return "";
-  const interval = Number.isFinite(r.low) && Number.isFinite(r.high) && r.low !== r.high ? ` [${r.low.toFixed(2)}-${r.high.toFixed(2)}]` : "";
+  const interval =
+    Number.isFinite(r.low) && Number.isFinite(r.high) && r.low !== r.high
+      ? ` [${r.low.toFixed(2)}-${r.high.toFixed(2)}]`
+      : "";
   const tie = r.low <= 1 && 1 <= r.high ? "≈" : "";
   return `${tie}${r.ratio.toFixed(2)}${interval}`;
 }

@@ -21,7 +21,18 @@ import type { SourcedCase } from "./sources.ts";
 import type { Summary } from "../../client/harness/statistics.ts";
 
 /** One hue per metric; sources get lighter shades of it. */
-const HUES: Record<string, number> = { serialize: 210, deserialize: 150, total: 30, bytes: 270, deflate: 300, stream: 330, zstd: 110, p50: 190, p99: 350, msgs: 40 };
+const HUES: Record<string, number> = {
+  serialize: 210,
+  deserialize: 150,
+  total: 30,
+  bytes: 270,
+  deflate: 300,
+  stream: 330,
+  zstd: 110,
+  p50: 190,
+  p99: 350,
+  msgs: 40,
+};
 
 function color(metric: string, sourceIndex: number): string {
   const lightness = Math.min(40 + sourceIndex * 15, 80);
@@ -36,7 +47,9 @@ function options(title: string, yTitle: string, log: boolean): Record<string, un
     scales: {
       // Every codec named; chart.js tilts the names only when they would overlap.
       x: { ticks: { autoSkip: false, maxRotation: 45 } },
-      y: log ? { type: "logarithmic", title: { display: true, text: `${yTitle} (log scale)` } } : { beginAtZero: true, title: { display: true, text: yTitle } },
+      y: log
+        ? { type: "logarithmic", title: { display: true, text: `${yTitle} (log scale)` } }
+        : { beginAtZero: true, title: { display: true, text: yTitle } },
     },
   };
 }
@@ -69,10 +82,22 @@ function orderCodecs(rows: readonly SourcedCase[], key: (r: SourcedCase) => numb
     const v = key(rows.find((r) => r.case.codec === codec)!);
     return Number.isFinite(v) ? v : Number.POSITIVE_INFINITY;
   };
-  return codecs.sort((a, b) => FAMILY_ORDER.indexOf(familyOf(a)) - FAMILY_ORDER.indexOf(familyOf(b)) || keyOf(a) - keyOf(b));
+  return codecs.sort(
+    (a, b) => FAMILY_ORDER.indexOf(familyOf(a)) - FAMILY_ORDER.indexOf(familyOf(b)) || keyOf(a) - keyOf(b),
+  );
 }
 
-function spec(id: string, payload: string, title: string, yTitle: string, rows: SourcedCase[], metrics: Metric[], perSource: boolean, nameSources: boolean, key: (r: SourcedCase) => number): ChartSpec {
+function spec(
+  id: string,
+  payload: string,
+  title: string,
+  yTitle: string,
+  rows: SourcedCase[],
+  metrics: Metric[],
+  perSource: boolean,
+  nameSources: boolean,
+  key: (r: SourcedCase) => number,
+): ChartSpec {
   const codecs = orderCodecs(rows, key);
   const sources = perSource ? unique(rows.map((r) => r.source)) : [rows[0]?.source ?? ""];
   const datasets = [];
@@ -88,7 +113,9 @@ function spec(id: string, payload: string, title: string, yTitle: string, rows: 
       const bars = m.interval
         ? of.map((r) => {
             const iv = r && m.interval!(r);
-            return iv && Number.isFinite(iv[0]) && Number.isFinite(iv[1]) ? ([round3(Math.max(iv[0], 0)), round3(iv[1])] as [number, number]) : null;
+            return iv && Number.isFinite(iv[0]) && Number.isFinite(iv[1])
+              ? ([round3(Math.max(iv[0], 0)), round3(iv[1])] as [number, number])
+              : null;
           })
         : undefined;
       datasets.push({
@@ -105,11 +132,19 @@ function spec(id: string, payload: string, title: string, yTitle: string, rows: 
   // With more than one family on the chart, each bar names its family on a second line.
   const families = unique(codecs.map(familyOf));
   const labels = codecs.map((c) => (families.length > 1 ? [name(c), familyOf(c)] : name(c)));
-  return { id, payload, title, config: { type: "bar", data: { labels, datasets }, options: options(title, yTitle, log) } };
+  return {
+    id,
+    payload,
+    title,
+    config: { type: "bar", data: { labels, datasets }, options: options(title, yTitle, log) },
+  };
 }
 
 /** A median's 95% interval, scaled (µs from ns: 1/1000); undefined below 6 rounds, where none exists. */
-const medianInterval = (s: Summary, scale = 1): [number, number] | undefined => (Number.isFinite(s.medianLow) && Number.isFinite(s.medianHigh) ? [s.medianLow * scale, s.medianHigh * scale] : undefined);
+const medianInterval = (s: Summary, scale = 1): [number, number] | undefined =>
+  Number.isFinite(s.medianLow) && Number.isFinite(s.medianHigh)
+    ? [s.medianLow * scale, s.medianHigh * scale]
+    : undefined;
 
 /**
  * A chart.js plugin that draws each dataset's `errorBars` (one [low, high]
@@ -167,7 +202,8 @@ export const errorBarsPlugin = {
 };
 
 /** Bytes per message compressed (codec mode from the CLI); NaN where the case has none. */
-const compressed = (r: SourcedCase, size: "deflateBytes" | "deflateContextBytes" | "zstdBytes"): number => r.case.compression?.[size] ?? NaN;
+const compressed = (r: SourcedCase, size: "deflateBytes" | "deflateContextBytes" | "zstdBytes"): number =>
+  r.case.compression?.[size] ?? NaN;
 
 export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
   const specs: ChartSpec[] = [];
@@ -177,56 +213,131 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
     const codec = of("codec");
     if (codec.length > 0) {
       specs.push(
-        spec(`codec-${payload}`, payload, `${payload}: time per message, in process (median of the rounds, 95% interval)`, "ns per message", codec, [
-          { metric: "serialize", label: "serialize", value: (r) => r.case.serialize.median, interval: (r) => medianInterval(r.case.serialize) },
-          { metric: "deserialize", label: "deserialize", value: (r) => r.case.deserialize.median, interval: (r) => medianInterval(r.case.deserialize) },
-          { metric: "total", label: "total", value: (r) => r.case.total.median, interval: (r) => medianInterval(r.case.total) },
-        ], true, named, (r) => r.case.total.median),
+        spec(
+          `codec-${payload}`,
+          payload,
+          `${payload}: time per message, in process (median of the rounds, 95% interval)`,
+          "ns per message",
+          codec,
+          [
+            {
+              metric: "serialize",
+              label: "serialize",
+              value: (r) => r.case.serialize.median,
+              interval: (r) => medianInterval(r.case.serialize),
+            },
+            {
+              metric: "deserialize",
+              label: "deserialize",
+              value: (r) => r.case.deserialize.median,
+              interval: (r) => medianInterval(r.case.deserialize),
+            },
+            {
+              metric: "total",
+              label: "total",
+              value: (r) => r.case.total.median,
+              interval: (r) => medianInterval(r.case.total),
+            },
+          ],
+          true,
+          named,
+          (r) => r.case.total.median,
+        ),
       );
     }
-    const anyRows = rows.filter((r) => r.case.payload === payload && Number.isFinite(r.case.bytes) && r.case.codec !== "raw");
+    const anyRows = rows.filter(
+      (r) => r.case.payload === payload && Number.isFinite(r.case.bytes) && r.case.codec !== "raw",
+    );
     if (anyRows.length > 0) {
       // One case per codec, one with compressed sizes where a run measured them.
       const first = new Map<string, SourcedCase>();
       const inStream = (r: SourcedCase): boolean => Number.isFinite(compressed(r, "deflateContextBytes"));
-      for (const r of anyRows) if (!first.has(r.case.codec) || (inStream(r) && !inStream(first.get(r.case.codec)!))) first.set(r.case.codec, r);
+      for (const r of anyRows)
+        if (!first.has(r.case.codec) || (inStream(r) && !inStream(first.get(r.case.codec)!)))
+          first.set(r.case.codec, r);
       const picked = [...first.values()];
       const anyCompressed = picked.some(inStream);
       specs.push(
-        spec(`bytes-${payload}`, payload, `${payload}: bytes per message${anyCompressed ? " (and compressed: deflate alone, in a stream; zstd)" : ""}`, "bytes", picked, [
-          { metric: "bytes", label: "bytes", value: (r) => r.case.bytes },
-          ...(anyCompressed
-            ? [
-                { metric: "deflate", label: "deflate alone", value: (r: SourcedCase) => compressed(r, "deflateBytes") },
-                { metric: "stream", label: "deflate in a stream", value: (r: SourcedCase) => compressed(r, "deflateContextBytes") },
-                { metric: "zstd", label: "zstd", value: (r: SourcedCase) => compressed(r, "zstdBytes") },
-              ]
-            : []),
-        ], false, false, (r) => r.case.bytes),
+        spec(
+          `bytes-${payload}`,
+          payload,
+          `${payload}: bytes per message${anyCompressed ? " (and compressed: deflate alone, in a stream; zstd)" : ""}`,
+          "bytes",
+          picked,
+          [
+            { metric: "bytes", label: "bytes", value: (r) => r.case.bytes },
+            ...(anyCompressed
+              ? [
+                  {
+                    metric: "deflate",
+                    label: "deflate alone",
+                    value: (r: SourcedCase) => compressed(r, "deflateBytes"),
+                  },
+                  {
+                    metric: "stream",
+                    label: "deflate in a stream",
+                    value: (r: SourcedCase) => compressed(r, "deflateContextBytes"),
+                  },
+                  { metric: "zstd", label: "zstd", value: (r: SourcedCase) => compressed(r, "zstdBytes") },
+                ]
+              : []),
+          ],
+          false,
+          false,
+          (r) => r.case.bytes,
+        ),
       );
     }
     const rt = of("roundtrip");
     if (rt.length > 0) {
       specs.push(
-        spec(`roundtrip-${payload}`, payload, `${payload}: round-trip time, one message in flight (median of the rounds, 95% interval; p50 and p99 of every message)`, "µs", rt, [
-          { metric: "total", label: "median of the rounds", value: (r) => r.case.total.median / 1000, interval: (r) => medianInterval(r.case.total, 1 / 1000) },
-          { metric: "p50", label: "p50", value: (r) => (r.case.socket?.rtt?.p50 ?? NaN) / 1000 },
-          { metric: "p99", label: "p99", value: (r) => (r.case.socket?.rtt?.p99 ?? NaN) / 1000 },
-        ], true, named, (r) => r.case.total.median),
+        spec(
+          `roundtrip-${payload}`,
+          payload,
+          `${payload}: round-trip time, one message in flight (median of the rounds, 95% interval; p50 and p99 of every message)`,
+          "µs",
+          rt,
+          [
+            {
+              metric: "total",
+              label: "median of the rounds",
+              value: (r) => r.case.total.median / 1000,
+              interval: (r) => medianInterval(r.case.total, 1 / 1000),
+            },
+            { metric: "p50", label: "p50", value: (r) => (r.case.socket?.rtt?.p50 ?? NaN) / 1000 },
+            { metric: "p99", label: "p99", value: (r) => (r.case.socket?.rtt?.p99 ?? NaN) / 1000 },
+          ],
+          true,
+          named,
+          (r) => r.case.total.median,
+        ),
       );
     }
     const st = of("stream");
     if (st.length > 0) {
       specs.push(
-        spec(`stream-${payload}`, payload, `${payload}: stream throughput (from the median of the rounds' time per message, 95% interval)`, "messages per second", st, [
-          {
-            metric: "msgs",
-            label: "msgs/s",
-            value: (r) => 1e9 / r.case.total.median,
-            // From the interval of the time per message: 1e9 over its ends.
-            interval: ({ case: { total } }) => (total.medianLow > 0 && Number.isFinite(total.medianHigh) ? [1e9 / total.medianHigh, 1e9 / total.medianLow] : undefined),
-          },
-        ], true, named, (r) => r.case.total.median),
+        spec(
+          `stream-${payload}`,
+          payload,
+          `${payload}: stream throughput (from the median of the rounds' time per message, 95% interval)`,
+          "messages per second",
+          st,
+          [
+            {
+              metric: "msgs",
+              label: "msgs/s",
+              value: (r) => 1e9 / r.case.total.median,
+              // From the interval of the time per message: 1e9 over its ends.
+              interval: ({ case: { total } }) =>
+                total.medianLow > 0 && Number.isFinite(total.medianHigh)
+                  ? [1e9 / total.medianHigh, 1e9 / total.medianLow]
+                  : undefined,
+            },
+          ],
+          true,
+          named,
+          (r) => r.case.total.median,
+        ),
       );
     }
     specs.push(...latencySpecs(of("latency"), payload));

@@ -41,7 +41,8 @@ export interface CaseComparison {
 /** B's mean over A's, each with the half-width of its 95% interval over `n` rounds. */
 export function meanChange(meanA: number, ci95A: number, nA: number, meanB: number, ci95B: number, nB: number): Change {
   const ratio = meanB / meanA;
-  if (!(nA >= 2 && nB >= 2 && Number.isFinite(ci95A) && Number.isFinite(ci95B) && meanA > 0 && meanB > 0)) return { ratio, low: NaN, high: NaN, verdict: "" };
+  if (!(nA >= 2 && nB >= 2 && Number.isFinite(ci95A) && Number.isFinite(ci95B) && meanA > 0 && meanB > 0))
+    return { ratio, low: NaN, high: NaN, verdict: "" };
   const relA = ci95A / tQuantile975(nA - 1) / meanA;
   const relB = ci95B / tQuantile975(nB - 1) / meanB;
   const variance = relA ** 2 + relB ** 2;
@@ -107,7 +108,11 @@ export function runLabels(runs: readonly { rows: readonly SourcedCase[]; file: s
     const sources = [...new Set(rows.map((x) => x.source))].join(" + ");
     return when ? `${sources}, ${when}` : sources;
   });
-  return plain.map((label, i) => (label === "" || plain.indexOf(label) !== plain.lastIndexOf(label) ? `${label}${label ? " " : ""}(${runs[i]!.file})` : label));
+  return plain.map((label, i) =>
+    label === "" || plain.indexOf(label) !== plain.lastIndexOf(label)
+      ? `${label}${label ? " " : ""}(${runs[i]!.file})`
+      : label,
+  );
 }
 
 /** A ratio to two decimals, "-" where there is none. */
@@ -138,7 +143,18 @@ export function comparisonLines(comparisons: readonly CaseComparison[], labels: 
     row(["mode", "payload", "codec", "mean A", "mean B", "change B/A [95%]", "", "vs json A → B"]),
   ];
   for (const c of comparisons) {
-    lines.push(row([c.mode, c.payload, c.a.standard ? c.codec : `${c.codec}*`, formatNs(c.a.total.mean), formatNs(c.b.total.mean), changeText(c.total), MARK[c.total.verdict], vsJsonPair(c)]));
+    lines.push(
+      row([
+        c.mode,
+        c.payload,
+        c.a.standard ? c.codec : `${c.codec}*`,
+        formatNs(c.a.total.mean),
+        formatNs(c.b.total.mean),
+        changeText(c.total),
+        MARK[c.total.verdict],
+        vsJsonPair(c),
+      ]),
+    );
   }
   lines.push(
     ...wrapLine(
@@ -184,7 +200,11 @@ ${rows}
  * more than PCT above A's. The codecs in `timeOf` (--time-of) also by their own time per message
  * (the interval of B/A above 1, and B/A above 1 + PCT): json's, say, on runs made on one machine.
  */
-export function slowerCases(comparisons: readonly CaseComparison[], pct: number, timeOf: readonly string[] = []): string[] {
+export function slowerCases(
+  comparisons: readonly CaseComparison[],
+  pct: number,
+  timeOf: readonly string[] = [],
+): string[] {
   const limit = 1 + pct / 100;
   const out: string[] = [];
   for (const c of comparisons) {
@@ -193,10 +213,14 @@ export function slowerCases(comparisons: readonly CaseComparison[], pct: number,
     const rb = c.b.ratios?.vsJson;
     // vsJsonMoved says "slower" where B's interval lies above A's.
     if (c.vsJsonMoved === "slower" && ra && rb && rb.ratio > ra.ratio * limit) {
-      out.push(`${name}: ratio to json ${fixed(ra.ratio)} [${fixed(ra.low)}, ${fixed(ra.high)}] -> ${fixed(rb.ratio)} [${fixed(rb.low)}, ${fixed(rb.high)}], ${changeText({ ratio: rb.ratio / ra.ratio, low: NaN, high: NaN, verdict: "" })}`);
+      out.push(
+        `${name}: ratio to json ${fixed(ra.ratio)} [${fixed(ra.low)}, ${fixed(ra.high)}] -> ${fixed(rb.ratio)} [${fixed(rb.low)}, ${fixed(rb.high)}], ${changeText({ ratio: rb.ratio / ra.ratio, low: NaN, high: NaN, verdict: "" })}`,
+      );
     }
     if (timeOf.includes(c.codec) && c.total.verdict === "slower" && c.total.ratio > limit) {
-      out.push(`${name}: mean time per message ${formatNs(c.a.total.mean)} -> ${formatNs(c.b.total.mean)}, ${changeText(c.total)}`);
+      out.push(
+        `${name}: mean time per message ${formatNs(c.a.total.mean)} -> ${formatNs(c.b.total.mean)}, ${changeText(c.total)}`,
+      );
     }
   }
   return out;

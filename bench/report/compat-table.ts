@@ -37,7 +37,9 @@ export interface CompatMatrix {
 
 /** The cases a place ran for `codec`: codec mode's, else the first socket mode's (a client that runs no codec mode: Node). */
 function casesOf(results: BenchResults, codec: string): CaseResult[] {
-  const mode = results.cases.some((c) => c.mode === "codec") ? "codec" : results.cases.find((c) => c.codec !== "raw")?.mode;
+  const mode = results.cases.some((c) => c.mode === "codec")
+    ? "codec"
+    : results.cases.find((c) => c.codec !== "raw")?.mode;
   return results.cases.filter((c) => c.mode === mode && c.codec === codec);
 }
 
@@ -49,7 +51,9 @@ function casesOf(results: BenchResults, codec: string): CaseResult[] {
 function ratioToJson(results: BenchResults, c: CaseResult): number | undefined {
   if (c.codec === "json") return 1;
   if (c.mode === "codec") return c.ratios?.vsJson?.ratio;
-  const json = results.cases.find((x) => x.mode === c.mode && x.codec === "json" && x.payload === c.payload && x.verified);
+  const json = results.cases.find(
+    (x) => x.mode === c.mode && x.codec === "json" && x.payload === c.payload && x.verified,
+  );
   return json ? (c.serialize.mean + c.deserialize.mean) / (json.serialize.mean + json.deserialize.mean) : undefined;
 }
 
@@ -58,7 +62,9 @@ function cell(results: BenchResults, codec: string): CompatCell {
   if (cases.length === 0) return { status: "not run" };
   const failed = cases.find((c) => !c.verified);
   if (failed) return { status: "fails", error: (failed.error ?? "failed").split("\n")[0]!.trim() };
-  const ratios = cases.map((c) => ratioToJson(results, c)).filter((r): r is number => r !== undefined && Number.isFinite(r) && r > 0);
+  const ratios = cases
+    .map((c) => ratioToJson(results, c))
+    .filter((r): r is number => r !== undefined && Number.isFinite(r) && r > 0);
   if (ratios.length === 0) return { status: "ok" };
   return { status: "ok", ratio: Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length) };
 }
@@ -72,15 +78,29 @@ function codecOrder(columns: readonly CompatColumn[]): string[] {
   };
   const builtIn = BUILT_IN.names.filter((n) => seen.has(n) && !CALIBRATION_CODEC_NAMES.includes(n));
   const others = [...seen].filter((n) => !BUILT_IN.get(n) && n !== "raw");
-  return [...builtIn.sort((a, b) => family(a) - family(b) || BUILT_IN.names.indexOf(a) - BUILT_IN.names.indexOf(b)), ...others];
+  return [
+    ...builtIn.sort((a, b) => family(a) - family(b) || BUILT_IN.names.indexOf(a) - BUILT_IN.names.indexOf(b)),
+    ...others,
+  ];
 }
 
 export function compatMatrix(columns: readonly CompatColumn[]): CompatMatrix {
   const codecs = codecOrder(columns);
-  return { codecs, columns: columns.map((c) => c.label), cells: codecs.map((codec) => columns.map((col) => cell(col.results, codec))) };
+  return {
+    codecs,
+    columns: columns.map((c) => c.label),
+    cells: codecs.map((codec) => columns.map((col) => cell(col.results, codec))),
+  };
 }
 
-const cellText = (c: CompatCell): string => (c.status === "not run" ? "-" : c.status === "fails" ? "fails" : c.ratio === undefined ? "runs" : `${c.ratio.toFixed(2)}x`);
+const cellText = (c: CompatCell): string =>
+  c.status === "not run"
+    ? "-"
+    : c.status === "fails"
+      ? "fails"
+      : c.ratio === undefined
+        ? "runs"
+        : `${c.ratio.toFixed(2)}x`;
 
 /**
  * The matrix as a Markdown table, then one line per distinct failure (the
@@ -91,7 +111,9 @@ export function compatMarkdown(matrix: CompatMatrix): string {
   const lines = [
     `| codec | family | ${matrix.columns.join(" | ")} |`,
     `| --- | --- | ${matrix.columns.map(() => "---:").join(" | ")} |`,
-    ...matrix.codecs.map((codec, i) => `| ${codec} | ${family(codec)} | ${matrix.cells[i]!.map(cellText).join(" | ")} |`),
+    ...matrix.codecs.map(
+      (codec, i) => `| ${codec} | ${family(codec)} | ${matrix.cells[i]!.map(cellText).join(" | ")} |`,
+    ),
   ];
   const failures = new Map<string, string[]>();
   matrix.codecs.forEach((codec, i) =>

@@ -9,7 +9,16 @@
 
 import { overlapsOne } from "../../client/harness/pairing.ts";
 import { markPrecision } from "../../client/harness/ratios.ts";
-import type { BenchResults, CalibrationCheck, CaseRatios, CaseResult, Comparison, Environment, Estimate, Knee } from "../../client/harness/results.ts";
+import type {
+  BenchResults,
+  CalibrationCheck,
+  CaseRatios,
+  CaseResult,
+  Comparison,
+  Environment,
+  Estimate,
+  Knee,
+} from "../../client/harness/results.ts";
 import { MODE_NAMES, type ClientKind, type Mode } from "../../client/harness/settings.ts";
 import type { LatencyPercentiles, SocketFigures } from "../../client/harness/socket-results.ts";
 import type { Summary } from "../../client/harness/statistics.ts";
@@ -72,7 +81,10 @@ function currentName(name: string): string {
   const round = /^(serialize|deserialize|total)_(median|min|max|stddev)_ns$/.exec(name);
   if (round) return `${round[1]}_round_${round[2]}_ns`;
   // Version 5: the time account's columns, run_* before (run_total_ms stays one run's).
-  const account = /^run_((?:elapsed|timed|warmup|messages|verify|start|collections|compression|files|other)_ms|peak_rss_bytes)$/.exec(name);
+  const account =
+    /^run_((?:elapsed|timed|warmup|messages|verify|start|collections|compression|files|other)_ms|peak_rss_bytes)$/.exec(
+      name,
+    );
   if (account) return `account_${account[1]}`;
   return name === "total_ms" ? "run_total_ms" : name === "serialize_batch_msgs" ? "round_msgs" : name;
 }
@@ -86,14 +98,33 @@ function accountOf(get: (column: string) => string | undefined): Pick<BenchResul
   if (!Number.isFinite(wallMs) || ACCOUNT_PHASES.some((p) => !Number.isFinite(phases[p]))) return {};
   const peak = num(get("account_peak_rss_bytes"));
   // The CSV keeps the largest process's peak only; the JSON names every process.
-  return { account: { wallMs, phases, peaks: Number.isFinite(peak) ? [{ process: "largest process", peakRssBytes: peak }] : [] } };
+  return {
+    account: {
+      wallMs,
+      phases,
+      peaks: Number.isFinite(peak) ? [{ process: "largest process", peakRssBytes: peak }] : [],
+    },
+  };
 }
 /** A number, or undefined where the cell is empty. */
 const optional = (v: string | undefined): number | undefined => (v === undefined || v === "" ? undefined : Number(v));
 
 /** A summary of which the CSV keeps some figures; the rest NaN. */
 function summary(figures: Partial<Summary>): Summary {
-  return { n: NaN, mean: NaN, median: NaN, medianLow: NaN, medianHigh: NaN, p90: NaN, p99: NaN, min: NaN, max: NaN, stddev: NaN, ci95: NaN, ...figures };
+  return {
+    n: NaN,
+    mean: NaN,
+    median: NaN,
+    medianLow: NaN,
+    medianHigh: NaN,
+    p90: NaN,
+    p99: NaN,
+    min: NaN,
+    max: NaN,
+    stddev: NaN,
+    ci95: NaN,
+    ...figures,
+  };
 }
 
 /**
@@ -104,8 +135,23 @@ function summary(figures: Partial<Summary>): Summary {
  */
 function timeSummary(get: Cell, prefix: string, n: number): Summary {
   const at = (figure: string): number => num(get(`${prefix}_${figure}_ns`));
-  const shared = { n, p90: at("p90"), p99: at("p99"), min: at("round_min"), max: at("round_max"), stddev: at("round_stddev"), mean: at("mean") };
-  if (num(get("csv_version")) >= 4) return summary({ ...shared, median: num(get(`${prefix}_ns`)), medianLow: at("ci95_low"), medianHigh: at("ci95_high"), ci95: at("mean_ci95") });
+  const shared = {
+    n,
+    p90: at("p90"),
+    p99: at("p99"),
+    min: at("round_min"),
+    max: at("round_max"),
+    stddev: at("round_stddev"),
+    mean: at("mean"),
+  };
+  if (num(get("csv_version")) >= 4)
+    return summary({
+      ...shared,
+      median: num(get(`${prefix}_ns`)),
+      medianLow: at("ci95_low"),
+      medianHigh: at("ci95_high"),
+      ci95: at("mean_ci95"),
+    });
   return summary({ ...shared, median: at("round_median"), ci95: at("ci95") });
 }
 
@@ -113,16 +159,28 @@ function timeSummary(get: Cell, prefix: string, n: number): Summary {
 function percentiles(get: Cell, prefix: string): LatencyPercentiles | undefined {
   const at = (p: string): number => num(get(`${prefix}_${p}_ns`));
   if (!Number.isFinite(at("p50"))) return undefined;
-  return { samples: NaN, p50: at("p50"), p90: at("p90"), p99: at("p99"), p999: at("p999"), p9999: at("p9999"), max: at("max") };
+  return {
+    samples: NaN,
+    p50: at("p50"),
+    p90: at("p90"),
+    p99: at("p99"),
+    p999: at("p999"),
+    p9999: at("p9999"),
+    max: at("max"),
+  };
 }
 
 function socketOf(get: Cell, mode: Mode): SocketFigures {
   const field = optional(get("field_slices")) !== undefined;
   // Of several clients a CSV keeps only the slowest's and the fastest's rates.
-  const rates = [optional(get("client_msgs_per_s_min")), optional(get("client_msgs_per_s_max"))].filter((r) => r !== undefined);
+  const rates = [optional(get("client_msgs_per_s_min")), optional(get("client_msgs_per_s_max"))].filter(
+    (r) => r !== undefined,
+  );
   return {
     clients: num(get("clients")),
-    ...(rates.length > 0 ? { perClient: [rates.map((msgsPerS) => ({ sent: NaN, received: NaN, lost: NaN, msgsPerS }))] } : {}),
+    ...(rates.length > 0
+      ? { perClient: [rates.map((msgsPerS) => ({ sent: NaN, received: NaN, lost: NaN, msgsPerS }))] }
+      : {}),
     window: num(get("window")),
     slice: num(get("round_msgs")),
     sent: num(get("sent")),
@@ -173,7 +231,11 @@ function socketOf(get: Cell, mode: Mode): SocketFigures {
           cluster: {
             processes: num(get("server_processes")),
             backplane: get("backplane") ?? "",
-            cpuNsPerDelivery: summary({ median: num(get("cluster_cpu_ns_per_delivery")), min: num(get("cluster_cpu_ns_per_delivery_min")), max: num(get("cluster_cpu_ns_per_delivery_max")) }),
+            cpuNsPerDelivery: summary({
+              median: num(get("cluster_cpu_ns_per_delivery")),
+              min: num(get("cluster_cpu_ns_per_delivery_min")),
+              max: num(get("cluster_cpu_ns_per_delivery_max")),
+            }),
             backplaneBytesPerMsg: summary({ median: num(get("backplane_bytes_per_msg")) }),
           },
         }
@@ -191,7 +253,9 @@ function ratiosOf(get: Cell, rounds: number): CaseRatios {
   };
   const estimate = (column: string, unit = ""): Estimate | undefined => {
     const value = num(get(`${column}${unit}`));
-    return Number.isFinite(value) ? { value, low: num(get(`${column}_ci95_low${unit}`)), high: num(get(`${column}_ci95_high${unit}`)), rounds } : undefined;
+    return Number.isFinite(value)
+      ? { value, low: num(get(`${column}_ci95_low${unit}`)), high: num(get(`${column}_ci95_high${unit}`)), rounds }
+      : undefined;
   };
   const field = estimate("field_total", "_ns");
   return {
@@ -224,7 +288,10 @@ function routeOf(get: Cell, rounds: number): Pick<CaseResult, "route"> {
       publishers: num(get("route_routers")),
       members: num(get("route_members")),
       validate: get("route_validate") === "true",
-      keyAccess: keyAccess !== undefined && (KEY_ACCESSES as readonly string[]).includes(keyAccess) ? (keyAccess as KeyAccess) : "decode",
+      keyAccess:
+        keyAccess !== undefined && (KEY_ACCESSES as readonly string[]).includes(keyAccess)
+          ? (keyAccess as KeyAccess)
+          : "decode",
       expected: num(get("route_deliveries_expected")),
       delivered: num(get("route_delivered")),
       misrouted: num(get("route_misrouted")),
@@ -234,7 +301,9 @@ function routeOf(get: Cell, rounds: number): Pick<CaseResult, "route"> {
         encodeNs: summary({ median: 0 }),
         publishNs: median("route_publish_ns"),
         msgsPerS: median("route_msgs_per_s"),
-        ...(optional(get("route_all_cpu_ns")) !== undefined ? { clusterCpuNs: median("route_all_cpu_ns"), backplaneBytesPerMsg: median("route_backplane_bytes_per_msg") } : {}),
+        ...(optional(get("route_all_cpu_ns")) !== undefined
+          ? { clusterCpuNs: median("route_all_cpu_ns"), backplaneBytesPerMsg: median("route_backplane_bytes_per_msg") }
+          : {}),
       },
       recode: {
         cpuNs: median("route_recode_cpu_ns"),
@@ -242,9 +311,23 @@ function routeOf(get: Cell, rounds: number): Pick<CaseResult, "route"> {
         encodeNs: median("route_recode_encode_ns"),
         publishNs: summary({ median: NaN }),
         msgsPerS: median("route_recode_msgs_per_s"),
-        ...(optional(get("route_recode_all_cpu_ns")) !== undefined ? { clusterCpuNs: median("route_recode_all_cpu_ns"), backplaneBytesPerMsg: median("route_backplane_bytes_per_msg") } : {}),
+        ...(optional(get("route_recode_all_cpu_ns")) !== undefined
+          ? {
+              clusterCpuNs: median("route_recode_all_cpu_ns"),
+              backplaneBytesPerMsg: median("route_backplane_bytes_per_msg"),
+            }
+          : {}),
       },
-      ...(Number.isFinite(over) ? { recodeOverForward: { value: over, low: num(get("route_recode_over_forward_ci95_low")), high: num(get("route_recode_over_forward_ci95_high")), rounds } } : {}),
+      ...(Number.isFinite(over)
+        ? {
+            recodeOverForward: {
+              value: over,
+              low: num(get("route_recode_over_forward_ci95_low")),
+              high: num(get("route_recode_over_forward_ci95_high")),
+              rounds,
+            },
+          }
+        : {}),
     },
   };
 }
@@ -286,9 +369,13 @@ function caseOf(get: Cell): CaseResult {
     totalMs: summary({ n: rounds, mean: num(get("run_total_ms")) }),
     ...(echo !== undefined ? { echo: summary({ median: echo }) } : {}),
     ...(readOne !== undefined ? { readOne: summary({ median: readOne }) } : {}),
-    ...(mode === "codec" && keyAccess !== undefined && (KEY_ACCESSES as readonly string[]).includes(keyAccess) ? { keyAccess: keyAccess as KeyAccess } : {}),
+    ...(mode === "codec" && keyAccess !== undefined && (KEY_ACCESSES as readonly string[]).includes(keyAccess)
+      ? { keyAccess: keyAccess as KeyAccess }
+      : {}),
     ...(validated !== undefined ? { validated: summary({ median: validated }) } : {}),
-    ...(addedChecks !== undefined && (Object.values(ADDED_CHECKS) as string[]).includes(addedChecks) ? { addedChecks: addedChecks as AddedChecks } : {}),
+    ...(addedChecks !== undefined && (Object.values(ADDED_CHECKS) as string[]).includes(addedChecks)
+      ? { addedChecks: addedChecks as AddedChecks }
+      : {}),
     msgsPerS: num(get("msgs_per_s")),
     serializeBatches: batch,
     deserializeBatches: batch,
@@ -298,7 +385,15 @@ function caseOf(get: Cell): CaseResult {
     ...(mode !== "codec" ? { socket: socketOf(get, mode) } : {}),
     ...(mode === "route" ? routeOf(get, rounds) : {}),
     ...(deflateBytes !== undefined
-      ? { compression: { deflateBytes, deflateContextBytes: num(get("deflate_context_bytes")), zstdBytes: num(get("zstd_bytes")), zstdNs: num(get("zstd_ns")), zstdEmptyNs: num(get("zstd_empty_ns")) } }
+      ? {
+          compression: {
+            deflateBytes,
+            deflateContextBytes: num(get("deflate_context_bytes")),
+            zstdBytes: num(get("zstd_bytes")),
+            zstdNs: num(get("zstd_ns")),
+            zstdEmptyNs: num(get("zstd_empty_ns")),
+          },
+        }
       : {}),
     ratios: ratiosOf(get, rounds),
   };
@@ -335,7 +430,9 @@ function kneesOf(rows: readonly Row[]): Knee[] {
       codec: c.codec,
       rate,
       ...(missed !== undefined ? { missed } : {}),
-      ...(beside.rate !== rate || beside.missed !== missed ? { besideRaw: beside.missed === undefined ? { rate: beside.rate } : beside } : {}),
+      ...(beside.rate !== rate || beside.missed !== missed
+        ? { besideRaw: beside.missed === undefined ? { rate: beside.rate } : beside }
+        : {}),
     });
   }
   return [...found.values()];
@@ -345,14 +442,23 @@ function kneesOf(rows: readonly Row[]): Knee[] {
 function calibrationOf(rows: readonly Row[]): CalibrationCheck[] {
   const share = (get: Cell, column: string): Estimate | undefined => {
     const value = num(get(column));
-    return Number.isFinite(value) ? { value, low: num(get(`${column}_ci95_low`)), high: num(get(`${column}_ci95_high`)), rounds: NaN } : undefined;
+    return Number.isFinite(value)
+      ? { value, low: num(get(`${column}_ci95_low`)), high: num(get(`${column}_ci95_high`)), rounds: NaN }
+      : undefined;
   };
   const checks: CalibrationCheck[] = [];
-  const at = (c: CaseResult) => (x: { c: CaseResult }) => x.c.client === c.client && x.c.mode === c.mode && x.c.payload === c.payload && x.c.socket?.targetRate === c.socket?.targetRate && x.c.verified;
+  const at = (c: CaseResult) => (x: { c: CaseResult }) =>
+    x.c.client === c.client &&
+    x.c.mode === c.mode &&
+    x.c.payload === c.payload &&
+    x.c.socket?.targetRate === c.socket?.targetRate &&
+    x.c.verified;
   for (const { c, get } of rows) {
     const known = num(get("calibration_known_ns"));
     if (!KNOWN_COST_CODEC_NAMES.includes(c.codec) || !c.verified || !Number.isFinite(known)) continue;
-    const twin = rows.find((x) => CALIBRATION_CODEC_NAMES.includes(x.c.codec) && !KNOWN_COST_CODEC_NAMES.includes(x.c.codec) && at(c)(x));
+    const twin = rows.find(
+      (x) => CALIBRATION_CODEC_NAMES.includes(x.c.codec) && !KNOWN_COST_CODEC_NAMES.includes(x.c.codec) && at(c)(x),
+    );
     checks.push({
       client: c.client,
       mode: c.mode,
@@ -373,7 +479,8 @@ function calibrationOf(rows: readonly Row[]): CalibrationCheck[] {
 /** The results a CSV in the benchmark's contract (version 1, 2 or 3) holds, failed cases too. */
 export function resultsFromCsv(text: string): BenchResults {
   const [header, ...body] = parseCsv(text);
-  if (!header || !header.includes("codec") || !header.includes("mode")) throw new ReportError("NOT_RESULTS", "not a results CSV: no codec and mode columns");
+  if (!header || !header.includes("codec") || !header.includes("mode"))
+    throw new ReportError("NOT_RESULTS", "not a results CSV: no codec and mode columns");
   const col = new Map(header.map((name, i) => [currentName(name), i]));
   const rows = body
     .filter((row) => row.length > 1)
@@ -392,11 +499,19 @@ export function resultsFromCsv(text: string): BenchResults {
   const environments: BenchResults["environments"] = {};
   for (const { c, get } of rows) {
     const env = environmentOf(get);
-    if (!(c.client in environments) && (env.runtime !== environment.runtime || env.runtimeVersion !== environment.runtimeVersion)) environments[c.client] = env;
+    if (
+      !(c.client in environments) &&
+      (env.runtime !== environment.runtime || env.runtimeVersion !== environment.runtimeVersion)
+    )
+      environments[c.client] = env;
   }
   const modes = [...new Set(cases.map((c) => c.mode))];
   // Each mode's messages per run and warm-up, as its first row has them.
-  const perMode = (pick: (c: CaseResult | undefined) => number | undefined): Record<Mode, number> => Object.fromEntries(MODE_NAMES.map((m) => [m, pick(cases.find((c) => c.mode === m)) ?? NaN])) as Record<Mode, number>;
+  const perMode = (pick: (c: CaseResult | undefined) => number | undefined): Record<Mode, number> =>
+    Object.fromEntries(MODE_NAMES.map((m) => [m, pick(cases.find((c) => c.mode === m)) ?? NaN])) as Record<
+      Mode,
+      number
+    >;
   const knees = kneesOf(rows);
   const calibration = calibrationOf(rows);
   return {

@@ -11,10 +11,13 @@ import { accountColumn, CSV_COLUMNS, CSV_VERSION, SPREAD_FIELDS } from "./csv-co
 import { ACCOUNT_PHASES } from "../../client/harness/time-account.ts";
 
 /** A set of percentiles as CSV cells: `${prefix}_p50_ns` and the rest (empty where there are none). */
-function percentileCells(prefix: string, p: LatencyPercentiles | undefined, which: readonly (keyof Omit<LatencyPercentiles, "samples">)[] = ["p50", "p90", "p99", "p999", "p9999", "max"]): Record<string, number | undefined> {
+function percentileCells(
+  prefix: string,
+  p: LatencyPercentiles | undefined,
+  which: readonly (keyof Omit<LatencyPercentiles, "samples">)[] = ["p50", "p90", "p99", "p999", "p9999", "max"],
+): Record<string, number | undefined> {
   return Object.fromEntries(which.map((k) => [`${prefix}_${k}_ns`, p?.[k]]));
 }
-
 
 type Row = Record<string, string | number | boolean | undefined>;
 
@@ -42,7 +45,10 @@ function identityColumns(results: BenchResults, c: CaseResult): Row {
     // Where that time went: known once the run has ended, like it.
     ...Object.fromEntries(ACCOUNT_PHASES.map((p) => [accountColumn(p), results.account?.phases[p]])),
     precision_pct: results.settings.precision,
-    account_peak_rss_bytes: results.account && results.account.peaks.length > 0 ? Math.max(...results.account.peaks.map((p) => p.peakRssBytes)) : undefined,
+    account_peak_rss_bytes:
+      results.account && results.account.peaks.length > 0
+        ? Math.max(...results.account.peaks.map((p) => p.peakRssBytes))
+        : undefined,
     runtime: env.runtime,
     runtime_version: env.runtimeVersion,
     client: c.client,
@@ -239,19 +245,40 @@ function fieldColumns(c: CaseResult, field: FieldFigures): Row {
 function runColumns(results: BenchResults): (c: CaseResult) => Row {
   const found = results.knees ?? knees(results.cases);
   const checks = results.calibration ?? [];
-  const est = (prefix: string, e: Estimate | undefined): Row => ({ [prefix]: e?.value, [`${prefix}_ci95_low`]: e?.low, [`${prefix}_ci95_high`]: e?.high });
+  const est = (prefix: string, e: Estimate | undefined): Row => ({
+    [prefix]: e?.value,
+    [`${prefix}_ci95_low`]: e?.low,
+    [`${prefix}_ci95_high`]: e?.high,
+  });
   return (c) => {
-    const k = c.mode === "latency" ? found.find((x) => x.client === c.client && x.payload === c.payload && x.codec === c.codec) : undefined;
+    const k =
+      c.mode === "latency"
+        ? found.find((x) => x.client === c.client && x.payload === c.payload && x.codec === c.codec)
+        : undefined;
     // A known-cost codec's row carries its own check; cal-json's, its share from any check of its mode and payload.
     const known = KNOWN_COST_CODEC_NAMES.includes(c.codec);
-    const check = CALIBRATION_CODEC_NAMES.includes(c.codec) ? checks.find((x) => x.client === c.client && x.mode === c.mode && x.payload === c.payload && x.rate === c.socket?.targetRate && (!known || x.codec === c.codec)) : undefined;
+    const check = CALIBRATION_CODEC_NAMES.includes(c.codec)
+      ? checks.find(
+          (x) =>
+            x.client === c.client &&
+            x.mode === c.mode &&
+            x.payload === c.payload &&
+            x.rate === c.socket?.targetRate &&
+            (!known || x.codec === c.codec),
+        )
+      : undefined;
     return {
       knee_rate: k?.rate,
       knee_missed_rate: k?.missed,
       knee_beside_raw_rate: k ? (k.besideRaw?.rate ?? k.rate) : undefined,
       knee_beside_raw_missed_rate: k ? (k.besideRaw ? k.besideRaw.missed : k.missed) : undefined,
       calibration_known_ns: check && known ? check.known.value : undefined,
-      ...(check ? { ...est("calibration_field_share", known ? check.knownByTimers : check.twinByTimers), ...est("calibration_cpu_share", known ? check.knownByCpu : check.twinByCpu) } : {}),
+      ...(check
+        ? {
+            ...est("calibration_field_share", known ? check.knownByTimers : check.twinByTimers),
+            ...est("calibration_cpu_share", known ? check.knownByCpu : check.twinByCpu),
+          }
+        : {}),
       ...(check && known ? est("calibration_quiet_share", check.knownByQuiet) : {}),
     };
   };

@@ -22,17 +22,36 @@ export function fidelityLines(results: BenchResults): string[] {
     const notes = file ? userMessagesOf(s.userMessages, payload).notes : [];
     const of = reports.filter((r) => r.payload === payload);
     lines.push("", `== your messages: ${payload}, what each codec gives back`);
-    if (file) lines.push(...wrapLine(`   ${userMessagesOf(s.userMessages, payload).messages.length} messages from ${file.file}`));
+    if (file)
+      lines.push(
+        ...wrapLine(`   ${userMessagesOf(s.userMessages, payload).messages.length} messages from ${file.file}`),
+      );
     for (const note of notes) lines.push(...wrapLine(`   when read: ${note}`));
     lines.push(`${pad("codec", 19)}${pad("changed", 10)}what came back changed (field path: messages)`);
     lines.push("-".repeat(Math.min(TERMINAL_WIDTH, 72)));
     for (const r of of) {
-      const what = r.error ? `cannot carry them: ${r.error}` : r.changes.length === 0 ? "nothing: every value, key and key order kept" : r.changes.map((c) => `${c.change} at ${c.path}: ${c.messages}`).join("; ");
+      const what = r.error
+        ? `cannot carry them: ${r.error}`
+        : r.changes.length === 0
+          ? "nothing: every value, key and key order kept"
+          : r.changes.map((c) => `${c.change} at ${c.path}: ${c.messages}`).join("; ");
       const mark = r.lossy ? "!" : "";
-      lines.push(...wrapLine(`${pad(r.codec + mark, 19)}${pad(r.error ? "-" : `${r.changed} of ${r.messages}`, 10)}${what}`, TERMINAL_WIDTH, " ".repeat(29)));
+      lines.push(
+        ...wrapLine(
+          `${pad(r.codec + mark, 19)}${pad(r.error ? "-" : `${r.changed} of ${r.messages}`, 10)}${what}`,
+          TERMINAL_WIDTH,
+          " ".repeat(29),
+        ),
+      );
     }
     for (const e of excluded.filter((x) => x.payload === payload && !of.some((r) => r.codec === x.codec))) {
-      lines.push(...wrapLine(`${pad(e.codec, 19)}${pad("n/a", 10)}${e.why.replace(/^not applicable: /, "")}`, TERMINAL_WIDTH, " ".repeat(29)));
+      lines.push(
+        ...wrapLine(
+          `${pad(e.codec, 19)}${pad("n/a", 10)}${e.why.replace(/^not applicable: /, "")}`,
+          TERMINAL_WIDTH,
+          " ".repeat(29),
+        ),
+      );
     }
   }
   if (!reports.some((r) => r.lossy)) return lines;

@@ -20,12 +20,19 @@ interface FieldColumn {
 
 /** The field columns of a run: roundtrip, stream, and latency at the highest rate every codec of the payload ran. */
 function fieldColumns(cases: readonly CaseResult[], client: string): FieldColumn[] {
-  const withField = cases.filter((c) => c.client === client && c.verified && c.socket?.field !== undefined && c.codec !== "raw");
+  const withField = cases.filter(
+    (c) => c.client === client && c.verified && c.socket?.field !== undefined && c.codec !== "raw",
+  );
   const columns: FieldColumn[] = [];
-  for (const mode of ["roundtrip", "stream"]) if (withField.some((c) => c.mode === mode)) columns.push({ title: `field ${mode === "roundtrip" ? "rt" : mode}`, mode });
-  const rates = [...new Set(withField.filter((c) => c.mode === "latency").map((c) => c.socket!.targetRate!))].sort((a, b) => a - b);
+  for (const mode of ["roundtrip", "stream"])
+    if (withField.some((c) => c.mode === mode))
+      columns.push({ title: `field ${mode === "roundtrip" ? "rt" : mode}`, mode });
+  const rates = [...new Set(withField.filter((c) => c.mode === "latency").map((c) => c.socket!.targetRate!))].sort(
+    (a, b) => a - b,
+  );
   if (rates.length > 0) {
-    const codecsAt = (rate: number): number => new Set(withField.filter((c) => c.mode === "latency" && c.socket!.targetRate === rate).map((c) => c.codec)).size;
+    const codecsAt = (rate: number): number =>
+      new Set(withField.filter((c) => c.mode === "latency" && c.socket!.targetRate === rate).map((c) => c.codec)).size;
     const most = Math.max(...rates.map(codecsAt));
     const rate = rates.filter((r) => codecsAt(r) === most).at(-1)!;
     columns.push({ title: `field ${rate >= 1000 ? `${rate / 1000}k` : rate}/s`, mode: "latency", rate });
@@ -33,9 +40,20 @@ function fieldColumns(cases: readonly CaseResult[], client: string): FieldColumn
   return columns;
 }
 
-function fieldCase(cases: readonly CaseResult[], c: CaseResult, client: string, column: FieldColumn): CaseResult | undefined {
+function fieldCase(
+  cases: readonly CaseResult[],
+  c: CaseResult,
+  client: string,
+  column: FieldColumn,
+): CaseResult | undefined {
   return cases.find(
-    (x) => x.client === client && x.mode === column.mode && x.codec === c.codec && x.payload === c.payload && x.verified && (column.rate === undefined || x.socket?.targetRate === column.rate),
+    (x) =>
+      x.client === client &&
+      x.mode === column.mode &&
+      x.codec === c.codec &&
+      x.payload === c.payload &&
+      x.verified &&
+      (column.rate === undefined || x.socket?.targetRate === column.rate),
   );
 }
 
@@ -64,13 +82,23 @@ export function labFieldLines(results: Pick<BenchResults, "cases">): string[] {
   ];
   const widths = [17, 13, 13, ...columns.map(() => 15), 14];
   for (const payload of orderPayloads(cases.filter((c) => c.mode !== "codec").map((c) => c.payload))) {
-    const socketCodecs = new Set(cases.filter((c) => c.payload === payload && c.client === client && c.socket?.field !== undefined && c.codec !== "raw").map((c) => c.codec));
+    const socketCodecs = new Set(
+      cases
+        .filter(
+          (c) => c.payload === payload && c.client === client && c.socket?.field !== undefined && c.codec !== "raw",
+        )
+        .map((c) => c.codec),
+    );
     if (socketCodecs.size === 0) continue;
     const labOf = new Map(lab.filter((c) => c.payload === payload).map((c) => [c.codec, c]));
     const any = cases.filter((c) => c.payload === payload && c.client === client && socketCodecs.has(c.codec));
-    const codecs = [...socketCodecs].sort((a, b) => (labOf.get(a)?.total.median ?? Infinity) - (labOf.get(b)?.total.median ?? Infinity));
+    const codecs = [...socketCodecs].sort(
+      (a, b) => (labOf.get(a)?.total.median ?? Infinity) - (labOf.get(b)?.total.median ?? Infinity),
+    );
     lines.push("", payload);
-    const header = ["codec", "lab", "lab echo", ...columns.map((c) => c.title), "collections"].map((t, i) => pad(t, widths[i]!, i > 0)).join("  ");
+    const header = ["codec", "lab", "lab echo", ...columns.map((c) => c.title), "collections"]
+      .map((t, i) => pad(t, widths[i]!, i > 0))
+      .join("  ");
     lines.push(header, "-".repeat([...header].length));
     for (const codec of codecs) {
       const labCase = labOf.get(codec);
@@ -86,7 +114,11 @@ export function labFieldLines(results: Pick<BenchResults, "cases">): string[] {
           const r = f.ratios?.fieldVsJson;
           return `${ratioText(r)}${disagree(r, echo) ? " ≠" : ""}`;
         }),
-        collectionShares(columns.map((col) => fieldCase(cases, { codec, payload } as CaseResult, client, col)?.socket?.field?.collection)),
+        collectionShares(
+          columns.map(
+            (col) => fieldCase(cases, { codec, payload } as CaseResult, client, col)?.socket?.field?.collection,
+          ),
+        ),
       ];
       lines.push(cells.map((t, i) => pad(t, widths[i]!, i > 0)).join("  "));
     }
@@ -111,7 +143,8 @@ function checkLines(c: CalibrationCheck): string[] {
     `   field figure: ${c.codec} ${judged(c.knownByTimers)}; cal-json ${judged(c.twinByTimers)}`,
   ];
   // What the field figure found before collections counted, where it misses: the reason they count.
-  if (c.knownByQuiet && recovers(c.knownByQuiet) === false) lines.push(`   interrupted messages left out: ${c.codec} ${judged(c.knownByQuiet)}`);
+  if (c.knownByQuiet && recovers(c.knownByQuiet) === false)
+    lines.push(`   interrupted messages left out: ${c.codec} ${judged(c.knownByQuiet)}`);
   lines.push(`   server CPU:   ${c.codec} ${judged(c.knownByCpu)}; cal-json ${judged(c.twinByCpu)}`);
   return lines;
 }

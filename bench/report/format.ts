@@ -75,7 +75,10 @@ export function ratioText(r: RatioLike | undefined, options: { interval?: boolea
   const { low = Number.NaN, high = Number.NaN, rounds } = r;
   const half = Math.max(high / r.ratio - 1, 1 - low / r.ratio) * 100;
   // One round has no interval; a ratio read back from a CSV does not say its rounds, and shows what it has.
-  const interval = options.interval === false || (rounds !== undefined && rounds < 2) || !Number.isFinite(half) ? "" : ` ±${half < 9.95 ? half.toFixed(1) : Math.round(half)}%`;
+  const interval =
+    options.interval === false || (rounds !== undefined && rounds < 2) || !Number.isFinite(half)
+      ? ""
+      : ` ±${half < 9.95 ? half.toFixed(1) : Math.round(half)}%`;
   return `${r.overlap ? "≈" : ""}${ratioFigure(r.ratio)}${interval}${r.wide && options.interval !== false ? PRECISION_MARK : ""}`;
 }
 
@@ -86,4 +89,3 @@ export const PRECISION_MARK = "†";
 function ratioFigure(ratio: number): string {
   return ratio > 0 && ratio < 0.1 ? ratio.toPrecision(2) : ratio.toFixed(2);
 }
-

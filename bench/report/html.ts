@@ -44,7 +44,9 @@ function sourceLines(rows: readonly SourcedCase[]): string[] {
     const { run, case: c } = of[0]!;
     const m = run.environments?.[c.client] ?? run.environment;
     const clients = c.socket?.clients ?? NaN;
-    const iterations = [...new Set(of.map((x) => x.case.mode))].map((mode) => `${mode} ${count(of.find((x) => x.case.mode === mode)!.case.iterations)}`).join(", ");
+    const iterations = [...new Set(of.map((x) => x.case.mode))]
+      .map((mode) => `${mode} ${count(of.find((x) => x.case.mode === mode)!.case.iterations)}`)
+      .join(", ");
     lines.push(
       `${source}: ${m.os}, ${m.cpu} x${m.cores}; clock resolution ${formatNs(m.timerResolutionNs)}, read ${formatNs(m.timerOverheadNs)}. ` +
         `${run.settings.fixed ? "The article's exact messages" : `Varied messages${Number.isFinite(run.settings.seed) ? ` (seed ${run.settings.seed})` : ""}`}, ${c.runs} run(s) per case; ` +
@@ -57,8 +59,16 @@ function sourceLines(rows: readonly SourcedCase[]): string[] {
 
 export function reportHtml(rows: readonly SourcedCase[], chartJsSource: string, text: ReportText): string {
   const specs = chartSpecs(rows);
-  const figures = specs.map((s) => `<figure><canvas id="chart-${escapeHtml(s.id)}" data-payload="${escapeHtml(s.payload)}"></canvas></figure>`).join("\n");
-  const num = (v: number, digits = 0): string => (Number.isFinite(v) ? v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "");
+  const figures = specs
+    .map(
+      (s) =>
+        `<figure><canvas id="chart-${escapeHtml(s.id)}" data-payload="${escapeHtml(s.payload)}"></canvas></figure>`,
+    )
+    .join("\n");
+  const num = (v: number, digits = 0): string =>
+    Number.isFinite(v)
+      ? v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
+      : "";
   const tableRows = rows
     .map(({ source, case: c }) => {
       const rate = c.socket?.targetRate ?? NaN;
@@ -79,9 +89,12 @@ export function reportHtml(rows: readonly SourcedCase[], chartJsSource: string, 
       : text.noVerdict
         ? `<p class="note">${escapeHtml(text.noVerdict)}</p>`
         : "";
-  const block = (lines: readonly string[]): string => (lines.length > 0 ? `<section class="verdict"><pre>${escapeHtml(lines.join("\n").trim())}</pre></section>` : "");
+  const block = (lines: readonly string[]): string =>
+    lines.length > 0 ? `<section class="verdict"><pre>${escapeHtml(lines.join("\n").trim())}</pre></section>` : "";
   const fidelity = block(text.summary?.fidelity ?? []);
-  const labField = block(text.summary ? summaryLines(text.summary, ["labField", "calibration", "patterns", "route"]) : []);
+  const labField = block(
+    text.summary ? summaryLines(text.summary, ["labField", "calibration", "patterns", "route"]) : [],
+  );
   const sources = sourceLines(rows)
     .map((l) => `<li>${escapeHtml(l)}</li>`)
     .join("\n");

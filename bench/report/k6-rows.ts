@@ -51,7 +51,20 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
-const unmeasured = (figures: Partial<Summary> = {}): Summary => ({ n: NaN, mean: NaN, median: NaN, medianLow: NaN, medianHigh: NaN, p90: NaN, p99: NaN, min: NaN, max: NaN, stddev: NaN, ci95: NaN, ...figures });
+const unmeasured = (figures: Partial<Summary> = {}): Summary => ({
+  n: NaN,
+  mean: NaN,
+  median: NaN,
+  medianLow: NaN,
+  medianHigh: NaN,
+  p90: NaN,
+  p99: NaN,
+  min: NaN,
+  max: NaN,
+  stddev: NaN,
+  ci95: NaN,
+  ...figures,
+});
 
 /** A case: percentiles from when each message was due (as latency mode's), the service time's mean as its total. */
 function caseOf(c: K6Case): CaseResult {
@@ -82,13 +95,23 @@ function caseOf(c: K6Case): CaseResult {
     error: "",
     serialize: unmeasured(),
     deserialize: unmeasured(),
-    total: unmeasured({ n: 1, mean: service.length > 0 ? (service.reduce((a, b) => a + b, 0) / service.length) * 1e6 : NaN, median: ns(0.5) }),
+    total: unmeasured({
+      n: 1,
+      mean: service.length > 0 ? (service.reduce((a, b) => a + b, 0) / service.length) * 1e6 : NaN,
+      median: ns(0.5),
+    }),
     totalMs: unmeasured(),
     msgsPerS: spanS > 0 ? c.received / spanS : NaN,
     serializeBatches: batches,
     deserializeBatches: batches,
     loopFloorNs: NaN,
-    flags: ["k6", ...(c.routed ? ["routed"] : []), ...(c.lost > 0 ? ["lost"] : []), ...(c.checksFailed > 0 ? ["failed-checks"] : []), "ms-clock"],
+    flags: [
+      "k6",
+      ...(c.routed ? ["routed"] : []),
+      ...(c.lost > 0 ? ["lost"] : []),
+      ...(c.checksFailed > 0 ? ["failed-checks"] : []),
+      "ms-clock",
+    ],
     raw: [],
     socket: {
       clients: NaN,
@@ -102,7 +125,15 @@ function caseOf(c: K6Case): CaseResult {
       wireBytes: NaN,
       replyBytes: NaN,
       rtt: undefined,
-      latency: { samples: sorted.length, p50: ns(0.5), p90: ns(0.9), p99: ns(0.99), p999: ns(0.999), p9999: ns(0.9999), max: sorted.length > 0 ? sorted[sorted.length - 1]! * 1e6 : NaN },
+      latency: {
+        samples: sorted.length,
+        p50: ns(0.5),
+        p90: ns(0.9),
+        p99: ns(0.99),
+        p999: ns(0.999),
+        p9999: ns(0.9999),
+        max: sorted.length > 0 ? sorted[sorted.length - 1]! * 1e6 : NaN,
+      },
       serverDeserialize: unmeasured(),
       serverSerialize: unmeasured(),
       mbPerS: NaN,
@@ -140,7 +171,17 @@ function k6Environment(version: string): Environment {
 export interface K6Summary {
   results: BenchResults;
   /** Per case: sent, received, lost, checks passed and failed, summed over the files. */
-  counts: { codec: string; payload: string; sent: number; received: number; lost: number; checksPassed: number; checksFailed: number; serviceP50Ms: number; serviceP99Ms: number }[];
+  counts: {
+    codec: string;
+    payload: string;
+    sent: number;
+    received: number;
+    lost: number;
+    checksPassed: number;
+    checksFailed: number;
+    serviceP50Ms: number;
+    serviceP99Ms: number;
+  }[];
 }
 
 /** Merges the files of one k6 test into results; a line that is not k6's JSON throws, naming it. */
@@ -155,14 +196,28 @@ export function k6Results(texts: readonly string[]): K6Summary {
       } catch {
         throw new ReportError("NOT_RESULTS", `line ${i + 1} is not k6's JSON output`);
       }
-      if (p.type !== "Point" || !p.metric.startsWith("wsbench_") && p.metric !== "checks") return;
+      if (p.type !== "Point" || (!p.metric.startsWith("wsbench_") && p.metric !== "checks")) return;
       const tags = p.data.tags ?? {};
       if (tags.codec === undefined || tags.payload === undefined) return;
       const key = `${tags.codec}\u0000${tags.payload}`;
       let c = cases.get(key);
       const at = Date.parse(p.data.time);
       if (!c) {
-        c = { codec: tags.codec, payload: tags.payload, version: tags.k6_version || "k6", routed: tags.test === "route", latencyMs: [], dueMs: [], sent: 0, received: 0, lost: 0, checksPassed: 0, checksFailed: 0, first: at, last: at };
+        c = {
+          codec: tags.codec,
+          payload: tags.payload,
+          version: tags.k6_version || "k6",
+          routed: tags.test === "route",
+          latencyMs: [],
+          dueMs: [],
+          sent: 0,
+          received: 0,
+          lost: 0,
+          checksPassed: 0,
+          checksFailed: 0,
+          first: at,
+          last: at,
+        };
         cases.set(key, c);
       }
       c.first = Math.min(c.first, at);
@@ -184,7 +239,17 @@ export function k6Results(texts: readonly string[]): K6Summary {
     results: k6Run(all),
     counts: all.map(({ codec, payload, sent, received, lost, checksPassed, checksFailed, latencyMs }) => {
       const sorted = [...latencyMs].sort((a, b) => a - b);
-      return { codec, payload, sent, received, lost, checksPassed, checksFailed, serviceP50Ms: quantile(sorted, 0.5), serviceP99Ms: quantile(sorted, 0.99) };
+      return {
+        codec,
+        payload,
+        sent,
+        received,
+        lost,
+        checksPassed,
+        checksFailed,
+        serviceP50Ms: quantile(sorted, 0.5),
+        serviceP99Ms: quantile(sorted, 0.99),
+      };
     }),
   };
 }

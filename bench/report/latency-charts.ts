@@ -17,7 +17,8 @@ import { round3, unique, type ChartDataset, type ChartSpec } from "./chart-spec.
 import type { SourcedCase } from "./sources.ts";
 
 /** A latency case's corrected percentile (from when each message was due), ns; NaN where it has none. */
-const fromDue = (r: SourcedCase, p: "p50" | "p90" | "p99" | "p999" | "p9999" | "max"): number => r.case.socket?.latency?.[p] ?? NaN;
+const fromDue = (r: SourcedCase, p: "p50" | "p90" | "p99" | "p999" | "p9999" | "max"): number =>
+  r.case.socket?.latency?.[p] ?? NaN;
 /** The rate asked for, messages per second; NaN outside latency mode. */
 const rateOf = (r: SourcedCase): number => r.case.socket?.targetRate ?? NaN;
 
@@ -41,23 +42,37 @@ function lineOptions(title: string, xTitle: string, yTitle: string, percentileAx
     animation: false,
     plugins: { title: { display: true, text: title }, legend: { position: "bottom" } },
     scales: {
-      x: { type: "logarithmic", title: { display: true, text: xTitle }, ...(percentileAxis ? { min: 1, percentileAxis: true } : {}) },
+      x: {
+        type: "logarithmic",
+        title: { display: true, text: xTitle },
+        ...(percentileAxis ? { min: 1, percentileAxis: true } : {}),
+      },
       y: { type: "logarithmic", title: { display: true, text: `${yTitle} (log scale)` } },
     },
   };
 }
 
 /** The codec x source series of a payload's latency cases, in a stable order. */
-function series(rows: readonly SourcedCase[]): { codec: string; source: string; rows: SourcedCase[]; color: string; label: string }[] {
+function series(
+  rows: readonly SourcedCase[],
+): { codec: string; source: string; rows: SourcedCase[]; color: string; label: string }[] {
   const codecs = unique(rows.map((r) => r.case.codec));
   const sources = unique(rows.map((r) => r.source));
   const out = [];
   for (const [si, source] of sources.entries()) {
     for (const [ci, codec] of codecs.entries()) {
-      const of = rows.filter((r) => r.case.codec === codec && r.source === source).sort((a, b) => rateOf(a) - rateOf(b));
+      const of = rows
+        .filter((r) => r.case.codec === codec && r.source === source)
+        .sort((a, b) => rateOf(a) - rateOf(b));
       if (of.length === 0) continue;
       const name = of[0]!.case.standard ? codec : `${codec}*`;
-      out.push({ codec, source, rows: of, color: codecColor(ci, codecs.length, si), label: sources.length > 1 ? `${name}, ${source}` : name });
+      out.push({
+        codec,
+        source,
+        rows: of,
+        color: codecColor(ci, codecs.length, si),
+        label: sources.length > 1 ? `${name}, ${source}` : name,
+      });
     }
   }
   return out;
@@ -85,7 +100,16 @@ function rateChart(rows: readonly SourcedCase[], payload: string): ChartSpec {
     }
   }
   const title = `${payload}: latency against rate (corrected p50 solid, p99 dashed; ✕ rate not reached)`;
-  return { id: `latency-rate-${payload}`, payload, title, config: { type: "line", data: { datasets }, options: lineOptions(title, "messages per second asked for (log scale)", "µs", false) } };
+  return {
+    id: `latency-rate-${payload}`,
+    payload,
+    title,
+    config: {
+      type: "line",
+      data: { datasets },
+      options: lineOptions(title, "messages per second asked for (log scale)", "µs", false),
+    },
+  };
 }
 
 /** One rate: bars of p50, p99 and p99.9 per codec. */
@@ -95,12 +119,22 @@ function barChart(rows: readonly SourcedCase[], payload: string): ChartSpec {
   const sources = unique(all.map((s) => s.source));
   const datasets: ChartDataset[] = [];
   for (const [si, source] of sources.entries()) {
-    for (const [mi, [p, figure]] of ([["p50", "p50"], ["p99", "p99"], ["p99.9", "p999"]] as const).entries()) {
+    for (const [mi, [p, figure]] of (
+      [
+        ["p50", "p50"],
+        ["p99", "p99"],
+        ["p99.9", "p999"],
+      ] as const
+    ).entries()) {
       const data = unique(all.map((s) => s.codec)).map((codec) => {
         const r = all.find((s) => s.codec === codec && s.source === source)?.rows[0];
         return r && Number.isFinite(fromDue(r, figure)) ? round3(fromDue(r, figure) / 1000) : null;
       });
-      datasets.push({ label: sources.length > 1 ? `${p}, ${source}` : p, data, backgroundColor: codecColor(mi, 3, si) });
+      datasets.push({
+        label: sources.length > 1 ? `${p}, ${source}` : p,
+        data,
+        backgroundColor: codecColor(mi, 3, si),
+      });
     }
   }
   const rate = rateOf(rows[0]!);
@@ -115,7 +149,11 @@ function commonRate(rows: readonly SourcedCase[]): number {
   const rates = unique(rows.map(rateOf)).sort((a, b) => a - b);
   const series = (r: SourcedCase): string => `${r.case.codec}\u0000${r.source}`;
   const codecs = unique(rows.map(series));
-  const kept = rates.filter((rate) => codecs.every((k) => rows.some((r) => series(r) === k && rateOf(r) === rate && !r.case.flags.includes("below-rate"))));
+  const kept = rates.filter((rate) =>
+    codecs.every((k) =>
+      rows.some((r) => series(r) === k && rateOf(r) === rate && !r.case.flags.includes("below-rate")),
+    ),
+  );
   return kept.length > 0 ? kept[kept.length - 1]! : rates[0]!;
 }
 
@@ -126,12 +164,25 @@ function spectrumChart(rows: readonly SourcedCase[], payload: string): ChartSpec
     const r = s.rows[0]!;
     // The replies received: the samples behind the percentiles.
     const received = r.case.socket?.received ?? NaN;
-    const points = SPECTRUM.filter((p) => 1 / (1 - p.q) <= received && Number.isFinite(p.pick(r))).map((p) => ({ x: round3(1 / (1 - p.q)), y: round3(p.pick(r) / 1000) }));
-    if (Number.isFinite(fromDue(r, "max")) && received > 0) points.push({ x: received, y: round3(fromDue(r, "max") / 1000) });
+    const points = SPECTRUM.filter((p) => 1 / (1 - p.q) <= received && Number.isFinite(p.pick(r))).map((p) => ({
+      x: round3(1 / (1 - p.q)),
+      y: round3(p.pick(r) / 1000),
+    }));
+    if (Number.isFinite(fromDue(r, "max")) && received > 0)
+      points.push({ x: received, y: round3(fromDue(r, "max") / 1000) });
     return { label: s.label, data: points, backgroundColor: s.color, borderColor: s.color, showLine: true };
   });
   const title = `${payload} at ${rate.toLocaleString("en-US")} msgs/s: percentile spectrum (corrected latency; last point: max)`;
-  return { id: `latency-spectrum-${payload}`, payload, title, config: { type: "line", data: { datasets }, options: lineOptions(title, "percentile (log scale of 1 / (1 - p))", "µs", true) } };
+  return {
+    id: `latency-spectrum-${payload}`,
+    payload,
+    title,
+    config: {
+      type: "line",
+      data: { datasets },
+      options: lineOptions(title, "percentile (log scale of 1 / (1 - p))", "µs", true),
+    },
+  };
 }
 
 export function latencySpecs(rows: readonly SourcedCase[], payload: string): ChartSpec[] {
@@ -147,7 +198,8 @@ export function latencySpecs(rows: readonly SourcedCase[], payload: string): Cha
  * names), so report.html carries its source as it is.
  */
 export function withPercentileTicks<T>(config: T): T {
-  const x = (config as { options?: { scales?: { x?: { percentileAxis?: boolean; ticks?: Record<string, unknown> } } } }).options?.scales?.x;
+  const x = (config as { options?: { scales?: { x?: { percentileAxis?: boolean; ticks?: Record<string, unknown> } } } })
+    .options?.scales?.x;
   if (x?.percentileAxis) {
     x.ticks = {
       ...x.ticks,

@@ -25,7 +25,10 @@ const COLUMNS = [
 /** The clients of `cases` in the order they first appear, each with a label for a block's title when there are several (one client: none). */
 function byClient(cases: readonly CaseResult[]): { cases: CaseResult[]; label: string }[] {
   const clients = [...new Set(cases.map((c) => c.client))];
-  return clients.map((client) => ({ cases: cases.filter((c) => c.client === client), label: clients.length > 1 ? `, ${client} client` : "" }));
+  return clients.map((client) => ({
+    cases: cases.filter((c) => c.client === client),
+    label: clients.length > 1 ? `, ${client} client` : "",
+  }));
 }
 
 /** Read-one and validated per payload of every client's codec-mode cases, fastest read-one first; nothing when no case has them. */
@@ -65,7 +68,8 @@ export function patternLines(cases: readonly CaseResult[]): string[] {
 }
 
 /** A route figure's median, ns ("-" without one). */
-const routeNs = (c: CaseResult, pick: (r: NonNullable<CaseResult["route"]>) => { median: number }): string => (c.route ? formatNs(pick(c.route).median) : "-");
+const routeNs = (c: CaseResult, pick: (r: NonNullable<CaseResult["route"]>) => { median: number }): string =>
+  c.route ? formatNs(pick(c.route).median) : "-";
 
 /** Route mode's columns: the server's CPU per routed message, forwarding and recoding, each beside json's; `wide`: shown only with --wide. */
 const ROUTE_COLUMNS: { title: string; width: number; cell: (c: CaseResult) => string; wide?: true }[] = [
@@ -77,14 +81,33 @@ const ROUTE_COLUMNS: { title: string; width: number; cell: (c: CaseResult) => st
   { title: "vs json", width: 12, cell: (c) => (c.codec === "json" ? "1.00" : ratioText(c.ratios?.routeVsJson)) },
   { title: "cpu rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.cpuNs) },
   { title: "vs json", width: 12, cell: (c) => (c.codec === "json" ? "1.00" : ratioText(c.ratios?.routeRecodeVsJson)) },
-  { title: "rec/f", width: 5, cell: (c) => (c.route?.recodeOverForward ? c.route.recodeOverForward.value.toFixed(2) : "-") },
+  {
+    title: "rec/f",
+    width: 5,
+    cell: (c) => (c.route?.recodeOverForward ? c.route.recodeOverForward.value.toFixed(2) : "-"),
+  },
   { title: "key fwd", width: 7, cell: (c) => routeNs(c, (r) => r.forward.keyNs), wide: true },
   { title: "dec rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.keyNs), wide: true },
   { title: "enc rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.encodeNs), wide: true },
   { title: "publish", width: 7, cell: (c) => routeNs(c, (r) => r.forward.publishNs), wide: true },
-  { title: "all fwd", width: 7, cell: (c) => routeNs(c, (r) => r.forward.clusterCpuNs ?? { median: Number.NaN }), wide: true },
-  { title: "all rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.clusterCpuNs ?? { median: Number.NaN }), wide: true },
-  { title: "miss", width: 4, cell: (c) => (c.route ? count(c.route.expected - c.route.delivered + c.route.misrouted) : "-"), wide: true },
+  {
+    title: "all fwd",
+    width: 7,
+    cell: (c) => routeNs(c, (r) => r.forward.clusterCpuNs ?? { median: Number.NaN }),
+    wide: true,
+  },
+  {
+    title: "all rec",
+    width: 7,
+    cell: (c) => routeNs(c, (r) => r.recode.clusterCpuNs ?? { median: Number.NaN }),
+    wide: true,
+  },
+  {
+    title: "miss",
+    width: 4,
+    cell: (c) => (c.route ? count(c.route.expected - c.route.delivered + c.route.misrouted) : "-"),
+    wide: true,
+  },
 ];
 
 /** Route mode's deliveries of a payload's cases: all made, or which codec missed how many. */
@@ -108,7 +131,9 @@ function routeLines(cases: readonly CaseResult[], wide = false): string[] {
   const lines: string[] = [];
   for (const { cases: routed, label } of byClient(all)) {
     for (const payload of orderPayloads(routed.map((c) => c.payload))) {
-      const of = routed.filter((c) => c.payload === payload).sort((a, b) => a.route!.forward.cpuNs.median - b.route!.forward.cpuNs.median);
+      const of = routed
+        .filter((c) => c.payload === payload)
+        .sort((a, b) => a.route!.forward.cpuNs.median - b.route!.forward.cpuNs.median);
       const header = columns.map((col, i) => pad(col.title, col.width, i > 0)).join("  ");
       lines.push("", `${payload}${label}`, header, "-".repeat([...header].length));
       for (const c of of) lines.push(columns.map((col, i) => pad(col.cell(c), col.width, i > 0)).join("  "));

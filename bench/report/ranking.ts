@@ -18,7 +18,11 @@ export function vsJsonOf(c: CaseResult, ratio: (c: CaseResult) => number | undef
  * table shows, paired round by round, by it; after them those without one (a run without json, a
  * case json's rounds could not pair), by their own figure (`own`, lower first; none last).
  */
-export function ranked(cases: readonly CaseResult[], ratio: (c: CaseResult) => number | undefined, own: (c: CaseResult) => number): CaseResult[] {
+export function ranked(
+  cases: readonly CaseResult[],
+  ratio: (c: CaseResult) => number | undefined,
+  own: (c: CaseResult) => number,
+): CaseResult[] {
   const key = (c: CaseResult): number => vsJsonOf(c, ratio);
   const last = (v: number): number => (Number.isFinite(v) ? v : Number.POSITIVE_INFINITY);
   const withRatio = cases.filter((c) => Number.isFinite(key(c))).sort((a, b) => key(a) - key(b));
@@ -40,7 +44,11 @@ export interface Standing {
  * (≈ when the interval holds 1), else the ratio of their ratios to json. Undefined without
  * custom-binary.
  */
-export function handWrittenStanding(order: readonly CaseResult[], ratio: (c: CaseResult) => number | undefined, pick?: RoundFigure): Standing | undefined {
+export function handWrittenStanding(
+  order: readonly CaseResult[],
+  ratio: (c: CaseResult) => number | undefined,
+  pick?: RoundFigure,
+): Standing | undefined {
   const cb = order.find((c) => c.codec === "custom-binary");
   if (!cb) return undefined;
   const rival = order.find((c) => c !== cb && BUILT_IN.get(c.codec)?.family === "schema");
@@ -48,6 +56,10 @@ export function handWrittenStanding(order: readonly CaseResult[], ratio: (c: Cas
   if (!rival) return standing;
   const paired = pick ? pairedRatio(cb, rival, pick) : undefined;
   const ofRatios = vsJsonOf(cb, ratio) / vsJsonOf(rival, ratio);
-  const vsRival = paired ? { ratio: paired.ratio, overlap: overlapsOne(paired) } : Number.isFinite(ofRatios) ? { ratio: ofRatios, overlap: false } : undefined;
+  const vsRival = paired
+    ? { ratio: paired.ratio, overlap: overlapsOne(paired) }
+    : Number.isFinite(ofRatios)
+      ? { ratio: ofRatios, overlap: false }
+      : undefined;
   return { ...standing, rival, ...(vsRival ? { vsRival } : {}) };
 }

@@ -25,12 +25,17 @@ function resultsFromJson(text: string): BenchResults {
   results.order = orderFrom((results.order ?? {}) as unknown as Parameters<typeof orderFrom>[0]);
   // Files written before runs were set per mode held one number for every mode.
   const runs = results.settings?.runs as unknown;
-  if (typeof runs === "number") results.settings.runs = Object.fromEntries(MODE_NAMES.map((m) => [m, runs])) as BenchResults["settings"]["runs"];
+  if (typeof runs === "number")
+    results.settings.runs = Object.fromEntries(MODE_NAMES.map((m) => [m, runs])) as BenchResults["settings"]["runs"];
   for (const c of results.cases) {
     c.raw = roundsFrom((c.raw ?? []) as unknown as Parameters<typeof roundsFrom>[0]);
     reviveNulls(c as unknown as Record<string, unknown>);
     // Files written before a summary carried its median's interval: worked out from the rounds.
-    for (const [figure, pick] of [["serialize", (r: SliceFigures) => r.serializeNs], ["deserialize", (r: SliceFigures) => r.deserializeNs], ["total", (r: SliceFigures) => r.totalNs]] as const) {
+    for (const [figure, pick] of [
+      ["serialize", (r: SliceFigures) => r.serializeNs],
+      ["deserialize", (r: SliceFigures) => r.deserializeNs],
+      ["total", (r: SliceFigures) => r.totalNs],
+    ] as const) {
       const s = c[figure];
       if (s && s.medianLow === undefined) {
         const interval = medianInterval(c.raw.map(pick).filter(Number.isFinite));

@@ -41,7 +41,9 @@ const oneLine = (value: unknown): string => JSON.stringify(value, (_key, v: unkn
 
 /** A round's figure: 5 significant digits (a microsecond to a tenth of a nanosecond, a ratio to 1 in 10,000), the bulk of a file being its rounds. */
 function roundFigure(value: unknown): unknown {
-  return typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value) ? Number(value.toPrecision(5)) : number(value);
+  return typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value)
+    ? Number(value.toPrecision(5))
+    : number(value);
 }
 
 /** One round's figures flattened: nested objects' keys joined with dots. */
@@ -88,7 +90,8 @@ export function toJson(results: BenchResults): string {
     { format: JSON_FORMAT, ...rest },
     (key, value: unknown) => {
       if (key === "raw" && Array.isArray(value)) return placeholder(roundsText(value as SliceFigures[]));
-      if (key === "order" && value !== null && typeof value === "object" && !Array.isArray(value)) return placeholder(orderText(value as BenchResults["order"]));
+      if (key === "order" && value !== null && typeof value === "object" && !Array.isArray(value))
+        return placeholder(orderText(value as BenchResults["order"]));
       return number(value);
     },
     2,
@@ -118,7 +121,9 @@ export function orderFrom(order: Record<string, (OrderTable | string[][])[]>): B
   return Object.fromEntries(
     Object.entries(order).map(([mode, payloads]) => [
       mode,
-      payloads.map((p) => (Array.isArray(p) ? p : p.rounds.map((r) => (r === "" ? [] : r.split(" ").map((i) => p.codecs[Number(i)]!))))),
+      payloads.map((p) =>
+        Array.isArray(p) ? p : p.rounds.map((r) => (r === "" ? [] : r.split(" ").map((i) => p.codecs[Number(i)]!))),
+      ),
     ]),
   );
 }

@@ -1,5 +1,5 @@
 /**
- * The figures of docs/results.md and the README's first look, made from committed results files (results/sample/, read as every report
+ * The figures of docs/results.md (the README's first look: first-look.ts), made from committed results files (results/sample/, read as every report
  * reads them, results-file.ts) so that no figure there is typed by hand: how far apart the ratios of back-to-back runs landed, mode by
  * mode, lab (codec mode) and field (inside the server) side by side, the calibration that proves
  * the field figure, the knees of back-to-back sweeps, and the same lab ratios on another machine.
@@ -7,25 +7,20 @@
  * a copy differs.
  */
 
-import type { BenchResults, CaseRatios, CaseResult, Environment, Estimate, Ratio } from "../../client/harness/results.ts";
+import type {
+  BenchResults,
+  CaseRatios,
+  CaseResult,
+  Environment,
+  Estimate,
+  Ratio,
+} from "../../client/harness/results.ts";
 import { ARTICLE_PAYLOADS, PAYLOAD_NAMES, ROUTING_KEYS } from "../../protocols/messages.ts";
 import { count, formatNs, ratioText } from "./format.ts";
 import { handWrittenStanding, ranked, vsJsonOf } from "./ranking.ts";
-import { ReportError } from "./report-errors.ts";
 import { sourceOf } from "./sources.ts";
-
-/** Where docs/results.md's block starts and ends. */
-export const FIGURES_BEGIN = "<!-- figures:begin (bun run readme-figures writes this block from results/sample/) -->";
-export const FIGURES_END = "<!-- figures:end -->";
-/** The README's first look: the committed --quick run's ratios (bun run readme-figures writes it too). */
-export const QUICK_BEGIN = "<!-- quick:begin (bun run readme-figures writes this block from results/sample/epyc-quick.csv) -->";
-export const QUICK_END = "<!-- quick:end -->";
-
-/** A sample file: its results, and its name for the reader. */
-export interface Sample {
-  name: string;
-  results: BenchResults;
-}
+import { FIGURES_BEGIN, FIGURES_END } from "./figure-blocks.ts";
+import { find, MARKS, machine, machineLine, ratioCell, type Sample, VS_JSON } from "./sample-cells.ts";
 
 interface View {
   mode: string;
@@ -38,43 +33,57 @@ interface View {
   what: string;
 }
 
-const VS_JSON = (r: CaseRatios): Ratio | undefined => r.vsJson;
 const ECHO = (r: CaseRatios): Ratio | undefined => r.echoVsJson;
 const FIELD = (r: CaseRatios): Ratio | undefined => r.fieldVsJson;
 const CLIENT = (r: CaseRatios): Ratio | undefined => r.clientVsJson;
 
 const VIEWS: readonly View[] = [
-  { mode: "codec", ratio: VS_JSON, within: 1.05, what: "Lab, codec mode (serialize + deserialize in process, a client's work), time per message relative to JSON" },
-  { mode: "codec", ratio: ECHO, within: 1.1, what: "Lab echo (decode a frame, then encode what it gave, a server's work), relative to JSON" },
-  { mode: "roundtrip", ratio: FIELD, within: 1.1, what: "Field, roundtrip mode (inside a server idle between messages), decode + encode relative to JSON's" },
-  { mode: "stream", ratio: FIELD, within: 1.1, what: "Field, stream mode (inside a busy server), decode + encode relative to JSON's" },
+  {
+    mode: "codec",
+    ratio: VS_JSON,
+    within: 1.05,
+    what: "Lab, codec mode (serialize + deserialize in process, a client's work), time per message relative to JSON",
+  },
+  {
+    mode: "codec",
+    ratio: ECHO,
+    within: 1.1,
+    what: "Lab echo (decode a frame, then encode what it gave, a server's work), relative to JSON",
+  },
+  {
+    mode: "roundtrip",
+    ratio: FIELD,
+    within: 1.1,
+    what: "Field, roundtrip mode (inside a server idle between messages), decode + encode relative to JSON's",
+  },
+  {
+    mode: "stream",
+    ratio: FIELD,
+    within: 1.1,
+    what: "Field, stream mode (inside a busy server), decode + encode relative to JSON's",
+  },
   { mode: "roundtrip", ratio: VS_JSON, within: 1.05, what: "Roundtrip mode, mean round-trip time relative to JSON" },
-  { mode: "stream", ratio: (r) => r.vsRaw, invert: true, within: 1.05, what: "Stream mode, time per message relative to raw (the transport alone; above 1 is slower)" },
+  {
+    mode: "stream",
+    ratio: (r) => r.vsRaw,
+    invert: true,
+    within: 1.05,
+    what: "Stream mode, time per message relative to raw (the transport alone; above 1 is slower)",
+  },
 ];
 
-/** What the marks of a ratio (format.ts, ratioText) say, for the captions. */
-const MARKS = "≈: the interval holds 1; †: wider than the precision the benchmark asked for (--precision), its time ran out first";
-
-/** The verified case of one mode, payload and codec. */
-function find(results: BenchResults, mode: string, payload: string, codec: string): CaseResult | undefined {
-  return results.cases.find((c) => c.verified && c.mode === mode && c.payload === payload && c.codec === codec);
-}
-
-/** A case's ratio by `pick` as every output writes it (format.ts, ratioText: "0.56 ±3.1%"), and its figure; "-" where there is none. `invert`: the other way round. */
-function ratioCell(c: CaseResult | undefined, pick: (r: CaseRatios) => Ratio | undefined, invert = false): { text: string; ratio: number } {
-  const found = c?.ratios && pick(c.ratios);
-  if (!found || !Number.isFinite(found.ratio)) return { text: "-", ratio: Number.NaN };
-  const r = invert ? { ...found, ratio: 1 / found.ratio, low: 1 / found.high, high: 1 / found.low } : found;
-  return { text: ratioText(r), ratio: r.ratio };
-}
-
 function codecsOf(results: BenchResults, mode: string, skip: readonly string[]): string[] {
-  return [...new Set(results.cases.filter((c) => c.verified && c.mode === mode).map((c) => c.codec))].filter((c) => !skip.includes(c));
+  return [...new Set(results.cases.filter((c) => c.verified && c.mode === mode).map((c) => c.codec))].filter(
+    (c) => !skip.includes(c),
+  );
 }
 
 /** One view's table: a row per payload and codec, a column per run, and the largest over the smallest ratio. */
 function viewTable(view: View, runs: readonly Sample[]): string[] {
-  const lines = [`| payload | codec | ${runs.map((_, i) => `run ${i + 1}`).join(" | ")} | largest / smallest |`, `|---|---|${runs.map(() => "---|").join("")}---|`];
+  const lines = [
+    `| payload | codec | ${runs.map((_, i) => `run ${i + 1}`).join(" | ")} | largest / smallest |`,
+    `|---|---|${runs.map(() => "---|").join("")}---|`,
+  ];
   let worst = 1;
   let within = 0;
   let rows = 0;
@@ -90,17 +99,27 @@ function viewTable(view: View, runs: readonly Sample[]): string[] {
       lines.push(`| ${payload} | ${codec} | ${cells.map((c) => c.text).join(" | ")} | ${spread.toFixed(3)} |`);
     }
   }
-  return [`${view.what}: ${within} of ${rows} ratios within ${view.within.toFixed(2)}x across the runs, the widest ${worst.toFixed(3)}x apart.`, "", ...lines];
+  return [
+    `${view.what}: ${within} of ${rows} ratios within ${view.within.toFixed(2)}x across the runs, the widest ${worst.toFixed(3)}x apart.`,
+    "",
+    ...lines,
+  ];
 }
 
 /** Lab and field of one run side by side: what a codec costs relative to JSON, by what work and where. */
 function sideBySide(run: Sample): string[] {
-  const lines = ["| payload | codec | lab | lab echo | field, roundtrip | field, stream |", "|---|---|---|---|---|---|"];
+  const lines = [
+    "| payload | codec | lab | lab echo | field, roundtrip | field, stream |",
+    "|---|---|---|---|---|---|",
+  ];
   for (const payload of PAYLOAD_NAMES) {
     for (const codec of codecsOf(run.results, "codec", ["json"])) {
-      const cell = (mode: string, pick: (r: CaseRatios) => Ratio | undefined): string => ratioCell(find(run.results, mode, payload, codec), pick).text;
+      const cell = (mode: string, pick: (r: CaseRatios) => Ratio | undefined): string =>
+        ratioCell(find(run.results, mode, payload, codec), pick).text;
       if (!find(run.results, "codec", payload, codec)) continue;
-      lines.push(`| ${payload} | ${codec} | ${cell("codec", VS_JSON)} | ${cell("codec", ECHO)} | ${cell("roundtrip", FIELD)} | ${cell("stream", FIELD)} |`);
+      lines.push(
+        `| ${payload} | ${codec} | ${cell("codec", VS_JSON)} | ${cell("codec", ECHO)} | ${cell("roundtrip", FIELD)} | ${cell("stream", FIELD)} |`,
+      );
     }
   }
   return lines;
@@ -124,7 +143,9 @@ function calibrationTable(run: Sample): string[] {
       for (const check of run.results.calibration?.filter((x) => x.mode === mode && x.payload === payload) ?? []) {
         if (!find(run.results, mode, payload, check.codec)) continue;
         const known = Math.round(check.known.value).toLocaleString("en-US");
-        lines.push(`| ${mode} | ${payload} | ${check.codec} | ${known} | ${shareCell(check.knownByTimers)} |${quiet ? ` ${shareCell(check.knownByQuiet)} |` : ""} ${shareCell(check.twinByTimers)} | ${shareCell(check.knownByCpu)} | ${shareCell(check.twinByCpu)} |`);
+        lines.push(
+          `| ${mode} | ${payload} | ${check.codec} | ${known} | ${shareCell(check.knownByTimers)} |${quiet ? ` ${shareCell(check.knownByQuiet)} |` : ""} ${shareCell(check.twinByTimers)} | ${shareCell(check.knownByCpu)} | ${shareCell(check.twinByCpu)} |`,
+        );
       }
     }
   }
@@ -133,14 +154,18 @@ function calibrationTable(run: Sample): string[] {
 
 /** Each codec's knee in each sweep, and the largest over the smallest. */
 function kneeTable(sweeps: readonly Sample[]): string[] {
-  const lines = [`| payload | codec | ${sweeps.map((_, i) => `sweep ${i + 1}`).join(" | ")} | largest / smallest |`, `|---|---|${sweeps.map(() => "---|").join("")}---|`];
+  const lines = [
+    `| payload | codec | ${sweeps.map((_, i) => `sweep ${i + 1}`).join(" | ")} | largest / smallest |`,
+    `|---|---|${sweeps.map(() => "---|").join("")}---|`,
+  ];
   let within = 0;
   let rows = 0;
   for (const payload of PAYLOAD_NAMES) {
     for (const codec of codecsOf(sweeps[0]!.results, "latency", [])) {
       const knees = sweeps.map((s) => {
         const c = find(s.results, "latency", payload, codec);
-        const knee = c && s.results.knees?.find((k) => k.client === c.client && k.payload === payload && k.codec === codec);
+        const knee =
+          c && s.results.knees?.find((k) => k.client === c.client && k.payload === payload && k.codec === codec);
         return c ? { rate: knee?.rate ?? Number.NaN, missed: knee?.missed ?? Number.NaN } : undefined;
       });
       const rates = knees.map((k) => k?.rate ?? Number.NaN).filter((r) => r > 0);
@@ -148,22 +173,14 @@ function kneeTable(sweeps: readonly Sample[]): string[] {
       const spread = Math.max(...rates) / Math.min(...rates);
       rows++;
       if (spread <= 1.25) within++;
-      const text = (k: (typeof knees)[number]): string => (k ? `${k.rate.toLocaleString("en-US")}${Number.isFinite(k.missed) ? ` (${k.missed.toLocaleString("en-US")})` : "+"}` : "-");
+      const text = (k: (typeof knees)[number]): string =>
+        k
+          ? `${k.rate.toLocaleString("en-US")}${Number.isFinite(k.missed) ? ` (${k.missed.toLocaleString("en-US")})` : "+"}`
+          : "-";
       lines.push(`| ${payload} | ${codec} | ${knees.map(text).join(" | ")} | ${spread.toFixed(2)} |`);
     }
   }
   return [`${within} of ${rows} knees within 25% of each other across the sweeps.`, "", ...lines];
-}
-
-/** The machine of a run's first verified case. */
-function machine(results: BenchResults): Environment {
-  const c = results.cases.find((x) => x.verified)!;
-  return results.environments?.[c.client] ?? results.environment;
-}
-
-function machineLine(results: BenchResults): string {
-  const m = machine(results);
-  return `${m.cpu} (${m.cores} cores), ${m.runtime} ${m.runtimeVersion}, ${m.os}`;
 }
 
 /** What the block is made of: back-to-back default runs, a calibrated run, back-to-back sweeps, another machine's run. */
@@ -222,7 +239,10 @@ function engineLabel(sample: Sample): string {
 function enginesTable(e: EngineSamples): string[] {
   const codecSides = [e.bun, e.chromium, e.firefox];
   const tripSides = [e.bun, e.node, e.chromium, e.firefox];
-  const head = [...codecSides.map((s) => `codec, ${engineLabel(s)}`), ...tripSides.map((s) => `round trip, ${engineLabel(s)}`)];
+  const head = [
+    ...codecSides.map((s) => `codec, ${engineLabel(s)}`),
+    ...tripSides.map((s) => `round trip, ${engineLabel(s)}`),
+  ];
   const lines = [`| payload | codec | ${head.join(" | ")} |`, `|---|---|${head.map(() => "---|").join("")}`];
   for (const payload of PAYLOAD_NAMES) {
     for (const codec of codecsOf(e.chromium.results, "codec", ["json"])) {
@@ -236,10 +256,15 @@ function enginesTable(e: EngineSamples): string[] {
       lines.push(`| ${payload} | ${codec} | ${[...codecCells, ...tripCells].join(" | ")} |`);
     }
   }
-  const coarse = tripSides.filter((s) => s.results.cases.some((c) => c.mode === "roundtrip" && c.flags.includes("coarse-clock")));
+  const coarse = tripSides.filter((s) =>
+    s.results.cases.some((c) => c.mode === "roundtrip" && c.flags.includes("coarse-clock")),
+  );
   if (coarse.length > 0) {
     const ticks = coarse.map((s) => `${formatNs(clientSide(s).m.timerResolutionNs)} (${engineLabel(s)})`).join(", ");
-    lines.push("", `† The client's clock ticks in steps of ${ticks}, longer than most of these calls: a socket mode times each call, so those cells count the ticks the calls caught. Read them as rough; codec mode times batches of at least 100 ticks.`);
+    lines.push(
+      "",
+      `† The client's clock ticks in steps of ${ticks}, longer than most of these calls: a socket mode times each call, so those cells count the ticks the calls caught. Read them as rough; codec mode times batches of at least 100 ticks.`,
+    );
   }
   return lines;
 }
@@ -252,18 +277,27 @@ function enginesTable(e: EngineSamples): string[] {
  * to JSON), and the fastest codec of all.
  */
 function standingTable(sample: Sample, mode: string, pick: (r: CaseRatios) => Ratio | undefined): string[] {
-  const lines = ["| payload | custom-binary vs json | place | fastest other schema codec | custom-binary vs it | fastest of all |", "|---|---|---|---|---|---|"];
+  const lines = [
+    "| payload | custom-binary vs json | place | fastest other schema codec | custom-binary vs it | fastest of all |",
+    "|---|---|---|---|---|---|",
+  ];
   const ratio = (c: CaseResult): number | undefined => (c.ratios && pick(c.ratios)?.ratio) ?? undefined;
   for (const payload of PAYLOAD_NAMES) {
-    const cases = sample.results.cases.filter((c) => c.verified && c.mode === mode && c.payload === payload && !c.codec.startsWith("cal-"));
+    const cases = sample.results.cases.filter(
+      (c) => c.verified && c.mode === mode && c.payload === payload && !c.codec.startsWith("cal-"),
+    );
     // Codec mode pairs custom-binary with its rival round by round where the file holds rounds (a JSON's); the field figure has no per-round pick.
     const order = ranked(cases, ratio, (c) => (mode === "codec" ? c.total.median : Number.NaN));
     const standing = handWrittenStanding(order, ratio, mode === "codec" ? (r) => r.totalNs : undefined);
     if (!standing) continue;
     const { rival, vsRival } = standing;
     const cb = order[standing.place - 1]!;
-    const rivalCell = rival ? `${rival.codec} (${ratioText({ ratio: vsJsonOf(rival, ratio) }, { interval: false })})` : "-";
-    lines.push(`| ${payload} | ${ratioCell(cb, pick).text} | ${standing.place} of ${standing.of} | ${rivalCell} | ${ratioText(vsRival, { interval: false })} | ${order[0]!.codec} |`);
+    const rivalCell = rival
+      ? `${rival.codec} (${ratioText({ ratio: vsJsonOf(rival, ratio) }, { interval: false })})`
+      : "-";
+    lines.push(
+      `| ${payload} | ${ratioCell(cb, pick).text} | ${standing.place} of ${standing.of} | ${rivalCell} | ${ratioText(vsRival, { interval: false })} | ${order[0]!.codec} |`,
+    );
   }
   return lines;
 }
@@ -272,10 +306,25 @@ function standingTable(sample: Sample, mode: string, pick: (r: CaseRatios) => Ra
 function standings(sample: Sample): string[] {
   const where = `\`${sample.name}\` (${machineLine(sample.results)}${sample.results.cases.some((c) => c.client === "browser") ? `, in ${sample.results.environments?.browser?.runtimeVersion ?? "a browser"}` : ""})`;
   const out: string[] = [];
-  const has = (mode: string, pick: (r: CaseRatios) => Ratio | undefined): boolean => sample.results.cases.some((c) => c.verified && c.mode === mode && c.ratios !== undefined && pick(c.ratios) !== undefined);
-  if (has("codec", VS_JSON)) out.push("", `Every codec on every payload, codec mode, ${where}: where custom-binary stands.`, "", ...standingTable(sample, "codec", VS_JSON));
+  const has = (mode: string, pick: (r: CaseRatios) => Ratio | undefined): boolean =>
+    sample.results.cases.some(
+      (c) => c.verified && c.mode === mode && c.ratios !== undefined && pick(c.ratios) !== undefined,
+    );
+  if (has("codec", VS_JSON))
+    out.push(
+      "",
+      `Every codec on every payload, codec mode, ${where}: where custom-binary stands.`,
+      "",
+      ...standingTable(sample, "codec", VS_JSON),
+    );
   for (const mode of ["stream", "roundtrip"]) {
-    if (has(mode, FIELD)) out.push("", `Every codec on every payload, inside the server (${mode} mode's field figure: its own decode + encode), ${where}: where custom-binary stands.`, "", ...standingTable(sample, mode, FIELD));
+    if (has(mode, FIELD))
+      out.push(
+        "",
+        `Every codec on every payload, inside the server (${mode} mode's field figure: its own decode + encode), ${where}: where custom-binary stands.`,
+        "",
+        ...standingTable(sample, mode, FIELD),
+      );
   }
   return out;
 }
@@ -297,10 +346,14 @@ function fastest(cases: readonly CaseResult[], ratio: (c: CaseResult) => number 
 function patternsTable(sample: Sample): string[] {
   const lines = ["| payload (key) | encode + decode | read-one | validated |", "|---|---|---|---|"];
   for (const payload of PAYLOAD_NAMES) {
-    const of = sample.results.cases.filter((c) => c.verified && c.mode === "codec" && c.payload === payload && !c.codec.startsWith("cal-"));
+    const of = sample.results.cases.filter(
+      (c) => c.verified && c.mode === "codec" && c.payload === payload && !c.codec.startsWith("cal-"),
+    );
     if (!of.some((c) => c.readOne !== undefined)) continue;
     const cell = (ratio: (c: CaseResult) => number | undefined): string => fastest(of, ratio, 3);
-    lines.push(`| ${payload} (${ROUTING_KEYS[payload]}) | ${cell((c) => c.ratios?.vsJson?.ratio)} | ${cell((c) => c.ratios?.readOneVsJson?.ratio)} | ${cell((c) => c.ratios?.validatedVsJson?.ratio)} |`);
+    lines.push(
+      `| ${payload} (${ROUTING_KEYS[payload]}) | ${cell((c) => c.ratios?.vsJson?.ratio)} | ${cell((c) => c.ratios?.readOneVsJson?.ratio)} | ${cell((c) => c.ratios?.validatedVsJson?.ratio)} |`,
+    );
   }
   return lines;
 }
@@ -314,13 +367,19 @@ const ROUTE_SHOWN = 5;
  * recoding over forwarding; then the deliveries of every codec.
  */
 function routeTable(sample: Sample): string[] {
-  const lines = ["| payload (key) | codec | reads key by | CPU forwarding | vs json | CPU recoding | vs json | recoding / forwarding |", "|---|---|---|---|---|---|---|---|"];
-  const ratio = (c: CaseResult, pick: (r: CaseRatios) => Ratio | undefined): string => (c.codec === "json" ? "1.00" : ratioCell(c, pick).text);
+  const lines = [
+    "| payload (key) | codec | reads key by | CPU forwarding | vs json | CPU recoding | vs json | recoding / forwarding |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
+  const ratio = (c: CaseResult, pick: (r: CaseRatios) => Ratio | undefined): string =>
+    c.codec === "json" ? "1.00" : ratioCell(c, pick).text;
   let expected = 0;
   let delivered = 0;
   let misrouted = 0;
   for (const payload of PAYLOAD_NAMES) {
-    const of = sample.results.cases.filter((c) => c.verified && c.mode === "route" && c.payload === payload && c.route !== undefined).sort((a, b) => a.route!.forward.cpuNs.median - b.route!.forward.cpuNs.median);
+    const of = sample.results.cases
+      .filter((c) => c.verified && c.mode === "route" && c.payload === payload && c.route !== undefined)
+      .sort((a, b) => a.route!.forward.cpuNs.median - b.route!.forward.cpuNs.median);
     for (const c of of) {
       const r = c.route!;
       expected += r.expected;
@@ -334,7 +393,11 @@ function routeTable(sample: Sample): string[] {
   }
   if (expected === 0) return [];
   const first = sample.results.cases.find((c) => c.route !== undefined)!.route!;
-  return [...lines, "", `Deliveries, every codec: ${count(delivered)} of ${count(expected)} expected (${first.members} members, ${first.publishers} routers per way), ${count(misrouted)} misrouted.`];
+  return [
+    ...lines,
+    "",
+    `Deliveries, every codec: ${count(delivered)} of ${count(expected)} expected (${first.members} members, ${first.publishers} routers per way), ${count(misrouted)} misrouted.`,
+  ];
 }
 
 /** Codecs the cluster table shows, per payload. */
@@ -360,7 +423,9 @@ function clusterTable(c: ClusterSamples): string[] {
     for (const codec of CLUSTER_CODECS) {
       const x = find(c.cluster.results, "fanout", payload, codec);
       if (!x) continue;
-      lines.push(`| ${payload} | ${codec} | ${count(x.bytes)} | ${[...cells(c.alone, payload, codec, false), ...cells(c.redis, payload, codec, true), ...cells(c.cluster, payload, codec, true)].join(" | ")} |`);
+      lines.push(
+        `| ${payload} | ${codec} | ${count(x.bytes)} | ${[...cells(c.alone, payload, codec, false), ...cells(c.redis, payload, codec, true), ...cells(c.cluster, payload, codec, true)].join(" | ")} |`,
+      );
     }
   }
   return lines;
@@ -373,35 +438,81 @@ export function sampleFigures(set: SampleSet): string {
   const out: string[] = [FIGURES_BEGIN, ""];
   out.push(`${runs.length} back-to-back runs of \`bun run bench\` (${files(runs)}) on ${machineLine(first.results)}.`);
   out.push(`Each cell: the median of the per-round ratios ± its 95% interval, within that run; ${MARKS}.`);
-  out.push("", `Lab and field side by side, run 1: time per message relative to JSON's (lab: codec mode; field: the server's own decode + encode, raw's timers taken off).`, "", ...sideBySide(first));
+  out.push(
+    "",
+    `Lab and field side by side, run 1: time per message relative to JSON's (lab: codec mode; field: the server's own decode + encode, raw's timers taken off).`,
+    "",
+    ...sideBySide(first),
+  );
   for (const view of VIEWS) {
-    if (!first.results.cases.some((c) => c.verified && c.mode === view.mode && c.ratios && view.ratio(c.ratios) !== undefined)) continue;
+    if (
+      !first.results.cases.some(
+        (c) => c.verified && c.mode === view.mode && c.ratios && view.ratio(c.ratios) !== undefined,
+      )
+    )
+      continue;
     out.push("", ...viewTable(view, runs));
   }
-  out.push("", `The calibration, \`bun run bench --calibrate\` (\`${calibrated.name}\`): what each way of measuring inside the server found of cal-spin's known cost (1 holds), and of cal-json against json (1 holds), median of the rounds [95%].`, "", ...calibrationTable(calibrated));
+  out.push(
+    "",
+    `The calibration, \`bun run bench --calibrate\` (\`${calibrated.name}\`): what each way of measuring inside the server found of cal-spin's known cost (1 holds), and of cal-json against json (1 holds), median of the rounds [95%].`,
+    "",
+    ...calibrationTable(calibrated),
+  );
   const knees = kneeTable(sweeps);
-  out.push("", `Knees of ${sweeps.length} back-to-back \`bun run bench --modes latency --rate sweep\` (${files(sweeps)}), msgs/s, the rate missed above in brackets (+: kept every rate run). ${knees[0]}`, "", ...knees.slice(2));
-  out.push("", `The lab ratios on another machine: ${machineLine(other.results)}, \`${other.name}\`, measured before codec mode ran in interleaved rounds (3 whole runs per codec, geometric mean of the per-run ratios):`, "");
-  out.push(`| payload | codec | ${machine(first.results).cpu}, run 1 | ${machine(other.results).cpu} |`, "|---|---|---|---|");
+  out.push(
+    "",
+    `Knees of ${sweeps.length} back-to-back \`bun run bench --modes latency --rate sweep\` (${files(sweeps)}), msgs/s, the rate missed above in brackets (+: kept every rate run). ${knees[0]}`,
+    "",
+    ...knees.slice(2),
+  );
+  out.push(
+    "",
+    `The lab ratios on another machine: ${machineLine(other.results)}, \`${other.name}\`, measured before codec mode ran in interleaved rounds (3 whole runs per codec, geometric mean of the per-run ratios):`,
+    "",
+  );
+  out.push(
+    `| payload | codec | ${machine(first.results).cpu}, run 1 | ${machine(other.results).cpu} |`,
+    "|---|---|---|---|",
+  );
   for (const payload of PAYLOAD_NAMES) {
     for (const codec of codecsOf(first.results, "codec", ["json"])) {
       const mine = find(first.results, "codec", payload, codec);
       if (!mine) continue;
-      out.push(`| ${payload} | ${codec} | ${ratioCell(mine, VS_JSON).text} | ${ratioCell(find(other.results, "codec", payload, codec), VS_JSON).text} |`);
+      out.push(
+        `| ${payload} | ${codec} | ${ratioCell(mine, VS_JSON).text} | ${ratioCell(find(other.results, "codec", payload, codec), VS_JSON).text} |`,
+      );
     }
   }
   for (const sample of set.everyCodec) out.push(...standings(sample));
   const patterns = patternsTable(set.patterns);
   if (patterns.length > 2) {
-    out.push("", `What an app does with a message, \`${set.patterns.name}\` (${machineLine(set.patterns.results)}, codec mode, every codec): the three fastest at each access pattern, each time relative to json's same work (read-one: \`JSON.parse\` and the field; validated: \`JSON.parse\` and the schema validator).`, "", ...patterns);
+    out.push(
+      "",
+      `What an app does with a message, \`${set.patterns.name}\` (${machineLine(set.patterns.results)}, codec mode, every codec): the three fastest at each access pattern, each time relative to json's same work (read-one: \`JSON.parse\` and the field; validated: \`JSON.parse\` and the schema validator).`,
+      "",
+      ...patterns,
+    );
   }
   const route = routeTable(set.route);
   if (route.length > 0) {
-    out.push("", `The server as a router, \`${set.route.name}\` (${machineLine(set.route.results)}, route mode): the server's CPU per routed message, forwarding the bytes (the key read as the codec allows) and recoding (decode, encode again), each relative to json's same router, median of the slices ± its 95% interval; per payload the ${ROUTE_SHOWN} codecs that cost it least forwarding, and json (the file has every codec).`, "", ...route);
+    out.push(
+      "",
+      `The server as a router, \`${set.route.name}\` (${machineLine(set.route.results)}, route mode): the server's CPU per routed message, forwarding the bytes (the key read as the codec allows) and recoding (decode, encode again), each relative to json's same router, median of the slices ± its 95% interval; per payload the ${ROUTE_SHOWN} codecs that cost it least forwarding, and json (the file has every codec).`,
+      "",
+      ...route,
+    );
   }
   const { engines } = set;
-  const engineRuns = [engines.bun, engines.node, engines.chromium, engines.firefox].map((s) => `\`${s.name}\``).join(", ");
-  out.push("", `The same codecs in each engine (${engineRuns}; ${machineLine(engines.bun.results)}): codec mode's time per message relative to JSON's where it runs (Bun, each browser's page), and the client's own encode + decode per message in round trips relative to JSON's, per client, median of the rounds ± its 95% interval; ${MARKS}.`, "", ...enginesTable(engines));
+  const engineRuns = [engines.bun, engines.node, engines.chromium, engines.firefox]
+    .map((s) => `\`${s.name}\``)
+    .join(", ");
+  out.push(
+    "",
+    `The same codecs in each engine (${engineRuns}; ${machineLine(engines.bun.results)}): codec mode's time per message relative to JSON's where it runs (Bun, each browser's page), and the client's own encode + decode per message in round trips relative to JSON's, per client, median of the rounds ± its 95% interval; ${MARKS}.`,
+    "",
+    ...enginesTable(engines),
+  );
   const { cluster } = set;
   const clusterRuns = [cluster.alone, cluster.redis, cluster.cluster].map((s) => `\`${s.name}\``).join(", ");
   out.push(
@@ -412,48 +523,4 @@ export function sampleFigures(set: SampleSet): string {
   );
   out.push("", FIGURES_END);
   return out.join("\n");
-}
-
-/**
- * The committed `--quick` run as a first look: per payload, each codec's bytes and its time per
- * message relative to JSON's in process and inside the server (stream mode's field figure), each
- * the median of the rounds ± its 95% interval.
- */
-export function quickFigures(sample: Sample): string {
-  const r = sample.results;
-  const lines = [QUICK_BEGIN, "", `\`npm run bench -- --quick\` (\`${sample.name}\`, ${Math.round(r.elapsedMs / 1000)} s on ${machineLine(r)}): time per message relative to JSON's, the median of the rounds ± its 95% interval; below 1 is faster; ${MARKS}.`, ""];
-  lines.push("| payload | codec | bytes | in process | in the server (stream) |", "|---|---|---|---|---|");
-  for (const payload of ARTICLE_PAYLOADS) {
-    const of = ranked(
-      r.cases.filter((c) => c.mode === "codec" && c.payload === payload && c.verified),
-      (c) => c.ratios?.vsJson?.ratio,
-      (c) => c.total.median,
-    );
-    for (const c of of) {
-      const field = find(r, "stream", payload, c.codec);
-      const lab = c.codec === "json" ? "1.00" : ratioCell(c, VS_JSON).text;
-      const server = c.codec === "json" ? "1.00" : ratioCell(field, (x) => x.fieldVsJson).text;
-      lines.push(`| ${payload} | ${c.codec} | ${count(c.bytes)} | ${lab} | ${server} |`);
-    }
-  }
-  lines.push("", QUICK_END);
-  return lines.join("\n");
-}
-
-/** `text` with the block between `begin` and `end` replaced by `block`; throws when the markers are missing. */
-function withBlock(text: string, block: string, begin: string, end: string, where: string): string {
-  const from = text.indexOf(begin);
-  const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new ReportError("NO_FIGURES_BLOCK", `${where} has no figures block (${begin} ... ${end})`);
-  return text.slice(0, from) + block + text.slice(to + end.length);
-}
-
-/** docs/results.md with its figures block replaced. */
-export function withFigures(page: string, block: string): string {
-  return withBlock(page, block, FIGURES_BEGIN, FIGURES_END, "docs/results.md");
-}
-
-/** The README with its first look replaced. */
-export function withQuick(readme: string, block: string): string {
-  return withBlock(readme, block, QUICK_BEGIN, QUICK_END, "the README");
 }

@@ -45,5 +45,7 @@ export function runSummary(results: BenchResults, options: { wide?: boolean } = 
 
 /** The sections named, in that order, as lines; a blank line after the fidelity section (the others open with their own). */
 export function summaryLines(summary: RunSummary, sections: readonly SummarySection[] = SUMMARY_SECTIONS): string[] {
-  return sections.flatMap((name) => (name === "fidelity" && summary.fidelity.length > 0 ? [...summary.fidelity, ""] : summary[name]));
+  return sections.flatMap((name) =>
+    name === "fidelity" && summary.fidelity.length > 0 ? [...summary.fidelity, ""] : summary[name],
+  );
 }

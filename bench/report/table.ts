@@ -9,7 +9,18 @@ import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
 import type { Mode } from "../../client/harness/settings.ts";
 import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
 import { runSummary } from "./summary.ts";
-import { codecLabel, count, formatNs, mebibytes, pad, percent, PRECISION_MARK, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
+import {
+  codecLabel,
+  count,
+  formatNs,
+  mebibytes,
+  pad,
+  percent,
+  PRECISION_MARK,
+  ratioText,
+  TERMINAL_WIDTH,
+  wrapLine,
+} from "./format.ts";
 import { roundToRoundNoise } from "../../client/harness/pairing.ts";
 import { codecModeRatios, widestRatioInterval } from "../../client/harness/ratios.ts";
 import { KNEE_RULE, knees } from "../../client/harness/knee.ts";
@@ -50,17 +61,31 @@ const VS_JSON: Column = { title: "vs json", width: 12, cell: (c) => ratioCell(c,
 const VS_RAW: Column = { title: "vs raw", width: 12, cell: (c) => ratioCell(c, "raw") };
 /** Frames on the wire per message, as counted on the socket: what compression left of the bytes. */
 const WIRE: Column = { title: "wire", width: 6, cell: (c) => count(c.socket!.wireBytes), wide: true, deflate: true };
-const REPLY_WIRE: Column = { title: "reply wire", width: 10, cell: (c) => count(c.socket!.replyWireBytes ?? NaN), wide: true, deflate: true };
+const REPLY_WIRE: Column = {
+  title: "reply wire",
+  width: 10,
+  cell: (c) => count(c.socket!.replyWireBytes ?? NaN),
+  wide: true,
+  deflate: true,
+};
 const LOST: Column = { title: "lost", width: 5, cell: (c) => count(c.socket!.lost), wide: true };
 /** a + b, or NaN when either is unknown (a results file stores NaN as null). */
-const sum = (a: number | null, b: number | null): number => (typeof a === "number" && typeof b === "number" ? a + b : NaN);
+const sum = (a: number | null, b: number | null): number =>
+  typeof a === "number" && typeof b === "number" ? a + b : NaN;
 /** Encode + decode per message on each side of the socket ("-" for raw, which does neither). */
-const CLIENT_CODEC: Column = { title: "client", width: 10, cell: (c) => formatNs(sum(c.serialize.mean, c.deserialize.mean)) };
+const CLIENT_CODEC: Column = {
+  title: "client",
+  width: 10,
+  cell: (c) => formatNs(sum(c.serialize.mean, c.deserialize.mean)),
+};
 /** The server's side: the field figure (client/harness/field.ts) where the slices carried it, else its totals over the connection. */
 const SERVER_CODEC: Column = {
   title: "server",
   width: 10,
-  cell: (c) => (c.codec === "raw" ? "-" : formatNs(c.ratios?.field?.value ?? sum(c.socket!.serverDeserialize.mean, c.socket!.serverSerialize.mean))),
+  cell: (c) =>
+    c.codec === "raw"
+      ? "-"
+      : formatNs(c.ratios?.field?.value ?? sum(c.socket!.serverDeserialize.mean, c.socket!.serverSerialize.mean)),
 };
 const CLIENT_SER: Column = { title: "client ser", width: 10, cell: (c) => formatNs(c.serialize.mean), wide: true };
 const CLIENT_DE: Column = { title: "client de", width: 10, cell: (c) => formatNs(c.deserialize.mean), wide: true };
@@ -87,7 +112,13 @@ const ROUNDTRIP_COLUMNS: Column[] = [
   CLIENT_SER,
   CLIENT_DE,
   { title: "rtt", width: 9, cell: (c) => formatNs(c.total.median) },
-  { title: "95%", width: 19, cell: (c) => (Number.isFinite(c.total.medianLow) ? `${formatNs(c.total.medianLow)}-${formatNs(c.total.medianHigh)}` : "-"), wide: true },
+  {
+    title: "95%",
+    width: 19,
+    cell: (c) =>
+      Number.isFinite(c.total.medianLow) ? `${formatNs(c.total.medianLow)}-${formatNs(c.total.medianHigh)}` : "-",
+    wide: true,
+  },
   { title: "rtt mean", width: 9, cell: (c) => formatNs(c.total.mean), wide: true },
   { title: "p50", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p50 ?? NaN) },
   { title: "p99", width: 9, cell: (c) => formatNs(c.socket!.rtt?.p99 ?? NaN) },
@@ -103,14 +134,24 @@ const STREAM_COLUMNS: Column[] = [
   WIRE,
   REPLY_WIRE,
   { title: "msgs/s", width: 9, cell: (c) => count(c.msgsPerS) },
-  { title: "MB/s", width: 6, cell: (c) => (Number.isFinite(c.socket!.mbPerS) ? c.socket!.mbPerS.toFixed(1) : "-"), wide: true },
+  {
+    title: "MB/s",
+    width: 6,
+    cell: (c) => (Number.isFinite(c.socket!.mbPerS) ? c.socket!.mbPerS.toFixed(1) : "-"),
+    wide: true,
+  },
   VS_RAW,
   VS_JSON,
   CLIENT_CODEC,
   SERVER_CODEC,
   CLIENT_SER,
   CLIENT_DE,
-  { title: "cpu cl/srv", width: 10, cell: (c) => `${percent(c.socket!.clientCpuMs, c.socket!.elapsedMs)}/${percent(c.socket!.serverCpuMs, c.socket!.elapsedMs)}` },
+  {
+    title: "cpu cl/srv",
+    width: 10,
+    cell: (c) =>
+      `${percent(c.socket!.clientCpuMs, c.socket!.elapsedMs)}/${percent(c.socket!.serverCpuMs, c.socket!.elapsedMs)}`,
+  },
   LOST,
 ];
 
@@ -145,7 +186,11 @@ const FANOUT_COLUMNS: Column[] = [
   { title: "p50", width: 8, cell: (c) => formatNs(c.socket!.rtt?.p50 ?? NaN) },
   { title: "p99", width: 8, cell: (c) => formatNs(c.socket!.rtt?.p99 ?? NaN) },
   { title: "cpu/dlv", width: 8, cell: (c) => formatNs(c.socket!.cluster?.cpuNsPerDelivery.median ?? NaN) },
-  { title: "bp B/msg", width: 8, cell: (c) => (c.socket!.cluster?.backplane ? count(c.socket!.cluster.backplaneBytesPerMsg.median) : "-") },
+  {
+    title: "bp B/msg",
+    width: 8,
+    cell: (c) => (c.socket!.cluster?.backplane ? count(c.socket!.cluster.backplaneBytesPerMsg.median) : "-"),
+  },
   { ...VS_RAW, wide: true },
   CLIENT_SER,
   CLIENT_DE,
@@ -219,7 +264,8 @@ export interface TableOptions {
   wide?: boolean;
 }
 
-const widthOf = (columns: readonly Column[]): number => columns.reduce((w, c) => w + c.width, 0) + 2 * (columns.length - 1);
+const widthOf = (columns: readonly Column[]): number =>
+  columns.reduce((w, c) => w + c.width, 0) + 2 * (columns.length - 1);
 
 /**
  * The columns of a block: every one with `wide`, else the default ones,
@@ -231,7 +277,8 @@ function columnsFor(cases: readonly CaseResult[], all: readonly Column[], wide: 
   let columns = wide ? [...all] : all.filter((c) => c.wide !== true || (compressed && c.deflate === true));
   // Route mode's members each get their rooms' share, so their spread says nothing of the codec;
   // fanout's subscribers all get every message (their spread is in --wide and the CSV).
-  if (cases.some((c) => (c.socket?.clients ?? 1) > 1 && c.mode !== "route" && (c.mode !== "fanout" || wide))) columns.push(SPREAD);
+  if (cases.some((c) => (c.socket?.clients ?? 1) > 1 && c.mode !== "route" && (c.mode !== "fanout" || wide)))
+    columns.push(SPREAD);
   if (!wide) {
     for (const spare of ["client", "server", "cpu cl/srv", "p99"]) {
       if (widthOf(columns) <= TERMINAL_WIDTH) break;
@@ -241,16 +288,25 @@ function columnsFor(cases: readonly CaseResult[], all: readonly Column[], wide: 
   return columns;
 }
 
-function block(cases: readonly CaseResult[], baseColumns: readonly Column[], order: (a: CaseResult, b: CaseResult) => number, wide: boolean): string[] {
+function block(
+  cases: readonly CaseResult[],
+  baseColumns: readonly Column[],
+  order: (a: CaseResult, b: CaseResult) => number,
+  wide: boolean,
+): string[] {
   const lines: string[] = [];
   const columns = columnsFor(cases, baseColumns, wide);
   const header = columns.map((col, i) => pad(col.title, col.width, i > 0)).join("  ");
   lines.push(header);
   lines.push("-".repeat([...header].length));
-  const sorted = [...cases].sort((a, b) => (a.verified === b.verified ? (a.verified ? order(a, b) : 0) : a.verified ? -1 : 1));
+  const sorted = [...cases].sort((a, b) =>
+    a.verified === b.verified ? (a.verified ? order(a, b) : 0) : a.verified ? -1 : 1,
+  );
   for (const c of sorted) {
     if (!c.verified) {
-      lines.push(...wrapLine(`${pad(NAME.cell(c), NAME.width)}  FAILED: ${c.error}`, TERMINAL_WIDTH, " ".repeat(NAME.width + 2)));
+      lines.push(
+        ...wrapLine(`${pad(NAME.cell(c), NAME.width)}  FAILED: ${c.error}`, TERMINAL_WIDTH, " ".repeat(NAME.width + 2)),
+      );
       continue;
     }
     const flag = c.flags.includes("near-empty-loop") ? "  (near the empty-loop floor)" : "";
@@ -267,20 +323,26 @@ function noiseLines(cases: readonly CaseResult[]): string[] {
   const noise = roundToRoundNoise(cases);
   const widest = widestRatioInterval(cases);
   if (noise === undefined) return [];
-  const lines = [`Machine noise: JSON's time per message typically changed by ${(100 * noise).toFixed(1)}% from one round to the next.`];
+  const lines = [
+    `Machine noise: JSON's time per message typically changed by ${(100 * noise).toFixed(1)}% from one round to the next.`,
+  ];
   if (widest !== undefined && widest > TOO_WIDE) {
-    lines.push(`WARNING: too noisy to separate codecs less than ${Math.ceil(100 * widest)}% apart (the widest ratio interval); a longer --max-time or a quieter machine.`);
+    lines.push(
+      `WARNING: too noisy to separate codecs less than ${Math.ceil(100 * widest)}% apart (the widest ratio interval); a longer --max-time or a quieter machine.`,
+    );
   }
   return lines;
 }
 
 /** How many rounds and slices codec mode's figures rest on. */
 function codecModeLine(cases: readonly CaseResult[], iterations: number, forks: number): string {
-  const slices = orderPayloads(cases.map((c) => c.payload)).map((p) => {
-    const c = cases.find((x) => x.payload === p && x.verified);
-    // Results from before rounds: one slice per run.
-    return c ? `${p} ${c.rounds ?? c.raw.length} x ${c.serializeBatches.batch.toLocaleString("en-US")}` : "";
-  }).filter((x) => x !== "");
+  const slices = orderPayloads(cases.map((c) => c.payload))
+    .map((p) => {
+      const c = cases.find((x) => x.payload === p && x.verified);
+      // Results from before rounds: one slice per run.
+      return c ? `${p} ${c.rounds ?? c.raw.length} x ${c.serializeBatches.batch.toLocaleString("en-US")}` : "";
+    })
+    .filter((x) => x !== "");
   return (
     `   ${iterations.toLocaleString("en-US")} messages per run${forks > 1 ? `, the runs spread over ${forks} processes` : ""}, timed in rounds: one slice per codec,\n` +
     `   order shuffled per round\n` +
@@ -323,10 +385,16 @@ function kneeLines(cases: readonly CaseResult[]): string[] {
   const width = Math.max(...payloads.map((p) => p.length)) + 1;
   for (const payload of payloads) {
     const of = found.filter((k) => k.payload === payload).sort((a, b) => b.rate - a.rate);
-    const beside = (k: (typeof of)[number]): string => (k.besideRaw ? ` (beside raw ${count(k.besideRaw.rate)}${k.besideRaw.missed === undefined ? "+" : ""})` : "");
-    if (of.length > 0) lines.push(`${pad(payload, width)}${of.map((k) => `${k.codec} ${k.rate > 0 ? count(k.rate) : "none"}${k.missed === undefined ? "+" : ""}${k.forgiven ? "~" : ""}${beside(k)}`).join(", ")}`);
+    const beside = (k: (typeof of)[number]): string =>
+      k.besideRaw ? ` (beside raw ${count(k.besideRaw.rate)}${k.besideRaw.missed === undefined ? "+" : ""})` : "";
+    if (of.length > 0)
+      lines.push(
+        `${pad(payload, width)}${of.map((k) => `${k.codec} ${k.rate > 0 ? count(k.rate) : "none"}${k.missed === undefined ? "+" : ""}${k.forgiven ? "~" : ""}${beside(k)}`).join(", ")}`,
+      );
   }
-  lines.push(`   (+: kept every rate tried${found.some((k) => k.forgiven) ? "; ~: missed a lower rate once, then kept the next" : ""})`);
+  lines.push(
+    `   (+: kept every rate tried${found.some((k) => k.forgiven) ? "; ~: missed a lower rate once, then kept the next" : ""})`,
+  );
   return lines;
 }
 
@@ -343,7 +411,14 @@ function compressionLines(cases: readonly CaseResult[], wide: boolean): string[]
     const of = sized.filter((c) => c.payload === payload);
     if (of.length === 0) continue;
     lines.push("", `${payload}, compressed`);
-    lines.push(...block(of, COMPRESSION_COLUMNS, (a, b) => a.compression!.deflateContextBytes - b.compression!.deflateContextBytes, wide));
+    lines.push(
+      ...block(
+        of,
+        COMPRESSION_COLUMNS,
+        (a, b) => a.compression!.deflateContextBytes - b.compression!.deflateContextBytes,
+        wide,
+      ),
+    );
   }
   return lines;
 }
@@ -359,7 +434,9 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
   const wide = options.wide === true;
   const s = results.settings;
   const lines: string[] = [];
-  lines.push(`${s.fixed ? "The article's identical messages" : "Varied messages"}, ${runsText(s, [...new Set(results.cases.map((c) => c.mode))])} through them per case.`);
+  lines.push(
+    `${s.fixed ? "The article's identical messages" : "Varied messages"}, ${runsText(s, [...new Set(results.cases.map((c) => c.mode))])} through them per case.`,
+  );
   lines.push(`"vs json" / "vs raw": ratio to that codec, paired round by round (median of the per-round`);
   lines.push(`ratios; below 6 rounds, their geometric mean), ± its 95% interval; ≈: the interval holds 1.`);
   const summary = runSummary(results, { wide });
@@ -371,7 +448,13 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
       // The summary's route section, with the benchmark's settings under its title.
       const [blank = "", title = `== ${view.title}`, ...body] = summary.route;
       const first = ofMode[0]!;
-      lines.push(blank, title, routeModeLine(first, s) + `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}${s.pinning ? `; ${s.pinning}` : ""}`, ...body);
+      lines.push(
+        blank,
+        title,
+        routeModeLine(first, s) +
+          `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}${s.pinning ? `; ${s.pinning}` : ""}`,
+        ...body,
+      );
       continue;
     }
     for (const client of [...new Set(ofMode.map((c) => c.client))]) {
@@ -379,13 +462,17 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
       lines.push("");
       lines.push(`== ${view.title}`);
       lines.push(
-        (view.mode === "codec" ? codecModeLine(ofMode, s.iterations.codec, s.forks ?? 1) : socketModeLine(ofMode, s, view.mode)) +
+        (view.mode === "codec"
+          ? codecModeLine(ofMode, s.iterations.codec, s.forks ?? 1)
+          : socketModeLine(ofMode, s, view.mode)) +
           (view.mode === "fanout"
             ? ` published, ${first.socket?.clients ?? 1} subscriber(s)${wide ? ' ("clients" column: slowest..fastest subscriber)' : ""}`
             : (first.socket?.clients ?? 1) > 1
               ? ` per client, ${first.socket!.clients} concurrent clients (msgs/s: all clients together; "clients" column: slowest..fastest client)`
               : "") +
-          (client === "inprocess" ? "" : `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}${s.pinning ? `; ${s.pinning}` : ""}`) +
+          (client === "inprocess"
+            ? ""
+            : `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}${s.pinning ? `; ${s.pinning}` : ""}`) +
           (view.mode === "stream" || view.mode === "fanout" ? `; window ${first.socket?.window ?? "?"}` : "") +
           (view.mode === "latency"
             ? `; at most ${first.socket?.window ?? "?"} in flight` +
@@ -401,7 +488,9 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
       for (const payload of orderPayloads(ofMode.map((c) => c.payload))) {
         const ofPayload = ofMode.filter((c) => c.client === client && c.payload === payload);
         // Latency mode: a block per rate; the other modes have none.
-        for (const rate of [...new Set(ofPayload.map((c) => c.socket?.targetRate))].sort((a, b) => (a ?? 0) - (b ?? 0))) {
+        for (const rate of [...new Set(ofPayload.map((c) => c.socket?.targetRate))].sort(
+          (a, b) => (a ?? 0) - (b ?? 0),
+        )) {
           const cases = ofPayload.filter((c) => c.socket?.targetRate === rate);
           if (cases.length === 0) continue;
           lines.push("");
@@ -410,21 +499,31 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
         }
       }
       if (view.mode === "latency") lines.push(...kneeLines(ofMode.filter((c) => c.client === client)));
-      if (view.mode === "codec") lines.push(...compressionLines(ofMode.filter((c) => c.client === client), wide));
+      if (view.mode === "codec")
+        lines.push(
+          ...compressionLines(
+            ofMode.filter((c) => c.client === client),
+            wide,
+          ),
+        );
     }
     if (view.mode === "codec") lines.push(...summary.patterns);
   }
   lines.push(...summary.labField, ...summary.calibration);
   if (results.cases.some((c) => codecModeRatios(c).some((r) => r.wide))) {
     lines.push("");
-    lines.push(`${PRECISION_MARK}: its interval is still wider than the ±${s.precision ?? "?"}% asked (--precision); the time allowed ran out first (--max-time).`);
+    lines.push(
+      `${PRECISION_MARK}: its interval is still wider than the ±${s.precision ?? "?"}% asked (--precision); the time allowed ran out first (--max-time).`,
+    );
   }
   if (results.cases.some((c) => !c.standard)) {
     lines.push("");
     lines.push("* non-standard: msgpackr records are not MessagePack that other decoders can read.");
   }
   if (results.cases.some((c) => c.codec === "raw")) {
-    lines.push(`raw: the transport alone (${results.cases.some((c) => c.codec === "raw" && !isBuiltIn(c.payload)) ? "custom-binary's bytes, or your messages' JSON" : "custom-binary's bytes"}, echoed without decoding).`);
+    lines.push(
+      `raw: the transport alone (${results.cases.some((c) => c.codec === "raw" && !isBuiltIn(c.payload)) ? "custom-binary's bytes, or your messages' JSON" : "custom-binary's bytes"}, echoed without decoding).`,
+    );
   }
   if (results.cases.some((c) => c.mode !== "codec" && c.codec !== "raw")) {
     lines.push("client / server: encode + decode time per message on that side of the socket; server: timed inside");
@@ -433,7 +532,9 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
   const fanout = results.cases.filter((c) => c.mode === "fanout" && c.socket?.cluster);
   if (fanout.length > 0) {
     const { processes, backplane } = fanout[0]!.socket!.cluster!;
-    lines.push(`fanout: ${processes} server process${processes > 1 ? "es" : ""}${backplane ? ` joined by ${backplane}` : ""}; p50 / p99: each delivery's time from its send;`);
+    lines.push(
+      `fanout: ${processes} server process${processes > 1 ? "es" : ""}${backplane ? ` joined by ${backplane}` : ""}; p50 / p99: each delivery's time from its send;`,
+    );
     lines.push("   cpu/dlv: every server process's CPU per delivered message (medians of the runs);");
     lines.push("   bp B/msg: backplane wire bytes per published message (RESP framing, every process's share).");
   }
@@ -441,7 +542,12 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
   lines.push("");
   for (const env of [results.environment, ...Object.values(results.environments ?? {})]) {
     if (!env) continue;
-    const isolation = env.crossOriginIsolated === undefined ? "" : env.crossOriginIsolated ? ", cross-origin isolated" : ", NOT cross-origin isolated";
+    const isolation =
+      env.crossOriginIsolated === undefined
+        ? ""
+        : env.crossOriginIsolated
+          ? ", cross-origin isolated"
+          : ", NOT cross-origin isolated";
     // A strict Content-Security-Policy (--csp strict): loops shared by every codec, and codecs that need eval fail.
     const policy = env.evalAllowed === false ? "; eval refused (strict CSP)" : "";
     lines.push(

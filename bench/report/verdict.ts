@@ -42,7 +42,14 @@ function compact(n: number): string {
 
 function candidates(cases: readonly CaseResult[], mode: string, payload: PayloadName): CaseResult[] {
   // raw is no codec, and the calibration codecs are JSON measuring the measurement: neither is a choice.
-  const of = cases.filter((c) => c.mode === mode && c.payload === payload && c.verified && c.codec !== "raw" && !CALIBRATION_CODEC_NAMES.includes(c.codec));
+  const of = cases.filter(
+    (c) =>
+      c.mode === mode &&
+      c.payload === payload &&
+      c.verified &&
+      c.codec !== "raw" &&
+      !CALIBRATION_CODEC_NAMES.includes(c.codec),
+  );
   // One client per mode: the first that ran it (a results file holds one, a comparison may hold several).
   const client = of[0]?.client;
   const mine = of.filter((c) => c.client === client);
@@ -86,7 +93,13 @@ function roundFigure(mode: SpeedMode): RoundFigure {
   return mode === "route" ? (r) => r.route?.forward.cpuNs : (r) => r.totalNs;
 }
 
-function payloadLine(cases: readonly CaseResult[], payload: PayloadName, mode: SpeedMode, width: number, many: boolean): string | undefined {
+function payloadLine(
+  cases: readonly CaseResult[],
+  payload: PayloadName,
+  mode: SpeedMode,
+  width: number,
+  many: boolean,
+): string | undefined {
   const ranked = rank(candidates(cases, mode, payload));
   if (ranked.length === 0) return undefined;
   const best = ranked[0]!;
@@ -94,7 +107,10 @@ function payloadLine(cases: readonly CaseResult[], payload: PayloadName, mode: S
   const json = ranked.find((c) => c.codec === "json");
   const vs = json && best !== json ? speedVsJson(best) : undefined;
   const others = ties.length - 1;
-  const details = [vs ? `${ratioText(vs, { interval: false })}x json's ${mode === "route" ? "CPU" : "time"}` : "", others > 0 ? `tied with ${others === 1 ? names(ties.slice(1)) : `${others} others`}` : ""].filter((d) => d !== "");
+  const details = [
+    vs ? `${ratioText(vs, { interval: false })}x json's ${mode === "route" ? "CPU" : "time"}` : "",
+    others > 0 ? `tied with ${others === 1 ? names(ties.slice(1)) : `${others} others`}` : "",
+  ].filter((d) => d !== "");
   const speed = `fastest ${names([best])}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
   const bySize = [...ranked].sort((a, b) => a.bytes - b.bytes);
   const smallest = bySize.filter((c) => Math.round(c.bytes) === Math.round(bySize[0]!.bytes));
@@ -119,7 +135,16 @@ function handWrittenLine(cases: readonly CaseResult[], payloads: readonly Payloa
       bytes.push((cb.bytes / json.bytes).toFixed(2));
     }
     if (times.length === 0) continue;
-    const what = mode === "codec" ? "time" : mode === "roundtrip" ? "round-trip time" : mode === "latency" ? "latency" : mode === "route" ? "server CPU routing" : "time per message";
+    const what =
+      mode === "codec"
+        ? "time"
+        : mode === "roundtrip"
+          ? "round-trip time"
+          : mode === "latency"
+            ? "latency"
+            : mode === "route"
+              ? "server CPU routing"
+              : "time per message";
     // Beyond three payloads the figures close up, so the line stays one line (in the payload lines' order).
     const sep = payloads.length > 3 ? "/" : " / ";
     return `custom-binary vs json: ${times.join(sep)}x ${what}, ${bytes.join(sep)}x bytes`;
@@ -133,11 +158,19 @@ function handWrittenLine(cases: readonly CaseResult[], payloads: readonly Payloa
  * in the verdict's mode) and its time against the fastest other schema
  * codec (paired, round by round: below 1 it is faster).
  */
-function standingLine(cases: readonly CaseResult[], payloads: readonly PayloadName[], mode: SpeedMode): string | undefined {
+function standingLine(
+  cases: readonly CaseResult[],
+  payloads: readonly PayloadName[],
+  mode: SpeedMode,
+): string | undefined {
   const places: { place: number; of: number }[] = [];
   const against: string[] = [];
   for (const payload of payloads) {
-    const standing = handWrittenStanding(rank(candidates(cases, mode, payload)), (c) => speedVsJson(c)?.ratio, roundFigure(mode));
+    const standing = handWrittenStanding(
+      rank(candidates(cases, mode, payload)),
+      (c) => speedVsJson(c)?.ratio,
+      roundFigure(mode),
+    );
     if (!standing) continue;
     places.push(standing);
     const { rival, vsRival } = standing;
@@ -152,9 +185,13 @@ function standingLine(cases: readonly CaseResult[], payloads: readonly PayloadNa
   const one = rivals.length === 1;
   const shown = many || one ? against.map((a) => a.replace(/x .*$/, "")) : against;
   const who = one ? ` (${rivals[0]})` : "";
-  const vs = against.every((a) => a === "-") ? "" : `; vs the fastest other schema codec${who} ${shown.join(sep)}${many || one ? "x" : ""}`;
+  const vs = against.every((a) => a === "-")
+    ? ""
+    : `; vs the fastest other schema codec${who} ${shown.join(sep)}${many || one ? "x" : ""}`;
   const sameCount = places.every((p) => p.of === places[0]!.of);
-  const ranks = sameCount ? `${places.map((p) => p.place).join(sep)} of ${places[0]!.of}` : places.map((p) => `${p.place} of ${p.of}`).join(sep);
+  const ranks = sameCount
+    ? `${places.map((p) => p.place).join(sep)} of ${places[0]!.of}`
+    : places.map((p) => `${p.place} of ${p.of}`).join(sep);
   return `custom-binary ranks ${ranks}${vs}`;
 }
 
@@ -166,8 +203,16 @@ interface Pattern {
 }
 
 const PATTERNS: readonly Pattern[] = [
-  { label: "Read-one (the routing key from a frame)", time: (c) => c.readOne?.median, ratio: (c) => c.ratios?.readOneVsJson?.ratio },
-  { label: "Validated (decode, then the checks a server needs)", time: (c) => c.validated?.median, ratio: (c) => c.ratios?.validatedVsJson?.ratio },
+  {
+    label: "Read-one (the routing key from a frame)",
+    time: (c) => c.readOne?.median,
+    ratio: (c) => c.ratios?.readOneVsJson?.ratio,
+  },
+  {
+    label: "Validated (decode, then the checks a server needs)",
+    time: (c) => c.validated?.median,
+    ratio: (c) => c.ratios?.validatedVsJson?.ratio,
+  },
 ];
 
 /**
@@ -175,7 +220,11 @@ const PATTERNS: readonly Pattern[] = [
  * whether it is encode + decode's winner too: where it is not, what an app does with a message
  * changes the answer.
  */
-function patternLine(cases: readonly CaseResult[], payloads: readonly PayloadName[], pattern: Pattern): string | undefined {
+function patternLine(
+  cases: readonly CaseResult[],
+  payloads: readonly PayloadName[],
+  pattern: Pattern,
+): string | undefined {
   const winners: string[] = [];
   const ratios: string[] = [];
   const changed: string[] = [];
@@ -200,7 +249,10 @@ function patternLine(cases: readonly CaseResult[], payloads: readonly PayloadNam
  * winners differ between the two, how the server routes changes the answer.
  */
 function routeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string | undefined {
-  const ways = { forward: { who: [] as string[], ratio: [] as string[] }, recode: { who: [] as string[], ratio: [] as string[] } };
+  const ways = {
+    forward: { who: [] as string[], ratio: [] as string[] },
+    recode: { who: [] as string[], ratio: [] as string[] },
+  };
   const over: number[] = [];
   const changed: string[] = [];
   for (const payload of payloads) {
@@ -222,8 +274,13 @@ function routeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[
   if (ways.forward.who.length === 0) return undefined;
   const sep = ways.forward.who.length > 3 ? "/" : " / ";
   const shown = (w: { who: string[]; ratio: string[] }): string =>
-    new Set(w.who).size === 1 ? `${w.who[0]} ${w.ratio.join(sep)}x` : w.who.map((who, i) => `${who} ${w.ratio[i]}`).join(sep) + "x";
-  const spread = over.length > 0 ? `; recoding costs ${Math.min(...over).toFixed(2)}-${Math.max(...over).toFixed(2)}x forwarding` : "";
+    new Set(w.who).size === 1
+      ? `${w.who[0]} ${w.ratio.join(sep)}x`
+      : w.who.map((who, i) => `${who} ${w.ratio[i]}`).join(sep) + "x";
+  const spread =
+    over.length > 0
+      ? `; recoding costs ${Math.min(...over).toFixed(2)}-${Math.max(...over).toFixed(2)}x forwarding`
+      : "";
   const change = changed.length > 0 ? ` (another winner on ${changed.join(", ")})` : "";
   return `Routing, least server CPU per message vs json's: forwarding bytes ${shown(ways.forward)}; recoding ${shown(ways.recode)}${change}${spread}`;
 }
@@ -243,11 +300,22 @@ function fieldLines(cases: readonly CaseResult[], payloads: readonly PayloadName
     for (const payload of payloads) {
       const of = candidates(cases, mode, payload).filter((c) => c.socket?.field !== undefined);
       if (!of.some((c) => c.codec === "json")) continue;
-      const first = ranked(of, (c) => c.ratios?.fieldVsJson?.ratio, () => Number.NaN)[0]!;
+      const first = ranked(
+        of,
+        (c) => c.ratios?.fieldVsJson?.ratio,
+        () => Number.NaN,
+      )[0]!;
       best.push(codecLabel(first));
       const cb = of.find((c) => c.codec === "custom-binary");
       const field = cb?.ratios?.fieldVsJson;
-      const labCase = cases.find((c) => c.mode === "codec" && c.client === "inprocess" && c.codec === "custom-binary" && c.payload === payload && c.verified);
+      const labCase = cases.find(
+        (c) =>
+          c.mode === "codec" &&
+          c.client === "inprocess" &&
+          c.codec === "custom-binary" &&
+          c.payload === payload &&
+          c.verified,
+      );
       const echo = labCase?.ratios?.echoVsJson;
       hand.push(ratioText(field, { interval: false }));
       lab.push(ratioText(echo, { interval: false }));
@@ -257,7 +325,10 @@ function fieldLines(cases: readonly CaseResult[], payloads: readonly PayloadName
     const client = cases.find((c) => c.mode === mode && c.socket?.field !== undefined)!.client;
     const head = `In the server (field, ${mode}, ${client} client): least cost ${best.join(" / ")}; custom-binary ${hand.join(" / ")}x json's`;
     if (lab.every((l) => l === "-")) return [head];
-    const verdict = disagreeing.length > 0 ? `lab and field disagree on ${disagreeing.join(", ")}: the field is what a server pays` : "the lab agrees within the intervals";
+    const verdict =
+      disagreeing.length > 0
+        ? `lab and field disagree on ${disagreeing.join(", ")}: the field is what a server pays`
+        : "the lab agrees within the intervals";
     return [head, `  in the lab (echo) ${lab.join(" / ")}x: ${verdict}`];
   }
   return [];
@@ -273,12 +344,18 @@ function socketLines(cases: readonly CaseResult[], payloads: readonly PayloadNam
       if (!raw || of.length === 0) continue;
       const ratios = of.map((c) => c.ratios?.vsRaw?.ratio).filter((r): r is number => r !== undefined);
       if (ratios.length === 0) continue;
-      shares.push({ payload, low: Math.min(...ratios), high: Math.max(...ratios), raw: mode === "roundtrip" ? raw.total.median : raw.msgsPerS });
+      shares.push({
+        payload,
+        low: Math.min(...ratios),
+        high: Math.max(...ratios),
+        raw: mode === "roundtrip" ? raw.total.median : raw.msgsPerS,
+      });
     }
     if (shares.length === 0) continue;
     const client = cases.find((c) => c.mode === mode && c.codec === "raw")!.client;
     const pct = (x: number): string => `${Math.round(100 * x)}`;
-    const spread = shares.map((s) => (s.low === s.high ? pct(s.low) : `${pct(s.low)}-${pct(s.high)}`)).join(" / ") + "%";
+    const spread =
+      shares.map((s) => (s.low === s.high ? pct(s.low) : `${pct(s.low)}-${pct(s.high)}`)).join(" / ") + "%";
     const worst = Math.min(...shares.map((s) => s.low));
     const widest = Math.max(...shares.map((s) => s.high / s.low));
     const head =
@@ -308,7 +385,10 @@ function kneeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]
     // "20k custom-binary +4": the rate, the first codec at it and how many more.
     const at = (rate: number): string => {
       const with_ = of.filter((k) => k.rate === rate);
-      const shown = with_.length === of.length && of.length > 1 ? "all" : `${with_[0]!.codec}${with_.length > 1 ? ` +${with_.length - 1}` : ""}`;
+      const shown =
+        with_.length === of.length && of.length > 1
+          ? "all"
+          : `${with_[0]!.codec}${with_.length > 1 ? ` +${with_.length - 1}` : ""}`;
       // "+": kept every rate tried (the sweep's top, or a run stopped early), so the knee may be higher.
       const plus = with_.every((k) => k.missed === undefined) ? "+" : "";
       return `${rate <= 0 ? "none" : rate % 1000 === 0 ? `${rate / 1000}k` : compact(rate)}${plus} ${shown}`;
@@ -324,7 +404,13 @@ function kneeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]
 /** Whether custom-binary's size lead over json survives permessage-deflate with its context kept (codec mode's compressed sizes). */
 function compressionLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string | undefined {
   const sizes = (codec: string): string[] =>
-    payloads.map((p) => cases.find((c) => c.mode === "codec" && c.codec === codec && c.payload === p && c.compression)?.compression?.deflateContextBytes ?? NaN).map((b) => (Number.isFinite(b) ? count(b) : "-"));
+    payloads
+      .map(
+        (p) =>
+          cases.find((c) => c.mode === "codec" && c.codec === codec && c.payload === p && c.compression)?.compression
+            ?.deflateContextBytes ?? NaN,
+      )
+      .map((b) => (Number.isFinite(b) ? count(b) : "-"));
   const cb = sizes("custom-binary");
   const json = sizes("json");
   if (cb.every((b) => b === "-") || json.every((b) => b === "-")) return undefined;
@@ -336,8 +422,14 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   const payloads = orderPayloads(cases.filter((c) => c.verified && c.codec !== "raw").map((c) => c.payload));
   const mode = SPEED_MODES.find((m) => cases.some((c) => c.mode === m && c.verified && c.codec !== "raw"));
   if (mode === undefined || payloads.length === 0) return [];
-  const wrap = (ls: readonly (string | undefined)[]): string[] => ls.filter((l) => l !== undefined).flatMap((l) => wrapLine(l, TERMINAL_WIDTH, "    "));
-  const head = wrap([`Verdict from this run (fastest by ${SPEED_BASIS[mode]}; another machine may differ):`, ...payloads.map((p) => payloadLine(cases, p, mode, Math.max(6, ...payloads.map((q) => q.length)) + 1, payloads.length > 3))]);
+  const wrap = (ls: readonly (string | undefined)[]): string[] =>
+    ls.filter((l) => l !== undefined).flatMap((l) => wrapLine(l, TERMINAL_WIDTH, "    "));
+  const head = wrap([
+    `Verdict from this run (fastest by ${SPEED_BASIS[mode]}; another machine may differ):`,
+    ...payloads.map((p) =>
+      payloadLine(cases, p, mode, Math.max(6, ...payloads.map((q) => q.length)) + 1, payloads.length > 3),
+    ),
+  ]);
   const hand = handWrittenLine(cases, payloads);
   const parts = {
     hand: wrap([hand && (payloads.length > 3 ? hand : hand + ` (${payloads.join("/")})`)]),
@@ -364,5 +456,8 @@ export function verdictLines(cases: readonly CaseResult[]): string[] {
   const socket = fits(parts.socket);
   const patterns = fits(parts.patterns);
   const compressed = fits(parts.compressed);
-  return [...head, ...handLines, ...standing, ...patterns, ...route, ...compressed, ...knee, ...field, ...socket].slice(0, VERDICT_MAX_LINES);
+  return [...head, ...handLines, ...standing, ...patterns, ...route, ...compressed, ...knee, ...field, ...socket].slice(
+    0,
+    VERDICT_MAX_LINES,
+  );
 }

@@ -25,7 +25,8 @@ import { spin } from "../../protocols/calibration.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { pad } from "../report/format.ts";
 
-const USAGE = "usage: bun run between-messages [PAYLOAD (default large)] [MESSAGES (default 600)] [CODECS, comma-separated]";
+const USAGE =
+  "usage: bun run between-messages [PAYLOAD (default large)] [MESSAGES (default 600)] [CODECS, comma-separated]";
 const BLOCK = 50;
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -60,7 +61,9 @@ function main(argv: string[]): number {
   }
   const count = Number(countArg);
   if (!Number.isInteger(count) || count < BLOCK || count > 100_000) {
-    process.stderr.write(`between-messages: MESSAGES must be an integer from ${BLOCK} to 100000, got '${countArg}'; ${USAGE}\n`);
+    process.stderr.write(
+      `between-messages: MESSAGES must be an integer from ${BLOCK} to 100000, got '${countArg}'; ${USAGE}\n`,
+    );
     return 2;
   }
   const names = codecsArg.split(",");
@@ -91,8 +94,14 @@ function main(argv: string[]): number {
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
   const rows: string[][] = [];
   for (const regime of REGIMES) {
-    const times = new Map<string, number[]>([["arithmetic", []], ...codecs.map((c) => [c.name, []] as [string, number[]])]);
-    const turns = [{ name: "arithmetic", echo: (_i: number) => spin(1000) }, ...codecs.map((c) => ({ name: c.name, echo: (i: number) => c.pc.encode(c.pc.decode(c.frames[i]!)).length }))];
+    const times = new Map<string, number[]>([
+      ["arithmetic", []],
+      ...codecs.map((c) => [c.name, []] as [string, number[]]),
+    ]);
+    const turns = [
+      { name: "arithmetic", echo: (_i: number) => spin(1000) },
+      ...codecs.map((c) => ({ name: c.name, echo: (i: number) => c.pc.encode(c.pc.decode(c.frames[i]!)).length })),
+    ];
     for (let start = 0, k = 0; start < count; start += BLOCK, k++) {
       for (let t = 0; t < turns.length; t++) {
         const turn = turns[(t + k) % turns.length]!;
@@ -107,11 +116,24 @@ function main(argv: string[]): number {
     }
     const ns = new Map([...times].map(([name, xs]) => [name, median(xs)]));
     const json = ns.get("json")!;
-    rows.push([regime.name, ...[...ns.values()].map((v) => v.toFixed(0)), ...codecs.filter((c) => c.name !== "json").map((c) => (ns.get(c.name)! / json).toFixed(2))]);
+    rows.push([
+      regime.name,
+      ...[...ns.values()].map((v) => v.toFixed(0)),
+      ...codecs.filter((c) => c.name !== "json").map((c) => (ns.get(c.name)! / json).toFixed(2)),
+    ]);
   }
-  const header = ["between messages", "arithmetic", ...codecs.map((c) => c.name), ...codecs.filter((c) => c.name !== "json").map((c) => `${c.name}/json`)];
+  const header = [
+    "between messages",
+    "arithmetic",
+    ...codecs.map((c) => c.name),
+    ...codecs.filter((c) => c.name !== "json").map((c) => `${c.name}/json`),
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)) + 2);
-  const line = (cells: string[]): string => cells.map((c, i) => pad(c, widths[i]!, i > 0)).join("").trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => pad(c, widths[i]!, i > 0))
+      .join("")
+      .trimEnd();
   process.stdout.write(
     [
       `${payload} message, ${count} messages per codec and regime; median ns per message of the echo (decode, then encode what it gave), and of 1,000 steps of arithmetic; ratio to json`,

@@ -23,7 +23,13 @@ import { flatbuffersGenerator } from "./codegen/flatc.ts";
 import { capnpGenerator } from "./codegen/capnp-compile.ts";
 import { bebopGenerator } from "./codegen/bebopc.ts";
 
-export const GENERATORS: readonly Generator[] = [pbfGenerator, protobufEsGenerator, flatbuffersGenerator, capnpGenerator, bebopGenerator];
+export const GENERATORS: readonly Generator[] = [
+  pbfGenerator,
+  protobufEsGenerator,
+  flatbuffersGenerator,
+  capnpGenerator,
+  bebopGenerator,
+];
 const GENERATED = path.join(ROOT, "protocols/generated");
 
 /** What differs between the committed folder and a fresh one: one line per file. */
@@ -34,7 +40,8 @@ export function differences(committed: string, fresh: string): string[] {
   for (const f of b) if (!a.includes(f)) out.push(`missing: ${f}`);
   for (const f of a) if (!b.includes(f)) out.push(`not generated from the schemas: ${f}`);
   for (const f of a.filter((x) => b.includes(x))) {
-    if (readFileSync(path.join(committed, f), "utf8") !== readFileSync(path.join(fresh, f), "utf8")) out.push(`differs: ${f}`);
+    if (readFileSync(path.join(committed, f), "utf8") !== readFileSync(path.join(fresh, f), "utf8"))
+      out.push(`differs: ${f}`);
   }
   return out;
 }
@@ -53,7 +60,9 @@ function main(argv: string[]): number {
   for (const g of GENERATORS.filter((x) => names.length === 0 || names.includes(x.folder))) {
     const program = g.locate();
     if (program === undefined) {
-      process.stderr.write(`codegen: ${g.folder}: ${g.tool} is not installed (${g.install}); ${check ? "not checked" : "not generated"}\n`);
+      process.stderr.write(
+        `codegen: ${g.folder}: ${g.tool} is not installed (${g.install}); ${check ? "not checked" : "not generated"}\n`,
+      );
       if (ci || !check) failed = true;
       continue;
     }
@@ -67,7 +76,9 @@ function main(argv: string[]): number {
         const diff = differences(target, out);
         if (diff.length > 0) {
           failed = true;
-          process.stderr.write(`codegen: protocols/generated/${g.folder} disagrees with its schemas (run npm run codegen):\n${diff.map((d) => `  ${d}\n`).join("")}`);
+          process.stderr.write(
+            `codegen: protocols/generated/${g.folder} disagrees with its schemas (run npm run codegen):\n${diff.map((d) => `  ${d}\n`).join("")}`,
+          );
         } else process.stdout.write(`codegen: ${g.folder}: current\n`);
       } else {
         rmSync(target, { recursive: true, force: true });

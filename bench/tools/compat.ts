@@ -38,7 +38,12 @@ export const PLACES: readonly Place[] = [
   { dir: "bun-no-addons", label: "Bun, no add-ons", args: [], env: NO_ADDONS },
   // Codec mode runs in Bun whatever the client: Node's figure is its client's encode + decode in round trips.
   { dir: "node", label: "Node (client)", args: ["--client", "node", "--modes", "roundtrip"] },
-  { dir: "node-no-addons", label: "Node (client), no add-ons", args: ["--client", "node", "--modes", "roundtrip"], env: NO_ADDONS },
+  {
+    dir: "node-no-addons",
+    label: "Node (client), no add-ons",
+    args: ["--client", "node", "--modes", "roundtrip"],
+    env: NO_ADDONS,
+  },
   { dir: "chromium", label: "Chromium", args: ["--client", "chromium"] },
   { dir: "chromium-csp", label: "Chromium, strict CSP", args: ["--client", "chromium", "--csp", "strict"] },
   { dir: "firefox", label: "Firefox", args: ["--client", "firefox"] },
@@ -48,14 +53,29 @@ export const PLACES: readonly Place[] = [
 function main(argv: string[]): number {
   let values;
   try {
-    values = parseArgs({ args: argv, options: { iterations: { type: "string" }, runs: { type: "string" }, payloads: { type: "string" }, out: { type: "string" } }, strict: true, allowPositionals: false }).values;
+    values = parseArgs({
+      args: argv,
+      options: {
+        iterations: { type: "string" },
+        runs: { type: "string" },
+        payloads: { type: "string" },
+        out: { type: "string" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
   } catch (e) {
-    process.stderr.write(`compat: ${(e as Error).message.split("\n")[0]}; valid options: --iterations, --runs, --payloads, --out\n`);
+    process.stderr.write(
+      `compat: ${(e as Error).message.split("\n")[0]}; valid options: --iterations, --runs, --payloads, --out\n`,
+    );
     return 2;
   }
   const iterations = values.iterations ?? "20000";
   const runs = values.runs ?? "3";
-  for (const [flag, v, max] of [["--iterations", iterations, 10_000_000], ["--runs", runs, 1000]] as const) {
+  for (const [flag, v, max] of [
+    ["--iterations", iterations, 10_000_000],
+    ["--runs", runs, 1000],
+  ] as const) {
     if (!/^[1-9]\d*$/.test(v) || Number(v) > max) {
       process.stderr.write(`compat: ${flag} must be a whole number from 1 to ${max}, got '${v}'\n`);
       return 2;
@@ -64,7 +84,9 @@ function main(argv: string[]): number {
   const payloads = values.payloads ?? "all";
   const unknown = payloads.split(",").find((p) => p !== "all" && !(PAYLOAD_NAMES as readonly string[]).includes(p));
   if (unknown !== undefined) {
-    process.stderr.write(`compat: --payloads: unknown value '${unknown}'; valid values: ${PAYLOAD_NAMES.join(", ")} or all\n`);
+    process.stderr.write(
+      `compat: --payloads: unknown value '${unknown}'; valid values: ${PAYLOAD_NAMES.join(", ")} or all\n`,
+    );
     return 2;
   }
   const out = path.resolve(values.out ?? path.join(ROOT, "results/compat"));
@@ -80,16 +102,43 @@ function main(argv: string[]): number {
     const modes = place.args.includes("--modes") ? [] : ["--modes", "codec"];
     // A round trip costs about a hundred encodes: a tenth of the messages.
     const n = modes.length > 0 ? Number(iterations) : Math.max(100, Math.ceil(Number(iterations) / 10));
-    const args = ["bench/cli/bench.ts", ...modes, "--codecs", "all", "--payloads", payloads, "--iterations", String(n), "--warmup", String(Math.ceil(n / 5)), "--runs", runs, "--forks", "1", "--out", dir, ...place.args];
-    const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...place.env }, timeout: 1_800_000 });
+    const args = [
+      "bench/cli/bench.ts",
+      ...modes,
+      "--codecs",
+      "all",
+      "--payloads",
+      payloads,
+      "--iterations",
+      String(n),
+      "--warmup",
+      String(Math.ceil(n / 5)),
+      "--runs",
+      runs,
+      "--forks",
+      "1",
+      "--out",
+      dir,
+      ...place.args,
+    ];
+    const r = spawnSync(process.execPath, args, {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { ...process.env, ...place.env },
+      timeout: 1_800_000,
+    });
     // Exit 1 is a run with failed cases (a codec that cannot run there): its results still count.
     if ((r.status !== 0 && r.status !== 1) || !existsSync(file)) {
-      process.stderr.write(`compat: ${place.label}: the bench exited ${r.status ?? r.signal}:\n${r.stderr.trim().split("\n").slice(-5).join("\n")}\n`);
+      process.stderr.write(
+        `compat: ${place.label}: the bench exited ${r.status ?? r.signal}:\n${r.stderr.trim().split("\n").slice(-5).join("\n")}\n`,
+      );
       return 1;
     }
     const results = resultsFromFile(readFileSync(file, "utf8"));
     if (!results.cases.some((c) => c.verified)) {
-      process.stderr.write(`compat: ${place.label}: no codec ran there:\n${r.stderr.trim().split("\n").slice(-5).join("\n")}\n`);
+      process.stderr.write(
+        `compat: ${place.label}: no codec ran there:\n${r.stderr.trim().split("\n").slice(-5).join("\n")}\n`,
+      );
       return 1;
     }
     columns.push({ label: place.label, results });

@@ -26,7 +26,8 @@ import { resultsFromFile } from "../report/results-file.ts";
 import { ROOT } from "../cli/paths.ts";
 import { CliError } from "../cli/cli-errors.ts";
 
-const USAGE = "usage: bun run crosscheck [--from results.csv|results.json] [--iterations N] [--repetitions N] [--processes N]";
+const USAGE =
+  "usage: bun run crosscheck [--from results.csv|results.json] [--iterations N] [--repetitions N] [--processes N]";
 /** Ratios further apart than this are called out. */
 const AGREE_WITHIN = 0.1;
 
@@ -40,7 +41,10 @@ function benchResults(from: string | undefined): BenchResults {
   const out = mkdtempSync(path.join(tmpdir(), "crosscheck-"));
   try {
     process.stderr.write("crosscheck: running bun run bench (codec, roundtrip and stream modes)...\n");
-    const r = spawnSync(process.execPath, [path.join(ROOT, "bench/cli/bench.ts"), "--out", out], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+    const r = spawnSync(process.execPath, [path.join(ROOT, "bench/cli/bench.ts"), "--out", out], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     if (r.status !== 0) throw new CliError("TOOL", `bun run bench failed (exit ${r.status})`);
     return resultsOf(path.join(out, "latest.csv"));
   } finally {
@@ -50,7 +54,18 @@ function benchResults(from: string | undefined): BenchResults {
 
 /** ns per message (encode + decode) of one codec and payload, in a process of its own. */
 function plainLoop(codec: string, payload: string, iterations: number, repetitions: number, seed: number): number {
-  const r = spawnSync(process.execPath, [path.join(ROOT, "bench/tools/plain-loop.ts"), codec, payload, String(iterations), String(repetitions), String(seed)], { cwd: ROOT, encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, "bench/tools/plain-loop.ts"),
+      codec,
+      payload,
+      String(iterations),
+      String(repetitions),
+      String(seed),
+    ],
+    { cwd: ROOT, encoding: "utf8" },
+  );
   if (r.status !== 0) throw new CliError("TOOL", `plain loop ${codec} ${payload} failed: ${r.stderr.trim()}`);
   return (JSON.parse(r.stdout) as { nsPerMessage: number }).nsPerMessage;
 }
@@ -65,9 +80,24 @@ interface Options {
 /** The options, "help", or the one-line error for a bad one. */
 function parseOptions(argv: string[]): Options | "help" | Error {
   try {
-    const values = parseArgs({ args: argv, options: { from: { type: "string" }, iterations: { type: "string" }, repetitions: { type: "string" }, processes: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true }).values;
+    const values = parseArgs({
+      args: argv,
+      options: {
+        from: { type: "string" },
+        iterations: { type: "string" },
+        repetitions: { type: "string" },
+        processes: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }).values;
     if (values.help) return "help";
-    const options = { from: values.from, iterations: values.iterations ?? "100000", repetitions: values.repetitions ?? "7", processes: values.processes ?? "3" };
+    const options = {
+      from: values.from,
+      iterations: values.iterations ?? "100000",
+      repetitions: values.repetitions ?? "7",
+      processes: values.processes ?? "3",
+    };
     parseInteger("--processes", options.processes, 1, 100);
     parseInteger("--iterations", options.iterations, 1, 10_000_000);
     parseInteger("--repetitions", options.repetitions, 1, 1000);
@@ -97,10 +127,14 @@ function main(argv: string[]): number {
   const verified = results.cases.filter((c) => c.verified);
   const codecRows = verified.filter((c) => c.mode === "codec");
   if (codecRows.length === 0) {
-    process.stderr.write(`crosscheck: ${values.from} has no verified codec-mode rows; run bun run bench (or --modes codec) first\n`);
+    process.stderr.write(
+      `crosscheck: ${values.from} has no verified codec-mode rows; run bun run bench (or --modes codec) first\n`,
+    );
     return 1;
   }
-  const field = (mode: string, payload: string, codec: string): number => verified.find((c) => c.mode === mode && c.payload === payload && c.codec === codec)?.ratios?.fieldVsJson?.ratio ?? NaN;
+  const field = (mode: string, payload: string, codec: string): number =>
+    verified.find((c) => c.mode === mode && c.payload === payload && c.codec === codec)?.ratios?.fieldVsJson?.ratio ??
+    NaN;
   const machine = results.environments?.[codecRows[0]!.client] ?? results.environment;
   const lines = [
     `codec mode (${machine.cpu}) against a plain loop, one codec per process, median of ${values.processes} processes; ratio to json, encode + decode per message`,
@@ -117,7 +151,13 @@ function main(argv: string[]): number {
     const codecs = codecRows.filter((c) => c.payload === payload).map((c) => c.codec);
     const runs = new Map(codecs.map((codec) => [codec, [] as number[]]));
     // In turn: every codec's k-th process before any codec's (k+1)-th, so the machine's drift spreads over all of them.
-    for (let k = 0; k < processes; k++) for (const codec of codecs) runs.get(codec)!.push(plainLoop(codec, payload, Number(values.iterations), Number(values.repetitions), results.settings.seed));
+    for (let k = 0; k < processes; k++)
+      for (const codec of codecs)
+        runs
+          .get(codec)!
+          .push(
+            plainLoop(codec, payload, Number(values.iterations), Number(values.repetitions), results.settings.seed),
+          );
     const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
     for (const row of codecRows.filter((c) => c.payload === payload && c.codec !== "json")) {
       const codec = row.codec;
@@ -129,7 +169,14 @@ function main(argv: string[]): number {
       const difference = plainRatio / ratio - 1;
       const off = Math.abs(difference) > AGREE_WITHIN;
       const fields = { rt: field("roundtrip", payload, codec), stream: field("stream", payload, codec) };
-      const sameWay = Object.entries(fields).filter(([, f]) => Number.isFinite(f) && Math.abs(f / ratio - 1) > AGREE_WITHIN && Math.sign(f / ratio - 1) === Math.sign(difference)).map(([name]) => name);
+      const sameWay = Object.entries(fields)
+        .filter(
+          ([, f]) =>
+            Number.isFinite(f) &&
+            Math.abs(f / ratio - 1) > AGREE_WITHIN &&
+            Math.sign(f / ratio - 1) === Math.sign(difference),
+        )
+        .map(([name]) => name);
       const hasField = Number.isFinite(fields.rt) || Number.isFinite(fields.stream);
       const explains = !off ? "" : !hasField ? "-" : sameWay.length > 0 ? `yes (${sameWay.join(", ")})` : "no";
       anyField ||= hasField;

@@ -17,14 +17,19 @@ import type { Encoded } from "../../protocols/codec.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
 
-const [codecName = "", payload = "small", iterationsArg = "100000", repetitionsArg = "7", seedArg = "1"] = process.argv.slice(2);
+const [codecName = "", payload = "small", iterationsArg = "100000", repetitionsArg = "7", seedArg = "1"] =
+  process.argv.slice(2);
 const codec = BUILT_IN.get(codecName);
 if (!codec) {
   process.stderr.write(`plain-loop: unknown codec '${codecName}'\n`);
   process.exit(2);
 }
 const pc = codec.forPayload(payload as PayloadName);
-const messages = makeMessages(payload as PayloadName, { count: Number(iterationsArg), seed: Number(seedArg), fixed: false });
+const messages = makeMessages(payload as PayloadName, {
+  count: Number(iterationsArg),
+  seed: Number(seedArg),
+  fixed: false,
+});
 for (const m of messages) {
   if (!sameMessage(m, pc.decode(pc.encode(m)))) {
     process.stderr.write(`plain-loop: ${codecName} ${payload} does not round-trip\n`);
@@ -51,4 +56,6 @@ pass();
 pass();
 const passes = Array.from({ length: Number(repetitionsArg) }, pass);
 const sorted = [...passes].sort((a, b) => a - b);
-process.stdout.write(JSON.stringify({ codec: codecName, payload, nsPerMessage: sorted[sorted.length >> 1], passes, sink }) + "\n");
+process.stdout.write(
+  JSON.stringify({ codec: codecName, payload, nsPerMessage: sorted[sorted.length >> 1], passes, sink }) + "\n",
+);

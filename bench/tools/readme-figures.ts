@@ -8,16 +8,27 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { resultsFromFile } from "../report/results-file.ts";
-import { quickFigures, type Sample, type SampleSet, sampleFigures, withFigures, withQuick } from "../report/sample-figures.ts";
+import { type SampleSet, sampleFigures } from "../report/sample-figures.ts";
+import { quickFigures } from "../report/first-look.ts";
+import { withFigures, withQuick } from "../report/figure-blocks.ts";
+import type { Sample } from "../report/sample-cells.ts";
 import { writeAtomic } from "../cli/output.ts";
 import { ROOT } from "../cli/paths.ts";
 
 /** Back-to-back default runs (`bun run bench --out ...`). */
-export const SAMPLE_RUNS = ["results/sample/epyc-default-1.csv", "results/sample/epyc-default-2.csv", "results/sample/epyc-default-3.csv"];
+export const SAMPLE_RUNS = [
+  "results/sample/epyc-default-1.csv",
+  "results/sample/epyc-default-2.csv",
+  "results/sample/epyc-default-3.csv",
+];
 /** `bun run bench --calibrate`. */
 export const CALIBRATED_RUN = "results/sample/epyc-calibrate.csv";
 /** Back-to-back `bun run bench --modes latency --rate sweep`. */
-export const SAMPLE_SWEEPS = ["results/sample/epyc-sweep-1.csv", "results/sample/epyc-sweep-2.csv", "results/sample/epyc-sweep-3.csv"];
+export const SAMPLE_SWEEPS = [
+  "results/sample/epyc-sweep-1.csv",
+  "results/sample/epyc-sweep-2.csv",
+  "results/sample/epyc-sweep-3.csv",
+];
 /** An older run on another machine. */
 export const OTHER_MACHINE = "results/sample/all-modes-varied.csv";
 /** `bun run bench --codecs all --payloads all --modes codec`, and the same with `--client browser`. */
@@ -26,17 +37,52 @@ export const PATTERNS_RUN = "results/sample/epyc-patterns.csv";
 /** `bun run bench --modes route --codecs all --payloads market,chat,game-tick --clients 8`. */
 export const ROUTE_RUN = "results/sample/epyc-route.csv";
 /** The default codecs on every payload in each engine: `bun run bench --modes codec,roundtrip --payloads all` with Bun's client, `--client chromium` and `--client firefox`; `--client node --modes roundtrip`. */
-export const ENGINE_RUNS = { bun: "results/sample/engines-bun.csv", node: "results/sample/engines-node.csv", chromium: "results/sample/engines-chromium.csv", firefox: "results/sample/engines-firefox.csv" } as const;
+export const ENGINE_RUNS = {
+  bun: "results/sample/engines-bun.csv",
+  node: "results/sample/engines-node.csv",
+  chromium: "results/sample/engines-chromium.csv",
+  firefox: "results/sample/engines-firefox.csv",
+} as const;
 /** `npm run bench -- --quick`: the README's first look. */
 export const QUICK_RUN = "results/sample/epyc-quick.csv";
 /** fanout with 8 subscribers on one process, one through Redis, and two joined by Redis. */
-export const CLUSTER_RUNS = { alone: "results/sample/fanout-1-process.csv", redis: "results/sample/fanout-1-process-redis.csv", cluster: "results/sample/fanout-2-processes-redis.csv" } as const;
-export const EVERY_CODEC_RUNS = ["results/sample/epyc-every-codec.csv", "results/sample/chromium-every-codec.csv", "results/sample/epyc-every-codec-field.csv"];
+export const CLUSTER_RUNS = {
+  alone: "results/sample/fanout-1-process.csv",
+  redis: "results/sample/fanout-1-process-redis.csv",
+  cluster: "results/sample/fanout-2-processes-redis.csv",
+} as const;
+export const EVERY_CODEC_RUNS = [
+  "results/sample/epyc-every-codec.csv",
+  "results/sample/chromium-every-codec.csv",
+  "results/sample/epyc-every-codec-field.csv",
+];
 
-export const loadSample = (file: string): Sample => ({ name: file, results: resultsFromFile(readFileSync(path.join(ROOT, file), "utf8")) });
+export const loadSample = (file: string): Sample => ({
+  name: file,
+  results: resultsFromFile(readFileSync(path.join(ROOT, file), "utf8")),
+});
 
 export function sampleSet(): SampleSet {
-  return { runs: SAMPLE_RUNS.map(loadSample), calibrated: loadSample(CALIBRATED_RUN), sweeps: SAMPLE_SWEEPS.map(loadSample), other: loadSample(OTHER_MACHINE), everyCodec: EVERY_CODEC_RUNS.map(loadSample), patterns: loadSample(PATTERNS_RUN), route: loadSample(ROUTE_RUN), engines: { bun: loadSample(ENGINE_RUNS.bun), node: loadSample(ENGINE_RUNS.node), chromium: loadSample(ENGINE_RUNS.chromium), firefox: loadSample(ENGINE_RUNS.firefox) }, cluster: { alone: loadSample(CLUSTER_RUNS.alone), redis: loadSample(CLUSTER_RUNS.redis), cluster: loadSample(CLUSTER_RUNS.cluster) } };
+  return {
+    runs: SAMPLE_RUNS.map(loadSample),
+    calibrated: loadSample(CALIBRATED_RUN),
+    sweeps: SAMPLE_SWEEPS.map(loadSample),
+    other: loadSample(OTHER_MACHINE),
+    everyCodec: EVERY_CODEC_RUNS.map(loadSample),
+    patterns: loadSample(PATTERNS_RUN),
+    route: loadSample(ROUTE_RUN),
+    engines: {
+      bun: loadSample(ENGINE_RUNS.bun),
+      node: loadSample(ENGINE_RUNS.node),
+      chromium: loadSample(ENGINE_RUNS.chromium),
+      firefox: loadSample(ENGINE_RUNS.firefox),
+    },
+    cluster: {
+      alone: loadSample(CLUSTER_RUNS.alone),
+      redis: loadSample(CLUSTER_RUNS.redis),
+      cluster: loadSample(CLUSTER_RUNS.cluster),
+    },
+  };
 }
 
 /** The block as the committed files give it. */
@@ -63,12 +109,18 @@ function main(argv: string[]): number {
   const newResults = withFigures(results, currentFigures());
   if (argv.includes("--check")) {
     const same = newReadme === readme && newResults === results;
-    process.stdout.write(same ? "README and docs/results.md figures match results/sample/.\n" : "README or docs/results.md figures differ from results/sample/: run bun run readme-figures\n");
+    process.stdout.write(
+      same
+        ? "README and docs/results.md figures match results/sample/.\n"
+        : "README or docs/results.md figures differ from results/sample/: run bun run readme-figures\n",
+    );
     return same ? 0 : 1;
   }
   writeAtomic(readmePath, newReadme);
   writeAtomic(resultsPath, newResults);
-  process.stdout.write(`Wrote the README's first look from ${QUICK_RUN}, and the figures block of docs/results.md from ${[...SAMPLE_RUNS, CALIBRATED_RUN, ...SAMPLE_SWEEPS, OTHER_MACHINE, ...EVERY_CODEC_RUNS, PATTERNS_RUN, ROUTE_RUN, ...Object.values(ENGINE_RUNS), ...Object.values(CLUSTER_RUNS)].join(", ")}.\n`);
+  process.stdout.write(
+    `Wrote the README's first look from ${QUICK_RUN}, and the figures block of docs/results.md from ${[...SAMPLE_RUNS, CALIBRATED_RUN, ...SAMPLE_SWEEPS, OTHER_MACHINE, ...EVERY_CODEC_RUNS, PATTERNS_RUN, ROUTE_RUN, ...Object.values(ENGINE_RUNS), ...Object.values(CLUSTER_RUNS)].join(", ")}.\n`,
+  );
   return 0;
 }
 

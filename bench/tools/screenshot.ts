@@ -27,7 +27,9 @@ function browserFlag(): BrowserName {
   try {
     given = parseArgs({ options: { browser: { type: "string" } } }).values.browser;
   } catch (e) {
-    process.stderr.write(`screenshot: ${(e as Error).message.split("\n")[0]}; valid flag: --browser ${BROWSERS.join("|")}\n`);
+    process.stderr.write(
+      `screenshot: ${(e as Error).message.split("\n")[0]}; valid flag: --browser ${BROWSERS.join("|")}\n`,
+    );
     process.exit(2);
   }
   if (given === undefined) return "chromium";
@@ -53,7 +55,9 @@ const scratch = mkdtempSync(path.join(tmpdir(), "bench-screenshot-"));
 const browser = await launchBrowser(browserName, binary, { viewport: { width: 1280, height: 1500 } });
 try {
   const page = await browser.firstPage();
-  await page.goto(`${server.url}/?payloads=small,large&iterations-codec=20000&iterations-roundtrip=300&iterations-stream=3000&runs=2`);
+  await page.goto(
+    `${server.url}/?payloads=small,large&iterations-codec=20000&iterations-roundtrip=300&iterations-stream=3000&runs=2`,
+  );
   await page.click("#run");
   await page.waitForFunction(() => document.querySelector("#progress")?.textContent?.startsWith("Done"), 600_000);
   await page.setInputFiles("#load", SAMPLE);
@@ -65,7 +69,9 @@ try {
   process.stdout.write(`Wrote ${out}\n`);
 
   const html = path.join(scratch, "report.html");
-  const built = spawnSync(process.execPath, [path.join(ROOT, "bench/cli/report.ts"), SAMPLE, "--out", html], { encoding: "utf8" });
+  const built = spawnSync(process.execPath, [path.join(ROOT, "bench/cli/report.ts"), SAMPLE, "--out", html], {
+    encoding: "utf8",
+  });
   if (built.status !== 0) throw new CliError("TOOL", `bun run report failed: ${built.stderr}`);
   await page.goto(pathToFileURL(html).href);
   // chart.js draws on load; every canvas has pixels once it has.

@@ -71,11 +71,20 @@ interface ChunkBuffers {
 }
 
 function chunkBuffers(): ChunkBuffers {
-  return { frames: resultArray(VERIFY_CHUNK), decoded: resultArray(VERIFY_CHUNK), others: resultArray(VERIFY_CHUNK), times: new Float64Array(1) };
+  return {
+    frames: resultArray(VERIFY_CHUNK),
+    decoded: resultArray(VERIFY_CHUNK),
+    others: resultArray(VERIFY_CHUNK),
+    times: new Float64Array(1),
+  };
 }
 
 /** Node's and Bun's Buffer, where there is one: its equals compares natively. */
-const NativeBuffer = (globalThis as { Buffer?: { from(b: ArrayBufferLike, offset: number, length: number): { equals(o: Uint8Array): boolean } } }).Buffer;
+const NativeBuffer = (
+  globalThis as {
+    Buffer?: { from(b: ArrayBufferLike, offset: number, length: number): { equals(o: Uint8Array): boolean } };
+  }
+).Buffer;
 
 /** Whether two frames hold the same bytes (text: the same string). */
 function sameFrame(a: Encoded, b: Encoded): boolean {
@@ -150,10 +159,15 @@ export class CodecCase {
       // A readKey counts where keyAccess says how it reads (offset, lazy, scan); else the key comes from a full decode.
       const own = pc.readKey !== undefined && (codec.keyAccess ?? "decode") !== "decode";
       // Without a readKey of its own, read-one's figure is the round's decode, whose every message is compared.
-      this.readOne = own ? { key, own: { read: pc.readKey!.bind(pc) as Fn, loop: compileLoop(`${codec.name}_${payload}_read_one`) } } : { key };
+      this.readOne = own
+        ? { key, own: { read: pc.readKey!.bind(pc) as Fn, loop: compileLoop(`${codec.name}_${payload}_read_one`) } }
+        : { key };
       const check = checksFor(codec, payload);
       this.validated = check
-        ? { run: compileValidated(`${codec.name}_${payload}`, pc.decode as (d: never) => unknown, check), loop: compileLoop(`${codec.name}_${payload}_validated`) }
+        ? {
+            run: compileValidated(`${codec.name}_${payload}`, pc.decode as (d: never) => unknown, check),
+            loop: compileLoop(`${codec.name}_${payload}_validated`),
+          }
         : { run: pc.decode as Fn, loop: undefined };
     }
   }
@@ -180,7 +194,8 @@ export class CodecCase {
   /** The verifying pass (see prepare); why a message failed (one line), or undefined when every one held. */
   private verify(): string | undefined {
     const { messages } = this;
-    if (this.ownRoundTrip && isBuiltIn(this.payload)) return "a codec's own round trip is expected on a user's messages only";
+    if (this.ownRoundTrip && isBuiltIn(this.payload))
+      return "a codec's own round trip is expected on a user's messages only";
     if (this.ownRoundTrip) {
       try {
         this.expected = ownRoundTrips(this.codec.forPayload(this.payload), messages);
@@ -208,7 +223,9 @@ export class CodecCase {
         if (size > max) max = size;
       }
       // Every routing key read and checked; the echo and validated loops warm up on the frames of the first `warmup` messages.
-      const wrong = this.readKeys(chunk, buffers.others, "") ?? (start < this.ctx.warmup ? this.echoAndValidate(chunk, buffers.others) : undefined);
+      const wrong =
+        this.readKeys(chunk, buffers.others, "") ??
+        (start < this.ctx.warmup ? this.echoAndValidate(chunk, buffers.others) : undefined);
       if (wrong !== undefined) return wrong;
     }
     this.bytes = { mean: sum / distinct, min, max };
@@ -227,9 +244,15 @@ export class CodecCase {
     const buffers = chunkBuffers();
     for (let done = 0; done < n; done += VERIFY_CHUNK) {
       const start = done % this.messages.length;
-      const passed = this.throughLoops(start, Math.min(VERIFY_CHUNK, n - done, this.messages.length - start), buffers, "came back wrong from the warm-up");
+      const passed = this.throughLoops(
+        start,
+        Math.min(VERIFY_CHUNK, n - done, this.messages.length - start),
+        buffers,
+        "came back wrong from the warm-up",
+      );
       if (typeof passed === "string") return passed;
-      const wrong = this.readKeys(passed.chunk, buffers.others, "warm-up ") ?? this.echoAndValidate(passed.chunk, buffers.others);
+      const wrong =
+        this.readKeys(passed.chunk, buffers.others, "warm-up ") ?? this.echoAndValidate(passed.chunk, buffers.others);
       if (wrong !== undefined) return wrong;
     }
     return undefined;
@@ -240,19 +263,43 @@ export class CodecCase {
    * every one compared with what it must decode to: the loops' times and the chunk's frames, or why
    * a message failed (one line: "message #N `failed`: ...").
    */
-  private throughLoops(start: number, count: number, b: ChunkBuffers, failed: string): { encodeMs: number; decodeMs: number; chunk: SliceFrames } | string {
+  private throughLoops(
+    start: number,
+    count: number,
+    b: ChunkBuffers,
+    failed: string,
+  ): { encodeMs: number; decodeMs: number; chunk: SliceFrames } | string {
     const now = this.ctx.clock.now;
     let encodeMs: number;
     let decodeMs: number;
     try {
-      encodeMs = this.encodeLoop(now, this.pc.encode as Fn, this.messages.slice(start, start + count), b.frames.out, b.frames.mask, count, count, b.times);
-      decodeMs = this.decodeLoop(now, this.pc.decode as Fn, b.frames.out, b.decoded.out, b.decoded.mask, count, count, b.times);
+      encodeMs = this.encodeLoop(
+        now,
+        this.pc.encode as Fn,
+        this.messages.slice(start, start + count),
+        b.frames.out,
+        b.frames.mask,
+        count,
+        count,
+        b.times,
+      );
+      decodeMs = this.decodeLoop(
+        now,
+        this.pc.decode as Fn,
+        b.frames.out,
+        b.decoded.out,
+        b.decoded.mask,
+        count,
+        count,
+        b.times,
+      );
     } catch (e) {
       return `a message from #${start} to #${start + count - 1} ${failed}: ${errorText(e)}`;
     }
     for (let i = 0; i < count; i++) {
       const expected = this.expected[start + i]!;
-      if (!sameMessage(expected, b.decoded.out[i])) return `message #${start + i} ${failed}: ${describeMismatch(expected, b.decoded.out[i]) ?? "not equal"}`;
+      if (!sameMessage(expected, b.decoded.out[i]))
+        return `message #${start + i} ${failed}: ${describeMismatch(expected, b.decoded.out[i]) ?? "not equal"}`;
     }
     return { encodeMs, decodeMs, chunk: { start, count, frames: b.frames.out.slice(0, count) as Encoded[] } };
   }
@@ -266,7 +313,16 @@ export class CodecCase {
     if (!own) return undefined;
     const { count, frames } = from;
     try {
-      this.readOneTimed.ms += own.loop(this.ctx.clock.now, own.read, frames, results.out, results.mask, count, count, new Float64Array(1));
+      this.readOneTimed.ms += own.loop(
+        this.ctx.clock.now,
+        own.read,
+        frames,
+        results.out,
+        results.mask,
+        count,
+        count,
+        new Float64Array(1),
+      );
       this.readOneTimed.reads += count;
       this.readOneCallNs = (this.readOneTimed.ms * 1e6) / this.readOneTimed.reads;
     } catch (e) {
@@ -299,10 +355,17 @@ export class CodecCase {
   }
 
   /** How decoded messages [start, start + count) differ from what they must be (one line), or undefined. */
-  private checkDecoded(start: number, count: number, decoded: readonly unknown[], what: string, only?: readonly number[]): string | undefined {
+  private checkDecoded(
+    start: number,
+    count: number,
+    decoded: readonly unknown[],
+    what: string,
+    only?: readonly number[],
+  ): string | undefined {
     for (const i of only ?? Array.from({ length: count }, (_, k) => k)) {
       const expected = this.expected[start + i]!;
-      if (!sameMessage(expected, decoded[i])) return `${what} gave message #${start + i} wrongly: ${describeMismatch(expected, decoded[i]) ?? "not equal"}`;
+      if (!sameMessage(expected, decoded[i]))
+        return `${what} gave message #${start + i} wrongly: ${describeMismatch(expected, decoded[i]) ?? "not equal"}`;
     }
     return undefined;
   }
@@ -328,7 +391,8 @@ export class CodecCase {
     const key = this.readOne!.key;
     for (let i = 0; i < from.count; i++) {
       const want = (this.expected[from.start + i] as Record<string, unknown>)[key];
-      if (!Object.is(keys[at + i], want)) return `${what} read ${key} of message #${from.start + i} as ${JSON.stringify(keys[at + i])}, not ${JSON.stringify(want)}`;
+      if (!Object.is(keys[at + i], want))
+        return `${what} read ${key} of message #${from.start + i} as ${JSON.stringify(keys[at + i])}, not ${JSON.stringify(want)}`;
     }
     return undefined;
   }
@@ -351,7 +415,14 @@ export class CodecCase {
    * of three before (each where it has a loop of its own and those slices exist), then, untimed,
    * the outputs checked (see the top of this file). Sets `error` on failure.
    */
-  timeSlice(slice: { run: number; round: number; position: number; start: number; count: number; readOneSlices: number }): void {
+  timeSlice(slice: {
+    run: number;
+    round: number;
+    position: number;
+    start: number;
+    count: number;
+    readOneSlices: number;
+  }): void {
     const { count, start } = slice;
     const now = this.ctx.clock.now;
     const ledger = this.ctx.ledger;
@@ -362,7 +433,10 @@ export class CodecCase {
     const [h1, , h3] = this.history;
     // Read-one's slices: from two before, as many as asked, all there or none.
     const h2s = this.history.length >= 1 + slice.readOneSlices ? this.history.slice(1, 1 + slice.readOneSlices) : [];
-    const h2 = h2s.length > 0 ? { start: -1, count: h2s.reduce((n, h) => n + h.count, 0), frames: h2s.flatMap((h) => h.frames) } : undefined;
+    const h2 =
+      h2s.length > 0
+        ? { start: -1, count: h2s.reduce((n, h) => n + h.count, 0), frames: h2s.flatMap((h) => h.frames) }
+        : undefined;
     const echoed = resultArray(h1?.count ?? 0);
     const keys = resultArray(h2?.count ?? 0);
     const validated = resultArray(h3?.count ?? 0);
@@ -378,12 +452,23 @@ export class CodecCase {
       if (h1) echoMs = this.echoLoop(now, this.echo, h1.frames, echoed.out, echoed.mask, h1.count, h1.count, times);
       const own = this.readOne?.own;
       if (h2 && own) readMs = own.loop(now, own.read, h2.frames, keys.out, keys.mask, h2.count, h2.count, times);
-      if (h3 && this.validated?.loop) validatedMs = this.validated.loop(now, this.validated.run, h3.frames, validated.out, validated.mask, h3.count, h3.count, times);
+      if (h3 && this.validated?.loop)
+        validatedMs = this.validated.loop(
+          now,
+          this.validated.run,
+          h3.frames,
+          validated.out,
+          validated.mask,
+          h3.count,
+          h3.count,
+          times,
+        );
     } catch (e) {
       this.error = `round ${slice.round + 1} threw: ${errorText(e)}`;
       return;
     }
-    const timedMs = encMs + decMs + [echoMs, readMs, validatedMs].reduce((sum, ms) => (Number.isNaN(ms) ? sum : sum + ms), 0);
+    const timedMs =
+      encMs + decMs + [echoMs, readMs, validatedMs].reduce((sum, ms) => (Number.isNaN(ms) ? sum : sum + ms), 0);
     ledger?.add("timed", timedMs);
     const frames: SliceFrames = { start, count, frames: encoded.out.slice(0, count) as Encoded[] };
     this.error = inPhase(ledger, "verify", () => {
@@ -393,7 +478,9 @@ export class CodecCase {
         this.checkDecoded(start, count, decoded.out, `${where}'s decode`, [...new Set([0, count >> 1, count - 1])]) ??
         (h1 ? this.checkEchoed(h1, echoed.out, where) : undefined) ??
         (h2 && this.readOne?.own ? this.checkReadOne(h2s, keys.out, where) : undefined) ??
-        (h3 && this.validated?.loop ? this.checkDecoded(h3.start, h3.count, validated.out, `${where}'s validated decode`) : undefined)
+        (h3 && this.validated?.loop
+          ? this.checkDecoded(h3.start, h3.count, validated.out, `${where}'s validated decode`)
+          : undefined)
       );
     });
     if (this.error !== undefined) return;
@@ -410,8 +497,12 @@ export class CodecCase {
       deserializeNs,
       totalNs: serializeNs + deserializeNs,
       ...(h1 ? { echoNs: perMessage(echoMs, h1.count) } : {}),
-      ...(this.readOne && (this.readOne.own ? h2 : true) ? { readOneNs: this.readOne.own ? perMessage(readMs, h2!.count) : deserializeNs } : {}),
-      ...(this.validated && (this.validated.loop ? h3 : true) ? { validatedNs: this.validated.loop ? perMessage(validatedMs, h3!.count) : deserializeNs } : {}),
+      ...(this.readOne && (this.readOne.own ? h2 : true)
+        ? { readOneNs: this.readOne.own ? perMessage(readMs, h2!.count) : deserializeNs }
+        : {}),
+      ...(this.validated && (this.validated.loop ? h3 : true)
+        ? { validatedNs: this.validated.loop ? perMessage(validatedMs, h3!.count) : deserializeNs }
+        : {}),
     });
     this.sliceMessages = Math.max(this.sliceMessages, count);
   }
@@ -425,7 +516,8 @@ export class CodecCase {
     const runs = this.runs;
     const summaries = summarizeRuns(runs, this.ctx.iterations);
     const flags: string[] = [];
-    if (ok && (summaries.serialize.median < 2 * loopFloorNs || summaries.deserialize.median < 2 * loopFloorNs)) flags.push("near-empty-loop");
+    if (ok && (summaries.serialize.median < 2 * loopFloorNs || summaries.deserialize.median < 2 * loopFloorNs))
+      flags.push("near-empty-loop");
     if (!this.codec.standard) flags.push("non-standard");
     if (ok && runs.length < plannedRounds) flags.push("partial");
     return {
@@ -451,8 +543,14 @@ export class CodecCase {
       ...(this.readOne ? { keyAccess: this.codec.keyAccess ?? "decode" } : {}),
       ...(this.validated ? { addedChecks: ADDED_CHECKS[this.codec.decodeGuarantees ?? "none"] } : {}),
       msgsPerS: ok ? 1e9 / summaries.total.median : NaN,
-      serializeBatches: batchPercentiles(runs.map((r) => r.serializeNs), this.sliceMessages),
-      deserializeBatches: batchPercentiles(runs.map((r) => r.deserializeNs), this.sliceMessages),
+      serializeBatches: batchPercentiles(
+        runs.map((r) => r.serializeNs),
+        this.sliceMessages,
+      ),
+      deserializeBatches: batchPercentiles(
+        runs.map((r) => r.deserializeNs),
+        this.sliceMessages,
+      ),
       loopFloorNs,
       flags,
       raw: runs,

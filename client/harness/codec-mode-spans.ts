@@ -60,8 +60,14 @@ function mergeCase(parts: readonly CaseResult[], roundOffsets: readonly number[]
     bytesMax: Math.max(...parts.map((c) => c.bytesMax)),
     ...summaries,
     msgsPerS: 1e9 / summaries.total.median,
-    serializeBatches: batchPercentiles(raw.map((r) => r.serializeNs), batch),
-    deserializeBatches: batchPercentiles(raw.map((r) => r.deserializeNs), batch),
+    serializeBatches: batchPercentiles(
+      raw.map((r) => r.serializeNs),
+      batch,
+    ),
+    deserializeBatches: batchPercentiles(
+      raw.map((r) => r.deserializeNs),
+      batch,
+    ),
     loopFloorNs: floor,
     flags,
     raw,
@@ -87,7 +93,8 @@ export function mergeForks(parts: readonly CodecModeResult[], forks: number): Co
       payload,
       parts.map((p) => {
         const start = round;
-        for (const c of p.cases) if (c.payload === payload) for (const r of c.raw) round = Math.max(round, start + r.round + 1);
+        for (const c of p.cases)
+          if (c.payload === payload) for (const r of c.raw) round = Math.max(round, start + r.round + 1);
         return start;
       }),
     );
@@ -104,8 +111,16 @@ export function mergeForks(parts: readonly CodecModeResult[], forks: number): Co
   const payloads = Math.max(...parts.map((p) => p.order.length));
   const order = Array.from({ length: payloads }, (_, i) => parts.flatMap((p) => p.order[i] ?? []));
   const payloadMs: Record<string, number> = {};
-  for (const p of parts) for (const [payload, ms] of Object.entries(p.payloadMs)) payloadMs[payload] = (payloadMs[payload] ?? 0) + ms;
-  return { cases, order, stopped: parts.some((p) => p.stopped), minBatchNs: first.minBatchNs, slices: first.slices, payloadMs };
+  for (const p of parts)
+    for (const [payload, ms] of Object.entries(p.payloadMs)) payloadMs[payload] = (payloadMs[payload] ?? 0) + ms;
+  return {
+    cases,
+    order,
+    stopped: parts.some((p) => p.stopped),
+    minBatchNs: first.minBatchNs,
+    slices: first.slices,
+    payloadMs,
+  };
 }
 
 /** What a span's runner tells as it goes: progress within its span, and each case it finishes. */
@@ -115,7 +130,11 @@ interface SpanSide {
 }
 
 /** One span of codec mode for some payloads, wherever it runs: its result, or why it gave none (`partial`: the cases it finished before that). */
-export type SpanRunner = (span: ForkSpan, payloads: readonly PayloadName[], side: SpanSide) => Promise<{ result?: CodecModeResult; error?: string; partial?: CaseResult[] }>;
+export type SpanRunner = (
+  span: ForkSpan,
+  payloads: readonly PayloadName[],
+  side: SpanSide,
+) => Promise<{ result?: CodecModeResult; error?: string; partial?: CaseResult[] }>;
 
 /** How codec mode's spans are run: the settings (runs, precision, time allowed), how many planned processes, the clock, the hooks. */
 export interface SpanPlan {
@@ -184,7 +203,8 @@ export class CodecModeSpans {
     const { settings, forks, now, hooks } = this.plan;
     const started = now();
     const planned = forkSpans(settings.runs.codec, forks);
-    const unitsOf = (span: ForkSpan, payloads: readonly PayloadName[]): number => codecModeUnits(payloads.length, this.plan.codecs, span);
+    const unitsOf = (span: ForkSpan, payloads: readonly PayloadName[]): number =>
+      codecModeUnits(payloads.length, this.plan.codecs, span);
     let total = planned.reduce((sum, span) => sum + unitsOf(span, settings.payloads), 0);
     let done = 0;
     /** Per payload, the runs its spans have timed, and where its next span starts. */
@@ -247,7 +267,10 @@ export class CodecModeSpans {
         .sort((a, b) => b.far - a.far)[0];
       if (!next) break;
       // A payload the time or its cap leaves no span for is done; the next widest may still fit.
-      if (!(next.runs >= SPAN_FOR_PRECISION.min) || next.runs * settings.iterations.codec < SPAN_FOR_PRECISION.minMessages) {
+      if (
+        !(next.runs >= SPAN_FOR_PRECISION.min) ||
+        next.runs * settings.iterations.codec < SPAN_FOR_PRECISION.minMessages
+      ) {
         given.add(next.payload);
         continue;
       }

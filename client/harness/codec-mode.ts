@@ -125,7 +125,12 @@ export function codecModeUnits(payloads: number, codecs: number, span: CodecMode
 }
 
 /** The span's slices of `size` messages (never across a run's end): their first position and count. */
-function slicesOf(first: number, end: number, size: number, iterations: number): { start: number; count: number; run: number }[] {
+function slicesOf(
+  first: number,
+  end: number,
+  size: number,
+  iterations: number,
+): { start: number; count: number; run: number }[] {
   const out: { start: number; count: number; run: number }[] = [];
   for (let q = first; q < end; ) {
     const runEnd = (Math.floor(q / iterations) + 1) * iterations;
@@ -145,7 +150,15 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
   const payloads = settings.payloads.filter((p) => ctx.payloads?.includes(p) ?? true);
   const versionOf = ctx.libraryVersion ?? (() => "");
   const ledger = ctx.ledger;
-  const caseContext = { clock: ctx.clock, calibration: ctx.calibration, iterations, warmup: settings.warmup.codec, client: ctx.client ?? "inprocess", clientLibrary: ctx.clientLibrary ?? "", ledger };
+  const caseContext = {
+    clock: ctx.clock,
+    calibration: ctx.calibration,
+    iterations,
+    warmup: settings.warmup.codec,
+    client: ctx.client ?? "inprocess",
+    clientLibrary: ctx.clientLibrary ?? "",
+    ledger,
+  };
   // Each span shuffles its rounds its own way.
   const rng = createRng(settings.seed ^ 0x5bd1e995 ^ Math.imul(first + 1, 0x27d4eb2d));
   const order: string[][][] = settings.payloads.map(() => []);
@@ -159,16 +172,32 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
   for (const payload of payloads) {
     const payloadStarted = now();
     const messages = inPhase(ledger, "messages", () => spanMessages(settings, payload, first, end));
-    const cases = ctx.codecs.filter((codec) => !isExcluded(settings, codec.name, payload)).map((codec) => new CodecCase(codec, payload, messages, caseContext, settings.allowLossy && !isBuiltIn(payload)));
+    const cases = ctx.codecs
+      .filter((codec) => !isExcluded(settings, codec.name, payload))
+      .map((codec) => new CodecCase(codec, payload, messages, caseContext, settings.allowLossy && !isBuiltIn(payload)));
     const progress = (stage: "verify" | "warmup" | "run", codec: string, run: number): void =>
-      ctx.onProgress?.({ mode: "codec", stage, codec, payload, run, runs: settings.runs.codec, done: Math.round(done), total, elapsedMs: now() - started });
+      ctx.onProgress?.({
+        mode: "codec",
+        stage,
+        codec,
+        payload,
+        run,
+        runs: settings.runs.codec,
+        done: Math.round(done),
+        total,
+        elapsedMs: now() - started,
+      });
     for (const c of cases) {
       if (c.error === undefined) c.prepare((stage) => progress(stage, c.codec.name, Math.floor(span.from)));
       done += 0.5 * (span.to - span.from);
       if (ctx.gc && (ctx.residentBytes?.() ?? 0) > RESIDENT_BUDGET) inPhase(ledger, "collections", ctx.gc);
     }
-    const floor = inPhase(ledger, "timed", () => loopFloor(messages.slice(0, Math.min(messages.length, iterations)), payload, ctx));
-    const costs = cases.filter((c) => c.error === undefined).map((c) => ({ encodeNs: c.encodeCallNs, decodeNs: c.decodeCallNs }));
+    const floor = inPhase(ledger, "timed", () =>
+      loopFloor(messages.slice(0, Math.min(messages.length, iterations)), payload, ctx),
+    );
+    const costs = cases
+      .filter((c) => c.error === undefined)
+      .map((c) => ({ encodeNs: c.encodeCallNs, decodeNs: c.decodeCallNs }));
     const size = (slices[payload] = sliceSize(costs, ctx.calibration, end - first));
     const payloadOrder = order[settings.payloads.indexOf(payload)]!;
     const plan = slicesOf(first, end, size, iterations);
@@ -177,9 +206,21 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
       // A full collection before each run, so one run's garbage is not collected on the next one's clock.
       if (slice.run !== run && ctx.gc) inPhase(ledger, "collections", ctx.gc);
       run = slice.run;
-      const runOrder = shuffled(cases.filter((c) => c.error === undefined), rng);
+      const runOrder = shuffled(
+        cases.filter((c) => c.error === undefined),
+        rng,
+      );
       payloadOrder.push(runOrder.map((c) => c.codec.name));
-      runOrder.forEach((c, position) => c.timeSlice({ run, round, position, start: slice.start, count: slice.count, readOneSlices: readOneSlices(c.readOneCallNs, size, ctx.calibration) }));
+      runOrder.forEach((c, position) =>
+        c.timeSlice({
+          run,
+          round,
+          position,
+          start: slice.start,
+          count: slice.count,
+          readOneSlices: readOneSlices(c.readOneCallNs, size, ctx.calibration),
+        }),
+      );
       done += (cases.length * (span.to - span.from)) / plan.length;
       progress("run", `round ${round + 1}/${plan.length}`, run);
       // Let a signal handler run; stop at a round boundary, every case keeping its finished rounds.

@@ -20,12 +20,16 @@ export async function importCodecModule(file: string, specifier: string = file):
     throw new SettingError(`--codec-module ${file}: cannot import it (${(e as Error).message.split("\n")[0]})`);
   }
   const wrong = codecShapeError(mod.default);
-  if (wrong !== undefined) throw new SettingError(`--codec-module ${file}: ${wrong} (docs/codecs.md has the interface)`);
+  if (wrong !== undefined)
+    throw new SettingError(`--codec-module ${file}: ${wrong} (docs/codecs.md has the interface)`);
   return mod.default as Codec;
 }
 
 /** Imports codec modules (one line naming the file and the fault, as a SettingError), in order. */
-export async function importCodecModules(files: readonly string[], specifierOf: (file: string, i: number) => string = (file) => file): Promise<Codec[]> {
+export async function importCodecModules(
+  files: readonly string[],
+  specifierOf: (file: string, i: number) => string = (file) => file,
+): Promise<Codec[]> {
   const codecs: Codec[] = [];
   for (const [i, file] of files.entries()) codecs.push(await importCodecModule(file, specifierOf(file, i)));
   return codecs;

@@ -38,7 +38,8 @@ const FLUSH_TAIL = 4;
 const TIMED_REPEATS = 5;
 const EMPTY = new Uint8Array(0);
 
-const deflateAlone = (frame: Uint8Array): Buffer => zlib.deflateRawSync(frame, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+const deflateAlone = (frame: Uint8Array): Buffer =>
+  zlib.deflateRawSync(frame, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
 const zstd = (frame: Uint8Array): Uint8Array => zlib.zstdCompressSync(frame);
 
 /**
@@ -62,16 +63,28 @@ export async function deflateWithContext(frames: readonly Uint8Array[]): Promise
     stream.close();
   }
   const back = zlib.inflateRawSync(Buffer.concat(outputs), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  if (!sameBytes(back, Buffer.concat(frames))) throw new HarnessError("NOT_GIVEN_BACK", "the deflate stream did not give the messages back");
+  if (!sameBytes(back, Buffer.concat(frames)))
+    throw new HarnessError("NOT_GIVEN_BACK", "the deflate stream did not give the messages back");
   return outputs.map((o) => o.length - FLUSH_TAIL);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.byteLength === b.byteLength && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
+  return (
+    a.byteLength === b.byteLength &&
+    Buffer.compare(
+      Buffer.from(a.buffer, a.byteOffset, a.byteLength),
+      Buffer.from(b.buffer, b.byteOffset, b.byteLength),
+    ) === 0
+  );
 }
 
 /** Median over repeats of the mean time per frame of `compress`, ns. */
-function timePerFrame(frames: readonly Uint8Array[], compress: (f: Uint8Array) => unknown, clock: Clock, overheadNs: number): number {
+function timePerFrame(
+  frames: readonly Uint8Array[],
+  compress: (f: Uint8Array) => unknown,
+  clock: Clock,
+  overheadNs: number,
+): number {
   const repeats: number[] = [];
   for (let p = 0; p < TIMED_REPEATS; p++) {
     let ns = 0;
@@ -95,8 +108,10 @@ async function compressedSizes(frames: readonly Uint8Array[]): Promise<Compresse
   for (const frame of frames) {
     const d = deflateAlone(frame);
     const z = zstd(frame);
-    if (!sameBytes(zlib.inflateRawSync(d, { finishFlush: zlib.constants.Z_SYNC_FLUSH }), frame)) throw new HarnessError("NOT_GIVEN_BACK", "deflate did not give the message back");
-    if (!sameBytes(zlib.zstdDecompressSync(z), frame)) throw new HarnessError("NOT_GIVEN_BACK", "zstd did not give the message back");
+    if (!sameBytes(zlib.inflateRawSync(d, { finishFlush: zlib.constants.Z_SYNC_FLUSH }), frame))
+      throw new HarnessError("NOT_GIVEN_BACK", "deflate did not give the message back");
+    if (!sameBytes(zlib.zstdDecompressSync(z), frame))
+      throw new HarnessError("NOT_GIVEN_BACK", "zstd did not give the message back");
     deflateBytes += d.length - FLUSH_TAIL;
     zstdBytes += z.byteLength;
   }
@@ -110,13 +125,27 @@ async function compressedSizes(frames: readonly Uint8Array[]): Promise<Compresse
 
 /** zstd's set-up: one call on an empty message, as many times as `frames` has messages. */
 function zstdEmptyNs(frames: number, clock: Clock, overheadNs: number): number {
-  return timePerFrame(Array.from({ length: frames }, () => EMPTY), zstd, clock, overheadNs);
+  return timePerFrame(
+    Array.from({ length: frames }, () => EMPTY),
+    zstd,
+    clock,
+    overheadNs,
+  );
 }
 
 /** The figures for one codec's frames (in the order they would go out). Throws if a compressed frame does not decompress to itself. */
-export async function compressionFigures(frames: readonly Uint8Array[], clock: Clock, overheadNs: number): Promise<CompressionFigures> {
-  if (frames.length === 0) return { deflateBytes: NaN, deflateContextBytes: NaN, zstdBytes: NaN, zstdNs: NaN, zstdEmptyNs: NaN };
-  return { ...(await compressedSizes(frames)), zstdNs: timePerFrame(frames, zstd, clock, overheadNs), zstdEmptyNs: zstdEmptyNs(frames.length, clock, overheadNs) };
+export async function compressionFigures(
+  frames: readonly Uint8Array[],
+  clock: Clock,
+  overheadNs: number,
+): Promise<CompressionFigures> {
+  if (frames.length === 0)
+    return { deflateBytes: NaN, deflateContextBytes: NaN, zstdBytes: NaN, zstdNs: NaN, zstdEmptyNs: NaN };
+  return {
+    ...(await compressedSizes(frames)),
+    zstdNs: timePerFrame(frames, zstd, clock, overheadNs),
+    zstdEmptyNs: zstdEmptyNs(frames.length, clock, overheadNs),
+  };
 }
 
 /**
@@ -132,7 +161,12 @@ const COMPRESSION_SHARE = 1 / 50;
  * run's seed), encoded by the codec in order as a stream would carry them, text as UTF-8. A case
  * whose sizes cannot be taken keeps its timings and gets none; why is returned, one line each.
  */
-export async function addCompression(cases: CaseResult[], plan: Plan, clock: Clock, overheadNs: number): Promise<string[]> {
+export async function addCompression(
+  cases: CaseResult[],
+  plan: Plan,
+  clock: Clock,
+  overheadNs: number,
+): Promise<string[]> {
   const { settings } = plan;
   const messagesOf = new Map<PayloadName, readonly Message[]>();
   const work: { c: CaseResult; frames: Uint8Array[] }[] = [];
@@ -142,7 +176,11 @@ export async function addCompression(cases: CaseResult[], plan: Plan, clock: Clo
     const payload = c.payload as PayloadName;
     if (!messagesOf.has(payload)) {
       // A user's file is taken once through, never cycled: a stream of repeats would compress to nothing.
-      const count = Math.min(COMPRESSION_MESSAGES, Math.max(1, Math.ceil(settings.iterations.codec * COMPRESSION_SHARE)), isBuiltIn(payload) ? Infinity : userMessagesOf(settings.userMessages, payload).messages.length);
+      const count = Math.min(
+        COMPRESSION_MESSAGES,
+        Math.max(1, Math.ceil(settings.iterations.codec * COMPRESSION_SHARE)),
+        isBuiltIn(payload) ? Infinity : userMessagesOf(settings.userMessages, payload).messages.length,
+      );
       messagesOf.set(payload, messagesFor(settings, payload, count));
     }
     const pair = codec.forPayload(payload);
@@ -153,7 +191,9 @@ export async function addCompression(cases: CaseResult[], plan: Plan, clock: Clo
     if (frames.length > 0) work.push({ c, frames });
   }
   // Sizes untimed, every codec's at once; then each codec's zstd timed on its own.
-  const sizes = await Promise.all(work.map(({ frames }) => compressedSizes(frames).catch((e: unknown) => errorText(e))));
+  const sizes = await Promise.all(
+    work.map(({ frames }) => compressedSizes(frames).catch((e: unknown) => errorText(e))),
+  );
   const emptyNs = work.length > 0 ? zstdEmptyNs(Math.max(...work.map((w) => w.frames.length)), clock, overheadNs) : NaN;
   const errors: string[] = [];
   work.forEach(({ c, frames }, i) => {

@@ -19,6 +19,7 @@ export function isExcluded(settings: Pick<Settings, "excluded">, codec: string, 
 /** Flags the timed cases of a codec that changed the user's messages (run with --allow-lossy). */
 export function flagLossy(cases: CaseResult[], fidelity: readonly FidelityReport[]): void {
   for (const c of cases) {
-    if (fidelity.some((f) => f.lossy && f.codec === c.codec && f.payload === c.payload) && !c.flags.includes("lossy")) c.flags.push("lossy");
+    if (fidelity.some((f) => f.lossy && f.codec === c.codec && f.payload === c.payload) && !c.flags.includes("lossy"))
+      c.flags.push("lossy");
   }
 }

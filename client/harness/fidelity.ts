@@ -87,7 +87,10 @@ class Differ {
       if (typeof b === "bigint") {
         if (a !== b) this.note(path, "bigint changed");
       } else if (typeof b === "number") {
-        this.note(path, Number.isSafeInteger(b) && BigInt(b) === a ? "bigint became number" : "bigint became number, precision lost");
+        this.note(
+          path,
+          Number.isSafeInteger(b) && BigInt(b) === a ? "bigint became number" : "bigint became number, precision lost",
+        );
       } else this.note(path, `bigint became ${typeName(b)}`);
       return;
     }
@@ -98,7 +101,8 @@ class Differ {
       return;
     }
     if (a instanceof Date) {
-      if (a.getTime() !== (b as Date).getTime() && !(Number.isNaN(a.getTime()) && Number.isNaN((b as Date).getTime()))) this.note(path, "Date changed");
+      if (a.getTime() !== (b as Date).getTime() && !(Number.isNaN(a.getTime()) && Number.isNaN((b as Date).getTime())))
+        this.note(path, "Date changed");
     } else if (a instanceof Uint8Array) {
       if (!bytesEqual(a, b as Uint8Array)) this.note(path, "bytes changed");
     } else if (Array.isArray(a)) {
@@ -135,7 +139,12 @@ export function messageChanges(original: unknown, decoded: unknown): Set<string>
 }
 
 /** Round-trips every message through a fresh codec pair and names what came back changed. */
-export function checkFidelity(codec: string, payload: string, pc: PayloadCodec, messages: readonly Message[]): FidelityReport {
+export function checkFidelity(
+  codec: string,
+  payload: string,
+  pc: PayloadCodec,
+  messages: readonly Message[],
+): FidelityReport {
   const counts = new Map<string, number>();
   let changed = 0;
   for (let i = 0; i < messages.length; i++) {
@@ -143,7 +152,15 @@ export function checkFidelity(codec: string, payload: string, pc: PayloadCodec, 
     try {
       found = messageChanges(messages[i], pc.decode(pc.encode(messages[i]!)));
     } catch (e) {
-      return { codec, payload, messages: messages.length, changed: 0, changes: [], lossy: true, error: `message ${i + 1}: ${errorText(e)}` };
+      return {
+        codec,
+        payload,
+        messages: messages.length,
+        changed: 0,
+        changes: [],
+        lossy: true,
+        error: `message ${i + 1}: ${errorText(e)}`,
+      };
     }
     if (found.size > 0) changed++;
     for (const f of found) counts.set(f, (counts.get(f) ?? 0) + 1);
@@ -152,7 +169,14 @@ export function checkFidelity(codec: string, payload: string, pc: PayloadCodec, 
     const [path, change] = key.split("\t") as [string, string];
     return { path, change, messages: n };
   });
-  return { codec, payload, messages: messages.length, changed, changes, lossy: changes.some((c) => c.change !== KEY_ORDER_CHANGED) };
+  return {
+    codec,
+    payload,
+    messages: messages.length,
+    changed,
+    changes,
+    lossy: changes.some((c) => c.change !== KEY_ORDER_CHANGED),
+  };
 }
 
 /** One line of what a report found: `-0 became 0 at price (3 of 10 messages); ...`. */

@@ -37,7 +37,11 @@ const everyMessage: ServerTimes = (x) => x.codecNs;
 const quietMessages: ServerTimes = (x) => x.quietNs;
 
 /** raw's timed decode + encode per message in each round (the timers around no work), for `c`'s client, mode, payload and rate. */
-function timersOnNothing(c: CaseResult, cases: readonly CaseResult[], times: ServerTimes = everyMessage): Map<number, number> | undefined {
+function timersOnNothing(
+  c: CaseResult,
+  cases: readonly CaseResult[],
+  times: ServerTimes = everyMessage,
+): Map<number, number> | undefined {
   const raw = baselineCase(cases, c, "raw");
   if (!raw) return undefined;
   const byRound = new Map<number, number>();
@@ -114,7 +118,12 @@ function byRound(c: CaseResult | undefined, json: CaseResult, pick: RoundFigure)
 }
 
 /** A known-cost codec's figure over json's per round, as a share of the known cost measured after that round. */
-function shareOfKnown(known: CaseResult, json: CaseResult, costs: ReadonlyMap<number, number>, pick: RoundFigure): Estimate | undefined {
+function shareOfKnown(
+  known: CaseResult,
+  json: CaseResult,
+  costs: ReadonlyMap<number, number>,
+  pick: RoundFigure,
+): Estimate | undefined {
   const shares: number[] = [];
   for (const [round, [v, b]] of byRound(known, json, pick)) {
     const k = costs.get(round);
@@ -124,7 +133,12 @@ function shareOfKnown(known: CaseResult, json: CaseResult, costs: ReadonlyMap<nu
 }
 
 /** `c`'s figure relative to json's per round, each less raw's in that round when `floor` has it (the CPU: what the codec adds to the transport's). */
-function relativeToJson(c: CaseResult | undefined, json: CaseResult, pick: RoundFigure, floor?: ReadonlyMap<number, number>): Estimate | undefined {
+function relativeToJson(
+  c: CaseResult | undefined,
+  json: CaseResult,
+  pick: RoundFigure,
+  floor?: ReadonlyMap<number, number>,
+): Estimate | undefined {
   const ratios: number[] = [];
   for (const [round, [v, b]] of byRound(c, json, pick)) {
     const f = floor ? floor.get(round) : 0;

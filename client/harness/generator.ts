@@ -12,7 +12,18 @@
  */
 
 import { HarnessError } from "./harness-errors.ts";
-import { EXAMPLE_MESSAGES, isBuiltIn, PAYLOAD_NAMES, type BuiltInMessage, type BuiltInPayload, type LargeMessage, type MediumMessage, type Message, type PayloadName, type SmallMessage } from "../../protocols/messages.ts";
+import {
+  EXAMPLE_MESSAGES,
+  isBuiltIn,
+  PAYLOAD_NAMES,
+  type BuiltInMessage,
+  type BuiltInPayload,
+  type LargeMessage,
+  type MediumMessage,
+  type Message,
+  type PayloadName,
+  type SmallMessage,
+} from "../../protocols/messages.ts";
 import { createRng, randomDecimal, randomInt, randomString, type Rng } from "./random.ts";
 import { makeChat, makeGameTick, makeMarket } from "./set-generator.ts";
 import type { Settings } from "./settings.ts";
@@ -90,7 +101,8 @@ const MESSAGE_BLOCK = 4096;
  * other fields a seed gives.
  */
 export function makeMessages(payload: PayloadName, options: MessageSetOptions): BuiltInMessage[] {
-  if (!isBuiltIn(payload)) throw new HarnessError("NO_MESSAGES", `no generator for '${payload}': a user's messages come from their file`);
+  if (!isBuiltIn(payload))
+    throw new HarnessError("NO_MESSAGES", `no generator for '${payload}': a user's messages come from their file`);
   const out = new Array<BuiltInMessage>(options.count);
   if (options.fixed) {
     const example = EXAMPLE_MESSAGES[payload];
@@ -120,7 +132,13 @@ export function makeMessages(payload: PayloadName, options: MessageSetOptions): 
  * built-in's from its generator (`seed`: the run's unless a client draws its
  * own), a user's from their file (cycled).
  */
-export function messagesFor(settings: Pick<Settings, "seed" | "fixed" | "userMessages">, payload: PayloadName, count: number, seed = settings.seed, start = 0): Message[] {
+export function messagesFor(
+  settings: Pick<Settings, "seed" | "fixed" | "userMessages">,
+  payload: PayloadName,
+  count: number,
+  seed = settings.seed,
+  start = 0,
+): Message[] {
   if (!isBuiltIn(payload)) return cycleUserMessages(settings.userMessages, payload, count, start);
   return makeMessages(payload, { count, seed, fixed: settings.fixed, start });
 }

@@ -16,13 +16,20 @@ export type Histogram = hdr.Histogram;
 
 /** An empty histogram: microseconds, 3 significant digits, growing as values need. */
 function emptyHistogram(): Histogram {
-  return hdr.build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3, lowestDiscernibleValue: 1, autoResize: true, useWebAssembly: false });
+  return hdr.build({
+    bitBucketSize: 64,
+    numberOfSignificantValueDigits: 3,
+    lowestDiscernibleValue: 1,
+    autoResize: true,
+    useWebAssembly: false,
+  });
 }
 
 /** A histogram of latencies given in ns (each rounded to the microsecond; at least 1 µs). */
 export function latencyHistogram(samplesNs: readonly Float64Array[]): Histogram {
   const h = emptyHistogram();
-  for (const samples of samplesNs) for (let i = 0; i < samples.length; i++) h.recordValue(Math.max(1, Math.round(samples[i]! / 1000)));
+  for (const samples of samplesNs)
+    for (let i = 0; i < samples.length; i++) h.recordValue(Math.max(1, Math.round(samples[i]! / 1000)));
   return h;
 }
 

@@ -42,16 +42,28 @@ export function stepLatency(c: CaseResult): SliceLatency | undefined {
   if (!c.verified || !s || !s.targetRate || !s.latency) return undefined;
   const slices = c.raw.map((r) => r.latency).filter((x) => x !== undefined);
   if (slices.length > 0) {
-    return { p99Ns: median(slices.map((x) => x.p99Ns)), lateShare: median(slices.map((x) => x.lateShare)), achievedShare: median(slices.map((x) => x.achievedShare)) };
+    return {
+      p99Ns: median(slices.map((x) => x.p99Ns)),
+      lateShare: median(slices.map((x) => x.lateShare)),
+      achievedShare: median(slices.map((x) => x.achievedShare)),
+    };
   }
-  return { p99Ns: s.latency.p99, lateShare: (s.late ?? 0) / s.sent, achievedShare: (s.achievedRate ?? 0) / s.targetRate };
+  return {
+    p99Ns: s.latency.p99,
+    lateShare: (s.late ?? 0) / s.sent,
+    achievedShare: (s.achievedRate ?? 0) / s.targetRate,
+  };
 }
 
 /** Whether latency case `c` kept its rate, against the same codec's p99 at the lowest rate (`baseP99Ns`). */
 export function keptRate(c: CaseResult, baseP99Ns: number): boolean {
   const f = stepLatency(c);
   if (!f) return false;
-  return f.achievedShare >= KNEE_RULE.minAchievedShare && f.lateShare <= KNEE_RULE.maxLateShare && f.p99Ns <= KNEE_RULE.maxP99Factor * Math.max(baseP99Ns, KNEE_RULE.minBaseP99Ns);
+  return (
+    f.achievedShare >= KNEE_RULE.minAchievedShare &&
+    f.lateShare <= KNEE_RULE.maxLateShare &&
+    f.p99Ns <= KNEE_RULE.maxP99Factor * Math.max(baseP99Ns, KNEE_RULE.minBaseP99Ns)
+  );
 }
 
 /** Whether a codec's rates so far (lowest first, kept or not) end in two misses in a row: it stops climbing. */
@@ -60,7 +72,11 @@ export function stopsClimbing(kept: readonly boolean[]): boolean {
 }
 
 /** The knee of rates kept or missed, lowest first: the highest kept before two misses in a row, the miss above it, the misses forgiven. */
-export function kneeOf(steps: readonly { rate: number; kept: boolean }[]): { rate: number; missed?: number; forgiven: number[] } {
+export function kneeOf(steps: readonly { rate: number; kept: boolean }[]): {
+  rate: number;
+  missed?: number;
+  forgiven: number[];
+} {
   let rate = 0;
   let missed: number | undefined;
   const forgiven: number[] = [];
@@ -96,7 +112,10 @@ export function keptSteps(byRate: readonly CaseResult[]): { rate: number; kept: 
 }
 
 /** The same at the rates raw (`rawByRate`, the transport alone) kept: where raw missed, the machine could not keep up. */
-function keptBesideRaw(byRate: readonly CaseResult[], rawByRate: readonly CaseResult[]): { rate: number; kept: boolean }[] {
+function keptBesideRaw(
+  byRate: readonly CaseResult[],
+  rawByRate: readonly CaseResult[],
+): { rate: number; kept: boolean }[] {
   const raw = new Map(keptSteps(rawByRate).map((k) => [k.rate, k.kept]));
   return keptSteps(byRate).filter((k) => raw.get(k.rate) === true);
 }
@@ -122,7 +141,9 @@ export function knees(cases: readonly CaseResult[]): Knee[] {
       rate,
       ...(missed !== undefined ? { missed } : {}),
       ...(forgiven.length > 0 ? { forgiven } : {}),
-      ...(relative && (relative.rate !== rate || relative.missed !== missed) ? { besideRaw: { rate: relative.rate, ...(relative.missed !== undefined ? { missed: relative.missed } : {}) } } : {}),
+      ...(relative && (relative.rate !== rate || relative.missed !== missed)
+        ? { besideRaw: { rate: relative.rate, ...(relative.missed !== undefined ? { missed: relative.missed } : {}) } }
+        : {}),
     });
   }
   return out;

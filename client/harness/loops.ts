@@ -74,7 +74,9 @@ export function compileLoop(label: string): TimedLoop {
   if (!CAN_COMPILE) return sharedLoop();
   const name = label.replace(/[^A-Za-z0-9_]/g, "_");
   // The function is named so it shows up by codec and phase in a profiler.
-  const factory = new Function(`return function loop_${name}(now, fn, inputs, outputs, mask, n, batch, batchTimes) {${LOOP_SOURCE}}`);
+  const factory = new Function(
+    `return function loop_${name}(now, fn, inputs, outputs, mask, n, batch, batchTimes) {${LOOP_SOURCE}}`,
+  );
   return factory() as TimedLoop;
 }
 
@@ -83,10 +85,17 @@ export function compileLoop(label: string): TimedLoop {
  * alone, so its two calls see that codec's functions only: a closure written once for every codec
  * would share its call sites' profiles between them in JavaScriptCore, as a shared loop would.
  */
-export function compileEcho(label: string, codec: { encode(m: never): unknown; decode(d: never): unknown }): (frame: unknown) => unknown {
+export function compileEcho(
+  label: string,
+  codec: { encode(m: never): unknown; decode(d: never): unknown },
+): (frame: unknown) => unknown {
   if (!CAN_COMPILE) return (frame) => codec.encode(codec.decode(frame as never) as never);
   const name = label.replace(/[^A-Za-z0-9_]/g, "_");
-  const factory = new Function("encode", "decode", `return function echo_${name}(frame) { return encode(decode(frame)); }`);
+  const factory = new Function(
+    "encode",
+    "decode",
+    `return function echo_${name}(frame) { return encode(decode(frame)); }`,
+  );
   return factory(codec.encode, codec.decode) as (frame: unknown) => unknown;
 }
 
@@ -95,7 +104,11 @@ export function compileEcho(label: string, codec: { encode(m: never): unknown; d
  * message (the validated pattern, protocols/validation.ts), compiled for that codec alone as
  * compileEcho is.
  */
-export function compileValidated(label: string, decode: (d: never) => unknown, check: (m: unknown) => void): (frame: unknown) => unknown {
+export function compileValidated(
+  label: string,
+  decode: (d: never) => unknown,
+  check: (m: unknown) => void,
+): (frame: unknown) => unknown {
   if (!CAN_COMPILE) {
     return (frame) => {
       const m = decode(frame as never);
@@ -104,7 +117,11 @@ export function compileValidated(label: string, decode: (d: never) => unknown, c
     };
   }
   const name = label.replace(/[^A-Za-z0-9_]/g, "_");
-  const factory = new Function("decode", "check", `return function validated_${name}(frame) { const m = decode(frame); check(m); return m; }`);
+  const factory = new Function(
+    "decode",
+    "check",
+    `return function validated_${name}(frame) { const m = decode(frame); check(m); return m; }`,
+  );
   return factory(decode, check) as (frame: unknown) => unknown;
 }
 

@@ -73,7 +73,13 @@ export function pairedDifference(a: CaseResult, b: CaseResult, pick: RoundFigure
 /** The verified case of `codec` (the baseline) with the same client, mode, payload and (latency mode) rate as `c`. */
 export function baselineCase(cases: readonly CaseResult[], c: CaseResult, codec: string): CaseResult | undefined {
   return cases.find(
-    (x) => x.codec === codec && x.payload === c.payload && x.client === c.client && x.mode === c.mode && x.socket?.targetRate === c.socket?.targetRate && x.verified,
+    (x) =>
+      x.codec === codec &&
+      x.payload === c.payload &&
+      x.client === c.client &&
+      x.mode === c.mode &&
+      x.socket?.targetRate === c.socket?.targetRate &&
+      x.verified,
   );
 }
 
@@ -102,5 +108,8 @@ export function roundToRoundNoise(cases: readonly CaseResult[]): number | undefi
     for (let i = 1; i < byRound.length; i++) changes.push(Math.abs(byRound[i]!.totalNs / byRound[i - 1]!.totalNs - 1));
   }
   if (changes.length === 0) return undefined;
-  return percentileSorted(changes.sort((a, b) => a - b), 50);
+  return percentileSorted(
+    changes.sort((a, b) => a - b),
+    50,
+  );
 }

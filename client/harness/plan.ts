@@ -56,9 +56,14 @@ export interface PlanSpec {
 }
 
 /** The catalog for `settings`, given the codecs of its codec modules (in their order); a name taken twice is a SettingError. */
-export function catalogFor(settings: Pick<Settings, "userProto" | "userMessages">, moduleCodecs: readonly Codec[]): CodecCatalog {
+export function catalogFor(
+  settings: Pick<Settings, "userProto" | "userMessages">,
+  moduleCodecs: readonly Codec[],
+): CodecCatalog {
   const p = settings.userProto;
-  const userProto = p ? { payloads: settings.userMessages.map((f) => f.name), text: p.text, typeName: p.type } : undefined;
+  const userProto = p
+    ? { payloads: settings.userMessages.map((f) => f.name), text: p.text, typeName: p.type }
+    : undefined;
   try {
     return CodecCatalog.of(moduleCodecs, userProto, [RAW_CODEC_NAME]);
   } catch (e) {
@@ -69,18 +74,32 @@ export function catalogFor(settings: Pick<Settings, "userProto" | "userMessages"
 /** The work of every mode: codec mode's planned runs (more rounds for precision come on top); latency mode's at every rate (a sweep: at most every rate and its bisections, an upper bound). */
 function workOf(settings: Settings, codecModeCodecs: number): ModeWork[] {
   const codecUnits = codecModeUnits(1, codecModeCodecs, { from: 0, to: settings.runs.codec });
-  const steps = (mode: Mode): number => (mode === "latency" ? settings.rates.length + (settings.sweep ? MAX_BISECTIONS : 0) : 1);
-  return settings.modes.map((mode) => ({ mode, units: mode === "codec" ? codecUnits : settings.codecs.length * settings.runs[mode] * steps(mode) }));
+  const steps = (mode: Mode): number =>
+    mode === "latency" ? settings.rates.length + (settings.sweep ? MAX_BISECTIONS : 0) : 1;
+  return settings.modes.map((mode) => ({
+    mode,
+    units: mode === "codec" ? codecUnits : settings.codecs.length * settings.runs[mode] * steps(mode),
+  }));
 }
 
 function freeze(settings: Settings, catalog: CodecCatalog, fidelity: readonly FidelityReport[], forks: number): Plan {
   const codecModeCodecs = Object.freeze(catalog.pick(settings.codecs));
   const work = Object.freeze(workOf(settings, codecModeCodecs.length));
-  return Object.freeze({ settings: Object.freeze(settings), catalog, codecModeCodecs, fidelity: Object.freeze([...fidelity]), forks, work });
+  return Object.freeze({
+    settings: Object.freeze(settings),
+    catalog,
+    codecModeCodecs,
+    fidelity: Object.freeze([...fidelity]),
+    forks,
+    work,
+  });
 }
 
 /** Checks every codec on every user payload: what each does to the messages, and which pairs to leave out. */
-function checkUserPayloads(settings: Settings, catalog: CodecCatalog): { fidelity: FidelityReport[]; excluded: Excluded[] } {
+function checkUserPayloads(
+  settings: Settings,
+  catalog: CodecCatalog,
+): { fidelity: FidelityReport[]; excluded: Excluded[] } {
   const fidelity: FidelityReport[] = [];
   const excluded: Excluded[] = [];
   for (const payload of settings.payloads.filter((p) => !isBuiltIn(p))) {
@@ -93,8 +112,14 @@ function checkUserPayloads(settings: Settings, catalog: CodecCatalog): { fidelit
       }
       const fidelityReport = checkFidelity(codec.name, payload, codec.forPayload(payload), messages);
       fidelity.push(fidelityReport);
-      if (fidelityReport.error !== undefined) excluded.push({ codec: codec.name, payload, why: fidelitySummary(fidelityReport) });
-      else if (fidelityReport.lossy && !settings.allowLossy) excluded.push({ codec: codec.name, payload, why: `lossy, not timed (--allow-lossy times it): ${fidelitySummary(fidelityReport)}` });
+      if (fidelityReport.error !== undefined)
+        excluded.push({ codec: codec.name, payload, why: fidelitySummary(fidelityReport) });
+      else if (fidelityReport.lossy && !settings.allowLossy)
+        excluded.push({
+          codec: codec.name,
+          payload,
+          why: `lossy, not timed (--allow-lossy times it): ${fidelitySummary(fidelityReport)}`,
+        });
     }
   }
   return { fidelity, excluded };

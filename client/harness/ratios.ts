@@ -8,7 +8,15 @@
  * read back carries them in its columns.
  */
 
-import { calibrationChecks, clientVsJson, cpuOverRaw, echoVsJson, fieldCost, fieldOverJson, fieldVsJson } from "./field.ts";
+import {
+  calibrationChecks,
+  clientVsJson,
+  cpuOverRaw,
+  echoVsJson,
+  fieldCost,
+  fieldOverJson,
+  fieldVsJson,
+} from "./field.ts";
 import { baselineCase, compare } from "./pairing.ts";
 import type { BenchResults, CaseRatios, CaseResult, Comparison, Ratio } from "./results.ts";
 
@@ -25,8 +33,10 @@ export function caseRatios(c: CaseResult, cases: readonly CaseResult[]): CaseRat
     // Throughput: raw's time per message over c's.
     vsRaw: raw && compare(raw, c),
     echoVsJson: echoVsJson(c, cases),
-    readOneVsJson: json && c.mode === "codec" && c.readOne !== undefined ? compare(c, json, (r) => r.readOneNs) : undefined,
-    validatedVsJson: json && c.mode === "codec" && c.validated !== undefined ? compare(c, json, (r) => r.validatedNs) : undefined,
+    readOneVsJson:
+      json && c.mode === "codec" && c.readOne !== undefined ? compare(c, json, (r) => r.readOneNs) : undefined,
+    validatedVsJson:
+      json && c.mode === "codec" && c.validated !== undefined ? compare(c, json, (r) => r.validatedNs) : undefined,
     routeVsJson: json && c.route !== undefined ? compare(c, json, (r) => r.route?.forward.cpuNs) : undefined,
     routeRecodeVsJson: json && c.route !== undefined ? compare(c, json, (r) => r.route?.recode.cpuNs) : undefined,
     clientVsJson: transport ? undefined : clientVsJson(c, cases),
@@ -42,7 +52,10 @@ export function caseRatios(c: CaseResult, cases: readonly CaseResult[]): CaseRat
  * calibration's checks where the benchmark has them. With the precision the benchmark asked for (percent),
  * each codec-mode ratio still wider than it is marked `wide`.
  */
-export function withRatios(cases: readonly CaseResult[], precision?: number): Pick<BenchResults, "cases" | "calibration"> {
+export function withRatios(
+  cases: readonly CaseResult[],
+  precision?: number,
+): Pick<BenchResults, "cases" | "calibration"> {
   const calibration = calibrationChecks(cases);
   const withOwn = cases.map((c) => ({ ...c, ratios: caseRatios(c, cases) }));
   if (precision !== undefined) markPrecision(withOwn, precision);
@@ -65,7 +78,9 @@ function halfWidth(r: Ratio | undefined): number | undefined {
 /** A codec-mode case's ratios to json: in process, the echo, read-one and validated (those it has). */
 export function codecModeRatios(c: CaseResult): Comparison[] {
   const r = c.ratios;
-  return c.mode !== "codec" || c.codec === "json" || !r ? [] : [r.vsJson, r.echoVsJson, r.readOneVsJson, r.validatedVsJson].filter((x) => x !== undefined);
+  return c.mode !== "codec" || c.codec === "json" || !r
+    ? []
+    : [r.vsJson, r.echoVsJson, r.readOneVsJson, r.validatedVsJson].filter((x) => x !== undefined);
 }
 
 /** The widest interval of a codec-mode case's ratios to json (halfWidth); undefined where it has none. */

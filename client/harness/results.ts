@@ -43,7 +43,6 @@ export interface Environment {
   userAgent?: string;
 }
 
-
 /** Percentiles of per-message times taken from batch samples. */
 export interface BatchPercentiles {
   /** Messages per batch (the last batch of a run may hold fewer). */
@@ -377,7 +376,10 @@ export interface StretchTiming {
 }
 
 /** The per-message summaries every mode reports, from its runs' figures. */
-export function summarizeRuns(runs: readonly SliceFigures[], iterations: number): Pick<CaseResult, "serialize" | "deserialize" | "total" | "totalMs" | "echo" | "readOne" | "validated"> {
+export function summarizeRuns(
+  runs: readonly SliceFigures[],
+  iterations: number,
+): Pick<CaseResult, "serialize" | "deserialize" | "total" | "totalMs" | "echo" | "readOne" | "validated"> {
   const echo = runs.map((r) => r.echoNs).filter((x) => x !== undefined);
   const readOne = runs.map((r) => r.readOneNs).filter((x) => x !== undefined);
   const validated = runs.map((r) => r.validatedNs).filter((x) => x !== undefined);

@@ -28,13 +28,20 @@ export const SLICE_TARGET_NS = 150_000;
  * deserialize loop to last 1.1x the clock's minimum batch, at most every
  * message. `costs` are each codec's estimated ns per call.
  */
-export function sliceSize(costs: readonly { encodeNs: number; decodeNs: number }[], calibration: ClockCalibration, iterations: number): number {
+export function sliceSize(
+  costs: readonly { encodeNs: number; decodeNs: number }[],
+  calibration: ClockCalibration,
+  iterations: number,
+): number {
   if (costs.length === 0) return iterations;
   let fastest = Infinity;
   let longest = 1;
   for (const { encodeNs, decodeNs } of costs) {
     fastest = Math.min(fastest, encodeNs + decodeNs);
-    longest = Math.max(longest, Math.ceil((1.1 * minBatchNs(calibration)) / Math.max(1e-3, Math.min(encodeNs, decodeNs))));
+    longest = Math.max(
+      longest,
+      Math.ceil((1.1 * minBatchNs(calibration)) / Math.max(1e-3, Math.min(encodeNs, decodeNs))),
+    );
   }
   const forTarget = Math.ceil(SLICE_TARGET_NS / Math.max(1e-3, fastest));
   return Math.max(1, Math.min(iterations, Math.max(longest, forTarget)));
@@ -52,7 +59,6 @@ export function readOneSlices(readOneNs: number, slice: number, calibration: Clo
   if (!(readOneNs > 0)) return 1;
   return Math.max(1, Math.min(READ_ONE_MAX_SLICES, Math.ceil((1.1 * minBatchNs(calibration)) / (readOneNs * slice))));
 }
-
 
 /**
  * Roundtrip and stream mode cut each run into this many slices, one per

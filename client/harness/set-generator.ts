@@ -14,13 +14,71 @@
 import type { ChatMessage, Entity, GameTickMessage, MarketMessage, Reaction } from "../../protocols/message-sets.ts";
 import { pick, randomInt, type Rng } from "./random.ts";
 
-const USERS = ["ana", "bjørn", "chen_wei", "dmitri", "émilie", "fatima", "giulia", "hiro", "ivan", "jürgen", "김민준", "李娜", "olga", "pedro", "sara_k", "tom"];
+const USERS = [
+  "ana",
+  "bjørn",
+  "chen_wei",
+  "dmitri",
+  "émilie",
+  "fatima",
+  "giulia",
+  "hiro",
+  "ivan",
+  "jürgen",
+  "김민준",
+  "李娜",
+  "olga",
+  "pedro",
+  "sara_k",
+  "tom",
+];
 
 /** Words of several scripts, emoji with modifiers and variation selectors, and characters JSON escapes. */
 const WORDS = [
-  "the", "meeting", "is", "at", "3pm", "see", "you", "tomorrow", "deploy", "done", "lol", "ok", "thanks", "can", "someone", "review", "my", "PR", "?", "!",
-  "ça", "marche", "très", "bien", "größer", "mañana", "привет", "спасибо", "你好", "谢谢", "こんにちは", "안녕하세요", "مرحبا", "שלום",
-  "👍", "😂", "🔥", "❤️", "🎉", "👋🏽", "🚀", "\"quoted\"", "line\nbreak", "https://example.com/a?b=1&c=2",
+  "the",
+  "meeting",
+  "is",
+  "at",
+  "3pm",
+  "see",
+  "you",
+  "tomorrow",
+  "deploy",
+  "done",
+  "lol",
+  "ok",
+  "thanks",
+  "can",
+  "someone",
+  "review",
+  "my",
+  "PR",
+  "?",
+  "!",
+  "ça",
+  "marche",
+  "très",
+  "bien",
+  "größer",
+  "mañana",
+  "привет",
+  "спасибо",
+  "你好",
+  "谢谢",
+  "こんにちは",
+  "안녕하세요",
+  "مرحبا",
+  "שלום",
+  "👍",
+  "😂",
+  "🔥",
+  "❤️",
+  "🎉",
+  "👋🏽",
+  "🚀",
+  '"quoted"',
+  "line\nbreak",
+  "https://example.com/a?b=1&c=2",
 ];
 const EMOJI = ["👍", "❤️", "😂", "🎉", "🔥", "👀", "✅", "🙏"];
 
@@ -47,14 +105,22 @@ function reactions(rng: Rng): Reaction[] {
   const n = randomInt(rng, 1, 4);
   const first = randomInt(rng, 0, EMOJI.length - 1);
   const out: Reaction[] = [];
-  for (let i = 0; i < n; i++) out.push({ emoji: EMOJI[(first + i) % EMOJI.length]!, count: 1 + Math.floor(rng() * rng() * 50) });
+  for (let i = 0; i < n; i++)
+    out.push({ emoji: EMOJI[(first + i) % EMOJI.length]!, count: 1 + Math.floor(rng() * rng() * 50) });
   return out;
 }
 
 export function makeChat(rng: Rng): ChatMessage {
   const id = randomInt(rng, 1_000_000, 9_999_999);
   const sentAt = DAY_START_MS + Math.floor(rng() * DAY_MS);
-  const m: ChatMessage = { id, room: randomInt(rng, 1, 500), user: pick(rng, USERS), text: chatText(rng), sentAt, reactions: reactions(rng) };
+  const m: ChatMessage = {
+    id,
+    room: randomInt(rng, 1, 500),
+    user: pick(rng, USERS),
+    text: chatText(rng),
+    sentAt,
+    reactions: reactions(rng),
+  };
   if (rng() < 0.2) m.replyTo = id - randomInt(rng, 1, 1000);
   if (rng() < 0.1) m.editedAt = sentAt + randomInt(rng, 1_000, 600_000);
   return m;
@@ -91,7 +157,12 @@ export function makeGameTick(rng: Rng, later: Rng): GameTickMessage {
 }
 
 /** Instruments: a stock, crypto pairs, currency pairs; price, decimals of its tick, and what a size is. */
-const INSTRUMENTS: readonly { symbol: string; price: number; decimals: number; size: "shares" | "coins" | "notional" }[] = [
+const INSTRUMENTS: readonly {
+  symbol: string;
+  price: number;
+  decimals: number;
+  size: "shares" | "coins" | "notional";
+}[] = [
   { symbol: "AAPL", price: 189.5, decimals: 2, size: "shares" },
   { symbol: "MSFT", price: 415.2, decimals: 2, size: "shares" },
   { symbol: "NVDA", price: 875.3, decimals: 2, size: "shares" },

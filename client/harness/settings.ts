@@ -120,7 +120,14 @@ export function latencyStep(settings: Settings, rate: number): Settings {
 /** Which column of the defaults table: a full run, `--quick`, or a browser client. */
 export type Profile = "default" | "quick" | "browser";
 
-const perMode = (codec: number, roundtrip: number, stream: number, fanout: number, latency: number, route: number): Record<Mode, number> => ({ codec, roundtrip, stream, fanout, latency, route });
+const perMode = (
+  codec: number,
+  roundtrip: number,
+  stream: number,
+  fanout: number,
+  latency: number,
+  route: number,
+): Record<Mode, number> => ({ codec, roundtrip, stream, fanout, latency, route });
 
 const COMMON = {
   modes: ["codec", "roundtrip", "stream"] as Mode[],
@@ -154,18 +161,51 @@ const COMMON = {
  * `codecs: []` means every codec (the registry's, plus raw).
  */
 export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
-  default: { ...COMMON, codecs: [], precision: 3, maxTimeMs: 30_000, runs: perMode(1, 1, 1, 3, 3, 3), iterations: perMode(100_000, 6_000, 100_000, 10_000, 2_000, 40_000), warmup: perMode(5_000, 100_000, 100_000, 1_000, 500, 4_000) },
-  quick: { ...COMMON, modes: ["codec", "stream"], codecs: [], precision: 10, maxTimeMs: 4_000, runs: perMode(1, 1, 1, 2, 2, 2), iterations: perMode(10_000, 1_000, 12_000, 1_000, 1_000, 4_000), warmup: perMode(5_000, 1_000, 12_000, 100, 100, 400) },
+  default: {
+    ...COMMON,
+    codecs: [],
+    precision: 3,
+    maxTimeMs: 30_000,
+    runs: perMode(1, 1, 1, 3, 3, 3),
+    iterations: perMode(100_000, 6_000, 100_000, 10_000, 2_000, 40_000),
+    warmup: perMode(5_000, 100_000, 100_000, 1_000, 500, 4_000),
+  },
+  quick: {
+    ...COMMON,
+    modes: ["codec", "stream"],
+    codecs: [],
+    precision: 10,
+    maxTimeMs: 4_000,
+    runs: perMode(1, 1, 1, 2, 2, 2),
+    iterations: perMode(10_000, 1_000, 12_000, 1_000, 1_000, 4_000),
+    warmup: perMode(5_000, 1_000, 12_000, 100, 100, 400),
+  },
   // A page's WebSocket keeps 1,000 messages/s with sub-millisecond p50 in Chromium here, not 5,000 (docs/page.md).
-  browser: { ...COMMON, codecs: [], rates: [1_000], runs: perMode(3, 3, 3, 3, 3, 3), iterations: perMode(100_000, 1_000, 20_000, 0, 1_000, 4_000), warmup: perMode(20_000, 500, 10_000, 0, 200, 400) },
+  browser: {
+    ...COMMON,
+    codecs: [],
+    rates: [1_000],
+    runs: perMode(3, 3, 3, 3, 3, 3),
+    iterations: perMode(100_000, 1_000, 20_000, 0, 1_000, 4_000),
+    warmup: perMode(20_000, 500, 10_000, 0, 200, 400),
+  },
 };
 
 /** A fresh, mutable copy of a profile's settings, with `codecs` filled in. */
 export function defaultSettings(profile: Profile, allCodecs: readonly string[]): Settings {
   const d = DEFAULTS[profile];
-  return { ...d, codecs: [...allCodecs], payloads: [...d.payloads], modes: [...d.modes], runs: { ...d.runs }, iterations: { ...d.iterations }, warmup: { ...d.warmup }, userMessages: [], excluded: [] };
+  return {
+    ...d,
+    codecs: [...allCodecs],
+    payloads: [...d.payloads],
+    modes: [...d.modes],
+    runs: { ...d.runs },
+    iterations: { ...d.iterations },
+    warmup: { ...d.warmup },
+    userMessages: [],
+    excluded: [],
+  };
 }
-
 
 /**
  * An integer setting from text (a flag, a form field, a URL parameter):
@@ -182,7 +222,8 @@ export function parseInteger(name: string, raw: string, min: number, max: number
 /** Latency rates from text (`--rate`, the page's field): "sweep" (the ladder, climbed to each codec's knee) or one or more rates, lowest first. */
 export function parseRates(name: string, raw: string): Pick<Settings, "rates" | "sweep"> {
   if (raw.trim() === "sweep") return { rates: [...SWEEP_RATES], sweep: true };
-  if (!/^\s*\d[\d_]*(\s*,\s*\d[\d_]*)*\s*$/.test(raw)) throw new SettingError(`${name} takes 'sweep' or messages per second N[,N...] from 1 to 1000000, got '${raw}'`);
+  if (!/^\s*\d[\d_]*(\s*,\s*\d[\d_]*)*\s*$/.test(raw))
+    throw new SettingError(`${name} takes 'sweep' or messages per second N[,N...] from 1 to 1000000, got '${raw}'`);
   const rates = raw.split(",").map((r) => parseInteger(name, r, 1, 1_000_000));
   return { rates: [...new Set(rates)].sort((a, b) => a - b), sweep: false };
 }

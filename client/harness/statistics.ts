@@ -46,7 +46,19 @@ export function percentileSorted(sorted: ArrayLike<number>, p: number): number {
 export function summarize(values: readonly number[]): Summary {
   const n = values.length;
   if (n === 0) {
-    return { n: 0, mean: NaN, median: NaN, medianLow: NaN, medianHigh: NaN, p90: NaN, p99: NaN, min: NaN, max: NaN, stddev: NaN, ci95: NaN };
+    return {
+      n: 0,
+      mean: NaN,
+      median: NaN,
+      medianLow: NaN,
+      medianHigh: NaN,
+      p90: NaN,
+      p99: NaN,
+      min: NaN,
+      max: NaN,
+      stddev: NaN,
+      ci95: NaN,
+    };
   }
   const sorted = [...values].sort((a, b) => a - b);
   const mean = values.reduce((s, v) => s + v, 0) / n;

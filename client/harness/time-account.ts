@@ -17,7 +17,17 @@
  * forces between runs; what compression makes of the messages; writing result files; and
  * "other", what is left (docs/results-columns.md, the run_*_ms columns).
  */
-export const ACCOUNT_PHASES = ["timed", "warmup", "messages", "verify", "start", "collections", "compression", "files", "other"] as const;
+export const ACCOUNT_PHASES = [
+  "timed",
+  "warmup",
+  "messages",
+  "verify",
+  "start",
+  "collections",
+  "compression",
+  "files",
+  "other",
+] as const;
 export type AccountPhase = (typeof ACCOUNT_PHASES)[number];
 
 /** Milliseconds per phase. */
@@ -116,7 +126,8 @@ export class TimeLedger {
   }
 
   addPeak(process: string, peakRssBytes: number | undefined): void {
-    if (peakRssBytes !== undefined && Number.isFinite(peakRssBytes) && peakRssBytes > 0) this.peaks.push({ process, peakRssBytes });
+    if (peakRssBytes !== undefined && Number.isFinite(peakRssBytes) && peakRssBytes > 0)
+      this.peaks.push({ process, peakRssBytes });
   }
 
   /** The account against `wallMs`: every phase, "other" being what none of them holds. */
@@ -141,6 +152,10 @@ export function inPhase<T>(ledger: TimeLedger | undefined, phase: Exclude<Accoun
 }
 
 /** `fn` awaited, its time counted to `phase` in `ledger` where there is one. */
-export function inPhaseAsync<T>(ledger: TimeLedger | undefined, phase: Exclude<AccountPhase, "other">, fn: () => Promise<T>): Promise<T> {
+export function inPhaseAsync<T>(
+  ledger: TimeLedger | undefined,
+  phase: Exclude<AccountPhase, "other">,
+  fn: () => Promise<T>,
+): Promise<T> {
   return ledger ? ledger.timeAsync(phase, fn) : fn();
 }

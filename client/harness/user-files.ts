@@ -22,7 +22,14 @@ function readUserFile(flag: string, file: string): string {
     return readFileSync(file, "utf8");
   } catch (e) {
     const code = (e as { code?: string }).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (e as Error).message;
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "is a directory"
+          : code === "EACCES"
+            ? "permission denied"
+            : (e as Error).message;
     throw new SettingError(`${flag} ${file}: cannot read it (${why})`);
   }
 }
@@ -33,7 +40,8 @@ export function readMessagesFiles(files: readonly string[]): UserMessagesFile[] 
   for (const file of files) {
     const name = payloadNameOf(file);
     checkPayloadName(name, file);
-    if (out.some((f) => f.name === name)) throw new SettingError(`--messages ${file}: another file is also named '${name}'; payload names must differ`);
+    if (out.some((f) => f.name === name))
+      throw new SettingError(`--messages ${file}: another file is also named '${name}'; payload names must differ`);
     const f = { name, file, text: readUserFile("--messages", file) };
     userMessagesOf([f], name);
     out.push(f);
@@ -42,10 +50,18 @@ export function readMessagesFiles(files: readonly string[]): UserMessagesFile[] 
 }
 
 /** `--proto FILE --proto-type NAME`: both or neither, and only with messages of one's own. */
-export function readProtoFile(file: string | undefined, type: string | undefined, messages: readonly UserMessagesFile[]): UserProtoFile | undefined {
+export function readProtoFile(
+  file: string | undefined,
+  type: string | undefined,
+  messages: readonly UserMessagesFile[],
+): UserProtoFile | undefined {
   if (file === undefined && type === undefined) return undefined;
-  if (file === undefined || type === undefined) throw new SettingError(`--proto FILE and --proto-type NAME go together (got only ${file === undefined ? "--proto-type" : "--proto"})`);
-  if (messages.length === 0) throw new SettingError("--proto gives the Protobuf type of your own messages; add --messages FILE");
+  if (file === undefined || type === undefined)
+    throw new SettingError(
+      `--proto FILE and --proto-type NAME go together (got only ${file === undefined ? "--proto-type" : "--proto"})`,
+    );
+  if (messages.length === 0)
+    throw new SettingError("--proto gives the Protobuf type of your own messages; add --messages FILE");
   const text = readUserFile("--proto", file);
   checkUserProto(file, text, type);
   return { file, text, type };

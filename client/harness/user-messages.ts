@@ -12,7 +12,6 @@ import { type Message, type PayloadName, isBuiltIn } from "../../protocols/messa
 import { type UserMessagesFile } from "./settings.ts";
 import { HarnessError, SettingError } from "./harness-errors.ts";
 
-
 /** A payload name from a file name: its base name without `.json`, `.jsonl` or `.ndjson`. */
 export function payloadNameOf(file: string): string {
   const base = file.split(/[\\/]/).pop() ?? file;
@@ -22,9 +21,12 @@ export function payloadNameOf(file: string): string {
 /** Checks a `--messages` file's name as a payload name: usable in a URL and a CSV, and not a built-in's. */
 export function checkPayloadName(name: string, file: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(name)) {
-    throw new SettingError(`--messages ${file}: the payload takes the file's name, '${name}', which must be 1-40 letters, digits, '.', '_' or '-'; rename the file`);
+    throw new SettingError(
+      `--messages ${file}: the payload takes the file's name, '${name}', which must be 1-40 letters, digits, '.', '_' or '-'; rename the file`,
+    );
   }
-  if (isBuiltIn(name) || name === "all") throw new SettingError(`--messages ${file}: the name '${name}' is a built-in payload's; rename the file`);
+  if (isBuiltIn(name) || name === "all")
+    throw new SettingError(`--messages ${file}: the name '${name}' is a built-in payload's; rename the file`);
 }
 
 /**
@@ -90,19 +92,28 @@ export function parseUserMessages(f: UserMessagesFile): UserMessages {
       if (line.trim() !== "") values.push(parseJson(line, `line ${i + 1} `, f.file));
     });
   }
-  if (values.length === 0) throw new SettingError(`--messages ${f.file}: no messages; expected a JSON array of objects, or JSON Lines with one object per line`);
+  if (values.length === 0)
+    throw new SettingError(
+      `--messages ${f.file}: no messages; expected a JSON array of objects, or JSON Lines with one object per line`,
+    );
   const messages: Message[] = [];
   const notes: string[] = [];
   values.forEach((v, i) => {
-    if (v === null || typeof v !== "object" || Array.isArray(v)) throw new SettingError(`--messages ${f.file}: message ${i + 1} is ${kindOf(v)}, not an object`);
+    if (v === null || typeof v !== "object" || Array.isArray(v))
+      throw new SettingError(`--messages ${f.file}: message ${i + 1} is ${kindOf(v)}, not an object`);
     const json = JSON.stringify(v);
     const bytes = new TextEncoder().encode(json).length;
     if (bytes > MAX_USER_MESSAGE_BYTES) {
-      throw new SettingError(`--messages ${f.file}: message ${i + 1} is ${bytes.toLocaleString("en-US")} bytes as JSON, over the 1 MiB a WebSocket message may carry here`);
+      throw new SettingError(
+        `--messages ${f.file}: message ${i + 1} is ${bytes.toLocaleString("en-US")} bytes as JSON, over the 1 MiB a WebSocket message may carry here`,
+      );
     }
     messages.push(v as Message);
   });
-  for (const literal of bigIntegers(text)) notes.push(`the integer ${literal} became ${Number(literal)} when read (beyond 2^53, as JSON.parse reads it in any JavaScript program)`);
+  for (const literal of bigIntegers(text))
+    notes.push(
+      `the integer ${literal} became ${Number(literal)} when read (beyond 2^53, as JSON.parse reads it in any JavaScript program)`,
+    );
   return { messages, notes };
 }
 
@@ -119,7 +130,12 @@ export function userMessagesOf(files: readonly UserMessagesFile[], payload: Payl
 }
 
 /** `count` messages of a user's file, in the file's order, over and over. */
-export function cycleUserMessages(files: readonly UserMessagesFile[], payload: PayloadName, count: number, start = 0): Message[] {
+export function cycleUserMessages(
+  files: readonly UserMessagesFile[],
+  payload: PayloadName,
+  count: number,
+  start = 0,
+): Message[] {
   const { messages } = userMessagesOf(files, payload);
   const out = new Array<Message>(count);
   for (let i = 0; i < count; i++) out[i] = messages[(start + i) % messages.length]!;

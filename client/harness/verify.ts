@@ -45,14 +45,16 @@ export function sameMessage(expected: Message, actual: unknown): boolean {
 
 /** undefined when equal, otherwise one line saying where they differ, naming the field's path. */
 export function describeMismatch(expected: Message, actual: unknown): string | undefined {
-  if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return `decoded ${kind(actual)}, not an object`;
+  if (actual === null || typeof actual !== "object" || Array.isArray(actual))
+    return `decoded ${kind(actual)}, not an object`;
   return objectMismatch(expected as Record<string, unknown>, actual as Record<string, unknown>, "");
 }
 
 function objectMismatch(e: Record<string, unknown>, a: Record<string, unknown>, path: string): string | undefined {
   const keys = Object.keys(e);
   const actualKeys = Object.keys(a);
-  if (actualKeys.length !== keys.length) return `${path ? `'${path}': ` : ""}fields [${actualKeys.join(", ")}], expected [${keys.join(", ")}]`;
+  if (actualKeys.length !== keys.length)
+    return `${path ? `'${path}': ` : ""}fields [${actualKeys.join(", ")}], expected [${keys.join(", ")}]`;
   for (const key of keys) {
     if (!Object.hasOwn(a, key)) return `field '${path}${key}' is missing`;
     const wrong = valueMismatch(e[key], a[key], `${path}${key}`);
@@ -71,7 +73,8 @@ function valueMismatch(x: unknown, y: unknown, path: string): string | undefined
     }
   }
   const plain = (v: unknown): boolean => typeof v === "object" && v !== null && !Array.isArray(v);
-  if (plain(x) && plain(y)) return objectMismatch(x as Record<string, unknown>, y as Record<string, unknown>, `${path}.`);
+  if (plain(x) && plain(y))
+    return objectMismatch(x as Record<string, unknown>, y as Record<string, unknown>, `${path}.`);
   return `field '${path}': expected ${show(x)}, got ${show(y)}`;
 }
 

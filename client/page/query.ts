@@ -51,10 +51,23 @@ export function settingsToQuery(settings: Settings, q: URLSearchParams): void {
 /** Settings from the URL over `base`; a value the page cannot use leaves the default. */
 export function settingsFromQuery(q: URLSearchParams, base: Settings, catalog: CodecCatalog): Settings {
   // `groups`: names that stand for several values (all; for codecs, default and the families).
-  const list = <T extends string>(name: string, valid: readonly T[], fallback: readonly T[], groups: Readonly<Record<string, readonly T[]>> = { all: valid }): T[] => {
+  const list = <T extends string>(
+    name: string,
+    valid: readonly T[],
+    fallback: readonly T[],
+    groups: Readonly<Record<string, readonly T[]>> = { all: valid },
+  ): T[] => {
     const raw = q.get(name);
     if (!raw) return [...fallback];
-    const picked = [...new Set(raw.split(",").flatMap((x): T[] => (Object.hasOwn(groups, x) ? [...groups[x]!] : (valid as readonly string[]).includes(x) ? [x as T] : [])))];
+    const picked = [
+      ...new Set(
+        raw
+          .split(",")
+          .flatMap((x): T[] =>
+            Object.hasOwn(groups, x) ? [...groups[x]!] : (valid as readonly string[]).includes(x) ? [x as T] : [],
+          ),
+      ),
+    ];
     return picked.length > 0 ? picked : [...fallback];
   };
   // Counts start at 1 (as the CLI's flags do); warm-up may be 0.
@@ -71,7 +84,11 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings, catalog: C
   };
   return {
     ...base,
-    modes: list("modes", PAGE_MODES, base.modes.filter((m) => PAGE_MODES.includes(m))),
+    modes: list(
+      "modes",
+      PAGE_MODES,
+      base.modes.filter((m) => PAGE_MODES.includes(m)),
+    ),
     codecs: list("codecs", socketCodecNames(catalog), base.codecs, codecGroups(catalog)),
     payloads: list("payloads", [...PAYLOAD_NAMES, ...base.userMessages.map((f) => f.name)], base.payloads),
     allowLossy: q.has("allow-lossy") ? q.get("allow-lossy") === "1" : base.allowLossy,

@@ -77,11 +77,22 @@ export interface SuiteOutcome {
  * modes with its WebSocket, against the server that served it. `onCaseDone` hears each case as it
  * finishes, so a driver that must stop early keeps what finished.
  */
-export async function runSuite(plan: Plan, onProgress: (p: Progress) => void, shouldStop: () => boolean = () => false, onCaseDone?: (c: CaseResult) => void): Promise<SuiteOutcome> {
+export async function runSuite(
+  plan: Plan,
+  onProgress: (p: Progress) => void,
+  shouldStop: () => boolean = () => false,
+  onCaseDone?: (c: CaseResult) => void,
+): Promise<SuiteOutcome> {
   const timestamp = new Date().toISOString();
   const calibration = calibrateClock(performanceClock);
   const info = await fetchInfo();
-  const hooks = { libraryVersion: (name: string): string => info.libraries[name] ?? "", onProgress, shouldStop, ...(onCaseDone ? { onCaseDone } : {}), ledger: new TimeLedger() };
+  const hooks = {
+    libraryVersion: (name: string): string => info.libraries[name] ?? "",
+    onProgress,
+    shouldStop,
+    ...(onCaseDone ? { onCaseDone } : {}),
+    ledger: new TimeLedger(),
+  };
   const failures: string[] = [];
   const run = new Benchmark(plan, {
     client: "browser",
@@ -92,8 +103,16 @@ export async function runSuite(plan: Plan, onProgress: (p: Progress) => void, sh
     calibration,
     hooks,
     socketModes: async (p, h, warmedInProcess) => {
-      const client = { kind: "browser" as const, library: navigator.userAgent, WebSocket: WebSocket as unknown as WebSocketClass };
-      const context = socketModeContext(client, { server: location.origin }, { catalog: p.catalog, calibration, hooks: h, warmedInProcess });
+      const client = {
+        kind: "browser" as const,
+        library: navigator.userAgent,
+        WebSocket: WebSocket as unknown as WebSocketClass,
+      };
+      const context = socketModeContext(
+        client,
+        { server: location.origin },
+        { catalog: p.catalog, calibration, hooks: h, warmedInProcess },
+      );
       return { result: await runSocketModes(p.settings, context), server: location.origin };
     },
     onFailure: (line) => failures.push(line),

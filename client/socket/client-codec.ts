@@ -36,7 +36,13 @@ export interface ClientCodec {
   matches(i: number, decoded: unknown): boolean;
 }
 
-export function clientCodec(catalog: CodecCatalog, codec: string, payload: PayloadName, messages: readonly Message[], ownRoundTrip = false): ClientCodec {
+export function clientCodec(
+  catalog: CodecCatalog,
+  codec: string,
+  payload: PayloadName,
+  messages: readonly Message[],
+  ownRoundTrip = false,
+): ClientCodec {
   if (codec === RAW_CODEC_NAME) {
     const prepared = rawBytes(payload, messages);
     return {
@@ -93,4 +99,3 @@ function sameBytes(a: Uint8Array, b: unknown): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
-

@@ -5,7 +5,14 @@
  */
 
 import { utf8Length, type Encoded } from "../../protocols/codec.ts";
-import { GC_PATH, KNOWN_COST_PATH, packFrames, STATS_PATH, WARM_UP_PATH, type ServerConnectionStats } from "../../protocols/contract.ts";
+import {
+  GC_PATH,
+  KNOWN_COST_PATH,
+  packFrames,
+  STATS_PATH,
+  WARM_UP_PATH,
+  type ServerConnectionStats,
+} from "../../protocols/contract.ts";
 import type { MessageData } from "./client-codec.ts";
 import { ClientError } from "../client-errors.ts";
 
@@ -43,12 +50,24 @@ export function openSocket(WebSocketImpl: WebSocketClass, url: string, timeoutMs
     };
     ws.onerror = (ev) => {
       clearTimeout(timer);
-      const detail = (ev as { message?: string; error?: { message?: string } }).message ?? (ev as { error?: { message?: string } }).error?.message;
-      reject(new ClientError("CONNECT", `cannot connect to ${url}${detail ? `: ${detail}` : " (connection refused or closed)"}`));
+      const detail =
+        (ev as { message?: string; error?: { message?: string } }).message ??
+        (ev as { error?: { message?: string } }).error?.message;
+      reject(
+        new ClientError(
+          "CONNECT",
+          `cannot connect to ${url}${detail ? `: ${detail}` : " (connection refused or closed)"}`,
+        ),
+      );
     };
     ws.onclose = (ev) => {
       clearTimeout(timer);
-      reject(new ClientError("CONNECT", `cannot connect to ${url}: closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
+      reject(
+        new ClientError(
+          "CONNECT",
+          `cannot connect to ${url}: closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`,
+        ),
+      );
     };
   });
 }
@@ -76,7 +95,6 @@ export async function fetchServerStats(server: string, id: string): Promise<Serv
   }
 }
 
-
 /** Asks the server to collect its garbage (between runs); a failure only costs the collection. */
 export async function requestServerGc(server: string): Promise<void> {
   await fetch(new URL(GC_PATH, server), { method: "POST" }).catch(() => undefined);
@@ -99,7 +117,13 @@ export async function fetchKnownCost(server: string, codec: string): Promise<num
  * Has the server run `messages` decodes and encodes of `codec` over `frames` in its own process
  * (server/warm-up.ts); throws a ClientError saying why when it did not.
  */
-export async function warmUpServer(server: string, codec: string, payload: string, frames: readonly Encoded[], messages: number): Promise<void> {
+export async function warmUpServer(
+  server: string,
+  codec: string,
+  payload: string,
+  frames: readonly Encoded[],
+  messages: number,
+): Promise<void> {
   const url = new URL(WARM_UP_PATH, server);
   url.searchParams.set("codec", codec);
   url.searchParams.set("payload", payload);
@@ -110,7 +134,8 @@ export async function warmUpServer(server: string, codec: string, payload: strin
   } catch (e) {
     throw new ClientError("CONNECT", `cannot connect to ${server}: ${(e as Error).message}`);
   }
-  if (!res.ok) throw new ClientError("PROTOCOL", `the server refused the warm-up (${res.status}): ${(await res.text()).trim()}`);
+  if (!res.ok)
+    throw new ClientError("PROTOCOL", `the server refused the warm-up (${res.status}): ${(await res.text()).trim()}`);
   await res.text();
 }
 

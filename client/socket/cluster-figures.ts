@@ -31,9 +31,15 @@ interface HealthBody {
 
 async function readOne(url: string): Promise<ClusterReading> {
   try {
-    const body = (await (await fetch(new URL(HEALTH_PATH, url), { signal: AbortSignal.timeout(5000) })).json()) as HealthBody;
+    const body = (await (
+      await fetch(new URL(HEALTH_PATH, url), { signal: AbortSignal.timeout(5000) })
+    ).json()) as HealthBody;
     const b = body.backplane;
-    return { cpuMs: body.cpuMs ?? NaN, backplaneBytes: b ? b.publishedBytes + b.receivedBytes : 0, backplaneMessages: b?.published ?? 0 };
+    return {
+      cpuMs: body.cpuMs ?? NaN,
+      backplaneBytes: b ? b.publishedBytes + b.receivedBytes : 0,
+      backplaneMessages: b?.published ?? 0,
+    };
   } catch {
     return { cpuMs: NaN, backplaneBytes: NaN, backplaneMessages: NaN };
   }
@@ -42,7 +48,11 @@ async function readOne(url: string): Promise<ClusterReading> {
 /** Reads every process (`urls`: each one's own URL) at once, summed. */
 export async function readCluster(urls: readonly string[]): Promise<ClusterReading> {
   const all = await Promise.all(urls.map(readOne));
-  return all.reduce((a, b) => ({ cpuMs: a.cpuMs + b.cpuMs, backplaneBytes: a.backplaneBytes + b.backplaneBytes, backplaneMessages: a.backplaneMessages + b.backplaneMessages }));
+  return all.reduce((a, b) => ({
+    cpuMs: a.cpuMs + b.cpuMs,
+    backplaneBytes: a.backplaneBytes + b.backplaneBytes,
+    backplaneMessages: a.backplaneMessages + b.backplaneMessages,
+  }));
 }
 
 /** What happened between two readings of `processes` processes. */

@@ -19,7 +19,14 @@ import { CLOSE, socketUrl } from "../../protocols/contract.ts";
 import { clientCodec, type ClientCodec, type MessageData } from "./client-codec.ts";
 import { byteLength, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
 import { Watchdog } from "./reply-queue.ts";
-import { emptyFigures, processesOf, processFor, shortTopic, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
+import {
+  emptyFigures,
+  processesOf,
+  processFor,
+  shortTopic,
+  type SocketCaseFigures,
+  type SocketCaseOptions,
+} from "./socket-case.ts";
 import { ClientError } from "../client-errors.ts";
 import { clusterRun, readCluster } from "./cluster-figures.ts";
 
@@ -46,22 +53,40 @@ interface Deliveries {
 /** Opens the subscribers, waits until the server knows each one, then opens the publisher. */
 async function openFanout(o: FanoutOptions, topic: string, sockets: WebSocket[]): Promise<WebSocket> {
   for (let k = 0; k < o.subscribers; k++) {
-    sockets.push(await openSocket(o.WebSocket, socketUrl(placeOf(o, k), o.codec, o.payload, `${o.id}-s${k}`, { role: "subscriber", topic }), o.stallTimeoutMs));
+    sockets.push(
+      await openSocket(
+        o.WebSocket,
+        socketUrl(placeOf(o, k), o.codec, o.payload, `${o.id}-s${k}`, { role: "subscriber", topic }),
+        o.stallTimeoutMs,
+      ),
+    );
   }
   // Subscribed means the server has the connection (it subscribes on open), and has not closed it.
   for (let k = 0; k < o.subscribers; k++) {
     const stats = await fetchServerStats(placeOf(o, k), `${o.id}-s${k}`);
     if (!stats) throw new ClientError("PROTOCOL", `subscriber ${k} is not known to the server`);
-    if (stats.error !== undefined) throw new ClientError("CLOSED", `subscriber ${k} was closed by the server: ${stats.error}`);
+    if (stats.error !== undefined)
+      throw new ClientError("CLOSED", `subscriber ${k} was closed by the server: ${stats.error}`);
   }
-  return openSocket(o.WebSocket, socketUrl(placeOf(o, -1), o.codec, o.payload, `${o.id}-p`, { role: "publisher", topic }), o.stallTimeoutMs);
+  return openSocket(
+    o.WebSocket,
+    socketUrl(placeOf(o, -1), o.codec, o.payload, `${o.id}-p`, { role: "publisher", topic }),
+    o.stallTimeoutMs,
+  );
 }
 
 /**
  * Publishes every message within the window (the publisher's own echoes
  * are its acknowledgements) until every subscriber has every message.
  */
-function publishAll(pub: WebSocket, subscribers: WebSocket[], codec: ClientCodec, o: FanoutOptions, figures: SocketCaseFigures, d: Deliveries): Promise<void> {
+function publishAll(
+  pub: WebSocket,
+  subscribers: WebSocket[],
+  codec: ClientCodec,
+  o: FanoutOptions,
+  figures: SocketCaseFigures,
+  d: Deliveries,
+): Promise<void> {
   const n = o.messages.length;
   const now = o.clock.now;
   const window = Math.max(1, Math.min(o.window, n));
@@ -70,7 +95,11 @@ function publishAll(pub: WebSocket, subscribers: WebSocket[], codec: ClientCodec
     let next = 0;
     let finished = false;
     const start = now();
-    const watchdog = new Watchdog(o.clock, o.stallTimeoutMs, () => finish(new ClientError("STALLED", `stalled: nothing for ${o.stallTimeoutMs} ms after ${acked} of ${n} published`)));
+    const watchdog = new Watchdog(o.clock, o.stallTimeoutMs, () =>
+      finish(
+        new ClientError("STALLED", `stalled: nothing for ${o.stallTimeoutMs} ms after ${acked} of ${n} published`),
+      ),
+    );
     const finish = (e?: Error): void => {
       if (finished) return;
       finished = true;
@@ -117,9 +146,17 @@ function publishAll(pub: WebSocket, subscribers: WebSocket[], codec: ClientCodec
       };
       // Says how many it missed: what was published so far, less what it received.
       ws.onclose = (ev: CloseEvent) =>
-        finish(new ClientError("CLOSED", `subscriber ${k} closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}, having received ${d.got[k]} of ${next} published (missed ${next - d.got[k]!})`));
+        finish(
+          new ClientError(
+            "CLOSED",
+            `subscriber ${k} closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}, having received ${d.got[k]} of ${next} published (missed ${next - d.got[k]!})`,
+          ),
+        );
     });
-    pub.onclose = (ev: CloseEvent) => finish(new ClientError("CLOSED", `the publisher was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
+    pub.onclose = (ev: CloseEvent) =>
+      finish(
+        new ClientError("CLOSED", `the publisher was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`),
+      );
     refill();
   });
 }
@@ -146,7 +183,12 @@ export async function runFanoutCase(o: FanoutOptions): Promise<FanoutFigures> {
   const codec = clientCodec(o.catalog, o.codec, o.payload, o.messages, o.ownRoundTrip);
   const figures: SocketCaseFigures = emptyFigures();
   const n = o.messages.length;
-  const deliveries: Deliveries = { got: new Int32Array(o.subscribers), doneMs: new Float64Array(o.subscribers), sentAt: new Float64Array(n), latencyNs: new Float64Array(n * o.subscribers) };
+  const deliveries: Deliveries = {
+    got: new Int32Array(o.subscribers),
+    doneMs: new Float64Array(o.subscribers),
+    sentAt: new Float64Array(n),
+    latencyNs: new Float64Array(n * o.subscribers),
+  };
   const sockets: WebSocket[] = [];
   let publisher: WebSocket | undefined;
   const cpu0 = o.cpuMs?.() ?? NaN;
@@ -156,8 +198,13 @@ export async function runFanoutCase(o: FanoutOptions): Promise<FanoutFigures> {
     figures.extensions = publisher.extensions ?? "";
     // A socket closed while the processes are read fails the run by its reason, not by a stall.
     let early: string | undefined;
-    sockets.forEach((ws, k) => (ws.onclose = (ev) => (early ??= `subscriber ${k} closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} before publishing began`)));
-    publisher.onclose = (ev) => (early ??= `the publisher was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} before publishing began`);
+    sockets.forEach(
+      (ws, k) =>
+        (ws.onclose = (ev) =>
+          (early ??= `subscriber ${k} closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} before publishing began`)),
+    );
+    publisher.onclose = (ev) =>
+      (early ??= `the publisher was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} before publishing began`);
     const before = await readCluster(processes);
     if (early !== undefined) throw new ClientError("CLOSED", early);
     await publishAll(publisher, sockets, codec, o, figures, deliveries);

@@ -26,7 +26,22 @@ async function runOnce(p: PayloadRun, s: SocketCase, count: number, label: strin
   // Several clients (not fanout, whose subscribers run here): worker threads.
   if (s.mode !== "fanout" && settings.clients > 1 && ctx.workers) {
     const t0 = ctx.clock.now();
-    const job = { server: ctx.server, codec: s.codec, payload: s.payload, mode: s.mode, seed: settings.seed, fixed: settings.fixed, userMessages: settings.userMessages, userProto: settings.userProto, codecModules: settings.codecModules, allowLossy: settings.allowLossy, window: single.window, rate: s.rate, stallTimeoutMs: settings.stallTimeoutMs, timerOverheadNs: ctx.calibration.overheadNs };
+    const job = {
+      server: ctx.server,
+      codec: s.codec,
+      payload: s.payload,
+      mode: s.mode,
+      seed: settings.seed,
+      fixed: settings.fixed,
+      userMessages: settings.userMessages,
+      userProto: settings.userProto,
+      codecModules: settings.codecModules,
+      allowLossy: settings.allowLossy,
+      window: single.window,
+      rate: s.rate,
+      stallTimeoutMs: settings.stallTimeoutMs,
+      timerOverheadNs: ctx.calibration.overheadNs,
+    };
     const all = await ctx.workers.run(job, settings.clients, count, single.id);
     const { merged, perClient } = mergeFigures(all, ctx.clock.now() - t0);
     if (label !== "warmup") s.perClient.push(perClient);
@@ -49,9 +64,22 @@ const ROUTE_ROUNDS = 4;
  * neither always runs on a server the other has just warmed. The slices of each round, the
  * last failed one last.
  */
-async function routeRun(p: PayloadRun, s: SocketCase, count: number, label: string, run: number, rounds: number): Promise<RouteRun[][]> {
+async function routeRun(
+  p: PayloadRun,
+  s: SocketCase,
+  count: number,
+  label: string,
+  run: number,
+  rounds: number,
+): Promise<RouteRun[][]> {
   const { settings } = p;
-  const options = { ...p.options(s, count, label), payload: s.payload as BuiltInPayload, subscribers: settings.members, publishers: ROUTE_PUBLISHERS, validate: settings.validate };
+  const options = {
+    ...p.options(s, count, label),
+    payload: s.payload as BuiltInPayload,
+    subscribers: settings.members,
+    publishers: ROUTE_PUBLISHERS,
+    validate: settings.validate,
+  };
   let session: RouteSession;
   try {
     session = await RouteSession.open(options);
@@ -87,7 +115,10 @@ export async function runFreshConnections(p: PayloadRun, rng: () => number): Pro
         p.progress("warmup", s.codec, run, done);
         const warmCount = Math.min(settings.warmup[mode], p.messagesOf(s).length);
         const warm = await inPhaseAsync(ctx.ledger, "warmup", async () =>
-          mode === "route" ? (await routeRun(p, s, warmCount, "warmup", run, 1)).flat().find((r) => r.figures.error !== undefined)?.figures : await runOnce(p, s, warmCount, "warmup"),
+          mode === "route"
+            ? (await routeRun(p, s, warmCount, "warmup", run, 1)).flat().find((r) => r.figures.error !== undefined)
+                ?.figures
+            : await runOnce(p, s, warmCount, "warmup"),
         );
         if (warm?.error !== undefined) s.error = `warm-up: ${warm.error}`;
         s.warmed = true;
@@ -101,9 +132,19 @@ export async function runFreshConnections(p: PayloadRun, rng: () => number): Pro
         const at = { run, round: run, position };
         if (mode === "route") {
           s.plannedRounds = settings.runs[mode] * ROUTE_ROUNDS;
-          const rounds = await inPhaseAsync(ctx.ledger, "timed", () => routeRun(p, s, settings.iterations[mode], `run${run + 1}`, run, ROUTE_ROUNDS));
-          rounds.forEach((ways, k) => s.error === undefined && recordRoute(s, ways, { run, round: run * ROUTE_ROUNDS + k, position }));
-        } else record(s, await inPhaseAsync(ctx.ledger, "timed", () => runOnce(p, s, settings.iterations[mode], `run${run + 1}`)), at);
+          const rounds = await inPhaseAsync(ctx.ledger, "timed", () =>
+            routeRun(p, s, settings.iterations[mode], `run${run + 1}`, run, ROUTE_ROUNDS),
+          );
+          rounds.forEach(
+            (ways, k) =>
+              s.error === undefined && recordRoute(s, ways, { run, round: run * ROUTE_ROUNDS + k, position }),
+          );
+        } else
+          record(
+            s,
+            await inPhaseAsync(ctx.ledger, "timed", () => runOnce(p, s, settings.iterations[mode], `run${run + 1}`)),
+            at,
+          );
       }
       done++;
       if (unreachable(s.error)) return { stopped: false, aborted: `${mode} ${s.codec} ${p.payload}: ${s.error}` };

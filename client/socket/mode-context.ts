@@ -197,7 +197,11 @@ function routeWay(r: RouteRun): RouteWaySlice {
  * and when both ways delivered everything, its figures (the forwarding way's as the case's own);
  * else the case's error.
  */
-export function recordRoute(s: SocketCase, runs: readonly RouteRun[], at: { run: number; round: number; position: number }): void {
+export function recordRoute(
+  s: SocketCase,
+  runs: readonly RouteRun[],
+  at: { run: number; round: number; position: number },
+): void {
   const counts = (s.route ??= { rooms: 0, publishers: 0, expected: 0, delivered: 0, misrouted: 0 });
   for (const r of runs) {
     s.figures.push(r.figures);
@@ -216,12 +220,22 @@ export function recordRoute(s: SocketCase, runs: readonly RouteRun[], at: { run:
   const recode = runs.find((r) => r.way === "recode")!;
   const f = forward.figures;
   const ways = { forward: routeWay(forward), recode: routeWay(recode) };
-  s.runs.push({ ...at, serializeNs: f.serializeNs / f.sent, deserializeNs: f.deserializeNs / f.received, totalNs: ways.forward.totalNs, route: ways });
+  s.runs.push({
+    ...at,
+    serializeNs: f.serializeNs / f.sent,
+    deserializeNs: f.deserializeNs / f.received,
+    totalNs: ways.forward.totalNs,
+    route: ways,
+  });
   s.perClient.push(forward.perMember);
 }
 
 /** Adds one timed slice's figures to its case; sets the case's error when the slice failed. */
-export function record(s: SocketCase, f: SocketCaseFigures, at: { run: number; round: number; position: number }): void {
+export function record(
+  s: SocketCase,
+  f: SocketCaseFigures,
+  at: { run: number; round: number; position: number },
+): void {
   s.figures.push(f);
   if (f.error !== undefined) {
     s.error = `run ${at.run + 1}: ${f.error}`;
@@ -240,7 +254,13 @@ export function record(s: SocketCase, f: SocketCaseFigures, at: { run: number; r
     ...(server ? { server } : {}),
     ...(latency ? { latency } : {}),
     ...(cluster
-      ? { cluster: { processes: cluster.processes, cpuNsPerDelivery: (cluster.cpuMs * 1e6) / f.received, backplaneBytesPerMsg: f.sent > 0 ? cluster.backplaneBytes / f.sent : Number.NaN } }
+      ? {
+          cluster: {
+            processes: cluster.processes,
+            cpuNsPerDelivery: (cluster.cpuMs * 1e6) / f.received,
+            backplaneBytesPerMsg: f.sent > 0 ? cluster.backplaneBytes / f.sent : Number.NaN,
+          },
+        }
       : {}),
   });
   if (f.rttNs) s.timesNs.push(f.rttNs);

@@ -15,7 +15,15 @@ import { messagesFor } from "../harness/generator.ts";
 import { codecMessages, jsonBytesPerMessage, sharedListLength } from "../harness/schedule.ts";
 import { createRng } from "../harness/random.ts";
 import type { CaseResult } from "../harness/results.ts";
-import { keptRate, keptSteps, KNEE_PRECISION, kneeOf, MAX_BISECTIONS, stepLatency, stopsClimbing } from "../harness/knee.ts";
+import {
+  keptRate,
+  keptSteps,
+  KNEE_PRECISION,
+  kneeOf,
+  MAX_BISECTIONS,
+  stepLatency,
+  stopsClimbing,
+} from "../harness/knee.ts";
 import { latencyStep, SOCKET_MODES, type Settings, type SocketMode } from "../harness/settings.ts";
 import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 import { socketCaseResult, type SocketCase, type SocketCaseOptions } from "./socket-case.ts";
@@ -65,7 +73,9 @@ function newCase(mode: SocketMode, codec: string, payload: PayloadName, rate: nu
 
 /** A mode's steps: one for most, one per rate in latency mode (each with its own messages per run under a sweep). */
 function stepsOf(mode: SocketMode, settings: Settings): { rate: number; settings: Settings }[] {
-  return mode === "latency" ? settings.rates.map((rate) => ({ rate, settings: latencyStep(settings, rate) })) : [{ rate: 0, settings }];
+  return mode === "latency"
+    ? settings.rates.map((rate) => ({ rate, settings: latencyStep(settings, rate) }))
+    : [{ rate: 0, settings }];
 }
 
 /**
@@ -73,10 +83,17 @@ function stepsOf(mode: SocketMode, settings: Settings): { rate: number; settings
  * kept or missed against its p99 at the first step; a codec stops after two misses in a row.
  * Without a sweep, every codec goes on.
  */
-function stillClimbing(settings: Settings, results: readonly CaseResult[], baseP99: Map<string, number>, history: Map<string, boolean[]>): string[] {
+function stillClimbing(
+  settings: Settings,
+  results: readonly CaseResult[],
+  baseP99: Map<string, number>,
+  history: Map<string, boolean[]>,
+): string[] {
   if (!settings.sweep) return results.map((c) => c.codec);
-  for (const c of results) if (!baseP99.has(c.codec) && c.socket?.latency) baseP99.set(c.codec, stepLatency(c)?.p99Ns ?? Number.NaN);
-  for (const c of results) history.set(c.codec, [...(history.get(c.codec) ?? []), keptRate(c, baseP99.get(c.codec) ?? Number.NaN)]);
+  for (const c of results)
+    if (!baseP99.has(c.codec) && c.socket?.latency) baseP99.set(c.codec, stepLatency(c)?.p99Ns ?? Number.NaN);
+  for (const c of results)
+    history.set(c.codec, [...(history.get(c.codec) ?? []), keptRate(c, baseP99.get(c.codec) ?? Number.NaN)]);
   return results.filter((c) => !stopsClimbing(history.get(c.codec)!)).map((c) => c.codec);
 }
 
@@ -96,7 +113,9 @@ export function between(low: number, high: number): number {
 export function refinements(done: readonly CaseResult[], codecs: readonly string[]): Map<number, string[]> {
   const plan = new Map<number, string[]>();
   for (const codec of codecs) {
-    const byRate = done.filter((c) => c.codec === codec && c.socket?.targetRate).sort((a, b) => a.socket!.targetRate! - b.socket!.targetRate!);
+    const byRate = done
+      .filter((c) => c.codec === codec && c.socket?.targetRate)
+      .sort((a, b) => a.socket!.targetRate! - b.socket!.targetRate!);
     if (byRate.length === 0) continue;
     const { rate, missed } = kneeOf(keptSteps(byRate));
     if (missed === undefined || rate <= 0 || missed / rate <= KNEE_PRECISION) continue;
@@ -104,19 +123,29 @@ export function refinements(done: readonly CaseResult[], codecs: readonly string
     if (byRate.some((c) => c.socket!.targetRate === at)) continue;
     plan.set(at, [...(plan.get(at) ?? []), codec]);
   }
-  if (codecs.includes(RAW_CODEC_NAME)) for (const group of plan.values()) if (!group.includes(RAW_CODEC_NAME)) group.push(RAW_CODEC_NAME);
+  if (codecs.includes(RAW_CODEC_NAME))
+    for (const group of plan.values()) if (!group.includes(RAW_CODEC_NAME)) group.push(RAW_CODEC_NAME);
   return plan;
 }
 
 /** A step of a mode and payload run for some codecs: their results, or undefined once the run has ended (stopped, or the server gone). */
-type StepRunner = (step: { rate: number; settings: Settings }, codecs: readonly string[]) => Promise<CaseResult[] | undefined>;
+type StepRunner = (
+  step: { rate: number; settings: Settings },
+  codecs: readonly string[],
+) => Promise<CaseResult[] | undefined>;
 
 /**
  * One mode and payload, step by step (latency mode: rate by rate): every codec at each step, or
  * under a sweep the codecs still climbing, then bisections between each codec's knee and the rate
  * it missed above it. False when the run ended early.
  */
-async function runPayloadSteps(settings: Settings, mode: SocketMode, payload: PayloadName, ladder: readonly { rate: number; settings: Settings }[], run: StepRunner): Promise<boolean> {
+async function runPayloadSteps(
+  settings: Settings,
+  mode: SocketMode,
+  payload: PayloadName,
+  ladder: readonly { rate: number; settings: Settings }[],
+  run: StepRunner,
+): Promise<boolean> {
   const all = settings.codecs.filter((c) => runsOn(settings, mode, c, payload));
   let codecs = all;
   const baseP99 = new Map<string, number>();
@@ -142,7 +171,14 @@ async function runPayloadSteps(settings: Settings, mode: SocketMode, payload: Pa
 }
 
 /** The options of one connection of case `s`: the first `count` of its messages. */
-function caseOptions(ctx: SocketModeContext, settings: Settings, s: SocketCase, messages: readonly Message[], count: number, id: string): SocketCaseOptions {
+function caseOptions(
+  ctx: SocketModeContext,
+  settings: Settings,
+  s: SocketCase,
+  messages: readonly Message[],
+  count: number,
+  id: string,
+): SocketCaseOptions {
   return {
     server: ctx.server,
     ...(ctx.cluster ? { cluster: ctx.cluster } : {}),
@@ -174,7 +210,15 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   // One list per mode and payload, as long as the mode needs (at most SHARED_LIST_BYTES of JSON), each codec sending its own part of it
   // (schedule.ts); made when the mode reaches the payload, and let go at the next, so only one
   // payload's messages are alive at a time (the large message's 100,000: 66 MiB of heap).
-  let current: { mode: SocketMode; payload: PayloadName; perCodec: number; list: readonly Message[]; byCodec: Map<string, readonly Message[]> } | undefined;
+  let current:
+    | {
+        mode: SocketMode;
+        payload: PayloadName;
+        perCodec: number;
+        list: readonly Message[];
+        byCodec: Map<string, readonly Message[]>;
+      }
+    | undefined;
   const messagesOf = (mode: SocketMode, payload: PayloadName, codec: string): readonly Message[] => {
     if (current?.mode !== mode || current.payload !== payload) {
       current = undefined;
@@ -186,13 +230,27 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
       current = { mode, payload, perCodec, list, byCodec: new Map() };
     }
     const at = current;
-    if (!at.byCodec.has(codec)) at.byCodec.set(codec, codecMessages(at.list, settings.codecs.indexOf(codec), settings.codecs.length, at.perCodec));
+    if (!at.byCodec.has(codec))
+      at.byCodec.set(
+        codec,
+        codecMessages(at.list, settings.codecs.indexOf(codec), settings.codecs.length, at.perCodec),
+      );
     return at.byCodec.get(codec)!;
   };
-  const source = { client: ctx.client, clientLibrary: ctx.clientLibrary, libraryVersion: ctx.libraryVersion, catalog: ctx.catalog, ...(ctx.backplane ? { backplane: ctx.backplane } : {}) };
+  const source = {
+    client: ctx.client,
+    clientLibrary: ctx.clientLibrary,
+    libraryVersion: ctx.libraryVersion,
+    catalog: ctx.catalog,
+    ...(ctx.backplane ? { backplane: ctx.backplane } : {}),
+  };
   // A sweep's bisections count as steps too (an upper bound: most codecs need fewer).
-  const stepsOfMode = (m: SocketMode): number => steps.get(m)!.length + (m === "latency" && settings.sweep ? MAX_BISECTIONS : 0);
-  const total = modes.reduce((n, m) => n + stepsOfMode(m) * settings.runs[m], 0) * settings.payloads.length * settings.codecs.length;
+  const stepsOfMode = (m: SocketMode): number =>
+    steps.get(m)!.length + (m === "latency" && settings.sweep ? MAX_BISECTIONS : 0);
+  const total =
+    modes.reduce((n, m) => n + stepsOfMode(m) * settings.runs[m], 0) *
+    settings.payloads.length *
+    settings.codecs.length;
   const rng = createRng(settings.seed ^ 0x2545f491);
   const order: Record<string, string[][][]> = {};
   const ran: { s: SocketCase; settings: Settings }[] = [];
@@ -212,7 +270,12 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
   }
 
   /** One step of a mode and payload (latency: one rate) for `codecs`, recorded; what it returned, and how it ended. */
-  const runStep = async (mode: SocketMode, payload: PayloadName, step: { rate: number; settings: Settings }, codecs: readonly string[]): Promise<CaseResult[]> => {
+  const runStep = async (
+    mode: SocketMode,
+    payload: PayloadName,
+    step: { rate: number; settings: Settings },
+    codecs: readonly string[],
+  ): Promise<CaseResult[]> => {
     const p: PayloadRun = {
       settings: step.settings,
       ctx,
@@ -224,8 +287,26 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
       messagesOf: (s) => messagesOf(mode, payload, s.codec),
       order: [],
       progress: (stage, codec, run, done) =>
-        ctx.onProgress?.({ stage, mode, codec, payload, run, runs: settings.runs[mode], done: Math.round(finished + done), total, elapsedMs: now() - started }),
-      options: (s, count, label) => caseOptions(ctx, settings, s, messagesOf(mode, payload, s.codec), count, `${ctx.client}-${label}-${mode}-${s.codec}-${payload}${s.rate ? `-${s.rate}` : ""}-${Date.now().toString(36)}-${connection++}`),
+        ctx.onProgress?.({
+          stage,
+          mode,
+          codec,
+          payload,
+          run,
+          runs: settings.runs[mode],
+          done: Math.round(finished + done),
+          total,
+          elapsedMs: now() - started,
+        }),
+      options: (s, count, label) =>
+        caseOptions(
+          ctx,
+          settings,
+          s,
+          messagesOf(mode, payload, s.codec),
+          count,
+          `${ctx.client}-${label}-${mode}-${s.codec}-${payload}${s.rate ? `-${s.rate}` : ""}-${Date.now().toString(36)}-${connection++}`,
+        ),
     };
     order[mode]!.push(p.order);
     outcome = runsInRounds(mode, settings) ? await runInRounds(p, rng) : await runFreshConnections(p, rng);
@@ -254,5 +335,10 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
     if (outcome.stopped || outcome.aborted !== undefined) break;
   }
 
-  return { cases: ran.map(({ s, settings: at }) => socketCaseResult(s, at, source)), order, stopped: outcome.stopped, ...(outcome.aborted !== undefined ? { aborted: outcome.aborted } : {}) };
+  return {
+    cases: ran.map(({ s, settings: at }) => socketCaseResult(s, at, source)),
+    order,
+    stopped: outcome.stopped,
+    ...(outcome.aborted !== undefined ? { aborted: outcome.aborted } : {}),
+  };
 }

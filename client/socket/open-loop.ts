@@ -79,7 +79,13 @@ export function fittedSpanMs(sentAt: Float64Array, intervalMs: number): number {
   return n * (num / den);
 }
 
-export function openLoop(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, range: { start: number; count: number }, f: SocketCaseFigures): Promise<void> {
+export function openLoop(
+  ws: WebSocket,
+  codec: ClientCodec,
+  o: SocketCaseOptions,
+  range: { start: number; count: number },
+  f: SocketCaseFigures,
+): Promise<void> {
   const { start: first, count: n } = range;
   const now = o.clock.now;
   const oh = o.timerOverheadNs;
@@ -95,7 +101,12 @@ export function openLoop(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions
   let next = 0;
   let done = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => `${f.received} of ${n} replies (${inFlight.count} in flight, ${next} sent)`);
+  const replies = new Replies(
+    ws,
+    o.clock,
+    o.stallTimeoutMs,
+    () => `${f.received} of ${n} replies (${inFlight.count} in flight, ${next} sent)`,
+  );
 
   return new Promise<void>((resolve, reject) => {
     const startMs = now();

@@ -21,7 +21,9 @@ export class Replies {
   private readonly watchdog: Watchdog;
 
   constructor(ws: WebSocket, clock: Clock, stallTimeoutMs: number, progress: () => string) {
-    this.watchdog = new Watchdog(clock, stallTimeoutMs, () => this.abort(new ClientError("STALLED", `stalled: no reply for ${stallTimeoutMs} ms after ${progress()}`)));
+    this.watchdog = new Watchdog(clock, stallTimeoutMs, () =>
+      this.abort(new ClientError("STALLED", `stalled: no reply for ${stallTimeoutMs} ms after ${progress()}`)),
+    );
     ws.onmessage = (ev: MessageEvent) => {
       this.watchdog.touch();
       const data = ev.data as MessageData;
@@ -33,7 +35,12 @@ export class Replies {
       } else this.queue.push(data);
     };
     ws.onclose = (ev: CloseEvent) =>
-      this.abort(new ClientError("CLOSED", `the server closed the connection with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} after ${progress()}`));
+      this.abort(
+        new ClientError(
+          "CLOSED",
+          `the server closed the connection with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} after ${progress()}`,
+        ),
+      );
     ws.onerror = () => this.abort(new ClientError("CLOSED", `connection error after ${progress()}`));
   }
 
@@ -72,7 +79,6 @@ export class Replies {
     this.waiting = undefined;
   }
 }
-
 
 /** Calls `onStall` once when `touch` has not been called for `timeoutMs`. */
 export class Watchdog {

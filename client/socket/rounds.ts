@@ -46,7 +46,11 @@ const WARM_UP_FRAMES = 1_000;
 /** Each case's client codec over its first WARM_UP_FRAMES messages and their frames, made for its first server and sent to every one. */
 const framesOf = new WeakMap<SocketCase, { codec: ClientCodec; frames: Encoded[] }>();
 
-function warmUpFrames(s: SocketCase, o: SocketCaseOptions, messages: readonly Message[]): { codec: ClientCodec; frames: Encoded[] } {
+function warmUpFrames(
+  s: SocketCase,
+  o: SocketCaseOptions,
+  messages: readonly Message[],
+): { codec: ClientCodec; frames: Encoded[] } {
   let made = framesOf.get(s);
   if (!made) {
     const first = messages.slice(0, WARM_UP_FRAMES);
@@ -73,7 +77,13 @@ async function warmUpCase(p: PayloadRun, s: SocketCase, server: string, warmup: 
   const messages = p.messagesOf(s);
   const o = p.options(s, Math.min(SOCKET_WARM_UP, warmup, messages.length), "warmup");
   const { codec, frames } = warmUpFrames(s, o, messages);
-  const inServer = s.codec === RAW_CODEC_NAME ? Promise.resolve(undefined) : warmUpServer(server, s.codec, s.payload, frames, warmup).then(() => undefined, (e: Error) => e.message);
+  const inServer =
+    s.codec === RAW_CODEC_NAME
+      ? Promise.resolve(undefined)
+      : warmUpServer(server, s.codec, s.payload, frames, warmup).then(
+          () => undefined,
+          (e: Error) => e.message,
+        );
   const inClient = `client ${s.codec}`;
   const already = p.warmedOn.get(inClient) ?? 0;
   if (warmup > already) {
@@ -108,7 +118,11 @@ async function openCase(p: PayloadRun, s: SocketCase, server: string): Promise<O
   }
   // Each slice ends with a mark, so the server's figures come slice by slice and pair by round.
   try {
-    const session = await SocketSession.open({ ...p.options(s, p.messagesOf(s).length, "rounds"), server, sliceFigures: p.ctx.sliceFigures !== false });
+    const session = await SocketSession.open({
+      ...p.options(s, p.messagesOf(s).length, "rounds"),
+      server,
+      sliceFigures: p.ctx.sliceFigures !== false,
+    });
     return { session, last: undefined };
   } catch (e) {
     s.error = (e as Error).message;
@@ -130,7 +144,10 @@ async function closeAll(sessions: Map<SocketCase, Open[]>): Promise<void> {
 export async function runInRounds(p: PayloadRun, rng: () => number): Promise<PayloadOutcome> {
   const { settings, ctx, mode } = p;
   const iterations = settings.iterations[mode];
-  const slice = mode === "latency" ? latencySliceSize(iterations) : socketSliceSize(iterations, mode === "roundtrip" ? 1 : settings.window);
+  const slice =
+    mode === "latency"
+      ? latencySliceSize(iterations)
+      : socketSliceSize(iterations, mode === "roundtrip" ? 1 : settings.window);
   const roundsPerRun = Math.ceil(iterations / slice);
   for (const s of p.cases) {
     s.plannedRounds = settings.runs[mode] * roundsPerRun;
@@ -161,19 +178,29 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
       for (let k = 0; k < roundsPerRun; k++) {
         const round = run * roundsPerRun + k;
         const on = round % servers.length;
-        const live = shuffled(p.cases.filter((s) => s.error === undefined && sessions.get(s)?.length === servers.length), rng);
+        const live = shuffled(
+          p.cases.filter((s) => s.error === undefined && sessions.get(s)?.length === servers.length),
+          rng,
+        );
         p.order.push(live.map((s) => s.codec));
         const start = k * slice;
         for (let position = 0; position < live.length; position++) {
           const s = live[position]!;
           const open = sessions.get(s)![on]!;
-          const f = await inPhaseAsync(ctx.ledger, "timed", () => open.session.slice(start, Math.min(slice, iterations - start)));
+          const f = await inPhaseAsync(ctx.ledger, "timed", () =>
+            open.session.slice(start, Math.min(slice, iterations - start)),
+          );
           open.last = f;
           record(s, f, { run, round, position });
         }
         // A calibrated run: each known cost (cal-spin's loop), timed in the server right after the round, beside the round's field figure.
         for (const known of live) {
-          if (KNOWN_COST_CODEC_NAMES.includes(known.codec) && known.error === undefined && known.runs.at(-1)?.round === round) known.runs.at(-1)!.knownNs = await fetchKnownCost(servers[on]!, known.codec);
+          if (
+            KNOWN_COST_CODEC_NAMES.includes(known.codec) &&
+            known.error === undefined &&
+            known.runs.at(-1)?.round === round
+          )
+            known.runs.at(-1)!.knownNs = await fetchKnownCost(servers[on]!, known.codec);
         }
         done += p.cases.length / roundsPerRun;
         p.progress("run", `round ${k + 1}/${roundsPerRun}`, run, done);

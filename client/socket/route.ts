@@ -19,11 +19,28 @@
 
 import type { ClientFigures } from "../harness/socket-results.ts";
 import { ROUTING_KEYS, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
-import { CLOSE, parseSlice, ROUTE_WAYS, roomName, socketUrl, type JoinAnswer, type JoinRequest, type RouteWay, type ServerSlice } from "../../protocols/contract.ts";
+import {
+  CLOSE,
+  parseSlice,
+  ROUTE_WAYS,
+  roomName,
+  socketUrl,
+  type JoinAnswer,
+  type JoinRequest,
+  type RouteWay,
+  type ServerSlice,
+} from "../../protocols/contract.ts";
 import { clientCodec, toBytes, type ClientCodec, type MessageData } from "./client-codec.ts";
 import { byteLength, closed, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
 import { Replies, Watchdog } from "./reply-queue.ts";
-import { emptyFigures, processesOf, processFor, shortTopic, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
+import {
+  emptyFigures,
+  processesOf,
+  processFor,
+  shortTopic,
+  type SocketCaseFigures,
+  type SocketCaseOptions,
+} from "./socket-case.ts";
 import { clusterRun, readCluster } from "./cluster-figures.ts";
 import { ClientError } from "../client-errors.ts";
 
@@ -68,7 +85,11 @@ export function routePlan(messages: readonly Message[], key: string, members: nu
   const roomOf = new Int32Array(messages.length);
   messages.forEach((m, i) => {
     const name = roomName((m as Record<string, unknown>)[key]);
-    if (name === undefined) throw new ClientError("PROTOCOL", `message #${i} has no room: its ${key} is neither a string nor a finite number`);
+    if (name === undefined)
+      throw new ClientError(
+        "PROTOCOL",
+        `message #${i} has no room: its ${key} is neither a string nor a finite number`,
+      );
     let r = index.get(name);
     if (r === undefined) index.set(name, (r = rooms.push(name) - 1));
     roomOf[i] = r;
@@ -87,7 +108,14 @@ export function routePlan(messages: readonly Message[], key: string, members: nu
     for (const m of membersOf[roomOf[i]!]!) lists[m]![i % routers]!.push(i);
     deliveries += membersOf[roomOf[i]!]!.length;
   }
-  return { rooms, roomOf, roomsOf, membersOf, expect: lists.map((perRouter) => perRouter.map((l) => Int32Array.from(l))), deliveries };
+  return {
+    rooms,
+    roomOf,
+    roomsOf,
+    membersOf,
+    expect: lists.map((perRouter) => perRouter.map((l) => Int32Array.from(l))),
+    deliveries,
+  };
 }
 
 /** What one slice of a route session measured, one way. */
@@ -109,15 +137,25 @@ export interface RouteRun {
 /** Opens the members and has each join its rooms; resolves once the server has answered every join. */
 async function openMembers(o: RouteOptions, plan: RoutePlan, topic: string, sockets: WebSocket[]): Promise<void> {
   for (let k = 0; k < o.subscribers; k++) {
-    const ws = await openSocket(o.WebSocket, socketUrl(processFor(o, k), o.codec, o.payload, `${o.id}-m${k}`, { role: "member", topic }), o.stallTimeoutMs);
+    const ws = await openSocket(
+      o.WebSocket,
+      socketUrl(processFor(o, k), o.codec, o.payload, `${o.id}-m${k}`, { role: "member", topic }),
+      o.stallTimeoutMs,
+    );
     sockets.push(ws);
     const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => `member ${k}'s join request`);
     try {
       const join: JoinRequest = { join: plan.roomsOf[k]!.map((r) => plan.rooms[r]!) };
       ws.send(JSON.stringify(join));
       const data = await replies.next();
-      const answer = JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(toBytes(data))) as Partial<JoinAnswer>;
-      if (answer.joined !== join.join.length) throw new ClientError("PROTOCOL", `member ${k} asked to join ${join.join.length} room(s); the server answered ${JSON.stringify(answer)}`);
+      const answer = JSON.parse(
+        typeof data === "string" ? data : new TextDecoder().decode(toBytes(data)),
+      ) as Partial<JoinAnswer>;
+      if (answer.joined !== join.join.length)
+        throw new ClientError(
+          "PROTOCOL",
+          `member ${k} asked to join ${join.join.length} room(s); the server answered ${JSON.stringify(answer)}`,
+        );
     } finally {
       replies.dispose();
     }
@@ -176,7 +214,12 @@ function routeSlice(
     let finished = false;
     const start = now();
     const watchdog = new Watchdog(o.clock, o.stallTimeoutMs, () =>
-      finish(new ClientError("STALLED", `stalled: nothing for ${o.stallTimeoutMs} ms after ${delivered} of ${deliveries} deliveries`)),
+      finish(
+        new ClientError(
+          "STALLED",
+          `stalled: nothing for ${o.stallTimeoutMs} ms after ${delivered} of ${deliveries} deliveries`,
+        ),
+      ),
     );
     const finish = (e?: Error): void => {
       if (finished) return;
@@ -186,7 +229,12 @@ function routeSlice(
       for (const ws of members) ws.onmessage = null;
       run.perMember = Array.from(got, (g, m) => {
         const wanted = expect[m]!.reduce((acc, l) => acc + l.length, 0);
-        return { sent: wanted, received: g, lost: Math.max(0, wanted - g), msgsPerS: doneMs[m]! > 0 ? (g / doneMs[m]!) * 1000 : NaN };
+        return {
+          sent: wanted,
+          received: g,
+          lost: Math.max(0, wanted - g),
+          msgsPerS: doneMs[m]! > 0 ? (g / doneMs[m]!) * 1000 : NaN,
+        };
       });
       if (e) reject(e);
       else resolve();
@@ -220,7 +268,12 @@ function routeSlice(
         const room = roomName((decoded as Record<string, unknown> | null)?.[ROUTING_KEYS[o.payload]]);
         if (room === undefined || !inRoom[m]!.has(room)) {
           run.misrouted++;
-          return finish(new ClientError("PROTOCOL", `member ${m} got a message for room ${room ?? "(none)"}, which it did not join: misrouted`));
+          return finish(
+            new ClientError(
+              "PROTOCOL",
+              `member ${m} got a message for room ${room ?? "(none)"}, which it did not join: misrouted`,
+            ),
+          );
         }
         const head = heads[m]!;
         for (let p = 0; p < P; p++) {
@@ -238,7 +291,12 @@ function routeSlice(
           return;
         }
         f.corrupted++;
-        finish(new ClientError("PROTOCOL", `member ${m} got a message that is not the next one it expects from any router (lost, reordered or changed)`));
+        finish(
+          new ClientError(
+            "PROTOCOL",
+            `member ${m} got a message that is not the next one it expects from any router (lost, reordered or changed)`,
+          ),
+        );
       };
     });
     if (deliveries === 0) return finish();
@@ -247,8 +305,23 @@ function routeSlice(
 }
 
 /** Ends each router's slice with a mark and sums the server's answers (untimed). */
-async function markSlices(routers: readonly WebSocket[], codec: ClientCodec, o: RouteOptions): Promise<ServerSlice | undefined> {
-  const sum: ServerSlice = { messages: 0, decodeNs: 0, encodeNs: 0, sendNs: 0, cpuMs: 0, wakeups: 0, kept: 0, keptNs: 0, schedulerNs: 0, pausedNs: 0 };
+async function markSlices(
+  routers: readonly WebSocket[],
+  codec: ClientCodec,
+  o: RouteOptions,
+): Promise<ServerSlice | undefined> {
+  const sum: ServerSlice = {
+    messages: 0,
+    decodeNs: 0,
+    encodeNs: 0,
+    sendNs: 0,
+    cpuMs: 0,
+    wakeups: 0,
+    kept: 0,
+    keptNs: 0,
+    schedulerNs: 0,
+    pausedNs: 0,
+  };
   for (const [p, ws] of routers.entries()) {
     const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => `router ${p}'s slice mark`);
     try {
@@ -283,7 +356,10 @@ export class RouteSession {
   ) {
     const all: [WebSocket, string][] = [...members.map((ws, m): [WebSocket, string] => [ws, `member ${m}`])];
     for (const way of ROUTE_WAYS) routers[way].forEach((ws, p) => all.push([ws, `${way} router ${p}`]));
-    for (const [ws, who] of all) ws.addEventListener("close", (ev: CloseEvent) => this.breaks(`${who} was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`));
+    for (const [ws, who] of all)
+      ws.addEventListener("close", (ev: CloseEvent) =>
+        this.breaks(`${who} was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`),
+      );
   }
 
   /** The session can no longer route: the slice in progress fails, and every later one. */
@@ -303,7 +379,18 @@ export class RouteSession {
       await openMembers(o, plan, topic, members);
       for (const way of ROUTE_WAYS) {
         for (let p = 0; p < o.publishers; p++) {
-          routers[way].push(await openSocket(o.WebSocket, socketUrl(processFor(o, p), o.codec, o.payload, `${o.id}-${way}-r${p}`, { role: "router", topic, way, validate: o.validate }), o.stallTimeoutMs));
+          routers[way].push(
+            await openSocket(
+              o.WebSocket,
+              socketUrl(processFor(o, p), o.codec, o.payload, `${o.id}-${way}-r${p}`, {
+                role: "router",
+                topic,
+                way,
+                validate: o.validate,
+              }),
+              o.stallTimeoutMs,
+            ),
+          );
         }
       }
     } catch (e) {
@@ -316,7 +403,16 @@ export class RouteSession {
   /** Routes messages [start, start + count) one way and waits for every delivery; never throws. */
   async slice(way: RouteWay, start: number, count: number): Promise<RouteRun> {
     const o = this.o;
-    const run: RouteRun = { way, figures: emptyFigures(), rooms: this.plan.rooms.length, publishers: o.publishers, expected: 0, misrouted: 0, perMember: [], server: undefined };
+    const run: RouteRun = {
+      way,
+      figures: emptyFigures(),
+      rooms: this.plan.rooms.length,
+      publishers: o.publishers,
+      expected: 0,
+      misrouted: 0,
+      perMember: [],
+      server: undefined,
+    };
     const f = run.figures;
     f.extensions = this.routers[way][0]?.extensions ?? "";
     const cpu0 = o.cpuMs?.() ?? NaN;
@@ -337,7 +433,11 @@ export class RouteSession {
       }
       f.cluster = clusterRun(before, await readCluster(processes), processes.length);
       run.server = await markSlices(routers, this.codec, o);
-      if (run.server === undefined) throw new ClientError("PROTOCOL", "the server did not answer a router's slice mark with the slice's figures (is it this version's server.ts?)");
+      if (run.server === undefined)
+        throw new ClientError(
+          "PROTOCOL",
+          "the server did not answer a router's slice mark with the slice's figures (is it this version's server.ts?)",
+        );
     } catch (e) {
       f.error = (e as Error).message;
     }
@@ -360,8 +460,10 @@ export class RouteSession {
       for (let p = 0; p < this.o.publishers; p++) {
         const stats = await fetchServerStats(processFor(this.o, p), `${this.o.id}-${way}-r${p}`);
         if (!stats || last.figures.error !== undefined) continue;
-        if (stats.unrouted > 0) last.figures.error = `${stats.unrouted} message(s) on ${way} router ${p} found no one in their room`;
-        else if (stats.publishDropped > 0) last.figures.error = `publish() dropped ${stats.publishDropped} message(s) on ${way} router ${p}`;
+        if (stats.unrouted > 0)
+          last.figures.error = `${stats.unrouted} message(s) on ${way} router ${p} found no one in their room`;
+        else if (stats.publishDropped > 0)
+          last.figures.error = `publish() dropped ${stats.publishDropped} message(s) on ${way} router ${p}`;
       }
     }
   }
@@ -369,7 +471,16 @@ export class RouteSession {
 
 /** A route run that never started: the session could not open, and why. */
 export function unopened(way: RouteWay, publishers: number, e: unknown): RouteRun {
-  return { way, figures: { ...emptyFigures(), error: (e as Error).message }, rooms: 0, publishers, expected: 0, misrouted: 0, perMember: [], server: undefined };
+  return {
+    way,
+    figures: { ...emptyFigures(), error: (e as Error).message },
+    rooms: 0,
+    publishers,
+    expected: 0,
+    misrouted: 0,
+    perMember: [],
+    server: undefined,
+  };
 }
 
 /** One route case on fresh connections: every message routed one way, then the other (a session of one slice each); never throws. */

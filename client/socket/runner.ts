@@ -45,14 +45,20 @@ export class SocketSession {
     private readonly o: SocketCaseOptions,
   ) {
     this.closing = new Promise((resolve) =>
-      ws.addEventListener("close", (ev: CloseEvent) => resolve(`the server closed the connection with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} between slices`)),
+      ws.addEventListener("close", (ev: CloseEvent) =>
+        resolve(`the server closed the connection with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} between slices`),
+      ),
     );
   }
 
   /** Prepares the codec and opens the connection; throws (a ClientError, or the codec's own error) when either fails. */
   static async open(o: SocketCaseOptions): Promise<SocketSession> {
     const codec = clientCodec(o.catalog, o.codec, o.payload, o.messages, o.ownRoundTrip);
-    return new SocketSession(await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, o.id), o.stallTimeoutMs), codec, o);
+    return new SocketSession(
+      await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, o.id), o.stallTimeoutMs),
+      codec,
+      o,
+    );
   }
 
   /** Sends messages [start, start + count) as the mode says and waits for every reply. */
@@ -63,7 +69,9 @@ export class SocketSession {
     if (ws.readyState !== 1) {
       // The close event may still be on its way: wait for it (briefly) to say how it closed.
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const unknown = new Promise<string>((resolve) => (timer = setTimeout(resolve, 1000, "the connection closed between slices")));
+      const unknown = new Promise<string>(
+        (resolve) => (timer = setTimeout(resolve, 1000, "the connection closed between slices")),
+      );
       figures.error = await Promise.race([this.closing, unknown]);
       clearTimeout(timer);
       return figures;
@@ -127,7 +135,11 @@ async function markSlice(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions
     sendFrame(ws, codec.frame === "text" ? "" : new Uint8Array(0));
     const data = await replies.next();
     const slice = parseSlice(typeof data === "string" ? data : toBytes(data));
-    if (slice === undefined) throw new ClientError("PROTOCOL", "the server did not answer a slice mark with the slice's figures (is it this version's server.ts?)");
+    if (slice === undefined)
+      throw new ClientError(
+        "PROTOCOL",
+        "the server did not answer a slice mark with the slice's figures (is it this version's server.ts?)",
+      );
     f.serverSlice = slice;
   } finally {
     replies.dispose();
@@ -140,7 +152,13 @@ interface Range {
   count: number;
 }
 
-async function roundtrip(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, { start: first, count: n }: Range, f: SocketCaseFigures): Promise<void> {
+async function roundtrip(
+  ws: WebSocket,
+  codec: ClientCodec,
+  o: SocketCaseOptions,
+  { start: first, count: n }: Range,
+  f: SocketCaseFigures,
+): Promise<void> {
   const now = o.clock.now;
   const oh = o.timerOverheadNs;
   const rtt = new Float64Array(n);
@@ -174,7 +192,13 @@ async function roundtrip(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions
   f.rttNs = rtt;
 }
 
-function stream(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, { start: first, count: n }: Range, f: SocketCaseFigures): Promise<void> {
+function stream(
+  ws: WebSocket,
+  codec: ClientCodec,
+  o: SocketCaseOptions,
+  { start: first, count: n }: Range,
+  f: SocketCaseFigures,
+): Promise<void> {
   const now = o.clock.now;
   const oh = o.timerOverheadNs;
   if (n === 0) return Promise.resolve();
@@ -182,7 +206,12 @@ function stream(ws: WebSocket, codec: ClientCodec, o: SocketCaseOptions, { start
   const inFlight = new InFlight(window);
   let next = 0;
   const batch: Encoded[] = new Array(window);
-  const replies = new Replies(ws, o.clock, o.stallTimeoutMs, () => `${f.received} of ${n} replies (${inFlight.count} in flight)`);
+  const replies = new Replies(
+    ws,
+    o.clock,
+    o.stallTimeoutMs,
+    () => `${f.received} of ${n} replies (${inFlight.count} in flight)`,
+  );
 
   // Encodes a batch (timed as one interval), then sends it (untimed).
   const refill = (): void => {

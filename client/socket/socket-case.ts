@@ -9,9 +9,22 @@
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import type { Clock } from "../harness/clock.ts";
 import type { Message, PayloadName } from "../../protocols/messages.ts";
-import { type RouteWay, type ServerConnectionStats, type ServerSlice, RAW_CODEC_NAME, frameBytes, frameOf } from "../../protocols/contract.ts";
+import {
+  type RouteWay,
+  type ServerConnectionStats,
+  type ServerSlice,
+  RAW_CODEC_NAME,
+  frameBytes,
+  frameOf,
+} from "../../protocols/contract.ts";
 import type { WebSocketClass } from "./client-connection.ts";
-import { summarizeRuns, type CaseResult, type RouteResult, type RouteWaySummary, type SliceFigures } from "../harness/results.ts";
+import {
+  summarizeRuns,
+  type CaseResult,
+  type RouteResult,
+  type RouteWaySummary,
+  type SliceFigures,
+} from "../harness/results.ts";
 import { estimate } from "../harness/pairing.ts";
 import type { ClientFigures, ClusterFigures, FieldFigures, LatencyPercentiles } from "../harness/socket-results.ts";
 import type { Settings, SocketMode } from "../harness/settings.ts";
@@ -234,7 +247,12 @@ function fieldFigures(runs: readonly SliceFigures[]): FieldFigures | undefined {
 }
 
 /** Counts and server figures summed over the case's runs. */
-function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: number, source: SocketCaseSource): NonNullable<CaseResult["socket"]> {
+function socketFigures(
+  s: SocketCase,
+  settings: Settings,
+  bytesPerMessage: number,
+  source: SocketCaseSource,
+): NonNullable<CaseResult["socket"]> {
   const figures = s.figures;
   const sum = (pick: (f: SocketCaseFigures) => number): number => figures.reduce((acc, f) => acc + pick(f), 0);
   const sent = sum((f) => f.sent);
@@ -268,9 +286,15 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
           serviceTime: latency(s.service),
           late: sum((f) => f.late),
           targetRate: s.rate * settings.clients,
-          achievedRate: rateOver(sent, sum((f) => f.sendingMs)),
+          achievedRate: rateOver(
+            sent,
+            sum((f) => f.sendingMs),
+          ),
           clientBusyNsPerMsg: sent > 0 ? sum((f) => f.busyNs) / sent : NaN,
-          histograms: { correctedUs: encodeHistogram(latencyHistogram(s.timesNs)), serviceUs: encodeHistogram(latencyHistogram(s.service)) },
+          histograms: {
+            correctedUs: encodeHistogram(latencyHistogram(s.timesNs)),
+            serviceUs: encodeHistogram(latencyHistogram(s.service)),
+          },
         }
       : {}),
     serverDeserialize: summarize(serverPer((x) => x.decodeNs)),
@@ -281,7 +305,9 @@ function socketFigures(s: SocketCase, settings: Settings, bytesPerMessage: numbe
     clientCpuMs,
     clientCpuNsPerMsg: sent > 0 ? (clientCpuMs * 1e6) / sent : NaN,
     serverCpuNsPerMsg: serverMessages > 0 ? (serverCpuMs * 1e6) / serverMessages : NaN,
-    serverRssPeakBytes: servers.some((x) => (x.rssPeakBytes ?? 0) > 0) ? Math.max(...servers.map((x) => x.rssPeakBytes ?? 0)) : NaN,
+    serverRssPeakBytes: servers.some((x) => (x.rssPeakBytes ?? 0) > 0)
+      ? Math.max(...servers.map((x) => x.rssPeakBytes ?? 0))
+      : NaN,
     elapsedMs,
     backpressure: servers.reduce((acc, x) => acc + x.backpressure + x.publishBackpressure, 0),
     dropped: servers.reduce((acc, x) => acc + x.dropped + x.publishDropped, 0),
@@ -317,7 +343,9 @@ function routeResult(s: SocketCase, settings: Settings, catalog: CodecCatalog): 
     ...(runs.some((r) => r[w].clusterCpuNs !== undefined)
       ? {
           clusterCpuNs: summarize(runs.map((r) => r[w].clusterCpuNs ?? Number.NaN).filter(Number.isFinite)),
-          backplaneBytesPerMsg: summarize(runs.map((r) => r[w].backplaneBytesPerMsg ?? Number.NaN).filter(Number.isFinite)),
+          backplaneBytesPerMsg: summarize(
+            runs.map((r) => r[w].backplaneBytesPerMsg ?? Number.NaN).filter(Number.isFinite),
+          ),
         }
       : {}),
   });
@@ -353,7 +381,8 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
   const runs = new Set(s.runs.map((r) => r.run)).size;
   if (ok && s.runs.length < (s.plannedRounds ?? settings.runs[s.mode])) flags.push("partial");
   // latency: the client could not send at the rate asked for; the latencies are of a lighter load.
-  if (ok && s.mode === "latency" && (socket.achievedRate ?? 0) < 0.99 * (socket.targetRate ?? 0)) flags.push("below-rate");
+  if (ok && s.mode === "latency" && (socket.achievedRate ?? 0) < 0.99 * (socket.targetRate ?? 0))
+    flags.push("below-rate");
   return {
     client: source.client,
     clientLibrary: source.clientLibrary,
@@ -377,7 +406,11 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
     ...(isRaw ? { serialize: summarize([]), deserialize: summarize([]) } : {}),
     // latency: the rate achieved, not the inverse of a latency.
     // From the median of the rounds' time per message, the figure the ratios use.
-    msgsPerS: !ok ? NaN : s.mode === "latency" ? (socket.achievedRate ?? NaN) : 1e9 / summarize(s.runs.map((r) => r.totalNs)).median,
+    msgsPerS: !ok
+      ? NaN
+      : s.mode === "latency"
+        ? (socket.achievedRate ?? NaN)
+        : 1e9 / summarize(s.runs.map((r) => r.totalNs)).median,
     serializeBatches: NO_BATCHES,
     deserializeBatches: NO_BATCHES,
     loopFloorNs: NaN,

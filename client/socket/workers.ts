@@ -13,7 +13,11 @@ import type { SocketCaseFigures } from "./socket-case.ts";
 import { ClientError } from "../client-errors.ts";
 
 /** One case for a worker: which case, the run settings it needs, and its share of the connections. */
-export interface ClientJob extends Pick<Settings, "seed" | "fixed" | "userMessages" | "userProto" | "codecModules" | "allowLossy" | "window" | "stallTimeoutMs"> {
+export interface ClientJob
+  extends Pick<
+    Settings,
+    "seed" | "fixed" | "userMessages" | "userProto" | "codecModules" | "allowLossy" | "window" | "stallTimeoutMs"
+  > {
   /** Latency mode: messages per second per connection. */
   rate: number;
   server: string;
@@ -37,7 +41,12 @@ export class ClientWorkers {
    * messages (the first `total % clients` send one more), so a case moves
    * the same number of messages whatever the client count.
    */
-  async run(base: Omit<ClientJob, "connections">, clients: number, total: number, idPrefix: string): Promise<SocketCaseFigures[]> {
+  async run(
+    base: Omit<ClientJob, "connections">,
+    clients: number,
+    total: number,
+    idPrefix: string,
+  ): Promise<SocketCaseFigures[]> {
     const shares: ClientJob["connections"][] = this.workers.map(() => []);
     const each = Math.floor(total / clients);
     for (let i = 0; i < clients; i++) {
@@ -64,10 +73,14 @@ export class ClientWorkers {
 }
 
 /** One figure for the case: counts and times summed, wall time given, the first error kept. */
-export function mergeFigures(all: SocketCaseFigures[], wallMs: number): { merged: SocketCaseFigures; perClient: ClientFigures[] } {
+export function mergeFigures(
+  all: SocketCaseFigures[],
+  wallMs: number,
+): { merged: SocketCaseFigures; perClient: ClientFigures[] } {
   const sum = (pick: (f: SocketCaseFigures) => number): number => all.reduce((acc, f) => acc + pick(f), 0);
   const rtt = joined(all.map((f) => f.rttNs));
-  const serverSum = (pick: (x: ServerConnectionStats) => number): number => all.reduce((n, f) => n + (f.server ? pick(f.server) : 0), 0);
+  const serverSum = (pick: (x: ServerConnectionStats) => number): number =>
+    all.reduce((n, f) => n + (f.server ? pick(f.server) : 0), 0);
   const failed = all.find((f) => f.error !== undefined);
   const merged: SocketCaseFigures = {
     sent: sum((f) => f.sent),
@@ -103,7 +116,12 @@ export function mergeFigures(all: SocketCaseFigures[], wallMs: number): { merged
     },
     ...(failed ? { error: `client ${all.indexOf(failed)}: ${failed.error}` } : {}),
   };
-  const perClient = all.map((f) => ({ sent: f.sent, received: f.received, lost: f.lost, msgsPerS: f.elapsedMs > 0 ? (f.received / f.elapsedMs) * 1000 : NaN }));
+  const perClient = all.map((f) => ({
+    sent: f.sent,
+    received: f.received,
+    lost: f.lost,
+    msgsPerS: f.elapsedMs > 0 ? (f.received / f.elapsedMs) * 1000 : NaN,
+  }));
   return { merged, perClient };
 }
 

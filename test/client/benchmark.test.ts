@@ -61,7 +61,13 @@ function front(server: string, plan: Plan, failures: string[]): FrontEnd {
     clock: performanceClock,
     calibration,
     hooks: { libraryVersion: () => "" },
-    socketModes: async (p, hooks) => ({ result: await runSocketModes(p.settings, { ...bunModeContext(server, { catalog: p.catalog, calibration }), ...hooks }), server }),
+    socketModes: async (p, hooks) => ({
+      result: await runSocketModes(p.settings, {
+        ...bunModeContext(server, { catalog: p.catalog, calibration }),
+        ...hooks,
+      }),
+      server,
+    }),
     onFailure: (line) => failures.push(line),
   };
 }
@@ -83,7 +89,9 @@ describe("a plan carried out by Benchmark", () => {
     });
     const plan = makePlan(settings, [codec]);
     // The server learns the codec the way every process does: from its file.
-    results = await withServer({ codecModules: [file] }, (server) => new Benchmark(plan, front(server.url, plan, failures)).run());
+    results = await withServer({ codecModules: [file] }, (server) =>
+      new Benchmark(plan, front(server.url, plan, failures)).run(),
+    );
   });
 
   it("runs a codec the catalog gained through codec mode and a socket mode, verified, beside JSON", () => {
@@ -114,18 +122,34 @@ describe("a plan carried out by Benchmark", () => {
     for (const [i, c] of results.cases.entries()) {
       const where = `${c.mode} ${c.payload} ${c.codec}`;
       expect(c.ratios, where).toEqual(again[i]!.ratios);
-      expect(c.ratios!.vsJson, where).toEqual({ ...caseRatios(c, results.cases).vsJson!, ...(c.ratios!.vsJson!.wide ? { wide: true } : {}) });
+      expect(c.ratios!.vsJson, where).toEqual({
+        ...caseRatios(c, results.cases).vsJson!,
+        ...(c.ratios!.vsJson!.wide ? { wide: true } : {}),
+      });
       expect(c.ratios!.vsJson!.rounds, where).toBeGreaterThan(0);
       expect(c.ratios!.bytesVsJson, where).toBeGreaterThan(0);
     }
     expect(results.cases.filter((c) => c.codec === "json").every((c) => c.ratios!.vsJson!.ratio === 1)).toBe(true);
     // The socket mode's cases are compared on the client's time and, inside the server, on the field figure too.
-    expect(results.cases.filter((c) => c.mode === "roundtrip").every((c) => c.ratios!.clientVsJson !== undefined && c.ratios!.fieldVsJson !== undefined)).toBe(true);
+    expect(
+      results.cases
+        .filter((c) => c.mode === "roundtrip")
+        .every((c) => c.ratios!.clientVsJson !== undefined && c.ratios!.fieldVsJson !== undefined),
+    ).toBe(true);
   });
 
   it("keeps codec mode's cases when the untimed step after it fails, and says so in one line", async () => {
     const lines: string[] = [];
-    const plan = makePlan(testSettings({ codecs: ["json"], payloads: ["small"], modes: ["codec"], runs: 1, iterations: { codec: 100 }, warmup: { codec: 10 } }));
+    const plan = makePlan(
+      testSettings({
+        codecs: ["json"],
+        payloads: ["small"],
+        modes: ["codec"],
+        runs: 1,
+        iterations: { codec: 100 },
+        warmup: { codec: 10 },
+      }),
+    );
     const run = new Benchmark(plan, {
       ...front("http://127.0.0.1:9", plan, lines),
       afterCodecMode: () => Promise.reject(new Error("the compressor broke")),
@@ -136,7 +160,10 @@ describe("a plan carried out by Benchmark", () => {
   });
 
   it("hands back what it holds at any moment, with finished cases it has not yet seen added once", () => {
-    const run = new Benchmark(makePlan(testSettings({ codecs: ["json"], payloads: ["small"], modes: ["codec"] })), front("http://127.0.0.1:9", makePlan(testSettings()), []));
+    const run = new Benchmark(
+      makePlan(testSettings({ codecs: ["json"], payloads: ["small"], modes: ["codec"] })),
+      front("http://127.0.0.1:9", makePlan(testSettings()), []),
+    );
     const held = results.cases.slice(0, 2);
     const partial = run.results([...held, ...held], true);
     expect(partial.cases).toHaveLength(2);

@@ -15,20 +15,33 @@ const server = serverForFile();
 describe("Node client (npm ws)", () => {
   it("runs both modes for every codec and says which client ran", async () => {
     const progress: Progress[] = [];
-    const codecs = ["json", "custom-binary", "protobuf", "msgpack", "msgpackr", "msgpackr-records", "json-bytes", "raw"];
+    const codecs = [
+      "json",
+      "custom-binary",
+      "protobuf",
+      "msgpack",
+      "msgpackr",
+      "msgpackr-records",
+      "json-bytes",
+      "raw",
+    ];
     const result = await runNodeClient(
       {
-        plan: planSpec(makePlan(testSettings({
-          modes: ["roundtrip", "stream"],
-          codecs,
-          payloads: ["small", "large"],
-          iterations: { roundtrip: 60, stream: 300 },
-          runs: 1,
-          warmup: { roundtrip: 20, stream: 20 },
-          seed: 3,
-          window: 16,
-          stallTimeoutMs: 10_000,
-        }))),
+        plan: planSpec(
+          makePlan(
+            testSettings({
+              modes: ["roundtrip", "stream"],
+              codecs,
+              payloads: ["small", "large"],
+              iterations: { roundtrip: 60, stream: 300 },
+              runs: 1,
+              warmup: { roundtrip: 20, stream: 20 },
+              seed: 3,
+              window: 16,
+              stallTimeoutMs: 10_000,
+            }),
+          ),
+        ),
         server: server.url,
         wsVersion: libraryVersion("ws"),
         libraryVersions: { msgpackr: libraryVersion("msgpackr") },

@@ -16,7 +16,9 @@ describe("custom-binary game-tick layout", () => {
       expect(Object.is((cb.decode(cb.encode(minusZero)) as GameTickMessage).entities[0]![key], -0), key).toBe(true);
     }
     const still = { id: 1, state: 0, x: 0, y: 0, z: 0, vx: 0, vy: 0, vz: 0 };
-    expect(Array.from(cb.encode({ match: 0, tick: 0, entities: [still] }))).toEqual([0x2d, 0x00, 0x00, 0x01, 0x01, 0xfc]);
+    expect(Array.from(cb.encode({ match: 0, tick: 0, entities: [still] }))).toEqual([
+      0x2d, 0x00, 0x00, 0x01, 0x01, 0xfc,
+    ]);
   });
 
   it("writes match as a varuint32 right after the header, before tick, and reads it back first", () => {
@@ -27,7 +29,10 @@ describe("custom-binary game-tick layout", () => {
     expect(decoded).toEqual(m);
     expect(Object.keys(decoded)).toEqual(["match", "tick", "entities"]);
     for (const match of [0, 1, 32, 127, 128, 2 ** 28, 4294967295]) {
-      expect((cb.decode(cb.encode({ match, tick: 9, entities: [entity] })) as GameTickMessage).match, String(match)).toBe(match);
+      expect(
+        (cb.decode(cb.encode({ match, tick: 9, entities: [entity] })) as GameTickMessage).match,
+        String(match),
+      ).toBe(match);
       expect(cb.readKey(cb.encode({ match, tick: 9, entities: [entity] })), String(match)).toBe(match);
     }
   });
@@ -41,17 +46,27 @@ describe("custom-binary game-tick layout", () => {
       }
       throw new Error("expected DecodeError");
     };
-    expect([e([0x2d, 0x80, 0x00, 0x00, 0x00]).code, e([0x2d, 0x80, 0x00, 0x00, 0x00]).offset]).toEqual(["VARINT_OVERLONG", 2]);
-    expect([e([0x2d, 0xff, 0xff, 0xff, 0xff, 0x1f, 0x00, 0x00]).code, e([0x2d, 0xff, 0xff, 0xff, 0xff, 0x1f, 0x00, 0x00]).offset]).toEqual(["VARINT_TOO_BIG", 5]);
+    expect([e([0x2d, 0x80, 0x00, 0x00, 0x00]).code, e([0x2d, 0x80, 0x00, 0x00, 0x00]).offset]).toEqual([
+      "VARINT_OVERLONG",
+      2,
+    ]);
+    expect([
+      e([0x2d, 0xff, 0xff, 0xff, 0xff, 0x1f, 0x00, 0x00]).code,
+      e([0x2d, 0xff, 0xff, 0xff, 0xff, 0x1f, 0x00, 0x00]).offset,
+    ]).toEqual(["VARINT_TOO_BIG", 5]);
     // Cut off after match: tick and the entity count are missing.
     expect(() => cb.decode(Uint8Array.from([0x2d, 0x0c]))).toThrow(RangeError);
     expect(cb.readKey(Uint8Array.from([0x2d, 0x0c]))).toBe(12);
   });
 
   it("refuses what the layout cannot carry, naming the field", () => {
-    expect(() => cb.encode({ match: 1, tick: 1, entities: [{ ...entity, state: 4 }] })).toThrow(/'entities\.state'.*0\.\.3/);
+    expect(() => cb.encode({ match: 1, tick: 1, entities: [{ ...entity, state: 4 }] })).toThrow(
+      /'entities\.state'.*0\.\.3/,
+    );
     expect(() => cb.encode({ match: 1, tick: 1, entities: [{ ...entity, state: 1.5 }] })).toThrow(EncodeError);
-    expect(() => cb.encode({ match: 1, tick: 1, entities: [{ ...entity, vz: "1" as unknown as number }] })).toThrow(/'entities\.vz'.*number/);
+    expect(() => cb.encode({ match: 1, tick: 1, entities: [{ ...entity, vz: "1" as unknown as number }] })).toThrow(
+      /'entities\.vz'.*number/,
+    );
     expect(() => cb.encode({ match: 1, tick: -1, entities: [] })).toThrow(/'tick'/);
     expect(() => cb.encode({ match: -1, tick: 1, entities: [] })).toThrow(/'match'/);
     expect(() => cb.encode({ match: 2 ** 32, tick: 1, entities: [] })).toThrow(/'match'.*0\.\.4294967295/);
@@ -61,7 +76,11 @@ describe("custom-binary game-tick layout", () => {
   });
 
   it("a varied tick of 48 entities decodes into plain objects equal to what was sent", () => {
-    const m: GameTickMessage = { match: 17, tick: 99, entities: Array.from({ length: 48 }, (_, i) => ({ ...entity, id: i, vx: i % 2 === 0 ? 0 : i / 3 })) };
+    const m: GameTickMessage = {
+      match: 17,
+      tick: 99,
+      entities: Array.from({ length: 48 }, (_, i) => ({ ...entity, id: i, vx: i % 2 === 0 ? 0 : i / 3 })),
+    };
     const decoded = cb.decode(cb.encode(m)) as GameTickMessage;
     expect(decoded).toEqual(m);
     expect(Object.getPrototypeOf(decoded.entities[0])).toBe(Object.prototype);

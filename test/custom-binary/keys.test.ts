@@ -9,9 +9,21 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ARTICLE_MESSAGES, ROUTING_KEYS } from "../../protocols/messages.ts";
 import { SET_EXAMPLES } from "../../protocols/message-sets.ts";
-import { BinaryReader, createCustomBinary, DecodeError, readKeyWith, type LayoutName } from "../../custom-binary/index.ts";
+import {
+  BinaryReader,
+  createCustomBinary,
+  DecodeError,
+  readKeyWith,
+  type LayoutName,
+} from "../../custom-binary/index.ts";
 
-const hex = (s: string): Uint8Array => Uint8Array.from(s.trim().split(/\s+/).map((h) => parseInt(h, 16)));
+const hex = (s: string): Uint8Array =>
+  Uint8Array.from(
+    s
+      .trim()
+      .split(/\s+/)
+      .map((h) => parseInt(h, 16)),
+  );
 
 /** The hex blocks of docs/custom-binary.md's "Test vectors", comments stripped. */
 function specVectors(): Map<string, Uint8Array> {
@@ -19,7 +31,15 @@ function specVectors(): Map<string, Uint8Array> {
   const section = doc.slice(doc.indexOf("## Test vectors"), doc.indexOf("## Sizes"));
   const out = new Map<string, Uint8Array>();
   for (const m of section.matchAll(/\*\*([a-zA-Z -]+)\*\*:[\s\S]*?```\n([\s\S]*?)```/g)) {
-    out.set(m[1]!, hex(m[2]!.split("\n").map((line) => line.split(/\s{2,}/)[0]!).join(" ")));
+    out.set(
+      m[1]!,
+      hex(
+        m[2]!
+          .split("\n")
+          .map((line) => line.split(/\s{2,}/)[0]!)
+          .join(" "),
+      ),
+    );
   }
   return out;
 }
@@ -66,7 +86,8 @@ describe("custom-binary key reader: the spec's test vectors", () => {
     it(`${vector}: cut off before the key's last byte is a RangeError; cut right after it, or with a byte more, still the key`, () => {
       const bytes = vectors.get(vector)!;
       const cb = createCustomBinary("copy", layout);
-      for (let length = 0; length < keyEnd; length++) expect(() => cb.readKey(bytes.subarray(0, length)), `${length} bytes`).toThrow(RangeError);
+      for (let length = 0; length < keyEnd; length++)
+        expect(() => cb.readKey(bytes.subarray(0, length)), `${length} bytes`).toThrow(RangeError);
       expect(cb.readKey(bytes.subarray(0, keyEnd))).toBe(key);
       const longer = new Uint8Array(bytes.length + 1);
       longer.set(bytes);
@@ -78,7 +99,9 @@ describe("custom-binary key reader: the spec's test vectors", () => {
     const big = new Uint8Array(300);
     const bytes = vectors.get("large")!;
     big.set(bytes, 11);
-    expect(createCustomBinary("copy", "large").readKey(big.subarray(11, 11 + bytes.length))).toBe(ARTICLE_MESSAGES.large.num);
+    expect(createCustomBinary("copy", "large").readKey(big.subarray(11, 11 + bytes.length))).toBe(
+      ARTICLE_MESSAGES.large.num,
+    );
   });
 
   it("shares its reader with decode, each reset by the other's next call", () => {
@@ -127,7 +150,9 @@ describe("custom-binary key reader: the header", () => {
     for (const cb of [createCustomBinary("copy", "game-tick"), createCustomBinary("copy")]) {
       const e = decodeError(() => cb.readKey(v1));
       expect([e.code, e.offset, e.byte]).toEqual(["UNSUPPORTED_VERSION", 0, 0x1d]);
-      expect(e.message).toBe("custom-binary: unsupported version 1 (this decoder reads version 2) at offset 0 (byte 0x1d) [UNSUPPORTED_VERSION]");
+      expect(e.message).toBe(
+        "custom-binary: unsupported version 1 (this decoder reads version 2) at offset 0 (byte 0x1d) [UNSUPPORTED_VERSION]",
+      );
     }
   });
 

@@ -6,7 +6,13 @@ import { SET_EXAMPLES } from "../../protocols/message-sets.ts";
 import { type Message, createCustomBinary, DecodeError, EncodeError } from "../../custom-binary/index.ts";
 
 const cb = createCustomBinary("copy");
-const hex = (s: string): Uint8Array => Uint8Array.from(s.trim().split(/\s+/).map((h) => parseInt(h, 16)));
+const hex = (s: string): Uint8Array =>
+  Uint8Array.from(
+    s
+      .trim()
+      .split(/\s+/)
+      .map((h) => parseInt(h, 16)),
+  );
 
 /** The hex blocks of docs/custom-binary.md's "Test vectors", comments stripped. */
 function specVectors(): Map<string, Uint8Array> {
@@ -50,7 +56,9 @@ describe("custom-binary test vectors from docs/custom-binary.md", () => {
       for (let len = 0; len < bytes.length; len++) {
         expect(() => cb.decode(bytes.subarray(0, len))).toThrow(RangeError);
       }
-      expect(() => cb.decode(bytes.subarray(0, 1))).toThrow(/truncated message: need \d+ byte\(s\) at offset 1, but the message is 1 byte\(s\) long/);
+      expect(() => cb.decode(bytes.subarray(0, 1))).toThrow(
+        /truncated message: need \d+ byte\(s\) at offset 1, but the message is 1 byte\(s\) long/,
+      );
     });
   }
 
@@ -85,10 +93,12 @@ describe("custom-binary malformed input", () => {
     const small = decodeError(hex("19 0c 48 65 6c 6c 6f 20 57 6f 72 6c 64 21 7b"));
     expect([small.code, small.offset, small.byte]).toEqual(["UNSUPPORTED_VERSION", 0, 0x19]);
     expect(small.message).toContain("unsupported version 1 (this decoder reads version 2)");
-    const v1Tick = "1d d8 04 01 01 49 00 00 00 00 00 00 25 40 00 00 00 00 00 00 0a c0 00 00 00 00 00 00 f8 3f 00 00 00 00 00 00 e0 bf";
+    const v1Tick =
+      "1d d8 04 01 01 49 00 00 00 00 00 00 25 40 00 00 00 00 00 00 0a c0 00 00 00 00 00 00 f8 3f 00 00 00 00 00 00 e0 bf";
     const tick = decodeError(hex(v1Tick));
     expect([tick.code, tick.offset, tick.byte]).toEqual(["UNSUPPORTED_VERSION", 0, 0x1d]);
-    for (let header = 0x10; header <= 0x1f; header++) expect(decodeError(Uint8Array.of(header, 0, 0, 0)).code).toBe("UNSUPPORTED_VERSION");
+    for (let header = 0x10; header <= 0x1f; header++)
+      expect(decodeError(Uint8Array.of(header, 0, 0, 0)).code).toBe("UNSUPPORTED_VERSION");
   });
 
   it("unknown type: UNKNOWN_TYPE", () => {
@@ -188,7 +198,16 @@ describe("custom-binary edge values", () => {
     ],
     [
       "int32 max",
-      { text: "a", text2: "b", text3: "c", text4: "d", num: 0, decimal: Number.MAX_VALUE, num2: 2147483647, decimal2: -0 },
+      {
+        text: "a",
+        text2: "b",
+        text3: "c",
+        text4: "d",
+        num: 0,
+        decimal: Number.MAX_VALUE,
+        num2: 2147483647,
+        decimal2: -0,
+      },
     ],
   ];
   it.each(cases)("%s round-trips exactly", (_name, message) => {
@@ -249,8 +268,16 @@ function errorVectors(): { frame: Uint8Array; error: string; offset: number; byt
     .split("\n")
     .filter((line) => /^\| (`|\(empty\))/.test(line))
     .map((line) => {
-      const [frame, error, offset, byte] = line.split("|").slice(1, 5).map((cell) => cell.trim().replaceAll("`", ""));
-      return { frame: frame === "(empty)" ? new Uint8Array(0) : hex(frame!), error: error!, offset: Number(offset), byte: byte ? parseInt(byte, 16) : undefined };
+      const [frame, error, offset, byte] = line
+        .split("|")
+        .slice(1, 5)
+        .map((cell) => cell.trim().replaceAll("`", ""));
+      return {
+        frame: frame === "(empty)" ? new Uint8Array(0) : hex(frame!),
+        error: error!,
+        offset: Number(offset),
+        byte: byte ? parseInt(byte, 16) : undefined,
+      };
     });
 }
 
@@ -259,7 +286,19 @@ describe("custom-binary error vectors from docs/custom-binary.md", () => {
 
   it("the spec has one for every error code, and truncation", () => {
     const kinds = new Set(vectors.map((v) => v.error));
-    for (const code of ["truncated", "UNSUPPORTED_VERSION", "UNKNOWN_TYPE", "VARINT_OVERLONG", "VARINT_TOO_BIG", "INVALID_UTF8", "NOT_ASCII", "ASCII_FLAG_MISSING", "RESERVED_BITS", "NOT_CANONICAL", "TRAILING_BYTES"]) {
+    for (const code of [
+      "truncated",
+      "UNSUPPORTED_VERSION",
+      "UNKNOWN_TYPE",
+      "VARINT_OVERLONG",
+      "VARINT_TOO_BIG",
+      "INVALID_UTF8",
+      "NOT_ASCII",
+      "ASCII_FLAG_MISSING",
+      "RESERVED_BITS",
+      "NOT_CANONICAL",
+      "TRAILING_BYTES",
+    ]) {
       expect(kinds, code).toContain(code);
     }
   });
@@ -284,7 +323,9 @@ describe("custom-binary error vectors from docs/custom-binary.md", () => {
   }
 
   it("fields a layout does not name are not written, and NaN comes back as NaN", () => {
-    expect(Buffer.from(cb.encode({ text: "a", num: 1, extra: 5 } as unknown as Message)).toString("hex")).toBe("29016101");
+    expect(Buffer.from(cb.encode({ text: "a", num: 1, extra: 5 } as unknown as Message)).toString("hex")).toBe(
+      "29016101",
+    );
     const nan = cb.decode(cb.encode({ text: "", text2: "", num: 1, decimal: NaN })) as { decimal: number };
     expect(Number.isNaN(nan.decimal)).toBe(true);
   });

@@ -2,11 +2,27 @@ import { describe, expect, it } from "vitest";
 import { createCustomBinary, type MarketMessage } from "../../custom-binary/index.ts";
 
 const cb = createCustomBinary("copy", "market");
-const quote: MarketMessage = { symbol: "ETH-USD", seq: 5_000_000_000, ts: 1_763_900_000_123_456, bid: 2310.25, bidSize: 0.5, ask: 2310.27, askSize: 3 };
+const quote: MarketMessage = {
+  symbol: "ETH-USD",
+  seq: 5_000_000_000,
+  ts: 1_763_900_000_123_456,
+  bid: 2310.25,
+  bidSize: 0.5,
+  ask: 2310.27,
+  askSize: 3,
+};
 
 describe("custom-binary market layout", () => {
   it("carries sequence numbers and microsecond timestamps up to 2^53 - 1 in 1 to 8 varint bytes", () => {
-    for (const [value, bytes] of [[0, 1], [127, 1], [128, 2], [2 ** 31, 5], [2 ** 35 - 1, 5], [2 ** 49, 8], [2 ** 53 - 1, 8]] as const) {
+    for (const [value, bytes] of [
+      [0, 1],
+      [127, 1],
+      [128, 2],
+      [2 ** 31, 5],
+      [2 ** 35 - 1, 5],
+      [2 ** 49, 8],
+      [2 ** 53 - 1, 8],
+    ] as const) {
       const m = { ...quote, symbol: "", seq: value, ts: 0 };
       const encoded = cb.encode(m);
       expect(encoded.length, String(value)).toBe(1 + 1 + bytes + 1 + 32);

@@ -38,10 +38,20 @@ describe("custom-binary fuzz", () => {
 
   it("random bytes: only RangeError or DecodeError", () => {
     // A plausible header half the time, so the property reaches the fields.
-    const frame = fc.tuple(fc.option(fc.constantFrom(0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e), { nil: undefined }), fc.uint8Array({ maxLength: 80 })).map(([header, rest]) =>
-      header === undefined || rest.length === 0 ? rest : Uint8Array.from([header, ...rest.subarray(1)]),
+    const frame = fc
+      .tuple(
+        fc.option(fc.constantFrom(0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e), {
+          nil: undefined,
+        }),
+        fc.uint8Array({ maxLength: 80 }),
+      )
+      .map(([header, rest]) =>
+        header === undefined || rest.length === 0 ? rest : Uint8Array.from([header, ...rest.subarray(1)]),
+      );
+    fc.assert(
+      fc.property(frame, (bytes) => void onlyDocumentedErrors(bytes)),
+      runs(20_000, 20261121),
     );
-    fc.assert(fc.property(frame, (bytes) => void onlyDocumentedErrors(bytes)), runs(20_000, 20261121));
     expect(cb.decode(cb.encode(ARTICLE_MESSAGES.large))).toEqual(ARTICLE_MESSAGES.large);
   });
 
@@ -72,13 +82,39 @@ describe("custom-binary fuzz", () => {
     const u32 = fc.nat({ max: 0xffffffff });
     const text = fc.string({ unit: "grapheme", maxLength: 60 });
     const chat = fc.record(
-      { id: u32, room: u32, user: text, text: fc.string({ unit: "grapheme", maxLength: 300 }), sentAt: u53, reactions: fc.array(fc.record({ emoji: text, count: u32 }), { maxLength: 5 }), replyTo: u32, editedAt: u53 },
+      {
+        id: u32,
+        room: u32,
+        user: text,
+        text: fc.string({ unit: "grapheme", maxLength: 300 }),
+        sentAt: u53,
+        reactions: fc.array(fc.record({ emoji: text, count: u32 }), { maxLength: 5 }),
+        replyTo: u32,
+        editedAt: u53,
+      },
       { requiredKeys: ["id", "room", "user", "text", "sentAt", "reactions"] },
     );
     const double = fc.oneof(fc.double(), fc.constant(0), fc.constant(-0));
-    const entity = fc.record({ id: u32, state: fc.integer({ min: 0, max: 3 }), x: double, y: double, z: double, vx: double, vy: double, vz: double });
+    const entity = fc.record({
+      id: u32,
+      state: fc.integer({ min: 0, max: 3 }),
+      x: double,
+      y: double,
+      z: double,
+      vx: double,
+      vy: double,
+      vz: double,
+    });
     const tick = fc.record({ match: u32, tick: u32, entities: fc.array(entity, { maxLength: 20 }) });
-    const market = fc.record({ symbol: text, seq: u53, ts: u53, bid: fc.double(), bidSize: fc.double(), ask: fc.double(), askSize: fc.double() });
+    const market = fc.record({
+      symbol: text,
+      seq: u53,
+      ts: u53,
+      bid: fc.double(),
+      bidSize: fc.double(),
+      ask: fc.double(),
+      askSize: fc.double(),
+    });
     fc.assert(
       fc.property(fc.oneof(chat, tick, market), (m) => {
         const decoded = cb.decode(cb.encode(m));
@@ -90,8 +126,14 @@ describe("custom-binary fuzz", () => {
   });
 
   it("a string with a lone surrogate is refused by the encoder, never written as something else", () => {
-    const lone = fc.tuple(fc.string({ maxLength: 5 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 5 })).map(([a, s, b]) => a + String.fromCharCode(s) + b).filter((s) => !s.isWellFormed());
-    fc.assert(fc.property(lone, (text) => void expect(() => cb.encode({ text, num: 1 })).toThrow(/lone UTF-16 surrogate/)), runs(2000, 11));
+    const lone = fc
+      .tuple(fc.string({ maxLength: 5 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 5 }))
+      .map(([a, s, b]) => a + String.fromCharCode(s) + b)
+      .filter((s) => !s.isWellFormed());
+    fc.assert(
+      fc.property(lone, (text) => void expect(() => cb.encode({ text, num: 1 })).toThrow(/lone UTF-16 surrogate/)),
+      runs(2000, 11),
+    );
   });
 
   /** Index of the first surrogate that is not half of a pair. */
@@ -107,19 +149,28 @@ describe("custom-binary fuzz", () => {
   };
 
   it("long strings too (the native writer's path), named at the surrogate's index, with ASCII or not around it", () => {
-    const around = fc.oneof(fc.string({ minLength: 16, maxLength: 60 }), fc.string({ unit: "binary", minLength: 16, maxLength: 60 }));
-    const lone = fc.tuple(around, fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 10 })).filter(([a, s, b]) => a.isWellFormed() && b.isWellFormed() && !(a + String.fromCharCode(s) + b).isWellFormed());
+    const around = fc.oneof(
+      fc.string({ minLength: 16, maxLength: 60 }),
+      fc.string({ unit: "binary", minLength: 16, maxLength: 60 }),
+    );
+    const lone = fc
+      .tuple(around, fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 10 }))
+      .filter(([a, s, b]) => a.isWellFormed() && b.isWellFormed() && !(a + String.fromCharCode(s) + b).isWellFormed());
     fc.assert(
       fc.property(lone, ([a, s, b]) => {
         const text = a + String.fromCharCode(s) + b;
-        expect(() => cb.encode({ text, num: 1 })).toThrow(new RegExp(`lone UTF-16 surrogate at index ${firstLone(text)}\\b`));
+        expect(() => cb.encode({ text, num: 1 })).toThrow(
+          new RegExp(`lone UTF-16 surrogate at index ${firstLone(text)}\\b`),
+        );
       }),
       runs(2000, 12),
     );
   });
 
   it("bit flips and byte changes of valid messages: only documented errors, and a decoded result re-encodes to the same bytes", () => {
-    const messages = (["small", "large", "chat", "game-tick", "market"] as const).flatMap((p) => makeMessages(p, { count: 40, seed: 7, fixed: false }));
+    const messages = (["small", "large", "chat", "game-tick", "market"] as const).flatMap((p) =>
+      makeMessages(p, { count: 40, seed: 7, fixed: false }),
+    );
     const outcomes = { ok: 0, range: 0, decode: 0 };
     for (const message of messages) {
       const valid = cb.encode(message);
@@ -146,8 +197,12 @@ describe("custom-binary fuzz", () => {
   });
 
   it("UTF-8 validation agrees with a strict TextDecoder on random strings", () => {
-    const pool = [0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xa0, 0xed, 0x9f, 0xef, 0xf0, 0x90, 0xf4, 0x8f, 0xf5, 0xff, 0xbd];
-    const body = fc.array(fc.constantFrom(...pool), { minLength: 1, maxLength: 6 }).map((bytes) => Uint8Array.from(bytes));
+    const pool = [
+      0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xa0, 0xed, 0x9f, 0xef, 0xf0, 0x90, 0xf4, 0x8f, 0xf5, 0xff, 0xbd,
+    ];
+    const body = fc
+      .array(fc.constantFrom(...pool), { minLength: 1, maxLength: 6 })
+      .map((bytes) => Uint8Array.from(bytes));
     fc.assert(
       fc.property(body, (b) => {
         let valid = true;

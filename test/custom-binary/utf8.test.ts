@@ -37,7 +37,12 @@ describe("custom-binary without Buffer methods (the browser strategy)", () => {
   });
 
   it("round-trips the article's messages to the spec's bytes, and varied ones exactly", () => {
-    expect(Array.from(cb.encode(ARTICLE_MESSAGES.small))).toEqual([0x29, 0x0c, ...new TextEncoder().encode("Hello World!"), 0x7b]);
+    expect(Array.from(cb.encode(ARTICLE_MESSAGES.small))).toEqual([
+      0x29,
+      0x0c,
+      ...new TextEncoder().encode("Hello World!"),
+      0x7b,
+    ]);
     const messages: Message[] = [
       ...makeMessages("small", { count: 200, seed: 4, fixed: false }),
       ...makeMessages("medium", { count: 200, seed: 4, fixed: false }),
@@ -54,7 +59,9 @@ describe("custom-binary without Buffer methods (the browser strategy)", () => {
   it("agrees with a strict TextDecoder on random byte strings, short and long", () => {
     const rng = createRng(99);
     const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-    const pool = [0x41, 0x7f, 0x80, 0xbf, 0xc2, 0xdf, 0xe0, 0xa0, 0xed, 0x9f, 0xef, 0xf0, 0x90, 0xf4, 0x8f, 0xf5, 0xff, 0xc0];
+    const pool = [
+      0x41, 0x7f, 0x80, 0xbf, 0xc2, 0xdf, 0xe0, 0xa0, 0xed, 0x9f, 0xef, 0xf0, 0x90, 0xf4, 0x8f, 0xf5, 0xff, 0xc0,
+    ];
     for (let i = 0; i < 5000; i++) {
       const len = 1 + Math.floor(rng() * (i % 10 === 0 ? 300 : 8));
       const body = new Uint8Array(len);
@@ -91,7 +98,9 @@ describe("custom-binary without Buffer methods (the browser strategy)", () => {
       const body = new Array<number>(length).fill(0x61);
       body[15] = 0xc3;
       body[16] = 0xa9;
-      expect(() => cb.decode(Uint8Array.from([0x29, length, ...body, 0x00]))).toThrow(expect.objectContaining({ code: "NOT_ASCII", offset: 2 + 15 }));
+      expect(() => cb.decode(Uint8Array.from([0x29, length, ...body, 0x00]))).toThrow(
+        expect.objectContaining({ code: "NOT_ASCII", offset: 2 + 15 }),
+      );
     }
     expect(() => cb.decode(Uint8Array.from([0x21, 0x02, 0x41, 0x42, 0x00]))).toThrow(/ASCII_FLAG_MISSING/);
     expect(() => cb.decode(Uint8Array.from([0x29, 0x05, 0x41]))).toThrow(RangeError);

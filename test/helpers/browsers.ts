@@ -4,7 +4,15 @@
  * failure), and the few things the page tests read from a page.
  */
 import type { BrowserContext } from "playwright-core";
-import { browserLabel, CHROMIUM_ARGS, findBrowser, launchBrowser, noBrowserMessage, type DrivenBrowser, type DrivenPage } from "../../bench/cli/processes/browser-driver.ts";
+import {
+  browserLabel,
+  CHROMIUM_ARGS,
+  findBrowser,
+  launchBrowser,
+  noBrowserMessage,
+  type DrivenBrowser,
+  type DrivenPage,
+} from "../../bench/cli/processes/browser-driver.ts";
 import type { BrowserName } from "../../client/harness/settings.ts";
 
 export type { DrivenPage };
@@ -76,13 +84,16 @@ export function isChecked(page: DrivenPage, selector: string): Promise<boolean> 
 
 /** Types `value` into a field as a user does: the field's input and change events fire. */
 export async function fill(page: DrivenPage, selector: string, value: string): Promise<void> {
-  await page.evaluate(([s, v]) => {
-    const input = document.querySelector<HTMLInputElement>(s)!;
-    input.focus();
-    input.value = v;
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-    input.dispatchEvent(new Event("change", { bubbles: true }));
-  }, [selector, value] as const);
+  await page.evaluate(
+    ([s, v]) => {
+      const input = document.querySelector<HTMLInputElement>(s)!;
+      input.focus();
+      input.value = v;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    },
+    [selector, value] as const,
+  );
 }
 
 /** Clicks a checkbox when it is not already as wanted. */
@@ -91,12 +102,18 @@ export async function setChecked(page: DrivenPage, selector: string, checked: bo
 }
 
 /** Polls until `read` gives a value `done` accepts; the last value, or a timeout naming it. */
-export async function waitForText(page: DrivenPage, selector: string, done: (text: string) => boolean, timeoutMs = 240_000): Promise<string> {
+export async function waitForText(
+  page: DrivenPage,
+  selector: string,
+  done: (text: string) => boolean,
+  timeoutMs = 240_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const text = await textOf(page, selector);
     if (done(text)) return text;
-    if (Date.now() > deadline) throw new Error(`${selector} still reads '${text.slice(0, 200)}' after ${timeoutMs / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`${selector} still reads '${text.slice(0, 200)}' after ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -4,7 +4,14 @@ import { summarize } from "../../client/harness/statistics.ts";
 
 /** A case with these per-run totals (ns per message), by run index: one slice per run, serialize and deserialize half each. */
 export function caseOf(codec: string, totals: number[], over: Partial<CaseResult> = {}): CaseResult {
-  const raw: SliceFigures[] = totals.map((t, run) => ({ run, round: run, position: 0, serializeNs: t / 2, deserializeNs: t / 2, totalNs: t }));
+  const raw: SliceFigures[] = totals.map((t, run) => ({
+    run,
+    round: run,
+    position: 0,
+    serializeNs: t / 2,
+    deserializeNs: t / 2,
+    totalNs: t,
+  }));
   return {
     client: "inprocess",
     clientLibrary: "",

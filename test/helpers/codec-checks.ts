@@ -15,7 +15,13 @@ import { describeMismatch } from "../../client/harness/verify.ts";
 import type { Codec } from "../../protocols/codec.ts";
 import { CodecError } from "../../protocols/codec-errors.ts";
 import type { ChatMessage } from "../../protocols/message-sets.ts";
-import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, ROUTING_KEYS, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
+import {
+  EXAMPLE_MESSAGES,
+  PAYLOAD_NAMES,
+  ROUTING_KEYS,
+  type BuiltInPayload,
+  type Message,
+} from "../../protocols/messages.ts";
 import { protobufCodec } from "../../protocols/protobuf.ts";
 import { EDGE } from "./edge-messages.ts";
 
@@ -76,7 +82,10 @@ export function checkCodecBasics(codec: Codec, options: CodecCheckOptions): void
         for (const offset of [3, 8]) {
           const larger = new Uint8Array(e.length + 16);
           larger.set(e, offset);
-          expect(describeMismatch(messages[i]!, pc.decode(larger.subarray(offset, offset + e.length))), `offset ${offset}`).toBeUndefined();
+          expect(
+            describeMismatch(messages[i]!, pc.decode(larger.subarray(offset, offset + e.length))),
+            `offset ${offset}`,
+          ).toBeUndefined();
         }
       });
     });
@@ -87,7 +96,8 @@ export function checkCodecBasics(codec: Codec, options: CodecCheckOptions): void
       it(`${payload}: a frame cut short${tooMany} throws an Error`, () => {
         const pc = codec.forPayload(payload);
         const whole = pc.encode(EXAMPLE_MESSAGES[payload]) as Uint8Array;
-        for (let n = 0; n < whole.length; n++) expect(() => pc.decode(whole.subarray(0, n)), `${n} bytes`).toThrow(Error);
+        for (let n = 0; n < whole.length; n++)
+          expect(() => pc.decode(whole.subarray(0, n)), `${n} bytes`).toThrow(Error);
         if (truncated.byteTooMany) {
           const longer = new Uint8Array(whole.length + 1);
           longer.set(whole);
@@ -106,7 +116,15 @@ export function checkCodecBasics(codec: Codec, options: CodecCheckOptions): void
       expect(Object.hasOwn(absent, "replyTo")).toBe(false);
       expect(Object.hasOwn(absent, "editedAt")).toBe(false);
       expect(Object.keys(absent)).toEqual(["id", "room", "user", "text", "sentAt", "reactions"]);
-      const extras = [{ replyTo: 0 }, { editedAt: 0 }, { replyTo: 0, editedAt: 0 }, { replyTo: 4294967295, editedAt: 2 ** 53 - 1 }, { replyTo: 3 }, { editedAt: 5 }, { editedAt: 2 ** 53 - 1 }];
+      const extras = [
+        { replyTo: 0 },
+        { editedAt: 0 },
+        { replyTo: 0, editedAt: 0 },
+        { replyTo: 4294967295, editedAt: 2 ** 53 - 1 },
+        { replyTo: 3 },
+        { editedAt: 5 },
+        { editedAt: 2 ** 53 - 1 },
+      ];
       for (const extra of extras) {
         const m: ChatMessage = { ...base, ...extra };
         const decoded = pc.decode(pc.encode(m));
@@ -142,7 +160,9 @@ export function checkProtobufWire(codec: Codec, options: { chatNote?: string } =
     it(`${payload}: the bytes are protobufjs's, and each reads the other's`, () => {
       const ours = codec.forPayload(payload);
       const theirs = protobufCodec.forPayload(payload);
-      expect(hex(ours.encode(EXAMPLE_MESSAGES[payload]) as Uint8Array)).toBe(hex(theirs.encode(EXAMPLE_MESSAGES[payload]) as Uint8Array));
+      expect(hex(ours.encode(EXAMPLE_MESSAGES[payload]) as Uint8Array)).toBe(
+        hex(theirs.encode(EXAMPLE_MESSAGES[payload]) as Uint8Array),
+      );
       for (const m of allMessages(payload)) {
         const a = ours.encode(m) as Uint8Array;
         const b = theirs.encode(m) as Uint8Array;
@@ -215,7 +235,11 @@ export function checkProtobufWire(codec: Codec, options: { chatNote?: string } =
  * its frame (checking first that it found that field) and names it; decode
  * then throws `decodeError`, and readKey still gives the key.
  */
-export function expectKeyReadLazily(codec: Codec, breakOther: (payload: BuiltInPayload, view: DataView, message: Record<string, unknown>) => string, decodeError: typeof Error = Error): void {
+export function expectKeyReadLazily(
+  codec: Codec,
+  breakOther: (payload: BuiltInPayload, view: DataView, message: Record<string, unknown>) => string,
+  decodeError: typeof Error = Error,
+): void {
   expect(codec.keyAccess).toBe("lazy");
   for (const payload of PAYLOAD_NAMES) {
     const pc = codec.forPayload(payload);

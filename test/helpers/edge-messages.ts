@@ -9,7 +9,7 @@ export const EDGE: Record<string, Message[]> = {
   small: [
     { text: "", num: 0 },
     { text: "ünïcödé 中文 🚀👩‍👩‍👧", num: 4294967295 },
-    { text: "\u0000\u001f\"\\/\u2028", num: 2147483648 },
+    { text: '\u0000\u001f"\\/\u2028', num: 2147483648 },
   ],
   medium: [
     { text: "", text2: "", num: 0, decimal: 0 },
@@ -23,13 +23,51 @@ export const EDGE: Record<string, Message[]> = {
   ],
   large: [
     { text: "", text2: "", text3: "", text4: "", num: 0, decimal: -1e-7, num2: -2147483648, decimal2: 2 ** -1074 },
-    { text: "🎉", text2: "ß".repeat(100), text3: "€", text4: "𝄞", num: 4294967295, decimal: Math.PI, num2: 2147483647, decimal2: -Math.E },
-    { text: "a", text2: "b", text3: "c", text4: "d", num: 65536, decimal: Number.EPSILON, num2: -1, decimal2: 123456789.123456789 },
+    {
+      text: "🎉",
+      text2: "ß".repeat(100),
+      text3: "€",
+      text4: "𝄞",
+      num: 4294967295,
+      decimal: Math.PI,
+      num2: 2147483647,
+      decimal2: -Math.E,
+    },
+    {
+      text: "a",
+      text2: "b",
+      text3: "c",
+      text4: "d",
+      num: 65536,
+      decimal: Number.EPSILON,
+      num2: -1,
+      decimal2: 123456789.123456789,
+    },
   ],
   chat: [
     { id: 0, room: 0, user: "", text: "", sentAt: 0, reactions: [] },
-    { id: 4294967295, room: 1, user: "李娜", text: "x".repeat(2000) + "👋🏽\n\"", sentAt: 2 ** 53 - 1, reactions: [{ emoji: "", count: 0 }], replyTo: 4294967295, editedAt: 2 ** 32 },
-    { id: 1, room: 2, user: "a", text: "b", sentAt: 2 ** 32, reactions: [{ emoji: "❤️", count: 4294967295 }, { emoji: "🎉", count: 1 }], editedAt: 1 },
+    {
+      id: 4294967295,
+      room: 1,
+      user: "李娜",
+      text: "x".repeat(2000) + '👋🏽\n"',
+      sentAt: 2 ** 53 - 1,
+      reactions: [{ emoji: "", count: 0 }],
+      replyTo: 4294967295,
+      editedAt: 2 ** 32,
+    },
+    {
+      id: 1,
+      room: 2,
+      user: "a",
+      text: "b",
+      sentAt: 2 ** 32,
+      reactions: [
+        { emoji: "❤️", count: 4294967295 },
+        { emoji: "🎉", count: 1 },
+      ],
+      editedAt: 1,
+    },
   ],
   "game-tick": [
     { match: 0, tick: 0, entities: [] },
@@ -46,6 +84,14 @@ export const EDGE: Record<string, Message[]> = {
   ],
   market: [
     { symbol: "", seq: 0, ts: 0, bid: 0, bidSize: 0, ask: 0, askSize: 0 },
-    { symbol: "EUR/USD €", seq: 2 ** 53 - 1, ts: 2 ** 53 - 1, bid: 1.08453, bidSize: 1e-8, ask: 1e21, askSize: 123456789.123 },
+    {
+      symbol: "EUR/USD €",
+      seq: 2 ** 53 - 1,
+      ts: 2 ** 53 - 1,
+      bid: 1.08453,
+      bidSize: 1e-8,
+      ask: 1e21,
+      askSize: 123456789.123,
+    },
   ],
 };

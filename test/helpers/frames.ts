@@ -26,7 +26,11 @@ const WRONG_SET_SHAPES = [
   { ...EXAMPLE_MESSAGES.chat, reactions: [{ emoji: 1, count: 1 }] },
   { ...EXAMPLE_MESSAGES.chat, replyTo: null },
   { match: 1, tick: 1, entities: [{ id: 1 }] },
-  { match: 1, tick: 1, entities: [{ ...(EXAMPLE_MESSAGES["game-tick"] as { entities: object[] }).entities[0], state: 9 }] },
+  {
+    match: 1,
+    tick: 1,
+    entities: [{ ...(EXAMPLE_MESSAGES["game-tick"] as { entities: object[] }).entities[0], state: 9 }],
+  },
   { ...EXAMPLE_MESSAGES["game-tick"], match: 2 ** 32 },
   { ...EXAMPLE_MESSAGES.market, seq: -1 },
   { ...EXAMPLE_MESSAGES.market, ts: 2 ** 53 },
@@ -68,7 +72,24 @@ export function* badFrames(count: number, seed: number): Generator<BadFrame> {
       }
       case 3:
         kind = "huge-length";
-        data = Uint8Array.from([bytes[0]!, 0xff, 0xff, 0xff, 0xff, 0x0f, 0xdb, 0xff, 0xff, 0xff, 0x7f, 0xc6, 0xff, 0xff, 0xff, 0xff]);
+        data = Uint8Array.from([
+          bytes[0]!,
+          0xff,
+          0xff,
+          0xff,
+          0xff,
+          0x0f,
+          0xdb,
+          0xff,
+          0xff,
+          0xff,
+          0x7f,
+          0xc6,
+          0xff,
+          0xff,
+          0xff,
+          0xff,
+        ]);
         break;
       case 4:
         kind = "wrong-type-byte";
@@ -78,7 +99,21 @@ export function* badFrames(count: number, seed: number): Generator<BadFrame> {
       case 5:
         kind = "wrong-shape";
         data = pick([
-          new TextEncoder().encode(JSON.stringify(pick([1, "x", null, [1, 2], { text: 5, num: 1 }, { text: "a" }, { ...ARTICLE_MESSAGES.small, extra: 1 }, { text: "a", num: -1 }, ...WRONG_SET_SHAPES]))),
+          new TextEncoder().encode(
+            JSON.stringify(
+              pick([
+                1,
+                "x",
+                null,
+                [1, 2],
+                { text: 5, num: 1 },
+                { text: "a" },
+                { ...ARTICLE_MESSAGES.small, extra: 1 },
+                { text: "a", num: -1 },
+                ...WRONG_SET_SHAPES,
+              ]),
+            ),
+          ),
           msgpackEncode(pick([[1, 2, 3], "x", { text: "a", num: 1.5 }, { num: 1 }, ARTICLE_MESSAGES.large])),
         ]);
         if (kind === "wrong-shape" && payload === "large" && data.length > 200) data = randomBytes(3); // the large article message is valid for large

@@ -21,6 +21,8 @@ export const k6Path = findK6();
 export function skipK6Tests(file: string): boolean {
   if (k6Path) return false;
   if (process.env.CI === "true") return false; // the tests run and fail: CI must have k6
-  process.stderr.write(`\n[${file}] SKIPPED: no k6 found (go install go.k6.io/k6@v1.8.1, or the release binary from github.com/grafana/k6)\n\n`);
+  process.stderr.write(
+    `\n[${file}] SKIPPED: no k6 found (go install go.k6.io/k6@v1.8.1, or the release binary from github.com/grafana/k6)\n\n`,
+  );
   return true;
 }

@@ -20,7 +20,11 @@ export function rawRequest(port: number, request: string, timeoutMs = 5000): Pro
       socket.destroy();
       const end = data.indexOf("\r\n\r\n");
       const head = end < 0 ? data : data.slice(0, end);
-      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0), headers: head, body: end < 0 ? "" : data.slice(end + 4) });
+      resolve({
+        status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0),
+        headers: head,
+        body: end < 0 ? "" : data.slice(end + 4),
+      });
     };
     socket.on("data", (d) => {
       data += d.toString("latin1");
@@ -41,5 +45,15 @@ export function rawRequest(port: number, request: string, timeoutMs = 5000): Pro
 
 /** A WebSocket upgrade request for `target`, with a Host and any extra header lines. */
 export function upgradeRequest(target: string, host: string, extra: string[] = []): string {
-  return [`GET ${target} HTTP/1.1`, `Host: ${host}`, "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13", ...extra, "", ""].join("\r\n");
+  return [
+    `GET ${target} HTTP/1.1`,
+    `Host: ${host}`,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+    "Sec-WebSocket-Version: 13",
+    ...extra,
+    "",
+    "",
+  ].join("\r\n");
 }

@@ -67,7 +67,10 @@ async function startOwnProcess(): Promise<Running> {
 function heldServer(current: () => Running | undefined): TestServer {
   const get = (): Running => {
     const server = current();
-    if (!server) throw new Error("the test server is not running: use it inside a test or a hook, not while the file is collected");
+    if (!server)
+      throw new Error(
+        "the test server is not running: use it inside a test or a hook, not while the file is collected",
+      );
     return server;
   };
   return {

@@ -16,7 +16,10 @@ import type { ChatMessage } from "../../protocols/message-sets.ts";
 import { checkCodecBasics, hex } from "../helpers/codec-checks.ts";
 
 describe("avro", () => {
-  checkCodecBasics(avro, { truncated: { byteTooMany: /trailing data/ }, userMessages: { reason: /schema/, error: /no schema/ } });
+  checkCodecBasics(avro, {
+    truncated: { byteTooMany: /trailing data/ },
+    userMessages: { reason: /schema/, error: /no schema/ },
+  });
 
   it("writes the article's small message as the Avro specification gives it", () => {
     const bytes = avro.forPayload("small").encode({ text: "Hello World!", num: 123 }) as Uint8Array;
@@ -37,11 +40,18 @@ describe("avro", () => {
   it("uint53 longs carry 0 to 2^53 - 1 exactly; a larger number is refused, and a long beyond 2^53 - 1 on the wire throws", () => {
     const pc = avro.forPayload("market");
     const at = (seq: number) => ({ symbol: "X", seq, ts: 1, bid: 0, bidSize: 0, ask: 0, askSize: 0 });
-    for (const seq of [0, 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 2, 2 ** 53 - 1]) expect(describeMismatch(at(seq), pc.decode(pc.encode(at(seq))))).toBeUndefined();
+    for (const seq of [0, 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 2, 2 ** 53 - 1])
+      expect(describeMismatch(at(seq), pc.decode(pc.encode(at(seq))))).toBeUndefined();
     expect(() => pc.encode(at(2 ** 53))).toThrow(Error);
     // symbol "X" (02 58), seq 2^53 (zigzag 2^54 = 32 * 128^7: seven 7-bit groups of 0 with the
     // continuation bit, 0x80, then 32, 0x20), ts 1 (zigzag 2), four doubles of 0.
-    const bytes = Uint8Array.from([2, 0x58, ...[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20], 2, ...new Array(32).fill(0)]);
+    const bytes = Uint8Array.from([
+      2,
+      0x58,
+      ...[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20],
+      2,
+      ...new Array(32).fill(0),
+    ]);
     expect(() => pc.decode(bytes)).toThrow(/2\^53/);
   });
 
@@ -55,7 +65,9 @@ describe("avro", () => {
 
   it("a corrupt array count throws at once instead of reading billions of items past the frame's end", () => {
     // game-tick: match 0, tick 0, then an entities block claiming 2^31 - 1 items (zigzag varint fe ff ff ff 0f) in a 7-byte frame.
-    expect(() => avro.forPayload("game-tick").decode(Uint8Array.from([0x00, 0x00, 0xfe, 0xff, 0xff, 0xff, 0x0f]))).toThrow(/array block of 2147483647 items/);
+    expect(() =>
+      avro.forPayload("game-tick").decode(Uint8Array.from([0x00, 0x00, 0xfe, 0xff, 0xff, 0xff, 0x0f])),
+    ).toThrow(/array block of 2147483647 items/);
     // chat: every field empty or zero, then a reactions block of 1,000 items with nothing left.
     const chat = avro.forPayload("chat").decode;
     expect(() => chat(Uint8Array.from([0, 0, 0, 0, 0, 0xd0, 0x0f]))).toThrow(/array block of 1000 items/);

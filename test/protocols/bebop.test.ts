@@ -15,7 +15,10 @@ import type { ChatMessage } from "../../protocols/message-sets.ts";
 import { checkCodecBasics, hex } from "../helpers/codec-checks.ts";
 
 describe("bebop", () => {
-  checkCodecBasics(bebop, { truncated: { byteTooMany: Error }, userMessages: { reason: /schema/, error: /no schema/ } });
+  checkCodecBasics(bebop, {
+    truncated: { byteTooMany: Error },
+    userMessages: { reason: /schema/, error: /no schema/ },
+  });
 
   it("writes the article's small message as Bebop's struct layout gives it", () => {
     const bytes = bebop.forPayload("small").encode({ text: "Hello World!", num: 123 }) as Uint8Array;

@@ -25,7 +25,9 @@ describe("bson", () => {
     //   10 6e756d00               element of type 0x10 (int32), name "num" and a NUL
     //   7b000000                  123, int32 little-endian
     //   00                        end of the document
-    expect(hex(bytes)).toBe("25000000" + "027465787400" + "0d000000" + "48656c6c6f20576f726c642100" + "106e756d00" + "7b000000" + "00");
+    expect(hex(bytes)).toBe(
+      "25000000" + "027465787400" + "0d000000" + "48656c6c6f20576f726c642100" + "106e756d00" + "7b000000" + "00",
+    );
   });
 
   it("writes int32-range integers as int32 and every other number as a double, each read back as the same number", () => {
@@ -33,7 +35,10 @@ describe("bson", () => {
     // The element type byte of `num` (a uint32) and of `decimal`, in order.
     const types = (num: number, decimal: number): string => {
       const b = pc.encode({ text: "", text2: "", num, decimal }) as Uint8Array;
-      return hex(b.subarray(4)).match(/(10|01)6e756d00|(10|01)646563696d616c00/g)!.map((s) => s.slice(0, 2)).join(",");
+      return hex(b.subarray(4))
+        .match(/(10|01)6e756d00|(10|01)646563696d616c00/g)!
+        .map((s) => s.slice(0, 2))
+        .join(",");
     };
     expect(types(2147483647, 3)).toBe("10,10");
     expect(types(2147483648, 2 ** 53 + 2)).toBe("01,01");

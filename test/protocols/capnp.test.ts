@@ -67,7 +67,9 @@ describe("capnp codec", () => {
     const pc = capnpCodec.forPayload("chat");
     const { replyTo: _r, ...base } = EXAMPLE_MESSAGES.chat as ChatMessage;
     // Present or not, the message is as long.
-    expect((pc.encode({ ...base, replyTo: 5, editedAt: 6 }) as Uint8Array).byteLength).toBe((pc.encode(base) as Uint8Array).byteLength);
+    expect((pc.encode({ ...base, replyTo: 5, editedAt: 6 }) as Uint8Array).byteLength).toBe(
+      (pc.encode(base) as Uint8Array).byteLength,
+    );
   });
 
   it("carries every special double exactly: -0, NaN, +Infinity, -Infinity", () => {
@@ -77,13 +79,19 @@ describe("capnp codec", () => {
       expect(describeMismatch(m, pc.decode(pc.encode(m)))).toBeUndefined();
     }
     const tick = capnpCodec.forPayload("game-tick");
-    const m = { match: 1, tick: 1, entities: [{ id: 1, state: 2, x: -0, y: NaN, z: Infinity, vx: -Infinity, vy: -0, vz: 0 }] };
+    const m = {
+      match: 1,
+      tick: 1,
+      entities: [{ id: 1, state: 2, x: -0, y: NaN, z: Infinity, vx: -Infinity, vy: -0, vz: 0 }],
+    };
     expect(describeMismatch(m, tick.decode(tick.encode(m)))).toBeUndefined();
   });
 
   it("refuses a segment table larger than the frame, and a list claiming more items than the frame has bytes, at once", () => {
     const pc = capnpCodec.forPayload("chat");
-    const huge = Uint8Array.from([0x00, 0xff, 0xff, 0xff, 0xff, 0x0f, 0xdb, 0xff, 0xff, 0xff, 0x7f, 0xc6, 0xff, 0xff, 0xff, 0xff]);
+    const huge = Uint8Array.from([
+      0x00, 0xff, 0xff, 0xff, 0xff, 0x0f, 0xdb, 0xff, 0xff, 0xff, 0x7f, 0xc6, 0xff, 0xff, 0xff, 0xff,
+    ]);
     // CPU time of this thread, not wall time: a busy machine stretches the one, not the other.
     const cpu0 = threadCpuMs();
     expect(() => pc.decode(huge)).toThrow(/segment table/);
@@ -102,12 +110,14 @@ describe("capnp codec", () => {
     const rootAt = (view: DataView): number => 16 + (view.getInt32(8, true) >> 2) * 8;
     const pointerAt = (view: DataView, i: number): number => rootAt(view) + view.getUint16(12, true) * 8 + 8 * i;
     // A list pointer (Text, or the composite list of entities) aimed 2^28 words past the segment: reading it throws.
-    const aimedAway = (elementSize: number) => (view: DataView, i: number): void => {
-      const at = pointerAt(view, i);
-      expect(view.getUint32(at, true) & 3).toBe(1); // a list pointer
-      expect(view.getUint32(at + 4, true) & 7).toBe(elementSize);
-      view.setUint32(at, 0x3ffffffc | 1, true);
-    };
+    const aimedAway =
+      (elementSize: number) =>
+      (view: DataView, i: number): void => {
+        const at = pointerAt(view, i);
+        expect(view.getUint32(at, true) & 3).toBe(1); // a list pointer
+        expect(view.getUint32(at + 4, true) & 7).toBe(elementSize);
+        view.setUint32(at, 0x3ffffffc | 1, true);
+      };
     // A UInt64 at byte i of the data section set beyond 2^53: uint53 throws.
     const beyond53 = (view: DataView, i: number, value: unknown): void => {
       expect(view.getBigUint64(rootAt(view) + i, true)).toBe(BigInt(value as number));
@@ -116,7 +126,10 @@ describe("capnp codec", () => {
     const text = aimedAway(2); // byte elements
     const composite = aimedAway(7);
     // A field other than the key, by its name and its pointer index (its byte offset in the data section for seq).
-    const other: Record<BuiltInPayload, [name: string, index: number, corrupt: (view: DataView, index: number, value: unknown) => void]> = {
+    const other: Record<
+      BuiltInPayload,
+      [name: string, index: number, corrupt: (view: DataView, index: number, value: unknown) => void]
+    > = {
       small: ["text", 0, text],
       medium: ["text", 0, text],
       large: ["text", 0, text],

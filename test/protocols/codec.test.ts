@@ -15,7 +15,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeMessages } from "../../client/harness/generator.ts";
-import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, ROUTING_KEYS, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
+import {
+  EXAMPLE_MESSAGES,
+  PAYLOAD_NAMES,
+  ROUTING_KEYS,
+  type BuiltInPayload,
+  type Message,
+} from "../../protocols/messages.ts";
 import { DecodeError } from "../../custom-binary/index.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { KEY_ACCESSES, uint53, type Encoded, type PayloadCodec } from "../../protocols/codec.ts";
@@ -38,7 +44,8 @@ describe("decoders on bad frames", () => {
         void shapeError(frame.payload, value);
       } catch (e) {
         expect(e, `${frame.codec} ${frame.kind}`).toBeInstanceOf(Error);
-        if (frame.codec === "custom-binary") expect(e instanceof RangeError || e instanceof DecodeError, String(e)).toBe(true);
+        if (frame.codec === "custom-binary")
+          expect(e instanceof RangeError || e instanceof DecodeError, String(e)).toBe(true);
         thrown.set(frame.codec, (thrown.get(frame.codec) ?? 0) + 1);
       }
     }
@@ -71,7 +78,11 @@ describe("uint53: a 64-bit field as the number the messages hold", () => {
   });
 });
 
-const allMessages = (payload: BuiltInPayload): Message[] => [EXAMPLE_MESSAGES[payload], ...EDGE[payload]!, ...makeMessages(payload, { count: 1000, seed: 42, fixed: false })];
+const allMessages = (payload: BuiltInPayload): Message[] => [
+  EXAMPLE_MESSAGES[payload],
+  ...EDGE[payload]!,
+  ...makeMessages(payload, { count: 1000, seed: 42, fixed: false }),
+];
 
 /** The key a full decode reads from `frame`, or undefined where decode refuses the frame. */
 function decodedKey(pc: PayloadCodec, frame: Encoded, key: string): { key: unknown } | undefined {
@@ -87,7 +98,8 @@ function nearFrames(frame: Encoded): Encoded[] {
   const out: Encoded[] = [];
   if (typeof frame === "string") {
     for (let n = 0; n < frame.length; n++) out.push(frame.slice(0, n));
-    for (let i = 0; i < frame.length; i++) out.push(frame.slice(0, i) + String.fromCharCode(frame.charCodeAt(i) ^ 0x01) + frame.slice(i + 1));
+    for (let i = 0; i < frame.length; i++)
+      out.push(frame.slice(0, i) + String.fromCharCode(frame.charCodeAt(i) ^ 0x01) + frame.slice(i + 1));
     return out;
   }
   for (let n = 0; n < frame.length; n++) out.push(frame.slice(0, n));
@@ -105,14 +117,16 @@ function nearFrames(frame: Encoded): Encoded[] {
 function documentedAccess(): Map<string, string> {
   const doc = readFileSync(path.resolve(import.meta.dirname, "../../docs/access-patterns.md"), "utf8");
   const out = new Map<string, string>();
-  for (const m of doc.matchAll(/^\| ([a-z0-9, -]+) \| (offset|lazy|scan|decode) \|/gm)) for (const name of m[1]!.split(", ")) out.set(name, m[2]!);
+  for (const m of doc.matchAll(/^\| ([a-z0-9, -]+) \| (offset|lazy|scan|decode) \|/gm))
+    for (const name of m[1]!.split(", ")) out.set(name, m[2]!);
   return out;
 }
 
 describe("read-one: each codec's readKey", () => {
   it("docs/access-patterns.md says how every built-in codec reads the key, as the codec does", () => {
     const documented = documentedAccess();
-    for (const codec of BUILT_IN.codecs.filter((c) => !c.name.startsWith("cal-"))) expect(documented.get(codec.name), codec.name).toBe(codec.keyAccess ?? "decode");
+    for (const codec of BUILT_IN.codecs.filter((c) => !c.name.startsWith("cal-")))
+      expect(documented.get(codec.name), codec.name).toBe(codec.keyAccess ?? "decode");
   });
 
   for (const codec of BUILT_IN.codecs.filter((c) => c.name !== "raw" && !c.name.startsWith("cal-"))) {
@@ -120,7 +134,9 @@ describe("read-one: each codec's readKey", () => {
       expect(KEY_ACCESSES).toContain(codec.keyAccess ?? "decode");
       for (const payload of PAYLOAD_NAMES) {
         if (codec.notApplicable?.(payload) !== undefined) continue;
-        expect(codec.forPayload(payload).readKey === undefined, payload).toBe((codec.keyAccess ?? "decode") === "decode");
+        expect(codec.forPayload(payload).readKey === undefined, payload).toBe(
+          (codec.keyAccess ?? "decode") === "decode",
+        );
       }
     });
 
@@ -131,7 +147,10 @@ describe("read-one: each codec's readKey", () => {
         const readKey = pc.readKey?.bind(pc) ?? ((f: Encoded) => (pc.decode(f) as Record<string, unknown>)[key]);
         for (const m of allMessages(payload)) {
           const frame = pc.encode(m);
-          expect(Object.is(readKey(frame), (m as Record<string, unknown>)[key]), `${key} of ${JSON.stringify(m).slice(0, 80)}`).toBe(true);
+          expect(
+            Object.is(readKey(frame), (m as Record<string, unknown>)[key]),
+            `${key} of ${JSON.stringify(m).slice(0, 80)}`,
+          ).toBe(true);
         }
         for (const m of [EXAMPLE_MESSAGES[payload], ...EDGE[payload]!.slice(0, 3)]) {
           const whole = pc.encode(m);
@@ -146,7 +165,8 @@ describe("read-one: each codec's readKey", () => {
             }
             if ("error" in read) expect(read.error).toBeInstanceOf(Error);
             // Recursively by Object.is: a changed frame a schema-less decode still reads may hold an object where the key was, a fresh one per decode.
-            else if (decoded !== undefined) expect(read.key, `a frame decode reads as ${String(decoded.key)}`).toStrictEqual(decoded.key);
+            else if (decoded !== undefined)
+              expect(read.key, `a frame decode reads as ${String(decoded.key)}`).toStrictEqual(decoded.key);
           }
         }
       });

@@ -70,7 +70,9 @@ describe("flatbuffers codec", () => {
     const m = { text: "", text2: "", num: 0, decimal: 0 };
     const encoded = pc.encode(m) as Uint8Array;
     expect(pc.decode(encoded)).toEqual(m);
-    expect(encoded.byteLength).toBeLessThan((pc.encode({ text: "", text2: "", num: 1, decimal: 1 }) as Uint8Array).byteLength);
+    expect(encoded.byteLength).toBeLessThan(
+      (pc.encode({ text: "", text2: "", num: 1, decimal: 1 }) as Uint8Array).byteLength,
+    );
   });
 
   it("carries NaN and the infinities; -0 in a table's double reads back as +0 (a default), in a struct it survives", () => {
@@ -82,14 +84,19 @@ describe("flatbuffers codec", () => {
     const negZero = pc.decode(pc.encode({ ...EXAMPLE_MESSAGES.medium, decimal: -0 })) as { decimal: number };
     expect(Object.is(negZero.decimal, 0)).toBe(true);
     const tick = flatbuffersCodec.forPayload("game-tick");
-    const m = { match: 1, tick: 1, entities: [{ id: 1, state: 2, x: -0, y: NaN, z: Infinity, vx: -Infinity, vy: -0, vz: 0 }] };
+    const m = {
+      match: 1,
+      tick: 1,
+      entities: [{ id: 1, state: 2, x: -0, y: NaN, z: Infinity, vx: -Infinity, vy: -0, vz: 0 }],
+    };
     expect(describeMismatch(m, tick.decode(tick.encode(m)))).toBeUndefined();
   });
 
   it("throws an Error for frames too short to be a FlatBuffer, and for vectors longer than the frame", () => {
     for (const payload of PAYLOAD_NAMES) {
       const pc = flatbuffersCodec.forPayload(payload);
-      for (const n of [0, 1, 4, 11]) expect(() => pc.decode(new Uint8Array(n)), `${payload} ${n} bytes`).toThrow(RangeError);
+      for (const n of [0, 1, 4, 11])
+        expect(() => pc.decode(new Uint8Array(n)), `${payload} ${n} bytes`).toThrow(RangeError);
     }
     // game-tick: tick 1 and one entity, then the vector's length set to 2^31 - 1.
     const tick = flatbuffersCodec.forPayload("game-tick");
@@ -105,7 +112,9 @@ describe("flatbuffers codec", () => {
     // The runtime alone reads past the end as zeros and clamps strings (cut inside its string, the small
     // message would come back as "Hello Wo"); the codec's reads are bounds-checked.
     const pc = flatbuffersCodec.forPayload("small");
-    expect(() => pc.decode((pc.encode({ text: "Hello World!", num: 123 }) as Uint8Array).subarray(0, 36))).toThrow(RangeError);
+    expect(() => pc.decode((pc.encode({ text: "Hello World!", num: 123 }) as Uint8Array).subarray(0, 36))).toThrow(
+      RangeError,
+    );
     for (const payload of PAYLOAD_NAMES) {
       const codec = flatbuffersCodec.forPayload(payload);
       const whole = codec.encode(EXAMPLE_MESSAGES[payload]) as Uint8Array;
@@ -137,7 +146,9 @@ describe("flatbuffers codec", () => {
     // A string's or vector's length set far past the frame (decode's bounds checks throw), or a ulong's top byte set beyond 2^53 (uint53 throws).
     const hugeLength = (view: DataView, at: number, value: unknown): void => {
       const target = at + view.getUint32(at, true);
-      expect(view.getUint32(target, true)).toBe(typeof value === "string" ? Buffer.byteLength(value) : (value as unknown[]).length);
+      expect(view.getUint32(target, true)).toBe(
+        typeof value === "string" ? Buffer.byteLength(value) : (value as unknown[]).length,
+      );
       view.setUint32(target, 0x7fffffff, true);
     };
     const hugeUlong = (view: DataView, at: number, value: unknown): void => {

@@ -49,6 +49,6 @@ describe("protobuf-es", () => {
   it("its generated code names no path of this checkout", () => {
     const code = readFileSync(path.join(ROOT, "protocols/generated/protobuf-es/messages_pb.ts"), "utf8");
     expect(code).not.toContain(ROOT);
-    expect(code).toContain('@generated from file messages.proto (package wsbench, syntax proto3)');
+    expect(code).toContain("@generated from file messages.proto (package wsbench, syntax proto3)");
   });
 });

@@ -1,6 +1,12 @@
 import { Decoder } from "@msgpack/msgpack";
 import { describe, expect, it } from "vitest";
-import { ARTICLE_MESSAGES, ARTICLE_PAYLOADS, EXAMPLE_MESSAGES, PAYLOAD_NAMES, type Message } from "../../protocols/messages.ts";
+import {
+  ARTICLE_MESSAGES,
+  ARTICLE_PAYLOADS,
+  EXAMPLE_MESSAGES,
+  PAYLOAD_NAMES,
+  type Message,
+} from "../../protocols/messages.ts";
 import { describeMismatch } from "../../client/harness/verify.ts";
 import { CODEC_FAMILIES, encodedBytes, utf8Length, type Encoded } from "../../protocols/codec.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
@@ -36,11 +42,44 @@ const SMALL_VECTORS: Record<string, string> = {
   // CBOR map of 2 with a 16-bit size (b9 0002, cbor-x's default), text(4) "text", text(12), text(3) "num", uint8 123.
   cbor: "b90002" + "64" + ascii("text") + "6c" + ascii("Hello World!") + "63" + ascii("num") + "187b",
   // BSON: document length 37, string element "text" (length 13 with its NUL), int32 element "num" 123, end.
-  bson: "25000000" + "02" + ascii("text") + "00" + "0d000000" + ascii("Hello World!") + "00" + "10" + ascii("num") + "00" + "7b000000" + "00",
+  bson:
+    "25000000" +
+    "02" +
+    ascii("text") +
+    "00" +
+    "0d000000" +
+    ascii("Hello World!") +
+    "00" +
+    "10" +
+    ascii("num") +
+    "00" +
+    "7b000000" +
+    "00",
   // FlatBuffers: root offset 12, vtable (8 bytes, table 12, num at 8, text at 4), table (vtable at -8, text offset 8, num 123), string.
-  flatbuffers: "0c000000" + "0800" + "0c00" + "0800" + "0400" + "08000000" + "7b000000" + "04000000" + "0c000000" + ascii("Hello World!") + "00" + "000000",
+  flatbuffers:
+    "0c000000" +
+    "0800" +
+    "0c00" +
+    "0800" +
+    "0400" +
+    "08000000" +
+    "7b000000" +
+    "04000000" +
+    "0c000000" +
+    ascii("Hello World!") +
+    "00" +
+    "000000",
   // Cap'n Proto: segment table (1 segment, 5 words), root struct pointer (1 data word, 1 pointer), num 123, text list pointer (13 bytes), text, NUL, padding.
-  capnp: "00000000" + "05000000" + "0000000001000100" + "7b00000000000000" + "01000000" + "6a000000" + ascii("Hello World!") + "00" + "000000",
+  capnp:
+    "00000000" +
+    "05000000" +
+    "0000000001000100" +
+    "7b00000000000000" +
+    "01000000" +
+    "6a000000" +
+    ascii("Hello World!") +
+    "00" +
+    "000000",
   // The calibration codecs are JSON (cal-spin only spends known time in decode).
   "cal-json": ascii('{"text":"Hello World!","num":123}'),
   "cal-spin": ascii('{"text":"Hello World!","num":123}'),
@@ -56,7 +95,15 @@ describe("the catalog", () => {
   });
 
   it("runs the comparison the benchmark grew from by default, and every other codec when asked", () => {
-    expect(BUILT_IN.defaults).toEqual(["json", "json-bytes", "custom-binary", "protobuf", "msgpack", "msgpackr", "msgpackr-records"]);
+    expect(BUILT_IN.defaults).toEqual([
+      "json",
+      "json-bytes",
+      "custom-binary",
+      "protobuf",
+      "msgpack",
+      "msgpackr",
+      "msgpackr-records",
+    ]);
     expect(BUILT_IN.family("zero-copy")).toEqual(["flatbuffers", "capnp"]);
   });
 });
@@ -70,7 +117,10 @@ describe("literal bytes of the small message", () => {
       const pc = codec.forPayload("small");
       const expected = SMALL_VECTORS[codec.name]!;
       expect(toHex(pc.encode(ARTICLE_MESSAGES.small))).toBe(expected);
-      const wire: Encoded = codec.frame === "text" ? Buffer.from(expected, "hex").toString("utf8") : new Uint8Array(Buffer.from(expected, "hex"));
+      const wire: Encoded =
+        codec.frame === "text"
+          ? Buffer.from(expected, "hex").toString("utf8")
+          : new Uint8Array(Buffer.from(expected, "hex"));
       expect(pc.decode(wire)).toEqual(ARTICLE_MESSAGES.small);
     });
   }
@@ -94,7 +144,9 @@ describe("byte sizes of the article's messages and the sets' examples", () => {
       if (codec.name === "custom-binary") continue;
       // Avro's message is its fields alone; custom-binary's first byte names the version and the message type.
       const headerless = codec.name === "avro" ? 1 : 0;
-      sizes(codec.name).forEach((size, i) => expect(custom[i]! - headerless, `${codec.name} ${PAYLOAD_NAMES[i]}`).toBeLessThan(size + headerless));
+      sizes(codec.name).forEach((size, i) =>
+        expect(custom[i]! - headerless, `${codec.name} ${PAYLOAD_NAMES[i]}`).toBeLessThan(size + headerless),
+      );
     }
   });
   it("text size is UTF-8 bytes, not string length", () => {
@@ -102,7 +154,6 @@ describe("byte sizes of the article's messages and the sets' examples", () => {
     expect(encodedBytes('{"text":"é"}')).toBe(13);
   });
 });
-
 
 /**
  * Doubles outside the messages' ranges that some formats lose, as a user of
@@ -163,7 +214,9 @@ describe("every codec round-trips every payload exactly", () => {
         const decoded = pc.decode(pc.encode(EXAMPLE_MESSAGES[payload])) as Record<string, unknown>;
         expect(Object.getPrototypeOf(decoded), `${codec.name} ${payload}`).toBe(Object.prototype);
         for (const v of Object.values(decoded)) {
-          if (Array.isArray(v)) for (const item of v) expect(Object.getPrototypeOf(item), `${codec.name} ${payload} item`).toBe(Object.prototype);
+          if (Array.isArray(v))
+            for (const item of v)
+              expect(Object.getPrototypeOf(item), `${codec.name} ${payload} item`).toBe(Object.prototype);
         }
       }
     }

@@ -35,10 +35,17 @@ function badMessages(payload: BuiltInPayload): { what: string; message: Record<s
     out.push({ what: `${integer} beyond 2^53`, message: { ...good, [integer]: 2 ** 53 } });
     out.push({ what: `${integer} fractional`, message: { ...good, [integer]: 1.5 } });
   }
-  if (payload === "chat") out.push({ what: "replyTo present as undefined", message: { ...good, replyTo: undefined } }, { what: "a reaction's count negative", message: { ...good, reactions: [{ emoji: "x", count: -2 }] } });
+  if (payload === "chat")
+    out.push(
+      { what: "replyTo present as undefined", message: { ...good, replyTo: undefined } },
+      { what: "a reaction's count negative", message: { ...good, reactions: [{ emoji: "x", count: -2 }] } },
+    );
   if (payload === "game-tick") {
     const entity = (good.entities as Record<string, unknown>[])[0]!;
-    out.push({ what: "an entity's state 7", message: { ...good, entities: [{ ...entity, state: 7 }] } }, { what: "an entity's x a string", message: { ...good, entities: [{ ...entity, x: "1" }] } });
+    out.push(
+      { what: "an entity's state 7", message: { ...good, entities: [{ ...entity, state: 7 }] } },
+      { what: "an entity's x a string", message: { ...good, entities: [{ ...entity, x: "1" }] } },
+    );
   }
   return out;
 }
@@ -59,7 +66,11 @@ describe("the schema validator and the range checks", () => {
     it(`${payload}: take the example, the edge messages and 1,000 generated ones`, () => {
       const validate = shapeValidator(payload);
       const ranges = rangeChecker(payload);
-      for (const m of [EXAMPLE_MESSAGES[payload], ...EDGE[payload]!, ...makeMessages(payload, { count: 1000, seed: 5, fixed: false })]) {
+      for (const m of [
+        EXAMPLE_MESSAGES[payload],
+        ...EDGE[payload]!,
+        ...makeMessages(payload, { count: 1000, seed: 5, fixed: false }),
+      ]) {
         expect(() => validate(m)).not.toThrow();
         expect(() => ranges(m)).not.toThrow();
       }
@@ -84,14 +95,22 @@ describe("the schema validator and the range checks", () => {
   it("range errors name the field and its range", () => {
     const ranges = rangeChecker("game-tick");
     const entity = (EXAMPLE_MESSAGES["game-tick"] as { entities: object[] }).entities[0]!;
-    expect(() => ranges({ match: 1, tick: 1, entities: [entity, { ...entity, state: 5 }] })).toThrow("field 'entities[1].state' is 5, not an integer 0..3");
+    expect(() => ranges({ match: 1, tick: 1, entities: [entity, { ...entity, state: 5 }] })).toThrow(
+      "field 'entities[1].state' is 5, not an integer 0..3",
+    );
     // match is a uint32: an Avro long or any schema's wider integer would carry these, the range check does not.
-    expect(() => ranges({ ...EXAMPLE_MESSAGES["game-tick"], match: 2 ** 32 })).toThrow("field 'match' is 4294967296, outside uint32's 0..4294967295");
-    expect(() => ranges({ ...EXAMPLE_MESSAGES["game-tick"], match: -1 })).toThrow("field 'match' is -1, outside uint32's 0..4294967295");
+    expect(() => ranges({ ...EXAMPLE_MESSAGES["game-tick"], match: 2 ** 32 })).toThrow(
+      "field 'match' is 4294967296, outside uint32's 0..4294967295",
+    );
+    expect(() => ranges({ ...EXAMPLE_MESSAGES["game-tick"], match: -1 })).toThrow(
+      "field 'match' is -1, outside uint32's 0..4294967295",
+    );
     expect(() => shapeValidator("game-tick")({ ...EXAMPLE_MESSAGES["game-tick"], match: 2 ** 32 })).toThrow(/match/);
     expect(() => shapeValidator("game-tick")({ ...EXAMPLE_MESSAGES["game-tick"], match: 1.5 })).toThrow(/match/);
     expect(() => ranges({ ...EXAMPLE_MESSAGES["game-tick"], match: 4294967295 })).not.toThrow();
-    expect(() => rangeChecker("market")({ ...EXAMPLE_MESSAGES.market, seq: -3 })).toThrow("field 'seq' is -3, outside uint53's 0..9007199254740991");
+    expect(() => rangeChecker("market")({ ...EXAMPLE_MESSAGES.market, seq: -3 })).toThrow(
+      "field 'seq' is -3, outside uint53's 0..9007199254740991",
+    );
   });
 });
 

@@ -13,7 +13,12 @@ import { withServer } from "../helpers/server.ts";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** A raw WebSocket handshake; resolves with the HTTP status code of the answer. */
-function handshake(port: number, headers: Record<string, string> = {}, target = "/ws?codec=json&payload=small", host = `127.0.0.1:${port}`): Promise<number> {
+function handshake(
+  port: number,
+  headers: Record<string, string> = {},
+  target = "/ws?codec=json&payload=small",
+  host = `127.0.0.1:${port}`,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1", () => {
       const lines = [
@@ -48,7 +53,19 @@ function request(headers: Record<string, string>): Request {
 
 describe("isLoopback", () => {
   it("names localhost, ::1 in its IPv6 spellings and IPv4 literals in 127.0.0.0/8 as loopback", () => {
-    for (const host of ["localhost", "LOCALHOST", "::1", "[::1]", "0:0:0:0:0:0:0:1", "[0000::0001]", "::ffff:127.0.0.1", "[::ffff:7f00:1]", "127.0.0.1", "127.1.2.3", "127.255.255.255"]) {
+    for (const host of [
+      "localhost",
+      "LOCALHOST",
+      "::1",
+      "[::1]",
+      "0:0:0:0:0:0:0:1",
+      "[0000::0001]",
+      "::ffff:127.0.0.1",
+      "[::ffff:7f00:1]",
+      "127.0.0.1",
+      "127.1.2.3",
+      "127.255.255.255",
+    ]) {
       expect(isLoopback(host), host).toBe(true);
     }
   });
@@ -89,7 +106,13 @@ describe("hostAllowed", () => {
   });
 
   it("bound to loopback, refuses any other name (DNS rebinding)", () => {
-    for (const host of ["evil.example:8080", "evil.example", "[::2]:8080", "0.0.0.0:8080", "localhost.evil.example:8080"]) {
+    for (const host of [
+      "evil.example:8080",
+      "evil.example",
+      "[::2]:8080",
+      "0.0.0.0:8080",
+      "localhost.evil.example:8080",
+    ]) {
       expect(hostAllowed(request({ host }), true), host).toBe(false);
     }
   });
@@ -110,7 +133,13 @@ describe("originAllowed", () => {
   });
 
   it("refuses another host, another port or another scheme", () => {
-    for (const origin of ["http://evil.example", "http://127.0.0.1:8081", "http://localhost:8080", "ws://127.0.0.1:8080", "null"]) {
+    for (const origin of [
+      "http://evil.example",
+      "http://127.0.0.1:8081",
+      "http://localhost:8080",
+      "ws://127.0.0.1:8080",
+      "null",
+    ]) {
       expect(originAllowed(request({ host: "127.0.0.1:8080", origin }), []), origin).toBe(false);
     }
     expect(originAllowed(request({ origin: "http://127.0.0.1:8080" }), []), "no Host").toBe(false);
@@ -131,14 +160,20 @@ describe("origins", () => {
       expect(await handshake(server.port, { Origin: `http://127.0.0.1:${server.port}` })).toBe(101);
       expect(await handshake(server.port, { Origin: "http://evil.example" })).toBe(403);
       expect(await handshake(server.port, { Origin: `http://127.0.0.1:${server.port + 1}` })).toBe(403);
-      const res = await fetch(`${server.url}/ws?codec=json&payload=small`, { headers: { upgrade: "websocket", origin: "http://evil.example" } });
-      expect(await res.text()).toBe("origin http://evil.example may not open a socket here; start the server with --allow-origin ORIGIN to allow it\n");
+      const res = await fetch(`${server.url}/ws?codec=json&payload=small`, {
+        headers: { upgrade: "websocket", origin: "http://evil.example" },
+      });
+      expect(await res.text()).toBe(
+        "origin http://evil.example may not open a socket here; start the server with --allow-origin ORIGIN to allow it\n",
+      );
     });
   });
 
   it("answers only requests addressed to loopback, so a rebound DNS name cannot pose as the page", async () => {
     await withServer({}, async ({ port }) => {
-      expect(await handshake(port, { Origin: `http://evil.example:${port}` }, undefined, `evil.example:${port}`)).toBe(403);
+      expect(await handshake(port, { Origin: `http://evil.example:${port}` }, undefined, `evil.example:${port}`)).toBe(
+        403,
+      );
       expect(await handshake(port, { Origin: `http://localhost:${port}` }, undefined, `localhost:${port}`)).toBe(101);
       expect(await handshake(port, {}, undefined, `[::1]:${port}`)).toBe(101);
     });
@@ -184,9 +219,21 @@ describe("what the server serves", () => {
   it("serves the page and its assets only: no sources, no traversal, no listing", async () => {
     await withServer({}, async (server) => {
       expect((await fetch(`${server.url}/`)).status).toBe(200);
-      for (const target of ["/../package.json", "/%2e%2e/package.json", "/..%2fpackage.json", "/package.json", "/server.ts", "/bench/page/app.ts", "/node_modules/", "/.git/config", "//etc/passwd"]) {
+      for (const target of [
+        "/../package.json",
+        "/%2e%2e/package.json",
+        "/..%2fpackage.json",
+        "/package.json",
+        "/server.ts",
+        "/bench/page/app.ts",
+        "/node_modules/",
+        "/.git/config",
+        "//etc/passwd",
+      ]) {
         const status = await new Promise<number>((resolve, reject) => {
-          const socket = net.connect(server.port, "127.0.0.1", () => socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
+          const socket = net.connect(server.port, "127.0.0.1", () =>
+            socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+          );
           let data = "";
           socket.on("data", (d) => (data += d.toString()));
           socket.on("end", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0)));
@@ -199,13 +246,20 @@ describe("what the server serves", () => {
 
   // Tests the command line itself (its warning on stderr), so it starts `bun server.ts` directly.
   it("warns in one line when told to listen beyond loopback", async () => {
-    const child = spawn(process.execPath, ["server.ts", "--host", "0.0.0.0", "--port", "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["server.ts", "--host", "0.0.0.0", "--port", "0"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const ready = await new Promise<string>((resolve) => child.stdout.once("data", (d: Buffer) => resolve(d.toString())));
+    const ready = await new Promise<string>((resolve) =>
+      child.stdout.once("data", (d: Buffer) => resolve(d.toString())),
+    );
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
     expect(JSON.parse(ready.split("\n")[0]!).event).toBe("ready");
-    expect(stderr).toBe("server: warning: listening on 0.0.0.0, reachable from other machines; the benchmark server has no authentication\n");
+    expect(stderr).toBe(
+      "server: warning: listening on 0.0.0.0, reachable from other machines; the benchmark server has no authentication\n",
+    );
   });
 });

@@ -27,7 +27,14 @@ let ids = 0;
 interface Health {
   process?: { index: number; pid: number; of: number };
   processes?: { index: number; pid: number; url: string }[];
-  backplane?: { state: string; error?: string; published: number; received: number; publishedBytes: number; receivedBytes: number };
+  backplane?: {
+    state: string;
+    error?: string;
+    published: number;
+    received: number;
+    publishedBytes: number;
+    receivedBytes: number;
+  };
   pubsub?: string;
 }
 
@@ -42,14 +49,18 @@ async function connect(url: string, codec: string, role?: "publisher" | "subscri
   ws.binaryType = "arraybuffer";
   const got: (string | number[])[] = [];
   ws.onmessage = (ev) => got.push(typeof ev.data === "string" ? ev.data : [...new Uint8Array(ev.data as ArrayBuffer)]);
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => (ws.onclose = (ev) => resolve({ code: ev.code, reason: ev.reason })));
+  const closed = new Promise<{ code: number; reason: string }>(
+    (resolve) => (ws.onclose = (ev) => resolve({ code: ev.code, reason: ev.reason })),
+  );
   return { ws, id, got, closed };
 }
 
 describe("where a cluster can run", () => {
   it("Bun balances a shared port on Linux only: elsewhere one line says so", () => {
     expect(reusePortRefusal("linux")).toBeUndefined();
-    expect(reusePortRefusal("darwin")).toBe("--processes needs SO_REUSEPORT's load balancing, which Bun has on Linux only (this is darwin); run one process per port instead");
+    expect(reusePortRefusal("darwin")).toBe(
+      "--processes needs SO_REUSEPORT's load balancing, which Bun has on Linux only (this is darwin); run one process per port instead",
+    );
   });
 
   it("a process knows its place from the supervisor's environment, and a lone server has none", () => {
@@ -59,8 +70,14 @@ describe("where a cluster can run", () => {
 
   it.each([
     [["--processes", "0"], /^server: --processes must be an integer from 1 to 64, got '0'\n$/],
-    [["--backplane", "nats://127.0.0.1:4222"], /^server: --backplane: a backplane URL starts with redis:\/\/ \(the only backplane supported\), got 'nats:\/\/127\.0\.0\.1:4222'\n$/],
-    [["--backplane", "redis://:secret@127.0.0.1:6379/2"], /^server: --backplane: a backplane URL is redis:\/\/HOST:PORT, without credentials or a database/],
+    [
+      ["--backplane", "nats://127.0.0.1:4222"],
+      /^server: --backplane: a backplane URL starts with redis:\/\/ \(the only backplane supported\), got 'nats:\/\/127\.0\.0\.1:4222'\n$/,
+    ],
+    [
+      ["--backplane", "redis://:secret@127.0.0.1:6379/2"],
+      /^server: --backplane: a backplane URL is redis:\/\/HOST:PORT, without credentials or a database/,
+    ],
     [["--backplane-channel", "a b"], /^server: --backplane-channel must be 1 to 64 letters, digits/],
   ])("bad flag %j: one line, exit 2", (args, pattern) => {
     const r = spawnSync(process.execPath, ["server.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 30_000 });
@@ -72,9 +89,15 @@ describe("where a cluster can run", () => {
   it("a Redis nobody runs: the cluster does not start, and says why in its last line", async () => {
     const gone = await startRedis();
     await gone.stop();
-    const r = spawnSync(process.execPath, ["server.ts", "--processes", "2", "--backplane", gone.url], { cwd: ROOT, encoding: "utf8", timeout: 30_000 });
+    const r = spawnSync(process.execPath, ["server.ts", "--processes", "2", "--backplane", gone.url], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(r.status).toBe(1);
-    expect(r.stderr.trim().split("\n").pop()).toMatch(/^server: process 0 exited \(1\) before it could start: server: cannot reach Redis at 127\.0\.0\.1:\d+/);
+    expect(r.stderr.trim().split("\n").pop()).toMatch(
+      /^server: process 0 exited \(1\) before it could start: server: cannot reach Redis at 127\.0\.0\.1:\d+/,
+    );
   });
 });
 
@@ -169,7 +192,9 @@ describe.skipIf(skip)("the backplane going away", () => {
       await redis.stop();
       const closed = await sub.closed;
       expect(closed.code).toBe(CLOSE.backplaneLost);
-      expect(closed.reason).toMatch(new RegExp(`^the backplane is gone \\(${redis.url.replace(/[./]/g, "\\$&")}\\): the connection to Redis`));
+      expect(closed.reason).toMatch(
+        new RegExp(`^the backplane is gone \\(${redis.url.replace(/[./]/g, "\\$&")}\\): the connection to Redis`),
+      );
       const h = await health(p0);
       expect(h.backplane!.state).toBe("lost");
       expect(h.pubsub).toMatch(/^the backplane is gone/);
@@ -199,7 +224,9 @@ describe("bun run server --processes 2 without a backplane", () => {
     const sub = await connect(server.processes![1]!.url, "json", "subscriber", "alone");
     const closed = await sub.closed;
     expect(closed.code).toBe(CLOSE.policy);
-    expect(closed.reason).toBe("fanout and route across 2 processes need --backplane redis://HOST:PORT (Bun's publish reaches one process)");
+    expect(closed.reason).toBe(
+      "fanout and route across 2 processes need --backplane redis://HOST:PORT (Bun's publish reaches one process)",
+    );
     const echo = await connect(server.url, "json");
     echo.ws.send(JSON.stringify(ARTICLE_MESSAGES.small));
     await until(() => echo.got.length === 1, "the echo");

@@ -1,6 +1,11 @@
 /** A connection's slice figures: the totals since the last mark, the messages not interrupted, and what the scheduler took from the interrupted ones. */
 import { describe, expect, it } from "vitest";
-import { INTERRUPTION_FACTOR, INTERRUPTION_FLOOR_NS, type ServerConnectionStats, type ServerSlice } from "../../protocols/contract.ts";
+import {
+  INTERRUPTION_FACTOR,
+  INTERRUPTION_FLOOR_NS,
+  type ServerConnectionStats,
+  type ServerSlice,
+} from "../../protocols/contract.ts";
 import { newStats, SliceRecord } from "../../server/connection-stats.ts";
 import type { SchedulerReading } from "../../server/stolen-time.ts";
 
@@ -28,7 +33,18 @@ describe("SliceRecord", () => {
     stats.encodeNs = 150;
     stats.cpuMs = 2;
     for (const ns of [140, 150, 160]) slice.add(ns);
-    expect(slice.take(stats)).toEqual({ messages: 3, decodeNs: 300, encodeNs: 150, sendNs: 0, cpuMs: 2, wakeups: 0, kept: 3, keptNs: 450, schedulerNs: 0, pausedNs: 0 });
+    expect(slice.take(stats)).toEqual({
+      messages: 3,
+      decodeNs: 300,
+      encodeNs: 150,
+      sendNs: 0,
+      cpuMs: 2,
+      wakeups: 0,
+      kept: 3,
+      keptNs: 450,
+      schedulerNs: 0,
+      pausedNs: 0,
+    });
     stats.messages = 5;
     stats.decodeNs = 500;
     slice.add(100);
@@ -74,7 +90,9 @@ describe("SliceRecord", () => {
   it("takes off the scheduler's time in the share of the runnable time the timed calls fill, never more than the pauses", () => {
     const stats = newStats("a", "json", "large", 40);
     // 120 µs timed of 240 µs runnable: half of the 60 µs another process took fell on the timed calls.
-    const slice = new SliceRecord(readings({ stolenNs: 60_000, runnableNs: 240_000 }, { stolenNs: 10e6, runnableNs: 240_000 }));
+    const slice = new SliceRecord(
+      readings({ stolenNs: 60_000, runnableNs: 240_000 }, { stolenNs: 10e6, runnableNs: 240_000 }),
+    );
     const first = oneSlowMessage(slice, stats);
     expect(first.schedulerNs).toBe(30_000);
     expect(first.pausedNs).toBe(70_000);

@@ -21,7 +21,12 @@ const health = server.health;
 /** One masked binary frame carrying `payload`. */
 function binaryFrame(payload: Uint8Array): Buffer {
   const n = payload.length;
-  const head = n < 126 ? [0x82, 0x80 | n] : n < 65536 ? [0x82, 0x80 | 126, n >> 8, n & 255] : [0x82, 0x80 | 127, 0, 0, 0, 0, (n >>> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255];
+  const head =
+    n < 126
+      ? [0x82, 0x80 | n]
+      : n < 65536
+        ? [0x82, 0x80 | 126, n >> 8, n & 255]
+        : [0x82, 0x80 | 127, 0, 0, 0, 0, (n >>> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255];
   const mask = [0x11, 0x22, 0x33, 0x44];
   const body = Buffer.from(payload.map((b, i) => b ^ mask[i & 3]!));
   return Buffer.concat([Buffer.from([...head, ...mask]), body]);
@@ -31,7 +36,12 @@ function binaryFrame(payload: Uint8Array): Buffer {
  * Opens /ws as `id`, then writes `frame` as fast as TCP takes it and never reads (so it cannot
  * see the server's close either: the test asks the server). `stop()` ends it.
  */
-function neverReads(id: string, frame: Buffer, url = server.url, codec = "custom-binary"): { frames: () => number; stop: () => void } {
+function neverReads(
+  id: string,
+  frame: Buffer,
+  url = server.url,
+  codec = "custom-binary",
+): { frames: () => number; stop: () => void } {
   const { port, hostname } = new URL(url);
   let frames = 0;
   let done = false;
@@ -77,7 +87,9 @@ const statsOf = async (id: string): Promise<ConnectionStats | undefined> => {
 };
 
 describe("a client that never reads", () => {
-  it("is paused and closed with 1008 within the send timeout, the heap stays flat, and a well-behaved client loses nothing", { timeout: 60_000 }, async () => {
+  it("is paused and closed with 1008 within the send timeout, the heap stays flat, and a well-behaved client loses nothing", {
+    timeout: 60_000,
+  }, async () => {
     const before = await health();
     const codec = BUILT_IN.get("custom-binary")!.forPayload("large");
     const messages = makeMessages("large", { count: 200, seed: 7, fixed: false });
@@ -99,7 +111,16 @@ describe("a client that never reads", () => {
     const attackers = ids.map((id) => neverReads(id, frame));
     const started = performance.now();
     // Meanwhile, a well-behaved client round-trips every message.
-    const good = await runSocketCase(socketCaseOptions({ server: server.url, codec: "custom-binary", payload: "large", mode: "roundtrip", messages, id: "behaves" }));
+    const good = await runSocketCase(
+      socketCaseOptions({
+        server: server.url,
+        codec: "custom-binary",
+        payload: "large",
+        mode: "roundtrip",
+        messages,
+        id: "behaves",
+      }),
+    );
     expect(good.error).toBeUndefined();
     expect(good.received).toBe(messages.length);
     expect(good.lost + good.corrupted).toBe(0);
@@ -125,7 +146,9 @@ describe("a client that never reads", () => {
     // Bounded by the budgets, not by how long the clients kept writing.
     expect(peakHeap - before.heapUsedBytes).toBeLessThan(256 * 1024 * 1024);
     expect(peakRss - before.rssBytes).toBeLessThan(256 * 1024 * 1024);
-    console.log(`never-reading clients: server heap ${(before.heapUsedBytes / 2 ** 20).toFixed(1)} -> peak ${(peakHeap / 2 ** 20).toFixed(1)} MiB, RSS ${(before.rssBytes / 2 ** 20).toFixed(0)} -> peak ${(peakRss / 2 ** 20).toFixed(0)} MiB; closed after ${closedAfterS.toFixed(1)} s; frames written ${attackers.map((a) => a.frames()).join(", ")}`);
+    console.log(
+      `never-reading clients: server heap ${(before.heapUsedBytes / 2 ** 20).toFixed(1)} -> peak ${(peakHeap / 2 ** 20).toFixed(1)} MiB, RSS ${(before.rssBytes / 2 ** 20).toFixed(0)} -> peak ${(peakRss / 2 ** 20).toFixed(0)} MiB; closed after ${closedAfterS.toFixed(1)} s; frames written ${attackers.map((a) => a.frames()).join(", ")}`,
+    );
     // Still serving afterwards.
     expect((await fetch(`${server.url}/info`)).status).toBe(200);
   });
@@ -141,7 +164,9 @@ describe("the budgets for what waits", () => {
    * blocking frame at the end of its read leaves none. Then the connection is blocked with its
    * inbox within budget, the budget untested: the attack starts again on a new connection.
    */
-  async function attack(limits: Partial<ServerOptions>): Promise<{ code: number | null; reason: string; refused: Partial<ServerHealth["refused"]>; attempts: number }> {
+  async function attack(
+    limits: Partial<ServerOptions>,
+  ): Promise<{ code: number | null; reason: string; refused: Partial<ServerHealth["refused"]>; attempts: number }> {
     const frames = Buffer.concat(Array.from({ length: 1024 }, () => binaryFrame(new Uint8Array(64).fill(7))));
     return withServer({ sendTimeoutS: 600, ...limits }, async (local) => {
       for (let attempt = 1; attempt <= 8; attempt++) {
@@ -171,7 +196,9 @@ describe("the budgets for what waits", () => {
   it("messages read before the pause past --max-queued-bytes: closed with 1008", async () => {
     const r = await attack({ maxQueuedBytes: 1024 });
     expect(r.code).toBe(1008);
-    expect(r.reason).toMatch(/^client is not reading: \d+ bytes of its messages wait for replies it does not read \(--max-queued-bytes 1024\)$/);
+    expect(r.reason).toMatch(
+      /^client is not reading: \d+ bytes of its messages wait for replies it does not read \(--max-queued-bytes 1024\)$/,
+    );
     expect(r.refused.notReading).toBe(1);
   });
 
@@ -202,7 +229,9 @@ describe("Inbox", () => {
 });
 
 describe("a fanout subscriber that never reads", () => {
-  it("is closed with 1008 before it misses messages unannounced, and the publisher carries on", { timeout: 60_000 }, async () => {
+  it("is closed with 1008 before it misses messages unannounced, and the publisher carries on", {
+    timeout: 60_000,
+  }, async () => {
     const { port, hostname } = new URL(server.url);
     const topic = "never-reads";
     const socket = net.connect(Number(port), hostname, () =>
@@ -217,7 +246,9 @@ describe("a fanout subscriber that never reads", () => {
     while ((await fetch(`${server.url}/stats/sub-never`)).status !== 200) await new Promise((r) => setTimeout(r, 20));
     const codec = BUILT_IN.get("custom-binary")!.forPayload("large");
     const message = codec.encode(makeMessages("large", { count: 1, seed: 3, fixed: false })[0]!) as Uint8Array;
-    const pub = new WebSocket(`${socketUrl(server.url, "custom-binary", "large", "pub-never")}&role=publisher&topic=${topic}`);
+    const pub = new WebSocket(
+      `${socketUrl(server.url, "custom-binary", "large", "pub-never")}&role=publisher&topic=${topic}`,
+    );
     pub.binaryType = "arraybuffer";
     await new Promise((resolve, reject) => {
       pub.onopen = resolve;
@@ -255,7 +286,12 @@ describe("a fanout subscriber that never reads", () => {
 /** A masked frame with the given first byte (FIN, opcode) and payload. */
 function rawFrame(first: number, payload: Uint8Array): Buffer {
   const n = payload.length;
-  const head = n < 126 ? [first, 0x80 | n] : n < 65536 ? [first, 0x80 | 126, n >> 8, n & 255] : [first, 0x80 | 127, 0, 0, 0, 0, (n >>> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255];
+  const head =
+    n < 126
+      ? [first, 0x80 | n]
+      : n < 65536
+        ? [first, 0x80 | 126, n >> 8, n & 255]
+        : [first, 0x80 | 127, 0, 0, 0, 0, (n >>> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255];
   const mask = [1, 2, 3, 4];
   return Buffer.concat([Buffer.from([...head, ...mask]), Buffer.from(payload.map((b, i) => b ^ mask[i & 3]!))]);
 }
@@ -265,7 +301,9 @@ async function rawSocket(id: string, query = "codec=custom-binary&payload=large"
   const { port, hostname } = new URL(server.url);
   const socket = net.connect(Number(port), hostname);
   await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
-  socket.write(`GET /ws?${query}&id=${id} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+  socket.write(
+    `GET /ws?${query}&id=${id} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+  );
   socket.on("error", () => undefined);
   while ((await fetch(`${server.url}/stats/${id}`)).status !== 200) await new Promise((r) => setTimeout(r, 20));
   return socket;
@@ -306,7 +344,9 @@ async function untilClosed(heard: { closeCode: () => number | undefined }): Prom
 }
 
 describe("frames no client should send (Bun answers these itself; the server's stats record 1006)", () => {
-  it("a fragmented message that never ends is cut off at the frame limit with 1009, memory flat", { timeout: 30_000 }, async () => {
+  it("a fragmented message that never ends is cut off at the frame limit with 1009, memory flat", {
+    timeout: 30_000,
+  }, async () => {
     const before = await health();
     const socket = await rawSocket("fragments");
     const heard = listen(socket);
@@ -324,7 +364,9 @@ describe("frames no client should send (Bun answers these itself; the server's s
     expect(after.rssBytes - before.rssBytes).toBeLessThan(64 * 1024 * 1024);
   });
 
-  it("10 s of pings from a client that never reads its pongs: RSS flat, and the server still answers", { timeout: 30_000 }, async () => {
+  it("10 s of pings from a client that never reads its pongs: RSS flat, and the server still answers", {
+    timeout: 30_000,
+  }, async () => {
     const before = await health();
     const socket = await rawSocket("pings");
     socket.pause();

@@ -30,7 +30,10 @@ function sendBad(frame: BadFrame, id: number): Promise<{ code: number; reason: s
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(socketUrl(server.url, frame.codec, frame.payload, `fuzz-${id}`));
     ws.binaryType = "arraybuffer";
-    const timer = setTimeout(() => reject(new Error(`no answer to ${frame.kind} ${frame.codec} ${frame.payload}`)), 10_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no answer to ${frame.kind} ${frame.codec} ${frame.payload}`)),
+      10_000,
+    );
     ws.onopen = () => ws.send(frame.data as string);
     ws.onmessage = (ev) => {
       clearTimeout(timer);
@@ -69,11 +72,16 @@ describe("server under 100,000 bad frames", () => {
           const data = answer.echo as string | ArrayBuffer;
           const slice = parseSlice(typeof data === "string" ? data : new Uint8Array(data));
           if (slice?.messages === 0) outcome.emptySlices++;
-          else outcome.unexpected.push(`${frame.kind} ${frame.codec}: an empty frame was answered with ${JSON.stringify(slice)}`);
+          else
+            outcome.unexpected.push(
+              `${frame.kind} ${frame.codec}: an empty frame was answered with ${JSON.stringify(slice)}`,
+            );
         } else {
           // A frame that happened to be a valid message: the echo must be one too.
           const data = answer.echo as string | ArrayBuffer;
-          const decoded = BUILT_IN.get(frame.codec)!.forPayload(frame.payload).decode(typeof data === "string" ? data : new Uint8Array(data));
+          const decoded = BUILT_IN.get(frame.codec)!
+            .forPayload(frame.payload)
+            .decode(typeof data === "string" ? data : new Uint8Array(data));
           if (shapeError(frame.payload, decoded) === undefined) outcome.echoedValid++;
           else outcome.unexpected.push(`${frame.kind} ${frame.codec}: echoed a wrongly shaped message`);
         }

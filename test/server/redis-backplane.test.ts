@@ -10,11 +10,14 @@ import { hasRedisServer, startRedis, type RedisProcess } from "../../bench/cli/p
 import { encodeCommand, RedisBackplane, RespReader, type RespValue } from "../../server/redis-backplane.ts";
 
 const skip = !hasRedisServer() && process.env.CI !== "true";
-if (skip) process.stderr.write("\n[redis-backplane.test.ts] SKIPPED: no redis-server (apt-get install -y redis-server)\n\n");
+if (skip)
+  process.stderr.write("\n[redis-backplane.test.ts] SKIPPED: no redis-server (apt-get install -y redis-server)\n\n");
 
 describe("RESP", () => {
   it("reads replies split anywhere, bulk strings as bytes", () => {
-    const all = new TextEncoder().encode("+OK\r\n:42\r\n$3\r\n\x00\r\n\r\n*3\r\n$7\r\nmessage\r\n$1\r\nc\r\n$-1\r\n-ERR no\r\n");
+    const all = new TextEncoder().encode(
+      "+OK\r\n:42\r\n$3\r\n\x00\r\n\r\n*3\r\n$7\r\nmessage\r\n$1\r\nc\r\n$-1\r\n-ERR no\r\n",
+    );
     for (let cut = 0; cut <= all.length; cut++) {
       const r = new RespReader();
       const got: RespValue[] = [];
@@ -56,7 +59,9 @@ describe.skipIf(skip)("RedisBackplane against redis-server", () => {
       await subscriber.subscribe(["bytes"]);
       const every = Uint8Array.from({ length: 256 }, (_, i) => i);
       expect(await publisher.publish("bytes", every)).toBe(1);
-      const frames = Array.from({ length: 20_000 }, (_, i) => Uint8Array.of(i & 0xff, (i >> 8) & 0xff, 0x0d, 0x0a, 0x00, 0x80));
+      const frames = Array.from({ length: 20_000 }, (_, i) =>
+        Uint8Array.of(i & 0xff, (i >> 8) & 0xff, 0x0d, 0x0a, 0x00, 0x80),
+      );
       await Promise.all(frames.map((f) => publisher.publish("bytes", f)));
       await until(() => got.length === 1 + frames.length, "every message");
       expect([...got[0]!]).toEqual([...every]);
@@ -84,7 +89,9 @@ describe.skipIf(skip)("RedisBackplane against redis-server", () => {
       ]);
       // Three PUBLISH commands, each *3 $7 PUBLISH $len channel $len payload.
       const command = (ch: string, n: number): number => encodeCommand(["PUBLISH", ch, new Uint8Array(n)]).length;
-      expect(publisher.traffic().publishedBytes - before).toBe(command("pat:a", 1) + command("other", 1) + command("pat:b:c", 2));
+      expect(publisher.traffic().publishedBytes - before).toBe(
+        command("pat:a", 1) + command("other", 1) + command("pat:b:c", 2),
+      );
       expect(subscriber.traffic().receivedBytes).toBeGreaterThan(0);
     } finally {
       subscriber.close();
@@ -103,7 +110,9 @@ describe.skipIf(skip)("RedisBackplane against redis-server", () => {
   });
 
   it("a URL that is not redis://: one clear error", async () => {
-    await expect(RedisBackplane.connect("nats://127.0.0.1:4222", () => {})).rejects.toThrow("a backplane URL starts with redis:// (the only backplane supported), got 'nats://127.0.0.1:4222'");
+    await expect(RedisBackplane.connect("nats://127.0.0.1:4222", () => {})).rejects.toThrow(
+      "a backplane URL starts with redis:// (the only backplane supported), got 'nats://127.0.0.1:4222'",
+    );
   });
 
   it("a Redis nobody runs: one clear error", async () => {

@@ -25,7 +25,8 @@ async function member(url: string, codec: string, topic: string, rooms: string[]
   await new Promise<void>((resolve) => {
     ws.onmessage = (ev) => {
       expect(JSON.parse(ev.data as string)).toEqual({ joined: rooms.length });
-      ws.onmessage = (e) => got.push(pc.decode(typeof e.data === "string" ? e.data : new Uint8Array(e.data as ArrayBuffer)));
+      ws.onmessage = (e) =>
+        got.push(pc.decode(typeof e.data === "string" ? e.data : new Uint8Array(e.data as ArrayBuffer)));
       resolve();
     };
     ws.send(JSON.stringify({ join: rooms }));
@@ -36,7 +37,9 @@ async function member(url: string, codec: string, topic: string, rooms: string[]
 async function router(url: string, codec: string, topic: string, way: RouteWay, validate = false) {
   const id = `router-${ids++}`;
   const ws = await openSocket(WS, socketUrl(url, codec, "market", id, { role: "router", topic, way, validate }), 5000);
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => (ws.onclose = (ev) => resolve({ code: ev.code, reason: ev.reason })));
+  const closed = new Promise<{ code: number; reason: string }>(
+    (resolve) => (ws.onclose = (ev) => resolve({ code: ev.code, reason: ev.reason })),
+  );
   return { ws, id, closed };
 }
 
@@ -54,7 +57,13 @@ const inRoom = (symbol: string, k: number): MarketMessage => ({ ...base[k % base
 
 describe("the router's answers", () => {
   const server = serverForFile();
-  const stats = async (id: string) => (await (await fetch(`${server.url}/stats/${id}`)).json()) as { published: number; unrouted: number; messages: number; publishDropped: number };
+  const stats = async (id: string) =>
+    (await (await fetch(`${server.url}/stats/${id}`)).json()) as {
+      published: number;
+      unrouted: number;
+      messages: number;
+      publishDropped: number;
+    };
 
   for (const way of ["forward", "recode"] as const) {
     it(`${way}: a room nobody joined is counted unrouted and the router carries on; an unreadable key closes it with 1007, and nothing else is lost`, async () => {
@@ -105,7 +114,11 @@ describe("the router's answers", () => {
   });
 
   it("closes a member that sends anything but a join request with 1008", async () => {
-    const ws = await openSocket(WS, socketUrl(server.url, "json", "market", `talker-${ids++}`, { role: "member", topic: "answers-talk" }), 5000);
+    const ws = await openSocket(
+      WS,
+      socketUrl(server.url, "json", "market", `talker-${ids++}`, { role: "member", topic: "answers-talk" }),
+      5000,
+    );
     const closed = await new Promise<{ code: number; reason: string }>((resolve) => {
       ws.onclose = (ev) => resolve({ code: ev.code, reason: ev.reason });
       ws.send(JSON.stringify(inRoom("AAPL", 0)));
@@ -121,8 +134,10 @@ describe("the router's answers", () => {
     expect(await noWay.text()).toContain("unknown way ''; a router takes way=forward or way=recode");
     const raw = await fetch(`${server.url}/ws?codec=raw&payload=market&role=router&topic=t&way=forward`, upgrade);
     expect(await raw.text()).toContain("raw decodes nothing");
-    const badValidate = await fetch(`${server.url}/ws?codec=json&payload=market&role=router&topic=t&way=forward&validate=yes`, upgrade);
+    const badValidate = await fetch(
+      `${server.url}/ws?codec=json&payload=market&role=router&topic=t&way=forward&validate=yes`,
+      upgrade,
+    );
     expect(await badValidate.text()).toContain("validate takes 0 or 1, got 'yes'");
   });
 });
-

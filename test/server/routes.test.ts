@@ -11,7 +11,8 @@ import { serverForFile, withServer, type ServerHealth } from "../helpers/server.
 
 const server = serverForFile();
 
-const get = (path: string, host: string | null, version = "1.1"): string => `GET ${path} HTTP/${version}\r\n${host === null ? "" : `Host: ${host}\r\n`}\r\n`;
+const get = (path: string, host: string | null, version = "1.1"): string =>
+  `GET ${path} HTTP/${version}\r\n${host === null ? "" : `Host: ${host}\r\n`}\r\n`;
 
 const refused = async (): Promise<ServerHealth["refused"]> => (await server.health()).refused;
 
@@ -58,7 +59,8 @@ describe("requests no client should send", () => {
 
   it("POST /gc: 403 for another origin, 429 sooner than the interval, 204 for the bench", async () => {
     const host = `127.0.0.1:${server.port}`;
-    const post = (origin?: string): string => `POST /gc HTTP/1.1\r\nHost: ${host}\r\n${origin ? `Origin: ${origin}\r\n` : ""}Content-Length: 0\r\n\r\n`;
+    const post = (origin?: string): string =>
+      `POST /gc HTTP/1.1\r\nHost: ${host}\r\n${origin ? `Origin: ${origin}\r\n` : ""}Content-Length: 0\r\n\r\n`;
     const before = await refused();
     const foreign = await rawRequest(server.port, post("http://evil.com"));
     expect(foreign.status).toBe(403);

@@ -11,7 +11,9 @@ describe("shape check", () => {
     expect(shapeError("small", { text: "a" })).toBe("field 'num' is missing");
     expect(shapeError("small", { text: "a", num: -1 })).toBe("field 'num' is not an integer 0..4294967295");
     expect(shapeError("small", { text: "a", num: 1, x: 2 })).toBe("unexpected field 'x'");
-    expect(shapeError("large", { ...ARTICLE_MESSAGES.large, num2: 2 ** 31 })).toBe("field 'num2' is not an integer -2147483648..2147483647");
+    expect(shapeError("large", { ...ARTICLE_MESSAGES.large, num2: 2 ** 31 })).toBe(
+      "field 'num2' is not an integer -2147483648..2147483647",
+    );
     expect(shapeError("medium", ARTICLE_MESSAGES.small)).toBe("field 'text2' is missing");
   });
 
@@ -23,11 +25,25 @@ describe("shape check", () => {
     expect(shapeError("chat", noReply)).toBeUndefined();
     expect(shapeError("chat", { ...chat, replyTo: undefined })).toBe("field 'replyTo' is not an integer 0..4294967295");
     expect(shapeError("chat", { ...chat, reactions: {} })).toBe("field 'reactions' is not an array");
-    expect(shapeError("chat", { ...chat, reactions: [{ emoji: "a", count: 1 }, { emoji: 1, count: 1 }] })).toBe("field 'reactions[1].emoji' is not a string");
-    expect(shapeError("chat", { ...chat, reactions: [{ emoji: "a", count: 1, x: 1 }] })).toBe("unexpected field 'reactions[0].x'");
+    expect(
+      shapeError("chat", {
+        ...chat,
+        reactions: [
+          { emoji: "a", count: 1 },
+          { emoji: 1, count: 1 },
+        ],
+      }),
+    ).toBe("field 'reactions[1].emoji' is not a string");
+    expect(shapeError("chat", { ...chat, reactions: [{ emoji: "a", count: 1, x: 1 }] })).toBe(
+      "unexpected field 'reactions[0].x'",
+    );
     expect(shapeError("chat", { ...chat, reactions: [null] })).toBe("expected an object in 'reactions', got null");
-    expect(shapeError("chat", { ...chat, sentAt: 2 ** 53 })).toBe("field 'sentAt' is not an integer 0..9007199254740991");
-    expect(shapeError("game-tick", { ...tick, entities: [{ ...tick.entities[0]!, state: 4 }] })).toBe("field 'entities[0].state' is not an integer 0..3");
+    expect(shapeError("chat", { ...chat, sentAt: 2 ** 53 })).toBe(
+      "field 'sentAt' is not an integer 0..9007199254740991",
+    );
+    expect(shapeError("game-tick", { ...tick, entities: [{ ...tick.entities[0]!, state: 4 }] })).toBe(
+      "field 'entities[0].state' is not an integer 0..3",
+    );
     expect(shapeError("game-tick", { ...tick, match: 2 ** 32 })).toBe("field 'match' is not an integer 0..4294967295");
     const { match: _m, ...noMatch } = tick;
     expect(shapeError("game-tick", noMatch)).toBe("field 'match' is missing");

@@ -46,9 +46,16 @@ describe.runIf(linux)("StolenTime", () => {
         "while (performance.now() - t0 < 300);",
         "console.log(JSON.stringify({ ...probe.since(), wallNs: (performance.now() - t0) * 1e6 }));",
       ].join("\n");
-      const r = spawnSync("taskset", ["-c", cpu, process.execPath, "-e", reader], { encoding: "utf8", timeout: 30_000 });
+      const r = spawnSync("taskset", ["-c", cpu, process.execPath, "-e", reader], {
+        encoding: "utf8",
+        timeout: 30_000,
+      });
       expect(r.status, r.stderr).toBe(0);
-      const { stolenNs, runnableNs, wallNs } = JSON.parse(r.stdout) as { stolenNs: number; runnableNs: number; wallNs: number };
+      const { stolenNs, runnableNs, wallNs } = JSON.parse(r.stdout) as {
+        stolenNs: number;
+        runnableNs: number;
+        wallNs: number;
+      };
       // Sharing one CPU with a busy loop, the reader waits for it a good part of the time, and that wait is found.
       expect(stolenNs).toBeGreaterThan(0.1 * wallNs);
       expect(stolenNs).toBeLessThanOrEqual(runnableNs);

@@ -18,7 +18,9 @@ function flood(n: number): Promise<{ statuses: number[]; sockets: net.Socket[] }
     { length: n },
     (_, i) =>
       new Promise<number>((resolve) => {
-        const socket = net.connect(Number(port), hostname, () => socket.write(upgradeRequest(`/ws?codec=json&payload=small&id=flood-${n}-${i}`, `${hostname}:${port}`)));
+        const socket = net.connect(Number(port), hostname, () =>
+          socket.write(upgradeRequest(`/ws?codec=json&payload=small&id=flood-${n}-${i}`, `${hostname}:${port}`)),
+        );
         sockets.push(socket);
         let data = "";
         socket.on("data", (d) => {
@@ -43,7 +45,9 @@ async function until(condition: () => Promise<boolean>, what: string, ms = 15_00
 
 describe("upgrade floods", () => {
   for (const n of [300, 1000]) {
-    it(`${n} upgrade attempts at once: 256 connections, 503 for the rest, and the server takes connections again after`, { timeout: 60_000 }, async () => {
+    it(`${n} upgrade attempts at once: 256 connections, 503 for the rest, and the server takes connections again after`, {
+      timeout: 60_000,
+    }, async () => {
       const before = await health();
       const { statuses, sockets } = await flood(n);
       expect(statuses.filter((s) => s === 101).length).toBe(256);

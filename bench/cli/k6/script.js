@@ -102,17 +102,20 @@ function sendOnSchedule(send, done, stalled) {
   let stall;
   setTimeout(() => {
     const start = Date.now();
-    const timer = setInterval(() => {
-      const due = Math.min(MESSAGES, Math.floor((Date.now() - start) / intervalMs) + 1);
-      while (!done() && next < due) {
-        send(next, start + next * intervalMs);
-        next++;
-      }
-      if (done() || next >= MESSAGES) {
-        clearInterval(timer);
-        if (!done()) stall = setTimeout(stalled, STALL_S * 1000);
-      }
-    }, Math.max(1, intervalMs));
+    const timer = setInterval(
+      () => {
+        const due = Math.min(MESSAGES, Math.floor((Date.now() - start) / intervalMs) + 1);
+        while (!done() && next < due) {
+          send(next, start + next * intervalMs);
+          next++;
+        }
+        if (done() || next >= MESSAGES) {
+          clearInterval(timer);
+          if (!done()) stall = setTimeout(stalled, STALL_S * 1000);
+        }
+      },
+      Math.max(1, intervalMs),
+    );
   }, delay);
   return () => {
     if (stall !== undefined) clearTimeout(stall);
@@ -147,9 +150,12 @@ export function connection() {
   const text = c.frame === "text";
   // Only this case's frames are decoded, once per connection.
   const payloads = [];
-  for (let i = 0; i < list.length; i++) payloads.push(text ? encoding.b64decode(list[i], "std", "s") : encoding.b64decode(list[i], "std"));
+  for (let i = 0; i < list.length; i++)
+    payloads.push(text ? encoding.b64decode(list[i], "std", "s") : encoding.b64decode(list[i], "std"));
   const vu = __VU;
-  const ws = new WebSocket(`${SERVER}/ws?codec=${encodeURIComponent(c.codec)}&payload=${encodeURIComponent(c.payload)}&id=k6-${vu}-${__ENV.CASE}`);
+  const ws = new WebSocket(
+    `${SERVER}/ws?codec=${encodeURIComponent(c.codec)}&payload=${encodeURIComponent(c.payload)}&id=k6-${vu}-${__ENV.CASE}`,
+  );
   ws.binaryType = "arraybuffer";
   const inFlight = [];
   let next = 0;
@@ -197,7 +203,8 @@ export function routing() {
   const list = frames[Number(__ENV.CASE)];
   const text = c.frame === "text";
   const payloads = [];
-  for (let i = 0; i < list.length; i++) payloads.push(text ? encoding.b64decode(list[i], "std", "s") : encoding.b64decode(list[i], "std"));
+  for (let i = 0; i < list.length; i++)
+    payloads.push(text ? encoding.b64decode(list[i], "std", "s") : encoding.b64decode(list[i], "std"));
   const vu = __VU;
   const topic = `k6-${vu}-${__ENV.CASE}-${Date.now()}`;
   const base = `${SERVER}/ws?codec=${encodeURIComponent(c.codec)}&payload=${encodeURIComponent(c.payload)}&topic=${topic}`;
@@ -243,7 +250,9 @@ export function routing() {
         ready = true;
         check(null, { "member joined its rooms": () => JSON.parse(String(e.data)).joined === rooms[m].length }, tags);
         if (++joined === 2) {
-          router = new WebSocket(`${base}&role=router&way=forward${config.validate ? "&validate=1" : ""}&id=k6-${vu}-${__ENV.CASE}-r`);
+          router = new WebSocket(
+            `${base}&role=router&way=forward${config.validate ? "&validate=1" : ""}&id=k6-${vu}-${__ENV.CASE}-r`,
+          );
           router.binaryType = "arraybuffer";
           router.onopen = send;
           endsWith(router, finish);

@@ -51,5 +51,8 @@ export function pinApart(serverPids: readonly number[]): Pinning {
   }
   const failed = setAffinity(process.pid, "0");
   if (failed !== undefined) return unpinned(failed);
-  return { label: `bench on CPU 0, server${serverPids.length > 1 ? "s" : ""} on CPU ${server}`, release: () => void setAffinity(process.pid, own) };
+  return {
+    label: `bench on CPU 0, server${serverPids.length > 1 ? "s" : ""} on CPU ${server}`,
+    release: () => void setAffinity(process.pid, own),
+  };
 }

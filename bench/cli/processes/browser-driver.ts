@@ -25,10 +25,20 @@ const ENGINES: Record<BrowserName, Engine> = {
   chromium: {
     label: "Chromium",
     env: "CHROMIUM_PATH",
-    candidates: ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"],
+    candidates: [
+      "/usr/bin/chromium",
+      "/usr/bin/chromium-browser",
+      "/usr/bin/google-chrome",
+      "/usr/bin/google-chrome-stable",
+    ],
     apt: "chromium",
   },
-  firefox: { label: "Firefox", env: "FIREFOX_PATH", candidates: ["/usr/bin/firefox-esr", "/usr/bin/firefox"], apt: "firefox-esr" },
+  firefox: {
+    label: "Firefox",
+    env: "FIREFOX_PATH",
+    candidates: ["/usr/bin/firefox-esr", "/usr/bin/firefox"],
+    apt: "firefox-esr",
+  },
 };
 
 /** "Chromium", "Firefox". */
@@ -37,7 +47,10 @@ export function browserLabel(name: BrowserName): string {
 }
 
 /** The binary to drive, or undefined. The engine's variable (CHROMIUM_PATH, FIREFOX_PATH) wins when set. */
-export function findBrowser(name: BrowserName, env: Record<string, string | undefined> = process.env): string | undefined {
+export function findBrowser(
+  name: BrowserName,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
   const engine = ENGINES[name];
   const fromEnv = env[engine.env];
   if (fromEnv) return existsSync(fromEnv) ? fromEnv : undefined;
@@ -203,7 +216,9 @@ async function launchFirefox(binary: string, options: LaunchOptions): Promise<Dr
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const files = readdirSync(downloads);
-        const done = files.filter((f) => !PARTIAL.test(f) && !seen.has(f) && statSync(path.join(downloads, f)).size > 0);
+        const done = files.filter(
+          (f) => !PARTIAL.test(f) && !seen.has(f) && statSync(path.join(downloads, f)).size > 0,
+        );
         if (done.length > 0 && !files.some((f) => PARTIAL.test(f))) {
           const name = done[0]!;
           seen.add(name);

@@ -60,12 +60,14 @@ export async function runBrowserClient(
     let firstErrorAt: number | undefined;
     let stopClicked = false;
     while (!(await page.evaluate(() => window.__bench?.done === true))) {
-      if (Date.now() - heardAt > silentMs) throw new CliError("PAGE", `the page reported no progress for ${silentMs / 60_000} minutes`);
+      if (Date.now() - heardAt > silentMs)
+        throw new CliError("PAGE", `the page reported no progress for ${silentMs / 60_000} minutes`);
       // A page whose script failed before its run began never will: once its error has stood for a while with no
       // run under way, say why rather than wait out the deadline.
       if (pageErrors.length > 0 && (await page.evaluate(() => window.__bench === undefined))) {
         firstErrorAt ??= Date.now();
-        if (Date.now() - firstErrorAt > START_GRACE_MS) throw new CliError("PAGE", `the page failed to start: ${pageErrors[0]}`);
+        if (Date.now() - firstErrorAt > START_GRACE_MS)
+          throw new CliError("PAGE", `the page failed to start: ${pageErrors[0]}`);
       }
       if (!stopClicked && shouldStop()) {
         // The page's own "Stop after this case" button.
@@ -75,7 +77,8 @@ export async function runBrowserClient(
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const state = await page.evaluate(() => window.__bench!);
-    if (state.error || !state.results) throw new CliError("PAGE", `the page failed: ${state.error ?? pageErrors.join("; ") ?? "no results"}`);
+    if (state.error || !state.results)
+      throw new CliError("PAGE", `the page failed: ${state.error ?? pageErrors.join("; ") ?? "no results"}`);
     return { results: parseLine(state.results) as BenchResults, failures: state.failures ?? [] };
   } finally {
     await browser.close();

@@ -29,7 +29,13 @@ export class CodecModeProcesses {
     private readonly plan: Plan,
     private readonly hooks: BenchmarkHooks,
   ) {
-    this.spans = new CodecModeSpans({ settings: plan.settings, forks: plan.forks, codecs: plan.codecModeCodecs.length, now: () => performance.now(), hooks });
+    this.spans = new CodecModeSpans({
+      settings: plan.settings,
+      forks: plan.forks,
+      codecs: plan.codecModeCodecs.length,
+      now: () => performance.now(),
+      hooks,
+    });
   }
 
   /** Every process's span in turn; `error`: why one failed (one line), absent when none did. */
@@ -51,7 +57,10 @@ export class CodecModeProcesses {
         return { result };
       } catch (e) {
         // What the process finished before it failed still counts.
-        return { error: e instanceof Error ? e.message : String(e), ...(e instanceof ChildFailed ? { partial: e.finished } : {}) };
+        return {
+          error: e instanceof Error ? e.message : String(e),
+          ...(e instanceof ChildFailed ? { partial: e.finished } : {}),
+        };
       }
     });
   }

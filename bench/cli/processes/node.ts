@@ -58,14 +58,30 @@ async function buildNodeClient(): Promise<string> {
     packages: "external",
     naming: "node-client.mjs",
   });
-  if (!build.success) throw new CliError("BUILD", `could not bundle the Node client: ${build.logs.map(String).join("; ")}`);
+  if (!build.success)
+    throw new CliError("BUILD", `could not bundle the Node client: ${build.logs.map(String).join("; ")}`);
   return path.join(BUILD_DIR, "node-client.mjs");
 }
 
-export async function runNodeClient(job: NodeClientJob, onProgress: (e: Progress) => void, shouldStop: () => boolean = () => false, onCase?: (c: CaseResult) => void, ledger?: TimeLedger): Promise<SocketModeResult> {
+export async function runNodeClient(
+  job: NodeClientJob,
+  onProgress: (e: Progress) => void,
+  shouldStop: () => boolean = () => false,
+  onCase?: (c: CaseResult) => void,
+  ledger?: TimeLedger,
+): Promise<SocketModeResult> {
   const entry = await inPhaseAsync(ledger, "start", buildNodeClient);
   const node = findNode();
   if (!node) throw new CliError("NO_NODE", "no Node.js on PATH");
   // --expose-gc: the client collects its garbage before each run, as the Bun client does.
-  return runReportingChild<SocketModeResult>({ name: "the Node client", command: node, args: ["--expose-gc", entry], job, onProgress, onCase, shouldStop, ledger });
+  return runReportingChild<SocketModeResult>({
+    name: "the Node client",
+    command: node,
+    args: ["--expose-gc", entry],
+    job,
+    onProgress,
+    onCase,
+    shouldStop,
+    ledger,
+  });
 }

@@ -8,7 +8,8 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { CliError } from "../cli-errors.ts";
 
-export const NO_REDIS_MESSAGE = "no redis-server found: install Debian's package (apt-get install -y redis-server) or name a running one with --backplane redis://HOST:PORT";
+export const NO_REDIS_MESSAGE =
+  "no redis-server found: install Debian's package (apt-get install -y redis-server) or name a running one with --backplane redis://HOST:PORT";
 
 /** True when `redis-server` runs here. */
 export function hasRedisServer(): boolean {
@@ -37,14 +38,34 @@ export interface RedisProcess {
 export async function startRedis(timeoutMs = 10_000): Promise<RedisProcess> {
   if (!hasRedisServer()) throw new CliError("REDIS", NO_REDIS_MESSAGE);
   const port = await freePort();
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"];
+  const args = [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--protected-mode",
+    "yes",
+  ];
   // A process group of its own, so a terminal's Ctrl-C (which lets the case in flight finish)
   // does not stop it under that case; and it goes when our end of its stdin closes, however the
   // bench ended (redis-server has no such option: a shell waits on the pipe for it).
-  const child: ChildProcess = spawn("sh", ["-c", 'exec 3<&0; redis-server "$@" </dev/null & r=$!; (read _ <&3; kill "$r" 2>/dev/null) & wait "$r"', "redis-server", ...args], {
-    stdio: ["pipe", "pipe", "pipe"],
-    detached: true,
-  });
+  const child: ChildProcess = spawn(
+    "sh",
+    [
+      "-c",
+      'exec 3<&0; redis-server "$@" </dev/null & r=$!; (read _ <&3; kill "$r" 2>/dev/null) & wait "$r"',
+      "redis-server",
+      ...args,
+    ],
+    {
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    },
+  );
   // redis-server logs to stdout, a refused setting included: the last of it names why a start failed.
   let log = "";
   const keep = (d: Buffer): void => void (log = (log + d.toString()).slice(-2000));
@@ -53,7 +74,11 @@ export async function startRedis(timeoutMs = 10_000): Promise<RedisProcess> {
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new CliError("REDIS", `redis-server exited at start (${child.exitCode}): ${log.trim().split("\n").slice(-3).join(" ") || "no message"}`);
+    if (child.exitCode !== null)
+      throw new CliError(
+        "REDIS",
+        `redis-server exited at start (${child.exitCode}): ${log.trim().split("\n").slice(-3).join(" ") || "no message"}`,
+      );
     try {
       const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } });
       socket.end();
@@ -61,7 +86,10 @@ export async function startRedis(timeoutMs = 10_000): Promise<RedisProcess> {
     } catch {
       if (Date.now() > deadline) {
         child.stdin!.end();
-        throw new CliError("REDIS", `redis-server did not accept connections on port ${port} within ${timeoutMs / 1000} s`);
+        throw new CliError(
+          "REDIS",
+          `redis-server did not accept connections on port ${port} within ${timeoutMs / 1000} s`,
+        );
       }
       await new Promise((r) => setTimeout(r, 50));
     }

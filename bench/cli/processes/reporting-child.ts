@@ -104,5 +104,8 @@ export async function runReportingChild<R>(c: ReportingChild): Promise<R> {
   clearInterval(watch);
   if (account) c.ledger?.addProcess(account, performance.now() - spawned);
   if (result !== undefined) return result;
-  throw new ChildFailed(`${c.name} failed${failure ? `: ${failure}` : ` (exit ${code})`}${stderr ? `: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`, finished);
+  throw new ChildFailed(
+    `${c.name} failed${failure ? `: ${failure}` : ` (exit ${code})`}${stderr ? `: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`,
+    finished,
+  );
 }

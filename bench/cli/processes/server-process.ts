@@ -9,7 +9,6 @@ import { ROOT } from "../paths.ts";
 import { CliError } from "../cli-errors.ts";
 import { exitOf, stopChild } from "../../../server/process-exit.ts";
 
-
 export interface ServerProcess {
   url: string;
   pid: number;
@@ -37,7 +36,12 @@ export function spawnServer(args: readonly string[] = [], readyTimeoutMs = 15_00
     let buffered = "";
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new CliError("SERVER_START", `the server did not start within ${readyTimeoutMs} ms${stderr ? `: ${stderr.trim()}` : ""}`));
+      reject(
+        new CliError(
+          "SERVER_START",
+          `the server did not start within ${readyTimeoutMs} ms${stderr ? `: ${stderr.trim()}` : ""}`,
+        ),
+      );
     }, readyTimeoutMs);
     const onData = (d: Buffer): void => {
       buffered += d.toString();
@@ -46,10 +50,21 @@ export function spawnServer(args: readonly string[] = [], readyTimeoutMs = 15_00
       child.stdout!.off("data", onData);
       clearTimeout(timer);
       try {
-        const ready = JSON.parse(buffered.slice(0, newline)) as { event: string; url: string; processes?: { url: string; pid: number }[] };
-        if (ready.event !== "ready") throw new CliError("SERVER_START", `unexpected first line: ${buffered.slice(0, newline)}`);
+        const ready = JSON.parse(buffered.slice(0, newline)) as {
+          event: string;
+          url: string;
+          processes?: { url: string; pid: number }[];
+        };
+        if (ready.event !== "ready")
+          throw new CliError("SERVER_START", `unexpected first line: ${buffered.slice(0, newline)}`);
         child.stdout!.resume();
-        resolve({ url: ready.url, pid: child.pid!, ...(ready.processes ? { processes: ready.processes } : {}), stop: () => stopChild(child, exited), exited });
+        resolve({
+          url: ready.url,
+          pid: child.pid!,
+          ...(ready.processes ? { processes: ready.processes } : {}),
+          stop: () => stopChild(child, exited),
+          exited,
+        });
       } catch (e) {
         child.kill("SIGKILL");
         reject(e);
@@ -58,7 +73,12 @@ export function spawnServer(args: readonly string[] = [], readyTimeoutMs = 15_00
     child.stdout!.on("data", onData);
     void exited.then((how) => {
       clearTimeout(timer);
-      reject(new CliError("SERVER_START", `the server exited (${how}) before it was ready${stderr ? `: ${stderr.trim()}` : ""}`));
+      reject(
+        new CliError(
+          "SERVER_START",
+          `the server exited (${how}) before it was ready${stderr ? `: ${stderr.trim()}` : ""}`,
+        ),
+      );
     });
   });
 }

@@ -21,7 +21,10 @@ export const capnpGenerator: Generator = {
   tool: "capnp-es (with capnpc)",
   install: "apt-get install capnproto, and npm install for capnp-es and typescript",
   // capnp-es's CLI runs `capnpc` from PATH and needs the typescript package.
-  locate: () => (onPath("capnpc") !== undefined && inNodeModules("typescript/package.json") !== undefined ? inNodeModules(".bin/capnp-es") : undefined),
+  locate: () =>
+    onPath("capnpc") !== undefined && inNodeModules("typescript/package.json") !== undefined
+      ? inNodeModules(".bin/capnp-es")
+      : undefined,
   generate(out: string, program: string): void {
     const schemas = readdirSync(DIR)
       .filter((f) => f.endsWith(".capnp"))

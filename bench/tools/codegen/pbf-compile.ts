@@ -23,9 +23,14 @@ export const pbfGenerator: Generator = {
   locate: () => inNodeModules("pbf/bin/pbf"),
   generate(out: string, program: string): void {
     // The CLI prints the module to stdout; run it with this process's runtime (bun or node).
-    const r = spawnSync(process.execPath, [program, path.basename(PROTO_FILE)], { cwd: path.dirname(PROTO_FILE), encoding: "utf8", timeout: 120_000 });
+    const r = spawnSync(process.execPath, [program, path.basename(PROTO_FILE)], {
+      cwd: path.dirname(PROTO_FILE),
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     if (r.error) throw new Error(`pbf: ${r.error.message}`);
-    if (r.status !== 0 || r.stdout === "") throw new Error(`pbf ${path.basename(PROTO_FILE)} exited ${r.status}:\n${(r.stderr || r.stdout).trim()}`);
+    if (r.status !== 0 || r.stdout === "")
+      throw new Error(`pbf ${path.basename(PROTO_FILE)} exited ${r.status}:\n${(r.stderr || r.stdout).trim()}`);
     writeFileSync(path.join(out, "messages.ts"), r.stdout);
     markGenerated(out, "protocols/messages.proto");
   },

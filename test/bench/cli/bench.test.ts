@@ -22,7 +22,12 @@ const tmp = mkdtempSync(path.join(tmpdir(), "bench-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function bench(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["bench/cli/bench.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000, env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, ["bench/cli/bench.ts", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 120_000,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -31,35 +36,95 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
     [["--bogus"], /^bench: unknown option '--bogus'; valid options: --codecs, --payloads, .*--help\n$/],
     [["--client", "browser", "--csp", "lax"], /^bench: --csp: unknown value 'lax'; valid values: off, strict\n$/],
     [["--client", "firefox", "--csp", "off,strict"], /^bench: --csp takes one policy; valid values: off, strict\n$/],
-    [["--csp", "strict"], /^bench: --csp applies to the page, so to --client chromium or firefox only \(got --client bun\)\n$/],
-    [["--client", "browser", "--csp", "strict", "--url", "ws://127.0.0.1:1"], /^bench: --csp sets the policy of a server the bench starts; with --url, start that server with bun run server --csp\n$/],
-    [["--codecs", "json,yaml"], /^bench: --codecs: unknown value 'yaml'; valid values: json, json-bytes, custom-binary, .* or all, default, text, schema, schemaless, zero-copy\n$/],
-    [["--payloads", "huge"], /^bench: --payloads: unknown value 'huge'; valid values: small, medium, large, chat, game-tick, market or all\n$/],
-    [["--modes", "telepathy"], /^bench: --modes: unknown value 'telepathy'; valid values: codec, roundtrip, stream, fanout, latency, route or all\n$/],
+    [
+      ["--csp", "strict"],
+      /^bench: --csp applies to the page, so to --client chromium or firefox only \(got --client bun\)\n$/,
+    ],
+    [
+      ["--client", "browser", "--csp", "strict", "--url", "ws://127.0.0.1:1"],
+      /^bench: --csp sets the policy of a server the bench starts; with --url, start that server with bun run server --csp\n$/,
+    ],
+    [
+      ["--codecs", "json,yaml"],
+      /^bench: --codecs: unknown value 'yaml'; valid values: json, json-bytes, custom-binary, .* or all, default, text, schema, schemaless, zero-copy\n$/,
+    ],
+    [
+      ["--payloads", "huge"],
+      /^bench: --payloads: unknown value 'huge'; valid values: small, medium, large, chat, game-tick, market or all\n$/,
+    ],
+    [
+      ["--modes", "telepathy"],
+      /^bench: --modes: unknown value 'telepathy'; valid values: codec, roundtrip, stream, fanout, latency, route or all\n$/,
+    ],
     [["--runs", "0"], /^bench: --runs must be an integer from 1 to 1000, got '0'\n$/],
     [["--iterations", "1e5"], /^bench: --iterations must be an integer from 1 to 10000000, got '1e5'\n$/],
     [["--seed", "-1"], /^bench: --seed must be an integer from 0 to 4294967295, got '-1'\n$/],
     [["--iterations", "-5"], /^bench: --iterations must be an integer from 1 to 10000000, got '-5'\n$/],
-    [["--modes", "codec", "--codecs", "raw"], /^bench: --modes codec has no codec to run: raw runs in the WebSocket modes only; add a codec \(json, .*\) or choose --modes roundtrip, stream or fanout\n$/],
-    [["--out", "/etc/passwd"], /^bench: --out \/etc\/passwd: cannot create the directory \(a file, not a directory, is in the way\); name a directory you can write to\n$/],
-    [["--out", "/proc/forbidden"], /^bench: --out \/proc\/forbidden: cannot create the directory \(.*\); name a directory you can write to\n$/],
+    [
+      ["--modes", "codec", "--codecs", "raw"],
+      /^bench: --modes codec has no codec to run: raw runs in the WebSocket modes only; add a codec \(json, .*\) or choose --modes roundtrip, stream or fanout\n$/,
+    ],
+    [
+      ["--out", "/etc/passwd"],
+      /^bench: --out \/etc\/passwd: cannot create the directory \(a file, not a directory, is in the way\); name a directory you can write to\n$/,
+    ],
+    [
+      ["--out", "/proc/forbidden"],
+      /^bench: --out \/proc\/forbidden: cannot create the directory \(.*\); name a directory you can write to\n$/,
+    ],
     [["--runs"], /^bench: option '--runs' needs a value; see --help\n$/],
     [["--precision", "0"], /^bench: --precision takes a percentage from 0\.1 to 100 \(3 for ±3%\) or off, got '0'\n$/],
-    [["--precision", "tight"], /^bench: --precision takes a percentage from 0\.1 to 100 \(3 for ±3%\) or off, got 'tight'\n$/],
-    [["--max-time", "soon"], /^bench: --max-time takes a duration from 1ms to 24h: 90s, 2m, 500ms or seconds, got 'soon'\n$/],
-    [["--max-time", "0s"], /^bench: --max-time takes a duration from 1ms to 24h: 90s, 2m, 500ms or seconds, got '0s'\n$/],
+    [
+      ["--precision", "tight"],
+      /^bench: --precision takes a percentage from 0\.1 to 100 \(3 for ±3%\) or off, got 'tight'\n$/,
+    ],
+    [
+      ["--max-time", "soon"],
+      /^bench: --max-time takes a duration from 1ms to 24h: 90s, 2m, 500ms or seconds, got 'soon'\n$/,
+    ],
+    [
+      ["--max-time", "0s"],
+      /^bench: --max-time takes a duration from 1ms to 24h: 90s, 2m, 500ms or seconds, got '0s'\n$/,
+    ],
     [["--fixed=yes"], /^bench: option '--fixed' takes no value; see --help\n$/],
     [["extra"], /^bench: unexpected argument 'extra'/],
-    [["--modes", "latency", "--rate", "sweep,1000"], /^bench: --rate takes 'sweep' or messages per second N\[,N\.\.\.\] from 1 to 1000000, got 'sweep,1000'\n$/],
-    [["--modes", "latency", "--rate", "1e3"], /^bench: --rate takes 'sweep' or messages per second N\[,N\.\.\.\] from 1 to 1000000, got '1e3'\n$/],
-    [["--modes", "codec,stream", "--rate", "5000"], /^bench: --rate applies to latency mode only; add latency to --modes \(got --modes codec,stream\)\n$/],
-    [["--validate"], /^bench: --validate applies to route mode only; add route to --modes \(got --modes codec,roundtrip,stream\)\n$/],
-    [["--modes", "route,stream", "--client", "node", "--clients", "4"], /^bench: --clients above 1 needs --client bun \(got --client node\), except with --modes route, where they are its members\n$/],
-    [["--modes", "fanout", "--processes", "2"], /^bench: --modes fanout with --processes 2 needs --backplane redis \(or redis:\/\/HOST:PORT\): Bun's publish reaches only the process it runs in\n$/],
+    [
+      ["--modes", "latency", "--rate", "sweep,1000"],
+      /^bench: --rate takes 'sweep' or messages per second N\[,N\.\.\.\] from 1 to 1000000, got 'sweep,1000'\n$/,
+    ],
+    [
+      ["--modes", "latency", "--rate", "1e3"],
+      /^bench: --rate takes 'sweep' or messages per second N\[,N\.\.\.\] from 1 to 1000000, got '1e3'\n$/,
+    ],
+    [
+      ["--modes", "codec,stream", "--rate", "5000"],
+      /^bench: --rate applies to latency mode only; add latency to --modes \(got --modes codec,stream\)\n$/,
+    ],
+    [
+      ["--validate"],
+      /^bench: --validate applies to route mode only; add route to --modes \(got --modes codec,roundtrip,stream\)\n$/,
+    ],
+    [
+      ["--modes", "route,stream", "--client", "node", "--clients", "4"],
+      /^bench: --clients above 1 needs --client bun \(got --client node\), except with --modes route, where they are its members\n$/,
+    ],
+    [
+      ["--modes", "fanout", "--processes", "2"],
+      /^bench: --modes fanout with --processes 2 needs --backplane redis \(or redis:\/\/HOST:PORT\): Bun's publish reaches only the process it runs in\n$/,
+    ],
     [["--modes", "fanout", "--processes", "0"], /^bench: --processes must be an integer from 1 to 16, got '0'\n$/],
-    [["--modes", "fanout", "--backplane", "nats://127.0.0.1:4222"], /^bench: --backplane takes redis \(a redis-server the bench starts\) or redis:\/\/HOST:PORT: a backplane URL starts with redis:\/\/ \(the only backplane supported\), got 'nats:\/\/127\.0\.0\.1:4222'\n$/],
-    [["--modes", "stream", "--backplane", "redis"], /^bench: --backplane carries fanout and route mode; add one to --modes \(got --modes stream\)\n$/],
-    [["--modes", "fanout", "--processes", "2", "--backplane", "redis", "--url", "ws://127.0.0.1:1"], /^bench: --processes and --backplane shape the server the bench starts; with --url, start yours with bun run server --processes N --backplane URL\n$/],
+    [
+      ["--modes", "fanout", "--backplane", "nats://127.0.0.1:4222"],
+      /^bench: --backplane takes redis \(a redis-server the bench starts\) or redis:\/\/HOST:PORT: a backplane URL starts with redis:\/\/ \(the only backplane supported\), got 'nats:\/\/127\.0\.0\.1:4222'\n$/,
+    ],
+    [
+      ["--modes", "stream", "--backplane", "redis"],
+      /^bench: --backplane carries fanout and route mode; add one to --modes \(got --modes stream\)\n$/,
+    ],
+    [
+      ["--modes", "fanout", "--processes", "2", "--backplane", "redis", "--url", "ws://127.0.0.1:1"],
+      /^bench: --processes and --backplane shape the server the bench starts; with --url, start yours with bun run server --processes N --backplane URL\n$/,
+    ],
   ])("%j", (args, pattern) => {
     const r = bench(...(args as string[]));
     expect(r.code).toBe(2);
@@ -70,7 +135,8 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
 });
 
 describe("--help of every command", () => {
-  const run = (script: string, ...args: string[]) => spawnSync(process.execPath, [script, ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+  const run = (script: string, ...args: string[]) =>
+    spawnSync(process.execPath, [script, ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
 
   it("bun run report --help prints its usage; a bad flag is one line, exit 2", () => {
     const help = run("bench/cli/report.ts", "--help");
@@ -78,30 +144,55 @@ describe("--help of every command", () => {
     expect(help.stdout).toMatch(/^Usage: bun run report FILE\.\.\. \[--out FILE\]/);
     const bad = run("bench/cli/report.ts", "--bogus");
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toBe("report: unknown option '--bogus'; valid options: --out, --fail-if-slower, --time-of, --help; usage: bun run report FILE... [--out report.html] [--fail-if-slower PCT [--time-of LIST]]\n");
-    const unwritable = run("bench/cli/report.ts", "results/sample/codec-fixed.csv", "--out", "/proc/forbidden/report.html");
+    expect(bad.stderr).toBe(
+      "report: unknown option '--bogus'; valid options: --out, --fail-if-slower, --time-of, --help; usage: bun run report FILE... [--out report.html] [--fail-if-slower PCT [--time-of LIST]]\n",
+    );
+    const unwritable = run(
+      "bench/cli/report.ts",
+      "results/sample/codec-fixed.csv",
+      "--out",
+      "/proc/forbidden/report.html",
+    );
     expect(unwritable.status).toBe(2);
-    expect(unwritable.stderr).toMatch(/^report: --out \/proc\/forbidden\/report\.html: cannot write there \(.*\); name a file in a directory you can write to\n$/);
+    expect(unwritable.stderr).toMatch(
+      /^report: --out \/proc\/forbidden\/report\.html: cannot write there \(.*\); name a file in a directory you can write to\n$/,
+    );
   });
 
   it("bun run server --help prints its usage and exits", () => {
     const help = run("server.ts", "--help");
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: bun run server \[options\]/);
-    for (const flag of ["--host", "--port", "--deflate", "--idle-timeout", "--allow-origin", "--max-connections", "--max-queued-bytes", "--max-total-queued-bytes", "--send-timeout", "--exit-with-stdin"]) expect(help.stdout).toContain(flag);
+    for (const flag of [
+      "--host",
+      "--port",
+      "--deflate",
+      "--idle-timeout",
+      "--allow-origin",
+      "--max-connections",
+      "--max-queued-bytes",
+      "--max-total-queued-bytes",
+      "--send-timeout",
+      "--exit-with-stdin",
+    ])
+      expect(help.stdout).toContain(flag);
   });
 
-  it.each([["bench/cli/bench.ts"], ["server.ts"], ["bench/cli/report.ts"]])("%s --help: every line within 100 columns", (script) => {
-    const help = run(script, "--help");
-    expect(help.status).toBe(0);
-    for (const line of help.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
-  });
+  it.each([["bench/cli/bench.ts"], ["server.ts"], ["bench/cli/report.ts"]])(
+    "%s --help: every line within 100 columns",
+    (script) => {
+      const help = run(script, "--help");
+      expect(help.status).toBe(0);
+      for (const line of help.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
+    },
+  );
 
   it("bench --help groups its options and shows each per-mode default once, in one table", () => {
     const help = run("bench/cli/bench.ts", "--help").stdout;
     const groups = [...help.matchAll(/^(\S[^:\n]*):$/gm)].map((m) => m[1]);
     expect(groups).toEqual(["What to run", "How much", "Where from (the server)", "Output", "Load export"]);
-    const row = (label: string, r: Record<string, number>): RegExp => new RegExp(`^ {2}${label.replace(/[-]/g, "\\-")} +${MODE_NAMES.map((m) => String(r[m])).join(" +")}$`, "m");
+    const row = (label: string, r: Record<string, number>): RegExp =>
+      new RegExp(`^ {2}${label.replace(/[-]/g, "\\-")} +${MODE_NAMES.map((m) => String(r[m])).join(" +")}$`, "m");
     expect(help).toMatch(row("--iterations", DEFAULTS.default.iterations));
     expect(help).toMatch(row("  --quick", DEFAULTS.quick.iterations));
     expect(help).toMatch(row("  in a browser", DEFAULTS.browser.warmup));
@@ -112,7 +203,23 @@ describe("a real run", () => {
   it("--help lists every option and every codec", () => {
     const r = bench("--help");
     expect(r.code).toBe(0);
-    for (const flag of ["--codecs", "--payloads", "--modes", "--iterations", "--runs", "--warmup", "--seed", "--fixed", "--quick", "--out", "--client", "--url", "--window", "--deflate", "--stall-timeout"]) {
+    for (const flag of [
+      "--codecs",
+      "--payloads",
+      "--modes",
+      "--iterations",
+      "--runs",
+      "--warmup",
+      "--seed",
+      "--fixed",
+      "--quick",
+      "--out",
+      "--client",
+      "--url",
+      "--window",
+      "--deflate",
+      "--stall-timeout",
+    ]) {
       expect(r.stdout).toContain(flag);
     }
     for (const name of benchCodecNames(BUILT_IN).filter((n) => n !== "raw")) expect(r.stdout).toContain(name);
@@ -120,7 +227,20 @@ describe("a real run", () => {
 
   it("prints the table and writes CSV, JSON and latest.* with a row per codec x payload", () => {
     const out = path.join(tmp, "run");
-    const r = bench("--modes", "codec", "--iterations", "300", "--runs", "2", "--warmup", "100", "--precision", "off", "--out", out);
+    const r = bench(
+      "--modes",
+      "codec",
+      "--iterations",
+      "300",
+      "--runs",
+      "2",
+      "--warmup",
+      "100",
+      "--precision",
+      "off",
+      "--out",
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^small$/m);
     expect(r.stdout).toMatch(/^large$/m);
@@ -142,7 +262,8 @@ describe("a real run", () => {
     expect(r.stdout).toMatch(/^codec +bytes +deflate +in stream +zstd +zstd time +empty$/m);
     const col = (name: string): number => rows[0]!.indexOf(name);
     for (const row of rows.slice(1)) {
-      for (const name of ["deflate_bytes", "deflate_context_bytes", "zstd_bytes", "zstd_ns", "zstd_empty_ns"]) expect(Number(row[col(name)]), `${row[col("codec")]} ${name}`).toBeGreaterThan(0);
+      for (const name of ["deflate_bytes", "deflate_context_bytes", "zstd_bytes", "zstd_ns", "zstd_empty_ns"])
+        expect(Number(row[col(name)]), `${row[col("codec")]} ${name}`).toBeGreaterThan(0);
       // A kept context never makes a message larger than compressing it alone.
       expect(Number(row[col("deflate_context_bytes")])).toBeLessThanOrEqual(Number(row[col("deflate_bytes")]));
     }
@@ -161,7 +282,22 @@ describe("a real run", () => {
 
   it("accounts for its wall time, phase by phase, with every process's peak memory, in the footer, the JSON and the CSV", () => {
     const out = path.join(tmp, "account");
-    const r = bench("--modes", "codec,stream", "--payloads", "small", "--codecs", "json,custom-binary", "--iterations", "600", "--runs", "1", "--warmup", "100", "--out", out);
+    const r = bench(
+      "--modes",
+      "codec,stream",
+      "--payloads",
+      "small",
+      "--codecs",
+      "json,custom-binary",
+      "--iterations",
+      "600",
+      "--runs",
+      "1",
+      "--warmup",
+      "100",
+      "--out",
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
     const account = json.account!;
@@ -169,7 +305,8 @@ describe("a real run", () => {
     const sum = Object.values(account.phases).reduce((a, b) => a + b, 0);
     expect(Math.abs(sum - account.wallMs)).toBeLessThan(0.01);
     expect(account.wallMs).toBe(json.elapsedMs);
-    for (const phase of ["timed", "warmup", "messages", "verify", "start", "compression"] as const) expect(account.phases[phase], phase).toBeGreaterThan(0);
+    for (const phase of ["timed", "warmup", "messages", "verify", "start", "compression"] as const)
+      expect(account.phases[phase], phase).toBeGreaterThan(0);
     // The bench, codec mode's processes (--forks: 3 by default, and any for --precision) and the servers the socket modes take turns with.
     const names = account.peaks.map((p) => p.process);
     expect(names.filter((n) => n === "codec-mode process").length).toBeGreaterThanOrEqual(3);
@@ -177,19 +314,40 @@ describe("a real run", () => {
     expect(names.filter((n) => n === "server")).toHaveLength(3);
     for (const p of account.peaks) expect(p.peakRssBytes).toBeGreaterThan(1e6);
     expect(r.stdout).toMatch(/^Time \d+\.\d s, %: timed \d+, warm-up \d+/m);
-    expect(r.stdout).toMatch(/^Peak memory: bench \d+ MiB, codec-mode process \(\d+\) up to \d+ MiB, server \(3\) up to \d+ MiB$/m);
+    expect(r.stdout).toMatch(
+      /^Peak memory: bench \d+ MiB, codec-mode process \(\d+\) up to \d+ MiB, server \(3\) up to \d+ MiB$/m,
+    );
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     const header = rows[0]!;
     for (const row of rows.slice(1)) {
       expect(Number(row[header.indexOf("account_timed_ms")])).toBeCloseTo(account.phases.timed, 2);
       expect(Number(row[header.indexOf("account_other_ms")])).toBeCloseTo(account.phases.other, 2);
-      expect(Number(row[header.indexOf("account_peak_rss_bytes")])).toBe(Math.max(...account.peaks.map((p) => p.peakRssBytes)));
+      expect(Number(row[header.indexOf("account_peak_rss_bytes")])).toBe(
+        Math.max(...account.peaks.map((p) => p.peakRssBytes)),
+      );
     }
   });
 
   it("--precision out of reach within --max-time: more rounds for it, then every ratio still wider marked †, in the table and the CSV read back", () => {
     const out = path.join(tmp, "precision");
-    const r = bench("--modes", "codec", "--payloads", "small", "--codecs", "json,custom-binary,msgpack", "--iterations", "3000", "--warmup", "100", "--precision", "0.1", "--max-time", "4s", "--out", out);
+    const r = bench(
+      "--modes",
+      "codec",
+      "--payloads",
+      "small",
+      "--codecs",
+      "json,custom-binary,msgpack",
+      "--iterations",
+      "3000",
+      "--warmup",
+      "100",
+      "--precision",
+      "0.1",
+      "--max-time",
+      "4s",
+      "--out",
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     const json = resultsFromFile(readFileSync(path.join(out, "latest.json"), "utf8"));
     expect(json.settings.precision).toBe(0.1);
@@ -198,7 +356,9 @@ describe("a real run", () => {
     expect(cb.raw.some((x) => x.run >= 1)).toBe(true);
     expect(cb.ratios!.vsJson!.wide).toBe(true);
     expect(r.stdout).toMatch(/^custom-binary .* ±[\d.]+%†$/m);
-    expect(r.stdout).toContain("†: its interval is still wider than the ±0.1% asked (--precision); the time allowed ran out first");
+    expect(r.stdout).toContain(
+      "†: its interval is still wider than the ±0.1% asked (--precision); the time allowed ran out first",
+    );
     const back = resultsFromFile(readFileSync(path.join(out, "latest.csv"), "utf8"));
     expect(back.settings.precision).toBe(0.1);
     expect(back.cases.find((c) => c.codec === "custom-binary")!.ratios!.vsJson!.wide).toBe(true);
@@ -207,11 +367,32 @@ describe("a real run", () => {
 
   it("--fixed sends the article's messages: JSON 33 / 117 / 329 bytes", () => {
     const out = path.join(tmp, "fixed");
-    const r = bench("--fixed", "--modes", "codec", "--codecs", "json,msgpack", "--iterations", "100", "--runs", "1", "--warmup", "10", "--out", out);
+    const r = bench(
+      "--fixed",
+      "--modes",
+      "codec",
+      "--codecs",
+      "json,msgpack",
+      "--iterations",
+      "100",
+      "--runs",
+      "1",
+      "--warmup",
+      "10",
+      "--out",
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     const header = rows[0]!;
-    const bytes = Object.fromEntries(rows.slice(1).map((row) => [`${row[header.indexOf("codec")]} ${row[header.indexOf("payload")]}`, row[header.indexOf("bytes")]]));
+    const bytes = Object.fromEntries(
+      rows
+        .slice(1)
+        .map((row) => [
+          `${row[header.indexOf("codec")]} ${row[header.indexOf("payload")]}`,
+          row[header.indexOf("bytes")],
+        ]),
+    );
     expect(bytes).toEqual({
       "json small": "33",
       "json medium": "117",
@@ -226,7 +407,20 @@ describe("a real run", () => {
 describe("WebSocket modes from the command line", () => {
   it("roundtrip and stream against a server the bench starts: every row verified, nothing lost", () => {
     const out = path.join(tmp, "socket");
-    const r = bench("--modes", "roundtrip,stream", "--payloads", "small", "--iterations", "300", "--runs", "1", "--warmup", "50", "--out", out);
+    const r = bench(
+      "--modes",
+      "roundtrip,stream",
+      "--payloads",
+      "small",
+      "--iterations",
+      "300",
+      "--runs",
+      "1",
+      "--warmup",
+      "50",
+      "--out",
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("== roundtrip mode");
     expect(r.stdout).toContain("== stream mode");
@@ -250,7 +444,23 @@ describe("WebSocket modes from the command line", () => {
 
   it("--deflate: the table says so, and the frames' size on the wire is counted on the socket (replies compressed by the server)", () => {
     const out = path.join(tmp, "deflate");
-    const r = bench("--modes", "roundtrip", "--codecs", "json,custom-binary", "--payloads", "large", "--iterations", "200", "--runs", "1", "--warmup", "20", "--deflate", "--out", out);
+    const r = bench(
+      "--modes",
+      "roundtrip",
+      "--codecs",
+      "json,custom-binary",
+      "--payloads",
+      "large",
+      "--iterations",
+      "200",
+      "--runs",
+      "1",
+      "--warmup",
+      "20",
+      "--deflate",
+      "--out",
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^ {3}COMPRESSED \(permessage-deflate\)/m);
     expect(r.stdout).toMatch(/^codec +bytes +wire +reply wire /m);
@@ -271,20 +481,54 @@ describe("WebSocket modes from the command line", () => {
 
   it("route mode: every delivery to exactly its room's members, forwarding and recoding side by side, in the table, the CSV and the verdict", () => {
     const out = path.join(tmp, "route");
-    const r = bench("--modes", "route", "--payloads", "market,chat", "--clients", "3", "--codecs", "json,custom-binary,protobuf,raw", "--iterations", "800", "--runs", "2", "--warmup", "100", "--validate", "--out", out);
+    const r = bench(
+      "--modes",
+      "route",
+      "--payloads",
+      "market,chat",
+      "--clients",
+      "3",
+      "--codecs",
+      "json,custom-binary,protobuf,raw",
+      "--iterations",
+      "800",
+      "--runs",
+      "2",
+      "--warmup",
+      "100",
+      "--validate",
+      "--out",
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("== route mode: the server as a router");
     expect(r.stdout).toMatch(/4 routers, 3 members; every message\s+validated on the way in/);
     expect(r.stdout).toMatch(/^codec +bytes +reads +routed\/s +cpu fwd +vs json +cpu rec +vs json +rec\/f$/m);
     expect(r.stdout).toMatch(/^custom-binary +\d+ +offset /m);
-    expect(r.stdout.match(/^deliveries: all made \(\d[\d,]* each, every message to exactly its room's members\), none misrouted$/gm)).toHaveLength(2);
+    expect(
+      r.stdout.match(
+        /^deliveries: all made \(\d[\d,]* each, every message to exactly its room's members\), none misrouted$/gm,
+      ),
+    ).toHaveLength(2);
     expect(r.stdout).toMatch(/^Routing, least server CPU per message vs json's: forwarding bytes /m);
     for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     const header = rows[0]!;
     const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
     // raw reads no key: it does not route.
-    expect(rows.slice(1).map((row) => `${at(row, "payload")} ${at(row, "codec")}`).sort()).toEqual(["chat custom-binary", "chat json", "chat protobuf", "market custom-binary", "market json", "market protobuf"]);
+    expect(
+      rows
+        .slice(1)
+        .map((row) => `${at(row, "payload")} ${at(row, "codec")}`)
+        .sort(),
+    ).toEqual([
+      "chat custom-binary",
+      "chat json",
+      "chat protobuf",
+      "market custom-binary",
+      "market json",
+      "market protobuf",
+    ]);
     for (const row of rows.slice(1)) {
       expect(at(row, "verified"), at(row, "error")).toBe("true");
       expect(at(row, "mode")).toBe("route");
@@ -295,21 +539,40 @@ describe("WebSocket modes from the command line", () => {
       expect(at(row, "route_misrouted")).toBe("0");
       expect(Number(at(row, "route_cpu_ns"))).toBeGreaterThan(0);
       expect(Number(at(row, "route_recode_encode_ns"))).toBeGreaterThan(0);
-      expect(at(row, "key_access")).toBe(at(row, "codec") === "json" ? "decode" : at(row, "codec") === "protobuf" ? "scan" : "offset");
+      expect(at(row, "key_access")).toBe(
+        at(row, "codec") === "json" ? "decode" : at(row, "codec") === "protobuf" ? "scan" : "offset",
+      );
       if (at(row, "codec") !== "json") expect(Number(at(row, "route_cpu_vs_json"))).toBeGreaterThan(0);
     }
     // Read back, the CSV gives the same route block (its figures to the CSV's precision).
     const table = formatTable(resultsFromFile(readFileSync(path.join(out, "latest.csv"), "utf8")));
-    const block = (text: string): string => text.slice(text.indexOf("\nchat\n"), text.lastIndexOf("none misrouted")).replace(/±[\d.]+%/g, "±").replace(/\d+\.\d+/g, "#");
+    const block = (text: string): string =>
+      text
+        .slice(text.indexOf("\nchat\n"), text.lastIndexOf("none misrouted"))
+        .replace(/±[\d.]+%/g, "±")
+        .replace(/\d+\.\d+/g, "#");
     expect(block(table)).toBe(block(r.stdout));
   });
 
   it("a refused --url is one line and exit 2 before anything is measured", () => {
     const out = path.join(tmp, "refused");
     const started = Date.now();
-    const r = bench("--modes", "codec,stream", "--codecs", "json", "--payloads", "small", "--url", "ws://127.0.0.1:9", "--out", out);
+    const r = bench(
+      "--modes",
+      "codec,stream",
+      "--codecs",
+      "json",
+      "--payloads",
+      "small",
+      "--url",
+      "ws://127.0.0.1:9",
+      "--out",
+      out,
+    );
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("bench: --url http://127.0.0.1:9: connection refused by 127.0.0.1:9: is the server running? (bun run server)\n");
+    expect(r.stderr).toBe(
+      "bench: --url http://127.0.0.1:9: connection refused by 127.0.0.1:9: is the server running? (bun run server)\n",
+    );
     expect(r.stdout).toBe("");
     // Codec mode (100,000 messages by default) did not run first.
     expect(existsSync(path.join(out, "latest.csv"))).toBe(false);
@@ -319,14 +582,18 @@ describe("WebSocket modes from the command line", () => {
   it("a --url whose host does not resolve says so, exit 2", () => {
     const r = bench("--modes", "roundtrip", "--url", "ws://no-such-host.invalid:8080", "--out", path.join(tmp, "dns"));
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^bench: --url http:\/\/no-such-host\.invalid:8080: cannot resolve the host of http:\/\/no-such-host\.invalid:8080/);
+    expect(r.stderr).toMatch(
+      /^bench: --url http:\/\/no-such-host\.invalid:8080: cannot resolve the host of http:\/\/no-such-host\.invalid:8080/,
+    );
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
   });
 
   it("rejects a bad --client and --url with exit 2", () => {
     const client = bench("--client", "deno");
     expect(client.code).toBe(2);
-    expect(client.stderr).toBe("bench: --client: unknown value 'deno'; valid values: bun, node, chromium, firefox or browser\n");
+    expect(client.stderr).toBe(
+      "bench: --client: unknown value 'deno'; valid values: bun, node, chromium, firefox or browser\n",
+    );
     const url = bench("--url", "ftp://x");
     expect(url.code).toBe(2);
     expect(url.stderr).toMatch(/^bench: --url must start with ws:\/\/, wss:\/\/, http:\/\/ or https:\/\//);
@@ -340,57 +607,123 @@ const ENGINES = [
 
 describe.each(ENGINES)("--client $name", ({ name, label, env, apt, version }) => {
   it(`without ${label}: one line saying how to install it, exit 2`, () => {
-    const r = spawnSync(process.execPath, ["bench/cli/bench.ts", "--client", name, "--out", path.join(tmp, `no-${name}`)], {
-      cwd: ROOT,
-      encoding: "utf8",
-      env: { ...process.env, [env]: `/nonexistent/${name}` },
-    });
+    const r = spawnSync(
+      process.execPath,
+      ["bench/cli/bench.ts", "--client", name, "--out", path.join(tmp, `no-${name}`)],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, [env]: `/nonexistent/${name}` },
+      },
+    );
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe(`bench: no ${label} found: install Debian's package (apt-get install -y ${apt}) or set ${env} to a ${label} binary\n`);
+    expect(r.stderr).toBe(
+      `bench: no ${label} found: install Debian's package (apt-get install -y ${apt}) or set ${env} to a ${label} binary\n`,
+    );
   });
 
-  it.skipIf(skipBrowserTests("test/bench/cli/bench.test.ts", name))("writes browser rows into the same files, every one verified, labelled with the browser", () => {
-    const out = path.join(tmp, name);
-    const r = bench("--client", name, "--codecs", "json,custom-binary,raw", "--payloads", "small", "--iterations", "200", "--runs", "1", "--warmup", "20", "--out", out);
-    expect(r.code, r.stderr).toBe(0);
-    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
-    const header = rows[0]!;
-    const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
-    expect(rows).toHaveLength(1 + 2 + 3 * 2);
-    for (const row of rows.slice(1)) {
-      expect(at(row, "client")).toBe("browser");
-      expect(at(row, "runtime")).toBe("browser");
-      expect(at(row, "runtime_version")).toMatch(version);
-      expect(at(row, "verified")).toBe("true");
-    }
-    expect(readFileSync(path.join(out, "report.html"), "utf8")).toContain("chart-codec-small");
-  });
+  it.skipIf(skipBrowserTests("test/bench/cli/bench.test.ts", name))(
+    "writes browser rows into the same files, every one verified, labelled with the browser",
+    () => {
+      const out = path.join(tmp, name);
+      const r = bench(
+        "--client",
+        name,
+        "--codecs",
+        "json,custom-binary,raw",
+        "--payloads",
+        "small",
+        "--iterations",
+        "200",
+        "--runs",
+        "1",
+        "--warmup",
+        "20",
+        "--out",
+        out,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+      const header = rows[0]!;
+      const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
+      expect(rows).toHaveLength(1 + 2 + 3 * 2);
+      for (const row of rows.slice(1)) {
+        expect(at(row, "client")).toBe("browser");
+        expect(at(row, "runtime")).toBe("browser");
+        expect(at(row, "runtime_version")).toMatch(version);
+        expect(at(row, "verified")).toBe("true");
+      }
+      expect(readFileSync(path.join(out, "report.html"), "utf8")).toContain("chart-codec-small");
+    },
+  );
 
-  it.skipIf(skipBrowserTests("test/bench/cli/bench.test.ts", name))("route mode in the page: its members and routers, every delivery checked, in the CSV and report.html", () => {
-    const out = path.join(tmp, `${name}-route`);
-    const r = bench("--client", name, "--modes", "route", "--codecs", "json,custom-binary", "--payloads", "market", "--clients", "3", "--iterations", "400", "--runs", "1", "--warmup", "40", "--validate", "--out", out);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^deliveries: all made \(800 each, every message to exactly its room's members\), none misrouted$/m);
-    const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
-    const header = rows[0]!;
-    const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
-    expect(rows).toHaveLength(1 + 2);
-    for (const row of rows.slice(1)) {
-      expect(at(row, "client")).toBe("browser");
-      expect(at(row, "mode")).toBe("route");
-      expect(at(row, "verified"), at(row, "error")).toBe("true");
-      expect(at(row, "route_members")).toBe("3");
-      expect(at(row, "route_validate")).toBe("true");
-      expect(at(row, "route_delivered")).toBe("800");
-    }
-    expect(readFileSync(path.join(out, "report.html"), "utf8")).toContain("== route mode: the server");
-  });
+  it.skipIf(skipBrowserTests("test/bench/cli/bench.test.ts", name))(
+    "route mode in the page: its members and routers, every delivery checked, in the CSV and report.html",
+    () => {
+      const out = path.join(tmp, `${name}-route`);
+      const r = bench(
+        "--client",
+        name,
+        "--modes",
+        "route",
+        "--codecs",
+        "json,custom-binary",
+        "--payloads",
+        "market",
+        "--clients",
+        "3",
+        "--iterations",
+        "400",
+        "--runs",
+        "1",
+        "--warmup",
+        "40",
+        "--validate",
+        "--out",
+        out,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(
+        /^deliveries: all made \(800 each, every message to exactly its room's members\), none misrouted$/m,
+      );
+      const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+      const header = rows[0]!;
+      const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
+      expect(rows).toHaveLength(1 + 2);
+      for (const row of rows.slice(1)) {
+        expect(at(row, "client")).toBe("browser");
+        expect(at(row, "mode")).toBe("route");
+        expect(at(row, "verified"), at(row, "error")).toBe("true");
+        expect(at(row, "route_members")).toBe("3");
+        expect(at(row, "route_validate")).toBe("true");
+        expect(at(row, "route_delivered")).toBe("800");
+      }
+      expect(readFileSync(path.join(out, "report.html"), "utf8")).toContain("== route mode: the server");
+    },
+  );
 });
 
 describe("latency mode from the command line", () => {
   it("an open loop at --rate: every row verified with nothing lost, corrected and service percentiles, the rate achieved", () => {
     const out = path.join(tmp, "latency");
-    const r = bench("--modes", "latency", "--rate", "1000", "--codecs", "json,raw", "--payloads", "small", "--iterations", "300", "--runs", "1", "--warmup", "20", "--out", out);
+    const r = bench(
+      "--modes",
+      "latency",
+      "--rate",
+      "1000",
+      "--codecs",
+      "json,raw",
+      "--payloads",
+      "small",
+      "--iterations",
+      "300",
+      "--runs",
+      "1",
+      "--warmup",
+      "20",
+      "--out",
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("== latency mode");
     expect(r.stdout).toMatch(/; at most 64 in flight$/m);
@@ -429,33 +762,65 @@ describe("latency mode from the command line", () => {
       expect(corrected.totalCount, c.codec).toBe(300);
       // The same samples: the histogram's median (nearest rank, to the microsecond) is near the table's
       // (interpolated between ranks); exact agreement to 0.1% is checked in test/client/harness/histogram.test.ts.
-      expect(Math.abs(corrected.getValueAtPercentile(50) * 1000 - c.socket!.latency!.p50)).toBeLessThanOrEqual(c.socket!.latency!.p50 * 0.05 + 2000);
+      expect(Math.abs(corrected.getValueAtPercentile(50) * 1000 - c.socket!.latency!.p50)).toBeLessThanOrEqual(
+        c.socket!.latency!.p50 * 0.05 + 2000,
+      );
       expect(corrected.maxValue * 1000).toBeGreaterThanOrEqual(c.socket!.latency!.max * 0.999 - 1000);
     }
     expect(r.stdout).toMatch(/^ {2}and 4 latency spectra \(\.hgrm\) in .*-hgrm$/m);
     const spectra = readdirSync(path.join(out, readdirSync(out).find((f) => f.endsWith("-hgrm"))!));
-    expect(spectra.sort()).toEqual(["latency-bun-small-json-corrected.hgrm", "latency-bun-small-json-service.hgrm", "latency-bun-small-raw-corrected.hgrm", "latency-bun-small-raw-service.hgrm"]);
+    expect(spectra.sort()).toEqual([
+      "latency-bun-small-json-corrected.hgrm",
+      "latency-bun-small-json-service.hgrm",
+      "latency-bun-small-raw-corrected.hgrm",
+      "latency-bun-small-raw-service.hgrm",
+    ]);
   });
 
   it("several rates: a block per rate, each codec's knee named, and --rate sweep parses to the ladder", () => {
     const out = path.join(tmp, "latency-rates");
-    const r = bench("--modes", "latency", "--rate", "1000,500", "--codecs", "json,custom-binary", "--payloads", "small", "--iterations", "200", "--runs", "1", "--warmup", "20", "--out", out);
+    const r = bench(
+      "--modes",
+      "latency",
+      "--rate",
+      "1000,500",
+      "--codecs",
+      "json,custom-binary",
+      "--payloads",
+      "small",
+      "--iterations",
+      "200",
+      "--runs",
+      "1",
+      "--warmup",
+      "20",
+      "--out",
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     const blocks = [...r.stdout.matchAll(/^small at ([\d,]+) msgs\/s$/gm)].map((m) => m[1]);
     expect(blocks).toEqual(["500", "1,000"]);
     expect(r.stdout).toMatch(/^knee: the highest rate kept/m);
-    expect(r.stdout).toMatch(/^small +(json|custom-binary) (none|[\d,]+\+?~?), (json|custom-binary) (none|[\d,]+\+?~?)$/m);
+    expect(r.stdout).toMatch(
+      /^small +(json|custom-binary) (none|[\d,]+\+?~?), (json|custom-binary) (none|[\d,]+\+?~?)$/m,
+    );
     for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(100);
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     const header = rows[0]!;
     const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
     // Each rate's ratio to JSON pairs with JSON at the same rate.
     for (const row of rows.slice(1)) if (at(row, "codec") === "json") expect(at(row, "total_vs_json")).toBe("1");
-    expect(rows.slice(1).map((row) => at(row, "target_rate")).sort()).toEqual(["1000", "1000", "500", "500"]);
+    expect(
+      rows
+        .slice(1)
+        .map((row) => at(row, "target_rate"))
+        .sort(),
+    ).toEqual(["1000", "1000", "500", "500"]);
     // The knees in the JSON as their own field, the same as the table's.
     const results = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
     expect(results.knees?.map((k) => k.codec).sort()).toEqual(["custom-binary", "json"]);
-    for (const k of results.knees!) expect(r.stdout).toMatch(new RegExp(`${k.codec} ${k.rate > 0 ? k.rate.toLocaleString("en-US") : "none"}`));
+    for (const k of results.knees!)
+      expect(r.stdout).toMatch(new RegExp(`${k.codec} ${k.rate > 0 ? k.rate.toLocaleString("en-US") : "none"}`));
     const sweep = parseBenchArgs(["--modes", "latency", "--rate", "sweep"]).settings;
     expect(sweep.rates).toEqual([...SWEEP_RATES]);
     expect(sweep.sweep).toBe(true);

@@ -34,14 +34,29 @@ function clock(): { now: () => number; advance(ms: number): void } {
   return { now: () => t, advance: (ms) => (t += ms) };
 }
 
-const event = (mode: Progress["mode"], payload: string, done: number, total: number): Progress => ({ mode, stage: "run", codec: "json", payload, run: 0, runs: 2, done, total, elapsedMs: 0 });
+const event = (mode: Progress["mode"], payload: string, done: number, total: number): Progress => ({
+  mode,
+  stage: "run",
+  codec: "json",
+  payload,
+  run: 0,
+  runs: 2,
+  done,
+  total,
+  elapsedMs: 0,
+});
 
 describe("the benchmark's time estimate", () => {
   it("before anything ran: the last run's timings, scaled to this run's messages", () => {
     const c = clock();
     const estimate = new RunEstimate(settings, plan, history, c.now);
     expect(estimate.remainingMs()).toBe(5200);
-    const twice = new RunEstimate({ ...settings, iterations: { ...settings.iterations, codec: 2000 } }, plan, history, c.now);
+    const twice = new RunEstimate(
+      { ...settings, iterations: { ...settings.iterations, codec: 2000 } },
+      plan,
+      history,
+      c.now,
+    );
     expect(twice.remainingMs()).toBe(5200 + 1200);
   });
 
@@ -97,7 +112,12 @@ describe("the benchmark's time estimate", () => {
 
   it("paces latency mode by its schedule: messages over rate for each rate, about 12% more", () => {
     const c = clock();
-    const latency = { ...settings, modes: ["latency" as const], rates: [1000, 2000], iterations: { ...settings.iterations, latency: 1000 } };
+    const latency = {
+      ...settings,
+      modes: ["latency" as const],
+      rates: [1000, 2000],
+      iterations: { ...settings.iterations, latency: 1000 },
+    };
     // 2 codecs x 2 runs x 2 rates per payload; a case-run takes 1.12 x the mean of 1,000 ms and 500 ms.
     const estimate = new RunEstimate(latency, [{ mode: "latency", units: 8 }], history, c.now);
     expect(estimate.remainingMs()).toBeCloseTo(2 * 8 * 1.12 * 750, 6);

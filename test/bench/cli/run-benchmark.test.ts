@@ -21,11 +21,24 @@ const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-interrupt-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function startBench(args: string[], how: { viaBunRun?: boolean; env?: Record<string, string> } = {}): { done: Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>; child: ReturnType<typeof spawn>; stderr(): string; exited(): boolean } {
+function startBench(
+  args: string[],
+  how: { viaBunRun?: boolean; env?: Record<string, string> } = {},
+): {
+  done: Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>;
+  child: ReturnType<typeof spawn>;
+  stderr(): string;
+  exited(): boolean;
+} {
   const started = Date.now();
   // A process group of its own, as a terminal gives a command: Ctrl-C goes to every process in it.
   const command = how.viaBunRun ? ["run", "bench", ...args] : ["bench/cli/bench.ts", ...args];
-  const child = spawn(process.execPath, command, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true, env: { ...process.env, ...how.env } });
+  const child = spawn(process.execPath, command, {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+    env: { ...process.env, ...how.env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -39,11 +52,17 @@ function startBench(args: string[], how: { viaBunRun?: boolean; env?: Record<str
 }
 
 /** Waits for check(); a bench given as `watching` that ends first, or the timeout, fails with what it printed. */
-async function until(check: () => boolean, timeoutMs: number, watching?: { stderr(): string; exited(): boolean }): Promise<void> {
+async function until(
+  check: () => boolean,
+  timeoutMs: number,
+  watching?: { stderr(): string; exited(): boolean },
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
-    if (watching?.exited()) throw new Error(`the bench ended before the awaited moment; it printed:\n${watching.stderr()}`);
-    if (Date.now() > end) throw new Error(`timed out waiting${watching ? `; the bench printed:\n${watching.stderr()}` : ""}`);
+    if (watching?.exited())
+      throw new Error(`the bench ended before the awaited moment; it printed:\n${watching.stderr()}`);
+    if (Date.now() > end)
+      throw new Error(`timed out waiting${watching ? `; the bench printed:\n${watching.stderr()}` : ""}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -73,7 +92,18 @@ function expectInterrupted(r: { code: number | null; stdout: string; stderr: str
 describe("Ctrl-C, sent to the whole process group as a terminal does", () => {
   it("codec mode stops at a round boundary; finished and partial cases are kept, none failed", async () => {
     const out = path.join(tmp, "sigint-codec");
-    const bench = startBench(["--modes", "codec", "--iterations", "100000", "--runs", "5", "--warmup", "1000", "--out", out]);
+    const bench = startBench([
+      "--modes",
+      "codec",
+      "--iterations",
+      "100000",
+      "--runs",
+      "5",
+      "--warmup",
+      "1000",
+      "--out",
+      out,
+    ]);
     // Rounds are being timed (a progress line names a round; the first line, at once, names the check before them).
     await until(() => /\(run\)/.test(bench.stderr()), 120_000, bench);
     process.kill(-bench.child.pid!, "SIGINT");
@@ -90,7 +120,18 @@ describe("Ctrl-C, sent to the whole process group as a terminal does", () => {
 
   it("in the WebSocket modes the server the bench started is not interrupted, and no case fails because of the stop", async () => {
     const out = path.join(tmp, "sigint-socket");
-    const bench = startBench(["--codecs", "json,custom-binary,raw", "--iterations", "3000", "--runs", "3", "--warmup", "100", "--out", out]);
+    const bench = startBench([
+      "--codecs",
+      "json,custom-binary,raw",
+      "--iterations",
+      "3000",
+      "--runs",
+      "3",
+      "--warmup",
+      "100",
+      "--out",
+      out,
+    ]);
     // Wait until a WebSocket case has finished: the socket modes are under way.
     await until(() => liveRows(out).some((row) => row.includes("roundtrip") || row.includes("stream")), 120_000, bench);
     process.kill(-bench.child.pid!, "SIGINT");
@@ -119,7 +160,23 @@ describe("Ctrl-C as a user gives it", () => {
     // Short runs, very many of them: the check before the first round is quick even on a busy machine, and the rounds
     // outlast the wait on a fast one. In a log a progress line comes at most every 5 s: the second one says the case
     // is warming up or timing rounds, whichever the moment is.
-    const bench = startBench(["--modes", "codec", "--codecs", "json,custom-binary", "--iterations", "20000", "--runs", "400", "--warmup", "1000", "--out", out], { viaBunRun: true });
+    const bench = startBench(
+      [
+        "--modes",
+        "codec",
+        "--codecs",
+        "json,custom-binary",
+        "--iterations",
+        "20000",
+        "--runs",
+        "400",
+        "--warmup",
+        "1000",
+        "--out",
+        out,
+      ],
+      { viaBunRun: true },
+    );
     await until(() => /\((warmup|run)\)/.test(bench.stderr()), 150_000, bench);
     process.kill(-bench.child.pid!, "SIGINT");
     const r = await bench.done;
@@ -129,58 +186,110 @@ describe("Ctrl-C as a user gives it", () => {
     expect(JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")).settings.interrupted).toBe(true);
   }, 240_000);
 
-  it.skipIf(process.platform !== "linux")("a second Ctrl-C while a codec-mode process cannot stop: what it finished is written, and it is ended with the bench", async () => {
-    const out = path.join(tmp, "sigint-twice");
-    // A codec that blocks (without spinning) for a minute on the medium message, saying so in a file: its process cannot answer a stop.
-    const module = path.join(tmp, "stuck.ts");
-    const blocked = path.join(tmp, "stuck-blocked");
-    writeFileSync(
-      module,
-      `import { writeFileSync } from "node:fs";
+  it.skipIf(process.platform !== "linux")(
+    "a second Ctrl-C while a codec-mode process cannot stop: what it finished is written, and it is ended with the bench",
+    async () => {
+      const out = path.join(tmp, "sigint-twice");
+      // A codec that blocks (without spinning) for a minute on the medium message, saying so in a file: its process cannot answer a stop.
+      const module = path.join(tmp, "stuck.ts");
+      const blocked = path.join(tmp, "stuck-blocked");
+      writeFileSync(
+        module,
+        `import { writeFileSync } from "node:fs";
 const block = () => (writeFileSync(${JSON.stringify(blocked)}, ""), Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000));
 export default { name: "stuck", description: "JSON that blocks on the medium message", frame: "text", standard: true, library: "",
   forPayload: (payload) => ({ encode: (m) => (payload === "medium" && block(), JSON.stringify(m)), decode: (t) => JSON.parse(t) }) };
 `,
-    );
-    const mark = `BENCH_TEST_MARK=${process.pid}-${Date.now()}`;
-    const bench = startBench(["--modes", "codec", "--codec-module", module, "--codecs", "json,stuck", "--payloads", "small,medium", "--iterations", "2000", "--runs", "2", "--forks", "2", "--out", out], { env: { BENCH_TEST_MARK: mark.split("=")[1]! } });
-    await until(() => existsSync(blocked), 120_000, bench);
-    process.kill(-bench.child.pid!, "SIGINT");
-    await until(() => bench.stderr().includes("stopping after the current round or case"), 10_000);
-    await new Promise((r) => setTimeout(r, 700));
-    process.kill(-bench.child.pid!, "SIGINT");
-    const r = await bench.done;
-    expect(r.code, r.stderr).toBe(130);
-    expect(r.stderr).toMatch(/bench: quit by a second Ctrl-C; the 2 case\(s\) finished are in the files above/);
-    const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as { settings: { interrupted: boolean }; cases: { codec: string; payload: string; verified: boolean; flags: string[] }[] };
-    expect(json.settings.interrupted).toBe(true);
-    expect(json.cases.map((c) => `${c.codec} ${c.payload}`).sort()).toEqual(["json small", "stuck small"]);
-    for (const c of json.cases) expect(c.verified && c.flags.includes("partial")).toBe(true);
-    expect(parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"))).toHaveLength(3);
-    // The codec-mode process went with the bench: nothing carrying the run's mark is left.
-    await until(() => processesMarked(mark).length === 0, 10_000);
-  }, 180_000);
+      );
+      const mark = `BENCH_TEST_MARK=${process.pid}-${Date.now()}`;
+      const bench = startBench(
+        [
+          "--modes",
+          "codec",
+          "--codec-module",
+          module,
+          "--codecs",
+          "json,stuck",
+          "--payloads",
+          "small,medium",
+          "--iterations",
+          "2000",
+          "--runs",
+          "2",
+          "--forks",
+          "2",
+          "--out",
+          out,
+        ],
+        { env: { BENCH_TEST_MARK: mark.split("=")[1]! } },
+      );
+      await until(() => existsSync(blocked), 120_000, bench);
+      process.kill(-bench.child.pid!, "SIGINT");
+      await until(() => bench.stderr().includes("stopping after the current round or case"), 10_000);
+      await new Promise((r) => setTimeout(r, 700));
+      process.kill(-bench.child.pid!, "SIGINT");
+      const r = await bench.done;
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toMatch(/bench: quit by a second Ctrl-C; the 2 case\(s\) finished are in the files above/);
+      const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as {
+        settings: { interrupted: boolean };
+        cases: { codec: string; payload: string; verified: boolean; flags: string[] }[];
+      };
+      expect(json.settings.interrupted).toBe(true);
+      expect(json.cases.map((c) => `${c.codec} ${c.payload}`).sort()).toEqual(["json small", "stuck small"]);
+      for (const c of json.cases) expect(c.verified && c.flags.includes("partial")).toBe(true);
+      expect(parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"))).toHaveLength(3);
+      // The codec-mode process went with the bench: nothing carrying the run's mark is left.
+      await until(() => processesMarked(mark).length === 0, 10_000);
+    },
+    180_000,
+  );
 });
 
 describe.each(BROWSERS)("SIGTERM during --client %s", (browser) => {
-  it.skipIf(skipBrowserTests("run.test.ts", browser) || process.platform !== "linux")("writes every case the page had finished, and the browser goes with the bench", async () => {
-    const out = path.join(tmp, `sigterm-${browser}`);
-    const mark = `BENCH_TEST_MARK=${process.pid}-${browser}-${Date.now()}`;
-    const bench = startBench(["--client", browser, "--modes", "codec,roundtrip", "--codecs", "json,custom-binary", "--payloads", "small,medium,large", "--iterations", "3000", "--runs", "3", "--out", out], { env: { BENCH_TEST_MARK: mark.split("=")[1]! } });
-    // The page streams each case as it finishes it: wait for the first in the live CSV.
-    await until(() => liveRows(out).length >= 2, 150_000, bench);
-    process.kill(bench.child.pid!, "SIGTERM");
-    const r = await bench.done;
-    expect(r.code, r.stderr).toBe(143);
-    expect(r.stderr).toMatch(/bench: quit by SIGTERM; the \d+ case\(s\) the page finished are in the files above/);
-    const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as { settings: { interrupted: boolean; client: string }; cases: { client: string; verified: boolean }[] };
-    expect(json.settings.interrupted).toBe(true);
-    expect(json.cases.length).toBeGreaterThanOrEqual(1);
-    for (const c of json.cases) expect(c.client === "browser" && c.verified).toBe(true);
-    expect(parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"))).toHaveLength(json.cases.length + 1);
-    // The browser and the server the bench started went with it: nothing carrying the run's mark is left.
-    await until(() => processesMarked(mark).length === 0, 15_000);
-  }, 240_000);
+  it.skipIf(skipBrowserTests("run.test.ts", browser) || process.platform !== "linux")(
+    "writes every case the page had finished, and the browser goes with the bench",
+    async () => {
+      const out = path.join(tmp, `sigterm-${browser}`);
+      const mark = `BENCH_TEST_MARK=${process.pid}-${browser}-${Date.now()}`;
+      const bench = startBench(
+        [
+          "--client",
+          browser,
+          "--modes",
+          "codec,roundtrip",
+          "--codecs",
+          "json,custom-binary",
+          "--payloads",
+          "small,medium,large",
+          "--iterations",
+          "3000",
+          "--runs",
+          "3",
+          "--out",
+          out,
+        ],
+        { env: { BENCH_TEST_MARK: mark.split("=")[1]! } },
+      );
+      // The page streams each case as it finishes it: wait for the first in the live CSV.
+      await until(() => liveRows(out).length >= 2, 150_000, bench);
+      process.kill(bench.child.pid!, "SIGTERM");
+      const r = await bench.done;
+      expect(r.code, r.stderr).toBe(143);
+      expect(r.stderr).toMatch(/bench: quit by SIGTERM; the \d+ case\(s\) the page finished are in the files above/);
+      const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as {
+        settings: { interrupted: boolean; client: string };
+        cases: { client: string; verified: boolean }[];
+      };
+      expect(json.settings.interrupted).toBe(true);
+      expect(json.cases.length).toBeGreaterThanOrEqual(1);
+      for (const c of json.cases) expect(c.client === "browser" && c.verified).toBe(true);
+      expect(parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"))).toHaveLength(json.cases.length + 1);
+      // The browser and the server the bench started went with it: nothing carrying the run's mark is left.
+      await until(() => processesMarked(mark).length === 0, 15_000);
+    },
+    240_000,
+  );
 });
 
 describe("a server that dies or goes silent", () => {
@@ -188,7 +297,26 @@ describe("a server that dies or goes silent", () => {
     // Its own process, killed by pid mid-run: started directly, not with test/helpers/server.ts.
     const server = await spawnServer();
     const out = path.join(tmp, "killed");
-    const bench = startBench(["--modes", "stream", "--codecs", "json,custom-binary", "--payloads", "small,medium", "--iterations", "2000000", "--runs", "1", "--warmup", "0", "--stall-timeout", "3", "--url", server.url, "--out", out]);
+    const bench = startBench([
+      "--modes",
+      "stream",
+      "--codecs",
+      "json,custom-binary",
+      "--payloads",
+      "small,medium",
+      "--iterations",
+      "2000000",
+      "--runs",
+      "1",
+      "--warmup",
+      "0",
+      "--stall-timeout",
+      "3",
+      "--url",
+      server.url,
+      "--out",
+      out,
+    ]);
     // Kill it once both codecs' connections are open: the rounds start on them at once.
     let flowing = false;
     const watch = setInterval(() => {
@@ -202,8 +330,12 @@ describe("a server that dies or goes silent", () => {
     const r = await bench.done;
     expect(r.code).toBe(1);
     expect(r.ms).toBeLessThan(30_000);
-    expect(r.stderr).toMatch(/bench: FAILED stream bun (json|custom-binary) small: run 1: (the server closed the connection|connection error|stalled)/);
-    expect(r.stderr).toMatch(/bench: WebSocket modes stopped, the server cannot be reached: stream .* medium: .*cannot connect to/);
+    expect(r.stderr).toMatch(
+      /bench: FAILED stream bun (json|custom-binary) small: run 1: (the server closed the connection|connection error|stalled)/,
+    );
+    expect(r.stderr).toMatch(
+      /bench: WebSocket modes stopped, the server cannot be reached: stream .* medium: .*cannot connect to/,
+    );
     const rows = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
     expect(rows[0]).toContain("verified");
   }, 120_000);

@@ -37,7 +37,22 @@ describe.skipIf(skip)("bun run bench --modes fanout --processes 2 --backplane re
     const args = ["--modes", "fanout", "--processes", "2", "--backplane", "redis", "--clients", "8"];
     const r = spawnSync(
       process.execPath,
-      ["bench/cli/bench.ts", ...args, "--codecs", "json,custom-binary,protobuf", "--payloads", "small,large", "--iterations", "400", "--warmup", "50", "--runs", "2", "--out", out],
+      [
+        "bench/cli/bench.ts",
+        ...args,
+        "--codecs",
+        "json,custom-binary,protobuf",
+        "--payloads",
+        "small,large",
+        "--iterations",
+        "400",
+        "--warmup",
+        "50",
+        "--runs",
+        "2",
+        "--out",
+        out,
+      ],
       { cwd: ROOT, encoding: "utf8", timeout: 300_000, env: { ...process.env, NO_COLOR: "1" } },
     );
     expect(r.stderr).not.toMatch(/FAILED/);
@@ -45,7 +60,9 @@ describe.skipIf(skip)("bun run bench --modes fanout --processes 2 --backplane re
     const results = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
     expect(results.settings.processes).toBe(2);
     expect(results.settings.backplane).toMatch(/^redis:\/\/127\.0\.0\.1:\d+$/);
-    expect(results.settings.server).toMatch(/^spawned, a cluster of 2 processes on http:\/\/127\.0\.0\.1:\d+ \(pids \d+, \d+\), joined by Redis at redis:\/\//);
+    expect(results.settings.server).toMatch(
+      /^spawned, a cluster of 2 processes on http:\/\/127\.0\.0\.1:\d+ \(pids \d+, \d+\), joined by Redis at redis:\/\//,
+    );
     expect(results.cases).toHaveLength(6);
     for (const c of results.cases) {
       const s = c.socket!;
@@ -80,7 +97,29 @@ describe.skipIf(skip)("bun run bench --modes fanout --processes 2 --backplane re
     const out = path.join(tmp, "gone");
     const child = spawn(
       process.execPath,
-      ["bench/cli/bench.ts", "--modes", "fanout", "--processes", "2", "--backplane", redis.url, "--clients", "4", "--codecs", "json,custom-binary,msgpackr", "--payloads", "small,medium", "--iterations", "20000", "--warmup", "100", "--runs", "2", "--out", out],
+      [
+        "bench/cli/bench.ts",
+        "--modes",
+        "fanout",
+        "--processes",
+        "2",
+        "--backplane",
+        redis.url,
+        "--clients",
+        "4",
+        "--codecs",
+        "json,custom-binary,msgpackr",
+        "--payloads",
+        "small,medium",
+        "--iterations",
+        "20000",
+        "--warmup",
+        "100",
+        "--runs",
+        "2",
+        "--out",
+        out,
+      ],
       { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
     );
     let stderr = "";
@@ -91,7 +130,9 @@ describe.skipIf(skip)("bun run bench --modes fanout --processes 2 --backplane re
       // Once the live CSV holds a finished case, the backplane goes.
       const deadline = Date.now() + 180_000;
       const finishedRows = (): number => {
-        const csv = readdirSync(out, { withFileTypes: true }).find((f) => f.isFile() && f.name.endsWith(".csv") && f.name !== "latest.csv");
+        const csv = readdirSync(out, { withFileTypes: true }).find(
+          (f) => f.isFile() && f.name.endsWith(".csv") && f.name !== "latest.csv",
+        );
         return csv ? readFileSync(path.join(out, csv.name), "utf8").trim().split("\n").length - 1 : 0;
       };
       while (Date.now() < deadline) {
@@ -103,7 +144,10 @@ describe.skipIf(skip)("bun run bench --modes fanout --processes 2 --backplane re
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       await redis.stop();
-      const code = await Promise.race([exited, new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 120_000))]);
+      const code = await Promise.race([
+        exited,
+        new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 120_000)),
+      ]);
       expect(code).toBe(1);
     } finally {
       child.kill("SIGKILL");

@@ -7,7 +7,18 @@ function frame(opcode: number, payload: number, o: { masked?: boolean; compresse
   const mask = o.masked ? 0x80 : 0;
   if (payload < 126) head.push(mask | payload);
   else if (payload < 65536) head.push(mask | 126, payload >> 8, payload & 255);
-  else head.push(mask | 127, 0, 0, 0, 0, (payload >>> 24) & 255, (payload >> 16) & 255, (payload >> 8) & 255, payload & 255);
+  else
+    head.push(
+      mask | 127,
+      0,
+      0,
+      0,
+      0,
+      (payload >>> 24) & 255,
+      (payload >> 16) & 255,
+      (payload >> 8) & 255,
+      payload & 255,
+    );
   if (o.masked) head.push(1, 2, 3, 4);
   const out = new Uint8Array(head.length + payload);
   out.set(head);
@@ -26,8 +37,16 @@ const concat = (parts: Uint8Array[]): Uint8Array => {
 };
 
 describe("counting WebSocket frames on the wire", () => {
-  const head = new TextEncoder().encode("GET /ws?codec=json&payload=large&id=x HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\n\r\n");
-  const frames = [frame(1, 33, { masked: true }), frame(9, 4, { masked: true }), frame(2, 300, { masked: true, compressed: true }), frame(8, 2, { masked: true }), frame(2, 70_000, { masked: true })];
+  const head = new TextEncoder().encode(
+    "GET /ws?codec=json&payload=large&id=x HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\n\r\n",
+  );
+  const frames = [
+    frame(1, 33, { masked: true }),
+    frame(9, 4, { masked: true }),
+    frame(2, 300, { masked: true, compressed: true }),
+    frame(8, 2, { masked: true }),
+    frame(2, 70_000, { masked: true }),
+  ];
   const stream = concat([head, ...frames]);
   const data = [33 + 6, 300 + 8, 70_000 + 14];
 
@@ -35,7 +54,11 @@ describe("counting WebSocket frames on the wire", () => {
     for (const size of [1, 2, 3, 7, 64, 1000, stream.length]) {
       const counter = new FrameCounter();
       for (let i = 0; i < stream.length; i += size) counter.feed(stream.subarray(i, i + size));
-      expect(counter.count, `chunks of ${size}`).toEqual({ bytes: data.reduce((a, b) => a + b), messages: 3, compressed: 1 });
+      expect(counter.count, `chunks of ${size}`).toEqual({
+        bytes: data.reduce((a, b) => a + b),
+        messages: 3,
+        compressed: 1,
+      });
       expect(counter.head).toMatch(/^GET \/ws\?codec=json&payload=large/);
     }
   });

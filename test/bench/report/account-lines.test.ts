@@ -4,7 +4,17 @@ import type { TimeAccount } from "../../../client/harness/time-account.ts";
 
 const account: TimeAccount = {
   wallMs: 28_300,
-  phases: { timed: 17_000, warmup: 2_830, messages: 850, verify: 2_264, start: 1_132, collections: 100, compression: 1_415, files: 90, other: 2_619 },
+  phases: {
+    timed: 17_000,
+    warmup: 2_830,
+    messages: 850,
+    verify: 2_264,
+    start: 1_132,
+    collections: 100,
+    compression: 1_415,
+    files: 90,
+    other: 2_619,
+  },
   peaks: [
     { process: "bench", peakRssBytes: 150 * 1048576 },
     { process: "codec-mode process", peakRssBytes: 280 * 1048576 },
@@ -15,7 +25,9 @@ const account: TimeAccount = {
 
 describe("the benchmark's time account under the table", () => {
   it("says the wall time and each phase's share, leaving out what took under 1%", () => {
-    expect(accountLine(account)).toBe("Time 28.3 s, %: timed 60, warm-up 10, messages 3, verify 8, start 4, compression 5, other 9");
+    expect(accountLine(account)).toBe(
+      "Time 28.3 s, %: timed 60, warm-up 10, messages 3, verify 8, start 4, compression 5, other 9",
+    );
   });
 
   it("fits a terminal's 100 columns", () => {

@@ -8,15 +8,33 @@ import type { SourcedCase } from "../../../bench/report/sources.ts";
 /** A case of `bytes` per message, with compressed sizes (deflate in a stream: `stream`) where codec mode measured them. */
 function row(codec: string, mode: string, bytes: number, stream = NaN): SourcedCase {
   const none = summarize([]);
-  const compression = Number.isFinite(stream) ? { deflateBytes: stream + 2, deflateContextBytes: stream, zstdBytes: stream + 7, zstdNs: 1, zstdEmptyNs: 1 } : undefined;
-  const c = { mode, codec, payload: "small", standard: true, bytes, compression, flags: [], serialize: none, deserialize: none, total: none, msgsPerS: NaN } as unknown as CaseResult;
+  const compression = Number.isFinite(stream)
+    ? { deflateBytes: stream + 2, deflateContextBytes: stream, zstdBytes: stream + 7, zstdNs: 1, zstdEmptyNs: 1 }
+    : undefined;
+  const c = {
+    mode,
+    codec,
+    payload: "small",
+    standard: true,
+    bytes,
+    compression,
+    flags: [],
+    serialize: none,
+    deserialize: none,
+    total: none,
+    msgsPerS: NaN,
+  } as unknown as CaseResult;
   return { source: "bun 1.4.4", run: {} as BenchResults, case: c };
 }
 
 describe("bytes chart", () => {
   it("adds deflate alone, in a stream and zstd per codec when the cases carry them", () => {
     // The socket case comes first for json; the codec-mode case with compressed sizes is the one charted.
-    const specs = chartSpecs([row("json", "roundtrip", 33), row("json", "codec", 33, 20), row("custom-binary", "codec", 15, 17)]);
+    const specs = chartSpecs([
+      row("json", "roundtrip", 33),
+      row("json", "codec", 33, 20),
+      row("custom-binary", "codec", 15, 17),
+    ]);
     const bytes = specs.find((s) => s.id === "bytes-small")!;
     expect(bytes.config.data.labels).toEqual([
       ["json", "text"],
@@ -31,7 +49,9 @@ describe("bytes chart", () => {
   });
 
   it("shows the bytes alone without them", () => {
-    const bytes = chartSpecs([row("json", "codec", 33), row("msgpack", "codec", 24)]).find((s) => s.id === "bytes-small")!;
+    const bytes = chartSpecs([row("json", "codec", 33), row("msgpack", "codec", 24)]).find(
+      (s) => s.id === "bytes-small",
+    )!;
     expect(bytes.config.data.datasets.map((d) => d.label)).toEqual(["bytes"]);
     expect(bytes.title).toBe("small: bytes per message");
   });
@@ -39,7 +59,15 @@ describe("bytes chart", () => {
 
 describe("codecs on a chart", () => {
   it("are grouped by family (text, schema, schema-less, zero-copy, yours) and best first within each", () => {
-    const rows = [row("flatbuffers", "codec", 60), row("my-codec", "codec", 10), row("protobuf", "codec", 20), row("msgpack", "codec", 24), row("custom-binary", "codec", 15), row("json", "codec", 33), row("msgpackr", "codec", 23)];
+    const rows = [
+      row("flatbuffers", "codec", 60),
+      row("my-codec", "codec", 10),
+      row("protobuf", "codec", 20),
+      row("msgpack", "codec", 24),
+      row("custom-binary", "codec", 15),
+      row("json", "codec", 33),
+      row("msgpackr", "codec", 23),
+    ];
     const bytes = chartSpecs(rows).find((s) => s.id === "bytes-small")!;
     expect(bytes.config.data.labels).toEqual([
       ["json", "text"],
@@ -54,7 +82,9 @@ describe("codecs on a chart", () => {
   });
 
   it("name no family when the chart has one", () => {
-    const bytes = chartSpecs([row("msgpack", "codec", 24), row("msgpackr", "codec", 23)]).find((s) => s.id === "bytes-small")!;
+    const bytes = chartSpecs([row("msgpack", "codec", 24), row("msgpackr", "codec", 23)]).find(
+      (s) => s.id === "bytes-small",
+    )!;
     expect(bytes.config.data.labels).toEqual(["msgpackr", "msgpack"]);
   });
 });

@@ -14,11 +14,16 @@ const tmp = mkdtempSync(path.join(tmpdir(), "bench-compare-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A run's verified cases. */
-const casesOf = (file: string): CaseResult[] => resultsFromFile(readFileSync(sample(file), "utf8")).cases.filter((c) => c.verified);
+const casesOf = (file: string): CaseResult[] =>
+  resultsFromFile(readFileSync(sample(file), "utf8")).cases.filter((c) => c.verified);
 
 /** A run's cases with every total scaled by `factor` (and its interval with it). */
 function scaled(cases: readonly CaseResult[], factor: number, codec?: string): CaseResult[] {
-  return cases.map((c) => (codec && c.codec !== codec ? c : { ...c, total: { ...c.total, mean: c.total.mean * factor, ci95: c.total.ci95 * factor } }));
+  return cases.map((c) =>
+    codec && c.codec !== codec
+      ? c
+      : { ...c, total: { ...c.total, mean: c.total.mean * factor, ci95: c.total.ci95 * factor } },
+  );
 }
 
 describe("comparing two runs", () => {
@@ -43,10 +48,19 @@ describe("comparing two runs", () => {
     // Only custom-binary moved: its ratio to JSON moved with it (the ratio is B's own, so shift it too).
     const b = scaled(rows, 0.7, "custom-binary").map((c) => {
       const r = c.ratios!.vsJson!;
-      return c.codec === "custom-binary" ? { ...c, ratios: { ...c.ratios, vsJson: { ...r, ratio: r.ratio * 0.7, low: r.low * 0.7, high: r.high * 0.7 } } } : c;
+      return c.codec === "custom-binary"
+        ? {
+            ...c,
+            ratios: { ...c.ratios, vsJson: { ...r, ratio: r.ratio * 0.7, low: r.low * 0.7, high: r.high * 0.7 } },
+          }
+        : c;
     });
     const moved = compareRuns(rows, b);
-    expect(moved.filter((c) => c.vsJsonMoved === "faster").map((c) => c.codec)).toEqual(["custom-binary", "custom-binary", "custom-binary"]);
+    expect(moved.filter((c) => c.vsJsonMoved === "faster").map((c) => c.codec)).toEqual([
+      "custom-binary",
+      "custom-binary",
+      "custom-binary",
+    ]);
     expect(moved.filter((c) => c.codec === "json").every((c) => c.total.verdict === "same")).toBe(true);
   });
 
@@ -63,41 +77,69 @@ describe("comparing two runs", () => {
   it("labels runs by what ran them and when, and by file name only when two would read the same", () => {
     const one = sourcedCases(resultsFromFile(readFileSync(sample("epyc-default-1.json"), "utf8")));
     const two = sourcedCases(resultsFromFile(readFileSync(sample("epyc-default-2.csv"), "utf8")));
-    const [a, b] = runLabels([{ rows: one, file: "latest.json" }, { rows: two, file: "latest.json" }]);
+    const [a, b] = runLabels([
+      { rows: one, file: "latest.json" },
+      { rows: two, file: "latest.json" },
+    ]);
     expect(a).toMatch(/^bun 1\.4\.4, 2026-11-23 \d\d:\d\d$/);
     expect(b).not.toBe(a);
-    const [c, d] = runLabels([{ rows: one, file: "x.json" }, { rows: one, file: "y.csv" }]);
+    const [c, d] = runLabels([
+      { rows: one, file: "x.json" },
+      { rows: one, file: "y.csv" },
+    ]);
     expect(c).toMatch(/\(x\.json\)$/);
     expect(d).toMatch(/\(y\.csv\)$/);
   });
 
   it("bun run report A B prints the comparison in 100 columns and puts it in report.html", () => {
     const out = path.join(tmp, "ab.html");
-    const r = spawnSync(process.execPath, ["bench/cli/report.ts", sample("epyc-default-1.json"), sample("epyc-default-2.csv"), "--out", out], { cwd: ROOT, encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      ["bench/cli/report.ts", sample("epyc-default-1.json"), sample("epyc-default-2.csv"), "--out", out],
+      { cwd: ROOT, encoding: "utf8" },
+    );
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^A: bun 1\.4\.4, 2026-11-23 /);
     expect(lines[1]).toMatch(/^B: bun 1\.4\.4, 2026-11-23 /);
-    expect(lines.find((l) => /^codec +large +custom-binary /.test(l))).toMatch(/[+-]\d+\.\d% \[[+-]\d+\.\d, [+-]\d+\.\d\] (faster|slower|same) +\d\.\d\d → \d\.\d\d/);
+    expect(lines.find((l) => /^codec +large +custom-binary /.test(l))).toMatch(
+      /[+-]\d+\.\d% \[[+-]\d+\.\d, [+-]\d+\.\d\] (faster|slower|same) +\d\.\d\d → \d\.\d\d/,
+    );
     for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(100);
     const html = readFileSync(out, "utf8");
     expect(html).toContain("<h2>B against A</h2>");
-    expect(html).toMatch(/<tr><td>codec<\/td><td>large<\/td><td>custom-binary<\/td><td>[\d.]+ µs<\/td><td>[\d.]+ µs<\/td><td>[+-]\d+\.\d% \[/);
+    expect(html).toMatch(
+      /<tr><td>codec<\/td><td>large<\/td><td>custom-binary<\/td><td>[\d.]+ µs<\/td><td>[\d.]+ µs<\/td><td>[+-]\d+\.\d% \[/,
+    );
     // The charts name each run by its runtime and time, not by a bare file name.
     expect(html).not.toMatch(/"label":"[^"]*epyc-default-2\.csv/);
   });
 
   it("comparisonLines stays within 100 columns with long labels", () => {
     const rows = casesOf("epyc-default-1.json");
-    const lines = comparisonLines(compareRuns(rows, scaled(rows, 1.01)), ["bun 1.4.4 + node client + Chrome 156, 2026-11-22 23:52 (a-very-long-file-name-for-a-results-file.json)", "b"]);
+    const lines = comparisonLines(compareRuns(rows, scaled(rows, 1.01)), [
+      "bun 1.4.4 + node client + Chrome 156, 2026-11-22 23:52 (a-very-long-file-name-for-a-results-file.json)",
+      "b",
+    ]);
     for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(100);
   });
 });
 
 describe("bun run report A B --fail-if-slower PCT: a gate for CI", () => {
-  const report = (...args: string[]) => spawnSync(process.execPath, ["bench/cli/report.ts", ...args, "--out", path.join(tmp, "gate.html")], { cwd: ROOT, encoding: "utf8" });
+  const report = (...args: string[]) =>
+    spawnSync(process.execPath, ["bench/cli/report.ts", ...args, "--out", path.join(tmp, "gate.html")], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
   /** epyc-default-1.csv with `columns` of `codec`'s `mode` `payload` row scaled by `factor`. */
-  function doctored(name: string, codec: string, mode: string, payload: string, columns: readonly string[], factor: number): string {
+  function doctored(
+    name: string,
+    codec: string,
+    mode: string,
+    payload: string,
+    columns: readonly string[],
+    factor: number,
+  ): string {
     const [head, ...rows] = readFileSync(sample("epyc-default-1.csv"), "utf8").trimEnd().split("\n");
     const cols = head!.split(",");
     const at = (c: string): number => cols.indexOf(c);
@@ -121,10 +163,19 @@ describe("bun run report A B --fail-if-slower PCT: a gate for CI", () => {
   });
 
   it("a doctored copy fails, naming the case and how its ratio to JSON moved", () => {
-    const slower = doctored("slower.csv", "custom-binary", "codec", "large", ["total_vs_json", "total_vs_json_ci95_low", "total_vs_json_ci95_high"], 1.5);
+    const slower = doctored(
+      "slower.csv",
+      "custom-binary",
+      "codec",
+      "large",
+      ["total_vs_json", "total_vs_json_ci95_low", "total_vs_json_ci95_high"],
+      1.5,
+    );
     const r = report(sample("epyc-default-1.csv"), slower, "--fail-if-slower", "10");
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/^gate FAILED: 1 case\(s\) slower by more than 10% beyond their intervals:\n  codec large custom-binary: ratio to json [\d.]+ \[[\d.]+, [\d.]+\] -> [\d.]+ \[[\d.]+, [\d.]+\], \+50\.0%$/m);
+    expect(r.stdout).toMatch(
+      /^gate FAILED: 1 case\(s\) slower by more than 10% beyond their intervals:\n  codec large custom-binary: ratio to json [\d.]+ \[[\d.]+, [\d.]+\] -> [\d.]+ \[[\d.]+, [\d.]+\], \+50\.0%$/m,
+    );
     // Beyond the interval but within the percentage: passes.
     expect(report(sample("epyc-default-1.csv"), slower, "--fail-if-slower", "60").status).toBe(0);
   });
@@ -139,7 +190,10 @@ describe("bun run report A B --fail-if-slower PCT: a gate for CI", () => {
 
   it.each([
     [["--fail-if-slower", "ten"], "report: --fail-if-slower takes a percentage from 0 to 1000, got 'ten'\n"],
-    [["--time-of", "json"], "report: --time-of names codecs whose time --fail-if-slower gates; add --fail-if-slower PCT\n"],
+    [
+      ["--time-of", "json"],
+      "report: --time-of names codecs whose time --fail-if-slower gates; add --fail-if-slower PCT\n",
+    ],
   ])("a bad flag %j: one line, exit 2", (flags, line) => {
     const r = report(sample("epyc-default-1.csv"), sample("epyc-default-2.csv"), ...flags);
     expect(r.status).toBe(2);
@@ -149,6 +203,8 @@ describe("bun run report A B --fail-if-slower PCT: a gate for CI", () => {
   it("one file is not a comparison: one line, exit 2", () => {
     const r = report(sample("epyc-default-1.csv"), "--fail-if-slower", "5");
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe("report: --fail-if-slower compares two runs: name the base file and the new one (got 1 file)\n");
+    expect(r.stderr).toBe(
+      "report: --fail-if-slower compares two runs: name the base file and the new one (got 1 file)\n",
+    );
   });
 });

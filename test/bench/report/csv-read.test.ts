@@ -29,7 +29,9 @@ describe("a results CSV read back", () => {
   const back = resultsFromCsv(csv);
 
   it("holds the cases it was written from, with their figures and their ratios to the CSV's 3 decimals", () => {
-    expect(back.cases.map((c) => `${c.client} ${c.mode} ${c.payload} ${c.codec} ${c.verified}`)).toEqual(results.cases.map((c) => `${c.client} ${c.mode} ${c.payload} ${c.codec} ${c.verified}`));
+    expect(back.cases.map((c) => `${c.client} ${c.mode} ${c.payload} ${c.codec} ${c.verified}`)).toEqual(
+      results.cases.map((c) => `${c.client} ${c.mode} ${c.payload} ${c.codec} ${c.verified}`),
+    );
     const close = (a: number, b: number, what: string): void => {
       if (Number.isNaN(b)) expect(a, what).toBeNaN();
       else expect(Math.abs(a - b), what).toBeLessThanOrEqual(0.0005 + 1e-9 * Math.abs(b));
@@ -42,7 +44,10 @@ describe("a results CSV read back", () => {
       close(c.msgsPerS, was.msgsPerS, `${where} msgs/s`);
       close(c.socket?.rtt?.p99 ?? NaN, was.socket?.rtt?.p99 ?? NaN, `${where} p99`);
       const ratios = ratioFigures(was.ratios);
-      expect(ratioFigures(c.ratios).map(([k]) => k), where).toEqual(ratios.map(([k]) => k));
+      expect(
+        ratioFigures(c.ratios).map(([k]) => k),
+        where,
+      ).toEqual(ratios.map(([k]) => k));
       for (const [j, [k, ...figures]] of ratioFigures(c.ratios).entries()) {
         // The CSV keeps raw's ratio without its interval.
         const kept = k === "vsRaw" ? figures.slice(0, 1) : figures;
@@ -76,7 +81,8 @@ describe("a results CSV read back", () => {
             .replace(/^(serialize|deserialize|total)_round_median_ns$/, "$1_ns")
             .replace(/^(serialize|deserialize|total)_ci95_ns$/, "$1_mean_ci95_ns")
             .replace(/^run_(?!total_ms$)/, "account_");
-          const as = row[mode] === "latency" && renamed.startsWith("rtt_") ? renamed.replace(/^rtt_/, "latency_") : renamed;
+          const as =
+            row[mode] === "latency" && renamed.startsWith("rtt_") ? renamed.replace(/^rtt_/, "latency_") : renamed;
           const k = again!.indexOf(as);
           if (k >= 0) expect(written[i]![k], `${name} ${column}`).toBe(row[j]);
         });
@@ -86,7 +92,9 @@ describe("a results CSV read back", () => {
   });
 
   it("writes latency mode's percentiles in latency_* and leaves rtt_* to round trips", () => {
-    const [header, ...rows] = parseCsv(toCsv(resultsFromFile(sample("xeon-latency-2000.csv")))).filter((r) => r.length > 1);
+    const [header, ...rows] = parseCsv(toCsv(resultsFromFile(sample("xeon-latency-2000.csv")))).filter(
+      (r) => r.length > 1,
+    );
     const at = (row: string[], column: string): string => row[header!.indexOf(column)]!;
     expect(at(rows[0]!, "csv_version")).toBe("5");
     for (const row of rows.filter((r) => at(r, "mode") === "latency" && at(r, "verified") === "true")) {
@@ -100,7 +108,14 @@ describe("a results CSV read back", () => {
     expect(sweep.knees!.length).toBeGreaterThan(10);
     expect(sweep.knees!.every((k) => k.client === "bun" && k.rate > 0)).toBe(true);
     const calibrated = resultsFromFile(sample("epyc-calibrate.csv"));
-    expect(calibrated.calibration!.map((c) => c.mode).sort()).toEqual(["roundtrip", "roundtrip", "roundtrip", "stream", "stream", "stream"]);
+    expect(calibrated.calibration!.map((c) => c.mode).sort()).toEqual([
+      "roundtrip",
+      "roundtrip",
+      "roundtrip",
+      "stream",
+      "stream",
+      "stream",
+    ]);
     for (const check of calibrated.calibration!) {
       expect(check.known.value).toBeGreaterThan(1000);
       expect(check.knownByTimers!.low).toBeLessThanOrEqual(check.knownByTimers!.value);

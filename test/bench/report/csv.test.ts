@@ -21,9 +21,35 @@ const REQUIRED = (
 ).split(", ");
 
 /** What a spreadsheet shows first: which case, its size, its time (the median, with its interval) and its ratio to JSON. */
-const FIRST = ["client", "mode", "payload", "codec", "verified", "bytes", "total_ns", "total_ci95_low_ns", "total_ci95_high_ns", "total_vs_json"];
+const FIRST = [
+  "client",
+  "mode",
+  "payload",
+  "codec",
+  "verified",
+  "bytes",
+  "total_ns",
+  "total_ci95_low_ns",
+  "total_ci95_high_ns",
+  "total_vs_json",
+];
 
-const NUMERIC = ["iterations", "runs", "bytes", "serialize_ns", "serialize_mean_ns", "deserialize_ns", "deserialize_mean_ns", "total_ns", "total_mean_ns", "total_mean_ci95_ns", "run_total_ms", "msgs_per_s", "timer_resolution_ns", "csv_version"];
+const NUMERIC = [
+  "iterations",
+  "runs",
+  "bytes",
+  "serialize_ns",
+  "serialize_mean_ns",
+  "deserialize_ns",
+  "deserialize_mean_ns",
+  "total_ns",
+  "total_mean_ns",
+  "total_mean_ci95_ns",
+  "run_total_ms",
+  "msgs_per_s",
+  "timer_resolution_ns",
+  "csv_version",
+];
 
 const environment: Environment = {
   runtime: "bun",
@@ -42,7 +68,16 @@ const environment: Environment = {
 };
 
 async function smallRun(runs = 2, iterations = 200): Promise<BenchResults> {
-  const settings = testSettings({ modes: ["codec"], codecs: BUILT_IN.codecs.map((c) => c.name), payloads: ["small", "medium", "large"], iterations: { codec: iterations }, runs, warmup: { codec: 50 }, seed: 1, fixed: false });
+  const settings = testSettings({
+    modes: ["codec"],
+    codecs: BUILT_IN.codecs.map((c) => c.name),
+    payloads: ["small", "medium", "large"],
+    iterations: { codec: iterations },
+    runs,
+    warmup: { codec: 50 },
+    seed: 1,
+    fixed: false,
+  });
   const result = await runCodecMode(settings, {
     codecs: BUILT_IN.codecs,
     clock: { name: "performance.now", now: () => performance.now() },
@@ -98,7 +133,13 @@ describe("CSV contract", () => {
   it("a failed case is a row with verified=false, its error, and empty figures", async () => {
     const results = await smallRun();
     const c = results.cases[0]!;
-    results.cases[0] = { ...c, verified: false, error: 'message #3 did not round-trip: field "text", expected\nx', runs: 0, serialize: { ...c.serialize, mean: NaN } };
+    results.cases[0] = {
+      ...c,
+      verified: false,
+      error: 'message #3 did not round-trip: field "text", expected\nx',
+      runs: 0,
+      serialize: { ...c.serialize, mean: NaN },
+    };
     const rows = parseCsv(toCsv(results));
     const header = rows[0]!;
     const row = rows[1]!;
@@ -117,7 +158,10 @@ describe("CSV contract", () => {
     expect(csvField(1e21)).toBe("1000000000000000000000");
     expect(csvField(NaN)).toBe("");
     expect(csvField(true)).toBe("true");
-    expect(parseCsv('a,"b,""c"""\r\n1,2\r\n')).toEqual([["a", 'b,"c"'], ["1", "2"]]);
+    expect(parseCsv('a,"b,""c"""\r\n1,2\r\n')).toEqual([
+      ["a", 'b,"c"'],
+      ["1", "2"],
+    ]);
   });
 
   it("no two columns hold the same figure in every row", async () => {
@@ -148,7 +192,9 @@ describe("CSV contract", () => {
   });
 
   it("column names carry their units", () => {
-    const timeColumns = CSV_COLUMNS.filter((c) => /^(serialize|deserialize|total|loop_floor|timer)_/.test(c) && !c.includes("_vs_json"));
+    const timeColumns = CSV_COLUMNS.filter(
+      (c) => /^(serialize|deserialize|total|loop_floor|timer)_/.test(c) && !c.includes("_vs_json"),
+    );
     expect(timeColumns.length).toBeGreaterThan(20);
     for (const col of timeColumns) expect(col).toMatch(/_(ns|ms|msgs)$/);
   });

@@ -14,7 +14,10 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function buildReport(...files: string[]): string {
   const out = path.join(tmp, `report-${files.length}.html`);
-  const r = spawnSync(process.execPath, ["bench/cli/report.ts", ...files, "--out", out], { cwd: ROOT, encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["bench/cli/report.ts", ...files, "--out", out], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   expect(r.status, r.stderr).toBe(0);
   expect(r.stdout).toMatch(/(^|\n)Wrote .*report-\d\.html \(\d+ rows\)\.\n$/);
   return out;
@@ -27,7 +30,8 @@ describe("static report", () => {
   it("has a chart per payload and kind, and loads nothing from outside", () => {
     const html = readFileSync(buildReport(sample, sampleJson), "utf8");
     for (const payload of ["small", "medium", "large"]) {
-      for (const kind of ["codec", "bytes", "roundtrip", "stream"]) expect(html).toContain(`<canvas id="chart-${kind}-${payload}" data-payload="${payload}">`);
+      for (const kind of ["codec", "bytes", "roundtrip", "stream"])
+        expect(html).toContain(`<canvas id="chart-${kind}-${payload}" data-payload="${payload}">`);
     }
     // No external script, style sheet, image, frame or font: chart.js is inlined.
     expect(html).not.toMatch(/<(script|link|img|iframe)[^>]+(src|href)=["']?(https?:)?\/\//i);
@@ -41,10 +45,16 @@ describe("static report", () => {
   it("from one run's JSON: its verdict, its machine, clock and settings, intervals and ratios in the table", () => {
     const json = path.join(ROOT, "results/sample/epyc-default-1.json");
     const html = readFileSync(buildReport(json), "utf8");
-    expect(html).toMatch(/<section class="verdict"><pre>Verdict from this run \(fastest by encode \+ decode in process/);
-    expect(html).toMatch(/<li>bun 1\.4\.4: Linux [^<]*AMD EPYC[^<]* x2; clock resolution [^<]*, read [^<]*\. Varied messages \(seed 1\), 3 run\(s\) per case; messages per run: codec 100,000, roundtrip 6,000, stream 100,000; compression off\.<\/li>/);
+    expect(html).toMatch(
+      /<section class="verdict"><pre>Verdict from this run \(fastest by encode \+ decode in process/,
+    );
+    expect(html).toMatch(
+      /<li>bun 1\.4\.4: Linux [^<]*AMD EPYC[^<]* x2; clock resolution [^<]*, read [^<]*\. Varied messages \(seed 1\), 3 run\(s\) per case; messages per run: codec 100,000, roundtrip 6,000, stream 100,000; compression off\.<\/li>/,
+    );
     // Medians with thousands separators, the total's 95% interval, the mean beside them, the ratio with its interval.
-    expect(html).toMatch(/<td>custom-binary<\/td><td>222<\/td><td>[\d,.]+<\/td><td>[\d,.]+<\/td><td>\d,\d{3}\.\d<\/td><td>\d,\d{3}\.\d-\d,\d{3}\.\d<\/td><td>\d,\d{3}\.\d<\/td><td>\d\.\d\d \[\d\.\d\d-\d\.\d\d\]<\/td>/);
+    expect(html).toMatch(
+      /<td>custom-binary<\/td><td>222<\/td><td>[\d,.]+<\/td><td>[\d,.]+<\/td><td>\d,\d{3}\.\d<\/td><td>\d,\d{3}\.\d-\d,\d{3}\.\d<\/td><td>\d,\d{3}\.\d<\/td><td>\d\.\d\d \[\d\.\d\d-\d\.\d\d\]<\/td>/,
+    );
     expect(html).toContain("<caption>Times per message: the median of the rounds");
     // Whiskers on the time charts: the specs carry intervals, and the plugin that draws them is registered.
     expect(html).toContain('"errorBars":[[');
@@ -57,7 +67,10 @@ describe("static report", () => {
   });
 
   it("refuses a file that is not a result, with one line and exit 2", () => {
-    const r = spawnSync(process.execPath, ["bench/cli/report.ts", path.join(ROOT, "package.json")], { cwd: ROOT, encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["bench/cli/report.ts", path.join(ROOT, "package.json")], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^report: .*package\.json: not a results JSON: no cases\n$/);
     const none = spawnSync(process.execPath, ["bench/cli/report.ts"], { cwd: ROOT, encoding: "utf8" });
@@ -65,77 +78,98 @@ describe("static report", () => {
     expect(none.stderr).toMatch(/^report: name at least one results file/);
   });
 
-  it.skipIf(skipBrowserTests("test/bench/report/html.test.ts"))("opens offline in Chromium and draws every chart", async () => {
-    // A JSON file's rounds give each median its interval (a version 3 CSV keeps none): whiskers to draw.
-    const file = buildReport(path.join(ROOT, "results/sample/epyc-default-1.json"));
-    const browser = await launchChromiumContext();
-    try {
-      const page = await browser.context.newPage();
-      const requests: string[] = [];
-      await page.route("**/*", (route) => {
-        const url = route.request().url();
-        if (url.startsWith("file:")) return route.continue();
-        requests.push(url);
-        return route.abort();
-      });
-      const errors: string[] = [];
-      page.on("pageerror", (e) => errors.push(e.message));
-      await page.goto(`file://${file}`);
-      await page.waitForFunction(() => document.querySelectorAll("canvas").length > 0 && [...document.querySelectorAll("canvas")].every((c) => c.width > 0));
-      expect(errors).toEqual([]);
-      expect(requests).toEqual([]);
-      expect(await page.locator("canvas").count()).toBe(12);
-      // chart.js drew something: the canvas is not blank.
-      const painted = await page.evaluate(() => {
-        const c = document.querySelector<HTMLCanvasElement>("canvas#chart-codec-small")!;
-        const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
-        let ink = 0;
-        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) ink++;
-        return ink;
-      });
-      expect(painted).toBeGreaterThan(1000);
-      // The whiskers: dark pixels over the bars, which are drawn in pale hues.
-      const dark = await page.evaluate(() => {
-        const c = document.querySelector<HTMLCanvasElement>("canvas#chart-codec-small")!;
-        const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
-        let n = 0;
-        for (let i = 0; i < data.length; i += 4) if (data[i + 3]! > 200 && data[i]! < 60 && data[i + 1]! < 60 && data[i + 2]! < 60) n++;
-        return n;
-      });
-      expect(dark).toBeGreaterThan(50);
-    } finally {
-      await browser.close();
-    }
-  });
+  it.skipIf(skipBrowserTests("test/bench/report/html.test.ts"))(
+    "opens offline in Chromium and draws every chart",
+    async () => {
+      // A JSON file's rounds give each median its interval (a version 3 CSV keeps none): whiskers to draw.
+      const file = buildReport(path.join(ROOT, "results/sample/epyc-default-1.json"));
+      const browser = await launchChromiumContext();
+      try {
+        const page = await browser.context.newPage();
+        const requests: string[] = [];
+        await page.route("**/*", (route) => {
+          const url = route.request().url();
+          if (url.startsWith("file:")) return route.continue();
+          requests.push(url);
+          return route.abort();
+        });
+        const errors: string[] = [];
+        page.on("pageerror", (e) => errors.push(e.message));
+        await page.goto(`file://${file}`);
+        await page.waitForFunction(
+          () =>
+            document.querySelectorAll("canvas").length > 0 &&
+            [...document.querySelectorAll("canvas")].every((c) => c.width > 0),
+        );
+        expect(errors).toEqual([]);
+        expect(requests).toEqual([]);
+        expect(await page.locator("canvas").count()).toBe(12);
+        // chart.js drew something: the canvas is not blank.
+        const painted = await page.evaluate(() => {
+          const c = document.querySelector<HTMLCanvasElement>("canvas#chart-codec-small")!;
+          const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+          let ink = 0;
+          for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) ink++;
+          return ink;
+        });
+        expect(painted).toBeGreaterThan(1000);
+        // The whiskers: dark pixels over the bars, which are drawn in pale hues.
+        const dark = await page.evaluate(() => {
+          const c = document.querySelector<HTMLCanvasElement>("canvas#chart-codec-small")!;
+          const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+          let n = 0;
+          for (let i = 0; i < data.length; i += 4)
+            if (data[i + 3]! > 200 && data[i]! < 60 && data[i + 1]! < 60 && data[i + 2]! < 60) n++;
+          return n;
+        });
+        expect(dark).toBeGreaterThan(50);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 
-  it.skipIf(skipBrowserTests("test/bench/report/html.test.ts"))("draws a latency sweep: latency against rate per codec, and the spectrum on a percentile axis", async () => {
-    const file = buildReport(path.join(ROOT, "results/sample/xeon-latency-sweep-2.csv"));
-    const browser = await launchChromiumContext();
-    try {
-      const page = await browser.context.newPage();
-      const errors: string[] = [];
-      page.on("pageerror", (e) => errors.push(e.message));
-      await page.goto(`file://${file}`);
-      await page.waitForFunction(() => [...document.querySelectorAll("canvas")].every((c) => c.width > 0));
-      expect(errors).toEqual([]);
-      const drawn = await page.evaluate(() => {
-        const chart = (id: string) => (window as unknown as { Chart: { getChart(c: Element): { data: { datasets: { label: string; data: unknown[] }[] }; scales: Record<string, { type: string; ticks: { label: string }[] }> } } }).Chart.getChart(document.getElementById(id)!)!;
-        const rate = chart("chart-latency-rate-small");
-        const spectrum = chart("chart-latency-spectrum-small");
-        return {
-          rateSeries: rate.data.datasets.map((d) => d.label),
-          rateAxis: rate.scales.x!.type,
-          spectrumTicks: spectrum.scales.x!.ticks.map((t) => t.label).filter((l) => l !== ""),
-          spectrumPoints: spectrum.data.datasets[0]!.data.length,
-        };
-      });
-      expect(drawn.rateSeries).toContain("json p50");
-      expect(drawn.rateSeries).toContain("json p99");
-      expect(drawn.rateAxis).toBe("logarithmic");
-      expect(drawn.spectrumTicks).toEqual(expect.arrayContaining(["50%", "90%", "99%", "99.9%"]));
-      expect(drawn.spectrumPoints).toBeGreaterThanOrEqual(5);
-    } finally {
-      await browser.close();
-    }
-  });
+  it.skipIf(skipBrowserTests("test/bench/report/html.test.ts"))(
+    "draws a latency sweep: latency against rate per codec, and the spectrum on a percentile axis",
+    async () => {
+      const file = buildReport(path.join(ROOT, "results/sample/xeon-latency-sweep-2.csv"));
+      const browser = await launchChromiumContext();
+      try {
+        const page = await browser.context.newPage();
+        const errors: string[] = [];
+        page.on("pageerror", (e) => errors.push(e.message));
+        await page.goto(`file://${file}`);
+        await page.waitForFunction(() => [...document.querySelectorAll("canvas")].every((c) => c.width > 0));
+        expect(errors).toEqual([]);
+        const drawn = await page.evaluate(() => {
+          const chart = (id: string) =>
+            (
+              window as unknown as {
+                Chart: {
+                  getChart(c: Element): {
+                    data: { datasets: { label: string; data: unknown[] }[] };
+                    scales: Record<string, { type: string; ticks: { label: string }[] }>;
+                  };
+                };
+              }
+            ).Chart.getChart(document.getElementById(id)!)!;
+          const rate = chart("chart-latency-rate-small");
+          const spectrum = chart("chart-latency-spectrum-small");
+          return {
+            rateSeries: rate.data.datasets.map((d) => d.label),
+            rateAxis: rate.scales.x!.type,
+            spectrumTicks: spectrum.scales.x!.ticks.map((t) => t.label).filter((l) => l !== ""),
+            spectrumPoints: spectrum.data.datasets[0]!.data.length,
+          };
+        });
+        expect(drawn.rateSeries).toContain("json p50");
+        expect(drawn.rateSeries).toContain("json p99");
+        expect(drawn.rateAxis).toBe("logarithmic");
+        expect(drawn.spectrumTicks).toEqual(expect.arrayContaining(["50%", "90%", "99%", "99.9%"]));
+        expect(drawn.spectrumPoints).toBeGreaterThanOrEqual(5);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });

@@ -2,8 +2,18 @@ import { describe, expect, it } from "vitest";
 import { isK6Output, k6Results } from "../../../bench/report/k6-rows.ts";
 import { sourcedCases } from "../../../bench/report/sources.ts";
 
-const point = (metric: string, value: number, codec = "json", payload = "small", t = "2026-11-23T10:00:00.000Z"): string =>
-  JSON.stringify({ metric, type: "Point", data: { time: t, value, tags: { codec, payload, k6_version: "k6 v1.8.1" } } });
+const point = (
+  metric: string,
+  value: number,
+  codec = "json",
+  payload = "small",
+  t = "2026-11-23T10:00:00.000Z",
+): string =>
+  JSON.stringify({
+    metric,
+    type: "Point",
+    data: { time: t, value, tags: { codec, payload, k6_version: "k6 v1.8.1" } },
+  });
 
 function file(latencies: number[], sent: number, lost = 0): string {
   return [
@@ -39,7 +49,15 @@ describe("k6's JSON output as our results", () => {
     expect([c.client, c.mode, c.clientLibrary]).toEqual(["k6", "latency", "k6 v1.8.1"]);
     expect(c.msgsPerS).toBe(4); // 8 echoes over the 2 s the points span
     expect(results.timestamp).toBe("2026-11-23T10:00:00.000Z");
-    expect(counts[0]).toMatchObject({ sent: 8, received: 8, lost: 0, checksPassed: 10, checksFailed: 0, serviceP50Ms: 0.5, serviceP99Ms: 50 });
+    expect(counts[0]).toMatchObject({
+      sent: 8,
+      received: 8,
+      lost: 0,
+      checksPassed: 10,
+      checksFailed: 0,
+      serviceP50Ms: 0.5,
+      serviceP99Ms: 50,
+    });
   });
 
   it("sums losses and failed checks, and flags them", () => {

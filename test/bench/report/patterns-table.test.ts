@@ -7,7 +7,15 @@ import { patternLines } from "../../../bench/report/patterns-table.ts";
 import { TERMINAL_WIDTH } from "../../../bench/report/format.ts";
 
 function codecCase(codec: string, readNs: number, decodeNs: number, keyAccess: CaseResult["keyAccess"]): CaseResult {
-  const raw = Array.from({ length: 8 }, (_, round) => ({ run: 0, round, position: 0, serializeNs: 100, deserializeNs: decodeNs, totalNs: 100 + decodeNs, readOneNs: readNs * (1 + 0.01 * round) }));
+  const raw = Array.from({ length: 8 }, (_, round) => ({
+    run: 0,
+    round,
+    position: 0,
+    serializeNs: 100,
+    deserializeNs: decodeNs,
+    totalNs: 100 + decodeNs,
+    readOneNs: readNs * (1 + 0.01 * round),
+  }));
   return {
     client: "inprocess",
     mode: "codec",
@@ -29,10 +37,18 @@ function codecCase(codec: string, readNs: number, decodeNs: number, keyAccess: C
 
 describe("the read-one table", () => {
   it("lists the codecs fastest first, with how each reads the key, within the terminal's width", () => {
-    const { cases } = withRatios([codecCase("json", 200, 220, "decode"), codecCase("custom-binary", 50, 120, "offset"), codecCase("capnp", 1900, 2900, "lazy")]);
+    const { cases } = withRatios([
+      codecCase("json", 200, 220, "decode"),
+      codecCase("custom-binary", 50, 120, "offset"),
+      codecCase("capnp", 1900, 2900, "lazy"),
+    ]);
     const lines = patternLines(cases);
     const rows = lines.slice(lines.indexOf("market (symbol)") + 3);
-    expect(rows.map((r) => r.trim().split(/\s+/).slice(0, 2).join(" "))).toEqual(["custom-binary offset", "json decode", "capnp lazy"]);
+    expect(rows.map((r) => r.trim().split(/\s+/).slice(0, 2).join(" "))).toEqual([
+      "custom-binary offset",
+      "json decode",
+      "capnp lazy",
+    ]);
     expect(rows[0]).toMatch(/0\.25/);
     expect(rows[1]).toMatch(/1\.00/);
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(TERMINAL_WIDTH);

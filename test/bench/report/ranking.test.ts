@@ -5,14 +5,37 @@ import { handWrittenStanding, ranked } from "../../../bench/report/ranking.ts";
 import { caseOf } from "../../helpers/cases.ts";
 
 /** A codec-mode case whose per-round totals are `totals` and whose ratio to json is `ratio` (none: undefined). */
-const at = (codec: string, totals: number[], ratio?: number): CaseResult => caseOf(codec, totals, ratio === undefined ? {} : { ratios: { vsJson: { ratio, low: ratio * 0.98, high: ratio * 1.02, rounds: totals.length, overlap: false } } as CaseResult["ratios"] });
+const at = (codec: string, totals: number[], ratio?: number): CaseResult =>
+  caseOf(
+    codec,
+    totals,
+    ratio === undefined
+      ? {}
+      : {
+          ratios: {
+            vsJson: { ratio, low: ratio * 0.98, high: ratio * 1.02, rounds: totals.length, overlap: false },
+          } as CaseResult["ratios"],
+        },
+  );
 const vsJson = (c: CaseResult): number | undefined => c.ratios?.vsJson?.ratio;
 const own = (c: CaseResult): number => c.total.median;
 
 describe("ranked", () => {
   it("puts the codecs with a ratio to json first, by it (json at 1), then those without one by their own figure", () => {
-    const cases = [at("msgpackr", [300, 300], 1.5), at("json", [200, 200]), at("unpaired", [100, 100]), at("custom-binary", [80, 80], 0.4), at("avro", [150, 150], 0.7)];
-    expect(ranked(cases, vsJson, own).map((c) => c.codec)).toEqual(["custom-binary", "avro", "json", "msgpackr", "unpaired"]);
+    const cases = [
+      at("msgpackr", [300, 300], 1.5),
+      at("json", [200, 200]),
+      at("unpaired", [100, 100]),
+      at("custom-binary", [80, 80], 0.4),
+      at("avro", [150, 150], 0.7),
+    ];
+    expect(ranked(cases, vsJson, own).map((c) => c.codec)).toEqual([
+      "custom-binary",
+      "avro",
+      "json",
+      "msgpackr",
+      "unpaired",
+    ]);
   });
 
   it("ranks by their own figure when no case has a ratio (a run without json)", () => {
@@ -22,7 +45,12 @@ describe("ranked", () => {
 });
 
 describe("handWrittenStanding", () => {
-  const cases = [at("json", [200, 210, 190]), at("avro", [150, 160, 140], 0.75), at("custom-binary", [120, 126, 114], 0.55), at("msgpackr", [100, 105, 95], 0.5)];
+  const cases = [
+    at("json", [200, 210, 190]),
+    at("avro", [150, 160, 140], 0.75),
+    at("custom-binary", [120, 126, 114], 0.55),
+    at("msgpackr", [100, 105, 95], 0.5),
+  ];
   const order = ranked(cases, vsJson, own);
 
   it("gives custom-binary's place and the fastest other schema codec, paired round by round where the rounds are there", () => {
@@ -38,6 +66,11 @@ describe("handWrittenStanding", () => {
   });
 
   it("has no standing without custom-binary", () => {
-    expect(handWrittenStanding(order.filter((c) => c.codec !== "custom-binary"), vsJson)).toBeUndefined();
+    expect(
+      handWrittenStanding(
+        order.filter((c) => c.codec !== "custom-binary"),
+        vsJson,
+      ),
+    ).toBeUndefined();
   });
 });

@@ -19,11 +19,16 @@ describe("results files", () => {
 
   it("the CSV and the JSON of the same run give the same cases, figures and ratios", () => {
     expect(fromCsv.cases.length).toBeGreaterThan(40);
-    expect(fromCsv.cases.map((c) => `${c.mode} ${c.payload} ${c.codec}`)).toEqual(fromJson.cases.map((c) => `${c.mode} ${c.payload} ${c.codec}`));
+    expect(fromCsv.cases.map((c) => `${c.mode} ${c.payload} ${c.codec}`)).toEqual(
+      fromJson.cases.map((c) => `${c.mode} ${c.payload} ${c.codec}`),
+    );
     for (const [i, c] of fromCsv.cases.entries()) {
       const j = fromJson.cases[i]!;
       // The JSON keeps 7 significant digits, the CSV 3 decimals: they agree to a part in a million, or to the CSV's last digit.
-      const close = (a: number, b: number) => expect(Math.abs(a - b), `${c.mode} ${c.payload} ${c.codec}`).toBeLessThanOrEqual(Math.max(1e-6 * Math.abs(b), 0.0005));
+      const close = (a: number, b: number) =>
+        expect(Math.abs(a - b), `${c.mode} ${c.payload} ${c.codec}`).toBeLessThanOrEqual(
+          Math.max(1e-6 * Math.abs(b), 0.0005),
+        );
       close(c.total.median, j.total.median);
       close(c.total.mean, j.total.mean);
       if (j.ratios?.vsJson) close(c.ratios!.vsJson!.ratio, j.ratios.vsJson.ratio);
@@ -37,7 +42,9 @@ describe("results files", () => {
     const plain = JSON.parse(sample("codec-fixed.json")) as BenchResults;
     expect(plain.cases.every((c) => c.ratios === undefined)).toBe(true);
     const read = resultsFromFile(sample("codec-fixed.json"));
-    expect(read.cases.map((c) => c.ratios)).toEqual(withRatios(read.cases.map((c) => ({ ...c, ratios: undefined }))).cases.map((c) => c.ratios));
+    expect(read.cases.map((c) => c.ratios)).toEqual(
+      withRatios(read.cases.map((c) => ({ ...c, ratios: undefined }))).cases.map((c) => c.ratios),
+    );
     expect(read.cases.find((c) => c.codec === "custom-binary")!.ratios!.vsJson!.rounds).toBeGreaterThan(1);
   });
 
@@ -63,8 +70,15 @@ describe("results files", () => {
       // Nested figures (a round's server side) come back nested; every figure to 5 significant digits.
       for (const [k, r] of c.raw.entries()) {
         expect(Object.keys(back[k]!).sort()).toEqual(Object.keys(r).sort());
-        expect(back[k]!.totalNs).toBeCloseTo(r.totalNs, Math.max(0, 4 - Math.floor(Math.log10(Math.abs(r.totalNs) || 1))));
-        if (r.server) expect(back[k]!.server!.cpuNs).toBeCloseTo(r.server.cpuNs, Math.max(0, 4 - Math.floor(Math.log10(Math.abs(r.server.cpuNs) || 1))));
+        expect(back[k]!.totalNs).toBeCloseTo(
+          r.totalNs,
+          Math.max(0, 4 - Math.floor(Math.log10(Math.abs(r.totalNs) || 1))),
+        );
+        if (r.server)
+          expect(back[k]!.server!.cpuNs).toBeCloseTo(
+            r.server.cpuNs,
+            Math.max(0, 4 - Math.floor(Math.log10(Math.abs(r.server.cpuNs) || 1))),
+          );
       }
     }
     // Every case's rounds in one table: the committed run's 69 cases and their codec order in 2.4 MB, not 7.7.
@@ -81,7 +95,10 @@ describe("results files", () => {
 
   it("the committed samples a clone carries stay under 5 MB", () => {
     const size = (dir: string): number =>
-      readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? size(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).size), 0);
+      readdirSync(dir, { withFileTypes: true }).reduce(
+        (n, e) => n + (e.isDirectory() ? size(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).size),
+        0,
+      );
     expect(size(path.join(ROOT, "results/sample"))).toBeLessThan(5_000_000);
   });
 

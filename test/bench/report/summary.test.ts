@@ -18,10 +18,12 @@ import { serverForFile } from "../../helpers/server.ts";
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 /** The HTML text of a line, as report.html escapes it. */
-const escaped = (line: string): string => line.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+const escaped = (line: string): string =>
+  line.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 /** Every line of every section that says something (blank lines separate, and say nothing). */
-const linesOf = (summary: RunSummary): string[] => SUMMARY_SECTIONS.flatMap((name) => summary[name]).filter((l) => l.trim() !== "");
+const linesOf = (summary: RunSummary): string[] =>
+  SUMMARY_SECTIONS.flatMap((name) => summary[name]).filter((l) => l.trim() !== "");
 
 describe("a run's summary, the same in every output", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "summary-"));
@@ -32,8 +34,21 @@ describe("a run's summary, the same in every output", () => {
     writeFileSync(messages, '{"id":1,"x":-0,"name":"a"}\n{"id":2,"x":1.5,"name":"b"}\n');
     const out = path.join(dir, "out");
     // --wide: the terminal wraps no line, so each of the summary's lines is found whole.
-    const args = ["--modes", "codec,stream,route", "--codecs", "json,custom-binary,msgpackr", "--payloads", "market,moves", "--messages", messages];
-    const r = spawnSync(process.execPath, ["bench/cli/bench.ts", ...args, "--iterations", "300", "--runs", "2", "--calibrate", "--wide", "--out", out], { cwd: ROOT, encoding: "utf8", timeout: 240_000 });
+    const args = [
+      "--modes",
+      "codec,stream,route",
+      "--codecs",
+      "json,custom-binary,msgpackr",
+      "--payloads",
+      "market,moves",
+      "--messages",
+      messages,
+    ];
+    const r = spawnSync(
+      process.execPath,
+      ["bench/cli/bench.ts", ...args, "--iterations", "300", "--runs", "2", "--calibrate", "--wide", "--out", out],
+      { cwd: ROOT, encoding: "utf8", timeout: 240_000 },
+    );
     expect(r.stderr).not.toMatch(/FAILED/);
     expect(r.status).toBe(0);
     run.stdout = r.stdout;
@@ -45,7 +60,8 @@ describe("a run's summary, the same in every output", () => {
 
   it("has every section, and the terminal prints every line of each", () => {
     const summary = runSummary(resultsFromFile(run.json), { wide: true });
-    for (const name of SUMMARY_SECTIONS) expect(summary[name].filter((l) => l.trim() !== "").length, name).toBeGreaterThan(0);
+    for (const name of SUMMARY_SECTIONS)
+      expect(summary[name].filter((l) => l.trim() !== "").length, name).toBeGreaterThan(0);
     const printed = new Set(run.stdout.split("\n"));
     expect(linesOf(summary).filter((l) => !printed.has(l))).toEqual([]);
   });
@@ -55,9 +71,14 @@ describe("a run's summary, the same in every output", () => {
     const file = path.join(dir, "run.json");
     writeFileSync(file, run.json);
     const out = path.join(dir, "from-report.html");
-    const r = spawnSync(process.execPath, ["bench/cli/report.ts", file, "--out", out], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(process.execPath, ["bench/cli/report.ts", file, "--out", out], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(r.status).toBe(0);
-    for (const html of [run.html, readFileSync(out, "utf8")]) expect(linesOf(summary).filter((l) => !html.includes(escaped(l)))).toEqual([]);
+    for (const html of [run.html, readFileSync(out, "utf8")])
+      expect(linesOf(summary).filter((l) => !html.includes(escaped(l)))).toEqual([]);
   });
 
   describe.skipIf(skipBrowserTests("test/bench/report/summary.test.ts"))("the page in headless chromium", () => {
@@ -73,7 +94,11 @@ describe("a run's summary, the same in every output", () => {
     it("shows the loaded run's summary, every section in order", async () => {
       const page = await held.browser.newPage();
       await page.goto(server.url);
-      await page.setInputFiles("#load", { name: "run.json", mimeType: "application/json", buffer: Buffer.from(run.json) });
+      await page.setInputFiles("#load", {
+        name: "run.json",
+        mimeType: "application/json",
+        buffer: Buffer.from(run.json),
+      });
       await expect.poll(() => textOf(page, "#progress")).toMatch(/^Loaded \d+ rows from run\.json\.$/);
       expect(await textOf(page, "#verdict")).toBe(summaryLines(runSummary(resultsFromFile(run.json))).join("\n"));
     });

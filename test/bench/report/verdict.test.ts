@@ -15,7 +15,14 @@ const verdictOf = (cases: CaseResult[]): string[] => verdictLines(withRatios(cas
 
 /** A verified case with these per-round totals (ns per message). */
 function caseOf(codec: string, payload: string, totals: number[], over: Partial<CaseResult> = {}): CaseResult {
-  const raw: SliceFigures[] = totals.map((t, round) => ({ run: 0, round, position: 0, serializeNs: t / 2, deserializeNs: t / 2, totalNs: t }));
+  const raw: SliceFigures[] = totals.map((t, round) => ({
+    run: 0,
+    round,
+    position: 0,
+    serializeNs: t / 2,
+    deserializeNs: t / 2,
+    totalNs: t,
+  }));
   const total = summarize(totals);
   return {
     client: "inprocess",
@@ -35,7 +42,8 @@ function caseOf(codec: string, payload: string, totals: number[], over: Partial<
 }
 
 /** Twelve rounds around `ns`, wobbling the same way for every codec (the machine's drift). */
-const rounds = (ns: number, wobble = 0): number[] => Array.from({ length: 12 }, (_, i) => ns * (1 + 0.05 * Math.sin(i)) * (1 + wobble * (i % 2 === 0 ? 1 : -1)));
+const rounds = (ns: number, wobble = 0): number[] =>
+  Array.from({ length: 12 }, (_, i) => ns * (1 + 0.05 * Math.sin(i)) * (1 + wobble * (i % 2 === 0 ? 1 : -1)));
 
 describe("the verdict", () => {
   it("names the winners a run measured, and the opposite ones when the figures say so", () => {
@@ -60,11 +68,33 @@ describe("the verdict", () => {
 
   it("with fifteen codecs on six payloads, still says each payload's winner, what json costs and custom-binary's standing within the budget", () => {
     const payloads = ["small", "medium", "large", "chat", "game-tick", "market"];
-    const codecs = ["json", "json-bytes", "custom-binary", "protobuf", "pbf", "protobuf-es", "avro", "bebop", "msgpack", "msgpackr", "msgpackr-records", "cbor", "bson", "flatbuffers", "capnp"];
-    const cases = payloads.flatMap((payload) => codecs.map((codec, i) => caseOf(codec, payload, rounds(100 + 37 * ((i * 7) % 15)), { bytes: 20 + i })));
+    const codecs = [
+      "json",
+      "json-bytes",
+      "custom-binary",
+      "protobuf",
+      "pbf",
+      "protobuf-es",
+      "avro",
+      "bebop",
+      "msgpack",
+      "msgpackr",
+      "msgpackr-records",
+      "cbor",
+      "bson",
+      "flatbuffers",
+      "capnp",
+    ];
+    const cases = payloads.flatMap((payload) =>
+      codecs.map((codec, i) => caseOf(codec, payload, rounds(100 + 37 * ((i * 7) % 15)), { bytes: 20 + i })),
+    );
     const lines = verdictOf(cases);
     expect(lines.length).toBeLessThanOrEqual(VERDICT_MAX_LINES);
-    for (const payload of payloads) expect(lines.some((l) => l.startsWith(`${payload} `)), payload).toBe(true);
+    for (const payload of payloads)
+      expect(
+        lines.some((l) => l.startsWith(`${payload} `)),
+        payload,
+      ).toBe(true);
     expect(lines.some((l) => l.startsWith("custom-binary vs json: "))).toBe(true);
     expect(lines.some((l) => l.startsWith("custom-binary ranks "))).toBe(true);
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(100);
@@ -81,13 +111,19 @@ describe("the verdict", () => {
       caseOf("protobuf", "large", rounds(100), { payload: "large" }),
       caseOf("msgpackr", "large", rounds(400), { payload: "large" }),
     ];
-    expect(verdictOf(cases)).toContain("custom-binary ranks 2 / 2 of 4; vs the fastest other schema codec (protobuf) 0.33 / 1.50x");
+    expect(verdictOf(cases)).toContain(
+      "custom-binary ranks 2 / 2 of 4; vs the fastest other schema codec (protobuf) 0.33 / 1.50x",
+    );
     // Without another schema codec, the place alone.
     expect(verdictOf(cases.filter((c) => c.codec !== "protobuf"))).toContain("custom-binary ranks 2 / 1 of 3");
   });
 
   it("calls codecs tied when their paired interval holds 1", () => {
-    const cases = [caseOf("json", "medium", rounds(200, 0.1)), caseOf("custom-binary", "medium", rounds(200, -0.1)), caseOf("msgpack", "medium", rounds(400))];
+    const cases = [
+      caseOf("json", "medium", rounds(200, 0.1)),
+      caseOf("custom-binary", "medium", rounds(200, -0.1)),
+      caseOf("msgpack", "medium", rounds(400)),
+    ];
     const line = verdictOf(cases).find((l) => l.startsWith("medium"))!;
     expect(line).toMatch(/^medium fastest (json|custom-binary) \(.*tied with (custom-binary|json)\)/);
     expect(line.split(";")[0]).not.toContain("msgpack");
@@ -107,7 +143,9 @@ describe("the verdict", () => {
 
   it("fits ten lines of at most 100 columns, and says nothing without a verified case", () => {
     const many = ["small", "medium", "large"].flatMap((p) =>
-      ["json", "custom-binary", "protobuf", "msgpack", "msgpackr", "json-bytes"].map((c) => caseOf(c, p, rounds(300, 0.2), { bytes: 100 })),
+      ["json", "custom-binary", "protobuf", "msgpack", "msgpackr", "json-bytes"].map((c) =>
+        caseOf(c, p, rounds(300, 0.2), { bytes: 100 }),
+      ),
     );
     const lines = verdictOf(many);
     expect(lines.length).toBeLessThanOrEqual(VERDICT_MAX_LINES);
@@ -116,11 +154,23 @@ describe("the verdict", () => {
   });
 
   it("for a latency run: fastest at the lowest rate, and each payload's knee, best and worst", () => {
-    const latency = (codec: string, payload: string, rate: number, ns: number, over: { achieved?: number } = {}): CaseResult =>
+    const latency = (
+      codec: string,
+      payload: string,
+      rate: number,
+      ns: number,
+      over: { achieved?: number } = {},
+    ): CaseResult =>
       caseOf(codec, payload, rounds(ns), {
         client: "bun",
         mode: "latency",
-        socket: { targetRate: rate, achievedRate: over.achieved ?? rate, late: 0, sent: 1000, latency: { samples: 1000, p50: ns, p90: ns, p99: 2 * ns, p999: 3 * ns, p9999: 3 * ns, max: 4 * ns } } as CaseResult["socket"],
+        socket: {
+          targetRate: rate,
+          achievedRate: over.achieved ?? rate,
+          late: 0,
+          sent: 1000,
+          latency: { samples: 1000, p50: ns, p90: ns, p99: 2 * ns, p999: 3 * ns, p9999: 3 * ns, max: 4 * ns },
+        } as CaseResult["socket"],
       });
     const cases = [
       latency("json", "small", 1000, 90_000),
@@ -136,16 +186,35 @@ describe("the verdict", () => {
     expect(lines[0]).toContain("mean latency at the lowest rate run");
     // At 1,000/s, not at the higher rates where json and custom-binary were slower.
     expect(lines[1]).toMatch(/^small +fastest msgpack \(0\.67x json's time\)/);
-    expect(lines.join(" ").replace(/ +/g, " ")).toContain("Knee (latency, bun client), msgs/s kept, best .. worst: small 20k+ custom-binary .. 1k msgpack");
+    expect(lines.join(" ").replace(/ +/g, " ")).toContain(
+      "Knee (latency, bun client), msgs/s kept, best .. worst: small 20k+ custom-binary .. 1k msgpack",
+    );
   });
 
   it("says whether custom-binary's size lead survives a compressed stream, from codec mode's compressed sizes", () => {
     const sized = (codec: string, payload: string, stream: number): CaseResult =>
-      caseOf(codec, payload, rounds(codec === "json" ? 1000 : 500), { compression: { deflateBytes: stream + 5, deflateContextBytes: stream, zstdBytes: stream + 9, zstdNs: 3000, zstdEmptyNs: 2500 } });
-    const lines = verdictOf([sized("json", "small", 20), sized("custom-binary", "small", 17), sized("json", "large", 237), sized("custom-binary", "large", 207)]);
+      caseOf(codec, payload, rounds(codec === "json" ? 1000 : 500), {
+        compression: {
+          deflateBytes: stream + 5,
+          deflateContextBytes: stream,
+          zstdBytes: stream + 9,
+          zstdNs: 3000,
+          zstdEmptyNs: 2500,
+        },
+      });
+    const lines = verdictOf([
+      sized("json", "small", 20),
+      sized("custom-binary", "small", 17),
+      sized("json", "large", 237),
+      sized("custom-binary", "large", 207),
+    ]);
     expect(lines).toContain("Deflated in a stream (context kept): custom-binary 17 / 207 B, json 20 / 237 B");
     // Without compressed sizes, no such line.
-    expect(verdictOf([caseOf("json", "small", rounds(1000)), caseOf("custom-binary", "small", rounds(500))]).some((l) => l.startsWith("Deflated"))).toBe(false);
+    expect(
+      verdictOf([caseOf("json", "small", rounds(1000)), caseOf("custom-binary", "small", rounds(500))]).some((l) =>
+        l.startsWith("Deflated"),
+      ),
+    ).toBe(false);
   });
 });
 
@@ -155,7 +224,12 @@ describe("the verdict's read-one line", () => {
     const c = caseOf(codec, payload, rounds(totalNs));
     const reads = rounds(readNs);
     c.raw.forEach((r, i) => (r.readOneNs = reads[i]!));
-    return { ...c, readOne: summarize(reads), keyAccess: codec === "json" ? "decode" : "offset", deserialize: summarize(rounds(totalNs / 2)) } as CaseResult;
+    return {
+      ...c,
+      readOne: summarize(reads),
+      keyAccess: codec === "json" ? "decode" : "offset",
+      deserialize: summarize(rounds(totalNs / 2)),
+    } as CaseResult;
   };
 
   it("names read-one's winner per payload and where it is not encode + decode's", () => {
@@ -167,13 +241,19 @@ describe("the verdict's read-one line", () => {
       withReadOne("custom-binary", "chat", 600, 40),
     ]);
     // Wrapped at the terminal's width: read as one line.
-    expect(lines.join(" ").replace(/\s+/g, " ")).toContain("Read-one (the routing key from a frame): fastest custom-binary / flatbuffers, 0.080 / 0.040x json's; not encode + decode's winner on market");
+    expect(lines.join(" ").replace(/\s+/g, " ")).toContain(
+      "Read-one (the routing key from a frame): fastest custom-binary / flatbuffers, 0.080 / 0.040x json's; not encode + decode's winner on market",
+    );
   });
 
   it("one winner everywhere is named once; a run without read-one has no such line", () => {
     const lines = verdictOf([withReadOne("json", "chat", 1000, 500), withReadOne("custom-binary", "chat", 600, 40)]);
-    expect(lines).toContain("Read-one (the routing key from a frame): fastest custom-binary on every payload, 0.080x json's");
-    expect(verdictOf([caseOf("json", "chat", rounds(1000)), caseOf("custom-binary", "chat", rounds(600))]).join("\n")).not.toContain("Read-one");
+    expect(lines).toContain(
+      "Read-one (the routing key from a frame): fastest custom-binary on every payload, 0.080x json's",
+    );
+    expect(
+      verdictOf([caseOf("json", "chat", rounds(1000)), caseOf("custom-binary", "chat", rounds(600))]).join("\n"),
+    ).not.toContain("Read-one");
   });
 });
 
@@ -185,21 +265,53 @@ describe("route mode in the verdict", () => {
     const rec = rounds(recodeNs);
     const way = (cpuNs: number) => ({ totalNs: 10_000, cpuNs, keyNs: 100, encodeNs: 0, publishNs: 400 });
     c.raw.forEach((r, i) => (r.route = { forward: way(fwd[i]!), recode: way(rec[i]!) }));
-    const summary = (values: number[]) => ({ cpuNs: summarize(values), keyNs: summarize([100]), encodeNs: summarize([0]), publishNs: summarize([400]), msgsPerS: summarize([1e5]) });
-    const route = { rooms: 8, publishers: 4, members: 8, validate: false, keyAccess: "decode" as const, expected: 100, delivered: 100, misrouted: 0, forward: summary(fwd), recode: summary(rec), recodeOverForward: { value: recodeNs / forwardNs, low: 1, high: 2, rounds: 12 } };
+    const summary = (values: number[]) => ({
+      cpuNs: summarize(values),
+      keyNs: summarize([100]),
+      encodeNs: summarize([0]),
+      publishNs: summarize([400]),
+      msgsPerS: summarize([1e5]),
+    });
+    const route = {
+      rooms: 8,
+      publishers: 4,
+      members: 8,
+      validate: false,
+      keyAccess: "decode" as const,
+      expected: 100,
+      delivered: 100,
+      misrouted: 0,
+      forward: summary(fwd),
+      recode: summary(rec),
+      recodeOverForward: { value: recodeNs / forwardNs, low: 1, high: 2, rounds: 12 },
+    };
     return { ...c, route } as CaseResult;
   };
 
   it("ranks route mode by the server's CPU forwarding, and names each way's least cost and what recoding adds", () => {
-    const lines = verdictOf([routed("json", "chat", 8000, 8800), routed("custom-binary", "chat", 6000, 7000), routed("protobuf", "chat", 6400, 12_000), routed("json", "market", 5000, 5500), routed("custom-binary", "market", 4500, 4800)]);
+    const lines = verdictOf([
+      routed("json", "chat", 8000, 8800),
+      routed("custom-binary", "chat", 6000, 7000),
+      routed("protobuf", "chat", 6400, 12_000),
+      routed("json", "market", 5000, 5500),
+      routed("custom-binary", "market", 4500, 4800),
+    ]);
     const text = lines.join(" ").replace(/\s+/g, " ");
     expect(lines[0]).toMatch(/^Verdict from this run \(fastest by the server's CPU per routed message \(forwarding\)/);
     expect(text).toContain("chat fastest custom-binary (0.75x json's CPU");
-    expect(text).toContain("Routing, least server CPU per message vs json's: forwarding bytes custom-binary 0.75 / 0.90x; recoding custom-binary 0.80 / 0.87x; recoding costs 1.07-1.88x forwarding");
+    expect(text).toContain(
+      "Routing, least server CPU per message vs json's: forwarding bytes custom-binary 0.75 / 0.90x; recoding custom-binary 0.80 / 0.87x; recoding costs 1.07-1.88x forwarding",
+    );
   });
 
   it("says where the two ways' winners differ", () => {
-    const text = verdictOf([routed("json", "chat", 8000, 8800), routed("custom-binary", "chat", 6000, 9000), routed("flatbuffers", "chat", 5800, 12_000)]).join(" ").replace(/\s+/g, " ");
+    const text = verdictOf([
+      routed("json", "chat", 8000, 8800),
+      routed("custom-binary", "chat", 6000, 9000),
+      routed("flatbuffers", "chat", 5800, 12_000),
+    ])
+      .join(" ")
+      .replace(/\s+/g, " ");
     expect(text).toContain("forwarding bytes flatbuffers 0.73x; recoding json 1.00x (another winner on chat)");
   });
 });

@@ -4,7 +4,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const run = (args: string[]) => spawnSync(process.execPath, ["bench/tools/between-messages.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+const run = (args: string[]) =>
+  spawnSync(process.execPath, ["bench/tools/between-messages.ts", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
 
 describe("between-messages", () => {
   it("times every codec and the arithmetic under each regime, with each codec's ratio to json", () => {
@@ -12,12 +17,33 @@ describe("between-messages", () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^small message, 100 messages per codec and regime/);
     const header = r.stdout.split("\n").find((l) => l.startsWith("between messages"))!;
-    expect(header.trim().split(/\s{2,}/)).toEqual(["between messages", "arithmetic", "json", "custom-binary", "msgpackr", "custom-binary/json", "msgpackr/json"]);
-    for (const regime of ["hot (nothing between)", "busy 50 µs between", "4 MiB touched between", "asleep 50 µs between", "asleep 1 ms between"]) {
+    expect(header.trim().split(/\s{2,}/)).toEqual([
+      "between messages",
+      "arithmetic",
+      "json",
+      "custom-binary",
+      "msgpackr",
+      "custom-binary/json",
+      "msgpackr/json",
+    ]);
+    for (const regime of [
+      "hot (nothing between)",
+      "busy 50 µs between",
+      "4 MiB touched between",
+      "asleep 50 µs between",
+      "asleep 1 ms between",
+    ]) {
       const line = r.stdout.split("\n").find((l) => l.startsWith(regime));
       expect(line, regime).toBeDefined();
       // five times in ns, then two ratios
-      expect(line!.slice(regime.length).trim().split(/\s+/)).toEqual([expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+\.\d\d$/), expect.stringMatching(/^\d+\.\d\d$/)]);
+      expect(line!.slice(regime.length).trim().split(/\s+/)).toEqual([
+        expect.stringMatching(/^\d+$/),
+        expect.stringMatching(/^\d+$/),
+        expect.stringMatching(/^\d+$/),
+        expect.stringMatching(/^\d+$/),
+        expect.stringMatching(/^\d+\.\d\d$/),
+        expect.stringMatching(/^\d+\.\d\d$/),
+      ]);
     }
   }, 120_000);
 

@@ -12,7 +12,8 @@ import { describe, expect, it } from "vitest";
 import { differences, GENERATORS } from "../../../bench/tools/codegen.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const codegen = (...args: string[]) => spawnSync(process.execPath, ["bench/tools/codegen.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 300_000 });
+const codegen = (...args: string[]) =>
+  spawnSync(process.execPath, ["bench/tools/codegen.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 300_000 });
 
 describe("generated code", () => {
   it("matches the schemas, for every generator installed here (all of them in CI)", () => {
@@ -23,7 +24,8 @@ describe("generated code", () => {
         .join(""),
     );
     expect(r.status).toBe(0);
-    for (const g of GENERATORS.filter((x) => x.locate() !== undefined)) expect(r.stdout).toContain(`codegen: ${g.folder}: current\n`);
+    for (const g of GENERATORS.filter((x) => x.locate() !== undefined))
+      expect(r.stdout).toContain(`codegen: ${g.folder}: current\n`);
     if (process.env.CI === "true") expect(GENERATORS.every((g) => g.locate() !== undefined)).toBe(true);
   }, 300_000);
 
@@ -39,7 +41,11 @@ describe("generated code", () => {
       writeFileSync(path.join(fresh, "sub/edited.ts"), "generated");
       writeFileSync(path.join(fresh, "removed.ts"), "x");
       writeFileSync(path.join(committed, "added.ts"), "x");
-      expect(differences(committed, fresh)).toEqual(["missing: removed.ts", "not generated from the schemas: added.ts", `differs: ${path.join("sub", "edited.ts")}`]);
+      expect(differences(committed, fresh)).toEqual([
+        "missing: removed.ts",
+        "not generated from the schemas: added.ts",
+        `differs: ${path.join("sub", "edited.ts")}`,
+      ]);
       expect(differences(fresh, fresh)).toEqual([]);
     } finally {
       rmSync(root, { recursive: true, force: true });
@@ -48,7 +54,9 @@ describe("generated code", () => {
 
   it("an unknown argument is one line naming the valid ones, exit 2", () => {
     const r = codegen("--fix");
-    expect(r.stderr).toBe(`codegen: unknown argument '--fix'; valid: --check, ${GENERATORS.map((g) => g.folder).join(", ")}\n`);
+    expect(r.stderr).toBe(
+      `codegen: unknown argument '--fix'; valid: --check, ${GENERATORS.map((g) => g.folder).join(", ")}\n`,
+    );
     expect(r.status).toBe(2);
   });
 });

@@ -19,39 +19,63 @@ const ROOT = path.resolve(import.meta.dirname, "../../..");
 const out = mkdtempSync(path.join(tmpdir(), "compat-test-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-const compat = (...args: string[]) => spawnSync(process.execPath, ["bench/tools/compat.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 600_000 });
+const compat = (...args: string[]) =>
+  spawnSync(process.execPath, ["bench/tools/compat.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 600_000 });
 
-describe.skipIf(skipBrowserTests("compat.test.ts") || skipBrowserTests("compat.test.ts", "firefox"))("the compatibility matrix", () => {
-  it("has a row per codec and a column per place, measured: eval-bound codecs fail under a strict policy, the rest run", { timeout: 600_000 }, () => {
-    const r = compat("--iterations", "200", "--runs", "1", "--payloads", "small,chat", "--out", out);
-    expect(r.status, r.stderr).toBe(0);
-    const table = readFileSync(path.join(out, "compatibility.md"), "utf8");
-    expect(r.stdout).toBe(table);
-    const lines = table.split("\n");
-    expect(lines[0]).toBe(`| codec | family | ${PLACES.map((p) => p.label).join(" | ")} |`);
-    const cells = (codec: string): string[] => lines.find((l) => l.startsWith(`| ${codec} |`))!.split("|").slice(3, -1).map((c) => c.trim());
-    const codecs = BUILT_IN.names.filter((n) => !CALIBRATION_CODEC_NAMES.includes(n));
-    for (const codec of codecs) expect(cells(codec), codec).toHaveLength(PLACES.length);
-    const strict = PLACES.flatMap((p, i) => (p.dir.endsWith("-csp") ? [i] : []));
-    expect(strict).toHaveLength(2);
-    expect(cells("json")).toEqual(PLACES.map(() => "1.00x"));
-    // protobufjs and avsc compile their readers with new Function and have no path without it.
-    for (const codec of ["protobuf", "avro"]) {
-      for (const i of strict) expect(cells(codec)[i], `${codec} in ${PLACES[i]!.label}`).toBe("fails");
-      expect(cells(codec).filter((c, i) => !strict.includes(i)).every((c) => /^\d+\.\d\dx$/.test(c)), codec).toBe(true);
-      expect(table).toMatch(new RegExp(`^- ${codec} fails in Chromium, strict CSP: .*(EvalError|unsafe-eval)`, "m"));
-      expect(table).toMatch(new RegExp(`^- ${codec} fails in Firefox, strict CSP: .*(EvalError|CSP|Content Security Policy)`, "m"));
-    }
-    // The others run everywhere, the policy or not.
-    for (const codec of codecs.filter((c) => c !== "protobuf" && c !== "avro")) expect(cells(codec).every((c) => /^\d+\.\d\dx$/.test(c)), `${codec}: ${cells(codec).join(", ")}`).toBe(true);
-  });
+describe.skipIf(skipBrowserTests("compat.test.ts") || skipBrowserTests("compat.test.ts", "firefox"))(
+  "the compatibility matrix",
+  () => {
+    it("has a row per codec and a column per place, measured: eval-bound codecs fail under a strict policy, the rest run", {
+      timeout: 600_000,
+    }, () => {
+      const r = compat("--iterations", "200", "--runs", "1", "--payloads", "small,chat", "--out", out);
+      expect(r.status, r.stderr).toBe(0);
+      const table = readFileSync(path.join(out, "compatibility.md"), "utf8");
+      expect(r.stdout).toBe(table);
+      const lines = table.split("\n");
+      expect(lines[0]).toBe(`| codec | family | ${PLACES.map((p) => p.label).join(" | ")} |`);
+      const cells = (codec: string): string[] =>
+        lines
+          .find((l) => l.startsWith(`| ${codec} |`))!
+          .split("|")
+          .slice(3, -1)
+          .map((c) => c.trim());
+      const codecs = BUILT_IN.names.filter((n) => !CALIBRATION_CODEC_NAMES.includes(n));
+      for (const codec of codecs) expect(cells(codec), codec).toHaveLength(PLACES.length);
+      const strict = PLACES.flatMap((p, i) => (p.dir.endsWith("-csp") ? [i] : []));
+      expect(strict).toHaveLength(2);
+      expect(cells("json")).toEqual(PLACES.map(() => "1.00x"));
+      // protobufjs and avsc compile their readers with new Function and have no path without it.
+      for (const codec of ["protobuf", "avro"]) {
+        for (const i of strict) expect(cells(codec)[i], `${codec} in ${PLACES[i]!.label}`).toBe("fails");
+        expect(
+          cells(codec)
+            .filter((c, i) => !strict.includes(i))
+            .every((c) => /^\d+\.\d\dx$/.test(c)),
+          codec,
+        ).toBe(true);
+        expect(table).toMatch(new RegExp(`^- ${codec} fails in Chromium, strict CSP: .*(EvalError|unsafe-eval)`, "m"));
+        expect(table).toMatch(
+          new RegExp(`^- ${codec} fails in Firefox, strict CSP: .*(EvalError|CSP|Content Security Policy)`, "m"),
+        );
+      }
+      // The others run everywhere, the policy or not.
+      for (const codec of codecs.filter((c) => c !== "protobuf" && c !== "avro"))
+        expect(
+          cells(codec).every((c) => /^\d+\.\d\dx$/.test(c)),
+          `${codec}: ${cells(codec).join(", ")}`,
+        ).toBe(true);
+    });
 
-  it("a bad flag is one line naming it, exit 2", () => {
-    const r = compat("--iterations", "many");
-    expect(r.stderr).toBe("compat: --iterations must be a whole number from 1 to 10000000, got 'many'\n");
-    expect(r.status).toBe(2);
-    const payload = compat("--payloads", "small,huge");
-    expect(payload.stderr).toBe("compat: --payloads: unknown value 'huge'; valid values: small, medium, large, chat, game-tick, market or all\n");
-    expect(payload.status).toBe(2);
-  });
-});
+    it("a bad flag is one line naming it, exit 2", () => {
+      const r = compat("--iterations", "many");
+      expect(r.stderr).toBe("compat: --iterations must be a whole number from 1 to 10000000, got 'many'\n");
+      expect(r.status).toBe(2);
+      const payload = compat("--payloads", "small,huge");
+      expect(payload.stderr).toBe(
+        "compat: --payloads: unknown value 'huge'; valid values: small, medium, large, chat, game-tick, market or all\n",
+      );
+      expect(payload.status).toBe(2);
+    });
+  },
+);

@@ -12,24 +12,56 @@ const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "crosscheck-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const run = (script: string, args: string[]) => spawnSync(process.execPath, [script, ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+const run = (script: string, args: string[]) =>
+  spawnSync(process.execPath, [script, ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
 
 describe("crosscheck", () => {
   it("prints codec mode's ratio and interval beside the plain loop's and the field's for every codec and payload, from the CSV or the JSON", () => {
     const out = path.join(tmp, "results");
-    const bench = run("bench/cli/bench.ts", ["--modes", "codec,stream", "--codecs", "json,custom-binary,msgpack", "--payloads", "small,large", "--iterations", "2000", "--warmup", "200", "--runs", "1", "--out", out]);
+    const bench = run("bench/cli/bench.ts", [
+      "--modes",
+      "codec,stream",
+      "--codecs",
+      "json,custom-binary,msgpack",
+      "--payloads",
+      "small,large",
+      "--iterations",
+      "2000",
+      "--warmup",
+      "200",
+      "--runs",
+      "1",
+      "--out",
+      out,
+    ]);
     expect(bench.status, bench.stderr).toBe(0);
     for (const file of ["latest.csv", "latest.json"]) {
-      const r = run("bench/tools/crosscheck.ts", ["--from", path.join(out, file), "--iterations", "2000", "--repetitions", "2", "--processes", "2"]);
+      const r = run("bench/tools/crosscheck.ts", [
+        "--from",
+        path.join(out, file),
+        "--iterations",
+        "2000",
+        "--repetitions",
+        "2",
+        "--processes",
+        "2",
+      ]);
       expect(r.status, r.stderr).toBe(0);
       for (const payload of ["small", "large"]) {
         for (const codec of ["custom-binary", "msgpack"]) {
           // codec mode [interval], plain loop, difference, processes apart, field rt (none: no roundtrip mode), field stream
-          expect(r.stdout).toMatch(new RegExp(`^${payload} +${codec} +\\d+\\.\\d\\d \\[\\d+\\.\\d\\d-\\d+\\.\\d\\d\\] +\\d+\\.\\d\\d +[+-]\\d+\\.\\d%( !)? +\\d+\\.\\d\\dx +- +\\d+\\.\\d\\d( +(yes \\(stream\\)|no))?$`, "m"));
+          expect(r.stdout).toMatch(
+            new RegExp(
+              `^${payload} +${codec} +\\d+\\.\\d\\d \\[\\d+\\.\\d\\d-\\d+\\.\\d\\d\\] +\\d+\\.\\d\\d +[+-]\\d+\\.\\d%( !)? +\\d+\\.\\d\\dx +- +\\d+\\.\\d\\d( +(yes \\(stream\\)|no))?$`,
+              "m",
+            ),
+          );
         }
       }
       expect(r.stdout).toContain("median of 2 processes");
-      expect(r.stdout).toMatch(/Every ratio agrees within 10%\.|\d+ ratio\(s\) differ by more than 10% \(marked !\); the field explains \d+ of them/);
+      expect(r.stdout).toMatch(
+        /Every ratio agrees within 10%\.|\d+ ratio\(s\) differ by more than 10% \(marked !\); the field explains \d+ of them/,
+      );
     }
   }, 240_000);
 
@@ -44,7 +76,9 @@ describe("crosscheck", () => {
   it("refuses a bad flag with one line and exit 2", () => {
     const r = run("bench/tools/crosscheck.ts", ["--iterations", "0"]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^crosscheck: --iterations must be an integer from 1 to 10000000, got '0'; usage: bun run crosscheck/);
+    expect(r.stderr).toMatch(
+      /^crosscheck: --iterations must be an integer from 1 to 10000000, got '0'; usage: bun run crosscheck/,
+    );
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
   });
 });

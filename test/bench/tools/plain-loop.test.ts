@@ -3,7 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const run = (args: string[]) => spawnSync(process.execPath, ["bench/tools/plain-loop.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+const run = (args: string[]) =>
+  spawnSync(process.execPath, ["bench/tools/plain-loop.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
 
 describe("plain loop", () => {
   it("times one codec's encode + decode per message, every pass reported, the median as the figure", () => {

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { currentFigures, currentQuick, loadSample, SAMPLE_RUNS } from "../../../bench/tools/readme-figures.ts";
-import { FIGURES_BEGIN, FIGURES_END, QUICK_BEGIN, QUICK_END } from "../../../bench/report/sample-figures.ts";
+import { FIGURES_BEGIN, FIGURES_END, QUICK_BEGIN, QUICK_END } from "../../../bench/report/figure-blocks.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
@@ -26,10 +26,16 @@ describe("README and docs/results.md figures", () => {
   });
 
   it("`bun run readme-figures --check` agrees, and a bad argument is one line and exit 2", () => {
-    const check = spawnSync(process.execPath, ["bench/tools/readme-figures.ts", "--check"], { cwd: ROOT, encoding: "utf8" });
+    const check = spawnSync(process.execPath, ["bench/tools/readme-figures.ts", "--check"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     expect(check.stdout).toBe("README and docs/results.md figures match results/sample/.\n");
     expect(check.status).toBe(0);
-    const bad = spawnSync(process.execPath, ["bench/tools/readme-figures.ts", "--write"], { cwd: ROOT, encoding: "utf8" });
+    const bad = spawnSync(process.execPath, ["bench/tools/readme-figures.ts", "--write"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     expect(bad.stderr).toBe("readme-figures: unknown argument '--write'; valid: --check\n");
     expect(bad.status).toBe(2);
   });

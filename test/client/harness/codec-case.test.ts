@@ -7,20 +7,44 @@ import { makeMessages } from "../../../client/harness/generator.ts";
 import type { Codec, Encoded } from "../../../protocols/codec.ts";
 import type { Message } from "../../../protocols/messages.ts";
 
-const ctx = { clock: performanceClock, calibration: { resolutionNs: 100, overheadNs: 40 }, iterations: 50, warmup: 10, client: "inprocess" as const, clientLibrary: "" };
+const ctx = {
+  clock: performanceClock,
+  calibration: { resolutionNs: 100, overheadNs: 40 },
+  iterations: 50,
+  warmup: 10,
+  client: "inprocess" as const,
+  clientLibrary: "",
+};
 
 /** A slice of messages [start, start + count) in round `round`, each read-one loop reading `readOneSlices` slices. */
-const slice = (round: number, start: number, count: number, readOneSlices = 1) => ({ run: 0, round, position: 0, start, count, readOneSlices });
+const slice = (round: number, start: number, count: number, readOneSlices = 1) => ({
+  run: 0,
+  round,
+  position: 0,
+  start,
+  count,
+  readOneSlices,
+});
 
 /** `codec` with its decode (or another of its payload codec's functions) changed once `when()` holds. */
-function breaksLater(codec: Codec, name: string, when: () => boolean, change: (pc: ReturnType<Codec["forPayload"]>) => Partial<ReturnType<Codec["forPayload"]>>): Codec {
+function breaksLater(
+  codec: Codec,
+  name: string,
+  when: () => boolean,
+  change: (pc: ReturnType<Codec["forPayload"]>) => Partial<ReturnType<Codec["forPayload"]>>,
+): Codec {
   return {
     ...codec,
     name,
     forPayload: (p) => {
       const inner = codec.forPayload(p);
       const changed = change(inner);
-      return new Proxy(inner, { get: (target, key: string) => (when() && key in changed ? changed[key as keyof typeof changed] : (target as unknown as Record<string, unknown>)[key]) });
+      return new Proxy(inner, {
+        get: (target, key: string) =>
+          when() && key in changed
+            ? changed[key as keyof typeof changed]
+            : (target as unknown as Record<string, unknown>)[key],
+      });
     },
   };
 }
@@ -36,12 +60,20 @@ describe("CodecCase's verifying pass", () => {
       name: "one-in-10000",
       forPayload: (p) => {
         const inner = json.forPayload(p);
-        return { ...inner, decode: (d: Encoded) => { const m = inner.decode(d) as { text: string; num: number }; return m.text === (target as { text: string }).text ? { ...m, num: m.num + 1 } : m; } };
+        return {
+          ...inner,
+          decode: (d: Encoded) => {
+            const m = inner.decode(d) as { text: string; num: number };
+            return m.text === (target as { text: string }).text ? { ...m, num: m.num + 1 } : m;
+          },
+        };
       },
     };
     const c = new CodecCase(oneInTenThousand, "small", messages, { ...ctx, iterations: 10_000 });
     c.prepare(() => undefined);
-    expect(c.error).toBe(`message #7321 did not round-trip: field 'num': expected ${(target as { num: number }).num}, got ${(target as { num: number }).num + 1}`);
+    expect(c.error).toBe(
+      `message #7321 did not round-trip: field 'num': expected ${(target as { num: number }).num}, got ${(target as { num: number }).num + 1}`,
+    );
     expect(c.result(0, "", 1).verified).toBe(false);
   });
 
@@ -65,7 +97,12 @@ describe("CodecCase's verifying pass", () => {
 describe("CodecCase.timeSlice", () => {
   for (const count of [1, 2, 3]) {
     it(`a slice of ${count} message(s) (the last of a span can be that short) is timed and checked`, () => {
-      const c = new CodecCase(BUILT_IN.get("json")!, "small", makeMessages("small", { count: 50, seed: 3, fixed: false }), ctx);
+      const c = new CodecCase(
+        BUILT_IN.get("json")!,
+        "small",
+        makeMessages("small", { count: 50, seed: 3, fixed: false }),
+        ctx,
+      );
       c.prepare(() => undefined);
       expect(c.error).toBeUndefined();
       c.timeSlice(slice(0, 50 - count, count));
@@ -92,7 +129,12 @@ describe("CodecCase.timeSlice", () => {
 
   it("catches a codec whose timed slice decodes wrongly, naming the round and the message", () => {
     let broken = false;
-    const late = breaksLater(BUILT_IN.get("json")!, "breaks-after-verify", () => broken, (inner) => ({ decode: (d: Encoded) => ({ ...(inner.decode(d) as object), num: 424242 }) as Message }));
+    const late = breaksLater(
+      BUILT_IN.get("json")!,
+      "breaks-after-verify",
+      () => broken,
+      (inner) => ({ decode: (d: Encoded) => ({ ...(inner.decode(d) as object), num: 424242 }) as Message }),
+    );
     const c = new CodecCase(late, "small", makeMessages("small", { count: 50, seed: 3, fixed: false }), ctx);
     c.prepare(() => undefined);
     expect(c.error).toBeUndefined();
@@ -104,7 +146,12 @@ describe("CodecCase.timeSlice", () => {
 
   it("catches an echo that gives other bytes which decode to another message", () => {
     let broken = false;
-    const late = breaksLater(BUILT_IN.get("json")!, "echo-breaks", () => broken, (inner) => ({ encode: (m: Message) => inner.encode({ ...(m as object), num: 1 } as Message) }));
+    const late = breaksLater(
+      BUILT_IN.get("json")!,
+      "echo-breaks",
+      () => broken,
+      (inner) => ({ encode: (m: Message) => inner.encode({ ...(m as object), num: 1 } as Message) }),
+    );
     const c = new CodecCase(late, "small", makeMessages("small", { count: 50, seed: 3, fixed: false }), ctx);
     c.prepare(() => undefined);
     c.timeSlice(slice(0, 0, 10));
@@ -139,7 +186,10 @@ describe("CodecCase read-one", () => {
       name: "lying-key",
       keyAccess: "scan",
       // Right on every message but #47, past the warm-up's first messages: every key is checked.
-      forPayload: (p) => ({ ...json.forPayload(p), readKey: (d: Encoded) => (JSON.parse(String(d)).seq === eighth.seq ? "XXX" : JSON.parse(String(d)).symbol) }),
+      forPayload: (p) => ({
+        ...json.forPayload(p),
+        readKey: (d: Encoded) => (JSON.parse(String(d)).seq === eighth.seq ? "XXX" : JSON.parse(String(d)).symbol),
+      }),
     };
     const c = new CodecCase(lying, "market", messages, ctx);
     c.prepare(() => undefined);
@@ -149,7 +199,15 @@ describe("CodecCase read-one", () => {
   it("a readKey that breaks after verification is caught in the timed slice; a user's messages, which name no key, have no read-one", () => {
     let broken = false;
     const json = BUILT_IN.get("json")!;
-    const late: Codec = { ...json, name: "late-key", keyAccess: "scan", forPayload: (p) => ({ ...json.forPayload(p), readKey: (d: Encoded) => (broken ? "?" : JSON.parse(String(d)).symbol) }) };
+    const late: Codec = {
+      ...json,
+      name: "late-key",
+      keyAccess: "scan",
+      forPayload: (p) => ({
+        ...json.forPayload(p),
+        readKey: (d: Encoded) => (broken ? "?" : JSON.parse(String(d)).symbol),
+      }),
+    };
     const c = new CodecCase(late, "market", messages, ctx);
     c.prepare(() => undefined);
     expect(c.error).toBeUndefined();
@@ -169,7 +227,11 @@ describe("CodecCase validated", () => {
   const messages = makeMessages("chat", { count: 50, seed: 4, fixed: false });
 
   it("times a decode and the checks its codec's decoder leaves out, and says which", () => {
-    for (const [name, adds] of [["json", "validator"], ["protobuf", "ranges"], ["custom-binary", "none"]] as const) {
+    for (const [name, adds] of [
+      ["json", "validator"],
+      ["protobuf", "ranges"],
+      ["custom-binary", "none"],
+    ] as const) {
       const c = new CodecCase(BUILT_IN.get(name)!, "chat", messages, ctx);
       c.prepare(() => undefined);
       for (let k = 0; k < 4; k++) c.timeSlice(slice(k, 10 * k, 10));

@@ -2,23 +2,45 @@
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../../client/harness/clock.ts";
-import { CodecModeSpans, forkSpans, mergeForks, PRECISION_SHARE_OF_PLANNED, type SpanRunner } from "../../../client/harness/codec-mode-spans.ts";
+import {
+  CodecModeSpans,
+  forkSpans,
+  mergeForks,
+  PRECISION_SHARE_OF_PLANNED,
+  type SpanRunner,
+} from "../../../client/harness/codec-mode-spans.ts";
 import { runCodecMode } from "../../../client/harness/codec-mode.ts";
 import { testSettings } from "../../helpers/settings.ts";
 
 describe("forkSpans", () => {
   it("cuts the passes into equal, adjoining spans", () => {
     expect(forkSpans(3, 1)).toEqual([{ from: 0, to: 3 }]);
-    expect(forkSpans(3, 3)).toEqual([{ from: 0, to: 1 }, { from: 1, to: 2 }, { from: 2, to: 3 }]);
-    expect(forkSpans(2, 4)).toEqual([{ from: 0, to: 0.5 }, { from: 0.5, to: 1 }, { from: 1, to: 1.5 }, { from: 1.5, to: 2 }]);
+    expect(forkSpans(3, 3)).toEqual([
+      { from: 0, to: 1 },
+      { from: 1, to: 2 },
+      { from: 2, to: 3 },
+    ]);
+    expect(forkSpans(2, 4)).toEqual([
+      { from: 0, to: 0.5 },
+      { from: 0.5, to: 1 },
+      { from: 1, to: 1.5 },
+      { from: 1.5, to: 2 },
+    ]);
   });
 });
 
 describe("mergeForks", () => {
   const codecs = ["json", "custom-binary", "msgpack"].map((n) => BUILT_IN.get(n)!);
   const clock: Clock = { name: "performance.now", now: () => performance.now() };
-  const settings = testSettings({ payloads: ["small", "medium"], iterations: { codec: 400 }, runs: 3, warmup: { codec: 50 }, seed: 5 });
-  const fork = (from: number, to: number) => runCodecMode(settings, { codecs, clock, calibration: { resolutionNs: 100, overheadNs: 40 }, span: { from, to } });
+  const settings = testSettings({
+    payloads: ["small", "medium"],
+    iterations: { codec: 400 },
+    runs: 3,
+    warmup: { codec: 50 },
+    seed: 5,
+  });
+  const fork = (from: number, to: number) =>
+    runCodecMode(settings, { codecs, clock, calibration: { resolutionNs: 100, overheadNs: 40 }, span: { from, to } });
 
   it("pools every fork's rounds: each round's codecs still from one process, numbered apart from the other fork's", async () => {
     const parts = [await fork(0, 1.5), await fork(1.5, 3)];
@@ -67,22 +89,47 @@ describe("CodecModeSpans: the planned spans, then more for precision", () => {
   const calibration = { resolutionNs: 100, overheadNs: 40 };
 
   /** A runner in this process that records every span it was asked for. */
-  function recorder(settings: ReturnType<typeof testSettings>): { asked: { span: { from: number; to: number }; payloads: readonly string[] }[]; runner: SpanRunner } {
+  function recorder(settings: ReturnType<typeof testSettings>): {
+    asked: { span: { from: number; to: number }; payloads: readonly string[] }[];
+    runner: SpanRunner;
+  } {
     const asked: { span: { from: number; to: number }; payloads: readonly string[] }[] = [];
     return {
       asked,
       runner: async (span, payloads, side) => {
         asked.push({ span, payloads });
-        return { result: await runCodecMode(settings, { codecs, clock, calibration, span, payloads, onProgress: side.progress, onCaseDone: side.caseDone }) };
+        return {
+          result: await runCodecMode(settings, {
+            codecs,
+            clock,
+            calibration,
+            span,
+            payloads,
+            onProgress: side.progress,
+            onCaseDone: side.caseDone,
+          }),
+        };
       },
     };
   }
 
   it("without a precision, runs the planned spans only, one per fork, and pools them", async () => {
-    const settings = testSettings({ payloads: ["small", "medium"], iterations: { codec: 600 }, runs: 1, warmup: { codec: 50 }, precision: undefined });
+    const settings = testSettings({
+      payloads: ["small", "medium"],
+      iterations: { codec: 600 },
+      runs: 1,
+      warmup: { codec: 50 },
+      precision: undefined,
+    });
     const { asked, runner } = recorder(settings);
     const progress: number[] = [];
-    const spans = new CodecModeSpans({ settings, forks: 3, codecs: codecs.length, now: clock.now, hooks: { onProgress: (e) => progress.push(e.done / e.total) } });
+    const spans = new CodecModeSpans({
+      settings,
+      forks: 3,
+      codecs: codecs.length,
+      now: clock.now,
+      hooks: { onProgress: (e) => progress.push(e.done / e.total) },
+    });
     const { result, error } = await spans.run(runner);
     expect(error).toBeUndefined();
     expect(asked.map((a) => a.span)).toEqual(forkSpans(1, 3));
@@ -95,10 +142,23 @@ describe("CodecModeSpans: the planned spans, then more for precision", () => {
   });
 
   it("with a precision out of reach, adds spans of the payloads short of it, past the planned runs, until the time allowed is spent", async () => {
-    const settings = testSettings({ payloads: ["small", "medium"], iterations: { codec: 600 }, runs: 1, warmup: { codec: 50 }, precision: 0.01, maxTimeMs: 3_000 });
+    const settings = testSettings({
+      payloads: ["small", "medium"],
+      iterations: { codec: 600 },
+      runs: 1,
+      warmup: { codec: 50 },
+      precision: 0.01,
+      maxTimeMs: 3_000,
+    });
     const { asked, runner } = recorder(settings);
     const started = performance.now();
-    const { result } = await new CodecModeSpans({ settings, forks: 2, codecs: codecs.length, now: clock.now, hooks: {} }).run(runner);
+    const { result } = await new CodecModeSpans({
+      settings,
+      forks: 2,
+      codecs: codecs.length,
+      now: clock.now,
+      hooks: {},
+    }).run(runner);
     expect(performance.now() - started).toBeLessThan(3_000 + 2_000);
     const more = asked.slice(2);
     expect(more.length).toBeGreaterThan(0);
@@ -113,11 +173,20 @@ describe("CodecModeSpans: the planned spans, then more for precision", () => {
     }
     const small = result.cases.find((c) => c.payload === "small" && c.codec === "custom-binary")!;
     const planned = await runCodecMode(settings, { codecs, clock, calibration, span: { from: 0, to: 1 } });
-    expect(small.rounds).toBeGreaterThan(planned.cases.find((c) => c.payload === "small" && c.codec === "custom-binary")!.rounds);
+    expect(small.rounds).toBeGreaterThan(
+      planned.cases.find((c) => c.payload === "small" && c.codec === "custom-binary")!.rounds,
+    );
   });
 
   it("gives precision a tenth of the planned spans' time where they alone outlast --max-time", async () => {
-    const settings = testSettings({ payloads: ["small"], iterations: { codec: 600 }, runs: 1, warmup: { codec: 50 }, precision: 0.01, maxTimeMs: 1 });
+    const settings = testSettings({
+      payloads: ["small"],
+      iterations: { codec: 600 },
+      runs: 1,
+      warmup: { codec: 50 },
+      precision: 0.01,
+      maxTimeMs: 1,
+    });
     const { asked, runner } = recorder(settings);
     // A clock on which every span takes 5 s: the two planned ones 10 s, so precision may have 1 s more, one span's worth at most.
     let t = 0;
@@ -134,17 +203,32 @@ describe("CodecModeSpans: the planned spans, then more for precision", () => {
 
   it("with a precision already met, adds nothing", async () => {
     // Two spans of some rounds each have wide intervals; this precision takes any finite one (enough messages that a busy machine still leaves each ratio two rounds or more).
-    const settings = testSettings({ payloads: ["small"], iterations: { codec: 6_000 }, runs: 1, warmup: { codec: 50 }, precision: 1e9, maxTimeMs: 60_000 });
+    const settings = testSettings({
+      payloads: ["small"],
+      iterations: { codec: 6_000 },
+      runs: 1,
+      warmup: { codec: 50 },
+      precision: 1e9,
+      maxTimeMs: 60_000,
+    });
     const { asked, runner } = recorder(settings);
     await new CodecModeSpans({ settings, forks: 2, codecs: codecs.length, now: clock.now, hooks: {} }).run(runner);
     expect(asked).toHaveLength(2);
   });
 
   it("a span that fails ends the spans there, keeping what it and the ones before finished, and says why", async () => {
-    const settings = testSettings({ payloads: ["small"], iterations: { codec: 600 }, runs: 1, warmup: { codec: 50 }, precision: 0.01, maxTimeMs: 60_000 });
+    const settings = testSettings({
+      payloads: ["small"],
+      iterations: { codec: 600 },
+      runs: 1,
+      warmup: { codec: 50 },
+      precision: 0.01,
+      maxTimeMs: 60_000,
+    });
     const { runner } = recorder(settings);
     let calls = 0;
-    const failing: SpanRunner = async (span, payloads, side) => (++calls === 2 ? { error: "a codec-mode process failed (exit 1)", partial: [] } : runner(span, payloads, side));
+    const failing: SpanRunner = async (span, payloads, side) =>
+      ++calls === 2 ? { error: "a codec-mode process failed (exit 1)", partial: [] } : runner(span, payloads, side);
     const spans = new CodecModeSpans({ settings, forks: 3, codecs: codecs.length, now: clock.now, hooks: {} });
     const { result, error } = await spans.run(failing);
     expect(calls).toBe(2);

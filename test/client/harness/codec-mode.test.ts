@@ -68,13 +68,21 @@ describe("harness with a coarse clock", () => {
     const TRUE_ENCODE = 260;
     const TRUE_DECODE = 410;
     const codec = fixedCostCodec("known-cost", fake.advance, TRUE_ENCODE, TRUE_DECODE);
-    const settings = testSettings({ payloads: ["small"], iterations: { codec: 200_000 }, runs: 3, warmup: { codec: 1000 }, seed: 1, fixed: false });
+    const settings = testSettings({
+      payloads: ["small"],
+      iterations: { codec: 200_000 },
+      runs: 3,
+      warmup: { codec: 1000 },
+      seed: 1,
+      fixed: false,
+    });
     const result = await runCodecMode(settings, { codecs: [codec], clock: fake.clock, calibration });
     const c = result.cases[0]!;
     expect(c.verified).toBe(true);
     // Every single call is far below one tick: unbatched timing would read 0 or 100 µs.
     expect(c.serializeBatches.batch * TRUE_ENCODE).toBeGreaterThanOrEqual(100 * RESOLUTION);
-    const within1pct = (measured: number, truth: number): void => expect(Math.abs(measured - truth) / truth).toBeLessThanOrEqual(0.01);
+    const within1pct = (measured: number, truth: number): void =>
+      expect(Math.abs(measured - truth) / truth).toBeLessThanOrEqual(0.01);
     within1pct(c.serialize.mean, TRUE_ENCODE);
     within1pct(c.deserialize.mean, TRUE_DECODE);
     within1pct(c.total.mean, TRUE_ENCODE + TRUE_DECODE);
@@ -91,7 +99,14 @@ describe("harness with a coarse clock", () => {
 /** Real time, a made-up calibration: small runs of two payloads. */
 function realRun(codecs: Codec[], runs = 3, extra: Partial<CodecModeContext> = {}): [Settings, CodecModeContext] {
   const clock: Clock = { name: "performance.now", now: () => performance.now() };
-  const settings = testSettings({ payloads: ["small", "medium"], iterations: { codec: 300 }, runs, warmup: { codec: 50 }, seed: 11, fixed: false });
+  const settings = testSettings({
+    payloads: ["small", "medium"],
+    iterations: { codec: 300 },
+    runs,
+    warmup: { codec: 50 },
+    seed: 11,
+    fixed: false,
+  });
   return [settings, { codecs, clock, calibration: { resolutionNs: 100, overheadNs: 40 }, ...extra }];
 }
 
@@ -176,7 +191,12 @@ describe("a span of the runs (one process of several)", () => {
     const fake = coarseClock(100_000, 50);
     const calibration = calibrateClock(fake.clock, 50, 20_000, 5);
     const codecs = [fixedCostCodec("a", fake.advance, 260, 410), fixedCostCodec("b", fake.advance, 300, 500)];
-    const settings = testSettings({ payloads: ["small"], iterations: { codec: 200_000 }, runs: 2, warmup: { codec: 100 } });
+    const settings = testSettings({
+      payloads: ["small"],
+      iterations: { codec: 200_000 },
+      runs: 2,
+      warmup: { codec: 100 },
+    });
     const part = await runCodecMode(settings, { codecs, clock: fake.clock, calibration, span: { from: 0.5, to: 1.5 } });
     const size = part.slices.small!;
     for (const c of part.cases) {
@@ -192,9 +212,18 @@ describe("a span of the runs (one process of several)", () => {
   it("makes only the span's messages: a span past the first run holds the run's messages again", async () => {
     const seen: Message[] = [];
     const json = BUILT_IN.get("json")!;
-    const recording: Codec = { ...json, name: "recording", forPayload: (p) => ({ ...json.forPayload(p), encode: (m) => (seen.push(m), json.forPayload(p).encode(m)) }) };
+    const recording: Codec = {
+      ...json,
+      name: "recording",
+      forPayload: (p) => ({ ...json.forPayload(p), encode: (m) => (seen.push(m), json.forPayload(p).encode(m)) }),
+    };
     const settings = testSettings({ payloads: ["small"], iterations: { codec: 100 }, runs: 1, warmup: { codec: 1 } });
-    await runCodecMode(settings, { codecs: [recording], clock: performanceClockForTests, calibration: { resolutionNs: 100, overheadNs: 40 }, span: { from: 1.25, to: 1.5 } });
+    await runCodecMode(settings, {
+      codecs: [recording],
+      clock: performanceClockForTests,
+      calibration: { resolutionNs: 100, overheadNs: 40 },
+      span: { from: 1.25, to: 1.5 },
+    });
     // Positions 125..150 are messages 25..50 of the run's sequence.
     const all = messagesFor(settings, "small", 100);
     const texts = new Set(seen.map((m) => JSON.stringify(m)));

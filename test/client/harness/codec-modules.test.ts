@@ -35,18 +35,48 @@ describe("codec modules", () => {
     expect(Object.isFrozen(catalog.codecs) && Object.isFrozen(BUILT_IN.codecs)).toBe(true);
   });
 
-  it.each(["json", "raw"])("a module whose codec is named %s cannot join a catalog: one line, a SettingError", (name) => {
-    const codec = { ...BUILT_IN.get("json")!, name };
-    expect(() => catalogFor({ userMessages: [] }, [codec])).toThrow(new SettingError(`a codec named '${name}' exists already; name yours differently`));
-  });
+  it.each(["json", "raw"])(
+    "a module whose codec is named %s cannot join a catalog: one line, a SettingError",
+    (name) => {
+      const codec = { ...BUILT_IN.get("json")!, name };
+      expect(() => catalogFor({ userMessages: [] }, [codec])).toThrow(
+        new SettingError(`a codec named '${name}' exists already; name yours differently`),
+      );
+    },
+  );
 
   it.each([
-    ["a module that does not import", "broken.ts", "export default {", /^--codec-module .*broken\.ts: cannot import it \(/],
-    ["no default export", "none.ts", "export const x = 1;", /^--codec-module .*none\.ts: its default export is undefined, not a codec object \(docs\/codecs\.md has the interface\)$/],
+    [
+      "a module that does not import",
+      "broken.ts",
+      "export default {",
+      /^--codec-module .*broken\.ts: cannot import it \(/,
+    ],
+    [
+      "no default export",
+      "none.ts",
+      "export const x = 1;",
+      /^--codec-module .*none\.ts: its default export is undefined, not a codec object \(docs\/codecs\.md has the interface\)$/,
+    ],
     ["a bad name", "name.ts", VALID.replace('"upper-json"', '"has space"'), /its codec needs a name: 1-40 letters/],
-    ["a bad frame", "frame.ts", VALID.replace('"text"', '"utf8"'), /codec 'upper-json' needs frame: "text" or "binary"/],
-    ["a bad keyAccess", "access.ts", VALID.replace('library: "",', 'library: "", keyAccess: "peek",'), /codec 'upper-json': keyAccess must be one of offset, lazy, scan, decode when given/],
-    ["no forPayload", "fp.ts", 'export default { name: "x1", description: "", frame: "text", standard: true, library: "" };', /codec 'x1' needs forPayload\(payload\), returning \{ encode, decode \}/],
+    [
+      "a bad frame",
+      "frame.ts",
+      VALID.replace('"text"', '"utf8"'),
+      /codec 'upper-json' needs frame: "text" or "binary"/,
+    ],
+    [
+      "a bad keyAccess",
+      "access.ts",
+      VALID.replace('library: "",', 'library: "", keyAccess: "peek",'),
+      /codec 'upper-json': keyAccess must be one of offset, lazy, scan, decode when given/,
+    ],
+    [
+      "no forPayload",
+      "fp.ts",
+      'export default { name: "x1", description: "", frame: "text", standard: true, library: "" };',
+      /codec 'x1' needs forPayload\(payload\), returning \{ encode, decode \}/,
+    ],
   ])("%s: one line naming the file and the fault", async (_what, name, source, pattern) => {
     const file = module(name, source);
     const error = await importCodecModule(file).then(

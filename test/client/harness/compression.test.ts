@@ -24,7 +24,10 @@ describe("compressed sizes", () => {
     // A preset dictionary of the messages before comes within two bytes of the stream, message by message, not exactly.
     let history = Buffer.alloc(0);
     frames.forEach((f, i) => {
-      const primed = i === 0 ? alone[0]! : zlib.deflateRawSync(f, { finishFlush: zlib.constants.Z_SYNC_FLUSH, dictionary: history }).length - 4;
+      const primed =
+        i === 0
+          ? alone[0]!
+          : zlib.deflateRawSync(f, { finishFlush: zlib.constants.Z_SYNC_FLUSH, dictionary: history }).length - 4;
       expect(Math.abs(primed - streamed[i]!)).toBeLessThanOrEqual(2);
       history = Buffer.concat([history, f]).subarray(-32768);
     });
@@ -42,7 +45,10 @@ describe("compressed sizes", () => {
   });
 
   it("is added to verified codec-mode cases only", async () => {
-    const settings = { ...defaultSettings("quick", BUILT_IN.names), iterations: { ...defaultSettings("quick", BUILT_IN.names).iterations, codec: 50 } };
+    const settings = {
+      ...defaultSettings("quick", BUILT_IN.names),
+      iterations: { ...defaultSettings("quick", BUILT_IN.names).iterations, codec: 50 },
+    };
     const cases = [
       { mode: "codec", codec: "custom-binary", payload: "small", verified: true },
       { mode: "codec", codec: "json", payload: "small", verified: false },

@@ -35,17 +35,29 @@ describe("messageChanges: every kind of change, named at its field path", () => 
 });
 
 describe("checkFidelity", () => {
-  const messages: Message[] = [{ id: 1, price: -0, tags: ["é"] }, { id: 2, price: 3.5, tags: [] }, { id: 3, price: -0, tags: ["x"] }];
+  const messages: Message[] = [
+    { id: 1, price: -0, tags: ["é"] },
+    { id: 2, price: 3.5, tags: [] },
+    { id: 3, price: -0, tags: ["x"] },
+  ];
 
   it("counts the messages each change touched and calls a codec that changed a value lossy", () => {
     const json = BUILT_IN.get("json")!;
     const r = checkFidelity("json", "mine", json.forPayload("mine"), messages);
-    expect(r).toMatchObject({ messages: 3, changed: 2, lossy: true, changes: [{ path: "price", change: "-0 became 0", messages: 2 }] });
+    expect(r).toMatchObject({
+      messages: 3,
+      changed: 2,
+      lossy: true,
+      changes: [{ path: "price", change: "-0 became 0", messages: 2 }],
+    });
     expect(fidelitySummary(r)).toBe("-0 became 0 at price (2 of 3)");
   });
 
   it("a changed key order alone is reported but is not a loss", () => {
-    const reorder: PayloadCodec = { encode: (m) => JSON.stringify(m), decode: (d) => Object.fromEntries(Object.entries(JSON.parse(d as string) as object).reverse()) };
+    const reorder: PayloadCodec = {
+      encode: (m) => JSON.stringify(m),
+      decode: (d) => Object.fromEntries(Object.entries(JSON.parse(d as string) as object).reverse()),
+    };
     const r = checkFidelity("reorder", "mine", reorder, [{ a: 1, b: 2 }]);
     expect(r.lossy).toBe(false);
     expect(r.changes).toEqual([{ path: "(message)", change: KEY_ORDER_CHANGED, messages: 1 }]);

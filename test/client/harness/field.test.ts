@@ -5,7 +5,15 @@
  */
 import { describe, expect, it } from "vitest";
 import type { CaseResult, SliceFigures } from "../../../client/harness/results.ts";
-import { calibrationChecks, cpuOverRaw, disagree, echoVsJson, fieldCost, fieldVsJson, recovers } from "../../../client/harness/field.ts";
+import {
+  calibrationChecks,
+  cpuOverRaw,
+  disagree,
+  echoVsJson,
+  fieldCost,
+  fieldVsJson,
+  recovers,
+} from "../../../client/harness/field.ts";
 
 const ROUNDS = 12;
 /** The machine's drift: every codec of a round is slower or faster together. */
@@ -32,15 +40,37 @@ function socketCase(codec: string, o: Over): CaseResult {
     serializeNs: 100,
     deserializeNs: 100,
     totalNs: 50_000,
-    server: { codecNs: o.codecNs * drift(round), quietNs: (o.quietNs ?? o.codecNs) * drift(round), interrupted: 0, collection: 0, scheduler: 0, sendNs: 300, cpuNs: (o.cpuNs ?? 20_000) * drift(round), wakeups: 1 },
+    server: {
+      codecNs: o.codecNs * drift(round),
+      quietNs: (o.quietNs ?? o.codecNs) * drift(round),
+      interrupted: 0,
+      collection: 0,
+      scheduler: 0,
+      sendNs: 300,
+      cpuNs: (o.cpuNs ?? 20_000) * drift(round),
+      wakeups: 1,
+    },
     ...(o.knownNs !== undefined ? { knownNs: o.knownNs * drift(round) } : {}),
   }));
-  return { client: "bun", mode: o.mode ?? "roundtrip", codec, payload: "small", verified: true, error: "", raw, socket: { targetRate: undefined } } as unknown as CaseResult;
+  return {
+    client: "bun",
+    mode: o.mode ?? "roundtrip",
+    codec,
+    payload: "small",
+    verified: true,
+    error: "",
+    raw,
+    socket: { targetRate: undefined },
+  } as unknown as CaseResult;
 }
 
 describe("the field figure", () => {
   it("is the server's decode + encode less raw's timers in the same round, and says so", () => {
-    const cases = [socketCase("raw", { codecNs: 100 }), socketCase("json", { codecNs: 2100 }), socketCase("custom-binary", { codecNs: 1100 })];
+    const cases = [
+      socketCase("raw", { codecNs: 100 }),
+      socketCase("json", { codecNs: 2100 }),
+      socketCase("custom-binary", { codecNs: 1100 }),
+    ];
     // Drift moves both by the same factor in a round; raw's 100 ns reading is taken off each.
     const json = fieldCost(cases[1]!, cases)!;
     expect(json.corrected).toBe(true);
@@ -64,7 +94,10 @@ describe("the field figure", () => {
   });
 
   it("the server's CPU over raw's, round by round", () => {
-    const cases = [socketCase("raw", { codecNs: 0, cpuNs: 20_000 }), socketCase("json", { codecNs: 2000, cpuNs: 23_000 })];
+    const cases = [
+      socketCase("raw", { codecNs: 0, cpuNs: 20_000 }),
+      socketCase("json", { codecNs: 2000, cpuNs: 23_000 }),
+    ];
     const over = cpuOverRaw(cases[1]!, cases)!;
     const diffs = Array.from({ length: ROUNDS }, (_, r) => 3000 * drift(r)).sort((a, b) => a - b);
     expect(over.value).toBeCloseTo((diffs[5]! + diffs[6]!) / 2, 6);
@@ -74,7 +107,19 @@ describe("the field figure", () => {
 describe("lab against field", () => {
   it("codec mode's echo pairs with json's echo round by round", () => {
     const lab = (codec: string, echo: number): CaseResult =>
-      ({ ...socketCase(codec, { codecNs: 0 }), mode: "codec", raw: Array.from({ length: ROUNDS }, (_, round) => ({ run: 0, round, position: 0, serializeNs: 1, deserializeNs: 1, totalNs: 2, echoNs: echo * drift(round) })) }) as unknown as CaseResult;
+      ({
+        ...socketCase(codec, { codecNs: 0 }),
+        mode: "codec",
+        raw: Array.from({ length: ROUNDS }, (_, round) => ({
+          run: 0,
+          round,
+          position: 0,
+          serializeNs: 1,
+          deserializeNs: 1,
+          totalNs: 2,
+          echoNs: echo * drift(round),
+        })),
+      }) as unknown as CaseResult;
     const cases = [lab("json", 1000), lab("custom-binary", 1300)];
     expect(echoVsJson(cases[1]!, cases)!.ratio).toBeCloseTo(1.3, 12);
   });

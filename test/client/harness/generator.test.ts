@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { makeMessages } from "../../../client/harness/generator.ts";
 import { createRng, randomString } from "../../../client/harness/random.ts";
-import { ARTICLE_MESSAGES, ARTICLE_PAYLOADS, EXAMPLE_MESSAGES, MESSAGE_SETS, PAYLOAD_NAMES } from "../../../protocols/messages.ts";
+import {
+  ARTICLE_MESSAGES,
+  ARTICLE_PAYLOADS,
+  EXAMPLE_MESSAGES,
+  MESSAGE_SETS,
+  PAYLOAD_NAMES,
+} from "../../../protocols/messages.ts";
 import type { ChatMessage, GameTickMessage, MarketMessage } from "../../../protocols/message-sets.ts";
 import { shapeError } from "../../../server/shape.ts";
 import { encodedBytes } from "../../../protocols/codec.ts";
@@ -26,7 +32,9 @@ describe("payloads", () => {
       const b = makeMessages(p, { count: 200, seed: 42, fixed: false });
       expect(a).toEqual(b);
       const codec = BUILT_IN.codecs.find((c) => c.name === "custom-binary")!.forPayload(p);
-      expect(a.map((m) => Array.from(codec.encode(m) as Uint8Array))).toEqual(b.map((m) => Array.from(codec.encode(m) as Uint8Array)));
+      expect(a.map((m) => Array.from(codec.encode(m) as Uint8Array))).toEqual(
+        b.map((m) => Array.from(codec.encode(m) as Uint8Array)),
+      );
     }
   });
 
@@ -34,8 +42,14 @@ describe("payloads", () => {
     for (const p of PAYLOAD_NAMES) {
       const whole = makeMessages(p, { count: 10_000, seed: 9, fixed: false });
       // Across a block's edge (every 4,096 messages) and from the very start.
-      for (const [start, count] of [[0, 5], [4_090, 12], [8_000, 2_000]] as const) {
-        expect(makeMessages(p, { count, seed: 9, fixed: false, start }), `${p} from ${start}`).toEqual(whole.slice(start, start + count));
+      for (const [start, count] of [
+        [0, 5],
+        [4_090, 12],
+        [8_000, 2_000],
+      ] as const) {
+        expect(makeMessages(p, { count, seed: 9, fixed: false, start }), `${p} from ${start}`).toEqual(
+          whole.slice(start, start + count),
+        );
       }
     }
   });
@@ -100,7 +114,13 @@ describe("message sets", () => {
     expect(Math.min(...lengths)).toBeLessThan(10);
     expect(Math.max(...lengths)).toBeGreaterThan(200);
     const text = chats.map((m) => m.text).join(" ");
-    for (const script of [/\p{Script=Cyrillic}/u, /\p{Script=Han}/u, /\p{Script=Arabic}/u, /\p{Extended_Pictographic}/u]) expect(text).toMatch(script);
+    for (const script of [
+      /\p{Script=Cyrillic}/u,
+      /\p{Script=Han}/u,
+      /\p{Script=Arabic}/u,
+      /\p{Extended_Pictographic}/u,
+    ])
+      expect(text).toMatch(script);
     expect(text).toContain('"');
     const share = (f: (m: ChatMessage) => boolean): number => chats.filter(f).length / chats.length;
     expect(share((m) => m.replyTo !== undefined)).toBeGreaterThan(0.1);

@@ -1,6 +1,11 @@
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { decodeHistogram, encodeHistogram, latencyHistogram, percentileSpectrum } from "../../../client/harness/histogram.ts";
+import {
+  decodeHistogram,
+  encodeHistogram,
+  latencyHistogram,
+  percentileSpectrum,
+} from "../../../client/harness/histogram.ts";
 
 /** Latencies in ns with a long tail: most near 80 µs, a few in the milliseconds. */
 function samples(n: number, seed: number): Float64Array {
@@ -22,7 +27,8 @@ describe("latency histograms (HdrHistogram)", () => {
     sum.add(latencyHistogram([b]));
     const all = latencyHistogram([a, b]);
     expect(sum.totalCount).toBe(12_000);
-    for (const p of [50, 90, 99, 99.9, 99.99, 100]) expect(sum.getValueAtPercentile(p), `p${p}`).toBe(all.getValueAtPercentile(p));
+    for (const p of [50, 90, 99, 99.9, 99.99, 100])
+      expect(sum.getValueAtPercentile(p), `p${p}`).toBe(all.getValueAtPercentile(p));
     expect(encodeHistogram(sum)).toBe(encodeHistogram(all));
   });
 
@@ -52,7 +58,9 @@ describe("latency histograms (HdrHistogram)", () => {
     expect(text).toMatch(/^#\[Max\s+=\s+[\d.]+, Total count\s+=\s+10000\]$/m);
     expect(text).toMatch(/^#\[Buckets\s+=\s+\d+, SubBuckets\s+=\s+\d+\]$/m);
     // Rebuild from the rows: each row's TotalCount at its Value.
-    const rows = lines.filter((l) => /^\s+[\d.]+\s+[\d.]+\s+\d+\s+/.test(l)).map((l) => l.trim().split(/\s+/).map(Number));
+    const rows = lines
+      .filter((l) => /^\s+[\d.]+\s+[\d.]+\s+\d+\s+/.test(l))
+      .map((l) => l.trim().split(/\s+/).map(Number));
     expect(rows.length).toBeGreaterThan(20);
     let previous = 0;
     const rebuilt = build({ numberOfSignificantValueDigits: 3 });
@@ -61,6 +69,9 @@ describe("latency histograms (HdrHistogram)", () => {
       previous = total!;
     }
     expect(rebuilt.totalCount).toBe(10_000);
-    for (const p of [50, 99]) expect(Math.abs(rebuilt.getValueAtPercentile(p) - h.getValueAtPercentile(p)) / h.getValueAtPercentile(p)).toBeLessThan(0.01);
+    for (const p of [50, 99])
+      expect(
+        Math.abs(rebuilt.getValueAtPercentile(p) - h.getValueAtPercentile(p)) / h.getValueAtPercentile(p),
+      ).toBeLessThan(0.01);
   });
 });

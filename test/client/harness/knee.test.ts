@@ -3,7 +3,11 @@ import { keptRate, kneeField, KNEE_RULE, knees, stepLatency, stopsClimbing } fro
 import type { CaseResult, SliceFigures } from "../../../client/harness/results.ts";
 
 /** A latency case at `rate` with what it achieved, its late sends and its corrected p99 (ns). */
-function at(codec: string, rate: number, over: { achieved?: number; late?: number; p99?: number; payload?: string; verified?: boolean } = {}): CaseResult {
+function at(
+  codec: string,
+  rate: number,
+  over: { achieved?: number; late?: number; p99?: number; payload?: string; verified?: boolean } = {},
+): CaseResult {
   const sent = 1000;
   return {
     client: "bun",
@@ -13,13 +17,27 @@ function at(codec: string, rate: number, over: { achieved?: number; late?: numbe
     verified: over.verified ?? true,
     // A results file from before slices carried their own latency: the step's totals decide.
     raw: [],
-    socket: { targetRate: rate, achievedRate: over.achieved ?? rate, late: over.late ?? 0, sent, latency: { samples: sent, p50: 1e5, p90: 2e5, p99: over.p99 ?? 5e5, p999: 1e6, max: 2e6 } },
+    socket: {
+      targetRate: rate,
+      achievedRate: over.achieved ?? rate,
+      late: over.late ?? 0,
+      sent,
+      latency: { samples: sent, p50: 1e5, p90: 2e5, p99: over.p99 ?? 5e5, p999: 1e6, max: 2e6 },
+    },
   } as unknown as CaseResult;
 }
 
 /** A latency case whose slices (one per round) saw these p99s, ns; every slice sent its rate on time. */
 function sliced(codec: string, rate: number, p99s: number[]): CaseResult {
-  const raw: SliceFigures[] = p99s.map((p99Ns, round) => ({ run: 0, round, position: 0, serializeNs: 1, deserializeNs: 1, totalNs: 1e5, latency: { p99Ns, lateShare: 0, achievedShare: 1 } }));
+  const raw: SliceFigures[] = p99s.map((p99Ns, round) => ({
+    run: 0,
+    round,
+    position: 0,
+    serializeNs: 1,
+    deserializeNs: 1,
+    totalNs: 1e5,
+    latency: { p99Ns, lateShare: 0, achievedShare: 1 },
+  }));
   return { ...at(codec, rate, { p99: Math.max(...p99s) }), raw };
 }
 
@@ -58,9 +76,20 @@ describe("the knee", () => {
       // The last rate run, missed: nothing above it forgives it.
       { client: "bun", payload: "small", codec: "protobuf", rate: 1000, missed: 2000 },
     ]);
-    expect([[true, false], [false, true], [true, false, false], [false, false]].map(stopsClimbing)).toEqual([false, false, true, true]);
+    expect(
+      [
+        [true, false],
+        [false, true],
+        [true, false, false],
+        [false, false],
+      ].map(stopsClimbing),
+    ).toEqual([false, false, true, true]);
     // The opposite figures give the opposite knees.
-    const swapped = knees([...[1000, 2000].map((r) => at("json", r)), at("custom-binary", 1000), at("custom-binary", 2000, { p99: 50e6 })]);
+    const swapped = knees([
+      ...[1000, 2000].map((r) => at("json", r)),
+      at("custom-binary", 1000),
+      at("custom-binary", 2000, { p99: 50e6 }),
+    ]);
     expect(swapped.map((k) => [k.codec, k.rate])).toEqual([
       ["json", 2000],
       ["custom-binary", 1000],
@@ -74,7 +103,9 @@ describe("the knee", () => {
 
   it("goes into the results file as its own field", () => {
     const cases = [at("json", 1000), at("json", 2000, { late: 500 })];
-    expect(kneeField(cases)).toEqual({ knees: [{ client: "bun", payload: "small", codec: "json", rate: 1000, missed: 2000 }] });
+    expect(kneeField(cases)).toEqual({
+      knees: [{ client: "bun", payload: "small", codec: "json", rate: 1000, missed: 2000 }],
+    });
   });
 });
 
@@ -104,9 +135,21 @@ describe("the knee, slice by slice", () => {
       ...[20_000, 50_000, 100_000].map((r) => sliced("msgpack", r, slow)),
     ];
     const found = knees(cases);
-    expect(found.find((k) => k.codec === "json")).toEqual({ client: "bun", payload: "small", codec: "json", rate: 20_000, missed: 50_000, besideRaw: { rate: 20_000 } });
-    expect(found.find((k) => k.codec === "msgpack")).toEqual({ client: "bun", payload: "small", codec: "msgpack", rate: 10_000, missed: 20_000 });
+    expect(found.find((k) => k.codec === "json")).toEqual({
+      client: "bun",
+      payload: "small",
+      codec: "json",
+      rate: 20_000,
+      missed: 50_000,
+      besideRaw: { rate: 20_000 },
+    });
+    expect(found.find((k) => k.codec === "msgpack")).toEqual({
+      client: "bun",
+      payload: "small",
+      codec: "msgpack",
+      rate: 10_000,
+      missed: 20_000,
+    });
     expect(found.find((k) => k.codec === "raw")!.besideRaw).toBeUndefined();
   });
 });
-

@@ -57,7 +57,11 @@ describe("each case beside its run's baselines", () => {
 describe("the results' ratios", () => {
   /** A socket case whose rounds carry the server's figures: its decode + encode and its CPU per message. */
   const socketCase = (codec: string, totalNs: number, codecNs: number, cpuNs: number): CaseResult => ({
-    ...caseOf(codec, [totalNs, totalNs * 1.1, totalNs * 0.9, totalNs], { client: "bun", mode: "stream", bytes: codec === "json" ? 40 : 20 }),
+    ...caseOf(codec, [totalNs, totalNs * 1.1, totalNs * 0.9, totalNs], {
+      client: "bun",
+      mode: "stream",
+      bytes: codec === "json" ? 40 : 20,
+    }),
     raw: [1, 1.1, 0.9, 1].map((drift, round) => ({
       run: 0,
       round,
@@ -65,12 +69,25 @@ describe("the results' ratios", () => {
       serializeNs: 100 * drift,
       deserializeNs: 100 * drift,
       totalNs: totalNs * drift,
-      server: { codecNs: codecNs * drift, quietNs: codecNs * drift, interrupted: 0, collection: 0, scheduler: 0, sendNs: 300, cpuNs: cpuNs * drift, wakeups: 1 },
+      server: {
+        codecNs: codecNs * drift,
+        quietNs: codecNs * drift,
+        interrupted: 0,
+        collection: 0,
+        scheduler: 0,
+        sendNs: 300,
+        cpuNs: cpuNs * drift,
+        wakeups: 1,
+      },
     })),
   });
 
   it("are worked out once for every case, on copies: the cases given keep none", () => {
-    const given = [socketCase("raw", 1000, 100, 20_000), socketCase("json", 2000, 2100, 24_000), socketCase("fast", 1500, 1100, 22_000)];
+    const given = [
+      socketCase("raw", 1000, 100, 20_000),
+      socketCase("json", 2000, 2100, 24_000),
+      socketCase("fast", 1500, 1100, 22_000),
+    ];
     const { cases, calibration } = withRatios(given);
     expect(given.every((c) => c.ratios === undefined)).toBe(true);
     expect(calibration).toBeUndefined();
@@ -93,7 +110,10 @@ describe("the results' ratios", () => {
   });
 
   it("a failed case has only its size beside json's", () => {
-    const given = [caseOf("json", [200, 200], { bytes: 40 }), caseOf("broken", [100, 100], { bytes: 10, verified: false })];
+    const given = [
+      caseOf("json", [200, 200], { bytes: 40 }),
+      caseOf("broken", [100, 100], { bytes: 10, verified: false }),
+    ];
     expect(withRatios(given).cases[1]!.ratios).toEqual({ bytesVsJson: 0.25 });
   });
 

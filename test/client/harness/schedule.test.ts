@@ -1,7 +1,19 @@
 /** The measuring plan's shared pieces: the shortest batch worth timing, batch sizes, and the seeded shuffle. */
 import { describe, expect, it } from "vitest";
 import { createRng } from "../../../client/harness/random.ts";
-import { codecMessages, jsonBytesPerMessage, LATENCY_SLICE_MIN, latencySliceSize, minBatchNs, SHARED_LIST_BYTES, sharedListLength, shuffled, SLICE_TARGET_NS, sliceSize, socketSliceSize } from "../../../client/harness/schedule.ts";
+import {
+  codecMessages,
+  jsonBytesPerMessage,
+  LATENCY_SLICE_MIN,
+  latencySliceSize,
+  minBatchNs,
+  SHARED_LIST_BYTES,
+  sharedListLength,
+  shuffled,
+  SLICE_TARGET_NS,
+  sliceSize,
+  socketSliceSize,
+} from "../../../client/harness/schedule.ts";
 
 describe("minBatchNs", () => {
   it("is 100x the resolution when the clock ticks coarsely", () => {
@@ -17,7 +29,14 @@ describe("sliceSize", () => {
   const cal = { resolutionNs: 100, overheadNs: 30 }; // minimum batch: 30,000 ns
 
   it("makes the fastest codec's slice last the target", () => {
-    const size = sliceSize([{ encodeNs: 100, decodeNs: 150 }, { encodeNs: 400, decodeNs: 900 }], cal, 10_000_000);
+    const size = sliceSize(
+      [
+        { encodeNs: 100, decodeNs: 150 },
+        { encodeNs: 400, decodeNs: 900 },
+      ],
+      cal,
+      10_000_000,
+    );
     expect(size).toBe(Math.ceil(SLICE_TARGET_NS / 250));
   });
 
@@ -96,7 +115,12 @@ describe("each codec's own messages in the socket modes", () => {
     // A short run's codecs still get messages of their own where that fits.
     expect(sharedListLength(12_000, 8, 300)).toBe(96_000);
     expect(sharedListLength(100, 4, 10_000_000)).toBe(400);
-    const cycled = codecMessages(Array.from({ length: 1_000 }, (_, i) => i), 2, 4, 3_000);
+    const cycled = codecMessages(
+      Array.from({ length: 1_000 }, (_, i) => i),
+      2,
+      4,
+      3_000,
+    );
     expect(cycled[0]).toBe(500);
     expect(cycled[1_000]).toBe(500);
   });

@@ -13,7 +13,8 @@ describe("parseInteger", () => {
     expect(parseInteger("--runs", "7", 1, 10)).toBe(7);
     expect(parseInteger("--iterations", "1_000", 1, 1_000_000)).toBe(1000);
     expect(parseInteger("--iterations", "100_000", 1, 1_000_000)).toBe(100_000);
-    for (const bad of ["1_", "_1", "1__0"]) expect(() => parseInteger("--iterations", bad, 1, 1_000_000), bad).toThrow(SettingError);
+    for (const bad of ["1_", "_1", "1__0"])
+      expect(() => parseInteger("--iterations", bad, 1, 1_000_000), bad).toThrow(SettingError);
     expect(parseInteger("--seed", " 42 ", 0, 100)).toBe(42);
   });
 
@@ -39,7 +40,9 @@ describe("parseInteger", () => {
   it("refuses values outside the range, and puts the unit after the range", () => {
     expect(() => parseInteger("--window", "0", 1, 64)).toThrow("--window must be an integer from 1 to 64, got '0'");
     expect(() => parseInteger("--window", "65", 1, 64)).toThrow("--window must be an integer from 1 to 64, got '65'");
-    expect(() => parseInteger("--stall-timeout", "4000", 1, 3600, " seconds")).toThrow("--stall-timeout must be an integer from 1 to 3600 seconds, got '4000'");
+    expect(() => parseInteger("--stall-timeout", "4000", 1, 3600, " seconds")).toThrow(
+      "--stall-timeout must be an integer from 1 to 3600 seconds, got '4000'",
+    );
   });
 
   it("refuses a number too large to be an exact integer", () => {
@@ -93,7 +96,9 @@ describe("the page and the CLI agree", () => {
   it("--help names the browser profile's iterations, runs and warm-up for every mode, in its table's rows", () => {
     const rows = HELP.split("\n").filter((l) => /^ {4}in a browser /.test(l));
     expect(rows).toHaveLength(3);
-    expect(rows[0]!.trim().split(/ +/).slice(3).map(Number)).toEqual(MODE_NAMES.map((m) => DEFAULTS.browser.iterations[m]));
+    expect(rows[0]!.trim().split(/ +/).slice(3).map(Number)).toEqual(
+      MODE_NAMES.map((m) => DEFAULTS.browser.iterations[m]),
+    );
     expect(rows[1]!.trim().split(/ +/).slice(3).map(Number)).toEqual(MODE_NAMES.map((m) => DEFAULTS.browser.runs[m]));
     expect(rows[2]!.trim().split(/ +/).slice(3).map(Number)).toEqual(MODE_NAMES.map((m) => DEFAULTS.browser.warmup[m]));
   });
@@ -113,7 +118,10 @@ describe("the page and the CLI agree", () => {
   });
 
   it("--client chromium and firefox give exactly the page's defaults; browser is Chromium's other name", () => {
-    for (const name of ["chromium", "firefox"]) expect(parseBenchArgs(["--client", name]).settings).toEqual(defaultSettings("browser", defaultCodecNames(BUILT_IN)));
+    for (const name of ["chromium", "firefox"])
+      expect(parseBenchArgs(["--client", name]).settings).toEqual(
+        defaultSettings("browser", defaultCodecNames(BUILT_IN)),
+      );
     expect(parseBenchArgs(["--client", "browser"]).client).toBe("chromium");
     expect(parseBenchArgs(["--client", "firefox"]).client).toBe("firefox");
   });
@@ -122,10 +130,31 @@ describe("the page and the CLI agree", () => {
     expect(parseBenchArgs([]).settings.codecs).not.toContain("cal-spin");
     expect(parseBenchArgs(["--codecs", "all"]).settings.codecs).toEqual(benchCodecNames(BUILT_IN));
     // Groups expand in place, each codec once: a family, the defaults, and single codecs beside them.
-    expect(parseBenchArgs(["--codecs", "zero-copy,json,capnp"]).settings.codecs).toEqual(["flatbuffers", "capnp", "json"]);
-    expect(parseBenchArgs(["--codecs", "text,schemaless"]).settings.codecs).toEqual(["json", "json-bytes", "msgpack", "msgpackr", "msgpackr-records", "cbor", "bson"]);
-    expect(parseBenchArgs(["--codecs", "default,bson"]).settings.codecs).toEqual([...defaultCodecNames(BUILT_IN), "bson"]);
-    expect(parseBenchArgs(["--codecs", "custom-binary", "--calibrate"]).settings.codecs).toEqual(["custom-binary", "json", "cal-json", "cal-spin", "raw"]);
+    expect(parseBenchArgs(["--codecs", "zero-copy,json,capnp"]).settings.codecs).toEqual([
+      "flatbuffers",
+      "capnp",
+      "json",
+    ]);
+    expect(parseBenchArgs(["--codecs", "text,schemaless"]).settings.codecs).toEqual([
+      "json",
+      "json-bytes",
+      "msgpack",
+      "msgpackr",
+      "msgpackr-records",
+      "cbor",
+      "bson",
+    ]);
+    expect(parseBenchArgs(["--codecs", "default,bson"]).settings.codecs).toEqual([
+      ...defaultCodecNames(BUILT_IN),
+      "bson",
+    ]);
+    expect(parseBenchArgs(["--codecs", "custom-binary", "--calibrate"]).settings.codecs).toEqual([
+      "custom-binary",
+      "json",
+      "cal-json",
+      "cal-spin",
+      "raw",
+    ]);
     expect(parseBenchArgs(["--codecs", "cal-spin"]).settings.codecs).toEqual(["cal-spin"]);
     expect(parseBenchArgs(["--no-pin"]).noPin).toBe(true);
     expect(parseBenchArgs([]).noPin).toBe(false);

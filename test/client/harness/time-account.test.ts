@@ -59,13 +59,35 @@ describe("where a run's time went", () => {
     });
     ledger.time("files", () => clock.advance(2));
     const account = ledger.account(100);
-    expect(account.phases).toMatchObject({ warmup: 10, messages: 40, start: 15, verify: 5, timed: 3, files: 2, other: 25 });
+    expect(account.phases).toMatchObject({
+      warmup: 10,
+      messages: 40,
+      start: 15,
+      verify: 5,
+      timed: 3,
+      files: 2,
+      other: 25,
+    });
     expect(ACCOUNT_PHASES.reduce((sum, p) => sum + account.phases[p], 0)).toBe(100);
   });
 
   it("takes another process's phases and peaks; the wait beyond its own wall time is starting it", () => {
     const ledger = new TimeLedger(manualClock().now);
-    const child: TimeAccount = { wallMs: 900, phases: { timed: 500, warmup: 100, messages: 50, verify: 150, start: 60, collections: 10, compression: 0, files: 0, other: 30 }, peaks: [{ process: "codec-mode process", peakRssBytes: 300e6 }] };
+    const child: TimeAccount = {
+      wallMs: 900,
+      phases: {
+        timed: 500,
+        warmup: 100,
+        messages: 50,
+        verify: 150,
+        start: 60,
+        collections: 10,
+        compression: 0,
+        files: 0,
+        other: 30,
+      },
+      peaks: [{ process: "codec-mode process", peakRssBytes: 300e6 }],
+    };
     ledger.addProcess(child, 1000);
     const account = ledger.account(1100);
     // Its "other" stays in this process's rest: 30 of it, and 100 of this process's own.

@@ -31,26 +31,68 @@ function csvRows(file: string): Record<string, string>[] {
 }
 
 function run(script: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [script, ...args], { cwd: ROOT, encoding: "utf8", timeout: 240_000, env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, [script, ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 240_000,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 const ORDERS = [
-  { id: 1, customer: { name: "Zoë Ångström", tier: "gold" }, items: [{ sku: "A-1", qty: 2, price: 9.99 }], note: "café ☕ 注文", discount: -0 },
+  {
+    id: 1,
+    customer: { name: "Zoë Ångström", tier: "gold" },
+    items: [{ sku: "A-1", qty: 2, price: 9.99 }],
+    note: "café ☕ 注文",
+    discount: -0,
+  },
   { id: 2, customer: { name: "李雷" }, items: [], total: 0 },
-  { id: 3, customer: { name: "Ana", tier: "silver" }, items: [{ sku: "B-2", qty: 1, price: 100 }, { sku: "C-3", qty: 5, price: 0.1 }], coupon: null, discount: -0 },
+  {
+    id: 3,
+    customer: { name: "Ana", tier: "silver" },
+    items: [
+      { sku: "B-2", qty: 1, price: 100 },
+      { sku: "C-3", qty: 5, price: 0.1 },
+    ],
+    coupon: null,
+    discount: -0,
+  },
 ];
 // JSON.stringify writes -0 as 0, and cannot write the big integer: the file is written as text.
-const ordersText = JSON.stringify(ORDERS, null, 1).replaceAll('"discount": 0', '"discount": -0').replace('"total": 0', '"total": 0, "trace": 12345678901234567890');
+const ordersText = JSON.stringify(ORDERS, null, 1)
+  .replaceAll('"discount": 0', '"discount": -0')
+  .replace('"total": 0', '"total": 0, "trace": 12345678901234567890');
 
 describe("bad messages files: one line naming the file and the fault, exit 2, nothing run", () => {
   const huge = `[{"blob": "${"x".repeat(1024 * 1024 + 10)}"}]`;
   it.each([
     ["not JSON", "bad.json", "[{id: 1}]", /^bench: --messages .*bad\.json: is not JSON \(.*\)\n$/],
-    ["empty", "empty.json", "\n", /^bench: --messages .*empty\.json: no messages; expected a JSON array of objects, or JSON Lines with one object per line\n$/],
-    ["a line that is not JSON", "lines.jsonl", '{"a": 1}\n{"a": \n', /^bench: --messages .*lines\.jsonl: line 2 is not JSON \(.*\)\n$/],
-    ["a message over 1 MiB", "huge.json", huge, /^bench: --messages .*huge\.json: message 1 is [\d,]+ bytes as JSON, over the 1 MiB a WebSocket message may carry here\n$/],
-    ["a built-in's name", "chat.json", "[{}]", /^bench: --messages .*chat\.json: the name 'chat' is a built-in payload's; rename the file\n$/],
+    [
+      "empty",
+      "empty.json",
+      "\n",
+      /^bench: --messages .*empty\.json: no messages; expected a JSON array of objects, or JSON Lines with one object per line\n$/,
+    ],
+    [
+      "a line that is not JSON",
+      "lines.jsonl",
+      '{"a": 1}\n{"a": \n',
+      /^bench: --messages .*lines\.jsonl: line 2 is not JSON \(.*\)\n$/,
+    ],
+    [
+      "a message over 1 MiB",
+      "huge.json",
+      huge,
+      /^bench: --messages .*huge\.json: message 1 is [\d,]+ bytes as JSON, over the 1 MiB a WebSocket message may carry here\n$/,
+    ],
+    [
+      "a built-in's name",
+      "chat.json",
+      "[{}]",
+      /^bench: --messages .*chat\.json: the name 'chat' is a built-in payload's; rename the file\n$/,
+    ],
   ])("%s", (_what, name, text, pattern) => {
     const r = run("bench/cli/bench.ts", "--messages", write(name, text), "--out", path.join(tmp, "never"));
     expect(r.code).toBe(2);
@@ -71,8 +113,14 @@ describe("bad messages files: one line naming the file and the fault, exit 2, no
     const messages = write("few.json", '[{"id": 1}]');
     const proto = write("few.proto", 'syntax = "proto3"; package few; message Few { uint32 id = 1; }');
     const cases: [string[], RegExp][] = [
-      [["--proto", write("broken.proto", "message {"), "--proto-type", "X"], /^bench: --proto .*broken\.proto: does not parse \(.*\)\n$/],
-      [["--proto", proto, "--proto-type", "few.Other"], /^bench: --proto .*few\.proto: has no message type 'few\.Other'; its message types: few\.Few\n$/],
+      [
+        ["--proto", write("broken.proto", "message {"), "--proto-type", "X"],
+        /^bench: --proto .*broken\.proto: does not parse \(.*\)\n$/,
+      ],
+      [
+        ["--proto", proto, "--proto-type", "few.Other"],
+        /^bench: --proto .*few\.proto: has no message type 'few\.Other'; its message types: few\.Few\n$/,
+      ],
       [["--proto", proto], /^bench: --proto FILE and --proto-type NAME go together \(got only --proto\)\n$/],
     ];
     for (const [args, pattern] of cases) {
@@ -96,11 +144,26 @@ describe("bun run bench --messages FILE", () => {
 
   it("names what each codec changes, leaves the lossy ones untimed and the inapplicable ones out, with reasons", () => {
     const out = path.join(tmp, "plain");
-    const r = run("bench/cli/bench.ts", "--messages", file, "--modes", "codec,stream", "--iterations", "300", "--runs", "1", "--forks", "1", "--out", out);
+    const r = run(
+      "bench/cli/bench.ts",
+      "--messages",
+      file,
+      "--modes",
+      "codec,stream",
+      "--iterations",
+      "300",
+      "--runs",
+      "1",
+      "--forks",
+      "1",
+      "--out",
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`== your messages: orders, what each codec gives back\n   3 messages from ${file}\n`);
     expect(r.stdout).toMatch(/when read: the integer 12345678901234567890 became 12345678901234567000/);
-    for (const codec of ["json", "json-bytes", "msgpack", "msgpackr"]) expect(r.stdout).toMatch(new RegExp(`^${codec}! +2 of 3 +-0 became 0 at discount: 2$`, "m"));
+    for (const codec of ["json", "json-bytes", "msgpack", "msgpackr"])
+      expect(r.stdout).toMatch(new RegExp(`^${codec}! +2 of 3 +-0 became 0 at discount: 2$`, "m"));
     expect(r.stdout).toMatch(/^custom-binary +n\/a +no layout for your own messages/m);
     expect(r.stdout).toMatch(/^protobuf +n\/a +no message type for your own messages; give one with --proto/m);
     expect(r.stdout).toMatch(/! lossy: changed values of these messages, so not timed/);
@@ -108,41 +171,105 @@ describe("bun run bench --messages FILE", () => {
     // Only the transport baseline ran: every codec changed the -0.
     expect(rows.map((row) => `${row.mode} ${row.codec}`)).toEqual(["stream raw"]);
     const results = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
-    expect(results.fidelity?.map((f) => [f.codec, f.lossy])).toEqual([["json", true], ["json-bytes", true], ["msgpack", true], ["msgpackr", true]]);
-    expect(results.settings.excluded.map((e) => e.codec).sort()).toEqual(["custom-binary", "json", "json-bytes", "msgpack", "msgpackr", "msgpackr-records", "protobuf"]);
+    expect(results.fidelity?.map((f) => [f.codec, f.lossy])).toEqual([
+      ["json", true],
+      ["json-bytes", true],
+      ["msgpack", true],
+      ["msgpackr", true],
+    ]);
+    expect(results.settings.excluded.map((e) => e.codec).sort()).toEqual([
+      "custom-binary",
+      "json",
+      "json-bytes",
+      "msgpack",
+      "msgpackr",
+      "msgpackr-records",
+      "protobuf",
+    ]);
   });
 
   it("with --allow-lossy every mode runs them, verified against each codec's own round trip, lost 0, flagged lossy everywhere", () => {
     const out = path.join(tmp, "lossy");
-    const r = run("bench/cli/bench.ts", "--messages", file, "--modes", "all", "--iterations", "300", "--runs", "1", "--forks", "1", "--allow-lossy", "--out", out);
+    const r = run(
+      "bench/cli/bench.ts",
+      "--messages",
+      file,
+      "--modes",
+      "all",
+      "--iterations",
+      "300",
+      "--runs",
+      "1",
+      "--forks",
+      "1",
+      "--allow-lossy",
+      "--out",
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     const rows = csvRows(path.join(out, "latest.csv"));
-    expect(new Set(rows.map((row) => row.mode))).toEqual(new Set(["codec", "roundtrip", "stream", "fanout", "latency"]));
+    expect(new Set(rows.map((row) => row.mode))).toEqual(
+      new Set(["codec", "roundtrip", "stream", "fanout", "latency"]),
+    );
     for (const row of rows) {
       expect(row.payload).toBe("orders");
       expect(row.verified, `${row.mode} ${row.codec}: ${row.error}`).toBe("true");
       if (row.mode !== "codec") expect(row.lost).toBe("0");
       expect(row.flags!.split(" ").includes("lossy")).toBe(row.codec !== "raw");
     }
-    expect(rows.filter((row) => row.mode === "codec").map((row) => row.codec).sort()).toEqual(["json", "json-bytes", "msgpack", "msgpackr"]);
+    expect(
+      rows
+        .filter((row) => row.mode === "codec")
+        .map((row) => row.codec)
+        .sort(),
+    ).toEqual(["json", "json-bytes", "msgpack", "msgpackr"]);
     expect(r.stdout).toMatch(/^json! +\d+ /m);
     expect(r.stdout).toMatch(/timed anyway \(--allow-lossy\)/);
   });
 
   it("--proto FILE --proto-type NAME adds protobuf, whose changes (proto3 drops an empty list and a field it has no number for) are named", () => {
-    const proto = write("orders.proto", [
-      'syntax = "proto3";',
-      "package shop;",
-      "message Item { string sku = 1; uint32 qty = 2; double price = 3; }",
-      "message Customer { string name = 1; optional string tier = 2; }",
-      "message Order { uint32 id = 1; Customer customer = 2; repeated Item items = 3; optional string note = 4; optional double discount = 5; optional double total = 6; optional uint64 trace = 7; }",
-    ].join("\n"));
+    const proto = write(
+      "orders.proto",
+      [
+        'syntax = "proto3";',
+        "package shop;",
+        "message Item { string sku = 1; uint32 qty = 2; double price = 3; }",
+        "message Customer { string name = 1; optional string tier = 2; }",
+        "message Order { uint32 id = 1; Customer customer = 2; repeated Item items = 3; optional string note = 4; optional double discount = 5; optional double total = 6; optional uint64 trace = 7; }",
+      ].join("\n"),
+    );
     const out = path.join(tmp, "proto");
-    const r = run("bench/cli/bench.ts", "--messages", file, "--proto", proto, "--proto-type", "shop.Order", "--codecs", "json,protobuf", "--modes", "codec,roundtrip", "--iterations", "200", "--runs", "1", "--forks", "2", "--allow-lossy", "--out", out);
+    const r = run(
+      "bench/cli/bench.ts",
+      "--messages",
+      file,
+      "--proto",
+      proto,
+      "--proto-type",
+      "shop.Order",
+      "--codecs",
+      "json,protobuf",
+      "--modes",
+      "codec,roundtrip",
+      "--iterations",
+      "200",
+      "--runs",
+      "1",
+      "--forks",
+      "2",
+      "--allow-lossy",
+      "--out",
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^protobuf! +2 of 3 +field dropped at items: 1; field dropped at coupon: 1$/m);
     const rows = csvRows(path.join(out, "latest.csv"));
-    expect(rows.map((row) => `${row.mode} ${row.codec} ${row.verified}`).sort()).toEqual(["codec json true", "codec protobuf true", "roundtrip json true", "roundtrip protobuf true"]);
+    expect(rows.map((row) => `${row.mode} ${row.codec} ${row.verified}`).sort()).toEqual([
+      "codec json true",
+      "codec protobuf true",
+      "roundtrip json true",
+      "roundtrip protobuf true",
+    ]);
   });
 
   it("bun run server --messages FILE accepts the payload, as a --url run needs, and echoes its messages", async () => {
@@ -160,7 +287,9 @@ describe("bun run bench --messages FILE", () => {
       ws.close();
       expect(JSON.parse(reply)).toEqual({ ...ORDERS[0], discount: 0 });
       const refused = await fetch(socketUrl(server.url, "json", "others", "x").replace(/^ws/, "http"));
-      expect(await refused.text()).toMatch(/^unknown payload 'others'; valid payloads: small, .*, orders \(start the server with --messages FILE for your own\)/);
+      expect(await refused.text()).toMatch(
+        /^unknown payload 'others'; valid payloads: small, .*, orders \(start the server with --messages FILE for your own\)/,
+      );
     } finally {
       await server.stop();
     }
@@ -172,10 +301,30 @@ describe("bun run bench --codec-module FILE", () => {
 
   it("the shipped cbor-x example runs in every mode, on the article's messages and the sets, verified, lost 0", () => {
     const out = path.join(tmp, "cbor");
-    const r = run("bench/cli/bench.ts", "--codec-module", example, "--codecs", "json,cbor-x", "--payloads", "small,chat,game-tick", "--modes", "all", "--iterations", "300", "--runs", "1", "--forks", "2", "--out", out);
+    const r = run(
+      "bench/cli/bench.ts",
+      "--codec-module",
+      example,
+      "--codecs",
+      "json,cbor-x",
+      "--payloads",
+      "small,chat,game-tick",
+      "--modes",
+      "all",
+      "--iterations",
+      "300",
+      "--runs",
+      "1",
+      "--forks",
+      "2",
+      "--out",
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     const rows = csvRows(path.join(out, "latest.csv")).filter((row) => row.codec === "cbor-x");
-    expect(new Set(rows.map((row) => row.mode))).toEqual(new Set(["codec", "roundtrip", "stream", "fanout", "latency", "route"]));
+    expect(new Set(rows.map((row) => row.mode))).toEqual(
+      new Set(["codec", "roundtrip", "stream", "fanout", "latency", "route"]),
+    );
     expect(rows).toHaveLength(18);
     for (const row of rows) {
       expect(row.verified, `${row.mode} ${row.payload}: ${row.error}`).toBe("true");
@@ -187,7 +336,25 @@ describe("bun run bench --codec-module FILE", () => {
 
   it("on your own messages it gets a fidelity line like every codec", () => {
     const out = path.join(tmp, "cbor-mine");
-    const r = run("bench/cli/bench.ts", "--codec-module", example, "--messages", write("mine.json", ordersText), "--codecs", "json,cbor-x", "--modes", "codec", "--iterations", "100", "--runs", "1", "--forks", "1", "--out", out);
+    const r = run(
+      "bench/cli/bench.ts",
+      "--codec-module",
+      example,
+      "--messages",
+      write("mine.json", ordersText),
+      "--codecs",
+      "json,cbor-x",
+      "--modes",
+      "codec",
+      "--iterations",
+      "100",
+      "--runs",
+      "1",
+      "--forks",
+      "1",
+      "--out",
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^cbor-x!? +\d of 3 /m);
     expect(r.stdout).toContain("== your messages: mine, what each codec gives back");
@@ -196,12 +363,16 @@ describe("bun run bench --codec-module FILE", () => {
   it("bad modules and the Node client: one line, exit 2", () => {
     const bad = run("bench/cli/bench.ts", "--codec-module", write("not-a-codec.ts", "export default 42;"));
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^bench: --codec-module .*not-a-codec\.ts: its default export is number, not a codec object \(docs\/codecs\.md has the interface\)\n$/);
+    expect(bad.stderr).toMatch(
+      /^bench: --codec-module .*not-a-codec\.ts: its default export is number, not a codec object \(docs\/codecs\.md has the interface\)\n$/,
+    );
     const missing = run("bench/cli/bench.ts", "--codec-module", path.join(tmp, "missing.ts"));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^bench: --codec-module .*missing\.ts: cannot import it \(.*\)\n$/);
     const node = run("bench/cli/bench.ts", "--codec-module", example, "--client", "node");
     expect(node.code).toBe(2);
-    expect(node.stderr).toBe("bench: --codec-module runs with --client bun, chromium or firefox; the Node client cannot import a module written for Bun\n");
+    expect(node.stderr).toBe(
+      "bench: --codec-module runs with --client bun, chromium or firefox; the Node client cannot import a module written for Bun\n",
+    );
   });
 });

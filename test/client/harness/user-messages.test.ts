@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { SettingError } from "../../../client/harness/harness-errors.ts";
-import { checkPayloadName, cycleUserMessages, parseUserMessages, payloadNameOf } from "../../../client/harness/user-messages.ts";
+import {
+  checkPayloadName,
+  cycleUserMessages,
+  parseUserMessages,
+  payloadNameOf,
+} from "../../../client/harness/user-messages.ts";
 
 const file = (text: string, name = "mine") => ({ name, file: `${name}.json`, text });
 
@@ -13,8 +18,12 @@ describe("a user's messages file", () => {
   });
 
   it("notes each integer beyond 2^53, which JSON.parse reads as the nearest double, and none inside strings", () => {
-    const { notes } = parseUserMessages(file('[{"id": 12345678901234567890, "s": "99999999999999999999", "ok": 9007199254740991, "f": 1e400}]'));
-    expect(notes).toEqual(["the integer 12345678901234567890 became 12345678901234567000 when read (beyond 2^53, as JSON.parse reads it in any JavaScript program)"]);
+    const { notes } = parseUserMessages(
+      file('[{"id": 12345678901234567890, "s": "99999999999999999999", "ok": 9007199254740991, "f": 1e400}]'),
+    );
+    expect(notes).toEqual([
+      "the integer 12345678901234567890 became 12345678901234567000 when read (beyond 2^53, as JSON.parse reads it in any JavaScript program)",
+    ]);
   });
 
   it.each([
@@ -24,7 +33,11 @@ describe("a user's messages file", () => {
     ["an empty array", "[]", /no messages/],
     ["a message that is not an object", '[{"a": 1}, 5]', /^--messages bad\.json: message 2 is number, not an object$/],
     ["an array in an array", "[[1]]", /message 1 is an array, not an object/],
-    ["a message over 1 MiB", `[{"big": "${"x".repeat(1024 * 1024)}"}]`, /^--messages bad\.json: message 1 is 1,048,586 bytes as JSON, over the 1 MiB a WebSocket message may carry here$/],
+    [
+      "a message over 1 MiB",
+      `[{"big": "${"x".repeat(1024 * 1024)}"}]`,
+      /^--messages bad\.json: message 1 is 1,048,586 bytes as JSON, over the 1 MiB a WebSocket message may carry here$/,
+    ],
   ])("%s: one line naming the file and the fault", (_what, text, expected) => {
     expect(() => parseUserMessages(file(text, "bad"))).toThrow(SettingError);
     expect(() => parseUserMessages(file(text, "bad"))).toThrow(expected);

@@ -22,7 +22,14 @@ describe("settingsToQuery then settingsFromQuery", () => {
       validate: true,
       rates: [500, 1500],
       // The page does not run fanout: its runs stay as the base has them.
-      runs: { codec: 2, roundtrip: 5, stream: 5, fanout: defaultSettings("browser", []).runs.fanout, latency: 5, route: 5 },
+      runs: {
+        codec: 2,
+        roundtrip: 5,
+        stream: 5,
+        fanout: defaultSettings("browser", []).runs.fanout,
+        latency: 5,
+        route: 5,
+      },
       seed: 4_000_000_000,
       window: 17,
       stallTimeoutMs: 45_000,
@@ -141,7 +148,12 @@ describe("settingsFromQuery: values that would stall or empty a run", () => {
 
   it("keeps the default for a zero count, a zero window and a zero stall timeout; warm-up may be 0", () => {
     const s = from("runs=0&iterations=0&window=0&stall-timeout=0&warmup=0");
-    expect([s.runs, s.iterations.stream, s.window, s.stallTimeoutMs]).toEqual([base.runs, base.iterations.stream, base.window, base.stallTimeoutMs]);
+    expect([s.runs, s.iterations.stream, s.window, s.stallTimeoutMs]).toEqual([
+      base.runs,
+      base.iterations.stream,
+      base.window,
+      base.stallTimeoutMs,
+    ]);
     expect(s.warmup.codec).toBe(0);
   });
 

@@ -1,6 +1,16 @@
 /** The connection around a case, against the real server on port 0 and tiny test servers. */
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { byteLength, closed, fetchServerStats, openSocket, processCpuMs, requestServerGc, sendFrame, warmUpServer, type WebSocketClass } from "../../../client/socket/client-connection.ts";
+import {
+  byteLength,
+  closed,
+  fetchServerStats,
+  openSocket,
+  processCpuMs,
+  requestServerGc,
+  sendFrame,
+  warmUpServer,
+  type WebSocketClass,
+} from "../../../client/socket/client-connection.ts";
 import { CLOSE, socketUrl } from "../../../protocols/contract.ts";
 import { serverForFile } from "../../helpers/server.ts";
 
@@ -101,7 +111,10 @@ describe("closed", () => {
     const ws = await openSocket(WS, socketUrl(server.url, "json", "small", "close-4000"), 5000);
     await closed(ws, 4000);
     expect(ws.readyState).toBe(3);
-    await vi.waitFor(async () => expect((await fetchServerStats(server.url, "close-4000"))?.closeCode).toBe(4000), { timeout: 5000, interval: 20 });
+    await vi.waitFor(async () => expect((await fetchServerStats(server.url, "close-4000"))?.closeCode).toBe(4000), {
+      timeout: 5000,
+      interval: 20,
+    });
   });
 });
 
@@ -123,7 +136,10 @@ describe("fetchServerStats", () => {
     });
     expect(reply).toBe('{"text":"Hello World!","num":123}');
     await closed(ws, CLOSE.normal);
-    await vi.waitFor(async () => expect((await fetchServerStats(server.url, id))?.closeCode).toBe(CLOSE.normal), { timeout: 5000, interval: 20 });
+    await vi.waitFor(async () => expect((await fetchServerStats(server.url, id))?.closeCode).toBe(CLOSE.normal), {
+      timeout: 5000,
+      interval: 20,
+    });
     const stats = await fetchServerStats(server.url, id);
     expect(stats).toMatchObject({ id, codec: "json", payload: "small", messages: 1, bytesIn: 33, dropped: 0 });
   });
@@ -159,15 +175,22 @@ describe("requestServerGc", () => {
 
 describe("warmUpServer", () => {
   it("has the real server run the codec over the frames it sends", async () => {
-    await expect(warmUpServer(server.url, "json", "small", [JSON.stringify({ a: 1 }), JSON.stringify({ b: [2] })], 500)).resolves.toBeUndefined();
+    await expect(
+      warmUpServer(server.url, "json", "small", [JSON.stringify({ a: 1 }), JSON.stringify({ b: [2] })], 500),
+    ).resolves.toBeUndefined();
   });
 
   it("throws the server's one line when it refuses: a frame its codec cannot decode", async () => {
-    await expect(warmUpServer(server.url, "json", "small", ["{"], 10)).rejects.toMatchObject({ code: "PROTOCOL", message: expect.stringMatching(/^the server refused the warm-up \(400\): json: /) });
+    await expect(warmUpServer(server.url, "json", "small", ["{"], 10)).rejects.toMatchObject({
+      code: "PROTOCOL",
+      message: expect.stringMatching(/^the server refused the warm-up \(400\): json: /),
+    });
   });
 
   it("throws CONNECT when the server cannot be reached", async () => {
-    await expect(warmUpServer(`http://127.0.0.1:${deadPort}`, "json", "small", ["{}"], 10)).rejects.toMatchObject({ code: "CONNECT" });
+    await expect(warmUpServer(`http://127.0.0.1:${deadPort}`, "json", "small", ["{}"], 10)).rejects.toMatchObject({
+      code: "CONNECT",
+    });
   });
 });
 

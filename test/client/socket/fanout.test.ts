@@ -40,10 +40,16 @@ describe("fanout on the server", () => {
 
   it("needs a valid role and topic, and closes a subscriber that sends with 1008", async () => {
     expect((await fetch(`${server.url}/ws?codec=json&payload=small&role=admin`)).status).toBe(400);
-    const noTopic = await fetch(`${server.url}/ws?codec=json&payload=small&role=subscriber`, { headers: { upgrade: "websocket" } });
+    const noTopic = await fetch(`${server.url}/ws?codec=json&payload=small&role=subscriber`, {
+      headers: { upgrade: "websocket" },
+    });
     expect(noTopic.status).toBe(400);
     expect(await noTopic.text()).toContain("needs a topic");
-    const ws = await openSocket(WS, socketUrl(server.url, "json", "small", "talker", { role: "subscriber", topic: "t1" }), 5000);
+    const ws = await openSocket(
+      WS,
+      socketUrl(server.url, "json", "small", "talker", { role: "subscriber", topic: "t1" }),
+      5000,
+    );
     const closed = await new Promise<{ code: number; reason: string }>((resolve) => {
       ws.onclose = (ev) => resolve({ code: ev.code, reason: ev.reason });
       ws.send('{"text":"a","num":1}');

@@ -6,7 +6,11 @@ import { requestServerGc, type WebSocketClass } from "../../../client/socket/cli
 import { processesOf } from "../../../client/socket/socket-case.ts";
 import { BUILT_IN } from "../../../protocols/registry.ts";
 
-const client = { kind: "node" as const, library: "ws 8 on Node 20", WebSocket: globalThis.WebSocket as unknown as WebSocketClass };
+const client = {
+  kind: "node" as const,
+  library: "ws 8 on Node 20",
+  WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
+};
 const run = { catalog: BUILT_IN, calibration: calibrateClock(performanceClock), hooks: { shouldStop: () => false } };
 
 describe("socketModeContext", () => {
@@ -22,7 +26,11 @@ describe("socketModeContext", () => {
 
   it("gives route and fanout a cluster's own processes, so they place connections on each and read every one's CPU", () => {
     const urls = ["http://127.0.0.1:2", "http://127.0.0.1:3"];
-    const ctx = socketModeContext(client, { server: "http://127.0.0.1:1", serverForks: ["http://127.0.0.1:1"], cluster: { urls, backplane: "redis" } }, { ...run, warmedInProcess: new Map([[warmedKey("small", "json"), 10]]) });
+    const ctx = socketModeContext(
+      client,
+      { server: "http://127.0.0.1:1", serverForks: ["http://127.0.0.1:1"], cluster: { urls, backplane: "redis" } },
+      { ...run, warmedInProcess: new Map([[warmedKey("small", "json"), 10]]) },
+    );
     expect(ctx.cluster).toEqual(urls);
     expect(ctx.backplane).toBe("redis");
     expect(processesOf({ server: ctx.server, cluster: ctx.cluster })).toEqual(urls);

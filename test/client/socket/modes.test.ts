@@ -22,7 +22,12 @@ const CODECS = ["json", "custom-binary", "raw"];
 
 function settings(over: Parameters<typeof testSettings>[0] = {}): Settings {
   return testSettings({
-    codecs: CODECS, payloads: ["small", "medium"], modes: ["roundtrip", "stream"], runs: 2, window: 8, ...over,
+    codecs: CODECS,
+    payloads: ["small", "medium"],
+    modes: ["roundtrip", "stream"],
+    runs: 2,
+    window: 8,
+    ...over,
     iterations: { roundtrip: 60, stream: 400, ...over.iterations },
     warmup: { roundtrip: 10, stream: 50, ...over.warmup },
   });
@@ -39,7 +44,10 @@ describe("roundtrip and stream with one client: interleaved rounds", () => {
   it("times every case in runs x rounds slices, the same rounds for every codec of a payload", () => {
     expect(result.cases).toHaveLength(2 * 2 * CODECS.length);
     for (const c of result.cases) {
-      const perRun = Math.ceil(s.iterations[c.mode as "roundtrip" | "stream"] / socketSliceSize(s.iterations[c.mode as "roundtrip"], c.mode === "roundtrip" ? 1 : s.window));
+      const perRun = Math.ceil(
+        s.iterations[c.mode as "roundtrip" | "stream"] /
+          socketSliceSize(s.iterations[c.mode as "roundtrip"], c.mode === "roundtrip" ? 1 : s.window),
+      );
       expect(c.error).toBe("");
       expect(c.verified).toBe(true);
       expect(c.runs).toBe(2);
@@ -87,14 +95,23 @@ describe("warm-up across the modes", () => {
   });
 
   it("a shorter warm-up before does not stand in for a longer one", async () => {
-    expect(await warmups({ warmup: { roundtrip: 10, stream: 50 } })).toEqual({ roundtrip: CODECS.length, stream: CODECS.length });
+    expect(await warmups({ warmup: { roundtrip: 10, stream: 50 } })).toEqual({
+      roundtrip: CODECS.length,
+      stream: CODECS.length,
+    });
   });
 });
 
 describe("stopping and failing", () => {
   it("a stop lands at a round boundary: finished rounds kept, the case flagged partial, none failed", async () => {
     const events: Progress[] = [];
-    const result = await runSocketModes(settings({ modes: ["stream"], payloads: ["small"] }), context({ onProgress: (e) => events.push(e), shouldStop: () => events.filter((e) => e.stage === "run").length >= 3 }));
+    const result = await runSocketModes(
+      settings({ modes: ["stream"], payloads: ["small"] }),
+      context({
+        onProgress: (e) => events.push(e),
+        shouldStop: () => events.filter((e) => e.stage === "run").length >= 3,
+      }),
+    );
     expect(result.stopped).toBe(true);
     expect(result.cases).toHaveLength(CODECS.length);
     for (const c of result.cases) {
@@ -106,7 +123,10 @@ describe("stopping and failing", () => {
 
   it("a stop during the warm-ups ends before the first round: no case reported, none failed", async () => {
     const events: Progress[] = [];
-    const result = await runSocketModes(settings({ modes: ["stream"], payloads: ["small"] }), context({ onProgress: (e) => events.push(e), shouldStop: () => events.some((e) => e.stage === "warmup") }));
+    const result = await runSocketModes(
+      settings({ modes: ["stream"], payloads: ["small"] }),
+      context({ onProgress: (e) => events.push(e), shouldStop: () => events.some((e) => e.stage === "warmup") }),
+    );
     expect(result.stopped).toBe(true);
     expect(events.filter((e) => e.stage === "warmup")).toHaveLength(1);
     expect(events.some((e) => e.stage === "run")).toBe(false);
@@ -125,7 +145,13 @@ describe("stopping and failing", () => {
 
 describe("fanout: fresh connections per run", () => {
   it("one round per run, subscribers' figures per run", async () => {
-    const s = settings({ modes: ["fanout"], payloads: ["small"], clients: 2, iterations: { fanout: 50 }, warmup: { fanout: 10 } });
+    const s = settings({
+      modes: ["fanout"],
+      payloads: ["small"],
+      clients: 2,
+      iterations: { fanout: 50 },
+      warmup: { fanout: 10 },
+    });
     const result = await runSocketModes(s, context());
     const withoutRaw = result.cases.filter((c) => c.codec !== "raw");
     for (const c of withoutRaw) {
@@ -140,7 +166,15 @@ describe("fanout: fresh connections per run", () => {
 describe("a sweep's bisections", () => {
   /** A latency case at `rate`, kept or missed (its p99 within or past 10 ms). */
   const step = (codec: string, rate: number, kept: boolean): CaseResult =>
-    ({ client: "bun", mode: "latency", codec, payload: "small", verified: true, raw: [], socket: { targetRate: rate, achievedRate: rate, late: 0, sent: 1000, latency: { p99: kept ? 5e5 : 5e7 } } }) as unknown as CaseResult;
+    ({
+      client: "bun",
+      mode: "latency",
+      codec,
+      payload: "small",
+      verified: true,
+      raw: [],
+      socket: { targetRate: rate, achievedRate: rate, late: 0, sent: 1000, latency: { p99: kept ? 5e5 : 5e7 } },
+    }) as unknown as CaseResult;
 
   it("ask for the rate between each codec's knee and its miss above, shared by codecs that meet there, with raw beside them", () => {
     const done = [
@@ -159,7 +193,9 @@ describe("a sweep's bisections", () => {
       [71_000, ["raw"]],
     ]);
     // Within 1.2x: nothing more to ask.
-    expect(refinements([step("json", 1000, true), step("json", 50_000, true), step("json", 59_000, false)], ["json"]).size).toBe(0);
+    expect(
+      refinements([step("json", 1000, true), step("json", 50_000, true), step("json", 59_000, false)], ["json"]).size,
+    ).toBe(0);
   });
 
   it("round the rate to two significant digits, strictly between the two", () => {

@@ -35,7 +35,8 @@ function stallingEcho(stallAt: number, stallMs: number): string {
             for (const h of held.splice(0)) h.ws.send(h.data);
           }, stallMs);
         }
-        if (performance.now() < holdUntil || held.length > 0) held.push({ ws, data: typeof data === "string" ? data : data.slice() });
+        if (performance.now() < holdUntil || held.length > 0)
+          held.push({ ws, data: typeof data === "string" ? data : data.slice() });
         else ws.send(data);
       },
     },
@@ -46,7 +47,16 @@ function stallingEcho(stallAt: number, stallMs: number): string {
 
 async function openLoop(server: string, rate: number, count: number, window: number) {
   const f = await runSocketCase(
-    socketCaseOptions({ server, codec: "raw", payload: "small", mode: "latency", messages: makeMessages("small", { count, seed: 5, fixed: false }), window, rate, id: "open-loop" }),
+    socketCaseOptions({
+      server,
+      codec: "raw",
+      payload: "small",
+      mode: "latency",
+      messages: makeMessages("small", { count, seed: 5, fixed: false }),
+      window,
+      rate,
+      id: "open-loop",
+    }),
   );
   expect(f.error).toBeUndefined();
   expect(f.received).toBe(count);
@@ -55,10 +65,13 @@ async function openLoop(server: string, rate: number, count: number, window: num
 }
 
 const atLeast = (values: number[], ns: number): number => values.filter((v) => v >= ns).length;
-const percentile = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const percentile = (values: number[], p: number): number =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
 describe("latency mode's open loop", () => {
-  it("a 200 ms stall shows in the corrected latency of every message due during it; the service time shows only the window in flight", { timeout: 30_000 }, async () => {
+  it("a 200 ms stall shows in the corrected latency of every message due during it; the service time shows only the window in flight", {
+    timeout: 30_000,
+  }, async () => {
     // 1,000 messages/s for 1 s, at most 8 in flight; the server stalls at the 300th.
     const f = await openLoop(stallingEcho(300, 200), 1000, 1000, 8);
     // About 200 messages were due during the stall (plus those queued behind it): all show >= 100 ms corrected.
@@ -71,7 +84,9 @@ describe("latency mode's open loop", () => {
     expect(f.late).toBeGreaterThanOrEqual(100);
   });
 
-  it("measures corrected latency from when each message was due: it differs from the service time by exactly the send's delay, late past 2 ms at 500/s", { timeout: 30_000 }, async () => {
+  it("measures corrected latency from when each message was due: it differs from the service time by exactly the send's delay, late past 2 ms at 500/s", {
+    timeout: 30_000,
+  }, async () => {
     const f = await openLoop(stallingEcho(Number.POSITIVE_INFINITY, 0), 500, 500, 64);
     // corrected - service = sent - due: never negative, and past one interval (2 ms) only for the sends counted late.
     const delays = f.corrected.map((c, k) => c - f.service[k]!);
@@ -83,10 +98,16 @@ describe("latency mode's open loop", () => {
 });
 
 describe("fittedSpanMs: the pace the client kept", () => {
-  const times = (n: number, at: (k: number) => number): Float64Array => Float64Array.from({ length: n }, (_, k) => at(k));
+  const times = (n: number, at: (k: number) => number): Float64Array =>
+    Float64Array.from({ length: n }, (_, k) => at(k));
 
   it("is n intervals on schedule, and barely moves for one send 10 ms late at the end", () => {
-    expect(fittedSpanMs(times(500, (k) => 1000 + k * 0.5), 0.5)).toBeCloseTo(250, 6);
+    expect(
+      fittedSpanMs(
+        times(500, (k) => 1000 + k * 0.5),
+        0.5,
+      ),
+    ).toBeCloseTo(250, 6);
     const late = times(500, (k) => 1000 + k * 0.5 + (k === 499 ? 10 : 0));
     // The last send alone would give 259.5 ms (3.7% short of 2,000/s); the line gives under 0.1% more than on schedule.
     expect(fittedSpanMs(late, 0.5)).toBeGreaterThan(250);
@@ -95,7 +116,20 @@ describe("fittedSpanMs: the pace the client kept", () => {
 
   it("stretches with a client that falls behind all along, as the rate it really kept", () => {
     // Sends 10% slower than asked: 1,000/s asked, ~909/s kept.
-    expect(1000 / (fittedSpanMs(times(1000, (k) => k * 1.1), 1) / 1000) / 1000).toBeCloseTo(909.09 / 1000, 4);
-    expect(fittedSpanMs(times(1, () => 5), 2)).toBe(2);
+    expect(
+      1000 /
+        (fittedSpanMs(
+          times(1000, (k) => k * 1.1),
+          1,
+        ) /
+          1000) /
+        1000,
+    ).toBeCloseTo(909.09 / 1000, 4);
+    expect(
+      fittedSpanMs(
+        times(1, () => 5),
+        2,
+      ),
+    ).toBe(2);
   });
 });

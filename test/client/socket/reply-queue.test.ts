@@ -119,7 +119,12 @@ describe("Watchdog", () => {
   });
 });
 
-function replies(ws: FakeSocket, clock = fakeClock(), stallTimeoutMs = 60_000, progress = () => "2 of 5 replies"): Replies {
+function replies(
+  ws: FakeSocket,
+  clock = fakeClock(),
+  stallTimeoutMs = 60_000,
+  progress = () => "2 of 5 replies",
+): Replies {
   const r = new Replies(asWebSocket(ws), clock, stallTimeoutMs, progress);
   live.push({ stop: () => r.dispose() });
   return r;
@@ -159,7 +164,9 @@ describe("Replies", () => {
     const r = replies(ws);
     const pending = r.next();
     ws.onclose!({ code: 1007, reason: "json: not a small message" });
-    await expect(pending).rejects.toThrow("the server closed the connection with 1007 (json: not a small message) after 2 of 5 replies");
+    await expect(pending).rejects.toThrow(
+      "the server closed the connection with 1007 (json: not a small message) after 2 of 5 replies",
+    );
     // Every later next() fails the same way.
     await expect(r.next()).rejects.toThrow("with 1007");
   });
@@ -181,7 +188,9 @@ describe("Replies", () => {
     ws.onmessage!({ data: "late" });
     ws.onerror!({});
     expect(onFail).toHaveBeenCalledTimes(1);
-    expect((onFail.mock.calls[0]![0] as Error).message).toBe("the server closed the connection with 1011 (dropped) after 2 of 5 replies");
+    expect((onFail.mock.calls[0]![0] as Error).message).toBe(
+      "the server closed the connection with 1011 (dropped) after 2 of 5 replies",
+    );
     expect(got).toEqual([]);
   });
 

@@ -73,13 +73,23 @@ describe("the client's own warm-up", () => {
         return { ...pc, encode: (m) => (n++, pc.encode(m)) };
       },
     };
-    const catalog = Object.assign(Object.create(BUILT_IN) as CodecCatalog, { get: (name: string) => (name === "json" ? counted : BUILT_IN.get(name)) });
+    const catalog = Object.assign(Object.create(BUILT_IN) as CodecCatalog, {
+      get: (name: string) => (name === "json" ? counted : BUILT_IN.get(name)),
+    });
     return { catalog, encodes: () => n };
   }
 
   /** json's client-side encodes in one stream run of 3,000 messages after a warm-up of as many, with codec mode having made `already` calls in this process. */
   async function encodesWith(already: number | undefined): Promise<number> {
-    const settings = testSettings({ codecs: ["json"], payloads: ["small"], modes: ["stream"], runs: 1, window: 16, iterations: { stream: 3_000 }, warmup: { stream: 3_000 } });
+    const settings = testSettings({
+      codecs: ["json"],
+      payloads: ["small"],
+      modes: ["stream"],
+      runs: 1,
+      window: 16,
+      iterations: { stream: 3_000 },
+      warmup: { stream: 3_000 },
+    });
     const { catalog, encodes } = countingCatalog();
     const warmedInProcess = new Map(already === undefined ? [] : [[warmedKey("small", "json"), already]]);
     const result = await runSocketModes(settings, bunModeContext(server.url, { catalog, warmedInProcess }));

@@ -93,7 +93,11 @@ describe("route mode on the server", () => {
 
   it("routes a session slice by slice, each slice's messages only", async () => {
     const session = await RouteSession.open(options(server.url, "bebop", "chat"));
-    const slices = [await session.slice("recode", 0, 150), await session.slice("forward", 150, 150), await session.slice("forward", 300, 500)];
+    const slices = [
+      await session.slice("recode", 0, 150),
+      await session.slice("forward", 150, 150),
+      await session.slice("forward", 300, 500),
+    ];
     await session.close(slices[2]);
     expect(slices.map((r) => [r.figures.error, r.figures.sent, r.server?.messages])).toEqual([
       [undefined, 150, 150],
@@ -103,21 +107,33 @@ describe("route mode on the server", () => {
   });
 
   it("with fewer members than rooms, delivers chat to each room's one member; validated too", async () => {
-    const [r] = await runRouteCase(options(server.url, "avro", "chat", { subscribers: 3, validate: true }), ["forward"]);
+    const [r] = await runRouteCase(options(server.url, "avro", "chat", { subscribers: 3, validate: true }), [
+      "forward",
+    ]);
     expect(r!.figures.error).toBeUndefined();
     expect(r!.rooms).toBeGreaterThan(3);
     expect(r!.figures.received).toBe(400);
   });
 
   it("with more members than rooms, every message reaches each member of its room", async () => {
-    const [r] = await runRouteCase(options(server.url, "cbor", "market", { subscribers: 20, messages: makeMessages("market", { count: 100, seed: 7, fixed: false }) }), ["recode"]);
+    const [r] = await runRouteCase(
+      options(server.url, "cbor", "market", {
+        subscribers: 20,
+        messages: makeMessages("market", { count: 100, seed: 7, fixed: false }),
+      }),
+      ["recode"],
+    );
     expect(r!.figures.error).toBeUndefined();
     expect(r!.expected).toBeGreaterThan(100);
     expect(r!.figures.received).toBe(r!.expected);
   });
 
   it("fails the slice in progress, naming the member, when a member's connection closes", async () => {
-    const session = await RouteSession.open(options(server.url, "json", "market", { messages: makeMessages("market", { count: 4000, seed: 8, fixed: false }) }));
+    const session = await RouteSession.open(
+      options(server.url, "json", "market", {
+        messages: makeMessages("market", { count: 4000, seed: 8, fixed: false }),
+      }),
+    );
     const routing = session.slice("forward", 0, 4000);
     (session as unknown as { members: WebSocket[] }).members[2]!.close(4001, "gone");
     const r = await routing;

@@ -33,14 +33,24 @@ function testServer(onMessage: Handler): string {
   const s = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch: (req, srv) => (srv.upgrade(req, { data: undefined }) ? undefined : new Response("not here", { status: 404 })),
+    fetch: (req, srv) =>
+      srv.upgrade(req, { data: undefined }) ? undefined : new Response("not here", { status: 404 }),
     websocket: { message: onMessage },
   });
   testServers.push(s);
   return `http://127.0.0.1:${s.port}`;
 }
 
-function run(o: { codec: string; payload?: PayloadName; mode: SocketMode; count: number; window?: number; server?: string; stallTimeoutMs?: number; cpuMs?: () => number }) {
+function run(o: {
+  codec: string;
+  payload?: PayloadName;
+  mode: SocketMode;
+  count: number;
+  window?: number;
+  server?: string;
+  stallTimeoutMs?: number;
+  cpuMs?: () => number;
+}) {
   const payload = o.payload ?? "small";
   const options: SocketCaseOptions = {
     server: o.server ?? bench.url,
@@ -188,7 +198,13 @@ describe("runSocketCase: failures come back in `error`", () => {
     const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
     const port = s.port!;
     await s.stop(true);
-    const f = await run({ codec: "json", mode: "roundtrip", count: 3, server: `http://127.0.0.1:${port}`, stallTimeoutMs: 5000 });
+    const f = await run({
+      codec: "json",
+      mode: "roundtrip",
+      count: 3,
+      server: `http://127.0.0.1:${port}`,
+      stallTimeoutMs: 5000,
+    });
     expect(f.error?.startsWith("cannot connect to ")).toBe(true);
     expect(f.error).toContain(`127.0.0.1:${port}`);
     expect(f.sent).toBe(0);

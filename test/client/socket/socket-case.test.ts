@@ -2,16 +2,51 @@
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import type { SliceFigures } from "../../../client/harness/results.ts";
-import { socketCaseResult, type SocketCase, type SocketCaseSource, emptyFigures, type SocketCaseFigures } from "../../../client/socket/socket-case.ts";
+import {
+  socketCaseResult,
+  type SocketCase,
+  type SocketCaseSource,
+  emptyFigures,
+  type SocketCaseFigures,
+} from "../../../client/socket/socket-case.ts";
 import type { ServerConnectionStats } from "../../../protocols/contract.ts";
 import { testSettings } from "../../helpers/settings.ts";
 
-const source: SocketCaseSource = { catalog: BUILT_IN, client: "bun", clientLibrary: "bun WebSocket", libraryVersion: (lib) => (lib === "" ? "" : `${lib}@9.9.9`) };
+const source: SocketCaseSource = {
+  catalog: BUILT_IN,
+  client: "bun",
+  clientLibrary: "bun WebSocket",
+  libraryVersion: (lib) => (lib === "" ? "" : `${lib}@9.9.9`),
+};
 
 function serverStats(over: Partial<ServerConnectionStats>): ServerConnectionStats {
   return {
-    ...{ id: "s", codec: "json", payload: "small", messages: 0, bytesIn: 0, bytesOut: 0, decodeNs: 0, encodeNs: 0, sendNs: 0, timerOverheadNs: 30 },
-    ...{ backpressure: 0, dropped: 0, published: 0, publishBackpressure: 0, publishDropped: 0, unrouted: 0, cpuMs: 0, wakeups: 0, rssPeakBytes: 0, openMs: 0, closeCode: 1000, closeReason: "" },
+    ...{
+      id: "s",
+      codec: "json",
+      payload: "small",
+      messages: 0,
+      bytesIn: 0,
+      bytesOut: 0,
+      decodeNs: 0,
+      encodeNs: 0,
+      sendNs: 0,
+      timerOverheadNs: 30,
+    },
+    ...{
+      backpressure: 0,
+      dropped: 0,
+      published: 0,
+      publishBackpressure: 0,
+      publishDropped: 0,
+      unrouted: 0,
+      cpuMs: 0,
+      wakeups: 0,
+      rssPeakBytes: 0,
+      openMs: 0,
+      closeCode: 1000,
+      closeReason: "",
+    },
     ...over,
   };
 }
@@ -22,12 +57,42 @@ const figures = (over: Partial<SocketCaseFigures>): SocketCaseFigures => ({ ...e
 function twoRuns(): SocketCaseFigures[] {
   return [
     figures({
-      sent: 100, received: 100, reordered: 1, elapsedMs: 50, bytesSent: 3300, bytesReceived: 3300, clientCpuMs: 10, extensions: "",
-      server: serverStats({ messages: 100, decodeNs: 5000, encodeNs: 3000, cpuMs: 7, rssPeakBytes: 80e6, backpressure: 2, publishBackpressure: 1 }),
+      sent: 100,
+      received: 100,
+      reordered: 1,
+      elapsedMs: 50,
+      bytesSent: 3300,
+      bytesReceived: 3300,
+      clientCpuMs: 10,
+      extensions: "",
+      server: serverStats({
+        messages: 100,
+        decodeNs: 5000,
+        encodeNs: 3000,
+        cpuMs: 7,
+        rssPeakBytes: 80e6,
+        backpressure: 2,
+        publishBackpressure: 1,
+      }),
     }),
     figures({
-      sent: 100, received: 98, lost: 2, corrupted: 1, elapsedMs: 150, bytesSent: 3300, bytesReceived: 3234, clientCpuMs: 20,
-      server: serverStats({ messages: 100, decodeNs: 7000, encodeNs: 5000, cpuMs: 3, rssPeakBytes: 90e6, dropped: 1, publishDropped: 1 }),
+      sent: 100,
+      received: 98,
+      lost: 2,
+      corrupted: 1,
+      elapsedMs: 150,
+      bytesSent: 3300,
+      bytesReceived: 3234,
+      clientCpuMs: 20,
+      server: serverStats({
+        messages: 100,
+        decodeNs: 7000,
+        encodeNs: 5000,
+        cpuMs: 3,
+        rssPeakBytes: 90e6,
+        dropped: 1,
+        publishDropped: 1,
+      }),
     }),
   ];
 }
@@ -39,13 +104,20 @@ const RUNS: SliceFigures[] = [
 
 function socketCase(over: Partial<SocketCase> = {}): SocketCase {
   return {
-    mode: "roundtrip", codec: "json", payload: "small", rate: 0,
+    mode: "roundtrip",
+    codec: "json",
+    payload: "small",
+    rate: 0,
     service: [],
     runs: RUNS.map((r) => ({ ...r })),
     figures: twoRuns(),
     // 200 round trips in all, pooled over the runs (each run's out of order).
-    timesNs: [Float64Array.from({ length: 100 }, (_, i) => 200 - i), Float64Array.from({ length: 100 }, (_, i) => i + 1)],
-    perClient: [], warmed: true,
+    timesNs: [
+      Float64Array.from({ length: 100 }, (_, i) => 200 - i),
+      Float64Array.from({ length: 100 }, (_, i) => i + 1),
+    ],
+    perClient: [],
+    warmed: true,
     ...over,
   };
 }
@@ -56,7 +128,15 @@ describe("socketCaseResult: a finished case", () => {
   const s = r.socket!;
 
   it("describes the case and who ran it", () => {
-    expect(r).toMatchObject({ client: "bun", clientLibrary: "bun WebSocket", mode: "roundtrip", codec: "json", payload: "small", frame: "text", standard: true });
+    expect(r).toMatchObject({
+      client: "bun",
+      clientLibrary: "bun WebSocket",
+      mode: "roundtrip",
+      codec: "json",
+      payload: "small",
+      frame: "text",
+      standard: true,
+    });
     expect(r.iterations).toBe(settings.iterations.roundtrip);
     expect(r.warmup).toBe(settings.warmup.roundtrip);
     expect(r.runs).toBe(2);
@@ -105,7 +185,11 @@ describe("socketCaseResult: a finished case", () => {
   });
 
   it("in latency mode pools the same samples as latency from the due time, leaving round-trip time out", () => {
-    const latency = socketCaseResult(socketCase({ mode: "latency", rate: 1000, service: socketCase().timesNs }), settings, source).socket!;
+    const latency = socketCaseResult(
+      socketCase({ mode: "latency", rate: 1000, service: socketCase().timesNs }),
+      settings,
+      source,
+    ).socket!;
     expect(latency.rtt).toBeUndefined();
     expect(latency.latency!.samples).toBe(200);
     expect(latency.latency!.p50).toBeCloseTo(100.5, 9);
@@ -121,7 +205,11 @@ describe("socketCaseResult: a finished case", () => {
 
 describe("socketCaseResult: failures", () => {
   it("is not verified and carries the error when the case failed", () => {
-    const r = socketCaseResult(socketCase({ error: "run 2: 2 of 100 message(s) lost" }), testSettings({ runs: 3 }), source);
+    const r = socketCaseResult(
+      socketCase({ error: "run 2: 2 of 100 message(s) lost" }),
+      testSettings({ runs: 3 }),
+      source,
+    );
     expect(r.verified).toBe(false);
     expect(r.error).toBe("run 2: 2 of 100 message(s) lost");
     expect(r.msgsPerS).toBeNaN();
@@ -178,7 +266,10 @@ describe("socketCaseResult: codecs and settings", () => {
   it("uses the window in stream mode, never more than the messages per run", () => {
     const stream = socketCase({ mode: "stream", timesNs: [] });
     expect(socketCaseResult(stream, testSettings({ runs: 2, window: 16 }), source).socket!.window).toBe(16);
-    expect(socketCaseResult(stream, testSettings({ runs: 2, window: 64, iterations: { stream: 10 } }), source).socket!.window).toBe(10);
+    expect(
+      socketCaseResult(stream, testSettings({ runs: 2, window: 64, iterations: { stream: 10 } }), source).socket!
+        .window,
+    ).toBe(10);
     expect(socketCaseResult(stream, testSettings({ runs: 2, window: 16 }), source).socket!.rtt).toBeUndefined();
   });
 
@@ -189,7 +280,12 @@ describe("socketCaseResult: codecs and settings", () => {
   });
 
   it("keeps each client's figures when there were several", () => {
-    const perClient = [[{ sent: 50, received: 50, lost: 0, msgsPerS: 1000 }, { sent: 50, received: 48, lost: 2, msgsPerS: 900 }]];
+    const perClient = [
+      [
+        { sent: 50, received: 50, lost: 0, msgsPerS: 1000 },
+        { sent: 50, received: 48, lost: 2, msgsPerS: 900 },
+      ],
+    ];
     const r = socketCaseResult(socketCase({ perClient }), testSettings({ runs: 2, clients: 2 }), source);
     expect(r.socket!.perClient).toEqual(perClient);
     expect(r.socket!.clients).toBe(2);

@@ -1,0 +1,38 @@
+/** The README's first look, made from the committed `--quick` run (bun run readme-figures writes it). */
+
+import { ARTICLE_PAYLOADS } from "../../protocols/messages.ts";
+import { count } from "./format.ts";
+import { QUICK_BEGIN, QUICK_END } from "./figure-blocks.ts";
+import { ranked } from "./ranking.ts";
+import { find, MARKS, machineLine, ratioCell, type Sample, VS_JSON } from "./sample-cells.ts";
+
+/**
+ * The committed `--quick` run as a first look: per payload, each codec's bytes and its time per
+ * message relative to JSON's in process and inside the server (stream mode's field figure), each
+ * the median of the rounds ± its 95% interval.
+ */
+export function quickFigures(sample: Sample): string {
+  const r = sample.results;
+  const lines = [
+    QUICK_BEGIN,
+    "",
+    `\`npm run bench -- --quick\` (\`${sample.name}\`, ${Math.round(r.elapsedMs / 1000)} s on ${machineLine(r)}): time per message relative to JSON's, the median of the rounds ± its 95% interval; below 1 is faster; ${MARKS}.`,
+    "",
+  ];
+  lines.push("| payload | codec | bytes | in process | in the server (stream) |", "|---|---|---|---|---|");
+  for (const payload of ARTICLE_PAYLOADS) {
+    const of = ranked(
+      r.cases.filter((c) => c.mode === "codec" && c.payload === payload && c.verified),
+      (c) => c.ratios?.vsJson?.ratio,
+      (c) => c.total.median,
+    );
+    for (const c of of) {
+      const field = find(r, "stream", payload, c.codec);
+      const lab = c.codec === "json" ? "1.00" : ratioCell(c, VS_JSON).text;
+      const server = c.codec === "json" ? "1.00" : ratioCell(field, (x) => x.fieldVsJson).text;
+      lines.push(`| ${payload} | ${c.codec} | ${count(c.bytes)} | ${lab} | ${server} |`);
+    }
+  }
+  lines.push("", QUICK_END);
+  return lines.join("\n");
+}
