@@ -35,7 +35,12 @@ export interface ResultsParts {
 export function assembleResults(p: ResultsParts): BenchResults {
   const key = (c: CaseResult): string => `${c.mode}|${c.client}|${c.codec}|${c.payload}|${c.socket?.targetRate ?? ""}`;
   const seen = new Set<string>();
-  const cases = p.cases.filter((c) => !seen.has(key(c)) && seen.add(key(c)) !== undefined);
+  const cases: CaseResult[] = [];
+  for (const c of p.cases) {
+    if (seen.has(key(c))) continue;
+    seen.add(key(c));
+    cases.push(c);
+  }
   flagLossy(cases, p.plan.fidelity);
   return {
     timestamp: p.timestamp,

@@ -65,7 +65,7 @@ export interface FrontEnd {
   ) => Promise<SocketModesOutcome>;
   /** Called for each step that failed, with one line. */
   onFailure?: (line: string) => void;
-  /** Wall time per mode and payload, for the next run's estimate. */
+  /** Wall time per mode and payload, for the next benchmark's estimate. */
   timings?: () => Record<string, StretchTiming>;
   /** The clock reading (front.clock) the benchmark's wall time counts from: the process's start for the CLI; absent, when the Benchmark is made. */
   startedMs?: number;

@@ -1,5 +1,5 @@
 /**
- * One whole benchmark run as the CLI performs it: resolve the plan,
+ * One benchmark as the CLI carries it out: resolve the plan,
  * calibrate the clock, carry the plan out (client/benchmark.ts) with codec
  * mode in processes of the bench's own and the WebSocket modes against a
  * server process of its own or the one `--url` names, with Bun's client, a
@@ -48,19 +48,19 @@ export interface Streams {
   stderr: ProgressSink;
 }
 
-/** How the CLI's signal handlers reach a run. */
+/** How the CLI's signal handlers reach a benchmark. */
 export interface StopControl {
   /** Set by the first Ctrl-C: stop after the current round or case. */
   stopRequested: boolean;
   /**
-   * Set by the run while it measures: writes every case finished so far
+   * Set by the benchmark while it measures: writes every case finished so far
    * and says so, synchronously, for a second Ctrl-C (or SIGTERM) that ends
    * the process at once.
    */
   quit?: (why: string) => void;
 }
 
-/** Exit code of a run stopped with Ctrl-C (128 + SIGINT), after its results are written. */
+/** Exit code of a benchmark stopped with Ctrl-C (128 + SIGINT), after its results are written. */
 export const EXIT_INTERRUPTED = 130;
 
 /** The clock's calibration and the environment every results file records (with the versions of the plan's codec libraries). */
@@ -311,7 +311,7 @@ export async function runBenchmark(
   };
   let failures = 0;
   let processes: CodecModeProcesses | undefined;
-  const run = new Benchmark(plan, {
+  const benchmark = new Benchmark(plan, {
     client,
     timestamp,
     environment,
@@ -344,13 +344,13 @@ export async function runBenchmark(
   // A second Ctrl-C (or SIGTERM): write every case finished so far (in this process, the live CSV, a codec-mode process) and end now.
   control.quit = (why) => {
     progress.finish();
-    const results = run.results([...live.finished, ...(processes?.held().cases ?? [])], true);
+    const results = benchmark.results([...live.finished, ...(processes?.held().cases ?? [])], true);
     printAndWrite(results, options, streams, failures);
     streams.stderr.write(
       `bench: quit by ${why}; the ${results.cases.length} case(s) finished are in the files above\n`,
     );
   };
-  const results = await run.run();
+  const results = await benchmark.run();
   control.quit = undefined;
   progress.finish();
   const code = printAndWrite(results, options, streams, failures);
@@ -396,7 +396,7 @@ async function runBrowserBenchmark(
     },
     ledger,
   );
-  // The same assembly as every run's (client/assemble-results.ts), for what the page has not handed back as results.
+  // The same assembly as every benchmark's (client/assemble-results.ts), for what the page has not handed back as results.
   const held = (interrupted: boolean): BenchResults => {
     const elapsedMs = performanceClock.now() - startedMs;
     return assembleResults({
