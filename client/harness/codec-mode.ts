@@ -1,6 +1,6 @@
 /**
  * `codec` mode: serialize and deserialize in process, no socket. A process
- * times a stretch of the run's messages (its span: codec-mode-spans.ts
+ * times a share of the run's messages (its span: codec-mode-spans.ts
  * spreads a run over several processes), for every codec x payload (a
  * "case", codec-case.ts):
  *

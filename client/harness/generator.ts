@@ -86,7 +86,7 @@ const LATER_STREAM = 0x85ebca6b;
 
 /**
  * Messages per block of a seed's sequence. Each block draws from streams of its own, so any
- * stretch of the sequence is made without the messages before it (codec mode's processes each
+ * part of the sequence is made without the messages before it (codec mode's processes each
  * make only the messages they time); the first block's streams are the payload's own, so a seed's
  * first messages are what they were before blocks existed.
  */

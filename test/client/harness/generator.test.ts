@@ -38,7 +38,7 @@ describe("payloads", () => {
     }
   });
 
-  it("any stretch of a seed's sequence is made on its own, and is what the whole sequence holds there", () => {
+  it("any part of a seed's sequence is made on its own, and is what the whole sequence holds there", () => {
     for (const p of PAYLOAD_NAMES) {
       const whole = makeMessages(p, { count: 10_000, seed: 9, fixed: false });
       // Across a block's edge (every 4,096 messages) and from the very start.
