@@ -38,13 +38,16 @@ describe.runIf(linux)("StolenTime", () => {
     const cpu = "0";
     const busy = spawn("taskset", ["-c", cpu, "sh", "-c", "while :; do :; done"], { stdio: "ignore" });
     try {
-      // The reader spins for 300 ms beside it, then says what StolenTime found.
+      // The reader spins for 300 ms beside it, then says what StolenTime found. Its wall clock starts
+      // before the probe opens and stops after its last reading, so everything the probe counts lies
+      // inside it (a preemption between opening and starting the clock once counted outside it).
       const reader = [
         `import { StolenTime } from ${JSON.stringify(path.resolve(__dirname, "../../server/stolen-time.ts"))};`,
-        "const probe = StolenTime.open();",
         "const t0 = performance.now();",
+        "const probe = StolenTime.open();",
         "while (performance.now() - t0 < 300);",
-        "console.log(JSON.stringify({ ...probe.since(), wallNs: (performance.now() - t0) * 1e6 }));",
+        "const reading = probe.since();",
+        "console.log(JSON.stringify({ ...reading, wallNs: (performance.now() - t0) * 1e6 }));",
       ].join("\n");
       const r = spawnSync("taskset", ["-c", cpu, process.execPath, "-e", reader], {
         encoding: "utf8",
