@@ -21,7 +21,7 @@ import type {
 } from "../../client/harness/results.ts";
 import { MODE_NAMES, type ClientKind, type Mode } from "../../client/harness/settings.ts";
 import type { LatencyPercentiles, SocketFigures } from "../../client/harness/socket-results.ts";
-import type { Summary } from "../../client/harness/statistics.ts";
+import { partialSummary, type Summary } from "../../client/harness/statistics.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import { KEY_ACCESSES, type Frame, type KeyAccess } from "../../protocols/codec.ts";
 import { ADDED_CHECKS, type AddedChecks } from "../../protocols/validation.ts";
@@ -109,24 +109,6 @@ function accountOf(get: (column: string) => string | undefined): Pick<BenchResul
 /** A number, or undefined where the cell is empty. */
 const optional = (v: string | undefined): number | undefined => (v === undefined || v === "" ? undefined : Number(v));
 
-/** A summary of which the CSV keeps some figures; the rest NaN. */
-function summary(figures: Partial<Summary>): Summary {
-  return {
-    n: NaN,
-    mean: NaN,
-    median: NaN,
-    medianLow: NaN,
-    medianHigh: NaN,
-    p90: NaN,
-    p99: NaN,
-    min: NaN,
-    max: NaN,
-    stddev: NaN,
-    ci95: NaN,
-    ...figures,
-  };
-}
-
 /**
  * A per-message figure's summary from its columns. Version 4 leads with the median of the rounds
  * (`total_ns`) and its interval, the mean and its half-width under `_mean_` and `_mean_ci95_`;
@@ -145,14 +127,14 @@ function timeSummary(get: Cell, prefix: string, n: number): Summary {
     mean: at("mean"),
   };
   if (num(get("csv_version")) >= 4)
-    return summary({
+    return partialSummary({
       ...shared,
       median: num(get(`${prefix}_ns`)),
       medianLow: at("ci95_low"),
       medianHigh: at("ci95_high"),
       ci95: at("mean_ci95"),
     });
-  return summary({ ...shared, median: at("round_median"), ci95: at("ci95") });
+  return partialSummary({ ...shared, median: at("round_median"), ci95: at("ci95") });
 }
 
 /** Latency percentiles from `${prefix}_p50_ns` and the rest; undefined where the row has none. */
@@ -199,15 +181,15 @@ function socketOf(get: Cell, mode: Mode): SocketFigures {
     late: optional(get("late_sends")),
     targetRate: optional(get("target_rate")),
     achievedRate: optional(get("achieved_rate")),
-    serverDeserialize: summary({ mean: num(get("server_deserialize_mean_ns")) }),
-    serverSerialize: summary({ mean: num(get("server_serialize_mean_ns")) }),
+    serverDeserialize: partialSummary({ mean: num(get("server_deserialize_mean_ns")) }),
+    serverSerialize: partialSummary({ mean: num(get("server_serialize_mean_ns")) }),
     ...(field
       ? {
           field: {
             slices: num(get("field_slices")),
-            codecNs: summary({ median: num(get("server_codec_ns")) }),
-            sendNs: summary({ median: num(get("server_send_ns")) }),
-            cpuNs: summary({ median: num(get("server_cpu_slice_ns")) }),
+            codecNs: partialSummary({ median: num(get("server_codec_ns")) }),
+            sendNs: partialSummary({ median: num(get("server_send_ns")) }),
+            cpuNs: partialSummary({ median: num(get("server_cpu_slice_ns")) }),
             wakeupsPerMsg: num(get("server_wakeups_per_msg")),
             interrupted: optional(get("field_interrupted_share")),
             collection: optional(get("field_collection_share")),
@@ -231,12 +213,12 @@ function socketOf(get: Cell, mode: Mode): SocketFigures {
           cluster: {
             processes: num(get("server_processes")),
             backplane: get("backplane") ?? "",
-            cpuNsPerDelivery: summary({
+            cpuNsPerDelivery: partialSummary({
               median: num(get("cluster_cpu_ns_per_delivery")),
               min: num(get("cluster_cpu_ns_per_delivery_min")),
               max: num(get("cluster_cpu_ns_per_delivery_max")),
             }),
-            backplaneBytesPerMsg: summary({ median: num(get("backplane_bytes_per_msg")) }),
+            backplaneBytesPerMsg: partialSummary({ median: num(get("backplane_bytes_per_msg")) }),
           },
         }
       : {}),
@@ -279,7 +261,7 @@ function ratiosOf(get: Cell, rounds: number): CaseRatios {
 function routeOf(get: Cell, rounds: number): Pick<CaseResult, "route"> {
   const cpu = optional(get("route_cpu_ns"));
   if (cpu === undefined) return {};
-  const median = (column: string) => summary({ median: num(get(column)) });
+  const median = (column: string) => partialSummary({ median: num(get(column)) });
   const over = num(get("route_recode_over_forward"));
   const keyAccess = get("key_access");
   return {
@@ -298,7 +280,7 @@ function routeOf(get: Cell, rounds: number): Pick<CaseResult, "route"> {
       forward: {
         cpuNs: median("route_cpu_ns"),
         keyNs: median("route_key_ns"),
-        encodeNs: summary({ median: 0 }),
+        encodeNs: partialSummary({ median: 0 }),
         publishNs: median("route_publish_ns"),
         msgsPerS: median("route_msgs_per_s"),
         ...(optional(get("route_all_cpu_ns")) !== undefined
@@ -309,7 +291,7 @@ function routeOf(get: Cell, rounds: number): Pick<CaseResult, "route"> {
         cpuNs: median("route_recode_cpu_ns"),
         keyNs: median("route_recode_decode_ns"),
         encodeNs: median("route_recode_encode_ns"),
-        publishNs: summary({ median: NaN }),
+        publishNs: partialSummary({ median: NaN }),
         msgsPerS: median("route_recode_msgs_per_s"),
         ...(optional(get("route_recode_all_cpu_ns")) !== undefined
           ? {
@@ -366,13 +348,13 @@ function caseOf(get: Cell): CaseResult {
     serialize: timeSummary(get, "serialize", rounds),
     deserialize: timeSummary(get, "deserialize", rounds),
     total,
-    totalMs: summary({ n: rounds, mean: num(get("run_total_ms")) }),
-    ...(echo !== undefined ? { echo: summary({ median: echo }) } : {}),
-    ...(readOne !== undefined ? { readOne: summary({ median: readOne }) } : {}),
+    totalMs: partialSummary({ n: rounds, mean: num(get("run_total_ms")) }),
+    ...(echo !== undefined ? { echo: partialSummary({ median: echo }) } : {}),
+    ...(readOne !== undefined ? { readOne: partialSummary({ median: readOne }) } : {}),
     ...(mode === "codec" && keyAccess !== undefined && (KEY_ACCESSES as readonly string[]).includes(keyAccess)
       ? { keyAccess: keyAccess as KeyAccess }
       : {}),
-    ...(validated !== undefined ? { validated: summary({ median: validated }) } : {}),
+    ...(validated !== undefined ? { validated: partialSummary({ median: validated }) } : {}),
     ...(addedChecks !== undefined && (Object.values(ADDED_CHECKS) as string[]).includes(addedChecks)
       ? { addedChecks: addedChecks as AddedChecks }
       : {}),

@@ -10,7 +10,7 @@
  */
 
 import type { BenchResults, CaseResult, Environment } from "../../client/harness/results.ts";
-import type { Summary } from "../../client/harness/statistics.ts";
+import { partialSummary } from "../../client/harness/statistics.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import { ReportError } from "./report-errors.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
@@ -51,21 +51,6 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
-const unmeasured = (figures: Partial<Summary> = {}): Summary => ({
-  n: NaN,
-  mean: NaN,
-  median: NaN,
-  medianLow: NaN,
-  medianHigh: NaN,
-  p90: NaN,
-  p99: NaN,
-  min: NaN,
-  max: NaN,
-  stddev: NaN,
-  ci95: NaN,
-  ...figures,
-});
-
 /** A case: percentiles from when each message was due (as latency mode's), the service time's mean as its total. */
 function caseOf(c: K6Case): CaseResult {
   const sorted = [...(c.dueMs.length > 0 ? c.dueMs : c.latencyMs)].sort((a, b) => a - b);
@@ -93,14 +78,14 @@ function caseOf(c: K6Case): CaseResult {
     bytesMax: NaN,
     verified: true,
     error: "",
-    serialize: unmeasured(),
-    deserialize: unmeasured(),
-    total: unmeasured({
+    serialize: partialSummary(),
+    deserialize: partialSummary(),
+    total: partialSummary({
       n: 1,
       mean: service.length > 0 ? (service.reduce((a, b) => a + b, 0) / service.length) * 1e6 : NaN,
       median: ns(0.5),
     }),
-    totalMs: unmeasured(),
+    totalMs: partialSummary(),
     msgsPerS: spanS > 0 ? c.received / spanS : NaN,
     serializeBatches: batches,
     deserializeBatches: batches,
@@ -134,8 +119,8 @@ function caseOf(c: K6Case): CaseResult {
         p9999: ns(0.9999),
         max: sorted.length > 0 ? sorted[sorted.length - 1]! * 1e6 : NaN,
       },
-      serverDeserialize: unmeasured(),
-      serverSerialize: unmeasured(),
+      serverDeserialize: partialSummary(),
+      serverSerialize: partialSummary(),
       mbPerS: NaN,
       serverCpuMs: NaN,
       clientCpuMs: NaN,

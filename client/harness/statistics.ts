@@ -43,23 +43,27 @@ export function percentileSorted(sorted: ArrayLike<number>, p: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
 }
 
+/** A summary that has only `figures` (a file that keeps some of them, a figure nobody measured); the rest NaN. */
+export function partialSummary(figures: Partial<Summary> = {}): Summary {
+  return {
+    n: NaN,
+    mean: NaN,
+    median: NaN,
+    medianLow: NaN,
+    medianHigh: NaN,
+    p90: NaN,
+    p99: NaN,
+    min: NaN,
+    max: NaN,
+    stddev: NaN,
+    ci95: NaN,
+    ...figures,
+  };
+}
+
 export function summarize(values: readonly number[]): Summary {
   const n = values.length;
-  if (n === 0) {
-    return {
-      n: 0,
-      mean: NaN,
-      median: NaN,
-      medianLow: NaN,
-      medianHigh: NaN,
-      p90: NaN,
-      p99: NaN,
-      min: NaN,
-      max: NaN,
-      stddev: NaN,
-      ci95: NaN,
-    };
-  }
+  if (n === 0) return partialSummary({ n: 0 });
   const sorted = [...values].sort((a, b) => a - b);
   const mean = values.reduce((s, v) => s + v, 0) / n;
   const variance = n > 1 ? values.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1) : 0;
