@@ -28,7 +28,6 @@ import { inPhaseAsync, TimeLedger } from "../../client/harness/time-account.ts";
 import { TERMINAL_WIDTH, wrapLine } from "../report/format.ts";
 import { formatTable } from "../report/table.ts";
 import { collectEnvironment, fullGc, libraryVersion, libraryVersions } from "../../client/harness/environment.ts";
-import { CliError } from "./cli-errors.ts";
 import { estimateFor } from "./eta.ts";
 import { exportK6, k6TestOf } from "./k6-export.ts";
 import type { BenchOptions } from "./options.ts";
@@ -382,7 +381,7 @@ async function runBrowserBenchmark(
   if (!binary) throw new SettingError(noBrowserMessage(browser));
   const estimate = estimateFor(plan, options.out);
   const progress = createProgressPrinter(streams.stderr, estimate);
-  const { calibration, environment } = measureEnvironment(plan, ledger);
+  const { environment } = measureEnvironment(plan, ledger);
   const timestamp = new Date().toISOString();
   // Each case the page finishes, as it finishes it: in the live CSV, and what a second Ctrl-C writes.
   const live = new LiveCsv(

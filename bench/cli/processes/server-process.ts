@@ -3,7 +3,7 @@
  * CPU budget or a heap), on a free port, and waits for its ready line.
  */
 
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { ROOT } from "../paths.ts";
 import { CliError } from "../cli-errors.ts";
