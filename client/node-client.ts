@@ -27,6 +27,8 @@ export interface NodeClientJob {
   sliceFigures?: boolean;
   /** The server is a cluster: its processes' own URLs and what joins them (fanout and route place their connections on them, and read every process's CPU). */
   cluster?: { urls: readonly string[]; backplane?: string };
+  /** --link: the address of the link in front of each server URL (SocketTarget.linkVia). */
+  linkVia?: Readonly<Record<string, string>>;
 }
 
 serveAsChild<NodeClientJob>("Node client", async (job, side) => {
@@ -41,6 +43,7 @@ serveAsChild<NodeClientJob>("Node client", async (job, side) => {
     server: job.server,
     ...(job.serverForks ? { serverForks: job.serverForks } : {}),
     ...(job.cluster ? { cluster: job.cluster } : {}),
+    ...(job.linkVia ? { linkVia: job.linkVia } : {}),
   };
   const hooks = {
     libraryVersion: (name: string) => job.libraryVersions[name] ?? "",

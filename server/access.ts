@@ -59,15 +59,18 @@ function ipv6(s: string): number[] | undefined {
 
 /**
  * A browser always sends Origin. Only the page this server serves (same
- * host and port as the request) and --allow-origin entries may connect;
- * anything else could be a page on another site using the visitor's
- * browser to reach a server on their loopback.
+ * host and port as the request, or as the server's own address, `own`, when
+ * the request came through a link in front of it: bun run bench --link) and
+ * --allow-origin entries may connect; anything else could be a page on
+ * another site using the visitor's browser to reach a server on their
+ * loopback.
  */
-export function originAllowed(req: Request, allowOrigins: readonly string[]): boolean {
+export function originAllowed(req: Request, allowOrigins: readonly string[], own?: string): boolean {
   const origin = req.headers.get("origin");
   if (origin === null) return true;
   const host = req.headers.get("host");
   if (host !== null && (origin === `http://${host}` || origin === `https://${host}`)) return true;
+  if (own !== undefined && origin === own) return true;
   return allowOrigins.includes(origin);
 }
 

@@ -59,7 +59,7 @@ export function upgradeSocket(s: SocketServer, req: Request, url: URL, srv: Serv
   if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
     return text(426, "this endpoint speaks WebSocket only", { upgrade: "websocket", connection: "Upgrade" });
   }
-  if (!originAllowed(req, s.ctx.allowOrigins)) {
+  if (!originAllowed(req, s.ctx.allowOrigins, srv.url.origin)) {
     return refuse(
       s,
       "foreignOrigin",

@@ -13,9 +13,19 @@
  * - PAGE: the page in a browser failed or did not finish.
  * - TOOL: a tool's own step failed (cross-check, screenshot).
  * - REDIS: the local redis-server the bench starts as a backplane is missing or never became ready.
+ * - LINK: the link emulator (Toxiproxy, for --link) is missing, never became ready or refused a setting.
  */
 
-export type CliErrorCode = "UNREACHABLE" | "SERVER_START" | "CHILD" | "BUILD" | "NO_NODE" | "PAGE" | "TOOL" | "REDIS";
+export type CliErrorCode =
+  | "UNREACHABLE"
+  | "SERVER_START"
+  | "CHILD"
+  | "BUILD"
+  | "NO_NODE"
+  | "PAGE"
+  | "TOOL"
+  | "REDIS"
+  | "LINK";
 
 export class CliError extends Error {
   override readonly name: string = "CliError";

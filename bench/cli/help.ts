@@ -14,6 +14,7 @@ import {
   type Mode,
 } from "../../client/harness/settings.ts";
 import { DEFAULT_FORKS, DEFAULT_OUT, QUICK_FORKS } from "./options.ts";
+import { LINK_NAMES, LINK_RUN_BUDGET_S } from "../../client/harness/link.ts";
 
 /** `name: a, b, c` wrapped within 100 columns, continuation lines indented under the first value. */
 function listLine(name: string, values: readonly string[]): string {
@@ -166,6 +167,13 @@ Where from (the server):
   --backplane redis|redis://HOST:PORT
                        what fanout and route publish through across those processes:
                        redis starts a local redis-server for the run (Debian's package)
+  --link PROFILE       the clients reach the server through an emulated network link
+                       (Toxiproxy, started for the run; docs/links.md):
+                       ${LINK_NAMES.join(", ")},
+                       or latency=40ms,jitter=10ms,down=10mbit,up=5mbit (latency: the
+                       round trip it adds; after a profile's name, to change some of its
+                       figures); without --iterations, runs fit ${LINK_RUN_BUDGET_S} s of the link's time
+                       (default: loopback, no link)
   --deflate            offer permessage-deflate (off by default)
   --csp POLICY         in a browser: the page's Content-Security-Policy, off or strict
                        (no eval or new Function, as many production sites; default: off)

@@ -18,6 +18,9 @@ import {
   type Settings,
 } from "../../client/harness/settings.ts";
 import { SettingError } from "../../client/harness/harness-errors.ts";
+import { isLoopback, iterationsOverLink, parseLink, type LinkProfile } from "../../client/harness/link.ts";
+import { messagesFor } from "../../client/harness/generator.ts";
+import { jsonBytesPerMessage } from "../../client/harness/schedule.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { Codec } from "../../protocols/codec.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
@@ -103,6 +106,7 @@ const OPTION_SPEC = {
   "allow-lossy": { type: "boolean" },
   calibrate: { type: "boolean" },
   "no-pin": { type: "boolean" },
+  link: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -293,6 +297,15 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
     ...(userProto ? { userProto } : {}),
     ...(codecModules.length > 0 ? { codecModules } : {}),
   };
+  const link = linkFlag(v, settings);
+  if (link) {
+    settings.link = link;
+    // Without --iterations, as many messages as a run of the largest payload fits in the link's time budget.
+    if (v.iterations === undefined) {
+      const bytes = Math.max(...settings.payloads.map((p) => jsonBytesPerMessage(messagesFor(settings, p, 32))));
+      settings.iterations = iterationsOverLink(settings.iterations, link, bytes, settings.window);
+    }
+  }
   if (settings.modes.includes("codec") && catalog.pick(settings.codecs).length === 0) {
     const socketModes = settings.modes.filter((m) => m !== "codec");
     throw new SettingError(
@@ -373,6 +386,26 @@ function clusterFlags(v: BenchFlags, settings: Settings): { processes: number; b
       `--backplane carries fanout and route mode; add one to --modes (got --modes ${settings.modes.join(",")})`,
     );
   return { processes, ...(backplane !== undefined ? { backplane } : {}) };
+}
+
+/** --link: the link the WebSocket modes' clients reach the server through; undefined for loopback. */
+function linkFlag(v: BenchFlags, settings: Settings): LinkProfile | undefined {
+  if (v.link === undefined) return undefined;
+  const link = parseLink(v.link);
+  if (isLoopback(link)) return undefined;
+  if (v["export-k6"] !== undefined)
+    throw new SettingError(
+      "--link applies to the bench's own clients; run the k6 test through a link of yours (docs/k6.md, Over a link)",
+    );
+  if (!settings.modes.some((m) => m !== "codec"))
+    throw new SettingError(
+      `--link applies to the WebSocket modes; add roundtrip, stream, fanout, latency or route to --modes (got --modes ${settings.modes.join(",")})`,
+    );
+  if (v.url !== undefined && /^(https|wss):/i.test(v.url))
+    throw new SettingError(
+      "--link with an https:// or wss:// --url: the link's loopback address would not match the server's certificate; name its plain ws:// or http:// port",
+    );
+  return link;
 }
 
 /** A server URL as an http(s) base; ws(s) is accepted and translated. */

@@ -180,6 +180,7 @@ async function runWebSocketModes(
             server: server.url,
             serverForks: server.urls,
             ...clusterTarget(server.cluster),
+            ...(server.linkVia ? { linkVia: server.linkVia } : {}),
             wsVersion: libraryVersion("ws"),
             libraryVersions: versions,
           },
@@ -215,7 +216,12 @@ async function runWebSocketModes(
         WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
         cpuMs: processCpuMs,
       };
-      const target = { server: server.url, serverForks: server.urls, ...clusterTarget(server.cluster) };
+      const target: SocketTarget = {
+        server: server.url,
+        serverForks: server.urls,
+        ...clusterTarget(server.cluster),
+        ...(server.linkVia ? { linkVia: server.linkVia } : {}),
+      };
       // The Bun client shares this process, and what codec mode compiled here, with codec mode (one fork).
       const context = socketModeContext(client, target, {
         catalog: plan.catalog,
@@ -436,7 +442,11 @@ async function runBrowserBenchmark(
         page = await runBrowserClient(
           browser,
           binary,
-          { settings: plan.settings, server: server.url },
+          {
+            settings: plan.settings,
+            server: server.url,
+            ...(server.linkVia?.[server.url] ? { linkVia: server.linkVia[server.url] } : {}),
+          },
           (p) => progress.update(p),
           () => control.stopRequested,
           (c) => live.add(c),
@@ -458,7 +468,11 @@ async function runBrowserBenchmark(
   const results: BenchResults = page
     ? {
         ...page.results,
-        settings: { ...page.results.settings, server: serverLabel },
+        settings: {
+          ...page.results.settings,
+          server: serverLabel,
+          ...(plan.settings.link ? { link: plan.settings.link } : {}),
+        },
         environment,
         environments: { browser: page.results.environment },
         elapsedMs: assembled.elapsedMs,

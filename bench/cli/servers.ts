@@ -12,6 +12,7 @@ import { spawnServer, type ServerProcess } from "./processes/server-process.ts";
 import { CliError } from "./cli-errors.ts";
 import { startRedis, type RedisProcess } from "./processes/redis-server.ts";
 import { peakRssOfPid } from "./processes/peak-memory.ts";
+import { startLink } from "./processes/link-emulator.ts";
 import type { TimeLedger } from "../../client/harness/time-account.ts";
 
 /** Checks that a server the user named answers, with a message per kind of failure. */
@@ -56,6 +57,32 @@ export interface UsedServer {
   cluster?: { urls: string[]; backplane?: string };
   /** How our own server process ended, once it has; always undefined for --url. */
   exit(): string | undefined;
+  /** --link: the address of the link in front of each server URL above, for the clients' WebSockets. */
+  linkVia?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Runs `work` with `server`'s URLs behind the link `options` names (bench/cli/processes/link-emulator.ts),
+ * or as they are over loopback. The emulator's start and stop count as `start` in `ledger`.
+ */
+async function overLink<T>(
+  options: BenchOptions,
+  server: UsedServer,
+  work: (server: UsedServer) => Promise<T>,
+  ledger?: TimeLedger,
+): Promise<T> {
+  const link = options.settings.link;
+  if (!link) return work(server);
+  let started = performance.now();
+  const emulator = await startLink(link, [...server.urls, ...(server.cluster?.urls ?? [])]);
+  ledger?.add("start", performance.now() - started);
+  try {
+    return await work({ ...server, linkVia: emulator.via });
+  } finally {
+    started = performance.now();
+    await emulator.stop();
+    ledger?.add("start", performance.now() - started);
+  }
 }
 
 /**
@@ -72,13 +99,14 @@ export async function useServer<T>(
 ): Promise<T> {
   if (options.url) {
     await probeServer(options.url, options.settings.stallTimeoutMs);
-    return work({
+    const given: UsedServer = {
       url: options.url,
       urls: [options.url],
       label: options.url,
       pinning: "not pinned: the server is the user's (--url)",
       exit: () => undefined,
-    });
+    };
+    return overLink(options, given, work, ledger);
   }
   const args = [
     ...(options.settings.deflate ? ["--deflate"] : []),
@@ -135,14 +163,15 @@ export async function useServer<T>(
       first.processes || backplane
         ? { urls: first.processes?.map((p) => p.url) ?? [first.url], ...(backplane ? { backplane } : {}) }
         : undefined;
-    return await work({
+    const used: UsedServer = {
       url: first.url,
       urls: spawned.map((s) => s.url),
       label,
       pinning: pinning.label,
       ...(cluster ? { cluster } : {}),
       exit: () => exit,
-    });
+    };
+    return await overLink(options, used, work, ledger);
   } finally {
     pinning.release();
     started = performance.now();

@@ -232,6 +232,8 @@ async function run(settings: Settings, moduleCodecs: readonly Codec[]): Promise<
       () => stopRequested,
       // Each finished case as it comes, for a driver (bun run bench --client browser) that must stop early.
       (c) => console.log(`bench-case ${stringifyLine(c)}`),
+      // bun run bench --link: the WebSockets open on the link in front of this server.
+      new URLSearchParams(location.search).get("link-via") ?? undefined,
     );
     const { results } = outcome;
     lastResults = results;

@@ -29,6 +29,7 @@ import { CALIBRATION_CODEC_NAMES, KNOWN_COST_CODEC_NAMES } from "../../protocols
 import { ReportError } from "./report-errors.ts";
 import { ACCOUNT_PHASES, type PhaseTimes } from "../../client/harness/time-account.ts";
 import { accountColumn } from "./csv-columns.ts";
+import { LOOPBACK } from "../../client/harness/link.ts";
 
 /** Parses RFC 4180 CSV (quoted fields, CRLF or LF) into rows of fields. */
 export function parseCsv(text: string): string[][] {
@@ -314,6 +315,21 @@ function routeOf(get: Cell, rounds: number): Pick<CaseResult, "route"> {
   };
 }
 
+/** The link the socket cases ran over, when it was not loopback (files before the link columns: loopback). */
+function linkOf(get: Cell | undefined): Pick<BenchResults["settings"], "link"> {
+  const name = get?.("link");
+  if (get === undefined || name === undefined || name === "" || name === LOOPBACK.name) return {};
+  return {
+    link: {
+      name,
+      rttMs: num(get("link_rtt_ms")),
+      jitterMs: num(get("link_jitter_ms")),
+      downKbps: num(get("link_down_kbps")),
+      upKbps: num(get("link_up_kbps")),
+    },
+  };
+}
+
 function caseOf(get: Cell): CaseResult {
   const mode = (get("mode") ?? "") as Mode;
   const rounds = num(get("rounds") ?? get("runs"));
@@ -508,6 +524,7 @@ export function resultsFromCsv(text: string): BenchResults {
       seed: num(first("seed")),
       fixed: first("fixed") === "true",
       window: socket ? num(socket.get("window")) : NaN,
+      ...linkOf(socket?.get),
       rates: [...new Set(cases.map((c) => c.socket?.targetRate).filter((r) => r !== undefined))],
       clients: socket ? num(socket.get("clients")) : NaN,
       deflate: rows.some((r) => r.get("deflate") === "true"),

@@ -9,6 +9,7 @@ import { CALIBRATION_CODEC_NAMES, KNOWN_COST_CODEC_NAMES } from "../../protocols
 import { knees } from "../../client/harness/knee.ts";
 import { accountColumn, CSV_COLUMNS, CSV_VERSION, SPREAD_FIELDS } from "./csv-columns.ts";
 import { ACCOUNT_PHASES } from "../../client/harness/time-account.ts";
+import { LOOPBACK, type LinkProfile } from "../../client/harness/link.ts";
 
 /** A set of percentiles as CSV cells: `${prefix}_p50_ns` and the rest (empty where there are none). */
 function percentileCells(
@@ -157,6 +158,18 @@ function timingColumns(c: CaseResult): Row {
 }
 
 /** What only the WebSocket modes have; figures only for a verified case. */
+/** The link the socket cases ran over (--link); loopback when none. */
+function linkColumns(link: LinkProfile | undefined): Row {
+  const l = link ?? LOOPBACK;
+  return {
+    link: l.name,
+    link_rtt_ms: l.rttMs,
+    link_jitter_ms: l.jitterMs,
+    link_down_kbps: l.downKbps,
+    link_up_kbps: l.upKbps,
+  };
+}
+
 function socketColumns(results: BenchResults, c: CaseResult, sock: NonNullable<CaseResult["socket"]>): Row {
   const perClient = (sock.perClient ?? []).flat().map((x) => x.msgsPerS);
   const row: Row = {
@@ -164,6 +177,7 @@ function socketColumns(results: BenchResults, c: CaseResult, sock: NonNullable<C
     client_msgs_per_s_min: perClient.length > 0 ? Math.min(...perClient) : "",
     client_msgs_per_s_max: perClient.length > 0 ? Math.max(...perClient) : "",
     window: sock.window,
+    ...linkColumns(results.settings.link),
     wire_bytes: sock.wireBytes,
     reply_bytes: sock.replyBytes,
     reply_wire_bytes: sock.replyWireBytes,

@@ -7,6 +7,7 @@
 
 import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
 import type { Mode } from "../../client/harness/settings.ts";
+import { linkText } from "../../client/harness/link.ts";
 import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
 import { runSummary } from "./summary.ts";
 import {
@@ -423,6 +424,14 @@ function compressionLines(cases: readonly CaseResult[], wide: boolean): string[]
   return lines;
 }
 
+/** Where a socket mode's cases ran: the client, the server, how they were pinned, and the link between them (--link). */
+function whereLine(first: CaseResult, s: BenchResults["settings"]): string {
+  return (
+    `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}${s.pinning ? `; ${s.pinning}` : ""}` +
+    (s.link ? `\n   over a link, ${linkText(s.link)} (emulated by Toxiproxy: docs/links.md)` : "")
+  );
+}
+
 /** "3 run(s)", or per mode where they differ: "codec 1, roundtrip 3, stream 3 run(s)". */
 function runsText(s: BenchResults["settings"], modes: readonly Mode[]): string {
   const shown = modes.length > 0 ? modes : s.modes;
@@ -448,13 +457,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
       // The summary's route section, with the benchmark's settings under its title.
       const [blank = "", title = `== ${view.title}`, ...body] = summary.route;
       const first = ofMode[0]!;
-      lines.push(
-        blank,
-        title,
-        routeModeLine(first, s) +
-          `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}${s.pinning ? `; ${s.pinning}` : ""}`,
-        ...body,
-      );
+      lines.push(blank, title, routeModeLine(first, s) + whereLine(first, s), ...body);
       continue;
     }
     for (const client of [...new Set(ofMode.map((c) => c.client))]) {
@@ -470,9 +473,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
             : (first.socket?.clients ?? 1) > 1
               ? ` per client, ${first.socket!.clients} concurrent clients (msgs/s: all clients together; "clients" column: slowest..fastest client)`
               : "") +
-          (client === "inprocess"
-            ? ""
-            : `; client: ${first.clientLibrary}; server: ${s.server ?? "?"}${s.pinning ? `; ${s.pinning}` : ""}`) +
+          (client === "inprocess" ? "" : whereLine(first, s)) +
           (view.mode === "stream" || view.mode === "fanout" ? `; window ${first.socket?.window ?? "?"}` : "") +
           (view.mode === "latency"
             ? `; at most ${first.socket?.window ?? "?"} in flight` +

@@ -6,6 +6,7 @@
  */
 
 import { SettingError } from "./harness-errors.ts";
+import type { LinkProfile } from "./link.ts";
 import { ARTICLE_PAYLOADS, type PayloadName } from "../../protocols/messages.ts";
 
 export type Mode = "codec" | "roundtrip" | "stream" | "fanout" | "latency" | "route";
@@ -77,6 +78,8 @@ export interface Settings {
   userProto?: UserProtoFile;
   /** Codecs of the user's own (--codec-module FILE): each module's absolute path and its codec's name. */
   codecModules?: CodecModuleFile[];
+  /** The link between the clients and the server (--link, client/harness/link.ts); absent: loopback. */
+  link?: LinkProfile;
 }
 
 /** A codec module (docs/codecs.md): where it is, and the name its codec goes by. */

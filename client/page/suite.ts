@@ -75,13 +75,15 @@ export interface SuiteOutcome {
 /**
  * Carries out a plan in the page (client/benchmark.ts): codec mode in the page's engine, the socket
  * modes with its WebSocket, against the server that served it. `onCaseDone` hears each case as it
- * finishes, so a driver that must stop early keeps what finished.
+ * finishes, so a driver that must stop early keeps what finished. `linkVia`: the address of a
+ * link in front of that server (bun run bench --client chromium --link), where the WebSockets open.
  */
 export async function runSuite(
   plan: Plan,
   onProgress: (p: Progress) => void,
   shouldStop: () => boolean = () => false,
   onCaseDone?: (c: CaseResult) => void,
+  linkVia?: string,
 ): Promise<SuiteOutcome> {
   const timestamp = new Date().toISOString();
   const calibration = calibrateClock(performanceClock);
@@ -110,7 +112,7 @@ export async function runSuite(
       };
       const context = socketModeContext(
         client,
-        { server: location.origin },
+        { server: location.origin, ...(linkVia ? { linkVia: { [location.origin]: linkVia } } : {}) },
         { catalog: p.catalog, calibration, hooks: h, warmedInProcess },
       );
       return { result: await runSocketModes(p.settings, context), server: location.origin };

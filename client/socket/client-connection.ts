@@ -72,6 +72,18 @@ export function openSocket(WebSocketImpl: WebSocketClass, url: string, timeoutMs
   });
 }
 
+/**
+ * How a connection that ended under a case closed, as its error line says it: `closedBy` (the
+ * server closed the connection, subscriber k closed...) with a code and reason; or, with 1006 (no
+ * close frame came), `cutOff` was cut off: a reset, a link gone down (docs/links.md, Faults) or a
+ * server process gone, which no peer chose.
+ */
+export function closedLine(ev: { code: number; reason: string }, closedBy: string, cutOff: string): string {
+  if (ev.code === 1006)
+    return `${cutOff} was cut off without a close frame (1006: a connection reset, a link gone down or a server gone)`;
+  return `${closedBy} with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`;
+}
+
 /** Resolves when the socket has closed (or at once if it already has). */
 export function closed(ws: WebSocket, code: number): Promise<void> {
   if (ws.readyState === 3) return Promise.resolve();

@@ -17,13 +17,14 @@
 import type { ClientFigures } from "../harness/socket-results.ts";
 import { CLOSE, socketUrl } from "../../protocols/contract.ts";
 import { clientCodec, type ClientCodec, type MessageData } from "./client-codec.ts";
-import { byteLength, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
+import { byteLength, closedLine, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
 import { Watchdog } from "./reply-queue.ts";
 import {
   emptyFigures,
   processesOf,
   processFor,
   shortTopic,
+  viaLink,
   type SocketCaseFigures,
   type SocketCaseOptions,
 } from "./socket-case.ts";
@@ -56,7 +57,7 @@ async function openFanout(o: FanoutOptions, topic: string, sockets: WebSocket[])
     sockets.push(
       await openSocket(
         o.WebSocket,
-        socketUrl(placeOf(o, k), o.codec, o.payload, `${o.id}-s${k}`, { role: "subscriber", topic }),
+        socketUrl(viaLink(o, placeOf(o, k)), o.codec, o.payload, `${o.id}-s${k}`, { role: "subscriber", topic }),
         o.stallTimeoutMs,
       ),
     );
@@ -70,7 +71,7 @@ async function openFanout(o: FanoutOptions, topic: string, sockets: WebSocket[])
   }
   return openSocket(
     o.WebSocket,
-    socketUrl(placeOf(o, -1), o.codec, o.payload, `${o.id}-p`, { role: "publisher", topic }),
+    socketUrl(viaLink(o, placeOf(o, -1)), o.codec, o.payload, `${o.id}-p`, { role: "publisher", topic }),
     o.stallTimeoutMs,
   );
 }
@@ -149,14 +150,12 @@ function publishAll(
         finish(
           new ClientError(
             "CLOSED",
-            `subscriber ${k} closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}, having received ${d.got[k]} of ${next} published (missed ${next - d.got[k]!})`,
+            `${closedLine(ev, `subscriber ${k} closed`, `subscriber ${k}`)}, having received ${d.got[k]} of ${next} published (missed ${next - d.got[k]!})`,
           ),
         );
     });
     pub.onclose = (ev: CloseEvent) =>
-      finish(
-        new ClientError("CLOSED", `the publisher was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`),
-      );
+      finish(new ClientError("CLOSED", closedLine(ev, "the publisher was closed", "the publisher")));
     refill();
   });
 }
@@ -201,10 +200,10 @@ export async function runFanoutCase(o: FanoutOptions): Promise<FanoutFigures> {
     sockets.forEach(
       (ws, k) =>
         (ws.onclose = (ev) =>
-          (early ??= `subscriber ${k} closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} before publishing began`)),
+          (early ??= `${closedLine(ev, `subscriber ${k} closed`, `subscriber ${k}`)} before publishing began`)),
     );
     publisher.onclose = (ev) =>
-      (early ??= `the publisher was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} before publishing began`);
+      (early ??= `${closedLine(ev, "the publisher was closed", "the publisher")} before publishing began`);
     const before = await readCluster(processes);
     if (early !== undefined) throw new ClientError("CLOSED", early);
     await publishAll(publisher, sockets, codec, o, figures, deliveries);

@@ -41,6 +41,7 @@ async function runOnce(p: PayloadRun, s: SocketCase, count: number, label: strin
       rate: s.rate,
       stallTimeoutMs: settings.stallTimeoutMs,
       timerOverheadNs: ctx.calibration.overheadNs,
+      ...(single.linkVia ? { linkVia: single.linkVia } : {}),
     };
     const all = await ctx.workers.run(job, settings.clients, count, single.id);
     const { merged, perClient } = mergeFigures(all, ctx.clock.now() - t0);

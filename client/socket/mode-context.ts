@@ -39,6 +39,8 @@ export interface SocketModeContext extends BenchmarkHooks {
   cluster?: readonly string[];
   /** What joins the cluster's processes ("redis"), for the results; "" or absent: nothing. */
   backplane?: string;
+  /** --link: the address of the link in front of each server URL (the WebSockets open there). */
+  linkVia?: Readonly<Record<string, string>>;
   cpuMs?: () => number;
   /** Kept connections end every slice with a mark and keep the server's figures of it (default); false leaves the marks out (a run that counts frames). */
   sliceFigures?: boolean;
@@ -55,6 +57,8 @@ export interface SocketTarget {
   server: string;
   serverForks?: readonly string[];
   cluster?: { urls: readonly string[]; backplane?: string };
+  /** --link: the address of the link in front of each server URL above. */
+  linkVia?: Readonly<Record<string, string>>;
 }
 
 /** What differs between the clients that run the socket modes (Bun, the Node client, a browser): the WebSocket and what it is. */
@@ -87,6 +91,7 @@ export function socketModeContext(client: SocketClient, target: SocketTarget, ru
     server: target.server,
     ...(target.serverForks ? { serverForks: target.serverForks } : {}),
     ...(target.cluster ? { cluster: target.cluster.urls, backplane: target.cluster.backplane ?? "" } : {}),
+    ...(target.linkVia ? { linkVia: target.linkVia } : {}),
     clock: performanceClock,
     calibration: run.calibration,
     WebSocket: client.WebSocket,

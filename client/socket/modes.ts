@@ -170,7 +170,11 @@ async function runPayloadSteps(
   return true;
 }
 
-/** The options of one connection of case `s`: the first `count` of its messages. */
+/**
+ * The options of one connection of case `s`: the first `count` of its messages. A warm-up's
+ * connections skip the link (--link): they compile code, which a link's delays do not change,
+ * and a thousand large messages would take minutes over a slow one.
+ */
 function caseOptions(
   ctx: SocketModeContext,
   settings: Settings,
@@ -178,6 +182,7 @@ function caseOptions(
   messages: readonly Message[],
   count: number,
   id: string,
+  overLink: boolean,
 ): SocketCaseOptions {
   return {
     server: ctx.server,
@@ -196,6 +201,7 @@ function caseOptions(
     WebSocket: ctx.WebSocket,
     id,
     cpuMs: ctx.cpuMs,
+    ...(ctx.linkVia && overLink ? { linkVia: ctx.linkVia } : {}),
   };
 }
 
@@ -306,6 +312,7 @@ export async function runSocketModes(settings: Settings, ctx: SocketModeContext)
           messagesOf(mode, payload, s.codec),
           count,
           `${ctx.client}-${label}-${mode}-${s.codec}-${payload}${s.rate ? `-${s.rate}` : ""}-${Date.now().toString(36)}-${connection++}`,
+          label !== "warmup",
         ),
     };
     order[mode]!.push(p.order);

@@ -6,6 +6,7 @@
 import type { Clock } from "../harness/clock.ts";
 import type { MessageData } from "./client-codec.ts";
 import { ClientError } from "../client-errors.ts";
+import { closedLine } from "./client-connection.ts";
 
 /**
  * Delivers replies in order, either one at a time (`next`, for roundtrip) or
@@ -38,7 +39,7 @@ export class Replies {
       this.abort(
         new ClientError(
           "CLOSED",
-          `the server closed the connection with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""} after ${progress()}`,
+          `${closedLine(ev, "the server closed the connection", "the connection")} after ${progress()}`,
         ),
       );
     ws.onerror = () => this.abort(new ClientError("CLOSED", `connection error after ${progress()}`));

@@ -105,7 +105,9 @@ async function warmUpCase(p: PayloadRun, s: SocketCase, server: string, warmup: 
 
 /** Warms case `s` up on `server` (warmUpCase) unless that server has had as much of it, then opens its session there. */
 async function openCase(p: PayloadRun, s: SocketCase, server: string): Promise<Open | undefined> {
-  const warmup = Math.min(p.settings.warmup[p.mode], p.longestRun);
+  // Over a link (--link) runs are short for the link's time, not because the codecs need less:
+  // the server still compiles each fully (its warm-up goes straight to it, not over the link).
+  const warmup = p.ctx.linkVia ? p.settings.warmup[p.mode] : Math.min(p.settings.warmup[p.mode], p.longestRun);
   const warmed = `${server} ${s.codec}`;
   if (warmup > (p.warmedOn.get(warmed) ?? 0)) {
     p.progress("warmup", s.codec, 0, 0);

@@ -31,13 +31,14 @@ import {
   type ServerSlice,
 } from "../../protocols/contract.ts";
 import { clientCodec, toBytes, type ClientCodec, type MessageData } from "./client-codec.ts";
-import { byteLength, closed, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
+import { byteLength, closed, closedLine, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
 import { Replies, Watchdog } from "./reply-queue.ts";
 import {
   emptyFigures,
   processesOf,
   processFor,
   shortTopic,
+  viaLink,
   type SocketCaseFigures,
   type SocketCaseOptions,
 } from "./socket-case.ts";
@@ -139,7 +140,7 @@ async function openMembers(o: RouteOptions, plan: RoutePlan, topic: string, sock
   for (let k = 0; k < o.subscribers; k++) {
     const ws = await openSocket(
       o.WebSocket,
-      socketUrl(processFor(o, k), o.codec, o.payload, `${o.id}-m${k}`, { role: "member", topic }),
+      socketUrl(viaLink(o, processFor(o, k)), o.codec, o.payload, `${o.id}-m${k}`, { role: "member", topic }),
       o.stallTimeoutMs,
     );
     sockets.push(ws);
@@ -357,9 +358,7 @@ export class RouteSession {
     const all: [WebSocket, string][] = [...members.map((ws, m): [WebSocket, string] => [ws, `member ${m}`])];
     for (const way of ROUTE_WAYS) routers[way].forEach((ws, p) => all.push([ws, `${way} router ${p}`]));
     for (const [ws, who] of all)
-      ws.addEventListener("close", (ev: CloseEvent) =>
-        this.breaks(`${who} was closed with ${ev.code}${ev.reason ? ` (${ev.reason})` : ""}`),
-      );
+      ws.addEventListener("close", (ev: CloseEvent) => this.breaks(closedLine(ev, `${who} was closed`, who)));
   }
 
   /** The session can no longer route: the slice in progress fails, and every later one. */
@@ -382,7 +381,7 @@ export class RouteSession {
           routers[way].push(
             await openSocket(
               o.WebSocket,
-              socketUrl(processFor(o, p), o.codec, o.payload, `${o.id}-${way}-r${p}`, {
+              socketUrl(viaLink(o, processFor(o, p)), o.codec, o.payload, `${o.id}-${way}-r${p}`, {
                 role: "router",
                 topic,
                 way,

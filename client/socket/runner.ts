@@ -23,7 +23,7 @@ import type { Encoded } from "../../protocols/codec.ts";
 import { CLOSE, parseSlice, socketUrl } from "../../protocols/contract.ts";
 import { clientCodec, toBytes, type ClientCodec } from "./client-codec.ts";
 import { byteLength, closed, fetchServerStats, openSocket, sendFrame } from "./client-connection.ts";
-import { emptyFigures, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
+import { emptyFigures, viaLink, type SocketCaseFigures, type SocketCaseOptions } from "./socket-case.ts";
 import { InFlight } from "./in-flight.ts";
 import { openLoop } from "./open-loop.ts";
 import { Replies } from "./reply-queue.ts";
@@ -55,7 +55,7 @@ export class SocketSession {
   static async open(o: SocketCaseOptions): Promise<SocketSession> {
     const codec = clientCodec(o.catalog, o.codec, o.payload, o.messages, o.ownRoundTrip);
     return new SocketSession(
-      await openSocket(o.WebSocket, socketUrl(o.server, o.codec, o.payload, o.id), o.stallTimeoutMs),
+      await openSocket(o.WebSocket, socketUrl(viaLink(o, o.server), o.codec, o.payload, o.id), o.stallTimeoutMs),
       codec,
       o,
     );

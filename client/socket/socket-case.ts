@@ -61,6 +61,13 @@ export interface SocketCaseOptions {
   cpuMs?: () => number;
   /** After each slice, send a slice mark and keep the server's figures of the slice (protocols/contract.ts). */
   sliceFigures?: boolean;
+  /** --link: the address of the link in front of each server URL; the WebSockets open there (the server's figures are fetched from it directly). */
+  linkVia?: Readonly<Record<string, string>>;
+}
+
+/** Where a WebSocket to `server` opens: the link in front of it (--link), else the server itself. */
+export function viaLink(o: Pick<SocketCaseOptions, "linkVia">, server: string): string {
+  return o.linkVia?.[server] ?? server;
 }
 
 /** Connection k's server: in a cluster, process k mod N's own URL (so every run places its connections alike); else the server. */

@@ -44,6 +44,7 @@ self.onmessage = async (ev: MessageEvent<ClientJob>) => {
         WebSocket: globalThis.WebSocket as unknown as WebSocketClass,
         id: c.id,
         cpuMs: processCpuMs,
+        ...(job.linkVia ? { linkVia: job.linkVia } : {}),
       }),
     ),
   );

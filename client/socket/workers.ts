@@ -21,6 +21,8 @@ export interface ClientJob
   /** Latency mode: messages per second per connection. */
   rate: number;
   server: string;
+  /** --link: the address of the link in front of the server (SocketCaseOptions.linkVia). */
+  linkVia?: Readonly<Record<string, string>>;
   codec: string;
   payload: PayloadName;
   mode: SocketMode;

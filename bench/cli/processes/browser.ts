@@ -16,6 +16,8 @@ import { launchBrowser } from "./browser-driver.ts";
 export interface BrowserJob {
   settings: Settings;
   server: string;
+  /** --link: the address of the link in front of `server`, where the page's WebSockets open (the page itself loads straight from the server). */
+  linkVia?: string;
 }
 
 /** The page URL that runs `job` as soon as it loads. */
@@ -23,6 +25,7 @@ function autorunUrl(job: BrowserJob): string {
   const url = new URL("/", job.server);
   url.searchParams.set("autorun", "1");
   settingsToQuery(job.settings, url.searchParams);
+  if (job.linkVia) url.searchParams.set("link-via", job.linkVia);
   return url.toString();
 }
 

@@ -4,8 +4,9 @@
  * stopped at the end. Where a user names their own Redis, none is started.
  */
 
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { spawnSync } from "node:child_process";
+import { spawnTethered } from "./tethered.ts";
+import { freePort } from "./free-port.ts";
 import { CliError } from "../cli-errors.ts";
 
 export const NO_REDIS_MESSAGE =
@@ -14,18 +15,6 @@ export const NO_REDIS_MESSAGE =
 /** True when `redis-server` runs here. */
 export function hasRedisServer(): boolean {
   return spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
-}
-
-/** A port the kernel says is free now, on loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export interface RedisProcess {
@@ -50,34 +39,13 @@ export async function startRedis(timeoutMs = 10_000): Promise<RedisProcess> {
     "--protected-mode",
     "yes",
   ];
-  // A process group of its own, so a terminal's Ctrl-C (which lets the case in flight finish)
-  // does not stop it under that case; and it goes when our end of its stdin closes, however the
-  // bench ended (redis-server has no such option: a shell waits on the pipe for it).
-  const child: ChildProcess = spawn(
-    "sh",
-    [
-      "-c",
-      'exec 3<&0; redis-server "$@" </dev/null & r=$!; (read _ <&3; kill "$r" 2>/dev/null) & wait "$r"',
-      "redis-server",
-      ...args,
-    ],
-    {
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-    },
-  );
-  // redis-server logs to stdout, a refused setting included: the last of it names why a start failed.
-  let log = "";
-  const keep = (d: Buffer): void => void (log = (log + d.toString()).slice(-2000));
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const redis = spawnTethered("redis-server", args);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null)
+    if (redis.ended())
       throw new CliError(
         "REDIS",
-        `redis-server exited at start (${child.exitCode}): ${log.trim().split("\n").slice(-3).join(" ") || "no message"}`,
+        `redis-server exited at start (${redis.child.exitCode}): ${redis.log().trim().split("\n").slice(-3).join(" ") || "no message"}`,
       );
     try {
       const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } });
@@ -85,7 +53,7 @@ export async function startRedis(timeoutMs = 10_000): Promise<RedisProcess> {
       break;
     } catch {
       if (Date.now() > deadline) {
-        child.stdin!.end();
+        await redis.stop();
         throw new CliError(
           "REDIS",
           `redis-server did not accept connections on port ${port} within ${timeoutMs / 1000} s`,
@@ -96,10 +64,7 @@ export async function startRedis(timeoutMs = 10_000): Promise<RedisProcess> {
   }
   return {
     url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      // Closing its stdin stops redis-server; the shell waiting for it exits with it.
-      if (child.exitCode === null && child.signalCode === null) child.stdin!.end();
-      await exited;
-    },
+    // Closing its stdin stops redis-server; the shell waiting for it exits with it.
+    stop: () => redis.stop(),
   };
 }

@@ -56,6 +56,22 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
       ["--modes", "telepathy"],
       /^bench: --modes: unknown value 'telepathy'; valid values: codec, roundtrip, stream, fanout, latency, route or all\n$/,
     ],
+    [
+      ["--link", "5g"],
+      /^bench: --link: unknown profile '5g'; valid forms: loopback, lan, wifi, 4g, slow-4g, 3g, intercontinental, or latency=40ms,jitter=10ms,down=10mbit,up=5mbit .*\n$/,
+    ],
+    [
+      ["--link", "down=fast"],
+      /^bench: --link: down=fast takes a rate from 8kbit to 10gbit, like 10mbit; valid forms: .*\n$/,
+    ],
+    [
+      ["--link", "4g", "--modes", "codec"],
+      /^bench: --link applies to the WebSocket modes; add roundtrip, stream, fanout, latency or route to --modes \(got --modes codec\)\n$/,
+    ],
+    [
+      ["--link", "4g", "--url", "wss://127.0.0.1:1"],
+      /^bench: --link with an https:\/\/ or wss:\/\/ --url: .* name its plain ws:\/\/ or http:\/\/ port\n$/,
+    ],
     [["--runs", "0"], /^bench: --runs must be an integer from 1 to 1000, got '0'\n$/],
     [["--iterations", "1e5"], /^bench: --iterations must be an integer from 1 to 10000000, got '1e5'\n$/],
     [["--seed", "-1"], /^bench: --seed must be an integer from 0 to 4294967295, got '-1'\n$/],

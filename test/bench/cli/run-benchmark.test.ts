@@ -331,7 +331,7 @@ describe("a server that dies or goes silent", () => {
     expect(r.code).toBe(1);
     expect(r.ms).toBeLessThan(30_000);
     expect(r.stderr).toMatch(
-      /bench: FAILED stream bun (json|custom-binary) small: run 1: (the server closed the connection|connection error|stalled)/,
+      /bench: FAILED stream bun (json|custom-binary) small: run 1: (the server closed the connection|the connection was cut off|connection error|stalled)/,
     );
     expect(r.stderr).toMatch(
       /bench: WebSocket modes stopped, the server cannot be reached: stream .* medium: .*cannot connect to/,

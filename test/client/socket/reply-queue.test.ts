@@ -171,11 +171,20 @@ describe("Replies", () => {
     await expect(r.next()).rejects.toThrow("with 1007");
   });
 
-  it("leaves out empty reasons, and fails a next() asked for after the close", async () => {
+  it("says a close with no close frame (1006) cut the connection off, and fails a next() asked for after it", async () => {
     const ws = fakeSocket();
     const r = replies(ws);
     ws.onclose!({ code: 1006, reason: "" });
-    await expect(r.next()).rejects.toThrow(/^the server closed the connection with 1006 after 2 of 5 replies$/);
+    await expect(r.next()).rejects.toThrow(
+      /^the connection was cut off without a close frame \(1006: a connection reset, a link gone down or a server gone\) after 2 of 5 replies$/,
+    );
+  });
+
+  it("leaves out an empty reason", async () => {
+    const ws = fakeSocket();
+    const r = replies(ws);
+    ws.onclose!({ code: 1011, reason: "" });
+    await expect(r.next()).rejects.toThrow(/^the server closed the connection with 1011 after 2 of 5 replies$/);
   });
 
   it("tells the stream handler's onFail about a close, and delivers nothing after it", () => {

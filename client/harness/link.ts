@@ -1,0 +1,220 @@
+/**
+ * The link between the clients and the server (`--link`): loopback, where a
+ * byte costs nothing, or a network a user ships to, given as its round trip,
+ * jitter and bandwidth each way. A named profile carries its figures and
+ * where they come from (docs/links.md); the custom form names them itself
+ * (`latency=40ms,jitter=10ms,down=10mbit,up=5mbit`), and may start from a
+ * profile (`4g,jitter=20ms`). The bench emulates the link with Toxiproxy
+ * (bench/cli/processes/link-emulator.ts); this file only says what it is.
+ */
+
+import { SettingError } from "./harness-errors.ts";
+import type { Mode, SocketMode } from "./settings.ts";
+
+/** A link's figures: what a message crossing it meets besides the codecs' CPU. */
+export interface LinkProfile {
+  /** `loopback`, a named profile, or `custom` (a profile with figures changed is `NAME+`). */
+  name: string;
+  /** Time the link adds to a round trip, ms: half of it each way. */
+  rttMs: number;
+  /** The round trip's added time varies by up to ± this, ms (each way: ± half of it, uniformly). */
+  jitterMs: number;
+  /** Bandwidth from the server to the client, kbit/s (1 kbit = 1,000 bits); 0: not limited. */
+  downKbps: number;
+  /** Bandwidth from the client to the server, kbit/s; 0: not limited. */
+  upKbps: number;
+  /** Where a named profile's figures come from. */
+  source?: string;
+}
+
+/** No link at all: the clients reach the server over loopback (the default). */
+export const LOOPBACK: LinkProfile = { name: "loopback", rttMs: 0, jitterMs: 0, downKbps: 0, upKbps: 0 };
+
+/**
+ * The named links. Chrome DevTools' presets give a round trip (the latency its throttling adds
+ * to each request is that round trip times a factor for the handshakes of a new connection,
+ * which a kept WebSocket does not repeat) and a throughput; the figures here are its round
+ * trips and throughputs, as puppeteer's PredefinedNetworkConditions copies them.
+ */
+export const LINK_PROFILES: readonly LinkProfile[] = [
+  LOOPBACK,
+  {
+    name: "lan",
+    rttMs: 2,
+    jitterMs: 0,
+    downKbps: 1_000_000,
+    upKbps: 1_000_000,
+    source: "switched gigabit Ethernet; 1 ms each way is the emulator's smallest delay",
+  },
+  {
+    name: "wifi",
+    rttMs: 2,
+    jitterMs: 0,
+    downKbps: 40_000,
+    upKbps: 33_000,
+    source: "Apple Network Link Conditioner, Wi-Fi preset: 40 Mbit/s down, 33 up, 1 ms delay each way",
+  },
+  {
+    name: "4g",
+    rttMs: 60,
+    jitterMs: 0,
+    downKbps: 8_100,
+    upKbps: 1_350,
+    source: "Chrome DevTools, Fast 4G: 60 ms round trip, 9 Mbit/s down and 1.5 up at 90%",
+  },
+  {
+    name: "slow-4g",
+    rttMs: 150,
+    jitterMs: 0,
+    downKbps: 1_440,
+    upKbps: 675,
+    source:
+      "Chrome DevTools, Slow 4G (Lighthouse's mobile throttling, once Fast 3G): 150 ms, 1.6 Mbit/s and 750 kbit/s at 90%",
+  },
+  {
+    name: "3g",
+    rttMs: 400,
+    jitterMs: 0,
+    downKbps: 400,
+    upKbps: 400,
+    source: "Chrome DevTools, Slow 3G: 400 ms round trip, 500 kbit/s each way at 80%",
+  },
+  {
+    name: "intercontinental",
+    rttMs: 185,
+    jitterMs: 0,
+    downKbps: 50_000,
+    upKbps: 10_000,
+    source:
+      "WonderProxy's pings between cities, Fremont to Sydney: 184.9 ms; a 50/10 Mbit/s broadband line at either end",
+  },
+];
+
+export const LINK_NAMES: readonly string[] = LINK_PROFILES.map((p) => p.name);
+
+/** What `--link` takes, for its error lines and --help. */
+const LINK_FORMS = `${LINK_NAMES.join(", ")}, or latency=40ms,jitter=10ms,down=10mbit,up=5mbit (after a profile's name to change some of its figures)`;
+
+/** A duration in ms: 40ms, 0.2s. */
+function durationMs(key: string, raw: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s)$/.exec(raw);
+  const ms = m ? Number(m[1]) * (m[2] === "s" ? 1000 : 1) : Number.NaN;
+  if (!(ms >= 0 && ms <= 10_000))
+    throw new SettingError(
+      `--link: ${key}=${raw} takes a duration from 0ms to 10s, like 40ms; valid forms: ${LINK_FORMS}`,
+    );
+  return ms;
+}
+
+/** A rate in kbit/s: 10mbit, 500kbit, 1gbit (kbps, mbps, gbps too). */
+function rateKbps(key: string, raw: string): number {
+  const m = /^(\d+(?:\.\d+)?)(kbit|mbit|gbit|kbps|mbps|gbps)$/i.exec(raw);
+  const unit = m ? { k: 1, m: 1000, g: 1_000_000 }[m[2]![0]!.toLowerCase() as "k" | "m" | "g"] : Number.NaN;
+  const kbps = m ? Number(m[1]) * unit : Number.NaN;
+  // The emulator counts bandwidth in whole kilobytes per second: 8 kbit/s is its least.
+  if (!(kbps >= 8 && kbps <= 10_000_000))
+    throw new SettingError(
+      `--link: ${key}=${raw} takes a rate from 8kbit to 10gbit, like 10mbit; valid forms: ${LINK_FORMS}`,
+    );
+  return kbps;
+}
+
+/** `--link` text as a profile: a name, key=value pairs, or a name and pairs; a SettingError names what is wrong. */
+export function parseLink(raw: string): LinkProfile {
+  const parts = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  if (parts.length === 0) throw new SettingError(`--link is empty; valid forms: ${LINK_FORMS}`);
+  const first = parts[0]!;
+  const named = first.includes("=") ? undefined : LINK_PROFILES.find((p) => p.name === first.toLowerCase());
+  if (!first.includes("=") && !named)
+    throw new SettingError(`--link: unknown profile '${first}'; valid forms: ${LINK_FORMS}`);
+  const pairs = named ? parts.slice(1) : parts;
+  if (named && pairs.length === 0) return named;
+  if (named === LOOPBACK) throw new SettingError("--link loopback has no figures to change; it is no link at all");
+  const out: LinkProfile = named
+    ? { ...named, name: `${named.name}+` }
+    : { name: "custom", rttMs: 0, jitterMs: 0, downKbps: 0, upKbps: 0 };
+  delete out.source;
+  const seen = new Set<string>();
+  for (const pair of pairs) {
+    const m = /^([a-z]+)=(.+)$/i.exec(pair);
+    const key = m?.[1]!.toLowerCase();
+    if (!m || !["latency", "rtt", "jitter", "down", "up"].includes(key!))
+      throw new SettingError(
+        `--link: '${pair}' is not one of latency=, jitter=, down=, up= or a profile's name; valid forms: ${LINK_FORMS}`,
+      );
+    const field = key === "rtt" ? "latency" : key!;
+    if (seen.has(field)) throw new SettingError(`--link gives ${field}= twice; valid forms: ${LINK_FORMS}`);
+    seen.add(field);
+    const value = m[2]!.trim().toLowerCase();
+    if (field === "latency") out.rttMs = durationMs(key!, value);
+    else if (field === "jitter") out.jitterMs = durationMs(key!, value);
+    else if (field === "down") out.downKbps = rateKbps(key!, value);
+    else out.upKbps = rateKbps(key!, value);
+  }
+  if (out.jitterMs > out.rttMs)
+    throw new SettingError(
+      `--link: jitter=${out.jitterMs}ms is more than the round trip (latency=${out.rttMs}ms); a delay cannot go below nothing`,
+    );
+  return out;
+}
+
+/** True when the link is loopback itself: nothing between the clients and the server. */
+export function isLoopback(link: LinkProfile | undefined): boolean {
+  return link === undefined || (link.rttMs === 0 && link.jitterMs === 0 && link.downKbps === 0 && link.upKbps === 0);
+}
+
+/** A rate as people say it: 8.1 Mbit/s, 400 kbit/s, unlimited. */
+function rateText(kbps: number): string {
+  if (!(kbps > 0)) return "unlimited";
+  if (kbps >= 1_000_000) return `${+(kbps / 1_000_000).toPrecision(3)} Gbit/s`;
+  if (kbps >= 1000) return `${+(kbps / 1000).toPrecision(3)} Mbit/s`;
+  return `${+kbps.toPrecision(3)} kbit/s`;
+}
+
+/** One line for a link: "4g: 60 ms round trip, 8.1 Mbit/s down, 1.35 Mbit/s up". */
+export function linkText(link: LinkProfile): string {
+  if (isLoopback(link)) return `${link.name}: no link (loopback)`;
+  const jitter = link.jitterMs > 0 ? ` ± ${link.jitterMs} ms` : "";
+  return `${link.name}: ${link.rttMs} ms round trip${jitter}, ${rateText(link.downKbps)} down, ${rateText(link.upKbps)} up`;
+}
+
+/** Seconds of a link's time one run of a case takes, about, when --iterations is not given. */
+export const LINK_RUN_BUDGET_S = 2;
+/** The fewest messages a run over a link sends without --iterations: enough for a p99 to mean something. */
+export const LINK_MIN_MESSAGES = 100;
+
+/**
+ * The link's own time per message of `bytes` in `mode`, ms, before any CPU: a round trip waits
+ * for its reply (the round trip, then the bytes each way at the link's rates); a stream keeps
+ * `window` in flight, so the round trip is shared by them, or the bandwidth of the busier way
+ * sets the pace. (1 kbit/s carries a bit per ms, so 8 × bytes / kbit/s is ms.)
+ */
+export function linkMsPerMessage(mode: SocketMode, link: LinkProfile, bytes: number, window: number): number {
+  const up = link.upKbps > 0 ? (8 * bytes) / link.upKbps : 0;
+  const down = link.downKbps > 0 ? (8 * bytes) / link.downKbps : 0;
+  if (mode === "roundtrip") return link.rttMs + up + down;
+  return Math.max(link.rttMs / Math.max(1, window), up, down);
+}
+
+/**
+ * Messages per run over `link` without --iterations: each mode's default, or fewer, so that a run
+ * of the run's largest messages (`bytes`, JSON's size of them) takes about LINK_RUN_BUDGET_S of
+ * the link's time (100,000 round trips over a 60 ms link would take 100 minutes). Latency mode
+ * keeps its own: a run lasts its messages over its rate on any link.
+ */
+export function iterationsOverLink(
+  iterations: Readonly<Record<Mode, number>>,
+  link: LinkProfile,
+  bytes: number,
+  window: number,
+): Record<Mode, number> {
+  const out = { ...iterations };
+  for (const mode of ["roundtrip", "stream", "fanout", "route"] as const) {
+    const fit = Math.floor((LINK_RUN_BUDGET_S * 1000) / linkMsPerMessage(mode, link, bytes, window));
+    out[mode] = Math.min(iterations[mode], Math.max(LINK_MIN_MESSAGES, fit));
+  }
+  return out;
+}

@@ -1,0 +1,185 @@
+/**
+ * The link emulator (Toxiproxy) in front of a real server (port 0): what a
+ * profile turns into, a round trip that takes the link's time, and the
+ * faults a link brings: frames cut into segments of a few bytes (every
+ * message still verified, in every socket mode), a connection reset
+ * mid-stream (the case fails naming it, the server serves the next), a link
+ * gone silent (the case fails after its stall timeout instead of hanging).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeMessages } from "../../../../client/harness/generator.ts";
+import { parseLink } from "../../../../client/harness/link.ts";
+import type { SocketMode } from "../../../../client/harness/settings.ts";
+import { runSocketModes } from "../../../../client/socket/modes.ts";
+import { runSocketCase } from "../../../../client/socket/runner.ts";
+import type { PayloadName } from "../../../../protocols/messages.ts";
+import {
+  findToxiproxy,
+  linkToxics,
+  startLink,
+  type LinkEmulator,
+} from "../../../../bench/cli/processes/link-emulator.ts";
+import { serverForFile } from "../../../helpers/server.ts";
+import { testSettings } from "../../../helpers/settings.ts";
+import { bunModeContext, socketCaseOptions } from "../../../helpers/socket-case.ts";
+
+const skip = findToxiproxy() === undefined && process.env.CI !== "true";
+if (skip)
+  process.stderr.write(
+    "\n[link-emulator.test.ts] SKIPPED: no toxiproxy-server (see docs/links.md for the go install line)\n\n",
+  );
+
+describe("a profile as the emulator's toxics", () => {
+  it("gives each way its bandwidth first, then half the round trip (the odd ms down), in whole ms and kB/s", () => {
+    expect(linkToxics(parseLink("latency=61ms,jitter=5ms,down=10mbit,up=500kbit"))).toEqual([
+      { name: "downstream-bandwidth", type: "bandwidth", stream: "downstream", attributes: { rate: 1250 } },
+      { name: "downstream-latency", type: "latency", stream: "downstream", attributes: { latency: 31, jitter: 3 } },
+      { name: "upstream-bandwidth", type: "bandwidth", stream: "upstream", attributes: { rate: 63 } },
+      { name: "upstream-latency", type: "latency", stream: "upstream", attributes: { latency: 30, jitter: 2 } },
+    ]);
+    expect(linkToxics(parseLink("down=8kbit"))).toEqual([
+      { name: "downstream-bandwidth", type: "bandwidth", stream: "downstream", attributes: { rate: 1 } },
+    ]);
+  });
+});
+
+describe.skipIf(skip)("over a real link", () => {
+  const bench = serverForFile();
+  let link: LinkEmulator;
+  let ids = 0;
+  beforeAll(async () => {
+    link = await startLink(parseLink("latency=40ms"), [bench.url]);
+  });
+  afterAll(async () => {
+    await link?.stop();
+  });
+
+  const run = (mode: SocketMode, payload: PayloadName, count: number, over: { stallTimeoutMs?: number } = {}) =>
+    runSocketCase(
+      socketCaseOptions({
+        server: bench.url,
+        linkVia: link.via,
+        codec: "json",
+        payload,
+        mode,
+        messages: makeMessages(payload, { count, seed: 7, fixed: false }),
+        window: mode === "roundtrip" ? 1 : 16,
+        id: `link-${mode}-${ids++}`,
+        ...over,
+      }),
+    );
+
+  it("puts a proxy of its own in front of each server, on loopback", () => {
+    expect(Object.keys(link.via)).toEqual([bench.url]);
+    expect(link.via[bench.url]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(link.via[bench.url]).not.toBe(bench.url);
+  });
+
+  it("a round trip takes the link's round trip, and not much more", async () => {
+    const f = await run("roundtrip", "small", 10);
+    expect(f.error).toBeUndefined();
+    expect(f.received).toBe(10);
+    const ms = [...f.rttNs!].map((ns) => ns / 1e6);
+    expect(Math.min(...ms)).toBeGreaterThanOrEqual(39);
+    // A round trip of 40 ms on loopback: anything near 10x would mean the link was not what was set.
+    expect(ms.sort((a, b) => a - b)[5]!).toBeLessThan(400);
+  });
+
+  it("frames cut into segments of 1 to 15 bytes, with pauses between them: every message verified, in every socket mode", async () => {
+    const slicer = { type: "slicer" as const, attributes: { average_size: 8, size_variation: 7, delay: 50 } };
+    await link.addToxic(bench.url, { ...slicer, name: "slice-up", stream: "upstream" });
+    await link.addToxic(bench.url, { ...slicer, name: "slice-down", stream: "downstream" });
+    try {
+      const s = testSettings({
+        codecs: ["json", "msgpackr"],
+        payloads: ["medium"],
+        modes: ["roundtrip", "stream", "fanout", "latency", "route"],
+        runs: 1,
+        window: 8,
+        rates: [200],
+        clients: 2,
+        members: 3,
+        iterations: { roundtrip: 20, stream: 60, fanout: 30, latency: 40, route: 40 },
+        warmup: { roundtrip: 10, stream: 10, fanout: 10, latency: 10, route: 10 },
+      });
+      const result = await runSocketModes(s, bunModeContext(bench.url, { linkVia: link.via }));
+      expect(result.cases.map((c) => c.mode).sort()).toEqual(
+        ["fanout", "latency", "roundtrip", "route", "stream"].flatMap((m) => [m, m]),
+      );
+      for (const c of result.cases) {
+        expect(c.error, `${c.mode} ${c.codec}`).toBe("");
+        expect(c.verified, `${c.mode} ${c.codec}`).toBe(true);
+        if (c.socket) {
+          expect(c.socket.lost, `${c.mode} ${c.codec}`).toBe(0);
+          expect(c.socket.corrupted, `${c.mode} ${c.codec}`).toBe(0);
+        }
+      }
+    } finally {
+      await link.removeToxic(bench.url, "slice-up");
+      await link.removeToxic(bench.url, "slice-down");
+    }
+  });
+
+  it("a connection reset mid-stream fails that case with a line naming the reset; the server serves the next", async () => {
+    const running = run("stream", "large", 100_000);
+    await new Promise((r) => setTimeout(r, 500));
+    // The server's side of the link resets the connection at the next bytes it carries back.
+    await link.addToxic(bench.url, {
+      name: "reset",
+      type: "reset_peer",
+      stream: "downstream",
+      attributes: { timeout: 0 },
+    });
+    let failed: Awaited<ReturnType<typeof run>>;
+    try {
+      failed = await running;
+    } finally {
+      await link.removeToxic(bench.url, "reset");
+    }
+    expect(failed.error).toMatch(/^the connection was cut off without a close frame \(1006: a connection reset/);
+    expect(failed.received).toBeGreaterThan(0);
+    expect(failed.received).toBeLessThan(100_000);
+    const next = await run("stream", "small", 50);
+    expect(next.error).toBeUndefined();
+    expect(next.received).toBe(50);
+  });
+
+  it("a link gone silent mid-run fails the case after its stall timeout instead of hanging", async () => {
+    const started = performance.now();
+    // 200 round trips of 40 ms: the link goes silent (drops every byte, never closes) while they run.
+    const running = run("roundtrip", "small", 200, { stallTimeoutMs: 1500 });
+    await new Promise((r) => setTimeout(r, 500));
+    await link.addToxic(bench.url, {
+      name: "silent",
+      type: "timeout",
+      stream: "downstream",
+      attributes: { timeout: 0 },
+    });
+    let silent: Awaited<ReturnType<typeof run>>;
+    try {
+      silent = await running;
+    } finally {
+      await link.removeToxic(bench.url, "silent");
+    }
+    expect(silent.error).toMatch(/^stalled: no reply for 1500 ms after \d+ of 200/);
+    expect(silent.received).toBeGreaterThan(0);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(2000);
+    expect(performance.now() - started).toBeLessThan(60_000);
+  });
+
+  it("a link silent from the start fails the connection after the stall timeout", async () => {
+    await link.addToxic(bench.url, {
+      name: "silent",
+      type: "timeout",
+      stream: "downstream",
+      attributes: { timeout: 0 },
+    });
+    let silent: Awaited<ReturnType<typeof run>>;
+    try {
+      silent = await run("roundtrip", "small", 20, { stallTimeoutMs: 1500 });
+    } finally {
+      await link.removeToxic(bench.url, "silent");
+    }
+    expect(silent.error).toMatch(/^cannot connect to ws:\/\/127\.0\.0\.1:\d+\/ws.*: .*1500 ms/);
+  });
+});

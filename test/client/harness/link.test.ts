@@ -1,0 +1,98 @@
+/** --link's profiles and forms (client/harness/link.ts): what each means, and one clear line for each mistake. */
+import { describe, expect, it } from "vitest";
+import {
+  isLoopback,
+  iterationsOverLink,
+  LINK_MIN_MESSAGES,
+  LINK_PROFILES,
+  LINK_RUN_BUDGET_S,
+  linkMsPerMessage,
+  linkText,
+  parseLink,
+} from "../../../client/harness/link.ts";
+import { DEFAULTS } from "../../../client/harness/settings.ts";
+
+describe("parseLink", () => {
+  it("knows each named profile, with its figures and where they come from", () => {
+    for (const p of LINK_PROFILES) {
+      expect(parseLink(p.name)).toEqual(p);
+      if (p.name !== "loopback") {
+        expect(p.source, p.name).toMatch(/\w/);
+        expect(p.rttMs, p.name).toBeGreaterThan(0);
+      }
+    }
+    expect(parseLink("4G").name).toBe("4g");
+  });
+
+  it("reads the custom form: the round trip, jitter and each way's rate", () => {
+    expect(parseLink("latency=40ms,jitter=10ms,down=10mbit,up=5mbit")).toEqual({
+      name: "custom",
+      rttMs: 40,
+      jitterMs: 10,
+      downKbps: 10_000,
+      upKbps: 5_000,
+    });
+    expect(parseLink("rtt=0.2s, down=500kbit").rttMs).toBe(200);
+    expect(parseLink("down=1gbps").downKbps).toBe(1_000_000);
+  });
+
+  it("changes some of a profile's figures, and says so in its name", () => {
+    const p = parseLink("4g,jitter=20ms");
+    expect(p).toMatchObject({ name: "4g+", rttMs: 60, jitterMs: 20, downKbps: 8_100, upKbps: 1_350 });
+    expect(p.source).toBeUndefined();
+  });
+
+  it.each([
+    ["", /--link is empty; valid forms: loopback, lan/],
+    ["5g", /unknown profile '5g'; valid forms: loopback, lan, wifi, 4g/],
+    ["latency=40", /latency=40 takes a duration from 0ms to 10s/],
+    ["down=fast", /down=fast takes a rate from 8kbit to 10gbit/],
+    ["up=1kbit", /up=1kbit takes a rate from 8kbit/],
+    ["loss=1%", /'loss=1%' is not one of latency=, jitter=, down=, up=/],
+    ["latency=10ms,rtt=20ms", /gives latency= twice/],
+    ["latency=10ms,jitter=20ms", /jitter=20ms is more than the round trip/],
+    ["loopback,latency=5ms", /loopback has no figures to change/],
+  ])("refuses %j in one line naming it", (raw, message) => {
+    let error: Error | undefined;
+    try {
+      parseLink(raw);
+    } catch (e) {
+      error = e as Error;
+    }
+    expect(error?.name).toBe("SettingError");
+    expect(error?.message).toMatch(message);
+    expect(error?.message).not.toContain("\n");
+  });
+
+  it("loopback, and a link of nothing, are no link at all", () => {
+    expect(isLoopback(parseLink("loopback"))).toBe(true);
+    expect(isLoopback(parseLink("latency=0ms"))).toBe(true);
+    expect(isLoopback(parseLink("lan"))).toBe(false);
+    expect(linkText(parseLink("4g"))).toBe("4g: 60 ms round trip, 8.1 Mbit/s down, 1.35 Mbit/s up");
+    expect(linkText(parseLink("latency=30ms,jitter=4ms"))).toBe(
+      "custom: 30 ms round trip ± 4 ms, unlimited down, unlimited up",
+    );
+  });
+});
+
+describe("messages per run over a link", () => {
+  const link = parseLink("latency=60ms,down=8mbit,up=1mbit");
+
+  it("prices a message at the link's time: a round trip waits, a stream shares the round trip or meets the rate", () => {
+    // 1,000 bytes: 8 ms up at 1 Mbit/s, 1 ms down at 8 Mbit/s.
+    expect(linkMsPerMessage("roundtrip", link, 1000, 1)).toBeCloseTo(60 + 8 + 1);
+    expect(linkMsPerMessage("stream", link, 1000, 64)).toBeCloseTo(8);
+    expect(linkMsPerMessage("stream", link, 10, 64)).toBeCloseTo(60 / 64);
+  });
+
+  it("fits a run into the budget, never below the floor nor above the default; latency mode keeps its own", () => {
+    const d = DEFAULTS.default.iterations;
+    const fit = iterationsOverLink(d, link, 1000, 64);
+    expect(fit.roundtrip).toBe(Math.max(LINK_MIN_MESSAGES, Math.floor((LINK_RUN_BUDGET_S * 1000) / 69)));
+    expect(fit.stream).toBe(Math.floor((LINK_RUN_BUDGET_S * 1000) / 8));
+    expect(fit.latency).toBe(d.latency);
+    expect(fit.codec).toBe(d.codec);
+    const fast = iterationsOverLink(d, parseLink("down=1gbit,up=1gbit"), 30, 64);
+    expect(fast.stream).toBe(d.stream);
+  });
+});
