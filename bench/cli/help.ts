@@ -174,6 +174,9 @@ Where from (the server):
                        round trip it adds; after a profile's name, to change some of its
                        figures); without --iterations, runs fit ${LINK_RUN_BUDGET_S} s of the link's time
                        (default: loopback, no link)
+  --link-sweep         stream mode on loopback, then the fastest and the smallest codec
+                       of each payload over links of falling bandwidth: the speed below
+                       which the smaller wins (link-sweep.json and .csv in --out)
   --deflate            offer permessage-deflate (off by default)
   --csp POLICY         in a browser: the page's Content-Security-Policy, off or strict
                        (no eval or new Function, as many production sites; default: off)

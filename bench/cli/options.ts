@@ -54,6 +54,8 @@ export interface BenchOptions {
   processes: number;
   /** What joins them (--backplane): "redis", a redis-server the bench starts and stops, or redis://HOST:PORT, the user's. */
   backplane?: string;
+  /** --link-sweep: stream mode over links of falling bandwidth, for each payload's crossover (bench/cli/link-sweep.ts). */
+  linkSweep: boolean;
   /** --export-k6 DIR: write a k6 test there and run nothing (bench/cli/k6-export.ts). */
   exportK6?: { dir: string; load: K6Load };
   help: boolean;
@@ -107,6 +109,7 @@ const OPTION_SPEC = {
   calibrate: { type: "boolean" },
   "no-pin": { type: "boolean" },
   link: { type: "string" },
+  "link-sweep": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -350,6 +353,7 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
     noPin: v["no-pin"] === true,
     csp,
     help: v.help === true,
+    linkSweep: linkSweepFlag(v, client[0]!, settings),
     ...(exportK6 ? { exportK6 } : {}),
   };
 }
@@ -406,6 +410,19 @@ function linkFlag(v: BenchFlags, settings: Settings): LinkProfile | undefined {
       "--link with an https:// or wss:// --url: the link's loopback address would not match the server's certificate; name its plain ws:// or http:// port",
     );
   return link;
+}
+
+/** --link-sweep, checked against what it cannot run with; it runs stream mode alone. */
+function linkSweepFlag(v: BenchFlags, client: ClientChoice, settings: Settings): boolean {
+  if (v["link-sweep"] !== true) return false;
+  if (v.link !== undefined)
+    throw new SettingError("--link-sweep chooses its own links (a ladder of bandwidths); leave --link out");
+  if (client !== "bun") throw new SettingError(`--link-sweep runs Bun's client (got --client ${client})`);
+  if (v.modes !== undefined && v.modes.trim() !== "stream")
+    throw new SettingError(`--link-sweep runs stream mode; leave --modes out (got --modes ${v.modes})`);
+  if (v["export-k6"] !== undefined) throw new SettingError("--link-sweep and --export-k6 are two different runs");
+  settings.modes = ["stream"];
+  return true;
 }
 
 /** A server URL as an http(s) base; ws(s) is accepted and translated. */

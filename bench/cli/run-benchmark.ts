@@ -39,6 +39,8 @@ import { nodeVersion, runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter, type ProgressSink } from "./progress-line.ts";
 import { checkUrl, useServer } from "./servers.ts";
 import { hasRedisServer, NO_REDIS_MESSAGE } from "./processes/redis-server.ts";
+import { findToxiproxy, NO_TOXIPROXY_MESSAGE } from "./processes/link-emulator.ts";
+import { runLinkSweep } from "./link-sweep.ts";
 import { reusePortRefusal } from "../../server/cluster.ts";
 import { applyWireCounts, WireMeter, wireRunPlan } from "./wire-meter.ts";
 
@@ -289,6 +291,11 @@ export async function runBenchmark(
   if (options.url !== undefined && (socketModes.length > 0 || browser)) await checkUrl(options.url);
   if (options.processes > 1 && reusePortRefusal() !== undefined) throw new SettingError(reusePortRefusal()!);
   if (options.backplane === "redis" && !hasRedisServer()) throw new SettingError(NO_REDIS_MESSAGE);
+  if ((settings.link || options.linkSweep) && !findToxiproxy()) throw new SettingError(NO_TOXIPROXY_MESSAGE);
+  if (options.linkSweep) {
+    const { calibration } = measureEnvironment(plan, ledger);
+    return runLinkSweep(plan, options, calibration, streams, ledger, () => control.stopRequested);
+  }
   if (browser) return runBrowserBenchmark(browser, plan, options, streams, control, ledger, startedMs);
   const client = options.client as "bun" | "node";
   if (socketModes.length > 0 && options.client === "node" && nodeVersion() === undefined) {

@@ -165,6 +165,7 @@ function socketOf(get: Cell, mode: Mode): SocketFigures {
       ? { perClient: [rates.map((msgsPerS) => ({ sent: NaN, received: NaN, lost: NaN, msgsPerS }))] }
       : {}),
     window: num(get("window")),
+    ...linkOf(get),
     slice: num(get("round_msgs")),
     sent: num(get("sent")),
     received: num(get("received")),

@@ -9,7 +9,8 @@ import { CALIBRATION_CODEC_NAMES, KNOWN_COST_CODEC_NAMES } from "../../protocols
 import { knees } from "../../client/harness/knee.ts";
 import { accountColumn, CSV_COLUMNS, CSV_VERSION, SPREAD_FIELDS } from "./csv-columns.ts";
 import { ACCOUNT_PHASES } from "../../client/harness/time-account.ts";
-import { LOOPBACK, type LinkProfile } from "../../client/harness/link.ts";
+import { LOOPBACK } from "../../client/harness/link.ts";
+import { caseLinkUse } from "./link-use.ts";
 
 /** A set of percentiles as CSV cells: `${prefix}_p50_ns` and the rest (empty where there are none). */
 function percentileCells(
@@ -158,15 +159,21 @@ function timingColumns(c: CaseResult): Row {
 }
 
 /** What only the WebSocket modes have; figures only for a verified case. */
-/** The link the socket cases ran over (--link); loopback when none. */
-function linkColumns(link: LinkProfile | undefined): Row {
-  const l = link ?? LOOPBACK;
+/** The link a socket case ran over (--link; loopback when none), and what it did to the case. */
+function linkColumns(c: CaseResult): Row {
+  const l = c.socket?.link ?? LOOPBACK;
+  const use = c.verified ? caseLinkUse(c) : undefined;
   return {
     link: l.name,
     link_rtt_ms: l.rttMs,
     link_jitter_ms: l.jitterMs,
     link_down_kbps: l.downKbps,
     link_up_kbps: l.upKbps,
+    link_wire_ms: use?.bytesMs,
+    link_up_share: use?.upShare,
+    link_down_share: use?.downShare,
+    link_window_share: use?.windowShare,
+    link_limit: use?.limit,
   };
 }
 
@@ -177,7 +184,7 @@ function socketColumns(results: BenchResults, c: CaseResult, sock: NonNullable<C
     client_msgs_per_s_min: perClient.length > 0 ? Math.min(...perClient) : "",
     client_msgs_per_s_max: perClient.length > 0 ? Math.max(...perClient) : "",
     window: sock.window,
-    ...linkColumns(results.settings.link),
+    ...linkColumns(c),
     wire_bytes: sock.wireBytes,
     reply_bytes: sock.replyBytes,
     reply_wire_bytes: sock.replyWireBytes,

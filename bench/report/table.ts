@@ -8,6 +8,7 @@
 import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
 import type { Mode } from "../../client/harness/settings.ts";
 import { linkText } from "../../client/harness/link.ts";
+import { caseLinkUse } from "./link-use.ts";
 import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
 import { runSummary } from "./summary.ts";
 import {
@@ -54,6 +55,8 @@ interface Column {
   wide?: true;
   /** A wide column shown by default when the connections negotiated permessage-deflate. */
   deflate?: true;
+  /** Shown only when the cases crossed a link (--link). */
+  link?: true;
 }
 
 const NAME: Column = { title: "codec", width: 17, cell: codecLabel };
@@ -70,6 +73,26 @@ const REPLY_WIRE: Column = {
   deflate: true,
 };
 const LOST: Column = { title: "lost", width: 5, cell: (c) => count(c.socket!.lost), wide: true };
+/** Roundtrip over a link: its frames' time at the link's rates, ms; the link's own round trip is in the header. */
+const ON_WIRE: Column = {
+  title: "on wire",
+  width: 8,
+  cell: (c) => formatNs((caseLinkUse(c)?.bytesMs ?? NaN) * 1e6),
+  link: true,
+};
+/** Stream and fanout over a link: what held the case back, and how full that way was. */
+const LIMIT: Column = {
+  title: "held by",
+  width: 11,
+  cell: (c) => {
+    const u = caseLinkUse(c);
+    if (!u || u.limit === "") return "";
+    if (u.limit === "cpu") return "cpu";
+    const used = { up: u.upShare, down: u.downShare, window: u.windowShare }[u.limit];
+    return `${u.limit} ${Math.round(used * 100)}%`;
+  },
+  link: true,
+};
 /** a + b, or NaN when either is unknown (a results file stores NaN as null). */
 const sum = (a: number | null, b: number | null): number =>
   typeof a === "number" && typeof b === "number" ? a + b : NaN;
@@ -113,6 +136,7 @@ const ROUNDTRIP_COLUMNS: Column[] = [
   CLIENT_SER,
   CLIENT_DE,
   { title: "rtt", width: 9, cell: (c) => formatNs(c.total.median) },
+  ON_WIRE,
   {
     title: "95%",
     width: 19,
@@ -135,6 +159,7 @@ const STREAM_COLUMNS: Column[] = [
   WIRE,
   REPLY_WIRE,
   { title: "msgs/s", width: 9, cell: (c) => count(c.msgsPerS) },
+  LIMIT,
   {
     title: "MB/s",
     width: 6,
@@ -183,6 +208,7 @@ const FANOUT_COLUMNS: Column[] = [
   NAME,
   BYTES,
   { title: "deliveries/s", width: 12, cell: (c) => count(c.msgsPerS) },
+  LIMIT,
   VS_JSON,
   { title: "p50", width: 8, cell: (c) => formatNs(c.socket!.rtt?.p50 ?? NaN) },
   { title: "p99", width: 8, cell: (c) => formatNs(c.socket!.rtt?.p99 ?? NaN) },
@@ -275,7 +301,10 @@ const widthOf = (columns: readonly Column[]): number =>
  */
 function columnsFor(cases: readonly CaseResult[], all: readonly Column[], wide: boolean): Column[] {
   const compressed = cases.some((c) => c.socket?.extensions.includes("permessage-deflate"));
-  let columns = wide ? [...all] : all.filter((c) => c.wide !== true || (compressed && c.deflate === true));
+  const linked = cases.some((c) => c.socket?.link !== undefined);
+  let columns = (wide ? [...all] : all.filter((c) => c.wide !== true || (compressed && c.deflate === true))).filter(
+    (c) => c.link !== true || linked,
+  );
   // Route mode's members each get their rooms' share, so their spread says nothing of the codec;
   // fanout's subscribers all get every message (their spread is in --wide and the CSV).
   if (cases.some((c) => (c.socket?.clients ?? 1) > 1 && c.mode !== "route" && (c.mode !== "fanout" || wide)))

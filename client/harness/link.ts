@@ -167,7 +167,7 @@ export function isLoopback(link: LinkProfile | undefined): boolean {
 }
 
 /** A rate as people say it: 8.1 Mbit/s, 400 kbit/s, unlimited. */
-function rateText(kbps: number): string {
+export function rateText(kbps: number): string {
   if (!(kbps > 0)) return "unlimited";
   if (kbps >= 1_000_000) return `${+(kbps / 1_000_000).toPrecision(3)} Gbit/s`;
   if (kbps >= 1000) return `${+(kbps / 1000).toPrecision(3)} Mbit/s`;
@@ -217,4 +217,58 @@ export function iterationsOverLink(
     out[mode] = Math.min(iterations[mode], Math.max(LINK_MIN_MESSAGES, fit));
   }
   return out;
+}
+
+/** How much of the link a case used, and what held it back. */
+export interface LinkUse {
+  /** Shares of each way's rate the case's frames filled (msgs/s x frame bytes x 8 over the rate); NaN where the way is not limited. */
+  upShare: number;
+  downShare: number;
+  /** Stream and fanout: the share of window / round trip (the most a window lets through a link of that round trip) the case reached. */
+  windowShare: number;
+  /**
+   * What held the case back: `up` or `down` (that way's rate), `window` (the messages in flight
+   * over the link's round trip), or `cpu` (none of those near: the codecs, the sockets, the
+   * emulator's own work); roundtrip mode has none, its figures are the parts of its round trip.
+   */
+  limit: "up" | "down" | "window" | "cpu" | "";
+  /** Roundtrip: the link's part of a round trip, ms: its own round trip (the same for every codec) and the frames' time at its rates (more for more bytes). */
+  fixedMs: number;
+  bytesMs: number;
+}
+
+/** A share of a way's capacity counts as the limit from this much on: the emulator paces in whole ms, so a full link shows 80 to 95%. */
+const LIMIT_SHARE = 0.75;
+
+/**
+ * What `link` did to a case: `msgsPerS` messages a second of `upBytes` frames out and `downBytes`
+ * back (a fanout's every subscriber, each over a link of its own), `window` in flight.
+ */
+export function linkUse(
+  mode: SocketMode,
+  link: LinkProfile,
+  msgsPerS: number,
+  upBytes: number,
+  downBytes: number,
+  window: number,
+): LinkUse {
+  const share = (bytes: number, kbps: number): number => (kbps > 0 ? (msgsPerS * bytes * 8) / (kbps * 1000) : NaN);
+  const upShare = share(upBytes, link.upKbps);
+  const downShare = share(downBytes, link.downKbps);
+  const fixedMs = link.rttMs;
+  const bytesMs =
+    (link.upKbps > 0 ? (8 * upBytes) / link.upKbps : 0) + (link.downKbps > 0 ? (8 * downBytes) / link.downKbps : 0);
+  if (mode === "roundtrip") return { upShare, downShare, windowShare: NaN, limit: "", fixedMs, bytesMs };
+  const windowShare = link.rttMs > 0 ? msgsPerS / (window / (link.rttMs / 1000)) : NaN;
+  // The way nearest its capacity, if near enough, held the case back.
+  let limit: LinkUse["limit"] = "cpu";
+  let most = LIMIT_SHARE;
+  for (const [name, used] of [
+    ["up", upShare],
+    ["down", downShare],
+    ["window", windowShare],
+  ] as const) {
+    if (used >= most) [limit, most] = [name, used];
+  }
+  return { upShare, downShare, windowShare, limit, fixedMs, bytesMs };
 }

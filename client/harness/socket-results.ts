@@ -5,6 +5,7 @@
  */
 
 import type { Summary } from "./statistics.ts";
+import type { LinkProfile } from "./link.ts";
 
 /** Latency percentiles from every round-trip sample, ns. */
 export interface LatencyPercentiles {
@@ -34,6 +35,8 @@ export interface SocketFigures {
   perClient?: ClientFigures[][];
   /** Messages in flight: 1 for roundtrip, the window for stream. */
   window: number;
+  /** The link the case's connections crossed (--link); absent: loopback. */
+  link?: LinkProfile;
   /** Messages per timed slice: one round's share in interleaved rounds, the whole run on fresh connections. */
   slice: number;
   sent: number;

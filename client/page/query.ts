@@ -3,12 +3,14 @@
  * `codecs`, `payloads`, `iterations` / `warmup` (every mode) or
  * `iterations-MODE` / `warmup-MODE`, `runs`, `seed`, `window`,
  * `stall-timeout` (seconds), `fixed`, `rate` (latency mode: N[,N...] or
- * `sweep`), `members` and `validate` (route mode). `bun run bench --client browser`
+ * `sweep`), `members` and `validate` (route mode), `link` (the link the bench put in
+ * front of the server, for the results: a JSON profile). `bun run bench --client browser`
  * writes them; the page reads them over its defaults, ignoring what it
  * cannot use.
  */
 
 import { parseRates, type Mode, type Settings } from "../harness/settings.ts";
+import type { LinkProfile } from "../harness/link.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import { codecGroups, socketCodecNames } from "../../protocols/contract.ts";
@@ -46,6 +48,21 @@ export function settingsToQuery(settings: Settings, q: URLSearchParams): void {
   if (settings.validate) q.set("validate", "1");
   if (settings.fixed) q.set("fixed", "1");
   if (settings.allowLossy) q.set("allow-lossy", "1");
+  if (settings.link) q.set("link", JSON.stringify(settings.link));
+}
+
+/** The link the bench put in front of the page's server (--link), as the results name it; undefined when none or not one. */
+function linkFrom(raw: string | null): LinkProfile | undefined {
+  if (!raw) return undefined;
+  try {
+    const l = JSON.parse(raw) as Partial<LinkProfile>;
+    const ok =
+      typeof l.name === "string" &&
+      [l.rttMs, l.jitterMs, l.downKbps, l.upKbps].every((x) => typeof x === "number" && Number.isFinite(x));
+    return ok ? (l as LinkProfile) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Settings from the URL over `base`; a value the page cannot use leaves the default. */
@@ -102,5 +119,6 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings, catalog: C
     validate: q.has("validate") ? q.get("validate") === "1" || q.get("validate") === "true" : base.validate,
     stallTimeoutMs: (int("stall-timeout") ?? base.stallTimeoutMs / 1000) * 1000,
     ...ratesOr(q.get("rate"), base),
+    ...(linkFrom(q.get("link")) ? { link: linkFrom(q.get("link"))! } : {}),
   };
 }

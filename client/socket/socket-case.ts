@@ -277,6 +277,7 @@ function socketFigures(
     clients: s.mode === "route" ? settings.members : settings.clients,
     perClient: s.perClient.length > 0 ? s.perClient : undefined,
     window: s.mode === "roundtrip" ? 1 : Math.min(settings.window, settings.iterations[s.mode]),
+    ...(settings.link ? { link: settings.link } : {}),
     slice: s.slice ?? settings.iterations[s.mode],
     sent,
     received,

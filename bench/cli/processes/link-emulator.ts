@@ -25,7 +25,7 @@ import { spawnTethered, type TetheredProcess } from "./tethered.ts";
 const TOXIPROXY_INSTALL =
   "GOBIN=/tmp/toxiproxy go install github.com/Shopify/toxiproxy/v2/cmd/server@v2.12.0 && mv /tmp/toxiproxy/server ~/go/bin/toxiproxy-server";
 
-const NO_TOXIPROXY_MESSAGE = `--link needs toxiproxy-server (Toxiproxy, the link emulator), on PATH or in ~/go/bin: ${TOXIPROXY_INSTALL}`;
+export const NO_TOXIPROXY_MESSAGE = `--link needs toxiproxy-server (Toxiproxy, the link emulator), on PATH or in ~/go/bin: ${TOXIPROXY_INSTALL}`;
 
 /** Where toxiproxy-server is: on PATH, or where `go install` puts it; undefined when it is nowhere. */
 export function findToxiproxy(): string | undefined {

@@ -119,4 +119,64 @@ describe.skipIf(skip)("--link from the command line", () => {
       expect(Number(row!.rtt_p50_ns)).toBeGreaterThanOrEqual(30e6);
     },
   );
+
+  it("--link-sweep: the fastest and the smallest codec of a payload over falling bandwidths, the crossover measured and predicted, in one verdict line and two files", () => {
+    const out = path.join(tmp, "sweep");
+    const r = bench(
+      "--link-sweep",
+      "--codecs",
+      "json,protobuf",
+      "--payloads",
+      "large",
+      "--quick",
+      "--iterations",
+      "3000",
+      "--out",
+      out,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("== link sweep: stream mode over links of falling bandwidth");
+    expect(r.stderr).toMatch(
+      /link sweep: large: the emulator carries [\d.]+ [MkG]bit\/s of (json|protobuf)'s frames here/,
+    );
+    const sweep = JSON.parse(readFileSync(path.join(out, "link-sweep.json"), "utf8")) as {
+      crossovers: {
+        payload: string;
+        fast: { codec: string };
+        small: { codec: string };
+        rungs: unknown[];
+        verdict: string;
+      }[];
+    };
+    expect(sweep.crossovers).toHaveLength(1);
+    const [c] = sweep.crossovers;
+    expect(c!.payload).toBe("large");
+    // protobuf's frames are smaller than json's on the large message.
+    expect(c!.small.codec).toBe("protobuf");
+    expect(r.stdout).toContain(`  ${c!.verdict}`);
+    if (c!.fast.codec !== c!.small.codec) {
+      expect(c!.rungs.length).toBeGreaterThan(0);
+      expect(c!.verdict).toMatch(
+        /^large: (below .*, protobuf beats json|json beats protobuf down to|protobuf beats json on every)/,
+      );
+    } else expect(c!.verdict).toMatch(/^large: protobuf is both the fastest and the smallest/);
+    const csv = readFileSync(path.join(out, "link-sweep.csv"), "utf8").trim().split("\n");
+    expect(csv[0]).toBe(
+      "payload,link_kbps,codec,role,msgs_per_s,wire_bytes,predicted_crossover_kbps,measured_crossover_kbps",
+    );
+    expect(csv.length).toBe(1 + 2 + 2 * c!.rungs.length);
+  });
+
+  it("--link-sweep refuses --link, another client or another mode in one line, exit 2", () => {
+    for (const [args, message] of [
+      [["--link", "4g"], /^bench: --link-sweep chooses its own links/],
+      [["--client", "node"], /^bench: --link-sweep runs Bun's client \(got --client node\)/],
+      [["--modes", "roundtrip"], /^bench: --link-sweep runs stream mode; leave --modes out/],
+    ] as const) {
+      const r = bench("--link-sweep", ...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    }
+  });
 });

@@ -7,6 +7,7 @@ import {
   LINK_PROFILES,
   LINK_RUN_BUDGET_S,
   linkMsPerMessage,
+  linkUse,
   linkText,
   parseLink,
 } from "../../../client/harness/link.ts";
@@ -94,5 +95,33 @@ describe("messages per run over a link", () => {
     expect(fit.codec).toBe(d.codec);
     const fast = iterationsOverLink(d, parseLink("down=1gbit,up=1gbit"), 30, 64);
     expect(fast.stream).toBe(d.stream);
+  });
+});
+
+describe("what a link did to a case", () => {
+  const link = parseLink("latency=100ms,down=8mbit,up=1mbit");
+
+  it("a stream that fills the way up is held by it, with the share it filled", () => {
+    // 100 msgs/s of 1,000-byte frames: 800 kbit/s of the 1 Mbit/s up; 10 msgs/s of a window of 64 over 100 ms.
+    const u = linkUse("stream", link, 100, 1000, 996, 64);
+    expect(u.upShare).toBeCloseTo(0.8);
+    expect(u.downShare).toBeCloseTo(0.0996);
+    expect(u.windowShare).toBeCloseTo(100 / 640);
+    expect(u.limit).toBe("up");
+  });
+
+  it("a stream that keeps its window full over the round trip is held by the window; one far from every limit by cpu", () => {
+    expect(linkUse("stream", link, 600, 20, 16, 64).limit).toBe("window");
+    expect(linkUse("stream", link, 100, 20, 16, 64).limit).toBe("cpu");
+    // Unlimited ways and no round trip: nothing of the link can hold it.
+    const none = linkUse("stream", parseLink("lan,down=1gbit"), 10, 20, 16, 64);
+    expect(none.limit).toBe("cpu");
+  });
+
+  it("a round trip splits into the link's own round trip and its frames' time at the rates", () => {
+    const u = linkUse("roundtrip", link, 9, 1000, 1000, 1);
+    expect(u.fixedMs).toBe(100);
+    expect(u.bytesMs).toBeCloseTo(8 + 1);
+    expect(u.limit).toBe("");
   });
 });

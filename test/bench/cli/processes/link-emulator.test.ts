@@ -20,6 +20,9 @@ import {
   type LinkEmulator,
 } from "../../../../bench/cli/processes/link-emulator.ts";
 import { serverForFile } from "../../../helpers/server.ts";
+import { until } from "../../../helpers/until.ts";
+import { BUILT_IN } from "../../../../protocols/registry.ts";
+import { socketUrl } from "../../../../protocols/contract.ts";
 import { testSettings } from "../../../helpers/settings.ts";
 import { bunModeContext, socketCaseOptions } from "../../../helpers/socket-case.ts";
 
@@ -181,5 +184,73 @@ describe.skipIf(skip)("over a real link", () => {
       await link.removeToxic(bench.url, "silent");
     }
     expect(silent.error).toMatch(/^cannot connect to ws:\/\/127\.0\.0\.1:\d+\/ws.*: .*1500 ms/);
+  });
+});
+
+describe.skipIf(skip)("a fanout backed up by a slow link", () => {
+  // Its own process, so its memory in /health is the server's alone.
+  const server = serverForFile({ ownProcess: true });
+
+  it("the subscriber behind it is closed with 1008 within the per-connection budget; the server's memory stays bounded and the publisher carries on", {
+    timeout: 90_000,
+  }, async () => {
+    // A subscriber that reads everything, on a link that carries 64 kbit/s to it.
+    const link = await startLink(parseLink("down=64kbit"), [server.url]);
+    const topic = "slow-link";
+    const codec = BUILT_IN.get("custom-binary")!.forPayload("large");
+    const message = codec.encode(makeMessages("large", { count: 1, seed: 3, fixed: false })[0]!) as Uint8Array;
+    const open = (url: string): Promise<WebSocket> =>
+      new Promise((resolve, reject) => {
+        const ws = new WebSocket(url);
+        ws.binaryType = "arraybuffer";
+        ws.onopen = () => resolve(ws);
+        ws.onerror = () => reject(new Error(`cannot open ${url}`));
+      });
+    try {
+      const sub = await open(
+        `${socketUrl(link.via[server.url]!, "custom-binary", "large", "sub-slow")}&role=subscriber&topic=${topic}`,
+      );
+      const pub = await open(
+        `${socketUrl(server.url, "custom-binary", "large", "pub-slow")}&role=publisher&topic=${topic}`,
+      );
+      // The publisher hears its own messages: a window of 64 in flight, as the bench's fanout does.
+      let heard = 0;
+      let sent = 0;
+      pub.onmessage = () => {
+        heard++;
+        while (sent - heard < 64) {
+          pub.send(message);
+          sent++;
+        }
+      };
+      for (; sent < 64; sent++) pub.send(message);
+      // The server's memory, sampled while the link backs up, until the server has closed the
+      // subscriber (its close frame waits behind the backlog on the link: the server says so first).
+      let peakRss = 0;
+      let closed: { closeCode?: number | null; closeReason?: string } = {};
+      const deadline = Date.now() + 60_000;
+      while (typeof closed.closeCode !== "number" && Date.now() < deadline) {
+        peakRss = Math.max(peakRss, (await server.health()).rssBytes);
+        const res = await fetch(`${server.url}/stats/sub-slow`);
+        if (res.ok) closed = (await res.json()) as typeof closed;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const heardBefore = heard;
+      await until(
+        () => heard > heardBefore,
+        "the publisher to hear its messages after the subscriber was closed",
+        10_000,
+      );
+      pub.close();
+      sub.close();
+      // 1008: the server's budget for one connection, not a cut link, ended the subscriber.
+      expect(closed.closeCode, `sent ${sent}, heard ${heard}`).toBe(1008);
+      expect(closed.closeReason).toMatch(/^subscriber is not reading: \d+ bytes wait to be sent to it/);
+      // Bounded: what waits for one connection is capped (Bun's backpressure limit), whatever the link.
+      expect(peakRss).toBeLessThan(400 * 1024 * 1024);
+      expect((await server.health()).ok).toBe(true);
+    } finally {
+      await link.stop();
+    }
   });
 });
