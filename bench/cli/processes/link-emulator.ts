@@ -1,8 +1,8 @@
 /**
  * The link `--link` names, emulated by Toxiproxy (Shopify's TCP proxy): the
  * bench starts `toxiproxy-server` on a free loopback port, puts one proxy in
- * front of each server process, gives each direction its bandwidth and then
- * its delay, hands the clients the proxies' addresses for their WebSockets,
+ * front of each server process, gives each direction its delay and then its
+ * bandwidth, hands the clients the proxies' addresses for their WebSockets,
  * and stops it at the end. The bench's own requests to the server (warm-up,
  * collection, figures) go straight to it: they are not what is measured, and
  * a warm-up's megabytes over a 3g link would take minutes.
@@ -47,9 +47,11 @@ export interface Toxic {
 }
 
 /**
- * The toxics of a link, each direction its bandwidth first (the time a message takes to go onto
- * the wire) and its delay after (the time it then travels). Toxiproxy counts delays in whole ms
- * and rates in whole kB/s (8 kbit/s): an odd round trip gives the odd ms to the way down.
+ * The toxics of a link, each direction its delay first and its bandwidth after. Toxiproxy's delay
+ * counts from when the proxy read a chunk, so after the pacing it would absorb the pacing's time
+ * (a 2 ms frame on a 60 ms link would arrive after 60 ms, not 62); in this order a message takes
+ * the delay plus its bytes at the rate, and a stream is paced at the rate. Toxiproxy counts delays
+ * in whole ms and rates in whole kB/s (8 kbit/s): an odd round trip gives the odd ms to the way down.
  */
 export function linkToxics(link: LinkProfile): Toxic[] {
   const ways = [
@@ -68,19 +70,19 @@ export function linkToxics(link: LinkProfile): Toxic[] {
   ];
   const toxics: Toxic[] = [];
   for (const w of ways) {
-    if (w.kbps > 0)
-      toxics.push({
-        name: `${w.stream}-bandwidth`,
-        type: "bandwidth",
-        stream: w.stream,
-        attributes: { rate: Math.max(1, Math.round(w.kbps / 8)) },
-      });
     if (w.delay > 0 || w.jitter > 0)
       toxics.push({
         name: `${w.stream}-latency`,
         type: "latency",
         stream: w.stream,
         attributes: { latency: w.delay, jitter: w.jitter },
+      });
+    if (w.kbps > 0)
+      toxics.push({
+        name: `${w.stream}-bandwidth`,
+        type: "bandwidth",
+        stream: w.stream,
+        attributes: { rate: Math.max(1, Math.round(w.kbps / 8)) },
       });
   }
   return toxics;

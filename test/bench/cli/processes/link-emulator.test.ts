@@ -33,12 +33,12 @@ if (skip)
   );
 
 describe("a profile as the emulator's toxics", () => {
-  it("gives each way its bandwidth first, then half the round trip (the odd ms down), in whole ms and kB/s", () => {
+  it("gives each way half the round trip (the odd ms down), then its bandwidth, in whole ms and kB/s", () => {
     expect(linkToxics(parseLink("latency=61ms,jitter=5ms,down=10mbit,up=500kbit"))).toEqual([
-      { name: "downstream-bandwidth", type: "bandwidth", stream: "downstream", attributes: { rate: 1250 } },
       { name: "downstream-latency", type: "latency", stream: "downstream", attributes: { latency: 31, jitter: 3 } },
-      { name: "upstream-bandwidth", type: "bandwidth", stream: "upstream", attributes: { rate: 63 } },
+      { name: "downstream-bandwidth", type: "bandwidth", stream: "downstream", attributes: { rate: 1250 } },
       { name: "upstream-latency", type: "latency", stream: "upstream", attributes: { latency: 30, jitter: 2 } },
+      { name: "upstream-bandwidth", type: "bandwidth", stream: "upstream", attributes: { rate: 63 } },
     ]);
     expect(linkToxics(parseLink("down=8kbit"))).toEqual([
       { name: "downstream-bandwidth", type: "bandwidth", stream: "downstream", attributes: { rate: 1 } },
@@ -86,6 +86,30 @@ describe.skipIf(skip)("over a real link", () => {
     expect(Math.min(...ms)).toBeGreaterThanOrEqual(39);
     // A round trip of 40 ms on loopback: anything near 10x would mean the link was not what was set.
     expect(ms.sort((a, b) => a - b)[5]!).toBeLessThan(400);
+  });
+
+  it("a message takes the link's delay plus its bytes at the link's rate", async () => {
+    // 400 kbit/s each way: a large JSON frame (about 335 bytes) takes 6.7 ms each way, on top of 20 ms.
+    const slow = await startLink(parseLink("latency=20ms,down=400kbit,up=400kbit"), [bench.url]);
+    try {
+      const f = await runSocketCase(
+        socketCaseOptions({
+          server: bench.url,
+          linkVia: slow.via,
+          codec: "json",
+          payload: "large",
+          mode: "roundtrip",
+          messages: makeMessages("large", { count: 10, seed: 7, fixed: false }),
+          id: `link-sum-${ids++}`,
+        }),
+      );
+      expect(f.error).toBeUndefined();
+      const bytesMs = (2 * 8 * (f.bytesSent / f.sent)) / 400;
+      const sorted = [...f.rttNs!].map((ns) => ns / 1e6).sort((a, b) => a - b);
+      expect(sorted[0]!).toBeGreaterThanOrEqual(20 + 0.9 * bytesMs);
+    } finally {
+      await slow.stop();
+    }
   });
 
   it("frames cut into segments of 1 to 15 bytes, with pauses between them: every message verified, in every socket mode", async () => {
