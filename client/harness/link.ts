@@ -224,7 +224,7 @@ export interface LinkUse {
   /** Shares of each way's rate the case's frames filled (msgs/s x frame bytes x 8 over the rate); NaN where the way is not limited. */
   upShare: number;
   downShare: number;
-  /** Stream and fanout: the share of window / round trip (the most a window lets through a link of that round trip) the case reached. */
+  /** Stream and fanout: the share the case reached of window / (round trip + its frames' time on the wire), the most a window lets through the link. */
   windowShare: number;
   /**
    * What held the case back: `up` or `down` (that way's rate), `window` (the messages in flight
@@ -237,8 +237,11 @@ export interface LinkUse {
   bytesMs: number;
 }
 
-/** A share of a way's capacity counts as the limit from this much on: the emulator paces in whole ms, so a full link shows 80 to 95%. */
-const LIMIT_SHARE = 0.75;
+/**
+ * A share of a way's capacity counts as the limit from this much on: the emulator's pacing and
+ * delays are coarse (whole ms, a chunk at a time), so a full link or window shows 60 to 95%.
+ */
+const LIMIT_SHARE = 0.6;
 
 /**
  * What `link` did to a case: `msgsPerS` messages a second of `upBytes` frames out and `downBytes`
@@ -259,7 +262,7 @@ export function linkUse(
   const bytesMs =
     (link.upKbps > 0 ? (8 * upBytes) / link.upKbps : 0) + (link.downKbps > 0 ? (8 * downBytes) / link.downKbps : 0);
   if (mode === "roundtrip") return { upShare, downShare, windowShare: NaN, limit: "", fixedMs, bytesMs };
-  const windowShare = link.rttMs > 0 ? msgsPerS / (window / (link.rttMs / 1000)) : NaN;
+  const windowShare = link.rttMs > 0 ? msgsPerS / (window / ((link.rttMs + bytesMs) / 1000)) : NaN;
   // The way nearest its capacity, if near enough, held the case back.
   let limit: LinkUse["limit"] = "cpu";
   let most = LIMIT_SHARE;

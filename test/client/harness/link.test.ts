@@ -102,11 +102,12 @@ describe("what a link did to a case", () => {
   const link = parseLink("latency=100ms,down=8mbit,up=1mbit");
 
   it("a stream that fills the way up is held by it, with the share it filled", () => {
-    // 100 msgs/s of 1,000-byte frames: 800 kbit/s of the 1 Mbit/s up; 10 msgs/s of a window of 64 over 100 ms.
+    // 100 msgs/s of 1,000-byte frames: 800 kbit/s of the 1 Mbit/s up.
     const u = linkUse("stream", link, 100, 1000, 996, 64);
     expect(u.upShare).toBeCloseTo(0.8);
     expect(u.downShare).toBeCloseTo(0.0996);
-    expect(u.windowShare).toBeCloseTo(100 / 640);
+    // The window over the round trip and the frames' 8 + 0.996 ms on the wire: 64 / 108.996 ms.
+    expect(u.windowShare).toBeCloseTo(100 / (64 / 0.108996));
     expect(u.limit).toBe("up");
   });
 
