@@ -14,10 +14,10 @@ import { processCpuMs, type WebSocketClass } from "../../client/socket/client-co
 import { socketModeContext } from "../../client/socket/mode-context.ts";
 import { runSocketModes } from "../../client/socket/modes.ts";
 import type { ClockCalibration } from "../../client/harness/clock.ts";
-import { iterationsOverLink, rateText, type LinkProfile } from "../../client/harness/link.ts";
+import { iterationsOverLink, rateText } from "../../client/harness/link.ts";
 import type { Plan } from "../../client/harness/plan.ts";
 import type { CaseResult } from "../../client/harness/results.ts";
-import type { Settings } from "../../client/harness/settings.ts";
+import type { LinkProfile, Settings } from "../../client/harness/settings.ts";
 import type { TimeLedger } from "../../client/harness/time-account.ts";
 import {
   crossoverVerdict,
@@ -31,7 +31,7 @@ import {
 } from "../report/crossover.ts";
 import type { BenchOptions } from "./options.ts";
 import { startLink } from "./processes/link-emulator.ts";
-import type { Streams } from "./run-benchmark.ts";
+import type { Streams } from "./progress-line.ts";
 import { useServer, type UsedServer } from "./servers.ts";
 
 /** The ladder of link speeds, kbit/s each way: half decades from 1 Gbit/s to 1 Mbit/s. */

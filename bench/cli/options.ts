@@ -14,11 +14,12 @@ import {
   parseInteger,
   parseRates,
   type ClientChoice,
+  type LinkProfile,
   type Mode,
   type Settings,
 } from "../../client/harness/settings.ts";
 import { SettingError } from "../../client/harness/harness-errors.ts";
-import { isLoopback, iterationsOverLink, parseLink, type LinkProfile } from "../../client/harness/link.ts";
+import { isLoopback, iterationsOverLink, parseLink } from "../../client/harness/link.ts";
 import { messagesFor } from "../../client/harness/generator.ts";
 import { jsonBytesPerMessage } from "../../client/harness/schedule.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";

@@ -12,6 +12,12 @@ export interface ProgressSink {
   write(text: string): unknown;
 }
 
+/** Where a benchmark writes: the table and file names to stdout, progress and failures to stderr. */
+export interface Streams {
+  stdout: ProgressSink;
+  stderr: ProgressSink;
+}
+
 function seconds(ms: number): string {
   if (!Number.isFinite(ms)) return "?";
   const s = Math.round(ms / 1000);

@@ -36,18 +36,13 @@ import { runBrowserClient, type BrowserOutcome } from "./processes/browser.ts";
 import { browserLabel, findBrowser, noBrowserMessage } from "./processes/browser-driver.ts";
 import { CodecModeProcesses } from "./processes/codec-mode-processes.ts";
 import { nodeVersion, runNodeClient } from "./processes/node.ts";
-import { createProgressPrinter, type ProgressSink } from "./progress-line.ts";
+import { createProgressPrinter, type Streams } from "./progress-line.ts";
 import { checkUrl, useServer } from "./servers.ts";
 import { hasRedisServer, NO_REDIS_MESSAGE } from "./processes/redis-server.ts";
 import { findToxiproxy, NO_TOXIPROXY_MESSAGE } from "./processes/link-emulator.ts";
 import { runLinkSweep } from "./link-sweep.ts";
 import { reusePortRefusal } from "../../server/cluster.ts";
 import { applyWireCounts, WireMeter, wireRunPlan } from "./wire-meter.ts";
-
-export interface Streams {
-  stdout: ProgressSink;
-  stderr: ProgressSink;
-}
 
 /** How the CLI's signal handlers reach a benchmark. */
 export interface StopControl {

@@ -9,23 +9,7 @@
  */
 
 import { SettingError } from "./harness-errors.ts";
-import type { Mode, SocketMode } from "./settings.ts";
-
-/** A link's figures: what a message crossing it meets besides the codecs' CPU. */
-export interface LinkProfile {
-  /** `loopback`, a named profile, or `custom` (a profile with figures changed is `NAME+`). */
-  name: string;
-  /** Time the link adds to a round trip, ms: half of it each way. */
-  rttMs: number;
-  /** The round trip's added time varies by up to ± this, ms (each way: ± half of it, uniformly). */
-  jitterMs: number;
-  /** Bandwidth from the server to the client, kbit/s (1 kbit = 1,000 bits); 0: not limited. */
-  downKbps: number;
-  /** Bandwidth from the client to the server, kbit/s; 0: not limited. */
-  upKbps: number;
-  /** Where a named profile's figures come from. */
-  source?: string;
-}
+import type { LinkProfile, Mode, SocketMode } from "./settings.ts";
 
 /** No link at all: the clients reach the server over loopback (the default). */
 export const LOOPBACK: LinkProfile = { name: "loopback", rttMs: 0, jitterMs: 0, downKbps: 0, upKbps: 0 };

@@ -6,7 +6,6 @@
  */
 
 import { SettingError } from "./harness-errors.ts";
-import type { LinkProfile } from "./link.ts";
 import { ARTICLE_PAYLOADS, type PayloadName } from "../../protocols/messages.ts";
 
 export type Mode = "codec" | "roundtrip" | "stream" | "fanout" | "latency" | "route";
@@ -80,6 +79,22 @@ export interface Settings {
   codecModules?: CodecModuleFile[];
   /** The link between the clients and the server (--link, client/harness/link.ts); absent: loopback. */
   link?: LinkProfile;
+}
+
+/** A link's figures: what a message crossing it meets besides the codecs' CPU. */
+export interface LinkProfile {
+  /** `loopback`, a named profile, or `custom` (a profile with figures changed is `NAME+`). */
+  name: string;
+  /** Time the link adds to a round trip, ms: half of it each way. */
+  rttMs: number;
+  /** The round trip's added time varies by up to ± this, ms (each way: ± half of it, uniformly). */
+  jitterMs: number;
+  /** Bandwidth from the server to the client, kbit/s (1 kbit = 1,000 bits); 0: not limited. */
+  downKbps: number;
+  /** Bandwidth from the client to the server, kbit/s; 0: not limited. */
+  upKbps: number;
+  /** Where a named profile's figures come from. */
+  source?: string;
 }
 
 /** A codec module (docs/codecs.md): where it is, and the name its codec goes by. */

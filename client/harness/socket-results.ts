@@ -5,7 +5,7 @@
  */
 
 import type { Summary } from "./statistics.ts";
-import type { LinkProfile } from "./link.ts";
+import type { LinkProfile } from "./settings.ts";
 
 /** Latency percentiles from every round-trip sample, ns. */
 export interface LatencyPercentiles {

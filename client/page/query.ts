@@ -9,8 +9,8 @@
  * cannot use.
  */
 
-import { parseRates, type Mode, type Settings } from "../harness/settings.ts";
-import type { LinkProfile } from "../harness/link.ts";
+import { parseRates, type LinkProfile, type Mode, type Settings } from "../harness/settings.ts";
+
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import { codecGroups, socketCodecNames } from "../../protocols/contract.ts";

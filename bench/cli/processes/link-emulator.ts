@@ -16,7 +16,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import type { LinkProfile } from "../../../client/harness/link.ts";
+import type { LinkProfile } from "../../../client/harness/settings.ts";
 import { CliError } from "../cli-errors.ts";
 import { freePort } from "./free-port.ts";
 import { spawnTethered, type TetheredProcess } from "./tethered.ts";

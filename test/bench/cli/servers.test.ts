@@ -4,7 +4,9 @@
  * delivers every message to every subscriber on both exactly once and
  * reports the whole server side's figures; a Redis that goes away mid-run
  * fails the cases it takes, names them, keeps the finished ones and ends
- * with exit 1, without hanging.
+ * with exit 1, without hanging. And `--link`: every client's sockets cross the
+ * link emulator the bench starts, the table, CSV and JSON name the link, and
+ * without --iterations a run fits the link's time budget.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -15,6 +17,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { BenchResults } from "../../../client/harness/results.ts";
 import { parseCsv } from "../../../bench/report/csv-read.ts";
 import { hasRedisServer, startRedis } from "../../../bench/cli/processes/redis-server.ts";
+import { findToxiproxy } from "../../../bench/cli/processes/link-emulator.ts";
+import { resultsFromFile } from "../../../bench/report/results-file.ts";
+import { LINK_MIN_MESSAGES } from "../../../client/harness/link.ts";
+import { skipBrowserTests } from "../../helpers/browsers.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-cluster-"));
@@ -164,4 +170,105 @@ describe.skipIf(skip)("bun run bench --modes fanout --processes 2 --backplane re
       expect(stderr).toContain(`bench: FAILED fanout bun ${c.codec} ${c.payload}: `);
     }
   }, 300_000);
+});
+
+const noLink = findToxiproxy() === undefined && process.env.CI !== "true";
+if (noLink)
+  process.stderr.write("\n[servers.test.ts] SKIPPED the --link tests: no toxiproxy-server (docs/links.md)\n\n");
+
+function benchRun(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["bench/cli/bench.ts", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 240_000,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The rows of `out`'s latest.csv, each as column -> cell. */
+function rowsOf(out: string): Record<string, string>[] {
+  const [header, ...rows] = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+  return rows.map((row) => Object.fromEntries(header!.map((h, i) => [h, row[i]!])));
+}
+
+const LINK = "latency=30ms,down=5mbit,up=2mbit";
+
+describe.skipIf(noLink)("bun run bench --link: the clients through the link emulator", () => {
+  it.each([
+    ["bun", ["--modes", "roundtrip,stream"]],
+    ["node", ["--modes", "roundtrip,stream", "--iterations", "60"]],
+  ])("--client %s: every case over the link, named in the table, the CSV and the JSON", (client, extra) => {
+    const out = path.join(tmp, client);
+    const r = benchRun(
+      "--client",
+      client,
+      "--codecs",
+      "json,custom-binary",
+      "--payloads",
+      "small",
+      "--runs",
+      "1",
+      "--link",
+      LINK,
+      "--out",
+      out,
+      ...extra,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("over a link, custom: 30 ms round trip, 5 Mbit/s down, 2 Mbit/s up");
+    const rows = rowsOf(out);
+    expect(rows).toHaveLength(2 * 2);
+    for (const row of rows) {
+      expect(row.verified).toBe("true");
+      expect(row.lost).toBe("0");
+      expect([row.link, row.link_rtt_ms, row.link_down_kbps, row.link_up_kbps]).toEqual([
+        "custom",
+        "30",
+        "5000",
+        "2000",
+      ]);
+      if (row.mode === "roundtrip") {
+        // The round trips crossed the link: their median is at least its 30 ms.
+        expect(Number(row.rtt_p50_ns)).toBeGreaterThanOrEqual(30e6);
+        // Without --iterations a run fits the link's time: 2 s of 30 ms round trips is fewer than the floor.
+        expect(row.sent).toBe(client === "bun" ? String(LINK_MIN_MESSAGES) : "60");
+      }
+    }
+    const json = resultsFromFile(readFileSync(path.join(out, "latest.json"), "utf8"));
+    expect(json.settings.link).toMatchObject({ name: "custom", rttMs: 30, downKbps: 5000, upKbps: 2000 });
+    // The CSV read back says the same.
+    const csv = resultsFromFile(readFileSync(path.join(out, "latest.csv"), "utf8"));
+    expect(csv.settings.link).toMatchObject({ name: "custom", rttMs: 30, downKbps: 5000, upKbps: 2000 });
+  });
+
+  it.skipIf(skipBrowserTests("servers.test.ts"))(
+    "--client chromium: the page loads from the server, its WebSockets cross the link",
+    () => {
+      const out = path.join(tmp, "chromium");
+      const r = benchRun(
+        "--client",
+        "chromium",
+        "--modes",
+        "roundtrip",
+        "--codecs",
+        "json",
+        "--payloads",
+        "small",
+        "--iterations",
+        "40",
+        "--runs",
+        "1",
+        "--link",
+        LINK,
+        "--out",
+        out,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const [row] = rowsOf(out);
+      expect(row!.verified).toBe("true");
+      expect(row!.link).toBe("custom");
+      expect(Number(row!.rtt_p50_ns)).toBeGreaterThanOrEqual(30e6);
+    },
+  );
 });

@@ -1,0 +1,95 @@
+/**
+ * `bun run bench --link-sweep` as a user runs it: stream mode on loopback, then
+ * each payload's fastest and smallest codec over links of falling bandwidth
+ * through the link emulator; the crossover measured and predicted, one verdict
+ * line per payload, link-sweep.json and .csv; a bad combination of flags in
+ * one line with exit 2.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { findToxiproxy } from "../../../bench/cli/processes/link-emulator.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const tmp = mkdtempSync(path.join(tmpdir(), "bench-link-sweep-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const skip = findToxiproxy() === undefined && process.env.CI !== "true";
+if (skip)
+  process.stderr.write(
+    "\n[link-sweep.test.ts] SKIPPED: no toxiproxy-server (see docs/links.md for the go install line)\n\n",
+  );
+
+function bench(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["bench/cli/bench.ts", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 240_000,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe.skipIf(skip)("--link-sweep", () => {
+  it("--link-sweep: the fastest and the smallest codec of a payload over falling bandwidths, the crossover measured and predicted, in one verdict line and two files", () => {
+    const out = path.join(tmp, "sweep");
+    const r = bench(
+      "--link-sweep",
+      "--codecs",
+      "json,protobuf",
+      "--payloads",
+      "large",
+      "--quick",
+      "--iterations",
+      "3000",
+      "--out",
+      out,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("== link sweep: stream mode over links of falling bandwidth");
+    expect(r.stderr).toMatch(
+      /link sweep: large: the emulator carries [\d.]+ [MkG]bit\/s of (json|protobuf)'s frames here/,
+    );
+    const sweep = JSON.parse(readFileSync(path.join(out, "link-sweep.json"), "utf8")) as {
+      crossovers: {
+        payload: string;
+        fast: { codec: string };
+        small: { codec: string };
+        rungs: unknown[];
+        verdict: string;
+      }[];
+    };
+    expect(sweep.crossovers).toHaveLength(1);
+    const [c] = sweep.crossovers;
+    expect(c!.payload).toBe("large");
+    // protobuf's frames are smaller than json's on the large message.
+    expect(c!.small.codec).toBe("protobuf");
+    expect(r.stdout).toContain(`  ${c!.verdict}`);
+    if (c!.fast.codec !== c!.small.codec) {
+      expect(c!.rungs.length).toBeGreaterThan(0);
+      expect(c!.verdict).toMatch(
+        /^large: (below .*, protobuf beats json|json beats protobuf down to|protobuf beats json on every)/,
+      );
+    } else expect(c!.verdict).toMatch(/^large: protobuf is both the fastest and the smallest/);
+    const csv = readFileSync(path.join(out, "link-sweep.csv"), "utf8").trim().split("\n");
+    expect(csv[0]).toBe(
+      "payload,link_kbps,codec,role,msgs_per_s,wire_bytes,predicted_crossover_kbps,measured_crossover_kbps",
+    );
+    expect(csv.length).toBe(1 + 2 + 2 * c!.rungs.length);
+  });
+
+  it("--link-sweep refuses --link, another client or another mode in one line, exit 2", () => {
+    for (const [args, message] of [
+      [["--link", "4g"], /^bench: --link-sweep chooses its own links/],
+      [["--client", "node"], /^bench: --link-sweep runs Bun's client \(got --client node\)/],
+      [["--modes", "roundtrip"], /^bench: --link-sweep runs stream mode; leave --modes out/],
+    ] as const) {
+      const r = bench("--link-sweep", ...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    }
+  });
+});
