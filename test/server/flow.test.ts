@@ -14,6 +14,7 @@ import { Inbox } from "../../server/inbox.ts";
 import type { ServerOptions } from "../../server.ts";
 import { serverForFile, withServer, type ServerHealth } from "../helpers/server.ts";
 import { socketCaseOptions } from "../helpers/socket-case.ts";
+import { keepPublishing } from "../helpers/publisher.ts";
 
 const server = serverForFile({ ownProcess: true });
 const health = server.health;
@@ -254,17 +255,7 @@ describe("a fanout subscriber that never reads", () => {
       pub.onopen = resolve;
       pub.onerror = reject;
     });
-    // The publisher hears its own messages: a window of 64 in flight, as the bench's fanout does.
-    let heard = 0;
-    let sent = 0;
-    pub.onmessage = () => {
-      heard++;
-      while (sent - heard < 64) {
-        pub.send(message);
-        sent++;
-      }
-    };
-    for (; sent < 64; sent++) pub.send(message);
+    const flood = keepPublishing(pub, message);
     const started = performance.now();
     let stats: ConnectionStats | undefined;
     while (performance.now() - started < 20_000) {
@@ -273,12 +264,12 @@ describe("a fanout subscriber that never reads", () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     // The publisher is still served after the subscriber is gone: it keeps hearing its messages.
-    const heardBefore = heard;
-    for (let i = 0; i < 500 && heard <= heardBefore; i++) await new Promise((r) => setTimeout(r, 20));
+    const heardBefore = flood.heard();
+    for (let i = 0; i < 500 && flood.heard() <= heardBefore; i++) await new Promise((r) => setTimeout(r, 20));
     socket.destroy();
     expect(stats?.closeCode).toBe(1008);
     expect(stats?.closeReason).toMatch(/^subscriber is not reading: \d+ bytes wait to be sent to it/);
-    expect(heard).toBeGreaterThan(heardBefore);
+    expect(flood.heard()).toBeGreaterThan(heardBefore);
     pub.close();
   });
 });

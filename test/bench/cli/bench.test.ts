@@ -16,20 +16,13 @@ import { resultsFromFile } from "../../../bench/report/results-file.ts";
 import { formatTable } from "../../../bench/report/table.ts";
 import { benchCodecNames, defaultCodecNames } from "../../../protocols/contract.ts";
 import { skipBrowserTests } from "../../helpers/browsers.ts";
+import { runBenchCli, type BenchCli } from "../../helpers/bench-cli.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function bench(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["bench/cli/bench.ts", ...args], {
-    cwd: ROOT,
-    encoding: "utf8",
-    timeout: 120_000,
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const bench = (...args: string[]): BenchCli => runBenchCli(args);
 
 describe("bad flags: one line naming the problem and the valid values, exit 2", () => {
   it.each([

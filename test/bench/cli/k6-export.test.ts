@@ -16,19 +16,13 @@ import { sourcedCases } from "../../../bench/report/sources.ts";
 import { k6Path, skipK6Tests } from "../../helpers/k6.ts";
 import { benchCodecNames } from "../../../protocols/contract.ts";
 import { BUILT_IN } from "../../../protocols/registry.ts";
+import { runBenchCli, type BenchCli } from "../../helpers/bench-cli.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-k6-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function bench(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["bench/cli/bench.ts", ...args], {
-    cwd: ROOT,
-    encoding: "utf8",
-    timeout: 120_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const bench = (...args: string[]): BenchCli => runBenchCli(args);
 
 /** One k6 process to its end: its exit code and the tail of its output. */
 function k6(args: string[]): Promise<{ code: number | null; output: string }> {

@@ -5,14 +5,13 @@
  * line per payload, link-sweep.json and .csv; a bad combination of flags in
  * one line with exit 2.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findToxiproxy } from "../../../bench/cli/processes/link-emulator.ts";
+import { runBenchCli, type BenchCli } from "../../helpers/bench-cli.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-link-sweep-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -22,15 +21,7 @@ if (skip)
     "\n[link-sweep.test.ts] SKIPPED: no toxiproxy-server (see docs/links.md for the go install line)\n\n",
   );
 
-function bench(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["bench/cli/bench.ts", ...args], {
-    cwd: ROOT,
-    encoding: "utf8",
-    timeout: 240_000,
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const bench = (...args: string[]): BenchCli => runBenchCli(args, 240_000);
 
 describe.skipIf(skip)("--link-sweep", () => {
   it("--link-sweep: the fastest and the smallest codec of a payload over falling bandwidths, the crossover measured and predicted, in one verdict line and two files", () => {

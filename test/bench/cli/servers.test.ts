@@ -21,6 +21,7 @@ import { findToxiproxy } from "../../../bench/cli/processes/link-emulator.ts";
 import { resultsFromFile } from "../../../bench/report/results-file.ts";
 import { LINK_MIN_MESSAGES } from "../../../client/harness/link.ts";
 import { skipBrowserTests } from "../../helpers/browsers.ts";
+import { runBenchCli, type BenchCli } from "../../helpers/bench-cli.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-cluster-"));
@@ -176,15 +177,7 @@ const noLink = findToxiproxy() === undefined && process.env.CI !== "true";
 if (noLink)
   process.stderr.write("\n[servers.test.ts] SKIPPED the --link tests: no toxiproxy-server (docs/links.md)\n\n");
 
-function benchRun(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["bench/cli/bench.ts", ...args], {
-    cwd: ROOT,
-    encoding: "utf8",
-    timeout: 240_000,
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const benchRun = (...args: string[]): BenchCli => runBenchCli(args, 240_000);
 
 /** The rows of `out`'s latest.csv, each as column -> cell. */
 function rowsOf(out: string): Record<string, string>[] {
