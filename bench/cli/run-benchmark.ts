@@ -470,11 +470,7 @@ async function runBrowserBenchmark(
   const results: BenchResults = page
     ? {
         ...page.results,
-        settings: {
-          ...page.results.settings,
-          server: serverLabel,
-          ...(plan.settings.link ? { link: plan.settings.link } : {}),
-        },
+        settings: { ...page.results.settings, server: serverLabel },
         environment,
         environments: { browser: page.results.environment },
         elapsedMs: assembled.elapsedMs,
