@@ -83,6 +83,8 @@ export function crossoverVerdict(c: Omit<Crossover, "verdict">): string {
   const { fast, small, payload } = c;
   if (fast.codec === small.codec)
     return `${payload}: ${fast.codec} is both the fastest and the smallest; no link speed changes the answer`;
+  if (c.rungs.length === 0)
+    return `${payload}: the emulator carries only ${rateText(c.ceilingKbps)} here, too little for any rung; no crossover measured${Number.isFinite(c.predictedKbps) ? ` (predicted below ${rateText(c.predictedKbps)})` : ""}`;
   if (Number.isNaN(c.measuredKbps)) {
     const slowest = Math.min(...c.rungs.map((r) => r.kbps));
     return `${payload}: ${fast.codec} beats ${small.codec} down to ${rateText(slowest)}, the slowest link tried: CPU outweighs bytes there`;

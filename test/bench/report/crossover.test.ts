@@ -59,6 +59,10 @@ describe("the crossover", () => {
     expect(crossoverVerdict({ ...base, ceilingKbps: 80_000, measuredKbps: Number.POSITIVE_INFINITY })).toBe(
       "large: below 107 Mbit/s (predicted; the emulator carries up to 80 Mbit/s here, where msgpackr already wins), msgpackr beats json: bytes outweigh CPU",
     );
+    // A machine so busy the emulator carries less than every rung: no rung ran.
+    expect(crossoverVerdict({ ...base, rungs: [], ceilingKbps: 900, measuredKbps: Number.NaN })).toBe(
+      "large: the emulator carries only 900 kbit/s here, too little for any rung; no crossover measured (predicted below 107 Mbit/s)",
+    );
     expect(crossoverVerdict({ ...base, small: fast, measuredKbps: Number.NaN })).toBe(
       "large: json is both the fastest and the smallest; no link speed changes the answer",
     );
