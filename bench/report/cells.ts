@@ -1,12 +1,14 @@
 /**
  * A case as table cells, for the page's table: its bytes, times (the median of the rounds, the
  * figure its ratios use, with the 95% interval of the total's; then the mean, collections
- * included), its ratio to JSON with that ratio's interval, and its flags. report.html's table
+ * included), its ratio to JSON with that ratio's interval, the link it crossed (--link) and
+ * what the link did to it, and its flags. report.html's table
  * shows the same columns with plain numbers (bench/report/html.ts).
  */
 import type { CaseResult } from "../../client/harness/results.ts";
 import { codecLabel, formatNs } from "./format.ts";
 import type { SourcedCase } from "./sources.ts";
+import { linkCellText } from "./link-use.ts";
 
 export const ROW_HEAD = [
   "source",
@@ -22,6 +24,7 @@ export const ROW_HEAD = [
   "vs json [95%]",
   "p99 rtt / latency",
   "msgs/s",
+  "link",
   "flags",
 ];
 
@@ -63,6 +66,7 @@ export function rowCells({ source, case: c }: SourcedCase): string[] {
     vsJsonText(c) || "-",
     formatNs((c.socket?.latency ?? c.socket?.rtt)?.p99 ?? NaN),
     count(c.msgsPerS),
+    linkCellText(c) || "-",
     c.flags.join(", "),
   ];
 }

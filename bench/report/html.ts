@@ -6,6 +6,7 @@
 
 import type { SourcedCase } from "./sources.ts";
 import { vsJsonText } from "./cells.ts";
+import { linkCellText } from "./link-use.ts";
 import { chartSpecs, errorBarsPlugin } from "./charts.ts";
 import { withPercentileTicks } from "./latency-charts.ts";
 import { codecLabel, count, formatNs } from "./format.ts";
@@ -78,7 +79,7 @@ export function reportHtml(rows: readonly SourcedCase[], chartJsSource: string, 
         `<td>${num(c.bytes)}</td><td>${num(c.serialize.median, 1)}</td><td>${num(c.deserialize.median, 1)}</td><td>${num(c.total.median, 1)}</td>` +
         `<td>${Number.isFinite(c.total.medianLow) && Number.isFinite(c.total.medianHigh) ? `${num(c.total.medianLow, 1)}-${num(c.total.medianHigh, 1)}` : ""}</td><td>${num(c.total.mean, 1)}</td>` +
         `<td>${escapeHtml(vsJsonText(c))}</td>` +
-        `<td>${num(reply("p50"), 2)}</td><td>${num(reply("p99"), 2)}</td><td>${num(c.msgsPerS)}</td><td>${escapeHtml(c.flags.join(", "))}</td></tr>`
+        `<td>${num(reply("p50"), 2)}</td><td>${num(reply("p99"), 2)}</td><td>${num(c.msgsPerS)}</td><td>${escapeHtml(linkCellText(c))}</td><td>${escapeHtml(c.flags.join(", "))}</td></tr>`
       );
     })
     .join("\n");
@@ -129,7 +130,7 @@ ${figures}
 </section>
 <table>
 <caption>Times per message: the median of the rounds, the figure every ratio and the verdict use, with its 95% interval; mean+gc: the mean, every message, collections included.</caption>
-<tr><th>source</th><th>mode</th><th>payload</th><th>codec</th><th>bytes</th><th>serialize ns</th><th>deserialize ns</th><th>total ns</th><th>95% interval</th><th>mean+gc ns</th><th>vs json [95%]</th><th>p50 rtt / latency µs</th><th>p99 rtt / latency µs</th><th>msgs/s</th><th>flags</th></tr>
+<tr><th>source</th><th>mode</th><th>payload</th><th>codec</th><th>bytes</th><th>serialize ns</th><th>deserialize ns</th><th>total ns</th><th>95% interval</th><th>mean+gc ns</th><th>vs json [95%]</th><th>p50 rtt / latency µs</th><th>p99 rtt / latency µs</th><th>msgs/s</th><th>link</th><th>flags</th></tr>
 ${tableRows}
 </table>
 ${labField}

@@ -3,6 +3,7 @@
 import { linkUse, type LinkUse } from "../../client/harness/link.ts";
 import type { CaseResult } from "../../client/harness/results.ts";
 import type { SocketMode } from "../../client/harness/settings.ts";
+import { formatNs } from "./format.ts";
 
 /**
  * A socket case's use of its link, from its measured rate and its frames each way (a reply frame
@@ -16,4 +17,25 @@ export function caseLinkUse(c: CaseResult): LinkUse | undefined {
   const perConnection = c.mode === "fanout" ? c.msgsPerS / Math.max(1, s.clients) : c.msgsPerS;
   const down = s.replyWireBytes ?? s.wireBytes - 4;
   return linkUse(c.mode as SocketMode, s.link, perConnection, s.wireBytes, down, s.window);
+}
+
+/** What held a stream or fanout case back, as its cell says it: "up 86%", "window 88%", "cpu"; "" in roundtrip mode. */
+export function heldByText(u: LinkUse): string {
+  if (u.limit === "" || u.limit === "cpu") return u.limit;
+  const used = { up: u.upShare, down: u.downShare, window: u.windowShare }[u.limit];
+  return `${u.limit} ${Math.round(used * 100)}%`;
+}
+
+/**
+ * A case's link in one cell, for the page's and report.html's tables: its name and what it did
+ * (roundtrip: its frames' time on the wire; stream and fanout: what held it back); "" over loopback.
+ */
+export function linkCellText(c: CaseResult): string {
+  const link = c.socket?.link;
+  if (!link) return "";
+  const u = caseLinkUse(c);
+  if (!u || !c.verified) return link.name;
+  return c.mode === "roundtrip"
+    ? `${link.name}: on wire ${formatNs(u.bytesMs * 1e6)}`
+    : `${link.name}: held by ${heldByText(u)}`;
 }

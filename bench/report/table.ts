@@ -8,7 +8,7 @@
 import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
 import type { Mode } from "../../client/harness/settings.ts";
 import { linkText } from "../../client/harness/link.ts";
-import { caseLinkUse } from "./link-use.ts";
+import { caseLinkUse, heldByText } from "./link-use.ts";
 import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
 import { runSummary } from "./summary.ts";
 import {
@@ -86,10 +86,7 @@ const LIMIT: Column = {
   width: 11,
   cell: (c) => {
     const u = caseLinkUse(c);
-    if (!u || u.limit === "") return "";
-    if (u.limit === "cpu") return "cpu";
-    const used = { up: u.upShare, down: u.downShare, window: u.windowShare }[u.limit];
-    return `${u.limit} ${Math.round(used * 100)}%`;
+    return u ? heldByText(u) : "";
   },
   link: true,
 };

@@ -210,6 +210,13 @@ describe.skipIf(noLink)("bun run bench --link: the clients through the link emul
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("over a link, custom: 30 ms round trip, 5 Mbit/s down, 2 Mbit/s up");
+    // The table's link columns, and report.html's link column.
+    expect(r.stdout).toMatch(/ on wire /);
+    expect(r.stdout).toMatch(/ held by /);
+    const html = readFileSync(path.join(out, "report.html"), "utf8");
+    expect(html).toContain("<th>link</th>");
+    expect(html).toMatch(/<td>custom: on wire [\d.]+ [µm]?s<\/td>/);
+    expect(html).toMatch(/<td>custom: held by (up|down|window) \d+%|<td>custom: held by cpu/);
     const rows = rowsOf(out);
     expect(rows).toHaveLength(2 * 2);
     for (const row of rows) {
