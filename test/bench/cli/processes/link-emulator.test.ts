@@ -2,10 +2,14 @@
  * The link emulator (Toxiproxy) in front of a real server (port 0): what a
  * profile turns into, a round trip that takes the link's time, and the
  * faults a link brings: frames cut into segments of a few bytes (every
- * message still verified, in every socket mode), a connection reset
+ * message still verified, in every socket mode, with Bun's client and with
+ * the Node client), a connection reset
  * mid-stream (the case fails naming it, the server serves the next), a link
  * gone silent (the case fails after its stall timeout instead of hanging).
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeMessages } from "../../../../client/harness/generator.ts";
 import { parseLink } from "../../../../client/harness/link.ts";
@@ -23,6 +27,8 @@ import {
 import { serverForFile } from "../../../helpers/server.ts";
 import { until } from "../../../helpers/until.ts";
 import { keepPublishing } from "../../../helpers/publisher.ts";
+import { runBenchCli } from "../../../helpers/bench-cli.ts";
+import { parseCsv } from "../../../../bench/report/csv-read.ts";
 import { BUILT_IN } from "../../../../protocols/registry.ts";
 import { socketUrl } from "../../../../protocols/contract.ts";
 import { testSettings } from "../../../helpers/settings.ts";
@@ -287,6 +293,66 @@ describe.skipIf(skip)("a fanout backed up by a slow link", () => {
       expect((await server.health()).ok).toBe(true);
     } finally {
       await link.stop();
+    }
+  });
+});
+
+describe.skipIf(skip)("frames sliced into a few bytes, with the Node client", () => {
+  // Its own process: the bench runs to its end while this test waits for it.
+  const server = serverForFile({ ownProcess: true });
+  let link: LinkEmulator;
+  beforeAll(async () => {
+    // No delay and no limit: only the slicer, 1 to 15 bytes a segment, both ways.
+    link = await startLink(parseLink("loopback"), [server.url]);
+    const slicer = { type: "slicer" as const, attributes: { average_size: 8, size_variation: 7, delay: 10 } };
+    await link.addToxic(server.url, { ...slicer, name: "slice-up", stream: "upstream" });
+    await link.addToxic(server.url, { ...slicer, name: "slice-down", stream: "downstream" });
+  });
+  afterAll(async () => {
+    await link?.stop();
+  });
+
+  // Every mode the Node client runs (fanout needs Bun's client).
+  it("--client node: every message verified, nothing lost, in every mode it runs", () => {
+    const modes = "roundtrip,stream,latency,route";
+    const out = mkdtempSync(path.join(tmpdir(), "bench-sliced-node-"));
+    try {
+      // The whole server through the slicer (--url names the link): the warm-up and every socket.
+      const r = runBenchCli(
+        [
+          "--client",
+          "node",
+          "--url",
+          link.via[server.url]!,
+          "--modes",
+          modes,
+          "--codecs",
+          "json,msgpackr",
+          "--payloads",
+          "medium",
+          "--iterations",
+          "60",
+          "--warmup",
+          "10",
+          "--runs",
+          "1",
+          "--rate",
+          "200",
+          "--out",
+          out,
+        ],
+        240_000,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const [header, ...rows] = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
+      const at = (row: string[], col: string): string => row[header!.indexOf(col)]!;
+      expect(new Set(rows.map((row) => at(row, "mode")))).toEqual(new Set(modes.split(",")));
+      for (const row of rows) {
+        expect(at(row, "verified"), `${at(row, "mode")} ${at(row, "codec")}`).toBe("true");
+        if (at(row, "mode") !== "route") expect(at(row, "lost"), `${at(row, "mode")} ${at(row, "codec")}`).toBe("0");
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
     }
   });
 });
