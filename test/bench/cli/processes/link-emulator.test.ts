@@ -3,9 +3,10 @@
  * profile turns into, a round trip that takes the link's time, and the
  * faults a link brings: frames cut into segments of a few bytes (every
  * message still verified, in every socket mode, with Bun's client and with
- * the Node client), a connection reset
- * mid-stream (the case fails naming it, the server serves the next), a link
- * gone silent (the case fails after its stall timeout instead of hanging).
+ * the Node client), a connection reset mid-stream (the case fails naming it,
+ * the server serves the next), a link gone silent (the case fails after its
+ * stall timeout instead of hanging), a fanout subscriber behind a slow link
+ * (closed by the server's budget, memory bounded).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
