@@ -101,7 +101,6 @@ export async function runLinkSweep(
             say(
               `${payload} at ${kbps > 0 ? rateText(kbps) : "no limit"}: ${fast.codec} ${Math.round(r.fast)} msgs/s, ${small.codec} ${Math.round(r.small)}`,
             );
-            rungs.push(r);
             return r;
           } finally {
             await emulator.stop();
@@ -111,7 +110,6 @@ export async function runLinkSweep(
         if (fast.codec !== small.codec) {
           // The emulator alone, no limit: what it carries of the faster codec's frames on these cores.
           const open = await rung(0);
-          rungs.pop();
           ceilingKbps = (8 * fast.wireBytes * open.fast) / 1000;
           say(`${payload}: the emulator carries ${rateText(ceilingKbps)} of ${fast.codec}'s frames here`);
           // Down the ladder (below the emulator's own pace) until the smaller codec has won two rungs in a row.
@@ -119,6 +117,7 @@ export async function runLinkSweep(
           for (const kbps of SWEEP_LADDER_KBPS.filter((k) => k < CEILING_SHARE * ceilingKbps)) {
             if (shouldStop()) break;
             const r = await rung(kbps);
+            rungs.push(r);
             wins = r.small > r.fast ? wins + 1 : 0;
             if (wins >= 2) break;
           }
@@ -127,7 +126,7 @@ export async function runLinkSweep(
             const sorted = [...rungs].sort((a, b) => b.kbps - a.kbps);
             const at = sorted.findIndex((r, i) => i > 0 && sorted.slice(i).every((x) => x.small > x.fast));
             if (at <= 0 || sorted[at - 1]!.small > sorted[at - 1]!.fast) break;
-            await rung(Math.round(Math.sqrt(sorted[at - 1]!.kbps * sorted[at]!.kbps)));
+            rungs.push(await rung(Math.round(Math.sqrt(sorted[at - 1]!.kbps * sorted[at]!.kbps))));
           }
         }
         const found = {

@@ -99,6 +99,7 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings, catalog: C
     for (const m of PAGE_MODES) out[m] = int(`${name}-${m}`, min) ?? all ?? fallback[m];
     return out;
   };
+  const link = linkFrom(q.get("link"));
   return {
     ...base,
     modes: list(
@@ -119,6 +120,6 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings, catalog: C
     validate: q.has("validate") ? q.get("validate") === "1" || q.get("validate") === "true" : base.validate,
     stallTimeoutMs: (int("stall-timeout") ?? base.stallTimeoutMs / 1000) * 1000,
     ...ratesOr(q.get("rate"), base),
-    ...(linkFrom(q.get("link")) ? { link: linkFrom(q.get("link"))! } : {}),
+    ...(link ? { link } : {}),
   };
 }

@@ -27,8 +27,16 @@ const TOXIPROXY_INSTALL =
 
 export const NO_TOXIPROXY_MESSAGE = `--link needs toxiproxy-server (Toxiproxy, the link emulator), on PATH or in ~/go/bin: ${TOXIPROXY_INSTALL}`;
 
-/** Where toxiproxy-server is: on PATH, or where `go install` puts it; undefined when it is nowhere. */
+/** Where toxiproxy-server was found, once looked for (undefined: not yet looked). */
+let found: { binary: string | undefined } | undefined;
+
+/** Where toxiproxy-server is: on PATH, or where `go install` puts it; undefined when it is nowhere. Looked for once per process. */
 export function findToxiproxy(): string | undefined {
+  found ??= { binary: lookForToxiproxy() };
+  return found.binary;
+}
+
+function lookForToxiproxy(): string | undefined {
   const gopath = process.env.GOPATH?.split(path.delimiter)[0] ?? path.join(homedir(), "go");
   for (const candidate of ["toxiproxy-server", path.join(gopath, "bin", "toxiproxy-server")]) {
     if (candidate.includes(path.sep) && !existsSync(candidate)) continue;
