@@ -14,7 +14,7 @@ import {
   type Mode,
 } from "../../client/harness/settings.ts";
 import { DEFAULT_FORKS, DEFAULT_OUT, QUICK_FORKS } from "./options.ts";
-import { LINK_NAMES, LINK_RUN_BUDGET_S } from "../../client/harness/link.ts";
+import { LINK_NAMES, LINK_RUN_BUDGET_S, LINK_SWEEP_RATES } from "../../client/harness/link.ts";
 
 /** `name: a, b, c` wrapped within 100 columns, continuation lines indented under the first value. */
 function listLine(name: string, values: readonly string[]): string {
@@ -147,7 +147,7 @@ How much:
   --window N           messages in flight in stream and fanout mode, per connection, and
                        at most in latency mode (default: ${DEFAULTS.default.window})
   --rate N[,N...]|sweep
-                       ${described(`latency mode: messages per second per connection, one case per rate (default: ${DEFAULTS.default.rates.join(",")}); sweep: ${SWEEP_RATES.join(", ")}, each codec climbing until it misses one (its knee), ${SWEEP_STEP_S} s of messages per step and run`)}
+                       ${described(`latency mode: messages per second per connection, one case per rate (default: ${DEFAULTS.default.rates.join(",")}); sweep: ${SWEEP_RATES.join(", ")} (over a --link from ${LINK_SWEEP_RATES[0]}), each codec climbing until it misses one (its knee), ${SWEEP_STEP_S} s of messages per step and run`)}
   --clients N          concurrent connections per WebSocket case, spread over worker
                        threads and sharing its messages; in fanout mode the
                        subscribers (default: 1; above 1 needs --client bun); in

@@ -19,7 +19,7 @@ import {
   type Settings,
 } from "../../client/harness/settings.ts";
 import { SettingError } from "../../client/harness/harness-errors.ts";
-import { isLoopback, iterationsOverLink, parseLink } from "../../client/harness/link.ts";
+import { isLoopback, iterationsOverLink, parseLink, ratesOverLink } from "../../client/harness/link.ts";
 import { messagesFor } from "../../client/harness/generator.ts";
 import { jsonBytesPerMessage } from "../../client/harness/schedule.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
@@ -304,6 +304,7 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
   const link = linkFlag(v, settings);
   if (link) {
     settings.link = link;
+    settings.rates = ratesOverLink(settings);
     // Without --iterations, as many messages as a run of the largest payload fits in the link's time budget.
     if (v.iterations === undefined) {
       const bytes = Math.max(...settings.payloads.map((p) => jsonBytesPerMessage(messagesFor(settings, p, 32))));

@@ -35,7 +35,7 @@ export function linkCellText(c: CaseResult): string {
   if (!link) return "";
   const u = caseLinkUse(c);
   if (!u || !c.verified) return link.name;
-  return c.mode === "roundtrip"
-    ? `${link.name}: on wire ${formatNs(u.bytesMs * 1e6)}`
-    : `${link.name}: held by ${heldByText(u)}`;
+  if (c.mode === "roundtrip")
+    return Number.isFinite(u.bytesMs) ? `${link.name}: on wire ${formatNs(u.bytesMs * 1e6)}` : link.name;
+  return u.limit === "" ? link.name : `${link.name}: held by ${heldByText(u)}`;
 }

@@ -9,7 +9,14 @@
  */
 
 import { SettingError } from "./harness-errors.ts";
-import type { LinkProfile, Mode, SocketMode } from "./settings.ts";
+import {
+  LINK_SLICE_RTTS,
+  SWEEP_RATES,
+  type LinkProfile,
+  type Mode,
+  type Settings,
+  type SocketMode,
+} from "./settings.ts";
 
 /** No link at all: the clients reach the server over loopback (the default). */
 export const LOOPBACK: LinkProfile = { name: "loopback", rttMs: 0, jitterMs: 0, downKbps: 0, upKbps: 0 };
@@ -170,6 +177,9 @@ export const LINK_RUN_BUDGET_S = 2;
 /** The fewest messages a run over a link sends without --iterations: enough for a p99 to mean something. */
 export const LINK_MIN_MESSAGES = 100;
 
+/** The fewest slices a stream run over a link is cut into without --iterations, so the codecs' turns pair in rounds. */
+export const LINK_MIN_SLICES = 3;
+
 /**
  * The link's own time per message of `bytes` in `mode`, ms, before any CPU: a round trip waits
  * for its reply (the round trip, then the bytes each way at the link's rates); a stream keeps
@@ -184,10 +194,21 @@ export function linkMsPerMessage(mode: SocketMode, link: LinkProfile, bytes: num
 }
 
 /**
+ * Messages in a stream slice that spans LINK_SLICE_RTTS of the link's round trips, `bytes` a
+ * message (a window a round trip at best, or the bytes at the way's rate); 0 without a round trip.
+ */
+export function streamSliceOverLink(link: LinkProfile, bytes: number, window: number): number {
+  return link.rttMs > 0
+    ? Math.ceil((LINK_SLICE_RTTS * link.rttMs) / linkMsPerMessage("stream", link, bytes, window))
+    : 0;
+}
+
+/**
  * Messages per run over `link` without --iterations: each mode's default, or fewer, so that a run
  * of the run's largest messages (`bytes`, JSON's size of them) takes about LINK_RUN_BUDGET_S of
- * the link's time (100,000 round trips over a 60 ms link would take 100 minutes). Latency mode
- * keeps its own: a run lasts its messages over its rate on any link.
+ * the link's time (100,000 round trips over a 60 ms link would take 100 minutes), though a
+ * stream over a link with a round trip gets at least LINK_MIN_SLICES slices of 20 round trips.
+ * Latency mode keeps its own: a run lasts its messages over its rate on any link.
  */
 export function iterationsOverLink(
   iterations: Readonly<Record<Mode, number>>,
@@ -198,9 +219,24 @@ export function iterationsOverLink(
   const out = { ...iterations };
   for (const mode of ["roundtrip", "stream", "fanout", "route"] as const) {
     const fit = Math.floor((LINK_RUN_BUDGET_S * 1000) / linkMsPerMessage(mode, link, bytes, window));
-    out[mode] = Math.min(iterations[mode], Math.max(LINK_MIN_MESSAGES, fit));
+    // A stream's slices span LINK_SLICE_RTTS round trips (schedule.ts): enough for LINK_MIN_SLICES of them to pair.
+    const slices = mode === "stream" ? LINK_MIN_SLICES * streamSliceOverLink(link, bytes, window) : 0;
+    out[mode] = Math.min(iterations[mode], Math.max(LINK_MIN_MESSAGES, fit, slices));
   }
   return out;
+}
+
+/**
+ * `--rate sweep` over a link climbs from 100 messages a second: a window of 64 over a 60 ms round
+ * trip lets through about 1,070 a second, and a large message fills 1.35 Mbit/s at about 500, so
+ * loopback's first rung (1,000) would already be past most links' knees. Each step still sends at
+ * least 200 messages, 2 s of them at 100/s.
+ */
+export const LINK_SWEEP_RATES: readonly number[] = [100, 200, 500, ...SWEEP_RATES];
+
+/** The latency rates of `settings` over `link`: a sweep's ladder reaches down to LINK_SWEEP_RATES; set rates stay. */
+export function ratesOverLink(settings: Pick<Settings, "rates" | "sweep">): number[] {
+  return settings.sweep ? [...LINK_SWEEP_RATES] : [...settings.rates];
 }
 
 /** How much of the link a case used, and what held it back. */
@@ -213,7 +249,8 @@ export interface LinkUse {
   /**
    * What held the case back: `up` or `down` (that way's rate), `window` (the messages in flight
    * over the link's round trip), or `cpu` (none of those near: the codecs, the sockets, the
-   * emulator's own work); roundtrip mode has none, its figures are the parts of its round trip.
+   * emulator's own work); roundtrip mode has none, its figures are the parts of its round trip;
+   * nor has a case whose frames' size on the wire is unknown (--deflate where nothing counted them).
    */
   limit: "up" | "down" | "window" | "cpu" | "";
   /** Roundtrip: the link's part of a round trip, ms: its own round trip (the same for every codec) and the frames' time at its rates (more for more bytes). */
@@ -246,6 +283,9 @@ export function linkUse(
   const bytesMs =
     (link.upKbps > 0 ? (8 * upBytes) / link.upKbps : 0) + (link.downKbps > 0 ? (8 * downBytes) / link.downKbps : 0);
   if (mode === "roundtrip") return { upShare, downShare, windowShare: NaN, limit: "", fixedMs, bytesMs };
+  // Compressed frames nothing counted: which way was full is not known, so nothing is named.
+  if (!Number.isFinite(upBytes) || !Number.isFinite(downBytes))
+    return { upShare, downShare, windowShare: NaN, limit: "", fixedMs, bytesMs };
   const windowShare = link.rttMs > 0 ? msgsPerS / (window / ((link.rttMs + bytesMs) / 1000)) : NaN;
   // The way nearest its capacity, if near enough, held the case back.
   let limit: LinkUse["limit"] = "cpu";

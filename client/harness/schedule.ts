@@ -4,6 +4,8 @@
  */
 
 import type { ClockCalibration } from "./clock.ts";
+import { streamSliceOverLink } from "./link.ts";
+import { latencyMessagesOverLink, type Settings, type SocketMode } from "./settings.ts";
 
 /**
  * Shortest batch worth timing: 100x the clock's resolution, so a tick is at
@@ -90,6 +92,31 @@ const LATENCY_SLICES_PER_RUN = 50;
 
 export function latencySliceSize(iterations: number): number {
   return Math.max(1, Math.min(iterations, Math.max(LATENCY_SLICE_MIN, Math.ceil(iterations / LATENCY_SLICES_PER_RUN))));
+}
+
+/**
+ * A slice over a link: at least LINK_SLICE_RTTS of its round trips, so the drain at its end (a
+ * round trip with nothing sent) stays a small part of it; at most the run. Stream mode: the
+ * messages of 20 round trips (a window each, or fewer where the link's rate paces `bytes`, the
+ * payload's JSON size, the largest of the codecs'); latency mode: 20 round trips at the step's
+ * rate, and at least a second. Roundtrip mode has no drain; over loopback nothing changes.
+ */
+export function sliceOverLink(
+  slice: number,
+  iterations: number,
+  mode: SocketMode,
+  settings: Pick<Settings, "link" | "window" | "rates">,
+  bytes: number,
+): number {
+  const link = settings.link;
+  if (!link) return slice;
+  const least =
+    mode === "stream"
+      ? streamSliceOverLink(link, bytes, settings.window)
+      : mode === "latency"
+        ? latencyMessagesOverLink(settings, settings.rates[0] ?? 0)
+        : 0;
+  return Math.min(iterations, Math.max(slice, least));
 }
 
 /** Fisher-Yates with the benchmark's seeded generator. */

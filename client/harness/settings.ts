@@ -129,9 +129,33 @@ export const SWEEP_RATES: readonly number[] = [1_000, 2_000, 5_000, 10_000, 20_0
 /** `--rate sweep`: seconds of messages per run at each step (at least 200 messages). */
 export const SWEEP_STEP_S = 0.25;
 
-/** The settings of one latency step: its rate, and under a sweep its messages per run. */
+/**
+ * Over a link, a stream or latency slice spans at least this many of the link's round trips. A
+ * slice ends by draining what is in flight: a round trip in which nothing is sent. Over loopback
+ * that takes microseconds; over a 60 ms link a slice of four windows spent a fifth of its time
+ * draining, and a latency slice of 40 messages never met the link's rate at all (it was over
+ * before the queue built). Over 20 round trips the drain is at most 5% of the slice.
+ */
+export const LINK_SLICE_RTTS = 20;
+
+/**
+ * Over a link, a latency slice lasts at least this long too: a rate 10-20% over what the link
+ * carries builds its queue slowly, and a slice over before the queue passes the window would keep
+ * a rate the link cannot carry (a 0.6 s slice kept 450/s where 1 Mbit/s carries 370 of 337 bytes).
+ */
+const LINK_LATENCY_SLICE_MS = 1000;
+
+/** Messages a latency slice sends at `rate` over the settings' link: LINK_SLICE_RTTS of its round trips, and at least a second; 0 without a link. */
+export function latencyMessagesOverLink(settings: Pick<Settings, "link">, rate: number): number {
+  if (!settings.link) return 0;
+  return Math.ceil((Math.max(LINK_SLICE_RTTS * settings.link.rttMs, LINK_LATENCY_SLICE_MS) * rate) / 1000);
+}
+
+/** The settings of one latency step: its rate, and under a sweep its messages per run (over a link, at least a slice's). */
 export function latencyStep(settings: Settings, rate: number): Settings {
-  const iterations = settings.sweep ? Math.max(200, Math.round(rate * SWEEP_STEP_S)) : settings.iterations.latency;
+  const iterations = settings.sweep
+    ? Math.max(200, Math.round(rate * SWEEP_STEP_S), latencyMessagesOverLink(settings, rate))
+    : settings.iterations.latency;
   return { ...settings, rates: [rate], iterations: { ...settings.iterations, latency: iterations } };
 }
 

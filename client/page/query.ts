@@ -11,6 +11,7 @@
 
 import { parseRates, type LinkProfile, type Mode, type Settings } from "../harness/settings.ts";
 
+import { ratesOverLink } from "../harness/link.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import { codecGroups, socketCodecNames } from "../../protocols/contract.ts";
@@ -100,6 +101,9 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings, catalog: C
     return out;
   };
   const link = linkFrom(q.get("link"));
+  // A sweep over a link starts lower, as the bench's own clients' does.
+  const asked = ratesOr(q.get("rate"), base);
+  const rates = link ? { ...asked, rates: ratesOverLink(asked) } : asked;
   return {
     ...base,
     modes: list(
@@ -119,7 +123,7 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings, catalog: C
     members: int("members") ?? base.members,
     validate: q.has("validate") ? q.get("validate") === "1" || q.get("validate") === "true" : base.validate,
     stallTimeoutMs: (int("stall-timeout") ?? base.stallTimeoutMs / 1000) * 1000,
-    ...ratesOr(q.get("rate"), base),
+    ...rates,
     ...(link ? { link } : {}),
   };
 }

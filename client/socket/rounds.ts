@@ -17,7 +17,13 @@
  * would reward whichever codec a round shuffled later.
  */
 
-import { latencySliceSize, shuffled, socketSliceSize } from "../harness/schedule.ts";
+import {
+  jsonBytesPerMessage,
+  latencySliceSize,
+  shuffled,
+  sliceOverLink,
+  socketSliceSize,
+} from "../harness/schedule.ts";
 import type { SocketCase, SocketCaseFigures, SocketCaseOptions } from "./socket-case.ts";
 import type { Message } from "../../protocols/messages.ts";
 import { record, unreachable, type PayloadOutcome, type PayloadRun } from "./mode-context.ts";
@@ -146,10 +152,15 @@ async function closeAll(sessions: Map<SocketCase, Open[]>): Promise<void> {
 export async function runInRounds(p: PayloadRun, rng: () => number): Promise<PayloadOutcome> {
   const { settings, ctx, mode } = p;
   const iterations = settings.iterations[mode];
-  const slice =
+  const slice = sliceOverLink(
     mode === "latency"
       ? latencySliceSize(iterations)
-      : socketSliceSize(iterations, mode === "roundtrip" ? 1 : settings.window);
+      : socketSliceSize(iterations, mode === "roundtrip" ? 1 : settings.window),
+    iterations,
+    mode,
+    settings,
+    p.cases[0] ? jsonBytesPerMessage(p.messagesOf(p.cases[0])) : 0,
+  );
   const roundsPerRun = Math.ceil(iterations / slice);
   for (const s of p.cases) {
     s.plannedRounds = settings.runs[mode] * roundsPerRun;

@@ -20,7 +20,7 @@ import { hasRedisServer, startRedis } from "../../../bench/cli/processes/redis-s
 import { findToxiproxy } from "../../../bench/cli/processes/link-emulator.ts";
 import { resultsFromFile } from "../../../bench/report/results-file.ts";
 import { LINK_MIN_MESSAGES } from "../../../client/harness/link.ts";
-import { skipBrowserTests } from "../../helpers/browsers.ts";
+import { BROWSERS, skipBrowserTests } from "../../helpers/browsers.ts";
 import { runBenchCli, type BenchCli } from "../../helpers/bench-cli.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -242,33 +242,117 @@ describe.skipIf(noLink)("bun run bench --link: the clients through the link emul
     expect(csv.settings.link).toMatchObject({ name: "custom", rttMs: 30, downKbps: 5000, upKbps: 2000 });
   });
 
-  it.skipIf(skipBrowserTests("servers.test.ts"))(
-    "--client chromium: the page loads from the server, its WebSockets cross the link",
-    () => {
-      const out = path.join(tmp, "chromium");
-      const r = benchRun(
-        "--client",
-        "chromium",
-        "--modes",
-        "roundtrip",
-        "--codecs",
-        "json",
-        "--payloads",
-        "small",
-        "--iterations",
-        "40",
-        "--runs",
-        "1",
-        "--link",
-        LINK,
-        "--out",
-        out,
-      );
-      expect(r.code, r.stderr).toBe(0);
-      const [row] = rowsOf(out);
-      expect(row!.verified).toBe("true");
-      expect(row!.link).toBe("custom");
-      expect(Number(row!.rtt_p50_ns)).toBeGreaterThanOrEqual(30e6);
-    },
-  );
+  it("--deflate: the frames' compressed size is counted, and the link's figures are the counted bytes'", () => {
+    const out = path.join(tmp, "deflate");
+    const r = benchRun(
+      "--modes",
+      "roundtrip,stream",
+      "--codecs",
+      "json,custom-binary",
+      "--payloads",
+      "large",
+      "--runs",
+      "1",
+      "--deflate",
+      "--link",
+      LINK,
+      "--out",
+      out,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("COMPRESSED (permessage-deflate)");
+    const rows = rowsOf(out);
+    expect(rows).toHaveLength(4);
+    for (const row of rows) {
+      expect(row.verified).toBe("true");
+      const wire = Number(row.wire_bytes);
+      const reply = Number(row.reply_wire_bytes);
+      expect(wire, `${row.mode} ${row.codec}`).toBeGreaterThan(0);
+      expect(reply, `${row.mode} ${row.codec}`).toBeGreaterThan(0);
+      if (row.mode === "roundtrip") {
+        // A message's frame and its reply's at 2 Mbit/s up and 5 Mbit/s down: the bytes counted, not the uncompressed ones.
+        expect(Number(row.link_wire_ms)).toBeCloseTo((8 * wire) / 2000 + (8 * reply) / 5000, 3);
+      } else {
+        expect(Number(row.link_up_share)).toBeCloseTo((Number(row.msgs_per_s) * wire * 8) / 2_000_000, 3);
+        expect(["up", "down", "window", "cpu"]).toContain(row.link_limit);
+      }
+    }
+  });
+
+  it("--rate sweep: the ladder starts at 100 messages a second, and each codec's knee is where the link's way up is full", () => {
+    const out = path.join(tmp, "knee");
+    // 30 ms and 1 Mbit/s up: json's large frame (337 B) fills it at about 370 messages a second, custom-binary's (230 B) at about 540.
+    const r = benchRun(
+      "--modes",
+      "latency",
+      "--rate",
+      "sweep",
+      "--codecs",
+      "json,custom-binary",
+      "--payloads",
+      "large",
+      "--runs",
+      "1",
+      "--link",
+      "latency=30ms,up=1mbit",
+      "--out",
+      out,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const rows = rowsOf(out).filter((row) => row.codec !== "raw");
+    expect(Math.min(...rows.map((row) => Number(row.target_rate)))).toBe(100);
+    for (const codec of ["json", "custom-binary"]) {
+      const mine = rows.filter((row) => row.codec === codec);
+      for (const row of mine) expect(row.verified).toBe("true");
+      // What the way up carries of the codec's frames, a second.
+      const carries = 1_000_000 / (8 * Number(mine[0]!.wire_bytes));
+      // The link, not the codec, is the limit: asked for far more, the codec sent what the link carries, and
+      // its knee is near that (within the bisection's 20%, and a slice's few hundred ms to build a queue).
+      const top = mine.reduce((a, b) => (Number(b.target_rate) > Number(a.target_rate) ? b : a));
+      expect(Number(top.target_rate), codec).toBeGreaterThan(1.5 * carries);
+      expect(Number(top.achieved_rate), codec).toBeLessThan(1.15 * carries);
+      expect(Number(top.achieved_rate), codec).toBeGreaterThan(0.7 * carries);
+      const knee = Number(mine[0]!.knee_rate);
+      expect(knee, codec).toBeGreaterThanOrEqual(100);
+      expect(knee, codec).toBeLessThan(1.5 * carries);
+    }
+  }, 300_000);
+
+  for (const browser of BROWSERS)
+    it.skipIf(skipBrowserTests("servers.test.ts", browser))(
+      `--client ${browser}: the page loads from the server, its WebSockets cross the link`,
+      () => {
+        const out = path.join(tmp, browser);
+        const r = benchRun(
+          "--client",
+          browser,
+          "--modes",
+          "roundtrip,stream",
+          "--codecs",
+          "json",
+          "--payloads",
+          "small",
+          "--iterations",
+          "40",
+          "--runs",
+          "1",
+          "--link",
+          LINK,
+          "--out",
+          out,
+        );
+        expect(r.code, r.stderr).toBe(0);
+        const rows = rowsOf(out);
+        expect(rows.map((row) => row.mode).sort()).toEqual(["roundtrip", "stream"]);
+        for (const row of rows) {
+          expect(row.client).toBe("browser");
+          // The user agent names the engine (headless Chromium's says HeadlessChrome).
+          expect(row.client_library).toMatch(browser === "chromium" ? /Chrome\// : /Firefox\//);
+          expect(row.verified).toBe("true");
+          expect(row.link).toBe("custom");
+          if (row.mode === "roundtrip") expect(Number(row.rtt_p50_ns)).toBeGreaterThanOrEqual(30e6);
+          else expect(Number(row.msgs_per_s)).toBeGreaterThan(0);
+        }
+      },
+    );
 });

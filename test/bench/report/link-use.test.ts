@@ -41,4 +41,11 @@ describe("a case over a link", () => {
     // A failed case has no figures to judge the link by: its name alone.
     expect(linkCellText({ ...caseOf("stream", 100), verified: false } as CaseResult)).toBe("custom");
   });
+
+  it("compressed frames nothing counted (--deflate in fanout or a browser): the link's name, no way named full", () => {
+    const unknown = { wireBytes: Number.NaN, replyWireBytes: Number.NaN };
+    expect(caseLinkUse(caseOf("stream", 100, unknown))!.limit).toBe("");
+    expect(linkCellText(caseOf("stream", 100, unknown))).toBe("custom");
+    expect(linkCellText(caseOf("roundtrip", 9, unknown))).toBe("custom");
+  });
 });

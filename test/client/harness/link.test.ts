@@ -4,14 +4,17 @@ import {
   isLoopback,
   iterationsOverLink,
   LINK_MIN_MESSAGES,
+  LINK_MIN_SLICES,
   LINK_PROFILES,
   LINK_RUN_BUDGET_S,
   linkMsPerMessage,
   linkUse,
   linkText,
   parseLink,
+  ratesOverLink,
+  streamSliceOverLink,
 } from "../../../client/harness/link.ts";
-import { DEFAULTS } from "../../../client/harness/settings.ts";
+import { DEFAULTS, LINK_SLICE_RTTS, parseRates, SWEEP_RATES } from "../../../client/harness/settings.ts";
 
 describe("parseLink", () => {
   it("knows each named profile, with its figures and where they come from", () => {
@@ -90,11 +93,24 @@ describe("messages per run over a link", () => {
     const d = DEFAULTS.default.iterations;
     const fit = iterationsOverLink(d, link, 1000, 64);
     expect(fit.roundtrip).toBe(Math.max(LINK_MIN_MESSAGES, Math.floor((LINK_RUN_BUDGET_S * 1000) / 69)));
-    expect(fit.stream).toBe(Math.floor((LINK_RUN_BUDGET_S * 1000) / 8));
+    // 2 s of 8 ms messages is 250; three slices of 20 round trips (150 messages each) are more.
+    expect(fit.stream).toBe(Math.max(Math.floor((LINK_RUN_BUDGET_S * 1000) / 8), LINK_MIN_SLICES * 150));
+    // With no round trip a stream's slices need not be long: the budget alone.
+    expect(iterationsOverLink(d, parseLink("down=8mbit,up=1mbit"), 1000, 64).stream).toBe(250);
+    // Small frames over a long round trip: three slices of 20 round trips' windows, more than the budget's share.
+    expect(iterationsOverLink(d, link, 20, 64).stream).toBe(LINK_MIN_SLICES * LINK_SLICE_RTTS * 64);
+    expect(streamSliceOverLink(link, 1000, 64)).toBe(Math.ceil((LINK_SLICE_RTTS * 60) / 8));
     expect(fit.latency).toBe(d.latency);
     expect(fit.codec).toBe(d.codec);
     const fast = iterationsOverLink(d, parseLink("down=1gbit,up=1gbit"), 30, 64);
     expect(fast.stream).toBe(d.stream);
+  });
+
+  it("a latency sweep over a link climbs from 100 messages a second; rates the user set stay", () => {
+    const sweep = ratesOverLink(parseRates("--rate", "sweep"));
+    expect(sweep.slice(0, 3)).toEqual([100, 200, 500]);
+    expect(sweep.slice(3)).toEqual(SWEEP_RATES);
+    expect(ratesOverLink(parseRates("--rate", "300,2000"))).toEqual([300, 2000]);
   });
 });
 
@@ -117,6 +133,12 @@ describe("what a link did to a case", () => {
     // Unlimited ways and no round trip: nothing of the link can hold it.
     const none = linkUse("stream", parseLink("lan,down=1gbit"), 10, 20, 16, 64);
     expect(none.limit).toBe("cpu");
+  });
+
+  it("names nothing when the frames' size on the wire is unknown (compressed, not counted)", () => {
+    const u = linkUse("stream", link, 600, Number.NaN, Number.NaN, 64);
+    expect(u.limit).toBe("");
+    expect(u.upShare).toBeNaN();
   });
 
   it("a round trip splits into the link's own round trip and its frames' time at the rates", () => {

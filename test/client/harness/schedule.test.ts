@@ -11,9 +11,13 @@ import {
   sharedListLength,
   shuffled,
   SLICE_TARGET_NS,
+  sliceOverLink,
   sliceSize,
   socketSliceSize,
 } from "../../../client/harness/schedule.ts";
+import { parseLink } from "../../../client/harness/link.ts";
+import { LINK_SLICE_RTTS, latencyStep, parseRates } from "../../../client/harness/settings.ts";
+import { testSettings } from "../../helpers/settings.ts";
 
 describe("minBatchNs", () => {
   it("is 100x the resolution when the clock ticks coarsely", () => {
@@ -145,5 +149,35 @@ describe("socket slices", () => {
     expect(Math.ceil(250 / latencySliceSize(250))).toBe(10);
     expect(latencySliceSize(25_000)).toBe(500);
     expect(latencySliceSize(10)).toBe(10);
+  });
+});
+
+describe("slices over a link", () => {
+  const link = parseLink("4g");
+
+  it("a stream slice spans 20 round trips of windows, or of messages at the link's rate; a latency slice 20 round trips at its rate", () => {
+    const at = (rate: number) => ({ link, window: 64, rates: [rate] });
+    // 40-byte messages: the window, 64 each 60 ms round trip, is the pace.
+    expect(sliceOverLink(256, 2000, "stream", at(1000), 40)).toBe(LINK_SLICE_RTTS * 64);
+    expect(sliceOverLink(256, 1000, "stream", at(1000), 40)).toBe(1000);
+    // 1,000-byte messages: 8000 bits at 1.35 Mbit/s up, 5.93 ms each; 20 round trips hold 203.
+    expect(sliceOverLink(100, 5000, "stream", at(1000), 1000)).toBe(Math.ceil((20 * 60) / (8000 / 1350)));
+    // 20 round trips of 60 ms at 500 messages a second: 600 messages.
+    expect(sliceOverLink(40, 5000, "latency", at(500), 40)).toBe(600);
+    // At least a second of them, however short the round trip.
+    expect(sliceOverLink(40, 5000, "latency", { ...at(500), link: parseLink("up=1mbit") }, 40)).toBe(500);
+    // A round trip has no drain; over loopback, or a link with no round trip, nothing changes.
+    expect(sliceOverLink(30, 5000, "roundtrip", at(500), 40)).toBe(30);
+    expect(sliceOverLink(256, 2000, "stream", { window: 64, rates: [1000] }, 40)).toBe(256);
+    expect(sliceOverLink(256, 2000, "stream", { link: parseLink("down=1mbit"), window: 64, rates: [1000] }, 40)).toBe(
+      256,
+    );
+  });
+
+  it("a latency sweep's step over a link sends at least one such slice per run", () => {
+    const s = testSettings({ ...parseRates("--rate", "sweep"), link });
+    expect(latencyStep(s, 1000).iterations.latency).toBe(1200);
+    expect(latencyStep(s, 100).iterations.latency).toBe(200);
+    expect(latencyStep({ ...s, link: undefined }, 1000).iterations.latency).toBe(250);
   });
 });

@@ -2,12 +2,15 @@
  * The link emulator (Toxiproxy) in front of a real server (port 0): what a
  * profile turns into, a round trip that takes the link's time, and the
  * faults a link brings: frames cut into segments of a few bytes (every
- * message still verified, in every socket mode, with Bun's client and with
- * the Node client), a connection reset mid-stream (the case fails naming it,
- * the server serves the next), a link gone silent (the case fails after its
- * stall timeout instead of hanging), a fanout subscriber behind a slow link
- * (closed by the server's budget, memory bounded).
+ * message still verified, in every socket mode with Bun's client, and in
+ * every mode they run with the Node client, Chromium and Firefox), a
+ * connection reset mid-stream (the case fails naming it, the server serves
+ * the next), a link gone silent (the case fails after its stall timeout
+ * instead of hanging), a fanout subscriber behind a slow link (closed by the
+ * server's budget, memory bounded); and the whole bench meeting a reset
+ * mid-run (the case fails naming it, finished cases kept, exit 1).
  */
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -30,9 +33,13 @@ import { until } from "../../../helpers/until.ts";
 import { keepPublishing } from "../../../helpers/publisher.ts";
 import { runBenchCli } from "../../../helpers/bench-cli.ts";
 import { parseCsv } from "../../../../bench/report/csv-read.ts";
+import { resultsFromFile } from "../../../../bench/report/results-file.ts";
 import { BUILT_IN } from "../../../../protocols/registry.ts";
 import { socketUrl } from "../../../../protocols/contract.ts";
 import { testSettings } from "../../../helpers/settings.ts";
+import { BROWSERS, skipBrowserTests } from "../../../helpers/browsers.ts";
+import { runBrowserClient } from "../../../../bench/cli/processes/browser.ts";
+import { findBrowser } from "../../../../bench/cli/processes/browser-driver.ts";
 import { bunModeContext, socketCaseOptions } from "../../../helpers/socket-case.ts";
 
 const skip = findToxiproxy() === undefined && process.env.CI !== "true";
@@ -298,7 +305,7 @@ describe.skipIf(skip)("a fanout backed up by a slow link", () => {
   });
 });
 
-describe.skipIf(skip)("frames sliced into a few bytes, with the Node client", () => {
+describe.skipIf(skip)("frames sliced into a few bytes, with the Node client and in the browsers", () => {
   // Its own process: the bench runs to its end while this test waits for it.
   const server = serverForFile({ ownProcess: true });
   let link: LinkEmulator;
@@ -313,9 +320,10 @@ describe.skipIf(skip)("frames sliced into a few bytes, with the Node client", ()
     await link?.stop();
   });
 
-  // Every mode the Node client runs (fanout needs Bun's client).
+  // Every mode the Node client and the page run (fanout needs Bun's client).
+  const modes = ["roundtrip", "stream", "latency", "route"] as const;
+
   it("--client node: every message verified, nothing lost, in every mode it runs", () => {
-    const modes = "roundtrip,stream,latency,route";
     const out = mkdtempSync(path.join(tmpdir(), "bench-sliced-node-"));
     try {
       // The whole server through the slicer (--url names the link): the warm-up and every socket.
@@ -326,7 +334,7 @@ describe.skipIf(skip)("frames sliced into a few bytes, with the Node client", ()
           "--url",
           link.via[server.url]!,
           "--modes",
-          modes,
+          modes.join(","),
           "--codecs",
           "json,msgpackr",
           "--payloads",
@@ -347,7 +355,7 @@ describe.skipIf(skip)("frames sliced into a few bytes, with the Node client", ()
       expect(r.code, r.stderr).toBe(0);
       const [header, ...rows] = parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"));
       const at = (row: string[], col: string): string => row[header!.indexOf(col)]!;
-      expect(new Set(rows.map((row) => at(row, "mode")))).toEqual(new Set(modes.split(",")));
+      expect(new Set(rows.map((row) => at(row, "mode")))).toEqual(new Set(modes));
       for (const row of rows) {
         expect(at(row, "verified"), `${at(row, "mode")} ${at(row, "codec")}`).toBe("true");
         if (at(row, "mode") !== "route") expect(at(row, "lost"), `${at(row, "mode")} ${at(row, "codec")}`).toBe("0");
@@ -356,4 +364,115 @@ describe.skipIf(skip)("frames sliced into a few bytes, with the Node client", ()
       rmSync(out, { recursive: true, force: true });
     }
   });
+
+  // The page loads straight from the server, as with --link (a megabyte of script in 8-byte
+  // segments would outlast the browser's navigation timeout); its WebSockets cross the slicer.
+  for (const browser of BROWSERS)
+    it.skipIf(skipBrowserTests("link-emulator.test.ts", browser))(
+      `--client ${browser}: every message verified, nothing lost, in every mode the page runs`,
+      async () => {
+        const settings = testSettings({
+          codecs: ["json", "msgpackr"],
+          payloads: ["medium"],
+          modes: [...modes],
+          runs: 1,
+          rates: [200],
+          iterations: { roundtrip: 60, stream: 60, latency: 60, route: 60 },
+          warmup: { roundtrip: 10, stream: 10, latency: 10, route: 10 },
+        });
+        const { results, failures } = await runBrowserClient(
+          browser,
+          findBrowser(browser)!,
+          { settings, server: server.url, linkVia: link.via[server.url]! },
+          () => {},
+        );
+        expect(failures).toEqual([]);
+        expect(new Set(results.cases.map((c) => c.mode))).toEqual(new Set(modes));
+        for (const c of results.cases) {
+          // The user agent names the engine (headless Chromium's says HeadlessChrome).
+          expect(c.clientLibrary).toMatch(browser === "chromium" ? /Chrome\// : /Firefox\//);
+          expect(c.verified, `${c.mode} ${c.codec}: ${c.error}`).toBe(true);
+          if (c.mode !== "route") expect(c.socket!.lost, `${c.mode} ${c.codec}`).toBe(0);
+        }
+      },
+      180_000,
+    );
+});
+
+describe.skipIf(skip)("a connection reset mid-run, as a user of the bench meets it", () => {
+  // Its own process: the bench runs while this test watches its files.
+  const server = serverForFile({ ownProcess: true });
+
+  it("the case it takes fails naming the reset, the finished cases stay in the files, the server carries on, exit 1", async () => {
+    const link = await startLink(parseLink("loopback"), [server.url]);
+    const out = mkdtempSync(path.join(tmpdir(), "bench-reset-"));
+    const child = spawn(
+      process.execPath,
+      [
+        "bench/cli/bench.ts",
+        "--url",
+        link.via[server.url]!,
+        "--modes",
+        "stream",
+        "--codecs",
+        "json,custom-binary,msgpackr",
+        "--payloads",
+        "small,large",
+        "--iterations",
+        "100000",
+        "--warmup",
+        "100",
+        "--runs",
+        "1",
+        "--out",
+        out,
+      ],
+      {
+        cwd: path.resolve(import.meta.dirname, "../../../.."),
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, NO_COLOR: "1" },
+      },
+    );
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    try {
+      // Once the small message's cases are done and the large one's rounds run, every connection through the link is reset.
+      await until(
+        () => /stream \[\d+\/6\] run 1\/1 large round \d+/.test(stderr),
+        "the large message's rounds",
+        180_000,
+      );
+      await link.addToxic(server.url, {
+        name: "reset",
+        type: "reset_peer",
+        stream: "downstream",
+        attributes: { timeout: 0 },
+      });
+      const code = await Promise.race([
+        exited,
+        new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 120_000)),
+      ]);
+      expect(code, stderr).toBe(1);
+      const results = resultsFromFile(readFileSync(path.join(out, "latest.json"), "utf8"));
+      const kept = results.cases.filter((c) => c.verified);
+      const failed = results.cases.filter((c) => !c.verified);
+      // The small message's three cases, finished before the reset.
+      expect(kept.map((c) => c.payload)).toEqual(["small", "small", "small"]);
+      for (const c of kept) expect(c.socket!.lost).toBe(0);
+      // The case in flight names the reset; any after it could not connect through the link.
+      expect(failed.length).toBeGreaterThanOrEqual(1);
+      expect(failed[0]!.error).toMatch(/the connection was cut off without a close frame \(1006: a connection reset/);
+      expect(stderr).toMatch(
+        /bench: FAILED stream bun \S+ large: (run 1: )?the connection was cut off without a close frame/,
+      );
+      // The server itself, reached directly, carries on.
+      expect((await server.health()).ok).toBe(true);
+    } finally {
+      child.kill("SIGKILL");
+      await link.stop();
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
