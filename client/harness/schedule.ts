@@ -95,11 +95,11 @@ export function latencySliceSize(iterations: number): number {
 }
 
 /**
- * A slice over a link: at least LINK_SLICE_RTTS of its round trips, so the drain at its end (a
- * round trip with nothing sent) stays a small part of it; at most the run. Stream mode: the
+ * A slice over a link: at least LINK_SLICE_RTTS of its round trips, so its last (the frames still
+ * on the link, nothing sent) stays a small part of it; at most the run. Stream mode: the
  * messages of 20 round trips (a window each, or fewer where the link's rate paces `bytes`, the
  * payload's JSON size, the largest of the codecs'); latency mode: 20 round trips at the step's
- * rate, and at least a second. Roundtrip mode has no drain; over loopback nothing changes.
+ * rate, and at least a second. Roundtrip mode has no such round trip; over loopback nothing changes.
  */
 export function sliceOverLink(
   slice: number,

@@ -131,10 +131,10 @@ export const SWEEP_STEP_S = 0.25;
 
 /**
  * Over a link, a stream or latency slice spans at least this many of the link's round trips. A
- * slice ends by draining what is in flight: a round trip in which nothing is sent. Over loopback
- * that takes microseconds; over a 60 ms link a slice of four windows spent a fifth of its time
- * draining, and a latency slice of 40 messages never met the link's rate at all (it was over
- * before the queue built). Over 20 round trips the drain is at most 5% of the slice.
+ * stream slice ends with its last frames on the link, a round trip in which the case sends
+ * nothing: where the link's rate paced the messages, a slice of four windows spent a tenth of its
+ * time so (over loopback: microseconds). A latency slice of 40 messages never met the link's rate
+ * at all: it was over before the queue built. Over 20 round trips the last is at most 5%.
  */
 export const LINK_SLICE_RTTS = 20;
 
