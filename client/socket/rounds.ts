@@ -152,6 +152,8 @@ async function closeAll(sessions: Map<SocketCase, Open[]>): Promise<void> {
 export async function runInRounds(p: PayloadRun, rng: () => number): Promise<PayloadOutcome> {
   const { settings, ctx, mode } = p;
   const iterations = settings.iterations[mode];
+  // Over a link, a slice's length depends on the messages' size (a sample's JSON, as the run's count does).
+  const bytes = settings.link && p.cases[0] ? jsonBytesPerMessage(p.messagesOf(p.cases[0]).slice(0, 32)) : 0;
   const slice = sliceOverLink(
     mode === "latency"
       ? latencySliceSize(iterations)
@@ -159,7 +161,7 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
     iterations,
     mode,
     settings,
-    p.cases[0] ? jsonBytesPerMessage(p.messagesOf(p.cases[0])) : 0,
+    bytes,
   );
   const roundsPerRun = Math.ceil(iterations / slice);
   for (const s of p.cases) {
