@@ -5,6 +5,7 @@
  */
 
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
 import { csvHeader, csvRows, toCsv } from "../report/csv.ts";
@@ -17,7 +18,6 @@ import { calibrationChecks } from "../../client/harness/field.ts";
 import { caseRatios } from "../../client/harness/ratios.ts";
 import { SettingError } from "../../client/harness/harness-errors.ts";
 import { inPhase, type TimeLedger } from "../../client/harness/time-account.ts";
-import { ROOT } from "./paths.ts";
 
 export interface WrittenFiles {
   csv: string;
@@ -30,9 +30,14 @@ export interface WrittenFiles {
   hgrm: string[];
 }
 
-/** chart.js's standalone build, inlined into every report so it works offline. */
+/**
+ * chart.js's standalone build, inlined into every report so it works offline. Found as Node.js
+ * finds the package (its main file's folder), so it is found in a clone and where the package
+ * was installed into a user's project, whose node_modules holds chart.js beside it.
+ */
 export function chartJsSource(): string {
-  return readFileSync(path.join(ROOT, "node_modules/chart.js/dist/chart.umd.min.js"), "utf8");
+  const dist = path.dirname(createRequire(import.meta.url).resolve("chart.js"));
+  return readFileSync(path.join(dist, "chart.umd.min.js"), "utf8");
 }
 
 /** 2026-11-21T23:40:05.123Z -> 2026-11-21T23-40-05Z (safe on every file system). */
