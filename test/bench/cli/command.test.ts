@@ -1,13 +1,18 @@
 /**
  * `ws-serialization-bench`, the installed package's one command (bench/cli/command.ts, started
  * under Bun by bench/cli/bin.mjs under Node.js): which script each command runs, the help, one
- * line and exit 2 for a command that is not one; and what `npm pack` puts in the package.
+ * line and exit 2 for a command that is not one; what `npm pack` puts in the package; and the
+ * package installed into a folder outside the clone, run there on the user's own messages and
+ * a codec module of theirs in TypeScript that imports their own dependency.
  */
 import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS, commandHelp, resolveCommand } from "../../../bench/cli/command.ts";
 import { chartJsSource } from "../../../bench/cli/output.ts";
+import { parseCsv } from "../../../bench/report/csv-read.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -104,4 +109,84 @@ describe("the package npm pack makes", () => {
   it("the report's chart.js is found as Node.js finds the package, wherever it was installed", () => {
     expect(chartJsSource()).toMatch(/Chart/);
   });
+});
+
+describe("the package installed in a project of the user's, outside the clone", () => {
+  it("npx ws-serialization-bench runs there on the user's messages and codec module, writes results/ there, prints the verdict", () => {
+    const work = mkdtempSync(path.join(tmpdir(), "bench-installed-"));
+    const npm = (args: string[], cwd: string) =>
+      spawnSync("npm", args, { cwd, encoding: "utf8", timeout: 240_000, env: { ...process.env, NO_COLOR: "1" } });
+    try {
+      const packed = npm(["pack", "--pack-destination", work, "--ignore-scripts", "--json"], ROOT);
+      expect(packed.status, packed.stderr).toBe(0);
+      const tarball = path.join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
+      const project = path.join(work, "my-project");
+      mkdirSync(project);
+      writeFileSync(path.join(project, "package.json"), '{ "name": "my-project", "private": true }\n');
+      // The user's own dependency, which their codec imports.
+      const installed = npm(
+        ["install", "--no-audit", "--no-fund", tarball, "fast-json-stable-stringify@2.1.0"],
+        project,
+      );
+      expect(installed.status, installed.stderr).toBe(0);
+      writeFileSync(
+        path.join(project, "stable-json.ts"),
+        [
+          'import stringify from "fast-json-stable-stringify";',
+          "const enc = new TextEncoder();",
+          "const dec = new TextDecoder();",
+          "export default {",
+          '  name: "stable-json",',
+          '  description: "JSON with its keys sorted (fast-json-stable-stringify), binary frame",',
+          '  frame: "binary" as const,',
+          "  standard: true,",
+          '  library: "fast-json-stable-stringify",',
+          "  forPayload: () => ({",
+          "    encode: (m: object): Uint8Array => enc.encode(stringify(m)),",
+          '    decode: (d: string | Uint8Array): object => JSON.parse(typeof d === "string" ? d : dec.decode(d)),',
+          "  }),",
+          "};",
+          "",
+        ].join("\n"),
+      );
+      writeFileSync(
+        path.join(project, "my-chat.json"),
+        JSON.stringify([
+          { id: 1, user: "ana", text: "hello there", tags: ["a", "b"] },
+          { id: 2, user: "bo", text: "hi!", tags: [] },
+          { id: 3, user: "cy", text: "a longer message to carry", tags: ["x"] },
+        ]),
+      );
+      const r = spawnSync(
+        "npx",
+        [
+          "ws-serialization-bench",
+          "--quick",
+          "--modes",
+          "codec",
+          "--messages",
+          "my-chat.json",
+          "--codec-module",
+          "./stable-json.ts",
+          "--codecs",
+          "json,stable-json",
+        ],
+        { cwd: project, encoding: "utf8", timeout: 240_000, env: { ...process.env, NO_COLOR: "1" } },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^Verdict from this run/m);
+      expect(r.stdout).toMatch(/^my-chat +fastest /m);
+      // The files are in the user's folder.
+      expect(readdirSync(path.join(project, "results"))).toContain("report.html");
+      const [header, ...rows] = parseCsv(readFileSync(path.join(project, "results/latest.csv"), "utf8"));
+      const at = (row: string[], col: string): string => row[header!.indexOf(col)]!;
+      expect(rows.map((row) => at(row, "codec")).sort()).toEqual(["json", "stable-json"]);
+      for (const row of rows) {
+        expect(at(row, "payload")).toBe("my-chat");
+        expect(at(row, "verified")).toBe("true");
+      }
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
