@@ -4,6 +4,7 @@
  * process of the bench's own, stopped when the work is done.
  */
 
+import path from "node:path";
 import { SettingError } from "../../client/harness/harness-errors.ts";
 import { browserOf } from "../../client/harness/settings.ts";
 import type { BenchOptions } from "./options.ts";
@@ -111,9 +112,11 @@ export async function useServer<T>(
   const args = [
     ...(options.settings.deflate ? ["--deflate"] : []),
     ...(options.csp !== "off" ? ["--csp", options.csp] : []),
-    ...options.settings.userMessages.flatMap((f) => ["--messages", f.file]),
+    // The server runs in the bench's own folder: the user's files go to it as absolute paths, resolved
+    // against the folder the user started the bench in (an installed package's folder is not theirs).
+    ...options.settings.userMessages.flatMap((f) => ["--messages", path.resolve(f.file)]),
     ...(options.settings.userProto
-      ? ["--proto", options.settings.userProto.file, "--proto-type", options.settings.userProto.type]
+      ? ["--proto", path.resolve(options.settings.userProto.file), "--proto-type", options.settings.userProto.type]
       : []),
     ...(options.settings.codecModules ?? []).flatMap((m) => ["--codec-module", m.file]),
     ...(options.processes > 1 ? ["--processes", String(options.processes)] : []),

@@ -6,13 +6,14 @@
  * a codec module of theirs in TypeScript that imports their own dependency.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS, commandHelp, resolveCommand } from "../../../bench/cli/command.ts";
 import { chartJsSource } from "../../../bench/cli/output.ts";
 import { parseCsv } from "../../../bench/report/csv-read.ts";
+import { installPackedProject } from "../../helpers/installed-package.ts";
+import { nodeEnv, realNode } from "../../helpers/real-node.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -56,13 +57,17 @@ describe("resolveCommand", () => {
 
 describe("bench/cli/bin.mjs under Node.js", () => {
   const run = (...args: string[]) =>
-    spawnSync("node", [path.join(ROOT, "bench/cli/bin.mjs"), ...args], {
+    spawnSync(realNode(), [path.join(ROOT, "bench/cli/bin.mjs"), ...args], {
       encoding: "utf8",
       timeout: 60_000,
-      env: { ...process.env, NO_COLOR: "1" },
+      env: nodeEnv(),
     });
 
   it("starts the command under the package's Bun: the help, each command's own help, and exit 2 with one line", () => {
+    // Node.js itself, not the Bun that runs this test under its name.
+    expect(spawnSync(realNode(), ["-p", "typeof Bun"], { encoding: "utf8", env: nodeEnv() }).stdout.trim()).toBe(
+      "undefined",
+    );
     const help = run("--help");
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toBe(commandHelp());
@@ -113,24 +118,11 @@ describe("the package npm pack makes", () => {
 
 describe("the package installed in a project of the user's, outside the clone", () => {
   it("npx ws-serialization-bench runs there on the user's messages and codec module, writes results/ there, prints the verdict", () => {
-    const work = mkdtempSync(path.join(tmpdir(), "bench-installed-"));
-    const npm = (args: string[], cwd: string) =>
-      spawnSync("npm", args, { cwd, encoding: "utf8", timeout: 240_000, env: { ...process.env, NO_COLOR: "1" } });
+    // The user's own dependency, which their codec imports.
+    const project = installPackedProject(["fast-json-stable-stringify@2.1.0"]);
     try {
-      const packed = npm(["pack", "--pack-destination", work, "--ignore-scripts", "--json"], ROOT);
-      expect(packed.status, packed.stderr).toBe(0);
-      const tarball = path.join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
-      const project = path.join(work, "my-project");
-      mkdirSync(project);
-      writeFileSync(path.join(project, "package.json"), '{ "name": "my-project", "private": true }\n');
-      // The user's own dependency, which their codec imports.
-      const installed = npm(
-        ["install", "--no-audit", "--no-fund", tarball, "fast-json-stable-stringify@2.1.0"],
-        project,
-      );
-      expect(installed.status, installed.stderr).toBe(0);
       writeFileSync(
-        path.join(project, "stable-json.ts"),
+        path.join(project.dir, "stable-json.ts"),
         [
           'import stringify from "fast-json-stable-stringify";',
           "const enc = new TextEncoder();",
@@ -150,43 +142,46 @@ describe("the package installed in a project of the user's, outside the clone", 
         ].join("\n"),
       );
       writeFileSync(
-        path.join(project, "my-chat.json"),
+        path.join(project.dir, "my-chat.json"),
         JSON.stringify([
           { id: 1, user: "ana", text: "hello there", tags: ["a", "b"] },
           { id: 2, user: "bo", text: "hi!", tags: [] },
           { id: 3, user: "cy", text: "a longer message to carry", tags: ["x"] },
         ]),
       );
-      const r = spawnSync(
-        "npx",
-        [
-          "ws-serialization-bench",
-          "--quick",
-          "--modes",
-          "codec",
-          "--messages",
-          "my-chat.json",
-          "--codec-module",
-          "./stable-json.ts",
-          "--codecs",
-          "json,stable-json",
-        ],
-        { cwd: project, encoding: "utf8", timeout: 240_000, env: { ...process.env, NO_COLOR: "1" } },
-      );
+      // Codec mode, and roundtrip: the server the bench starts (in the package's folder) reads the user's file too.
+      const r = project.run("npx", [
+        "ws-serialization-bench",
+        "--quick",
+        "--modes",
+        "codec,roundtrip",
+        "--messages",
+        "my-chat.json",
+        "--codec-module",
+        "./stable-json.ts",
+        "--codecs",
+        "json,stable-json",
+        "--no-pin",
+      ]);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^Verdict from this run/m);
       expect(r.stdout).toMatch(/^my-chat +fastest /m);
       // The files are in the user's folder.
-      expect(readdirSync(path.join(project, "results"))).toContain("report.html");
-      const [header, ...rows] = parseCsv(readFileSync(path.join(project, "results/latest.csv"), "utf8"));
+      expect(readdirSync(path.join(project.dir, "results"))).toContain("report.html");
+      const [header, ...rows] = parseCsv(readFileSync(path.join(project.dir, "results/latest.csv"), "utf8"));
       const at = (row: string[], col: string): string => row[header!.indexOf(col)]!;
-      expect(rows.map((row) => at(row, "codec")).sort()).toEqual(["json", "stable-json"]);
+      expect(rows.map((row) => `${at(row, "mode")} ${at(row, "codec")}`).sort()).toEqual([
+        "codec json",
+        "codec stable-json",
+        "roundtrip json",
+        "roundtrip stable-json",
+      ]);
       for (const row of rows) {
         expect(at(row, "payload")).toBe("my-chat");
         expect(at(row, "verified")).toBe("true");
       }
     } finally {
-      rmSync(work, { recursive: true, force: true });
+      project.remove();
     }
   }, 300_000);
 });
