@@ -47,7 +47,8 @@ try {
       process.stderr.write("\nbench: stopping after the current round or case (Ctrl-C again to quit at once)\n");
     });
     process.on("SIGTERM", () => quit(EXIT_TERMINATED, "SIGTERM"));
-    process.exitCode = await runBenchmark(options, { stdout: process.stdout, stderr: process.stderr }, control, 0);
+    const outcome = await runBenchmark(options, { stdout: process.stdout, stderr: process.stderr }, control, 0);
+    process.exitCode = outcome.exitCode;
   }
 } catch (e) {
   if (!(e instanceof SettingError)) throw e;

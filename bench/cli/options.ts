@@ -42,6 +42,8 @@ export interface BenchOptions {
   url: string | undefined;
   /** Where the result files go. */
   out: string;
+  /** false: write no files (the programmatic API's `out: false`); the results are only returned. */
+  write: boolean;
   quick: boolean;
   /** Every column of the tables, wider than a terminal (the default fits 100 columns). */
   wide: boolean;
@@ -347,6 +349,7 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
     client: client[0]!,
     url: parseUrl(v.url),
     out,
+    write: true,
     quick,
     wide: v.wide === true,
     forks,

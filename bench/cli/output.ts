@@ -92,29 +92,34 @@ export function writeAtomic(file: string, content: string): void {
  * json's own case, which may finish later).
  */
 export class LiveCsv {
-  readonly file: string;
+  /** The file, or undefined when the run writes no files (the API's `out: false`): then it only holds the cases. */
+  readonly file: string | undefined;
   /** Every case added so far. */
   readonly finished: CaseResult[] = [];
 
   /** `ledger`: where its writing counts, as files. */
   constructor(
-    outDir: string,
+    outDir: string | undefined,
     private readonly base: Omit<BenchResults, "cases">,
     private readonly ledger?: TimeLedger,
   ) {
-    this.file = path.join(outDir, `${fileStamp(base.timestamp)}.csv`);
+    if (outDir === undefined) return;
+    const file = path.join(outDir, `${fileStamp(base.timestamp)}.csv`);
+    this.file = file;
     inPhase(ledger, "files", () => {
       mkdirSync(outDir, { recursive: true });
-      writeFileSync(this.file, csvHeader(), "utf8");
+      writeFileSync(file, csvHeader(), "utf8");
     });
   }
 
   add(c: CaseResult): void {
     this.finished.push(c);
+    const file = this.file;
+    if (file === undefined) return;
     const row = { ...c, ratios: caseRatios(c, this.finished) };
     inPhase(this.ledger, "files", () =>
       appendFileSync(
-        this.file,
+        file,
         csvRows({ ...this.base, cases: this.finished, calibration: calibrationChecks(this.finished) }, [row]),
         "utf8",
       ),

@@ -31,7 +31,7 @@ import { collectEnvironment, fullGc, libraryVersion, libraryVersions } from "../
 import { estimateFor } from "./eta.ts";
 import { exportK6, k6TestOf } from "./k6-export.ts";
 import type { BenchOptions } from "./options.ts";
-import { LiveCsv, prepareOutDir, writeResults } from "./output.ts";
+import { LiveCsv, prepareOutDir, writeResults, type WrittenFiles } from "./output.ts";
 import { runBrowserClient, type BrowserOutcome } from "./processes/browser.ts";
 import { browserLabel, findBrowser, noBrowserMessage } from "./processes/browser-driver.ts";
 import { CodecModeProcesses } from "./processes/codec-mode-processes.ts";
@@ -85,16 +85,33 @@ function withWritingTime(results: BenchResults, ms: number): BenchResults {
     : results;
 }
 
-/** Writes the files, prints the table (its account with the writing), names every failed case; the exit code. */
-function printAndWrite(results: BenchResults, options: BenchOptions, streams: Streams, failures: number): number {
+/** What a benchmark leaves: its exit code, and (for a run that measured) its results and the files written. */
+export interface BenchOutcome {
+  /** 0; 1 when a case or a mode failed; 130 when stopped with Ctrl-C. */
+  exitCode: number;
+  /** What the files are written from; undefined for --export-k6 and --link-sweep, which write files of their own. */
+  results?: BenchResults;
+  /** The files written; undefined when the run writes none (`write: false`). */
+  files?: WrittenFiles;
+  /** Each failed case and mode, one line each, as they are printed to stderr. */
+  failures: string[];
+}
+
+/** Writes the files (unless the options say not to), prints the table (its account with the writing), names every failed case. */
+function printAndWrite(
+  results: BenchResults,
+  options: BenchOptions,
+  streams: Streams,
+  failures: readonly string[],
+): BenchOutcome {
   // Written even with no case: the JSON says what was asked for and on what machine. Written
   // before the table is printed, so the footer's account holds the writing; a write that fails
   // still leaves the table on the screen.
   const writing = performance.now();
-  let files: ReturnType<typeof writeResults> | undefined;
+  let files: WrittenFiles | undefined;
   let writeError: unknown;
   try {
-    files = writeResults(results, options.out);
+    if (options.write) files = writeResults(results, options.out);
   } catch (e) {
     writeError = e;
   }
@@ -102,20 +119,24 @@ function printAndWrite(results: BenchResults, options: BenchOptions, streams: St
   // With no case (every codec lossy on the user's messages, say) the fidelity table still says why.
   if (results.cases.length > 0 || (results.fidelity?.length ?? 0) > 0)
     streams.stdout.write(formatTable(shown, { wide: options.wide }) + "\n\n");
-  if (!files) throw writeError;
-  // A long --out path breaks at the spaces, never past the terminal's width (a path longer than a line stays whole).
-  const also = wrapLine(
-    `  and .json, .html beside it; also ${path.join(path.dirname(files.csv), "latest.csv")}, latest.json, report.html`,
-    TERMINAL_WIDTH,
-    "  ",
-  );
-  streams.stdout.write(`Wrote ${files.csv}\n${also.join("\n")}\n`);
-  if (files.hgrm.length > 0)
-    streams.stdout.write(`  and ${files.hgrm.length} latency spectra (.hgrm) in ${path.dirname(files.hgrm[0]!)}\n`);
-  const failed = results.cases.filter((c) => !c.verified);
-  for (const c of failed)
-    streams.stderr.write(`bench: FAILED ${c.mode} ${c.client} ${c.codec} ${c.payload}: ${c.error}\n`);
-  return failed.length + failures > 0 ? 1 : 0;
+  if (writeError !== undefined) throw writeError;
+  if (files) {
+    // A long --out path breaks at the spaces, never past the terminal's width (a path longer than a line stays whole).
+    const also = wrapLine(
+      `  and .json, .html beside it; also ${path.join(path.dirname(files.csv), "latest.csv")}, latest.json, report.html`,
+      TERMINAL_WIDTH,
+      "  ",
+    );
+    streams.stdout.write(`Wrote ${files.csv}\n${also.join("\n")}\n`);
+    if (files.hgrm.length > 0)
+      streams.stdout.write(`  and ${files.hgrm.length} latency spectra (.hgrm) in ${path.dirname(files.hgrm[0]!)}\n`);
+  }
+  const failed = results.cases
+    .filter((c) => !c.verified)
+    .map((c) => `FAILED ${c.mode} ${c.client} ${c.codec} ${c.payload}: ${c.error}`);
+  for (const line of failed) streams.stderr.write(`bench: ${line}\n`);
+  const all = [...failures, ...failed];
+  return { exitCode: all.length > 0 ? 1 : 0, results: shown, ...(files ? { files } : {}), failures: all };
 }
 
 /**
@@ -261,8 +282,8 @@ function writeK6Test(k6: NonNullable<BenchOptions["exportK6"]>, plan: Plan, stre
 }
 
 /**
- * Runs the benchmark; returns the process exit code (0, 1 when a case or a mode failed, 130 when
- * stopped). `startedMs`: the performance clock's reading the benchmark's wall time counts from (the
+ * Runs the benchmark; returns its outcome: the process exit code (0, 1 when a case or a mode
+ * failed, 130 when stopped), the results and the files. `startedMs`: the performance clock's reading the benchmark's wall time counts from (the
  * entry point passes 0, the process's start, so the account holds the runtime's start too).
  */
 export async function runBenchmark(
@@ -270,18 +291,18 @@ export async function runBenchmark(
   streams: Streams,
   control: StopControl = { stopRequested: false },
   startedMs = performance.now(),
-): Promise<number> {
+): Promise<BenchOutcome> {
   const ledger = new TimeLedger();
   ledger.add("start", performance.now() - startedMs);
   // Every check that can fail on the user's input runs before anything is measured.
-  ledger.time("files", () => prepareOutDir(options.out));
+  if (options.write) ledger.time("files", () => prepareOutDir(options.out));
   // Resolved once: the catalog, what each codec does to the user's messages (a check of every codec on them), which pairs run.
   const browser = browserOf(options.client);
   const plan = ledger.time("verify", () =>
     makePlan(options.settings, options.moduleCodecs, browser ? 1 : options.forks),
   );
   const { settings } = plan;
-  if (options.exportK6) return writeK6Test(options.exportK6, plan, streams);
+  if (options.exportK6) return { exitCode: writeK6Test(options.exportK6, plan, streams), failures: [] };
   const socketModes = socketModesOf(settings);
   if (options.url !== undefined && (socketModes.length > 0 || browser)) await checkUrl(options.url);
   if (options.processes > 1 && reusePortRefusal() !== undefined) throw new SettingError(reusePortRefusal()!);
@@ -289,7 +310,8 @@ export async function runBenchmark(
   if ((settings.link || options.linkSweep) && !findToxiproxy()) throw new SettingError(NO_TOXIPROXY_MESSAGE);
   if (options.linkSweep) {
     const { calibration } = measureEnvironment(plan, ledger);
-    return runLinkSweep(plan, options, calibration, streams, ledger, () => control.stopRequested);
+    const exitCode = await runLinkSweep(plan, options, calibration, streams, ledger, () => control.stopRequested);
+    return { exitCode, failures: [] };
   }
   if (browser) return runBrowserBenchmark(browser, plan, options, streams, control, ledger, startedMs);
   const client = options.client as "bun" | "node";
@@ -303,7 +325,7 @@ export async function runBenchmark(
   const estimate = estimateFor(plan, options.out);
   const progress = createProgressPrinter(streams.stderr, estimate);
   const live = new LiveCsv(
-    options.out,
+    options.write ? options.out : undefined,
     { timestamp, settings: { ...settings, minBatchNs: NaN, client }, environment, order: {}, elapsedMs: 0 },
     ledger,
   );
@@ -316,7 +338,7 @@ export async function runBenchmark(
     ledger,
     residentBytes: () => process.memoryUsage.rss(),
   };
-  let failures = 0;
+  const failures: string[] = [];
   let processes: CodecModeProcesses | undefined;
   const benchmark = new Benchmark(plan, {
     client,
@@ -345,7 +367,7 @@ export async function runBenchmark(
     onFailure: (line) => {
       progress.finish();
       streams.stderr.write(`bench: ${line}\n`);
-      failures++;
+      failures.push(line);
     },
   });
   // A second Ctrl-C (or SIGTERM): write every case finished so far (in this process, the live CSV, a codec-mode process) and end now.
@@ -360,14 +382,14 @@ export async function runBenchmark(
   const results = await benchmark.run();
   control.quit = undefined;
   progress.finish();
-  const code = printAndWrite(results, options, streams, failures);
+  const outcome = printAndWrite(results, options, streams, failures);
   if (control.stopRequested) {
     streams.stderr.write(
       `bench: stopped by Ctrl-C; the ${results.cases.length} case(s) that ran are in the files above\n`,
     );
-    return EXIT_INTERRUPTED;
+    return { ...outcome, exitCode: EXIT_INTERRUPTED };
   }
-  return code;
+  return outcome;
 }
 
 /**
@@ -384,7 +406,7 @@ async function runBrowserBenchmark(
   control: StopControl,
   ledger: TimeLedger,
   startedMs: number,
-): Promise<number> {
+): Promise<BenchOutcome> {
   const binary = findBrowser(browser);
   if (!binary) throw new SettingError(noBrowserMessage(browser));
   const estimate = estimateFor(plan, options.out);
@@ -393,7 +415,7 @@ async function runBrowserBenchmark(
   const timestamp = new Date().toISOString();
   // Each case the page finishes, as it finishes it: in the live CSV, and what a second Ctrl-C writes.
   const live = new LiveCsv(
-    options.out,
+    options.write ? options.out : undefined,
     {
       timestamp,
       settings: { ...plan.settings, minBatchNs: NaN, client: "browser" },
@@ -419,11 +441,11 @@ async function runBrowserBenchmark(
       interrupted,
     });
   };
-  let failures = 0;
+  const failures: string[] = [];
   const fail = (line: string): void => {
     progress.finish();
     streams.stderr.write(`bench: ${line}\n`);
-    failures++;
+    failures.push(line);
   };
   let page: BrowserOutcome | undefined;
   let serverLabel: string | undefined;
@@ -478,6 +500,6 @@ async function runBrowserBenchmark(
         ...(assembled.account ? { account: assembled.account } : {}),
       }
     : { ...assembled, settings: { ...assembled.settings, server: serverLabel } };
-  const code = printAndWrite(results, options, streams, failures);
-  return control.stopRequested ? EXIT_INTERRUPTED : code;
+  const outcome = printAndWrite(results, options, streams, failures);
+  return control.stopRequested ? { ...outcome, exitCode: EXIT_INTERRUPTED } : outcome;
 }

@@ -23,7 +23,7 @@ export const VERDICT_MAX_LINES = 10;
 
 /** Where "fastest" is judged, best first: in process if the run has it, else the socket modes. */
 const SPEED_MODES = ["codec", "roundtrip", "stream", "fanout", "latency", "route"] as const;
-type SpeedMode = (typeof SPEED_MODES)[number];
+export type SpeedMode = (typeof SPEED_MODES)[number];
 const SPEED_BASIS: Record<SpeedMode, string> = {
   codec: "encode + decode in process",
   roundtrip: "round-trip time",
@@ -93,6 +93,46 @@ function roundFigure(mode: SpeedMode): RoundFigure {
   return mode === "route" ? (r) => r.route?.forward.cpuNs : (r) => r.totalNs;
 }
 
+/** One payload's answer, as the verdict's line for it says it: where it is judged, who is fastest, who is smallest. */
+export interface PayloadAnswer {
+  payload: PayloadName;
+  /** The mode "fastest" is judged in: codec mode if the run has it, else the first socket mode it has. */
+  mode: SpeedMode;
+  /** What that mode ranks by, in words ("encode + decode in process"). */
+  basis: string;
+  /** The codecs' cases, fastest first (by their paired ratio to json where they have one). */
+  order: CaseResult[];
+  /** The fastest, then every codec tied with it (their paired interval holds 1). */
+  fastest: CaseResult[];
+  /** The fewest bytes per message, every codec at that size. */
+  smallest: CaseResult[];
+}
+
+/** `payload`'s answer in `mode`; undefined when no codec was verified there. */
+function answerOf(cases: readonly CaseResult[], payload: PayloadName, mode: SpeedMode): PayloadAnswer | undefined {
+  const order = rank(candidates(cases, mode, payload));
+  if (order.length === 0) return undefined;
+  const best = order[0]!;
+  const fastest = order.filter((c) => c === best || tied(c, best));
+  const bySize = [...order].sort((a, b) => a.bytes - b.bytes);
+  const smallest = bySize.filter((c) => Math.round(c.bytes) === Math.round(bySize[0]!.bytes));
+  return { payload, mode, basis: SPEED_BASIS[mode], order, fastest, smallest };
+}
+
+/** The mode the verdict judges speed in, and the payloads it speaks of, in their order. */
+function verdictScope(cases: readonly CaseResult[]): { mode?: SpeedMode; payloads: PayloadName[] } {
+  const payloads = orderPayloads(cases.filter((c) => c.verified && c.codec !== "raw").map((c) => c.payload));
+  const mode = SPEED_MODES.find((m) => cases.some((c) => c.mode === m && c.verified && c.codec !== "raw"));
+  return { ...(mode !== undefined ? { mode } : {}), payloads };
+}
+
+/** Every payload's answer, as the verdict's first lines give them (the programmatic API returns these). */
+export function payloadAnswers(cases: readonly CaseResult[]): PayloadAnswer[] {
+  const { mode, payloads } = verdictScope(cases);
+  if (mode === undefined) return [];
+  return payloads.map((p) => answerOf(cases, p, mode)).filter((a) => a !== undefined);
+}
+
 function payloadLine(
   cases: readonly CaseResult[],
   payload: PayloadName,
@@ -100,20 +140,18 @@ function payloadLine(
   width: number,
   many: boolean,
 ): string | undefined {
-  const ranked = rank(candidates(cases, mode, payload));
-  if (ranked.length === 0) return undefined;
-  const best = ranked[0]!;
-  const ties = ranked.filter((c) => c === best || tied(c, best));
-  const json = ranked.find((c) => c.codec === "json");
+  const answer = answerOf(cases, payload, mode);
+  if (!answer) return undefined;
+  const { order, fastest, smallest } = answer;
+  const best = order[0]!;
+  const json = order.find((c) => c.codec === "json");
   const vs = json && best !== json ? speedVsJson(best) : undefined;
-  const others = ties.length - 1;
+  const others = fastest.length - 1;
   const details = [
     vs ? `${ratioText(vs, { interval: false })}x json's ${mode === "route" ? "CPU" : "time"}` : "",
-    others > 0 ? `tied with ${others === 1 ? names(ties.slice(1)) : `${others} others`}` : "",
+    others > 0 ? `tied with ${others === 1 ? names(fastest.slice(1)) : `${others} others`}` : "",
   ].filter((d) => d !== "");
   const speed = `fastest ${names([best])}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
-  const bySize = [...ranked].sort((a, b) => a.bytes - b.bytes);
-  const smallest = bySize.filter((c) => Math.round(c.bytes) === Math.round(bySize[0]!.bytes));
   // With more than three payloads, JSON's size is left to custom-binary's line (its bytes against json's), so each payload keeps one line.
   const jsonSize = json && !smallest.includes(json) && !many ? ` (json ${count(json.bytes)} B)` : "";
   const size = `smallest ${names(smallest)} ${count(smallest[0]!.bytes)} B${jsonSize}`;
@@ -419,8 +457,7 @@ function compressionLine(cases: readonly CaseResult[], payloads: readonly Payloa
 
 /** The verdict, at most VERDICT_MAX_LINES lines; empty when the run has nothing verified. */
 export function verdictLines(cases: readonly CaseResult[]): string[] {
-  const payloads = orderPayloads(cases.filter((c) => c.verified && c.codec !== "raw").map((c) => c.payload));
-  const mode = SPEED_MODES.find((m) => cases.some((c) => c.mode === m && c.verified && c.codec !== "raw"));
+  const { mode, payloads } = verdictScope(cases);
   if (mode === undefined || payloads.length === 0) return [];
   const wrap = (ls: readonly (string | undefined)[]): string[] =>
     ls.filter((l) => l !== undefined).flatMap((l) => wrapLine(l, TERMINAL_WIDTH, "    "));
