@@ -257,7 +257,13 @@ const MAX_PROCESSES = 64;
 const SERVER_FLAGS =
   "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --csp, --processes, --backplane, --backplane-channel, --exit-with-stdin, --help";
 
-const SERVER_HELP = `Usage: bun run server [options]
+/**
+ * How the user typed this command: `ws-serialization-bench server` (or `serve`) when the installed
+ * command started it (bench/cli/command.ts sets WS_SERIALIZATION_BENCH_INVOKED_AS), else the clone's script.
+ */
+const INVOKED_AS = process.env.WS_SERIALIZATION_BENCH_INVOKED_AS;
+
+const SERVER_HELP = `Usage: ${INVOKED_AS ? `${INVOKED_AS} server|serve` : "bun run server"} [options]
 
 The benchmark's Bun WebSocket server: the page at /, the WebSocket endpoint
 at ${WS_PATH}. Prints one JSON line, {"event":"ready","url":...}, once it
@@ -278,7 +284,7 @@ Options:
   --send-timeout S       seconds replies may wait for a client to read, 1..600; past it,
                          closed 1008 (default: ${SERVER_DEFAULTS.sendTimeoutS})
   --messages FILE        accept a payload of your own messages, named after the file
-                         (as bun run bench --messages takes it); repeatable
+                         (as ${INVOKED_AS ?? "bun run bench"} --messages takes it); repeatable
   --proto FILE --proto-type NAME
                          their Protobuf message type
   --codec-module FILE    a codec of your own (docs/codecs.md), for clients and the page;

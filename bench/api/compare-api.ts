@@ -11,7 +11,7 @@
  *   run.answers[0].fastest; // ["positions"]: the fastest, and every codec tied with it
  *
  * It runs under Bun (which arrives with the package): `npx bun test`, `npx bun script.ts`.
- * docs/api.md documents it with a test that fails when a chosen codec stops being the fastest.
+ * docs/your-project.md documents it with a test that fails when a chosen codec stops being the fastest.
  */
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -38,6 +38,19 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
 
 const NAME = "ws-serialization-bench";
 
+/**
+ * Set in each command's environment: the name the user typed, so that command's help and usage
+ * lines show what to type (`ws-serialization-bench report`) rather than the clone's `bun run report`.
+ */
+export const INVOKED_AS = "WS_SERIALIZATION_BENCH_INVOKED_AS";
+
+/** How a user types `command` where they are: the installed command, or the clone's script. */
+export function usageOf(command: "bench" | "server" | "serve" | "report"): string {
+  const name = process.env[INVOKED_AS];
+  if (name) return command === "bench" ? name : `${name} ${command}`;
+  return command === "serve" ? "bun run server --port 8080" : `bun run ${command}`;
+}
+
 export function commandHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
   return [
@@ -75,6 +88,7 @@ if (import.meta.main) {
   } else {
     const child = Bun.spawn([process.execPath, what.file, ...what.args], {
       cwd: process.cwd(),
+      env: { ...process.env, [INVOKED_AS]: NAME },
       stdio: ["inherit", "inherit", "inherit"],
     });
     // The terminal's Ctrl-C reaches the child too (one process group); a signal sent to this process alone is passed on.

@@ -1,6 +1,7 @@
 /** The text of `bun run bench --help`, every default read from the table it lives in. */
 
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
+import { usageOf } from "./command.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { BUILT_IN, type CodecCatalog } from "../../protocols/registry.ts";
 import { CODEC_FAMILIES } from "../../protocols/codec.ts";
@@ -87,7 +88,7 @@ function described(text: string): string {
 
 /** The help text; `catalog` names the codecs (with --codec-module, the user's too). */
 export function helpText(catalog: CodecCatalog): string {
-  return `Usage: bun run bench [options]
+  return `Usage: ${usageOf("bench")} [options]
 
 Measures serialize and deserialize time per message, and bytes per message,
 for each codec and payload: in process (codec mode) and over a WebSocket to

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { chartJsSource, writeAtomic } from "./output.ts";
+import { usageOf } from "./command.ts";
 import { reportHtml } from "../report/html.ts";
 import {
   compareRuns,
@@ -26,12 +27,12 @@ import { sourcedCases, type SourcedCase } from "../report/sources.ts";
 import type { BenchResults } from "../../client/harness/results.ts";
 import { ReportError } from "../report/report-errors.ts";
 
-const USAGE = "usage: bun run report FILE... [--out report.html] [--fail-if-slower PCT [--time-of LIST]]";
+const USAGE = `usage: ${usageOf("report")} FILE... [--out report.html] [--fail-if-slower PCT [--time-of LIST]]`;
 
-const REPORT_HELP = `Usage: bun run report FILE... [--out FILE] [--fail-if-slower PCT [--time-of LIST]]
+const REPORT_HELP = `Usage: ${usageOf("report")} FILE... [--out FILE] [--fail-if-slower PCT [--time-of LIST]]
 
 Builds one offline HTML report (charts and a table) from result files that
-\`bun run bench\` or the page wrote, CSV or JSON, side by side. Given two
+\`${usageOf("bench")}\` or the page wrote, CSV or JSON, side by side. Given two
 files A and B, it also prints and reports B against A: for every case both
 hold, the change of its time per message with a 95% interval and whether it
 is larger than the runs' noise, and its ratio to JSON in each run.
@@ -46,8 +47,8 @@ Options:
   -h, --help           this text
 
 A CI job comparing a pull request's run with one the main branch keeps:
-  bun run bench --quick --out pr
-  bun run report baseline/latest.json pr/latest.json --fail-if-slower 10
+  ${usageOf("bench")} --quick --out pr
+  ${usageOf("report")} baseline/latest.json pr/latest.json --fail-if-slower 10
 `;
 
 function main(argv: string[]): number {

@@ -71,8 +71,13 @@ describe("bench/cli/bin.mjs under Node.js", () => {
     const help = run("--help");
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toBe(commandHelp());
-    expect(run("report", "--help").stdout).toMatch(/^Usage: .*report FILE/);
+    // Each command's help says what to type here: the installed command, not the clone's scripts.
+    expect(run("report", "--help").stdout).toMatch(/^Usage: ws-serialization-bench report FILE/);
+    expect(run("report", "--help").stdout).toContain("\n  ws-serialization-bench --quick --out pr\n");
+    expect(run("bench", "--help").stdout).toMatch(/^Usage: ws-serialization-bench \[options\]/);
+    expect(run("server", "--help").stdout).toMatch(/^Usage: ws-serialization-bench server\|serve \[options\]/);
     expect(run("server", "--help").stdout).toMatch(/the page at \//);
+    expect(run("report").stderr).toMatch(/; usage: ws-serialization-bench report FILE/);
     const bad = run("benhc");
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe(
@@ -120,7 +125,7 @@ describe("the package npm pack makes", () => {
 });
 
 describe("the package installed in a project of the user's, outside the clone", () => {
-  it("npx ws-serialization-bench runs there on the user's messages and codec module, writes results/ there, prints the verdict", () => {
+  it("npx ws-serialization-bench runs there on the user's messages and codec module, writes results/ there, prints the verdict; the page runs in Chromium and Firefox", () => {
     // The user's own dependency, which their codec imports.
     const project = installPackedProject(["fast-json-stable-stringify@2.1.0"]);
     try {
@@ -182,6 +187,36 @@ describe("the package installed in a project of the user's, outside the clone", 
       for (const row of rows) {
         expect(at(row, "payload")).toBe("my-chat");
         expect(at(row, "verified")).toBe("true");
+      }
+      // The page, served by the installed command with the user's codec bundled into it (its
+      // dependency found in the user's node_modules), in both browsers.
+      for (const browser of ["chromium", "firefox"]) {
+        const page = project.run("npx", [
+          "ws-serialization-bench",
+          "--quick",
+          "--client",
+          browser,
+          "--modes",
+          "codec,roundtrip",
+          "--messages",
+          "my-chat.json",
+          "--codec-module",
+          "./stable-json.ts",
+          "--codecs",
+          "json,stable-json",
+          "--out",
+          `in-${browser}`,
+        ]);
+        expect(page.status, page.stderr).toBe(0);
+        const [head, ...cases] = parseCsv(readFileSync(path.join(project.dir, `in-${browser}/latest.csv`), "utf8"));
+        const col = (row: string[], name: string): string => row[head!.indexOf(name)]!;
+        expect(cases.map((row) => `${col(row, "mode")} ${col(row, "codec")} ${col(row, "verified")}`).sort()).toEqual([
+          "codec json true",
+          "codec stable-json true",
+          "roundtrip json true",
+          "roundtrip stable-json true",
+        ]);
+        expect(cases.every((row) => col(row, "client") === "browser")).toBe(true);
       }
     } finally {
       project.remove();
