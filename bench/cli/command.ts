@@ -42,7 +42,7 @@ const NAME = "ws-serialization-bench";
  * Set in each command's environment: the name the user typed, so that command's help and usage
  * lines show what to type (`ws-serialization-bench report`) rather than the clone's `bun run report`.
  */
-export const INVOKED_AS = "WS_SERIALIZATION_BENCH_INVOKED_AS";
+const INVOKED_AS = "WS_SERIALIZATION_BENCH_INVOKED_AS";
 
 /** How a user types `command` where they are: the installed command, or the clone's script. */
 export function usageOf(command: "bench" | "server" | "serve" | "report"): string {
