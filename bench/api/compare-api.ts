@@ -23,7 +23,8 @@ import type { BenchResults } from "../../client/harness/results.ts";
 import type { ClientChoice, Mode } from "../../client/harness/settings.ts";
 import { importCodecModuleFiles } from "../../client/harness/user-files.ts";
 import { checkPayloadName, parseUserMessages } from "../../client/harness/user-messages.ts";
-import { payloadAnswers, verdictLines, type SpeedMode } from "../report/verdict.ts";
+import { runSummary } from "../report/summary.ts";
+import { payloadAnswers, type SpeedMode } from "../report/verdict.ts";
 import { benchOptions, readBenchFlags } from "../cli/options.ts";
 import type { WrittenFiles } from "../cli/output.ts";
 import type { ProgressSink } from "../cli/progress-line.ts";
@@ -330,7 +331,7 @@ export async function compare(options: CompareOptions = {}): Promise<CompareResu
       const results = outcome.results!;
       return {
         results,
-        verdict: verdictLines(results.cases),
+        verdict: runSummary(results).verdict.slice(),
         answers: payloadAnswers(results.cases).map((a) => ({
           payload: a.payload,
           mode: a.mode,
