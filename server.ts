@@ -46,6 +46,7 @@ import { socketHandlers } from "./server/handlers.ts";
 import { BACKPRESSURE_LIMIT_BYTES, type Publish } from "./server/server-send.ts";
 import { CSP_POLICIES, route, type CspPolicy } from "./server/routes.ts";
 import { SettingError } from "./client/harness/harness-errors.ts";
+import { closestName } from "./client/harness/did-you-mean.ts";
 
 export interface ServerOptions {
   /** Interface to bind; loopback unless the user says otherwise. */
@@ -336,7 +337,17 @@ export function parseServerArgs(argv: readonly string[]): ServerOptions {
       allowPositionals: false,
     }).values;
   } catch (e) {
-    throw new SettingError(`${(e as Error).message.split("\n")[0]}; valid options: ${SERVER_FLAGS}`);
+    const err = e as { code?: string; message: string };
+    const given = /'([^']+)'/.exec(err.message)?.[1];
+    const near =
+      err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && given !== undefined
+        ? closestName(given.split("=")[0]!, SERVER_FLAGS.split(", "))
+        : undefined;
+    throw new SettingError(
+      near !== undefined
+        ? `unknown option '${given}'; did you mean ${near}? (--help lists every option)`
+        : `${err.message.split("\n")[0]}; valid options: ${SERVER_FLAGS}`,
+    );
   }
   const integer = (
     flag: string,

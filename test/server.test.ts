@@ -202,6 +202,12 @@ describe("server process", () => {
     expect(r.stderr.toString()).toMatch(
       /^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --csp, --processes, --backplane, --backplane-channel, --exit-with-stdin, --help\n$/,
     );
+    // One near miss: the flag it was meant to be.
+    const near = Bun.spawnSync([process.execPath, "server.ts", "--deflat"], { cwd: import.meta.dirname + "/.." });
+    expect(near.exitCode).toBe(2);
+    expect(near.stderr.toString()).toBe(
+      "server: unknown option '--deflat'; did you mean --deflate? (--help lists every option)\n",
+    );
   });
 });
 

@@ -141,7 +141,13 @@ interface FidelityChange {
   change: string;
   /** Messages in which it happened. */
   messages: number;
+  /** The first message it happened in, counted from 1 in the file's order (a JSON Lines file's line, blank lines aside). */
+  first: number;
+  /** The user declared this kind of change no loss (`--equal`): reported, not lossy. */
+  equal?: boolean;
 }
+declare const EQUAL_KINDS: readonly ["negative-zero", "key-order", "undefined"];
+type EqualKind = (typeof EQUAL_KINDS)[number];
 interface FidelityReport {
   codec: string;
   payload: string;
@@ -217,6 +223,8 @@ interface Settings {
   userMessages: UserMessagesFile[];
   /** Time codecs that change the user's messages (the fidelity check), instead of only reporting what they change. */
   allowLossy: boolean;
+  /** --equal: kinds of change to the user's messages they declare no loss (fidelity.ts), applied before deciding what is lossy. */
+  equal?: EqualKind[];
   /** Codec and payload pairs that do not run, and why (client/harness/exclusions.ts); filled in before any mode runs. */
   excluded: Excluded[];
   /** The Protobuf message type of the user's messages (--proto FILE --proto-type NAME). */
@@ -815,6 +823,8 @@ export interface CompareOptions {
   proto?: string | URL;
   protoType?: string;
   allowLossy?: boolean;
+  /** Changes to your messages that do not matter to you (negative-zero, key-order, undefined): not lossy. */
+  equal?: readonly ("negative-zero" | "key-order" | "undefined")[];
   calibrate?: boolean;
   noPin?: boolean;
   /** An emulated network link (`4g`, `wifi`, or the custom form); docs/links.md. */

@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { SettingError } from "../../client/harness/harness-errors.ts";
 import type { BenchResults } from "../../client/harness/results.ts";
 import type { ClientChoice, Mode } from "../../client/harness/settings.ts";
-import { importCodecModuleFiles } from "../../client/harness/user-files.ts";
+import { importCodecModuleFiles, messagesArgument } from "../../client/harness/user-files.ts";
 import { checkPayloadName, parseUserMessages } from "../../client/harness/user-messages.ts";
 import { runSummary } from "../report/summary.ts";
 import { payloadAnswers, type SpeedMode } from "../report/verdict.ts";
@@ -91,6 +91,8 @@ export interface CompareOptions {
   proto?: string | URL;
   protoType?: string;
   allowLossy?: boolean;
+  /** Changes to your messages that do not matter to you (negative-zero, key-order, undefined): not lossy. */
+  equal?: readonly ("negative-zero" | "key-order" | "undefined")[];
   calibrate?: boolean;
   noPin?: boolean;
   /** An emulated network link (`4g`, `wifi`, or the custom form); docs/links.md. */
@@ -169,6 +171,7 @@ const FLAGS: Readonly<Record<string, string>> = {
   proto: "--proto",
   protoType: "--proto-type",
   allowLossy: "--allow-lossy",
+  equal: "--equal",
   calibrate: "--calibrate",
   noPin: "--no-pin",
   link: "--link",
@@ -270,7 +273,7 @@ function argvOf(options: CompareOptions, dir: () => string): string[] {
       for (const v of value) {
         const inline = key === "messages" && typeof v === "object" && v !== null && !(v instanceof URL);
         const file = inline ? inlineMessagesFile(v as InlineMessages, dir(), taken) : pathOf(key, v);
-        if (!inline && key === "messages") taken.add(path.basename(file).replace(/\.(json|jsonl|ndjson)$/i, ""));
+        if (!inline && key === "messages") taken.add(messagesArgument(file).name);
         argv.push(flag, file);
       }
     } else if (typeof value === "boolean") {

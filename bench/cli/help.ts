@@ -129,6 +129,9 @@ ${codecLines(catalog)}
                        codec interface (docs/codecs.md); joins every mode; repeatable
   --allow-lossy        also time codecs that change your messages (flagged lossy);
                        without it they are only reported in the fidelity table
+  --equal LIST         changes to your messages that do not matter to you, so a codec making
+                       only these is not lossy: negative-zero (-0 read as 0), key-order,
+                       undefined (a field holding undefined left out); comma-separated
 
 How much:
   --quick              a first look: ${DEFAULTS.quick.modes.join(" and ")} modes, fewer messages (below), ${QUICK_FORKS} fork, ±${DEFAULTS.quick.precision}%

@@ -19,6 +19,8 @@ import {
   type Settings,
 } from "../../client/harness/settings.ts";
 import { SettingError } from "../../client/harness/harness-errors.ts";
+import { closestName } from "../../client/harness/did-you-mean.ts";
+import { EQUAL_KINDS } from "../../client/harness/fidelity.ts";
 import { isLoopback, iterationsOverLink, parseLink, ratesOverLink } from "../../client/harness/link.ts";
 import { messagesFor } from "../../client/harness/generator.ts";
 import { jsonBytesPerMessage } from "../../client/harness/schedule.ts";
@@ -109,6 +111,7 @@ const OPTION_SPEC = {
   "k6-ramp": { type: "string" },
   "k6-stall": { type: "string" },
   "allow-lossy": { type: "boolean" },
+  equal: { type: "string" },
   calibrate: { type: "boolean" },
   "no-pin": { type: "boolean" },
   link: { type: "string" },
@@ -144,7 +147,10 @@ function parseList<T extends string>(
   for (const name of names) {
     const group = Object.hasOwn(groups, name) ? groups[name]! : undefined;
     if (group === undefined && !(valid as readonly string[]).includes(name)) {
-      throw new SettingError(`--${flag}: unknown value '${name}'; valid values: ${choices}`);
+      const near = closestName(name, [...valid, ...groupNames]);
+      throw new SettingError(
+        `--${flag}: unknown value '${name}'; ${near !== undefined ? `did you mean ${near}? ` : ""}valid values: ${choices}`,
+      );
     }
     for (const v of group ?? [name as T]) if (!out.includes(v)) out.push(v);
   }
@@ -258,6 +264,9 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
   const warmup = integerFlag("warmup", v.warmup, NaN, 0, 10_000_000);
   if (v["allow-lossy"] === true && v.messages === undefined)
     throw new SettingError("--allow-lossy applies to your own messages only; add --messages FILE");
+  if (v.equal !== undefined && v.messages === undefined)
+    throw new SettingError("--equal applies to your own messages only; add --messages FILE");
+  const equal = parseList("equal", v.equal, EQUAL_KINDS, [], {});
   const userMessages = readMessagesFiles(v.messages ?? []);
   const userProto = readProtoFile(v.proto, v["proto-type"], userMessages);
   const moduleCodecs = modules.map((m) => m.codec);
@@ -299,6 +308,7 @@ export function benchOptions(v: BenchFlags, modules: readonly CodecModule[]): Be
     stallTimeoutMs: integerFlag("stall-timeout", v["stall-timeout"], base.stallTimeoutMs / 1000, 1, 3600) * 1000,
     userMessages,
     allowLossy: v["allow-lossy"] === true,
+    ...(equal.length > 0 ? { equal } : {}),
     excluded: [],
     ...(userProto ? { userProto } : {}),
     ...(codecModules.length > 0 ? { codecModules } : {}),
@@ -450,8 +460,16 @@ function describeParseError(e: unknown): string {
   const message = err.message ?? String(e);
   const flag = /'([^']+)'/.exec(message)?.[1];
   switch (err.code) {
-    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-      return `unknown option '${flag ?? message}'; valid options: ${OPTION_LIST}`;
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION": {
+      const given = flag ?? message;
+      const near = closestName(
+        given.split("=")[0]!,
+        Object.keys(OPTION_SPEC).map((k) => `--${k}`),
+      );
+      return near !== undefined
+        ? `unknown option '${given}'; did you mean ${near}? (--help lists every option)`
+        : `unknown option '${given}'; valid options: ${OPTION_LIST}`;
+    }
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
       return message.includes("does not take")
         ? `option '${flag ?? message}' takes no value; see --help`

@@ -29,6 +29,7 @@ import { TERMINAL_WIDTH, wrapLine } from "../report/format.ts";
 import { formatTable } from "../report/table.ts";
 import { collectEnvironment, fullGc, libraryVersion, libraryVersions } from "../../client/harness/environment.ts";
 import { estimateFor } from "./eta.ts";
+import { usageOf } from "./command.ts";
 import { exportK6, k6TestOf } from "./k6-export.ts";
 import type { BenchOptions } from "./options.ts";
 import { LiveCsv, prepareOutDir, writeResults, type WrittenFiles } from "./output.ts";
@@ -276,7 +277,7 @@ function writeK6Test(k6: NonNullable<BenchOptions["exportK6"]>, plan: Plan, stre
   const routing = k6TestOf(plan.settings) === "route";
   streams.stdout.write(
     `Wrote a k6 test to ${k6.dir}: ${cases.length} codec x payload cases, each ${connections} ${routing ? "router(s), with two members of their rooms," : "connection(s)"} x ${messages} messages at ${rate}/s per connection.\n` +
-      `Run it against bun run server (${k6.load.server}): k6 run ${path.join(k6.dir, "script.js")}  (-e SERVER=ws://host:port to change)\n`,
+      `Run it against ${usageOf("server")} (${k6.load.server}): k6 run ${path.join(k6.dir, "script.js")}  (-e SERVER=ws://host:port to change)\n`,
   );
   return 0;
 }

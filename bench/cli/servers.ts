@@ -114,7 +114,7 @@ export async function useServer<T>(
     ...(options.csp !== "off" ? ["--csp", options.csp] : []),
     // The server runs in the bench's own folder: the user's files go to it as absolute paths, resolved
     // against the folder the user started the bench in (an installed package's folder is not theirs).
-    ...options.settings.userMessages.flatMap((f) => ["--messages", path.resolve(f.file)]),
+    ...options.settings.userMessages.flatMap((f) => ["--messages", `${f.name}=${path.resolve(f.file)}`]),
     ...(options.settings.userProto
       ? ["--proto", path.resolve(options.settings.userProto.file), "--proto-type", options.settings.userProto.type]
       : []),

@@ -29,7 +29,7 @@ import { ROW_HEAD, rowCells } from "../report/cells.ts";
 import { chartSpecs, errorBarsPlugin } from "../report/charts.ts";
 import { withPercentileTicks } from "../report/latency-charts.ts";
 import { toCsv } from "../report/csv.ts";
-import { formatNs } from "../report/format.ts";
+import { formatNs, markNotes } from "../report/format.ts";
 import { resultsFromFile } from "../report/results-file.ts";
 import { sourcedCases, type SourcedCase } from "../report/sources.ts";
 import { runSummary, summaryLines } from "../report/summary.ts";
@@ -205,10 +205,13 @@ function drawTable(): void {
   $("table").replaceChildren(table);
   if (!lastResults) return;
   const env = lastResults.environment;
+  const notes = markNotes(lastResults.cases);
   $("timing-note").textContent =
     `${env.runtimeVersion}, clock resolution ${formatNs(env.timerResolutionNs)}${env.crossOriginIsolated ? " (cross-origin isolated)" : " (NOT cross-origin isolated)"}. ` +
     `In-page times come from batches of at least ${formatNs(lastResults.settings.minBatchNs)} (100x the clock's resolution) divided by their messages; ` +
-    `socket-mode client times are per call, quantized to the clock. Times: means with their 95% interval; * = non-standard; ` +
+    `socket-mode client times are per call, quantized to the clock. Times: means with their 95% interval. ` +
+    [notes.nonStandard, notes.lossy].filter((n) => n !== undefined).join(" ") +
+    " " +
     `flags: coarse-clock (the clock's tick is a large share of a batch), near-empty-loop (within 2x of an empty loop), partial (stopped early).`;
 }
 

@@ -12,6 +12,7 @@
  */
 
 import { CODEC_FAMILIES } from "../../protocols/codec.ts";
+import { codecLabel } from "./format.ts";
 import { orderPayloads } from "../../protocols/messages.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
@@ -128,7 +129,11 @@ function spec(
     }
   }
   const log = sources.length > 1 && values.length > 1 && Math.max(...values) / Math.min(...values) > LOG_SCALE_SPREAD;
-  const name = (c: string): string => (rows.find((r) => r.case.codec === c)?.case.standard === false ? `${c}*` : c);
+  // Marked as every table marks it: * non-standard, ! lossy on these messages.
+  const name = (c: string): string => {
+    const of = rows.find((r) => r.case.codec === c)?.case;
+    return of ? codecLabel(of) : c;
+  };
   // With more than one family on the chart, each bar names its family on a second line.
   const families = unique(codecs.map(familyOf));
   const labels = codecs.map((c) => (families.length > 1 ? [name(c), familyOf(c)] : name(c)));

@@ -27,6 +27,8 @@ export function fidelityLines(results: BenchResults): string[] {
         ...wrapLine(`   ${userMessagesOf(s.userMessages, payload).messages.length} messages from ${file.file}`),
       );
     for (const note of notes) lines.push(...wrapLine(`   when read: ${note}`));
+    if (s.equal && s.equal.length > 0)
+      lines.push(...wrapLine(`   --equal ${s.equal.join(",")}: these changes count as no loss`));
     lines.push(`${pad("codec", 19)}${pad("changed", 10)}what came back changed (field path: messages)`);
     lines.push("-".repeat(Math.min(TERMINAL_WIDTH, 72)));
     for (const r of of) {
@@ -34,11 +36,16 @@ export function fidelityLines(results: BenchResults): string[] {
         ? `cannot carry them: ${r.error}`
         : r.changes.length === 0
           ? "nothing: every value, key and key order kept"
-          : r.changes.map((c) => `${c.change} at ${c.path}: ${c.messages}`).join("; ");
+          : r.changes
+              .map(
+                (c) =>
+                  `${c.change} at ${c.path}: ${c.messages}${c.first !== undefined ? ` (first: message ${c.first})` : ""}${c.equal ? ", equal by --equal" : ""}`,
+              )
+              .join("; ");
       const mark = r.lossy ? "!" : "";
       lines.push(
         ...wrapLine(
-          `${pad(r.codec + mark, 19)}${pad(r.error ? "-" : `${r.changed} of ${r.messages}`, 10)}${what}`,
+          `${pad(r.codec + mark, 19)}${pad(r.error ? "-" : `${r.changed} of ${r.messages}`, 9)} ${what}`,
           TERMINAL_WIDTH,
           " ".repeat(29),
         ),

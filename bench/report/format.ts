@@ -61,6 +61,34 @@ export function codecLabel(c: { codec: string; standard: boolean; flags: readonl
   return `${c.codec}${c.standard ? "" : "*"}${c.flags.includes("lossy") ? "!" : ""}`;
 }
 
+/**
+ * What `*` and `!` mean, said of the codecs in `cases` that carry them (from each codec's own
+ * `standard` and the fidelity check's `lossy`), so a note never names a codec that did not run.
+ */
+export function markNotes(cases: readonly { codec: string; standard: boolean; flags: readonly string[] }[]): {
+  nonStandard?: string;
+  lossy?: string;
+} {
+  const names = (pick: (c: (typeof cases)[number]) => boolean): string[] => [
+    ...new Set(cases.filter(pick).map((c) => c.codec)),
+  ];
+  const nonStandard = names((c) => !c.standard && c.codec !== "raw");
+  const lossy = names((c) => c.flags.includes("lossy"));
+  const list = (n: readonly string[]): string => n.join(", ");
+  return {
+    ...(nonStandard.length > 0
+      ? {
+          nonStandard: `* non-standard: ${list(nonStandard)} ${nonStandard.length === 1 ? "writes a format" : "write formats"} that only the same library (or code) reads.`,
+        }
+      : {}),
+    ...(lossy.length > 0
+      ? {
+          lossy: `! lossy: ${list(lossy)} changed values of these messages (the fidelity table says which); timed because --allow-lossy asked.`,
+        }
+      : {}),
+  };
+}
+
 /** A ratio as a report has it: its interval, and the marks of a Comparison, where it has them. */
 type RatioLike = Pick<Comparison, "ratio"> & Partial<Pick<Comparison, "low" | "high" | "rounds" | "overlap" | "wide">>;
 

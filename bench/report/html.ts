@@ -9,7 +9,7 @@ import { vsJsonText } from "./cells.ts";
 import { linkCellText } from "./link-use.ts";
 import { chartSpecs, errorBarsPlugin } from "./charts.ts";
 import { withPercentileTicks } from "./latency-charts.ts";
-import { codecLabel, count, formatNs } from "./format.ts";
+import { codecLabel, count, formatNs, markNotes } from "./format.ts";
 import { summaryLines, type RunSummary } from "./summary.ts";
 
 /** What the report says above its charts. */
@@ -70,6 +70,12 @@ export function reportHtml(rows: readonly SourcedCase[], chartJsSource: string, 
     Number.isFinite(v)
       ? v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
       : "";
+  // What * and ! mean, said of the codecs on this report that carry them.
+  const notes = markNotes(rows.map((r) => r.case));
+  const marks = [notes.nonStandard, notes.lossy]
+    .filter((n) => n !== undefined)
+    .map((n) => `<p>${escapeHtml(n)}</p>\n`)
+    .join("");
   const tableRows = rows
     .map(({ source, case: c }) => {
       const rate = c.socket?.targetRate ?? NaN;
@@ -109,7 +115,8 @@ export function reportHtml(rows: readonly SourcedCase[], chartJsSource: string, 
 body { font-family: system-ui, sans-serif; max-width: 1200px; margin: 0 auto; padding: 1rem 1.5rem 3rem; color: #1b1f24; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 1rem; }
 figure { margin: 0; border: 1px solid #e2e6eb; border-radius: 6px; padding: 0.5rem; }
-table { border-collapse: collapse; font-size: 0.85rem; width: 100%; margin-top: 1.5rem; }
+.table-scroll { overflow-x: auto; max-width: 100%; margin-top: 1.5rem; }
+table { border-collapse: collapse; font-size: 0.85rem; width: 100%; }
 th, td { border-bottom: 1px solid #e2e6eb; padding: 0.25rem 0.5rem; text-align: right; white-space: nowrap; }
 th:nth-child(-n+4), td:nth-child(-n+4), td:last-child { text-align: left; }
 .verdict pre { background: #f3f6f9; border: 1px solid #d5dbe1; border-radius: 6px; padding: 0.75rem 1rem; font-size: 0.9rem; white-space: pre-wrap; }
@@ -128,14 +135,16 @@ ${sources}
 <section class="charts">
 ${figures}
 </section>
+<div class="table-scroll">
 <table>
 <caption>Times per message: the median of the rounds, the figure every ratio and the verdict use, with its 95% interval; mean+gc: the mean, every message, collections included.</caption>
 <tr><th>source</th><th>mode</th><th>payload</th><th>codec</th><th>bytes</th><th>serialize ns</th><th>deserialize ns</th><th>total ns</th><th>95% interval</th><th>mean+gc ns</th><th>vs json [95%]</th><th>p50 rtt / latency µs</th><th>p99 rtt / latency µs</th><th>msgs/s</th><th>link</th><th>flags</th></tr>
 ${tableRows}
 </table>
+</div>
 ${labField}
 ${text.comparison ?? ""}
-<p>* non-standard (msgpackr records). Times per message: the median of the rounds with its 95% interval (the whiskers on the charts); total is serialize + deserialize in process, the round-trip time in roundtrip mode, wall time per message in stream mode. "vs json": total time against json's, paired round by round, with its 95% interval; ≈ when that interval holds 1, † when it is wider than the precision the benchmark asked for.</p>
+${marks}<p>Times per message: the median of the rounds with its 95% interval (the whiskers on the charts); total is serialize + deserialize in process, the round-trip time in roundtrip mode, wall time per message in stream mode. "vs json": total time against json's, paired round by round, with its 95% interval; ≈ when that interval holds 1, † when it is wider than the precision the benchmark asked for.</p>
 <script>
 ${chartJsSource.replaceAll("</script", "<\\/script")}
 </script>

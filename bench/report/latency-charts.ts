@@ -14,6 +14,7 @@
  */
 
 import { round3, unique, type ChartDataset, type ChartSpec } from "./chart-spec.ts";
+import { codecLabel } from "./format.ts";
 import type { SourcedCase } from "./sources.ts";
 
 /** A latency case's corrected percentile (from when each message was due), ns; NaN where it has none. */
@@ -115,7 +116,7 @@ function rateChart(rows: readonly SourcedCase[], payload: string): ChartSpec {
 /** One rate: bars of p50, p99 and p99.9 per codec. */
 function barChart(rows: readonly SourcedCase[], payload: string): ChartSpec {
   const all = series(rows);
-  const labels = unique(all.map((s) => (s.rows[0]!.case.standard ? s.codec : `${s.codec}*`)));
+  const labels = unique(all.map((s) => codecLabel(s.rows[0]!.case)));
   const sources = unique(all.map((s) => s.source));
   const datasets: ChartDataset[] = [];
   for (const [si, source] of sources.entries()) {

@@ -11,7 +11,7 @@
 
 import type { BenchResults } from "../../client/harness/results.ts";
 import { fidelityLines } from "./fidelity-table.ts";
-import { verdictLines } from "./verdict.ts";
+import { notTimedPayloads, verdictLines } from "./verdict.ts";
 import { calibrationLines, labFieldLines } from "./field-table.ts";
 import { patternLines, routeSection } from "./patterns-table.ts";
 import { hasRounds } from "./results-file.ts";
@@ -35,7 +35,11 @@ export type RunSummary = Readonly<Record<SummarySection, readonly string[]>>;
 export function runSummary(results: BenchResults, options: { wide?: boolean } = {}): RunSummary {
   return {
     fidelity: fidelityLines(results),
-    verdict: hasRounds(results) ? verdictLines(results.cases) : [],
+    // A run with no case at all (every codec lossy on the user's messages) still says why, payload by payload.
+    verdict:
+      hasRounds(results) || results.cases.length === 0
+        ? verdictLines(results.cases, notTimedPayloads(results), results.settings.payloads)
+        : [],
     labField: labFieldLines(results),
     calibration: calibrationLines(results),
     patterns: patternLines(results.cases),

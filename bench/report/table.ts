@@ -19,12 +19,13 @@ import {
   pad,
   percent,
   PRECISION_MARK,
+  markNotes,
   ratioText,
   TERMINAL_WIDTH,
   wrapLine,
 } from "./format.ts";
-import { roundToRoundNoise } from "../../client/harness/pairing.ts";
-import { codecModeRatios, widestRatioInterval } from "../../client/harness/ratios.ts";
+import { codecModeRatios } from "../../client/harness/ratios.ts";
+import { FLOOR_MARK, floorNote, noiseLines } from "./table-notes.ts";
 import { KNEE_RULE, knees } from "../../client/harness/knee.ts";
 import { accountLines } from "./account-lines.ts";
 
@@ -230,7 +231,8 @@ const COMPRESSION_COLUMNS: Column[] = [
   { title: "in stream", width: 9, cell: (c) => count(c.compression!.deflateContextBytes) },
   { title: "zstd", width: 6, cell: (c) => count(c.compression!.zstdBytes) },
   { title: "zstd time", width: 10, cell: (c) => formatNs(c.compression!.zstdNs) },
-  { title: "empty", width: 9, cell: (c) => formatNs(c.compression!.zstdEmptyNs) },
+  // zstd's fixed cost alone moves between runs by more than the figures beside it: --wide and the CSV have it.
+  { title: "empty", width: 9, wide: true, cell: (c) => formatNs(c.compression!.zstdEmptyNs) },
 ];
 
 const MODE_VIEWS = [
@@ -320,6 +322,8 @@ function block(
   baseColumns: readonly Column[],
   order: (a: CaseResult, b: CaseResult) => number,
   wide: boolean,
+  /** false: no near-floor mark (a table whose figures are not the loop's, compression's). */
+  floorMarks = true,
 ): string[] {
   const lines: string[] = [];
   const columns = columnsFor(cases, baseColumns, wide);
@@ -336,27 +340,8 @@ function block(
       );
       continue;
     }
-    const flag = c.flags.includes("near-empty-loop") ? "  (near the empty-loop floor)" : "";
+    const flag = floorMarks && c.flags.includes("near-empty-loop") ? ` ${FLOOR_MARK}` : "";
     lines.push(columns.map((col, i) => pad(col.cell(c), col.width, i > 0)).join("  ") + flag);
-  }
-  return lines;
-}
-
-/** Ratio intervals wider than this (either side) cannot separate codecs that differ by less; worth a warning. */
-const TOO_WIDE = 0.1;
-
-/** How noisy the machine was, and a warning when codec mode's intervals came out too wide to separate close codecs. */
-function noiseLines(cases: readonly CaseResult[]): string[] {
-  const noise = roundToRoundNoise(cases);
-  const widest = widestRatioInterval(cases);
-  if (noise === undefined) return [];
-  const lines = [
-    `Machine noise: JSON's time per message typically changed by ${(100 * noise).toFixed(1)}% from one round to the next.`,
-  ];
-  if (widest !== undefined && widest > TOO_WIDE) {
-    lines.push(
-      `WARNING: too noisy to separate codecs less than ${Math.ceil(100 * widest)}% apart (the widest ratio interval); a longer --max-time or a quieter machine.`,
-    );
   }
   return lines;
 }
@@ -432,7 +417,9 @@ function compressionLines(cases: readonly CaseResult[], wide: boolean): string[]
   const lines = [
     "",
     "compressed, bytes per message: permessage-deflate alone and in a stream (context kept), zstd alone;",
-    "   zstd time: one zstdCompressSync call per message, set-up included (empty: the call on no bytes)",
+    wide
+      ? "   zstd time: one zstdCompressSync call per message, set-up included (empty: the call on no bytes)"
+      : "   zstd time: one zstdCompressSync call per message, set-up included",
   ];
   for (const payload of orderPayloads(sized.map((c) => c.payload))) {
     const of = sized.filter((c) => c.payload === payload);
@@ -444,6 +431,7 @@ function compressionLines(cases: readonly CaseResult[], wide: boolean): string[]
         COMPRESSION_COLUMNS,
         (a, b) => a.compression!.deflateContextBytes - b.compression!.deflateContextBytes,
         wide,
+        false,
       ),
     );
   }
@@ -521,7 +509,13 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
           const cases = ofPayload.filter((c) => c.socket?.targetRate === rate);
           if (cases.length === 0) continue;
           lines.push("");
-          lines.push(rate === undefined ? payload : `${payload} at ${count(rate)} msgs/s`);
+          const title = rate === undefined ? payload : `${payload} at ${count(rate)} msgs/s`;
+          // raw alone is no comparison: one line instead of a table of the transport by itself.
+          if (cases.every((c) => c.codec === "raw")) {
+            lines.push(`${title}: no codec was timed on these messages (the verdict says why); raw's row left out`);
+            continue;
+          }
+          lines.push(title);
           lines.push(...block(cases, view.columns, view.order, wide));
         }
       }
@@ -543,10 +537,10 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
       `${PRECISION_MARK}: its interval is still wider than the ±${s.precision ?? "?"}% asked (--precision); the time allowed ran out first (--max-time).`,
     );
   }
-  if (results.cases.some((c) => !c.standard)) {
-    lines.push("");
-    lines.push("* non-standard: msgpackr records are not MessagePack that other decoders can read.");
-  }
+  lines.push(...floorNote(results.cases));
+  // `!` is the fidelity table's to explain (it leads the output); `*` is said here, of the codecs that carry it.
+  const { nonStandard } = markNotes(results.cases);
+  if (nonStandard) lines.push("", nonStandard);
   if (results.cases.some((c) => c.codec === "raw")) {
     lines.push(
       `raw: the transport alone (${results.cases.some((c) => c.codec === "raw" && !isBuiltIn(c.payload)) ? "custom-binary's bytes, or your messages' JSON" : "custom-binary's bytes"}, echoed without decoding).`,

@@ -10,7 +10,8 @@
  */
 
 import { knees } from "../../client/harness/knee.ts";
-import type { CaseResult, Comparison } from "../../client/harness/results.ts";
+import type { BenchResults, CaseResult, Comparison } from "../../client/harness/results.ts";
+import { KEY_ORDER_CHANGED } from "../../client/harness/fidelity.ts";
 import { orderPayloads, type PayloadName } from "../../protocols/messages.ts";
 import { codecLabel, count, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { handWrittenStanding, ranked, vsJsonOf } from "./ranking.ts";
@@ -332,6 +333,7 @@ function routeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[
 function fieldLines(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string[] {
   for (const mode of ["stream", "roundtrip", "latency"] as const) {
     const best: string[] = [];
+    const partners: string[] = [];
     const hand: string[] = [];
     const lab: string[] = [];
     const disagreeing: string[] = [];
@@ -344,24 +346,38 @@ function fieldLines(cases: readonly CaseResult[], payloads: readonly PayloadName
         () => Number.NaN,
       )[0]!;
       best.push(codecLabel(first));
-      const cb = of.find((c) => c.codec === "custom-binary");
-      const field = cb?.ratios?.fieldVsJson;
+      // Against json: custom-binary where it ran on this payload, else the least-cost codec that is not json.
+      const partner =
+        of.find((c) => c.codec === "custom-binary") ??
+        ranked(
+          of.filter((c) => c.codec !== "json"),
+          (c) => c.ratios?.fieldVsJson?.ratio,
+          () => Number.NaN,
+        )[0];
+      const field = partner?.ratios?.fieldVsJson;
       const labCase = cases.find(
         (c) =>
           c.mode === "codec" &&
           c.client === "inprocess" &&
-          c.codec === "custom-binary" &&
+          c.codec === partner?.codec &&
           c.payload === payload &&
           c.verified,
       );
       const echo = labCase?.ratios?.echoVsJson;
+      partners.push(partner ? codecLabel(partner) : "");
       hand.push(ratioText(field, { interval: false }));
       lab.push(ratioText(echo, { interval: false }));
       if (disagree(field, echo)) disagreeing.push(payload);
     }
     if (best.length === 0) continue;
     const client = cases.find((c) => c.mode === mode && c.socket?.field !== undefined)!.client;
-    const head = `In the server (field, ${mode}, ${client} client): least cost ${best.join(" / ")}; custom-binary ${hand.join(" / ")}x json's`;
+    // One codec against json on every payload: named once; else each figure names its codec.
+    const named = partners.filter((p) => p !== "");
+    const against =
+      named.length > 0 && named.every((p) => p === named[0]) && named.length === partners.length
+        ? `${named[0]} ${hand.join(" / ")}x json's`
+        : `${partners.map((p, i) => (p === "" ? "-" : `${p} ${hand[i]}`)).join(" / ")}x json's`;
+    const head = `In the server (field, ${mode}, ${client} client): least cost ${best.join(" / ")}; ${against}`;
     if (lab.every((l) => l === "-")) return [head];
     const verdict =
       disagreeing.length > 0
@@ -455,18 +471,84 @@ function compressionLine(cases: readonly CaseResult[], payloads: readonly Payloa
   return `Deflated in a stream (context kept): custom-binary ${cb.join(" / ")} B, json ${json.join(" / ")} B`;
 }
 
-/** The verdict, at most VERDICT_MAX_LINES lines; empty when the run has nothing verified. */
-export function verdictLines(cases: readonly CaseResult[]): string[] {
+/**
+ * Why no codec was timed on `payload`: the codecs that changed its messages (grouped by the
+ * first change each made, with its place and how many messages), those that cannot carry it,
+ * and cases that failed; with what to do where there is something to do.
+ */
+function whyNotTimed(results: Pick<BenchResults, "cases" | "settings" | "fidelity">, payload: PayloadName): string {
+  const asked = results.settings.codecs.filter((c) => c !== "raw" && !CALIBRATION_CODEC_NAMES.includes(c));
+  const groups = new Map<string, string[]>();
+  const add = (what: string, codec: string): void => void groups.set(what, [...(groups.get(what) ?? []), codec]);
+  for (const r of results.fidelity ?? []) {
+    if (r.payload !== payload || !r.lossy || !asked.includes(r.codec)) continue;
+    const first = r.changes.find((c) => c.change !== KEY_ORDER_CHANGED);
+    add(
+      r.error
+        ? "cannot carry them"
+        : first
+          ? `${first.change} at ${first.path} (${first.messages} of ${r.messages} messages)`
+          : "changed them",
+      r.codec,
+    );
+  }
+  const lossy = groups.size > 0;
+  for (const e of results.settings.excluded)
+    if (
+      e.payload === payload &&
+      asked.includes(e.codec) &&
+      !(results.fidelity ?? []).some((r) => r.codec === e.codec && r.payload === payload && r.lossy)
+    )
+      add(e.why, e.codec);
+  const failed = results.cases.filter((c) => c.payload === payload && !c.verified && c.codec !== "raw");
+  const parts = [...groups].map(([what, codecs]) => `${codecs.join(", ")}: ${what}`);
+  if (failed.length > 0) parts.push(`${failed.length} case${failed.length === 1 ? "" : "s"} failed (named above)`);
+  if (parts.length === 0) return "not timed (the run stopped before it)";
+  return `not timed: ${parts.join("; ")}${lossy && !results.settings.allowLossy ? "; --allow-lossy times the codecs that change values" : ""}`;
+}
+
+/** Each payload the run asked for on which no codec was timed, with why (the verdict gives each a line). */
+export function notTimedPayloads(results: Pick<BenchResults, "cases" | "settings" | "fidelity">): NotTimed[] {
+  const timed = new Set(results.cases.filter((c) => c.verified && c.codec !== "raw").map((c) => c.payload));
+  return results.settings.payloads
+    .filter((p) => !timed.has(p))
+    .map((payload) => ({ payload, why: whyNotTimed(results, payload) }));
+}
+
+/** A payload the run asked for on which no codec was timed, and why, in a few words a user can act on. */
+export interface NotTimed {
+  payload: PayloadName;
+  why: string;
+}
+
+/**
+ * The verdict, at most VERDICT_MAX_LINES lines; empty when the run has nothing verified and no
+ * payload to explain. Every payload asked for has a line: what won, or (`notTimed`) why nothing ran.
+ */
+export function verdictLines(
+  cases: readonly CaseResult[],
+  notTimed: readonly NotTimed[] = [],
+  asked: readonly PayloadName[] = [],
+): string[] {
   const { mode, payloads } = verdictScope(cases);
-  if (mode === undefined || payloads.length === 0) return [];
+  const untimed = notTimed.filter((n) => !payloads.includes(n.payload));
+  if ((mode === undefined || payloads.length === 0) && untimed.length === 0) return [];
   const wrap = (ls: readonly (string | undefined)[]): string[] =>
     ls.filter((l) => l !== undefined).flatMap((l) => wrapLine(l, TERMINAL_WIDTH, "    "));
+  // In the order the run asked for them (its --payloads, its --messages files), else the usual one.
+  const rank = (p: PayloadName): number => (asked.includes(p) ? asked.indexOf(p) : asked.length);
+  const all = orderPayloads([...payloads, ...untimed.map((n) => n.payload)]).sort((a, b) => rank(a) - rank(b));
+  const width = Math.max(6, ...all.map((q) => q.length)) + 1;
   const head = wrap([
-    `Verdict from this run (fastest by ${SPEED_BASIS[mode]}; another machine may differ):`,
-    ...payloads.map((p) =>
-      payloadLine(cases, p, mode, Math.max(6, ...payloads.map((q) => q.length)) + 1, payloads.length > 3),
-    ),
+    mode !== undefined
+      ? `Verdict from this run (fastest by ${SPEED_BASIS[mode]}; another machine may differ):`
+      : "Verdict from this run:",
+    ...all.map((p) => {
+      const n = untimed.find((u) => u.payload === p);
+      return n ? `${p.padEnd(width)}${n.why}` : payloadLine(cases, p, mode!, width, all.length > 3);
+    }),
   ]);
+  if (mode === undefined || payloads.length === 0) return head.slice(0, VERDICT_MAX_LINES);
   const hand = handWrittenLine(cases, payloads);
   const parts = {
     hand: wrap([hand && (payloads.length > 3 ? hand : hand + ` (${payloads.join("/")})`)]),

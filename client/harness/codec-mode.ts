@@ -21,7 +21,7 @@
  */
 
 import type { Codec } from "../../protocols/codec.ts";
-import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
+import type { Message, PayloadName } from "../../protocols/messages.ts";
 import type { Clock, ClockCalibration } from "./clock.ts";
 import { CodecCase } from "./codec-case.ts";
 import { isExcluded } from "./exclusions.ts";
@@ -31,7 +31,7 @@ import { compileLoop, SINK_SIZE } from "./loops.ts";
 import type { BenchmarkHooks } from "./progress.ts";
 import type { CaseResult } from "./results.ts";
 import { minBatchNs, readOneSlices, shuffled, sliceSize } from "./schedule.ts";
-import type { ClientKind, Settings } from "./settings.ts";
+import { checksOwnRoundTrip, type ClientKind, type Settings } from "./settings.ts";
 import { inPhase } from "./time-account.ts";
 
 /** A share of codec mode's work, in runs: positions [from x iterations, to x iterations) of the messages, run after run. */
@@ -174,7 +174,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
     const messages = inPhase(ledger, "messages", () => spanMessages(settings, payload, first, end));
     const cases = ctx.codecs
       .filter((codec) => !isExcluded(settings, codec.name, payload))
-      .map((codec) => new CodecCase(codec, payload, messages, caseContext, settings.allowLossy && !isBuiltIn(payload)));
+      .map((codec) => new CodecCase(codec, payload, messages, caseContext, checksOwnRoundTrip(settings, payload)));
     const progress = (stage: "verify" | "warmup" | "run", codec: string, run: number): void =>
       ctx.onProgress?.({
         mode: "codec",

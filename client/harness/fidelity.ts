@@ -22,6 +22,22 @@ interface FidelityChange {
   change: string;
   /** Messages in which it happened. */
   messages: number;
+  /** The first message it happened in, counted from 1 in the file's order (a JSON Lines file's line, blank lines aside). */
+  first: number;
+  /** The user declared this kind of change no loss (`--equal`): reported, not lossy. */
+  equal?: boolean;
+}
+
+/** Changes a user may declare no loss to them (`--equal LIST`), applied before deciding what is lossy. */
+export const EQUAL_KINDS = ["negative-zero", "key-order", "undefined"] as const;
+export type EqualKind = (typeof EQUAL_KINDS)[number];
+
+/** Whether `change` is of a kind the user declared equal. Key order is never a loss. */
+function declaredEqual(change: string, equal: readonly EqualKind[]): boolean {
+  if (change === KEY_ORDER_CHANGED) return true;
+  if (change === "-0 became 0") return equal.includes("negative-zero");
+  if (change === "undefined dropped" || change.startsWith("undefined became ")) return equal.includes("undefined");
+  return false;
 }
 
 export interface FidelityReport {
@@ -144,8 +160,10 @@ export function checkFidelity(
   payload: string,
   pc: PayloadCodec,
   messages: readonly Message[],
+  equal: readonly EqualKind[] = [],
 ): FidelityReport {
   const counts = new Map<string, number>();
+  const firsts = new Map<string, number>();
   let changed = 0;
   for (let i = 0; i < messages.length; i++) {
     let found: Set<string>;
@@ -163,11 +181,15 @@ export function checkFidelity(
       };
     }
     if (found.size > 0) changed++;
-    for (const f of found) counts.set(f, (counts.get(f) ?? 0) + 1);
+    for (const f of found) {
+      counts.set(f, (counts.get(f) ?? 0) + 1);
+      if (!firsts.has(f)) firsts.set(f, i + 1);
+    }
   }
   const changes = [...counts].map(([key, n]) => {
     const [path, change] = key.split("\t") as [string, string];
-    return { path, change, messages: n };
+    const declared = change !== KEY_ORDER_CHANGED && declaredEqual(change, equal);
+    return { path, change, messages: n, first: firsts.get(key)!, ...(declared ? { equal: true } : {}) };
   });
   return {
     codec,
@@ -175,7 +197,7 @@ export function checkFidelity(
     messages: messages.length,
     changed,
     changes,
-    lossy: changes.some((c) => c.change !== KEY_ORDER_CHANGED),
+    lossy: changes.some((c) => !declaredEqual(c.change, equal)),
   };
 }
 
@@ -183,5 +205,7 @@ export function checkFidelity(
 export function fidelitySummary(r: FidelityReport): string {
   if (r.error) return `cannot carry these messages (${r.error})`;
   if (r.changes.length === 0) return `every message came back unchanged (${r.messages})`;
-  return r.changes.map((c) => `${c.change} at ${c.path} (${c.messages} of ${r.messages})`).join("; ");
+  return r.changes
+    .map((c) => `${c.change} at ${c.path} (${c.messages} of ${r.messages}, first message ${c.first})`)
+    .join("; ");
 }

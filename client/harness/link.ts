@@ -9,6 +9,7 @@
  */
 
 import { SettingError } from "./harness-errors.ts";
+import { closestName } from "./did-you-mean.ts";
 import {
   LINK_SLICE_RTTS,
   SWEEP_RATES,
@@ -119,8 +120,12 @@ export function parseLink(raw: string): LinkProfile {
   if (parts.length === 0) throw new SettingError(`--link is empty; valid forms: ${LINK_FORMS}`);
   const first = parts[0]!;
   const named = first.includes("=") ? undefined : LINK_PROFILES.find((p) => p.name === first.toLowerCase());
-  if (!first.includes("=") && !named)
-    throw new SettingError(`--link: unknown profile '${first}'; valid forms: ${LINK_FORMS}`);
+  if (!first.includes("=") && !named) {
+    const near = closestName(first, LINK_NAMES);
+    throw new SettingError(
+      `--link: unknown profile '${first}'; ${near !== undefined ? `did you mean ${near}? ` : ""}valid forms: ${LINK_FORMS}`,
+    );
+  }
   const pairs = named ? parts.slice(1) : parts;
   if (named && pairs.length === 0) return named;
   if (named === LOOPBACK) throw new SettingError("--link loopback has no figures to change; it is no link at all");

@@ -110,7 +110,13 @@ function checkUserPayloads(
         excluded.push({ codec: codec.name, payload, why: `not applicable: ${notApplicable}` });
         continue;
       }
-      const fidelityReport = checkFidelity(codec.name, payload, codec.forPayload(payload), messages);
+      const fidelityReport = checkFidelity(
+        codec.name,
+        payload,
+        codec.forPayload(payload),
+        messages,
+        settings.equal ?? [],
+      );
       fidelity.push(fidelityReport);
       if (fidelityReport.error !== undefined)
         excluded.push({ codec: codec.name, payload, why: fidelitySummary(fidelityReport) });

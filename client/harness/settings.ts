@@ -6,7 +6,8 @@
  */
 
 import { SettingError } from "./harness-errors.ts";
-import { ARTICLE_PAYLOADS, type PayloadName } from "../../protocols/messages.ts";
+import type { EqualKind } from "./fidelity.ts";
+import { ARTICLE_PAYLOADS, isBuiltIn, type PayloadName } from "../../protocols/messages.ts";
 
 export type Mode = "codec" | "roundtrip" | "stream" | "fanout" | "latency" | "route";
 export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream", "fanout", "latency", "route"];
@@ -71,6 +72,8 @@ export interface Settings {
   userMessages: UserMessagesFile[];
   /** Time codecs that change the user's messages (the fidelity check), instead of only reporting what they change. */
   allowLossy: boolean;
+  /** --equal: kinds of change to the user's messages they declare no loss (fidelity.ts), applied before deciding what is lossy. */
+  equal?: EqualKind[];
   /** Codec and payload pairs that do not run, and why (client/harness/exclusions.ts); filled in before any mode runs. */
   excluded: Excluded[];
   /** The Protobuf message type of the user's messages (--proto FILE --proto-type NAME). */
@@ -268,4 +271,13 @@ export function parseRates(name: string, raw: string): Pick<Settings, "rates" | 
     throw new SettingError(`${name} takes 'sweep' or messages per second N[,N...] from 1 to 1000000, got '${raw}'`);
   const rates = raw.split(",").map((r) => parseInteger(name, r, 1, 1_000_000));
   return { rates: [...new Set(rates)].sort((a, b) => a - b), sweep: false };
+}
+
+/**
+ * Whether a case's replies are checked against the codec's own round trip of each message
+ * rather than the message itself: on a user's messages, where the user let codecs that change
+ * them run (--allow-lossy) or declared some changes no loss (--equal).
+ */
+export function checksOwnRoundTrip(settings: Pick<Settings, "allowLossy" | "equal">, payload: PayloadName): boolean {
+  return (settings.allowLossy || (settings.equal?.length ?? 0) > 0) && !isBuiltIn(payload);
 }

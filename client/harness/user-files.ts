@@ -34,12 +34,23 @@ function readUserFile(flag: string, file: string): string {
   }
 }
 
+/**
+ * `--messages FILE` or `--messages NAME=FILE`: the payload's name (the file's, without its
+ * extension, unless given) and the file. A `=` counts as a name's end only when what precedes it
+ * could be a payload's name (no slash), so a path with `=` in it still reads as a path.
+ */
+export function messagesArgument(given: string): { name: string; file: string; named: boolean } {
+  const m = /^([^=\\/]+)=(.+)$/.exec(given);
+  if (m) return { name: m[1]!, file: m[2]!, named: true };
+  return { name: payloadNameOf(given), file: given, named: false };
+}
+
 /** Every `--messages` file, read, and parsed once to check it (the parse is kept for the run). */
 export function readMessagesFiles(files: readonly string[]): UserMessagesFile[] {
   const out: UserMessagesFile[] = [];
-  for (const file of files) {
-    const name = payloadNameOf(file);
-    checkPayloadName(name, file);
+  for (const given of files) {
+    const { name, file, named } = messagesArgument(given);
+    checkPayloadName(name, file, named);
     if (out.some((f) => f.name === name))
       throw new SettingError(`--messages ${file}: another file is also named '${name}'; payload names must differ`);
     const f = { name, file, text: readUserFile("--messages", file) };

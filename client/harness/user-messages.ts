@@ -11,6 +11,7 @@ import { kindOf } from "../../protocols/codec.ts";
 import { type Message, type PayloadName, isBuiltIn } from "../../protocols/messages.ts";
 import { type UserMessagesFile } from "./settings.ts";
 import { HarnessError, SettingError } from "./harness-errors.ts";
+import { jsonFault } from "./json-position.ts";
 
 /** A payload name from a file name: its base name without `.json`, `.jsonl` or `.ndjson`. */
 export function payloadNameOf(file: string): string {
@@ -18,15 +19,23 @@ export function payloadNameOf(file: string): string {
   return base.replace(/\.(json|jsonl|ndjson)$/i, "");
 }
 
-/** Checks a `--messages` file's name as a payload name: usable in a URL and a CSV, and not a built-in's. */
-export function checkPayloadName(name: string, file: string): void {
+/**
+ * Checks a payload name of the user's (`named`: given as NAME=FILE, else the file's own): usable
+ * in a URL and a CSV, and not a built-in's; a refusal says how to name it.
+ */
+export function checkPayloadName(name: string, file: string, named = false): void {
+  const rule = "1-40 letters, digits, '.', '_' or '-'";
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(name)) {
     throw new SettingError(
-      `--messages ${file}: the payload takes the file's name, '${name}', which must be 1-40 letters, digits, '.', '_' or '-'; rename the file`,
+      named
+        ? `--messages ${name}=${file}: a payload's name must be ${rule}`
+        : `--messages ${file}: the payload takes the file's name, '${name}', which must be ${rule}; name it: --messages NAME=${file}`,
     );
   }
   if (isBuiltIn(name) || name === "all")
-    throw new SettingError(`--messages ${file}: the name '${name}' is a built-in payload's; rename the file`);
+    throw new SettingError(
+      `--messages ${named ? `${name}=` : ""}${file}: '${name}' is a built-in payload's name; name yours another: --messages my-${name}=${file}`,
+    );
 }
 
 /**
@@ -64,11 +73,20 @@ function bigIntegers(text: string): string[] {
   return out;
 }
 
-function parseJson(text: string, where: string, file: string): unknown {
+/**
+ * `text` parsed, or a SettingError naming the place JSON stops: `line 3, column 14` of the file
+ * (`lineOffset`: the line `text` starts on, for a line of JSON Lines).
+ */
+function parseJson(text: string, file: string, lineOffset = 0): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new SettingError(`--messages ${file}: ${where}is not JSON (${(e as Error).message})`);
+    const fault = jsonFault(text);
+    throw new SettingError(
+      fault
+        ? `--messages ${file}: not JSON at line ${fault.line + lineOffset}, column ${fault.column}: ${fault.what}`
+        : `--messages ${file}: not JSON (${(e as Error).message})`,
+    );
   }
 }
 
@@ -84,12 +102,12 @@ export function parseUserMessages(f: UserMessagesFile): UserMessages {
   const text = f.text.replace(/^\uFEFF/, "");
   let values: unknown[];
   if (text.trimStart().startsWith("[")) {
-    const parsed = parseJson(text, "", f.file);
+    const parsed = parseJson(text, f.file);
     values = parsed as unknown[];
   } else {
     values = [];
     text.split("\n").forEach((line, i) => {
-      if (line.trim() !== "") values.push(parseJson(line, `line ${i + 1} `, f.file));
+      if (line.trim() !== "") values.push(parseJson(line, f.file, i));
     });
   }
   if (values.length === 0)
@@ -99,8 +117,11 @@ export function parseUserMessages(f: UserMessagesFile): UserMessages {
   const messages: Message[] = [];
   const notes: string[] = [];
   values.forEach((v, i) => {
-    if (v === null || typeof v !== "object" || Array.isArray(v))
-      throw new SettingError(`--messages ${f.file}: message ${i + 1} is ${kindOf(v)}, not an object`);
+    if (v === null || typeof v !== "object" || Array.isArray(v)) {
+      const kind = kindOf(v);
+      const said = /^(an? |null$|undefined$)/.test(kind) ? kind : `a ${kind}`;
+      throw new SettingError(`--messages ${f.file}: message ${i + 1} is ${said}, not an object`);
+    }
     const json = JSON.stringify(v);
     const bytes = new TextEncoder().encode(json).length;
     if (bytes > MAX_USER_MESSAGE_BYTES) {

@@ -12,6 +12,7 @@
 import { parseRates, type LinkProfile, type Mode, type Settings } from "../harness/settings.ts";
 
 import { ratesOverLink } from "../harness/link.ts";
+import { EQUAL_KINDS } from "../harness/fidelity.ts";
 import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import { codecGroups, socketCodecNames } from "../../protocols/contract.ts";
@@ -49,6 +50,7 @@ export function settingsToQuery(settings: Settings, q: URLSearchParams): void {
   if (settings.validate) q.set("validate", "1");
   if (settings.fixed) q.set("fixed", "1");
   if (settings.allowLossy) q.set("allow-lossy", "1");
+  if (settings.equal && settings.equal.length > 0) q.set("equal", settings.equal.join(","));
   if (settings.link) q.set("link", JSON.stringify(settings.link));
 }
 
@@ -114,6 +116,7 @@ export function settingsFromQuery(q: URLSearchParams, base: Settings, catalog: C
     codecs: list("codecs", socketCodecNames(catalog), base.codecs, codecGroups(catalog)),
     payloads: list("payloads", [...PAYLOAD_NAMES, ...base.userMessages.map((f) => f.name)], base.payloads),
     allowLossy: q.has("allow-lossy") ? q.get("allow-lossy") === "1" : base.allowLossy,
+    ...(q.has("equal") ? { equal: list("equal", EQUAL_KINDS, [], {}) } : base.equal ? { equal: base.equal } : {}),
     iterations: perMode("iterations", base.iterations, 1),
     runs: perMode("runs", base.runs, 1),
     warmup: perMode("warmup", base.warmup, 0),

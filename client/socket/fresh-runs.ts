@@ -37,6 +37,7 @@ async function runOnce(p: PayloadRun, s: SocketCase, count: number, label: strin
       userProto: settings.userProto,
       codecModules: settings.codecModules,
       allowLossy: settings.allowLossy,
+      ...(settings.equal ? { equal: settings.equal } : {}),
       window: single.window,
       rate: s.rate,
       stallTimeoutMs: settings.stallTimeoutMs,

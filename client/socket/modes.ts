@@ -24,7 +24,7 @@ import {
   stepLatency,
   stopsClimbing,
 } from "../harness/knee.ts";
-import { latencyStep, SOCKET_MODES, type Settings, type SocketMode } from "../harness/settings.ts";
+import { checksOwnRoundTrip, latencyStep, SOCKET_MODES, type Settings, type SocketMode } from "../harness/settings.ts";
 import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 import { socketCaseResult, type SocketCase, type SocketCaseOptions } from "./socket-case.ts";
 import { runFreshConnections } from "./fresh-runs.ts";
@@ -192,7 +192,7 @@ function caseOptions(
     payload: s.payload,
     mode: s.mode,
     messages: count >= messages.length ? messages : messages.slice(0, count),
-    ownRoundTrip: settings.allowLossy && !isBuiltIn(s.payload),
+    ownRoundTrip: checksOwnRoundTrip(settings, s.payload),
     window: s.mode === "roundtrip" ? 1 : settings.window,
     rate: s.rate,
     stallTimeoutMs: settings.stallTimeoutMs,

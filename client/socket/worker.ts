@@ -6,11 +6,11 @@
  */
 
 import { performanceClock } from "../harness/clock.ts";
+import { checksOwnRoundTrip } from "../harness/settings.ts";
 import { messagesFor } from "../harness/generator.ts";
 import { importCodecModules } from "../harness/codec-modules.ts";
 import { catalogFor } from "../harness/plan.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
-import { isBuiltIn } from "../../protocols/messages.ts";
 import { processCpuMs, type WebSocketClass } from "./client-connection.ts";
 import type { SocketCaseFigures } from "./socket-case.ts";
 import { runSocketCase } from "./runner.ts";
@@ -35,7 +35,7 @@ self.onmessage = async (ev: MessageEvent<ClientJob>) => {
         mode: job.mode,
         // Each client its own messages: same shape and sizes, its own seed.
         messages: messagesFor(job, job.payload, c.count, (job.seed + c.index * 0x9e3779b1) >>> 0),
-        ownRoundTrip: job.allowLossy && !isBuiltIn(job.payload),
+        ownRoundTrip: checksOwnRoundTrip(job, job.payload),
         window: job.window,
         rate: job.rate,
         stallTimeoutMs: job.stallTimeoutMs,

@@ -16,7 +16,15 @@ import { ClientError } from "../client-errors.ts";
 export interface ClientJob
   extends Pick<
     Settings,
-    "seed" | "fixed" | "userMessages" | "userProto" | "codecModules" | "allowLossy" | "window" | "stallTimeoutMs"
+    | "seed"
+    | "fixed"
+    | "userMessages"
+    | "userProto"
+    | "codecModules"
+    | "allowLossy"
+    | "equal"
+    | "window"
+    | "stallTimeoutMs"
   > {
   /** Latency mode: messages per second per connection. */
   rate: number;

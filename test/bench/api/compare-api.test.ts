@@ -102,7 +102,7 @@ describe("compare()", () => {
     };
     expect(await refusal({ codecs: ["nope"] })).toMatch(/^codecs: unknown value 'nope'; valid values: json, /);
     expect(await refusal({ codecModules: ["no-such-codec.ts"] })).toMatch(
-      /^codecModules \S*no-such-codec\.ts: cannot import it/,
+      /^codecModules \S*no-such-codec\.ts: cannot import it \(no such file\)$/,
     );
     expect(await refusal({ messages: ["no-such-file.json"] })).toBe(
       "messages no-such-file.json: cannot read it (no such file)",
@@ -120,7 +120,7 @@ describe("compare()", () => {
       /^messages 'moves': messages\[0\]\.at is a Date, /,
     );
     expect(await refusal({ messages: [{ name: "moves", messages: [1, 2] as never }] })).toBe(
-      "messages 'moves': message 1 is number, not an object",
+      "messages 'moves': message 1 is a number, not an object",
     );
     expect(await refusal({ out: "  " })).toBe("out must name a folder, or be false for no files");
   });

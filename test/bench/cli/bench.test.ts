@@ -27,6 +27,13 @@ const bench = (...args: string[]): BenchCli => runBenchCli(args);
 describe("bad flags: one line naming the problem and the valid values, exit 2", () => {
   it.each([
     [["--bogus"], /^bench: unknown option '--bogus'; valid options: --codecs, --payloads, .*--help\n$/],
+    // A near miss names the one it was meant to be.
+    [["--quik"], /^bench: unknown option '--quik'; did you mean --quick\? \(--help lists every option\)\n$/],
+    [
+      ["--codecs", "json,msgpakr"],
+      /^bench: --codecs: unknown value 'msgpakr'; did you mean msgpackr\? valid values: json, json-bytes, .*\n$/,
+    ],
+    [["--link", "wfi"], /^bench: --link: unknown profile 'wfi'; did you mean wifi\? valid forms: loopback, .*\n$/],
     [["--client", "browser", "--csp", "lax"], /^bench: --csp: unknown value 'lax'; valid values: off, strict\n$/],
     [["--client", "firefox", "--csp", "off,strict"], /^bench: --csp takes one policy; valid values: off, strict\n$/],
     [
@@ -155,6 +162,9 @@ describe("--help of every command", () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe(
       "report: unknown option '--bogus'; valid options: --out, --fail-if-slower, --time-of, --help; usage: bun run report FILE... [--out report.html] [--fail-if-slower PCT [--time-of LIST]]\n",
+    );
+    expect(run("bench/cli/report.ts", "--fail-if-slowr", "10").stderr).toMatch(
+      /^report: unknown option '--fail-if-slowr'; did you mean --fail-if-slower\? valid options: --out, /,
     );
     const unwritable = run(
       "bench/cli/report.ts",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { count, formatNs, meanWithInterval, pad, percent } from "../../../bench/report/format.ts";
+import { count, formatNs, markNotes, meanWithInterval, pad, percent } from "../../../bench/report/format.ts";
 
 describe("number formatting", () => {
   it("durations pick their unit", () => {
@@ -26,5 +26,20 @@ describe("number formatting", () => {
   it("shows no interval for one sample, never '± 0.00'", () => {
     expect(meanWithInterval({ n: 1, mean: 1500, ci95: 0 })).toBe("1.50 µs");
     expect(meanWithInterval({ n: 3, mean: 1500, ci95: 20 })).toBe("1.50 µs ± 20.0 ns");
+  });
+});
+
+describe("markNotes: * and ! said of the codecs that carry them", () => {
+  const c = (codec: string, standard = true, flags: string[] = []) => ({ codec, standard, flags });
+  it("names each non-standard and each lossy codec present, once; nothing for a run with neither", () => {
+    expect(markNotes([c("json"), c("raw", false)])).toEqual({});
+    expect(markNotes([c("mine", false), c("mine", false), c("json", true, ["lossy"])])).toEqual({
+      nonStandard: "* non-standard: mine writes a format that only the same library (or code) reads.",
+      lossy:
+        "! lossy: json changed values of these messages (the fidelity table says which); timed because --allow-lossy asked.",
+    });
+    expect(markNotes([c("msgpackr-records", false), c("mine", false)]).nonStandard).toBe(
+      "* non-standard: msgpackr-records, mine write formats that only the same library (or code) reads.",
+    );
   });
 });

@@ -47,10 +47,22 @@ describe("codec modules", () => {
 
   it.each([
     [
-      "a module that does not import",
+      "a module that does not compile: the place",
       "broken.ts",
       "export default {",
-      /^--codec-module .*broken\.ts: cannot import it \(/,
+      /^--codec-module .*broken\.ts: cannot import it \(it does not compile at broken\.ts:1:\d+: .+\)$/,
+    ],
+    [
+      "an import of a package not installed: the package, the file importing it",
+      "needs.ts",
+      'import x from "no-such-package-here/sub";\nexport default x;\n',
+      /^--codec-module .*needs\.ts: cannot import it \(its import 'no-such-package-here\/sub' \(in needs\.ts\) cannot be found; install it in your project \(npm install no-such-package-here\)\)$/,
+    ],
+    [
+      "a relative import that is missing",
+      "rel.ts",
+      'import y from "./gone.ts";\nexport default y;\n',
+      /^--codec-module .*rel\.ts: cannot import it \(its import '\.\/gone\.ts' \(in rel\.ts\) cannot be found\)$/,
     ],
     [
       "no default export",

@@ -48,9 +48,40 @@ describe("checkFidelity", () => {
       messages: 3,
       changed: 2,
       lossy: true,
-      changes: [{ path: "price", change: "-0 became 0", messages: 2 }],
+      changes: [{ path: "price", change: "-0 became 0", messages: 2, first: 1 }],
     });
-    expect(fidelitySummary(r)).toBe("-0 became 0 at price (2 of 3)");
+    expect(fidelitySummary(r)).toBe("-0 became 0 at price (2 of 3, first message 1)");
+  });
+
+  it("names the first message each change touched, counted from 1", () => {
+    const r = checkFidelity("json", "mine", BUILT_IN.get("json")!.forPayload("mine"), [
+      { a: 1 },
+      { a: 2, b: { c: -0 } },
+      { a: 3, b: { c: -0 }, d: undefined },
+    ]);
+    expect(r.changes).toEqual([
+      { path: "b.c", change: "-0 became 0", messages: 2, first: 2 },
+      { path: "d", change: "undefined dropped", messages: 1, first: 3 },
+    ]);
+  });
+
+  it("--equal: a change the user declared no loss is reported, marked equal, and not lossy; the others still are", () => {
+    const json = BUILT_IN.get("json")!.forPayload("mine");
+    const withZero = [{ a: -0 }, { a: 1, d: undefined }];
+    expect(checkFidelity("json", "mine", json, withZero, ["negative-zero"])).toMatchObject({
+      lossy: true,
+      changes: [
+        { path: "a", change: "-0 became 0", equal: true },
+        { path: "d", change: "undefined dropped" },
+      ],
+    });
+    const both = checkFidelity("json", "mine", json, withZero, ["negative-zero", "undefined"]);
+    expect(both.lossy).toBe(false);
+    expect(both.changes.every((c) => c.equal === true)).toBe(true);
+    // A value that changed is never declared away.
+    expect(
+      checkFidelity("json", "mine", json, [{ n: Number.NaN }], ["negative-zero", "undefined", "key-order"]).lossy,
+    ).toBe(true);
   });
 
   it("a changed key order alone is reported but is not a loss", () => {
@@ -60,7 +91,7 @@ describe("checkFidelity", () => {
     };
     const r = checkFidelity("reorder", "mine", reorder, [{ a: 1, b: 2 }]);
     expect(r.lossy).toBe(false);
-    expect(r.changes).toEqual([{ path: "(message)", change: KEY_ORDER_CHANGED, messages: 1 }]);
+    expect(r.changes).toEqual([{ path: "(message)", change: KEY_ORDER_CHANGED, messages: 1, first: 1 }]);
   });
 
   it("a codec that throws cannot carry the messages, and says which one", () => {
@@ -72,6 +103,6 @@ describe("checkFidelity", () => {
   it("msgpack keeps what JSON cannot: NaN, infinities, nested arrays, key order; but writes -0 as the integer 0", () => {
     const m: Message[] = [{ a: Number.NaN, b: Number.POSITIVE_INFINITY, c: [[1, "é"]], z: 1, y: -0 }];
     const r = checkFidelity("msgpack", "mine", BUILT_IN.get("msgpack")!.forPayload("mine"), m);
-    expect(r.changes).toEqual([{ path: "y", change: "-0 became 0", messages: 1 }]);
+    expect(r.changes).toEqual([{ path: "y", change: "-0 became 0", messages: 1, first: 1 }]);
   });
 });

@@ -68,7 +68,12 @@ const ordersText = JSON.stringify(ORDERS, null, 1)
 describe("bad messages files: one line naming the file and the fault, exit 2, nothing run", () => {
   const huge = `[{"blob": "${"x".repeat(1024 * 1024 + 10)}"}]`;
   it.each([
-    ["not JSON", "bad.json", "[{id: 1}]", /^bench: --messages .*bad\.json: is not JSON \(.*\)\n$/],
+    [
+      "not JSON",
+      "bad.json",
+      "[{id: 1}]",
+      /^bench: --messages .*bad\.json: not JSON at line 1, column 3: expected a field name in double quotes, found 'i'\n$/,
+    ],
     [
       "empty",
       "empty.json",
@@ -79,7 +84,7 @@ describe("bad messages files: one line naming the file and the fault, exit 2, no
       "a line that is not JSON",
       "lines.jsonl",
       '{"a": 1}\n{"a": \n',
-      /^bench: --messages .*lines\.jsonl: line 2 is not JSON \(.*\)\n$/,
+      /^bench: --messages .*lines\.jsonl: not JSON at line 2, column 7: expected a value, found the end of the text\n$/,
     ],
     [
       "a message over 1 MiB",
@@ -91,7 +96,7 @@ describe("bad messages files: one line naming the file and the fault, exit 2, no
       "a built-in's name",
       "chat.json",
       "[{}]",
-      /^bench: --messages .*chat\.json: the name 'chat' is a built-in payload's; rename the file\n$/,
+      /^bench: --messages (.*chat\.json): 'chat' is a built-in payload's name; name yours another: --messages my-chat=\1\n$/,
     ],
   ])("%s", (_what, name, text, pattern) => {
     const r = run("bench/cli/bench.ts", "--messages", write(name, text), "--out", path.join(tmp, "never"));
@@ -135,7 +140,7 @@ describe("bad messages files: one line naming the file and the fault, exit 2, no
   it("the server refuses a bad file the same way", () => {
     const r = run("server.ts", "--messages", write("bad2.json", "[1]"));
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`server: --messages ${path.join(tmp, "bad2.json")}: message 1 is number, not an object\n`);
+    expect(r.stderr).toBe(`server: --messages ${path.join(tmp, "bad2.json")}: message 1 is a number, not an object\n`);
   });
 });
 
@@ -163,7 +168,9 @@ describe("bun run bench --messages FILE", () => {
     expect(r.stdout).toContain(`== your messages: orders, what each codec gives back\n   3 messages from ${file}\n`);
     expect(r.stdout).toMatch(/when read: the integer 12345678901234567890 became 12345678901234567000/);
     for (const codec of ["json", "json-bytes", "msgpack", "msgpackr"])
-      expect(r.stdout).toMatch(new RegExp(`^${codec}! +2 of 3 +-0 became 0 at discount: 2$`, "m"));
+      expect(r.stdout).toMatch(
+        new RegExp(`^${codec}! +2 of 3 +-0 became 0 at discount: 2 \\(first: message 1\\)$`, "m"),
+      );
     expect(r.stdout).toMatch(/^custom-binary +n\/a +no layout for your own messages/m);
     expect(r.stdout).toMatch(/^protobuf +n\/a +no message type for your own messages; give one with --proto/m);
     expect(r.stdout).toMatch(/! lossy: changed values of these messages, so not timed/);
@@ -262,7 +269,9 @@ describe("bun run bench --messages FILE", () => {
       out,
     );
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^protobuf! +2 of 3 +field dropped at items: 1; field dropped at coupon: 1$/m);
+    expect(r.stdout).toMatch(
+      /^protobuf! +2 of 3 +field dropped at items: 1 \(first: message 2\); field dropped at coupon:\s+1 \(first: message 3\)$/m,
+    );
     const rows = csvRows(path.join(out, "latest.csv"));
     expect(rows.map((row) => `${row.mode} ${row.codec} ${row.verified}`).sort()).toEqual([
       "codec json true",
@@ -270,6 +279,45 @@ describe("bun run bench --messages FILE", () => {
       "roundtrip json true",
       "roundtrip protobuf true",
     ]);
+  });
+
+  it("--messages NAME=FILE names the payload: a file called chat.json runs as the user's chat, in codec mode and through the server", () => {
+    const chat = write(
+      "chat.json",
+      JSON.stringify([
+        { room: "general", text: "héllo 👋", reactions: [{ emoji: "🎉", by: ["ana"] }] },
+        { room: "random", text: "hi", edited: true },
+      ]),
+    );
+    const out = path.join(tmp, "named");
+    const r = run(
+      "bench/cli/bench.ts",
+      "--quick",
+      "--modes",
+      "codec,roundtrip",
+      "--codecs",
+      "json,msgpackr",
+      "--messages",
+      `team-chat=${chat}`,
+      "--no-pin",
+      "--out",
+      out,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^team-chat +fastest /m);
+    const rows = csvRows(path.join(out, "latest.csv"));
+    expect(rows.map((row) => `${row.mode} ${row.payload} ${row.codec} ${row.verified}`).sort()).toEqual([
+      "codec team-chat json true",
+      "codec team-chat msgpackr true",
+      "roundtrip team-chat json true",
+      "roundtrip team-chat msgpackr true",
+    ]);
+    // A name given is checked as a file's is.
+    const bad = run("bench/cli/bench.ts", "--messages", `small=${chat}`);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      `bench: --messages small=${chat}: 'small' is a built-in payload's name; name yours another: --messages my-small=${chat}\n`,
+    );
   });
 
   it("bun run server --messages FILE accepts the payload, as a --url run needs, and echoes its messages", async () => {
@@ -293,6 +341,140 @@ describe("bun run bench --messages FILE", () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe("a user's own payloads and codec: the verdict, the marks and the tables speak of what ran", () => {
+  // Position updates as JSON Lines, one of 300 holding a -0; a chat log; a fixed-layout codec for the positions.
+  const moves = write(
+    "moves.jsonl",
+    Array.from({ length: 300 }, (_, i) =>
+      i === 150 ? '{"id":151,"x":-0,"y":2.5}' : JSON.stringify({ id: i + 1, x: i * 0.5 + 0.25, y: -i - 0.5 }),
+    ).join("\n") + "\n",
+  );
+  const chat = write(
+    "chat.json",
+    JSON.stringify(
+      Array.from({ length: 40 }, (_, i) => ({
+        room: "general",
+        text: `héllo 👋 ${i}`,
+        ...(i % 3 === 0 ? { reactions: [{ emoji: "🎉", by: ["cy"] }] } : {}),
+      })),
+    ),
+  );
+  const codec = write(
+    "moves-view.ts",
+    [
+      "export default {",
+      '  name: "moves-view",',
+      '  description: "id u32, x and y float64 at fixed offsets (DataView)",',
+      '  frame: "binary" as const,',
+      "  standard: false,",
+      '  library: "",',
+      '  family: "schema" as const,',
+      "  forPayload: () => ({",
+      "    encode(m: any): Uint8Array {",
+      "      const b = new Uint8Array(20);",
+      "      const v = new DataView(b.buffer);",
+      "      v.setUint32(0, m.id, true);",
+      "      v.setFloat64(4, m.x, true);",
+      "      v.setFloat64(12, m.y, true);",
+      "      return b;",
+      "    },",
+      "    decode(d: any): object {",
+      "      const v = new DataView(d.buffer, d.byteOffset, d.byteLength);",
+      "      return { id: v.getUint32(0, true), x: v.getFloat64(4, true), y: v.getFloat64(12, true) };",
+      "    },",
+      "  }),",
+      "};",
+      "",
+    ].join("\n"),
+  );
+  const verdictOf = (stdout: string): string[] => {
+    const from = stdout.split("\n").findIndex((l) => l.startsWith("Verdict from this run"));
+    const lines = stdout.split("\n").slice(from);
+    return lines.slice(
+      0,
+      lines.findIndex((l) => l === ""),
+    );
+  };
+
+  it("every payload has a verdict line, one not timed says why and what to do; no raw-only table; only codecs that ran are named", () => {
+    const out = path.join(tmp, "mine-lossy");
+    const r = run(
+      "bench/cli/bench.ts",
+      "--quick",
+      "--modes",
+      "codec,stream",
+      "--codecs",
+      "json,msgpackr,raw",
+      "--messages",
+      moves,
+      "--messages",
+      `my-chat=${chat}`,
+      "--no-pin",
+      "--out",
+      out,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const verdict = verdictOf(r.stdout).join("\n");
+    expect(verdict).toMatch(
+      /^moves +not timed: json, msgpackr: -0 became 0 at x \(1 of 300 messages\); --allow-lossy times the\s+codecs that change values$/m,
+    );
+    expect(verdict).toMatch(/^my-chat +fastest /m);
+    // Only the codecs of this run, on these payloads.
+    expect(verdict).not.toMatch(/custom-binary|protobuf|msgpackr-records/);
+    // Stream mode ran raw on moves and no codec: one line, not a table of raw alone.
+    expect(r.stdout).toContain(
+      "moves: no codec was timed on these messages (the verdict says why); raw's row left out",
+    );
+    expect(r.stdout).not.toMatch(/msgpackr records/);
+    // The fidelity table names where: the field and the first message.
+    expect(r.stdout).toMatch(/^json! +1 of 300 +-0 became 0 at x: 1 \(first: message 151\)$/m);
+  });
+
+  it("--equal negative-zero times them, against each codec's own round trip, and the results record it; a non-standard codec of the user's is the one the * note names", () => {
+    const out = path.join(tmp, "mine-equal");
+    const r = run(
+      "bench/cli/bench.ts",
+      "--quick",
+      "--modes",
+      "codec",
+      "--codecs",
+      "json,msgpackr,moves-view",
+      "--codec-module",
+      codec,
+      "--messages",
+      moves,
+      "--equal",
+      "negative-zero",
+      "--out",
+      out,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^json +1 of 300 +-0 became 0 at x: 1 \(first: message 151\), equal by --equal$/m);
+    expect(verdictOf(r.stdout).join("\n")).toMatch(/^moves +fastest /m);
+    expect(r.stdout).toContain(
+      "* non-standard: moves-view writes a format that only the same library (or code) reads.",
+    );
+    const results = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
+    expect(results.settings.equal).toEqual(["negative-zero"]);
+    expect(results.cases.map((c) => `${c.codec} ${c.verified} ${c.flags.includes("lossy")}`).sort()).toEqual([
+      "json true false",
+      "moves-view true false",
+      "msgpackr true false",
+    ]);
+    // The report explains the mark of the codec that carries it, and nothing of msgpackr records.
+    const report = readFileSync(path.join(out, "report.html"), "utf8");
+    expect(report).toContain("* non-standard: moves-view writes a format");
+    expect(report).not.toContain("msgpackr records");
+    // A value --equal cannot declare away: without messages, or a kind it does not know.
+    expect(run("bench/cli/bench.ts", "--equal", "negative-zero").stderr).toBe(
+      "bench: --equal applies to your own messages only; add --messages FILE\n",
+    );
+    expect(run("bench/cli/bench.ts", "--messages", moves, "--equal", "negative-zeros").stderr).toMatch(
+      /^bench: --equal: unknown value 'negative-zeros'; did you mean negative-zero\? valid values: negative-zero, key-order, undefined\n$/,
+    );
   });
 });
 
@@ -368,7 +550,7 @@ describe("bun run bench --codec-module FILE", () => {
     );
     const missing = run("bench/cli/bench.ts", "--codec-module", path.join(tmp, "missing.ts"));
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^bench: --codec-module .*missing\.ts: cannot import it \(.*\)\n$/);
+    expect(missing.stderr).toMatch(/^bench: --codec-module .*missing\.ts: cannot import it \(no such file\)\n$/);
     const node = run("bench/cli/bench.ts", "--codec-module", example, "--client", "node");
     expect(node.code).toBe(2);
     expect(node.stderr).toBe(

@@ -27,11 +27,23 @@ describe("a user's messages file", () => {
   });
 
   it.each([
-    ["not JSON", "[{a: 1}]", /^--messages bad\.json: is not JSON \(/],
-    ["a bad JSON line", '{"a": 1}\n{"a": }', /^--messages bad\.json: line 2 is not JSON \(/],
+    [
+      "not JSON, with the place",
+      '[\n  {"a": 1},\n  {a: 2}\n]',
+      /^--messages bad\.json: not JSON at line 3, column 4: expected a field name in double quotes, found 'a'$/,
+    ],
+    [
+      "a bad JSON line, with the place",
+      '{"a": 1}\n{"a": }',
+      /^--messages bad\.json: not JSON at line 2, column 7: expected a value, found '}'$/,
+    ],
     ["empty", "", /^--messages bad\.json: no messages; expected a JSON array of objects, or JSON Lines/],
     ["an empty array", "[]", /no messages/],
-    ["a message that is not an object", '[{"a": 1}, 5]', /^--messages bad\.json: message 2 is number, not an object$/],
+    [
+      "a message that is not an object",
+      '[{"a": 1}, 5]',
+      /^--messages bad\.json: message 2 is a number, not an object$/,
+    ],
     ["an array in an array", "[[1]]", /message 1 is an array, not an object/],
     [
       "a message over 1 MiB",
@@ -46,8 +58,15 @@ describe("a user's messages file", () => {
   it("is named after its file, and the name must work in a URL and not be a built-in's", () => {
     expect(payloadNameOf("/tmp/x/orders.json")).toBe("orders");
     expect(payloadNameOf("ticks.ndjson")).toBe("ticks");
-    expect(() => checkPayloadName("chat", "chat.json")).toThrow(/built-in payload's; rename the file/);
-    expect(() => checkPayloadName("my file", "my file.json")).toThrow(/'my file', which must be 1-40 letters/);
+    expect(() => checkPayloadName("chat", "chat.json")).toThrow(
+      "--messages chat.json: 'chat' is a built-in payload's name; name yours another: --messages my-chat=chat.json",
+    );
+    expect(() => checkPayloadName("my file", "my file.json")).toThrow(
+      "--messages my file.json: the payload takes the file's name, 'my file', which must be 1-40 letters, digits, '.', '_' or '-'; name it: --messages NAME=my file.json",
+    );
+    expect(() => checkPayloadName("a/b", "x.json", true)).toThrow(
+      "--messages a/b=x.json: a payload's name must be 1-40 letters, digits, '.', '_' or '-'",
+    );
     expect(() => checkPayloadName("orders", "orders.json")).not.toThrow();
   });
 
