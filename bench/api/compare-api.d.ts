@@ -549,6 +549,8 @@ export interface CaseResult {
   mode: Mode;
   codec: string;
   standard: boolean;
+  /** The codec's family as it declares it (protocols/codec.ts); absent for raw and a codec module that names none. */
+  family?: string;
   frame: Frame;
   library: string;
   libraryVersion: string;

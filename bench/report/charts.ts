@@ -20,6 +20,7 @@ import { round3, unique, type ChartSpec } from "./chart-spec.ts";
 import { latencySpecs } from "./latency-charts.ts";
 import type { SourcedCase } from "./sources.ts";
 import type { Summary } from "../../client/harness/statistics.ts";
+import type { Comparison } from "../../client/harness/results.ts";
 
 /** One hue per metric; sources get lighter shades of it. */
 const HUES: Record<string, number> = {
@@ -33,6 +34,8 @@ const HUES: Record<string, number> = {
   p50: 190,
   p99: 350,
   msgs: 40,
+  field: 20,
+  echo: 250,
 };
 
 function color(metric: string, sourceIndex: number): string {
@@ -66,9 +69,16 @@ interface Metric {
   interval?: (r: SourcedCase) => [number, number] | undefined;
 }
 
-/** A codec's family (protocols/codec.ts), or "yours" for a codec module that names none. */
-function familyOf(codec: string): string {
-  return BUILT_IN.get(codec)?.family ?? (codec === RAW_CODEC_NAME ? "transport" : "yours");
+/**
+ * A codec's family as its cases record it (a codec module's as it declares it), else the
+ * built-in's; "yours" for a codec module that names none.
+ */
+function familyOf(codec: string, rows: readonly SourcedCase[] = []): string {
+  return (
+    rows.find((r) => r.case.codec === codec && r.case.family !== undefined)?.case.family ??
+    BUILT_IN.get(codec)?.family ??
+    (codec === RAW_CODEC_NAME ? "transport" : "yours")
+  );
 }
 const FAMILY_ORDER: readonly string[] = ["transport", ...CODEC_FAMILIES, "yours"];
 
@@ -84,7 +94,7 @@ function orderCodecs(rows: readonly SourcedCase[], key: (r: SourcedCase) => numb
     return Number.isFinite(v) ? v : Number.POSITIVE_INFINITY;
   };
   return codecs.sort(
-    (a, b) => FAMILY_ORDER.indexOf(familyOf(a)) - FAMILY_ORDER.indexOf(familyOf(b)) || keyOf(a) - keyOf(b),
+    (a, b) => FAMILY_ORDER.indexOf(familyOf(a, rows)) - FAMILY_ORDER.indexOf(familyOf(b, rows)) || keyOf(a) - keyOf(b),
   );
 }
 
@@ -135,8 +145,8 @@ function spec(
     return of ? codecLabel(of) : c;
   };
   // With more than one family on the chart, each bar names its family on a second line.
-  const families = unique(codecs.map(familyOf));
-  const labels = codecs.map((c) => (families.length > 1 ? [name(c), familyOf(c)] : name(c)));
+  const families = unique(codecs.map((c) => familyOf(c, rows)));
+  const labels = codecs.map((c) => (families.length > 1 ? [name(c), familyOf(c, rows)] : name(c)));
   return {
     id,
     payload,
@@ -346,6 +356,61 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
       );
     }
     specs.push(...latencySpecs(of("latency"), payload));
+    const field = fieldSpec(rows, payload, named);
+    if (field) specs.push(field);
   }
   return specs;
+}
+
+/** A ratio's interval as a bar, where it has one. */
+const ratioInterval = (r: Comparison | undefined): [number, number] | undefined =>
+  r && Number.isFinite(r.low) && Number.isFinite(r.high) ? [r.low, r.high] : undefined;
+
+/**
+ * The server's figure beside the lab's, the pair the verdict's server line quotes: each codec's
+ * time per message inside the server (field: every message's decode + encode timed, in stream
+ * mode where it ran, else roundtrip) and in the lab (codec mode's echo), both as ratios to
+ * json's, with their 95% intervals.
+ */
+function fieldSpec(rows: readonly SourcedCase[], payload: string, named: boolean): ChartSpec | undefined {
+  for (const mode of ["stream", "roundtrip", "latency"]) {
+    const field = rows.filter(
+      (r) => r.case.payload === payload && r.case.mode === mode && r.case.ratios?.fieldVsJson !== undefined,
+    );
+    if (field.length === 0) continue;
+    const echo = (r: SourcedCase): Comparison | undefined =>
+      rows.find(
+        (x) =>
+          x.source === r.source &&
+          x.case.mode === "codec" &&
+          x.case.payload === payload &&
+          x.case.codec === r.case.codec &&
+          x.case.verified,
+      )?.case.ratios?.echoVsJson;
+    return spec(
+      `field-${payload}`,
+      payload,
+      `${payload}: in the server (field, ${mode}) and in the lab (echo), time per message as a ratio to json's (95% interval)`,
+      "x json's time",
+      field,
+      [
+        {
+          metric: "field",
+          label: "in the server (field)",
+          value: (r) => r.case.ratios?.fieldVsJson?.ratio ?? NaN,
+          interval: (r) => ratioInterval(r.case.ratios?.fieldVsJson),
+        },
+        {
+          metric: "echo",
+          label: "in the lab (echo)",
+          value: (r) => echo(r)?.ratio ?? NaN,
+          interval: (r) => ratioInterval(echo(r)),
+        },
+      ],
+      true,
+      named,
+      (r) => r.case.ratios?.fieldVsJson?.ratio ?? NaN,
+    );
+  }
+  return undefined;
 }

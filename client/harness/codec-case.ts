@@ -526,6 +526,7 @@ export class CodecCase {
       mode: "codec",
       codec: this.codec.name,
       standard: this.codec.standard,
+      ...(this.codec.family ? { family: this.codec.family } : {}),
       frame: this.codec.frame,
       library: this.codec.library,
       libraryVersion,

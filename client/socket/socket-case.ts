@@ -199,10 +199,10 @@ export interface SocketCaseSource {
   backplane?: string;
 }
 
-function describeCodec(catalog: CodecCatalog, name: string): { standard: boolean; library: string } {
+function describeCodec(catalog: CodecCatalog, name: string): { standard: boolean; library: string; family?: string } {
   if (name === RAW_CODEC_NAME) return { standard: true, library: "" };
   const c = catalog.get(name);
-  return { standard: c?.standard ?? true, library: c?.library ?? "" };
+  return { standard: c?.standard ?? true, library: c?.library ?? "", ...(c?.family ? { family: c.family } : {}) };
 }
 
 function latency(samples: Float64Array[]): LatencyPercentiles | undefined {
@@ -374,7 +374,7 @@ function routeResult(s: SocketCase, settings: Settings, catalog: CodecCatalog): 
 }
 
 export function socketCaseResult(s: SocketCase, settings: Settings, source: SocketCaseSource): CaseResult {
-  const { standard, library } = describeCodec(source.catalog, s.codec);
+  const { standard, library, family } = describeCodec(source.catalog, s.codec);
   const ok = s.error === undefined && s.runs.length > 0;
   const n = settings.iterations[s.mode];
   const isRaw = s.codec === RAW_CODEC_NAME;
@@ -397,6 +397,7 @@ export function socketCaseResult(s: SocketCase, settings: Settings, source: Sock
     mode: s.mode,
     codec: s.codec,
     standard,
+    ...(family ? { family } : {}),
     frame: frameOf(s.codec, source.catalog),
     library,
     libraryVersion: source.libraryVersion?.(library) ?? "",

@@ -88,3 +88,38 @@ describe("codecs on a chart", () => {
     expect(bytes.config.data.labels).toEqual(["msgpackr", "msgpack"]);
   });
 });
+
+describe("the server's figure beside the lab's", () => {
+  const ratio = (r: number) => ({ ratio: r, low: r * 0.9, high: r * 1.1, rounds: 10, overlap: false, wide: false });
+  const withRatios = (s: SourcedCase, ratios: object, extra: object = {}): SourcedCase => ({
+    ...s,
+    case: { ...s.case, ratios, ...extra } as CaseResult,
+  });
+
+  it("charts each codec's field ratio (stream) and lab echo ratio (codec mode) to json's, with their intervals", () => {
+    const specs = chartSpecs([
+      withRatios(row("json", "codec", 33), { echoVsJson: ratio(1) }, { verified: true }),
+      withRatios(
+        row("mine", "codec", 20),
+        { echoVsJson: ratio(0.5) },
+        { verified: true, family: "schema", standard: false },
+      ),
+      withRatios(row("json", "stream", 33), { fieldVsJson: ratio(1) }),
+      withRatios(row("mine", "stream", 20), { fieldVsJson: ratio(0.6) }, { family: "schema", standard: false }),
+    ]);
+    const field = specs.find((s) => s.id === "field-small")!;
+    expect(field.title).toMatch(/in the server \(field, stream\) and in the lab \(echo\)/);
+    // The user's codec under the family it declares, marked non-standard.
+    expect(field.config.data.labels).toEqual([
+      ["json", "text"],
+      ["mine*", "schema"],
+    ]);
+    const [server, lab] = field.config.data.datasets;
+    expect(server!.label).toBe("in the server (field)");
+    expect(server!.data).toEqual([1, 0.6]);
+    expect(lab!.label).toBe("in the lab (echo)");
+    expect(lab!.data).toEqual([1, 0.5]);
+    // No field figures, no chart.
+    expect(chartSpecs([row("json", "stream", 33)]).some((s) => s.id === "field-small")).toBe(false);
+  });
+});

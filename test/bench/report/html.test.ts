@@ -95,6 +95,7 @@ describe("static report", () => {
         });
         const errors: string[] = [];
         page.on("pageerror", (e) => errors.push(e.message));
+        await page.setViewportSize({ width: 1280, height: 900 });
         await page.goto(`file://${file}`);
         await page.waitForFunction(
           () =>
@@ -103,7 +104,15 @@ describe("static report", () => {
         );
         expect(errors).toEqual([]);
         expect(requests).toEqual([]);
-        expect(await page.locator("canvas").count()).toBe(12);
+        // Per payload: codec mode, bytes, stream, and the server's figure beside the lab's.
+        expect(await page.locator("canvas").count()).toBe(15);
+        // At 1,280 px the page does not scroll sideways: the results table scrolls inside itself.
+        const widths = await page.evaluate(() => ({
+          page: document.documentElement.scrollWidth,
+          box: document.querySelector(".table-scroll")!.clientWidth,
+        }));
+        expect(widths.page).toBeLessThanOrEqual(1280);
+        expect(widths.box).toBeLessThanOrEqual(1280);
         // chart.js drew something: the canvas is not blank.
         const painted = await page.evaluate(() => {
           const c = document.querySelector<HTMLCanvasElement>("canvas#chart-codec-small")!;
