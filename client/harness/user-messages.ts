@@ -48,9 +48,9 @@ const MAX_USER_MESSAGE_BYTES = 1024 * 1024;
 /** A JSON number at a given place (sticky: matched where lastIndex points). */
 const NUMBER = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
 
-/** Integer literals in JSON text that a JavaScript number cannot hold exactly (beyond 2^53). */
-function bigIntegers(text: string): string[] {
-  const out: string[] = [];
+/** Integer literals in JSON text that a JavaScript number cannot hold exactly (beyond 2^53), with where each starts. */
+function bigIntegers(text: string): { literal: string; at: number }[] {
+  const out: { literal: string; at: number }[] = [];
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -66,7 +66,8 @@ function bigIntegers(text: string): string[] {
     if (c === "-" || (c >= "0" && c <= "9")) {
       NUMBER.lastIndex = i;
       const m = NUMBER.exec(text)!;
-      if (m[1] === undefined && m[2] === undefined && !Number.isSafeInteger(Number(m[0]))) out.push(m[0]);
+      if (m[1] === undefined && m[2] === undefined && !Number.isSafeInteger(Number(m[0])))
+        out.push({ literal: m[0], at: i });
       i += m[0].length - 1;
     }
   }
@@ -131,10 +132,15 @@ export function parseUserMessages(f: UserMessagesFile): UserMessages {
     }
     messages.push(v as Message);
   });
-  for (const literal of bigIntegers(text))
+  for (const { literal, at } of bigIntegers(text)) {
+    const before = text.slice(0, at);
+    const line = before.split("\n").length;
+    const column = at - before.lastIndexOf("\n");
+    const field = /"((?:[^"\\]|\\.)*)"\s*:\s*$/.exec(before)?.[1];
     notes.push(
-      `the integer ${literal} became ${Number(literal)} when read (beyond 2^53, as JSON.parse reads it in any JavaScript program)`,
+      `the integer ${literal}${field !== undefined ? ` (field ${field}` : " ("}${field !== undefined ? ", " : ""}line ${line}, column ${column}) became ${Number(literal)} when read (beyond 2^53, as JSON.parse reads it in any JavaScript program)`,
     );
+  }
   return { messages, notes };
 }
 

@@ -166,7 +166,9 @@ describe("bun run bench --messages FILE", () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`== your messages: orders, what each codec gives back\n   3 messages from ${file}\n`);
-    expect(r.stdout).toMatch(/when read: the integer 12345678901234567890 became 12345678901234567000/);
+    expect(r.stdout).toMatch(
+      /when read: the integer 12345678901234567890 \(field trace, line \d+, column \d+\) became\s+12345678901234567000/,
+    );
     for (const codec of ["json", "json-bytes", "msgpack", "msgpackr"])
       expect(r.stdout).toMatch(
         new RegExp(`^${codec}! +2 of 3 +-0 became 0 at discount: 2 \\(first: message 1\\)$`, "m"),

@@ -19,10 +19,14 @@ describe("a user's messages file", () => {
 
   it("notes each integer beyond 2^53, which JSON.parse reads as the nearest double, and none inside strings", () => {
     const { notes } = parseUserMessages(
-      file('[{"id": 12345678901234567890, "s": "99999999999999999999", "ok": 9007199254740991, "f": 1e400}]'),
+      file(
+        '[{"id": 12345678901234567890, "s": "99999999999999999999", "ok": 9007199254740991, "f": 1e400},\n {"list": [9007199254740993]}]',
+      ),
     );
+    // Each names its field (where it has one) and its place in the file.
     expect(notes).toEqual([
-      "the integer 12345678901234567890 became 12345678901234567000 when read (beyond 2^53, as JSON.parse reads it in any JavaScript program)",
+      "the integer 12345678901234567890 (field id, line 1, column 9) became 12345678901234567000 when read (beyond 2^53, as JSON.parse reads it in any JavaScript program)",
+      "the integer 9007199254740993 (line 2, column 12) became 9007199254740992 when read (beyond 2^53, as JSON.parse reads it in any JavaScript program)",
     ]);
   });
 
