@@ -13,6 +13,7 @@ import { spawnServer } from "../../../bench/cli/processes/server-process.ts";
 import type { BenchResults } from "../../../client/harness/results.ts";
 import { parseCsv } from "../../../bench/report/csv-read.ts";
 import { socketUrl } from "../../../protocols/contract.ts";
+import { skipBrowserTests } from "../../helpers/browsers.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-messages-"));
@@ -434,6 +435,33 @@ describe("a user's own payloads and codec: the verdict, the marks and the tables
     // The fidelity table names where: the field and the first message.
     expect(r.stdout).toMatch(/^json! +1 of 300 +-0 became 0 at x: 1 \(first: message 151\)$/m);
   });
+
+  it.skipIf(skipBrowserTests("user-files.test.ts"))(
+    "in the page (Chromium), the same: a verdict line for each payload, naming only codecs that ran there",
+    () => {
+      const r = run(
+        "bench/cli/bench.ts",
+        "--quick",
+        "--client",
+        "chromium",
+        "--modes",
+        "codec,roundtrip",
+        "--codecs",
+        "json,msgpackr",
+        "--messages",
+        moves,
+        "--messages",
+        `my-chat=${chat}`,
+        "--out",
+        path.join(tmp, "mine-page"),
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const verdict = verdictOf(r.stdout).join("\n");
+      expect(verdict).toMatch(/^moves +not timed: json, msgpackr: -0 became 0 at x \(1 of 300 messages\)/m);
+      expect(verdict).toMatch(/^my-chat +fastest (json|msgpackr)/m);
+      expect(verdict).not.toMatch(/custom-binary|protobuf|msgpackr-records/);
+    },
+  );
 
   it("--equal negative-zero times them, against each codec's own round trip, and the results record it; a non-standard codec of the user's is the one the * note names", () => {
     const out = path.join(tmp, "mine-equal");
