@@ -499,7 +499,7 @@ function whyNotTimed(results: Pick<BenchResults, "cases" | "settings" | "fidelit
       asked.includes(e.codec) &&
       !(results.fidelity ?? []).some((r) => r.codec === e.codec && r.payload === payload && r.lossy)
     )
-      add(e.why, e.codec);
+      add(e.why.replace(/^not applicable: /, ""), e.codec);
   const failed = results.cases.filter((c) => c.payload === payload && !c.verified && c.codec !== "raw");
   const parts = [...groups].map(([what, codecs]) => `${codecs.join(", ")}: ${what}`);
   if (failed.length > 0) parts.push(`${failed.length} case${failed.length === 1 ? "" : "s"} failed (named above)`);

@@ -436,6 +436,32 @@ describe("a user's own payloads and codec: the verdict, the marks and the tables
     expect(r.stdout).toMatch(/^json! +1 of 300 +-0 became 0 at x: 1 \(first: message 151\)$/m);
   });
 
+  it("built-in and own payloads together: each line names the codecs that ran on its payload, and why the others did not", () => {
+    const r = run(
+      "bench/cli/bench.ts",
+      "--quick",
+      "--modes",
+      "codec,stream",
+      "--codecs",
+      "json,custom-binary,msgpackr",
+      "--payloads",
+      "small,moves",
+      "--messages",
+      moves,
+      "--no-pin",
+      "--out",
+      path.join(tmp, "mine-mixed"),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const verdict = verdictOf(r.stdout).join("\n");
+    expect(verdict).toMatch(/^small +fastest /m);
+    expect(verdict).toMatch(
+      /^moves +not timed: json, msgpackr: -0 became 0 at x \(1 of 300 messages\); custom-binary:\s+no\s+layout\s+for\s+your\s+own\s+messages/m,
+    );
+    // custom-binary's figures against json's are of small alone, the payload it ran on.
+    expect(verdict).toMatch(/^custom-binary vs json: [\d.]+x time, [\d.]+x bytes \(small\)$/m);
+  });
+
   it.skipIf(skipBrowserTests("user-files.test.ts"))(
     "in the page (Chromium), the same: a verdict line for each payload, naming only codecs that ran there",
     () => {
