@@ -419,7 +419,7 @@ function compressionLines(cases: readonly CaseResult[], wide: boolean): string[]
     "compressed, bytes per message: permessage-deflate alone and in a stream (context kept), zstd alone;",
     wide
       ? "   zstd time: one zstdCompressSync call per message, set-up included (empty: the call on no bytes)"
-      : "   zstd time: one zstdCompressSync call per message, set-up included",
+      : "   zstd time: one zstdCompressSync call per message, set-up included (the set-up alone, --wide and\n   the CSV's zstd_empty_ns, moves between runs by more than these figures do)",
   ];
   for (const payload of orderPayloads(sized.map((c) => c.payload))) {
     const of = sized.filter((c) => c.payload === payload);

@@ -16,10 +16,15 @@ export function isExcluded(settings: Pick<Settings, "excluded">, codec: string, 
   return settings.excluded.some((e) => e.codec === codec && e.payload === payload);
 }
 
-/** Flags the timed cases of a codec that changed the user's messages (run with --allow-lossy). */
+/**
+ * Flags the timed cases of a codec that changed the user's messages: `lossy` (run with
+ * --allow-lossy), `declared-equal` (only changes the user declared no loss with --equal), so
+ * each CSV row says what its figures were measured against.
+ */
 export function flagLossy(cases: CaseResult[], fidelity: readonly FidelityReport[]): void {
   for (const c of cases) {
-    if (fidelity.some((f) => f.lossy && f.codec === c.codec && f.payload === c.payload) && !c.flags.includes("lossy"))
-      c.flags.push("lossy");
+    const report = fidelity.find((f) => f.codec === c.codec && f.payload === c.payload);
+    if (report?.lossy && !c.flags.includes("lossy")) c.flags.push("lossy");
+    if (report?.changes.some((ch) => ch.equal) && !c.flags.includes("declared-equal")) c.flags.push("declared-equal");
   }
 }

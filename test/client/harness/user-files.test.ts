@@ -515,11 +515,11 @@ describe("a user's own payloads and codec: the verdict, the marks and the tables
     );
     const results = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
     expect(results.settings.equal).toEqual(["negative-zero"]);
-    expect(results.cases.map((c) => `${c.codec} ${c.verified} ${c.flags.includes("lossy")}`).sort()).toEqual([
-      "json true false",
-      "moves-view true false",
-      "msgpackr true false",
-    ]);
+    expect(
+      results.cases
+        .map((c) => `${c.codec} ${c.verified} ${c.flags.includes("lossy")} ${c.flags.includes("declared-equal")}`)
+        .sort(),
+    ).toEqual(["json true false true", "moves-view true false false", "msgpackr true false true"]);
     // The report explains the mark of the codec that carries it, and nothing of msgpackr records.
     const report = readFileSync(path.join(out, "report.html"), "utf8");
     expect(report).toContain("* non-standard: moves-view writes a format");
