@@ -157,45 +157,12 @@ describe("the package installed in a project of the user's, outside the clone", 
           { id: 3, user: "cy", text: "a longer message to carry", tags: ["x"] },
         ]),
       );
-      // Codec mode, and roundtrip: the server the bench starts (in the package's folder) reads the user's file too.
-      const r = project.run("npx", [
-        "ws-serialization-bench",
-        "--quick",
-        "--modes",
-        "codec,roundtrip",
-        "--messages",
-        "my-chat.json",
-        "--codec-module",
-        "./stable-json.ts",
-        "--codecs",
-        "json,stable-json",
-        "--no-pin",
-      ]);
-      expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/^Verdict from this run/m);
-      expect(r.stdout).toMatch(/^my-chat +fastest /m);
-      // The files are in the user's folder.
-      expect(readdirSync(path.join(project.dir, "results"))).toContain("report.html");
-      const [header, ...rows] = parseCsv(readFileSync(path.join(project.dir, "results/latest.csv"), "utf8"));
-      const at = (row: string[], col: string): string => row[header!.indexOf(col)]!;
-      expect(rows.map((row) => `${at(row, "mode")} ${at(row, "codec")}`).sort()).toEqual([
-        "codec json",
-        "codec stable-json",
-        "roundtrip json",
-        "roundtrip stable-json",
-      ]);
-      for (const row of rows) {
-        expect(at(row, "payload")).toBe("my-chat");
-        expect(at(row, "verified")).toBe("true");
-      }
-      // The page, served by the installed command with the user's codec bundled into it (its
-      // dependency found in the user's node_modules), in both browsers.
-      for (const browser of ["chromium", "firefox"]) {
-        const page = project.run("npx", [
+      // The user's run: their messages and codec module, codec mode and roundtrip (the server the bench
+      // starts, in the package's folder, reads the user's file too); its rows as "mode codec verified".
+      const userRun = (...more: string[]) =>
+        project.run("npx", [
           "ws-serialization-bench",
           "--quick",
-          "--client",
-          browser,
           "--modes",
           "codec,roundtrip",
           "--messages",
@@ -204,19 +171,37 @@ describe("the package installed in a project of the user's, outside the clone", 
           "./stable-json.ts",
           "--codecs",
           "json,stable-json",
-          "--out",
-          `in-${browser}`,
+          ...more,
         ]);
+      const rowsIn = (dir: string, check: (at: (col: string) => string) => void): string[] => {
+        const [header, ...rows] = parseCsv(readFileSync(path.join(project.dir, dir, "latest.csv"), "utf8"));
+        return rows
+          .map((row) => {
+            const at = (col: string): string => row[header!.indexOf(col)]!;
+            check(at);
+            return `${at("mode")} ${at("codec")} ${at("verified")}`;
+          })
+          .sort();
+      };
+      const expected = [
+        "codec json true",
+        "codec stable-json true",
+        "roundtrip json true",
+        "roundtrip stable-json true",
+      ];
+      const r = userRun("--no-pin");
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^Verdict from this run/m);
+      expect(r.stdout).toMatch(/^my-chat +fastest /m);
+      // The files are in the user's folder.
+      expect(readdirSync(path.join(project.dir, "results"))).toContain("report.html");
+      expect(rowsIn("results", (at) => expect(at("payload")).toBe("my-chat"))).toEqual(expected);
+      // The page, served by the installed command with the user's codec bundled into it (its
+      // dependency found in the user's node_modules), in both browsers.
+      for (const browser of ["chromium", "firefox"]) {
+        const page = userRun("--client", browser, "--out", `in-${browser}`);
         expect(page.status, page.stderr).toBe(0);
-        const [head, ...cases] = parseCsv(readFileSync(path.join(project.dir, `in-${browser}/latest.csv`), "utf8"));
-        const col = (row: string[], name: string): string => row[head!.indexOf(name)]!;
-        expect(cases.map((row) => `${col(row, "mode")} ${col(row, "codec")} ${col(row, "verified")}`).sort()).toEqual([
-          "codec json true",
-          "codec stable-json true",
-          "roundtrip json true",
-          "roundtrip stable-json true",
-        ]);
-        expect(cases.every((row) => col(row, "client") === "browser")).toBe(true);
+        expect(rowsIn(`in-${browser}`, (at) => expect(at("client")).toBe("browser"))).toEqual(expected);
       }
     } finally {
       project.remove();
