@@ -480,8 +480,12 @@ function whyNotTimed(results: Pick<BenchResults, "cases" | "settings" | "fidelit
   const asked = results.settings.codecs.filter((c) => c !== "raw" && !CALIBRATION_CODEC_NAMES.includes(c));
   const groups = new Map<string, string[]>();
   const add = (what: string, codec: string): void => void groups.set(what, [...(groups.get(what) ?? []), codec]);
+  // Every change that made a codec lossy here, by kind ("cannot carry" for one that threw).
+  const losses = new Set<string>();
   for (const r of results.fidelity ?? []) {
     if (r.payload !== payload || !r.lossy || !asked.includes(r.codec)) continue;
+    if (r.error) losses.add("cannot carry");
+    for (const c of r.changes) if (!c.equal && c.change !== KEY_ORDER_CHANGED) losses.add(c.change);
     const first = r.changes.find((c) => c.change !== KEY_ORDER_CHANGED);
     add(
       r.error
@@ -504,7 +508,20 @@ function whyNotTimed(results: Pick<BenchResults, "cases" | "settings" | "fidelit
   const parts = [...groups].map(([what, codecs]) => `${codecs.join(", ")}: ${what}`);
   if (failed.length > 0) parts.push(`${failed.length} case${failed.length === 1 ? "" : "s"} failed (named above)`);
   if (parts.length === 0) return "not timed (the run stopped before it)";
-  return `not timed: ${parts.join("; ")}${lossy && !results.settings.allowLossy ? "; --allow-lossy times the codecs that change values" : ""}`;
+  // What would time them: --allow-lossy always; --equal where every change is of a kind it declares no loss.
+  const kinds = [...losses].map((l) =>
+    l === "-0 became 0"
+      ? "negative-zero"
+      : l === "undefined dropped" || l.startsWith("undefined became ")
+        ? "undefined"
+        : "",
+  );
+  const equal = kinds.length > 0 && kinds.every((k) => k !== "") ? [...new Set(kinds)].sort().join(",") : undefined;
+  const remedy =
+    lossy && !results.settings.allowLossy
+      ? `; --allow-lossy times them${equal ? `, --equal ${equal} treats them as equal` : ""}`
+      : "";
+  return `not timed: ${parts.join("; ")}${remedy}`;
 }
 
 /** Each payload the run asked for on which no codec was timed, with why (the verdict gives each a line). */

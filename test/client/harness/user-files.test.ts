@@ -422,7 +422,7 @@ describe("a user's own payloads and codec: the verdict, the marks and the tables
     expect(r.code, r.stderr).toBe(0);
     const verdict = verdictOf(r.stdout).join("\n");
     expect(verdict).toMatch(
-      /^moves +not timed: json, msgpackr: -0 became 0 at x \(1 of 300 messages\); --allow-lossy times the\s+codecs that change values$/m,
+      /^moves +not timed: json, msgpackr: -0 became 0 at x \(1 of 300 messages\); --allow-lossy times them,\s+--equal\s+negative-zero\s+treats\s+them\s+as\s+equal$/m,
     );
     expect(verdict).toMatch(/^my-chat +fastest /m);
     // Only the codecs of this run, on these payloads.
