@@ -121,7 +121,10 @@ describe.each(BROWSERS.filter((name) => !skipBrowserTests("test/bench/page/app.t
         expect(series).toMatch(
           new RegExp(`^serialize, ${engine.version} \\d+\\|serialize, bun 1\\.\\d+\\.\\d+, cli\\.csv\\|`),
         );
-        expect(await countOf(page, "canvas")).toBe(12);
+        // Per payload: codec, bytes, roundtrip, stream, and the server's figure beside the lab's.
+        expect(await countOf(page, "canvas")).toBe(15);
+        for (const payload of ["small", "medium", "large"])
+          expect(await countOf(page, `canvas#chart-field-${payload}`), `field ${payload}`).toBe(1);
         // Sources more than 10x apart share a logarithmic axis. Chromium's socket streams ~7,000 messages/s, Bun's client
         // ~150,000; Firefox's page streams faster and from run to run lands either side of 10x.
         const spread = Number(await attributeOf(page, "canvas#chart-stream-small", "data-spread"));
