@@ -786,7 +786,7 @@ export interface InlineMessages {
  * (`new URL("./codec.ts", import.meta.url)`) names a file wherever the script runs from.
  */
 export interface CompareOptions {
-  /** Your messages: files (a JSON array or JSON Lines, named after the file) or inline arrays. */
+  /** Your messages: files (a JSON array or JSON Lines, named after the file, or NAME=FILE) or inline arrays. */
   messages?: readonly (string | URL | InlineMessages)[];
   /** Codec modules of your own (a default export implementing Codec), TypeScript or JavaScript. */
   codecModules?: readonly (string | URL)[];
