@@ -19,7 +19,7 @@ import {
   type Settings,
 } from "../../client/harness/settings.ts";
 import { SettingError } from "../../client/harness/harness-errors.ts";
-import { closestName } from "../../client/harness/did-you-mean.ts";
+import { closestName, didYouMean } from "../../client/harness/did-you-mean.ts";
 import { EQUAL_KINDS } from "../../client/harness/fidelity.ts";
 import { isLoopback, iterationsOverLink, parseLink, ratesOverLink } from "../../client/harness/link.ts";
 import { messagesFor } from "../../client/harness/generator.ts";
@@ -147,9 +147,8 @@ function parseList<T extends string>(
   for (const name of names) {
     const group = Object.hasOwn(groups, name) ? groups[name]! : undefined;
     if (group === undefined && !(valid as readonly string[]).includes(name)) {
-      const near = closestName(name, [...valid, ...groupNames]);
       throw new SettingError(
-        `--${flag}: unknown value '${name}'; ${near !== undefined ? `did you mean ${near}? ` : ""}valid values: ${choices}`,
+        `--${flag}: unknown value '${name}'; ${didYouMean(name, [...valid, ...groupNames])}valid values: ${choices}`,
       );
     }
     for (const v of group ?? [name as T]) if (!out.includes(v)) out.push(v);

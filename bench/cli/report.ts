@@ -11,7 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { chartJsSource, writeAtomic } from "./output.ts";
 import { usageOf } from "./command.ts";
-import { closestName } from "../../client/harness/did-you-mean.ts";
+import { didYouMean } from "../../client/harness/did-you-mean.ts";
 import { reportHtml } from "../report/html.ts";
 import {
   compareRuns,
@@ -52,11 +52,7 @@ A CI job comparing a pull request's run with one the main branch keeps:
   ${usageOf("report")} baseline/latest.json pr/latest.json --fail-if-slower 10
 `;
 
-/** "did you mean --out? " for a mistyped option, or nothing. */
-function didYouMean(flag: string | undefined): string {
-  const near = flag && closestName(flag.split("=")[0]!, ["--out", "--fail-if-slower", "--time-of", "--help"]);
-  return near ? `did you mean ${near}? ` : "";
-}
+const REPORT_OPTIONS = ["--out", "--fail-if-slower", "--time-of", "--help"];
 
 function main(argv: string[]): number {
   let parsed;
@@ -77,7 +73,7 @@ function main(argv: string[]): number {
     const flag = /'([^']+)'/.exec(err.message)?.[1];
     const line =
       err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
-        ? `unknown option '${flag}'; ${didYouMean(flag)}valid options: --out, --fail-if-slower, --time-of, --help`
+        ? `unknown option '${flag}'; ${didYouMean((flag ?? "").split("=")[0]!, REPORT_OPTIONS)}valid options: ${REPORT_OPTIONS.join(", ")}`
         : err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE"
           ? `option '${flag?.split(" ")[0]}' needs a value`
           : err.message.split("\n")[0];

@@ -40,3 +40,9 @@ export function closestName(given: string, valid: readonly string[]): string | u
   }
   return best !== undefined && bestDistance <= allowed && !tie ? best : undefined;
 }
+
+/** "did you mean NAME? " for a refusal's line when one valid name is close to `given`, else "". */
+export function didYouMean(given: string, valid: readonly string[]): string {
+  const near = closestName(given, valid);
+  return near !== undefined ? `did you mean ${near}? ` : "";
+}

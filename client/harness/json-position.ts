@@ -97,10 +97,12 @@ export function jsonFault(text: string): { line: number; column: number; what: s
   } catch (e) {
     // Nesting deeper than the stack: no place to give.
     if ((e as { at?: number }).at === undefined) return undefined;
-    const at = (e as { at: number }).at;
-    const before = text.slice(0, at);
-    const line = before.split("\n").length;
-    const column = at - before.lastIndexOf("\n");
-    return { line, column, what: (e as Error).message };
+    return { ...lineAndColumn(text, (e as { at: number }).at), what: (e as Error).message };
   }
+}
+
+/** The 1-based line and column of offset `at` in `text`. */
+export function lineAndColumn(text: string, at: number): { line: number; column: number } {
+  const before = text.slice(0, at);
+  return { line: before.split("\n").length, column: at - before.lastIndexOf("\n") };
 }

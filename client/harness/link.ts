@@ -9,7 +9,7 @@
  */
 
 import { SettingError } from "./harness-errors.ts";
-import { closestName } from "./did-you-mean.ts";
+import { didYouMean } from "./did-you-mean.ts";
 import {
   LINK_SLICE_RTTS,
   SWEEP_RATES,
@@ -121,9 +121,8 @@ export function parseLink(raw: string): LinkProfile {
   const first = parts[0]!;
   const named = first.includes("=") ? undefined : LINK_PROFILES.find((p) => p.name === first.toLowerCase());
   if (!first.includes("=") && !named) {
-    const near = closestName(first, LINK_NAMES);
     throw new SettingError(
-      `--link: unknown profile '${first}'; ${near !== undefined ? `did you mean ${near}? ` : ""}valid forms: ${LINK_FORMS}`,
+      `--link: unknown profile '${first}'; ${didYouMean(first, LINK_NAMES)}valid forms: ${LINK_FORMS}`,
     );
   }
   const pairs = named ? parts.slice(1) : parts;

@@ -11,7 +11,7 @@ import { kindOf } from "../../protocols/codec.ts";
 import { type Message, type PayloadName, isBuiltIn } from "../../protocols/messages.ts";
 import { type UserMessagesFile } from "./settings.ts";
 import { HarnessError, SettingError } from "./harness-errors.ts";
-import { jsonFault } from "./json-position.ts";
+import { jsonFault, lineAndColumn } from "./json-position.ts";
 
 /** A payload name from a file name: its base name without `.json`, `.jsonl` or `.ndjson`. */
 export function payloadNameOf(file: string): string {
@@ -133,10 +133,8 @@ export function parseUserMessages(f: UserMessagesFile): UserMessages {
     messages.push(v as Message);
   });
   for (const { literal, at } of bigIntegers(text)) {
-    const before = text.slice(0, at);
-    const line = before.split("\n").length;
-    const column = at - before.lastIndexOf("\n");
-    const field = /"((?:[^"\\]|\\.)*)"\s*:\s*$/.exec(before)?.[1];
+    const { line, column } = lineAndColumn(text, at);
+    const field = /"((?:[^"\\]|\\.)*)"\s*:\s*$/.exec(text.slice(0, at))?.[1];
     notes.push(
       `the integer ${literal}${field !== undefined ? ` (field ${field}` : " ("}${field !== undefined ? ", " : ""}line ${line}, column ${column}) became ${Number(literal)} when read (beyond 2^53, as JSON.parse reads it in any JavaScript program)`,
     );
