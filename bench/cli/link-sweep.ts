@@ -8,6 +8,7 @@
  * (bench/report/crossover.ts) and written to link-sweep.json and .csv.
  */
 
+import { codeProvenance } from "./provenance.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { processCpuMs, type WebSocketClass } from "../../client/socket/client-connection.ts";
@@ -150,11 +151,12 @@ export async function runLinkSweep(
   const json = path.join(options.out, "link-sweep.json");
   writeFileSync(
     json,
-    JSON.stringify({ timestamp: new Date().toISOString(), settings: base, crossovers }, (_, v) =>
-      typeof v === "number" && !Number.isFinite(v) ? null : v,
+    JSON.stringify(
+      { timestamp: new Date().toISOString(), provenance: codeProvenance(), settings: base, crossovers },
+      (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v),
     ) + "\n",
   );
-  writeFileSync(path.join(options.out, "link-sweep.csv"), sweepCsv(crossovers));
+  writeFileSync(path.join(options.out, "link-sweep.csv"), sweepCsv(crossovers, codeProvenance()));
   streams.stdout.write(`Wrote ${json} and link-sweep.csv beside it\n`);
   return crossovers.length > 0 ? 0 : 1;
 }

@@ -4,6 +4,8 @@
  * renamed into place, so a reader never sees half a file.
  */
 
+import { provenanceLine } from "../report/provenance-line.ts";
+import { codeProvenance } from "./provenance.ts";
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -96,13 +98,15 @@ export class LiveCsv {
   readonly file: string | undefined;
   /** Every case added so far. */
   readonly finished: CaseResult[] = [];
+  private readonly base: Omit<BenchResults, "cases">;
 
   /** `ledger`: where its writing counts, as files. */
   constructor(
     outDir: string | undefined,
-    private readonly base: Omit<BenchResults, "cases">,
+    base: Omit<BenchResults, "cases">,
     private readonly ledger?: TimeLedger,
   ) {
+    this.base = { ...base, provenance: codeProvenance() };
     if (outDir === undefined) return;
     const file = path.join(outDir, `${fileStamp(base.timestamp)}.csv`);
     this.file = file;
@@ -146,7 +150,7 @@ export function writeResults(results: BenchResults, outDir: string): WrittenFile
   writeAtomic(files.latestCsv, csv);
   writeAtomic(files.latestJson, json);
   const html = reportHtml(sourcedCases(results), chartJsSource(), {
-    subtitle: `Run of ${results.timestamp}; ${describeRun(results)}`,
+    subtitle: `Run of ${results.timestamp}; ${describeRun(results)} ${provenanceLine(results.provenance)}.`,
     summary: runSummary(results),
   });
   writeAtomic(files.report, html);

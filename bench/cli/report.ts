@@ -6,6 +6,7 @@
  * when a case moved slower beyond its interval and PCT (a gate for CI).
  */
 
+import { provenanceLine } from "../report/provenance-line.ts";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -129,7 +130,7 @@ function main(argv: string[]): number {
     writeAtomic(
       out,
       reportHtml(rows, chartJsSource(), {
-        subtitle: `From ${files.map((f) => path.basename(f)).join(", ")}.`,
+        subtitle: `From ${runs.map((r) => `${r.file} (${r.results.timestamp}, ${provenanceLine(r.results.provenance)})`).join("; ")}.`,
         ...(summary ? { summary } : {}),
         noVerdict,
         comparison,
@@ -216,6 +217,8 @@ function readRuns(files: readonly string[]): { runs: Run[]; summary?: RunSummary
       }
       const results = resultsFromFile(text);
       runs.push({ results, rows: sourcedCases(results), file: path.basename(file) });
+      // What code made it, first: a figure from other code than the reader's is read as such.
+      process.stdout.write(`${path.basename(file)}: ${results.timestamp}, ${provenanceLine(results.provenance)}\n`);
       // One run's summary: its verdict and the sections that pair rounds need a JSON file's.
       if (files.length === 1) summary = runSummary(results);
     } catch (e) {

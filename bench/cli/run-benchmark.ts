@@ -8,6 +8,7 @@
  * it.
  */
 
+import { codeProvenance } from "./provenance.ts";
 import { isNativeAccelerationEnabled } from "msgpackr";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -100,11 +101,13 @@ export interface BenchOutcome {
 
 /** Writes the files (unless the options say not to), prints the table (its account with the writing), names every failed case. */
 function printAndWrite(
-  results: BenchResults,
+  measured: BenchResults,
   options: BenchOptions,
   streams: Streams,
   failures: readonly string[],
 ): BenchOutcome {
+  // Every file says what code made it; a browser's results come back from the page without it.
+  const results: BenchResults = { ...measured, provenance: codeProvenance() };
   // Written even with no case: the JSON says what was asked for and on what machine. Written
   // before the table is printed, so the footer's account holds the writing; a write that fails
   // still leaves the table on the screen.

@@ -11,6 +11,7 @@
  * drives the page that way.
  */
 
+import { provenanceLine } from "../report/provenance-line.ts";
 import type { Codec } from "../../protocols/codec.ts";
 import { Chart, type ChartConfiguration } from "chart.js/auto";
 import { CAN_COMPILE } from "../../client/harness/loops.ts";
@@ -212,7 +213,9 @@ function drawTable(): void {
     `socket-mode client times are per call, quantized to the clock. Times: means with their 95% interval. ` +
     [notes.nonStandard, notes.lossy].filter((n) => n !== undefined).join(" ") +
     " " +
-    `flags: coarse-clock (the clock's tick is a large share of a batch), near-empty-loop (within 2x of an empty loop), partial (stopped early).`;
+    `flags: coarse-clock (the clock's tick is a large share of a batch), near-empty-loop (within 2x of an empty loop), partial (stopped early).` +
+    // A loaded file says what code made it; the page's own run knows no commit.
+    (lastResults.provenance ? ` Results ${provenanceLine(lastResults.provenance)}.` : "");
 }
 
 function setRunning(running: boolean): void {

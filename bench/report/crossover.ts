@@ -12,7 +12,7 @@
  */
 
 import { rateText } from "../../client/harness/link.ts";
-import type { CaseResult } from "../../client/harness/results.ts";
+import type { CaseResult, Provenance } from "../../client/harness/results.ts";
 import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 
 /** One codec's figures on loopback: its stream rate and its frames' bytes each way. */
@@ -112,11 +112,16 @@ export function fastAndSmall(cases: readonly CaseResult[]): { fast: SweepCodec; 
 }
 
 /** The sweep's rows as CSV: a row per payload, rung and codec. */
-export function sweepCsv(crossovers: readonly Crossover[]): string {
-  const lines = ["payload,link_kbps,codec,role,msgs_per_s,wire_bytes,predicted_crossover_kbps,measured_crossover_kbps"];
+export function sweepCsv(crossovers: readonly Crossover[], made: Provenance): string {
+  const lines = [
+    "payload,link_kbps,codec,role,msgs_per_s,wire_bytes,predicted_crossover_kbps,measured_crossover_kbps,bench_version,commit,dirty",
+  ];
   for (const c of crossovers) {
     const cells = (kbps: number | string, who: SweepCodec, role: string, rate: number): string =>
-      [c.payload, kbps, who.codec, role, rate.toFixed(1), who.wireBytes, c.predictedKbps, c.measuredKbps]
+      [
+        ...[c.payload, kbps, who.codec, role, rate.toFixed(1), who.wireBytes, c.predictedKbps, c.measuredKbps],
+        ...[made.benchVersion, made.commit, made.dirty ?? ""],
+      ]
         .map((x) => (typeof x === "number" && !Number.isFinite(x) ? "" : String(x)))
         .join(",");
     lines.push(

@@ -1,5 +1,5 @@
 /**
- * The CSV contract (version 5, in `csv_version`): one row per client x mode x codec x payload; a
+ * The CSV contract (version 6, in `csv_version`): one row per client x mode x codec x payload; a
  * header row; comma-separated; dot decimals; RFC 4180 quoting; UTF-8; ISO 8601 timestamps; units
  * in column names; no comment lines. The columns that answer the question come first (which
  * client, mode, payload and codec; its size; its time and ratio to JSON), then the spread, the
@@ -10,13 +10,14 @@
  * with the median of the rounds and its interval, the figure every ratio and the verdict use, and
  * keeps the mean, collections included, under *_mean_ns; version 5 names the columns of the whole
  * benchmark's time account account_*, where "run_" meant one run in run_total_ms and the whole
- * benchmark in the rest); the report and the page read versions 1 to 4 too (csv-read.ts).
+ * benchmark in the rest; version 6 says what code made each row: bench_version, commit, dirty);
+ * the report and the page read versions 1 to 5 too (csv-read.ts).
  */
 
 import type { Summary } from "../../client/harness/statistics.ts";
 import { ACCOUNT_PHASES, type AccountPhase } from "../../client/harness/time-account.ts";
 
-export const CSV_VERSION = 5;
+export const CSV_VERSION = 6;
 
 /**
  * The spread of a per-message figure over the rounds a row rests on, after its median and the
@@ -248,5 +249,9 @@ export const CSV_COLUMNS: readonly string[] = [
   "timer_resolution_ns",
   "timer_overhead_ns",
   "cross_origin_isolated",
+  // What code made it.
+  "bench_version",
+  "commit",
+  "dirty",
   "csv_version",
 ];

@@ -10,6 +10,7 @@
 import { overlapsOne } from "../../client/harness/pairing.ts";
 import { markPrecision } from "../../client/harness/ratios.ts";
 import type {
+  Provenance,
   BenchResults,
   CalibrationCheck,
   CaseRatios,
@@ -398,6 +399,18 @@ function caseOf(get: Cell): CaseResult {
   };
 }
 
+/** What code made the file: version 6 on says (bench_version, commit, dirty); every version names its format. */
+function provenanceOf(get: Cell): Provenance {
+  const version = get("csv_version") || "1";
+  const dirty = get("dirty");
+  return {
+    commit: get("commit") ?? "",
+    ...(dirty === "true" || dirty === "false" ? { dirty: dirty === "true" } : {}),
+    benchVersion: get("bench_version") ?? "",
+    format: `csv ${version}`,
+  };
+}
+
 function environmentOf(get: Cell): Environment {
   const isolated = get("cross_origin_isolated");
   return {
@@ -536,6 +549,7 @@ export function resultsFromCsv(text: string): BenchResults {
       ...{ sweep: false, stallTimeoutMs: NaN, userMessages: [], allowLossy: false, excluded: [], minBatchNs: NaN },
       client: (socket ?? rows[0])?.c.client ?? "inprocess",
     },
+    provenance: provenanceOf(first),
     environment,
     ...(Object.keys(environments).length > 0 ? { environments } : {}),
     order: {},

@@ -80,6 +80,10 @@ function identityColumns(results: BenchResults, c: CaseResult): Row {
     timer_resolution_ns: env.timerResolutionNs,
     timer_overhead_ns: env.timerOverheadNs,
     cross_origin_isolated: env.crossOriginIsolated ?? "",
+    // What code made the row (absent for a page's own run, which knows no commit).
+    bench_version: results.provenance?.benchVersion,
+    commit: results.provenance?.commit,
+    dirty: results.provenance?.dirty ?? "",
     bytes_vs_json: c.ratios?.bytesVsJson ?? "",
     csv_version: CSV_VERSION,
   };

@@ -31,3 +31,12 @@ export function withFigures(page: string, block: string): string {
 export function withQuick(readme: string, block: string): string {
   return withBlock(readme, block, QUICK_BEGIN, QUICK_END, "the README");
 }
+
+/** Where docs/results.md says what code made its figures, under its title. */
+export const MADE_BEGIN = "<!-- made:begin (bun run readme-figures writes this line from results/sample/) -->";
+export const MADE_END = "<!-- made:end -->";
+
+/** docs/results.md with its line on what made the figures replaced. */
+export function withMade(page: string, block: string): string {
+  return withBlock(page, block, MADE_BEGIN, MADE_END, "docs/results.md");
+}

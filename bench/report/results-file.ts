@@ -19,8 +19,11 @@ import { orderFrom, roundsFrom } from "./results-json.ts";
 
 /** A JSON results file's text as results: figures a failed case never got, written as null, back to NaN. */
 function resultsFromJson(text: string): BenchResults {
-  const results = JSON.parse(text) as BenchResults;
+  const results = JSON.parse(text) as BenchResults & { format?: string };
   if (!Array.isArray(results.cases)) throw new ReportError("NOT_RESULTS", "not a results JSON: no cases");
+  // Format 3 on says what code made the file; every format names itself (none: format 1).
+  const version = /\/(\d+)$/.exec(results.format ?? "")?.[1] ?? "1";
+  results.provenance = { commit: "", benchVersion: "", ...results.provenance, format: `json ${version}` };
   // Format 2 writes the long lists as tables (results-json.ts); format 1 as they are in memory.
   results.order = orderFrom((results.order ?? {}) as unknown as Parameters<typeof orderFrom>[0]);
   // Files written before runs were set per mode held one number for every mode.

@@ -15,8 +15,9 @@
 
 import type { BenchResults, SliceFigures } from "../../client/harness/results.ts";
 
-/** What this writer writes: the version says how the long lists are laid out. */
-const JSON_FORMAT = "ws-serialization-bench/2";
+/** What this writer writes: 2 lays the long lists out as tables; 3 says what code made the file (`provenance`). */
+export const JSON_VERSION = 3;
+const JSON_FORMAT = `ws-serialization-bench/${JSON_VERSION}`;
 
 /** A case's rounds as a table: `columns` (dotted for nested figures), one row of values per round. */
 export interface RoundsTable {
@@ -85,9 +86,11 @@ export function toJson(results: BenchResults): string {
     return `\u0000list ${lists.length - 1}\u0000`;
   };
   // Results read from an older file carry its format; what is written is this writer's.
-  const { format: _read, ...rest } = results as BenchResults & { format?: string };
+  const { format: _read, provenance, ...rest } = results as BenchResults & { format?: string };
+  // The format a file was read in is not the one written.
+  const made = provenance ? { provenance: { ...provenance, format: undefined } } : {};
   const text = JSON.stringify(
-    { format: JSON_FORMAT, ...rest },
+    { format: JSON_FORMAT, ...made, ...rest },
     (key, value: unknown) => {
       if (key === "raw" && Array.isArray(value)) return placeholder(roundsText(value as SliceFigures[]));
       if (key === "order" && value !== null && typeof value === "object" && !Array.isArray(value))

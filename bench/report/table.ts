@@ -5,6 +5,7 @@
  * and the text does not call either faster.
  */
 
+import { provenanceLine } from "./provenance-line.ts";
 import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
 import type { Mode } from "../../client/harness/settings.ts";
 import { linkText } from "../../client/harness/link.ts";
@@ -575,6 +576,8 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
       `${env.runtime} ${env.runtimeVersion}, ${env.os}, ${env.cpu} x${env.cores}; clock ${env.clock}: resolution ${formatNs(env.timerResolutionNs)}, read ${formatNs(env.timerOverheadNs)}${isolation}${policy}`,
     );
   }
+  // What code made it (a page's own run knows no commit and says nothing).
+  if (results.provenance) lines.push(provenanceLine(results.provenance));
   lines.push(...accountLines(results.account));
   if (summary.verdict.length > 0) lines.push("", ...summary.verdict);
   // Prose wraps at the terminal's width (table rows are laid out to fit it); --wide wraps nothing.

@@ -1,8 +1,9 @@
 /**
- * `bun run readme-figures [--check]`: makes the README's figures block from
- * the committed result files (results/sample/) and writes it into the
- * README; with --check, only says whether the README's copy is current
- * (exit 1 when it is not).
+ * `bun run readme-figures [--check]`: makes the README's first look and the figures block of
+ * docs/results.md from the committed result files (results/sample/, listed in sample-list.ts) and
+ * writes them in; with --check, only says whether the documents' copies are current, and of every
+ * quoted sample what code made it and whether that code has changed since (exit 1 when a copy is
+ * out of date or a sample's format is older than the reader's).
  */
 
 import { readFileSync } from "node:fs";
@@ -10,7 +11,8 @@ import path from "node:path";
 import { resultsFromFile } from "../report/results-file.ts";
 import { type SampleSet, sampleFigures } from "../report/sample-figures.ts";
 import { quickFigures } from "../report/first-look.ts";
-import { withFigures, withQuick } from "../report/figure-blocks.ts";
+import { withFigures, withMade, withQuick, MADE_BEGIN, MADE_END } from "../report/figure-blocks.ts";
+import { madeLine, sampleStates, stalenessLines } from "./sample-staleness.ts";
 import type { Sample } from "../report/sample-cells.ts";
 import { writeAtomic } from "../cli/output.ts";
 import { ROOT } from "../cli/paths.ts";
@@ -32,8 +34,8 @@ export const SAMPLE_SWEEPS = [
 /** An older run on another machine. */
 export const OTHER_MACHINE = "results/sample/all-modes-varied.csv";
 /** `bun run bench --codecs all --payloads all --modes codec`, and the same with `--client browser`. */
-/** `bun run bench --modes codec --codecs all --payloads all`, with read-one and validated. */
-export const PATTERNS_RUN = "results/sample/epyc-patterns.csv";
+/** `bun run bench --modes codec --codecs all --payloads all`: read-one and validated are timed beside encode + decode. */
+export const PATTERNS_RUN = "results/sample/epyc-every-codec.csv";
 /** `bun run bench --modes route --codecs all --payloads market,chat,game-tick --clients 8`. */
 export const ROUTE_RUN = "results/sample/epyc-route.csv";
 /** The default codecs on every payload in each engine: `bun run bench --modes codec,roundtrip --payloads all` with Bun's client, `--client chromium` and `--client firefox`; `--client node --modes roundtrip`. */
@@ -106,15 +108,21 @@ function main(argv: string[]): number {
   const readme = readFileSync(readmePath, "utf8");
   const results = readFileSync(resultsPath, "utf8");
   const newReadme = withQuick(readme, currentQuick());
-  const newResults = withFigures(results, currentFigures());
+  const states = sampleStates();
+  const newResults = withMade(
+    withFigures(results, currentFigures()),
+    `${MADE_BEGIN}\n${madeLine(states)}\n${MADE_END}`,
+  );
   if (argv.includes("--check")) {
     const same = newReadme === readme && newResults === results;
+    const staleness = stalenessLines(states);
     process.stdout.write(
       same
         ? "README and docs/results.md figures match results/sample/.\n"
         : "README or docs/results.md figures differ from results/sample/: run bun run readme-figures\n",
     );
-    return same ? 0 : 1;
+    process.stdout.write(`What made each quoted sample:\n${staleness.lines.join("\n")}\n`);
+    return same && !staleness.failed ? 0 : 1;
   }
   writeAtomic(readmePath, newReadme);
   writeAtomic(resultsPath, newResults);

@@ -1,0 +1,15 @@
+/** How a report, the bench's table and the page say what code made a run (bench/cli/provenance.ts finds it). */
+
+import type { Provenance } from "../../client/harness/results.ts";
+
+/** One line saying what made results: "made by commit 1a2b3c4d5e, bench 0.1.0, csv 6". */
+export function provenanceLine(p: Provenance | undefined): string {
+  // Files from before CSV version 6 and JSON format 3 do not say.
+  if (!p || p.benchVersion === "")
+    return `made by code of no known commit (${p?.format ? `${p.format}, ` : ""}from before results files said)`;
+  const commit =
+    p.commit === ""
+      ? "no git checkout"
+      : `commit ${p.commit.slice(0, 10)}${p.dirty === true ? " (with uncommitted changes)" : p.dirty === false ? "" : " (changes unknown)"}`;
+  return `made by ${commit}, bench ${p.benchVersion}${p.format ? `, ${p.format}` : ""}`;
+}

@@ -1,0 +1,172 @@
+/**
+ * The committed samples (results/sample/) the documents quote, in one place: what each is called,
+ * the command that makes it, what it leaves and who quotes it. `bun run samples` remakes them from
+ * this list; `bun run readme-figures` reads the figures' files from it, and its --check says of
+ * each what code made it. A sample no entry names is read by no document and does not belong in
+ * results/sample/.
+ */
+
+/** A sample `bun run samples` remakes. */
+export interface SampleEntry {
+  /** What `bun run samples NAME` calls it. */
+  name: string;
+  /** The command as a user types it. */
+  command: string;
+  /** The script and its arguments, run by Bun from the project root: {out} is the entry's own folder, {sample:FILE} a sample made earlier in the same remake (or the committed one). */
+  argv: string[];
+  /** What it leaves in results/sample/: the file there, from the file under {out} (or "stdout": what the command printed). */
+  files: Record<string, string>;
+  /** Who quotes it. */
+  quotedBy: string[];
+}
+
+/** A sample kept as it was made, on purpose: `bun run samples` leaves it alone, and the documents that quote it say when it was made. */
+export interface HistoryEntry {
+  file: string;
+  /** Why it is kept rather than remade. */
+  why: string;
+  quotedBy: string[];
+  /** Kept only until it is remade into an entry of SAMPLES (its documents' text is rewritten with it): --check says so. */
+  awaitingRemake?: true;
+}
+
+const BENCH = "bench/cli/bench.ts";
+
+/** A `bun run bench` sample: its CSV (and JSON when asked) as results/sample/NAME.csv. */
+function bench(name: string, args: string[], quotedBy: string[], json = false): SampleEntry {
+  return {
+    name,
+    command: ["bun run bench", ...args].join(" "),
+    argv: [BENCH, ...args, "--out", "{out}"],
+    files: { [`${name}.csv`]: "latest.csv", ...(json ? { [`${name}.json`]: "latest.json" } : {}) },
+    quotedBy,
+  };
+}
+
+const FIGURES = "docs/results.md (figures block)";
+
+export const SAMPLES: readonly SampleEntry[] = [
+  // Three back to back, so the documents can say how far ratios move between runs.
+  bench("epyc-default-1", [], [FIGURES, "docs/lab-and-field.md", "docs/page.md", "bun run screenshot"], true),
+  bench("epyc-default-2", [], [FIGURES]),
+  bench("epyc-default-3", [], [FIGURES]),
+  {
+    name: "crosscheck-epyc-default-1",
+    command: "bun run crosscheck --from results/sample/epyc-default-1.json",
+    argv: ["bench/tools/crosscheck.ts", "--from", "{sample:epyc-default-1.json}"],
+    files: { "crosscheck-epyc-default-1.txt": "stdout" },
+    quotedBy: ["docs/lab-and-field.md"],
+  },
+  bench("epyc-calibrate", ["--calibrate"], [FIGURES]),
+  // Three back to back, as the default runs.
+  bench("epyc-sweep-1", ["--modes", "latency", "--rate", "sweep"], [FIGURES]),
+  bench("epyc-sweep-2", ["--modes", "latency", "--rate", "sweep"], [FIGURES]),
+  bench("epyc-sweep-3", ["--modes", "latency", "--rate", "sweep"], [FIGURES]),
+  bench("epyc-quick", ["--quick"], ["README.md (first look)"]),
+  bench(
+    "epyc-every-codec",
+    ["--codecs", "all", "--payloads", "all", "--modes", "codec"],
+    [FIGURES, "docs/custom-binary-performance.md", "docs/access-patterns.md"],
+  ),
+  bench(
+    "chromium-every-codec",
+    ["--codecs", "all", "--payloads", "all", "--modes", "codec", "--client", "chromium"],
+    [FIGURES, "docs/custom-binary-performance.md"],
+  ),
+  bench(
+    "epyc-every-codec-field",
+    ["--codecs", "all", "--payloads", "all", "--modes", "stream"],
+    [FIGURES, "docs/custom-binary-performance.md"],
+  ),
+  bench(
+    "epyc-route",
+    ["--modes", "route", "--codecs", "all", "--payloads", "market,chat,game-tick", "--clients", "8"],
+    [FIGURES, "docs/access-patterns.md"],
+  ),
+  bench("engines-bun", ["--modes", "codec,roundtrip", "--payloads", "all"], [FIGURES]),
+  bench("engines-node", ["--client", "node", "--modes", "roundtrip", "--payloads", "all"], [FIGURES]),
+  bench(
+    "engines-chromium",
+    ["--client", "chromium", "--modes", "codec,roundtrip", "--payloads", "all"],
+    [FIGURES, "docs/custom-binary-performance.md", "docs/page.md"],
+  ),
+  bench(
+    "engines-firefox",
+    ["--client", "firefox", "--modes", "codec,roundtrip", "--payloads", "all"],
+    [FIGURES, "docs/custom-binary-performance.md", "docs/page.md"],
+  ),
+  bench("fanout-1-process", ["--modes", "fanout", "--clients", "8"], [FIGURES, "docs/clusters.md"]),
+  bench(
+    "fanout-1-process-redis",
+    ["--modes", "fanout", "--clients", "8", "--processes", "1", "--backplane", "redis"],
+    [FIGURES, "docs/clusters.md"],
+  ),
+  bench(
+    "fanout-2-processes-redis",
+    ["--modes", "fanout", "--clients", "8", "--processes", "2", "--backplane", "redis"],
+    [FIGURES, "docs/clusters.md"],
+  ),
+  {
+    name: "compat",
+    command: "bun run compat",
+    argv: ["bench/tools/compat.ts", "--out", "{out}"],
+    files: Object.fromEntries([
+      ["compatibility.md", "compatibility.md"],
+      ...["bun", "bun-no-addons", "node", "node-no-addons", "chromium", "chromium-csp", "firefox", "firefox-csp"].map(
+        (place) => [`compat/${place}.csv`, `${place}/latest.csv`],
+      ),
+    ]),
+    quotedBy: ["README.md (compatibility)", "docs/your-messages-and-codecs.md"],
+  },
+];
+
+/** Samples kept as they were made; each document that quotes one says when. */
+export const HISTORY: readonly HistoryEntry[] = [
+  {
+    file: "browser-custom-binary-before-1.csv",
+    why: "the before half of a before/after pair: Chromium with custom-binary's decoder as it was before its browser work, code that no longer exists",
+    quotedBy: ["docs/hand-written-protocol.md", "docs/custom-binary-performance.md"],
+  },
+  {
+    file: "browser-custom-binary-after-1.csv",
+    why: "the after half of that pair, made minutes after the before half on the same machine, so the two compare",
+    quotedBy: ["docs/hand-written-protocol.md", "docs/custom-binary-performance.md"],
+  },
+  ...(
+    [
+      ["all-modes-varied.csv", "docs/results.md (figures block): the other machine"],
+      ["xeon-codec-custom-binary.csv", "docs/hand-written-protocol.md, docs/custom-binary-performance.md"],
+      ["crosscheck-xeon-codec-custom-binary.txt", "docs/hand-written-protocol.md"],
+      ["xeon-message-sets.csv", "docs/results.md, docs/message-sets.md"],
+      ["chromium-message-sets-codec.csv", "docs/results.md"],
+      ["xeon-roundtrip-plain.csv", "README.md (compression)"],
+      ["xeon-roundtrip-deflate.csv", "README.md (compression)"],
+      ["xeon-latency-2000.csv", "docs/latency.md"],
+      ["xeon-latency-large-10000.csv", "docs/latency.md"],
+      ["xeon-latency-large-40000.csv", "docs/latency.md"],
+      ["xeon-latency-sweep-2.csv", "docs/latency.md"],
+      ["browser-codec-stream.csv", "docs/page.md"],
+      ["links/wifi.csv", "docs/links.md"],
+      ["links/4g.csv", "docs/links.md"],
+      ["links/slow-4g.csv", "docs/links.md"],
+      ["links/sweep.json", "docs/links.md"],
+      ["links/sweep.csv", "docs/links.md"],
+    ] as const
+  ).map(
+    ([file, quotedBy]): HistoryEntry => ({
+      file,
+      why: "made by older code (or on an Intel Xeon) before results said what made them; its documents' text is rewritten when it is remade",
+      quotedBy: [quotedBy],
+      awaitingRemake: true,
+    }),
+  ),
+];
+
+/** The entries named, in the list's order; the unknown names when there are any. */
+export function samplesNamed(names: readonly string[]): { entries: SampleEntry[]; unknown: string[] } {
+  const unknown = names.filter((n) => !SAMPLES.some((s) => s.name === n));
+  return { entries: SAMPLES.filter((s) => names.length === 0 || names.includes(s.name)), unknown };
+}
+
+/** The path under results/sample/ of a sample's file, for the readers of figures. */
+export const samplePath = (file: string): string => `results/sample/${file}`;

@@ -1,0 +1,135 @@
+/**
+ * What code made each committed sample, and whether the code it measures has changed since:
+ * `bun run readme-figures --check` prints it. A sample from `bun run samples` names its commit
+ * (CSV version 6, JSON format 3); one kept as history is dated by the commit that last wrote it.
+ * A listed sample in an older format than the reader's fails the check (remake it); code changed
+ * since is a warning, by file, since remaking every sample takes half an hour.
+ */
+
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Provenance } from "../../client/harness/results.ts";
+import { git } from "../cli/provenance.ts";
+import { ROOT } from "../cli/paths.ts";
+import { CSV_VERSION } from "../report/csv-columns.ts";
+import { JSON_VERSION } from "../report/results-json.ts";
+import { resultsFromFile } from "../report/results-file.ts";
+import { HISTORY, SAMPLES } from "./sample-list.ts";
+
+/** The code a sample measures: the codecs, the messages, the measuring loops and the server, and the libraries' versions. */
+export const MEASURED_CODE = ["custom-binary", "protocols", "client", "server", "server.ts", "package.json"];
+
+export interface SampleState {
+  /** Under results/sample/. */
+  file: string;
+  /** The commit that made it (a listed sample) or last wrote it (history); "" when unknown. */
+  commit: string;
+  /** YYYY-MM-DD. */
+  date: string;
+  /** Kept as history, and why; awaiting a remake when so listed. */
+  history?: { why: string; awaitingRemake: boolean };
+  /** Its format is older than the reader's (a listed sample): the check fails. */
+  oldFormat?: string;
+  /** Files of the measured code changed since its commit; undefined when that cannot be told. */
+  changed?: string[];
+}
+
+/** The format a file must be in to be current. */
+const CURRENT = { csv: `csv ${CSV_VERSION}`, json: `json ${JSON_VERSION}` };
+
+function provenanceOf(file: string): { provenance?: Provenance; timestamp: string } {
+  const text = readFileSync(path.join(ROOT, "results/sample", file), "utf8");
+  if (file.endsWith(".csv") || file.endsWith(".json")) {
+    try {
+      const r = resultsFromFile(text);
+      return { provenance: r.provenance, timestamp: r.timestamp };
+    } catch {
+      // A link sweep's own files, say: their provenance is a field of their own.
+    }
+  }
+  if (file.endsWith(".json")) {
+    const o = JSON.parse(text) as { provenance?: Provenance; timestamp?: string };
+    return { provenance: o.provenance, timestamp: o.timestamp ?? "" };
+  }
+  return { timestamp: "" };
+}
+
+/** The measured files changed between `commit` and the working tree. */
+function changedSince(commit: string): string[] | undefined {
+  if (commit === "" || git(["cat-file", "-e", `${commit}^{commit}`]) === undefined) return undefined;
+  const out = git(["diff", "--name-only", commit, "--", ...MEASURED_CODE, ":(exclude,glob)**/*.md"]);
+  return out === undefined ? undefined : out.split("\n").filter((l) => l !== "");
+}
+
+/** The commit that last wrote a file under results/sample/, and its date. */
+function lastWritten(file: string): { commit: string; date: string } {
+  const out = git(["log", "-1", "--format=%H %cs", "--", `results/sample/${file}`]) ?? "";
+  const [commit = "", date = ""] = out.split(" ");
+  return { commit, date };
+}
+
+/** Every quoted sample's state, in the list's order, history last. */
+export function sampleStates(): SampleState[] {
+  const states: SampleState[] = [];
+  for (const entry of SAMPLES)
+    for (const file of Object.keys(entry.files)) {
+      if (file.endsWith(".md")) continue; // made from the CSVs beside it
+      const { provenance, timestamp } = provenanceOf(file);
+      const written = lastWritten(file);
+      const commit = provenance?.commit || "";
+      const format = provenance?.format;
+      const current = file.endsWith(".json") ? CURRENT.json : file.endsWith(".csv") ? CURRENT.csv : undefined;
+      states.push({
+        file,
+        commit: commit || written.commit,
+        date: timestamp.slice(0, 10) || written.date,
+        ...(current !== undefined && format !== current ? { oldFormat: format ?? "no format" } : {}),
+        changed: changedSince(commit || written.commit),
+      });
+    }
+  for (const h of HISTORY) {
+    const written = lastWritten(h.file);
+    states.push({
+      file: h.file,
+      commit: written.commit,
+      date: written.date,
+      history: { why: h.why, awaitingRemake: h.awaitingRemake === true },
+      changed: changedSince(written.commit),
+    });
+  }
+  return states;
+}
+
+/** The check's report: a line per sample; failed when a listed sample's format is older than the reader's. */
+export function stalenessLines(states: readonly SampleState[]): { lines: string[]; failed: boolean } {
+  const lines: string[] = [];
+  for (const s of states) {
+    const made =
+      s.commit === ""
+        ? "commit unknown"
+        : `${s.history ? "written at" : "made at"} ${s.commit.slice(0, 10)} (${s.date})`;
+    const since =
+      s.changed === undefined
+        ? "whether its code changed since cannot be told here"
+        : s.changed.length === 0
+          ? "the code it measures is unchanged since"
+          : `warning: the code it measures changed since (${s.changed.slice(0, 3).join(", ")}${s.changed.length > 3 ? ` and ${s.changed.length - 3} more` : ""})`;
+    const kept = s.history ? (s.history.awaitingRemake ? "; kept until it is remade" : "; kept as history") : "";
+    const format = s.oldFormat ? `; FAILED: ${s.oldFormat}, older than the reader's (bun run samples remakes it)` : "";
+    lines.push(`  ${s.file}: ${made}${kept}; ${since}${format}`);
+  }
+  return { lines, failed: states.some((s) => s.oldFormat !== undefined) };
+}
+
+/** The one line docs/results.md opens with: the commit(s) and date(s) of its remade samples. */
+export function madeLine(states: readonly SampleState[]): string {
+  const listed = states.filter((s) => !s.history);
+  const commits = [...new Set(listed.map((s) => s.commit.slice(0, 10)))];
+  const dates = [...new Set(listed.map((s) => s.date))].sort();
+  const when = dates.length === 1 ? dates[0] : `${dates[0]} to ${dates[dates.length - 1]}`;
+  const which =
+    commits.length === 1
+      ? `commit \`${commits[0]}\``
+      : `${commits.length} commits (${commits.map((c) => `\`${c}\``).join(", ")})`;
+  return `The samples below were made by ${which}, ${when}, with \`bun run samples\`; \`bun run readme-figures --check\` says of each whether the code it measures has changed since.`;
+}

@@ -1,0 +1,186 @@
+/**
+ * `bun run samples [NAME...] [--into DIR] [--list]`: remakes the committed samples the documents
+ * quote (sample-list.ts), one command after another, then the documents' figure blocks (`bun run
+ * readme-figures`). Every sample is made into a folder of its own first; results/sample/ changes
+ * only once all of them are made, so a failed command or Ctrl-C leaves the committed samples as
+ * they were. Each result file names the commit that made it, so it refuses a checkout with
+ * uncommitted changes to its code; `--into DIR` writes the samples there instead (and leaves the
+ * documents alone), from any checkout.
+ */
+
+import { spawn } from "node:child_process";
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { didYouMean } from "../../client/harness/did-you-mean.ts";
+import { ROOT } from "../cli/paths.ts";
+import { codeProvenance } from "../cli/provenance.ts";
+import { HISTORY, SAMPLES, type SampleEntry, samplesNamed } from "./sample-list.ts";
+
+const USAGE = "usage: bun run samples [NAME...] [--into DIR] [--list]";
+const COMMITTED = path.join(ROOT, "results", "sample");
+
+/** Seconds, as the progress shows them. */
+const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
+
+/** The list as `--list` prints it. */
+function listText(): string {
+  const lines = [`${SAMPLES.length} samples, made by bun run samples:`];
+  for (const s of SAMPLES)
+    lines.push(
+      `  ${s.name}: ${s.command}`,
+      `    -> ${Object.keys(s.files).join(", ")}; quoted by ${s.quotedBy.join(", ")}`,
+    );
+  lines.push(`${HISTORY.length} kept as they were made:`);
+  for (const h of HISTORY) lines.push(`  ${h.file}: ${h.why}; quoted by ${h.quotedBy.join(", ")}`);
+  return lines.join("\n") + "\n";
+}
+
+/** The child running now, for Ctrl-C. */
+let child: ReturnType<typeof spawn> | undefined;
+let stopped = false;
+
+/** Runs one entry's command with Bun in `dir`; resolves to its exit code (its output in dir/output.log, its standard output in dir/stdout). */
+function runEntry(entry: SampleEntry, dir: string, made: Map<string, string>): Promise<number> {
+  const argv = entry.argv.map((a) =>
+    a === "{out}"
+      ? dir
+      : a.replace(/^\{sample:(.+)\}$/, (_m, file: string) => made.get(file) ?? path.join(COMMITTED, file)),
+  );
+  return new Promise((resolve) => {
+    const out: Buffer[] = [];
+    const log: Buffer[] = [];
+    const proc = spawn(process.execPath, argv, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    child = proc;
+    proc.stdout!.on("data", (d: Buffer) => {
+      out.push(d);
+      log.push(d);
+    });
+    proc.stderr!.on("data", (d: Buffer) => log.push(d));
+    proc.on("close", (code, signal) => {
+      child = undefined;
+      writeFileSync(path.join(dir, "stdout"), Buffer.concat(out));
+      writeFileSync(path.join(dir, "output.log"), Buffer.concat(log));
+      resolve(code ?? (signal ? 128 : 1));
+    });
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { into: { type: "string" }, list: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e) {
+    const option = /'(-[^']*)'/.exec((e as Error).message)?.[1];
+    process.stderr.write(
+      `samples: ${option ? `unknown option '${option}'` : (e as Error).message.split("\n")[0]}; valid options: --into, --list, --help; ${USAGE}\n`,
+    );
+    return 2;
+  }
+  if (parsed.values.help) {
+    process.stdout.write(
+      `${USAGE}\n\nRemakes the samples the documents quote (--list names them), then their figures.\n`,
+    );
+    return 0;
+  }
+  if (parsed.values.list) {
+    process.stdout.write(listText());
+    return 0;
+  }
+  const { entries, unknown } = samplesNamed(parsed.positionals);
+  if (unknown.length > 0) {
+    const names = SAMPLES.map((s) => s.name);
+    process.stderr.write(
+      `samples: no sample '${unknown[0]}'; ${didYouMean(unknown[0]!, names)}valid: ${names.join(", ")}\n`,
+    );
+    return 2;
+  }
+  const target = parsed.values.into ? path.resolve(parsed.values.into) : COMMITTED;
+  const committed = target === COMMITTED;
+  if (committed && codeProvenance().dirty !== false) {
+    process.stderr.write(
+      codeProvenance().commit === ""
+        ? "samples: results/sample/ is remade from a git checkout of the project, whose files name the commit; use --into DIR here\n"
+        : "samples: the checkout has uncommitted changes to its code (git status): commit them first, so every sample names the code that made it, or use --into DIR\n",
+    );
+    return 2;
+  }
+  try {
+    mkdirSync(target, { recursive: true });
+    accessSync(target, constants.W_OK);
+  } catch (e) {
+    process.stderr.write(
+      `samples: cannot write into ${target} (${(e as { code?: string }).code ?? (e as Error).message}); name a folder you can write to with --into DIR\n`,
+    );
+    return 2;
+  }
+  // Beside the target, so the finished files move in by renaming.
+  const staging = path.join(path.dirname(target), `.samples-${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  const onSignal = (): void => {
+    stopped = true;
+    // The bench's own quit: it writes what it has and ends its servers.
+    child?.kill("SIGTERM");
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const started = performance.now();
+  /** Each file made so far: its name under results/sample/ -> where it waits. */
+  const made = new Map<string, string>();
+  const took: string[] = [];
+  for (const [i, entry] of entries.entries()) {
+    if (stopped) break;
+    const dir = path.join(staging, entry.name);
+    mkdirSync(dir, { recursive: true });
+    process.stderr.write(`samples: [${i + 1}/${entries.length}] ${entry.name}: ${entry.command}\n`);
+    const began = performance.now();
+    const code = await runEntry(entry, dir, made);
+    if (stopped) break;
+    const missing = Object.values(entry.files).filter((from) => from !== "stdout" && !existsSync(path.join(dir, from)));
+    if (code !== 0 || missing.length > 0) {
+      process.stderr.write(
+        `samples: ${entry.name} failed (exit ${code}${missing.length > 0 ? `, no ${missing.join(", ")}` : ""}); its output is in ${path.join(dir, "output.log")}. Nothing in ${target} changed.\n`,
+      );
+      return 1;
+    }
+    for (const [file, from] of Object.entries(entry.files)) made.set(file, path.join(dir, from));
+    took.push(`${entry.name} ${seconds(performance.now() - began)}`);
+    process.stderr.write(
+      `samples: [${i + 1}/${entries.length}] ${entry.name} made in ${seconds(performance.now() - began)} (${seconds(performance.now() - started)} so far)\n`,
+    );
+  }
+  if (stopped) {
+    process.stderr.write(
+      `samples: stopped; nothing in ${target} changed (the ${took.length} sample(s) made so far are in ${staging})\n`,
+    );
+    return 130;
+  }
+  // Every sample made: now they replace the committed ones, each file by a rename.
+  for (const [file, from] of made) {
+    const to = path.join(target, file);
+    mkdirSync(path.dirname(to), { recursive: true });
+    const waiting = path.join(staging, "ready", file);
+    mkdirSync(path.dirname(waiting), { recursive: true });
+    copyFileSync(from, waiting);
+    renameSync(waiting, to);
+  }
+  rmSync(staging, { recursive: true, force: true });
+  process.stderr.write(
+    `samples: ${entries.length} sample(s), ${made.size} file(s) in ${target}, in ${seconds(performance.now() - started)}: ${took.join(", ")}\n`,
+  );
+  if (!committed) return 0;
+  const figures = Bun.spawnSync([process.execPath, path.join(ROOT, "bench/tools/readme-figures.ts")], {
+    cwd: ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  return figures.exitCode === 0 ? 0 : 1;
+}
+
+if (import.meta.main) process.exitCode = await main(process.argv.slice(2));
