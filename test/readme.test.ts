@@ -130,9 +130,9 @@ describe("README", () => {
     const section = readme.slice(readme.indexOf("## Cross-check"), readme.indexOf("The codecs (`protocols/`"));
     const text = section.replace(/\s+/g, " ");
     expect(text).toContain(
-      "protobuf on the medium message: 2.20 in codec mode, 3.63 in the plain loop, 2.19 and 2.35 in the server",
+      "protobuf on the medium message: 1.67 in codec mode, 2.59 in the plain loop, 1.87 and 2.18 in the server",
     );
-    expect(output).toMatch(/^medium +protobuf +2\.20 \[.*\] +3\.63 .* 2\.19 +2\.35 +no$/m);
+    expect(output).toMatch(/^medium +protobuf +1\.67 \[.*\] +2\.59 .* 1\.87 +2\.18 +yes \(rt, stream\)$/m);
     const rows = output.split("\n").filter((l) => /^(small|medium|large) /.test(l));
     const explained = rows.filter((l) => / !.*yes \(/.test(l)).length;
     expect(output).toContain(`the field explains ${explained} of them`);

@@ -460,6 +460,16 @@ interface Environment {
   /** Browser only. */
   userAgent?: string;
 }
+interface Provenance {
+  /** The git commit the bench ran from; "" when it ran from no checkout of its own (an installed package). */
+  commit: string;
+  /** The checkout had uncommitted changes to its code (anything but docs/, test/, results/ and Markdown); absent without a checkout. */
+  dirty?: boolean;
+  /** The bench's own version (its package.json). */
+  benchVersion: string;
+  /** Read from a file: its format and version ("csv 6", "json 3"); absent for results in memory. */
+  format?: string;
+}
 interface BatchPercentiles {
   /** Messages per batch (the last batch of a run may hold fewer). */
   batch: number;
@@ -703,6 +713,8 @@ interface BenchmarkSettings extends Settings {
 export interface BenchResults {
   /** ISO 8601 start of the benchmark. */
   timestamp: string;
+  /** The code that made these results (absent in older files and in a page's own run). */
+  provenance?: Provenance;
   settings: BenchmarkSettings;
   environment: Environment;
   /** Where a client ran somewhere else (a browser), its own environment; rows of that client use it. */

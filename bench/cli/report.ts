@@ -218,7 +218,9 @@ function readRuns(files: readonly string[]): { runs: Run[]; summary?: RunSummary
       const results = resultsFromFile(text);
       runs.push({ results, rows: sourcedCases(results), file: path.basename(file) });
       // What code made it, first: a figure from other code than the reader's is read as such.
-      process.stdout.write(`${path.basename(file)}: ${results.timestamp}, ${provenanceLine(results.provenance)}\n`);
+      process.stdout.write(
+        `${path.basename(file)}: ${results.timestamp.slice(0, 16).replace("T", " ")}, ${provenanceLine(results.provenance)}\n`,
+      );
       // One run's summary: its verdict and the sections that pair rounds need a JSON file's.
       if (files.length === 1) summary = runSummary(results);
     } catch (e) {

@@ -213,9 +213,7 @@ function drawTable(): void {
     `socket-mode client times are per call, quantized to the clock. Times: means with their 95% interval. ` +
     [notes.nonStandard, notes.lossy].filter((n) => n !== undefined).join(" ") +
     " " +
-    `flags: coarse-clock (the clock's tick is a large share of a batch), near-empty-loop (within 2x of an empty loop), partial (stopped early).` +
-    // A loaded file says what code made it; the page's own run knows no commit.
-    (lastResults.provenance ? ` Results ${provenanceLine(lastResults.provenance)}.` : "");
+    `flags: coarse-clock (the clock's tick is a large share of a batch), near-empty-loop (within 2x of an empty loop), partial (stopped early).`;
 }
 
 function setRunning(running: boolean): void {
@@ -282,7 +280,9 @@ async function load(file: File): Promise<void> {
     drawCharts();
     drawTable();
     drawVerdict();
-    $("progress").textContent = `Loaded ${loadedRows.length} rows from ${file.name}.`;
+    // And what code made them: a file from other code than today's reads as such.
+    $("progress").textContent =
+      `Loaded ${loadedRows.length} rows from ${file.name}, ${provenanceLine(loaded.provenance)}.`;
   } catch (e) {
     showError(new ClientError("FORM", `${file.name}: ${(e as Error).message}`));
   }

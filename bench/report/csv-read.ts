@@ -73,7 +73,7 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-/** A row's cell by column name (version 3's); undefined where the file has no such column. */
+/** A row's cell by column name (today's; older names are renamed as they are read); undefined where the file has no such column. */
 type Cell = (column: string) => string | undefined;
 /** A row read: its case, and its cells for what the run as a whole takes from it. */
 type Row = { c: CaseResult; get: Cell };
@@ -488,7 +488,7 @@ function calibrationOf(rows: readonly Row[]): CalibrationCheck[] {
   return checks;
 }
 
-/** The results a CSV in the benchmark's contract (version 1, 2 or 3) holds, failed cases too. */
+/** The results a CSV in the benchmark's contract (any version, 1 to 6) holds, failed cases too. */
 export function resultsFromCsv(text: string): BenchResults {
   const [header, ...body] = parseCsv(text);
   if (!header || !header.includes("codec") || !header.includes("mode"))

@@ -9,7 +9,7 @@ export function provenanceLine(p: Provenance | undefined): string {
     return `made by code of no known commit (${p?.format ? `${p.format}, ` : ""}from before results files said)`;
   const commit =
     p.commit === ""
-      ? "no git checkout"
+      ? "an installed copy (no git checkout)"
       : `commit ${p.commit.slice(0, 10)}${p.dirty === true ? " (with uncommitted changes)" : p.dirty === false ? "" : " (changes unknown)"}`;
   return `made by ${commit}, bench ${p.benchVersion}${p.format ? `, ${p.format}` : ""}`;
 }

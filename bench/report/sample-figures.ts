@@ -2,7 +2,8 @@
  * The figures of docs/results.md (the README's first look: first-look.ts), made from committed results files (results/sample/, read as every report
  * reads them, results-file.ts) so that no figure there is typed by hand: how far apart the ratios of back-to-back runs landed, mode by
  * mode, lab (codec mode) and field (inside the server) side by side, the calibration that proves
- * the field figure, the knees of back-to-back sweeps, and the same lab ratios on another machine.
+ * the field figure, the knees of back-to-back sweeps, every codec on every payload, the access
+ * patterns, routing, each engine and a cluster.
  * `bun run readme-figures` prints these blocks and writes them into docs/results.md and the README; a test fails when
  * a copy differs.
  */
@@ -183,12 +184,11 @@ function kneeTable(sweeps: readonly Sample[]): string[] {
   return [`${within} of ${rows} knees within 25% of each other across the sweeps.`, "", ...lines];
 }
 
-/** What the block is made of: back-to-back default runs, a calibrated run, back-to-back sweeps, another machine's run. */
+/** What the block is made of: back-to-back default runs, a calibrated run, back-to-back sweeps, and the runs of every codec, pattern, engine and cluster. */
 export interface SampleSet {
   runs: readonly Sample[];
   calibrated: Sample;
   sweeps: readonly Sample[];
-  other: Sample;
   /** Every codec on every payload (`--codecs all --payloads all`): codec mode in Bun and in a browser, and the field figures of a stream run in Bun. */
   everyCodec: readonly Sample[];
   /** Codec mode with every codec on every payload and its access patterns (read-one, validated). */
@@ -432,7 +432,7 @@ function clusterTable(c: ClusterSamples): string[] {
 }
 
 export function sampleFigures(set: SampleSet): string {
-  const { runs, calibrated, sweeps, other } = set;
+  const { runs, calibrated, sweeps } = set;
   const first = runs[0]!;
   const files = (samples: readonly Sample[]): string => samples.map((s) => `\`${s.name}\``).join(", ");
   const out: string[] = [FIGURES_BEGIN, ""];
@@ -466,24 +466,6 @@ export function sampleFigures(set: SampleSet): string {
     "",
     ...knees.slice(2),
   );
-  out.push(
-    "",
-    `The lab ratios on another machine: ${machineLine(other.results)}, \`${other.name}\`, measured before codec mode ran in interleaved rounds (3 whole runs per codec, geometric mean of the per-run ratios):`,
-    "",
-  );
-  out.push(
-    `| payload | codec | ${machine(first.results).cpu}, run 1 | ${machine(other.results).cpu} |`,
-    "|---|---|---|---|",
-  );
-  for (const payload of PAYLOAD_NAMES) {
-    for (const codec of codecsOf(first.results, "codec", ["json"])) {
-      const mine = find(first.results, "codec", payload, codec);
-      if (!mine) continue;
-      out.push(
-        `| ${payload} | ${codec} | ${ratioCell(mine, VS_JSON).text} | ${ratioCell(find(other.results, "codec", payload, codec), VS_JSON).text} |`,
-      );
-    }
-  }
   for (const sample of set.everyCodec) out.push(...standings(sample));
   const patterns = patternsTable(set.patterns);
   if (patterns.length > 2) {

@@ -31,8 +31,6 @@ export const SAMPLE_SWEEPS = [
   "results/sample/epyc-sweep-2.csv",
   "results/sample/epyc-sweep-3.csv",
 ];
-/** An older run on another machine. */
-export const OTHER_MACHINE = "results/sample/all-modes-varied.csv";
 /** `bun run bench --codecs all --payloads all --modes codec`, and the same with `--client browser`. */
 /** `bun run bench --modes codec --codecs all --payloads all`: read-one and validated are timed beside encode + decode. */
 export const PATTERNS_RUN = "results/sample/epyc-every-codec.csv";
@@ -69,7 +67,6 @@ export function sampleSet(): SampleSet {
     runs: SAMPLE_RUNS.map(loadSample),
     calibrated: loadSample(CALIBRATED_RUN),
     sweeps: SAMPLE_SWEEPS.map(loadSample),
-    other: loadSample(OTHER_MACHINE),
     everyCodec: EVERY_CODEC_RUNS.map(loadSample),
     patterns: loadSample(PATTERNS_RUN),
     route: loadSample(ROUTE_RUN),
@@ -127,7 +124,7 @@ function main(argv: string[]): number {
   writeAtomic(readmePath, newReadme);
   writeAtomic(resultsPath, newResults);
   process.stdout.write(
-    `Wrote the README's first look from ${QUICK_RUN}, and the figures block of docs/results.md from ${[...SAMPLE_RUNS, CALIBRATED_RUN, ...SAMPLE_SWEEPS, OTHER_MACHINE, ...EVERY_CODEC_RUNS, PATTERNS_RUN, ROUTE_RUN, ...Object.values(ENGINE_RUNS), ...Object.values(CLUSTER_RUNS)].join(", ")}.\n`,
+    `Wrote the README's first look from ${QUICK_RUN}, and the figures block of docs/results.md from ${[...SAMPLE_RUNS, CALIBRATED_RUN, ...SAMPLE_SWEEPS, ...EVERY_CODEC_RUNS, PATTERNS_RUN, ROUTE_RUN, ...Object.values(ENGINE_RUNS), ...Object.values(CLUSTER_RUNS)].join(", ")}.\n`,
   );
   return 0;
 }

@@ -47,9 +47,14 @@ const FIGURES = "docs/results.md (figures block)";
 
 export const SAMPLES: readonly SampleEntry[] = [
   // Three back to back, so the documents can say how far ratios move between runs.
-  bench("epyc-default-1", [], [FIGURES, "docs/lab-and-field.md", "docs/page.md", "bun run screenshot"], true),
-  bench("epyc-default-2", [], [FIGURES]),
-  bench("epyc-default-3", [], [FIGURES]),
+  bench(
+    "epyc-default-1",
+    [],
+    [FIGURES, "README.md", "docs/lab-and-field.md", "docs/page.md", "docs/methodology.md", "bun run screenshot"],
+    true,
+  ),
+  bench("epyc-default-2", [], [FIGURES, "docs/page.md", "docs/lab-and-field.md"]),
+  bench("epyc-default-3", [], [FIGURES, "docs/lab-and-field.md"]),
   {
     name: "crosscheck-epyc-default-1",
     command: "bun run crosscheck --from results/sample/epyc-default-1.json",
@@ -57,16 +62,16 @@ export const SAMPLES: readonly SampleEntry[] = [
     files: { "crosscheck-epyc-default-1.txt": "stdout" },
     quotedBy: ["docs/lab-and-field.md"],
   },
-  bench("epyc-calibrate", ["--calibrate"], [FIGURES]),
+  bench("epyc-calibrate", ["--calibrate"], [FIGURES, "docs/lab-and-field.md"]),
   // Three back to back, as the default runs.
-  bench("epyc-sweep-1", ["--modes", "latency", "--rate", "sweep"], [FIGURES]),
-  bench("epyc-sweep-2", ["--modes", "latency", "--rate", "sweep"], [FIGURES]),
-  bench("epyc-sweep-3", ["--modes", "latency", "--rate", "sweep"], [FIGURES]),
+  bench("epyc-sweep-1", ["--modes", "latency", "--rate", "sweep"], [FIGURES, "docs/latency.md"]),
+  bench("epyc-sweep-2", ["--modes", "latency", "--rate", "sweep"], [FIGURES, "docs/latency.md"]),
+  bench("epyc-sweep-3", ["--modes", "latency", "--rate", "sweep"], [FIGURES, "docs/latency.md"]),
   bench("epyc-quick", ["--quick"], ["README.md (first look)"]),
   bench(
     "epyc-every-codec",
     ["--codecs", "all", "--payloads", "all", "--modes", "codec"],
-    [FIGURES, "docs/custom-binary-performance.md", "docs/access-patterns.md"],
+    [FIGURES, "docs/results.md", "docs/custom-binary-performance.md", "docs/access-patterns.md"],
   ),
   bench(
     "chromium-every-codec",
@@ -116,7 +121,7 @@ export const SAMPLES: readonly SampleEntry[] = [
         (place) => [`compat/${place}.csv`, `${place}/latest.csv`],
       ),
     ]),
-    quotedBy: ["README.md (compatibility)", "docs/your-messages-and-codecs.md"],
+    quotedBy: ["docs/your-messages-and-codecs.md (compatibility)", "docs/custom-binary-performance.md"],
   },
 ];
 
@@ -134,13 +139,12 @@ export const HISTORY: readonly HistoryEntry[] = [
   },
   ...(
     [
-      ["all-modes-varied.csv", "docs/results.md (figures block): the other machine"],
       ["xeon-codec-custom-binary.csv", "docs/hand-written-protocol.md, docs/custom-binary-performance.md"],
       ["crosscheck-xeon-codec-custom-binary.txt", "docs/hand-written-protocol.md"],
       ["xeon-message-sets.csv", "docs/results.md, docs/message-sets.md"],
       ["chromium-message-sets-codec.csv", "docs/results.md"],
-      ["xeon-roundtrip-plain.csv", "README.md (compression)"],
-      ["xeon-roundtrip-deflate.csv", "README.md (compression)"],
+      ["xeon-roundtrip-plain.csv", "docs/lab-and-field.md (compression)"],
+      ["xeon-roundtrip-deflate.csv", "docs/lab-and-field.md (compression)"],
       ["xeon-latency-2000.csv", "docs/latency.md"],
       ["xeon-latency-large-10000.csv", "docs/latency.md"],
       ["xeon-latency-large-40000.csv", "docs/latency.md"],
@@ -167,6 +171,3 @@ export function samplesNamed(names: readonly string[]): { entries: SampleEntry[]
   const unknown = names.filter((n) => !SAMPLES.some((s) => s.name === n));
   return { entries: SAMPLES.filter((s) => names.length === 0 || names.includes(s.name)), unknown };
 }
-
-/** The path under results/sample/ of a sample's file, for the readers of figures. */
-export const samplePath = (file: string): string => `results/sample/${file}`;

@@ -17,13 +17,15 @@ import { resultsFromFile } from "../report/results-file.ts";
 import { HISTORY, SAMPLES } from "./sample-list.ts";
 
 /** The code a sample measures: the codecs, the messages, the measuring loops and the server, and the libraries' versions. */
-export const MEASURED_CODE = ["custom-binary", "protocols", "client", "server", "server.ts", "package.json"];
+const MEASURED_CODE = ["custom-binary", "protocols", "client", "server", "server.ts", "package.json"];
 
 export interface SampleState {
   /** Under results/sample/. */
   file: string;
-  /** The commit that made it (a listed sample) or last wrote it (history); "" when unknown. */
+  /** The commit that made it (its file says) or, for a file that cannot say (history, a text output), the one that last wrote it; "" when unknown. */
   commit: string;
+  /** The commit is the one that wrote the file into the repository, not one the file names. */
+  written?: true;
   /** YYYY-MM-DD. */
   date: string;
   /** Kept as history, and why; awaiting a remake when so listed. */
@@ -82,6 +84,7 @@ export function sampleStates(): SampleState[] {
       states.push({
         file,
         commit: commit || written.commit,
+        ...(commit === "" ? { written: true as const } : {}),
         date: timestamp.slice(0, 10) || written.date,
         ...(current !== undefined && format !== current ? { oldFormat: format ?? "no format" } : {}),
         changed: changedSince(commit || written.commit),
@@ -92,6 +95,7 @@ export function sampleStates(): SampleState[] {
     states.push({
       file: h.file,
       commit: written.commit,
+      written: true,
       date: written.date,
       history: { why: h.why, awaitingRemake: h.awaitingRemake === true },
       changed: changedSince(written.commit),
@@ -107,7 +111,7 @@ export function stalenessLines(states: readonly SampleState[]): { lines: string[
     const made =
       s.commit === ""
         ? "commit unknown"
-        : `${s.history ? "written at" : "made at"} ${s.commit.slice(0, 10)} (${s.date})`;
+        : `${s.written ? "written at" : "made at"} ${s.commit.slice(0, 10)} (${s.date})`;
     const since =
       s.changed === undefined
         ? "whether its code changed since cannot be told here"
@@ -123,7 +127,7 @@ export function stalenessLines(states: readonly SampleState[]): { lines: string[
 
 /** The one line docs/results.md opens with: the commit(s) and date(s) of its remade samples. */
 export function madeLine(states: readonly SampleState[]): string {
-  const listed = states.filter((s) => !s.history);
+  const listed = states.filter((s) => !s.history && !s.written);
   const commits = [...new Set(listed.map((s) => s.commit.slice(0, 10)))];
   const dates = [...new Set(listed.map((s) => s.date))].sort();
   const when = dates.length === 1 ? dates[0] : `${dates[0]} to ${dates[dates.length - 1]}`;

@@ -9,7 +9,17 @@
  */
 
 import { spawn } from "node:child_process";
-import { accessSync, constants, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { didYouMean } from "../../client/harness/did-you-mean.ts";
@@ -49,19 +59,19 @@ function runEntry(entry: SampleEntry, dir: string, made: Map<string, string>): P
   );
   return new Promise((resolve) => {
     const out: Buffer[] = [];
-    const log: Buffer[] = [];
+    // Written as it comes, so a long sample's progress can be followed (tail -f).
+    const log = createWriteStream(path.join(dir, "output.log"));
     const proc = spawn(process.execPath, argv, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     child = proc;
     proc.stdout!.on("data", (d: Buffer) => {
       out.push(d);
-      log.push(d);
+      log.write(d);
     });
-    proc.stderr!.on("data", (d: Buffer) => log.push(d));
+    proc.stderr!.on("data", (d: Buffer) => log.write(d));
     proc.on("close", (code, signal) => {
       child = undefined;
       writeFileSync(path.join(dir, "stdout"), Buffer.concat(out));
-      writeFileSync(path.join(dir, "output.log"), Buffer.concat(log));
-      resolve(code ?? (signal ? 128 : 1));
+      log.end(() => resolve(code ?? (signal ? 128 : 1)));
     });
   });
 }
@@ -138,7 +148,9 @@ async function main(argv: string[]): Promise<number> {
     if (stopped) break;
     const dir = path.join(staging, entry.name);
     mkdirSync(dir, { recursive: true });
-    process.stderr.write(`samples: [${i + 1}/${entries.length}] ${entry.name}: ${entry.command}\n`);
+    process.stderr.write(
+      `samples: [${i + 1}/${entries.length}] ${entry.name}: ${entry.command} (its output: ${path.join(dir, "output.log")})\n`,
+    );
     const began = performance.now();
     const code = await runEntry(entry, dir, made);
     if (stopped) break;
@@ -156,8 +168,9 @@ async function main(argv: string[]): Promise<number> {
     );
   }
   if (stopped) {
+    if (took.length === 0) rmSync(staging, { recursive: true, force: true });
     process.stderr.write(
-      `samples: stopped; nothing in ${target} changed (the ${took.length} sample(s) made so far are in ${staging})\n`,
+      `samples: stopped; nothing in ${target} changed${took.length > 0 ? ` (the ${took.length} sample(s) made so far are in ${staging})` : ""}\n`,
     );
     return 130;
   }

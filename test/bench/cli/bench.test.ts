@@ -168,7 +168,7 @@ describe("--help of every command", () => {
     );
     const unwritable = run(
       "bench/cli/report.ts",
-      "results/sample/codec-fixed.csv",
+      "test/fixtures/results/v1-codec-fixed.csv",
       "--out",
       "/proc/forbidden/report.html",
     );

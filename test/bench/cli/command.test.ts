@@ -195,7 +195,13 @@ describe("the package installed in a project of the user's, outside the clone", 
       expect(r.stdout).toMatch(/^my-chat +fastest /m);
       // The files are in the user's folder.
       expect(readdirSync(path.join(project.dir, "results"))).toContain("report.html");
-      expect(rowsIn("results", (at) => expect(at("payload")).toBe("my-chat"))).toEqual(expected);
+      expect(
+        rowsIn("results", (at) => {
+          expect(at("payload")).toBe("my-chat");
+          // An installed copy is no checkout of its own (the user's folder may be one): no commit, its version.
+          expect([at("commit"), at("dirty"), at("bench_version")]).toEqual(["", "", "0.1.0"]);
+        }),
+      ).toEqual(expected);
       // The page, served by the installed command with the user's codec bundled into it (its
       // dependency found in the user's node_modules), in both browsers.
       for (const browser of ["chromium", "firefox"]) {

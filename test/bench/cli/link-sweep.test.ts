@@ -66,7 +66,7 @@ describe.skipIf(skip)("--link-sweep", () => {
     } else expect(c!.verdict).toMatch(/^large: protobuf is both the fastest and the smallest/);
     const csv = readFileSync(path.join(out, "link-sweep.csv"), "utf8").trim().split("\n");
     expect(csv[0]).toBe(
-      "payload,link_kbps,codec,role,msgs_per_s,wire_bytes,predicted_crossover_kbps,measured_crossover_kbps",
+      "payload,link_kbps,codec,role,msgs_per_s,wire_bytes,predicted_crossover_kbps,measured_crossover_kbps,bench_version,commit,dirty",
     );
     expect(csv.length).toBe(1 + 2 + 2 * c!.rungs.length);
   });

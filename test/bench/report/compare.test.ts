@@ -81,7 +81,7 @@ describe("comparing two runs", () => {
       { rows: one, file: "latest.json" },
       { rows: two, file: "latest.json" },
     ]);
-    expect(a).toMatch(/^bun 1\.4\.4, 2026-11-23 \d\d:\d\d$/);
+    expect(a).toMatch(/^bun 1\.4\.4, \d{4}-\d\d-\d\d \d\d:\d\d$/);
     expect(b).not.toBe(a);
     const [c, d] = runLabels([
       { rows: one, file: "x.json" },
@@ -100,8 +100,15 @@ describe("comparing two runs", () => {
     );
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^A: bun 1\.4\.4, 2026-11-23 /);
-    expect(lines[1]).toMatch(/^B: bun 1\.4\.4, 2026-11-23 /);
+    // What code made each file, first.
+    expect(lines[0]).toMatch(
+      /^epyc-default-1\.json: \d{4}-\d\d-\d\d \d\d:\d\d, made by commit [0-9a-f]{10}, bench [\d.]+, json 3$/,
+    );
+    expect(lines[1]).toMatch(
+      /^epyc-default-2\.csv: \d{4}-\d\d-\d\d \d\d:\d\d, made by commit [0-9a-f]{10}, bench [\d.]+, csv 6$/,
+    );
+    expect(lines[2]).toMatch(/^A: bun 1\.4\.4, \d{4}-\d\d-\d\d /);
+    expect(lines[3]).toMatch(/^B: bun 1\.4\.4, \d{4}-\d\d-\d\d /);
     expect(lines.find((l) => /^codec +large +custom-binary /.test(l))).toMatch(
       /[+-]\d+\.\d% \[[+-]\d+\.\d, [+-]\d+\.\d\] (faster|slower|same) +\d\.\d\d → \d\.\d\d/,
     );

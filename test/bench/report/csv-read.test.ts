@@ -7,13 +7,17 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CaseRatios } from "../../../client/harness/results.ts";
 import { toCsv } from "../../../bench/report/csv.ts";
+import { CSV_VERSION } from "../../../bench/report/csv-columns.ts";
 import { parseCsv, resultsFromCsv } from "../../../bench/report/csv-read.ts";
 import { resultsFromFile } from "../../../bench/report/results-file.ts";
 import { sourcedCases } from "../../../bench/report/sources.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const SAMPLES = path.join(ROOT, "results/sample");
+/** Files in every older format, kept to test their readers (test/fixtures/results/README.md). */
+const FIXTURES = path.join(ROOT, "test/fixtures/results");
 const sample = (name: string): string => readFileSync(path.join(SAMPLES, name), "utf8");
+const fixture = (name: string): string => readFileSync(path.join(FIXTURES, name), "utf8");
 
 /** Every ratio of a case as [name, value, low, high], for comparing two reads of it. */
 function ratioFigures(r: CaseRatios | undefined): [string, number, number, number][] {
@@ -64,11 +68,24 @@ describe("a results CSV read back", () => {
     expect(toCsv(back)).toBe(csv);
   });
 
-  it("every committed CSV, version 1 to 4, gives back every column it has that version 5 still writes (under its version 5 name); a latency row's rtt_* as latency_*", () => {
+  it("every committed CSV, samples and a file of each older version, gives back every column it has that this version still writes (under its name now); a latency row's rtt_* as latency_*", () => {
     let latencyRows = 0;
-    for (const name of readdirSync(SAMPLES).filter((f) => f.endsWith(".csv"))) {
-      const [header, ...rows] = parseCsv(sample(name)).filter((r) => r.length > 1);
-      const [again, ...written] = parseCsv(toCsv(resultsFromFile(sample(name))));
+    const files = [
+      ...readdirSync(SAMPLES)
+        .filter((f) => f.endsWith(".csv"))
+        .map((f) => path.join(SAMPLES, f)),
+      ...readdirSync(FIXTURES)
+        .filter((f) => f.endsWith(".csv"))
+        .map((f) => path.join(FIXTURES, f)),
+    ];
+    const versions = new Set<string>();
+    for (const file of files) {
+      const name = path.basename(file);
+      const text = readFileSync(file, "utf8");
+      const [header, ...rows] = parseCsv(text).filter((r) => r.length > 1);
+      const version = rows[0]![header!.indexOf("csv_version")] ?? "1";
+      versions.add(version);
+      const [again, ...written] = parseCsv(toCsv(resultsFromFile(text)));
       expect(written.length, name).toBe(rows.length);
       const mode = header!.indexOf("mode");
       latencyRows += rows.filter((row) => row[mode] === "latency").length;
@@ -81,22 +98,24 @@ describe("a results CSV read back", () => {
             .replace(/^(serialize|deserialize|total)_round_median_ns$/, "$1_ns")
             .replace(/^(serialize|deserialize|total)_ci95_ns$/, "$1_mean_ci95_ns")
             .replace(/^run_(?!total_ms$)/, "account_");
+          // Before version 3 a latency row held its percentiles in rtt_*.
           const as =
-            row[mode] === "latency" && renamed.startsWith("rtt_") ? renamed.replace(/^rtt_/, "latency_") : renamed;
+            Number(version) < 3 && row[mode] === "latency" && renamed.startsWith("rtt_")
+              ? renamed.replace(/^rtt_/, "latency_")
+              : renamed;
           const k = again!.indexOf(as);
           if (k >= 0) expect(written[i]![k], `${name} ${column}`).toBe(row[j]);
         });
       }
     }
     expect(latencyRows).toBeGreaterThan(10);
+    expect([...versions].sort()).toEqual(["1", "2", "3", "4", "5", String(CSV_VERSION)]);
   });
 
   it("writes latency mode's percentiles in latency_* and leaves rtt_* to round trips", () => {
-    const [header, ...rows] = parseCsv(toCsv(resultsFromFile(sample("xeon-latency-2000.csv")))).filter(
-      (r) => r.length > 1,
-    );
+    const [header, ...rows] = parseCsv(toCsv(resultsFromFile(fixture("v2-latency.csv")))).filter((r) => r.length > 1);
     const at = (row: string[], column: string): string => row[header!.indexOf(column)]!;
-    expect(at(rows[0]!, "csv_version")).toBe("5");
+    expect(at(rows[0]!, "csv_version")).toBe(String(CSV_VERSION));
     for (const row of rows.filter((r) => at(r, "mode") === "latency" && at(r, "verified") === "true")) {
       expect(Number(at(row, "latency_p99_ns"))).toBeGreaterThan(0);
       expect(at(row, "rtt_p99_ns")).toBe("");
@@ -124,9 +143,9 @@ describe("a results CSV read back", () => {
   });
 
   it("reads version 1's names: a round's median, a run's total", () => {
-    const header = parseCsv(sample("all-modes-varied.csv"))[0]!;
+    const header = parseCsv(fixture("v1-all-modes-varied.csv"))[0]!;
     expect(header).toContain("total_median_ns");
-    const c = resultsFromFile(sample("all-modes-varied.csv")).cases[0]!;
+    const c = resultsFromFile(fixture("v1-all-modes-varied.csv")).cases[0]!;
     expect(c.total.median).toBeGreaterThan(0);
     expect(c.totalMs.mean).toBeGreaterThan(0);
     expect(c.serializeBatches.batch).toBeGreaterThan(0);

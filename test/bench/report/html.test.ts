@@ -23,8 +23,8 @@ function buildReport(...files: string[]): string {
   return out;
 }
 
-const sample = path.join(ROOT, "results/sample/all-modes-varied.csv");
-const sampleJson = path.join(ROOT, "results/sample/codec-fixed.json");
+const sample = path.join(ROOT, "test/fixtures/results/v1-all-modes-varied.csv");
+const sampleJson = path.join(ROOT, "test/fixtures/results/json-v1-codec-fixed.json");
 
 describe("static report", () => {
   it("has a chart per payload and kind, and loads nothing from outside", () => {
@@ -38,8 +38,8 @@ describe("static report", () => {
     expect(html).not.toMatch(/url\(\s*["']?(https?:)?\/\//i);
     expect(html).toContain("Chart");
     // Both sources, side by side.
-    expect(html).toContain("all-modes-varied.csv");
-    expect(html).toContain("codec-fixed.json");
+    expect(html).toContain("v1-all-modes-varied.csv");
+    expect(html).toContain("json-v1-codec-fixed.json");
   });
 
   it("from one run's JSON: its verdict, its machine, clock and settings, intervals and ratios in the table", () => {
@@ -49,7 +49,7 @@ describe("static report", () => {
       /<section class="verdict"><pre>Verdict from this run \(fastest by encode \+ decode in process/,
     );
     expect(html).toMatch(
-      /<li>bun 1\.4\.4: Linux [^<]*AMD EPYC[^<]* x2; clock resolution [^<]*, read [^<]*\. Varied messages \(seed 1\), 3 run\(s\) per case; messages per run: codec 100,000, roundtrip 6,000, stream 100,000; compression off\.<\/li>/,
+      /<li>bun 1\.4\.4: Linux [^<]*AMD EPYC[^<]* x2; clock resolution [^<]*, read [^<]*\. Varied messages \(seed 1\), \d run\(s\) per case; messages per run: codec 100,000, roundtrip 6,000, stream 100,000; compression off\.<\/li>/,
     );
     // Medians with thousands separators, the total's 95% interval, the mean beside them, the ratio with its interval.
     expect(html).toMatch(

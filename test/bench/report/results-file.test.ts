@@ -7,11 +7,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { withRatios } from "../../../client/harness/ratios.ts";
 import type { BenchResults } from "../../../client/harness/results.ts";
-import { toJson } from "../../../bench/report/results-json.ts";
+import { JSON_VERSION, toJson } from "../../../bench/report/results-json.ts";
 import { hasRounds, resultsFromFile } from "../../../bench/report/results-file.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const sample = (name: string): string => readFileSync(path.join(ROOT, "results/sample", name), "utf8");
+/** Files in older formats, kept to test their readers (test/fixtures/results/README.md). */
+const fixture = (name: string): string => readFileSync(path.join(ROOT, "test/fixtures/results", name), "utf8");
 
 describe("results files", () => {
   const fromCsv = resultsFromFile(sample("epyc-default-1.csv"));
@@ -39,9 +41,9 @@ describe("results files", () => {
   });
 
   it("a JSON written before results carried ratios gets them from its rounds, as a benchmark's results do", () => {
-    const plain = JSON.parse(sample("codec-fixed.json")) as BenchResults;
+    const plain = JSON.parse(fixture("json-v1-codec-fixed.json")) as BenchResults;
     expect(plain.cases.every((c) => c.ratios === undefined)).toBe(true);
-    const read = resultsFromFile(sample("codec-fixed.json"));
+    const read = resultsFromFile(fixture("json-v1-codec-fixed.json"));
     expect(read.cases.map((c) => c.ratios)).toEqual(
       withRatios(read.cases.map((c) => ({ ...c, ratios: undefined }))).cases.map((c) => c.ratios),
     );
@@ -49,7 +51,7 @@ describe("results files", () => {
   });
 
   it("a JSON that carries its ratios is read as it is, not worked out again", () => {
-    const text = toJson(resultsFromFile(sample("codec-fixed.json")));
+    const text = toJson(resultsFromFile(fixture("json-v1-codec-fixed.json")));
     const read = resultsFromFile(text);
     const i = read.cases.findIndex((c) => c.codec === "custom-binary");
     expect(read.cases[i]!.ratios!.vsJson!.ratio).toBeGreaterThan(0);
@@ -60,7 +62,9 @@ describe("results files", () => {
 
   it("the JSON the bench writes keeps every round and the codec order as tables, read back whole", () => {
     const text = toJson(fromJson);
-    expect(text).toMatch(/^\{\n  "format": "ws-serialization-bench\/2",/);
+    expect(text).toMatch(
+      new RegExp(`^\\{\\n  "format": "ws-serialization-bench/${JSON_VERSION}",\\n  "provenance": \\{`),
+    );
     expect(text).toMatch(/"raw": \{"columns": \["run","round","position",/);
     const again = resultsFromFile(text);
     expect(again.order).toEqual(fromJson.order);
@@ -86,7 +90,7 @@ describe("results files", () => {
   });
 
   it("a JSON of format 1 (rounds as objects, order as names) reads as it did", () => {
-    const text = sample("codec-fixed.json");
+    const text = fixture("json-v1-codec-fixed.json");
     expect(text).toContain('"format": "ws-serialization-bench/1"');
     const read = resultsFromFile(text);
     expect(read.cases[0]!.raw[0]).toMatchObject({ run: 0, position: 0 });

@@ -325,7 +325,6 @@ describe("sampleFigures", () => {
     runs: [run("a.csv", 0.5), run("b.csv", 0.6)],
     calibrated,
     sweeps: [sweep(20000, 24000), sweep(24000, "")],
-    other: run("c.csv", 1),
     everyCodec: [everyCodec, inServer],
     patterns,
     route,

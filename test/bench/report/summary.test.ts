@@ -110,7 +110,9 @@ describe("a run's summary, the same in every output", () => {
         mimeType: "application/json",
         buffer: Buffer.from(run.json),
       });
-      await expect.poll(() => textOf(page, "#progress")).toMatch(/^Loaded \d+ rows from run\.json\.$/);
+      await expect
+        .poll(() => textOf(page, "#progress"))
+        .toMatch(/^Loaded \d+ rows from run\.json, made by .*, json \d+\.$/);
       expect(await textOf(page, "#verdict")).toBe(summaryLines(runSummary(resultsFromFile(run.json))).join("\n"));
     });
   });

@@ -18,6 +18,14 @@ describe("README and docs/results.md figures", () => {
     expect(quick).toBe(currentQuick());
   });
 
+  it("docs/results.md opens with the commit and date of its samples", () => {
+    const made = results.slice(results.indexOf("<!-- made:begin"), results.indexOf("<!-- made:end -->"));
+    expect(results.indexOf("<!-- made:begin")).toBeLessThan(results.indexOf("\n## "));
+    expect(made).toMatch(
+      /The samples below were made by commit `[0-9a-f]{10}`, \d{4}-\d\d-\d\d, with `bun run samples`/,
+    );
+  });
+
   it("say which CPU and runtime they come from", () => {
     const machine = loadSample(SAMPLE_RUNS[0]!).results.environment;
     const block = currentFigures();
@@ -30,8 +38,19 @@ describe("README and docs/results.md figures", () => {
       cwd: ROOT,
       encoding: "utf8",
     });
-    expect(check.stdout).toBe("README and docs/results.md figures match results/sample/.\n");
-    expect(check.status).toBe(0);
+    const [first, second, ...samples] = check.stdout.trimEnd().split("\n");
+    expect(first).toBe("README and docs/results.md figures match results/sample/.");
+    expect(check.status, check.stdout).toBe(0);
+    // Then what made each quoted sample, one line each, and whether its code changed since.
+    expect(second).toBe("What made each quoted sample:");
+    for (const file of ["epyc-default-1.csv", "epyc-default-1.json", "epyc-quick.csv", "compat/bun.csv"])
+      expect(
+        samples.find((l) => l.startsWith(`  ${file}: `)),
+        file,
+      ).toMatch(
+        /: made at [0-9a-f]{10} \(\d{4}-\d\d-\d\d\); (the code it measures is unchanged since|warning: the code it measures changed since \(.+\))$/,
+      );
+    expect(samples.find((l) => l.startsWith("  browser-custom-binary-before-1.csv: "))).toContain("kept as history");
     const bad = spawnSync(process.execPath, ["bench/tools/readme-figures.ts", "--write"], {
       cwd: ROOT,
       encoding: "utf8",

@@ -1,0 +1,69 @@
+/** What made each committed sample, said by readme-figures --check: its commit, whether its code changed since, and a failure for an older format. */
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { madeLine, type SampleState, sampleStates, stalenessLines } from "../../../bench/tools/sample-staleness.ts";
+import { SAMPLES } from "../../../bench/tools/sample-list.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const C = "0123456789abcdef0123456789abcdef01234567";
+
+describe("what made each sample", () => {
+  it("says the commit and date, and whether the measured code changed since, by file", () => {
+    const states: SampleState[] = [
+      { file: "a.csv", commit: C, date: "2026-11-27", changed: [] },
+      {
+        file: "b.csv",
+        commit: C,
+        date: "2026-11-27",
+        changed: ["client/x.ts", "protocols/y.ts", "server/z.ts", "c.ts", "d.ts"],
+      },
+      { file: "c.csv", commit: "", date: "", changed: undefined },
+      {
+        file: "d.csv",
+        commit: C,
+        written: true,
+        date: "2026-11-23",
+        history: { why: "a pair", awaitingRemake: false },
+        changed: [],
+      },
+    ];
+    const { lines, failed } = stalenessLines(states);
+    expect(failed).toBe(false);
+    expect(lines).toEqual([
+      "  a.csv: made at 0123456789 (2026-11-27); the code it measures is unchanged since",
+      "  b.csv: made at 0123456789 (2026-11-27); warning: the code it measures changed since (client/x.ts, protocols/y.ts, server/z.ts and 2 more)",
+      "  c.csv: commit unknown; whether its code changed since cannot be told here",
+      "  d.csv: written at 0123456789 (2026-11-23); kept as history; the code it measures is unchanged since",
+    ]);
+  });
+
+  it("fails a listed sample whose format is older than the reader's", () => {
+    const { lines, failed } = stalenessLines([
+      { file: "a.csv", commit: C, date: "2026-11-23", oldFormat: "csv 2", changed: [] },
+    ]);
+    expect(failed).toBe(true);
+    expect(lines[0]).toContain("FAILED: csv 2, older than the reader's (bun run samples remakes it)");
+  });
+
+  it("docs/results.md's opening line names the commit and the dates of the listed samples", () => {
+    const a = { file: "a.csv", commit: C, date: "2026-11-27", changed: [] };
+    expect(madeLine([a, { ...a, date: "2026-11-28" }])).toMatch(
+      /^The samples below were made by commit `0123456789`, 2026-11-27 to 2026-11-28, with `bun run samples`;/,
+    );
+  });
+
+  it("every listed sample in results/sample/ is in the current format and names a commit of this history", () => {
+    const states = sampleStates();
+    const listed = states.filter((s) => !s.history);
+    expect(listed.length).toBe(SAMPLES.flatMap((s) => Object.keys(s.files)).filter((f) => !f.endsWith(".md")).length);
+    // Every results file names its commit; only a text output (the cross-check's) is dated by git.
+    expect(listed.filter((s) => s.written).map((s) => s.file)).toEqual(["crosscheck-epyc-default-1.txt"]);
+    for (const s of listed) {
+      expect(s.oldFormat, s.file).toBeUndefined();
+      expect(s.commit, s.file).toMatch(/^[0-9a-f]{40}$/);
+      const known = spawnSync("git", ["cat-file", "-e", `${s.commit}^{commit}`], { cwd: ROOT });
+      expect(known.status, `${s.file}: ${s.commit}`).toBe(0);
+    }
+  });
+});

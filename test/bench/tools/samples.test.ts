@@ -1,0 +1,88 @@
+/**
+ * `bun run samples`: remakes the listed samples into a folder of their own first, so the files it
+ * replaces change only once every sample is made; a bad flag or name is one line and exit 2.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { resultsFromFile } from "../../../bench/report/results-file.ts";
+import { HISTORY, SAMPLES } from "../../../bench/tools/sample-list.ts";
+import { until } from "../../helpers/until.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const tempDir = (): string => {
+  const d = mkdtempSync(path.join(tmpdir(), "samples-"));
+  dirs.push(d);
+  return d;
+};
+const samples = (...args: string[]) =>
+  spawnSync(process.execPath, ["bench/tools/samples.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+
+describe("bun run samples", () => {
+  it("--list names every sample with its command and who quotes it, and every one kept as it was", () => {
+    const r = samples("--list");
+    expect(r.status).toBe(0);
+    for (const s of SAMPLES) expect(r.stdout).toContain(`  ${s.name}: ${s.command}\n`);
+    for (const h of HISTORY) expect(r.stdout).toContain(`  ${h.file}: `);
+  });
+
+  it("a bad option, an unknown sample or a folder it cannot write is one line and exit 2", () => {
+    const flag = samples("--fast");
+    expect(flag.status).toBe(2);
+    expect(flag.stderr).toBe(
+      "samples: unknown option '--fast'; valid options: --into, --list, --help; usage: bun run samples [NAME...] [--into DIR] [--list]\n",
+    );
+    const name = samples("epyc-quik");
+    expect(name.status).toBe(2);
+    expect(name.stderr).toMatch(/^samples: no sample 'epyc-quik'; did you mean epyc-quick\? valid: epyc-default-1, /);
+    expect(name.stderr.trimEnd().split("\n")).toHaveLength(1);
+    const into = samples("epyc-quick", "--into", "/proc/forbidden");
+    expect(into.status).toBe(2);
+    expect(into.stderr).toMatch(/^samples: cannot write into \/proc\/forbidden \(.*\); name a folder you can write to/);
+  });
+
+  it("remakes a sample into the folder named, in the current format, naming the commit that made it", () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "epyc-quick.csv"), "the previous file\n");
+    const staging = () => readdirSync(path.dirname(dir)).filter((f) => f.startsWith(".samples-"));
+    const before = staging();
+    const r = samples("epyc-quick", "--into", dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^samples: \[1\/1\] epyc-quick: bun run bench --quick \(its output: .*output\.log\)\n/);
+    expect(r.stderr).toMatch(/samples: \[1\/1\] epyc-quick made in \d+ s/);
+    const made = resultsFromFile(readFileSync(path.join(dir, "epyc-quick.csv"), "utf8"));
+    expect(made.provenance!.format).toBe("csv 6");
+    const head = spawnSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
+    expect(made.provenance!.commit).toBe(head);
+    expect(made.provenance!.benchVersion).toBe(
+      (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version,
+    );
+    // Nothing left behind beside it but the sample.
+    expect(readdirSync(dir)).toEqual(["epyc-quick.csv"]);
+    expect(staging()).toEqual(before);
+  });
+
+  it("Ctrl-C while a sample is being made leaves the files it would replace as they were", async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "epyc-quick.csv"), "the previous file\n");
+    const proc = spawn(process.execPath, ["bench/tools/samples.ts", "epyc-quick", "--into", dir], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => proc.on("close", (code) => resolve(code)));
+    await until(() => stderr.includes("[1/1] epyc-quick: "), "the sample's start", 60_000);
+    proc.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(stderr).toContain(`samples: stopped; nothing in ${dir} changed`);
+    expect(readFileSync(path.join(dir, "epyc-quick.csv"), "utf8")).toBe("the previous file\n");
+    expect(readdirSync(dir)).toEqual(["epyc-quick.csv"]);
+  });
+});
