@@ -58,10 +58,17 @@ function provenanceOf(file: string): { provenance?: Provenance; timestamp: strin
 
 /** The measured files changed between `commit` and the working tree. */
 function changedSince(commit: string): string[] | undefined {
-  if (commit === "" || git(["cat-file", "-e", `${commit}^{commit}`]) === undefined) return undefined;
-  const out = git(["diff", "--name-only", commit, "--", ...MEASURED_CODE, ":(exclude,glob)**/*.md"]);
-  return out === undefined ? undefined : out.split("\n").filter((l) => l !== "");
+  // Most samples share a commit: one diff each.
+  if (diffs.has(commit)) return diffs.get(commit);
+  let changed: string[] | undefined;
+  if (commit !== "" && git(["cat-file", "-e", `${commit}^{commit}`]) !== undefined) {
+    const out = git(["diff", "--name-only", commit, "--", ...MEASURED_CODE, ":(exclude,glob)**/*.md"]);
+    changed = out === undefined ? undefined : out.split("\n").filter((l) => l !== "");
+  }
+  diffs.set(commit, changed);
+  return changed;
 }
+const diffs = new Map<string, string[] | undefined>();
 
 /** The commit that last wrote a file under results/sample/, and its date. */
 function lastWritten(file: string): { commit: string; date: string } {
@@ -77,8 +84,9 @@ export function sampleStates(): SampleState[] {
     for (const file of Object.keys(entry.files)) {
       if (file.endsWith(".md")) continue; // made from the CSVs beside it
       const { provenance, timestamp } = provenanceOf(file);
-      const written = lastWritten(file);
       const commit = provenance?.commit || "";
+      // Only a file that names no commit is dated by git.
+      const written = commit === "" ? lastWritten(file) : { commit: "", date: "" };
       const format = provenance?.format;
       const current = file.endsWith(".json") ? CURRENT.json : file.endsWith(".csv") ? CURRENT.csv : undefined;
       states.push({
