@@ -9,7 +9,8 @@ import {
   PRECISION_SHARE_OF_PLANNED,
   type SpanRunner,
 } from "../../../client/harness/codec-mode-spans.ts";
-import { runCodecMode } from "../../../client/harness/codec-mode.ts";
+import { type CodecModeResult, runCodecMode } from "../../../client/harness/codec-mode.ts";
+import { widestRatioInterval, withRatios } from "../../../client/harness/ratios.ts";
 import { testSettings } from "../../helpers/settings.ts";
 
 describe("forkSpans", () => {
@@ -201,19 +202,58 @@ describe("CodecModeSpans: the planned spans, then more for precision", () => {
     expect(asked[2]!.span.from).toBe(1);
   });
 
-  it("with a precision already met, adds nothing", async () => {
-    // Two spans of some rounds each have wide intervals; this precision takes any finite one (enough messages that a busy machine still leaves each ratio two rounds or more).
-    const settings = testSettings({
+  it("with a precision the planned spans meet, adds nothing; a hair narrower, it adds a span for it", async () => {
+    // The planned spans are measured once, then replayed: the precision asked for is their widest
+    // interval (a busy machine can make any interval wide, so no fixed precision is met every time).
+    const { precision: _, ...settings } = testSettings({
       payloads: ["small"],
       iterations: { codec: 6_000 },
       runs: 1,
       warmup: { codec: 50 },
-      precision: 1e9,
       maxTimeMs: 60_000,
     });
-    const { asked, runner } = recorder(settings);
-    await new CodecModeSpans({ settings, forks: 2, codecs: codecs.length, now: clock.now, hooks: {} }).run(runner);
-    expect(asked).toHaveLength(2);
+    const measured = recorder(settings);
+    const planned: CodecModeResult[] = [];
+    const keep: SpanRunner = async (span, payloads, side) => {
+      const out = await measured.runner(span, payloads, side);
+      if (out.result) planned.push(out.result);
+      return out;
+    };
+    await new CodecModeSpans({ settings, forks: 2, codecs: codecs.length, now: clock.now, hooks: {} }).run(keep);
+    expect(planned).toHaveLength(2);
+    const widest = widestRatioInterval(withRatios(mergeForks(planned, 2).cases).cases);
+    expect(widest).toBeGreaterThan(0);
+
+    const replaying = (pct: number) => {
+      const asking = recorder({ ...settings, precision: pct });
+      const runner: SpanRunner = async (span, payloads, side) => {
+        const i = asking.asked.length;
+        if (i >= planned.length) return asking.runner(span, payloads, side);
+        asking.asked.push({ span, payloads });
+        return { result: planned[i]! };
+      };
+      return { asked: asking.asked, runner, settings: { ...settings, precision: pct } };
+    };
+    const met = replaying(widest! * 100 * 1.001);
+    await new CodecModeSpans({
+      settings: met.settings,
+      forks: 2,
+      codecs: codecs.length,
+      now: clock.now,
+      hooks: {},
+    }).run(met.runner);
+    expect(met.asked).toHaveLength(2);
+
+    const missed = replaying(widest! * 100 * 0.999);
+    await new CodecModeSpans({
+      settings: missed.settings,
+      forks: 2,
+      codecs: codecs.length,
+      now: clock.now,
+      hooks: {},
+    }).run(missed.runner);
+    expect(missed.asked.length).toBeGreaterThan(2);
+    expect(missed.asked[2]!.span.from).toBe(1);
   });
 
   it("a span that fails ends the spans there, keeping what it and the ones before finished, and says why", async () => {
