@@ -26,8 +26,6 @@ export interface HistoryEntry {
   /** Why it is kept rather than remade. */
   why: string;
   quotedBy: string[];
-  /** Kept only until it is remade into an entry of SAMPLES (its documents' text is rewritten with it): --check says so. */
-  awaitingRemake?: true;
 }
 
 const BENCH = "bench/cli/bench.ts";
@@ -111,6 +109,68 @@ export const SAMPLES: readonly SampleEntry[] = [
     ["--modes", "fanout", "--clients", "8", "--processes", "2", "--backplane", "redis"],
     [FIGURES, "docs/clusters.md"],
   ),
+  // Compression on the socket: the same round trips with and without permessage-deflate.
+  bench(
+    "epyc-roundtrip-plain",
+    ["--modes", "roundtrip", "--codecs", "json,custom-binary,msgpackr", "--iterations", "1000", "--runs", "1"],
+    ["docs/lab-and-field.md (compression)"],
+  ),
+  bench(
+    "epyc-roundtrip-deflate",
+    [
+      "--modes",
+      "roundtrip",
+      "--codecs",
+      "json,custom-binary,msgpackr",
+      "--iterations",
+      "1000",
+      "--runs",
+      "1",
+      "--deflate",
+    ],
+    ["docs/lab-and-field.md (compression)"],
+  ),
+  bench("epyc-latency-2000", ["--modes", "latency"], ["docs/latency.md"]),
+  ...[10_000, 40_000].map((rate) =>
+    bench(
+      `epyc-latency-large-${rate}`,
+      [
+        "--modes",
+        "latency",
+        "--rate",
+        String(rate),
+        "--payloads",
+        "large",
+        "--codecs",
+        "raw,json,custom-binary,msgpack",
+        "--iterations",
+        "4000",
+      ],
+      ["docs/latency.md"],
+    ),
+  ),
+  bench("chromium-codec-stream", ["--client", "chromium", "--modes", "codec,stream"], ["docs/page.md"]),
+  // Emulated links (toxiproxy-server on the PATH): three profiles, then the crossover sweep.
+  ...["wifi", "4g", "slow-4g"].map(
+    (link): SampleEntry => ({
+      name: `links-${link}`,
+      command: `bun run bench --modes roundtrip,stream --codecs json,custom-binary,protobuf,msgpackr --link ${link}`,
+      argv: [
+        BENCH,
+        ...["--modes", "roundtrip,stream", "--codecs", "json,custom-binary,protobuf,msgpackr", "--link", link],
+        ...["--out", "{out}"],
+      ],
+      files: { [`links/${link}.csv`]: "latest.csv" },
+      quotedBy: ["docs/links.md"],
+    }),
+  ),
+  {
+    name: "links-sweep",
+    command: "bun run bench --link-sweep --codecs json,protobuf,msgpackr",
+    argv: [BENCH, "--link-sweep", "--codecs", "json,protobuf,msgpackr", "--out", "{out}"],
+    files: { "links/sweep.json": "link-sweep.json", "links/sweep.csv": "link-sweep.csv" },
+    quotedBy: ["docs/links.md"],
+  },
   {
     name: "compat",
     command: "bun run compat",
@@ -137,33 +197,6 @@ export const HISTORY: readonly HistoryEntry[] = [
     why: "the after half of that pair, made minutes after the before half on the same machine, so the two compare",
     quotedBy: ["docs/hand-written-protocol.md", "docs/custom-binary-performance.md"],
   },
-  ...(
-    [
-      ["xeon-codec-custom-binary.csv", "docs/hand-written-protocol.md, docs/custom-binary-performance.md"],
-      ["crosscheck-xeon-codec-custom-binary.txt", "docs/hand-written-protocol.md"],
-      ["xeon-message-sets.csv", "docs/results.md, docs/message-sets.md"],
-      ["chromium-message-sets-codec.csv", "docs/results.md"],
-      ["xeon-roundtrip-plain.csv", "docs/lab-and-field.md (compression)"],
-      ["xeon-roundtrip-deflate.csv", "docs/lab-and-field.md (compression)"],
-      ["xeon-latency-2000.csv", "docs/latency.md"],
-      ["xeon-latency-large-10000.csv", "docs/latency.md"],
-      ["xeon-latency-large-40000.csv", "docs/latency.md"],
-      ["xeon-latency-sweep-2.csv", "docs/latency.md"],
-      ["browser-codec-stream.csv", "docs/page.md"],
-      ["links/wifi.csv", "docs/links.md"],
-      ["links/4g.csv", "docs/links.md"],
-      ["links/slow-4g.csv", "docs/links.md"],
-      ["links/sweep.json", "docs/links.md"],
-      ["links/sweep.csv", "docs/links.md"],
-    ] as const
-  ).map(
-    ([file, quotedBy]): HistoryEntry => ({
-      file,
-      why: "made by older code (or on an Intel Xeon) before results said what made them; its documents' text is rewritten when it is remade",
-      quotedBy: [quotedBy],
-      awaitingRemake: true,
-    }),
-  ),
 ];
 
 /** The entries named, in the list's order; the unknown names when there are any. */

@@ -28,8 +28,8 @@ export interface SampleState {
   written?: true;
   /** YYYY-MM-DD. */
   date: string;
-  /** Kept as history, and why; awaiting a remake when so listed. */
-  history?: { why: string; awaitingRemake: boolean };
+  /** Kept as history, and why. */
+  history?: { why: string };
   /** Its format is older than the reader's (a listed sample): the check fails. */
   oldFormat?: string;
   /** Files of the measured code changed since its commit; undefined when that cannot be told. */
@@ -105,7 +105,7 @@ export function sampleStates(): SampleState[] {
       commit: written.commit,
       written: true,
       date: written.date,
-      history: { why: h.why, awaitingRemake: h.awaitingRemake === true },
+      history: { why: h.why },
       changed: changedSince(written.commit),
     });
   }
@@ -126,7 +126,7 @@ export function stalenessLines(states: readonly SampleState[]): { lines: string[
         : s.changed.length === 0
           ? "the code it measures is unchanged since"
           : `warning: the code it measures changed since (${s.changed.slice(0, 3).join(", ")}${s.changed.length > 3 ? ` and ${s.changed.length - 3} more` : ""})`;
-    const kept = s.history ? (s.history.awaitingRemake ? "; kept until it is remade" : "; kept as history") : "";
+    const kept = s.history ? "; kept as history" : "";
     const format = s.oldFormat ? `; FAILED: ${s.oldFormat}, older than the reader's (bun run samples remakes it)` : "";
     lines.push(`  ${s.file}: ${made}${kept}; ${since}${format}`);
   }

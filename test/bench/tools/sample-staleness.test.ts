@@ -24,7 +24,7 @@ describe("what made each sample", () => {
         commit: C,
         written: true,
         date: "2026-11-23",
-        history: { why: "a pair", awaitingRemake: false },
+        history: { why: "a pair" },
         changed: [],
       },
     ];
