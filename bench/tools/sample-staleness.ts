@@ -14,6 +14,7 @@ import { ROOT } from "../cli/paths.ts";
 import { CSV_VERSION } from "../report/csv-columns.ts";
 import { JSON_VERSION } from "../report/results-json.ts";
 import { resultsFromFile } from "../report/results-file.ts";
+import { parseCsv } from "../report/csv-read.ts";
 import { HISTORY, SAMPLES } from "./sample-list.ts";
 
 /** The code a sample measures: the codecs, the messages, the measuring loops and the server, and the libraries' versions. */
@@ -39,21 +40,33 @@ export interface SampleState {
 /** The format a file must be in to be current. */
 const CURRENT = { csv: `csv ${CSV_VERSION}`, json: `json ${JSON_VERSION}` };
 
-function provenanceOf(file: string): { provenance?: Provenance; timestamp: string } {
+function provenanceOf(file: string): { provenance?: Provenance; timestamp: string; results: boolean } {
   const text = readFileSync(path.join(ROOT, "results/sample", file), "utf8");
   if (file.endsWith(".csv") || file.endsWith(".json")) {
     try {
       const r = resultsFromFile(text);
-      return { provenance: r.provenance, timestamp: r.timestamp };
+      return { provenance: r.provenance, timestamp: r.timestamp, results: true };
     } catch {
-      // A link sweep's own files, say: their provenance is a field of their own.
+      // A link sweep's own files: their provenance is a field (JSON) or three columns (CSV) of their own.
     }
   }
   if (file.endsWith(".json")) {
     const o = JSON.parse(text) as { provenance?: Provenance; timestamp?: string };
-    return { provenance: o.provenance, timestamp: o.timestamp ?? "" };
+    return { provenance: o.provenance, timestamp: o.timestamp ?? "", results: false };
   }
-  return { timestamp: "" };
+  if (file.endsWith(".csv")) {
+    const [header, first] = parseCsv(text);
+    const at = (c: string) => first?.[header?.indexOf(c) ?? -1];
+    const commit = at("commit");
+    return {
+      ...(commit !== undefined
+        ? { provenance: { commit, dirty: at("dirty") === "true", benchVersion: at("bench_version") ?? "" } }
+        : {}),
+      timestamp: "",
+      results: false,
+    };
+  }
+  return { timestamp: "", results: false };
 }
 
 /** The measured files changed between `commit` and the working tree. */
@@ -77,23 +90,30 @@ function lastWritten(file: string): { commit: string; date: string } {
   return { commit, date };
 }
 
+/** The day `commit` was made (YYYY-MM-DD): the date of a file that carries a commit but no timestamp of its own. */
+function commitDate(commit: string): string {
+  return git(["show", "-s", "--format=%cs", commit]) ?? "";
+}
+
 /** Every quoted sample's state, in the list's order, history last. */
 export function sampleStates(): SampleState[] {
   const states: SampleState[] = [];
   for (const entry of SAMPLES)
     for (const file of Object.keys(entry.files)) {
       if (file.endsWith(".md")) continue; // made from the CSVs beside it
-      const { provenance, timestamp } = provenanceOf(file);
+      const { provenance, timestamp, results } = provenanceOf(file);
       const commit = provenance?.commit || "";
-      // Only a file that names no commit is dated by git.
+      // Only a file that names no commit is dated by git (the CSV of a link sweep carries no timestamp: git's date).
       const written = commit === "" ? lastWritten(file) : { commit: "", date: "" };
+      const date = timestamp.slice(0, 10) || written.date || (commit !== "" ? commitDate(commit) : "");
       const format = provenance?.format;
-      const current = file.endsWith(".json") ? CURRENT.json : file.endsWith(".csv") ? CURRENT.csv : undefined;
+      // A results file's format is the reader's to judge; a link sweep's files have a format of their own.
+      const current = !results ? undefined : file.endsWith(".json") ? CURRENT.json : CURRENT.csv;
       states.push({
         file,
         commit: commit || written.commit,
         ...(commit === "" ? { written: true as const } : {}),
-        date: timestamp.slice(0, 10) || written.date,
+        date,
         ...(current !== undefined && format !== current ? { oldFormat: format ?? "no format" } : {}),
         changed: changedSince(commit || written.commit),
       });
@@ -139,9 +159,11 @@ export function madeLine(states: readonly SampleState[]): string {
   const commits = [...new Set(listed.map((s) => s.commit.slice(0, 10)))];
   const dates = [...new Set(listed.map((s) => s.date))].sort();
   const when = dates.length === 1 ? dates[0] : `${dates[0]} to ${dates[dates.length - 1]}`;
+  // Several commits are one version of the code measured when none has changed it since any of them.
+  const same = listed.every((s) => s.changed !== undefined && s.changed.length === 0);
   const which =
     commits.length === 1
       ? `commit \`${commits[0]}\``
-      : `${commits.length} commits (${commits.map((c) => `\`${c}\``).join(", ")})`;
+      : `${commits.length} commits (${commits.map((c) => `\`${c}\``).join(", ")}${same ? ", whose measured code is the same" : ""})`;
   return `The samples below were made by ${which}, ${when}, with \`bun run samples\`; \`bun run readme-figures --check\` says of each whether the code it measures has changed since.`;
 }

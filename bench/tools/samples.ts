@@ -16,6 +16,7 @@ import {
   createWriteStream,
   existsSync,
   mkdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -23,6 +24,8 @@ import {
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { didYouMean } from "../../client/harness/did-you-mean.ts";
+import type { TimeAccount } from "../../client/harness/time-account.ts";
+import { resultsFromFile } from "../report/results-file.ts";
 import { ROOT } from "../cli/paths.ts";
 import { codeProvenance } from "../cli/provenance.ts";
 import { HISTORY, SAMPLES, type SampleEntry, samplesNamed } from "./sample-list.ts";
@@ -55,7 +58,7 @@ function runEntry(entry: SampleEntry, dir: string, made: Map<string, string>): P
   const argv = entry.argv.map((a) =>
     a === "{out}"
       ? dir
-      : a.replace(/^\{sample:(.+)\}$/, (_m, file: string) => made.get(file) ?? path.join(COMMITTED, file)),
+      : a.replace(/\{sample:([^}]+)\}/g, (_m, file: string) => made.get(file) ?? path.join(COMMITTED, file)),
   );
   return new Promise((resolve) => {
     const out: Buffer[] = [];
@@ -184,9 +187,15 @@ async function main(argv: string[]): Promise<number> {
     renameSync(waiting, to);
   }
   rmSync(staging, { recursive: true, force: true });
+  const wallMs = performance.now() - started;
   process.stderr.write(
-    `samples: ${entries.length} sample(s), ${made.size} file(s) in ${target}, in ${seconds(performance.now() - started)}: ${took.join(", ")}\n`,
+    `samples: ${entries.length} sample(s), ${made.size} file(s) in ${target}, in ${seconds(wallMs)}: ${took.join(", ")}\n`,
   );
+  const spent = timedShare([...made.keys()].map((file) => path.join(target, file)));
+  if (spent)
+    process.stderr.write(
+      `samples: of that, the runs' timed loops ${seconds(spent.timedMs)} (${Math.round((100 * spent.timedMs) / wallMs)}%), their warm-up ${seconds(spent.warmupMs)}, verifying ${seconds(spent.verifyMs)} (the files' time accounts)\n`,
+    );
   if (!committed) return 0;
   const figures = Bun.spawnSync([process.execPath, path.join(ROOT, "bench/tools/readme-figures.ts")], {
     cwd: ROOT,
@@ -194,6 +203,34 @@ async function main(argv: string[]): Promise<number> {
     stderr: "inherit",
   });
   return figures.exitCode === 0 ? 0 : 1;
+}
+
+/**
+ * What the runs that made `files` spent in their timed loops, warm-up and verifying pass, from
+ * each results file's time account (a file that is not one, or has none, adds nothing; a run's
+ * CSV and JSON count once); undefined when none has an account.
+ */
+export function timedShare(
+  files: readonly string[],
+): { timedMs: number; warmupMs: number; verifyMs: number } | undefined {
+  const total = { timedMs: 0, warmupMs: 0, verifyMs: 0 };
+  const runs = new Set<string>();
+  for (const file of files) {
+    if (!/\.(csv|json)$/.test(file)) continue;
+    let account: TimeAccount | undefined;
+    try {
+      account = resultsFromFile(readFileSync(file, "utf8")).account;
+    } catch {
+      continue; // not a results file (the link sweep's JSON)
+    }
+    const run = file.replace(/\.(csv|json)$/, "");
+    if (!account || runs.has(run)) continue;
+    runs.add(run);
+    total.timedMs += account.phases.timed;
+    total.warmupMs += account.phases.warmup;
+    total.verifyMs += account.phases.verify;
+  }
+  return runs.size > 0 ? total : undefined;
 }
 
 if (import.meta.main) process.exitCode = await main(process.argv.slice(2));

@@ -3,10 +3,11 @@
  * in Node (with and without msgpackr's native add-on) and in headless
  * Chromium and Firefox, each with and without a strict Content-Security-Policy. Codecs that
  * generate code with `new Function` and have no other path fail under the
- * policy with the browser's own error; every other cell is a figure.
+ * policy with the browser's own error; every other cell is a figure. A
+ * place's column can come from a run made before (--from).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -28,8 +29,26 @@ describe.skipIf(skipBrowserTests("compat.test.ts") || skipBrowserTests("compat.t
     it("has a row per codec and a column per place, measured: eval-bound codecs fail under a strict policy, the rest run", {
       timeout: 600_000,
     }, () => {
-      const r = compat("--iterations", "200", "--runs", "1", "--payloads", "small,chat", "--out", out);
+      // Bun's column from a run made beforehand (--from), as bun run samples gives it the every-codec run.
+      const made = path.join(out, "made-before");
+      const before = spawnSync(
+        process.execPath,
+        [
+          "bench/cli/bench.ts",
+          ...["--modes", "codec", "--codecs", "all", "--payloads", "small,chat", "--iterations", "200"],
+          ...["--runs", "1", "--forks", "1", "--out", made],
+        ],
+        { cwd: ROOT, encoding: "utf8", timeout: 600_000 },
+      );
+      expect(before.status, before.stderr).toBe(0);
+      const r = compat(
+        ...["--iterations", "200", "--runs", "1", "--payloads", "small,chat", "--out", out],
+        ...["--from", `bun=${path.join(made, "latest.csv")}`],
+      );
       expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toContain("compat: Bun: from the file given\n");
+      expect(r.stderr).not.toContain("compat: Bun...");
+      expect(existsSync(path.join(out, "bun"))).toBe(false);
       const table = readFileSync(path.join(out, "compatibility.md"), "utf8");
       expect(r.stdout).toBe(table);
       const lines = table.split("\n");
@@ -76,6 +95,23 @@ describe.skipIf(skipBrowserTests("compat.test.ts") || skipBrowserTests("compat.t
         "compat: --payloads: unknown value 'huge'; valid values: small, medium, large, chat, game-tick, market or all\n",
       );
       expect(payload.status).toBe(2);
+      const place = compat("--from", "nowhere=x.csv");
+      expect(place.stderr).toBe(
+        "compat: --from nowhere=x.csv: expected PLACE=FILE, PLACE one of bun, chromium, firefox\n",
+      );
+      expect(place.status).toBe(2);
+      // Bun's rows cannot stand for Chromium's.
+      const bun = path.join(ROOT, "results/sample/epyc-quick.csv");
+      const wrong = compat("--from", `chromium=${bun}`);
+      expect(wrong.stderr).toMatch(
+        /^compat: --from chromium=.*epyc-quick\.csv: .*epyc-quick\.csv holds no codec-mode run of Chromium \(a row of client inprocess, .*\)\n$/,
+      );
+      expect(wrong.status).toBe(2);
+      const missing = compat("--from", "bun=/nonexistent/latest.csv");
+      expect(missing.stderr).toMatch(
+        /^compat: --from bun=\/nonexistent\/latest\.csv: cannot read \/nonexistent\/latest\.csv: .+\n$/,
+      );
+      expect(missing.status).toBe(2);
     });
   },
 );

@@ -51,6 +51,14 @@ describe("what made each sample", () => {
     expect(madeLine([a, { ...a, date: "2026-11-28" }])).toMatch(
       /^The samples below were made by commit `0123456789`, 2026-11-27 to 2026-11-28, with `bun run samples`;/,
     );
+    // Two commits: one version of the measured code only when neither has seen it change since.
+    const b = { ...a, commit: "fedcba9876543210fedcba9876543210fedcba98" };
+    expect(madeLine([a, b])).toContain(
+      "made by 2 commits (`0123456789`, `fedcba9876`, whose measured code is the same), 2026-11-27,",
+    );
+    expect(madeLine([a, { ...b, changed: ["client/x.ts"] }])).toContain(
+      "made by 2 commits (`0123456789`, `fedcba9876`), 2026-11-27,",
+    );
   });
 
   it("every listed sample in results/sample/ is in the current format and names a commit of this history", () => {

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { resultsFromFile } from "../../../bench/report/results-file.ts";
 import { HISTORY, SAMPLES } from "../../../bench/tools/sample-list.ts";
+import { timedShare } from "../../../bench/tools/samples.ts";
 import { until } from "../../helpers/until.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -57,6 +58,14 @@ describe("bun run samples", () => {
     expect(r.stderr).toMatch(/^samples: \[1\/1\] epyc-quick: bun run bench --quick \(its output: .*output\.log\)\n/);
     expect(r.stderr).toMatch(/samples: \[1\/1\] epyc-quick made in \d+ s/);
     const made = resultsFromFile(readFileSync(path.join(dir, "epyc-quick.csv"), "utf8"));
+    // Where the time went, from the run's own account.
+    const timed = Math.round(made.account!.phases.timed / 1000);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^samples: of that, the runs' timed loops ${timed} s \\(\\d+%\\), their warm-up \\d+ s, verifying \\d+ s \\(the files' time accounts\\)$`,
+        "m",
+      ),
+    );
     expect(made.provenance!.format).toBe("csv 6");
     const head = spawnSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
     expect(made.provenance!.commit).toBe(head);
@@ -66,6 +75,20 @@ describe("bun run samples", () => {
     // Nothing left behind beside it but the sample.
     expect(readdirSync(dir)).toEqual(["epyc-quick.csv"]);
     expect(staging()).toEqual(before);
+  });
+
+  it("adds up the timed loops of the runs it made, each run once (its CSV and its JSON), and skips what is not a results file", () => {
+    const sample = (f: string) => path.join(ROOT, "results/sample", f);
+    const account = resultsFromFile(readFileSync(sample("epyc-default-1.csv"), "utf8")).account!;
+    expect(
+      timedShare([
+        sample("epyc-default-1.csv"),
+        sample("epyc-default-1.json"),
+        sample("crosscheck-epyc-default-1.txt"),
+        sample("links/sweep.json"),
+      ]),
+    ).toEqual({ timedMs: account.phases.timed, warmupMs: account.phases.warmup, verifyMs: account.phases.verify });
+    expect(timedShare([sample("compatibility.md")])).toBeUndefined();
   });
 
   it("Ctrl-C while a sample is being made leaves the files it would replace as they were", async () => {
