@@ -42,13 +42,18 @@ function bench(name: string, args: string[], quotedBy: string[], json = false): 
 }
 
 const FIGURES = "docs/results.md (figures block)";
+/** The four codecs people choose between, as the link samples run them. */
+const LINK_CODECS = ["--codecs", "json,custom-binary,protobuf,msgpackr"];
 
 export const SAMPLES: readonly SampleEntry[] = [
   // Three back to back, so the documents can say how far ratios move between runs.
   bench(
     "epyc-default-1",
     [],
-    [FIGURES, "README.md", "docs/lab-and-field.md", "docs/page.md", "docs/methodology.md", "bun run screenshot"],
+    [
+      ...[FIGURES, "README.md", "docs/lab-and-field.md", "docs/page.md", "docs/methodology.md"],
+      ...["docs/hand-written-protocol.md", "docs/custom-binary-performance.md", "bun run screenshot"],
+    ],
     true,
   ),
   bench("epyc-default-2", [], [FIGURES, "docs/page.md", "docs/lab-and-field.md"]),
@@ -58,7 +63,7 @@ export const SAMPLES: readonly SampleEntry[] = [
     command: "bun run crosscheck --from results/sample/epyc-default-1.json",
     argv: ["bench/tools/crosscheck.ts", "--from", "{sample:epyc-default-1.json}"],
     files: { "crosscheck-epyc-default-1.txt": "stdout" },
-    quotedBy: ["docs/lab-and-field.md"],
+    quotedBy: ["docs/lab-and-field.md", "docs/hand-written-protocol.md", "docs/custom-binary-performance.md"],
   },
   bench("epyc-calibrate", ["--calibrate"], [FIGURES, "docs/lab-and-field.md"]),
   // Three back to back, as the default runs.
@@ -69,24 +74,36 @@ export const SAMPLES: readonly SampleEntry[] = [
   bench(
     "epyc-every-codec",
     ["--codecs", "all", "--payloads", "all", "--modes", "codec"],
-    [FIGURES, "docs/results.md", "docs/custom-binary-performance.md", "docs/access-patterns.md"],
+    [
+      ...[FIGURES, "docs/results.md (message sets)", "docs/custom-binary-performance.md", "docs/access-patterns.md"],
+      ...["docs/lab-and-field.md (compressed sizes)", "docs/your-messages-and-codecs.md (compatibility)"],
+    ],
   ),
   bench(
     "chromium-every-codec",
     ["--codecs", "all", "--payloads", "all", "--modes", "codec", "--client", "chromium"],
-    [FIGURES, "docs/custom-binary-performance.md"],
+    [
+      FIGURES,
+      "docs/custom-binary-performance.md",
+      "docs/results.md (message sets)",
+      "docs/your-messages-and-codecs.md",
+    ],
   ),
   bench(
     "epyc-every-codec-field",
     ["--codecs", "all", "--payloads", "all", "--modes", "stream"],
-    [FIGURES, "docs/custom-binary-performance.md"],
+    [FIGURES, "docs/custom-binary-performance.md", "docs/results.md (message sets)"],
   ),
   bench(
     "epyc-route",
     ["--modes", "route", "--codecs", "all", "--payloads", "market,chat,game-tick", "--clients", "8"],
     [FIGURES, "docs/access-patterns.md"],
   ),
-  bench("engines-bun", ["--modes", "codec,roundtrip", "--payloads", "all"], [FIGURES]),
+  bench(
+    "engines-bun",
+    ["--modes", "codec,roundtrip", "--payloads", "all"],
+    [FIGURES, "docs/results.md (message sets)"],
+  ),
   bench("engines-node", ["--client", "node", "--modes", "roundtrip", "--payloads", "all"], [FIGURES]),
   bench(
     "engines-chromium",
@@ -149,19 +166,22 @@ export const SAMPLES: readonly SampleEntry[] = [
       ["docs/latency.md"],
     ),
   ),
+  bench("chromium-latency", ["--client", "chromium", "--modes", "latency", "--rate", "1000,5000"], ["docs/latency.md"]),
   bench("chromium-codec-stream", ["--client", "chromium", "--modes", "codec,stream"], ["docs/page.md"]),
-  // Emulated links (toxiproxy-server on the PATH): three profiles, then the crossover sweep.
-  ...["wifi", "4g", "slow-4g"].map(
-    (link): SampleEntry => ({
-      name: `links-${link}`,
-      command: `bun run bench --modes roundtrip,stream --codecs json,custom-binary,protobuf,msgpackr --link ${link}`,
-      argv: [
-        BENCH,
-        ...["--modes", "roundtrip,stream", "--codecs", "json,custom-binary,protobuf,msgpackr", "--link", link],
-        ...["--out", "{out}"],
-      ],
-      files: { [`links/${link}.csv`]: "latest.csv" },
-      quotedBy: ["docs/links.md"],
+  // Emulated links (toxiproxy-server on the PATH): three profiles, 4g with compression, each codec's
+  // knee over 4g, then the crossover sweep; their files in links/.
+  ...(
+    [
+      ["wifi", ["--modes", "roundtrip,stream", ...LINK_CODECS, "--link", "wifi"]],
+      ["4g", ["--modes", "roundtrip,stream", ...LINK_CODECS, "--link", "4g"]],
+      ["slow-4g", ["--modes", "roundtrip,stream", ...LINK_CODECS, "--link", "slow-4g"]],
+      ["4g-deflate", ["--modes", "roundtrip,stream", ...LINK_CODECS, "--link", "4g", "--deflate"]],
+      ["4g-knees", ["--modes", "latency", "--rate", "sweep", ...LINK_CODECS, "--link", "4g"]],
+    ] as const
+  ).map(
+    ([file, args]): SampleEntry => ({
+      ...bench(`links-${file}`, [...args], ["docs/links.md"]),
+      files: { [`links/${file}.csv`]: "latest.csv" },
     }),
   ),
   {
@@ -173,13 +193,20 @@ export const SAMPLES: readonly SampleEntry[] = [
   },
   {
     name: "compat",
-    command: "bun run compat",
-    argv: ["bench/tools/compat.ts", "--out", "{out}"],
+    command:
+      "bun run compat --from bun=results/sample/epyc-every-codec.csv --from chromium=results/sample/chromium-every-codec.csv",
+    // Bun's and Chromium's columns are the every-codec runs made above: the same codecs, payloads and mode.
+    argv: [
+      "bench/tools/compat.ts",
+      ...["--from", "bun={sample:epyc-every-codec.csv}", "--from", "chromium={sample:chromium-every-codec.csv}"],
+      ...["--out", "{out}"],
+    ],
     files: Object.fromEntries([
       ["compatibility.md", "compatibility.md"],
-      ...["bun", "bun-no-addons", "node", "node-no-addons", "chromium", "chromium-csp", "firefox", "firefox-csp"].map(
-        (place) => [`compat/${place}.csv`, `${place}/latest.csv`],
-      ),
+      ...["bun-no-addons", "node", "node-no-addons", "chromium-csp", "firefox", "firefox-csp"].map((place) => [
+        `compat/${place}.csv`,
+        `${place}/latest.csv`,
+      ]),
     ]),
     quotedBy: ["docs/your-messages-and-codecs.md (compatibility)", "docs/custom-binary-performance.md"],
   },

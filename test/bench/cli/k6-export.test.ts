@@ -154,7 +154,7 @@ describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts"))(
           expect(c.socket!.latency!.p99).toBeGreaterThanOrEqual(c.socket!.latency!.p50);
         }
         // The k6 rows join a Bun client's run in one report.
-        const bun = path.join(ROOT, "results/sample/xeon-message-sets.csv");
+        const bun = path.join(ROOT, "results/sample/epyc-every-codec.csv");
         const report = spawnSync(
           process.execPath,
           [

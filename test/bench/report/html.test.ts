@@ -141,7 +141,7 @@ describe("static report", () => {
   it.skipIf(skipBrowserTests("test/bench/report/html.test.ts"))(
     "draws a latency sweep: latency against rate per codec, and the spectrum on a percentile axis",
     async () => {
-      const file = buildReport(path.join(ROOT, "results/sample/xeon-latency-sweep-2.csv"));
+      const file = buildReport(path.join(ROOT, "results/sample/epyc-sweep-1.csv"));
       const browser = await launchChromiumContext();
       try {
         const page = await browser.context.newPage();

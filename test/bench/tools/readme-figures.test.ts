@@ -18,11 +18,11 @@ describe("README and docs/results.md figures", () => {
     expect(quick).toBe(currentQuick());
   });
 
-  it("docs/results.md opens with the commit and date of its samples", () => {
+  it("docs/results.md opens with the commit and date of its samples: one version of the measured code", () => {
     const made = results.slice(results.indexOf("<!-- made:begin"), results.indexOf("<!-- made:end -->"));
     expect(results.indexOf("<!-- made:begin")).toBeLessThan(results.indexOf("\n## "));
     expect(made).toMatch(
-      /The samples below were made by commit `[0-9a-f]{10}`, \d{4}-\d\d-\d\d, with `bun run samples`/,
+      /The samples below were made by (commit `[0-9a-f]{10}`|\d+ commits \((`[0-9a-f]{10}`, )+whose measured code is the same\)), \d{4}-\d\d-\d\d(?: to \d{4}-\d\d-\d\d)?, with `bun run samples`/,
     );
   });
 
@@ -43,7 +43,13 @@ describe("README and docs/results.md figures", () => {
     expect(check.status, check.stdout).toBe(0);
     // Then what made each quoted sample, one line each, and whether its code changed since.
     expect(second).toBe("What made each quoted sample:");
-    for (const file of ["epyc-default-1.csv", "epyc-default-1.json", "epyc-quick.csv", "compat/bun.csv"])
+    for (const file of [
+      "epyc-default-1.csv",
+      "epyc-default-1.json",
+      "epyc-quick.csv",
+      "compat/node.csv",
+      "links/sweep.csv",
+    ])
       expect(
         samples.find((l) => l.startsWith(`  ${file}: `)),
         file,

@@ -62,6 +62,27 @@ describe("the sample list", () => {
       }
   });
 
+  it("every results/sample/ file a document names is listed (a renamed or removed sample leaves no reference behind)", () => {
+    const docs = [
+      "README.md",
+      ...readdirSync(path.join(ROOT, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ];
+    for (const doc of docs) {
+      const text = readFileSync(path.join(ROOT, doc), "utf8");
+      for (const [, named] of text.matchAll(/results\/sample\/([\w.{},*/-]*[\w}*])/g)) {
+        const dir = named!.includes("/") ? named!.slice(0, named!.lastIndexOf("/") + 1) : "";
+        const inDir = listed.filter((f) => f.startsWith(dir) && !f.slice(dir.length).includes("/"));
+        expect(
+          inDir.some((f) => names(`\`${named!.slice(dir.length)}\``, f.slice(dir.length))) ||
+            listed.some((f) => f.startsWith(`${named}/`)),
+          `${doc} names results/sample/${named}`,
+        ).toBe(true);
+      }
+    }
+  });
+
   it("finds a file named by a pattern", () => {
     expect(names("see `results/sample/engines-*.csv`", "engines-firefox.csv")).toBe(true);
     expect(names("runs `epyc-default-{1,2,3}.csv`", "epyc-default-2.csv")).toBe(true);
