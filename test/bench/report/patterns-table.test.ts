@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { withRatios } from "../../../client/harness/ratios.ts";
 import type { CaseResult } from "../../../client/harness/results.ts";
 import { summarize } from "../../../client/harness/statistics.ts";
-import { patternLines } from "../../../bench/report/patterns-table.ts";
+import { readFileSync } from "node:fs";
+import { patternLines, routeSection } from "../../../bench/report/patterns-table.ts";
+import { resultsFromFile } from "../../../bench/report/results-file.ts";
 import { TERMINAL_WIDTH } from "../../../bench/report/format.ts";
 
 function codecCase(codec: string, readNs: number, decodeNs: number, keyAccess: CaseResult["keyAccess"]): CaseResult {
@@ -57,5 +59,23 @@ describe("the read-one table", () => {
   it("prints nothing when no case has read-one (a user's messages, an older file)", () => {
     const c = codecCase("json", 200, 220, "decode");
     expect(patternLines([{ ...c, readOne: undefined }])).toEqual([]);
+  });
+});
+
+describe("the route table", () => {
+  it("--wide shows a server timing below what its clock can tell as ≈0, never as a negative time", () => {
+    const { cases } = resultsFromFile(
+      readFileSync(new URL("../../../results/sample/epyc-route.csv", import.meta.url), "utf8"),
+    );
+    // The committed run: custom-binary's key read on chat, its median less the clock's read cost, is below zero.
+    const chat = cases.find((c) => c.mode === "route" && c.payload === "chat" && c.codec === "custom-binary")!;
+    expect(chat.route!.forward.keyNs.median).toBeLessThan(0);
+    const lines = routeSection(cases, true);
+    expect(lines.join("\n")).toContain("(≈0: less than");
+    const header = lines.findIndex((l) => l.startsWith("chat")) + 1;
+    const titles = lines[header]!.trim().split(/\s{2,}/);
+    const row = lines.slice(header).find((l) => l.startsWith("custom-binary"))!;
+    expect(row.trim().split(/\s{2,}/)[titles.indexOf("key fwd")]).toBe("≈0");
+    for (const line of lines) expect(line, line).not.toMatch(/(^|\s)-\d/);
   });
 });
