@@ -224,7 +224,8 @@ describe("CodecModeSpans: the planned spans, then more for precision", () => {
     const widest = widestRatioInterval(withRatios(mergeForks(planned, 2).cases).cases);
     expect(widest).toBeGreaterThan(0);
 
-    const replaying = (pct: number) => {
+    /** The spans asked for with precision `pct`: the planned ones replayed, any more measured. */
+    const askedWith = async (pct: number) => {
       const asking = recorder({ ...settings, precision: pct });
       const runner: SpanRunner = async (span, payloads, side) => {
         const i = asking.asked.length;
@@ -232,28 +233,20 @@ describe("CodecModeSpans: the planned spans, then more for precision", () => {
         asking.asked.push({ span, payloads });
         return { result: planned[i]! };
       };
-      return { asked: asking.asked, runner, settings: { ...settings, precision: pct } };
+      const plan = {
+        settings: { ...settings, precision: pct },
+        forks: 2,
+        codecs: codecs.length,
+        now: clock.now,
+        hooks: {},
+      };
+      await new CodecModeSpans(plan).run(runner);
+      return asking.asked;
     };
-    const met = replaying(widest! * 100 * 1.001);
-    await new CodecModeSpans({
-      settings: met.settings,
-      forks: 2,
-      codecs: codecs.length,
-      now: clock.now,
-      hooks: {},
-    }).run(met.runner);
-    expect(met.asked).toHaveLength(2);
-
-    const missed = replaying(widest! * 100 * 0.999);
-    await new CodecModeSpans({
-      settings: missed.settings,
-      forks: 2,
-      codecs: codecs.length,
-      now: clock.now,
-      hooks: {},
-    }).run(missed.runner);
-    expect(missed.asked.length).toBeGreaterThan(2);
-    expect(missed.asked[2]!.span.from).toBe(1);
+    expect(await askedWith(widest! * 100 * 1.001)).toHaveLength(2);
+    const missed = await askedWith(widest! * 100 * 0.999);
+    expect(missed.length).toBeGreaterThan(2);
+    expect(missed[2]!.span.from).toBe(1);
   });
 
   it("a span that fails ends the spans there, keeping what it and the ones before finished, and says why", async () => {
