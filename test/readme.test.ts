@@ -210,6 +210,66 @@ describe("README", () => {
     }
   });
 
+  it("how far the three default runs agree, and how wide their intervals are, is what their files say", () => {
+    type Ratio = { ratio: number; low: number; high: number } | undefined;
+    const load = (name: string) =>
+      resultsFromFile(readFileSync(new URL(`../results/sample/${name}`, import.meta.url), "utf8")).cases;
+    const runs = [1, 2, 3].map((n) => load(`epyc-default-${n}.csv`));
+    const half = (r: Ratio) => (r ? Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio) : 0);
+    const pct = (x: number) => (x >= 0.1 ? `±${Math.round(x * 100)}%` : `±${(x * 100).toFixed(1)}%`);
+    /** Per codec and payload of a mode, the picked ratio in each run. */
+    const across = (mode: string, pick: (c: (typeof runs)[number][number]) => Ratio) => {
+      const spreads: number[] = [];
+      for (const c of runs[0]!.filter((x) => x.mode === mode && x.codec !== "json" && x.codec !== "raw")) {
+        const ratios = runs
+          .map((run) => run.find((x) => x.mode === mode && x.payload === c.payload && x.codec === c.codec))
+          .map((x) => (x ? pick(x)?.ratio : undefined))
+          .filter((r): r is number => r !== undefined && Number.isFinite(r));
+        if (ratios.length === runs.length) spreads.push(Math.max(...ratios) / Math.min(...ratios));
+      }
+      return spreads;
+    };
+    const lab = (["vsJson", "echoVsJson", "readOneVsJson", "validatedVsJson"] as const).flatMap((k) =>
+      across("codec", (c) => c.ratios?.[k]),
+    );
+    expect(lab).toHaveLength(72);
+    const within = (v: number[], x: number) => v.filter((s) => s <= x).length;
+    const text = readme.replace(/\s+/g, " ");
+    const widest = (v: number[]) => Math.max(...v).toFixed(2);
+    expect(text).toContain(
+      `agreed within 1.05x on ${within(lab, 1.05)} of 72 codec-mode ratios, the widest ${widest(lab)}x`,
+    );
+    expect(text).toContain(
+      `put ${within(lab, 1.05)} of 72 codec-mode ratios (in process, echo, read-one and validated, 18 each) within 1.05x of each other and ${within(lab, 1.1)} within 1.10x, the widest ${widest(lab)}x`,
+    );
+    const stream = across("stream", (c) => c.ratios?.fieldVsJson);
+    const roundtrip = across("roundtrip", (c) => c.ratios?.fieldVsJson);
+    expect(text).toContain(
+      `the field ratios within ${widest(stream)}x in a busy server (stream) but up to ${widest(roundtrip)}x in an idle one`,
+    );
+    expect(text).toContain(
+      `in roundtrip mode ${within(roundtrip, 1.1)} of ${roundtrip.length} stay within 1.10x, the widest ${widest(roundtrip)}x`,
+    );
+    // The intervals: the default runs' widest in process and in the server (stream), and the first look's.
+    const widestHalf = (
+      cases: (typeof runs)[number],
+      mode: string,
+      pick: (c: (typeof runs)[number][number]) => Ratio,
+    ) =>
+      Math.max(
+        ...cases.filter((c) => c.mode === mode && c.codec !== "json" && c.codec !== "raw").map((c) => half(pick(c))),
+      );
+    const inProcess = Math.max(...runs.map((r) => widestHalf(r, "codec", (c) => c.ratios?.vsJson)));
+    const inServer = Math.max(...runs.map((r) => widestHalf(r, "stream", (c) => c.ratios?.fieldVsJson)));
+    expect(text).toContain(`(up to ${pct(inProcess)} and ${pct(inServer)} in the committed runs)`);
+    const quick = load("epyc-quick.csv");
+    const first = Math.max(
+      widestHalf(quick, "codec", (c) => c.ratios?.vsJson),
+      widestHalf(quick, "stream", (c) => c.ratios?.fieldVsJson),
+    );
+    expect(text).toContain(`(few messages: up to ${pct(first)} here)`);
+  });
+
   it("its comparison of two sample runs is what bun run report A B finds in them", () => {
     const rows = (n: number) =>
       resultsFromFile(readFileSync(new URL(`../results/sample/epyc-default-${n}.csv`, import.meta.url), "utf8")).cases;
