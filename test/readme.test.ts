@@ -24,6 +24,40 @@ const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url),
   scripts: Record<string, string>;
 };
 
+/** A committed sample's text, by its path under results/sample/. */
+const sample = (name: string): string => readFileSync(new URL(`../results/sample/${name}`, import.meta.url), "utf8");
+/** A committed sample's cases, as `bun run report` reads them. */
+const casesOf = (name: string) => resultsFromFile(sample(name)).cases;
+
+/** One row of a committed CSV: its value in a column, by name (a column the file lacks throws). */
+type Row = (column: string) => string;
+/** A row's value in a column, as a number. */
+const num = (r: Row, column: string): number => Number(r(column));
+
+/**
+ * A committed CSV's rows, as column readers: `where({ mode, payload, codec })`
+ * keeps the rows whose columns hold those values; `row(...)` is the one row a
+ * figure comes from, and throws, naming the file, when there is none or more.
+ */
+function csvSample(name: string) {
+  const [header, ...body] = parseCsv(sample(name));
+  const rows: Row[] = body
+    .filter((r) => r.length > 1)
+    .map((r) => (column: string) => {
+      const i = header!.indexOf(column);
+      if (i < 0) throw new Error(`${name} has no column ${column}`);
+      return r[i]!;
+    });
+  const where = (match: Record<string, string | number>): Row[] =>
+    rows.filter((r) => Object.entries(match).every(([c, v]) => r(c) === String(v)));
+  const row = (match: Record<string, string | number>): Row => {
+    const found = where(match);
+    if (found.length !== 1) throw new Error(`${name}: ${found.length} rows of ${JSON.stringify(match)}`);
+    return found[0]!;
+  };
+  return { rows, where, row };
+}
+
 /** A heading's anchor as GitHub makes it. */
 const slug = (heading: string): string =>
   heading
@@ -87,7 +121,7 @@ describe("README", () => {
         readme,
       );
     expect(quoted).not.toBeNull();
-    const run = resultsFromFile(readFileSync(new URL("../results/sample/epyc-quick.csv", import.meta.url), "utf8"));
+    const run = resultsFromFile(sample("epyc-quick.csv"));
     expect(Number(quoted![1])).toBe(Math.round(run.elapsedMs / 1000));
     expect(run.elapsedMs).toBeLessThan(20_000);
     expect(run.cases.every((c) => c.verified)).toBe(true);
@@ -111,7 +145,7 @@ describe("README", () => {
   });
 
   it("quotes the committed compatibility matrix (bun run compat) as it is", () => {
-    const matrix = readFileSync(new URL("../results/sample/compatibility.md", import.meta.url), "utf8");
+    const matrix = sample("compatibility.md");
     const start = readme.indexOf("<!-- compatibility: begin -->\n");
     const end = readme.indexOf("<!-- compatibility: end -->");
     expect(start).toBeGreaterThan(0);
@@ -130,15 +164,13 @@ describe("README", () => {
     expect([...from.keys()].sort()).toEqual(["bun", "chromium"]);
     const columns = PLACES.map((p) => ({
       label: p.label,
-      results: resultsFromFile(
-        readFileSync(new URL(`../results/sample/${from.get(p.dir) ?? `compat/${p.dir}.csv`}`, import.meta.url), "utf8"),
-      ),
+      results: resultsFromFile(sample(from.get(p.dir) ?? `compat/${p.dir}.csv`)),
     }));
     expect(compatMarkdown(compatMatrix(columns))).toBe(matrix);
   });
 
   it("the cross-check figures it quotes are the committed cross-check's", () => {
-    const output = readFileSync(new URL("../results/sample/crosscheck-epyc-default-1.txt", import.meta.url), "utf8");
+    const output = sample("crosscheck-epyc-default-1.txt");
     const section = readme.slice(readme.indexOf("## Cross-check"), readme.indexOf("The codecs (`protocols/`"));
     const text = section.replace(/\s+/g, " ");
     expect(text).toContain(
@@ -154,17 +186,10 @@ describe("README", () => {
   });
 
   it("the custom-binary figures it quotes are the committed runs'", () => {
-    const sample = (name: string) => readFileSync(new URL(`../results/sample/${name}`, import.meta.url), "utf8");
-    /** codec -> payload -> row, from a committed CSV's codec-mode rows. */
+    /** The codec-mode row of a codec and payload. */
     const rows = (name: string) => {
-      const [header, ...body] = parseCsv(sample(name));
-      const col = (row: string[], c: string) => row[header!.indexOf(c)]!;
-      const out = new Map<string, Map<string, (c: string) => string>>();
-      for (const row of body.filter((r) => r.length > 1 && col(r, "mode") === "codec")) {
-        if (!out.has(col(row, "codec"))) out.set(col(row, "codec"), new Map());
-        out.get(col(row, "codec"))!.set(col(row, "payload"), (c) => col(row, c));
-      }
-      return out;
+      const run = csvSample(name);
+      return (codec: string, payload: string) => run.row({ mode: "codec", codec, payload });
     };
     const bun = rows("epyc-default-1.csv");
     const before = rows("browser-custom-binary-before-1.csv");
@@ -174,11 +199,11 @@ describe("README", () => {
       readme.indexOf("How close to the floor"),
       readme.indexOf("Against JSON with its UTF-8"),
     );
-    const ratio = (r: Map<string, Map<string, (c: string) => string>>, payload: string) =>
-      Number(r.get("custom-binary")!.get(payload)!("total_vs_json")).toFixed(2);
+    const ratio = (r: typeof bun, payload: string) => num(r("custom-binary", payload), "total_vs_json").toFixed(2);
     for (const payload of ["small", "medium", "large"]) {
-      const cb = bun.get("custom-binary")!.get(payload)!;
-      const vsBytes = (Number(cb("total_ns")) / Number(bun.get("json-bytes")!.get(payload)!("total_ns"))).toFixed(2);
+      const vsBytes = (
+        num(bun("custom-binary", payload), "total_ns") / num(bun("json-bytes", payload), "total_ns")
+      ).toFixed(2);
       const plain = new RegExp(`^${payload} +custom-binary +\\S+ \\[.*\\] +(\\S+) `, "m").exec(crosscheck)![1]!;
       const line = section.split("\n").find((l) => l.startsWith(`| ${payload} |`))!;
       expect(line, payload).toBeDefined();
@@ -212,9 +237,7 @@ describe("README", () => {
 
   it("how far the three default runs agree, and how wide their intervals are, is what their files say", () => {
     type Ratio = { ratio: number; low: number; high: number } | undefined;
-    const load = (name: string) =>
-      resultsFromFile(readFileSync(new URL(`../results/sample/${name}`, import.meta.url), "utf8")).cases;
-    const runs = [1, 2, 3].map((n) => load(`epyc-default-${n}.csv`));
+    const runs = [1, 2, 3].map((n) => casesOf(`epyc-default-${n}.csv`));
     const half = (r: Ratio) => (r ? Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio) : 0);
     const pct = (x: number) => (x >= 0.1 ? `±${Math.round(x * 100)}%` : `±${(x * 100).toFixed(1)}%`);
     /** Per codec and payload of a mode, the picked ratio in each run. */
@@ -262,7 +285,7 @@ describe("README", () => {
     const inProcess = Math.max(...runs.map((r) => widestHalf(r, "codec", (c) => c.ratios?.vsJson)));
     const inServer = Math.max(...runs.map((r) => widestHalf(r, "stream", (c) => c.ratios?.fieldVsJson)));
     expect(text).toContain(`(up to ${pct(inProcess)} and ${pct(inServer)} in the committed runs)`);
-    const quick = load("epyc-quick.csv");
+    const quick = casesOf("epyc-quick.csv");
     const first = Math.max(
       widestHalf(quick, "codec", (c) => c.ratios?.vsJson),
       widestHalf(quick, "stream", (c) => c.ratios?.fieldVsJson),
@@ -271,9 +294,7 @@ describe("README", () => {
   });
 
   it("its comparison of two sample runs is what bun run report A B finds in them", () => {
-    const rows = (n: number) =>
-      resultsFromFile(readFileSync(new URL(`../results/sample/epyc-default-${n}.csv`, import.meta.url), "utf8")).cases;
-    const all = compareRuns(rows(1), rows(2));
+    const all = compareRuns(casesOf("epyc-default-1.csv"), casesOf("epyc-default-2.csv"));
     const small = all.filter((c) => c.mode === "codec" && c.payload === "small");
     const pcts = small.map((c) => Math.round((c.total.ratio - 1) * 100));
     const signed = (p: number) => `${p > 0 ? "+" : ""}${p}%`;
@@ -289,13 +310,8 @@ describe("README", () => {
 
   it("its compression figures are the committed runs' (bytes counted on the socket, round trips)", () => {
     const load = (name: string) => {
-      const [header, ...body] = parseCsv(readFileSync(new URL(`../results/sample/${name}`, import.meta.url), "utf8"));
-      return (payload: string, codec: string, col: string): number =>
-        Number(
-          body.find((r) => r[header!.indexOf("payload")] === payload && r[header!.indexOf("codec")] === codec)![
-            header!.indexOf(col)
-          ],
-        );
+      const run = csvSample(name);
+      return (payload: string, codec: string, col: string): number => num(run.row({ payload, codec }), col);
     };
     const plain = load("epyc-roundtrip-plain.csv");
     const deflate = load("epyc-roundtrip-deflate.csv");
@@ -323,11 +339,9 @@ describe("README", () => {
 
   it("its latency figures at 2,000, 10,000 and 40,000 messages/s are the committed runs'", () => {
     const load = (name: string) => {
-      const [header, ...body] = parseCsv(readFileSync(new URL(`../results/sample/${name}`, import.meta.url), "utf8"));
-      const rows = body.filter((r) => r.length > 1 && r[header!.indexOf("mode")] === "latency");
-      const col = (c: string, raw = false) =>
-        rows.filter((r) => (r[header!.indexOf("codec")] === "raw") === raw).map((r) => Number(r[header!.indexOf(c)]));
-      return { rows, col, flags: rows.map((r) => r[header!.indexOf("flags")]!) };
+      const rows = csvSample(name).where({ mode: "latency" });
+      const col = (c: string, raw = false) => rows.filter((r) => (r("codec") === "raw") === raw).map((r) => num(r, c));
+      return { rows, col, flags: rows.map((r) => r("flags")) };
     };
     const range = (v: number[], f: (x: number) => string) => `${f(Math.min(...v))}-${f(Math.max(...v))}`;
     const whole = (x: number) => Math.round(x).toLocaleString("en-US");
@@ -363,14 +377,10 @@ describe("README", () => {
   });
 
   it("its Chromium latency figures are the committed run's, beside Bun's client in the first sweep", () => {
-    const rows = (name: string) => {
-      const [header, ...body] = parseCsv(readFileSync(new URL(`../results/sample/${name}`, import.meta.url), "utf8"));
-      return body
-        .filter(
-          (r) => r.length > 1 && r[header!.indexOf("mode")] === "latency" && r[header!.indexOf("codec")] !== "raw",
-        )
-        .map((r) => (c: string) => r[header!.indexOf(c)]!);
-    };
+    const rows = (name: string) =>
+      csvSample(name)
+        .where({ mode: "latency" })
+        .filter((r) => r("codec") !== "raw");
     const chromium = rows("chromium-latency.csv");
     const at = (rate: number) => chromium.filter((r) => Number(r("target_rate")) === rate);
     const range = (v: number[], f: (x: number) => string) => `${f(Math.min(...v))}-${f(Math.max(...v))}`;
@@ -402,13 +412,10 @@ describe("README", () => {
   });
 
   it("its latency sweep's CPU and memory table is the committed sweep's, rate by rate", () => {
-    const [header, ...body] = parseCsv(
-      readFileSync(new URL("../results/sample/epyc-sweep-1.csv", import.meta.url), "utf8"),
-    );
-    const get = (r: string[], c: string) => Number(r[header!.indexOf(c)]);
-    const codecs = body.filter(
-      (r) => r.length > 1 && r[header!.indexOf("mode")] === "latency" && r[header!.indexOf("codec")] !== "raw",
-    );
+    const get = num;
+    const codecs = csvSample("epyc-sweep-1.csv")
+      .where({ mode: "latency" })
+      .filter((r) => r("codec") !== "raw");
     const span = (values: number[], unit: string) => {
       const [lo, hi] = [Math.min(...values).toFixed(0), Math.max(...values).toFixed(0)];
       return `${lo === hi ? lo : `${lo}-${hi}`} ${unit}`.replace(" %", "%");
@@ -426,7 +433,7 @@ describe("README", () => {
         .map((c) => c.trim());
       const at = codecs.filter((r) => get(r, "target_rate") === Number(rate!.replace(/,/g, "")));
       expect(at.length, line).toBeGreaterThan(0);
-      const each = (f: (r: string[]) => number, unit: string) => span(at.map(f), unit);
+      const each = (f: (r: Row) => number, unit: string) => span(at.map(f), unit);
       expect([cpu, share, busy, rss], line).toEqual([
         each((r) => get(r, "server_cpu_ns_per_msg") / 1000, "µs"),
         each((r) => (100 * get(r, "server_cpu_ns_per_msg") * get(r, "achieved_rate")) / 1e9, "%"),
@@ -437,10 +444,8 @@ describe("README", () => {
   });
 
   it("its browser-against-Bun table and figures are the committed runs'", () => {
-    const load = (name: string) =>
-      resultsFromFile(readFileSync(new URL(`../results/sample/${name}`, import.meta.url), "utf8")).cases;
-    const bun = load("epyc-default-1.csv");
-    const chromium = load("chromium-codec-stream.csv");
+    const bun = casesOf("epyc-default-1.csv");
+    const chromium = casesOf("chromium-codec-stream.csv");
     const find = (cases: typeof bun, payload: string, codec: string, mode: string) =>
       cases.find((c) => c.payload === payload && c.codec === codec && c.mode === mode);
     const ns = (c: (typeof bun)[number] | undefined) =>
@@ -484,26 +489,14 @@ describe("README", () => {
     const section = readme.slice(readme.indexOf("| link | payload | codec | bytes | round trip p50"));
     const lines = section.split("\n").filter((l) => /^\| (wifi|4g|slow-4g) \| (small|medium|large) \|/.test(l));
     expect(lines).toHaveLength(36);
-    const runs = new Map<string, (mode: string, payload: string, codec: string) => (col: string) => string>();
-    for (const link of ["wifi", "4g", "slow-4g"]) {
-      const [header, ...body] = parseCsv(
-        readFileSync(new URL(`../results/sample/links/${link}.csv`, import.meta.url), "utf8"),
-      );
-      const col = (r: string[], c: string) => r[header!.indexOf(c)]!;
-      runs.set(link, (mode, payload, codec) => {
-        const row = body.find(
-          (r) => col(r, "mode") === mode && col(r, "payload") === payload && col(r, "codec") === codec,
-        )!;
-        return (c) => col(row, c);
-      });
-    }
+    const runs = new Map(["wifi", "4g", "slow-4g"].map((link) => [link, csvSample(`links/${link}.csv`)]));
     for (const line of lines) {
       const [link, payload, codec, ...cells] = line
         .split("|")
         .slice(1, 10)
         .map((c) => c.trim());
-      const rt = runs.get(link!)!("roundtrip", payload!, codec!);
-      const st = runs.get(link!)!("stream", payload!, codec!);
+      const rt = runs.get(link!)!.row({ mode: "roundtrip", payload: payload!, codec: codec! });
+      const st = runs.get(link!)!.row({ mode: "stream", payload: payload!, codec: codec! });
       const limit = st("link_limit");
       const share = { up: "link_up_share", down: "link_down_share", window: "link_window_share" }[limit];
       expect(cells, line).toEqual([
@@ -519,18 +512,11 @@ describe("README", () => {
 
   it("what it says of the three links is what their runs say", () => {
     const load = (link: string) => {
-      const [header, ...body] = parseCsv(
-        readFileSync(new URL(`../results/sample/links/${link}.csv`, import.meta.url), "utf8"),
-      );
+      const run = csvSample(`links/${link}.csv`);
       return (mode: string, payload: string, codec?: string) =>
-        body
-          .filter(
-            (r) =>
-              r[header!.indexOf("mode")] === mode &&
-              r[header!.indexOf("payload")] === payload &&
-              (codec === undefined || r[header!.indexOf("codec")] === codec),
-          )
-          .map((r) => (c: string) => Number(r[header!.indexOf(c)]));
+        run
+          .where(codec === undefined ? { mode, payload } : { mode, payload, codec })
+          .map((r) => (c: string) => num(r, c));
     };
     const links = { wifi: load("wifi"), "4g": load("4g"), "slow-4g": load("slow-4g") };
     const text = readme.replace(/\s+/g, " ");
@@ -561,17 +547,10 @@ describe("README", () => {
 
   it("what it says of compression over 4g is the two 4g runs'", () => {
     const load = (name: string) => {
-      const [header, ...body] = parseCsv(
-        readFileSync(new URL(`../results/sample/links/${name}`, import.meta.url), "utf8"),
-      );
+      const run = csvSample(`links/${name}`);
       return (mode: string, payload: string, codec: string) => {
-        const r = body.find(
-          (x) =>
-            x[header!.indexOf("mode")] === mode &&
-            x[header!.indexOf("payload")] === payload &&
-            x[header!.indexOf("codec")] === codec,
-        )!;
-        return (c: string) => Number(r[header!.indexOf(c)]);
+        const r = run.row({ mode, payload, codec });
+        return (c: string) => num(r, c);
       };
     };
     const plain = load("4g.csv");
@@ -602,13 +581,9 @@ describe("README", () => {
   });
 
   it("its table of each codec's knee over 4g is the committed sweep's, and what it says of it", () => {
-    const [header, ...body] = parseCsv(
-      readFileSync(new URL("../results/sample/links/4g-knees.csv", import.meta.url), "utf8"),
-    );
-    const rows = body.filter((r) => r.length > 1 && r[header!.indexOf("mode")] === "latency");
-    const get = (r: string[], c: string) => Number(r[header!.indexOf(c)]);
-    const of = (payload: string, codec: string) =>
-      rows.filter((r) => r[header!.indexOf("payload")] === payload && r[header!.indexOf("codec")] === codec);
+    const knees = csvSample("links/4g-knees.csv");
+    const get = num;
+    const of = (payload: string, codec: string) => knees.where({ mode: "latency", payload, codec });
     const at = (payload: string, codec: string, rate: number) =>
       of(payload, codec).find((r) => get(r, "target_rate") === rate)!;
     const n = (x: number) => Math.round(x).toLocaleString("en-US");
@@ -634,7 +609,7 @@ describe("README", () => {
     const sent = (codec: string) => get(at("large", codec, 1000), "achieved_rate");
     expect(text).toContain(`custom-binary keeps ${(sent("custom-binary") / sent("json")).toFixed(2)}x JSON's rate`);
     const knee = get(of("large", "custom-binary")[0]!, "knee_rate");
-    const ms = (r: string[]) => Math.round(get(r, "latency_p50_ns") / 1e6);
+    const ms = (r: Row) => Math.round(get(r, "latency_p50_ns") / 1e6);
     const json = at("large", "json", knee);
     expect(text).toContain(
       `Its median latency at ${knee} a second was ${ms(at("large", "custom-binary", knee))} ms (the link's 60 plus ${ms(at("large", "custom-binary", knee)) - 60}); JSON's, asked the same, ${ms(json)} ms, with ${n(get(json, "late_sends"))} of ${n(get(json, "sent"))} sends late`,
@@ -646,7 +621,7 @@ describe("README", () => {
   });
 
   it("its crossover table is the committed link sweep's", () => {
-    const sweep = JSON.parse(readFileSync(new URL("../results/sample/links/sweep.json", import.meta.url), "utf8")) as {
+    const sweep = JSON.parse(sample("links/sweep.json")) as {
       crossovers: {
         payload: string;
         fast: { codec: string; msgsPerS: number; wireBytes: number };
@@ -673,9 +648,7 @@ describe("README", () => {
   });
 
   it("its compressed sizes are the every-codec run's, row by row", () => {
-    const [header, ...body] = parseCsv(
-      readFileSync(new URL("../results/sample/epyc-every-codec.csv", import.meta.url), "utf8"),
-    );
+    const run = csvSample("epyc-every-codec.csv");
     const section = readme.slice(
       readme.indexOf("- **Compressed sizes**"),
       readme.indexOf("Chat text and market symbols"),
@@ -688,38 +661,26 @@ describe("README", () => {
         .split("|")
         .slice(1, 7)
         .map((c) => c.trim());
-      const row = body.find((r) => r[header!.indexOf("payload")] === payload && r[header!.indexOf("codec")] === codec)!;
+      const row = run.row({ mode: "codec", payload: payload!, codec: codec! });
       const cols = ["bytes", "deflate_bytes", "deflate_context_bytes", "zstd_bytes"];
-      expect(sizes, line).toEqual(cols.map((c) => n(row[header!.indexOf(c)]!)));
+      expect(sizes, line).toEqual(cols.map((c) => n(row(c))));
     }
     const text = readme.replace(/\s+/g, " ");
-    const at = (payload: string, codec: string, col: string) =>
-      Math.round(
-        Number(
-          body.find((r) => r[header!.indexOf("payload")] === payload && r[header!.indexOf("codec")] === codec)![
-            header!.indexOf(col)
-          ],
-        ),
-      );
+    const exact = (payload: string, codec: string, col: string) => num(run.row({ mode: "codec", payload, codec }), col);
+    const at = (payload: string, codec: string, col: string) => Math.round(exact(payload, codec, col));
     expect(text).toContain(
       `(chat JSON ${at("chat", "json", "bytes")} to ${at("chat", "json", "deflate_context_bytes")} bytes)`,
     );
-    const exact = (payload: string, codec: string, col: string) =>
-      Number(
-        body.find((r) => r[header!.indexOf("payload")] === payload && r[header!.indexOf("codec")] === codec)![
-          header!.indexOf(col)
-        ],
-      );
     const excess = (col: string) => Math.round(exact("large", "json", col) - exact("large", "custom-binary", col));
     expect(text).toContain(`JSON's excess shrinks from ${excess("bytes")} to ${excess("deflate_context_bytes")} bytes`);
   });
 
   it("its message-set figures are the committed runs': bytes, ratio to json in process and in stream mode, compressed sizes", () => {
     const load = (name: string) => {
-      const [header, ...body] = parseCsv(readFileSync(new URL(`../results/sample/${name}`, import.meta.url), "utf8"));
+      const run = csvSample(name);
       return (payload: string, codec: string) => {
-        const r = body.find((x) => x[header!.indexOf("payload")] === payload && x[header!.indexOf("codec")] === codec)!;
-        return (col: string): number => Number(r[header!.indexOf(col)]);
+        const r = run.row({ payload, codec });
+        return (col: string): number => num(r, col);
       };
     };
     const inProcessRun = load("epyc-every-codec.csv");
