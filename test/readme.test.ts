@@ -2,61 +2,25 @@
  * Keeps the README true: its quick start, options and codec list must match
  * the code.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { HELP } from "../bench/cli/help.ts";
 import { compareRuns } from "../bench/report/compare.ts";
 import { CSV_COLUMNS } from "../bench/report/csv-columns.ts";
 import { resultsFromFile } from "../bench/report/results-file.ts";
-import { parseCsv } from "../bench/report/csv-read.ts";
 import { BUILT_IN } from "../protocols/registry.ts";
 import { compatMarkdown, compatMatrix } from "../bench/report/compat-table.ts";
 import { PLACES } from "../bench/tools/compat.ts";
 import { SAMPLES } from "../bench/tools/sample-list.ts";
+import { allText, casesOf, csvSample, docPages, flat, front, num, type Row, sample } from "./helpers/samples.ts";
 
-const front = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 const DOCS = new URL("../docs/", import.meta.url);
-const docPages = readdirSync(DOCS).filter((f) => f.endsWith(".md"));
 /** The README and every page of docs/: the text whose figures and names the tests below hold to the code. */
-const readme = [front, ...docPages.map((f) => readFileSync(new URL(f, DOCS), "utf8"))].join("\n");
+const readme = allText;
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   scripts: Record<string, string>;
 };
-
-/** A committed sample's text, by its path under results/sample/. */
-const sample = (name: string): string => readFileSync(new URL(`../results/sample/${name}`, import.meta.url), "utf8");
-/** A committed sample's cases, as `bun run report` reads them. */
-const casesOf = (name: string) => resultsFromFile(sample(name)).cases;
-
-/** One row of a committed CSV: its value in a column, by name (a column the file lacks throws). */
-type Row = (column: string) => string;
-/** A row's value in a column, as a number. */
-const num = (r: Row, column: string): number => Number(r(column));
-
-/**
- * A committed CSV's rows, as column readers: `where({ mode, payload, codec })`
- * keeps the rows whose columns hold those values; `row(...)` is the one row a
- * figure comes from, and throws, naming the file, when there is none or more.
- */
-function csvSample(name: string) {
-  const [header, ...body] = parseCsv(sample(name));
-  const rows: Row[] = body
-    .filter((r) => r.length > 1)
-    .map((r) => (column: string) => {
-      const i = header!.indexOf(column);
-      if (i < 0) throw new Error(`${name} has no column ${column}`);
-      return r[i]!;
-    });
-  const where = (match: Record<string, string | number>): Row[] =>
-    rows.filter((r) => Object.entries(match).every(([c, v]) => r(c) === String(v)));
-  const row = (match: Record<string, string | number>): Row => {
-    const found = where(match);
-    if (found.length !== 1) throw new Error(`${name}: ${found.length} rows of ${JSON.stringify(match)}`);
-    return found[0]!;
-  };
-  return { rows, where, row };
-}
 
 /** A heading's anchor as GitHub makes it. */
 const slug = (heading: string): string =>
@@ -172,7 +136,7 @@ describe("README", () => {
   it("the cross-check figures it quotes are the committed cross-check's", () => {
     const output = sample("crosscheck-epyc-default-1.txt");
     const section = readme.slice(readme.indexOf("## Cross-check"), readme.indexOf("The codecs (`protocols/`"));
-    const text = section.replace(/\s+/g, " ");
+    const text = flat(section);
     expect(text).toContain(
       "protobuf on the medium message: 1.67 in codec mode, 2.59 in the plain loop, 1.87 and 2.18 in the server",
     );
@@ -221,7 +185,7 @@ describe("README", () => {
         .find((l) => l.startsWith(`| ${payload} |`))!
         .split("|")
         .map((c) => c.trim());
-    const text = readme.replace(/\s+/g, " ");
+    const text = flat(readme);
     expect(text).toContain(
       `custom-binary's total per message against JSON's is ${three((p) => ratio(bun, p))} (small / medium / large), against \`json-bytes\`'s ${three((p) => cells(p)[3]!)}`,
     );
@@ -257,7 +221,7 @@ describe("README", () => {
     );
     expect(lab).toHaveLength(72);
     const within = (v: number[], x: number) => v.filter((s) => s <= x).length;
-    const text = readme.replace(/\s+/g, " ");
+    const text = flat(readme);
     const widest = (v: number[]) => Math.max(...v).toFixed(2);
     expect(text).toContain(
       `agreed within 1.05x on ${within(lab, 1.05)} of 72 codec-mode ratios, the widest ${widest(lab)}x`,
@@ -299,7 +263,7 @@ describe("README", () => {
     const pcts = small.map((c) => Math.round((c.total.ratio - 1) * 100));
     const signed = (p: number) => `${p > 0 ? "+" : ""}${p}%`;
     const count = (verdict: string) => small.filter((c) => c.total.verdict === verdict).length;
-    const text = readme.replace(/\s+/g, " ");
+    const text = flat(readme);
     expect(text).toContain(
       `put the small message's codec-mode times ${signed(Math.min(...pcts))} to ${signed(Math.max(...pcts))} apart (${count("slower")} of ${small.length} "slower", ${count("faster")} "faster")`,
     );
@@ -315,7 +279,7 @@ describe("README", () => {
     };
     const plain = load("epyc-roundtrip-plain.csv");
     const deflate = load("epyc-roundtrip-deflate.csv");
-    const text = readme.replace(/\s+/g, " ");
+    const text = flat(readme);
     const b = (payload: string, codec: string) => Math.round(deflate(payload, codec, "reply_wire_bytes"));
     const u = (payload: string, codec: string) => Math.round(plain(payload, codec, "reply_wire_bytes"));
     expect(text).toContain(
@@ -347,7 +311,7 @@ describe("README", () => {
     const whole = (x: number) => Math.round(x).toLocaleString("en-US");
     const us = (x: number) => (x / 1000).toFixed(0);
     const ms = (x: number) => (x / 1e6).toFixed(1);
-    const text = readme.replace(/\s+/g, " ");
+    const text = flat(readme);
     const at2000 = load("epyc-latency-2000.csv");
     const achieved = [...at2000.col("achieved_rate"), ...at2000.col("achieved_rate", true)];
     expect(text).toContain(
@@ -385,7 +349,7 @@ describe("README", () => {
     const at = (rate: number) => chromium.filter((r) => Number(r("target_rate")) === rate);
     const range = (v: number[], f: (x: number) => string) => `${f(Math.min(...v))}-${f(Math.max(...v))}`;
     const us = (ns: number) => (ns / 1000).toFixed(0);
-    const text = readme.replace(/\s+/g, " ");
+    const text = flat(readme);
     expect(at(1000).every((r) => !r("flags").includes("below-rate"))).toBe(true);
     const bun = rows("epyc-sweep-1.csv").filter((r) => Number(r("target_rate")) === 1000);
     expect(text).toContain(
@@ -472,7 +436,7 @@ describe("README", () => {
         rate(find(chromium, payload!, codec!, "stream")),
       ]);
     }
-    const text = section.replace(/\s+/g, " ");
+    const text = flat(section);
     const cb = ["small", "medium", "large"].map((p) =>
       find(chromium, p, "custom-binary", "codec")!.ratios!.vsJson!.ratio.toFixed(2),
     );
@@ -519,7 +483,7 @@ describe("README", () => {
           .map((r) => (c: string) => num(r, c));
     };
     const links = { wifi: load("wifi"), "4g": load("4g"), "slow-4g": load("slow-4g") };
-    const text = readme.replace(/\s+/g, " ");
+    const text = flat(readme);
     const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
     const spread = (link: keyof typeof links, payload: string) => {
       const p50 = links[link]("roundtrip", payload).map((r) => r("rtt_p50_ns"));
@@ -555,7 +519,7 @@ describe("README", () => {
     };
     const plain = load("4g.csv");
     const deflate = load("4g-deflate.csv");
-    const text = readme.replace(/\s+/g, " ");
+    const text = flat(readme);
     const cases = ["small", "medium", "large"].flatMap((p) =>
       ["json", "custom-binary", "protobuf", "msgpackr"].map((c) => [p, c] as const),
     );
@@ -605,7 +569,7 @@ describe("README", () => {
         n(get(at(payload!, codec!, 1000), "achieved_rate")),
       ]);
     }
-    const text = readme.replace(/\s+/g, " ");
+    const text = flat(readme);
     const sent = (codec: string) => get(at("large", codec, 1000), "achieved_rate");
     expect(text).toContain(`custom-binary keeps ${(sent("custom-binary") / sent("json")).toFixed(2)}x JSON's rate`);
     const knee = get(of("large", "custom-binary")[0]!, "knee_rate");
@@ -665,7 +629,7 @@ describe("README", () => {
       const cols = ["bytes", "deflate_bytes", "deflate_context_bytes", "zstd_bytes"];
       expect(sizes, line).toEqual(cols.map((c) => n(row(c))));
     }
-    const text = readme.replace(/\s+/g, " ");
+    const text = flat(readme);
     const exact = (payload: string, codec: string, col: string) => num(run.row({ mode: "codec", payload, codec }), col);
     const at = (payload: string, codec: string, col: string) => Math.round(exact(payload, codec, col));
     expect(text).toContain(

@@ -1,0 +1,56 @@
+/**
+ * The committed samples (results/sample/) and the text that quotes them (the
+ * README and docs/), for the tests that hold each quoted figure to the file it
+ * comes from.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { parseCsv } from "../../bench/report/csv-read.ts";
+import { resultsFromFile } from "../../bench/report/results-file.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+const DOCS = new URL("docs/", ROOT);
+
+/** The README's own text. */
+export const front = readFileSync(new URL("README.md", ROOT), "utf8");
+/** The pages of docs/, by file name. */
+export const docPages = readdirSync(DOCS).filter((f) => f.endsWith(".md"));
+/** A page of docs/, by file name. */
+export const doc = (page: string): string => readFileSync(new URL(page, DOCS), "utf8");
+/** The README and every page of docs/, joined: where a quoted figure may be. */
+export const allText = [front, ...docPages.map(doc)].join("\n");
+/** Text with every run of white space as one space, so a sentence wrapped across lines reads as one. */
+export const flat = (text: string): string => text.replace(/\s+/g, " ");
+
+/** A committed sample's text, by its path under results/sample/. */
+export const sample = (name: string): string => readFileSync(new URL(`results/sample/${name}`, ROOT), "utf8");
+/** A committed sample's cases, as `bun run report` reads them. */
+export const casesOf = (name: string) => resultsFromFile(sample(name)).cases;
+
+/** One row of a committed CSV: its value in a column, by name (a column the file lacks throws). */
+export type Row = (column: string) => string;
+/** A row's value in a column, as a number. */
+export const num = (r: Row, column: string): number => Number(r(column));
+
+/**
+ * A committed CSV's rows, as column readers: `where({ mode, payload, codec })`
+ * keeps the rows whose columns hold those values; `row(...)` is the one row a
+ * figure comes from, and throws, naming the file, when there is none or more.
+ */
+export function csvSample(name: string) {
+  const [header, ...body] = parseCsv(sample(name));
+  const rows: Row[] = body
+    .filter((r) => r.length > 1)
+    .map((r) => (column: string) => {
+      const i = header!.indexOf(column);
+      if (i < 0) throw new Error(`${name} has no column ${column}`);
+      return r[i]!;
+    });
+  const where = (match: Record<string, string | number>): Row[] =>
+    rows.filter((r) => Object.entries(match).every(([c, v]) => r(c) === String(v)));
+  const row = (match: Record<string, string | number>): Row => {
+    const found = where(match);
+    if (found.length !== 1) throw new Error(`${name}: ${found.length} rows of ${JSON.stringify(match)}`);
+    return found[0]!;
+  };
+  return { rows, where, row };
+}
