@@ -1,0 +1,49 @@
+/**
+ * Keeps docs/hand-written-protocol.md true to the default run it quotes
+ * (results/sample/epyc-default-1.csv): the intervals of its table, what it
+ * says of them, the decode's share and the machine.
+ */
+import { describe, expect, it } from "vitest";
+import { ratioText } from "../../bench/report/format.ts";
+import { casesOf, csvSample, doc, flat, num } from "../helpers/samples.ts";
+
+const page = doc("hand-written-protocol.md");
+const text = flat(page);
+const PAYLOADS = ["small", "medium", "large"] as const;
+
+describe("docs/hand-written-protocol.md", () => {
+  const cases = casesOf("epyc-default-1.csv");
+  const run = csvSample("epyc-default-1.csv");
+  const lab = (payload: string, codec: string) =>
+    cases.find((c) => c.mode === "codec" && c.payload === payload && c.codec === codec)!;
+
+  it("its table's ratios to JSON, with their intervals, are the default run's", () => {
+    for (const payload of PAYLOADS) {
+      const cell = ratioText(lab(payload, "custom-binary").ratios!.vsJson!).replace("†", "");
+      expect(page, payload).toContain(`| ${payload} | ${cell} |`);
+    }
+  });
+
+  it("what it says against json-bytes and json is what the default run's ratios say", () => {
+    const vs = (payload: string, codec: string) =>
+      lab(payload, "custom-binary").total.median / lab(payload, codec).total.median;
+    for (const payload of PAYLOADS) expect(vs(payload, "json-bytes"), payload).toBeLessThanOrEqual(0.5);
+    expect(text).toContain("it takes at most half the time on every message");
+    const notHalf = PAYLOADS.filter((p) => lab(p, "custom-binary").ratios!.vsJson!.ratio > 0.5);
+    expect(notHalf).toEqual(["medium", "large"]);
+    expect(text).toContain("it does not on the medium and large messages");
+  });
+
+  it("the decode's share of json's on the large message is the default run's", () => {
+    const decode = (codec: string) => num(run.row({ mode: "codec", payload: "large", codec }), "deserialize_ns");
+    expect(text).toContain(
+      `where the decode is now ${(decode("custom-binary") / decode("json")).toFixed(2)}x of the \`json\` codec's on the large message`,
+    );
+  });
+
+  it("the machine it names is the default run's", () => {
+    const row = run.rows[0]!;
+    expect(row("cpu")).toContain("AMD EPYC");
+    expect(text).toContain(`(AMD EPYC, ${row("cores")} cores, Bun ${row("runtime_version")};`);
+  });
+});

@@ -1,0 +1,206 @@
+/**
+ * Keeps docs/lab-and-field.md true to the committed runs it quotes: the
+ * default runs (lab against field), the calibrated run, the cross-check's
+ * output and the every-codec run's compressed sizes.
+ */
+import { describe, expect, it } from "vitest";
+import { csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
+
+const text = flat(doc("lab-and-field.md"));
+const range = (values: number[], f: (x: number) => string): string => {
+  const [lo, hi] = [f(Math.min(...values)), f(Math.max(...values))];
+  return lo === hi ? lo : `${lo}-${hi}`;
+};
+
+/** The cross-check's table: one line per payload and codec, as `bun run crosscheck` prints it. */
+function crosscheck() {
+  const out = sample("crosscheck-epyc-default-1.txt");
+  return out
+    .split("\n")
+    .filter((l) => /^(small|medium|large) /.test(l))
+    .map((l) => {
+      const m =
+        /^(\S+) +(\S+) +(\S+) \[\S+\] +(\S+) +\S+(?: !)? +(\S+)x +(\S+) +(\S+)(?: +(yes|no)(?: \(.*\))?)?$/.exec(l);
+      if (!m) throw new Error(`crosscheck-epyc-default-1.txt: cannot read "${l}"`);
+      return {
+        payload: m[1]!,
+        codec: m[2]!,
+        codecMode: Number(m[3]),
+        plain: Number(m[4]),
+        apart: Number(m[5]),
+        fieldRt: Number(m[6]),
+        fieldStream: Number(m[7]),
+        differs: l.includes(" !"),
+        explains: m[8] === "yes",
+      };
+    });
+}
+
+describe("docs/lab-and-field.md", () => {
+  it("how far the field departs from the lab echo is the three default runs'", () => {
+    const by = { stream: [] as { x: number; c: string }[], roundtrip: [] as { x: number; c: string }[] };
+    for (const n of [1, 2, 3]) {
+      const run = csvSample(`epyc-default-${n}.csv`);
+      for (const lab of run.where({ mode: "codec" }).filter((r) => r("codec") !== "raw"))
+        for (const mode of ["stream", "roundtrip"] as const) {
+          const row = run.row({ mode, payload: lab("payload"), codec: lab("codec") });
+          by[mode].push({
+            x: num(row, "field_total_ns") / num(lab, "echo_ns"),
+            c: `${lab("codec")} ${lab("payload")}`,
+          });
+        }
+    }
+    const f1 = (x: number) => x.toFixed(1);
+    const xs = (mode: keyof typeof by) => by[mode].map((d) => d.x);
+    expect(text).toContain(
+      `per message the field cost ${range(xs("stream"), f1)}x the lab echo in stream mode and ${range(xs("roundtrip"), f1)}x in roundtrip mode in the committed runs`,
+    );
+    const all = [...by.stream, ...by.roundtrip].sort((a, b) => a.x - b.x);
+    expect([all.at(-1)!.c, all[0]!.c]).toEqual(["msgpackr-records small", "msgpack large"]);
+    expect(text).toContain("most for msgpackr-records on the small message, least for msgpack on the large one");
+  });
+
+  it("the slices of the socket modes are the default run's", () => {
+    const run = csvSample("epyc-default-1.csv");
+    const one = (mode: string, col: string) => {
+      const values = new Set(run.where({ mode }).map((r) => r(col)));
+      expect(values.size, `${mode} ${col}`).toBe(1);
+      return [...values][0]!;
+    };
+    expect(one("stream", "rounds")).toBe(one("roundtrip", "rounds"));
+    expect(text).toContain(
+      `cut into ${one("stream", "rounds")} slices (at least four windows each: ${one("stream", "round_msgs")} messages in stream mode, ${one("roundtrip", "round_msgs")} round trips in roundtrip mode by default)`,
+    );
+  });
+
+  it("its calibration figures are the committed calibrated run's", () => {
+    const cal = csvSample("epyc-calibrate.csv");
+    const socket = (codec: string) => cal.rows.filter((r) => r("codec") === codec && r("mode") !== "codec");
+    const known = socket("cal-spin").map((r) => num(r, "calibration_known_ns"));
+    expect(text).toContain(
+      `\`cal-spin\` (JSON plus a loop of arithmetic in every decode, ${range(known, (ns) => (ns / 1000).toFixed(1))} µs in the committed run`,
+    );
+    const cpu = (codec: string) => socket(codec).map((r) => num(r, "calibration_cpu_share"));
+    const f2 = (x: number) => x.toFixed(2);
+    expect(text).toContain(
+      `it found ${range(cpu("cal-spin"), f2)} of the known cost and \`cal-json\` ${range(cpu("cal-json"), f2)} of JSON's`,
+    );
+  });
+
+  describe("what it says of the cross-check is the committed cross-check's", () => {
+    const rows = crosscheck();
+
+    it("the run it checks: its date and machine", () => {
+      const run = csvSample("epyc-default-1.csv").rows[0]!;
+      const cpu = run("cpu");
+      expect(cpu).toContain("AMD EPYC");
+      expect(sample("crosscheck-epyc-default-1.txt")).toMatch(/^codec mode \(AMD EPYC\)/);
+      expect(text).toContain(
+        `Against \`results/sample/epyc-default-1.csv\` (${run("timestamp").slice(0, 10)}, AMD EPYC;`,
+      );
+    });
+
+    it("which disagreements the field explains, and how msgpackr on the small message departs", () => {
+      expect(rows).toHaveLength(18);
+      const explained = rows.filter((r) => r.explains);
+      const payloads = [...new Set(explained.map((r) => r.payload))];
+      const list = payloads
+        .map(
+          (p) =>
+            `${p} ${explained
+              .filter((r) => r.payload === p)
+              .map((r) => r.codec)
+              .join(" and ")}`,
+        )
+        .join(", ");
+      expect(text).toContain(
+        `It explained ${explained.length} of the ${rows.filter((r) => r.differs).length} (${list})`,
+      );
+      const m = rows.find((r) => r.payload === "small" && r.codec === "msgpackr")!;
+      expect(m.differs && !m.explains).toBe(true);
+      expect(m.plain).toBeLessThan(m.codecMode);
+      expect(Math.min(m.fieldRt, m.fieldStream)).toBeGreaterThan(m.codecMode);
+      const inServer = [m.fieldRt / m.codecMode, m.fieldStream / m.codecMode];
+      expect(text).toContain(
+        `(msgpackr on the small message: ${(m.plain / m.codecMode).toFixed(2)}x codec mode's ratio in the plain loop, ${range(inServer, (x) => x.toFixed(1))}x in the server)`,
+      );
+    });
+
+    it("how many processes each codec's plain loop ran in", () => {
+      const processes = /median of (\d+) processes/.exec(sample("crosscheck-epyc-default-1.txt"))![1];
+      expect(text).toContain(`in ${processes} processes per codec taken in turn (\`--processes\`)`);
+    });
+
+    it("how far its processes were apart", () => {
+      expect(text).toContain(
+        `the "processes apart" column shows what remains (${range(
+          rows.map((r) => r.apart),
+          (x) => x.toFixed(2),
+        )}x)`,
+      );
+    });
+
+    it("which codecs changed places in the plain loop", () => {
+      const swapped = new Map<string, string[]>();
+      let farthestSwapped = 1;
+      for (const p of ["small", "medium", "large"]) {
+        const of = rows.filter((r) => r.payload === p).sort((a, b) => a.codecMode - b.codecMode);
+        for (const [i, a] of of.entries())
+          for (const b of of.slice(i + 1)) {
+            if (a.plain <= b.plain) continue;
+            swapped.set(p, [...(swapped.get(p) ?? []), `${a.codec} and ${b.codec}`]);
+            farthestSwapped = Math.max(farthestSwapped, b.codecMode / a.codecMode);
+          }
+      }
+      // "More than a third apart": the dearer over the cheaper above 4/3.
+      expect(farthestSwapped).toBeLessThanOrEqual(4 / 3);
+      const closer = [...swapped].map(([p, pairs]) => `${pairs.join(", ")} on the ${p} message`).join("; ");
+      expect(text).toContain(
+        `no two codecs whose ratios in codec mode were more than a third apart changed places in the plain loop, closer ones did (${closer})`,
+      );
+    });
+  });
+
+  describe("its compressed sizes are the every-codec run's", () => {
+    const run = csvSample("epyc-every-codec.csv");
+    const at = (payload: string, codec: string, col: string) =>
+      Math.round(num(run.row({ mode: "codec", payload, codec }), col));
+    const FOUR = ["custom-binary", "protobuf", "msgpackr", "json"];
+
+    it("in a stream a game tick's JSON stays well above custom-binary's size", () => {
+      const x =
+        at("game-tick", "json", "deflate_context_bytes") / at("game-tick", "custom-binary", "deflate_context_bytes");
+      expect(text).toContain(`even in a stream JSON stays ${x.toFixed(1)}x custom-binary's size`);
+    });
+
+    it("compressed on its own only the large JSON and MessagePack messages shrink; in a stream the small ones come close", () => {
+      const shrink = ["small", "medium", "large"].flatMap((p) =>
+        FOUR.filter((c) => at(p, c, "deflate_bytes") < at(p, c, "bytes")).map((c) => `${p} ${c}`),
+      );
+      expect(shrink.sort()).toEqual(["large json", "large msgpackr"]);
+      for (const p of ["small", "medium"])
+        for (const c of FOUR) expect(at(p, c, "zstd_bytes"), `${p} ${c}`).toBeGreaterThanOrEqual(at(p, c, "bytes"));
+      expect(text).toContain(
+        `and only the large JSON and MessagePack messages shrink (JSON ${at("large", "json", "bytes")} to ${at("large", "json", "deflate_bytes")} B)`,
+      );
+      const small = FOUR.map((c) => at("small", c, "deflate_context_bytes"));
+      expect(text).toContain(
+        `the codecs come within ${Math.max(...small) - Math.min(...small)} bytes of each other on small messages`,
+      );
+    });
+
+    it("Bun's compressed large JSON replies match deflate per message, not in a stream", () => {
+      const reply = num(
+        csvSample("epyc-roundtrip-deflate.csv").row({ mode: "roundtrip", payload: "large", codec: "json" }),
+        "reply_wire_bytes",
+      );
+      const header = 4;
+      const alone = Math.abs(reply - header - at("large", "json", "deflate_bytes"));
+      const stream = Math.abs(reply - header - at("large", "json", "deflate_context_bytes"));
+      expect(alone).toBeLessThan(stream);
+      expect(text).toContain(
+        `its large JSON replies (${Math.round(reply)} B on the wire with their ${header}-byte header, above) match "deflate", not "in stream"`,
+      );
+    });
+  });
+});
