@@ -1,0 +1,85 @@
+/**
+ * Keeps docs/performance-notes.md true to the committed runs it quotes: the
+ * machine they come from, and how the field figure of the three default runs
+ * stands against the lab echo.
+ */
+import { describe, expect, it } from "vitest";
+import { SAMPLES } from "../../bench/tools/sample-list.ts";
+import { csvSample, doc, flat, num, type Row, sample } from "../helpers/samples.ts";
+
+const text = flat(doc("performance-notes.md"));
+const two = (x: number) => x.toFixed(2);
+const one = (x: number) => x.toFixed(1);
+const range = (values: number[], f: (x: number) => string) => `${f(Math.min(...values))}-${f(Math.max(...values))}`;
+
+/** The three default runs: each socket-mode row beside the codec-mode row of its payload and codec. */
+const runs = [1, 2, 3].map((n) => {
+  const file = csvSample(`epyc-default-${n}.csv`);
+  return file.rows
+    .filter((r) => r("mode") !== "codec" && r("codec") !== "raw")
+    .map((r) => ({ field: r, lab: file.row({ mode: "codec", payload: r("payload"), codec: r("codec") }) }));
+});
+const pairs = runs.flat();
+const inMode = (mode: string) => pairs.filter((p) => p.field("mode") === mode);
+
+describe("docs/performance-notes.md", () => {
+  it("names the machine the committed runs come from", () => {
+    const machines = new Set<string>();
+    for (const entry of SAMPLES)
+      for (const file of Object.keys(entry.files).filter((f) => f.endsWith(".csv"))) {
+        // The results CSVs, not the link sweep's summary.
+        if (!sample(file).split("\n")[0]!.split(",").includes("cpu")) continue;
+        const first = csvSample(file).rows[0];
+        // A browser does not tell a page what CPU it runs on.
+        if (first && !first("cpu").startsWith("unknown")) machines.add(`${first("cores")}-core ${first("cpu")}`);
+      }
+    expect([...machines]).toHaveLength(1);
+    expect(text).toContain(`The committed results (\`results/sample/\`) come from a ${[...machines][0]}`);
+  });
+
+  it("how far the field figure of the three default runs exceeds the lab echo, per mode, and which cases inflated most and least", () => {
+    const over = (p: (typeof pairs)[number]) => num(p.field, "field_total_ns") / num(p.lab, "echo_ns");
+    const spread = (mode: string) => range(inMode(mode).map(over), one);
+    expect(text).toContain(
+      `the field figure was ${spread("stream")}x the lab echo's in stream mode and ${spread("roundtrip")}x in roundtrip mode in the three committed default runs (\`field_total_ns\` over \`echo_ns\`)`,
+    );
+    const name = (p: (typeof pairs)[number]) => `${p.field("codec")} on the ${p.field("payload")} message`;
+    const ends = (mode: string) => {
+      const sorted = [...inMode(mode)].sort((a, b) => over(a) - over(b));
+      return [name(sorted.at(-1)!), name(sorted[0]!)];
+    };
+    expect(ends("roundtrip")).toEqual(ends("stream"));
+    const [most, least] = ends("stream");
+    expect(text).toContain(`${most} inflated most, ${least} least`);
+  });
+
+  it("where the roundtrip field ratios lie against the lab echo's in the three default runs", () => {
+    const rows = (codec: string) => inMode("roundtrip").filter((p) => p.field("codec") === codec);
+    const below = (p: (typeof pairs)[number]) => num(p.field, "field_vs_json") < num(p.lab, "echo_vs_json");
+    const payloadsBelow = (codec: string) => {
+      const all = [...new Set(rows(codec).map((p) => p.field("payload")))];
+      return all.filter((payload) =>
+        rows(codec)
+          .filter((p) => p.field("payload") === payload)
+          .every(below),
+      );
+    };
+    expect(payloadsBelow("protobuf")).toEqual(["small", "medium", "large"]);
+    expect(payloadsBelow("msgpack")).toEqual(["medium", "large"]);
+    expect(text).toContain(
+      "their roundtrip field ratios lie below their lab echo's, msgpack's on the medium and large messages)",
+    );
+    const cb = rows("custom-binary");
+    expect(cb.filter(below)).toEqual([]);
+    const col = (c: string) => (r: Row) => num(r, c);
+    expect(text).toContain(
+      `whose roundtrip field ratios there lie above its lab echo's (${range(
+        cb.map((p) => col("field_vs_json")(p.field)),
+        two,
+      )} against ${range(
+        cb.map((p) => col("echo_vs_json")(p.lab)),
+        two,
+      )})`,
+    );
+  });
+});
