@@ -1,0 +1,139 @@
+/**
+ * docs/your-messages-and-codecs.md quotes the committed compatibility matrix
+ * (held as a whole in test/readme.test.ts) and, around it, what its eight
+ * places' runs were and what the matrix shows: each of those figures is
+ * worked out here from the same files, the matrix's cells unrounded.
+ */
+import { describe, expect, it } from "vitest";
+import { compatMatrix } from "../../bench/report/compat-table.ts";
+import { resultsFromFile } from "../../bench/report/results-file.ts";
+import { PLACES } from "../../bench/tools/compat.ts";
+import { SAMPLES } from "../../bench/tools/sample-list.ts";
+import { csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
+
+const text = flat(doc("your-messages-and-codecs.md"));
+/** The page says this, word for word (its lines joined); a failure names the fragment it should hold, with the file's figures in it. */
+const says = (fragment: string): void =>
+  expect(text.includes(fragment), `docs/your-messages-and-codecs.md should say: ${fragment}`).toBe(true);
+
+/** Each place's results file: Bun's and Chromium's from the every-codec runs the samples' list gives, the others from compat/. */
+const FILES = (() => {
+  const argv = SAMPLES.find((s) => s.name === "compat")!.argv;
+  const from = new Map(
+    argv.flatMap((a, i) => {
+      const m = argv[i - 1] === "--from" ? /^([a-z-]+)=\{sample:(.+)\}$/.exec(a) : null;
+      return m ? [[m[1]!, m[2]!] as const] : [];
+    }),
+  );
+  return PLACES.map((p) => ({ place: p, file: from.get(p.dir) ?? `compat/${p.dir}.csv`, given: from.has(p.dir) }));
+})();
+
+const matrix = compatMatrix(FILES.map((f) => ({ label: f.place.label, results: resultsFromFile(sample(f.file)) })));
+/** A codec's time against JSON's in a place, unrounded; undefined where it fails. */
+const cell = (codec: string, label: string): number | undefined =>
+  matrix.cells[matrix.codecs.indexOf(codec)]![matrix.columns.indexOf(label)]!.ratio;
+const x1 = (v: number | undefined) => `${v!.toFixed(1)}x`;
+const x2 = (v: number | undefined) => `${v!.toFixed(2)}x`;
+const whole = (x: number): string => Math.round(x).toLocaleString("en-US");
+
+describe("docs/your-messages-and-codecs.md", () => {
+  it("the Bun and Chromium columns are every-codec runs of the stated size; the other places ran the messages it states", () => {
+    const given = FILES.filter((f) => f.given);
+    expect(given.map((f) => f.place.dir).sort()).toEqual(["bun", "chromium"]);
+    const sizes = given.map((f) => resultsFromFile(sample(f.file)).settings);
+    for (const s of sizes)
+      expect([s.iterations.codec, s.runs.codec]).toEqual([sizes[0]!.iterations.codec, sizes[0]!.runs.codec]);
+    const [iterations, runs] = [sizes[0]!.iterations.codec!, sizes[0]!.runs.codec!];
+    says(`the every-codec runs of the figures block (${whole(iterations)} messages per codec and payload)`);
+    says(`(${runs} runs of ${whole(iterations)} messages per codec and payload, spread over several processes)`);
+    // The other six: per payload, the messages and the runs each timed.
+    const rows = FILES.filter((f) => !f.given).flatMap((f) =>
+      csvSample(f.file)
+        .rows.filter((r) => r("codec") !== "raw")
+        .map((r) => ({
+          place: f.place,
+          payload: r("payload"),
+          iterations: num(r, "iterations"),
+          runs: num(r, "runs"),
+        })),
+    );
+    const node = rows.filter((r) => r.place.args.includes("--client") && r.place.args.includes("node"));
+    const others = rows.filter((r) => !node.includes(r));
+    const messages = [...new Set(others.map((r) => r.iterations))];
+    expect(messages).toHaveLength(1);
+    expect([...new Set(node.map((r) => r.iterations))]).toEqual([messages[0]! / 10]);
+    /** The runs most cases timed: what the tool asked for. */
+    const counts = new Map<number, number>();
+    for (const r of rows) counts.set(r.runs, (counts.get(r.runs) ?? 0) + 1);
+    const asked = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+    says(
+      `\`compat\` with its defaults, \`--iterations ${messages[0]} --runs ${asked}\` (Node's round trips take a tenth of the messages, ${whole(messages[0]! / 10)};`,
+    );
+    // More runs than asked: a payload whose ratios went on for --precision, in fresh processes.
+    const more = rows.filter((r) => r.runs > asked);
+    expect(more.length).toBeGreaterThan(0);
+    const places = [...new Set(more.map((r) => r.place.label))];
+    expect(places).toHaveLength(1);
+    const payloads = [...new Set(more.map((r) => r.payload))];
+    expect(payloads).toHaveLength(1);
+    expect(new Set(more.map((r) => r.runs)).size).toBe(1);
+    const label = places[0]!.replace(/^Bun, no add-ons$/, "Bun without add-ons");
+    says(
+      `where the other places run ${asked} of ${whole(messages[0]!)} in one process (${label} timed the ${payloads[0]} message ${more[0]!.runs} runs, those past ${asked} in fresh processes for \`--precision\`)`,
+    );
+  });
+
+  it("under the strict policy the codecs moved against the column beside it by the percentages it states", () => {
+    /** Per codec that runs under both, how far the strict column is from the one beside it, in %. */
+    const moved = (codec: string) =>
+      (["Chromium", "Firefox"] as const).flatMap((browser) => {
+        const [beside, strict] = [cell(codec, browser), cell(codec, `${browser}, strict CSP`)];
+        if (beside === undefined || strict === undefined) return [];
+        return [{ browser, beside, strict, pct: Math.round(Math.abs(strict / beside - 1) * 100) }];
+      });
+    const fallbacks = ["msgpackr", "cbor"].flatMap(moved);
+    const cb = moved("custom-binary").find((m) => m.browser === "Firefox")!;
+    const rest = matrix.codecs
+      .filter((c) => !["json", "msgpackr", "cbor"].includes(c))
+      .flatMap((c) => moved(c).filter((m) => !(c === "custom-binary" && m.browser === "Firefox")));
+    const most = (v: { pct: number }[]) => Math.max(...v.map((m) => m.pct));
+    // custom-binary in Firefox moved further than every other codec.
+    expect(cb.pct).toBeGreaterThan(most(rest));
+    says(
+      `(msgpackr's and cbor-x's moved by ${most(fallbacks)}% or less against the column beside it, every other codec by ${most(rest)}% or less but custom-binary in Firefox, ${x2(cb.beside)} to ${x2(cb.strict)};`,
+    );
+  });
+
+  it("every codec runs in Bun, Node, Chromium and Firefox, as the matrix's columns without a strict policy say", () => {
+    const plain = matrix.columns.filter((c) => !c.includes("strict"));
+    expect(plain.map((c) => c.split(/[ ,]/)[0])).toEqual(
+      expect.arrayContaining(["Bun", "Node", "Chromium", "Firefox"]),
+    );
+    for (const codec of matrix.codecs)
+      for (const column of plain) expect(cell(codec, column), `${codec} in ${column}`).toBeGreaterThan(0);
+    says("**Every codec runs in Bun, Node, Chromium and Firefox**");
+  });
+
+  it("what it says of the engines' rankings is the matrix's", () => {
+    const pair = (codec: string) => `${x1(cell(codec, "Chromium"))} and ${x1(cell(codec, "Firefox"))}`;
+    says(
+      `js-bson costs ${x1(cell("bson", "Chromium"))} JSON's time in Chromium and ${x1(cell("bson", "Firefox"))} in Firefox, FlatBuffers ${pair("flatbuffers")}, cbor-x ${pair("cbor")};`,
+    );
+    const bun = cell("msgpackr-records", "Bun")!;
+    const byPayload = csvSample(FILES.find((f) => f.place.dir === "bun")!.file)
+      .where({ mode: "codec", codec: "msgpackr-records" })
+      .map((r) => num(r, "total_vs_json"));
+    expect(byPayload).toHaveLength(6);
+    const noAddons = cell("msgpackr-records", "Bun, no add-ons")!;
+    // Dearer in every place but Bun's two columns.
+    const elsewhere = matrix.columns.filter((c) => !c.startsWith("Bun"));
+    for (const column of elsewhere) expect(cell("msgpackr-records", column), column).toBeGreaterThan(bun);
+    expect(noAddons).toBeLessThan(bun);
+    says(
+      `msgpackr with records comes to ${x2(bun)} JSON's time in Bun over the six payloads (${x2(Math.min(...byPayload))} to ${x2(Math.max(...byPayload))} payload by payload; ${x2(noAddons)} without add-ons) and is dearer in Node, Chromium and Firefox,`,
+    );
+    says(
+      `and Avro, ${x2(cell("avro", "Bun"))} in Bun, costs ${x1(cell("avro", "Chromium"))} in Chromium and ${x1(cell("avro", "Firefox"))} in Firefox.`,
+    );
+  });
+});
