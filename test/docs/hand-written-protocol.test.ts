@@ -29,21 +29,25 @@ describe("docs/hand-written-protocol.md", () => {
       lab(payload, "custom-binary").total.median / lab(payload, codec).total.median;
     for (const payload of PAYLOADS) expect(vs(payload, "json-bytes"), payload).toBeLessThanOrEqual(0.5);
     expect(text).toContain("it takes at most half the time on every message");
+    // Against plain json: the messages on which its ratio is above one half, named in the sentence.
     const notHalf = PAYLOADS.filter((p) => lab(p, "custom-binary").ratios!.vsJson!.ratio > 0.5);
-    expect(notHalf).toEqual(["medium", "large"]);
-    expect(text).toContain("it does not on the medium and large messages");
+    const names = notHalf.length < 2 ? notHalf.join("") : `${notHalf.slice(0, -1).join(", ")} and ${notHalf.at(-1)}`;
+    expect(text).toContain(
+      notHalf.length === 0
+        ? "it takes at most half the time on every message too"
+        : `it does not on the ${names} message${notHalf.length > 1 ? "s" : ""}`,
+    );
   });
 
   it("the decode's share of json's on the large message is the default run's", () => {
     const decode = (codec: string) => num(run.row({ mode: "codec", payload: "large", codec }), "deserialize_ns");
     expect(text).toContain(
-      `where the decode is now ${(decode("custom-binary") / decode("json")).toFixed(2)}x of the \`json\` codec's on the large message`,
+      `the floor has not been measured again on the ${run.rows[0]!("cpu")}, where the decode is now ${(decode("custom-binary") / decode("json")).toFixed(2)}x of the \`json\` codec's on the large message`,
     );
   });
 
   it("the machine it names is the default run's", () => {
     const row = run.rows[0]!;
-    expect(row("cpu")).toContain("AMD EPYC");
-    expect(text).toContain(`(AMD EPYC, ${row("cores")} cores, Bun ${row("runtime_version")};`);
+    expect(text).toContain(`(${row("cpu")}, ${row("cores")} cores, Bun ${row("runtime_version")};`);
   });
 });

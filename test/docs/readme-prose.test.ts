@@ -13,14 +13,13 @@ const seconds = (ms: number): string => String(Math.round(ms / 1000));
 describe("README.md", () => {
   it("the first look's machine and modes are the committed --quick run's", () => {
     const quick = csvSample("epyc-quick.csv");
-    const cores = new Set(quick.rows.map((r) => r("cores")));
-    const cpus = new Set(quick.rows.map((r) => r("cpu")));
-    expect(cores.size).toBe(1);
-    expect([...cpus].every((c) => c.includes("AMD EPYC"))).toBe(true);
+    const cores = [...new Set(quick.rows.map((r) => r("cores")))];
+    const cpus = [...new Set(quick.rows.map((r) => r("cpu")))];
+    expect(cores, "the quick run's core counts").toHaveLength(1);
+    expect(cpus, "the quick run's processors").toHaveLength(1);
     const modes = [...new Set(quick.rows.map((r) => r("mode")))];
-    expect(modes).toEqual(["codec", "stream"]);
     expect(text).toContain(
-      `(\`results/sample/epyc-quick.csv\`, on a ${[...cores][0]}-core AMD EPYC: ${modes.map((m) => `${m} mode`).join(" and ")})`,
+      `(\`results/sample/epyc-quick.csv\`, on a ${cores[0]}-core ${cpus[0]}: ${modes.map((m) => `${m} mode`).join(" and ")})`,
     );
   });
 
