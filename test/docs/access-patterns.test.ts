@@ -266,7 +266,7 @@ describe("docs/access-patterns.md", () => {
         ).toBeLessThan(vs(cheapestNear));
     });
 
-    it("what recoding adds over forwarding is the run's: least on market's decoders, most where an encoder is slow", () => {
+    it("what recoding adds over forwarding is the run's: on market's decoders, and most where an encoder is slow", () => {
       const over = (r: Row) => num(r, "route_recode_over_forward");
       const all = route.map(over);
       const top = [...route].sort((a, b) => over(b) - over(a)).slice(0, 2);
@@ -280,13 +280,12 @@ describe("docs/access-patterns.md", () => {
             : list(top.map((r) => `${named(r("codec"))} on ${r("payload")}`))
         }, ${top.map((r) => `${over(r).toFixed(1)}x`).join(" and ")})`,
       );
-      // Next to nothing (within 5%) for most of the codecs that decode to read the key on market.
+      // What it adds for the codecs that decode to read the key on market, whose encode is all it adds.
       const marketDecoders = onPayload("market").filter((r) => r("key_access") === "decode");
-      const nothing = marketDecoders.filter((r) => over(r) < 1.05);
-      expect(
-        nothing.length,
-        `recoding within 5% of forwarding on market: ${nothing.map((r) => r("codec")).join(", ")} of ${marketDecoders.length} decoders`,
-      ).toBeGreaterThan(marketDecoders.length / 2);
+      expect(marketDecoders.length, "codecs that decode to read market's key").toBeGreaterThan(0);
+      says(
+        `forwarding's CPU: ${range(marketDecoders.map(over), fixed(2), fixed(1))}x for the codecs that decode to read the key on market`,
+      );
     });
   });
 });

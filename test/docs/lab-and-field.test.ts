@@ -106,7 +106,7 @@ describe("docs/lab-and-field.md", () => {
       );
     });
 
-    it("which disagreements the field explains, and how msgpackr on the small message departs", () => {
+    it("which disagreements the field explains, and how the one it explains least departs", () => {
       expect(rows).toHaveLength(18);
       const explained = rows.filter((r) => r.explains);
       const payloads = [...new Set(explained.map((r) => r.payload))];
@@ -122,18 +122,15 @@ describe("docs/lab-and-field.md", () => {
       expect(text).toContain(
         `It explained ${explained.length} of the ${rows.filter((r) => r.differs).length} (${list})`,
       );
-      const found = rows.find((r) => r.payload === "small" && r.codec === "msgpackr");
-      expect(found, "the cross-check's line for msgpackr on the small message").toBeDefined();
-      const m = found!;
-      expect(
-        m.differs && !m.explains,
-        `msgpackr small: marked as differing ${m.differs}, explained by the field ${m.explains}`,
-      ).toBe(true);
-      expect(m.plain).toBeLessThan(m.codecMode);
-      expect(Math.min(m.fieldRt, m.fieldStream)).toBeGreaterThan(m.codecMode);
+      // The example: of the disagreements the field does not explain, the one the plain loop moved furthest.
+      const unexplained = rows.filter((r) => r.differs && !r.explains);
+      expect(unexplained.length, "disagreements the field does not explain").toBeGreaterThan(0);
+      const m = unexplained.reduce((a, b) =>
+        Math.abs(Math.log(b.plain / b.codecMode)) > Math.abs(Math.log(a.plain / a.codecMode)) ? b : a,
+      );
       const inServer = [m.fieldRt / m.codecMode, m.fieldStream / m.codecMode];
       expect(text).toContain(
-        `(msgpackr on the small message: ${(m.plain / m.codecMode).toFixed(2)}x codec mode's ratio in the plain loop, ${range(inServer, (x) => x.toFixed(1))}x in the server)`,
+        `(${m.codec} on the ${m.payload} message: ${(m.plain / m.codecMode).toFixed(2)}x codec mode's ratio in the plain loop, ${range(inServer, (x) => x.toFixed(1))}x in the server)`,
       );
     });
 

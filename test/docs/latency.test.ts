@@ -178,14 +178,16 @@ describe("docs/latency.md", () => {
     says(`There ${rose} from the first sweep to the second, ${again} again to the third, and ${fell} fell back.`);
   });
 
-  it("raw's knee rose from the same rate to the ladder's top on the medium and the large message", () => {
-    // "Rose from X to the ladder's top" while raw's first knee was below the top and both later
-    // ones at it; otherwise the page would give the three knees.
+  it("where raw's knee went on the medium and the large message is the sweeps'", () => {
+    // "Stayed at the ladder's top" in all three; "rose from X to the ladder's top" while its first
+    // knee was below the top and both later ones at it; otherwise the three knees.
     const course = (payload: string) => {
       const k = knees(payload, "raw");
-      return k[0]! < top && k.slice(1).every((x) => x === top)
-        ? `rose from ${whole(k[0]!)} to the ladder's top`
-        : `went ${list(k.map(whole))}`;
+      return k.every((x) => x === top)
+        ? "stayed at the ladder's top"
+        : k[0]! < top && k.slice(1).every((x) => x === top)
+          ? `rose from ${whole(k[0]!)} to the ladder's top`
+          : `went ${list(k.map(whole))}`;
     };
     const [medium, large] = [course("medium"), course("large")];
     says(
@@ -209,17 +211,21 @@ describe("docs/latency.md", () => {
     );
   });
 
-  it("custom-binary kept the highest rate of the codecs on the large message in every sweep", () => {
+  it("the codec with the highest knee on the large message, in every sweep, is the sweeps' own, and who matched it", () => {
     const codecs = codecsOf("large").filter((c) => c !== "raw");
-    // The codec the page names: the first sweep's highest, held to the highest of every sweep.
-    const leader = [...codecs].sort((a, b) => knees("large", b)[0]! - knees("large", a)[0]!)[0]!;
-    const lead = knees("large", leader);
-    sweeps.forEach((_, i) => {
-      for (const c of codecs.filter((x) => x !== leader))
-        expect(lead[i], `sweep ${i + 1}: ${leader}'s knee against ${c}'s`).toBeGreaterThan(knees("large", c)[i]!);
-    });
+    // The codec the page names: at the highest knee of the codecs in every sweep (others may match it).
+    const best = sweeps.map((_, i) => Math.max(...codecs.map((c) => knees("large", c)[i]!)));
+    const leaders = codecs.filter((c) => knees("large", c).every((k, i) => k === best[i]));
+    expect(leaders, `codecs at the highest knee in every sweep (highest: ${best.join(", ")})`).not.toHaveLength(0);
+    const leader = leaders[0]!;
+    const matched = codecs
+      .filter((c) => c !== leader)
+      .map((c) => ({ c, at: sweeps.map((_, i) => i).filter((i) => knees("large", c)[i] === best[i]) }))
+      .filter((m) => m.at.length > 0);
+    const ordinal = ["first", "second", "third"];
+    const also = matched.map((m) => `${named(m.c)} matched it in the ${list(m.at.map((i) => ordinal[i]!))}`).join("; ");
     says(
-      `${named(leader)} kept the highest rate of the codecs on the large message in all three (${list(lead.map(whole))})`,
+      `${named(leader)} kept the highest rate of the codecs on the large message in all three (${list(best.map(whole))}${also ? `; ${also}` : ""})`,
     );
   });
 

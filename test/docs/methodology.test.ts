@@ -42,11 +42,7 @@ describe("docs/methodology.md", () => {
     const own = most.ratios.map((_, i) => ns(i, most.codec));
     const ownRange = [Math.min(...own), Math.max(...own)].map((x) => String(Math.round(x)));
     expect(text).toContain(
-      `the widest ${most.spread.toFixed(2)}x (${most.codec}'s ${most.what} on the ${most.payload} message, ${fig(most.ratios[lo]!)} to ${fig(most.ratios[hi]!)} of JSON's: its own ${ownRange[0] === ownRange[1] ? ownRange[0] : ownRange.join("-")} ns held while JSON's parse went from ${(ns(lo, "json") / 1000).toFixed(2)} to ${(ns(hi, "json") / 1000).toFixed(2)} µs)`,
-    );
-    // "Held": its own time moved less than JSON's.
-    expect(Math.max(...own) / Math.min(...own)).toBeLessThan(
-      Math.max(ns(lo, "json"), ns(hi, "json")) / Math.min(ns(lo, "json"), ns(hi, "json")),
+      `the widest ${most.spread.toFixed(2)}x (${most.codec}'s ${most.what} on the ${most.payload} message, ${fig(most.ratios[lo]!)} to ${fig(most.ratios[hi]!)} of JSON's: its own ${ownRange[0] === ownRange[1] ? ownRange[0] : ownRange.join("-")} ns, JSON's parse ${(ns(lo, "json") / 1000).toFixed(2)} to ${(ns(hi, "json") / 1000).toFixed(2)} µs)`,
     );
   });
 

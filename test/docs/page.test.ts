@@ -62,7 +62,7 @@ describe("docs/page.md", () => {
     const inStream = moved.filter((c) => c.mode === "stream");
     expect(inCodec.length + inStream.length).toBe(moved.length);
     expect(text).toContain(
-      `of the ${withRatio.length} ratios to JSON ${moved.length} moved beyond both intervals, by ${range(by, (x) => Math.round(x).toString())}%: ${word(inCodec.length)} in codec mode (${inCodec.map(said).join(", ")}) and ${word(inStream.length)} in stream mode (${inStream.map(said).join(", ")})`,
+      `of the ${withRatio.length} ratios to JSON ${moved.length} moved beyond both intervals, by ${range(by, (x) => Math.round(x).toString())}%: ${word(inCodec.length)} in codec mode${inCodec.length > 0 ? ` (${inCodec.map(said).join(", ")})` : ""} and ${word(inStream.length)} in stream mode${inStream.length > 0 ? ` (${inStream.map(said).join(", ")})` : ""}`,
     );
     // The field figures (the codec's cost inside the server, relative to JSON's): apart when the intervals do not overlap.
     const field = all.filter((c) => c.codec !== "json" && c.a.ratios?.fieldVsJson && c.b.ratios?.fieldVsJson);
@@ -77,14 +77,18 @@ describe("docs/page.md", () => {
     );
   });
 
-  it("the CI gate passes the three default runs against each other at 7%, and at 5% fails only the first as NEW against a later one", () => {
+  it("the least whole percent at which the CI gate passes the three default runs in every order, and what fails at 5%, are the runs'", () => {
     const runs = [1, 2, 3].map((n) => casesOf(`epyc-default-${n}.csv`));
     const orders = [0, 1, 2].flatMap((a) => [0, 1, 2].filter((b) => b !== a).map((b) => [a, b] as const));
     const gate = (a: number, b: number, pct: number) => slowerCases(compareRuns(runs[a]!, runs[b]!), pct);
-    for (const [a, b] of orders) expect(gate(a, b, 7), `base ${a + 1}, new ${b + 1}`).toEqual([]);
+    const passAt = Array.from({ length: 50 }, (_, i) => i + 1).find((pct) =>
+      orders.every(([a, b]) => gate(a, b, pct).length === 0),
+    );
+    expect(passAt, "a gate of 50% or less passes every order").toBeDefined();
+    expect(text).toContain(`The three committed back-to-back runs pass each other at ${passAt}% in every order`);
     const failing = orders.filter(([a, b]) => gate(a, b, 5).length > 0);
     if (failing.length === 0) {
-      expect(text).toContain("in every order; at 5% too");
+      expect(text).toContain(`at ${passAt}% in every order; at 5% too`);
       return;
     }
     const failed = failing.flatMap(([a, b]) =>
@@ -219,7 +223,9 @@ describe("docs/page.md", () => {
           .map((c) => `${c} on the ${p}`),
       );
       const soDo =
-        asMuch.length > 0 ? ` (so do ${list(asMuch.map((x, i) => `${x} ${i === 0 ? "message" : "one"}`))})` : "";
+        asMuch.length > 0
+          ? ` (so ${asMuch.length === 1 ? "does" : "do"} ${list(asMuch.map((x, i) => `${x} ${i === 0 ? "message" : "one"}`))})`
+          : "";
       expect(text).toContain(`In the page JSON costs ${lo}-${hi}x what it costs in Bun${soDo}, while`);
     });
 

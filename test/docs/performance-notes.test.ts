@@ -76,15 +76,20 @@ describe("docs/performance-notes.md", () => {
       `their roundtrip field ratios lie below their lab echo's${fewer.map((f) => `, ${f}`).join("")})`,
     );
     const cb = rows("custom-binary");
+    // Above, or level: within 1% of the lab echo's counts as level, named with its payload.
+    const ratioOf = (p: (typeof pairs)[number]) => num(p.field, "field_vs_json") / num(p.lab, "echo_vs_json");
     expect(
       cb
-        .filter(below)
+        .filter((p) => ratioOf(p) < 0.99)
         .map((p) => `${p.field("payload")}: ${p.field("field_vs_json")} against ${p.lab("echo_vs_json")}`),
-      "custom-binary's roundtrip field ratios below its lab echo's",
+      "custom-binary's roundtrip field ratios more than 1% below its lab echo's",
     ).toEqual([]);
+    const level = [...new Set(cb.filter((p) => ratioOf(p) < 1).map((p) => p.field("payload")))];
     const col = (c: string) => (r: Row) => num(r, c);
     expect(text).toContain(
-      `whose roundtrip field ratios there lie above its lab echo's (${range(
+      `whose roundtrip field ratios there lie above its lab echo's${
+        level.length > 0 ? ` or within 1% of them on the ${list(level)} message${level.length > 1 ? "s" : ""}` : ""
+      } (${range(
         cb.map((p) => col("field_vs_json")(p.field)),
         two,
       )} against ${range(

@@ -316,7 +316,7 @@ describe("docs/results.md", () => {
     const marketText =
       levelFive.length === market.length
         ? `the ${words(market.length)} cheapest are level with JSON within their intervals`
-        : `${words(levelFive.length)} of the ${words(market.length)} cheapest (${listed(levelFive.map((r) => r("codec")))}) are level with JSON within their intervals`;
+        : `${words(levelFive.length)} of the ${words(market.length)} cheapest (${listed(levelFive.map((r) => r("codec")))}) ${levelFive.length === 1 ? "is" : "are"} level with JSON within ${levelFive.length === 1 ? "its interval" : "their intervals"}`;
     const jsonBytes = (payload: string) => num(route.row({ mode: "route", payload, codec: "json" }), "bytes");
     expect(jsonBytes("market"), "market's JSON bytes against chat's and game-tick's").toBeLessThan(
       Math.min(jsonBytes("chat"), jsonBytes("game-tick")),
@@ -333,7 +333,11 @@ describe("docs/results.md", () => {
     const routedText = (r: Row) =>
       `${r("codec")} on ${r("payload")} ${num(r, "route_cpu_vs_json")} [${num(r, "route_cpu_vs_json_ci95_low")}-${num(r, "route_cpu_vs_json_ci95_high")}], key by ${r("key_access")}`;
     for (const r of routed) {
-      expect(num(r, "route_cpu_vs_json"), `behind JSON: ${routedText(r)}`).toBeGreaterThan(1);
+      // Behind JSON, or level with it within the interval (those are named below).
+      expect(
+        num(r, "route_cpu_vs_json") > 1 || level(r, "route_cpu_vs_json"),
+        `behind JSON or level with it: ${routedText(r)}`,
+      ).toBe(true);
       expect(r("key_access"), `decodes to find the key: ${routedText(r)}`).toBe("decode");
     }
     // Those whose interval holds 1, codec by codec: the codec level on more payloads first (then as listed above), "on both" for chat and market.
@@ -437,17 +441,23 @@ describe("docs/results.md", () => {
           for (const p of ARTICLE) {
             const labRatio = labOf(cases, p, codec);
             const where = `${codec} ${p}, run ${n + 1}, lab ${interval(labRatio)}`;
-            if (exceptions.some((e) => e.codec === codec && e.p === p))
-              expect(labRatio.low <= 1 && labRatio.high >= 1, `level with JSON (≈) in every run: ${where}`).toBe(true);
-            else expect(labRatio.low, where).toBeGreaterThan(1);
+            if (!exceptions.some((e) => e.codec === codec && e.p === p)) expect(labRatio.low, where).toBeGreaterThan(1);
             for (const m of ["roundtrip", "stream"])
               expect(find(cases, m, p, codec).ratios!.fieldVsJson!.low, `${codec} ${p} ${m}`).toBeGreaterThan(1);
           }
       const server = ["roundtrip", "stream"];
+      // In how many of the three runs each exception's interval holds 1: "(≈1.00-1.02)" when in all, else "in one of the three runs (1.00-1.11)".
+      const levelRuns = exceptions.map(
+        (e) =>
+          runs.filter((cases) => labOf(cases, e.p, e.codec).low <= 1 && labOf(cases, e.p, e.codec).high >= 1).length,
+      );
+      const levelText = levelRuns.every((n) => n === runs.length)
+        ? `(≈${exceptions.map((e) => range(over(["codec"], [e.p], e.codec, vsJson), f2)).join(", ")})`
+        : `in ${list(levelRuns.map((n) => words(n)))} of the three runs (${exceptions.map((e) => range(over(["codec"], [e.p], e.codec, vsJson), f2)).join(", ")})`;
       expect(prose).toContain(
         exceptions.length === 0
           ? "cost more than JSON** in the lab and in the server, everywhere."
-          : `everywhere but ${list(exceptions.map((e) => `${e.codec} on ${onThe(e.p)}`))} in the lab, level with JSON there (≈${exceptions.map((e) => range(over(["codec"], [e.p], e.codec, vsJson), f2)).join(", ")})`,
+          : `everywhere but ${list(exceptions.map((e) => `${e.codec} on ${onThe(e.p)}`))} in the lab, level with JSON there ${levelText}`,
       );
       // msgpackr on the small message in process: "level with JSON" when its interval holds 1 in every run.
       const msgpackrSmall = runs.map((cases) => labOf(cases, "small", "msgpackr"));
@@ -557,7 +567,7 @@ describe("docs/results.md", () => {
     const overSocket = (codec: string) => r(field, "stream", "game-tick", codec);
     const after = order.filter((c) => c !== rival && c !== "custom-binary").slice(0, 3);
     expect(prose).toContain(
-      `Of all ${words(all)}, ${named(rival)} is a little ${inProcess(rival) < inProcess("custom-binary") ? "ahead of" : "behind"} custom-binary in process (${fig(inProcess(rival))}x against ${fig(inProcess("custom-binary"))}x) and ${overSocket(rival) > overSocket("custom-binary") ? "behind it" : "ahead of it"} over a socket (${fig(overSocket(rival))}x against ${fig(overSocket("custom-binary"))}x); ${list(after.map(named))} come next at ${range(after.map(inProcess), fig)}x in process.`,
+      `Of all ${words(all)}, ${named(rival)} is a little ${inProcess(rival) < inProcess("custom-binary") ? "ahead of" : "behind"} custom-binary in process (${fig(inProcess(rival))}x against ${fig(inProcess("custom-binary"))}x) and ${fig(overSocket(rival)) === fig(overSocket("custom-binary")) ? "level with it" : overSocket(rival) > overSocket("custom-binary") ? "behind it" : "ahead of it"} over a socket (${fig(overSocket(rival))}x against ${fig(overSocket("custom-binary"))}x); ${list(after.map(named))} come next at ${range(after.map(inProcess), fig)}x in process.`,
     );
 
     // Chat, and Chromium.
@@ -669,20 +679,28 @@ describe("docs/results.md", () => {
       const all = Object.keys(views).flatMap((v) => across(v));
       const held = all.filter((r) => r.spread <= 1.05).length;
       const idle = movers("fieldRoundtrip", 1.05).length;
-      expect(prose).toContain(
-        `On this machine most ratios hold within 5% from run to run (${held} of the block's ${all.length} across the three committed runs); those that move more are the field ratios in an idle server (roundtrip mode, ${idle} of ${across("fieldRoundtrip").length}, ${mostOn("fieldRoundtrip")} most), the lab echo ${mostOn("echo")}, and the codecs ${mostOn("vsRaw")} in stream mode.`,
-      );
-      expect(held).toBeGreaterThan(all.length / 2);
-      // The three views the page names move more than the other three: each has more ratios moving by more than 5%.
-      const onPage = ["fieldRoundtrip", "echo", "vsRaw"];
+      // The views the page names: those with more ratios moving by more than 5% than the median view, most first.
       const count = (view: string) => movers(view, 1.05).length;
       const counts = Object.keys(views)
-        .map((v) => `${v} ${count(v)}`)
-        .join(", ");
-      for (const other of Object.keys(views).filter((v) => !onPage.includes(v)))
-        expect(count(other), `ratios moving more than 5%, by view: ${counts}`).toBeLessThan(
-          Math.min(...onPage.map(count)),
-        );
+        .map(count)
+        .sort((a, b) => a - b);
+      const median = (counts[2]! + counts[3]!) / 2;
+      const said: Record<string, string> = {
+        fieldRoundtrip: `the field ratios in an idle server (roundtrip mode, ${idle} of ${across("fieldRoundtrip").length}, ${mostOn("fieldRoundtrip")} most)`,
+        fieldStream: `the field ratios in a busy server (stream mode) ${mostOn("fieldStream")}`,
+        echo: `the lab echo ${mostOn("echo")}`,
+        lab: `the in-process ratios ${mostOn("lab")}`,
+        roundtrip: `the round trips ${mostOn("roundtrip")}`,
+        vsRaw: `the codecs' cost on top of \`raw\` ${mostOn("vsRaw")} in stream mode (${count("vsRaw")} of ${across("vsRaw").length})`,
+      };
+      const named = Object.keys(views)
+        .filter((v) => count(v) > median)
+        .sort((a, b) => count(b) - count(a))
+        .map((v) => said[v]!);
+      expect(prose).toContain(
+        `On this machine most ratios hold within 5% from run to run (${held} of the block's ${all.length} across the three committed runs); those that move more are ${list(named)}.`,
+      );
+      expect(held).toBeGreaterThan(all.length / 2);
     });
 
     it("the field figures it says repeat, and the small message's that rose, are the three runs'", () => {
