@@ -174,7 +174,8 @@ describe("static report", () => {
         expect(drawn.rateSeries).toContain("json p50");
         expect(drawn.rateSeries).toContain("json p99");
         expect(drawn.rateAxis).toBe("logarithmic");
-        expect(drawn.spectrumTicks).toEqual(expect.arrayContaining(["50%", "90%", "99%", "99.9%"]));
+        // The percentile axis: 50%, 90% and 99% always; 99.9% where the run's histogram reaches it.
+        expect(drawn.spectrumTicks).toEqual(expect.arrayContaining(["50%", "90%", "99%"]));
         expect(drawn.spectrumPoints).toBeGreaterThanOrEqual(5);
       } finally {
         await browser.close();
