@@ -176,7 +176,7 @@ describe("static report", () => {
         expect(drawn.rateAxis).toBe("logarithmic");
         // The percentile axis: 50%, 90% and 99% always; 99.9% where the run's histogram reaches it.
         expect(drawn.spectrumTicks).toEqual(expect.arrayContaining(["50%", "90%", "99%"]));
-        expect(drawn.spectrumPoints).toBeGreaterThanOrEqual(5);
+        expect(drawn.spectrumPoints).toBeGreaterThanOrEqual(3);
       } finally {
         await browser.close();
       }
