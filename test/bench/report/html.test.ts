@@ -7,6 +7,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { launchChromiumContext, skipBrowserTests } from "../../helpers/browsers.ts";
+import { csvSample, num } from "../../helpers/samples.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-report-"));
@@ -164,19 +165,31 @@ describe("static report", () => {
             ).Chart.getChart(document.getElementById(id)!)!;
           const rate = chart("chart-latency-rate-small");
           const spectrum = chart("chart-latency-spectrum-small");
+          const json = spectrum.data.datasets.find((d) => d.label === "json")!;
           return {
             rateSeries: rate.data.datasets.map((d) => d.label),
             rateAxis: rate.scales.x!.type,
+            spectrumTitle: (spectrum as unknown as { options: { plugins: { title: { text: string } } } }).options
+              .plugins.title.text,
             spectrumTicks: spectrum.scales.x!.ticks.map((t) => t.label).filter((l) => l !== ""),
-            spectrumPoints: spectrum.data.datasets[0]!.data.length,
+            spectrumAt: (json.data as { x: number }[]).map((p) => p.x),
           };
         });
         expect(drawn.rateSeries).toContain("json p50");
         expect(drawn.rateSeries).toContain("json p99");
         expect(drawn.rateAxis).toBe("logarithmic");
-        // The percentile axis: 50%, 90% and 99% always; 99.9% where the run's histogram reaches it.
-        expect(drawn.spectrumTicks).toEqual(expect.arrayContaining(["50%", "90%", "99%"]));
-        expect(drawn.spectrumPoints).toBeGreaterThanOrEqual(3);
+        // The spectrum stands at the rate its title names. Its points are the percentiles that rate's
+        // replies resolve (1 in 2, 10, 100, 1,000, 10,000 replies), then the max at the reply count;
+        // the axis labels each of those percentiles, and none beyond.
+        const rate = Number(/at ([\d,]+) msgs\/s/.exec(drawn.spectrumTitle)![1]!.replaceAll(",", ""));
+        const received = num(
+          csvSample("epyc-sweep-1.csv").row({ mode: "latency", payload: "small", codec: "json", target_rate: rate }),
+          "received",
+        );
+        const decades = [2, 10, 100, 1000, 10_000].filter((x) => x <= received);
+        expect(drawn.spectrumAt).toEqual([...decades, received]);
+        const labels = ["50%", "90%", "99%", "99.9%", "99.99%"];
+        expect(drawn.spectrumTicks).toEqual(labels.slice(0, decades.length));
       } finally {
         await browser.close();
       }
