@@ -13,7 +13,18 @@ import { BUILT_IN } from "../protocols/registry.ts";
 import { compatMarkdown, compatMatrix } from "../bench/report/compat-table.ts";
 import { PLACES } from "../bench/tools/compat.ts";
 import { SAMPLES } from "../bench/tools/sample-list.ts";
-import { allText, casesOf, csvSample, docPages, flat, front, num, type Row, sample } from "./helpers/samples.ts";
+import {
+  allText,
+  casesOf,
+  codecRows,
+  csvSample,
+  docPages,
+  flat,
+  front,
+  num,
+  type Row,
+  sample,
+} from "./helpers/samples.ts";
 
 const DOCS = new URL("../docs/", import.meta.url);
 /** The README and every page of docs/: the text whose figures and names the tests below hold to the code. */
@@ -169,23 +180,18 @@ describe("README", () => {
   });
 
   it("the custom-binary figures it quotes are the committed runs'", () => {
-    /** The codec-mode row of a codec and payload. */
-    const rows = (name: string) => {
-      const run = csvSample(name);
-      return (codec: string, payload: string) => run.row({ mode: "codec", codec, payload });
-    };
-    const bun = rows("epyc-default-1.csv");
-    const before = rows("browser-custom-binary-before-1.csv");
-    const after = rows("browser-custom-binary-after-1.csv");
+    const bun = codecRows("epyc-default-1.csv");
+    const before = codecRows("browser-custom-binary-before-1.csv");
+    const after = codecRows("browser-custom-binary-after-1.csv");
     const crosscheck = sample("crosscheck-epyc-default-1.txt");
     const section = readme.slice(
       readme.indexOf("How close to the floor"),
       readme.indexOf("Against JSON with its UTF-8"),
     );
-    const ratio = (r: typeof bun, payload: string) => num(r("custom-binary", payload), "total_vs_json").toFixed(2);
+    const ratio = (r: typeof bun, payload: string) => num(r(payload, "custom-binary"), "total_vs_json").toFixed(2);
     for (const payload of ["small", "medium", "large"]) {
       const vsBytes = (
-        num(bun("custom-binary", payload), "total_ns") / num(bun("json-bytes", payload), "total_ns")
+        num(bun(payload, "custom-binary"), "total_ns") / num(bun(payload, "json-bytes"), "total_ns")
       ).toFixed(2);
       const plain = new RegExp(`^${payload} +custom-binary +\\S+ \\[.*\\] +(\\S+) `, "m").exec(crosscheck)![1]!;
       const line = section.split("\n").find((l) => l.startsWith(`| ${payload} |`))!;

@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { csvSample, doc, flat, num, type Row } from "../helpers/samples.ts";
+import { fixed, hi, list, lo, ordinal, range, sayer } from "../helpers/prose.ts";
 
 const text = flat(doc("access-patterns.md"));
 /** The page says this, word for word (its lines joined); a failure names the fragment it should hold, with the file's figures in it. */
-const says = (fragment: string): void =>
-  expect(text.includes(fragment), `docs/access-patterns.md should say: ${fragment}`).toBe(true);
+const says = sayer(text, "docs/access-patterns.md");
 
 /** How the page names a codec in prose. */
 const NAMES: Record<string, string> = {
@@ -23,18 +23,6 @@ const NAMES: Record<string, string> = {
   msgpack: "@msgpack/msgpack",
 };
 const named = (codec: string): string => NAMES[codec] ?? codec;
-/** Names as a sentence lists them: "a, b and c". */
-const list = (names: string[]): string =>
-  names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"];
-/** A place as the page writes it: "fourth"; past the words, its number. */
-const ordinal = (i: number): string => ORDINALS[i] ?? String(i + 1);
-const lo = (v: number[]): number => Math.min(...v);
-const hi = (v: number[]): number => Math.max(...v);
-/** A range as the page writes it, each end with its own format. */
-const range = (v: number[], low: (x: number) => string, high: (x: number) => string = low): string =>
-  `${low(lo(v))}-${high(hi(v))}`;
-const fixed = (digits: number) => (x: number) => x.toFixed(digits);
 const sig = (digits: number) => (x: number) => x.toPrecision(digits);
 
 describe("docs/access-patterns.md", () => {
@@ -127,7 +115,7 @@ describe("docs/access-patterns.md", () => {
     says(
       place === 0
         ? `(on ${dearest} ${named(first)} stays first)`
-        : `(on ${dearest} ${named(first)} falls from first to ${ordinal(place)}, behind ${list(validated.slice(0, place).map(named))})`,
+        : `(on ${dearest} ${named(first)} falls from first to ${ordinal(place + 1)}, behind ${list(validated.slice(0, place).map(named))})`,
     );
   });
 

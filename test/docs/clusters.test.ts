@@ -7,11 +7,11 @@
 import { describe, expect, it } from "vitest";
 import { resultsFromFile } from "../../bench/report/results-file.ts";
 import { csvSample, doc, flat, num, type Row, sample } from "../helpers/samples.ts";
+import { hi, lo, sayer, thousands, whole } from "../helpers/prose.ts";
 
 const text = flat(doc("clusters.md"));
 /** The page says this, word for word (its lines joined); a failure names the fragment it should hold, with the file's figures in it. */
-const says = (fragment: string): void =>
-  expect(text.includes(fragment), `docs/clusters.md should say: ${fragment}`).toBe(true);
+const says = sayer(text, "docs/clusters.md");
 
 const FILES = {
   alone: "fanout-1-process.csv",
@@ -31,11 +31,6 @@ const TABLE_CODECS = (() => {
   const rows = lines.slice(start + 2, end < 0 ? undefined : end);
   return [...new Set(rows.map((l) => l.split("|")[2]!.trim()))];
 })();
-
-const lo = (v: number[]): number => Math.min(...v);
-const hi = (v: number[]): number => Math.max(...v);
-const whole = (x: number): string => Math.round(x).toLocaleString("en-US");
-const thousands = (x: number): string => whole(Math.round(x / 1000) * 1000);
 
 describe("docs/clusters.md", () => {
   const runs = Object.fromEntries(SETUPS.map((s) => [s, csvSample(FILES[s])])) as Record<

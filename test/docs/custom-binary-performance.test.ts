@@ -7,26 +7,16 @@
 import { describe, expect, it } from "vitest";
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { csvSample, doc, flat, num, type Row } from "../helpers/samples.ts";
+import { fixed, list, ordinal, range, whole, word } from "../helpers/prose.ts";
 
 const page = doc("custom-binary-performance.md");
 const text = flat(page);
-const two = (x: number) => x.toFixed(2);
-const one = (x: number) => x.toFixed(1);
+const two = fixed(2);
+const one = fixed(1);
 /** Nanoseconds as the page's tables write them: 987, 1,080, 16,600 (three significant digits from 1,000). */
 const ns3 = (x: number) => (x < 1000 ? String(Math.round(x)) : Number(x.toPrecision(3)).toLocaleString("en-US"));
-/** Nanoseconds (or bytes) as whole numbers: 1,002. */
-const whole = (x: number) => Math.round(x).toLocaleString("en-US");
 /** A ratio without a trailing zero: 1.8, 3. */
 const short = (x: number) => String(Number(x.toFixed(1)));
-/** The lowest and highest of some values, each as `f` writes it. */
-const range = (values: number[], f: (x: number) => string) => `${f(Math.min(...values))}-${f(Math.max(...values))}`;
-const WORDS = ["none", "one", "two", "three", "four", "five", "six"];
-/** A count as the page writes it: a word up to six, digits after. */
-const word = (n: number) => WORDS[n] ?? String(n);
-const ORDINALS = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth"];
-const ordinal = (n: number) => ORDINALS[n] ?? `${n}th`;
-/** Names as the page joins them: "a", "a and b", "a, b and c". */
-const list = (xs: string[]) => (xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`);
 /** A codec as the page names it: the format's proper name where it has one, else the codec's own name. */
 const NAMED: Record<string, string> = { json: "JSON", avro: "Avro", bebop: "Bebop" };
 const named = (codec: string) => NAMED[codec] ?? codec;

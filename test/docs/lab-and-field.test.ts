@@ -5,12 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
+import { range } from "../helpers/prose.ts";
 
 const text = flat(doc("lab-and-field.md"));
-const range = (values: number[], f: (x: number) => string): string => {
-  const [lo, hi] = [f(Math.min(...values)), f(Math.max(...values))];
-  return lo === hi ? lo : `${lo}-${hi}`;
-};
 
 /** The cross-check's table: one line per payload and codec, as `bun run crosscheck` prints it. */
 function crosscheck() {

@@ -6,17 +6,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { csvSample, doc, flat, num, type Row } from "../helpers/samples.ts";
+import { list, sayer, whole } from "../helpers/prose.ts";
 
 const text = flat(doc("latency.md"));
-/** A count as the page writes it: 12,000. */
-const whole = (x: number) => Math.round(x).toLocaleString("en-US");
 /** A codec as the page names it in prose: JSON, `raw`, the others by their names. */
 const named = (codec: string) => (codec === "json" ? "JSON" : codec === "raw" ? "`raw`" : codec);
 /** A codec's possessive as the page writes it: JSON's, msgpackr-records', `raw`'s. */
 const whose = (codec: string) => (codec.endsWith("s") ? `${named(codec)}'` : `${named(codec)}'s`);
-/** Names as a sentence lists them: "a, b and c". */
-const list = (names: string[]): string =>
-  names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 /** How many times, as the page writes it: once, twice, 3 times. */
 const times = (n: number): string => ["", "once", "twice"][n] ?? `${n} times`;
 const MESSAGEPACK = ["msgpack", "msgpackr", "msgpackr-records"];
@@ -80,8 +76,7 @@ const spanned = (payload: string, codecs: string[]): string => {
 const top = Math.max(...sweeps.flatMap((rows) => rows.map((r) => num(r, "target_rate"))));
 
 /** The page says this, word for word (its lines joined); a failure names the fragment it should hold, with the file's figures in it. */
-const says = (fragment: string): void =>
-  expect(text.includes(fragment), `docs/latency.md should say: ${fragment}`).toBe(true);
+const says = sayer(text, "docs/latency.md");
 /** The machine a run's rows were made on, as the page names it: "AMD EPYC", "2"; rows of two machines fail, naming them. */
 const machineOf = (name: string, rows: Row[]): { cpu: string; cores: string } => {
   const machines = [...new Set(rows.map((r) => `${r("cpu")}, ${r("cores")} cores`))];

@@ -8,11 +8,11 @@
 import { describe, expect, it } from "vitest";
 import { resultsFromFile } from "../../bench/report/results-file.ts";
 import { csvSample, doc, flat, num, type Row, sample } from "../helpers/samples.ts";
+import { hi, lo, sayer, thousands, whole } from "../helpers/prose.ts";
 
 const text = flat(doc("links.md"));
 /** The page says this, word for word (its lines joined); a failure names the fragment it should hold, with the file's figures in it. */
-const says = (fragment: string): void =>
-  expect(text.includes(fragment), `docs/links.md should say: ${fragment}`).toBe(true);
+const says = sayer(text, "docs/links.md");
 
 interface Side {
   codec: string;
@@ -29,10 +29,6 @@ interface Crossover {
 }
 const sweep = JSON.parse(sample("links/sweep.json")) as { crossovers: Crossover[] };
 
-const lo = (v: number[]): number => Math.min(...v);
-const hi = (v: number[]): number => Math.max(...v);
-const whole = (x: number): string => Math.round(x).toLocaleString("en-US");
-const thousands = (x: number): string => whole(Math.round(x / 1000) * 1000);
 const pct = (x: number): number => Math.round(x * 100);
 /** A range of percentages as the page writes them: "33-54%". */
 const pcts = (v: number[]): string => `${pct(lo(v))}-${pct(hi(v))}%`;

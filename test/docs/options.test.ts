@@ -6,13 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { resultsFromFile } from "../../bench/report/results-file.ts";
 import { csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
+import { range, whole } from "../helpers/prose.ts";
 
 const text = flat(doc("options.md"));
-const n = (x: number): string => Math.round(x).toLocaleString("en-US");
-const range = (values: number[], f: (x: number) => string): string => {
-  const [lo, hi] = [f(Math.min(...values)), f(Math.max(...values))];
-  return lo === hi ? lo : `${lo}-${hi}`;
-};
 const seconds = (ms: number): string => String(Math.round(ms / 1000));
 
 describe("docs/options.md", () => {
@@ -46,11 +42,11 @@ describe("docs/options.md", () => {
     expect(slices("stream", "rounds")).toBe(slices("roundtrip", "rounds"));
     const p50 = runs.flatMap((run) => run.where({ mode: "roundtrip" }).map((r) => num(r, "rtt_p50_ns")));
     expect(text).toContain(
-      `in process ${n(s.iterations.codec)} messages per codec (the article's loop) over ${s.forks} processes, then more rounds until every ratio's interval is within ±${s.precision}% or ${seconds(s.maxTimeMs ?? Number.NaN)} s have gone; stream one run of ${n(s.iterations.stream)} messages with ${s.window} in flight, roundtrip one run of ${n(s.iterations.roundtrip)} messages (each waits for its reply, a median of ${range(p50, (ns) => String(Math.round(ns / 1000)))} µs here), each run in ${slices("stream", "rounds")} slices per codec (stream: ${slices("stream", "round_msgs")} messages, roundtrip: ${slices("roundtrip", "round_msgs")})`,
+      `in process ${whole(s.iterations.codec)} messages per codec (the article's loop) over ${s.forks} processes, then more rounds until every ratio's interval is within ±${s.precision}% or ${seconds(s.maxTimeMs ?? Number.NaN)} s have gone; stream one run of ${whole(s.iterations.stream)} messages with ${s.window} in flight, roundtrip one run of ${whole(s.iterations.roundtrip)} messages (each waits for its reply, a median of ${range(p50, (ns) => String(Math.round(ns / 1000)))} µs here), each run in ${slices("stream", "rounds")} slices per codec (stream: ${slices("stream", "round_msgs")} messages, roundtrip: ${slices("roundtrip", "round_msgs")})`,
     );
     expect(s.warmup.stream).toBe(s.warmup.roundtrip);
     expect(text).toContain(
-      `Each server warms each codec up on ${n(s.warmup.roundtrip)} calls in its own process first`,
+      `Each server warms each codec up on ${whole(s.warmup.roundtrip)} calls in its own process first`,
     );
   });
 });

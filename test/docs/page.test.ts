@@ -5,31 +5,18 @@
  */
 import { describe, expect, it } from "vitest";
 import { compareRuns, slowerCases } from "../../bench/report/compare.ts";
-import { casesOf, csvSample, doc, flat, num, type Row } from "../helpers/samples.ts";
+import { casesOf, codecRows, csvSample, doc, flat, num, type Row } from "../helpers/samples.ts";
+import { fixed, list, range, whole, word } from "../helpers/prose.ts";
 
 const text = flat(doc("page.md"));
-/** A count as the page writes it: 6,680. */
-const whole = (x: number) => Math.round(x).toLocaleString("en-US");
-/** The lowest and highest of some values, each as `f` writes it: "0.54-0.67". */
-const range = (values: number[], f: (x: number) => string) => `${f(Math.min(...values))}-${f(Math.max(...values))}`;
-const two = (x: number) => x.toFixed(2);
-const one = (x: number) => x.toFixed(1);
-const WORDS = ["none", "one", "two", "three", "four", "five"];
-/** A count as the page writes it: a word up to five, digits after. */
-const word = (n: number) => WORDS[n] ?? String(n);
+const two = fixed(2);
+const one = fixed(1);
 /** Runs by their place, as the page names them. */
 const ORDINALS = ["first", "second", "third"];
-/** Names as the page joins them: "a", "a and b", "a, b and c". */
-const list = (xs: string[]) => (xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`);
 
-/** The codec-mode row of a codec and payload in a committed run. */
-const codecRow = (name: string) => {
-  const run = csvSample(name);
-  return (payload: string, codec: string) => run.row({ mode: "codec", payload, codec });
-};
-const bun = codecRow("engines-bun.csv");
-const chromium = codecRow("engines-chromium.csv");
-const firefox = codecRow("engines-firefox.csv");
+const bun = codecRows("engines-bun.csv");
+const chromium = codecRows("engines-chromium.csv");
+const firefox = codecRows("engines-firefox.csv");
 /** The payloads of the engines runs, in the file's order. */
 const PAYLOADS = [
   ...new Set(

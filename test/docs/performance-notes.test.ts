@@ -6,13 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { SAMPLES } from "../../bench/tools/sample-list.ts";
 import { csvSample, doc, flat, num, type Row, sample } from "../helpers/samples.ts";
+import { fixed, list, range } from "../helpers/prose.ts";
 
 const text = flat(doc("performance-notes.md"));
-const two = (x: number) => x.toFixed(2);
-const one = (x: number) => x.toFixed(1);
-const range = (values: number[], f: (x: number) => string) => `${f(Math.min(...values))}-${f(Math.max(...values))}`;
-/** Names as the page joins them: "a", "a and b", "a, b and c". */
-const list = (xs: string[]) => (xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`);
+const two = fixed(2);
+const one = fixed(1);
 
 /** The three default runs: each socket-mode row beside the codec-mode row of its payload and codec. */
 const runs = [1, 2, 3].map((n) => {

@@ -9,6 +9,7 @@ import { ratioText } from "../../bench/report/format.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { resultsFromFile } from "../../bench/report/results-file.ts";
 import { casesOf, csvSample, doc, flat, num, type Row, sample } from "../helpers/samples.ts";
+import { list, range, thousands, whole, word } from "../helpers/prose.ts";
 
 /** The page outside the block `bun run readme-figures` writes (a test of its own holds that). */
 const prose = flat(doc("results.md").slice(doc("results.md").indexOf("<!-- figures:end -->")));
@@ -16,31 +17,6 @@ const prose = flat(doc("results.md").slice(doc("results.md").indexOf("<!-- figur
 const ARTICLE = ["small", "medium", "large"] as const;
 const SETS = ["chat", "game-tick", "market"] as const;
 const ALL = [...ARTICLE, ...SETS] as const;
-const WORDS = [
-  "no",
-  "one",
-  "two",
-  "three",
-  "four",
-  "five",
-  "six",
-  "seven",
-  "eight",
-  "nine",
-  "ten",
-  "eleven",
-  "twelve",
-  "thirteen",
-  "fourteen",
-  "fifteen",
-  "sixteen",
-  "seventeen",
-  "eighteen",
-  "nineteen",
-  "twenty",
-];
-/** A count as the page writes it: in words up to twenty, in digits above. */
-const words = (n: number): string => WORDS[n] ?? String(n);
 
 /** How the page names a codec in prose (any other by its id). */
 const NAMES: Record<string, string> = {
@@ -51,11 +27,10 @@ const NAMES: Record<string, string> = {
   json: "JSON",
 };
 const named = (codec: string): string => NAMES[codec] ?? codec;
+/** A count as the page writes it: in words up to twenty ("no" for none), in digits above. */
+const words = (n: number): string => word(n, "no");
 /** The start of a sentence: "Protobuf, which…". */
 const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-/** Names as a sentence lists them: "a, b and c". */
-const list = (names: readonly string[]): string =>
-  names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 /** Clauses as a sentence lists them: "a and b", or "a, b, and c" for three or more. */
 const clauses = (parts: readonly string[]): string =>
   parts.length < 3 ? list(parts) : `${parts.slice(0, -1).join(", ")}, and ${parts.at(-1)}`;
@@ -78,13 +53,6 @@ const interval = (r: Ratio): string => `${r.ratio.toFixed(3)} [${r.low.toFixed(3
 
 /** A ratio to two decimals, or two significant digits below 0.1, as the tables write it. */
 const fig = (x: number): string => (x > 0 && x < 0.1 ? x.toPrecision(2) : x.toFixed(2));
-/** "lo-hi" of some values, one figure when both read the same. */
-const range = (values: number[], f: (x: number) => string): string => {
-  const [lo, hi] = [f(Math.min(...values)), f(Math.max(...values))];
-  return lo === hi ? lo : `${lo}-${hi}`;
-};
-const whole = (x: number): string => Math.round(x).toLocaleString("en-US");
-const thousands = (x: number): string => (Math.round(x / 1000) * 1000).toLocaleString("en-US");
 /** The half-width of a ratio's interval, as the README's intervals are written: "±12%", "±4.2%". */
 const pct = (x: number): string => (x >= 0.1 ? `±${Math.round(x * 100)}%` : `±${(x * 100).toFixed(1)}%`);
 const half = (r: Ratio): number => Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio);

@@ -10,11 +10,11 @@ import { resultsFromFile } from "../../bench/report/results-file.ts";
 import { PLACES } from "../../bench/tools/compat.ts";
 import { SAMPLES } from "../../bench/tools/sample-list.ts";
 import { csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
+import { list, sayer, whole } from "../helpers/prose.ts";
 
 const text = flat(doc("your-messages-and-codecs.md"));
 /** The page says this, word for word (its lines joined); a failure names the fragment it should hold, with the file's figures in it. */
-const says = (fragment: string): void =>
-  expect(text.includes(fragment), `docs/your-messages-and-codecs.md should say: ${fragment}`).toBe(true);
+const says = sayer(text, "docs/your-messages-and-codecs.md");
 
 /** Each place's results file: Bun's and Chromium's from the every-codec runs the samples' list gives, the others from compat/. */
 const FILES = (() => {
@@ -35,10 +35,6 @@ const cell = (codec: string, label: string): number | undefined =>
 /** A cell as the matrix writes it, to one or two decimals; "fails" where the codec does not run. */
 const x1 = (v: number | undefined) => (v === undefined ? "fails" : `${v.toFixed(1)}x`);
 const x2 = (v: number | undefined) => (v === undefined ? "fails" : `${v.toFixed(2)}x`);
-/** Names as a sentence lists them: "a, b and c". */
-const list = (names: string[]): string =>
-  names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-const whole = (x: number): string => Math.round(x).toLocaleString("en-US");
 
 describe("docs/your-messages-and-codecs.md", () => {
   it("the Bun and Chromium columns are every-codec runs of the stated size; the other places ran the messages it states", () => {

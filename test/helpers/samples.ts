@@ -54,3 +54,9 @@ export function csvSample(name: string) {
   };
   return { rows, where, row };
 }
+
+/** A committed run's codec-mode row of a payload and codec: the row most quoted figures come from. */
+export function codecRows(name: string): (payload: string, codec: string) => Row {
+  const run = csvSample(name);
+  return (payload, codec) => run.row({ mode: "codec", payload, codec });
+}

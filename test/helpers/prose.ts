@@ -1,0 +1,70 @@
+/**
+ * How the README and docs/ write figures and lists in prose, for the tests
+ * that build a page's sentence from a sample's figures: a failure then prints
+ * the sentence as the file's figures would write it.
+ */
+import { expect } from "vitest";
+
+/** A check that a page holds a fragment word for word; a failure names the page and the fragment it should hold. */
+export const sayer =
+  (text: string, page: string) =>
+  (fragment: string): void =>
+    expect(text.includes(fragment), `${page} should say: ${fragment}`).toBe(true);
+
+/** Names as a sentence lists them: "a, b and c". */
+export const list = (names: readonly string[]): string =>
+  names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+
+const WORDS = [
+  "none",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "thirteen",
+  "fourteen",
+  "fifteen",
+  "sixteen",
+  "seventeen",
+  "eighteen",
+  "nineteen",
+  "twenty",
+];
+/** A count as the pages write it: in words up to twenty, in digits above; `zero` is how the sentence says none. */
+export const word = (n: number, zero = "none"): string => (n === 0 ? zero : (WORDS[n] ?? String(n)));
+
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
+/** A place as the pages write it, counting from 1: "first", "fourth"; past tenth, "11th". */
+export const ordinal = (n: number): string => ORDINALS[n - 1] ?? `${n}th`;
+
+/** The least and the most of some values. */
+export const lo = (v: readonly number[]): number => Math.min(...v);
+export const hi = (v: readonly number[]): number => Math.max(...v);
+
+/** "lo-hi" of some values, each end in its own format (the high end in the low's unless given); one figure when both read the same. */
+export const range = (
+  values: readonly number[],
+  low: (x: number) => string,
+  high: (x: number) => string = low,
+): string => {
+  const [a, b] = [low(lo(values)), high(hi(values))];
+  return a === b ? a : `${a}-${b}`;
+};
+
+/** A figure to so many decimals: fixed(2)(1.234) is "1.23". */
+export const fixed =
+  (digits: number) =>
+  (x: number): string =>
+    x.toFixed(digits);
+/** A whole number with thousands separators: "12,345". */
+export const whole = (x: number): string => Math.round(x).toLocaleString("en-US");
+/** To the nearest thousand: "84,000". */
+export const thousands = (x: number): string => whole(Math.round(x / 1000) * 1000);
