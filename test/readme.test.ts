@@ -25,6 +25,7 @@ import {
   type Row,
   sample,
 } from "./helpers/samples.ts";
+import { range, whole } from "./helpers/prose.ts";
 
 const DOCS = new URL("../docs/", import.meta.url);
 /** The README and every page of docs/: the text whose figures and names the tests below hold to the code. */
@@ -332,8 +333,6 @@ describe("README", () => {
       const col = (c: string, raw = false) => rows.filter((r) => (r("codec") === "raw") === raw).map((r) => num(r, c));
       return { rows, col, flags: rows.map((r) => r("flags")) };
     };
-    const range = (v: number[], f: (x: number) => string) => `${f(Math.min(...v))}-${f(Math.max(...v))}`;
-    const whole = (x: number) => Math.round(x).toLocaleString("en-US");
     const us = (x: number) => (x / 1000).toFixed(0);
     const ms = (x: number) => (x / 1e6).toFixed(1);
     const text = flat(readme);
@@ -371,7 +370,6 @@ describe("README", () => {
         .filter((r) => r("codec") !== "raw");
     const chromium = rows("chromium-latency.csv");
     const at = (rate: number) => chromium.filter((r) => Number(r("target_rate")) === rate);
-    const range = (v: number[], f: (x: number) => string) => `${f(Math.min(...v))}-${f(Math.max(...v))}`;
     const us = (ns: number) => (ns / 1000).toFixed(0);
     const text = flat(readme);
     expect(at(1000).every((r) => !r("flags").includes("below-rate"))).toBe(true);
@@ -468,7 +466,6 @@ describe("README", () => {
       `custom-binary is ${cb[0]}x JSON's time on the small message, ${cb[1]}x on the medium one and ${cb[2]}x on the large one`,
     );
     const streams = chromium.filter((c) => c.mode === "stream").map((c) => c.msgsPerS!);
-    const whole = (x: number) => Math.round(x).toLocaleString("en-US");
     expect(text).toContain(`moves ${whole(Math.min(...streams))}-${whole(Math.max(...streams))} messages per second`);
   });
 
@@ -523,7 +520,6 @@ describe("README", () => {
       links[link]("stream", payload, codec)[0]!("msgs_per_s");
     const more = (link: keyof typeof links) =>
       `${Math.round((rate(link, "custom-binary") / rate(link, "json") - 1) * 100)}% more`;
-    const whole = (x: number) => Math.round(x).toLocaleString("en-US");
     expect(text).toContain(
       `custom-binary carries ${more("4g")} large messages than JSON over \`4g\` (${whole(rate("4g", "custom-binary"))} against ${whole(rate("4g", "json"))} a second) and ${more("slow-4g")} over \`slow-4g\` (${whole(rate("slow-4g", "custom-binary"))} against ${whole(rate("slow-4g", "json"))})`,
     );
@@ -574,7 +570,6 @@ describe("README", () => {
     const of = (payload: string, codec: string) => knees.where({ mode: "latency", payload, codec });
     const at = (payload: string, codec: string, rate: number) =>
       of(payload, codec).find((r) => get(r, "target_rate") === rate)!;
-    const n = (x: number) => Math.round(x).toLocaleString("en-US");
     const section = readme.slice(readme.indexOf("| payload | codec | frame bytes up |"));
     const lines = section.split("\n").filter((l) => /^\| (small|medium|large) \|/.test(l));
     expect(lines.length).toBeGreaterThanOrEqual(12);
@@ -588,9 +583,9 @@ describe("README", () => {
       const byUp = (get(first, "link_up_kbps") * 1000) / (8 * get(first, "wire_bytes"));
       expect(cells, line).toEqual([
         String(get(first, "wire_bytes")),
-        byWindow <= byUp ? `${n(byWindow)} (window)` : `${n(byUp)} (up)`,
-        n(get(first, "knee_rate")),
-        n(get(at(payload!, codec!, 1000), "achieved_rate")),
+        byWindow <= byUp ? `${whole(byWindow)} (window)` : `${whole(byUp)} (up)`,
+        whole(get(first, "knee_rate")),
+        whole(get(at(payload!, codec!, 1000), "achieved_rate")),
       ]);
     }
     const text = flat(readme);
@@ -600,11 +595,11 @@ describe("README", () => {
     const ms = (r: Row) => Math.round(get(r, "latency_p50_ns") / 1e6);
     const json = at("large", "json", knee);
     expect(text).toContain(
-      `Its median latency at ${knee} a second was ${ms(at("large", "custom-binary", knee))} ms (the link's 60 plus ${ms(at("large", "custom-binary", knee)) - 60}); JSON's, asked the same, ${ms(json)} ms, with ${n(get(json, "late_sends"))} of ${n(get(json, "sent"))} sends late`,
+      `Its median latency at ${knee} a second was ${ms(at("large", "custom-binary", knee))} ms (the link's 60 plus ${ms(at("large", "custom-binary", knee)) - 60}); JSON's, asked the same, ${ms(json)} ms, with ${whole(get(json, "late_sends"))} of ${whole(get(json, "sent"))} sends late`,
     );
     const small = (codec: string) => at("small", codec, 1000);
     expect(text).toContain(
-      `left ${get(small("custom-binary"), "late_sends")} of ${n(get(small("custom-binary"), "sent"))} sends late (JSON ${get(small("json"), "late_sends")})`,
+      `left ${get(small("custom-binary"), "late_sends")} of ${whole(get(small("custom-binary"), "sent"))} sends late (JSON ${get(small("json"), "late_sends")})`,
     );
   });
 
@@ -620,15 +615,14 @@ describe("README", () => {
         verdict: string;
       }[];
     };
-    const n = (x: number) => Math.round(x).toLocaleString("en-US");
     const mbit = (kbps: number) =>
       `${kbps >= 100_000 ? Math.round(kbps / 1000) : Number((kbps / 1000).toPrecision(3))} Mbit/s`;
     const side = (c: { codec: string; msgsPerS: number; wireBytes: number }) =>
-      `${c.codec} ${n(c.msgsPerS)} msgs/s, ${c.wireBytes} B`;
+      `${c.codec} ${whole(c.msgsPerS)} msgs/s, ${c.wireBytes} B`;
     const section = readme.slice(readme.indexOf("| payload | fast on loopback |"));
     expect(sweep.crossovers).toHaveLength(3);
     for (const c of sweep.crossovers) {
-      const rungs = c.rungs.map((r) => `${mbit(r.kbps)}: ${n(r.fast)} / ${n(r.small)}`).join("; ");
+      const rungs = c.rungs.map((r) => `${mbit(r.kbps)}: ${whole(r.fast)} / ${whole(r.small)}`).join("; ");
       expect(section).toContain(
         `| ${c.payload} | ${side(c.fast)} | ${side(c.small)} | ${mbit(c.ceilingKbps)} | ${rungs} | ${mbit(c.predictedKbps)} | ${c.verdict.replace(/^\w+: /, "")} |`,
       );
@@ -643,7 +637,7 @@ describe("README", () => {
     );
     const lines = section.split("\n").filter((l) => /^ *\| (small|medium|large|chat|game-tick|market) \|/.test(l));
     expect(lines).toHaveLength(24);
-    const n = (v: string) => Math.round(Number(v)).toLocaleString("en-US");
+    const n = (v: string) => whole(Number(v));
     for (const line of lines) {
       const [payload, codec, ...sizes] = line
         .split("|")

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ratioText } from "../../bench/report/format.ts";
 import { casesOf, csvSample, doc, flat, num } from "../helpers/samples.ts";
+import { list } from "../helpers/prose.ts";
 
 const page = doc("hand-written-protocol.md");
 const text = flat(page);
@@ -31,7 +32,7 @@ describe("docs/hand-written-protocol.md", () => {
     expect(text).toContain("it takes at most half the time on every message");
     // Against plain json: the messages on which its ratio is above one half, named in the sentence.
     const notHalf = PAYLOADS.filter((p) => lab(p, "custom-binary").ratios!.vsJson!.ratio > 0.5);
-    const names = notHalf.length < 2 ? notHalf.join("") : `${notHalf.slice(0, -1).join(", ")} and ${notHalf.at(-1)}`;
+    const names = list(notHalf);
     expect(text).toContain(
       notHalf.length === 0
         ? "it takes at most half the time on every message too"

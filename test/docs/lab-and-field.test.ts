@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
-import { range } from "../helpers/prose.ts";
+import { list, range } from "../helpers/prose.ts";
 
 const text = flat(doc("lab-and-field.md"));
 
@@ -107,7 +107,7 @@ describe("docs/lab-and-field.md", () => {
       expect(rows).toHaveLength(18);
       const explained = rows.filter((r) => r.explains);
       const payloads = [...new Set(explained.map((r) => r.payload))];
-      const list = payloads
+      const byPayload = payloads
         .map(
           (p) =>
             `${p} ${explained
@@ -117,7 +117,7 @@ describe("docs/lab-and-field.md", () => {
         )
         .join(", ");
       expect(text).toContain(
-        `It explained ${explained.length} of the ${rows.filter((r) => r.differs).length} (${list})`,
+        `It explained ${explained.length} of the ${rows.filter((r) => r.differs).length} (${byPayload})`,
       );
       // The example: of the disagreements the field does not explain, the one the plain loop moved furthest.
       const unexplained = rows.filter((r) => r.differs && !r.explains);
@@ -191,8 +191,7 @@ describe("docs/lab-and-field.md", () => {
         .map((p) => ({ p, codecs: FOUR.filter((c) => at(p, c, "deflate_bytes") < at(p, c, "bytes")) }))
         .filter((s) => s.codecs.length > 0)
         .map(({ p, codecs }) => {
-          const names = codecs.map((c) => FORMAT[c]!).sort();
-          return `${p} ${names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`}`;
+          return `${p} ${list(codecs.map((c) => FORMAT[c]!).sort())}`;
         });
       for (const p of ["small", "medium"])
         for (const c of FOUR) expect(at(p, c, "zstd_bytes"), `${p} ${c}`).toBeGreaterThanOrEqual(at(p, c, "bytes"));

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { resultsFromFile } from "../../bench/report/results-file.ts";
 import { csvSample, doc, flat, num, type Row, sample } from "../helpers/samples.ts";
-import { hi, lo, sayer, thousands, whole } from "../helpers/prose.ts";
+import { hi, list, lo, sayer, thousands, whole } from "../helpers/prose.ts";
 
 const text = flat(doc("links.md"));
 /** The page says this, word for word (its lines joined); a failure names the fragment it should hold, with the file's figures in it. */
@@ -243,8 +243,9 @@ describe("docs/links.md", () => {
       const allowed = large.map((c) => byUp(num(of("large", c)[0]!, "wire_bytes")));
       // The smallest frame takes the most messages.
       expect([...sent].sort((a, b) => b - a)).toEqual(sent);
-      const four = (v: number[]) => `${v.slice(0, -1).map(whole).join(", ")} and ${whole(v.at(-1)!)}`;
-      says(`each codec sent what its bytes allow (${four(sent)} a second against ${four(allowed)})`);
+      says(
+        `each codec sent what its bytes allow (${list(sent.map(whole))} a second against ${list(allowed.map(whole))})`,
+      );
     });
 
     it("on the small and medium messages every codec stops at the rung below 1,000, where the window is nearly full", () => {
@@ -291,9 +292,6 @@ describe("docs/links.md", () => {
     const c = sweep.crossovers;
     /** A codec as the page names it in prose. */
     const named = (codec: string): string => (codec === "json" ? "JSON" : codec);
-    /** Names as a sentence lists them: "a, b and c". */
-    const list = (names: string[]): string =>
-      names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
     // The codec the sweep found fastest (smallest) on loopback: one name when it is the same on
     // every payload, else each payload's.
     const who = (side: (x: Crossover) => Side): string => {
