@@ -16,6 +16,7 @@ import { SAMPLES } from "../bench/tools/sample-list.ts";
 import {
   allText,
   casesOf,
+  codecModeMs,
   codecRows,
   csvSample,
   docPages,
@@ -25,7 +26,7 @@ import {
   type Row,
   sample,
 } from "./helpers/samples.ts";
-import { range, whole } from "./helpers/prose.ts";
+import { fixed, halfWidth, plusMinus, range, seconds, whole } from "./helpers/prose.ts";
 
 const DOCS = new URL("../docs/", import.meta.url);
 /** The README and every page of docs/: the text whose figures and names the tests below hold to the code. */
@@ -190,32 +191,28 @@ describe("README", () => {
       readme.indexOf("Against JSON with its UTF-8"),
     );
     const ratio = (r: typeof bun, payload: string) => num(r(payload, "custom-binary"), "total_vs_json").toFixed(2);
+    /** custom-binary's total against json-bytes' in the run. */
+    const vsBytes = (payload: string) =>
+      (num(bun(payload, "custom-binary"), "total_ns") / num(bun(payload, "json-bytes"), "total_ns")).toFixed(2);
+    /** The plain loop's ratio, as the cross-check printed it. */
+    const plain = (payload: string) =>
+      new RegExp(`^${payload} +custom-binary +\\S+ \\[.*\\] +(\\S+) `, "m").exec(crosscheck)![1]!;
     for (const payload of ["small", "medium", "large"]) {
-      const vsBytes = (
-        num(bun(payload, "custom-binary"), "total_ns") / num(bun(payload, "json-bytes"), "total_ns")
-      ).toFixed(2);
-      const plain = new RegExp(`^${payload} +custom-binary +\\S+ \\[.*\\] +(\\S+) `, "m").exec(crosscheck)![1]!;
       const line = section.split("\n").find((l) => l.startsWith(`| ${payload} |`))!;
       expect(line, payload).toBeDefined();
       const cells = line.split("|").map((c) => c.trim());
       expect(cells[2]).toMatch(new RegExp(`^${ratio(bun, payload)} `));
-      expect(cells[3]).toBe(vsBytes);
-      expect(cells[4]).toBe(plain);
+      expect(cells[3]).toBe(vsBytes(payload));
+      expect(cells[4]).toBe(plain(payload));
       expect(cells[5]).toBe(`${ratio(before, payload)} / ${ratio(after, payload)}`);
     }
     // custom-binary-performance.md says the same of the same run, in a sentence.
     const three = (f: (payload: string) => string) => ["small", "medium", "large"].map(f).join(" / ");
-    const cells = (payload: string) =>
-      section
-        .split("\n")
-        .find((l) => l.startsWith(`| ${payload} |`))!
-        .split("|")
-        .map((c) => c.trim());
     const text = flat(readme);
     expect(text).toContain(
-      `custom-binary's total per message against JSON's is ${three((p) => ratio(bun, p))} (small / medium / large), against \`json-bytes\`'s ${three((p) => cells(p)[3]!)}`,
+      `custom-binary's total per message against JSON's is ${three((p) => ratio(bun, p))} (small / medium / large), against \`json-bytes\`'s ${three(vsBytes)}`,
     );
-    expect(text).toContain(`gives ${three((p) => cells(p)[4]!)}.`);
+    expect(text).toContain(`gives ${three(plain)}.`);
   });
 
   it("the CSV columns it names exist", () => {
@@ -228,8 +225,7 @@ describe("README", () => {
   it("how far the three default runs agree, and how wide their intervals are, is what their files say", () => {
     type Ratio = { ratio: number; low: number; high: number } | undefined;
     const runs = [1, 2, 3].map((n) => casesOf(`epyc-default-${n}.csv`));
-    const half = (r: Ratio) => (r ? Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio) : 0);
-    const pct = (x: number) => (x >= 0.1 ? `±${Math.round(x * 100)}%` : `±${(x * 100).toFixed(1)}%`);
+    const half = (r: Ratio) => (r ? halfWidth(r) : 0);
     /** Per codec and payload of a mode, the picked ratio in each run. */
     const across = (mode: string, pick: (c: (typeof runs)[number][number]) => Ratio) => {
       const spreads: number[] = [];
@@ -274,13 +270,13 @@ describe("README", () => {
       );
     const inProcess = Math.max(...runs.map((r) => widestHalf(r, "codec", (c) => c.ratios?.vsJson)));
     const inServer = Math.max(...runs.map((r) => widestHalf(r, "stream", (c) => c.ratios?.fieldVsJson)));
-    expect(text).toContain(`(up to ${pct(inProcess)} and ${pct(inServer)} in the committed runs)`);
+    expect(text).toContain(`(up to ${plusMinus(inProcess)} and ${plusMinus(inServer)} in the committed runs)`);
     const quick = casesOf("epyc-quick.csv");
     const first = Math.max(
       widestHalf(quick, "codec", (c) => c.ratios?.vsJson),
       widestHalf(quick, "stream", (c) => c.ratios?.fieldVsJson),
     );
-    expect(text).toContain(`(few messages: up to ${pct(first)} here)`);
+    expect(text).toContain(`(few messages: up to ${plusMinus(first)} here)`);
   });
 
   it("its comparison of two sample runs is what bun run report A B finds in them", () => {
@@ -402,10 +398,7 @@ describe("README", () => {
     const codecs = csvSample("epyc-sweep-1.csv")
       .where({ mode: "latency" })
       .filter((r) => r("codec") !== "raw");
-    const span = (values: number[], unit: string) => {
-      const [lo, hi] = [Math.min(...values).toFixed(0), Math.max(...values).toFixed(0)];
-      return `${lo === hi ? lo : `${lo}-${hi}`} ${unit}`.replace(" %", "%");
-    };
+    const span = (values: number[], unit: string) => `${range(values, fixed(0))} ${unit}`.replace(" %", "%");
     const section = readme.slice(
       readme.indexOf("| rate (msgs/s) | server CPU per message"),
       readme.indexOf("**Charts.**"),
@@ -691,7 +684,6 @@ describe("README", () => {
 
 describe("README prose", () => {
   const text = flat(front);
-  const seconds = (ms: number): string => String(Math.round(ms / 1000));
 
   it("the first look's machine and modes are the committed --quick run's", () => {
     const quick = csvSample("epyc-quick.csv");
@@ -707,14 +699,11 @@ describe("README prose", () => {
 
   it("how long the default run takes is the three committed runs' time, and codec mode's share of the first", () => {
     const elapsed = [1, 2, 3].map((i) => resultsFromFile(sample(`epyc-default-${i}.csv`)).elapsedMs);
-    const codecMs = Object.entries(resultsFromFile(sample("epyc-default-1.json")).timings ?? {})
-      .filter(([stretch]) => stretch.startsWith("codec "))
-      .reduce((sum, [, t]) => sum + t.ms, 0);
+    const codecMs = codecModeMs("epyc-default-1.json");
     expect(codecMs).toBeGreaterThan(0);
     const mean = elapsed.reduce((a, b) => a + b, 0) / elapsed.length;
-    const [lo, hi] = [seconds(Math.min(...elapsed)), seconds(Math.max(...elapsed))];
     expect(text).toContain(
-      `the default run takes about ${Math.round(mean / 60_000)} minutes (${lo === hi ? lo : `${lo}-${hi}`} s for the three committed runs here, codec mode's ${seconds(codecMs)} s of it;`,
+      `the default run takes about ${Math.round(mean / 60_000)} minutes (${range(elapsed, seconds)} s for the three committed runs here, codec mode's ${seconds(codecMs)} s of it;`,
     );
   });
 

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { CaseResult, Ratio } from "../../client/harness/results.ts";
 import { casesOf, csvSample, doc, flat, num } from "../helpers/samples.ts";
+import { fig } from "../helpers/prose.ts";
 
 const text = flat(doc("methodology.md"));
 const runs = [1, 2, 3].map((n) => casesOf(`epyc-default-${n}.csv`));
@@ -28,7 +29,6 @@ function across(mode: string, pick: (c: CaseResult) => Ratio | undefined) {
     });
 }
 const widest = <T extends { spread: number }>(all: T[]): T => all.reduce((a, b) => (b.spread > a.spread ? b : a));
-const fig = (x: number): string => (x > 0 && x < 0.1 ? x.toPrecision(2) : x.toFixed(2));
 
 describe("docs/methodology.md", () => {
   it("the codec-mode ratio that moved most between the default runs is the runs' own, with its times", () => {

@@ -5,18 +5,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { resultsFromFile } from "../../bench/report/results-file.ts";
-import { csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
-import { range, whole } from "../helpers/prose.ts";
+import { codecModeMs, csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
+import { range, seconds, whole } from "../helpers/prose.ts";
 
 const text = flat(doc("options.md"));
-const seconds = (ms: number): string => String(Math.round(ms / 1000));
 
 describe("docs/options.md", () => {
   const first = resultsFromFile(sample("epyc-default-1.json"));
   /** Codec mode's share of a default run: its stretches' times, as the run's JSON records them. */
-  const codecMs = Object.entries(first.timings ?? {})
-    .filter(([stretch]) => stretch.startsWith("codec "))
-    .reduce((sum, [, t]) => sum + t.ms, 0);
+  const codecMs = codecModeMs("epyc-default-1.json");
   const runs = [1, 2, 3].map((i) => csvSample(`epyc-default-${i}.csv`));
 
   it("how long every codec takes in codec mode, and codec mode in a default run, is the committed runs'", () => {

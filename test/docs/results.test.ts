@@ -9,7 +9,7 @@ import { ratioText } from "../../bench/report/format.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { resultsFromFile } from "../../bench/report/results-file.ts";
 import { casesOf, csvSample, doc, flat, num, type Row, sample } from "../helpers/samples.ts";
-import { list, range, thousands, whole, word } from "../helpers/prose.ts";
+import { fig, halfWidth, list, plusMinus, range, thousands, whole, word } from "../helpers/prose.ts";
 
 /** The page outside the block `bun run readme-figures` writes (a test of its own holds that). */
 const prose = flat(doc("results.md").slice(doc("results.md").indexOf("<!-- figures:end -->")));
@@ -50,12 +50,6 @@ const onThe = (p: string): string => ((ARTICLE as readonly string[]).includes(p)
 const overlapping = (a: Ratio, b: Ratio): boolean => a.low <= b.high && b.low <= a.high;
 /** A ratio with its interval, for a failure message: "0.391 [0.376-0.403]". */
 const interval = (r: Ratio): string => `${r.ratio.toFixed(3)} [${r.low.toFixed(3)}-${r.high.toFixed(3)}]`;
-
-/** A ratio to two decimals, or two significant digits below 0.1, as the tables write it. */
-const fig = (x: number): string => (x > 0 && x < 0.1 ? x.toPrecision(2) : x.toFixed(2));
-/** The half-width of a ratio's interval, as the README's intervals are written: "±12%", "±4.2%". */
-const pct = (x: number): string => (x >= 0.1 ? `±${Math.round(x * 100)}%` : `±${(x * 100).toFixed(1)}%`);
-const half = (r: Ratio): number => Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio);
 
 type Cases = CaseResult[];
 const find = (cases: Cases, mode: string, payload: string, codec: string): CaseResult => {
@@ -204,10 +198,12 @@ describe("docs/results.md", () => {
       `${list(firstAtReadOne.map(named))} reads the key fastest on every payload (${range(firstReads, fig)}x the time JSON takes to parse the message) and ${list(secondAtReadOne.map(named))} second, ${rise}, and everything that can only decode stays at its decode`,
     );
     // A codec that reaches the key only by decoding reads one field in its decode's time.
-    for (const r of csvSample("epyc-every-codec.csv")
+    const decoding = csvSample("epyc-every-codec.csv")
       .where({ mode: "codec" })
-      .filter((x) => x("key_access") === "decode"))
-      expect(num(r, "read_one_ns") / num(r, "deserialize_ns"), `${r("payload")} ${r("codec")}`).toBeCloseTo(1, 1);
+      .filter((x) => x("key_access") === "decode");
+    expect(decoding.length).toBeGreaterThan(0);
+    for (const r of decoding)
+      expect(num(r, "read_one_ns"), `${r("payload")} ${r("codec")}`).toBe(num(r, "deserialize_ns"));
 
     // Validating: the article's messages on which it puts another codec first than encode + decode does.
     const changed = ARTICLE.filter((p) => ranked(lab, "codec", p, validated)[0] !== ranked(lab, "codec", p, vsJson)[0]);
@@ -707,11 +703,11 @@ describe("docs/results.md", () => {
         runs.flatMap((cases) =>
           cases
             .filter((c) => c.mode === mode && c.codec !== "json" && c.codec !== "raw")
-            .map((c) => half(c.ratios!.fieldVsJson!)),
+            .map((c) => halfWidth(c.ratios!.fieldVsJson!)),
         );
       expect(Math.max(...halves("roundtrip"))).toBeGreaterThan(Math.max(...halves("stream")));
       expect(prose).toContain(
-        `Roundtrip mode times ${slice("roundtrip")[0]} messages a slice against stream's ${slice("stream")[0]}, and its intervals are the field's widest (up to ${pct(Math.max(...halves("roundtrip")))}).`,
+        `Roundtrip mode times ${slice("roundtrip")[0]} messages a slice against stream's ${slice("stream")[0]}, and its intervals are the field's widest (up to ${plusMinus(Math.max(...halves("roundtrip")))}).`,
       );
     });
   });

@@ -66,5 +66,15 @@ export const fixed =
     x.toFixed(digits);
 /** A whole number with thousands separators: "12,345". */
 export const whole = (x: number): string => Math.round(x).toLocaleString("en-US");
+/** Milliseconds as whole seconds: "104". */
+export const seconds = (ms: number): string => String(Math.round(ms / 1000));
 /** To the nearest thousand: "84,000". */
 export const thousands = (x: number): string => whole(Math.round(x / 1000) * 1000);
+
+/** A ratio to two decimals, or two significant digits below 0.1, as the tables write it. */
+export const fig = (x: number): string => (x > 0 && x < 0.1 ? x.toPrecision(2) : x.toFixed(2));
+/** The half-width of a ratio's interval, relative to the ratio: the wider of its two sides. */
+export const halfWidth = (r: { ratio: number; low: number; high: number }): number =>
+  Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio);
+/** A half-width as the pages write it: "±12%", "±4.2%" (a decimal below 10%). */
+export const plusMinus = (x: number): string => (x >= 0.1 ? `±${Math.round(x * 100)}%` : `±${(x * 100).toFixed(1)}%`);

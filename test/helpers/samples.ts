@@ -60,3 +60,9 @@ export function codecRows(name: string): (payload: string, codec: string) => Row
   const run = csvSample(name);
   return (payload, codec) => run.row({ mode: "codec", payload, codec });
 }
+
+/** A run's codec mode, in milliseconds: the sum of its codec stretches in the time account its JSON records. */
+export const codecModeMs = (name: string): number =>
+  Object.entries(resultsFromFile(sample(name)).timings ?? {})
+    .filter(([stretch]) => stretch.startsWith("codec "))
+    .reduce((sum, [, t]) => sum + t.ms, 0);
