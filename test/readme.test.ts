@@ -394,7 +394,6 @@ describe("README", () => {
   });
 
   it("its latency sweep's CPU and memory table is the committed sweep's, rate by rate", () => {
-    const get = num;
     const codecs = csvSample("epyc-sweep-1.csv")
       .where({ mode: "latency" })
       .filter((r) => r("codec") !== "raw");
@@ -410,14 +409,14 @@ describe("README", () => {
         .split("|")
         .slice(1, 6)
         .map((c) => c.trim());
-      const at = codecs.filter((r) => get(r, "target_rate") === Number(rate!.replace(/,/g, "")));
+      const at = codecs.filter((r) => num(r, "target_rate") === Number(rate!.replace(/,/g, "")));
       expect(at.length, line).toBeGreaterThan(0);
       const each = (f: (r: Row) => number, unit: string) => span(at.map(f), unit);
       expect([cpu, share, busy, rss], line).toEqual([
-        each((r) => get(r, "server_cpu_ns_per_msg") / 1000, "µs"),
-        each((r) => (100 * get(r, "server_cpu_ns_per_msg") * get(r, "achieved_rate")) / 1e9, "%"),
-        each((r) => get(r, "client_busy_ns_per_msg") / 1000, "µs"),
-        each((r) => get(r, "server_rss_peak_bytes") / 2 ** 20, "MiB"),
+        each((r) => num(r, "server_cpu_ns_per_msg") / 1000, "µs"),
+        each((r) => (100 * num(r, "server_cpu_ns_per_msg") * num(r, "achieved_rate")) / 1e9, "%"),
+        each((r) => num(r, "client_busy_ns_per_msg") / 1000, "µs"),
+        each((r) => num(r, "server_rss_peak_bytes") / 2 ** 20, "MiB"),
       ]);
     }
   });
@@ -559,10 +558,9 @@ describe("README", () => {
 
   it("its table of each codec's knee over 4g is the committed sweep's, and what it says of it", () => {
     const knees = csvSample("links/4g-knees.csv");
-    const get = num;
     const of = (payload: string, codec: string) => knees.where({ mode: "latency", payload, codec });
     const at = (payload: string, codec: string, rate: number) =>
-      of(payload, codec).find((r) => get(r, "target_rate") === rate)!;
+      of(payload, codec).find((r) => num(r, "target_rate") === rate)!;
     const section = readme.slice(readme.indexOf("| payload | codec | frame bytes up |"));
     const lines = section.split("\n").filter((l) => /^\| (small|medium|large) \|/.test(l));
     expect(lines.length).toBeGreaterThanOrEqual(12);
@@ -572,27 +570,27 @@ describe("README", () => {
         .slice(1, 7)
         .map((c) => c.trim());
       const first = of(payload!, codec!)[0]!;
-      const byWindow = (get(first, "window") * 1000) / get(first, "link_rtt_ms");
-      const byUp = (get(first, "link_up_kbps") * 1000) / (8 * get(first, "wire_bytes"));
+      const byWindow = (num(first, "window") * 1000) / num(first, "link_rtt_ms");
+      const byUp = (num(first, "link_up_kbps") * 1000) / (8 * num(first, "wire_bytes"));
       expect(cells, line).toEqual([
-        String(get(first, "wire_bytes")),
+        String(num(first, "wire_bytes")),
         byWindow <= byUp ? `${whole(byWindow)} (window)` : `${whole(byUp)} (up)`,
-        whole(get(first, "knee_rate")),
-        whole(get(at(payload!, codec!, 1000), "achieved_rate")),
+        whole(num(first, "knee_rate")),
+        whole(num(at(payload!, codec!, 1000), "achieved_rate")),
       ]);
     }
     const text = flat(readme);
-    const sent = (codec: string) => get(at("large", codec, 1000), "achieved_rate");
+    const sent = (codec: string) => num(at("large", codec, 1000), "achieved_rate");
     expect(text).toContain(`custom-binary keeps ${(sent("custom-binary") / sent("json")).toFixed(2)}x JSON's rate`);
-    const knee = get(of("large", "custom-binary")[0]!, "knee_rate");
-    const ms = (r: Row) => Math.round(get(r, "latency_p50_ns") / 1e6);
+    const knee = num(of("large", "custom-binary")[0]!, "knee_rate");
+    const ms = (r: Row) => Math.round(num(r, "latency_p50_ns") / 1e6);
     const json = at("large", "json", knee);
     expect(text).toContain(
-      `Its median latency at ${knee} a second was ${ms(at("large", "custom-binary", knee))} ms (the link's 60 plus ${ms(at("large", "custom-binary", knee)) - 60}); JSON's, asked the same, ${ms(json)} ms, with ${whole(get(json, "late_sends"))} of ${whole(get(json, "sent"))} sends late`,
+      `Its median latency at ${knee} a second was ${ms(at("large", "custom-binary", knee))} ms (the link's 60 plus ${ms(at("large", "custom-binary", knee)) - 60}); JSON's, asked the same, ${ms(json)} ms, with ${whole(num(json, "late_sends"))} of ${whole(num(json, "sent"))} sends late`,
     );
     const small = (codec: string) => at("small", codec, 1000);
     expect(text).toContain(
-      `left ${get(small("custom-binary"), "late_sends")} of ${whole(get(small("custom-binary"), "sent"))} sends late (JSON ${get(small("json"), "late_sends")})`,
+      `left ${num(small("custom-binary"), "late_sends")} of ${whole(num(small("custom-binary"), "sent"))} sends late (JSON ${num(small("json"), "late_sends")})`,
     );
   });
 

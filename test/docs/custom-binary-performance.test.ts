@@ -204,17 +204,16 @@ describe("docs/custom-binary-performance.md", () => {
     });
 
     it("JSON charged for its UTF-8 (json-bytes), and custom-binary against that, are the two runs'", () => {
-      const text3 = TEXT_HEAVY;
-      const bytes = (b: typeof chromium) => text3.map((p) => vsJson(b.at(p, "json-bytes")));
+      const bytes = (b: typeof chromium) => TEXT_HEAVY.map((p) => vsJson(b.at(p, "json-bytes")));
       const cbOverBytes = (b: typeof chromium, p: string) => vsJson(cb(b, p)) / vsJson(b.at(p, "json-bytes"));
       expect(text).toContain(
         `JSON costs ${range(bytes(chromium), one)}x (Chromium) and ${range(bytes(firefox), one)}x (Firefox) of its codec-mode time on these three payloads, and custom-binary is well under 0.8x of that in Chromium (${range(
-          text3.map((p) => cbOverBytes(chromium, p)),
+          TEXT_HEAVY.map((p) => cbOverBytes(chromium, p)),
           two,
         )}x) and on medium and chat in Firefox (${two(cbOverBytes(firefox, "medium"))}x, ${two(cbOverBytes(firefox, "chat"))}x); on large in Firefox, with the slow decoder above, it is ${two(cbOverBytes(firefox, "large"))}x`,
       );
       expect(
-        Math.max(...text3.map((p) => cbOverBytes(chromium, p))),
+        Math.max(...TEXT_HEAVY.map((p) => cbOverBytes(chromium, p))),
         "custom-binary over json-bytes in Chromium, the most of the three",
       ).toBeLessThan(0.8);
     });
@@ -403,14 +402,13 @@ describe("docs/custom-binary-performance.md", () => {
       const ser = (p: string, c: string) => num(chromium.at(p, c), "serialize_ns");
       const de = (p: string, c: string) => num(chromium.at(p, c), "deserialize_ns");
       const others = (p: string) => chromium.codecs(p).filter((c) => c !== "custom-binary" && c !== "json");
-      const textual = TEXT_HEAVY;
-      for (const p of textual)
+      for (const p of TEXT_HEAVY)
         for (const c of others(p)) {
           expect(ser(p, "custom-binary"), `${p} ${c} encode`).toBeLessThan(ser(p, c));
           expect(de(p, "custom-binary"), `${p} ${c} decode`).toBeLessThan(de(p, c));
         }
-      const encoder = textual.flatMap((p) => ["bebop", "pbf"].map((c) => ser(p, c) / ser(p, "custom-binary")));
-      const decoder = textual.map((p) => de(p, "bebop") / de(p, "custom-binary"));
+      const encoder = TEXT_HEAVY.flatMap((p) => ["bebop", "pbf"].map((c) => ser(p, c) / ser(p, "custom-binary")));
+      const decoder = TEXT_HEAVY.map((p) => de(p, "bebop") / de(p, "custom-binary"));
       expect(text).toContain(
         `The encoder is ${range(encoder, short)}x faster than Bebop's and pbf's (one pass per string, as in Bun), and the decoder ${range(decoder, short)}x faster than Bebop's. \`JSON.parse\` still decodes large faster (${whole(de("large", "json"))} against ${whole(de("large", "custom-binary"))} ns)`,
       );
