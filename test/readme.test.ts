@@ -11,12 +11,12 @@ import { CSV_COLUMNS } from "../bench/report/csv-columns.ts";
 import { resultsFromFile } from "../bench/report/results-file.ts";
 import { BUILT_IN } from "../protocols/registry.ts";
 import { compatMarkdown, compatMatrix } from "../bench/report/compat-table.ts";
-import { PLACES } from "../bench/tools/compat.ts";
-import { SAMPLES } from "../bench/tools/sample-list.ts";
 import {
   allText,
   casesOf,
   codecModeMs,
+  compatFiles,
+  crosscheckRows,
   codecRows,
   csvSample,
   docPages,
@@ -131,18 +131,14 @@ describe("README", () => {
       expect(matrix, name).toContain(`| ${name} |`);
     // And it is what the committed runs give: a place given by --from in the samples' list (an
     // every-codec run) from that file, the others from compat/.
-    const argv = SAMPLES.find((s) => s.name === "compat")!.argv;
-    const from = new Map(
-      argv.flatMap((a, i) => {
-        const m = argv[i - 1] === "--from" ? /^([a-z-]+)=\{sample:(.+)\}$/.exec(a) : null;
-        return m ? [[m[1]!, m[2]!] as const] : [];
-      }),
-    );
-    expect([...from.keys()].sort()).toEqual(["bun", "chromium"]);
-    const columns = PLACES.map((p) => ({
-      label: p.label,
-      results: resultsFromFile(sample(from.get(p.dir) ?? `compat/${p.dir}.csv`)),
-    }));
+    const files = compatFiles();
+    expect(
+      files
+        .filter((f) => f.given)
+        .map((f) => f.place.dir)
+        .sort(),
+    ).toEqual(["bun", "chromium"]);
+    const columns = files.map((f) => ({ label: f.place.label, results: resultsFromFile(sample(f.file)) }));
     expect(compatMarkdown(compatMatrix(columns))).toBe(matrix);
   });
 
@@ -151,41 +147,26 @@ describe("README", () => {
     const section = readme.slice(readme.indexOf("## Cross-check"), readme.indexOf("The codecs (`protocols/`"));
     const text = flat(section);
     // Where codec mode and the plain loop disagree most, and where the server falls.
-    const table = output
-      .split("\n")
-      .map((l) =>
-        /^(small|medium|large) +(\S+) +(\S+) \[.*?\] +(\S+) +([+-][\d.]+)%.*? (\S+) +(\S+)(?: +(?:yes|no).*)?$/.exec(l),
-      )
-      .filter((m) => m !== null)
-      .map((m) => ({
-        payload: m[1]!,
-        codec: m[2]!,
-        lab: m[3]!,
-        plain: m[4]!,
-        diff: Number(m[5]),
-        rt: m[6]!,
-        stream: m[7]!,
-      }));
-    expect(table).toHaveLength(18);
-    const most = table.reduce((a, b) => (Math.abs(b.diff) > Math.abs(a.diff) ? b : a));
+    const rows = crosscheckRows();
+    expect(rows).toHaveLength(18);
+    const most = rows.reduce((a, b) => (Math.abs(b.diffPct) > Math.abs(a.diffPct) ? b : a));
+    const two = fixed(2);
     expect(text).toContain(
-      `(${most.codec} on the ${most.payload} message: ${most.lab} in codec mode, ${most.plain} in the plain loop, ${most.rt} and ${most.stream} in the server, between the two)`,
+      `(${most.codec} on the ${most.payload} message: ${two(most.codecMode)} in codec mode, ${two(most.plain)} in the plain loop, ${two(most.fieldRt)} and ${two(most.fieldStream)} in the server, between the two)`,
     );
-    const [lo, hi] = [Number(most.lab), Number(most.plain)].sort((a, b) => a - b);
-    for (const field of [most.rt, most.stream]) expect(Number(field)).toSatisfy((f: number) => f >= lo! && f <= hi!);
-    const rows = output.split("\n").filter((l) => /^(small|medium|large) /.test(l));
-    const explained = rows.filter((l) => / !.*yes \(/.test(l)).length;
+    const [lo, hi] = [most.codecMode, most.plain].sort((a, b) => a - b);
+    for (const field of [most.fieldRt, most.fieldStream]) expect(field).toSatisfy((f: number) => f >= lo! && f <= hi!);
+    const differing = rows.filter((r) => r.differs);
+    const explained = differing.filter((r) => r.explains).length;
     expect(output).toContain(`the field explains ${explained} of them`);
-    expect(text).toContain(`It explained ${explained} of the ${rows.filter((l) => / !/.test(l)).length}`);
-    const agreeing = output.split("\n").filter((l) => /^(small|medium|large) /.test(l) && !l.includes(" !")).length;
-    expect(section).toContain(`${agreeing} of 18 ratios agreed within 10%`);
+    expect(text).toContain(`It explained ${explained} of the ${differing.length}`);
+    expect(section).toContain(`${rows.length - differing.length} of 18 ratios agreed within 10%`);
   });
 
   it("the custom-binary figures it quotes are the committed runs'", () => {
     const bun = codecRows("epyc-default-1.csv");
     const before = codecRows("browser-custom-binary-before-1.csv");
     const after = codecRows("browser-custom-binary-after-1.csv");
-    const crosscheck = sample("crosscheck-epyc-default-1.txt");
     const section = readme.slice(
       readme.indexOf("How close to the floor"),
       readme.indexOf("Against JSON with its UTF-8"),
@@ -196,7 +177,9 @@ describe("README", () => {
       (num(bun(payload, "custom-binary"), "total_ns") / num(bun(payload, "json-bytes"), "total_ns")).toFixed(2);
     /** The plain loop's ratio, as the cross-check printed it. */
     const plain = (payload: string) =>
-      new RegExp(`^${payload} +custom-binary +\\S+ \\[.*\\] +(\\S+) `, "m").exec(crosscheck)![1]!;
+      crosscheckRows()
+        .find((r) => r.payload === payload && r.codec === "custom-binary")!
+        .plain.toFixed(2);
     for (const payload of ["small", "medium", "large"]) {
       const line = section.split("\n").find((l) => l.startsWith(`| ${payload} |`))!;
       expect(line, payload).toBeDefined();

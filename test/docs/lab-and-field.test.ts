@@ -4,34 +4,10 @@
  * output and the every-codec run's compressed sizes.
  */
 import { describe, expect, it } from "vitest";
-import { csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
+import { crosscheckRows, csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
 import { list, range } from "../helpers/prose.ts";
 
 const text = flat(doc("lab-and-field.md"));
-
-/** The cross-check's table: one line per payload and codec, as `bun run crosscheck` prints it. */
-function crosscheck() {
-  const out = sample("crosscheck-epyc-default-1.txt");
-  return out
-    .split("\n")
-    .filter((l) => /^(small|medium|large) /.test(l))
-    .map((l) => {
-      const m =
-        /^(\S+) +(\S+) +(\S+) \[\S+\] +(\S+) +\S+(?: !)? +(\S+)x +(\S+) +(\S+)(?: +(yes|no)(?: \(.*\))?)?$/.exec(l);
-      if (!m) throw new Error(`crosscheck-epyc-default-1.txt: cannot read "${l}"`);
-      return {
-        payload: m[1]!,
-        codec: m[2]!,
-        codecMode: Number(m[3]),
-        plain: Number(m[4]),
-        apart: Number(m[5]),
-        fieldRt: Number(m[6]),
-        fieldStream: Number(m[7]),
-        differs: l.includes(" !"),
-        explains: m[8] === "yes",
-      };
-    });
-}
 
 describe("docs/lab-and-field.md", () => {
   it("how far the field departs from the lab echo is the three default runs'", () => {
@@ -90,7 +66,7 @@ describe("docs/lab-and-field.md", () => {
   });
 
   describe("what it says of the cross-check is the committed cross-check's", () => {
-    const rows = crosscheck();
+    const rows = crosscheckRows();
 
     it("the run it checks: its date and machine", () => {
       const run = csvSample("epyc-default-1.csv").rows[0]!;

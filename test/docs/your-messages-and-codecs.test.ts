@@ -7,9 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { compatMatrix } from "../../bench/report/compat-table.ts";
 import { resultsFromFile } from "../../bench/report/results-file.ts";
-import { PLACES } from "../../bench/tools/compat.ts";
-import { SAMPLES } from "../../bench/tools/sample-list.ts";
-import { csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
+import { compatFiles, csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
 import { list, sayer, whole } from "../helpers/prose.ts";
 
 const text = flat(doc("your-messages-and-codecs.md"));
@@ -17,16 +15,7 @@ const text = flat(doc("your-messages-and-codecs.md"));
 const says = sayer(text, "docs/your-messages-and-codecs.md");
 
 /** Each place's results file: Bun's and Chromium's from the every-codec runs the samples' list gives, the others from compat/. */
-const FILES = (() => {
-  const argv = SAMPLES.find((s) => s.name === "compat")!.argv;
-  const from = new Map(
-    argv.flatMap((a, i) => {
-      const m = argv[i - 1] === "--from" ? /^([a-z-]+)=\{sample:(.+)\}$/.exec(a) : null;
-      return m ? [[m[1]!, m[2]!] as const] : [];
-    }),
-  );
-  return PLACES.map((p) => ({ place: p, file: from.get(p.dir) ?? `compat/${p.dir}.csv`, given: from.has(p.dir) }));
-})();
+const FILES = compatFiles();
 
 const matrix = compatMatrix(FILES.map((f) => ({ label: f.place.label, results: resultsFromFile(sample(f.file)) })));
 /** A codec's time against JSON's in a place, unrounded; undefined where it fails. */

@@ -6,6 +6,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { parseCsv } from "../../bench/report/csv-read.ts";
 import { resultsFromFile } from "../../bench/report/results-file.ts";
+import { PLACES } from "../../bench/tools/compat.ts";
+import { SAMPLES } from "../../bench/tools/sample-list.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 const DOCS = new URL("docs/", ROOT);
@@ -66,3 +68,48 @@ export const codecModeMs = (name: string): number =>
   Object.entries(resultsFromFile(sample(name)).timings ?? {})
     .filter(([stretch]) => stretch.startsWith("codec "))
     .reduce((sum, [, t]) => sum + t.ms, 0);
+
+/**
+ * The committed cross-check (`bun run crosscheck`'s output): a row per payload and codec,
+ * its figures as numbers. `diffPct` is the plain loop against codec mode, in percent; `differs`
+ * where the two disagree beyond 10% (marked !), `explains` where the field explains it.
+ */
+export function crosscheckRows(name = "crosscheck-epyc-default-1.txt") {
+  return sample(name)
+    .split("\n")
+    .filter((l) => /^(small|medium|large) /.test(l))
+    .map((l) => {
+      const m =
+        /^(\S+) +(\S+) +(\S+) \[\S+\] +(\S+) +([+-][\d.]+)%(?: !)? +(\S+)x +(\S+) +(\S+)(?: +(yes|no)(?: \(.*\))?)?$/.exec(
+          l,
+        );
+      if (!m) throw new Error(`${name}: cannot read "${l}"`);
+      return {
+        payload: m[1]!,
+        codec: m[2]!,
+        codecMode: Number(m[3]),
+        plain: Number(m[4]),
+        diffPct: Number(m[5]),
+        apart: Number(m[6]),
+        fieldRt: Number(m[7]),
+        fieldStream: Number(m[8]),
+        differs: l.includes(" !"),
+        explains: m[9] === "yes",
+      };
+    });
+}
+
+/**
+ * The compatibility matrix's results file of each place: a place the samples' list gives with
+ * `compat --from` (an every-codec run, `given`) from that file, the others from compat/.
+ */
+export function compatFiles() {
+  const argv = SAMPLES.find((s) => s.name === "compat")!.argv;
+  const from = new Map(
+    argv.flatMap((a, i) => {
+      const m = argv[i - 1] === "--from" ? /^([a-z-]+)=\{sample:(.+)\}$/.exec(a) : null;
+      return m ? [[m[1]!, m[2]!] as const] : [];
+    }),
+  );
+  return PLACES.map((p) => ({ place: p, file: from.get(p.dir) ?? `compat/${p.dir}.csv`, given: from.has(p.dir) }));
+}
