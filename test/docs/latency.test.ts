@@ -5,7 +5,7 @@
  * two p50s.
  */
 import { describe, expect, it } from "vitest";
-import { csvSample, doc, flat, num, type Row } from "../helpers/samples.ts";
+import { csvSample, doc, flat, machineOf, num, type Row } from "../helpers/samples.ts";
 import { list, sayer, whole } from "../helpers/prose.ts";
 
 const text = flat(doc("latency.md"));
@@ -78,11 +78,6 @@ const top = Math.max(...sweeps.flatMap((rows) => rows.map((r) => num(r, "target_
 /** The page says this, word for word (its lines joined); a failure names the fragment it should hold, with the file's figures in it. */
 const says = sayer(text, "docs/latency.md");
 /** The machine a run's rows were made on, as the page names it: "AMD EPYC", "2"; rows of two machines fail, naming them. */
-const machineOf = (name: string, rows: Row[]): { cpu: string; cores: string } => {
-  const machines = [...new Set(rows.map((r) => `${r("cpu")}, ${r("cores")} cores`))];
-  expect(machines, `${name}: the machines its rows were made on`).toHaveLength(1);
-  return { cpu: rows[0]!("cpu"), cores: rows[0]!("cores") };
-};
 
 describe("docs/latency.md", () => {
   it("the 2,000 messages/s run is the 2-core AMD EPYC's", () => {

@@ -8,7 +8,7 @@ import type { CaseResult, Ratio } from "../../client/harness/results.ts";
 import { ratioText } from "../../bench/report/format.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { resultsFromFile } from "../../bench/report/results-file.ts";
-import { casesOf, csvSample, doc, flat, num, type Row, sample } from "../helpers/samples.ts";
+import { casesOf, csvSample, doc, flat, machineOf, num, type Row, sample } from "../helpers/samples.ts";
 import { fig, halfWidth, list, plusMinus, range, thousands, whole, word } from "../helpers/prose.ts";
 
 /** The page outside the block `bun run readme-figures` writes (a test of its own holds that). */
@@ -439,15 +439,15 @@ describe("docs/results.md", () => {
     it("its transport figures (stream rates, the cost on top of raw, each side's CPU) are the three runs'", () => {
       const rawRates = over(["stream"], ARTICLE, "raw", (c) => c.msgsPerS);
       // The machine the three runs were made on, as the page's introduction and this paragraph name it.
-      const machine = (col: string) => [...new Set(rows.flatMap((run) => run.rows.map((r) => r(col))))];
-      const [cores, processor] = [machine("cores"), machine("cpu")];
-      expect(cores, "the three runs' core counts").toHaveLength(1);
-      expect(processor, "the three runs' processors").toHaveLength(1);
+      const { cpu: processor, cores } = machineOf(
+        "the three default runs",
+        rows.flatMap((run) => run.rows),
+      );
       expect(flat(doc("results.md"))).toContain(
-        `three back-to-back runs of plain \`bun run bench\` on the ${cores[0]}-core ${processor[0]} cloud machine this project is developed on`,
+        `three back-to-back runs of plain \`bun run bench\` on the ${cores}-core ${processor} cloud machine this project is developed on`,
       );
       expect(prose).toContain(
-        `Stream mode moves over 100,000 raw messages per second on ${words(Number(cores[0]))} cores (${range(rawRates, thousands)} in the three runs)`,
+        `Stream mode moves over 100,000 raw messages per second on ${words(Number(cores))} cores (${range(rawRates, thousands)} in the three runs)`,
       );
       // Time per message relative to raw: the inverse of the rate relative to raw.
       const onTop = (p: string, codec: string) => over(["stream"], [p], codec, (c) => 1 / c.ratios!.vsRaw!.ratio);

@@ -4,6 +4,7 @@
  * comes from.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { expect } from "vitest";
 import { parseCsv } from "../../bench/report/csv-read.ts";
 import { resultsFromFile } from "../../bench/report/results-file.ts";
 import { PLACES } from "../../bench/tools/compat.ts";
@@ -32,6 +33,13 @@ export const casesOf = (name: string) => resultsFromFile(sample(name)).cases;
 export type Row = (column: string) => string;
 /** A row's value in a column, as a number. */
 export const num = (r: Row, column: string): number => Number(r(column));
+
+/** The one machine some rows were made on, its processor and core count; a test fails, naming `what`, when they come from more than one. */
+export function machineOf(what: string, rows: readonly Row[]): { cpu: string; cores: string } {
+  const machines = [...new Set(rows.map((r) => `${r("cpu")}, ${r("cores")} cores`))];
+  expect(machines, `${what}: the machines its rows were made on`).toHaveLength(1);
+  return { cpu: rows[0]!("cpu"), cores: rows[0]!("cores") };
+}
 
 /**
  * A committed CSV's rows, as column readers: `where({ mode, payload, codec })`
