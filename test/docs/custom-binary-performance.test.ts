@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { BUILT_IN } from "../../protocols/registry.ts";
-import { csvSample, doc, flat, num, type Row } from "../helpers/samples.ts";
+import { codecRows, crosscheckRows, csvSample, doc, flat, num, type Row } from "../helpers/samples.ts";
 import { fixed, halfWidth, list, ordinal, plusMinus, range, whole, word } from "../helpers/prose.ts";
 
 const page = doc("custom-binary-performance.md");
@@ -57,6 +57,18 @@ describe("docs/custom-binary-performance.md", () => {
     expect(text).toContain(
       `(${across("small")} / ${across("medium")} / ${across("large")} in the three back-to-back default runs of ${[...days][0]},`,
     );
+  });
+
+  it("custom-binary against JSON, against json-bytes and in the plain loop is the default run's and the cross-check's", () => {
+    const first = codecRows("epyc-default-1.csv");
+    const three = (f: (payload: string) => number) => ["small", "medium", "large"].map((p) => two(f(p))).join(" / ");
+    const over = (p: string, codec: string) =>
+      num(first(p, "custom-binary"), "total_ns") / num(first(p, codec), "total_ns");
+    const plain = crosscheckRows().filter((r) => r.codec === "custom-binary");
+    expect(text).toContain(
+      `custom-binary's total per message against JSON's is ${three((p) => num(first(p, "custom-binary"), "total_vs_json"))} (small / medium / large), against \`json-bytes\`'s ${three((p) => over(p, "json-bytes"))}`,
+    );
+    expect(text).toContain(`gives ${three((p) => plain.find((r) => r.payload === p)!.plain)}.`);
   });
 
   it("custom-binary's decode against JSON's, and against json-bytes', is the default run's", () => {

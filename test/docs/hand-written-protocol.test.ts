@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ratioText } from "../../bench/report/format.ts";
-import { casesOf, csvSample, doc, flat, num } from "../helpers/samples.ts";
+import { casesOf, codecRows, crosscheckRows, csvSample, doc, flat, num } from "../helpers/samples.ts";
 import { list } from "../helpers/prose.ts";
 
 const page = doc("hand-written-protocol.md");
@@ -50,5 +50,25 @@ describe("docs/hand-written-protocol.md", () => {
   it("the machine it names is the default run's", () => {
     const row = run.rows[0]!;
     expect(text).toContain(`(${row("cpu")}, ${row("cores")} cores, Bun ${row("runtime_version")};`);
+  });
+
+  it("its table of how close custom-binary comes to the floor is the default run's, the cross-check's and the browser pair's", () => {
+    const bun = codecRows("epyc-default-1.csv");
+    const before = codecRows("browser-custom-binary-before-1.csv");
+    const after = codecRows("browser-custom-binary-after-1.csv");
+    const section = page.slice(page.indexOf("How close to the floor"), page.indexOf("Against JSON with its UTF-8"));
+    const ratio = (r: typeof bun, payload: string) => num(r(payload, "custom-binary"), "total_vs_json").toFixed(2);
+    const plain = crosscheckRows().filter((r) => r.codec === "custom-binary");
+    for (const payload of PAYLOADS) {
+      const line = section.split("\n").find((l) => l.startsWith(`| ${payload} |`))!;
+      expect(line, payload).toBeDefined();
+      const cells = line.split("|").map((c) => c.trim());
+      expect(cells[2]).toMatch(new RegExp(`^${ratio(bun, payload)} `));
+      expect(cells[3]).toBe(
+        (num(bun(payload, "custom-binary"), "total_ns") / num(bun(payload, "json-bytes"), "total_ns")).toFixed(2),
+      );
+      expect(cells[4]).toBe(plain.find((r) => r.payload === payload)!.plain.toFixed(2));
+      expect(cells[5]).toBe(`${ratio(before, payload)} / ${ratio(after, payload)}`);
+    }
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { crosscheckRows, csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
-import { list, range } from "../helpers/prose.ts";
+import { fixed, list, range, whole } from "../helpers/prose.ts";
 
 const text = flat(doc("lab-and-field.md"));
 
@@ -193,5 +193,84 @@ describe("docs/lab-and-field.md", () => {
         `its large JSON replies (${Math.round(reply)} B on the wire with their ${header}-byte header, above) match "deflate", not "in stream"`,
       );
     });
+  });
+});
+
+describe("docs/lab-and-field.md: its tables and the sentences around them", () => {
+  const page = doc("lab-and-field.md");
+
+  it("the cross-check figures it quotes are the committed cross-check's", () => {
+    const output = sample("crosscheck-epyc-default-1.txt");
+    const section = page.slice(page.indexOf("## Cross-check"), page.indexOf("The codecs (`protocols/`"));
+    const text = flat(section);
+    // Where codec mode and the plain loop disagree most, and where the server falls.
+    const rows = crosscheckRows();
+    expect(rows).toHaveLength(18);
+    const most = rows.reduce((a, b) => (Math.abs(b.diffPct) > Math.abs(a.diffPct) ? b : a));
+    const two = fixed(2);
+    expect(text).toContain(
+      `(${most.codec} on the ${most.payload} message: ${two(most.codecMode)} in codec mode, ${two(most.plain)} in the plain loop, ${two(most.fieldRt)} and ${two(most.fieldStream)} in the server, between the two)`,
+    );
+    const [lo, hi] = [most.codecMode, most.plain].sort((a, b) => a - b);
+    for (const field of [most.fieldRt, most.fieldStream]) expect(field).toSatisfy((f: number) => f >= lo! && f <= hi!);
+    const differing = rows.filter((r) => r.differs);
+    const explained = differing.filter((r) => r.explains).length;
+    expect(output).toContain(`the field explains ${explained} of them`);
+    expect(text).toContain(`It explained ${explained} of the ${differing.length}`);
+    expect(section).toContain(`${rows.length - differing.length} of 18 ratios agreed within 10%`);
+  });
+
+  it("the page's compression figures are the committed runs' (bytes counted on the socket, round trips)", () => {
+    const load = (name: string) => {
+      const run = csvSample(name);
+      return (payload: string, codec: string, col: string): number => num(run.row({ payload, codec }), col);
+    };
+    const plain = load("epyc-roundtrip-plain.csv");
+    const deflate = load("epyc-roundtrip-deflate.csv");
+    const text = flat(page);
+    const b = (payload: string, codec: string) => Math.round(deflate(payload, codec, "reply_wire_bytes"));
+    const u = (payload: string, codec: string) => Math.round(plain(payload, codec, "reply_wire_bytes"));
+    expect(text).toContain(
+      `replies were ${b("large", "json")} B for large JSON (${u("large", "json")} B uncompressed), ${b("medium", "json")} B for medium (${u("medium", "json")} B)`,
+    );
+    expect(text).toContain(
+      `(small JSON ${b("small", "json")} B against ${u("small", "json")} B, large custom-binary ${b("large", "custom-binary")} B against ${u("large", "custom-binary")} B)`,
+    );
+    expect(text).toContain(`${b("large", "msgpackr")} B for large msgpackr (${u("large", "msgpackr")} B)`);
+    const us = (f: typeof plain, payload: string) => (f(payload, "json", "total_mean_ns") / 1000).toFixed(1);
+    expect(text).toContain(
+      `(the mean round trip of JSON ${us(plain, "small")} to ${us(deflate, "small")} µs, ${us(plain, "medium")} to ${us(deflate, "medium")} µs)`,
+    );
+    const ratios = ["small", "medium"].flatMap((p) =>
+      ["json", "custom-binary", "msgpackr"].map((c) => deflate(p, c, "total_mean_ns") / plain(p, c, "total_mean_ns")),
+    );
+    expect(text).toContain(`took ${Math.min(...ratios).toFixed(1)}-${Math.max(...ratios).toFixed(1)}x as long`);
+    for (const p of ["small", "medium", "large"])
+      for (const c of ["json", "custom-binary", "msgpackr"]) expect(deflate(p, c, "wire_compressed_share")).toBe(0);
+  });
+
+  it("the page's compressed sizes are the every-codec run's, row by row", () => {
+    const run = csvSample("epyc-every-codec.csv");
+    const section = page.slice(page.indexOf("- **Compressed sizes**"), page.indexOf("Chat text and market symbols"));
+    const lines = section.split("\n").filter((l) => /^ *\| (small|medium|large|chat|game-tick|market) \|/.test(l));
+    expect(lines).toHaveLength(24);
+    const n = (v: string) => whole(Number(v));
+    for (const line of lines) {
+      const [payload, codec, ...sizes] = line
+        .split("|")
+        .slice(1, 7)
+        .map((c) => c.trim());
+      const row = run.row({ mode: "codec", payload: payload!, codec: codec! });
+      const cols = ["bytes", "deflate_bytes", "deflate_context_bytes", "zstd_bytes"];
+      expect(sizes, line).toEqual(cols.map((c) => n(row(c))));
+    }
+    const text = flat(page);
+    const exact = (payload: string, codec: string, col: string) => num(run.row({ mode: "codec", payload, codec }), col);
+    const at = (payload: string, codec: string, col: string) => Math.round(exact(payload, codec, col));
+    expect(text).toContain(
+      `(chat JSON ${at("chat", "json", "bytes")} to ${at("chat", "json", "deflate_context_bytes")} bytes)`,
+    );
+    const excess = (col: string) => Math.round(exact("large", "json", col) - exact("large", "custom-binary", col));
+    expect(text).toContain(`JSON's excess shrinks from ${excess("bytes")} to ${excess("deflate_context_bytes")} bytes`);
   });
 });

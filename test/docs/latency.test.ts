@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { csvSample, doc, flat, machineOf, num, type Row } from "../helpers/samples.ts";
-import { list, sayer, whole } from "../helpers/prose.ts";
+import { fixed, list, range, sayer, whole } from "../helpers/prose.ts";
 
 const text = flat(doc("latency.md"));
 /** A codec as the page names it in prose: JSON, `raw`, the others by their names. */
@@ -239,5 +239,104 @@ describe("docs/latency.md", () => {
     const apart = Math.max(...at1000.map((r) => Math.abs(num(r, "latency_p50_ns") / num(r, "service_p50_ns") - 1)));
     expect(apart, `the two p50s are up to ${(apart * 100).toFixed(1)}% apart`).toBeLessThanOrEqual(0.05);
     says("(in the committed run above, at 1,000/s, within 5%)");
+  });
+});
+
+describe("docs/latency.md: its tables and the sentences around them", () => {
+  const page = doc("latency.md");
+
+  it("the page's latency figures at 2,000, 10,000 and 40,000 messages/s are the committed runs'", () => {
+    const load = (name: string) => {
+      const rows = csvSample(name).where({ mode: "latency" });
+      const col = (c: string, raw = false) => rows.filter((r) => (r("codec") === "raw") === raw).map((r) => num(r, c));
+      return { rows, col, flags: rows.map((r) => r("flags")) };
+    };
+    const us = (x: number) => (x / 1000).toFixed(0);
+    const ms = (x: number) => (x / 1e6).toFixed(1);
+    const text = flat(page);
+    const at2000 = load("epyc-latency-2000.csv");
+    const achieved = [...at2000.col("achieved_rate"), ...at2000.col("achieved_rate", true)];
+    expect(text).toContain(
+      `(${range(achieved, whole)} achieved, at most ${Math.max(...at2000.col("late_sends"), ...at2000.col("late_sends", true))} of 6,000 messages late)`,
+    );
+    expect(text).toContain(
+      `corrected p50 ${range(at2000.col("latency_p50_ns"), us)} µs for all of them (\`raw\`, no codec, ${range(at2000.col("latency_p50_ns", true), us)} µs), p99 ${range(at2000.col("latency_p99_ns"), ms)} ms`,
+    );
+    const at10k = load("epyc-latency-large-10000.csv");
+    const late10k = [...at10k.col("late_sends"), ...at10k.col("late_sends", true)];
+    expect(text).toContain(
+      `${range(late10k, whole)} of 12,000 messages late, p99 ${range(at10k.col("latency_p99_ns"), ms)} ms`,
+    );
+    const at40k = load("epyc-latency-large-40000.csv");
+    expect(at40k.flags.every((f) => f.includes("below-rate"))).toBe(true);
+    expect(text).toContain(`none does (${range(at40k.col("achieved_rate"), whole)} msgs/s achieved`);
+    const corrected = at40k.col("latency_p99_ns");
+    const service = at40k.col("service_p99_ns");
+    const most = Math.max(...corrected.map((c, i) => c / service[i]!));
+    expect(text).toContain(
+      `corrected p99 (${range(corrected, ms)} ms) is at most ${most.toFixed(2)}x the service time's`,
+    );
+    expect(text).toContain(
+      `service time's (${range(at40k.col("service_p99_ns"), ms)} ms): ${range(at40k.col("late_sends"), whole)} of 12,000 sends were late`,
+    );
+  });
+
+  it("the page's Chromium latency figures are the committed run's, beside Bun's client in the first sweep", () => {
+    const rows = (name: string) =>
+      csvSample(name)
+        .where({ mode: "latency" })
+        .filter((r) => r("codec") !== "raw");
+    const chromium = rows("chromium-latency.csv");
+    const at = (rate: number) => chromium.filter((r) => Number(r("target_rate")) === rate);
+    const us = (ns: number) => (ns / 1000).toFixed(0);
+    const text = flat(page);
+    expect(at(1000).every((r) => !r("flags").includes("below-rate"))).toBe(true);
+    const bun = rows("epyc-sweep-1.csv").filter((r) => Number(r("target_rate")) === 1000);
+    expect(text).toContain(
+      `every codec kept the rate with corrected p50 ${range(
+        at(1000).map((r) => Number(r("latency_p50_ns"))),
+        us,
+      )} µs (Bun's client in the first sweep above: ${range(
+        bun.map((r) => Number(r("latency_p50_ns"))),
+        us,
+      )} µs)`,
+    );
+    const short = at(5000).filter((r) => r("flags").includes("below-rate")).length;
+    const achieved = range(
+      at(5000).map((r) => Number(r("achieved_rate"))),
+      (x) => Math.round(x).toLocaleString("en-US"),
+    );
+    const p50 = range(
+      at(5000).map((r) => Number(r("latency_p50_ns"))),
+      (x) => (x / 1e6).toFixed(1),
+    );
+    expect(text).toContain(
+      `at 5,000/s ${short} of the ${at(5000).length} cases fell short of it (the ${at(5000).length} achieved ${achieved}) with p50 ${p50} ms`,
+    );
+  });
+
+  it("the page's latency sweep's CPU and memory table is the committed sweep's, rate by rate", () => {
+    const codecs = csvSample("epyc-sweep-1.csv")
+      .where({ mode: "latency" })
+      .filter((r) => r("codec") !== "raw");
+    const span = (values: number[], unit: string) => `${range(values, fixed(0))} ${unit}`.replace(" %", "%");
+    const section = page.slice(page.indexOf("| rate (msgs/s) | server CPU per message"), page.indexOf("**Charts.**"));
+    const lines = section.split("\n").filter((l) => /^\| [\d,]+ \|/.test(l));
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    for (const line of lines) {
+      const [rate, cpu, share, busy, rss] = line
+        .split("|")
+        .slice(1, 6)
+        .map((c) => c.trim());
+      const at = codecs.filter((r) => num(r, "target_rate") === Number(rate!.replace(/,/g, "")));
+      expect(at.length, line).toBeGreaterThan(0);
+      const each = (f: (r: Row) => number, unit: string) => span(at.map(f), unit);
+      expect([cpu, share, busy, rss], line).toEqual([
+        each((r) => num(r, "server_cpu_ns_per_msg") / 1000, "µs"),
+        each((r) => (100 * num(r, "server_cpu_ns_per_msg") * num(r, "achieved_rate")) / 1e9, "%"),
+        each((r) => num(r, "client_busy_ns_per_msg") / 1000, "µs"),
+        each((r) => num(r, "server_rss_peak_bytes") / 2 ** 20, "MiB"),
+      ]);
+    }
   });
 });

@@ -273,3 +273,62 @@ describe("docs/page.md", () => {
     });
   });
 });
+
+describe("docs/page.md: its tables and the sentences around them", () => {
+  const page = doc("page.md");
+
+  it("the page's comparison of two sample runs is what bun run report A B finds in them", () => {
+    const all = compareRuns(casesOf("epyc-default-1.csv"), casesOf("epyc-default-2.csv"));
+    const small = all.filter((c) => c.mode === "codec" && c.payload === "small");
+    const pcts = small.map((c) => Math.round((c.total.ratio - 1) * 100));
+    const signed = (p: number) => `${p > 0 ? "+" : ""}${p}%`;
+    const count = (verdict: string) => small.filter((c) => c.total.verdict === verdict).length;
+    const text = flat(page);
+    expect(text).toContain(
+      `put the small message's codec-mode times ${signed(Math.min(...pcts))} to ${signed(Math.max(...pcts))} apart (${count("slower")} of ${small.length} "slower", ${count("faster")} "faster")`,
+    );
+    const withRatio = all.filter((c) => c.codec !== "json" && c.a.ratios?.vsJson !== undefined);
+    const moved = withRatio.filter((c) => c.vsJsonMoved === "faster" || c.vsJsonMoved === "slower");
+    expect(text).toContain(`of the ${withRatio.length} ratios to JSON ${moved.length} moved beyond both intervals`);
+  });
+
+  it("the page's browser-against-Bun table and figures are the committed runs'", () => {
+    const bun = casesOf("epyc-default-1.csv");
+    const chromium = casesOf("chromium-codec-stream.csv");
+    const find = (cases: typeof bun, payload: string, codec: string, mode: string) =>
+      cases.find((c) => c.payload === payload && c.codec === codec && c.mode === mode);
+    const ns = (c: (typeof bun)[number] | undefined) =>
+      c === undefined
+        ? "-"
+        : c.total.median >= 1000
+          ? `${(c.total.median / 1000).toFixed(2)} µs`
+          : `${Math.round(c.total.median)} ns`;
+    const rate = (c: (typeof bun)[number] | undefined) =>
+      c === undefined ? "-" : `${Math.round(c.msgsPerS!).toLocaleString("en-US")}/s`;
+    const start = page.indexOf("**Browser against Bun on the same machine**");
+    const section = page.slice(start, page.indexOf("- The page's clock is 5 µs", start));
+    const lines = section.split("\n").filter((l) => /^\| (small|medium|large) \|/.test(l));
+    expect(lines).toHaveLength(24);
+    for (const line of lines) {
+      const [payload, codec, ...cells] = line
+        .split("|")
+        .slice(1, 7)
+        .map((c) => c.trim());
+      expect(cells, line).toEqual([
+        ns(find(bun, payload!, codec!, "codec")),
+        ns(find(chromium, payload!, codec!, "codec")),
+        rate(find(bun, payload!, codec!, "stream")),
+        rate(find(chromium, payload!, codec!, "stream")),
+      ]);
+    }
+    const text = flat(section);
+    const cb = ["small", "medium", "large"].map((p) =>
+      find(chromium, p, "custom-binary", "codec")!.ratios!.vsJson!.ratio.toFixed(2),
+    );
+    expect(text).toContain(
+      `custom-binary is ${cb[0]}x JSON's time on the small message, ${cb[1]}x on the medium one and ${cb[2]}x on the large one`,
+    );
+    const streams = chromium.filter((c) => c.mode === "stream").map((c) => c.msgsPerS!);
+    expect(text).toContain(`moves ${whole(Math.min(...streams))}-${whole(Math.max(...streams))} messages per second`);
+  });
+});

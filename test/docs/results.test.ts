@@ -712,3 +712,38 @@ describe("docs/results.md", () => {
     });
   });
 });
+
+describe("docs/results.md: its tables and the sentences around them", () => {
+  const page = doc("results.md");
+
+  it("the page's message-set figures are the committed runs': bytes, ratio to json in process and in stream mode, compressed sizes", () => {
+    const load = (name: string) => {
+      const run = csvSample(name);
+      return (payload: string, codec: string) => {
+        const r = run.row({ payload, codec });
+        return (col: string): number => num(r, col);
+      };
+    };
+    const inProcessRun = load("epyc-every-codec.csv");
+    const streamRun = load("epyc-every-codec-field.csv");
+    const section = page.slice(
+      page.indexOf("## Messages of real applications"),
+      page.indexOf("## How far a ratio holds"),
+    );
+    const lines = section.split("\n").filter((l) => /^\| (chat|game-tick|market) \|/.test(l));
+    expect(lines).toHaveLength(12);
+    for (const line of lines) {
+      const [payload, codec, bytes, inProcess, stream, deflated] = line
+        .split("|")
+        .slice(1, 7)
+        .map((c) => c.trim());
+      const k = inProcessRun(payload!, codec!);
+      const s = streamRun(payload!, codec!);
+      expect(s("lost"), line).toBe(0);
+      expect(bytes, line).toBe(Math.round(k("bytes")).toLocaleString("en-US"));
+      expect(inProcess!.split(" ")[0], line).toBe(k("total_vs_json").toFixed(2));
+      expect(stream!.split(" ")[0], line).toBe(s("total_vs_json").toFixed(2));
+      expect(deflated, line).toBe(Math.round(k("deflate_context_bytes")).toLocaleString("en-US"));
+    }
+  });
+});

@@ -1,11 +1,12 @@
 /**
  * docs/your-messages-and-codecs.md quotes the committed compatibility matrix
- * (held as a whole in test/readme.test.ts) and, around it, what its eight
+ * (held as a whole to what the committed runs give) and, around it, what its eight
  * places' runs were and what the matrix shows: each of those figures is
  * worked out here from the same files, the matrix's cells unrounded.
  */
 import { describe, expect, it } from "vitest";
-import { compatMatrix } from "../../bench/report/compat-table.ts";
+import { compatMarkdown, compatMatrix } from "../../bench/report/compat-table.ts";
+import { BUILT_IN } from "../../protocols/registry.ts";
 import { resultsFromFile } from "../../bench/report/results-file.ts";
 import { compatFiles, csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
 import { list, sayer, whole } from "../helpers/prose.ts";
@@ -140,5 +141,30 @@ describe("docs/your-messages-and-codecs.md", () => {
     says(
       `and Avro, ${x2(cell("avro", "Bun"))} in Bun, costs ${x1(cell("avro", "Chromium"))} in Chromium and ${x1(cell("avro", "Firefox"))} in Firefox.`,
     );
+  });
+});
+
+describe("docs/your-messages-and-codecs.md: its tables and the sentences around them", () => {
+  const page = doc("your-messages-and-codecs.md");
+
+  it("it quotes the committed compatibility matrix (bun run compat) as it is", () => {
+    const matrix = sample("compatibility.md");
+    const start = page.indexOf("<!-- compatibility: begin -->\n");
+    const end = page.indexOf("<!-- compatibility: end -->");
+    expect(start).toBeGreaterThan(0);
+    expect(page.slice(start + "<!-- compatibility: begin -->\n".length, end)).toBe(matrix);
+    for (const name of BUILT_IN.names.filter((n) => !n.startsWith("cal-")))
+      expect(matrix, name).toContain(`| ${name} |`);
+    // And it is what the committed runs give: a place given by --from in the samples' list (an
+    // every-codec run) from that file, the others from compat/.
+    const files = compatFiles();
+    expect(
+      files
+        .filter((f) => f.given)
+        .map((f) => f.place.dir)
+        .sort(),
+    ).toEqual(["bun", "chromium"]);
+    const columns = files.map((f) => ({ label: f.place.label, results: resultsFromFile(sample(f.file)) }));
+    expect(compatMarkdown(compatMatrix(columns))).toBe(matrix);
   });
 });
