@@ -37,7 +37,7 @@ export function ratioCell(
 }
 
 /** The machine of a run's first verified case. */
-export function machine(results: BenchResults): Environment {
+function machine(results: BenchResults): Environment {
   const c = results.cases.find((x) => x.verified)!;
   return results.environments?.[c.client] ?? results.environment;
 }

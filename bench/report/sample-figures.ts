@@ -21,7 +21,7 @@ import { count, formatNs, ratioText } from "./format.ts";
 import { handWrittenStanding, ranked, vsJsonOf } from "./ranking.ts";
 import { sourceOf } from "./sources.ts";
 import { FIGURES_BEGIN, FIGURES_END } from "./figure-blocks.ts";
-import { find, MARKS, machine, machineLine, ratioCell, type Sample, VS_JSON } from "./sample-cells.ts";
+import { find, MARKS, machineLine, ratioCell, type Sample, VS_JSON } from "./sample-cells.ts";
 
 interface View {
   mode: string;

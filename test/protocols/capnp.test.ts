@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { capnpCodec } from "../../protocols/capnp.ts";
 import { parseSchedstat } from "../../server/stolen-time.ts";
-import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
+import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, type BuiltInPayload } from "../../protocols/messages.ts";
 import type { ChatMessage } from "../../protocols/message-sets.ts";
 import { makeMessages } from "../../client/harness/generator.ts";
 import { describeMismatch } from "../../client/harness/verify.ts";

@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { flatbuffersCodec } from "../../protocols/flatbuffers.ts";
-import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
+import { EXAMPLE_MESSAGES, PAYLOAD_NAMES, type BuiltInPayload } from "../../protocols/messages.ts";
 import type { ChatMessage } from "../../protocols/message-sets.ts";
 import { makeMessages } from "../../client/harness/generator.ts";
 import { describeMismatch } from "../../client/harness/verify.ts";

@@ -1,12 +1,6 @@
 import { Decoder } from "@msgpack/msgpack";
 import { describe, expect, it } from "vitest";
-import {
-  ARTICLE_MESSAGES,
-  ARTICLE_PAYLOADS,
-  EXAMPLE_MESSAGES,
-  PAYLOAD_NAMES,
-  type Message,
-} from "../../protocols/messages.ts";
+import { ARTICLE_MESSAGES, ARTICLE_PAYLOADS, EXAMPLE_MESSAGES, PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import { describeMismatch } from "../../client/harness/verify.ts";
 import { CODEC_FAMILIES, encodedBytes, utf8Length, type Encoded } from "../../protocols/codec.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";

@@ -1,8 +1,7 @@
 /** Two cases of one run compared round by round: paired ratios, their intervals, the baselines they pair with, and the machine noise. */
 import { describe, expect, it } from "vitest";
 import { caseOf } from "../../helpers/cases.ts";
-import type { CaseResult, SliceFigures } from "../../../client/harness/results.ts";
-import { baselineCase, pairedRatio, roundToRoundNoise } from "../../../client/harness/pairing.ts";
+import { pairedRatio, roundToRoundNoise } from "../../../client/harness/pairing.ts";
 
 describe("paired ratios", () => {
   it("pair run with run and take the geometric mean of the ratios", () => {

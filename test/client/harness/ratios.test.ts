@@ -1,7 +1,7 @@
 /** The ratios a benchmark's results carry: each case beside json's and raw's, worked out once as the results are assembled. */
 import { describe, expect, it } from "vitest";
 import { caseOf } from "../../helpers/cases.ts";
-import type { CaseResult, SliceFigures } from "../../../client/harness/results.ts";
+import type { CaseResult } from "../../../client/harness/results.ts";
 import { baselineCase } from "../../../client/harness/pairing.ts";
 import { caseRatios, widestInterval, widestRatioInterval, withRatios } from "../../../client/harness/ratios.ts";
 

@@ -3,7 +3,6 @@
  * in interleaved rounds on connections kept open, fanout on fresh
  * connections, a stop at a round boundary, an unreachable server.
  */
-import { BUILT_IN } from "../../../protocols/registry.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Progress } from "../../../client/harness/progress.ts";
 import { socketSliceSize } from "../../../client/harness/schedule.ts";
