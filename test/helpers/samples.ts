@@ -111,7 +111,7 @@ export function crosscheckRows(name = "crosscheck-epyc-default-1.txt") {
  * The compatibility matrix's results file of each place: a place the samples' list gives with
  * `compat --from` (an every-codec run, `given`) from that file, the others from compat/.
  */
-export function compatFiles() {
+export function compatFiles(): { place: (typeof PLACES)[number]; file: string; given: boolean }[] {
   const argv = SAMPLES.find((s) => s.name === "compat")!.argv;
   const from = new Map(
     argv.flatMap((a, i) => {
