@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { crosscheckRows, csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
 import { fixed, list, range, whole } from "../helpers/prose.ts";
 
-const text = flat(doc("lab-and-field.md"));
+const page = doc("lab-and-field.md");
+const text = flat(page);
 
 describe("docs/lab-and-field.md", () => {
   it("how far the field departs from the lab echo is the three default runs'", () => {
@@ -194,10 +195,6 @@ describe("docs/lab-and-field.md", () => {
       );
     });
   });
-});
-
-describe("docs/lab-and-field.md: its tables and the sentences around them", () => {
-  const page = doc("lab-and-field.md");
 
   it("the cross-check figures it quotes are the committed cross-check's", () => {
     const output = sample("crosscheck-epyc-default-1.txt");
@@ -227,7 +224,6 @@ describe("docs/lab-and-field.md: its tables and the sentences around them", () =
     };
     const plain = load("epyc-roundtrip-plain.csv");
     const deflate = load("epyc-roundtrip-deflate.csv");
-    const text = flat(page);
     const b = (payload: string, codec: string) => Math.round(deflate(payload, codec, "reply_wire_bytes"));
     const u = (payload: string, codec: string) => Math.round(plain(payload, codec, "reply_wire_bytes"));
     expect(text).toContain(
@@ -264,7 +260,6 @@ describe("docs/lab-and-field.md: its tables and the sentences around them", () =
       const cols = ["bytes", "deflate_bytes", "deflate_context_bytes", "zstd_bytes"];
       expect(sizes, line).toEqual(cols.map((c) => n(row(c))));
     }
-    const text = flat(page);
     const exact = (payload: string, codec: string, col: string) => num(run.row({ mode: "codec", payload, codec }), col);
     const at = (payload: string, codec: string, col: string) => Math.round(exact(payload, codec, col));
     expect(text).toContain(

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { csvSample, doc, flat, machineOf, num, type Row } from "../helpers/samples.ts";
 import { fixed, list, range, sayer, whole } from "../helpers/prose.ts";
 
-const text = flat(doc("latency.md"));
+const page = doc("latency.md");
+const text = flat(page);
 /** A codec as the page names it in prose: JSON, `raw`, the others by their names. */
 const named = (codec: string) => (codec === "json" ? "JSON" : codec === "raw" ? "`raw`" : codec);
 /** A codec's possessive as the page writes it: JSON's, msgpackr-records', `raw`'s. */
@@ -240,10 +241,6 @@ describe("docs/latency.md", () => {
     expect(apart, `the two p50s are up to ${(apart * 100).toFixed(1)}% apart`).toBeLessThanOrEqual(0.05);
     says("(in the committed run above, at 1,000/s, within 5%)");
   });
-});
-
-describe("docs/latency.md: its tables and the sentences around them", () => {
-  const page = doc("latency.md");
 
   it("the page's latency figures at 2,000, 10,000 and 40,000 messages/s are the committed runs'", () => {
     const load = (name: string) => {
@@ -253,7 +250,6 @@ describe("docs/latency.md: its tables and the sentences around them", () => {
     };
     const us = (x: number) => (x / 1000).toFixed(0);
     const ms = (x: number) => (x / 1e6).toFixed(1);
-    const text = flat(page);
     const at2000 = load("epyc-latency-2000.csv");
     const achieved = [...at2000.col("achieved_rate"), ...at2000.col("achieved_rate", true)];
     expect(text).toContain(
@@ -289,7 +285,6 @@ describe("docs/latency.md: its tables and the sentences around them", () => {
     const chromium = rows("chromium-latency.csv");
     const at = (rate: number) => chromium.filter((r) => Number(r("target_rate")) === rate);
     const us = (ns: number) => (ns / 1000).toFixed(0);
-    const text = flat(page);
     expect(at(1000).every((r) => !r("flags").includes("below-rate"))).toBe(true);
     const bun = rows("epyc-sweep-1.csv").filter((r) => Number(r("target_rate")) === 1000);
     expect(text).toContain(

@@ -9,7 +9,8 @@ import { resultsFromFile } from "../../bench/report/results-file.ts";
 import { csvSample, doc, flat, num, type Row, sample } from "../helpers/samples.ts";
 import { hi, list, lo, sayer, thousands, whole } from "../helpers/prose.ts";
 
-const text = flat(doc("links.md"));
+const page = doc("links.md");
+const text = flat(page);
 /** The page says this, word for word (its lines joined); a failure names the fragment it should hold, with the file's figures in it. */
 const says = sayer(text, "docs/links.md");
 
@@ -25,6 +26,7 @@ interface Crossover {
   ceilingKbps: number;
   predictedKbps: number;
   rungs: { kbps: number; fast: number; small: number }[];
+  verdict: string;
 }
 const sweep = JSON.parse(sample("links/sweep.json")) as { crossovers: Crossover[] };
 
@@ -174,6 +176,65 @@ describe("docs/links.md", () => {
         `about ${thousands(lo(rates))} to ${thousands(hi(rates))} messages a second through it, where the sweep's loopback runs below carried ${thousands(lo(loopback))} to ${thousands(hi(loopback))}`,
       );
     });
+
+    it("the page's table of three links is the committed link runs', row by row", () => {
+      const ms = (ns: number) => `${(ns / 1e6).toFixed(2)} ms`;
+      const section = page.slice(page.indexOf("| link | payload | codec | bytes | round trip p50"));
+      const lines = section.split("\n").filter((l) => /^\| (wifi|4g|slow-4g) \| (small|medium|large) \|/.test(l));
+      expect(lines).toHaveLength(36);
+      const runs = new Map(["wifi", "4g", "slow-4g"].map((link) => [link, csvSample(`links/${link}.csv`)]));
+      for (const line of lines) {
+        const [link, payload, codec, ...cells] = line
+          .split("|")
+          .slice(1, 10)
+          .map((c) => c.trim());
+        const rt = runs.get(link!)!.row({ mode: "roundtrip", payload: payload!, codec: codec! });
+        const st = runs.get(link!)!.row({ mode: "stream", payload: payload!, codec: codec! });
+        const limit = st("link_limit");
+        const share = { up: "link_up_share", down: "link_down_share", window: "link_window_share" }[limit];
+        expect(cells, line).toEqual([
+          rt("bytes"),
+          ms(Number(rt("rtt_p50_ns"))),
+          ms(Number(rt("rtt_p99_ns"))),
+          `${Number(rt("link_wire_ms")).toFixed(2)} ms`,
+          Math.round(Number(st("msgs_per_s"))).toLocaleString("en-US"),
+          share ? `${limit} ${Math.round(Number(st(share)) * 100)}%` : limit,
+        ]);
+      }
+    });
+
+    it("what it says of the three links is what their runs say", () => {
+      const load = (link: string) => {
+        const run = csvSample(`links/${link}.csv`);
+        return (mode: string, payload: string, codec?: string) =>
+          run
+            .where(codec === undefined ? { mode, payload } : { mode, payload, codec })
+            .map((r) => (c: string) => num(r, c));
+      };
+      const links = { wifi: load("wifi"), "4g": load("4g"), "slow-4g": load("slow-4g") };
+      const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+      const spread = (link: keyof typeof links, payload: string) => {
+        const p50 = links[link]("roundtrip", payload).map((r) => r("rtt_p50_ns"));
+        return Math.max(...p50) / Math.min(...p50) - 1;
+      };
+      const others = (["wifi", "4g", "slow-4g"] as const).flatMap((l) =>
+        ["small", "medium", "large"].filter((p) => l !== "wifi" || p !== "large").map((p) => spread(l, p)),
+      );
+      expect(text).toContain(
+        `differ by at most ${pct(Math.max(...others))} (${pct(spread("wifi", "large"))} on \`wifi\`'s large message`,
+      );
+      const rate = (link: keyof typeof links, codec: string, payload = "large") =>
+        links[link]("stream", payload, codec)[0]!("msgs_per_s");
+      const more = (link: keyof typeof links) =>
+        `${Math.round((rate(link, "custom-binary") / rate(link, "json") - 1) * 100)}% more`;
+      expect(text).toContain(
+        `custom-binary carries ${more("4g")} large messages than JSON over \`4g\` (${whole(rate("4g", "custom-binary"))} against ${whole(rate("4g", "json"))} a second) and ${more("slow-4g")} over \`slow-4g\` (${whole(rate("slow-4g", "custom-binary"))} against ${whole(rate("slow-4g", "json"))})`,
+      );
+      const ahead = ["small", "medium", "large"].map((p) =>
+        Math.round((rate("wifi", "custom-binary", p) / rate("wifi", "json", p) - 1) * 100),
+      );
+      expect(text).toContain(`custom-binary ${Math.min(...ahead)}-${Math.max(...ahead)}% ahead of JSON`);
+    });
   });
 
   describe("with --deflate over 4g", () => {
@@ -203,6 +264,42 @@ describe("docs/links.md", () => {
         .map(([p, c]) => reply(deflate, p, c) - reply(plain, p, c));
       says(
         `helped only JSON and msgpackr on the large message (${Math.round(reply(plain, "large", "json"))} to ${Math.round(reply(deflate, "large", "json"))} bytes, ${Math.round(reply(plain, "large", "msgpackr"))} to ${Math.round(reply(deflate, "large", "msgpackr"))}) and cost the binary codecs ${Math.round(lo(cost))}-${Math.round(hi(cost))} bytes a reply`,
+      );
+    });
+
+    it("what it says of compression over 4g is the two 4g runs'", () => {
+      const load = (name: string) => {
+        const run = csvSample(`links/${name}`);
+        return (mode: string, payload: string, codec: string) => {
+          const r = run.row({ mode, payload, codec });
+          return (c: string) => num(r, c);
+        };
+      };
+      const plain = load("4g.csv");
+      const deflate = load("4g-deflate.csv");
+      const cases = ["small", "medium", "large"].flatMap((p) =>
+        ["json", "custom-binary", "protobuf", "msgpackr"].map((c) => [p, c] as const),
+      );
+      for (const [p, c] of cases) expect(deflate("roundtrip", p, c)("wire_compressed_share"), `${p} ${c}`).toBe(0);
+      const reply = (f: typeof plain, codec: string) => Math.round(f("roundtrip", "large", codec)("reply_wire_bytes"));
+      expect(text).toContain(
+        `(${reply(plain, "json")} to ${reply(deflate, "json")} bytes, ${reply(plain, "msgpackr")} to ${reply(deflate, "msgpackr")})`,
+      );
+      expect(text).toContain(
+        `(${reply(plain, "custom-binary")} to ${reply(deflate, "custom-binary")} for custom-binary`,
+      );
+      const rt = Math.max(
+        ...cases.map(([p, c]) =>
+          Math.abs(deflate("roundtrip", p, c)("rtt_p50_ns") - plain("roundtrip", p, c)("rtt_p50_ns")),
+        ),
+      );
+      const st = Math.max(
+        ...cases.map(([p, c]) =>
+          Math.abs(deflate("stream", p, c)("msgs_per_s") / plain("stream", p, c)("msgs_per_s") - 1),
+        ),
+      );
+      expect(text).toContain(
+        `Round trips moved by at most ${(rt / 1e6).toFixed(2)} ms and stream rates by at most ${(st * 100).toFixed(1)}%, both ways.`,
       );
     });
   });
@@ -285,6 +382,39 @@ describe("docs/links.md", () => {
       expect(500 / byUp(num(at("large", "json", 500), "wire_bytes"))).toBeGreaterThan(0.9);
       says("behind the others', its frames then filling the way up");
     });
+
+    it("the page's table of each codec's knee over 4g is the committed sweep's, and what it says of it", () => {
+      const section = page.slice(page.indexOf("| payload | codec | frame bytes up |"));
+      const lines = section.split("\n").filter((l) => /^\| (small|medium|large) \|/.test(l));
+      expect(lines.length).toBeGreaterThanOrEqual(12);
+      for (const line of lines.slice(0, 12)) {
+        const [payload, codec, ...cells] = line
+          .split("|")
+          .slice(1, 7)
+          .map((c) => c.trim());
+        const first = of(payload!, codec!)[0]!;
+        const byWindow = (num(first, "window") * 1000) / num(first, "link_rtt_ms");
+        const byUp = (num(first, "link_up_kbps") * 1000) / (8 * num(first, "wire_bytes"));
+        expect(cells, line).toEqual([
+          String(num(first, "wire_bytes")),
+          byWindow <= byUp ? `${whole(byWindow)} (window)` : `${whole(byUp)} (up)`,
+          whole(num(first, "knee_rate")),
+          whole(num(at(payload!, codec!, 1000), "achieved_rate")),
+        ]);
+      }
+      const sent = (codec: string) => num(at("large", codec, 1000), "achieved_rate");
+      expect(text).toContain(`custom-binary keeps ${(sent("custom-binary") / sent("json")).toFixed(2)}x JSON's rate`);
+      const knee = num(of("large", "custom-binary")[0]!, "knee_rate");
+      const ms = (r: Row) => Math.round(num(r, "latency_p50_ns") / 1e6);
+      const json = at("large", "json", knee);
+      expect(text).toContain(
+        `Its median latency at ${knee} a second was ${ms(at("large", "custom-binary", knee))} ms (the link's 60 plus ${ms(at("large", "custom-binary", knee)) - 60}); JSON's, asked the same, ${ms(json)} ms, with ${whole(num(json, "late_sends"))} of ${whole(num(json, "sent"))} sends late`,
+      );
+      const small = (codec: string) => at("small", codec, 1000);
+      expect(text).toContain(
+        `left ${num(small("custom-binary"), "late_sends")} of ${whole(num(small("custom-binary"), "sent"))} sends late (JSON ${num(small("json"), "late_sends")})`,
+      );
+    });
   });
 
   describe("the crossover sweep", () => {
@@ -337,168 +467,19 @@ describe("docs/links.md", () => {
         `on every link it can carry, ${smallest} streams ${pcts(gains)} more messages than ${fastest}, against the ${pcts(bytes)} more its bytes alone would give`,
       );
     });
-  });
-});
 
-describe("docs/links.md: its tables and the sentences around them", () => {
-  const page = doc("links.md");
-
-  it("the page's table of three links is the committed link runs', row by row", () => {
-    const ms = (ns: number) => `${(ns / 1e6).toFixed(2)} ms`;
-    const section = page.slice(page.indexOf("| link | payload | codec | bytes | round trip p50"));
-    const lines = section.split("\n").filter((l) => /^\| (wifi|4g|slow-4g) \| (small|medium|large) \|/.test(l));
-    expect(lines).toHaveLength(36);
-    const runs = new Map(["wifi", "4g", "slow-4g"].map((link) => [link, csvSample(`links/${link}.csv`)]));
-    for (const line of lines) {
-      const [link, payload, codec, ...cells] = line
-        .split("|")
-        .slice(1, 10)
-        .map((c) => c.trim());
-      const rt = runs.get(link!)!.row({ mode: "roundtrip", payload: payload!, codec: codec! });
-      const st = runs.get(link!)!.row({ mode: "stream", payload: payload!, codec: codec! });
-      const limit = st("link_limit");
-      const share = { up: "link_up_share", down: "link_down_share", window: "link_window_share" }[limit];
-      expect(cells, line).toEqual([
-        rt("bytes"),
-        ms(Number(rt("rtt_p50_ns"))),
-        ms(Number(rt("rtt_p99_ns"))),
-        `${Number(rt("link_wire_ms")).toFixed(2)} ms`,
-        Math.round(Number(st("msgs_per_s"))).toLocaleString("en-US"),
-        share ? `${limit} ${Math.round(Number(st(share)) * 100)}%` : limit,
-      ]);
-    }
-  });
-
-  it("what it says of the three links is what their runs say", () => {
-    const load = (link: string) => {
-      const run = csvSample(`links/${link}.csv`);
-      return (mode: string, payload: string, codec?: string) =>
-        run
-          .where(codec === undefined ? { mode, payload } : { mode, payload, codec })
-          .map((r) => (c: string) => num(r, c));
-    };
-    const links = { wifi: load("wifi"), "4g": load("4g"), "slow-4g": load("slow-4g") };
-    const text = flat(page);
-    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-    const spread = (link: keyof typeof links, payload: string) => {
-      const p50 = links[link]("roundtrip", payload).map((r) => r("rtt_p50_ns"));
-      return Math.max(...p50) / Math.min(...p50) - 1;
-    };
-    const others = (["wifi", "4g", "slow-4g"] as const).flatMap((l) =>
-      ["small", "medium", "large"].filter((p) => l !== "wifi" || p !== "large").map((p) => spread(l, p)),
-    );
-    expect(text).toContain(
-      `differ by at most ${pct(Math.max(...others))} (${pct(spread("wifi", "large"))} on \`wifi\`'s large message`,
-    );
-    const rate = (link: keyof typeof links, codec: string, payload = "large") =>
-      links[link]("stream", payload, codec)[0]!("msgs_per_s");
-    const more = (link: keyof typeof links) =>
-      `${Math.round((rate(link, "custom-binary") / rate(link, "json") - 1) * 100)}% more`;
-    expect(text).toContain(
-      `custom-binary carries ${more("4g")} large messages than JSON over \`4g\` (${whole(rate("4g", "custom-binary"))} against ${whole(rate("4g", "json"))} a second) and ${more("slow-4g")} over \`slow-4g\` (${whole(rate("slow-4g", "custom-binary"))} against ${whole(rate("slow-4g", "json"))})`,
-    );
-    const ahead = ["small", "medium", "large"].map((p) =>
-      Math.round((rate("wifi", "custom-binary", p) / rate("wifi", "json", p) - 1) * 100),
-    );
-    expect(text).toContain(`custom-binary ${Math.min(...ahead)}-${Math.max(...ahead)}% ahead of JSON`);
-  });
-
-  it("what it says of compression over 4g is the two 4g runs'", () => {
-    const load = (name: string) => {
-      const run = csvSample(`links/${name}`);
-      return (mode: string, payload: string, codec: string) => {
-        const r = run.row({ mode, payload, codec });
-        return (c: string) => num(r, c);
-      };
-    };
-    const plain = load("4g.csv");
-    const deflate = load("4g-deflate.csv");
-    const text = flat(page);
-    const cases = ["small", "medium", "large"].flatMap((p) =>
-      ["json", "custom-binary", "protobuf", "msgpackr"].map((c) => [p, c] as const),
-    );
-    for (const [p, c] of cases) expect(deflate("roundtrip", p, c)("wire_compressed_share"), `${p} ${c}`).toBe(0);
-    const reply = (f: typeof plain, codec: string) => Math.round(f("roundtrip", "large", codec)("reply_wire_bytes"));
-    expect(text).toContain(
-      `(${reply(plain, "json")} to ${reply(deflate, "json")} bytes, ${reply(plain, "msgpackr")} to ${reply(deflate, "msgpackr")})`,
-    );
-    expect(text).toContain(`(${reply(plain, "custom-binary")} to ${reply(deflate, "custom-binary")} for custom-binary`);
-    const rt = Math.max(
-      ...cases.map(([p, c]) =>
-        Math.abs(deflate("roundtrip", p, c)("rtt_p50_ns") - plain("roundtrip", p, c)("rtt_p50_ns")),
-      ),
-    );
-    const st = Math.max(
-      ...cases.map(([p, c]) =>
-        Math.abs(deflate("stream", p, c)("msgs_per_s") / plain("stream", p, c)("msgs_per_s") - 1),
-      ),
-    );
-    expect(text).toContain(
-      `Round trips moved by at most ${(rt / 1e6).toFixed(2)} ms and stream rates by at most ${(st * 100).toFixed(1)}%, both ways.`,
-    );
-  });
-
-  it("the page's table of each codec's knee over 4g is the committed sweep's, and what it says of it", () => {
-    const knees = csvSample("links/4g-knees.csv");
-    const of = (payload: string, codec: string) => knees.where({ mode: "latency", payload, codec });
-    const at = (payload: string, codec: string, rate: number) =>
-      of(payload, codec).find((r) => num(r, "target_rate") === rate)!;
-    const section = page.slice(page.indexOf("| payload | codec | frame bytes up |"));
-    const lines = section.split("\n").filter((l) => /^\| (small|medium|large) \|/.test(l));
-    expect(lines.length).toBeGreaterThanOrEqual(12);
-    for (const line of lines.slice(0, 12)) {
-      const [payload, codec, ...cells] = line
-        .split("|")
-        .slice(1, 7)
-        .map((c) => c.trim());
-      const first = of(payload!, codec!)[0]!;
-      const byWindow = (num(first, "window") * 1000) / num(first, "link_rtt_ms");
-      const byUp = (num(first, "link_up_kbps") * 1000) / (8 * num(first, "wire_bytes"));
-      expect(cells, line).toEqual([
-        String(num(first, "wire_bytes")),
-        byWindow <= byUp ? `${whole(byWindow)} (window)` : `${whole(byUp)} (up)`,
-        whole(num(first, "knee_rate")),
-        whole(num(at(payload!, codec!, 1000), "achieved_rate")),
-      ]);
-    }
-    const text = flat(page);
-    const sent = (codec: string) => num(at("large", codec, 1000), "achieved_rate");
-    expect(text).toContain(`custom-binary keeps ${(sent("custom-binary") / sent("json")).toFixed(2)}x JSON's rate`);
-    const knee = num(of("large", "custom-binary")[0]!, "knee_rate");
-    const ms = (r: Row) => Math.round(num(r, "latency_p50_ns") / 1e6);
-    const json = at("large", "json", knee);
-    expect(text).toContain(
-      `Its median latency at ${knee} a second was ${ms(at("large", "custom-binary", knee))} ms (the link's 60 plus ${ms(at("large", "custom-binary", knee)) - 60}); JSON's, asked the same, ${ms(json)} ms, with ${whole(num(json, "late_sends"))} of ${whole(num(json, "sent"))} sends late`,
-    );
-    const small = (codec: string) => at("small", codec, 1000);
-    expect(text).toContain(
-      `left ${num(small("custom-binary"), "late_sends")} of ${whole(num(small("custom-binary"), "sent"))} sends late (JSON ${num(small("json"), "late_sends")})`,
-    );
-  });
-
-  it("the page's crossover table is the committed link sweep's", () => {
-    const sweep = JSON.parse(sample("links/sweep.json")) as {
-      crossovers: {
-        payload: string;
-        fast: { codec: string; msgsPerS: number; wireBytes: number };
-        small: { codec: string; msgsPerS: number; wireBytes: number };
-        ceilingKbps: number;
-        predictedKbps: number;
-        rungs: { kbps: number; fast: number; small: number }[];
-        verdict: string;
-      }[];
-    };
-    const mbit = (kbps: number) =>
-      `${kbps >= 100_000 ? Math.round(kbps / 1000) : Number((kbps / 1000).toPrecision(3))} Mbit/s`;
-    const side = (c: { codec: string; msgsPerS: number; wireBytes: number }) =>
-      `${c.codec} ${whole(c.msgsPerS)} msgs/s, ${c.wireBytes} B`;
-    const section = page.slice(page.indexOf("| payload | fast on loopback |"));
-    expect(sweep.crossovers).toHaveLength(3);
-    for (const c of sweep.crossovers) {
-      const rungs = c.rungs.map((r) => `${mbit(r.kbps)}: ${whole(r.fast)} / ${whole(r.small)}`).join("; ");
-      expect(section).toContain(
-        `| ${c.payload} | ${side(c.fast)} | ${side(c.small)} | ${mbit(c.ceilingKbps)} | ${rungs} | ${mbit(c.predictedKbps)} | ${c.verdict.replace(/^\w+: /, "")} |`,
-      );
-    }
+    it("the page's crossover table is the committed link sweep's", () => {
+      const mbit = (kbps: number) =>
+        `${kbps >= 100_000 ? Math.round(kbps / 1000) : Number((kbps / 1000).toPrecision(3))} Mbit/s`;
+      const side = (c: Side) => `${c.codec} ${whole(c.msgsPerS)} msgs/s, ${c.wireBytes} B`;
+      const section = page.slice(page.indexOf("| payload | fast on loopback |"));
+      expect(sweep.crossovers).toHaveLength(3);
+      for (const c of sweep.crossovers) {
+        const rungs = c.rungs.map((r) => `${mbit(r.kbps)}: ${whole(r.fast)} / ${whole(r.small)}`).join("; ");
+        expect(section).toContain(
+          `| ${c.payload} | ${side(c.fast)} | ${side(c.small)} | ${mbit(c.ceilingKbps)} | ${rungs} | ${mbit(c.predictedKbps)} | ${c.verdict.replace(/^\w+: /, "")} |`,
+        );
+      }
+    });
   });
 });

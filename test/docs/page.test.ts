@@ -8,7 +8,8 @@ import { compareRuns, slowerCases } from "../../bench/report/compare.ts";
 import { casesOf, codecRows, csvSample, doc, flat, num, type Row } from "../helpers/samples.ts";
 import { fixed, list, range, whole, word } from "../helpers/prose.ts";
 
-const text = flat(doc("page.md"));
+const page = doc("page.md");
+const text = flat(page);
 const two = fixed(2);
 const one = fixed(1);
 /** Runs by their place, as the page names them. */
@@ -272,10 +273,6 @@ describe("docs/page.md", () => {
       );
     });
   });
-});
-
-describe("docs/page.md: its tables and the sentences around them", () => {
-  const page = doc("page.md");
 
   it("the page's comparison of two sample runs is what bun run report A B finds in them", () => {
     const all = compareRuns(casesOf("epyc-default-1.csv"), casesOf("epyc-default-2.csv"));
@@ -283,7 +280,6 @@ describe("docs/page.md: its tables and the sentences around them", () => {
     const pcts = small.map((c) => Math.round((c.total.ratio - 1) * 100));
     const signed = (p: number) => `${p > 0 ? "+" : ""}${p}%`;
     const count = (verdict: string) => small.filter((c) => c.total.verdict === verdict).length;
-    const text = flat(page);
     expect(text).toContain(
       `put the small message's codec-mode times ${signed(Math.min(...pcts))} to ${signed(Math.max(...pcts))} apart (${count("slower")} of ${small.length} "slower", ${count("faster")} "faster")`,
     );

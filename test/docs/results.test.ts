@@ -12,7 +12,8 @@ import { casesOf, csvSample, doc, flat, machineOf, num, type Row, sample } from 
 import { fig, halfWidth, list, plusMinus, range, thousands, whole, word } from "../helpers/prose.ts";
 
 /** The page outside the block `bun run readme-figures` writes (a test of its own holds that). */
-const prose = flat(doc("results.md").slice(doc("results.md").indexOf("<!-- figures:end -->")));
+const page = doc("results.md");
+const prose = flat(page.slice(page.indexOf("<!-- figures:end -->")));
 
 const ARTICLE = ["small", "medium", "large"] as const;
 const SETS = ["chat", "game-tick", "market"] as const;
@@ -711,10 +712,6 @@ describe("docs/results.md", () => {
       );
     });
   });
-});
-
-describe("docs/results.md: its tables and the sentences around them", () => {
-  const page = doc("results.md");
 
   it("the page's message-set figures are the committed runs': bytes, ratio to json in process and in stream mode, compressed sizes", () => {
     const load = (name: string) => {

@@ -11,7 +11,8 @@ import { resultsFromFile } from "../../bench/report/results-file.ts";
 import { compatFiles, csvSample, doc, flat, num, sample } from "../helpers/samples.ts";
 import { list, sayer, whole } from "../helpers/prose.ts";
 
-const text = flat(doc("your-messages-and-codecs.md"));
+const page = doc("your-messages-and-codecs.md");
+const text = flat(page);
 /** The page says this, word for word (its lines joined); a failure names the fragment it should hold, with the file's figures in it. */
 const says = sayer(text, "docs/your-messages-and-codecs.md");
 
@@ -142,10 +143,6 @@ describe("docs/your-messages-and-codecs.md", () => {
       `and Avro, ${x2(cell("avro", "Bun"))} in Bun, costs ${x1(cell("avro", "Chromium"))} in Chromium and ${x1(cell("avro", "Firefox"))} in Firefox.`,
     );
   });
-});
-
-describe("docs/your-messages-and-codecs.md: its tables and the sentences around them", () => {
-  const page = doc("your-messages-and-codecs.md");
 
   it("it quotes the committed compatibility matrix (bun run compat) as it is", () => {
     const matrix = sample("compatibility.md");
