@@ -54,4 +54,13 @@ describe("docs/methodology.md", () => {
       `Their field ratios stay within ${widest(stream).spread.toFixed(2)}x in stream mode; in roundtrip mode ${idle.filter((r) => r.spread <= 1.1).length} of ${idle.length} stay within 1.10x, the widest ${most.spread.toFixed(2)}x (${most.codec} on the ${most.payload} message)`,
     );
   });
+
+  it("how many codec-mode ratios the default runs put within 1.05x and 1.10x of each other, and the widest", () => {
+    const lab = Object.values(LAB).flatMap(({ pick }) => across("codec", pick));
+    expect(lab).toHaveLength(72);
+    const within = (x: number) => lab.filter((r) => r.spread <= x).length;
+    expect(text).toContain(
+      `put ${within(1.05)} of 72 codec-mode ratios (in process, echo, read-one and validated, 18 each) within 1.05x of each other and ${within(1.1)} within 1.10x, the widest ${widest(lab).spread.toFixed(2)}x`,
+    );
+  });
 });
