@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { csvSample, doc, flat, machineOf, num, type Row } from "../helpers/samples.ts";
-import { fixed, list, range, sayer, whole } from "../helpers/prose.ts";
+import { fixed, list, ordinal, range, sayer, whole } from "../helpers/prose.ts";
 
 const page = doc("latency.md");
 const text = flat(page);
@@ -78,7 +78,9 @@ const top = Math.max(...sweeps.flatMap((rows) => rows.map((r) => num(r, "target_
 
 /** The page says this, word for word (its lines joined); a failure names the fragment it should hold, with the file's figures in it. */
 const says = sayer(text, "docs/latency.md");
-/** The machine a run's rows were made on, as the page names it: "AMD EPYC", "2"; rows of two machines fail, naming them. */
+/** Nanoseconds as the page writes them: whole µs, ms to one decimal. */
+const us = (ns: number) => (ns / 1000).toFixed(0);
+const ms = (ns: number) => (ns / 1e6).toFixed(1);
 
 describe("docs/latency.md", () => {
   it("the 2,000 messages/s run is the 2-core AMD EPYC's", () => {
@@ -213,8 +215,9 @@ describe("docs/latency.md", () => {
       .filter((c) => c !== leader)
       .map((c) => ({ c, at: sweeps.map((_, i) => i).filter((i) => knees("large", c)[i] === best[i]) }))
       .filter((m) => m.at.length > 0);
-    const ordinal = ["first", "second", "third"];
-    const also = matched.map((m) => `${named(m.c)} matched it in the ${list(m.at.map((i) => ordinal[i]!))}`).join("; ");
+    const also = matched
+      .map((m) => `${named(m.c)} matched it in the ${list(m.at.map((i) => ordinal(i + 1)))}`)
+      .join("; ");
     says(
       `${named(leader)} kept the highest rate of the codecs on the large message in all three (${list(best.map(whole))}${also ? `; ${also}` : ""})`,
     );
@@ -248,8 +251,6 @@ describe("docs/latency.md", () => {
       const col = (c: string, raw = false) => rows.filter((r) => (r("codec") === "raw") === raw).map((r) => num(r, c));
       return { rows, col, flags: rows.map((r) => r("flags")) };
     };
-    const us = (x: number) => (x / 1000).toFixed(0);
-    const ms = (x: number) => (x / 1e6).toFixed(1);
     const at2000 = load("epyc-latency-2000.csv");
     const achieved = [...at2000.col("achieved_rate"), ...at2000.col("achieved_rate", true)];
     expect(text).toContain(
@@ -278,15 +279,11 @@ describe("docs/latency.md", () => {
   });
 
   it("the page's Chromium latency figures are the committed run's, beside Bun's client in the first sweep", () => {
-    const rows = (name: string) =>
-      csvSample(name)
-        .where({ mode: "latency" })
-        .filter((r) => r("codec") !== "raw");
-    const chromium = rows("chromium-latency.csv");
-    const at = (rate: number) => chromium.filter((r) => Number(r("target_rate")) === rate);
-    const us = (ns: number) => (ns / 1000).toFixed(0);
+    const codecs = (rows: Row[]) => rows.filter((r) => r("codec") !== "raw");
+    const chromium = codecs(latency("chromium-latency.csv"));
+    const at = (rate: number) => chromium.filter((r) => num(r, "target_rate") === rate);
     expect(at(1000).every((r) => !r("flags").includes("below-rate"))).toBe(true);
-    const bun = rows("epyc-sweep-1.csv").filter((r) => Number(r("target_rate")) === 1000);
+    const bun = codecs(sweeps[0]!).filter((r) => num(r, "target_rate") === 1000);
     expect(text).toContain(
       `every codec kept the rate with corrected p50 ${range(
         at(1000).map((r) => Number(r("latency_p50_ns"))),
@@ -298,12 +295,12 @@ describe("docs/latency.md", () => {
     );
     const short = at(5000).filter((r) => r("flags").includes("below-rate")).length;
     const achieved = range(
-      at(5000).map((r) => Number(r("achieved_rate"))),
-      (x) => Math.round(x).toLocaleString("en-US"),
+      at(5000).map((r) => num(r, "achieved_rate")),
+      whole,
     );
     const p50 = range(
-      at(5000).map((r) => Number(r("latency_p50_ns"))),
-      (x) => (x / 1e6).toFixed(1),
+      at(5000).map((r) => num(r, "latency_p50_ns")),
+      ms,
     );
     expect(text).toContain(
       `at 5,000/s ${short} of the ${at(5000).length} cases fell short of it (the ${at(5000).length} achieved ${achieved}) with p50 ${p50} ms`,

@@ -197,7 +197,7 @@ describe("docs/links.md", () => {
           ms(Number(rt("rtt_p50_ns"))),
           ms(Number(rt("rtt_p99_ns"))),
           `${Number(rt("link_wire_ms")).toFixed(2)} ms`,
-          Math.round(Number(st("msgs_per_s"))).toLocaleString("en-US"),
+          whole(Number(st("msgs_per_s"))),
           share ? `${limit} ${Math.round(Number(st(share)) * 100)}%` : limit,
         ]);
       }

@@ -6,15 +6,12 @@
 import { describe, expect, it } from "vitest";
 import { compareRuns, slowerCases } from "../../bench/report/compare.ts";
 import { casesOf, codecRows, csvSample, doc, flat, num, type Row } from "../helpers/samples.ts";
-import { fixed, list, range, whole, word } from "../helpers/prose.ts";
+import { fixed, list, ordinal, range, whole, word } from "../helpers/prose.ts";
 
 const page = doc("page.md");
 const text = flat(page);
 const two = fixed(2);
 const one = fixed(1);
-/** Runs by their place, as the page names them. */
-const ORDINALS = ["first", "second", "third"];
-
 const bun = codecRows("engines-bun.csv");
 const chromium = codecRows("engines-chromium.csv");
 const firefox = codecRows("engines-firefox.csv");
@@ -90,9 +87,9 @@ describe("docs/page.md", () => {
     const who = news
       .map(
         (b) =>
-          `the ${ORDINALS[b]}, put as NEW against the ${failing
+          `the ${ordinal(b + 1)}, put as NEW against the ${failing
             .filter(([, n]) => n === b)
-            .map(([a]) => ORDINALS[a])
+            .map(([a]) => ordinal(a + 1))
             .join(" or the ")},`,
       )
       .join(" and ");
@@ -299,8 +296,7 @@ describe("docs/page.md", () => {
         : c.total.median >= 1000
           ? `${(c.total.median / 1000).toFixed(2)} µs`
           : `${Math.round(c.total.median)} ns`;
-    const rate = (c: (typeof bun)[number] | undefined) =>
-      c === undefined ? "-" : `${Math.round(c.msgsPerS!).toLocaleString("en-US")}/s`;
+    const rate = (c: (typeof bun)[number] | undefined) => (c === undefined ? "-" : `${whole(c.msgsPerS!)}/s`);
     const start = page.indexOf("**Browser against Bun on the same machine**");
     const section = page.slice(start, page.indexOf("- The page's clock is 5 µs", start));
     const lines = section.split("\n").filter((l) => /^\| (small|medium|large) \|/.test(l));
@@ -325,6 +321,6 @@ describe("docs/page.md", () => {
       `custom-binary is ${cb[0]}x JSON's time on the small message, ${cb[1]}x on the medium one and ${cb[2]}x on the large one`,
     );
     const streams = chromium.filter((c) => c.mode === "stream").map((c) => c.msgsPerS!);
-    expect(text).toContain(`moves ${whole(Math.min(...streams))}-${whole(Math.max(...streams))} messages per second`);
+    expect(text).toContain(`moves ${range(streams, whole)} messages per second`);
   });
 });
