@@ -1,7 +1,7 @@
 /**
  * What code a run measures: the git commit the bench runs from, whether its checkout has
  * uncommitted changes, and the bench's version. Every results file carries it (csv.ts, results-json.ts),
- * and `bun run readme-figures --check` asks of each committed sample whether the code it measured
+ * and `bun run figures --check` asks of each committed sample whether the code it measured
  * has changed since (git-history.ts).
  */
 

@@ -101,19 +101,25 @@ type RatioLike = Pick<Comparison, "ratio"> & Partial<Pick<Comparison, "low" | "h
 export function ratioText(r: RatioLike | undefined, options: { interval?: boolean } = {}): string {
   if (!r || !Number.isFinite(r.ratio)) return "-";
   const { low = Number.NaN, high = Number.NaN, rounds } = r;
-  const half = Math.max(high / r.ratio - 1, 1 - low / r.ratio) * 100;
+  const half = Math.max(high / r.ratio - 1, 1 - low / r.ratio);
   // One round has no interval; a ratio read back from a CSV does not say its rounds, and shows what it has.
   const interval =
     options.interval === false || (rounds !== undefined && rounds < 2) || !Number.isFinite(half)
       ? ""
-      : ` ±${half < 9.95 ? half.toFixed(1) : Math.round(half)}%`;
+      : ` ${halfWidthText(half)}`;
   return `${r.overlap ? "≈" : ""}${ratioFigure(r.ratio)}${interval}${r.wide && options.interval !== false ? PRECISION_MARK : ""}`;
 }
 
 /** After a ratio whose interval is wider than the run's --precision asked. */
 export const PRECISION_MARK = "†";
 
+/** The half-width of an interval relative to its figure (0.062) as a ratio's shows it: "±6.2%", "±12%" from 9.95% up. */
+export function halfWidthText(half: number): string {
+  const pct = half * 100;
+  return `±${pct < 9.95 ? pct.toFixed(1) : Math.round(pct)}%`;
+}
+
 /** A ratio to two decimals, or to two significant digits below 0.1 (a field read in 25 ns against a 6 µs decode is 0.0043, not 0.00). */
-function ratioFigure(ratio: number): string {
+export function ratioFigure(ratio: number): string {
   return ratio > 0 && ratio < 0.1 ? ratio.toPrecision(2) : ratio.toFixed(2);
 }

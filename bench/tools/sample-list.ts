@@ -1,7 +1,7 @@
 /**
  * The committed samples (results/sample/) the documents quote, in one place: what each is called,
  * the command that makes it, what it leaves and who quotes it. `bun run samples` remakes them from
- * this list; `bun run readme-figures` reads the figures' files from it, and its --check says of
+ * this list; `bun run figures` reads the figures' files from it, and its --check says of
  * each what code made it. A sample no entry names is read by no document and does not belong in
  * results/sample/.
  */

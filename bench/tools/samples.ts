@@ -197,7 +197,7 @@ async function main(argv: string[]): Promise<number> {
       `samples: of that, the runs' timed loops ${seconds(spent.timedMs)} (${Math.round((100 * spent.timedMs) / wallMs)}%), their warm-up ${seconds(spent.warmupMs)}, verifying ${seconds(spent.verifyMs)} (the files' time accounts)\n`,
     );
   if (!committed) return 0;
-  const figures = Bun.spawnSync([process.execPath, path.join(ROOT, "bench/tools/readme-figures.ts")], {
+  const figures = Bun.spawnSync([process.execPath, path.join(ROOT, "bench/tools/figures.ts")], {
     cwd: ROOT,
     stdout: "inherit",
     stderr: "inherit",

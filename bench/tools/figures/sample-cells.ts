@@ -3,8 +3,8 @@
  * first look): a sample, the case of a mode, payload and codec, a ratio cell, the machine line.
  */
 
-import type { BenchResults, CaseRatios, CaseResult, Environment, Ratio } from "../../client/harness/results.ts";
-import { ratioText } from "./format.ts";
+import type { BenchResults, CaseRatios, CaseResult, Environment, Ratio } from "../../../client/harness/results.ts";
+import { ratioText } from "../../report/format.ts";
 
 /** A sample file: its results, and its name for the reader. */
 export interface Sample {

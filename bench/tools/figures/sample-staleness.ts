@@ -1,6 +1,6 @@
 /**
  * What code made each committed sample, and whether the code it measures has changed since:
- * `bun run readme-figures --check` prints it. A sample from `bun run samples` names its commit
+ * `bun run figures --check` prints it. A sample from `bun run samples` names its commit
  * (CSV version 6, JSON format 3); one kept as history is dated by the commit that last wrote it.
  * A listed sample in an older format than the reader's fails the check (remake it); code changed
  * since is a warning, by file, since remaking every sample takes half an hour.
@@ -8,17 +8,17 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Provenance } from "../../client/harness/results.ts";
-import { git } from "../cli/provenance.ts";
-import { ROOT } from "../cli/paths.ts";
-import { CSV_VERSION } from "../report/csv-columns.ts";
-import { JSON_VERSION } from "../report/results-json.ts";
-import { resultsFromFile } from "../report/results-file.ts";
-import { parseCsv } from "../report/csv-read.ts";
-import { HISTORY, SAMPLES } from "./sample-list.ts";
+import type { Provenance } from "../../../client/harness/results.ts";
+import { git } from "../../cli/provenance.ts";
+import { ROOT } from "../../cli/paths.ts";
+import { CSV_VERSION } from "../../report/csv-columns.ts";
+import { JSON_VERSION } from "../../report/results-json.ts";
+import { resultsFromFile } from "../../report/results-file.ts";
+import { parseCsv } from "../../report/csv-read.ts";
+import { HISTORY, SAMPLES } from "../sample-list.ts";
 
-/** The code a sample measures: the codecs, the messages, the measuring loops and the server, and the libraries' versions. */
-const MEASURED_CODE = ["custom-binary", "protocols", "client", "server", "server.ts", "package.json"];
+/** The code a sample measures: the codecs, the messages, the measuring loops and the server, and the libraries' versions (package.json's dependencies, not its scripts). */
+const MEASURED_CODE = ["custom-binary", "protocols", "client", "server", "server.ts"];
 
 export interface SampleState {
   /** Under results/sample/. */
@@ -76,12 +76,25 @@ function changedSince(commit: string): string[] | undefined {
   let changed: string[] | undefined;
   if (commit !== "" && git(["cat-file", "-e", `${commit}^{commit}`]) !== undefined) {
     const out = git(["diff", "--name-only", commit, "--", ...MEASURED_CODE, ":(exclude,glob)**/*.md"]);
-    changed = out === undefined ? undefined : out.split("\n").filter((l) => l !== "");
+    const then = git(["show", `${commit}:package.json`]);
+    changed =
+      out === undefined || then === undefined
+        ? undefined
+        : [
+            ...out.split("\n").filter((l) => l !== ""),
+            ...(dependencies(then) === dependencies(readFileSync(path.join(ROOT, "package.json"), "utf8"))
+              ? []
+              : ["package.json (dependencies)"]),
+          ];
   }
   diffs.set(commit, changed);
   return changed;
 }
 const diffs = new Map<string, string[] | undefined>();
+
+/** A package.json's dependencies, the libraries a sample measured, as one comparable string. */
+const dependencies = (packageJson: string): string =>
+  JSON.stringify((JSON.parse(packageJson) as { dependencies?: unknown }).dependencies ?? {});
 
 /** The commit that last wrote a file under results/sample/, and its date. */
 function lastWritten(file: string): { commit: string; date: string } {
@@ -165,5 +178,5 @@ export function madeLine(states: readonly SampleState[]): string {
     commits.length === 1
       ? `commit \`${commits[0]}\``
       : `${commits.length} commits (${commits.map((c) => `\`${c}\``).join(", ")}${same ? ", whose measured code is the same" : ""})`;
-  return `The samples below were made by ${which}, ${when}, with \`bun run samples\`; \`bun run readme-figures --check\` says of each whether the code it measures has changed since.`;
+  return `The samples below were made by ${which}, ${when}, with \`bun run samples\`; \`bun run figures --check\` says of each whether the code it measures has changed since.`;
 }

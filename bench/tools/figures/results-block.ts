@@ -1,11 +1,9 @@
 /**
- * The figures of docs/results.md (the README's first look: first-look.ts), made from committed results files (results/sample/, read as every report
- * reads them, results-file.ts) so that no figure there is typed by hand: how far apart the ratios of back-to-back runs landed, mode by
- * mode, lab (codec mode) and field (inside the server) side by side, the calibration that proves
- * the field figure, the knees of back-to-back sweeps, every codec on every payload, the access
- * patterns, routing, each engine and a cluster.
- * `bun run readme-figures` prints these blocks and writes them into docs/results.md and the README; a test fails when
- * a copy differs.
+ * The figures block of docs/results.md, made from committed results files (results/sample/, read
+ * as every report reads them): how far apart the ratios of back-to-back runs landed, mode by mode,
+ * lab (codec mode) and field (inside the server) side by side, the calibration that proves the
+ * field figure, the knees of back-to-back sweeps, every codec on every payload, the access
+ * patterns, routing, each engine and a cluster. `bun run figures` writes it into its span.
  */
 
 import type {
@@ -15,12 +13,11 @@ import type {
   Environment,
   Estimate,
   Ratio,
-} from "../../client/harness/results.ts";
-import { ARTICLE_PAYLOADS, PAYLOAD_NAMES, ROUTING_KEYS } from "../../protocols/messages.ts";
-import { count, formatNs, ratioText } from "./format.ts";
-import { handWrittenStanding, ranked, vsJsonOf } from "./ranking.ts";
-import { sourceOf } from "./sources.ts";
-import { FIGURES_BEGIN, FIGURES_END } from "./figure-blocks.ts";
+} from "../../../client/harness/results.ts";
+import { ARTICLE_PAYLOADS, PAYLOAD_NAMES, ROUTING_KEYS } from "../../../protocols/messages.ts";
+import { count, formatNs, ratioText } from "../../report/format.ts";
+import { handWrittenStanding, ranked, vsJsonOf } from "../../report/ranking.ts";
+import { sourceOf } from "../../report/sources.ts";
 import { find, MARKS, machineLine, ratioCell, type Sample, VS_JSON } from "./sample-cells.ts";
 
 interface View {
@@ -401,7 +398,8 @@ function routeTable(sample: Sample): string[] {
 }
 
 /** Codecs the cluster table shows, per payload. */
-const CLUSTER_CODECS = ["json", "custom-binary", "protobuf", "msgpackr"];
+/** The codecs the fanout table shows (docs/clusters.md speaks of "the codecs in the table"). */
+export const CLUSTER_CODECS = ["json", "custom-binary", "protobuf", "msgpackr"];
 
 /**
  * fanout on one process, one through Redis and two through Redis: deliveries per second and
@@ -435,7 +433,7 @@ export function sampleFigures(set: SampleSet): string {
   const { runs, calibrated, sweeps } = set;
   const first = runs[0]!;
   const files = (samples: readonly Sample[]): string => samples.map((s) => `\`${s.name}\``).join(", ");
-  const out: string[] = [FIGURES_BEGIN, ""];
+  const out: string[] = [];
   out.push(`${runs.length} back-to-back runs of \`bun run bench\` (${files(runs)}) on ${machineLine(first.results)}.`);
   out.push(`Each cell: the median of the per-round ratios ± its 95% interval, within that run; ${MARKS}.`);
   out.push(
@@ -503,6 +501,5 @@ export function sampleFigures(set: SampleSet): string {
     "",
     ...clusterTable(cluster),
   );
-  out.push("", FIGURES_END);
   return out.join("\n");
 }

@@ -1,9 +1,8 @@
-/** The README's figures block, made from results files read back (here CSVs). */
+/** docs/results.md's figures block, made from results files read back (here CSVs). */
 import { describe, expect, it } from "vitest";
-import { resultsFromFile } from "../../../bench/report/results-file.ts";
-import { sampleFigures } from "../../../bench/report/sample-figures.ts";
-import { FIGURES_BEGIN, FIGURES_END, withFigures } from "../../../bench/report/figure-blocks.ts";
-import type { Sample } from "../../../bench/report/sample-cells.ts";
+import { resultsFromFile } from "../../../../bench/report/results-file.ts";
+import { sampleFigures } from "../../../../bench/tools/figures/results-block.ts";
+import type { Sample } from "../../../../bench/tools/figures/sample-cells.ts";
 
 const COLUMNS = [
   "mode",
@@ -388,9 +387,7 @@ describe("sampleFigures", () => {
     expect(part).toContain("| small | 0.40 ±2.0% | 2 of 5 | avro (0.50) | 0.80 | msgpackr |");
   });
 
-  it("is one marked block naming the files and the machine", () => {
-    expect(block.startsWith(FIGURES_BEGIN)).toBe(true);
-    expect(block.endsWith(FIGURES_END)).toBe(true);
+  it("names the files and the machine", () => {
     expect(block).toContain("`a.csv`, `b.csv`");
     expect(block).toContain("Test CPU (2 cores), bun 1.0.0, Linux");
   });
@@ -418,18 +415,5 @@ describe("sampleFigures", () => {
   it("shows each sweep's knee, the rate missed above it, and whether they agree within 25%", () => {
     expect(block).toContain("1 of 1 knees within 25% of each other across the sweeps.");
     expect(block).toContain("| medium | json | 20,000 (24,000) | 24,000+ | 1.20 |");
-  });
-});
-
-describe("withFigures", () => {
-  it("replaces the block between the markers and nothing else", () => {
-    const readme = `# Title\n\n${FIGURES_BEGIN}\nold\n${FIGURES_END}\n\nmore\n`;
-    expect(withFigures(readme, `${FIGURES_BEGIN}\nnew\n${FIGURES_END}`)).toBe(
-      `# Title\n\n${FIGURES_BEGIN}\nnew\n${FIGURES_END}\n\nmore\n`,
-    );
-  });
-
-  it("refuses a README without the markers", () => {
-    expect(() => withFigures("# Title\n", "x")).toThrow(/no figures block/);
   });
 });

@@ -1,9 +1,8 @@
-/** The README's first look, made from the committed `--quick` run (bun run readme-figures writes it). */
+/** The README's first look, made from the committed `--quick` run (bun run figures writes it into the README). */
 
-import { ARTICLE_PAYLOADS } from "../../protocols/messages.ts";
-import { count } from "./format.ts";
-import { QUICK_BEGIN, QUICK_END } from "./figure-blocks.ts";
-import { ranked } from "./ranking.ts";
+import { ARTICLE_PAYLOADS } from "../../../protocols/messages.ts";
+import { count } from "../../report/format.ts";
+import { ranked } from "../../report/ranking.ts";
 import { find, MARKS, machineLine, ratioCell, type Sample, VS_JSON } from "./sample-cells.ts";
 
 /**
@@ -14,8 +13,6 @@ import { find, MARKS, machineLine, ratioCell, type Sample, VS_JSON } from "./sam
 export function quickFigures(sample: Sample): string {
   const r = sample.results;
   const lines = [
-    QUICK_BEGIN,
-    "",
     `\`npm run bench -- --quick\` (\`${sample.name}\`, ${Math.round(r.elapsedMs / 1000)} s on ${machineLine(r)}): time per message relative to JSON's, the median of the rounds ± its 95% interval; below 1 is faster; ${MARKS}.`,
     "",
   ];
@@ -33,6 +30,5 @@ export function quickFigures(sample: Sample): string {
       lines.push(`| ${payload} | ${c.codec} | ${count(c.bytes)} | ${lab} | ${server} |`);
     }
   }
-  lines.push("", QUICK_END);
   return lines.join("\n");
 }

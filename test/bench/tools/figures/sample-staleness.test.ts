@@ -1,11 +1,16 @@
-/** What made each committed sample, said by readme-figures --check: its commit, whether its code changed since, and a failure for an older format. */
+/** What made each committed sample, said by figures --check: its commit, whether its code changed since, and a failure for an older format. */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { madeLine, type SampleState, sampleStates, stalenessLines } from "../../../bench/tools/sample-staleness.ts";
-import { SAMPLES } from "../../../bench/tools/sample-list.ts";
+import {
+  madeLine,
+  type SampleState,
+  sampleStates,
+  stalenessLines,
+} from "../../../../bench/tools/figures/sample-staleness.ts";
+import { SAMPLES } from "../../../../bench/tools/sample-list.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../../../..");
 const C = "0123456789abcdef0123456789abcdef01234567";
 
 describe("what made each sample", () => {
