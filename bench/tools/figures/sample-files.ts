@@ -5,9 +5,10 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { BenchResults, CaseResult } from "../../../client/harness/results.ts";
+import type { BenchResults, CaseResult, Environment } from "../../../client/harness/results.ts";
 import { resultsFromFile } from "../../report/results-file.ts";
 import { ROOT } from "../../cli/paths.ts";
+import { PLACES } from "../compat.ts";
 import { HISTORY, SAMPLES } from "../sample-list.ts";
 
 /** Every file the list names, under results/sample/. */
@@ -52,4 +53,80 @@ export function caseIn(file: string, match: CaseMatch): CaseResult {
   const found = casesIn(file, match);
   if (found.length !== 1) throw new Error(`results/sample/${file}: ${found.length} cases of ${JSON.stringify(match)}`);
   return found[0]!;
+}
+
+/** The one machine some listed results files were made on; throws, naming them, when they come from more than one. */
+export function machineOf(files: readonly string[]): Environment {
+  const envs = files.map((f) => sampleResults(f).environment);
+  const machines = new Set(envs.map((e) => `${e.cpu}, ${e.cores} cores`));
+  if (machines.size !== 1)
+    throw new Error(`${files.join(", ")} come from ${machines.size} machines: ${[...machines].join("; ")}`);
+  return envs[0]!;
+}
+
+/** A run's codec mode, in milliseconds: the sum of its codec stretches in the time account the file records. */
+export const codecModeMs = (file: string): number =>
+  Object.entries(sampleResults(file).timings ?? {})
+    .filter(([stretch]) => stretch.startsWith("codec "))
+    .reduce((sum, [, t]) => sum + t.ms, 0);
+
+/** One row of the committed cross-check (`bun run crosscheck`'s output), its figures as numbers. */
+export interface CrosscheckRow {
+  payload: string;
+  codec: string;
+  /** Codec mode's ratio to json, and the plain loop's. */
+  codecMode: number;
+  plain: number;
+  /** The plain loop against codec mode, in percent. */
+  diffPct: number;
+  /** How far apart the two are, as a factor. */
+  apart: number;
+  /** The field's ratio to json, roundtrip and stream. */
+  fieldRt: number;
+  fieldStream: number;
+  /** The two disagree beyond 10% (marked !). */
+  differs: boolean;
+  /** The field explains the disagreement. */
+  explains: boolean;
+}
+
+/** The committed cross-check's table: a row per payload and codec. */
+export function crosscheckRows(file = "crosscheck-epyc-default-1.txt"): CrosscheckRow[] {
+  return sampleText(file)
+    .split("\n")
+    .filter((l) => /^(small|medium|large) /.test(l))
+    .map((l) => {
+      const m =
+        /^(\S+) +(\S+) +(\S+) \[\S+\] +(\S+) +([+-][\d.]+)%(?: !)? +(\S+)x +(\S+) +(\S+)(?: +(yes|no)(?: \(.*\))?)?$/.exec(
+          l,
+        );
+      if (!m) throw new Error(`results/sample/${file}: cannot read "${l}"`);
+      return {
+        payload: m[1]!,
+        codec: m[2]!,
+        codecMode: Number(m[3]),
+        plain: Number(m[4]),
+        diffPct: Number(m[5]),
+        apart: Number(m[6]),
+        fieldRt: Number(m[7]),
+        fieldStream: Number(m[8]),
+        differs: l.includes(" !"),
+        explains: m[9] === "yes",
+      };
+    });
+}
+
+/**
+ * The compatibility matrix's results file of each place: a place the samples' list gives with
+ * `compat --from` (an every-codec run, `given`) from that file, the others from compat/.
+ */
+export function compatFiles(): { place: (typeof PLACES)[number]; file: string; given: boolean }[] {
+  const argv = SAMPLES.find((s) => s.name === "compat")!.argv;
+  const from = new Map(
+    argv.flatMap((a, i) => {
+      const m = argv[i - 1] === "--from" ? /^([a-z-]+)=\{sample:(.+)\}$/.exec(a) : null;
+      return m ? [[m[1]!, m[2]!] as const] : [];
+    }),
+  );
+  return PLACES.map((p) => ({ place: p, file: from.get(p.dir) ?? `compat/${p.dir}.csv`, given: from.has(p.dir) }));
 }
