@@ -1,8 +1,8 @@
 /**
  * The committed samples (results/sample/) the documents quote, in one place: what each is called,
- * the command that makes it, what it leaves and who quotes it. `bun run samples` remakes them from
- * this list; `bun run figures` reads the figures' files from it, and its --check says of
- * each what code made it. A sample no entry names is read by no document and does not belong in
+ * the command that makes it and what it leaves. `bun run samples` remakes them from this list;
+ * the documents' figures (figures/) read only the files it names, and who quotes each is what
+ * they read (`bun run samples --list` says). A sample no page reads does not belong in
  * results/sample/.
  */
 
@@ -16,8 +16,6 @@ export interface SampleEntry {
   argv: string[];
   /** What it leaves in results/sample/: the file there, from the file under {out} (or "stdout": what the command printed). */
   files: Record<string, string>;
-  /** Who quotes it. */
-  quotedBy: string[];
 }
 
 /** A sample kept as it was made, on purpose: `bun run samples` leaves it alone, and the documents that quote it say when it was made. */
@@ -25,149 +23,78 @@ export interface HistoryEntry {
   file: string;
   /** Why it is kept rather than remade. */
   why: string;
-  quotedBy: string[];
 }
 
 const BENCH = "bench/cli/bench.ts";
 
 /** A `bun run bench` sample: its CSV (and JSON when asked) as results/sample/NAME.csv. */
-function bench(name: string, args: string[], quotedBy: string[], json = false): SampleEntry {
+function bench(name: string, args: string[], json = false): SampleEntry {
   return {
     name,
     command: ["bun run bench", ...args].join(" "),
     argv: [BENCH, ...args, "--out", "{out}"],
     files: { [`${name}.csv`]: "latest.csv", ...(json ? { [`${name}.json`]: "latest.json" } : {}) },
-    quotedBy,
   };
 }
 
-const FIGURES = "docs/results.md (figures block)";
 /** The four codecs people choose between, as the link samples run them. */
 const LINK_CODECS = ["--codecs", "json,custom-binary,protobuf,msgpackr"];
+const SWEEP = ["--modes", "latency", "--rate", "sweep"];
+const EVERY_CODEC = ["--codecs", "all", "--payloads", "all"];
 
 export const SAMPLES: readonly SampleEntry[] = [
   // Three back to back, so the documents can say how far ratios move between runs.
-  bench(
-    "epyc-default-1",
-    [],
-    [
-      ...[FIGURES, "README.md", "docs/lab-and-field.md", "docs/page.md", "docs/methodology.md"],
-      ...["docs/hand-written-protocol.md", "docs/custom-binary-performance.md", "bun run screenshot"],
-    ],
-    true,
-  ),
-  bench("epyc-default-2", [], [FIGURES, "docs/page.md", "docs/lab-and-field.md"]),
-  bench("epyc-default-3", [], [FIGURES, "docs/lab-and-field.md"]),
+  bench("epyc-default-1", [], true),
+  bench("epyc-default-2", []),
+  bench("epyc-default-3", []),
   {
     name: "crosscheck-epyc-default-1",
     command: "bun run crosscheck --from results/sample/epyc-default-1.json",
     argv: ["bench/tools/crosscheck.ts", "--from", "{sample:epyc-default-1.json}"],
     files: { "crosscheck-epyc-default-1.txt": "stdout" },
-    quotedBy: ["docs/lab-and-field.md", "docs/hand-written-protocol.md", "docs/custom-binary-performance.md"],
   },
-  bench("epyc-calibrate", ["--calibrate"], [FIGURES, "docs/lab-and-field.md"]),
+  bench("epyc-calibrate", ["--calibrate"]),
   // Three back to back, as the default runs.
-  bench("epyc-sweep-1", ["--modes", "latency", "--rate", "sweep"], [FIGURES, "docs/latency.md"]),
-  bench("epyc-sweep-2", ["--modes", "latency", "--rate", "sweep"], [FIGURES, "docs/latency.md"]),
-  bench("epyc-sweep-3", ["--modes", "latency", "--rate", "sweep"], [FIGURES, "docs/latency.md"]),
-  bench("epyc-quick", ["--quick"], ["README.md (first look)"]),
-  bench(
-    "epyc-every-codec",
-    ["--codecs", "all", "--payloads", "all", "--modes", "codec"],
-    [
-      ...[FIGURES, "docs/results.md (message sets)", "docs/custom-binary-performance.md", "docs/access-patterns.md"],
-      ...["docs/lab-and-field.md (compressed sizes)", "docs/your-messages-and-codecs.md (compatibility)"],
-    ],
-  ),
-  bench(
-    "chromium-every-codec",
-    ["--codecs", "all", "--payloads", "all", "--modes", "codec", "--client", "chromium"],
-    [
-      FIGURES,
-      "docs/custom-binary-performance.md",
-      "docs/results.md (message sets)",
-      "docs/your-messages-and-codecs.md",
-    ],
-  ),
-  bench(
-    "epyc-every-codec-field",
-    ["--codecs", "all", "--payloads", "all", "--modes", "stream"],
-    [FIGURES, "docs/custom-binary-performance.md", "docs/results.md (message sets)"],
-  ),
-  bench(
-    "epyc-route",
-    ["--modes", "route", "--codecs", "all", "--payloads", "market,chat,game-tick", "--clients", "8"],
-    [FIGURES, "docs/access-patterns.md"],
-  ),
-  bench(
-    "engines-bun",
-    ["--modes", "codec,roundtrip", "--payloads", "all"],
-    [FIGURES, "docs/results.md (message sets)"],
-  ),
-  bench("engines-node", ["--client", "node", "--modes", "roundtrip", "--payloads", "all"], [FIGURES]),
-  bench(
-    "engines-chromium",
-    ["--client", "chromium", "--modes", "codec,roundtrip", "--payloads", "all"],
-    [FIGURES, "docs/custom-binary-performance.md", "docs/page.md"],
-  ),
-  bench(
-    "engines-firefox",
-    ["--client", "firefox", "--modes", "codec,roundtrip", "--payloads", "all"],
-    [FIGURES, "docs/custom-binary-performance.md", "docs/page.md"],
-  ),
-  bench("fanout-1-process", ["--modes", "fanout", "--clients", "8"], [FIGURES, "docs/clusters.md"]),
-  bench(
-    "fanout-1-process-redis",
-    ["--modes", "fanout", "--clients", "8", "--processes", "1", "--backplane", "redis"],
-    [FIGURES, "docs/clusters.md"],
-  ),
-  bench(
-    "fanout-2-processes-redis",
-    ["--modes", "fanout", "--clients", "8", "--processes", "2", "--backplane", "redis"],
-    [FIGURES, "docs/clusters.md"],
-  ),
+  bench("epyc-sweep-1", SWEEP),
+  bench("epyc-sweep-2", SWEEP),
+  bench("epyc-sweep-3", SWEEP),
+  bench("epyc-quick", ["--quick"]),
+  bench("epyc-every-codec", [...EVERY_CODEC, "--modes", "codec"]),
+  bench("chromium-every-codec", [...EVERY_CODEC, "--modes", "codec", "--client", "chromium"]),
+  bench("epyc-every-codec-field", [...EVERY_CODEC, "--modes", "stream"]),
+  bench("epyc-route", ["--modes", "route", "--codecs", "all", "--payloads", "market,chat,game-tick", "--clients", "8"]),
+  bench("engines-bun", ["--modes", "codec,roundtrip", "--payloads", "all"]),
+  bench("engines-node", ["--client", "node", "--modes", "roundtrip", "--payloads", "all"]),
+  bench("engines-chromium", ["--client", "chromium", "--modes", "codec,roundtrip", "--payloads", "all"]),
+  bench("engines-firefox", ["--client", "firefox", "--modes", "codec,roundtrip", "--payloads", "all"]),
+  bench("fanout-1-process", ["--modes", "fanout", "--clients", "8"]),
+  bench("fanout-1-process-redis", ["--modes", "fanout", "--clients", "8", "--processes", "1", "--backplane", "redis"]),
+  bench("fanout-2-processes-redis", [
+    "--modes",
+    "fanout",
+    "--clients",
+    "8",
+    "--processes",
+    "2",
+    "--backplane",
+    "redis",
+  ]),
   // Compression on the socket: the same round trips with and without permessage-deflate.
-  bench(
-    "epyc-roundtrip-plain",
-    ["--modes", "roundtrip", "--codecs", "json,custom-binary,msgpackr", "--iterations", "1000", "--runs", "1"],
-    ["docs/lab-and-field.md (compression)"],
+  ...(["plain", "deflate"] as const).map((way) =>
+    bench(`epyc-roundtrip-${way}`, [
+      ...["--modes", "roundtrip", "--codecs", "json,custom-binary,msgpackr", "--iterations", "1000", "--runs", "1"],
+      ...(way === "deflate" ? ["--deflate"] : []),
+    ]),
   ),
-  bench(
-    "epyc-roundtrip-deflate",
-    [
-      "--modes",
-      "roundtrip",
-      "--codecs",
-      "json,custom-binary,msgpackr",
-      "--iterations",
-      "1000",
-      "--runs",
-      "1",
-      "--deflate",
-    ],
-    ["docs/lab-and-field.md (compression)"],
-  ),
-  bench("epyc-latency-2000", ["--modes", "latency"], ["docs/latency.md"]),
+  bench("epyc-latency-2000", ["--modes", "latency"]),
   ...[10_000, 40_000].map((rate) =>
-    bench(
-      `epyc-latency-large-${rate}`,
-      [
-        "--modes",
-        "latency",
-        "--rate",
-        String(rate),
-        "--payloads",
-        "large",
-        "--codecs",
-        "raw,json,custom-binary,msgpack",
-        "--iterations",
-        "4000",
-      ],
-      ["docs/latency.md"],
-    ),
+    bench(`epyc-latency-large-${rate}`, [
+      ...["--modes", "latency", "--rate", String(rate), "--payloads", "large"],
+      ...["--codecs", "raw,json,custom-binary,msgpack", "--iterations", "4000"],
+    ]),
   ),
-  bench("chromium-latency", ["--client", "chromium", "--modes", "latency", "--rate", "1000,5000"], ["docs/latency.md"]),
-  bench("chromium-codec-stream", ["--client", "chromium", "--modes", "codec,stream"], ["docs/page.md"]),
+  bench("chromium-latency", ["--client", "chromium", "--modes", "latency", "--rate", "1000,5000"]),
+  bench("chromium-codec-stream", ["--client", "chromium", "--modes", "codec,stream"]),
   // Emulated links (toxiproxy-server on the PATH): three profiles, 4g with compression, each codec's
   // knee over 4g, then the crossover sweep; their files in links/.
   ...(
@@ -176,11 +103,11 @@ export const SAMPLES: readonly SampleEntry[] = [
       ["4g", ["--modes", "roundtrip,stream", ...LINK_CODECS, "--link", "4g"]],
       ["slow-4g", ["--modes", "roundtrip,stream", ...LINK_CODECS, "--link", "slow-4g"]],
       ["4g-deflate", ["--modes", "roundtrip,stream", ...LINK_CODECS, "--link", "4g", "--deflate"]],
-      ["4g-knees", ["--modes", "latency", "--rate", "sweep", ...LINK_CODECS, "--link", "4g"]],
+      ["4g-knees", [...SWEEP, ...LINK_CODECS, "--link", "4g"]],
     ] as const
   ).map(
     ([file, args]): SampleEntry => ({
-      ...bench(`links-${file}`, [...args], ["docs/links.md"]),
+      ...bench(`links-${file}`, [...args]),
       files: { [`links/${file}.csv`]: "latest.csv" },
     }),
   ),
@@ -189,7 +116,6 @@ export const SAMPLES: readonly SampleEntry[] = [
     command: "bun run bench --link-sweep --codecs json,protobuf,msgpackr",
     argv: [BENCH, "--link-sweep", "--codecs", "json,protobuf,msgpackr", "--out", "{out}"],
     files: { "links/sweep.json": "link-sweep.json", "links/sweep.csv": "link-sweep.csv" },
-    quotedBy: ["docs/links.md"],
   },
   {
     name: "compat",
@@ -208,7 +134,6 @@ export const SAMPLES: readonly SampleEntry[] = [
         `${place}/latest.csv`,
       ]),
     ]),
-    quotedBy: ["docs/your-messages-and-codecs.md (compatibility)", "docs/custom-binary-performance.md"],
   },
 ];
 
@@ -217,12 +142,10 @@ export const HISTORY: readonly HistoryEntry[] = [
   {
     file: "browser-custom-binary-before-1.csv",
     why: "the before half of a before/after pair: Chromium with custom-binary's decoder as it was before its browser work, code that no longer exists",
-    quotedBy: ["docs/hand-written-protocol.md", "docs/custom-binary-performance.md"],
   },
   {
     file: "browser-custom-binary-after-1.csv",
     why: "the after half of that pair, made minutes after the before half on the same machine, so the two compare",
-    quotedBy: ["docs/hand-written-protocol.md", "docs/custom-binary-performance.md"],
   },
 ];
 

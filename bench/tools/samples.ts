@@ -1,7 +1,7 @@
 /**
  * `bun run samples [NAME...] [--into DIR] [--list]`: remakes the committed samples the documents
- * quote (sample-list.ts), one command after another, then the documents' figure blocks (`bun run
- * readme-figures`). Every sample is made into a folder of its own first; results/sample/ changes
+ * quote (sample-list.ts), one command after another, then every document's figures (`bun run
+ * figures`). Every sample is made into a folder of its own first; results/sample/ changes
  * only once all of them are made, so a failed command or Ctrl-C leaves the committed samples as
  * they were. Each result file names the commit that made it, so it refuses a checkout with
  * uncommitted changes to its code; `--into DIR` writes the samples there instead (and leaves the
@@ -28,6 +28,8 @@ import type { TimeAccount } from "../../client/harness/time-account.ts";
 import { resultsFromFile } from "../report/results-file.ts";
 import { ROOT } from "../cli/paths.ts";
 import { codeProvenance } from "../cli/provenance.ts";
+import { generate } from "./figures/generate.ts";
+import { PAGES } from "./figures/pages.ts";
 import { HISTORY, SAMPLES, type SampleEntry, samplesNamed } from "./sample-list.ts";
 
 const USAGE = "usage: bun run samples [NAME...] [--into DIR] [--list]";
@@ -36,16 +38,22 @@ const COMMITTED = path.join(ROOT, "results", "sample");
 /** Seconds, as the progress shows them. */
 const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
 
-/** The list as `--list` prints it. */
+/** The list as `--list` prints it: each sample's command, files, and the pages whose figures read them. */
 function listText(): string {
+  const pages = generate(ROOT, PAGES);
+  const quoting = (files: readonly string[]): string =>
+    pages
+      .filter((p) => p.quotes.some((f) => files.includes(f)))
+      .map((p) => p.page)
+      .join(", ") || "no page";
   const lines = [`${SAMPLES.length} samples, made by bun run samples:`];
   for (const s of SAMPLES)
     lines.push(
       `  ${s.name}: ${s.command}`,
-      `    -> ${Object.keys(s.files).join(", ")}; quoted by ${s.quotedBy.join(", ")}`,
+      `    -> ${Object.keys(s.files).join(", ")}; quoted by ${quoting(Object.keys(s.files))}`,
     );
   lines.push(`${HISTORY.length} kept as they were made:`);
-  for (const h of HISTORY) lines.push(`  ${h.file}: ${h.why}; quoted by ${h.quotedBy.join(", ")}`);
+  for (const h of HISTORY) lines.push(`  ${h.file}: ${h.why}; quoted by ${quoting([h.file])}`);
   return lines.join("\n") + "\n";
 }
 

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { PageFigures } from "./figure-spec.ts";
+import { readingSamples } from "./sample-files.ts";
 import { type Span, spansOf, withFigures } from "./spans.ts";
 
 /** One document after generation: its text now and as the samples write it, and what stands in the way. */
@@ -18,6 +19,8 @@ export interface GeneratedPage {
   changed: { span: Span; figure: string }[];
   /** A span no figure writes, a figure no span shows, a figure that failed: each a line naming the page and span. */
   problems: string[];
+  /** The samples its figures read (results/sample/...): who quotes each sample. */
+  quotes: string[];
 }
 
 /** The documents that may hold spans, from the project's root. */
@@ -33,12 +36,11 @@ function documents(root: string): string[] {
 
 /** Every document's spans filled by `pages`' figures; a document with spans and no figures is a problem. */
 export function generate(root: string, pages: readonly PageFigures[]): GeneratedPage[] {
-  return documents(root).flatMap((page) => {
+  return documents(root).flatMap((page): GeneratedPage[] => {
     const text = readFileSync(path.join(root, page), "utf8");
     const own = pages.find((p) => p.page === page);
     if (own === undefined) {
-      const spans = spansOf(text, page);
-      if (spans.length === 0) return [];
+      if (spansOf(text, page).length === 0) return [];
       return [
         {
           page,
@@ -46,6 +48,7 @@ export function generate(root: string, pages: readonly PageFigures[]): Generated
           next: text,
           changed: [],
           problems: [`${page}: has spans but no figures (bench/tools/figures/pages.ts)`],
+          quotes: [],
         },
       ];
     }
@@ -55,10 +58,16 @@ export function generate(root: string, pages: readonly PageFigures[]): Generated
 
 /** One page's spans filled by its figures. */
 export function fill(page: string, text: string, own: PageFigures): GeneratedPage {
-  const spans = spansOf(text, page);
+  let spans: Span[];
+  try {
+    spans = spansOf(text, page);
+  } catch (e) {
+    return { page, text, next: text, changed: [], problems: [(e as Error).message], quotes: [] };
+  }
   const problems: string[] = [];
   const figures = new Map<string, string>();
   const changed: GeneratedPage["changed"] = [];
+  const quotes = new Set<string>();
   for (const span of spans) {
     const where = `${page}:${span.line} fig:${span.name}`;
     const make = Object.hasOwn(own.figures, span.name) ? own.figures[span.name] : undefined;
@@ -69,7 +78,9 @@ export function fill(page: string, text: string, own: PageFigures): GeneratedPag
     let figure = figures.get(span.name);
     if (figure === undefined) {
       try {
-        figure = make();
+        const made = readingSamples(make);
+        figure = made.value;
+        for (const f of made.read) quotes.add(f);
       } catch (e) {
         problems.push(`${where}: ${e instanceof Error ? e.message : String(e)}`);
         continue;
@@ -81,7 +92,7 @@ export function fill(page: string, text: string, own: PageFigures): GeneratedPag
   const shown = new Set(spans.map((s) => s.name));
   for (const name of Object.keys(own.figures))
     if (!shown.has(name)) problems.push(`${page}: figure ${name} has no span (<!--fig:${name}-->...<!--/fig-->)`);
-  return { page, text, next: withFigures(text, figures), changed, problems };
+  return { page, text, next: withFigures(text, figures), changed, problems, quotes: [...quotes].sort() };
 }
 
 /** A changed span as --check reports it: where, what the page reads, what the samples write (a block: its first differing line). */

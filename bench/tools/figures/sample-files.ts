@@ -15,11 +15,27 @@ import { HISTORY, SAMPLES } from "../sample-list.ts";
 const LISTED = new Set([...SAMPLES.flatMap((s) => Object.keys(s.files)), ...HISTORY.map((h) => h.file)]);
 
 const texts = new Map<string, string>();
+/** The files read while a page's figures are written (generate.ts), so the list can say who quotes each. */
+let reads: Set<string> | undefined;
+
+/** `write()`'s value, and every listed sample it read. */
+export function readingSamples<T>(write: () => T): { value: T; read: Set<string> } {
+  const outer = reads;
+  const read = new Set<string>();
+  reads = read;
+  try {
+    return { value: write(), read };
+  } finally {
+    reads = outer;
+    for (const f of read) outer?.add(f);
+  }
+}
 const results = new Map<string, BenchResults>();
 
 /** A listed sample's text; throws, naming the file, for one the list does not name. */
 export function sampleText(file: string): string {
   if (!LISTED.has(file)) throw new Error(`results/sample/${file} is not a sample bench/tools/sample-list.ts names`);
+  reads?.add(file);
   let text = texts.get(file);
   if (text === undefined) {
     text = readFileSync(path.join(ROOT, "results", "sample", file), "utf8");

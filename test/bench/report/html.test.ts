@@ -7,7 +7,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { launchChromiumContext, skipBrowserTests } from "../../helpers/browsers.ts";
-import { csvSample, num } from "../../helpers/samples.ts";
+import { resultsFromFile } from "../../../bench/report/results-file.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-report-"));
@@ -182,10 +182,11 @@ describe("static report", () => {
         // replies resolve (1 in 2, 10, 100, 1,000, 10,000 replies), then the max at the reply count;
         // the axis labels each of those percentiles, and none beyond.
         const rate = Number(/at ([\d,]+) msgs\/s/.exec(drawn.spectrumTitle)![1]!.replaceAll(",", ""));
-        const received = num(
-          csvSample("epyc-sweep-1.csv").row({ mode: "latency", payload: "small", codec: "json", target_rate: rate }),
-          "received",
-        );
+        const received = resultsFromFile(
+          readFileSync(path.join(ROOT, "results/sample/epyc-sweep-1.csv"), "utf8"),
+        ).cases.find(
+          (c) => c.mode === "latency" && c.payload === "small" && c.codec === "json" && c.socket?.targetRate === rate,
+        )!.socket!.received;
         const decades = [2, 10, 100, 1000, 10_000].filter((x) => x <= received);
         expect(drawn.spectrumAt).toEqual([...decades, received]);
         const labels = ["50%", "90%", "99%", "99.9%", "99.99%"];

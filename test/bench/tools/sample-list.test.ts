@@ -1,7 +1,9 @@
-/** The list of committed samples is the whole of results/sample/: every file there is listed, every listed file is there, and its documents name it. */
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+/** The list of committed samples is the whole of results/sample/: every file there is listed, every listed file is there, and every one is read by some page's figures. */
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { generate } from "../../../bench/tools/figures/generate.ts";
+import { PAGES } from "../../../bench/tools/figures/pages.ts";
 import { HISTORY, SAMPLES, samplesNamed } from "../../../bench/tools/sample-list.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -36,30 +38,15 @@ describe("the sample list", () => {
     expect(filesUnder(SAMPLE_DIR).sort()).toEqual([...listed].sort());
   });
 
-  it("gives each sample a name of its own, a command a user can type and the documents that quote it", () => {
+  it("gives each sample a name of its own and a command a user can type", () => {
     const names = SAMPLES.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const s of SAMPLES) {
-      expect(s.command, s.name).toMatch(/^bun run (bench|crosscheck|compat)\b/);
-      expect(s.quotedBy.length, s.name).toBeGreaterThan(0);
-    }
+    for (const s of SAMPLES) expect(s.command, s.name).toMatch(/^bun run (bench|crosscheck|compat)\b/);
   });
 
-  it("is quoted where it says: each document named holds the file's name", () => {
-    for (const [files, quotedBy] of [
-      ...SAMPLES.map((s) => [Object.keys(s.files), s.quotedBy] as const),
-      ...HISTORY.map((h) => [[h.file], h.quotedBy] as const),
-    ])
-      for (const who of quotedBy) {
-        const doc = /^((?:docs\/)?[\w-]+\.md)/.exec(who)?.[1];
-        if (doc === undefined) continue; // a tool (bun run screenshot), not a document
-        expect(existsSync(path.join(ROOT, doc)), doc).toBe(true);
-        const text = readFileSync(path.join(ROOT, doc), "utf8");
-        expect(
-          files.some((f) => names(text, f)),
-          `${doc} quotes ${files.join(", ")}`,
-        ).toBe(true);
-      }
+  it("is read by some page's figures, every file of it", () => {
+    const quoted = new Set(generate(ROOT, PAGES).flatMap((p) => p.quotes));
+    expect(listed.filter((f) => !quoted.has(f))).toEqual([]);
   });
 
   it("every results/sample/ file a document names is listed (a renamed or removed sample leaves no reference behind)", () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { changeLine, fill } from "../../../../bench/tools/figures/generate.ts";
 import { claim } from "../../../../bench/tools/figures/figure-spec.ts";
 
-const TEXT = "A <!--fig:a-->1<!--/fig--> and\n<!--fig:b-->2<!--/fig-->.\n\n<!--fig:t-->\n\nx\ny\n\n<!--/fig-->\n";
+const TEXT = "A <!--fig:a-->1<!--/fig--> and\nso <!--fig:b-->2<!--/fig-->.\n\n<!--fig:t-->\n\nx\ny\n\n<!--/fig-->\n";
 
 describe("fill", () => {
   it("names each span whose figure moved, with what the page reads and what the samples give", () => {
@@ -17,7 +17,7 @@ describe("fill", () => {
       'docs/p.md:4 fig:t, its line 2, reads "y", the samples give "z"',
     ]);
     expect(out.next).toBe(
-      "A <!--fig:a-->1<!--/fig--> and\n<!--fig:b-->3<!--/fig-->.\n\n<!--fig:t-->\n\nx\nz\n\n<!--/fig-->\n",
+      "A <!--fig:a-->1<!--/fig--> and\nso <!--fig:b-->3<!--/fig-->.\n\n<!--fig:t-->\n\nx\nz\n\n<!--/fig-->\n",
     );
   });
 

@@ -31,6 +31,29 @@ describe("spansOf", () => {
     expect(() => spansOf("a <!--/fig--> b", "p.md")).toThrow(/^p\.md:1: <!--\/fig--> is not one span/);
     expect(() => spansOf("<!--fig:Bad Name-->x<!--/fig-->", "p.md")).toThrow(/is not one span/);
   });
+
+  it("takes no marker in code for a span: an example in backticks or a fenced block", () => {
+    const text = "Write `<!--fig:NAME-->0.78x<!--/fig-->` like this:\n\n```\n<!--fig:x-->1<!--/fig-->\n```\n";
+    expect(spansOf(text, "p.md")).toEqual([]);
+    expect(withFigures(text, new Map([["x", "2"]]))).toBe(text);
+  });
+
+  it("refuses an inline span that opens a line, which Markdown would read as raw HTML", () => {
+    expect(() => spansOf("It took\n<!--fig:took-->25<!--/fig--> s.", "p.md")).toThrow(
+      /^p\.md:2: <!--fig:took--> opens a line, which Markdown reads as raw HTML/,
+    );
+    expect(() => spansOf("It took <!--fig:took-->25\n<!--/fig--> s.", "p.md")).toThrow(
+      /^p\.md:2: <!--\/fig--> opens a line/,
+    );
+  });
+
+  it("reads a block indented in a list item without its indent, and writes it back indented", () => {
+    const item = "- sizes:\n\n  <!--fig:t-->\n\n  | a |\n  |---|\n\n  <!--/fig-->\n";
+    expect(spansOf(item, "p.md")).toEqual([{ name: "t", text: "| a |\n|---|", block: true, line: 3 }]);
+    expect(withFigures(item, new Map([["t", "| b |\n|---|"]]))).toBe(
+      "- sizes:\n\n  <!--fig:t-->\n\n  | b |\n  |---|\n\n  <!--/fig-->\n",
+    );
+  });
 });
 
 describe("withFigures", () => {

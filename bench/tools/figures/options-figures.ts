@@ -1,0 +1,71 @@
+/**
+ * docs/options.md's figures, in its account of what plain `bun run bench` runs: the settings,
+ * slices and round trips of the committed default run (epyc-default-1.json and .csv), how long the
+ * three default runs took (epyc-default-{1,2,3}.csv), and codec mode on every codec and payload
+ * (epyc-every-codec.csv).
+ */
+
+import type { CaseResult } from "../../../client/harness/results.ts";
+import { claim, type PageFigures } from "./figure-spec.ts";
+import { range, seconds, whole, word } from "./prose.ts";
+import { casesIn, codecModeMs, sampleResults } from "./sample-files.ts";
+
+const FIRST = "epyc-default-1.json";
+const DEFAULT_RUNS = ["epyc-default-1.csv", "epyc-default-2.csv", "epyc-default-3.csv"];
+const EVERY_CODEC = "epyc-every-codec.csv";
+
+const settings = () => sampleResults(FIRST).settings;
+/** The one value a figure of the first default run's cases of a mode takes; throws when they differ. */
+const onlyOne = (mode: CaseResult["mode"], what: string, of: (c: CaseResult) => number): number => {
+  const values = new Set(casesIn(DEFAULT_RUNS[0]!, { mode }).map(of));
+  if (values.size !== 1) throw new Error(`results/sample/${DEFAULT_RUNS[0]}: ${values.size} values of ${mode} ${what}`);
+  return [...values][0]!;
+};
+const slices = (mode: CaseResult["mode"]): number => onlyOne(mode, "slices", (c) => c.rounds);
+const sliceMessages = (mode: CaseResult["mode"]): number => onlyOne(mode, "messages per slice", (c) => c.socket!.slice);
+const runs = (n: number): string => `${word(n)} run${n === 1 ? "" : "s"}`;
+const elapsed = (): number[] => DEFAULT_RUNS.map((f) => sampleResults(f).elapsedMs);
+
+export const OPTIONS: PageFigures = {
+  page: "docs/options.md",
+  figures: {
+    "every-codec-took": () => seconds(sampleResults(EVERY_CODEC).elapsedMs),
+    "codec-mode": () => seconds(codecModeMs(FIRST)),
+    "codec-iterations": () => whole(settings().iterations.codec),
+    forks: () => String(settings().forks ?? 1),
+    precision: () => `±${settings().precision}%`,
+    "max-time": () => seconds(settings().maxTimeMs ?? Number.NaN),
+    "stream-runs": () => runs(settings().runs.stream),
+    "stream-iterations": () => whole(settings().iterations.stream),
+    window: () => String(settings().window),
+    "roundtrip-runs": () => runs(settings().runs.roundtrip),
+    "roundtrip-iterations": () => whole(settings().iterations.roundtrip),
+    "rtt-p50": () =>
+      range(
+        DEFAULT_RUNS.flatMap((f) => casesIn(f, { mode: "roundtrip" }).map((c) => c.socket!.rtt!.p50)),
+        (ns) => String(Math.round(ns / 1000)),
+      ),
+    slices: () =>
+      claim(
+        slices("stream") === slices("roundtrip"),
+        String(slices("stream")),
+        "as many slices per codec in stream mode as in roundtrip mode",
+      ),
+    "stream-slice": () => String(sliceMessages("stream")),
+    "roundtrip-slice": () => String(sliceMessages("roundtrip")),
+    warmup: () => {
+      const w = settings().warmup;
+      return claim(
+        w.stream === w.roundtrip,
+        whole(w.roundtrip),
+        "the same warm-up for each codec in stream and roundtrip mode",
+      );
+    },
+    minutes: () => {
+      const n = Math.round(elapsed().reduce((a, b) => a + b, 0) / elapsed().length / 60_000);
+      return `${n} minute${n === 1 ? "" : "s"}`;
+    },
+    "default-took": () => range(elapsed(), seconds),
+    "codec-mode-of-it": () => seconds(codecModeMs(FIRST)),
+  },
+};
