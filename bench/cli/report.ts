@@ -1,13 +1,12 @@
 /**
  * `bun run report FILE... [--out report.html]`: one offline HTML report
- * (charts and table) from result files the CLI or the page wrote, CSV or
- * JSON, side by side. With two files, B against A: every case's change with
+ * (charts and table) from the results JSON files the CLI or the page wrote
+ * (gzip-compressed too), side by side. With two files, B against A: every case's change with
  * its interval, printed and in the report; with --fail-if-slower PCT, exit 1
  * when a case moved slower beyond its interval and PCT (a gate for CI).
  */
 
 import { provenanceLine } from "../report/provenance-line.ts";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { chartJsSource, writeAtomic } from "./output.ts";
@@ -24,6 +23,7 @@ import {
 } from "../report/compare.ts";
 import { isK6Output, k6Results } from "../report/k6-rows.ts";
 import { resultsFromFile } from "../report/results-file.ts";
+import { resultsText } from "./read-results.ts";
 import { runSummary, type RunSummary } from "../report/summary.ts";
 import { sourcedCases, type SourcedCase } from "../report/sources.ts";
 import type { BenchResults } from "../../client/harness/results.ts";
@@ -33,8 +33,9 @@ const USAGE = `usage: ${usageOf("report")} FILE... [--out report.html] [--fail-i
 
 const REPORT_HELP = `Usage: ${usageOf("report")} FILE... [--out FILE] [--fail-if-slower PCT [--time-of LIST]]
 
-Builds one offline HTML report (charts and a table) from result files that
-\`${usageOf("bench")}\` or the page wrote, CSV or JSON, side by side. Given two
+Builds one offline HTML report (charts and a table) from the results JSON
+files that \`${usageOf("bench")}\` or the page wrote (as they are, or gzip-compressed),
+side by side; the CSV beside each is for spreadsheets, not read back. Given two
 files A and B, it also prints and reports B against A: for every case both
 hold, the change of its time per message with a 95% interval and whether it
 is larger than the runs' noise, and its ratio to JSON in each run.
@@ -87,7 +88,7 @@ function main(argv: string[]): number {
   }
   const files = parsed.positionals;
   if (files.length === 0) {
-    process.stderr.write(`report: name at least one results file (CSV or JSON); ${USAGE}\n`);
+    process.stderr.write(`report: name at least one results file (a run's JSON); ${USAGE}\n`);
     return 2;
   }
   const gate = gateOptions(parsed.values["fail-if-slower"], parsed.values["time-of"], files.length);
@@ -126,7 +127,7 @@ function main(argv: string[]): number {
     const noVerdict =
       files.length > 1
         ? "No verdict for several files side by side: build the report of one run's JSON for its verdict."
-        : "No verdict: it pairs each codec's rounds with json's, which a CSV does not hold; build the report from the run's JSON.";
+        : "No verdict: it pairs each codec's rounds with json's, which this file does not hold.";
     writeAtomic(
       out,
       reportHtml(rows, chartJsSource(), {
@@ -200,7 +201,7 @@ interface Run {
 }
 
 /**
- * Each results file (CSV or JSON) is a run; the k6 output files named
+ * Each results JSON is a run; the k6 output files named
  * together are one run, their samples merged (several k6 processes, one
  * test). k6's counts and checks are printed per codec and payload.
  */
@@ -210,7 +211,7 @@ function readRuns(files: readonly string[]): { runs: Run[]; summary?: RunSummary
   let summary: RunSummary | undefined;
   for (const file of files) {
     try {
-      const text = readFileSync(file, "utf8");
+      const text = resultsText(file);
       if (isK6Output(text)) {
         k6.push({ text, file: path.basename(file) });
         continue;

@@ -1,8 +1,9 @@
 /**
  * The benchmark page: pick codecs, payloads, modes and sizes, press Run,
  * watch progress, read the charts and the table, download the CSV (the CLI's
- * contract, client = browser), or load a CSV/JSON from the CLI to see Bun's
- * numbers beside the browser's.
+ * contract, client = browser, for a spreadsheet) or the JSON (the record to
+ * load back), or load a results JSON from the CLI to see Bun's numbers beside
+ * the browser's.
  *
  * `?autorun=1` (with the same names as the CLI flags: codecs, payloads,
  * modes, iterations, runs, warmup, seed, fixed, window; iterations-MODE and
@@ -30,6 +31,7 @@ import { ROW_HEAD, rowCells } from "../report/cells.ts";
 import { chartSpecs, errorBarsPlugin } from "../report/charts.ts";
 import { withPercentileTicks } from "../report/latency-charts.ts";
 import { toCsv } from "../report/csv.ts";
+import { toJson } from "../report/results-json.ts";
 import { formatNs, markNotes } from "../report/format.ts";
 import { resultsFromFile } from "../report/results-file.ts";
 import { sourcedCases, type SourcedCase } from "../report/sources.ts";
@@ -249,6 +251,7 @@ async function run(settings: Settings, moduleCodecs: readonly Codec[]): Promise<
     drawCharts();
     drawVerdict();
     $<HTMLButtonElement>("download").disabled = false;
+    $<HTMLButtonElement>("download-json").disabled = false;
     return outcome;
   } finally {
     setRunning(false);
@@ -260,22 +263,31 @@ function showError(e: unknown): void {
   $("error").hidden = false;
 }
 
-function download(): void {
+/** The last run's results as a file to save: its CSV for a spreadsheet, or its JSON, the record Load reads back. */
+function download(as: "csv" | "json"): void {
   if (!lastResults) return;
-  const blob = new Blob([toCsv(lastResults)], { type: "text/csv;charset=utf-8" });
+  const blob =
+    as === "csv"
+      ? new Blob([toCsv(lastResults)], { type: "text/csv;charset=utf-8" })
+      : new Blob([toJson(lastResults)], { type: "application/json" });
   const a = document.createElement("a");
   a.href = URL.createObjectURL(blob);
-  a.download = `browser-${lastResults.timestamp.replace(/\.\d+Z$/, "Z").replaceAll(":", "-")}.csv`;
+  a.download = `browser-${lastResults.timestamp.replace(/\.\d+Z$/, "Z").replaceAll(":", "-")}.${as}`;
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
+/** A results file's text, gunzipped when it is gzip (results/sample/ keeps its files so). */
+async function fileText(file: File): Promise<string> {
+  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+  if (head[0] !== 0x1f || head[1] !== 0x8b) return file.text();
+  return new Response(file.stream().pipeThrough(new DecompressionStream("gzip"))).text();
+}
+
 async function load(file: File): Promise<void> {
   try {
-    const text = await file.text();
-    const loaded = resultsFromFile(text);
+    const loaded = resultsFromFile(await fileText(file));
     loadedRows = sourcedCases(loaded).map((r) => ({ ...r, source: `${r.source}, ${file.name}` }));
-    // The verdict pairs rounds: a JSON file's, not a CSV's.
     loadedVerdict = summaryLines(runSummary(loaded));
     drawCharts();
     drawTable();
@@ -334,7 +346,8 @@ async function main(): Promise<void> {
   $("stop").addEventListener("click", () => {
     stopRequested = true;
   });
-  $("download").addEventListener("click", download);
+  $("download").addEventListener("click", () => download("csv"));
+  $("download-json").addEventListener("click", () => download("json"));
   $<HTMLInputElement>("load").addEventListener("change", (ev) => {
     const file = (ev.target as HTMLInputElement).files?.[0];
     if (file) void load(file);

@@ -11,7 +11,7 @@
  * keeps the mean, collections included, under *_mean_ns; version 5 names the columns of the whole
  * benchmark's time account account_*, where "run_" meant one run in run_total_ms and the whole
  * benchmark in the rest; version 6 says what code made each row: bench_version, commit, dirty);
- * the report and the page read versions 1 to 5 too (csv-read.ts).
+ * nothing reads a CSV back: the JSON written beside it is the record (results-file.ts).
  */
 
 import type { Summary } from "../../client/harness/statistics.ts";

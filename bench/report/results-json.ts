@@ -10,7 +10,7 @@
  * as their indices. Written field by field, three back-to-back default runs
  * were 13 MB each; one entry per line with its keys, 7.7 MB; as tables, 2.4
  * MB. Fractions keep 7 significant digits (a round's figures 5), far finer
- * than any clock here reads. results-file.ts reads both forms back.
+ * than any clock here reads. results-file.ts reads it back.
  */
 
 import type { BenchResults, SliceFigures } from "../../client/harness/results.ts";
@@ -102,9 +102,8 @@ export function toJson(results: BenchResults): string {
   return text.replace(/"\\u0000list (\d+)\\u0000"/g, (_m, i: string) => lists[Number(i)]!);
 }
 
-/** A case's rounds as the file holds them (a table, or, before format 2, a list of objects) as figures. */
-export function roundsFrom(raw: RoundsTable | SliceFigures[]): SliceFigures[] {
-  if (Array.isArray(raw)) return raw;
+/** A case's rounds as the file holds them, a table, as figures. */
+export function roundsFrom(raw: RoundsTable): SliceFigures[] {
   return raw.rows.map((row) => {
     const round: Record<string, unknown> = {};
     raw.columns.forEach((column, i) => {
@@ -119,14 +118,12 @@ export function roundsFrom(raw: RoundsTable | SliceFigures[]): SliceFigures[] {
   });
 }
 
-/** The codec order as the file holds it (tables, or before format 2 the names themselves) as names. */
-export function orderFrom(order: Record<string, (OrderTable | string[][])[]>): BenchResults["order"] {
+/** The codec order as the file holds it, tables, as names. */
+export function orderFrom(order: Record<string, OrderTable[]>): BenchResults["order"] {
   return Object.fromEntries(
     Object.entries(order).map(([mode, payloads]) => [
       mode,
-      payloads.map((p) =>
-        Array.isArray(p) ? p : p.rounds.map((r) => (r === "" ? [] : r.split(" ").map((i) => p.codecs[Number(i)]!))),
-      ),
+      payloads.map((p) => p.rounds.map((r) => (r === "" ? [] : r.split(" ").map((i) => p.codecs[Number(i)]!)))),
     ]),
   );
 }

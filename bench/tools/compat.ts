@@ -21,11 +21,11 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { BenchResults } from "../../client/harness/results.ts";
-import { resultsFromFile } from "../report/results-file.ts";
+import { readResults } from "../cli/read-results.ts";
 import { compatMarkdown, compatMatrix, type CompatColumn } from "../report/compat-table.ts";
 import { writeAtomic } from "../cli/output.ts";
 import { ROOT } from "../cli/paths.ts";
@@ -130,8 +130,8 @@ function main(argv: string[]): number {
     }
     const dir = path.join(out, place.dir);
     mkdirSync(dir, { recursive: true });
-    // The CSV, the file a user keeps and commits, so the table rebuilt from the kept files is this one.
-    const file = path.join(dir, "latest.csv");
+    // The JSON, the record the table is rebuilt from when the files are kept.
+    const file = path.join(dir, "latest.json");
     // A results file left by an earlier run must not stand in for this one.
     rmSync(file, { force: true });
     process.stderr.write(`compat: ${place.label}...\n`);
@@ -170,7 +170,7 @@ function main(argv: string[]): number {
       );
       return 1;
     }
-    const results = resultsFromFile(readFileSync(file, "utf8"));
+    const results = readResults(file);
     if (!results.cases.some((c) => c.verified)) {
       process.stderr.write(
         `compat: ${place.label}: no codec ran there:\n${r.stderr.trim().split("\n").slice(-5).join("\n")}\n`,
@@ -195,7 +195,7 @@ function fromFile(arg: string): { place: string; results: BenchResults } | strin
   const file = arg.slice(at + 1);
   let results: BenchResults;
   try {
-    results = resultsFromFile(readFileSync(file, "utf8"));
+    results = readResults(file);
   } catch (e) {
     return `cannot read ${file}: ${(e as Error).message.split("\n")[0]}`;
   }

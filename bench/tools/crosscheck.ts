@@ -15,29 +15,23 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { BenchResults } from "../../client/harness/results.ts";
 import { parseInteger } from "../../client/harness/settings.ts";
 import { pad } from "../report/format.ts";
-import { resultsFromFile } from "../report/results-file.ts";
+import { readResults } from "../cli/read-results.ts";
 import { ROOT } from "../cli/paths.ts";
 import { CliError } from "../cli/cli-errors.ts";
 
-const USAGE =
-  "usage: bun run crosscheck [--from results.csv|results.json] [--iterations N] [--repetitions N] [--processes N]";
+const USAGE = "usage: bun run crosscheck [--from results.json] [--iterations N] [--repetitions N] [--processes N]";
 /** Ratios further apart than this are called out. */
 const AGREE_WITHIN = 0.1;
 
-/** A results file, CSV or JSON alike. */
-function resultsOf(file: string): BenchResults {
-  return resultsFromFile(readFileSync(file, "utf8"));
-}
-
 function benchResults(from: string | undefined): BenchResults {
-  if (from) return resultsOf(from);
+  if (from) return readResults(from);
   const out = mkdtempSync(path.join(tmpdir(), "crosscheck-"));
   try {
     process.stderr.write("crosscheck: running bun run bench (codec, roundtrip and stream modes)...\n");
@@ -46,7 +40,7 @@ function benchResults(from: string | undefined): BenchResults {
       stdio: ["ignore", "ignore", "inherit"],
     });
     if (r.status !== 0) throw new CliError("TOOL", `bun run bench failed (exit ${r.status})`);
-    return resultsOf(path.join(out, "latest.csv"));
+    return readResults(path.join(out, "latest.json"));
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

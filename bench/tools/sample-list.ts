@@ -1,6 +1,7 @@
 /**
  * The committed samples (results/sample/) the documents quote, in one place: what each is called,
- * the command that makes it and what it leaves. `bun run samples` remakes them from this list;
+ * the command that makes it and what it leaves (a run's JSON, gzip-compressed: the record every
+ * report reads, at a tenth of its size). `bun run samples` remakes them from this list;
  * the documents' figures (figures/) read only the files it names, and who quotes each is what
  * they read (`bun run samples --list` says). A sample no page reads does not belong in
  * results/sample/.
@@ -23,17 +24,19 @@ export interface HistoryEntry {
   file: string;
   /** Why it is kept rather than remade. */
   why: string;
+  /** The commit and day that made it (its file, from before results named their commit, cannot say). */
+  made: { commit: string; date: string };
 }
 
 const BENCH = "bench/cli/bench.ts";
 
-/** A `bun run bench` sample: its CSV (and JSON when asked) as results/sample/NAME.csv. */
-function bench(name: string, args: string[], json = false): SampleEntry {
+/** A `bun run bench` sample: its JSON as results/sample/NAME.json.gz. */
+function bench(name: string, args: string[]): SampleEntry {
   return {
     name,
     command: ["bun run bench", ...args].join(" "),
     argv: [BENCH, ...args, "--out", "{out}"],
-    files: { [`${name}.csv`]: "latest.csv", ...(json ? { [`${name}.json`]: "latest.json" } : {}) },
+    files: { [`${name}.json.gz`]: "latest.json" },
   };
 }
 
@@ -44,13 +47,13 @@ const EVERY_CODEC = ["--codecs", "all", "--payloads", "all"];
 
 export const SAMPLES: readonly SampleEntry[] = [
   // Three back to back, so the documents can say how far ratios move between runs.
-  bench("epyc-default-1", [], true),
+  bench("epyc-default-1", []),
   bench("epyc-default-2", []),
   bench("epyc-default-3", []),
   {
     name: "crosscheck-epyc-default-1",
-    command: "bun run crosscheck --from results/sample/epyc-default-1.json",
-    argv: ["bench/tools/crosscheck.ts", "--from", "{sample:epyc-default-1.json}"],
+    command: "bun run crosscheck --from results/sample/epyc-default-1.json.gz",
+    argv: ["bench/tools/crosscheck.ts", "--from", "{sample:epyc-default-1.json.gz}"],
     files: { "crosscheck-epyc-default-1.txt": "stdout" },
   },
   bench("epyc-calibrate", ["--calibrate"]),
@@ -108,30 +111,35 @@ export const SAMPLES: readonly SampleEntry[] = [
   ).map(
     ([file, args]): SampleEntry => ({
       ...bench(`links-${file}`, [...args]),
-      files: { [`links/${file}.csv`]: "latest.csv" },
+      files: { [`links/${file}.json.gz`]: "latest.json" },
     }),
   ),
   {
     name: "links-sweep",
     command: "bun run bench --link-sweep --codecs json,protobuf,msgpackr",
     argv: [BENCH, "--link-sweep", "--codecs", "json,protobuf,msgpackr", "--out", "{out}"],
-    files: { "links/sweep.json": "link-sweep.json", "links/sweep.csv": "link-sweep.csv" },
+    files: { "links/sweep.json": "link-sweep.json" },
   },
   {
     name: "compat",
     command:
-      "bun run compat --from bun=results/sample/epyc-every-codec.csv --from chromium=results/sample/chromium-every-codec.csv",
+      "bun run compat --from bun=results/sample/epyc-every-codec.json.gz --from chromium=results/sample/chromium-every-codec.json.gz",
     // Bun's and Chromium's columns are the every-codec runs made above: the same codecs, payloads and mode.
     argv: [
       "bench/tools/compat.ts",
-      ...["--from", "bun={sample:epyc-every-codec.csv}", "--from", "chromium={sample:chromium-every-codec.csv}"],
+      ...[
+        "--from",
+        "bun={sample:epyc-every-codec.json.gz}",
+        "--from",
+        "chromium={sample:chromium-every-codec.json.gz}",
+      ],
       ...["--out", "{out}"],
     ],
     files: Object.fromEntries([
       ["compatibility.md", "compatibility.md"],
       ...["bun-no-addons", "node", "node-no-addons", "chromium-csp", "firefox", "firefox-csp"].map((place) => [
-        `compat/${place}.csv`,
-        `${place}/latest.csv`,
+        `compat/${place}.json.gz`,
+        `${place}/latest.json`,
       ]),
     ]),
   },
@@ -140,12 +148,14 @@ export const SAMPLES: readonly SampleEntry[] = [
 /** Samples kept as they were made; each document that quotes one says when. */
 export const HISTORY: readonly HistoryEntry[] = [
   {
-    file: "browser-custom-binary-before-1.csv",
+    file: "browser-custom-binary-before-1.json.gz",
     why: "the before half of a before/after pair: Chromium with custom-binary's decoder as it was before its browser work, code that no longer exists",
+    made: { commit: "cb30bbe2a21c1c96d6c85085f751b4073db1b216", date: "2026-11-23" },
   },
   {
-    file: "browser-custom-binary-after-1.csv",
+    file: "browser-custom-binary-after-1.json.gz",
     why: "the after half of that pair, made minutes after the before half on the same machine, so the two compare",
+    made: { commit: "cb30bbe2a21c1c96d6c85085f751b4073db1b216", date: "2026-11-23" },
   },
 ];
 

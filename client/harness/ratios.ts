@@ -66,7 +66,7 @@ export function withRatios(
 }
 
 /** Marks `wide` every codec-mode ratio to json whose interval reaches further than `precision` percent of it. */
-export function markPrecision(cases: readonly CaseResult[], precision: number): void {
+function markPrecision(cases: readonly CaseResult[], precision: number): void {
   for (const c of cases) for (const r of codecModeRatios(c)) if ((halfWidth(r) ?? 0) > precision / 100) r.wide = true;
 }
 

@@ -1,7 +1,7 @@
 /**
  * docs/access-patterns.md's figures: the committed every-codec run (read-one and validated
- * against each codec's decode, results/sample/epyc-every-codec.csv) and the committed route run
- * (a router's CPU per message, results/sample/epyc-route.csv).
+ * against each codec's decode, results/sample/epyc-every-codec.json.gz) and the committed route run
+ * (a router's CPU per message, results/sample/epyc-route.json.gz).
  */
 
 import type { CaseResult } from "../../../client/harness/results.ts";
@@ -9,8 +9,8 @@ import { claim, type PageFigures } from "./figure-spec.ts";
 import { fixed, hi, list, lo, ordinal, range } from "./prose.ts";
 import { caseIn, casesIn } from "./sample-files.ts";
 
-const EVERY = "epyc-every-codec.csv";
-const ROUTE = "epyc-route.csv";
+const EVERY = "epyc-every-codec.json.gz";
+const ROUTE = "epyc-route.json.gz";
 
 /** How the page names a codec in prose. */
 const NAMES: Record<string, string> = {

@@ -11,9 +11,9 @@ import { CLUSTER_CODECS } from "./results-block.ts";
 import { caseIn, casesIn, machineOf, sampleResults } from "./sample-files.ts";
 
 const FILES = {
-  alone: "fanout-1-process.csv",
-  redis: "fanout-1-process-redis.csv",
-  two: "fanout-2-processes-redis.csv",
+  alone: "fanout-1-process.json.gz",
+  redis: "fanout-1-process-redis.json.gz",
+  two: "fanout-2-processes-redis.json.gz",
 } as const;
 type Setup = keyof typeof FILES;
 const SETUPS = Object.keys(FILES) as Setup[];

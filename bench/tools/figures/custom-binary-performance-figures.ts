@@ -1,8 +1,8 @@
 /**
  * docs/custom-binary-performance.md's figures: custom-binary against JSON in the three default runs
- * (epyc-default-{1,2,3}.csv) and the cross-check's plain loop, the two browsers' codec-mode runs
- * (engines-chromium.csv, engines-firefox.csv), and every codec in Bun (epyc-every-codec.csv),
- * inside the server (epyc-every-codec-field.csv) and in Chromium (chromium-every-codec.csv).
+ * (epyc-default-{1,2,3}.json.gz) and the cross-check's plain loop, the two browsers' codec-mode runs
+ * (engines-chromium.json.gz, engines-firefox.json.gz), and every codec in Bun (epyc-every-codec.json.gz),
+ * inside the server (epyc-every-codec-field.json.gz) and in Chromium (chromium-every-codec.json.gz).
  * The before/after pair of the browser work is history (sample-list.ts) and stays as written.
  */
 
@@ -34,13 +34,13 @@ interface Run {
   file: string;
   mode: CaseResult["mode"];
 }
-const DEFAULT_RUNS: Run[] = [1, 2, 3].map((n) => ({ file: `epyc-default-${n}.csv`, mode: "codec" }));
+const DEFAULT_RUNS: Run[] = [1, 2, 3].map((n) => ({ file: `epyc-default-${n}.json.gz`, mode: "codec" }));
 const DEFAULT = DEFAULT_RUNS[0]!;
-const CHROMIUM: Run = { file: "engines-chromium.csv", mode: "codec" };
-const FIREFOX: Run = { file: "engines-firefox.csv", mode: "codec" };
-const BUN_ALL: Run = { file: "epyc-every-codec.csv", mode: "codec" };
-const FIELD_ALL: Run = { file: "epyc-every-codec-field.csv", mode: "stream" };
-const CHROMIUM_ALL: Run = { file: "chromium-every-codec.csv", mode: "codec" };
+const CHROMIUM: Run = { file: "engines-chromium.json.gz", mode: "codec" };
+const FIREFOX: Run = { file: "engines-firefox.json.gz", mode: "codec" };
+const BUN_ALL: Run = { file: "epyc-every-codec.json.gz", mode: "codec" };
+const FIELD_ALL: Run = { file: "epyc-every-codec-field.json.gz", mode: "stream" };
+const CHROMIUM_ALL: Run = { file: "chromium-every-codec.json.gz", mode: "codec" };
 /** The machine the profiles were taken on, which the page's "the same machine" means. */
 const PROFILED = { cpu: "AMD EPYC", cores: 2 };
 

@@ -1,8 +1,8 @@
 /**
  * docs/hand-written-protocol.md's figures: custom-binary in codec mode of the default run
- * (epyc-default-1.csv) against json and json-bytes, the cross-check's plain loop
+ * (epyc-default-1.json.gz) against json and json-bytes, the cross-check's plain loop
  * (crosscheck-epyc-default-1.txt), and the browser pair kept as history
- * (browser-custom-binary-{before,after}-1.csv).
+ * (browser-custom-binary-{before,after}-1.json.gz).
  */
 
 import type { CaseResult, Comparison } from "../../../client/harness/results.ts";
@@ -11,9 +11,9 @@ import { claim, type PageFigures } from "./figure-spec.ts";
 import { fixed, list } from "./prose.ts";
 import { caseIn, crosscheckRows, machineOf } from "./sample-files.ts";
 
-const DEFAULT = "epyc-default-1.csv";
-const BEFORE = "browser-custom-binary-before-1.csv";
-const AFTER = "browser-custom-binary-after-1.csv";
+const DEFAULT = "epyc-default-1.json.gz";
+const BEFORE = "browser-custom-binary-before-1.json.gz";
+const AFTER = "browser-custom-binary-after-1.json.gz";
 const PAYLOADS = ["small", "medium", "large"];
 const two = fixed(2);
 

@@ -1,9 +1,9 @@
 /**
  * docs/lab-and-field.md's figures: the three default runs (lab against field,
- * results/sample/epyc-default-{1,2,3}.csv), the calibrated run (epyc-calibrate.csv), the
- * committed cross-check (crosscheck-epyc-default-1.txt, against epyc-default-1.csv), the roundtrip
- * runs with and without --deflate (epyc-roundtrip-{plain,deflate}.csv) and the every-codec run's
- * compressed sizes (epyc-every-codec.csv).
+ * results/sample/epyc-default-{1,2,3}.json.gz), the calibrated run (epyc-calibrate.json.gz), the
+ * committed cross-check (crosscheck-epyc-default-1.txt, against epyc-default-1.json.gz), the roundtrip
+ * runs with and without --deflate (epyc-roundtrip-{plain,deflate}.json.gz) and the every-codec run's
+ * compressed sizes (epyc-every-codec.json.gz).
  */
 
 import type { CaseResult } from "../../../client/harness/results.ts";
@@ -11,13 +11,13 @@ import { claim, type PageFigures } from "./figure-spec.ts";
 import { fixed, hi, list, lo, range, whole } from "./prose.ts";
 import { type CrosscheckRow, caseIn, casesIn, crosscheckRows, sampleResults, sampleText } from "./sample-files.ts";
 
-const DEFAULT_RUNS = ["epyc-default-1.csv", "epyc-default-2.csv", "epyc-default-3.csv"];
-const CALIBRATED = "epyc-calibrate.csv";
-const CHECKED = "epyc-default-1.csv";
+const DEFAULT_RUNS = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default-3.json.gz"];
+const CALIBRATED = "epyc-calibrate.json.gz";
+const CHECKED = "epyc-default-1.json.gz";
 const CROSSCHECK = "crosscheck-epyc-default-1.txt";
-const PLAIN = "epyc-roundtrip-plain.csv";
-const DEFLATE = "epyc-roundtrip-deflate.csv";
-const EVERY = "epyc-every-codec.csv";
+const PLAIN = "epyc-roundtrip-plain.json.gz";
+const DEFLATE = "epyc-roundtrip-deflate.json.gz";
+const EVERY = "epyc-every-codec.json.gz";
 
 type Payload = CaseResult["payload"];
 const ARTICLE = ["small", "medium", "large"] as const;

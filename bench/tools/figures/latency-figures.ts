@@ -1,8 +1,8 @@
 /**
- * docs/latency.md's figures: the latency runs at 2,000 messages/s (epyc-latency-2000.csv) and on
- * the large message at 10,000 and 40,000 (epyc-latency-large-{10000,40000}.csv), the three
- * back-to-back sweeps (epyc-sweep-{1,2,3}.csv: their knees, and the first's CPU and memory), and
- * Chromium at 1,000 and 5,000 (chromium-latency.csv).
+ * docs/latency.md's figures: the latency runs at 2,000 messages/s (epyc-latency-2000.json.gz) and on
+ * the large message at 10,000 and 40,000 (epyc-latency-large-{10000,40000}.json.gz), the three
+ * back-to-back sweeps (epyc-sweep-{1,2,3}.json.gz: their knees, and the first's CPU and memory), and
+ * Chromium at 1,000 and 5,000 (chromium-latency.json.gz).
  */
 
 import type { CaseResult } from "../../../client/harness/results.ts";
@@ -10,11 +10,11 @@ import { claim, type PageFigures } from "./figure-spec.ts";
 import { fixed, hi, list, lo, ordinal, range, seconds, whole, word } from "./prose.ts";
 import { casesIn, machineOf, sampleResults } from "./sample-files.ts";
 
-const AT_2000 = "epyc-latency-2000.csv";
-const AT_10000 = "epyc-latency-large-10000.csv";
-const AT_40000 = "epyc-latency-large-40000.csv";
-const CHROMIUM = "chromium-latency.csv";
-const SWEEPS = ["epyc-sweep-1.csv", "epyc-sweep-2.csv", "epyc-sweep-3.csv"];
+const AT_2000 = "epyc-latency-2000.json.gz";
+const AT_10000 = "epyc-latency-large-10000.json.gz";
+const AT_40000 = "epyc-latency-large-40000.json.gz";
+const CHROMIUM = "chromium-latency.json.gz";
+const SWEEPS = ["epyc-sweep-1.json.gz", "epyc-sweep-2.json.gz", "epyc-sweep-3.json.gz"];
 const PAYLOADS = ["small", "medium", "large"] as const;
 /** The rates the CPU and memory table shows, of those the first sweep ran. */
 const TABLE_RATES = [1000, 5000, 20_000, 50_000, 100_000];

@@ -1,7 +1,7 @@
 /**
  * docs/links.md's figures: the committed link runs under results/sample/links/: the three profiles
- * (wifi.csv, 4g.csv, slow-4g.csv), 4g with --deflate (4g-deflate.csv), each codec's knee over 4g
- * (4g-knees.csv) and the crossover sweep (sweep.json).
+ * (wifi.json.gz, 4g.json.gz, slow-4g.json.gz), 4g with --deflate (4g-deflate.json.gz), each codec's knee over 4g
+ * (4g-knees.json.gz) and the crossover sweep (sweep.json).
  */
 
 import { LINK_PROFILES, type LinkUse, rateText } from "../../../client/harness/link.ts";
@@ -19,7 +19,7 @@ const PAYLOADS: Payload[] = ["small", "medium", "large"];
 /** The three profiles' runs, as the page lists them. */
 const PROFILES = ["wifi", "4g", "slow-4g"] as const;
 type Profile = (typeof PROFILES)[number] | "4g-deflate";
-const file = (link: Profile | "4g-knees"): string => `links/${link}.csv`;
+const file = (link: Profile | "4g-knees"): string => `links/${link}.json.gz`;
 const one = (link: Profile, mode: Mode, payload: Payload, codec: string): CaseResult =>
   caseIn(file(link), { mode, payload, codec });
 /** What the link did to a case (a socket case over a link has one). */

@@ -1,6 +1,6 @@
 /**
  * docs/methodology.md's figures: how far the ratios of the three committed default runs
- * (epyc-default-{1,2,3}.csv) moved between them, in codec mode and in the field.
+ * (epyc-default-{1,2,3}.json.gz) moved between them, in codec mode and in the field.
  */
 
 import type { CaseResult, Ratio } from "../../../client/harness/results.ts";
@@ -9,7 +9,7 @@ import type { PageFigures } from "./figure-spec.ts";
 import { fig } from "./prose.ts";
 import { caseIn, casesIn } from "./sample-files.ts";
 
-const FILES = ["epyc-default-1.csv", "epyc-default-2.csv", "epyc-default-3.csv"];
+const FILES = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default-3.json.gz"];
 
 /** Codec mode's four ratios to JSON as the page names them, the time each is taken from, and what that time is of JSON's. */
 const LAB: {

@@ -1,8 +1,8 @@
 /**
  * docs/options.md's figures, in its account of what plain `bun run bench` runs: the settings,
- * slices and round trips of the committed default run (epyc-default-1.json and .csv), how long the
- * three default runs took (epyc-default-{1,2,3}.csv), and codec mode on every codec and payload
- * (epyc-every-codec.csv).
+ * slices and round trips of the committed default run (epyc-default-1.json.gz), how long the
+ * three default runs took (epyc-default-{1,2,3}.json.gz), and codec mode on every codec and payload
+ * (epyc-every-codec.json.gz).
  */
 
 import type { CaseResult } from "../../../client/harness/results.ts";
@@ -10,9 +10,9 @@ import { claim, type PageFigures } from "./figure-spec.ts";
 import { range, seconds, whole, word } from "./prose.ts";
 import { casesIn, codecModeMs, sampleResults } from "./sample-files.ts";
 
-const FIRST = "epyc-default-1.json";
-const DEFAULT_RUNS = ["epyc-default-1.csv", "epyc-default-2.csv", "epyc-default-3.csv"];
-const EVERY_CODEC = "epyc-every-codec.csv";
+const FIRST = "epyc-default-1.json.gz";
+const DEFAULT_RUNS = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default-3.json.gz"];
+const EVERY_CODEC = "epyc-every-codec.json.gz";
 
 const settings = () => sampleResults(FIRST).settings;
 /** The one value a figure of the first default run's cases of a mode takes; throws when they differ. */

@@ -1,8 +1,8 @@
 /**
- * docs/page.md's figures: the three default runs (epyc-default-1/2/3.csv: how two of them compare,
- * how the CI gate judges the three), the engines runs (engines-bun/node/chromium/firefox.csv) side
- * by side, and the browser against Bun on one machine (chromium-codec-stream.csv against
- * epyc-default-1.csv).
+ * docs/page.md's figures: the three default runs (epyc-default-1/2/3.json.gz: how two of them compare,
+ * how the CI gate judges the three), the engines runs (engines-bun/node/chromium/firefox.json.gz) side
+ * by side, and the browser against Bun on one machine (chromium-codec-stream.json.gz against
+ * epyc-default-1.json.gz).
  */
 
 import type { CaseResult } from "../../../client/harness/results.ts";
@@ -12,17 +12,17 @@ import { claim, type PageFigures } from "./figure-spec.ts";
 import { fig, fixed, hi, list, lo, ordinal, range, whole, word } from "./prose.ts";
 import { caseIn, casesIn, machineOf, sampleResults } from "./sample-files.ts";
 
-const DEFAULTS = ["epyc-default-1.csv", "epyc-default-2.csv", "epyc-default-3.csv"];
+const DEFAULTS = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default-3.json.gz"];
 const ENGINES = {
-  bun: "engines-bun.csv",
-  node: "engines-node.csv",
-  chromium: "engines-chromium.csv",
-  firefox: "engines-firefox.csv",
+  bun: "engines-bun.json.gz",
+  node: "engines-node.json.gz",
+  chromium: "engines-chromium.json.gz",
+  firefox: "engines-firefox.json.gz",
 } as const;
 type Engine = keyof typeof ENGINES;
 /** The browser's run, and Bun's it is set against. */
-const PAGE_RUN = "chromium-codec-stream.csv";
-const BUN_RUN = "epyc-default-1.csv";
+const PAGE_RUN = "chromium-codec-stream.json.gz";
+const BUN_RUN = "epyc-default-1.json.gz";
 
 const one = fixed(1);
 const x = (r: number): string => `${fig(r)}x`;

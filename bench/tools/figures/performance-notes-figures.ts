@@ -1,7 +1,7 @@
 /**
  * docs/performance-notes.md's figures: the machine every committed results file comes from (the
  * samples bench/tools/sample-list.ts names), and how the field figure of the three default runs
- * (epyc-default-{1,2,3}.csv) stands against their lab echo. The page's other figures are dated
+ * (epyc-default-{1,2,3}.json.gz) stands against their lab echo. The page's other figures are dated
  * measurements, not committed samples.
  */
 
@@ -9,9 +9,9 @@ import type { CaseResult } from "../../../client/harness/results.ts";
 import { SAMPLES } from "../sample-list.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
 import { fixed, list, range } from "./prose.ts";
-import { caseIn, casesIn, sampleResults, sampleText } from "./sample-files.ts";
+import { caseIn, casesIn, sampleResults } from "./sample-files.ts";
 
-const DEFAULT_RUNS = ["epyc-default-1.csv", "epyc-default-2.csv", "epyc-default-3.csv"];
+const DEFAULT_RUNS = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default-3.json.gz"];
 
 /** A socket case of a default run beside the codec-mode case of its payload and codec. */
 interface Pair {
@@ -57,9 +57,7 @@ export const PERFORMANCE_NOTES: PageFigures = {
     machine: () => {
       const machines = new Set<string>();
       for (const entry of SAMPLES)
-        for (const file of Object.keys(entry.files).filter((f) => f.endsWith(".csv"))) {
-          // The results CSVs, not the link sweep's summary.
-          if (!sampleText(file).split("\n")[0]!.split(",").includes("cpu")) continue;
+        for (const file of Object.keys(entry.files).filter((f) => f.endsWith(".json.gz"))) {
           const env = sampleResults(file).environment;
           // A browser does not tell a page what CPU it runs on.
           if (!env.cpu.startsWith("unknown")) machines.add(`${env.cores}-core ${env.cpu}`);

@@ -9,8 +9,8 @@ import { quickFigures } from "./first-look.ts";
 import { halfWidth, plusMinus, range, seconds } from "./prose.ts";
 import { casesIn, codecModeMs, machineOf, sampleResults } from "./sample-files.ts";
 
-const QUICK = "epyc-quick.csv";
-const DEFAULT_RUNS = ["epyc-default-1.csv", "epyc-default-2.csv", "epyc-default-3.csv"];
+const QUICK = "epyc-quick.json.gz";
+const DEFAULT_RUNS = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default-3.json.gz"];
 type Pick = (c: CaseResult) => Ratio | undefined;
 const VS_JSON: Pick = (c) => c.ratios?.vsJson;
 const FIELD: Pick = (c) => c.ratios?.fieldVsJson;
@@ -59,7 +59,7 @@ export const README: PageFigures = {
         DEFAULT_RUNS.map((f) => sampleResults(f).elapsedMs),
         seconds,
       ),
-    "default-codec-mode": () => seconds(codecModeMs("epyc-default-1.json")),
+    "default-codec-mode": () => seconds(codecModeMs("epyc-default-1.json.gz")),
     "quick-widest": () =>
       plusMinus(
         Math.max(widestHalf(codecCases(QUICK, "codec"), VS_JSON), widestHalf(codecCases(QUICK, "stream"), FIELD)),

@@ -1,9 +1,9 @@
 /**
  * docs/results.md's figures: the line saying what made the samples, the block of every committed
  * run's figures, and the prose around them: the machine and the three default runs
- * (epyc-default-{1,2,3}.csv, epyc-default-1.json's settings), the every-codec runs
- * (epyc-every-codec.csv, epyc-every-codec-field.csv, chromium-every-codec.csv), the route run
- * (epyc-route.csv) and the engines run's round trips (engines-bun.csv). The longer sentences are
+ * (epyc-default-{1,2,3}.json.gz, epyc-default-1.json's settings), the every-codec runs
+ * (epyc-every-codec.json.gz, epyc-every-codec-field.json.gz, chromium-every-codec.json.gz), the route run
+ * (epyc-route.json.gz) and the engines run's round trips (engines-bun.json.gz). The longer sentences are
  * built in results-prose.ts.
  */
 
@@ -67,21 +67,23 @@ const sample = (file: string): Sample => ({ name: `results/sample/${file}`, resu
 function sampleSet(): SampleSet {
   return {
     runs: DEFAULTS.map(sample),
-    calibrated: sample("epyc-calibrate.csv"),
-    sweeps: ["epyc-sweep-1.csv", "epyc-sweep-2.csv", "epyc-sweep-3.csv"].map(sample),
-    everyCodec: ["epyc-every-codec.csv", "chromium-every-codec.csv", "epyc-every-codec-field.csv"].map(sample),
-    patterns: sample("epyc-every-codec.csv"),
-    route: sample("epyc-route.csv"),
+    calibrated: sample("epyc-calibrate.json.gz"),
+    sweeps: ["epyc-sweep-1.json.gz", "epyc-sweep-2.json.gz", "epyc-sweep-3.json.gz"].map(sample),
+    everyCodec: ["epyc-every-codec.json.gz", "chromium-every-codec.json.gz", "epyc-every-codec-field.json.gz"].map(
+      sample,
+    ),
+    patterns: sample("epyc-every-codec.json.gz"),
+    route: sample("epyc-route.json.gz"),
     engines: {
-      bun: sample("engines-bun.csv"),
-      node: sample("engines-node.csv"),
-      chromium: sample("engines-chromium.csv"),
-      firefox: sample("engines-firefox.csv"),
+      bun: sample("engines-bun.json.gz"),
+      node: sample("engines-node.json.gz"),
+      chromium: sample("engines-chromium.json.gz"),
+      firefox: sample("engines-firefox.json.gz"),
     },
     cluster: {
-      alone: sample("fanout-1-process.csv"),
-      redis: sample("fanout-1-process-redis.csv"),
-      cluster: sample("fanout-2-processes-redis.csv"),
+      alone: sample("fanout-1-process.json.gz"),
+      redis: sample("fanout-1-process-redis.json.gz"),
+      cluster: sample("fanout-2-processes-redis.json.gz"),
     },
   };
 }
@@ -505,7 +507,7 @@ export const RESULTS: PageFigures = {
     "share-avro": () => shareOf("avro").replace(" of the win", " of it"),
 
     // How far a ratio holds.
-    forks: () => String(sampleResults("epyc-default-1.json").settings.forks),
+    forks: () => String(sampleResults("epyc-default-1.json.gz").settings.forks),
     held: () => {
       const all = everyView();
       const held = all.filter((x) => x.spread <= 1.05).length;

@@ -1,9 +1,9 @@
 /**
  * The longer sentences of docs/results.md's prose (outside its figures block), clause by clause,
  * as the committed runs write them: where custom-binary stands among every codec
- * (epyc-every-codec.csv, epyc-every-codec-field.csv, chromium-every-codec.csv), what reading one
- * field and validating change, what the router (epyc-route.csv) ranks, and which views of the
- * three default runs (epyc-default-{1,2,3}.csv) move most. results-figures.ts gives each its span.
+ * (epyc-every-codec.json.gz, epyc-every-codec-field.json.gz, chromium-every-codec.json.gz), what reading one
+ * field and validating change, what the router (epyc-route.json.gz) ranks, and which views of the
+ * three default runs (epyc-default-{1,2,3}.json.gz) move most. results-figures.ts gives each its span.
  */
 
 import type { CaseResult, Ratio } from "../../../client/harness/results.ts";
@@ -14,12 +14,12 @@ import { claim } from "./figure-spec.ts";
 import { fig, fixed, list, range, whole, word } from "./prose.ts";
 import { caseIn, casesIn } from "./sample-files.ts";
 
-export const LAB = "epyc-every-codec.csv";
-export const FIELD = "epyc-every-codec-field.csv";
-export const CHROMIUM = "chromium-every-codec.csv";
-export const ROUTE = "epyc-route.csv";
-export const ENGINES = "engines-bun.csv";
-export const DEFAULTS = ["epyc-default-1.csv", "epyc-default-2.csv", "epyc-default-3.csv"];
+export const LAB = "epyc-every-codec.json.gz";
+export const FIELD = "epyc-every-codec-field.json.gz";
+export const CHROMIUM = "chromium-every-codec.json.gz";
+export const ROUTE = "epyc-route.json.gz";
+export const ENGINES = "engines-bun.json.gz";
+export const DEFAULTS = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default-3.json.gz"];
 
 type Mode = CaseResult["mode"];
 /** A figure of a case, where it has one. */

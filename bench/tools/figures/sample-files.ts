@@ -3,11 +3,11 @@
  * names (sample-list.ts), as text or as results, each read once.
  */
 
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { BenchResults, CaseResult, Environment } from "../../../client/harness/results.ts";
 import { resultsFromFile } from "../../report/results-file.ts";
 import { ROOT } from "../../cli/paths.ts";
+import { resultsText } from "../../cli/read-results.ts";
 import { PLACES } from "../compat.ts";
 import { HISTORY, SAMPLES } from "../sample-list.ts";
 
@@ -32,19 +32,19 @@ export function readingSamples<T>(write: () => T): { value: T; read: Set<string>
 }
 const results = new Map<string, BenchResults>();
 
-/** A listed sample's text; throws, naming the file, for one the list does not name. */
+/** A listed sample's text (gunzipped); throws, naming the file, for one the list does not name. */
 export function sampleText(file: string): string {
   if (!LISTED.has(file)) throw new Error(`results/sample/${file} is not a sample bench/tools/sample-list.ts names`);
   reads?.add(file);
   let text = texts.get(file);
   if (text === undefined) {
-    text = readFileSync(path.join(ROOT, "results", "sample", file), "utf8");
+    text = resultsText(path.join(ROOT, "results", "sample", file));
     texts.set(file, text);
   }
   return text;
 }
 
-/** A listed results file (CSV or JSON) as every report reads it. */
+/** A listed results file as every report reads it. */
 export function sampleResults(file: string): BenchResults {
   let r = results.get(file);
   if (r === undefined) {
@@ -144,5 +144,5 @@ export function compatFiles(): { place: (typeof PLACES)[number]; file: string; g
       return m ? [[m[1]!, m[2]!] as const] : [];
     }),
   );
-  return PLACES.map((p) => ({ place: p, file: from.get(p.dir) ?? `compat/${p.dir}.csv`, given: from.has(p.dir) }));
+  return PLACES.map((p) => ({ place: p, file: from.get(p.dir) ?? `compat/${p.dir}.json.gz`, given: from.has(p.dir) }));
 }

@@ -1,9 +1,9 @@
 /**
  * What code made each committed sample, and whether the code it measures has changed since:
- * `bun run figures --check` prints it. A sample from `bun run samples` names its commit
- * (CSV version 6, JSON format 3); one kept as history is dated by the commit that last wrote it.
- * A listed sample in an older format than the reader's fails the check (remake it); code changed
- * since is a warning, by file, since remaking every sample takes half an hour.
+ * `bun run figures --check` prints it. A sample from `bun run samples` names its commit (the
+ * JSON's provenance); one kept as history has the commit and day the list gives it. A listed
+ * sample the reader refuses for its format fails the check (remake it); code changed since is a
+ * warning, by file, since remaking every sample takes two hours.
  */
 
 import { readFileSync } from "node:fs";
@@ -11,10 +11,9 @@ import path from "node:path";
 import type { Provenance } from "../../../client/harness/results.ts";
 import { git } from "../../cli/provenance.ts";
 import { ROOT } from "../../cli/paths.ts";
-import { CSV_VERSION } from "../../report/csv-columns.ts";
-import { JSON_VERSION } from "../../report/results-json.ts";
+import { resultsText } from "../../cli/read-results.ts";
+import { ReportError } from "../../report/report-errors.ts";
 import { resultsFromFile } from "../../report/results-file.ts";
-import { parseCsv } from "../../report/csv-read.ts";
 import { HISTORY, SAMPLES } from "../sample-list.ts";
 
 /** The code a sample measures: the codecs, the messages, the measuring loops and the server, and the libraries' versions (package.json's dependencies, not its scripts). */
@@ -23,7 +22,7 @@ const MEASURED_CODE = ["custom-binary", "protocols", "client", "server", "server
 export interface SampleState {
   /** Under results/sample/. */
   file: string;
-  /** The commit that made it (its file says) or, for a file that cannot say (history, a text output), the one that last wrote it; "" when unknown. */
+  /** The commit that made it (its file says, or the list for a sample kept as history) or, for a text output, the one that last wrote it; "" when unknown. */
   commit: string;
   /** The commit is the one that wrote the file into the repository, not one the file names. */
   written?: true;
@@ -31,42 +30,25 @@ export interface SampleState {
   date: string;
   /** Kept as history, and why. */
   history?: { why: string };
-  /** Its format is older than the reader's (a listed sample): the check fails. */
+  /** Why the reader refuses its format (a listed sample): the check fails. */
   oldFormat?: string;
   /** Files of the measured code changed since its commit; undefined when that cannot be told. */
   changed?: string[];
 }
 
-/** The format a file must be in to be current. */
-const CURRENT = { csv: `csv ${CSV_VERSION}`, json: `json ${JSON_VERSION}` };
-
-function provenanceOf(file: string): { provenance?: Provenance; timestamp: string; results: boolean } {
-  const text = readFileSync(path.join(ROOT, "results/sample", file), "utf8");
-  if (file.endsWith(".csv") || file.endsWith(".json")) {
-    try {
-      const r = resultsFromFile(text);
-      return { provenance: r.provenance, timestamp: r.timestamp, results: true };
-    } catch {
-      // A link sweep's own files: their provenance is a field (JSON) or three columns (CSV) of their own.
-    }
+/** What a sample's file says of the code that made it: a run's JSON its provenance (or why this reader refuses it), the link sweep's JSON its own field; a text file nothing. */
+function provenanceOf(file: string): { provenance?: Provenance; timestamp: string; oldFormat?: string } {
+  if (!file.endsWith(".json") && !file.endsWith(".json.gz")) return { timestamp: "" };
+  const text = resultsText(path.join(ROOT, "results/sample", file));
+  try {
+    const r = resultsFromFile(text);
+    return { provenance: r.provenance, timestamp: r.timestamp };
+  } catch (e) {
+    if (e instanceof ReportError && e.code === "OLD_FORMAT") return { timestamp: "", oldFormat: e.message };
   }
-  if (file.endsWith(".json")) {
-    const o = JSON.parse(text) as { provenance?: Provenance; timestamp?: string };
-    return { provenance: o.provenance, timestamp: o.timestamp ?? "", results: false };
-  }
-  if (file.endsWith(".csv")) {
-    const [header, first] = parseCsv(text);
-    const at = (c: string) => first?.[header?.indexOf(c) ?? -1];
-    const commit = at("commit");
-    return {
-      ...(commit !== undefined
-        ? { provenance: { commit, dirty: at("dirty") === "true", benchVersion: at("bench_version") ?? "" } }
-        : {}),
-      timestamp: "",
-      results: false,
-    };
-  }
-  return { timestamp: "", results: false };
+  // The link sweep's own file: its provenance is a field of its own.
+  const o = JSON.parse(text) as { provenance?: Provenance; timestamp?: string };
+  return { provenance: o.provenance, timestamp: o.timestamp ?? "" };
 }
 
 /** The measured files changed between `commit` and the working tree. */
@@ -113,39 +95,33 @@ export function sampleStates(): SampleState[] {
   const states: SampleState[] = [];
   for (const entry of SAMPLES)
     for (const file of Object.keys(entry.files)) {
-      if (file.endsWith(".md")) continue; // made from the CSVs beside it
-      const { provenance, timestamp, results } = provenanceOf(file);
+      if (file.endsWith(".md")) continue; // made from the runs beside it
+      const { provenance, timestamp, oldFormat } = provenanceOf(file);
       const commit = provenance?.commit || "";
-      // Only a file that names no commit is dated by git (the CSV of a link sweep carries no timestamp: git's date).
+      // Only a file that names no commit is dated by git.
       const written = commit === "" ? lastWritten(file) : { commit: "", date: "" };
       const date = timestamp.slice(0, 10) || written.date || (commit !== "" ? commitDate(commit) : "");
-      const format = provenance?.format;
-      // A results file's format is the reader's to judge; a link sweep's files have a format of their own.
-      const current = !results ? undefined : file.endsWith(".json") ? CURRENT.json : CURRENT.csv;
       states.push({
         file,
         commit: commit || written.commit,
         ...(commit === "" ? { written: true as const } : {}),
         date,
-        ...(current !== undefined && format !== current ? { oldFormat: format ?? "no format" } : {}),
+        ...(oldFormat !== undefined ? { oldFormat } : {}),
         changed: changedSince(commit || written.commit),
       });
     }
-  for (const h of HISTORY) {
-    const written = lastWritten(h.file);
+  for (const h of HISTORY)
     states.push({
       file: h.file,
-      commit: written.commit,
-      written: true,
-      date: written.date,
+      commit: h.made.commit,
+      date: h.made.date,
       history: { why: h.why },
-      changed: changedSince(written.commit),
+      changed: changedSince(h.made.commit),
     });
-  }
   return states;
 }
 
-/** The check's report: a line per sample; failed when a listed sample's format is older than the reader's. */
+/** The check's report: a line per sample; failed when the reader refuses a listed sample's format. */
 export function stalenessLines(states: readonly SampleState[]): { lines: string[]; failed: boolean } {
   const lines: string[] = [];
   for (const s of states) {
@@ -160,7 +136,7 @@ export function stalenessLines(states: readonly SampleState[]): { lines: string[
           ? "the code it measures is unchanged since"
           : `warning: the code it measures changed since (${s.changed.slice(0, 3).join(", ")}${s.changed.length > 3 ? ` and ${s.changed.length - 3} more` : ""})`;
     const kept = s.history ? "; kept as history" : "";
-    const format = s.oldFormat ? `; FAILED: ${s.oldFormat}, older than the reader's (bun run samples remakes it)` : "";
+    const format = s.oldFormat ? `; FAILED: ${s.oldFormat}` : "";
     lines.push(`  ${s.file}: ${made}${kept}; ${since}${format}`);
   }
   return { lines, failed: states.some((s) => s.oldFormat !== undefined) };

@@ -11,7 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS, commandHelp, resolveCommand } from "../../../bench/cli/command.ts";
 import { chartJsSource } from "../../../bench/cli/output.ts";
-import { parseCsv } from "../../../bench/report/csv-read.ts";
+import { parseCsv } from "../../helpers/csv.ts";
 import { installPackedProject } from "../../helpers/installed-package.ts";
 import { nodeEnv, realNode } from "../../helpers/real-node.ts";
 

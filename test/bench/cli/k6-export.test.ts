@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { hasRedisServer, startRedis } from "../../../bench/cli/processes/redis-server.ts";
 import { spawnServer } from "../../../bench/cli/processes/server-process.ts";
 import { k6Results } from "../../../bench/report/k6-rows.ts";
+import { readResults } from "../../../bench/cli/read-results.ts";
 import { sourcedCases } from "../../../bench/report/sources.ts";
 import { k6Path, skipK6Tests } from "../../helpers/k6.ts";
 import { benchCodecNames } from "../../../protocols/contract.ts";
@@ -154,7 +155,7 @@ describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts"))(
           expect(c.socket!.latency!.p99).toBeGreaterThanOrEqual(c.socket!.latency!.p50);
         }
         // The k6 rows join a Bun client's run in one report.
-        const bun = path.join(ROOT, "results/sample/epyc-every-codec.csv");
+        const bun = path.join(ROOT, "results/sample/epyc-every-codec.json.gz");
         const report = spawnSync(
           process.execPath,
           [
@@ -168,7 +169,7 @@ describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts"))(
           { cwd: ROOT, encoding: "utf8" },
         );
         expect(report.status, report.stderr).toBe(0);
-        const bunRows = readFileSync(bun, "utf8").trim().split("\n").length - 1;
+        const bunRows = readResults(bun).cases.length;
         expect(report.stdout).toContain(`Wrote ${path.join(tmp, "k6.html")} (${bunRows + cases} rows).`);
         const html = readFileSync(path.join(tmp, "k6.html"), "utf8");
         expect(html).toMatch(/<td>k6 v[^<]*<\/td><td>latency<\/td><td>chat<\/td><td>custom-binary<\/td>/);

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { performanceClock } from "../../../client/harness/clock.ts";
 import { makeMessages } from "../../../client/harness/generator.ts";
-import { parseCsv } from "../../../bench/report/csv-read.ts";
+import { parseCsv } from "../../helpers/csv.ts";
 import { spawnServer } from "../../../bench/cli/processes/server-process.ts";
 import type { WebSocketClass } from "../../../client/socket/client-connection.ts";
 import { runSocketCase } from "../../../client/socket/runner.ts";

@@ -8,7 +8,8 @@ import { BUILT_IN } from "../../../protocols/registry.ts";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_COLUMNS } from "../../../bench/report/csv-columns.ts";
-import { parseCsv } from "../../../bench/report/csv-read.ts";
+import { parseCsv } from "../../helpers/csv.ts";
+import { resultsFromFile } from "../../../bench/report/results-file.ts";
 import type { BrowserName } from "../../../client/harness/settings.ts";
 import { defaultCodecNames } from "../../../protocols/contract.ts";
 import type { DrivenBrowser } from "../../../bench/cli/processes/browser-driver.ts";
@@ -112,22 +113,24 @@ describe.each(BROWSERS.filter((name) => !skipBrowserTests("test/bench/page/app.t
         const modes = new Set(body.map((r) => at(r, "mode")));
         expect([...modes].sort()).toEqual(["codec", "roundtrip", "stream"]);
 
-        // A CLI run loaded beside the browser's numbers, in the same tab.
-        const csv = readFileSync(
-          new URL("../../../test/fixtures/results/v1-all-modes-varied.csv", import.meta.url),
-          "utf8",
-        );
-        await page.setInputFiles("#load", { name: "cli.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+        // The run's JSON, the record the page and bun run report read back.
+        const json = await page.download("#download-json");
+        expect(json.name).toMatch(/^browser-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.json$/);
+        expect(resultsFromFile(json.text).cases).toHaveLength(body.length);
+
+        // A CLI run loaded beside the browser's numbers, in the same tab, gzip-compressed as results/sample/ keeps it.
+        const gz = readFileSync(new URL("../../../results/sample/epyc-default-1.json.gz", import.meta.url));
+        await page.setInputFiles("#load", { name: "cli.json.gz", mimeType: "application/gzip", buffer: gz });
         await expect
           .poll(() => textOf(page, "#progress"))
           .toMatch(
-            // What code made them, with the rows: a file from before files said reads as such.
-            /^Loaded \d+ rows from cli\.csv, made by code of no known commit \(csv 1, from before results files said\)\.$/,
+            // What code made them, with the rows.
+            /^Loaded \d+ rows from cli\.json\.gz, made by commit [0-9a-f]{10}, bench [\d.]+, json 3\.$/,
           );
         const series = await attributeOf(page, "canvas#chart-codec-small", "data-series");
         // One name per source in every legend: the browser, and Bun from the loaded file.
         expect(series).toMatch(
-          new RegExp(`^serialize, ${engine.version} \\d+\\|serialize, bun 1\\.\\d+\\.\\d+, cli\\.csv\\|`),
+          new RegExp(`^serialize, ${engine.version} \\d+\\|serialize, bun 1\\.\\d+\\.\\d+, cli\\.json\\.gz\\|`),
         );
         // Per payload: codec, bytes, roundtrip, stream, and the server's figure beside the lab's.
         expect(await countOf(page, "canvas")).toBe(15);
@@ -145,8 +148,9 @@ describe.each(BROWSERS.filter((name) => !skipBrowserTests("test/bench/page/app.t
         // The loaded rows join the table, with their flags and ratios; the run's verdict stays.
         const loadedRows = await page.evaluate(
           () =>
-            [...document.querySelectorAll("#table td")].filter((td) => td.textContent?.includes("bun 1.4.4, cli.csv"))
-              .length,
+            [...document.querySelectorAll("#table td")].filter((td) =>
+              td.textContent?.includes("bun 1.4.4, cli.json.gz"),
+            ).length,
         );
         expect(loadedRows).toBeGreaterThan(20);
         expect(await textOf(page, "#verdict")).toMatch(/^Verdict from this run/);

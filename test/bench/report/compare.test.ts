@@ -12,7 +12,8 @@ import {
   slowerCases,
 } from "../../../bench/report/compare.ts";
 import type { CaseResult } from "../../../client/harness/results.ts";
-import { resultsFromFile } from "../../../bench/report/results-file.ts";
+import { readResults } from "../../../bench/cli/read-results.ts";
+import { toJson } from "../../../bench/report/results-json.ts";
 import { sourcedCases } from "../../../bench/report/sources.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -21,8 +22,7 @@ const tmp = mkdtempSync(path.join(tmpdir(), "bench-compare-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A run's verified cases. */
-const casesOf = (file: string): CaseResult[] =>
-  resultsFromFile(readFileSync(sample(file), "utf8")).cases.filter((c) => c.verified);
+const casesOf = (file: string): CaseResult[] => readResults(sample(file)).cases.filter((c) => c.verified);
 
 /** A run's cases with every total scaled by `factor` (and its interval with it). */
 function scaled(cases: readonly CaseResult[], factor: number, codec?: string): CaseResult[] {
@@ -35,7 +35,7 @@ function scaled(cases: readonly CaseResult[], factor: number, codec?: string): C
 
 describe("comparing two runs", () => {
   it("a run against itself: no change, every interval holds 0", () => {
-    const rows = casesOf("epyc-default-1.json");
+    const rows = casesOf("epyc-default-1.json.gz");
     const same = compareRuns(rows, rows);
     expect(same.length).toBe(rows.length);
     for (const c of same) {
@@ -46,7 +46,7 @@ describe("comparing two runs", () => {
   });
 
   it("follows the figures: B twice as slow is slower, twice as fast is faster, in time and against JSON when only one codec moved", () => {
-    const rows = casesOf("epyc-default-1.json").filter((c) => c.mode === "codec");
+    const rows = casesOf("epyc-default-1.json.gz").filter((c) => c.mode === "codec");
     const slower = compareRuns(rows, scaled(rows, 2));
     expect(slower.every((c) => c.total.verdict === "slower")).toBe(true);
     const faster = compareRuns(rows, scaled(rows, 0.5));
@@ -82,8 +82,8 @@ describe("comparing two runs", () => {
   });
 
   it("labels runs by what ran them and when, and by file name only when two would read the same", () => {
-    const one = sourcedCases(resultsFromFile(readFileSync(sample("epyc-default-1.json"), "utf8")));
-    const two = sourcedCases(resultsFromFile(readFileSync(sample("epyc-default-2.csv"), "utf8")));
+    const one = sourcedCases(readResults(sample("epyc-default-1.json.gz")));
+    const two = sourcedCases(readResults(sample("epyc-default-2.json.gz")));
     const [a, b] = runLabels([
       { rows: one, file: "latest.json" },
       { rows: two, file: "latest.json" },
@@ -102,17 +102,17 @@ describe("comparing two runs", () => {
     const out = path.join(tmp, "ab.html");
     const r = spawnSync(
       process.execPath,
-      ["bench/cli/report.ts", sample("epyc-default-1.json"), sample("epyc-default-2.csv"), "--out", out],
+      ["bench/cli/report.ts", sample("epyc-default-1.json.gz"), sample("epyc-default-2.json.gz"), "--out", out],
       { cwd: ROOT, encoding: "utf8" },
     );
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
     // What code made each file, first.
     expect(lines[0]).toMatch(
-      /^epyc-default-1\.json: \d{4}-\d\d-\d\d \d\d:\d\d, made by commit [0-9a-f]{10}, bench [\d.]+, json 3$/,
+      /^epyc-default-1\.json\.gz: \d{4}-\d\d-\d\d \d\d:\d\d, made by commit [0-9a-f]{10}, bench [\d.]+, json 3$/,
     );
     expect(lines[1]).toMatch(
-      /^epyc-default-2\.csv: \d{4}-\d\d-\d\d \d\d:\d\d, made by commit [0-9a-f]{10}, bench [\d.]+, csv 6$/,
+      /^epyc-default-2\.json\.gz: \d{4}-\d\d-\d\d \d\d:\d\d, made by commit [0-9a-f]{10}, bench [\d.]+, json 3$/,
     );
     expect(lines[2]).toMatch(/^A: bun 1\.4\.4, \d{4}-\d\d-\d\d /);
     expect(lines[3]).toMatch(/^B: bun 1\.4\.4, \d{4}-\d\d-\d\d /);
@@ -126,11 +126,11 @@ describe("comparing two runs", () => {
       /<tr><td>codec<\/td><td>large<\/td><td>custom-binary<\/td><td>[\d.]+ µs<\/td><td>[\d.]+ µs<\/td><td>[+-]\d+\.\d% \[/,
     );
     // The charts name each run by its runtime and time, not by a bare file name.
-    expect(html).not.toMatch(/"label":"[^"]*epyc-default-2\.csv/);
+    expect(html).not.toMatch(/"label":"[^"]*epyc-default-2\.json/);
   });
 
   it("comparisonLines stays within 100 columns with long labels", () => {
-    const rows = casesOf("epyc-default-1.json");
+    const rows = casesOf("epyc-default-1.json.gz");
     const lines = comparisonLines(compareRuns(rows, scaled(rows, 1.01)), [
       "bun 1.4.4 + node client + Chrome 156, 2026-11-22 23:52 (a-very-long-file-name-for-a-results-file.json)",
       "b",
@@ -145,62 +145,52 @@ describe("bun run report A B --fail-if-slower PCT: a gate for CI", () => {
       cwd: ROOT,
       encoding: "utf8",
     });
-  /** epyc-default-1.csv with `columns` of `codec`'s `mode` `payload` row scaled by `factor`. */
+  /** epyc-default-1's results with `codec`'s `mode` `payload` case changed by `change`, written as a JSON named `name`. */
   function doctored(
     name: string,
     codec: string,
     mode: string,
     payload: string,
-    columns: readonly string[],
-    factor: number,
+    change: (c: CaseResult) => void,
   ): string {
-    const [head, ...rows] = readFileSync(sample("epyc-default-1.csv"), "utf8").trimEnd().split("\n");
-    const cols = head!.split(",");
-    const at = (c: string): number => cols.indexOf(c);
-    const out = rows.map((line) => {
-      const cells = line.split(",");
-      if (cells[at("codec")] !== codec || cells[at("mode")] !== mode || cells[at("payload")] !== payload) return line;
-      for (const c of columns) cells[at(c)] = String(Number(cells[at(c)]) * factor);
-      return cells.join(",");
-    });
+    const results = readResults(sample("epyc-default-1.json.gz"));
+    for (const c of results.cases) if (c.codec === codec && c.mode === mode && c.payload === payload) change(c);
     const file = path.join(tmp, name);
-    writeFileSync(file, [head, ...out].join("\n") + "\n");
+    writeFileSync(file, toJson(results));
     return file;
   }
 
   it("a run against itself passes; two committed back-to-back runs pass or fail at 5% as the gate's own cases say", () => {
-    const self = report(sample("epyc-default-1.csv"), sample("epyc-default-1.csv"), "--fail-if-slower", "5");
+    const self = report(sample("epyc-default-1.json.gz"), sample("epyc-default-1.json.gz"), "--fail-if-slower", "5");
     expect(self.status, self.stderr).toBe(0);
     expect(self.stdout).toMatch(/^gate passed: none of \d+ case\(s\) is slower by more than 5% beyond its interval$/m);
-    const cases = (name: string) => resultsFromFile(readFileSync(sample(name), "utf8")).cases;
-    const slower = slowerCases(compareRuns(cases("epyc-default-1.csv"), cases("epyc-default-3.csv")), 5);
-    const apart = report(sample("epyc-default-1.csv"), sample("epyc-default-3.csv"), "--fail-if-slower", "5");
+    const cases = (name: string) => readResults(sample(name)).cases;
+    const slower = slowerCases(compareRuns(cases("epyc-default-1.json.gz"), cases("epyc-default-3.json.gz")), 5);
+    const apart = report(sample("epyc-default-1.json.gz"), sample("epyc-default-3.json.gz"), "--fail-if-slower", "5");
     expect(apart.status, apart.stdout).toBe(slower.length === 0 ? 0 : 1);
     for (const line of slower) expect(apart.stdout).toContain(line);
   });
 
   it("a doctored copy fails, naming the case and how its ratio to JSON moved", () => {
-    const slower = doctored(
-      "slower.csv",
-      "custom-binary",
-      "codec",
-      "large",
-      ["total_vs_json", "total_vs_json_ci95_low", "total_vs_json_ci95_high"],
-      1.5,
-    );
-    const r = report(sample("epyc-default-1.csv"), slower, "--fail-if-slower", "10");
+    const slower = doctored("slower.json", "custom-binary", "codec", "large", (c) => {
+      const r = c.ratios!.vsJson!;
+      c.ratios!.vsJson = { ...r, ratio: r.ratio * 1.5, low: r.low * 1.5, high: r.high * 1.5 };
+    });
+    const r = report(sample("epyc-default-1.json.gz"), slower, "--fail-if-slower", "10");
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(
       /^gate FAILED: 1 case\(s\) slower by more than 10% beyond their intervals:\n  codec large custom-binary: ratio to json [\d.]+ \[[\d.]+, [\d.]+\] -> [\d.]+ \[[\d.]+, [\d.]+\], \+50\.0%$/m,
     );
     // Beyond the interval but within the percentage: passes.
-    expect(report(sample("epyc-default-1.csv"), slower, "--fail-if-slower", "60").status).toBe(0);
+    expect(report(sample("epyc-default-1.json.gz"), slower, "--fail-if-slower", "60").status).toBe(0);
   });
 
   it("--time-of json gates JSON's own time too; without it JSON's time is not judged", () => {
-    const slower = doctored("json-slower.csv", "json", "stream", "small", ["total_mean_ns"], 1.4);
-    expect(report(sample("epyc-default-1.csv"), slower, "--fail-if-slower", "10").status).toBe(0);
-    const r = report(sample("epyc-default-1.csv"), slower, "--fail-if-slower", "10", "--time-of", "json");
+    const slower = doctored("json-slower.json", "json", "stream", "small", (c) => {
+      c.total = { ...c.total, mean: c.total.mean * 1.4 };
+    });
+    expect(report(sample("epyc-default-1.json.gz"), slower, "--fail-if-slower", "10").status).toBe(0);
+    const r = report(sample("epyc-default-1.json.gz"), slower, "--fail-if-slower", "10", "--time-of", "json");
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/^  stream small json: mean time per message [\d.]+ µs -> [\d.]+ µs, \+40\.0% \[/m);
   });
@@ -212,13 +202,13 @@ describe("bun run report A B --fail-if-slower PCT: a gate for CI", () => {
       "report: --time-of names codecs whose time --fail-if-slower gates; add --fail-if-slower PCT\n",
     ],
   ])("a bad flag %j: one line, exit 2", (flags, line) => {
-    const r = report(sample("epyc-default-1.csv"), sample("epyc-default-2.csv"), ...flags);
+    const r = report(sample("epyc-default-1.json.gz"), sample("epyc-default-2.json.gz"), ...flags);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(line);
   });
 
   it("one file is not a comparison: one line, exit 2", () => {
-    const r = report(sample("epyc-default-1.csv"), "--fail-if-slower", "5");
+    const r = report(sample("epyc-default-1.json.gz"), "--fail-if-slower", "5");
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(
       "report: --fail-if-slower compares two runs: name the base file and the new one (got 1 file)\n",

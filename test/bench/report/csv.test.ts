@@ -5,7 +5,7 @@ import { runCodecMode } from "../../../client/harness/codec-mode.ts";
 import type { Environment, BenchResults } from "../../../client/harness/results.ts";
 import { csvField, toCsv } from "../../../bench/report/csv.ts";
 import { CSV_COLUMNS } from "../../../bench/report/csv-columns.ts";
-import { parseCsv } from "../../../bench/report/csv-read.ts";
+import { parseCsv } from "../../helpers/csv.ts";
 import { toJson } from "../../../bench/report/results-json.ts";
 import { withRatios } from "../../../client/harness/ratios.ts";
 import { BUILT_IN } from "../../../protocols/registry.ts";

@@ -1,13 +1,14 @@
 /**
  * results/report.html: the same charts as the page, offline, straight from disk.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { launchChromiumContext, skipBrowserTests } from "../../helpers/browsers.ts";
-import { resultsFromFile } from "../../../bench/report/results-file.ts";
+import { readResults } from "../../../bench/cli/read-results.ts";
+import { toCsv } from "../../../bench/report/csv.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-report-"));
@@ -24,8 +25,9 @@ function buildReport(...files: string[]): string {
   return out;
 }
 
-const sample = path.join(ROOT, "test/fixtures/results/v1-all-modes-varied.csv");
-const sampleJson = path.join(ROOT, "test/fixtures/results/json-v1-codec-fixed.json");
+/** Two committed runs: a first look (codec and stream mode) and a default run (roundtrip too). */
+const sample = path.join(ROOT, "results/sample/epyc-quick.json.gz");
+const sampleJson = path.join(ROOT, "results/sample/epyc-default-2.json.gz");
 
 describe("static report", () => {
   it("has a chart per payload and kind, and loads nothing from outside", () => {
@@ -39,12 +41,12 @@ describe("static report", () => {
     expect(html).not.toMatch(/url\(\s*["']?(https?:)?\/\//i);
     expect(html).toContain("Chart");
     // Both sources, side by side.
-    expect(html).toContain("v1-all-modes-varied.csv");
-    expect(html).toContain("json-v1-codec-fixed.json");
+    expect(html).toContain("epyc-quick.json.gz");
+    expect(html).toContain("epyc-default-2.json.gz");
   });
 
   it("from one run's JSON: its verdict, its machine, clock and settings, intervals and ratios in the table", () => {
-    const json = path.join(ROOT, "results/sample/epyc-default-1.json");
+    const json = path.join(ROOT, "results/sample/epyc-default-1.json.gz");
     const html = readFileSync(buildReport(json), "utf8");
     expect(html).toMatch(
       /<section class="verdict"><pre>Verdict from this run \(fastest by encode \+ decode in process/,
@@ -62,9 +64,10 @@ describe("static report", () => {
     expect(html).toContain("Chart.register(errorBarsPlugin)");
   });
 
-  it("from a CSV: says why there is no verdict", () => {
+  it("from a file without rounds: says why there is no verdict", () => {
+    // The committed first look keeps its figures but not its rounds.
     const html = readFileSync(buildReport(sample), "utf8");
-    expect(html).toContain("No verdict: it pairs each codec's rounds with json's, which a CSV does not hold");
+    expect(html).toContain("No verdict: it pairs each codec's rounds with json's, which this file does not hold.");
   });
 
   it("refuses a file that is not a result, with one line and exit 2", () => {
@@ -74,6 +77,17 @@ describe("static report", () => {
     });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^report: .*package\.json: not a results JSON: no cases\n$/);
+    // A run's CSV is for a spreadsheet: the line names the file to give instead.
+    const dir = mkdtempSync(path.join(tmp, "csv-"));
+    writeFileSync(path.join(dir, "latest.csv"), toCsv(readResults(sample)));
+    const csv = spawnSync(process.execPath, ["bench/cli/report.ts", path.join(dir, "latest.csv")], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    expect(csv.status).toBe(2);
+    expect(csv.stderr).toMatch(
+      /^report: .*latest\.csv: a results CSV is an export for spreadsheets and is not read back; give the \.json the run wrote beside it\n$/,
+    );
     const none = spawnSync(process.execPath, ["bench/cli/report.ts"], { cwd: ROOT, encoding: "utf8" });
     expect(none.status).toBe(2);
     expect(none.stderr).toMatch(/^report: name at least one results file/);
@@ -82,8 +96,8 @@ describe("static report", () => {
   it.skipIf(skipBrowserTests("test/bench/report/html.test.ts"))(
     "opens offline in Chromium and draws every chart",
     async () => {
-      // A JSON file's rounds give each median its interval (a version 3 CSV keeps none): whiskers to draw.
-      const file = buildReport(path.join(ROOT, "results/sample/epyc-default-1.json"));
+      // A run's rounds give each median its interval: whiskers to draw.
+      const file = buildReport(path.join(ROOT, "results/sample/epyc-default-1.json.gz"));
       const browser = await launchChromiumContext();
       try {
         const page = await browser.context.newPage();
@@ -142,7 +156,7 @@ describe("static report", () => {
   it.skipIf(skipBrowserTests("test/bench/report/html.test.ts"))(
     "draws a latency sweep: latency against rate per codec, and the spectrum on a percentile axis",
     async () => {
-      const file = buildReport(path.join(ROOT, "results/sample/epyc-sweep-1.csv"));
+      const file = buildReport(path.join(ROOT, "results/sample/epyc-sweep-1.json.gz"));
       const browser = await launchChromiumContext();
       try {
         const page = await browser.context.newPage();
@@ -182,9 +196,7 @@ describe("static report", () => {
         // replies resolve (1 in 2, 10, 100, 1,000, 10,000 replies), then the max at the reply count;
         // the axis labels each of those percentiles, and none beyond.
         const rate = Number(/at ([\d,]+) msgs\/s/.exec(drawn.spectrumTitle)![1]!.replaceAll(",", ""));
-        const received = resultsFromFile(
-          readFileSync(path.join(ROOT, "results/sample/epyc-sweep-1.csv"), "utf8"),
-        ).cases.find(
+        const received = readResults(path.join(ROOT, "results/sample/epyc-sweep-1.json.gz")).cases.find(
           (c) => c.mode === "latency" && c.payload === "small" && c.codec === "json" && c.socket?.targetRate === rate,
         )!.socket!.received;
         const decades = [2, 10, 100, 1000, 10_000].filter((x) => x <= received);

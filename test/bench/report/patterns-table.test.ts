@@ -3,9 +3,8 @@ import { describe, expect, it } from "vitest";
 import { withRatios } from "../../../client/harness/ratios.ts";
 import type { CaseResult } from "../../../client/harness/results.ts";
 import { summarize } from "../../../client/harness/statistics.ts";
-import { readFileSync } from "node:fs";
 import { patternLines, routeSection } from "../../../bench/report/patterns-table.ts";
-import { resultsFromFile } from "../../../bench/report/results-file.ts";
+import { readResults } from "../../../bench/cli/read-results.ts";
 import { TERMINAL_WIDTH } from "../../../bench/report/format.ts";
 
 function codecCase(codec: string, readNs: number, decodeNs: number, keyAccess: CaseResult["keyAccess"]): CaseResult {
@@ -64,9 +63,7 @@ describe("the read-one table", () => {
 
 describe("the route table", () => {
   it("--wide shows a server timing below what its clock can tell as ≈0, never as a negative time", () => {
-    const { cases } = resultsFromFile(
-      readFileSync(new URL("../../../results/sample/epyc-route.csv", import.meta.url), "utf8"),
-    );
+    const { cases } = readResults(new URL("../../../results/sample/epyc-route.json.gz", import.meta.url).pathname);
     // custom-binary's key read on chat as a run can give it: its median less the clock's read cost below zero.
     const chat = cases.find((c) => c.mode === "route" && c.payload === "chat" && c.codec === "custom-binary")!;
     chat.route!.forward.keyNs.median = -37;

@@ -1,76 +1,47 @@
 /**
- * Results files read back, CSV or JSON: the same results either way, with the ratios a run's
- * results carry, read from the file where it has them and worked out from its rounds where not.
+ * Results files read back: the JSON a run writes is the one record, read whole (every round, the
+ * codec order as tables, NaN where a failed case has no figure); a CSV, or a JSON of another
+ * format, is refused with a line saying what it is and what to give instead.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { withRatios } from "../../../client/harness/ratios.ts";
-import type { BenchResults } from "../../../client/harness/results.ts";
+import { resultsText } from "../../../bench/cli/read-results.ts";
+import { toCsv } from "../../../bench/report/csv.ts";
+import { ReportError } from "../../../bench/report/report-errors.ts";
 import { JSON_VERSION, toJson } from "../../../bench/report/results-json.ts";
 import { hasRounds, resultsFromFile } from "../../../bench/report/results-file.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const sample = (name: string): string => readFileSync(path.join(ROOT, "results/sample", name), "utf8");
-/** Files in older formats, kept to test their readers (test/fixtures/results/README.md). */
-const fixture = (name: string): string => readFileSync(path.join(ROOT, "test/fixtures/results", name), "utf8");
+
+/** A committed default run: every round of every case. */
+const run = resultsFromFile(resultsText(path.join(ROOT, "results/sample/epyc-default-1.json.gz")));
+
+/** The ReportError a text is refused with. */
+function refusal(text: string): ReportError {
+  try {
+    resultsFromFile(text);
+  } catch (e) {
+    if (e instanceof ReportError) return e;
+    throw e;
+  }
+  throw new Error("read, where a refusal was expected");
+}
 
 describe("results files", () => {
-  const fromCsv = resultsFromFile(sample("epyc-default-1.csv"));
-  const fromJson = resultsFromFile(sample("epyc-default-1.json"));
-
-  it("the CSV and the JSON of the same run give the same cases, figures and ratios", () => {
-    expect(fromCsv.cases.length).toBeGreaterThan(40);
-    expect(fromCsv.cases.map((c) => `${c.mode} ${c.payload} ${c.codec}`)).toEqual(
-      fromJson.cases.map((c) => `${c.mode} ${c.payload} ${c.codec}`),
-    );
-    for (const [i, c] of fromCsv.cases.entries()) {
-      const j = fromJson.cases[i]!;
-      // The JSON keeps 7 significant digits, the CSV 3 decimals: they agree to a part in a million, or to the CSV's last digit.
-      const close = (a: number, b: number) =>
-        expect(Math.abs(a - b), `${c.mode} ${c.payload} ${c.codec}`).toBeLessThanOrEqual(
-          Math.max(1e-6 * Math.abs(b), 0.0005),
-        );
-      close(c.total.median, j.total.median);
-      close(c.total.mean, j.total.mean);
-      if (j.ratios?.vsJson) close(c.ratios!.vsJson!.ratio, j.ratios.vsJson.ratio);
-      if (j.ratios?.fieldVsJson) close(c.ratios!.fieldVsJson!.high, j.ratios.fieldVsJson.high);
-    }
-    expect(fromCsv.settings.seed).toBe(fromJson.settings.seed);
-    expect(fromCsv.environment.cpu).toBe(fromJson.environment.cpu);
-  });
-
-  it("a JSON written before results carried ratios gets them from its rounds, as a benchmark's results do", () => {
-    const plain = JSON.parse(fixture("json-v1-codec-fixed.json")) as BenchResults;
-    expect(plain.cases.every((c) => c.ratios === undefined)).toBe(true);
-    const read = resultsFromFile(fixture("json-v1-codec-fixed.json"));
-    expect(read.cases.map((c) => c.ratios)).toEqual(
-      withRatios(read.cases.map((c) => ({ ...c, ratios: undefined }))).cases.map((c) => c.ratios),
-    );
-    expect(read.cases.find((c) => c.codec === "custom-binary")!.ratios!.vsJson!.rounds).toBeGreaterThan(1);
-  });
-
-  it("a JSON that carries its ratios is read as it is, not worked out again", () => {
-    const text = toJson(resultsFromFile(fixture("json-v1-codec-fixed.json")));
-    const read = resultsFromFile(text);
-    const i = read.cases.findIndex((c) => c.codec === "custom-binary");
-    expect(read.cases[i]!.ratios!.vsJson!.ratio).toBeGreaterThan(0);
-    const edited = JSON.parse(text) as BenchResults;
-    edited.cases[i]!.ratios!.vsJson!.ratio = 42;
-    expect(resultsFromFile(JSON.stringify(edited)).cases[i]!.ratios!.vsJson!.ratio).toBe(42);
-  });
-
   it("the JSON the bench writes keeps every round and the codec order as tables, read back whole", () => {
-    const text = toJson(fromJson);
+    const text = toJson(run);
     expect(text).toMatch(
       new RegExp(`^\\{\\n  "format": "ws-serialization-bench/${JSON_VERSION}",\\n  "provenance": \\{`),
     );
     expect(text).toMatch(/"raw": \{"columns": \["run","round","position",/);
     const again = resultsFromFile(text);
-    expect(again.order).toEqual(fromJson.order);
-    for (const [i, c] of fromJson.cases.entries()) {
+    expect(again.order).toEqual(run.order);
+    expect(again.provenance?.format).toBe(`json ${JSON_VERSION}`);
+    for (const [i, c] of run.cases.entries()) {
       const back = again.cases[i]!.raw;
       expect(back.length).toBe(c.raw.length);
+      expect(again.cases[i]!.ratios).toEqual(c.ratios);
       // Nested figures (a round's server side) come back nested; every figure to 5 significant digits.
       for (const [k, r] of c.raw.entries()) {
         expect(Object.keys(back[k]!).sort()).toEqual(Object.keys(r).sort());
@@ -85,16 +56,42 @@ describe("results files", () => {
           );
       }
     }
-    // Every case's rounds in one table: the committed run's 69 cases and their codec order in 2.4 MB, not 7.7.
+    // Every case's rounds in one table: the committed run's cases and their codec order in 2.4 MB, not 7.7.
     expect(text.length).toBeLessThan(2.6e6);
+    expect(hasRounds(again)).toBe(true);
   });
 
-  it("a JSON of format 1 (rounds as objects, order as names) reads as it did", () => {
-    const text = fixture("json-v1-codec-fixed.json");
-    expect(text).toContain('"format": "ws-serialization-bench/1"');
-    const read = resultsFromFile(text);
-    expect(read.cases[0]!.raw[0]).toMatchObject({ run: 0, position: 0 });
-    expect(read.order.codec![0]![0]).toContain("json");
+  it("a figure a failed case never got is written as null and read back as NaN", () => {
+    const failed = {
+      ...run,
+      cases: [{ ...run.cases[0]!, verified: false, total: { ...run.cases[0]!.total, median: NaN } }],
+    };
+    const text = toJson(failed);
+    expect(text).toContain('"median": null');
+    expect(resultsFromFile(text).cases[0]!.total.median).toBeNaN();
+  });
+
+  it("refuses the CSV, an export for spreadsheets, naming the JSON to give instead", () => {
+    const e = refusal(toCsv(run));
+    expect(e.code).toBe("CSV_NOT_READ");
+    expect(e.message).toBe(
+      "a results CSV is an export for spreadsheets and is not read back; give the .json the run wrote beside it",
+    );
+  });
+
+  it("refuses a JSON of another format in one line naming its version and what remakes it", () => {
+    const older = toJson(run).replace(`"ws-serialization-bench/${JSON_VERSION}"`, '"ws-serialization-bench/2"');
+    const e = refusal(older);
+    expect(e.code).toBe("OLD_FORMAT");
+    expect(e.message).toMatch(
+      /^a results JSON of format 2, older than this reader's \(3\); remake it with .*bun run bench/,
+    );
+    expect(e.message).not.toContain("\n");
+  });
+
+  it("refuses a JSON that is not results, and text that is neither", () => {
+    expect(refusal('{"name": "package"}').message).toBe("not a results JSON: no cases");
+    expect(refusal("hello").code).toBe("NOT_RESULTS");
   });
 
   it("the committed samples a clone carries stay under 5 MB", () => {
@@ -104,14 +101,5 @@ describe("results files", () => {
         0,
       );
     expect(size(path.join(ROOT, "results/sample"))).toBeLessThan(5_000_000);
-  });
-
-  it("a JSON holds each case's rounds, a CSV does not", () => {
-    expect(hasRounds(fromJson)).toBe(true);
-    expect(hasRounds(fromCsv)).toBe(false);
-  });
-
-  it("refuses a JSON that is not results", () => {
-    expect(() => resultsFromFile('{"name": "package"}')).toThrow("not a results JSON: no cases");
   });
 });

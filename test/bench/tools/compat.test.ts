@@ -43,7 +43,7 @@ describe.skipIf(skipBrowserTests("compat.test.ts") || skipBrowserTests("compat.t
       expect(before.status, before.stderr).toBe(0);
       const r = compat(
         ...["--iterations", "200", "--runs", "1", "--payloads", "small,chat", "--out", out],
-        ...["--from", `bun=${path.join(made, "latest.csv")}`],
+        ...["--from", `bun=${path.join(made, "latest.json")}`],
       );
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toContain("compat: Bun: from the file given\n");
@@ -95,23 +95,26 @@ describe.skipIf(skipBrowserTests("compat.test.ts") || skipBrowserTests("compat.t
         "compat: --payloads: unknown value 'huge'; valid values: small, medium, large, chat, game-tick, market or all\n",
       );
       expect(payload.status).toBe(2);
-      const place = compat("--from", "nowhere=x.csv");
+      const place = compat("--from", "nowhere=x.json");
       expect(place.stderr).toBe(
-        "compat: --from nowhere=x.csv: expected PLACE=FILE, PLACE one of bun, chromium, firefox\n",
+        "compat: --from nowhere=x.json: expected PLACE=FILE, PLACE one of bun, chromium, firefox\n",
       );
       expect(place.status).toBe(2);
       // Bun's rows cannot stand for Chromium's.
-      const bun = path.join(ROOT, "results/sample/epyc-quick.csv");
+      const bun = path.join(ROOT, "results/sample/epyc-quick.json.gz");
       const wrong = compat("--from", `chromium=${bun}`);
       expect(wrong.stderr).toMatch(
-        /^compat: --from chromium=.*epyc-quick\.csv: .*epyc-quick\.csv holds no codec-mode run of Chromium \(a row of client inprocess, .*\)\n$/,
+        /^compat: --from chromium=.*epyc-quick\.json\.gz: .*epyc-quick\.json\.gz holds no codec-mode run of Chromium \(a row of client inprocess, .*\)\n$/,
       );
       expect(wrong.status).toBe(2);
-      const missing = compat("--from", "bun=/nonexistent/latest.csv");
+      const missing = compat("--from", "bun=/nonexistent/latest.json");
       expect(missing.stderr).toMatch(
-        /^compat: --from bun=\/nonexistent\/latest\.csv: cannot read \/nonexistent\/latest\.csv: .+\n$/,
+        /^compat: --from bun=\/nonexistent\/latest\.json: cannot read \/nonexistent\/latest\.json: .+\n$/,
       );
       expect(missing.status).toBe(2);
+      // A run's CSV is for a spreadsheet: the line says which file to give.
+      const csv = compat("--from", "bun=results/latest.csv");
+      expect(csv.stderr).toMatch(/^compat: --from bun=results\/latest\.csv: cannot read results\/latest\.csv: /);
     });
   },
 );

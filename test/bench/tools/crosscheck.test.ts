@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { readResults } from "../../../bench/cli/read-results.ts";
+import { toJson } from "../../../bench/report/results-json.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "crosscheck-"));
@@ -16,7 +18,7 @@ const run = (script: string, args: string[]) =>
   spawnSync(process.execPath, [script, ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
 
 describe("crosscheck", () => {
-  it("prints codec mode's ratio and interval beside the plain loop's and the field's for every codec and payload, from the CSV or the JSON", () => {
+  it("prints codec mode's ratio and interval beside the plain loop's and the field's for every codec and payload, from the run's JSON, and refuses its CSV", () => {
     const out = path.join(tmp, "results");
     const bench = run("bench/cli/bench.ts", [
       "--modes",
@@ -35,10 +37,15 @@ describe("crosscheck", () => {
       out,
     ]);
     expect(bench.status, bench.stderr).toBe(0);
-    for (const file of ["latest.csv", "latest.json"]) {
+    const csv = run("bench/tools/crosscheck.ts", ["--from", path.join(out, "latest.csv")]);
+    expect(csv.status).toBe(1);
+    expect(csv.stderr).toBe(
+      "crosscheck: a results CSV is an export for spreadsheets and is not read back; give the .json the run wrote beside it\n",
+    );
+    {
       const r = run("bench/tools/crosscheck.ts", [
         "--from",
-        path.join(out, file),
+        path.join(out, "latest.json"),
         "--iterations",
         "2000",
         "--repetitions",
@@ -66,11 +73,12 @@ describe("crosscheck", () => {
   }, 240_000);
 
   it("says so when the file has no codec-mode rows", () => {
-    const csv = path.join(tmp, "empty.csv");
-    writeFileSync(csv, "mode,codec,payload,verified\n");
-    const r = run("bench/tools/crosscheck.ts", ["--from", csv]);
+    const quick = readResults(path.join(ROOT, "results/sample/epyc-quick.json.gz"));
+    const file = path.join(tmp, "stream-only.json");
+    writeFileSync(file, toJson({ ...quick, cases: quick.cases.filter((c) => c.mode === "stream") }));
+    const r = run("bench/tools/crosscheck.ts", ["--from", file]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^crosscheck: .*empty\.csv has no verified codec-mode rows/);
+    expect(r.stderr).toMatch(/^crosscheck: .*stream-only\.json has no verified codec-mode rows/);
   });
 
   it("refuses a bad flag with one line and exit 2", () => {

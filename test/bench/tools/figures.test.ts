@@ -26,20 +26,16 @@ describe("bun run figures", () => {
     expect(first).toBe(`Every generated span of ${PAGES.length} pages matches results/sample/.`);
     expect(check.status, check.stdout + check.stderr).toBe(0);
     expect(second).toBe("What made each quoted sample:");
-    for (const file of [
-      "epyc-default-1.csv",
-      "epyc-default-1.json",
-      "epyc-quick.csv",
-      "compat/node.csv",
-      "links/sweep.csv",
-    ])
+    for (const file of ["epyc-default-1.json.gz", "epyc-quick.json.gz", "compat/node.json.gz", "links/sweep.json"])
       expect(
         samples.find((l) => l.startsWith(`  ${file}: `)),
         file,
       ).toMatch(
         /: made at [0-9a-f]{10} \(\d{4}-\d\d-\d\d\); (the code it measures is unchanged since|warning: the code it measures changed since \(.+\))$/,
       );
-    expect(samples.find((l) => l.startsWith("  browser-custom-binary-before-1.csv: "))).toContain("kept as history");
+    expect(samples.find((l) => l.startsWith("  browser-custom-binary-before-1.json.gz: "))).toMatch(
+      /: made at cb30bbe2a2 \(2026-11-23\); kept as history; /,
+    );
     const bad = spawnSync(process.execPath, ["bench/tools/figures.ts", "--write"], { cwd: ROOT, encoding: "utf8" });
     expect(bad.stderr).toBe("figures: unknown argument '--write'; valid: --check\n");
     expect(bad.status).toBe(2);

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { resultsFromFile } from "../../../bench/report/results-file.ts";
+import { readResults } from "../../../bench/cli/read-results.ts";
+import { JSON_VERSION } from "../../../bench/report/results-json.ts";
 import { HISTORY, SAMPLES } from "../../../bench/tools/sample-list.ts";
 import { timedShare } from "../../../bench/tools/samples.ts";
 import { until } from "../../helpers/until.ts";
@@ -50,14 +51,14 @@ describe("bun run samples", () => {
 
   it("remakes a sample into the folder named, in the current format, naming the commit that made it", () => {
     const dir = tempDir();
-    writeFileSync(path.join(dir, "epyc-quick.csv"), "the previous file\n");
+    writeFileSync(path.join(dir, "epyc-quick.json.gz"), "the previous file\n");
     const staging = () => readdirSync(path.dirname(dir)).filter((f) => f.startsWith(".samples-"));
     const before = staging();
     const r = samples("epyc-quick", "--into", dir);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^samples: \[1\/1\] epyc-quick: bun run bench --quick \(its output: .*output\.log\)\n/);
     expect(r.stderr).toMatch(/samples: \[1\/1\] epyc-quick made in \d+ s/);
-    const made = resultsFromFile(readFileSync(path.join(dir, "epyc-quick.csv"), "utf8"));
+    const made = readResults(path.join(dir, "epyc-quick.json.gz"));
     // Where the time went, from the run's own account.
     const timed = Math.round(made.account!.phases.timed / 1000);
     expect(r.stderr).toMatch(
@@ -66,34 +67,38 @@ describe("bun run samples", () => {
         "m",
       ),
     );
-    expect(made.provenance!.format).toBe("csv 6");
+    expect(made.provenance!.format).toBe(`json ${JSON_VERSION}`);
     const head = spawnSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
     expect(made.provenance!.commit).toBe(head);
     expect(made.provenance!.benchVersion).toBe(
       (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version,
     );
     // Nothing left behind beside it but the sample.
-    expect(readdirSync(dir)).toEqual(["epyc-quick.csv"]);
+    expect(readdirSync(dir)).toEqual(["epyc-quick.json.gz"]);
     expect(staging()).toEqual(before);
   });
 
-  it("adds up the timed loops of the runs it made, each run once (its CSV and its JSON), and skips what is not a results file", () => {
+  it("adds up the timed loops of the runs it made, and skips what is not a results file", () => {
     const sample = (f: string) => path.join(ROOT, "results/sample", f);
-    const account = resultsFromFile(readFileSync(sample("epyc-default-1.csv"), "utf8")).account!;
+    const [one, two] = ["epyc-default-1.json.gz", "epyc-quick.json.gz"].map((f) => readResults(sample(f)).account!);
     expect(
       timedShare([
-        sample("epyc-default-1.csv"),
-        sample("epyc-default-1.json"),
+        sample("epyc-default-1.json.gz"),
+        sample("epyc-quick.json.gz"),
         sample("crosscheck-epyc-default-1.txt"),
         sample("links/sweep.json"),
       ]),
-    ).toEqual({ timedMs: account.phases.timed, warmupMs: account.phases.warmup, verifyMs: account.phases.verify });
+    ).toEqual({
+      timedMs: one!.phases.timed + two!.phases.timed,
+      warmupMs: one!.phases.warmup + two!.phases.warmup,
+      verifyMs: one!.phases.verify + two!.phases.verify,
+    });
     expect(timedShare([sample("compatibility.md")])).toBeUndefined();
   });
 
   it("Ctrl-C while a sample is being made leaves the files it would replace as they were", async () => {
     const dir = tempDir();
-    writeFileSync(path.join(dir, "epyc-quick.csv"), "the previous file\n");
+    writeFileSync(path.join(dir, "epyc-quick.json.gz"), "the previous file\n");
     const proc = spawn(process.execPath, ["bench/tools/samples.ts", "epyc-quick", "--into", dir], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
@@ -105,7 +110,7 @@ describe("bun run samples", () => {
     proc.kill("SIGINT");
     expect(await exited).toBe(130);
     expect(stderr).toContain(`samples: stopped; nothing in ${dir} changed`);
-    expect(readFileSync(path.join(dir, "epyc-quick.csv"), "utf8")).toBe("the previous file\n");
-    expect(readdirSync(dir)).toEqual(["epyc-quick.csv"]);
+    expect(readFileSync(path.join(dir, "epyc-quick.json.gz"), "utf8")).toBe("the previous file\n");
+    expect(readdirSync(dir)).toEqual(["epyc-quick.json.gz"]);
   });
 });

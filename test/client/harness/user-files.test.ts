@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnServer } from "../../../bench/cli/processes/server-process.ts";
 import type { BenchResults } from "../../../client/harness/results.ts";
-import { parseCsv } from "../../../bench/report/csv-read.ts";
+import { parseCsv } from "../../helpers/csv.ts";
 import { socketUrl } from "../../../protocols/contract.ts";
 import { skipBrowserTests } from "../../helpers/browsers.ts";
 

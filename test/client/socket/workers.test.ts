@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseCsv } from "../../../bench/report/csv-read.ts";
+import { parseCsv } from "../../helpers/csv.ts";
 import { emptyFigures, type SocketCaseFigures } from "../../../client/socket/socket-case.ts";
 import { mergeFigures } from "../../../client/socket/workers.ts";
 import { newStats } from "../../../server/connection-stats.ts";

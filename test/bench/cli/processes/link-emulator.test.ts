@@ -32,7 +32,7 @@ import { serverForFile } from "../../../helpers/server.ts";
 import { until } from "../../../helpers/until.ts";
 import { keepPublishing } from "../../../helpers/publisher.ts";
 import { runBenchCli } from "../../../helpers/bench-cli.ts";
-import { parseCsv } from "../../../../bench/report/csv-read.ts";
+import { parseCsv } from "../../../helpers/csv.ts";
 import { resultsFromFile } from "../../../../bench/report/results-file.ts";
 import { BUILT_IN } from "../../../../protocols/registry.ts";
 import { socketUrl } from "../../../../protocols/contract.ts";

@@ -1,289 +1,263 @@
-/** docs/results.md's figures block, made from results files read back (here CSVs). */
+/** docs/results.md's figures block, made from results built here as the results files hold them. */
 import { describe, expect, it } from "vitest";
-import { resultsFromFile } from "../../../../bench/report/results-file.ts";
+import { overlapsOne } from "../../../../client/harness/pairing.ts";
+import type {
+  BenchResults,
+  CaseRatios,
+  CaseResult,
+  Comparison,
+  Environment,
+  Estimate,
+  RouteWaySummary,
+} from "../../../../client/harness/results.ts";
+import type { Mode } from "../../../../client/harness/settings.ts";
+import type { ClusterFigures, SocketFigures } from "../../../../client/harness/socket-results.ts";
+import { partialSummary, type Summary } from "../../../../client/harness/statistics.ts";
 import { sampleFigures } from "../../../../bench/tools/figures/results-block.ts";
 import type { Sample } from "../../../../bench/tools/figures/sample-cells.ts";
+import { testSettings } from "../../../helpers/settings.ts";
 
-const COLUMNS = [
-  "mode",
-  "codec",
-  "payload",
-  "verified",
-  "cpu",
-  "cores",
-  "runtime",
-  "runtime_version",
-  "os",
-  "total_vs_json",
-  "total_vs_json_ci95_low",
-  "total_vs_json_ci95_high",
-  "field_vs_json",
-  "field_vs_json_ci95_low",
-  "field_vs_json_ci95_high",
-  "calibration_known_ns",
-  "calibration_field_share",
-  "calibration_field_share_ci95_low",
-  "calibration_field_share_ci95_high",
-  "knee_rate",
-  "knee_missed_rate",
-  "read_one_ns",
-  "read_one_vs_json",
-  "read_one_vs_json_ci95_low",
-  "read_one_vs_json_ci95_high",
-  "validated_ns",
-  "validated_vs_json",
-  "validated_vs_json_ci95_low",
-  "validated_vs_json_ci95_high",
-  "key_access",
-  "route_cpu_ns",
-  "route_recode_cpu_ns",
-  "route_recode_over_forward",
-  "route_members",
-  "route_routers",
-  "route_deliveries_expected",
-  "route_delivered",
-  "route_misrouted",
-  "route_cpu_vs_json",
-  "route_cpu_vs_json_ci95_low",
-  "route_cpu_vs_json_ci95_high",
-  "route_recode_cpu_vs_json",
-  "route_recode_cpu_vs_json_ci95_low",
-  "route_recode_cpu_vs_json_ci95_high",
-  "client",
-  "client_codec_vs_json",
-  "client_codec_vs_json_ci95_low",
-  "client_codec_vs_json_ci95_high",
-  "client_library",
-  "flags",
-  "timer_resolution_ns",
-  "bytes",
-  "msgs_per_s",
-  "server_processes",
-  "backplane",
-  "cluster_cpu_ns_per_delivery",
-  "backplane_bytes_per_msg",
-];
+/** Rounds behind every ratio here: enough for an interval to be shown and to say whether it holds 1. */
+const ROUNDS = 10;
+/** A figure the case does not have. */
+const NONE: Summary = partialSummary();
+const median = (value: number): Summary => partialSummary({ median: value });
 
-/** A results CSV of the given rows (each a partial record by column name). */
-function csv(rows: Record<string, string | number>[]): string {
-  const machine = {
-    verified: "true",
-    cpu: "Test CPU",
-    cores: 2,
-    runtime: "bun",
-    runtime_version: "1.0.0",
-    os: "Linux",
-  };
-  return [
-    COLUMNS.join(","),
-    ...rows.map((r) => COLUMNS.map((c) => String({ ...machine, ...r }[c] ?? "")).join(",")),
-  ].join("\n");
+/** A median with the interval every figure here has: 2% below it, 1% above ("±2.0%"). */
+const estimate = (value: number): Estimate => ({ value, low: value * 0.98, high: value * 1.01, rounds: ROUNDS });
+
+/** A ratio to json with that interval, and whether the interval holds 1 (then it is shown with ≈). */
+function ratio(value: number): Comparison {
+  const r = { ratio: value, low: value * 0.98, high: value * 1.01, rounds: ROUNDS };
+  return { ...r, overlap: overlapsOne(r) };
 }
 
-const ratio = (column: string, value: number) => ({
-  [column]: value,
-  [`${column}_ci95_low`]: value * 0.98,
-  [`${column}_ci95_high`]: value * 1.01,
+/** A WebSocket case's figures, none measured but those given. */
+function socket(over: Partial<SocketFigures> = {}): SocketFigures {
+  return {
+    clients: NaN,
+    window: NaN,
+    slice: NaN,
+    sent: NaN,
+    received: NaN,
+    lost: NaN,
+    reordered: NaN,
+    corrupted: NaN,
+    wireBytes: NaN,
+    replyBytes: NaN,
+    rtt: undefined,
+    serverDeserialize: NONE,
+    serverSerialize: NONE,
+    mbPerS: NaN,
+    serverCpuMs: NaN,
+    clientCpuMs: NaN,
+    elapsedMs: NaN,
+    backpressure: NaN,
+    dropped: NaN,
+    extensions: "",
+    ...over,
+  };
+}
+
+/** A verified case of one mode, payload and codec (in process in codec mode, Bun's client else), no figure but those given. */
+function caseOf(mode: Mode, codec: string, payload: string, over: Partial<CaseResult> = {}): CaseResult {
+  const batches = { batch: NaN, samples: NaN, p50: NaN, p90: NaN, p99: NaN };
+  return {
+    client: mode === "codec" ? "inprocess" : "bun",
+    clientLibrary: "",
+    mode,
+    codec,
+    standard: true,
+    frame: codec === "json" ? "text" : "binary",
+    library: "",
+    libraryVersion: "",
+    payload,
+    iterations: NaN,
+    runs: ROUNDS,
+    rounds: ROUNDS,
+    warmup: NaN,
+    bytes: NaN,
+    bytesMin: NaN,
+    bytesMax: NaN,
+    verified: true,
+    error: "",
+    serialize: NONE,
+    deserialize: NONE,
+    total: NONE,
+    totalMs: NONE,
+    msgsPerS: NaN,
+    serializeBatches: batches,
+    deserializeBatches: batches,
+    loopFloorNs: NaN,
+    flags: [],
+    raw: [],
+    ...(mode === "codec" ? {} : { socket: socket() }),
+    ratios: {},
+    ...over,
+  };
+}
+
+/** The machine every run here was made on, but what a run changes. */
+const machine = (over: Partial<Environment> = {}): Environment => ({
+  runtime: "bun",
+  runtimeVersion: "1.0.0",
+  os: "Linux",
+  arch: "x64",
+  cpu: "Test CPU",
+  cores: 2,
+  memoryGiB: NaN,
+  libraries: {},
+  clock: "",
+  timerResolutionNs: NaN,
+  timerOverheadNs: NaN,
+  gcBetweenCases: false,
+  msgpackrNative: false,
+  ...over,
 });
 
-function run(name: string, fieldSmall: number): Sample {
+/** A results file of these cases, named `name`, on the machine above unless `more` says otherwise. */
+function sample(name: string, cases: CaseResult[], more: Partial<BenchResults> = {}): Sample {
+  const settings = testSettings({
+    codecs: [...new Set(cases.map((c) => c.codec))],
+    payloads: [...new Set(cases.map((c) => c.payload))],
+    modes: [...new Set(cases.map((c) => c.mode))],
+  });
   return {
     name,
-    results: resultsFromFile(
-      csv([
-        { mode: "codec", codec: "json", payload: "small", ...ratio("total_vs_json", 1) },
-        { mode: "codec", codec: "custom-binary", payload: "small", ...ratio("total_vs_json", 0.3) },
-        { mode: "roundtrip", codec: "custom-binary", payload: "small", ...ratio("field_vs_json", fieldSmall) },
-        { mode: "roundtrip", codec: "broken", payload: "small", verified: "false", ...ratio("field_vs_json", 9) },
-      ]),
-    ),
+    results: {
+      timestamp: "",
+      settings: { ...settings, minBatchNs: NaN, client: cases.find((c) => c.mode !== "codec")?.client ?? "inprocess" },
+      environment: machine(),
+      order: {},
+      cases,
+      elapsedMs: NaN,
+      ...more,
+    },
   };
 }
 
-const calibrated: Sample = {
-  name: "cal.csv",
-  results: resultsFromFile(
-    csv([
-      {
-        mode: "stream",
-        codec: "cal-spin",
-        payload: "large",
-        calibration_known_ns: 10123.4,
-        ...ratio("calibration_field_share", 1.02),
-      },
-    ]),
-  ),
-};
-const sweep = (rate: number, missed: number | ""): Sample => ({
-  name: `sweep-${rate}.csv`,
-  results: resultsFromFile(
-    csv([{ mode: "latency", codec: "json", payload: "medium", knee_rate: rate, knee_missed_rate: missed }]),
-  ),
+function run(name: string, fieldSmall: number): Sample {
+  return sample(name, [
+    caseOf("codec", "json", "small", { ratios: { vsJson: ratio(1) } }),
+    caseOf("codec", "custom-binary", "small", { ratios: { vsJson: ratio(0.3) } }),
+    caseOf("roundtrip", "custom-binary", "small", { ratios: { fieldVsJson: ratio(fieldSmall) } }),
+    caseOf("roundtrip", "broken", "small", { verified: false, ratios: { fieldVsJson: ratio(9) } }),
+  ]);
+}
+
+const calibrated = sample("cal.csv", [caseOf("stream", "cal-spin", "large")], {
+  calibration: [
+    {
+      client: "bun",
+      mode: "stream",
+      payload: "large",
+      codec: "cal-spin",
+      known: { value: 10123.4, low: NaN, high: NaN, rounds: NaN },
+      knownByTimers: estimate(1.02),
+    },
+  ],
 });
+/** A sweep's run of json, kept up to `rate`, the rate above it missed (none: it kept every rate run). */
+const sweep = (rate: number, missed?: number): Sample =>
+  sample(`sweep-${rate}.csv`, [caseOf("latency", "json", "medium")], {
+    knees: [{ client: "bun", payload: "medium", codec: "json", rate, ...(missed === undefined ? {} : { missed }) }],
+  });
 
 describe("sampleFigures", () => {
-  const everyCodec: Sample = {
-    name: "every.csv",
-    results: resultsFromFile(
-      csv([
-        { mode: "codec", codec: "json", payload: "small", ...ratio("total_vs_json", 1) },
-        { mode: "codec", codec: "custom-binary", payload: "small", ...ratio("total_vs_json", 0.4) },
-        { mode: "codec", codec: "avro", payload: "small", ...ratio("total_vs_json", 0.5) },
-        { mode: "codec", codec: "msgpackr", payload: "small", ...ratio("total_vs_json", 0.2) },
-        { mode: "codec", codec: "protobuf", payload: "small", ...ratio("total_vs_json", 0.8) },
-      ]),
-    ),
-  };
-  const inServer: Sample = {
-    name: "field.csv",
-    results: resultsFromFile(
-      csv([
-        { mode: "stream", codec: "json", payload: "chat", ...ratio("field_vs_json", 1) },
-        { mode: "stream", codec: "custom-binary", payload: "chat", ...ratio("field_vs_json", 0.8) },
-        { mode: "stream", codec: "avro", payload: "chat", ...ratio("field_vs_json", 0.7) },
-      ]),
-    ),
-  };
-  const patterns: Sample = {
-    name: "patterns.csv",
-    results: resultsFromFile(
-      csv([
-        {
-          mode: "codec",
-          codec: "json",
-          payload: "market",
-          ...ratio("total_vs_json", 1),
-          read_one_ns: 200,
-          ...ratio("read_one_vs_json", 1),
-          validated_ns: 220,
-          ...ratio("validated_vs_json", 1),
-        },
-        {
-          mode: "codec",
-          codec: "custom-binary",
-          payload: "market",
-          ...ratio("total_vs_json", 0.7),
-          read_one_ns: 50,
-          ...ratio("read_one_vs_json", 0.25),
-          validated_ns: 100,
-          ...ratio("validated_vs_json", 0.45),
-        },
-        {
-          mode: "codec",
-          codec: "flatbuffers",
-          payload: "market",
-          ...ratio("total_vs_json", 2),
-          read_one_ns: 2,
-          ...ratio("read_one_vs_json", 0.01),
-          validated_ns: 700,
-          ...ratio("validated_vs_json", 3),
-        },
-        {
-          mode: "codec",
-          codec: "msgpackr",
-          payload: "market",
-          ...ratio("total_vs_json", 1.2),
-          read_one_ns: 280,
-          ...ratio("read_one_vs_json", 1.4),
-          validated_ns: 290,
-          ...ratio("validated_vs_json", 1.3),
-        },
-      ]),
-    ),
-  };
-  const routed = (codec: string, forward: number, recode: number, over: Partial<Record<string, number>> = {}) => ({
-    mode: "route",
-    codec,
-    payload: "chat",
-    key_access: codec === "json" ? "decode" : "offset",
-    route_cpu_ns: forward,
-    route_recode_cpu_ns: recode,
-    route_recode_over_forward: recode / forward,
-    route_members: 8,
-    route_routers: 4,
-    route_deliveries_expected: 1000,
-    route_delivered: 1000,
-    route_misrouted: 0,
-    ...over,
+  const everyCodec = sample("every.csv", [
+    caseOf("codec", "json", "small", { ratios: { vsJson: ratio(1) } }),
+    caseOf("codec", "custom-binary", "small", { ratios: { vsJson: ratio(0.4) } }),
+    caseOf("codec", "avro", "small", { ratios: { vsJson: ratio(0.5) } }),
+    caseOf("codec", "msgpackr", "small", { ratios: { vsJson: ratio(0.2) } }),
+    caseOf("codec", "protobuf", "small", { ratios: { vsJson: ratio(0.8) } }),
+  ]);
+  const inServer = sample("field.csv", [
+    caseOf("stream", "json", "chat", { ratios: { fieldVsJson: ratio(1) } }),
+    caseOf("stream", "custom-binary", "chat", { ratios: { fieldVsJson: ratio(0.8) } }),
+    caseOf("stream", "avro", "chat", { ratios: { fieldVsJson: ratio(0.7) } }),
+  ]);
+  /** A codec's access patterns on market: encode + decode, read-one and validated, each a time and its ratio to json's. */
+  const pattern = (
+    codec: string,
+    total: number,
+    readOneNs: number,
+    readOne: number,
+    validatedNs: number,
+    validated: number,
+  ) =>
+    caseOf("codec", codec, "market", {
+      readOne: median(readOneNs),
+      validated: median(validatedNs),
+      ratios: { vsJson: ratio(total), readOneVsJson: ratio(readOne), validatedVsJson: ratio(validated) },
+    });
+  const patterns = sample("patterns.csv", [
+    pattern("json", 1, 200, 1, 220, 1),
+    pattern("custom-binary", 0.7, 50, 0.25, 100, 0.45),
+    pattern("flatbuffers", 2, 2, 0.01, 700, 3),
+    pattern("msgpackr", 1.2, 280, 1.4, 290, 1.3),
+  ]);
+  /** One way of routing: the server's CPU per routed message. */
+  const way = (cpuNs: number): RouteWaySummary => ({
+    cpuNs: median(cpuNs),
+    keyNs: NONE,
+    encodeNs: NONE,
+    publishNs: NONE,
+    msgsPerS: NONE,
   });
-  const route: Sample = {
-    name: "route.csv",
-    results: resultsFromFile(
-      csv([
-        routed("json", 7000, 8000),
-        {
-          ...routed("custom-binary", 5600, 6000),
-          ...ratio("route_cpu_vs_json", 0.8),
-          ...ratio("route_recode_cpu_vs_json", 0.75),
-        },
-        {
-          ...routed("protobuf", 6300, 12000),
-          ...ratio("route_cpu_vs_json", 0.9),
-          ...ratio("route_recode_cpu_vs_json", 1.5),
-        },
-      ]),
-    ),
-  };
-  /** One engine's run: codec mode where `codec` is given, round trips where `trip` is. */
+  const routed = (codec: string, forward: number, recode: number, ratios: CaseRatios = {}): CaseResult =>
+    caseOf("route", codec, "chat", {
+      route: {
+        rooms: NaN,
+        publishers: 4,
+        members: 8,
+        validate: false,
+        keyAccess: codec === "json" ? "decode" : "offset",
+        expected: 1000,
+        delivered: 1000,
+        misrouted: 0,
+        forward: way(forward),
+        recode: way(recode),
+        recodeOverForward: { value: recode / forward, low: NaN, high: NaN, rounds: ROUNDS },
+      },
+      ratios,
+    });
+  const route = sample("route.csv", [
+    routed("json", 7000, 8000),
+    routed("custom-binary", 5600, 6000, { routeVsJson: ratio(0.8), routeRecodeVsJson: ratio(0.75) }),
+    routed("protobuf", 6300, 12000, { routeVsJson: ratio(0.9), routeRecodeVsJson: ratio(1.5) }),
+  ]);
+  /** One engine's run: codec mode where `codecRatio` is given, round trips where `trip` is. */
   const engine = (
     name: string,
     runtime: string,
     version: string,
-    client: string,
+    client: CaseResult["client"],
     codecRatio: number | undefined,
     trip: number | undefined,
-    more: Record<string, string | number> = {},
-    common: Record<string, string | number> = {},
-  ): Sample => ({
-    name,
-    results: resultsFromFile(
-      csv([
+    more: Partial<CaseResult> = {},
+    env: Partial<Environment> = {},
+  ): Sample =>
+    sample(
+      name,
+      [
         ...(codecRatio === undefined
           ? []
           : [
-              {
-                mode: "codec",
-                client,
-                codec: "json",
-                payload: "large",
-                runtime,
-                runtime_version: version,
-                ...ratio("total_vs_json", 1),
-                ...common,
-              },
-              {
-                mode: "codec",
-                client,
-                codec: "custom-binary",
-                payload: "large",
-                runtime,
-                runtime_version: version,
-                ...ratio("total_vs_json", codecRatio),
-                ...common,
-              },
+              caseOf("codec", "json", "large", { client, ratios: { vsJson: ratio(1) } }),
+              caseOf("codec", "custom-binary", "large", { client, ratios: { vsJson: ratio(codecRatio) } }),
             ]),
         ...(trip === undefined
           ? []
           : [
-              {
-                mode: "roundtrip",
-                client,
-                codec: "custom-binary",
-                payload: "large",
-                runtime,
-                runtime_version: version,
-                ...ratio("client_codec_vs_json", trip),
-                ...more,
-                ...common,
-              },
+              caseOf("roundtrip", "custom-binary", "large", { client, ratios: { clientVsJson: ratio(trip) }, ...more }),
             ]),
-      ]),
-    ),
-  });
+      ],
+      { environment: machine({ runtime, runtimeVersion: version, ...env }) },
+    );
   const engines = {
     bun: engine("bun.csv", "bun", "1.4.4", "bun", 0.6, 0.5),
-    // Codec mode runs in Bun whatever the client: a Node run's rows name Bun as the runtime, Node in the client library.
-    node: engine("node.csv", "bun", "1.4.4", "node", undefined, 1.1, { client_library: "ws 8.23.0 on Node v20.20.2" }),
+    // Codec mode runs in Bun whatever the client: a Node run's machine is Bun's, Node in the client library.
+    node: engine("node.csv", "bun", "1.4.4", "node", undefined, 1.1, { clientLibrary: "ws 8.23.0 on Node v20.20.2" }),
     chromium: engine("chromium.csv", "browser", "Chrome 156.0.1", "browser", 0.9, 0.95),
     firefox: engine(
       "firefox.csv",
@@ -292,29 +266,28 @@ describe("sampleFigures", () => {
       "browser",
       1.02,
       0.85,
-      { flags: "coarse-clock" },
-      { timer_resolution_ns: 20000 },
+      { flags: ["coarse-clock"] },
+      { timerResolutionNs: 20000 },
     ),
   };
   /** A fanout run of json and custom-binary on `processes` processes, through Redis or not. */
-  const fanout = (name: string, processes: number, backplane: string, rate: number, cpu: number): Sample => ({
-    name,
-    results: resultsFromFile(
-      csv(
-        ["json", "custom-binary"].map((codec, i) => ({
-          mode: "fanout",
-          codec,
-          payload: "large",
-          bytes: i === 0 ? 329 : 222,
-          msgs_per_s: rate * (i === 0 ? 1 : 1.3),
-          server_processes: processes,
+  const fanout = (name: string, processes: number, backplane: string, rate: number, cpu: number): Sample =>
+    sample(
+      name,
+      ["json", "custom-binary"].map((codec, i) => {
+        const cluster: ClusterFigures = {
+          processes,
           backplane,
-          cluster_cpu_ns_per_delivery: cpu * (i === 0 ? 1 : 0.75),
-          backplane_bytes_per_msg: backplane ? (i === 0 ? 1181 : 860) : 0,
-        })),
-      ),
-    ),
-  });
+          cpuNsPerDelivery: median(cpu * (i === 0 ? 1 : 0.75)),
+          backplaneBytesPerMsg: median(backplane ? (i === 0 ? 1181 : 860) : 0),
+        };
+        return caseOf("fanout", codec, "large", {
+          bytes: i === 0 ? 329 : 222,
+          msgsPerS: rate * (i === 0 ? 1 : 1.3),
+          socket: socket({ cluster }),
+        });
+      }),
+    );
   const cluster = {
     alone: fanout("alone.csv", 1, "", 240_000, 1200),
     redis: fanout("redis.csv", 1, "redis", 215_000, 2270),
@@ -323,7 +296,7 @@ describe("sampleFigures", () => {
   const block = sampleFigures({
     runs: [run("a.csv", 0.5), run("b.csv", 0.6)],
     calibrated,
-    sweeps: [sweep(20000, 24000), sweep(24000, "")],
+    sweeps: [sweep(20000, 24000), sweep(24000)],
     everyCodec: [everyCodec, inServer],
     patterns,
     route,

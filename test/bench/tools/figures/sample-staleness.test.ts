@@ -16,16 +16,16 @@ const C = "0123456789abcdef0123456789abcdef01234567";
 describe("what made each sample", () => {
   it("says the commit and date, and whether the measured code changed since, by file", () => {
     const states: SampleState[] = [
-      { file: "a.csv", commit: C, date: "2026-11-27", changed: [] },
+      { file: "a.json.gz", commit: C, date: "2026-11-27", changed: [] },
       {
-        file: "b.csv",
+        file: "b.json.gz",
         commit: C,
         date: "2026-11-27",
         changed: ["client/x.ts", "protocols/y.ts", "server/z.ts", "c.ts", "d.ts"],
       },
-      { file: "c.csv", commit: "", date: "", changed: undefined },
+      { file: "c.json.gz", commit: "", date: "", changed: undefined },
       {
-        file: "d.csv",
+        file: "d.json.gz",
         commit: C,
         written: true,
         date: "2026-11-23",
@@ -36,23 +36,24 @@ describe("what made each sample", () => {
     const { lines, failed } = stalenessLines(states);
     expect(failed).toBe(false);
     expect(lines).toEqual([
-      "  a.csv: made at 0123456789 (2026-11-27); the code it measures is unchanged since",
-      "  b.csv: made at 0123456789 (2026-11-27); warning: the code it measures changed since (client/x.ts, protocols/y.ts, server/z.ts and 2 more)",
-      "  c.csv: commit unknown; whether its code changed since cannot be told here",
-      "  d.csv: written at 0123456789 (2026-11-23); kept as history; the code it measures is unchanged since",
+      "  a.json.gz: made at 0123456789 (2026-11-27); the code it measures is unchanged since",
+      "  b.json.gz: made at 0123456789 (2026-11-27); warning: the code it measures changed since (client/x.ts, protocols/y.ts, server/z.ts and 2 more)",
+      "  c.json.gz: commit unknown; whether its code changed since cannot be told here",
+      "  d.json.gz: written at 0123456789 (2026-11-23); kept as history; the code it measures is unchanged since",
     ]);
   });
 
-  it("fails a listed sample whose format is older than the reader's", () => {
+  it("fails a listed sample whose format the reader refuses, saying why", () => {
+    const why = "a results JSON of format 2, older than this reader's (3); remake it";
     const { lines, failed } = stalenessLines([
-      { file: "a.csv", commit: C, date: "2026-11-23", oldFormat: "csv 2", changed: [] },
+      { file: "a.json.gz", commit: C, date: "2026-11-23", oldFormat: why, changed: [] },
     ]);
     expect(failed).toBe(true);
-    expect(lines[0]).toContain("FAILED: csv 2, older than the reader's (bun run samples remakes it)");
+    expect(lines[0]).toContain(`FAILED: ${why}`);
   });
 
   it("docs/results.md's opening line names the commit and the dates of the listed samples", () => {
-    const a = { file: "a.csv", commit: C, date: "2026-11-27", changed: [] };
+    const a = { file: "a.json.gz", commit: C, date: "2026-11-27", changed: [] };
     expect(madeLine([a, { ...a, date: "2026-11-28" }])).toMatch(
       /^The samples below were made by commit `0123456789`, 2026-11-27 to 2026-11-28, with `bun run samples`;/,
     );
