@@ -27,14 +27,14 @@ import {
   type Mode,
   type Settings,
 } from "../../client/harness/settings.ts";
-import { ROW_HEAD, rowCells } from "../report/cells.ts";
+import { caseTablesHtml } from "../report/table-html.ts";
 import { chartSpecs, errorBarsPlugin } from "../report/charts.ts";
 import { withPercentileTicks } from "../report/latency-charts.ts";
 import { toCsv } from "../report/csv.ts";
 import { toJson } from "../report/results-json.ts";
 import { formatNs, markNotes } from "../report/format.ts";
 import { resultsFromFile } from "../report/results-file.ts";
-import { sourcedCases, type SourcedCase } from "../report/sources.ts";
+import { sourceOf, sourcedCases, type SourcedCase } from "../report/sources.ts";
 import { runSummary, summaryLines } from "../report/summary.ts";
 import { isBuiltIn, PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import { defaultCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/contract.ts";
@@ -193,19 +193,11 @@ function drawVerdict(): void {
 
 /** Every row on the charts, this run's and a loaded file's alike, with its ratio, interval and flags. */
 function drawTable(): void {
-  const rows = [...(lastResults ? sourcedCases(lastResults) : []), ...loadedRows];
-  const table = document.createElement("table");
-  const tr = (cells: readonly string[], tag: "td" | "th"): void => {
-    const row = document.createElement("tr");
-    for (const c of cells) row.append(Object.assign(document.createElement(tag), { textContent: c }));
-    table.append(row);
-  };
-  tr(ROW_HEAD, "th");
-  for (const r of rows) tr(rowCells(r), "td");
   // A failed case is a row too, so a failure is never only a gap in a chart.
-  for (const c of lastResults?.cases.filter((x) => !x.verified) ?? [])
-    tr([rows[0]?.source ?? "", c.mode, c.payload, c.codec, `FAILED: ${c.error}`], "td");
-  $("table").replaceChildren(table);
+  const run = lastResults;
+  const own = run ? run.cases.map((c) => ({ source: sourceOf(run, c), run, case: c })) : [];
+  // The terminal's columns, every one (table-html.ts escapes every cell).
+  $("table").innerHTML = caseTablesHtml([...own, ...loadedRows]);
   if (!lastResults) return;
   const env = lastResults.environment;
   const notes = markNotes(lastResults.cases);

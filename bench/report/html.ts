@@ -5,11 +5,10 @@
  */
 
 import type { SourcedCase } from "./sources.ts";
-import { vsJsonText } from "./cells.ts";
-import { linkCellText } from "./link-use.ts";
 import { chartSpecs, errorBarsPlugin } from "./charts.ts";
 import { withPercentileTicks } from "./latency-charts.ts";
-import { codecLabel, count, formatNs, markNotes } from "./format.ts";
+import { count, formatNs, markNotes } from "./format.ts";
+import { caseTablesHtml, escapeHtml } from "./table-html.ts";
 import { summaryLines, type RunSummary } from "./summary.ts";
 
 /** What the report says above its charts. */
@@ -31,10 +30,6 @@ export interface ReportText {
 /** JSON safe inside <script>: no "</script>", no "<!--". */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value).replaceAll("<", "\\u003c");
-}
-
-function escapeHtml(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 }
 
 /** One line per source: its machine, clock and settings, as its run records them. */
@@ -66,29 +61,12 @@ export function reportHtml(rows: readonly SourcedCase[], chartJsSource: string, 
         `<figure><canvas id="chart-${escapeHtml(s.id)}" data-payload="${escapeHtml(s.payload)}"></canvas></figure>`,
     )
     .join("\n");
-  const num = (v: number, digits = 0): string =>
-    Number.isFinite(v)
-      ? v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
-      : "";
   // What * and ! mean, said of the codecs on this report that carry them.
   const notes = markNotes(rows.map((r) => r.case));
   const marks = [notes.nonStandard, notes.lossy]
     .filter((n) => n !== undefined)
     .map((n) => `<p>${escapeHtml(n)}</p>\n`)
     .join("");
-  const tableRows = rows
-    .map(({ source, case: c }) => {
-      const rate = c.socket?.targetRate ?? NaN;
-      const reply = (p: "p50" | "p99"): number => ((c.socket?.latency ?? c.socket?.rtt)?.[p] ?? NaN) / 1000;
-      return (
-        `<tr><td>${escapeHtml(source)}</td><td>${escapeHtml(c.mode)}${Number.isFinite(rate) ? ` at ${num(rate)}/s` : ""}</td><td>${escapeHtml(c.payload)}</td><td>${escapeHtml(codecLabel(c))}</td>` +
-        `<td>${num(c.bytes)}</td><td>${num(c.serialize.median, 1)}</td><td>${num(c.deserialize.median, 1)}</td><td>${num(c.total.median, 1)}</td>` +
-        `<td>${Number.isFinite(c.total.medianLow) && Number.isFinite(c.total.medianHigh) ? `${num(c.total.medianLow, 1)}-${num(c.total.medianHigh, 1)}` : ""}</td><td>${num(c.total.mean, 1)}</td>` +
-        `<td>${escapeHtml(vsJsonText(c))}</td>` +
-        `<td>${num(reply("p50"), 2)}</td><td>${num(reply("p99"), 2)}</td><td>${num(c.msgsPerS)}</td><td>${escapeHtml(linkCellText(c))}</td><td>${escapeHtml(c.flags.join(", "))}</td></tr>`
-      );
-    })
-    .join("\n");
   const verdictLines = text.summary?.verdict ?? [];
   const verdict =
     verdictLines.length > 0
@@ -116,9 +94,10 @@ body { font-family: system-ui, sans-serif; max-width: 1200px; margin: 0 auto; pa
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 1rem; }
 figure { margin: 0; border: 1px solid #e2e6eb; border-radius: 6px; padding: 0.5rem; }
 .table-scroll { overflow-x: auto; max-width: 100%; margin-top: 1.5rem; }
-table { border-collapse: collapse; font-size: 0.85rem; width: 100%; }
+table { border-collapse: collapse; font-size: 0.85rem; width: 100%; margin-bottom: 1rem; }
+caption { text-align: left; font-weight: 600; padding: 0.25rem 0; }
 th, td { border-bottom: 1px solid #e2e6eb; padding: 0.25rem 0.5rem; text-align: right; white-space: nowrap; }
-th:nth-child(-n+4), td:nth-child(-n+4), td:last-child { text-align: left; }
+th:first-child, td:first-child { text-align: left; }
 .verdict pre { background: #f3f6f9; border: 1px solid #d5dbe1; border-radius: 6px; padding: 0.75rem 1rem; font-size: 0.9rem; white-space: pre-wrap; }
 .sources { font-size: 0.85rem; color: #3d444d; padding-left: 1.2rem; }
 .note { color: #3d444d; }
@@ -136,11 +115,8 @@ ${sources}
 ${figures}
 </section>
 <div class="table-scroll">
-<table>
-<caption>Times per message: the median of the rounds, the figure every ratio and the verdict use, with its 95% interval; mean+gc: the mean, every message, collections included.</caption>
-<tr><th>source</th><th>mode</th><th>payload</th><th>codec</th><th>bytes</th><th>serialize ns</th><th>deserialize ns</th><th>total ns</th><th>95% interval</th><th>mean+gc ns</th><th>vs json [95%]</th><th>p50 rtt / latency µs</th><th>p99 rtt / latency µs</th><th>msgs/s</th><th>link</th><th>flags</th></tr>
-${tableRows}
-</table>
+<p class="note">Times per message: the median of the rounds, the figure every ratio and the verdict use; mean+gc: the mean, every message, collections included.</p>
+${caseTablesHtml(rows)}
 </div>
 ${labField}
 ${text.comparison ?? ""}

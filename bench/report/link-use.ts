@@ -3,7 +3,6 @@
 import { linkUse, type LinkUse } from "../../client/harness/link.ts";
 import type { CaseResult } from "../../client/harness/results.ts";
 import type { SocketMode } from "../../client/harness/settings.ts";
-import { formatNs } from "./format.ts";
 
 /**
  * A socket case's use of its link, from its measured rate and its frames each way (a reply frame
@@ -24,18 +23,4 @@ export function heldByText(u: LinkUse): string {
   if (u.limit === "" || u.limit === "cpu") return u.limit;
   const used = { up: u.upShare, down: u.downShare, window: u.windowShare }[u.limit];
   return `${u.limit} ${Math.round(used * 100)}%`;
-}
-
-/**
- * A case's link in one cell, for the page's and report.html's tables: its name and what it did
- * (roundtrip: its frames' time on the wire; stream and fanout: what held it back); "" over loopback.
- */
-export function linkCellText(c: CaseResult): string {
-  const link = c.socket?.link;
-  if (!link) return "";
-  const u = caseLinkUse(c);
-  if (!u || !c.verified) return link.name;
-  if (c.mode === "roundtrip")
-    return Number.isFinite(u.bytesMs) ? `${link.name}: on wire ${formatNs(u.bytesMs * 1e6)}` : link.name;
-  return u.limit === "" ? link.name : `${link.name}: held by ${heldByText(u)}`;
 }

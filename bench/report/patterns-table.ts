@@ -11,6 +11,7 @@
 import type { CaseResult } from "../../client/harness/results.ts";
 import { orderPayloads, ROUTING_KEYS, isBuiltIn } from "../../protocols/messages.ts";
 import { codecLabel, count, formatNs, pad, ratioText } from "./format.ts";
+import { ROUTE_COLUMNS } from "./columns.ts";
 
 const COLUMNS = [
   { title: "codec", width: 17 },
@@ -66,57 +67,6 @@ export function patternLines(cases: readonly CaseResult[]): string[] {
   }
   return lines;
 }
-
-/** A route figure's median, ns ("-" without one). */
-const routeNs = (c: CaseResult, pick: (r: NonNullable<CaseResult["route"]>) => { median: number }): string =>
-  c.route ? formatNs(pick(c.route).median) : "-";
-
-/**
- * A figure the server timed around one call, its clock's own read cost taken off: at or below
- * zero the call took less than that clock can tell apart from its own cost (custom-binary's key
- * at an offset, a few bytes read), shown as "≈0"; the CSV keeps the number.
- */
-const serverNs = (c: CaseResult, pick: (r: NonNullable<CaseResult["route"]>) => { median: number }): string =>
-  c.route && pick(c.route).median <= 0 ? "≈0" : routeNs(c, pick);
-
-/** Route mode's columns: the server's CPU per routed message, forwarding and recoding, each beside json's; `wide`: shown only with --wide. */
-const ROUTE_COLUMNS: { title: string; width: number; cell: (c: CaseResult) => string; wide?: true }[] = [
-  { title: "codec", width: 17, cell: codecLabel },
-  { title: "bytes", width: 6, cell: (c) => count(c.bytes) },
-  { title: "reads", width: 6, cell: (c) => c.route?.keyAccess ?? "-" },
-  { title: "routed/s", width: 8, cell: (c) => count(c.route?.forward.msgsPerS.median ?? NaN) },
-  { title: "cpu fwd", width: 7, cell: (c) => routeNs(c, (r) => r.forward.cpuNs) },
-  { title: "vs json", width: 12, cell: (c) => (c.codec === "json" ? "1.00" : ratioText(c.ratios?.routeVsJson)) },
-  { title: "cpu rec", width: 7, cell: (c) => routeNs(c, (r) => r.recode.cpuNs) },
-  { title: "vs json", width: 12, cell: (c) => (c.codec === "json" ? "1.00" : ratioText(c.ratios?.routeRecodeVsJson)) },
-  {
-    title: "rec/f",
-    width: 5,
-    cell: (c) => (c.route?.recodeOverForward ? c.route.recodeOverForward.value.toFixed(2) : "-"),
-  },
-  { title: "key fwd", width: 7, cell: (c) => serverNs(c, (r) => r.forward.keyNs), wide: true },
-  { title: "dec rec", width: 7, cell: (c) => serverNs(c, (r) => r.recode.keyNs), wide: true },
-  { title: "enc rec", width: 7, cell: (c) => serverNs(c, (r) => r.recode.encodeNs), wide: true },
-  { title: "publish", width: 7, cell: (c) => serverNs(c, (r) => r.forward.publishNs), wide: true },
-  {
-    title: "all fwd",
-    width: 7,
-    cell: (c) => routeNs(c, (r) => r.forward.clusterCpuNs ?? { median: Number.NaN }),
-    wide: true,
-  },
-  {
-    title: "all rec",
-    width: 7,
-    cell: (c) => routeNs(c, (r) => r.recode.clusterCpuNs ?? { median: Number.NaN }),
-    wide: true,
-  },
-  {
-    title: "miss",
-    width: 4,
-    cell: (c) => (c.route ? count(c.route.expected - c.route.delivered + c.route.misrouted) : "-"),
-    wide: true,
-  },
-];
 
 /** Route mode's deliveries of a payload's cases: all made, or which codec missed how many. */
 function routeDeliveries(cases: readonly CaseResult[]): string {

@@ -54,11 +54,14 @@ describe("static report", () => {
     expect(html).toMatch(
       /<li>bun 1\.4\.4: Linux [^<]*AMD EPYC[^<]* x2; clock resolution [^<]*, read [^<]*\. Varied messages \(seed 1\), \d run\(s\) per case; messages per run: codec 100,000, roundtrip 6,000, stream 100,000; compression off\.<\/li>/,
     );
-    // Medians with thousands separators, the total's 95% interval, the mean beside them, the ratio with its interval.
+    // The terminal's columns, a table per mode: medians, the mean beside them, the ratio with its interval.
     expect(html).toMatch(
-      /<td>custom-binary<\/td><td>222<\/td><td>[\d,.]+<\/td><td>[\d,.]+<\/td><td>\d,\d{3}\.\d<\/td><td>\d,\d{3}\.\d-\d,\d{3}\.\d<\/td><td>\d,\d{3}\.\d<\/td><td>\d\.\d\d \[\d\.\d\d-\d\.\d\d\]<\/td>/,
+      /<td>large<\/td><td>custom-binary<\/td><td>222<\/td>(<td>[\d.]+ [nµ]s<\/td>){4}<td>[\d.]+ ±[\d.]+%†?<\/td>/,
     );
-    expect(html).toContain("<caption>Times per message: the median of the rounds");
+    expect(html).toContain(
+      "<caption>codec mode: serialize + deserialize in process, per message, median of the rounds</caption>",
+    );
+    expect(html).toContain("Times per message: the median of the rounds");
     // Whiskers on the time charts: the specs carry intervals, and the plugin that draws them is registered.
     expect(html).toContain('"errorBars":[[');
     expect(html).toContain("Chart.register(errorBarsPlugin)");

@@ -1,6 +1,13 @@
 /** What a link did to a case, as the tables say it (bench/report/link-use.ts). */
 import { describe, expect, it } from "vitest";
-import { caseLinkUse, heldByText, linkCellText } from "../../../bench/report/link-use.ts";
+import { caseLinkUse, heldByText } from "../../../bench/report/link-use.ts";
+import { MODE_VIEWS } from "../../../bench/report/columns.ts";
+
+/** A case's cell in a mode's column of that title, as every table shows it. */
+const cell = (mode: string, title: string, c: CaseResult): string =>
+  MODE_VIEWS.find((v) => v.mode === mode)!
+    .columns.find((col) => col.title === title)!
+    .cell(c);
 import { parseLink } from "../../../client/harness/link.ts";
 import type { CaseResult } from "../../../client/harness/results.ts";
 
@@ -30,22 +37,20 @@ describe("a case over a link", () => {
 
   it("over loopback, and in codec mode, there is nothing to say", () => {
     expect(caseLinkUse(caseOf("stream", 100, { link: undefined }))).toBeUndefined();
-    expect(linkCellText(caseOf("stream", 100, { link: undefined }))).toBe("");
+    expect(cell("stream", "held by", caseOf("stream", 100, { link: undefined }))).toBe("");
     expect(caseLinkUse({ ...caseOf("codec", 100) } as CaseResult)).toBeUndefined();
   });
 
-  it("one cell: the link's name and, for a round trip, its frames' time on the wire; for a stream, what held it", () => {
-    expect(linkCellText(caseOf("roundtrip", 9))).toBe("custom: on wire 9.00 ms");
-    expect(linkCellText(caseOf("stream", 100))).toBe("custom: held by up 80%");
-    expect(linkCellText(caseOf("stream", 1))).toBe("custom: held by cpu");
-    // A failed case has no figures to judge the link by: its name alone.
-    expect(linkCellText({ ...caseOf("stream", 100), verified: false } as CaseResult)).toBe("custom");
+  it("the tables' link columns: a round trip's frames' time on the wire; what held a stream", () => {
+    expect(cell("roundtrip", "on wire", caseOf("roundtrip", 9))).toBe("9.00 ms");
+    expect(cell("stream", "held by", caseOf("stream", 100))).toBe("up 80%");
+    expect(cell("stream", "held by", caseOf("stream", 1))).toBe("cpu");
   });
 
   it("compressed frames nothing counted (--deflate in fanout or a browser): the link's name, no way named full", () => {
     const unknown = { wireBytes: Number.NaN, replyWireBytes: Number.NaN };
     expect(caseLinkUse(caseOf("stream", 100, unknown))!.limit).toBe("");
-    expect(linkCellText(caseOf("stream", 100, unknown))).toBe("custom");
-    expect(linkCellText(caseOf("roundtrip", 9, unknown))).toBe("custom");
+    expect(cell("stream", "held by", caseOf("stream", 100, unknown))).toBe("");
+    expect(cell("roundtrip", "on wire", caseOf("roundtrip", 9, unknown))).toBe("-");
   });
 });
