@@ -10,7 +10,10 @@
  * any process hears every message (server/backplane-relay.ts).
  *
  * It serves the benchmark page at / (bench/page/, bundled at start-up) and
- * the WebSocket endpoint at /ws.
+ * the WebSocket endpoint at /ws. Its flags are described once (SERVER_OPTIONS
+ * below), those it shares with the bench by the bench's own entries
+ * (bench/cli/option-specs.ts), and read and listed in --help as the bench's
+ * are (bench/cli/flags.ts).
  *
  * The first line on stdout is one JSON object: {"event":"ready","url":...}.
  * SIGINT and SIGTERM close every connection (1001) and exit 0. The contract
@@ -20,7 +23,6 @@
 
 import type { Server } from "bun";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { calibrateClock, performanceClock } from "./client/harness/clock.ts";
 import {
   parseInteger,
@@ -29,7 +31,7 @@ import {
   type UserProtoFile,
 } from "./client/harness/settings.ts";
 import { libraryVersions } from "./client/harness/environment.ts";
-import { readMessagesFiles, readProtoFile } from "./client/harness/user-files.ts";
+import { importCodecModuleFiles, readProtoFile, readUserMessages } from "./client/harness/user-files.ts";
 import { importCodecModules } from "./client/harness/codec-modules.ts";
 import { catalogFor } from "./client/harness/plan.ts";
 import { buildCodecModules, buildPage, codecModulePath } from "./server/page-bundle.ts";
@@ -41,12 +43,13 @@ import { CLOSE, MAX_PAYLOAD_BYTES, socketCodecNames, WS_PATH } from "./protocols
 import { BackplaneRelay, DEFAULT_CHANNEL_PREFIX } from "./server/backplane-relay.ts";
 import { clusterProcess, reusePortRefusal, startCluster, type Cluster } from "./server/cluster.ts";
 import { parseRedisUrl } from "./server/redis-backplane.ts";
-import type { CodecCatalog } from "./protocols/registry.ts";
+import { BUILT_IN, type CodecCatalog } from "./protocols/registry.ts";
 import { socketHandlers } from "./server/handlers.ts";
 import { BACKPRESSURE_LIMIT_BYTES, type Publish } from "./server/server-send.ts";
 import { CSP_POLICIES, route, type CspPolicy } from "./server/routes.ts";
 import { SettingError } from "./client/harness/harness-errors.ts";
-import { closestName } from "./client/harness/did-you-mean.ts";
+import { flagsOf, optionLines, readFlags, type OptionSpec } from "./bench/cli/flags.ts";
+import { benchOption } from "./bench/cli/option-specs.ts";
 
 export interface ServerOptions {
   /** Interface to bind; loopback unless the user says otherwise. */
@@ -255,8 +258,73 @@ export async function startServer(
 /** --processes at most: more than a machine has cores measures the scheduler. */
 const MAX_PROCESSES = 64;
 
-const SERVER_FLAGS =
-  "--host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --csp, --processes, --backplane, --backplane-channel, --exit-with-stdin, --help";
+/** A flag the server shares with the bench: the bench's entry (bench/cli/option-specs.ts), its text the server's own where given. */
+const shared = (key: Parameters<typeof benchOption>[0], text?: string): OptionSpec => ({
+  ...benchOption(key),
+  ...(text !== undefined ? { text } : {}),
+});
+
+/** Every option of `bun run server`, in the order --help lists them. */
+const SERVER_OPTIONS: readonly OptionSpec[] = [
+  { key: "host", arg: "HOST", text: `interface to listen on (default: ${SERVER_DEFAULTS.host})` },
+  { key: "port", arg: "N", text: `port, 0..65535; 0 picks a free one (default: ${SERVER_DEFAULTS.port})` },
+  shared("deflate"),
+  {
+    key: "idleTimeout",
+    arg: "S",
+    text: `seconds a connection may stay silent, 1..960 (default: ${SERVER_DEFAULTS.idleTimeoutS})`,
+  },
+  { key: "allowOrigin", arg: "ORIGIN", repeats: true, text: "another origin whose pages may connect; repeatable" },
+  {
+    key: "maxConnections",
+    arg: "N",
+    text: `open WebSocket connections at most (default: ${SERVER_DEFAULTS.maxConnections})`,
+  },
+  {
+    key: "maxQueuedBytes",
+    arg: "N",
+    text: `bytes one connection's messages may wait while it does not read its replies; past it, closed 1008 (default: ${SERVER_DEFAULTS.maxQueuedBytes})`,
+  },
+  {
+    key: "maxTotalQueuedBytes",
+    arg: "N",
+    text: `the same, all connections together; past it, closed 1013 (default: ${SERVER_DEFAULTS.maxTotalQueuedBytes})`,
+  },
+  {
+    key: "sendTimeout",
+    arg: "S",
+    text: `seconds replies may wait for a client to read, 1..600; past it, closed 1008 (default: ${SERVER_DEFAULTS.sendTimeoutS})`,
+  },
+  shared("messages"),
+  shared("proto"),
+  shared("protoType"),
+  shared("codecModules"),
+  shared(
+    "csp",
+    `the page's Content-Security-Policy, \`off\` or \`strict\` (no eval or \`new Function\`, as many production sites; default: ${SERVER_DEFAULTS.csp})`,
+  ),
+  shared(
+    "processes",
+    `server processes sharing the port, 1..${MAX_PROCESSES} (Linux: reusePort spreads connections; /health lists each one's own URL; default: 1)`,
+  ),
+  {
+    ...shared(
+      "backplane",
+      "`redis://HOST:PORT`: fanout and route publish through this Redis, so subscribers on every process (and machine) hear every message",
+    ),
+    arg: "URL",
+  },
+  {
+    key: "backplaneChannel",
+    arg: "P",
+    text: `the backplane's channel prefix; servers sharing one Redis hear each other only with the same one (default: ${SERVER_DEFAULTS.backplaneChannel})`,
+  },
+  { key: "exitWithStdin", text: "stop when standard input closes" },
+  shared("help"),
+];
+
+/** How this command names its options in a refusal: by their flags. */
+const spell = flagsOf(SERVER_OPTIONS);
 
 /**
  * How the user typed this command: `ws-serialization-bench server` (or `serve`) when the installed
@@ -271,35 +339,7 @@ at ${WS_PATH}. Prints one JSON line, {"event":"ready","url":...}, once it
 listens; Ctrl-C closes every connection and exits.
 
 Options:
-  --host HOST            interface to listen on (default: ${SERVER_DEFAULTS.host})
-  --port N               port, 0..65535; 0 picks a free one (default: ${SERVER_DEFAULTS.port})
-  --deflate              offer permessage-deflate (off by default)
-  --idle-timeout S       seconds a connection may stay silent, 1..960 (default: ${SERVER_DEFAULTS.idleTimeoutS})
-  --allow-origin ORIGIN  another origin whose pages may connect; repeatable
-  --max-connections N    open WebSocket connections at most (default: ${SERVER_DEFAULTS.maxConnections})
-  --max-queued-bytes N   bytes one connection's messages may wait while it does not
-                         read its replies; past it, closed 1008 (default: ${SERVER_DEFAULTS.maxQueuedBytes})
-  --max-total-queued-bytes N
-                         the same, all connections together; past it, closed 1013
-                         (default: ${SERVER_DEFAULTS.maxTotalQueuedBytes})
-  --send-timeout S       seconds replies may wait for a client to read, 1..600; past it,
-                         closed 1008 (default: ${SERVER_DEFAULTS.sendTimeoutS})
-  --messages FILE        accept a payload of your own messages, named after the file
-                         (as ${INVOKED_AS ?? "bun run bench"} --messages takes it); repeatable
-  --proto FILE --proto-type NAME
-                         their Protobuf message type
-  --codec-module FILE    a codec of your own (docs/codecs.md), for clients and the page;
-                         repeatable
-  --csp POLICY           the page's Content-Security-Policy: off or strict (no eval or
-                         new Function, as many production sites; default: ${SERVER_DEFAULTS.csp})
-  --processes N          server processes sharing the port, 1..${MAX_PROCESSES} (Linux: reusePort spreads
-                         connections; /health lists each one's own URL; default: 1)
-  --backplane URL        redis://HOST:PORT: fanout and route publish through this Redis,
-                         so subscribers on every process (and machine) hear every message
-  --backplane-channel P  the backplane's channel prefix; servers sharing one Redis hear
-                         each other only with the same one (default: ${SERVER_DEFAULTS.backplaneChannel})
-  --exit-with-stdin      stop when standard input closes
-  -h, --help             this text
+${optionLines(SERVER_OPTIONS, BUILT_IN, spell, 25)}
 `;
 
 /** True when the arguments ask for the help text. */
@@ -309,114 +349,62 @@ function wantsServerHelp(argv: readonly string[]): boolean {
 
 /** Command-line flags of `bun run server`; throws a one-line message for a bad one. */
 export function parseServerArgs(argv: readonly string[]): ServerOptions {
-  let values;
-  try {
-    values = parseArgs({
-      args: [...argv],
-      options: {
-        host: { type: "string" },
-        port: { type: "string" },
-        deflate: { type: "boolean" },
-        "idle-timeout": { type: "string" },
-        "allow-origin": { type: "string", multiple: true },
-        "max-connections": { type: "string" },
-        "max-queued-bytes": { type: "string" },
-        "max-total-queued-bytes": { type: "string" },
-        "send-timeout": { type: "string" },
-        messages: { type: "string", multiple: true },
-        proto: { type: "string" },
-        "proto-type": { type: "string" },
-        "codec-module": { type: "string", multiple: true },
-        csp: { type: "string" },
-        processes: { type: "string" },
-        backplane: { type: "string" },
-        "backplane-channel": { type: "string" },
-        "exit-with-stdin": { type: "boolean" },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (e) {
-    const err = e as { code?: string; message: string };
-    const given = /'([^']+)'/.exec(err.message)?.[1];
-    const near =
-      err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && given !== undefined
-        ? closestName(given.split("=")[0]!, SERVER_FLAGS.split(", "))
-        : undefined;
-    throw new SettingError(
-      near !== undefined
-        ? `unknown option '${given}'; did you mean ${near}? (--help lists every option)`
-        : `${err.message.split("\n")[0]}; valid options: ${SERVER_FLAGS}`,
-    );
-  }
-  const integer = (
-    flag: string,
-    raw: string | undefined,
-    fallback: number,
-    min: number,
-    max: number,
-    unit = "",
-  ): number => (raw === undefined ? fallback : parseInteger(`--${flag}`, raw, min, max, unit));
-  const allowOrigins = (values["allow-origin"] ?? []).map((origin) => {
+  const values = readFlags(argv, SERVER_OPTIONS);
+  const text = (key: string): string | undefined => values[key] as string | undefined;
+  const list = (key: string): string[] => (values[key] as string[] | undefined) ?? [];
+  const integer = (key: string, fallback: number, min: number, max: number, unit = ""): number => {
+    const raw = text(key);
+    return raw === undefined ? fallback : parseInteger(spell(key), raw, min, max, unit);
+  };
+  const allowOrigins = list("allowOrigin").map((origin) => {
     let url: URL;
     try {
       url = new URL(origin);
     } catch {
-      throw new SettingError(`--allow-origin must be an origin like http://localhost:3000, got '${origin}'`);
+      throw new SettingError(`${spell("allowOrigin")} must be an origin like http://localhost:3000, got '${origin}'`);
     }
     if (url.origin !== origin.replace(/\/$/, ""))
-      throw new SettingError(`--allow-origin must be an origin (scheme://host:port, no path), got '${origin}'`);
+      throw new SettingError(
+        `${spell("allowOrigin")} must be an origin (scheme://host:port, no path), got '${origin}'`,
+      );
     return url.origin;
   });
-  const csp = values.csp ?? SERVER_DEFAULTS.csp;
+  const csp = text("csp") ?? SERVER_DEFAULTS.csp;
   if (!(CSP_POLICIES as readonly string[]).includes(csp))
-    throw new SettingError(`--csp: unknown value '${csp}'; valid values: ${CSP_POLICIES.join(", ")}`);
-  const userMessages = readMessagesFiles(values.messages ?? []);
-  const userProto = readProtoFile(values.proto, values["proto-type"], userMessages);
-  if (values.backplane !== undefined) {
+    throw new SettingError(`${spell("csp")}: unknown value '${csp}'; valid values: ${CSP_POLICIES.join(", ")}`);
+  const userMessages = readUserMessages(list("messages"), spell);
+  const userProto = readProtoFile(text("proto"), text("protoType"), userMessages, spell);
+  const backplane = text("backplane");
+  if (backplane !== undefined) {
     try {
-      parseRedisUrl(values.backplane);
+      parseRedisUrl(backplane);
     } catch (e) {
-      throw new SettingError(`--backplane: ${(e as Error).message}`);
+      throw new SettingError(`${spell("backplane")}: ${(e as Error).message}`);
     }
   }
-  const channel = values["backplane-channel"] ?? SERVER_DEFAULTS.backplaneChannel;
+  const channel = text("backplaneChannel") ?? SERVER_DEFAULTS.backplaneChannel;
   if (!/^[A-Za-z0-9:._-]{1,64}$/.test(channel))
     throw new SettingError(
-      `--backplane-channel must be 1 to 64 letters, digits, ':', '.', '_' or '-', got '${channel}'`,
+      `${spell("backplaneChannel")} must be 1 to 64 letters, digits, ':', '.', '_' or '-', got '${channel}'`,
     );
   return {
-    processes: integer("processes", values.processes, SERVER_DEFAULTS.processes, 1, MAX_PROCESSES),
-    ...(values.backplane !== undefined ? { backplane: values.backplane } : {}),
+    processes: integer("processes", SERVER_DEFAULTS.processes, 1, MAX_PROCESSES),
+    ...(backplane !== undefined ? { backplane } : {}),
     backplaneChannel: channel,
     csp: csp as CspPolicy,
-    host: values.host ?? SERVER_DEFAULTS.host,
-    port: integer("port", values.port, SERVER_DEFAULTS.port, 0, 65535),
+    host: text("host") ?? SERVER_DEFAULTS.host,
+    port: integer("port", SERVER_DEFAULTS.port, 0, 65535),
     deflate: values.deflate === true,
-    idleTimeoutS: integer("idle-timeout", values["idle-timeout"], SERVER_DEFAULTS.idleTimeoutS, 1, 960, " seconds"),
+    idleTimeoutS: integer("idleTimeout", SERVER_DEFAULTS.idleTimeoutS, 1, 960, " seconds"),
     allowOrigins,
-    maxConnections: integer("max-connections", values["max-connections"], SERVER_DEFAULTS.maxConnections, 1, 100_000),
-    maxQueuedBytes: integer(
-      "max-queued-bytes",
-      values["max-queued-bytes"],
-      SERVER_DEFAULTS.maxQueuedBytes,
-      1024,
-      2 ** 32,
-      " bytes",
-    ),
-    maxTotalQueuedBytes: integer(
-      "max-total-queued-bytes",
-      values["max-total-queued-bytes"],
-      SERVER_DEFAULTS.maxTotalQueuedBytes,
-      1024,
-      2 ** 40,
-      " bytes",
-    ),
-    sendTimeoutS: integer("send-timeout", values["send-timeout"], SERVER_DEFAULTS.sendTimeoutS, 1, 600, " seconds"),
-    exitWithStdin: values["exit-with-stdin"] === true,
+    maxConnections: integer("maxConnections", SERVER_DEFAULTS.maxConnections, 1, 100_000),
+    maxQueuedBytes: integer("maxQueuedBytes", SERVER_DEFAULTS.maxQueuedBytes, 1024, 2 ** 32, " bytes"),
+    maxTotalQueuedBytes: integer("maxTotalQueuedBytes", SERVER_DEFAULTS.maxTotalQueuedBytes, 1024, 2 ** 40, " bytes"),
+    sendTimeoutS: integer("sendTimeout", SERVER_DEFAULTS.sendTimeoutS, 1, 600, " seconds"),
+    exitWithStdin: values.exitWithStdin === true,
     userMessages,
     ...(userProto ? { userProto } : {}),
-    codecModules: (values["codec-module"] ?? []).map((file) => path.resolve(file)),
+    codecModules: list("codecModules").map((file) => path.resolve(file)),
   };
 }
 
@@ -429,7 +417,11 @@ if (import.meta.main) {
   try {
     options = parseServerArgs(process.argv.slice(2));
     // A module that cannot be imported, or is not a codec: one line, exit 2, before the server starts.
-    catalogFor(options, await importCodecModules(options.codecModules ?? []));
+    const modules = await importCodecModuleFiles(options.codecModules ?? [], spell);
+    catalogFor(
+      options,
+      modules.map((m) => m.codec),
+    );
   } catch (e) {
     process.stderr.write(`server: ${(e as Error).message}\n`);
     process.exit(2);
@@ -503,7 +495,7 @@ async function serveOne(options: ServerOptions): Promise<void> {
 
 /** --processes N: this process starts N servers on one port, says where they are, and stops them. */
 async function superviseCluster(options: ServerOptions): Promise<void> {
-  const refusal = reusePortRefusal();
+  const refusal = reusePortRefusal(spell("processes"));
   if (refusal) {
     process.stderr.write(`server: ${refusal}\n`);
     process.exit(2);

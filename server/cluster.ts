@@ -29,10 +29,10 @@ export function clusterProcess(env: NodeJS.ProcessEnv): { index: number; size: n
 }
 
 /** Why N processes cannot share a port here, or undefined where they can: Bun's reusePort balances connections on Linux only. */
-export function reusePortRefusal(platform: string = process.platform): string | undefined {
+export function reusePortRefusal(option: string, platform: string = process.platform): string | undefined {
   return platform === "linux"
     ? undefined
-    : `--processes needs SO_REUSEPORT's load balancing, which Bun has on Linux only (this is ${platform}); run one process per port instead`;
+    : `${option} needs SO_REUSEPORT's load balancing, which Bun has on Linux only (this is ${platform}); run one process per port instead`;
 }
 
 /** What a process prints once it listens: the shared URL and its own. */

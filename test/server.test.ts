@@ -200,7 +200,7 @@ describe("server process", () => {
     const r = Bun.spawnSync([process.execPath, "server.ts", "--prot", "80"], { cwd: import.meta.dirname + "/.." });
     expect(r.exitCode).toBe(2);
     expect(r.stderr.toString()).toMatch(
-      /^server: Unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --csp, --processes, --backplane, --backplane-channel, --exit-with-stdin, --help\n$/,
+      /^server: unknown option '--prot'; valid options: --host, --port, --deflate, --idle-timeout, --allow-origin, --max-connections, --max-queued-bytes, --max-total-queued-bytes, --send-timeout, --messages, --proto, --proto-type, --codec-module, --csp, --processes, --backplane, --backplane-channel, --exit-with-stdin, --help\n$/,
     );
     // One near miss: the flag it was meant to be.
     const near = Bun.spawnSync([process.execPath, "server.ts", "--deflat"], { cwd: import.meta.dirname + "/.." });

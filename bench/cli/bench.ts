@@ -1,14 +1,16 @@
 /**
- * `bun run bench`: parse options, run the modes, print the table, write
- * the files. Bad options: one line on stderr, exit code 2.
+ * `bun run bench`: the flags read into the options compare() takes, resolved by the same function
+ * (resolve-options.ts), then the benchmark run, its table printed and its files written. A bad
+ * option: one line on stderr, exit code 2.
  */
 
 import { EXIT_INTERRUPTED, runBenchmark, type StopControl } from "./run-benchmark.ts";
 import { SettingError } from "../../client/harness/harness-errors.ts";
-import { helpText } from "./help.ts";
-import { benchOptions, readBenchFlags } from "./options.ts";
 import { importCodecModuleFiles } from "../../client/harness/user-files.ts";
 import { catalogFor } from "../../client/harness/plan.ts";
+import { readFlags } from "./flags.ts";
+import { BENCH_OPTIONS, DEFAULT_OUT, benchFlag, helpText } from "./option-specs.ts";
+import { resolveBenchOptions } from "./resolve-options.ts";
 
 /** Two SIGINTs closer than this are one Ctrl-C delivered twice (by the terminal and by `bun run`). */
 const SAME_KEYPRESS_MS = 500;
@@ -16,10 +18,10 @@ const SAME_KEYPRESS_MS = 500;
 const EXIT_TERMINATED = 143;
 
 try {
-  // The flags' form first, then the codec modules they name, then every value against the codecs those make.
-  const flags = readBenchFlags(process.argv.slice(2));
-  const modules = await importCodecModuleFiles(flags["codec-module"] ?? []);
+  const flags = readFlags(process.argv.slice(2), BENCH_OPTIONS);
   if (flags.help) {
+    // The help lists the codecs of the modules named beside it.
+    const modules = await importCodecModuleFiles((flags.codecModules as string[] | undefined) ?? [], benchFlag);
     process.stdout.write(
       helpText(
         catalogFor(
@@ -29,7 +31,7 @@ try {
       ),
     );
   } else {
-    const options = benchOptions(flags, modules);
+    const options = await resolveBenchOptions({ ...flags, out: flags.out ?? DEFAULT_OUT }, benchFlag);
     // Ctrl-C: finish the current round (codec mode) or case, write what finished, print the summary, exit 130.
     // Twice: write what finished so far and exit now. `bun run` passes the terminal's Ctrl-C on to this process,
     // which has it from the terminal too: a second SIGINT within half a second is the same keypress.

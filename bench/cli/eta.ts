@@ -154,7 +154,7 @@ function lastRunTimings(outDir: string): RunTimings | undefined {
   }
 }
 
-/** A run's estimate: the plan's work, paced by the last run in `outDir` or the built-in figures. */
-export function estimateFor(plan: Plan, outDir: string): RunEstimate {
-  return new RunEstimate(plan.settings, plan.work, lastRunTimings(outDir));
+/** A run's estimate: the plan's work, paced by the last run in `outDir` (a run that writes files) or the built-in figures. */
+export function estimateFor(plan: Plan, outDir: string | undefined): RunEstimate {
+  return new RunEstimate(plan.settings, plan.work, outDir === undefined ? undefined : lastRunTimings(outDir));
 }

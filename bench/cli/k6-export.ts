@@ -18,7 +18,7 @@ import { packFrames, RAW_CODEC_NAME, roomName } from "../../protocols/contract.t
 import { isBuiltIn, ROUTING_KEYS, type BuiltInPayload, type Message } from "../../protocols/messages.ts";
 import { isExcluded } from "../../client/harness/exclusions.ts";
 import { messagesFor } from "../../client/harness/generator.ts";
-import { parseInteger, type Settings } from "../../client/harness/settings.ts";
+import type { Settings } from "../../client/harness/settings.ts";
 import { SettingError } from "../../client/harness/harness-errors.ts";
 
 /** The load model the script runs unless `k6 run -e NAME=value` says otherwise. */
@@ -37,31 +37,15 @@ export interface K6Load {
   stallS: number;
 }
 
-/** --export-k6 DIR and the --k6-* flags of its load model; a --k6-* flag without --export-k6 is refused. */
-export function parseK6Flags(v: Record<string, string | undefined>): { dir: string; load: K6Load } | undefined {
-  const dir = v["export-k6"];
-  const k6Flag = Object.keys(v).find((k) => k.startsWith("k6-") && v[k] !== undefined);
-  if (dir === undefined) {
-    if (k6Flag) throw new SettingError(`--${k6Flag} sets the load of an exported k6 test; add --export-k6 DIR`);
-    return undefined;
-  }
-  const int = (flag: string, fallback: number, min: number, max: number): number =>
-    v[flag] === undefined ? fallback : parseInteger(`--${flag}`, v[flag]!, min, max);
-  const server = v["k6-server"] ?? "ws://127.0.0.1:8080";
-  if (!/^(ws|wss|http|https):\/\/[^/\s]+\/?$/.test(server))
-    throw new SettingError(`--k6-server must be a server's address like ws://10.0.0.5:8080, got '${server}'`);
-  return {
-    dir,
-    load: {
-      server: server.replace(/^http/, "ws").replace(/\/$/, ""),
-      connections: int("k6-connections", 10, 1, 1_000_000),
-      rate: int("k6-rate", 100, 1, 100_000),
-      messages: int("k6-messages", 1000, 1, 10_000_000),
-      rampS: int("k6-ramp", 1, 0, 3600),
-      stallS: int("k6-stall", 10, 1, 3600),
-    },
-  };
-}
+/** The load model without the --k6-* options. */
+export const K6_DEFAULTS: Readonly<K6Load> = {
+  server: "ws://127.0.0.1:8080",
+  connections: 10,
+  rate: 100,
+  messages: 1000,
+  rampS: 1,
+  stallS: 10,
+};
 
 /** Distinct frames per case at most; a connection sends them in turn. */
 const MAX_FRAMES = 1000;

@@ -30,7 +30,8 @@ import {
   type Crossover,
   type SweepRung,
 } from "../report/crossover.ts";
-import type { BenchOptions } from "./options.ts";
+import type { BenchOptions } from "./resolve-options.ts";
+import { DEFAULT_OUT } from "./option-specs.ts";
 import { startLink } from "./processes/link-emulator.ts";
 import type { Streams } from "./progress-line.ts";
 import { useServer, type UsedServer } from "./servers.ts";
@@ -147,8 +148,9 @@ export async function runLinkSweep(
     ledger,
   );
   streams.stdout.write(sweepLines(crossovers).join("\n") + "\n");
-  mkdirSync(options.out, { recursive: true });
-  const json = path.join(options.out, "link-sweep.json");
+  const out = options.out ?? DEFAULT_OUT;
+  mkdirSync(out, { recursive: true });
+  const json = path.join(out, "link-sweep.json");
   writeFileSync(
     json,
     JSON.stringify(
@@ -156,7 +158,7 @@ export async function runLinkSweep(
       (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v),
     ) + "\n",
   );
-  writeFileSync(path.join(options.out, "link-sweep.csv"), sweepCsv(crossovers, codeProvenance()));
+  writeFileSync(path.join(out, "link-sweep.csv"), sweepCsv(crossovers, codeProvenance()));
   streams.stdout.write(`Wrote ${json} and link-sweep.csv beside it\n`);
   return crossovers.length > 0 ? 0 : 1;
 }

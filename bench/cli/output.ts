@@ -50,9 +50,9 @@ function fileStamp(isoTimestamp: string): string {
 /**
  * Makes sure results can be written to `outDir` before anything is
  * measured: creates it, writes and removes a probe file. A directory that
- * cannot be made or written is a bad --out, reported in one line.
+ * cannot be made or written is a bad --out, reported in one line naming `option`.
  */
-export function prepareOutDir(outDir: string): void {
+export function prepareOutDir(outDir: string, option: string): void {
   const why = (e: unknown): string => {
     const err = e as { code?: string; message?: string };
     return err.code === "EACCES" || err.code === "EPERM" || err.code === "EROFS"
@@ -67,7 +67,7 @@ export function prepareOutDir(outDir: string): void {
     mkdirSync(outDir, { recursive: true });
   } catch (e) {
     throw new SettingError(
-      `--out ${outDir}: cannot create the directory (${why(e)}); name a directory you can write to`,
+      `${option} ${outDir}: cannot create the directory (${why(e)}); name a directory you can write to`,
     );
   }
   const probe = path.join(outDir, `.write-test.${process.pid}`);
@@ -75,7 +75,7 @@ export function prepareOutDir(outDir: string): void {
     writeFileSync(probe, "");
     rmSync(probe, { force: true });
   } catch (e) {
-    throw new SettingError(`--out ${outDir}: cannot write there (${why(e)}); name a directory you can write to`);
+    throw new SettingError(`${option} ${outDir}: cannot write there (${why(e)}); name a directory you can write to`);
   }
 }
 

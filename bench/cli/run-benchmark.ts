@@ -16,7 +16,7 @@ import { Benchmark, type SocketModesOutcome } from "../../client/benchmark.ts";
 import { assembleResults, timeAccountOf } from "../../client/assemble-results.ts";
 import { processCpuMs, type WebSocketClass } from "../../client/socket/client-connection.ts";
 import { socketModeContext, type SocketTarget } from "../../client/socket/mode-context.ts";
-import { runSocketModes, socketModesOf, type SocketModeResult } from "../../client/socket/modes.ts";
+import { runSocketModes, type SocketModeResult } from "../../client/socket/modes.ts";
 import { ClientWorkers } from "../../client/socket/workers.ts";
 import { calibrateClock, performanceClock, type ClockCalibration } from "../../client/harness/clock.ts";
 import { addCompression } from "../../client/harness/compression.ts";
@@ -32,18 +32,15 @@ import { collectEnvironment, fullGc, libraryVersion, libraryVersions } from "../
 import { estimateFor } from "./eta.ts";
 import { usageOf } from "./command.ts";
 import { exportK6, k6TestOf } from "./k6-export.ts";
-import type { BenchOptions } from "./options.ts";
-import { LiveCsv, prepareOutDir, writeResults, type WrittenFiles } from "./output.ts";
+import type { BenchOptions } from "./resolve-options.ts";
+import { LiveCsv, writeResults, type WrittenFiles } from "./output.ts";
 import { runBrowserClient, type BrowserOutcome } from "./processes/browser.ts";
 import { browserLabel, findBrowser, noBrowserMessage } from "./processes/browser-driver.ts";
 import { CodecModeProcesses } from "./processes/codec-mode-processes.ts";
-import { nodeVersion, runNodeClient } from "./processes/node.ts";
+import { runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter, type Streams } from "./progress-line.ts";
-import { checkUrl, useServer } from "./servers.ts";
-import { hasRedisServer, NO_REDIS_MESSAGE } from "./processes/redis-server.ts";
-import { findToxiproxy, NO_TOXIPROXY_MESSAGE } from "./processes/link-emulator.ts";
+import { useServer } from "./servers.ts";
 import { runLinkSweep } from "./link-sweep.ts";
-import { reusePortRefusal } from "../../server/cluster.ts";
 import { applyWireCounts, WireMeter, wireRunPlan } from "./wire-meter.ts";
 
 /** How the CLI's signal handlers reach a benchmark. */
@@ -115,7 +112,7 @@ function printAndWrite(
   let files: WrittenFiles | undefined;
   let writeError: unknown;
   try {
-    if (options.write) files = writeResults(results, options.out);
+    if (options.out !== undefined) files = writeResults(results, options.out);
   } catch (e) {
     writeError = e;
   }
@@ -298,8 +295,7 @@ export async function runBenchmark(
 ): Promise<BenchOutcome> {
   const ledger = new TimeLedger();
   ledger.add("start", performance.now() - startedMs);
-  // Every check that can fail on the user's input runs before anything is measured.
-  if (options.write) ledger.time("files", () => prepareOutDir(options.out));
+  // Every check that can fail on the user's input ran as the options were resolved (resolve-options.ts).
   // Resolved once: the catalog, what each codec does to the user's messages (a check of every codec on them), which pairs run.
   const browser = browserOf(options.client);
   const plan = ledger.time("verify", () =>
@@ -307,11 +303,6 @@ export async function runBenchmark(
   );
   const { settings } = plan;
   if (options.exportK6) return { exitCode: writeK6Test(options.exportK6, plan, streams), failures: [] };
-  const socketModes = socketModesOf(settings);
-  if (options.url !== undefined && (socketModes.length > 0 || browser)) await checkUrl(options.url);
-  if (options.processes > 1 && reusePortRefusal() !== undefined) throw new SettingError(reusePortRefusal()!);
-  if (options.backplane === "redis" && !hasRedisServer()) throw new SettingError(NO_REDIS_MESSAGE);
-  if ((settings.link || options.linkSweep) && !findToxiproxy()) throw new SettingError(NO_TOXIPROXY_MESSAGE);
   if (options.linkSweep) {
     const { calibration } = measureEnvironment(plan, ledger);
     const exitCode = await runLinkSweep(plan, options, calibration, streams, ledger, () => control.stopRequested);
@@ -319,17 +310,12 @@ export async function runBenchmark(
   }
   if (browser) return runBrowserBenchmark(browser, plan, options, streams, control, ledger, startedMs);
   const client = options.client as "bun" | "node";
-  if (socketModes.length > 0 && options.client === "node" && nodeVersion() === undefined) {
-    throw new SettingError(
-      "--client node needs Node.js on PATH (node --version failed); install Node.js or use --client bun",
-    );
-  }
   const timestamp = new Date().toISOString();
   const { calibration, environment } = measureEnvironment(plan, ledger);
   const estimate = estimateFor(plan, options.out);
   const progress = createProgressPrinter(streams.stderr, estimate);
   const live = new LiveCsv(
-    options.write ? options.out : undefined,
+    options.out,
     { timestamp, settings: { ...settings, minBatchNs: NaN, client }, environment, order: {}, elapsedMs: 0 },
     ledger,
   );
@@ -419,7 +405,7 @@ async function runBrowserBenchmark(
   const timestamp = new Date().toISOString();
   // Each case the page finishes, as it finishes it: in the live CSV, and what a second Ctrl-C writes.
   const live = new LiveCsv(
-    options.write ? options.out : undefined,
+    options.out,
     {
       timestamp,
       settings: { ...plan.settings, minBatchNs: NaN, client: "browser" },

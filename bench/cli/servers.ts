@@ -4,47 +4,17 @@
  * process of the bench's own, stopped when the work is done.
  */
 
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { SettingError } from "../../client/harness/harness-errors.ts";
-import { browserOf } from "../../client/harness/settings.ts";
-import type { BenchOptions } from "./options.ts";
+import { browserOf, type UserMessagesFile } from "../../client/harness/settings.ts";
+import { probeServer, type BenchOptions } from "./resolve-options.ts";
 import { pinApart, type Pinning } from "./processes/affinity.ts";
 import { spawnServer, type ServerProcess } from "./processes/server-process.ts";
-import { CliError } from "./cli-errors.ts";
 import { startRedis, type RedisProcess } from "./processes/redis-server.ts";
 import { peakRssOfPid } from "./processes/peak-memory.ts";
 import { startLink } from "./processes/link-emulator.ts";
 import type { TimeLedger } from "../../client/harness/time-account.ts";
-
-/** Checks that a server the user named answers, with a message per kind of failure. */
-async function probeServer(url: string, timeoutMs: number): Promise<void> {
-  try {
-    await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-  } catch (e) {
-    const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
-    const code = err.code ?? err.cause?.code ?? "";
-    const host = new URL(url).host;
-    if (/ConnectionRefused|ECONNREFUSED/i.test(code + (err.message ?? "")))
-      throw new CliError("UNREACHABLE", `connection refused by ${host}: is the server running? (bun run server)`);
-    if (/ENOTFOUND|EAI_AGAIN|DNS|getaddrinfo/i.test(code + (err.message ?? "")))
-      throw new CliError("UNREACHABLE", `cannot resolve the host of ${url} (DNS lookup failed)`);
-    if (err.name === "TimeoutError" || /timed out|timeout/i.test(err.message ?? ""))
-      throw new CliError("UNREACHABLE", `${host} did not answer within ${timeoutMs} ms`);
-    throw new CliError("UNREACHABLE", `cannot reach ${url}: ${err.message ?? String(e)}`);
-  }
-}
-
-/** How long `checkUrl` waits for the server --url names. */
-const URL_CHECK_TIMEOUT_MS = 5000;
-
-/** Checks, before anything is measured, that the server --url names answers: a bad --url, in one line. */
-export async function checkUrl(url: string): Promise<void> {
-  try {
-    await probeServer(url, URL_CHECK_TIMEOUT_MS);
-  } catch (e) {
-    throw new SettingError(`--url ${url}: ${(e as Error).message}`);
-  }
-}
 
 /** A server to work against: its base URL, a label for the results, and how it ended if it did. */
 export interface UsedServer {
@@ -109,18 +79,14 @@ export async function useServer<T>(
     };
     return overLink(options, given, work, ledger);
   }
-  const args = [
-    ...(options.settings.deflate ? ["--deflate"] : []),
-    ...(options.csp !== "off" ? ["--csp", options.csp] : []),
-    // The server runs in the bench's own folder: the user's files go to it as absolute paths, resolved
-    // against the folder the user started the bench in (an installed package's folder is not theirs).
-    ...options.settings.userMessages.flatMap((f) => ["--messages", `${f.name}=${path.resolve(f.file)}`]),
-    ...(options.settings.userProto
-      ? ["--proto", path.resolve(options.settings.userProto.file), "--proto-type", options.settings.userProto.type]
-      : []),
-    ...(options.settings.codecModules ?? []).flatMap((m) => ["--codec-module", m.file]),
-    ...(options.processes > 1 ? ["--processes", String(options.processes)] : []),
-  ];
+  // Messages given inline (compare()) have no file, and the server reads files: one is written for each, removed at the end.
+  let inline: string | undefined;
+  const messagesFile = (f: UserMessagesFile): string => {
+    if (f.file !== undefined) return path.resolve(f.file);
+    inline ??= mkdtempSync(path.join(tmpdir(), "ws-serialization-bench-"));
+    writeFileSync(path.join(inline, `${f.name}.json`), f.text);
+    return path.join(inline, `${f.name}.json`);
+  };
   const spawned: ServerProcess[] = [];
   let exit: string | undefined;
   let pinning: Pinning = { label: "", release: () => {} };
@@ -128,6 +94,18 @@ export async function useServer<T>(
   let redis: RedisProcess | undefined;
   let started = performance.now();
   try {
+    const args = [
+      ...(options.settings.deflate ? ["--deflate"] : []),
+      ...(options.csp !== "off" ? ["--csp", options.csp] : []),
+      // The server runs in the bench's own folder: the user's files go to it as absolute paths, resolved
+      // against the folder the user started the bench in (an installed package's folder is not theirs).
+      ...options.settings.userMessages.flatMap((f) => ["--messages", `${f.name}=${messagesFile(f)}`]),
+      ...(options.settings.userProto
+        ? ["--proto", path.resolve(options.settings.userProto.file), "--proto-type", options.settings.userProto.type]
+        : []),
+      ...(options.settings.codecModules ?? []).flatMap((m) => ["--codec-module", m.file]),
+      ...(options.processes > 1 ? ["--processes", String(options.processes)] : []),
+    ];
     if (options.backplane === "redis") redis = await startRedis();
     const backplane = redis?.url ?? options.backplane;
     for (let i = 0; i < Math.max(1, processes); i++) {
@@ -183,6 +161,7 @@ export async function useServer<T>(
       await s.stop();
     }
     await redis?.stop();
+    if (inline !== undefined) rmSync(inline, { recursive: true, force: true });
     ledger?.add("start", performance.now() - started);
   }
 }

@@ -332,14 +332,24 @@ export function csvHeader(): string {
   return CSV_COLUMNS.join(",") + "\r\n";
 }
 
+/** A row of the CSV as a plain object: each column with a value (a cell that is not empty), by its name (docs/results-columns.md). */
+export type CsvRecord = Record<string, string | number | boolean>;
+
+/** The CSV's rows of these cases as plain objects, in the columns' order. */
+export function csvRecords(results: BenchResults, cases: readonly CaseResult[] = results.cases): CsvRecord[] {
+  const ofRun = runColumns(results);
+  const held = (v: Row[string]): v is string | number | boolean =>
+    v !== undefined && (typeof v !== "number" || Number.isFinite(v));
+  return cases.map((c) => {
+    const row = caseRow(results, c, ofRun);
+    return Object.fromEntries(CSV_COLUMNS.flatMap((col) => (held(row[col]) ? [[col, row[col]]] : [])));
+  });
+}
+
 /** The rows of these cases, each ending in CRLF as RFC 4180 has it. */
 export function csvRows(results: BenchResults, cases: readonly CaseResult[] = results.cases): string {
-  const ofRun = runColumns(results);
-  return cases
-    .map((c) => {
-      const row = caseRow(results, c, ofRun);
-      return CSV_COLUMNS.map((col) => csvField(row[col] as string | number | boolean | undefined)).join(",") + "\r\n";
-    })
+  return csvRecords(results, cases)
+    .map((row) => CSV_COLUMNS.map((col) => csvField(row[col])).join(",") + "\r\n")
     .join("");
 }
 

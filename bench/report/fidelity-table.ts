@@ -24,7 +24,9 @@ export function fidelityLines(results: BenchResults): string[] {
     lines.push("", `== your messages: ${payload}, what each codec gives back`);
     if (file)
       lines.push(
-        ...wrapLine(`   ${userMessagesOf(s.userMessages, payload).messages.length} messages from ${file.file}`),
+        ...wrapLine(
+          `   ${userMessagesOf(s.userMessages, payload).messages.length} messages ${file.file !== undefined ? `from ${file.file}` : "given inline"}`,
+        ),
       );
     for (const note of notes) lines.push(...wrapLine(`   when read: ${note}`));
     if (s.equal && s.equal.length > 0)

@@ -24,7 +24,7 @@ export const VERDICT_MAX_LINES = 10;
 
 /** Where "fastest" is judged, best first: in process if the run has it, else the socket modes. */
 const SPEED_MODES = ["codec", "roundtrip", "stream", "fanout", "latency", "route"] as const;
-export type SpeedMode = (typeof SPEED_MODES)[number];
+type SpeedMode = (typeof SPEED_MODES)[number];
 const SPEED_BASIS: Record<SpeedMode, string> = {
   codec: "encode + decode in process",
   roundtrip: "round-trip time",

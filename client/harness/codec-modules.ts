@@ -55,26 +55,29 @@ function importFault(file: string, e: unknown): string {
   return message.split("\n")[0]!;
 }
 
-/** Imports one module: its codec, or one line naming the file and the fault, as a SettingError. */
-export async function importCodecModule(file: string, specifier: string = file): Promise<Codec> {
+/**
+ * Imports one module: its codec, or one line naming the file and the fault, as a SettingError
+ * (`name`: what the line calls the module, the option as the caller spells it where one named it).
+ */
+export async function importCodecModule(file: string, name = "codec module", specifier: string = file): Promise<Codec> {
   let mod: { default?: unknown };
   try {
     mod = (await import(specifier)) as { default?: unknown };
   } catch (e) {
-    throw new SettingError(`--codec-module ${file}: cannot import it (${importFault(file, e)})`);
+    throw new SettingError(`${name} ${file}: cannot import it (${importFault(file, e)})`);
   }
   const wrong = codecShapeError(mod.default);
-  if (wrong !== undefined)
-    throw new SettingError(`--codec-module ${file}: ${wrong} (docs/codecs.md has the interface)`);
+  if (wrong !== undefined) throw new SettingError(`${name} ${file}: ${wrong} (docs/codecs.md has the interface)`);
   return mod.default as Codec;
 }
 
-/** Imports codec modules (one line naming the file and the fault, as a SettingError), in order. */
+/** Imports codec modules a front end checked already (one line naming the file and the fault, as a SettingError), in order. */
 export async function importCodecModules(
   files: readonly string[],
   specifierOf: (file: string, i: number) => string = (file) => file,
 ): Promise<Codec[]> {
   const codecs: Codec[] = [];
-  for (const [i, file] of files.entries()) codecs.push(await importCodecModule(file, specifierOf(file, i)));
+  for (const [i, file] of files.entries())
+    codecs.push(await importCodecModule(file, "codec module", specifierOf(file, i)));
   return codecs;
 }

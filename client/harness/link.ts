@@ -88,46 +88,49 @@ export const LINK_NAMES: readonly string[] = LINK_PROFILES.map((p) => p.name);
 const LINK_FORMS = `${LINK_NAMES.join(", ")}, or latency=40ms,jitter=10ms,down=10mbit,up=5mbit (after a profile's name to change some of its figures)`;
 
 /** A duration in ms: 40ms, 0.2s. */
-function durationMs(key: string, raw: string): number {
+function durationMs(name: string, key: string, raw: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s)$/.exec(raw);
   const ms = m ? Number(m[1]) * (m[2] === "s" ? 1000 : 1) : Number.NaN;
   if (!(ms >= 0 && ms <= 10_000))
     throw new SettingError(
-      `--link: ${key}=${raw} takes a duration from 0ms to 10s, like 40ms; valid forms: ${LINK_FORMS}`,
+      `${name}: ${key}=${raw} takes a duration from 0ms to 10s, like 40ms; valid forms: ${LINK_FORMS}`,
     );
   return ms;
 }
 
 /** A rate in kbit/s: 10mbit, 500kbit, 1gbit (kbps, mbps, gbps too). */
-function rateKbps(key: string, raw: string): number {
+function rateKbps(name: string, key: string, raw: string): number {
   const m = /^(\d+(?:\.\d+)?)(kbit|mbit|gbit|kbps|mbps|gbps)$/i.exec(raw);
   const unit = m ? { k: 1, m: 1000, g: 1_000_000 }[m[2]![0]!.toLowerCase() as "k" | "m" | "g"] : Number.NaN;
   const kbps = m ? Number(m[1]) * unit : Number.NaN;
   // The emulator counts bandwidth in whole kilobytes per second: 8 kbit/s is its least.
   if (!(kbps >= 8 && kbps <= 10_000_000))
     throw new SettingError(
-      `--link: ${key}=${raw} takes a rate from 8kbit to 10gbit, like 10mbit; valid forms: ${LINK_FORMS}`,
+      `${name}: ${key}=${raw} takes a rate from 8kbit to 10gbit, like 10mbit; valid forms: ${LINK_FORMS}`,
     );
   return kbps;
 }
 
-/** `--link` text as a profile: a name, key=value pairs, or a name and pairs; a SettingError names what is wrong. */
-export function parseLink(raw: string): LinkProfile {
+/**
+ * `--link` text as a profile: a name, key=value pairs, or a name and pairs; a SettingError names
+ * what is wrong, opening with `name` (the option as the caller spells it).
+ */
+export function parseLink(raw: string, name = "link"): LinkProfile {
   const parts = raw
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");
-  if (parts.length === 0) throw new SettingError(`--link is empty; valid forms: ${LINK_FORMS}`);
+  if (parts.length === 0) throw new SettingError(`${name} is empty; valid forms: ${LINK_FORMS}`);
   const first = parts[0]!;
   const named = first.includes("=") ? undefined : LINK_PROFILES.find((p) => p.name === first.toLowerCase());
   if (!first.includes("=") && !named) {
     throw new SettingError(
-      `--link: unknown profile '${first}'; ${didYouMean(first, LINK_NAMES)}valid forms: ${LINK_FORMS}`,
+      `${name}: unknown profile '${first}'; ${didYouMean(first, LINK_NAMES)}valid forms: ${LINK_FORMS}`,
     );
   }
   const pairs = named ? parts.slice(1) : parts;
   if (named && pairs.length === 0) return named;
-  if (named === LOOPBACK) throw new SettingError("--link loopback has no figures to change; it is no link at all");
+  if (named === LOOPBACK) throw new SettingError(`${name} loopback has no figures to change; it is no link at all`);
   const out: LinkProfile = named
     ? { ...named, name: `${named.name}+` }
     : { name: "custom", rttMs: 0, jitterMs: 0, downKbps: 0, upKbps: 0 };
@@ -138,20 +141,20 @@ export function parseLink(raw: string): LinkProfile {
     const key = m?.[1]!.toLowerCase();
     if (!m || !["latency", "rtt", "jitter", "down", "up"].includes(key!))
       throw new SettingError(
-        `--link: '${pair}' is not one of latency=, jitter=, down=, up= or a profile's name; valid forms: ${LINK_FORMS}`,
+        `${name}: '${pair}' is not one of latency=, jitter=, down=, up= or a profile's name; valid forms: ${LINK_FORMS}`,
       );
     const field = key === "rtt" ? "latency" : key!;
-    if (seen.has(field)) throw new SettingError(`--link gives ${field}= twice; valid forms: ${LINK_FORMS}`);
+    if (seen.has(field)) throw new SettingError(`${name} gives ${field}= twice; valid forms: ${LINK_FORMS}`);
     seen.add(field);
     const value = m[2]!.trim().toLowerCase();
-    if (field === "latency") out.rttMs = durationMs(key!, value);
-    else if (field === "jitter") out.jitterMs = durationMs(key!, value);
-    else if (field === "down") out.downKbps = rateKbps(key!, value);
-    else out.upKbps = rateKbps(key!, value);
+    if (field === "latency") out.rttMs = durationMs(name, key!, value);
+    else if (field === "jitter") out.jitterMs = durationMs(name, key!, value);
+    else if (field === "down") out.downKbps = rateKbps(name, key!, value);
+    else out.upKbps = rateKbps(name, key!, value);
   }
   if (out.jitterMs > out.rttMs)
     throw new SettingError(
-      `--link: jitter=${out.jitterMs}ms is more than the round trip (latency=${out.rttMs}ms); a delay cannot go below nothing`,
+      `${name}: jitter=${out.jitterMs}ms is more than the round trip (latency=${out.rttMs}ms); a delay cannot go below nothing`,
     );
   return out;
 }

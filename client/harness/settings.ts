@@ -123,7 +123,8 @@ export interface Excluded {
 /** One `--messages` file: the payload name it runs under, where it came from, its text (client/harness/user-messages.ts). */
 export interface UserMessagesFile {
   name: string;
-  file: string;
+  /** Absent for messages given inline to compare(): their text is their JSON. */
+  file?: string;
   text: string;
 }
 

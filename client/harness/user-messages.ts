@@ -1,5 +1,5 @@
 /**
- * A user's own messages (`--messages FILE`): a JSON array of message
+ * A user's own messages (`--messages FILE`, or given inline to compare()): a JSON array of message
  * objects, or JSON Lines (one object per line). The file's text travels in
  * the settings to every process that needs it (the Node client, worker
  * threads, codec-mode forks; the page gets it from the server) and each
@@ -19,23 +19,27 @@ export function payloadNameOf(file: string): string {
   return base.replace(/\.(json|jsonl|ndjson)$/i, "");
 }
 
+/** True for a name a payload of the user's may take: usable in a URL and a CSV, and not a built-in's. */
+export function isPayloadName(name: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(name) && !isBuiltIn(name) && name !== "all";
+}
+
 /**
- * Checks a payload name of the user's (`named`: given as NAME=FILE, else the file's own): usable
- * in a URL and a CSV, and not a built-in's; a refusal says how to name it.
+ * Checks the payload name of a messages file (`named`: given as NAME=FILE, else the file's own); a
+ * refusal names the option as `option` spells it (`--messages`) and says how to name the payload.
  */
-export function checkPayloadName(name: string, file: string, named = false): void {
+export function checkPayloadName(name: string, file: string, named: boolean, option: string): void {
+  if (isPayloadName(name)) return;
   const rule = "1-40 letters, digits, '.', '_' or '-'";
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(name)) {
-    throw new SettingError(
-      named
-        ? `--messages ${name}=${file}: a payload's name must be ${rule}`
-        : `--messages ${file}: the payload takes the file's name, '${name}', which must be ${rule}; name it: --messages NAME=${file}`,
-    );
-  }
   if (isBuiltIn(name) || name === "all")
     throw new SettingError(
-      `--messages ${named ? `${name}=` : ""}${file}: '${name}' is a built-in payload's name; name yours another: --messages my-${name}=${file}`,
+      `${option} ${named ? `${name}=` : ""}${file}: '${name}' is a built-in payload's name; name yours another: ${option} my-${name}=${file}`,
     );
+  throw new SettingError(
+    named
+      ? `${option} ${name}=${file}: a payload's name must be ${rule}`
+      : `${option} ${file}: the payload takes the file's name, '${name}', which must be ${rule}; name it: ${option} NAME=${file}`,
+  );
 }
 
 /**
@@ -75,18 +79,18 @@ function bigIntegers(text: string): { literal: string; at: number }[] {
 }
 
 /**
- * `text` parsed, or a SettingError naming the place JSON stops: `line 3, column 14` of the file
- * (`lineOffset`: the line `text` starts on, for a line of JSON Lines).
+ * `text` parsed, or a SettingError opening with `label` and naming the place JSON stops: `line 3,
+ * column 14` of the file (`lineOffset`: the line `text` starts on, for a line of JSON Lines).
  */
-function parseJson(text: string, file: string, lineOffset = 0): unknown {
+function parseJson(text: string, label: string, lineOffset = 0): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
     const fault = jsonFault(text);
     throw new SettingError(
       fault
-        ? `--messages ${file}: not JSON at line ${fault.line + lineOffset}, column ${fault.column}: ${fault.what}`
-        : `--messages ${file}: not JSON (${(e as Error).message})`,
+        ? `${label}: not JSON at line ${fault.line + lineOffset}, column ${fault.column}: ${fault.what}`
+        : `${label}: not JSON (${(e as Error).message})`,
     );
   }
 }
@@ -98,22 +102,25 @@ export interface UserMessages {
   notes: string[];
 }
 
-/** Parses a messages file: one line naming the file and what is wrong, as a SettingError. */
-export function parseUserMessages(f: UserMessagesFile): UserMessages {
+/**
+ * Parses a messages file: one line opening with `label` (the option and the file, as the caller
+ * names them: `--messages orders.json`) and saying what is wrong, as a SettingError.
+ */
+export function parseUserMessages(f: UserMessagesFile, label: string): UserMessages {
   const text = f.text.replace(/^\uFEFF/, "");
   let values: unknown[];
   if (text.trimStart().startsWith("[")) {
-    const parsed = parseJson(text, f.file);
+    const parsed = parseJson(text, label);
     values = parsed as unknown[];
   } else {
     values = [];
     text.split("\n").forEach((line, i) => {
-      if (line.trim() !== "") values.push(parseJson(line, f.file, i));
+      if (line.trim() !== "") values.push(parseJson(line, label, i));
     });
   }
   if (values.length === 0)
     throw new SettingError(
-      `--messages ${f.file}: no messages; expected a JSON array of objects, or JSON Lines with one object per line`,
+      `${label}: no messages; expected a JSON array of objects, or JSON Lines with one object per line`,
     );
   const messages: Message[] = [];
   const notes: string[] = [];
@@ -121,13 +128,13 @@ export function parseUserMessages(f: UserMessagesFile): UserMessages {
     if (v === null || typeof v !== "object" || Array.isArray(v)) {
       const kind = kindOf(v);
       const said = /^(an? |null$|undefined$)/.test(kind) ? kind : `a ${kind}`;
-      throw new SettingError(`--messages ${f.file}: message ${i + 1} is ${said}, not an object`);
+      throw new SettingError(`${label}: message ${i + 1} is ${said}, not an object`);
     }
     const json = JSON.stringify(v);
     const bytes = new TextEncoder().encode(json).length;
     if (bytes > MAX_USER_MESSAGE_BYTES) {
       throw new SettingError(
-        `--messages ${f.file}: message ${i + 1} is ${bytes.toLocaleString("en-US")} bytes as JSON, over the 1 MiB a WebSocket message may carry here`,
+        `${label}: message ${i + 1} is ${bytes.toLocaleString("en-US")} bytes as JSON, over the 1 MiB a WebSocket message may carry here`,
       );
     }
     messages.push(v as Message);
@@ -144,13 +151,17 @@ export function parseUserMessages(f: UserMessagesFile): UserMessages {
 
 const parsed = new Map<string, UserMessages>();
 
-/** A file's messages, parsed once per process. */
-export function userMessagesOf(files: readonly UserMessagesFile[], payload: PayloadName): UserMessages {
+/** A file's messages, parsed once per process; `label` opens a refusal (where the run is resolved: the option and the file). */
+export function userMessagesOf(
+  files: readonly UserMessagesFile[],
+  payload: PayloadName,
+  label = `payload '${payload}'`,
+): UserMessages {
   const f = files.find((x) => x.name === payload);
   if (!f) throw new HarnessError("NO_MESSAGES", `no messages for payload '${payload}'`);
   const key = `${f.name}\n${f.text}`;
   let m = parsed.get(key);
-  if (!m) parsed.set(key, (m = parseUserMessages(f)));
+  if (!m) parsed.set(key, (m = parseUserMessages(f, label)));
   return m;
 }
 

@@ -7,11 +7,11 @@
 import { userProtoType } from "../../protocols/protobuf.ts";
 import { SettingError } from "./harness-errors.ts";
 
-/** Checks a .proto and its type name: one line saying what is wrong, as a SettingError. */
-export function checkUserProto(file: string, text: string, typeName: string): void {
+/** Checks a .proto and its type name: one line opening with `label` (`--proto FILE`) and saying what is wrong, as a SettingError. */
+export function checkUserProto(label: string, text: string, typeName: string): void {
   try {
     userProtoType(text, typeName);
   } catch (e) {
-    throw new SettingError(`--proto ${file}: ${(e as Error).message}`);
+    throw new SettingError(`${label}: ${(e as Error).message}`);
   }
 }

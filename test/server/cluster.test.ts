@@ -57,8 +57,8 @@ async function connect(url: string, codec: string, role?: "publisher" | "subscri
 
 describe("where a cluster can run", () => {
   it("Bun balances a shared port on Linux only: elsewhere one line says so", () => {
-    expect(reusePortRefusal("linux")).toBeUndefined();
-    expect(reusePortRefusal("darwin")).toBe(
+    expect(reusePortRefusal("--processes", "linux")).toBeUndefined();
+    expect(reusePortRefusal("--processes", "darwin")).toBe(
       "--processes needs SO_REUSEPORT's load balancing, which Bun has on Linux only (this is darwin); run one process per port instead",
     );
   });

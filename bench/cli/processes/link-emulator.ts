@@ -25,7 +25,10 @@ import { spawnTethered, type TetheredProcess } from "./tethered.ts";
 const TOXIPROXY_INSTALL =
   "GOBIN=/tmp/toxiproxy go install github.com/Shopify/toxiproxy/v2/cmd/server@v2.12.0 && mv /tmp/toxiproxy/server ~/go/bin/toxiproxy-server";
 
-export const NO_TOXIPROXY_MESSAGE = `--link needs toxiproxy-server (Toxiproxy, the link emulator), on PATH or in ~/go/bin: ${TOXIPROXY_INSTALL}`;
+/** What to do when there is none here: the one line names what needs it (the option, as the caller spells it: `--link`). */
+export function noToxiproxyMessage(what: string): string {
+  return `${what} needs toxiproxy-server (Toxiproxy, the link emulator), on PATH or in ~/go/bin: ${TOXIPROXY_INSTALL}`;
+}
 
 /** Where toxiproxy-server was found, once looked for (undefined: not yet looked). */
 let found: { binary: string | undefined } | undefined;
@@ -164,7 +167,7 @@ export async function startLink(
   timeoutMs = 10_000,
 ): Promise<LinkEmulator> {
   const binary = findToxiproxy();
-  if (!binary) throw new CliError("LINK", NO_TOXIPROXY_MESSAGE);
+  if (!binary) throw new CliError("LINK", noToxiproxyMessage("an emulated link"));
   const { api, process: emulator } = await startEmulator(binary, timeoutMs);
   const names = new Map<string, string>();
   const via: Record<string, string> = {};

@@ -9,8 +9,12 @@ import { spawnTethered } from "./tethered.ts";
 import { freePort } from "./free-port.ts";
 import { CliError } from "../cli-errors.ts";
 
-export const NO_REDIS_MESSAGE =
-  "no redis-server found: install Debian's package (apt-get install -y redis-server) or name a running one with --backplane redis://HOST:PORT";
+const NO_REDIS = "no redis-server found: install Debian's package (apt-get install -y redis-server)";
+
+/** What to do when there is none here, naming the option that asked for it (`--backplane`). */
+export function noRedisMessage(option: string): string {
+  return `${NO_REDIS} or name a running one with ${option} redis://HOST:PORT`;
+}
 
 /** True when `redis-server` runs here. */
 export function hasRedisServer(): boolean {
@@ -25,7 +29,7 @@ export interface RedisProcess {
 
 /** Starts redis-server on a free loopback port; resolves once it accepts a connection. */
 export async function startRedis(timeoutMs = 10_000): Promise<RedisProcess> {
-  if (!hasRedisServer()) throw new CliError("REDIS", NO_REDIS_MESSAGE);
+  if (!hasRedisServer()) throw new CliError("REDIS", NO_REDIS);
   const port = await freePort();
   const args = [
     "--port",

@@ -1,11 +1,16 @@
 /**
- * docs/options.md's figures, in its account of what plain `bun run bench` runs: the settings,
- * slices and round trips of the committed default run (epyc-default-1.json.gz), how long the
- * three default runs took (epyc-default-{1,2,3}.json.gz), and codec mode on every codec and payload
- * (epyc-every-codec.json.gz).
+ * docs/options.md's figures: the table of every option and the table of defaults per mode, written
+ * from the options' one description (bench/cli/option-specs.ts, which --help is written from too);
+ * and, in its account of what plain `bun run bench` runs, the settings, slices and round trips of
+ * the committed default run (epyc-default-1.json.gz), how long the three default runs took
+ * (epyc-default-{1,2,3}.json.gz), and codec mode on every codec and payload (epyc-every-codec.json.gz).
  */
 
 import type { CaseResult } from "../../../client/harness/results.ts";
+import { MODE_NAMES } from "../../../client/harness/settings.ts";
+import { BUILT_IN } from "../../../protocols/registry.ts";
+import { optionName, optionsTable } from "../../cli/flags.ts";
+import { BENCH_OPTIONS, benchFlag, PER_MODE_DEFAULTS } from "../../cli/option-specs.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
 import { range, seconds, whole, word } from "./prose.ts";
 import { casesIn, codecModeMs, sampleResults } from "./sample-files.ts";
@@ -26,9 +31,33 @@ const sliceMessages = (mode: CaseResult["mode"]): number => onlyOne(mode, "messa
 const runs = (n: number): string => `${word(n)} run${n === 1 ? "" : "s"}`;
 const elapsed = (): number[] => DEFAULT_RUNS.map((f) => sampleResults(f).elapsedMs);
 
+/** The defaults per mode as a Markdown table: a row per option and profile, a column per mode. */
+const perModeTable = (): string =>
+  [
+    `| | ${MODE_NAMES.join(" | ")} |`,
+    `| --- |${" ---: |".repeat(MODE_NAMES.length)}`,
+    ...PER_MODE_DEFAULTS.map(([label, row]) => {
+      const name = label.trim();
+      const shown = name === label ? `\`${name}\`` : name.startsWith("--") ? `with \`${name}\`` : name;
+      return `| ${shown} | ${MODE_NAMES.map((m) => whole(row[m])).join(" | ")} |`;
+    }),
+  ].join("\n");
+
 export const OPTIONS: PageFigures = {
   page: "docs/options.md",
   figures: {
+    options: () =>
+      optionsTable(
+        BENCH_OPTIONS,
+        BUILT_IN,
+        (s) =>
+          optionName(s)
+            .split(", ")
+            .map((name) => `\`${name}\``)
+            .join(", "),
+        benchFlag,
+      ),
+    "per-mode": perModeTable,
     "every-codec-took": () => seconds(sampleResults(EVERY_CODEC).elapsedMs),
     "codec-mode": () => seconds(codecModeMs(FIRST)),
     "codec-iterations": () => whole(settings().iterations.codec),

@@ -15,6 +15,7 @@ import { PAGE } from "./page-figures.ts";
 import { README } from "./readme-figures.ts";
 import { RESULTS } from "./results-figures.ts";
 import { YOUR_MESSAGES_AND_CODECS } from "./your-messages-and-codecs-figures.ts";
+import { YOUR_PROJECT } from "./your-project-figures.ts";
 
 export const PAGES: readonly PageFigures[] = [
   README,
@@ -31,4 +32,5 @@ export const PAGES: readonly PageFigures[] = [
   CUSTOM_BINARY_PERFORMANCE,
   HAND_WRITTEN_PROTOCOL,
   LINKS,
+  YOUR_PROJECT,
 ];

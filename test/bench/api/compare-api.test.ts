@@ -1,16 +1,17 @@
 /**
- * compare(), the programmatic API (bench/api/compare-api.ts): the command line's settings under
- * their camelCase names, the results the files are written from, the verdict and each payload's
- * answer, no files or output unless asked for, refusals worded for the call, a stop by
- * AbortSignal; and, from the packed package installed in a project of the user's, the test and
- * the CI job docs/your-project.md shows, run as written.
+ * compare(), the programmatic API (bench/api/compare-api.ts): the command line's options under
+ * their camelCase keys, each payload's answer, the verdict and the rows the CSV holds, no files or
+ * output unless asked for, refusals naming the option as the call does, a stop by AbortSignal;
+ * and, from the packed package installed in a project of the user's, the test and the CI job
+ * docs/your-project.md shows, run as written.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { compare, SettingError } from "../../../bench/api/compare-api.ts";
+import { afterAll, describe, expect, expectTypeOf, it } from "vitest";
+import { compare, SettingError, type CompareOptions } from "../../../bench/api/compare-api.ts";
+import type { ApiKey } from "../../../bench/cli/option-specs.ts";
 import { installPackedProject, type InstalledProject } from "../../helpers/installed-package.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -26,7 +27,11 @@ afterAll(() => {
 });
 
 describe("compare()", () => {
-  it("runs inline messages and returns the results, the verdict and each payload's answer, writing nothing", async () => {
+  it("takes every option of the command line's but the command's own, under its key, and its own three", () => {
+    expectTypeOf<keyof CompareOptions>().toEqualTypeOf<ApiKey | "out" | "print" | "signal">();
+  });
+
+  it("runs inline messages and returns each payload's answer, the verdict and the CSV's rows, writing nothing", async () => {
     const run = await compare({
       messages: [{ name: "moves", messages: positions(200) }],
       codecs: ["json", "msgpackr", "cbor"],
@@ -36,7 +41,7 @@ describe("compare()", () => {
     expect(run.failures).toEqual([]);
     expect(run.stopped).toBe(false);
     expect(run.files).toBeUndefined();
-    expect(run.results.cases.map((c) => `${c.mode} ${c.payload} ${c.codec} ${c.verified}`).sort()).toEqual([
+    expect(run.rows.map((r) => `${r.mode} ${r.payload} ${r.codec} ${r.verified}`).sort()).toEqual([
       "codec moves cbor true",
       "codec moves json true",
       "codec moves msgpackr true",
@@ -50,7 +55,7 @@ describe("compare()", () => {
     // The answer is the verdict's line for the payload.
     expect(answer!.fastest[0]).toBe(answer!.order[0]);
     expect(run.verdict.join("\n")).toMatch(new RegExp(`^moves +fastest ${answer!.fastest[0]}`, "m"));
-    const bytes = new Map(run.results.cases.map((c) => [c.codec, c.bytes]));
+    const bytes = new Map(run.rows.map((r) => [r.codec, r.bytes as number]));
     const least = Math.min(...bytes.values());
     expect(answer!.smallest).toEqual([...bytes].filter(([, b]) => Math.round(b) === Math.round(least)).map(([c]) => c));
   }, 120_000);
@@ -83,7 +88,7 @@ describe("compare()", () => {
       noPin: true,
     });
     expect(run.failures).toEqual([]);
-    expect(run.results.cases.map((c) => `${c.mode} ${c.payload} ${c.codec} ${c.verified}`).sort()).toEqual([
+    expect(run.rows.map((r) => `${r.mode} ${r.payload} ${r.codec} ${r.verified}`).sort()).toEqual([
       "roundtrip moves json true",
       "roundtrip moves msgpackr true",
     ]);
@@ -108,7 +113,15 @@ describe("compare()", () => {
       "messages no-such-file.json: cannot read it (no such file)",
     );
     expect(await refusal({ iterations: 0 })).toMatch(/^iterations /);
-    expect(await refusal({ bogus: 1 } as never)).toMatch(/^unknown option 'bogus'; valid options: messages, /);
+    expect(await refusal({ bogus: 1 } as never)).toMatch(
+      /^unknown option 'bogus'; valid options: modes, codecs, .*, codecModules, .*, out, print, signal$/,
+    );
+    // Refusals made deeper down name the option as the call does too.
+    expect(await refusal({ link: "5g" })).toMatch(/^link: unknown profile '5g'; valid forms: /);
+    expect(await refusal({ proto: "x.proto" })).toBe("proto FILE and protoType NAME go together (got only proto)");
+    expect(await refusal({ modes: ["codec"], rate: 100 })).toBe(
+      "rate applies to latency mode only; add latency to modes (got modes codec)",
+    );
     expect(await refusal({ messages: [{ name: "small", messages: [{ a: 1 }] }] })).toMatch(
       /^messages 'small': a payload name is .* not a built-in payload's/,
     );
@@ -140,10 +153,9 @@ describe("compare()", () => {
     stop.abort();
     const run = await running;
     expect(run.stopped).toBe(true);
-    expect(run.results.settings.interrupted).toBe(true);
     // Fewer than the 24 cases asked for, and every one that finished verified.
-    expect(run.results.cases.length).toBeLessThan(24);
-    for (const c of run.results.cases) expect(c.verified).toBe(true);
+    expect(run.rows.length).toBeLessThan(24);
+    for (const r of run.rows) expect(r.verified).toBe(true);
   }, 120_000);
 
   it("prints nothing and writes nothing by default, in the folder it runs in", () => {
@@ -153,7 +165,7 @@ describe("compare()", () => {
       path.join(dir, "script.ts"),
       `import { compare } from ${JSON.stringify(path.join(ROOT, "bench/api/compare-api.ts"))};\n` +
         `const run = await compare({ payloads: ["small"], codecs: ["json", "msgpackr"], modes: ["codec"], quick: true });\n` +
-        `if (run.failures.length > 0 || run.results.cases.length !== 2) process.exit(1);\n`,
+        `if (run.failures.length > 0 || run.rows.length !== 2) process.exit(1);\n`,
     );
     const r = spawnSync(process.execPath, ["script.ts"], { cwd: dir, encoding: "utf8", timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);

@@ -7,7 +7,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseBenchArgs } from "../../../bench/cli/options.ts";
+import { readFlags } from "../../../bench/cli/flags.ts";
+import { BENCH_OPTIONS, benchFlag } from "../../../bench/cli/option-specs.ts";
+import { resolveBenchOptions } from "../../../bench/cli/resolve-options.ts";
 import { decodeHistogram } from "../../../client/harness/histogram.ts";
 import { DEFAULTS, latencyStep, MODE_NAMES, SWEEP_RATES, SWEEP_STEP_S } from "../../../client/harness/settings.ts";
 import type { BenchResults } from "../../../client/harness/results.ts";
@@ -26,7 +28,8 @@ const bench = (...args: string[]): BenchCli => runBenchCli(args);
 
 describe("bad flags: one line naming the problem and the valid values, exit 2", () => {
   it.each([
-    [["--bogus"], /^bench: unknown option '--bogus'; valid options: --codecs, --payloads, .*--help\n$/],
+    // Every option, in --help's order.
+    [["--bogus"], /^bench: unknown option '--bogus'; valid options: --modes, --codecs, --payloads, .*--help\n$/],
     // A near miss names the one it was meant to be.
     [["--quik"], /^bench: unknown option '--quik'; did you mean --quick\? \(--help lists every option\)\n$/],
     [
@@ -794,7 +797,7 @@ describe("latency mode from the command line", () => {
     ]);
   });
 
-  it("several rates: a block per rate, each codec's knee named, and --rate sweep parses to the ladder", () => {
+  it("several rates: a block per rate, each codec's knee named, and --rate sweep parses to the ladder", async () => {
     const out = path.join(tmp, "latency-rates");
     const r = bench(
       "--modes",
@@ -838,7 +841,9 @@ describe("latency mode from the command line", () => {
     expect(results.knees?.map((k) => k.codec).sort()).toEqual(["custom-binary", "json"]);
     for (const k of results.knees!)
       expect(r.stdout).toMatch(new RegExp(`${k.codec} ${k.rate > 0 ? k.rate.toLocaleString("en-US") : "none"}`));
-    const sweep = parseBenchArgs(["--modes", "latency", "--rate", "sweep"]).settings;
+    const sweep = (
+      await resolveBenchOptions(readFlags(["--modes", "latency", "--rate", "sweep"], BENCH_OPTIONS), benchFlag)
+    ).settings;
     expect(sweep.rates).toEqual([...SWEEP_RATES]);
     expect(sweep.sweep).toBe(true);
     expect(latencyStep(sweep, 20_000).iterations.latency).toBe(20_000 * SWEEP_STEP_S);

@@ -91,7 +91,7 @@ describe("codec modules", () => {
     ],
   ])("%s: one line naming the file and the fault", async (_what, name, source, pattern) => {
     const file = module(name, source);
-    const error = await importCodecModule(file).then(
+    const error = await importCodecModule(file, "--codec-module").then(
       () => undefined,
       (e: unknown) => e,
     );

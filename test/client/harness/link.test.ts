@@ -59,7 +59,7 @@ describe("parseLink", () => {
   ])("refuses %j in one line naming it", (raw, message) => {
     let error: Error | undefined;
     try {
-      parseLink(raw);
+      parseLink(raw, "--link");
     } catch (e) {
       error = e as Error;
     }

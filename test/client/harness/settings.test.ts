@@ -1,12 +1,16 @@
 /** The one settings object and its defaults table; the CLI and the page read the same defaults. */
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
-import { HELP } from "../../../bench/cli/help.ts";
-import { parseBenchArgs } from "../../../bench/cli/options.ts";
+import { readFlags } from "../../../bench/cli/flags.ts";
+import { BENCH_OPTIONS, benchFlag, helpText } from "../../../bench/cli/option-specs.ts";
+import { resolveBenchOptions } from "../../../bench/cli/resolve-options.ts";
 import { DEFAULTS, defaultSettings, MODE_NAMES, parseInteger } from "../../../client/harness/settings.ts";
 import { SettingError } from "../../../client/harness/harness-errors.ts";
 import { ARTICLE_PAYLOADS } from "../../../protocols/messages.ts";
 import { benchCodecNames, defaultCodecNames, socketCodecNames } from "../../../protocols/contract.ts";
+
+/** The options the command line resolves `args` into. */
+const parseBenchArgs = (args: string[]) => resolveBenchOptions(readFlags(args, BENCH_OPTIONS), benchFlag);
 
 describe("parseInteger", () => {
   it("reads plain digits, and underscores between digits", () => {
@@ -94,7 +98,9 @@ describe("defaultSettings", () => {
 
 describe("the page and the CLI agree", () => {
   it("--help names the browser profile's iterations, runs and warm-up for every mode, in its table's rows", () => {
-    const rows = HELP.split("\n").filter((l) => /^ {4}in a browser /.test(l));
+    const rows = helpText(BUILT_IN)
+      .split("\n")
+      .filter((l) => /^ {4}in a browser /.test(l));
     expect(rows).toHaveLength(3);
     expect(rows[0]!.trim().split(/ +/).slice(3).map(Number)).toEqual(
       MODE_NAMES.map((m) => DEFAULTS.browser.iterations[m]),
@@ -103,39 +109,39 @@ describe("the page and the CLI agree", () => {
     expect(rows[2]!.trim().split(/ +/).slice(3).map(Number)).toEqual(MODE_NAMES.map((m) => DEFAULTS.browser.warmup[m]));
   });
 
-  it("--precision and --max-time: a percentage or off, a duration in ms, s, m or h; --runs sets every mode's", () => {
-    const at = (...args: string[]) => parseBenchArgs(args).settings;
-    expect(at().precision).toBe(DEFAULTS.default.precision);
-    expect(at("--quick").maxTimeMs).toBe(DEFAULTS.quick.maxTimeMs);
-    expect(at("--precision", "5").precision).toBe(5);
-    expect(at("--precision", "2.5%").precision).toBe(2.5);
-    expect(at("--precision", "off").precision).toBeUndefined();
-    expect(at("--max-time", "2m").maxTimeMs).toBe(120_000);
-    expect(at("--max-time", "90s").maxTimeMs).toBe(90_000);
-    expect(at("--max-time", "500ms").maxTimeMs).toBe(500);
-    expect(at("--max-time", "45").maxTimeMs).toBe(45_000);
-    expect(Object.values(at("--runs", "4").runs)).toEqual(MODE_NAMES.map(() => 4));
+  it("--precision and --max-time: a percentage or off, a duration in ms, s, m or h; --runs sets every mode's", async () => {
+    const at = async (...args: string[]) => (await parseBenchArgs(args)).settings;
+    expect((await at()).precision).toBe(DEFAULTS.default.precision);
+    expect((await at("--quick")).maxTimeMs).toBe(DEFAULTS.quick.maxTimeMs);
+    expect((await at("--precision", "5")).precision).toBe(5);
+    expect((await at("--precision", "2.5%")).precision).toBe(2.5);
+    expect((await at("--precision", "off")).precision).toBeUndefined();
+    expect((await at("--max-time", "2m")).maxTimeMs).toBe(120_000);
+    expect((await at("--max-time", "90s")).maxTimeMs).toBe(90_000);
+    expect((await at("--max-time", "500ms")).maxTimeMs).toBe(500);
+    expect((await at("--max-time", "45")).maxTimeMs).toBe(45_000);
+    expect(Object.values((await at("--runs", "4")).runs)).toEqual(MODE_NAMES.map(() => 4));
   });
 
-  it("--client chromium and firefox give exactly the page's defaults; browser is Chromium's other name", () => {
+  it("--client chromium and firefox give exactly the page's defaults; browser is Chromium's other name", async () => {
     for (const name of ["chromium", "firefox"])
-      expect(parseBenchArgs(["--client", name]).settings).toEqual(
+      expect((await parseBenchArgs(["--client", name])).settings).toEqual(
         defaultSettings("browser", defaultCodecNames(BUILT_IN)),
       );
-    expect(parseBenchArgs(["--client", "browser"]).client).toBe("chromium");
-    expect(parseBenchArgs(["--client", "firefox"]).client).toBe("firefox");
+    expect((await parseBenchArgs(["--client", "browser"])).client).toBe("chromium");
+    expect((await parseBenchArgs(["--client", "firefox"])).client).toBe("firefox");
   });
 
-  it("runs the calibration codecs only when asked: --calibrate adds them, with json and raw", () => {
-    expect(parseBenchArgs([]).settings.codecs).not.toContain("cal-spin");
-    expect(parseBenchArgs(["--codecs", "all"]).settings.codecs).toEqual(benchCodecNames(BUILT_IN));
+  it("runs the calibration codecs only when asked: --calibrate adds them, with json and raw", async () => {
+    expect((await parseBenchArgs([])).settings.codecs).not.toContain("cal-spin");
+    expect((await parseBenchArgs(["--codecs", "all"])).settings.codecs).toEqual(benchCodecNames(BUILT_IN));
     // Groups expand in place, each codec once: a family, the defaults, and single codecs beside them.
-    expect(parseBenchArgs(["--codecs", "zero-copy,json,capnp"]).settings.codecs).toEqual([
+    expect((await parseBenchArgs(["--codecs", "zero-copy,json,capnp"])).settings.codecs).toEqual([
       "flatbuffers",
       "capnp",
       "json",
     ]);
-    expect(parseBenchArgs(["--codecs", "text,schemaless"]).settings.codecs).toEqual([
+    expect((await parseBenchArgs(["--codecs", "text,schemaless"])).settings.codecs).toEqual([
       "json",
       "json-bytes",
       "msgpack",
@@ -144,24 +150,24 @@ describe("the page and the CLI agree", () => {
       "cbor",
       "bson",
     ]);
-    expect(parseBenchArgs(["--codecs", "default,bson"]).settings.codecs).toEqual([
+    expect((await parseBenchArgs(["--codecs", "default,bson"])).settings.codecs).toEqual([
       ...defaultCodecNames(BUILT_IN),
       "bson",
     ]);
-    expect(parseBenchArgs(["--codecs", "custom-binary", "--calibrate"]).settings.codecs).toEqual([
+    expect((await parseBenchArgs(["--codecs", "custom-binary", "--calibrate"])).settings.codecs).toEqual([
       "custom-binary",
       "json",
       "cal-json",
       "cal-spin",
       "raw",
     ]);
-    expect(parseBenchArgs(["--codecs", "cal-spin"]).settings.codecs).toEqual(["cal-spin"]);
-    expect(parseBenchArgs(["--no-pin"]).noPin).toBe(true);
-    expect(parseBenchArgs([]).noPin).toBe(false);
+    expect((await parseBenchArgs(["--codecs", "cal-spin"])).settings.codecs).toEqual(["cal-spin"]);
+    expect((await parseBenchArgs(["--no-pin"])).noPin).toBe(true);
+    expect((await parseBenchArgs([])).noPin).toBe(false);
   });
 
-  it("plain bench gives the default profile, and --quick the quick one", () => {
-    expect(parseBenchArgs([]).settings).toEqual(defaultSettings("default", defaultCodecNames(BUILT_IN)));
-    expect(parseBenchArgs(["--quick"]).settings).toEqual(defaultSettings("quick", defaultCodecNames(BUILT_IN)));
+  it("plain bench gives the default profile, and --quick the quick one", async () => {
+    expect((await parseBenchArgs([])).settings).toEqual(defaultSettings("default", defaultCodecNames(BUILT_IN)));
+    expect((await parseBenchArgs(["--quick"])).settings).toEqual(defaultSettings("quick", defaultCodecNames(BUILT_IN)));
   });
 });

@@ -8,17 +8,20 @@ import {
 } from "../../../client/harness/user-messages.ts";
 
 const file = (text: string, name = "mine") => ({ name, file: `${name}.json`, text });
+/** The label the command line opens a refusal with: the option and the file. */
+const label = (f: { file: string }) => `--messages ${f.file}`;
+const parse = (f: { name: string; file: string; text: string }) => parseUserMessages(f, label(f));
 
 describe("a user's messages file", () => {
   it("reads a JSON array and JSON Lines alike, keeping -0, nesting and non-ASCII text", () => {
-    const array = parseUserMessages(file('[{"a": -0, "b": [{"c": "日本"}]}, {"a": 1}]')).messages;
-    const lines = parseUserMessages(file('{"a": -0, "b": [{"c": "日本"}]}\n\n{"a": 1}\n')).messages;
+    const array = parse(file('[{"a": -0, "b": [{"c": "日本"}]}, {"a": 1}]')).messages;
+    const lines = parse(file('{"a": -0, "b": [{"c": "日本"}]}\n\n{"a": 1}\n')).messages;
     expect(array).toEqual(lines);
     expect(Object.is((array[0] as { a: number }).a, -0)).toBe(true);
   });
 
   it("notes each integer beyond 2^53, which JSON.parse reads as the nearest double, and none inside strings", () => {
-    const { notes } = parseUserMessages(
+    const { notes } = parse(
       file(
         '[{"id": 12345678901234567890, "s": "99999999999999999999", "ok": 9007199254740991, "f": 1e400},\n {"list": [9007199254740993]}]',
       ),
@@ -55,23 +58,27 @@ describe("a user's messages file", () => {
       /^--messages bad\.json: message 1 is 1,048,586 bytes as JSON, over the 1 MiB a WebSocket message may carry here$/,
     ],
   ])("%s: one line naming the file and the fault", (_what, text, expected) => {
-    expect(() => parseUserMessages(file(text, "bad"))).toThrow(SettingError);
-    expect(() => parseUserMessages(file(text, "bad"))).toThrow(expected);
+    expect(() => parse(file(text, "bad"))).toThrow(SettingError);
+    expect(() => parse(file(text, "bad"))).toThrow(expected);
   });
 
   it("is named after its file, and the name must work in a URL and not be a built-in's", () => {
     expect(payloadNameOf("/tmp/x/orders.json")).toBe("orders");
     expect(payloadNameOf("ticks.ndjson")).toBe("ticks");
-    expect(() => checkPayloadName("chat", "chat.json")).toThrow(
+    expect(() => checkPayloadName("chat", "chat.json", false, "--messages")).toThrow(
       "--messages chat.json: 'chat' is a built-in payload's name; name yours another: --messages my-chat=chat.json",
     );
-    expect(() => checkPayloadName("my file", "my file.json")).toThrow(
+    expect(() => checkPayloadName("my file", "my file.json", false, "--messages")).toThrow(
       "--messages my file.json: the payload takes the file's name, 'my file', which must be 1-40 letters, digits, '.', '_' or '-'; name it: --messages NAME=my file.json",
     );
-    expect(() => checkPayloadName("a/b", "x.json", true)).toThrow(
+    expect(() => checkPayloadName("a/b", "x.json", true, "--messages")).toThrow(
       "--messages a/b=x.json: a payload's name must be 1-40 letters, digits, '.', '_' or '-'",
     );
-    expect(() => checkPayloadName("orders", "orders.json")).not.toThrow();
+    expect(() => checkPayloadName("orders", "orders.json", false, "--messages")).not.toThrow();
+    // The option is named as the caller spells it: compare() calls it messages.
+    expect(() => checkPayloadName("chat", "chat.json", false, "messages")).toThrow(
+      "messages chat.json: 'chat' is a built-in payload's name; name yours another: messages my-chat=chat.json",
+    );
   });
 
   it("cycles the file's messages to fill a run", () => {
