@@ -191,6 +191,16 @@ async function runWebSocketModes(
       };
       const { settings } = plan;
       const spec = planSpec(plan);
+      /** With --deflate, after the timed runs: the frames' size on the wire, from an untimed run of the same client through a counting relay. */
+      const withWireCounts = async (
+        result: SocketModeResult,
+        kind: "bun" | "node",
+        countedRun: (url: string) => Promise<SocketModeResult>,
+      ): Promise<SocketModeResult> => {
+        if (settings.deflate && !stopOrGone())
+          await inPhaseAsync(hooks.ledger, "compression", () => meterWire(server.url, result.cases, kind, countedRun));
+        return result;
+      };
       if (options.client === "node") {
         const versions = libraryVersions(plan.catalog);
         const result = await runNodeClient(
@@ -208,24 +218,19 @@ async function runWebSocketModes(
           hooks.onCaseDone,
           hooks.ledger,
         );
-        if (settings.deflate && !stopOrGone()) {
-          await inPhaseAsync(hooks.ledger, "compression", () =>
-            meterWire(server.url, result.cases, "node", (url) =>
-              runNodeClient(
-                {
-                  plan: wireRunPlan(spec),
-                  server: url,
-                  wsVersion: libraryVersion("ws"),
-                  libraryVersions: versions,
-                  sliceFigures: false,
-                },
-                () => {},
-                stopOrGone,
-              ),
-            ),
+        const counted = (url: string): Promise<SocketModeResult> =>
+          runNodeClient(
+            {
+              plan: wireRunPlan(spec),
+              server: url,
+              wsVersion: libraryVersion("ws"),
+              libraryVersions: versions,
+              sliceFigures: false,
+            },
+            () => {},
+            stopOrGone,
           );
-        }
-        return outcome(result);
+        return outcome(await withWireCounts(result, "node", counted));
       }
       const workers =
         settings.clients > 1 ? new ClientWorkers(Math.min(settings.clients, availableParallelism())) : undefined;
@@ -250,19 +255,16 @@ async function runWebSocketModes(
         warmedInProcess,
       });
       const result = await runSocketModes(settings, context).finally(() => workers?.terminate());
-      if (settings.deflate && !stopOrGone()) {
-        const counted = (url: string): Promise<SocketModeResult> =>
-          runSocketModes(
-            wireRunPlan(spec).settings,
-            socketModeContext(
-              client,
-              { ...target, server: url, serverForks: [url] },
-              { catalog: plan.catalog, calibration, hooks: { shouldStop: stopOrGone }, sliceFigures: false },
-            ),
-          );
-        await inPhaseAsync(hooks.ledger, "compression", () => meterWire(server.url, result.cases, "bun", counted));
-      }
-      return outcome(result);
+      const counted = (url: string): Promise<SocketModeResult> =>
+        runSocketModes(
+          wireRunPlan(spec).settings,
+          socketModeContext(
+            client,
+            { ...target, server: url, serverForks: [url] },
+            { catalog: plan.catalog, calibration, hooks: { shouldStop: stopOrGone }, sliceFigures: false },
+          ),
+        );
+      return outcome(await withWireCounts(result, "bun", counted));
       // Kept connections take turns with --forks server processes; several clients run on fresh connections to one.
     },
     options.settings.clients > 1 ? 1 : options.forks,
@@ -280,6 +282,67 @@ function writeK6Test(k6: NonNullable<BenchOptions["exportK6"]>, plan: Plan, stre
       `Run it against ${usageOf("server")} (${k6.load.server}): k6 run ${path.join(k6.dir, "script.js")}  (-e SERVER=ws://host:port to change)\n`,
   );
   return 0;
+}
+
+/**
+ * What every benchmark the command line runs shares, whichever client carries its plan out: the
+ * estimate and the progress line, the live CSV of each finished case, the failures printed as they
+ * come, the quit a second Ctrl-C (or SIGTERM) calls, and the end (the table, the files, 130 when
+ * stopped).
+ */
+function commandFront(
+  plan: Plan,
+  options: BenchOptions,
+  streams: Streams,
+  control: StopControl,
+  ledger: TimeLedger,
+  head: Pick<BenchResults, "timestamp" | "environment"> & { client: "bun" | "node" | "browser" },
+) {
+  const estimate = estimateFor(plan, options.out);
+  const progress = createProgressPrinter(streams.stderr, estimate);
+  const live = new LiveCsv(
+    options.out,
+    {
+      timestamp: head.timestamp,
+      settings: { ...plan.settings, minBatchNs: NaN, client: head.client },
+      environment: head.environment,
+      order: {},
+      elapsedMs: 0,
+    },
+    ledger,
+  );
+  const failures: string[] = [];
+  return {
+    estimate,
+    progress,
+    live,
+    fail(line: string): void {
+      progress.finish();
+      streams.stderr.write(`bench: ${line}\n`);
+      failures.push(line);
+    },
+    /** From now until `finish`, a second Ctrl-C writes what `held` gives and says whose cases they are (`finished`); the entry point then exits. */
+    quitWith(held: () => BenchResults, finished = "finished"): void {
+      control.quit = (why) => {
+        progress.finish();
+        const results = held();
+        printAndWrite(results, options, streams, failures);
+        streams.stderr.write(
+          `bench: quit by ${why}; the ${results.cases.length} case(s) ${finished} are in the files above\n`,
+        );
+      };
+    },
+    finish(results: BenchResults): BenchOutcome {
+      control.quit = undefined;
+      progress.finish();
+      const outcome = printAndWrite(results, options, streams, failures);
+      if (!control.stopRequested) return outcome;
+      streams.stderr.write(
+        `bench: stopped by Ctrl-C; the ${results.cases.length} case(s) that ran are in the files above\n`,
+      );
+      return { ...outcome, exitCode: EXIT_INTERRUPTED };
+    },
+  };
 }
 
 /**
@@ -301,7 +364,6 @@ export async function runBenchmark(
   const plan = ledger.time("verify", () =>
     makePlan(options.settings, options.moduleCodecs, browser ? 1 : options.forks),
   );
-  const { settings } = plan;
   if (options.exportK6) return { exitCode: writeK6Test(options.exportK6, plan, streams), failures: [] };
   if (options.linkSweep) {
     const { calibration } = measureEnvironment(plan, ledger);
@@ -312,13 +374,8 @@ export async function runBenchmark(
   const client = options.client as "bun" | "node";
   const timestamp = new Date().toISOString();
   const { calibration, environment } = measureEnvironment(plan, ledger);
-  const estimate = estimateFor(plan, options.out);
-  const progress = createProgressPrinter(streams.stderr, estimate);
-  const live = new LiveCsv(
-    options.out,
-    { timestamp, settings: { ...settings, minBatchNs: NaN, client }, environment, order: {}, elapsedMs: 0 },
-    ledger,
-  );
+  const front = commandFront(plan, options, streams, control, ledger, { timestamp, environment, client });
+  const { estimate, progress, live } = front;
   const hooks: BenchmarkHooks = {
     gc: fullGc(),
     libraryVersion,
@@ -328,7 +385,6 @@ export async function runBenchmark(
     ledger,
     residentBytes: () => process.memoryUsage.rss(),
   };
-  const failures: string[] = [];
   let processes: CodecModeProcesses | undefined;
   const benchmark = new Benchmark(plan, {
     client,
@@ -354,32 +410,11 @@ export async function runBenchmark(
     // Untimed by codec mode: after its rounds, what compression makes of each codec's messages.
     afterCodecMode: (p, cases) => addCompression(cases, p, performanceClock, calibration.overheadNs),
     socketModes: (p, h, warmedInProcess) => runWebSocketModes(p, options, calibration, h, warmedInProcess),
-    onFailure: (line) => {
-      progress.finish();
-      streams.stderr.write(`bench: ${line}\n`);
-      failures.push(line);
-    },
+    onFailure: (line) => front.fail(line),
   });
-  // A second Ctrl-C (or SIGTERM): write every case finished so far (in this process, the live CSV, a codec-mode process) and end now.
-  control.quit = (why) => {
-    progress.finish();
-    const results = benchmark.results([...live.finished, ...(processes?.held().cases ?? [])], true);
-    printAndWrite(results, options, streams, failures);
-    streams.stderr.write(
-      `bench: quit by ${why}; the ${results.cases.length} case(s) finished are in the files above\n`,
-    );
-  };
-  const results = await benchmark.run();
-  control.quit = undefined;
-  progress.finish();
-  const outcome = printAndWrite(results, options, streams, failures);
-  if (control.stopRequested) {
-    streams.stderr.write(
-      `bench: stopped by Ctrl-C; the ${results.cases.length} case(s) that ran are in the files above\n`,
-    );
-    return { ...outcome, exitCode: EXIT_INTERRUPTED };
-  }
-  return outcome;
+  // Every case finished so far: in this process (the live CSV) and in a codec-mode process.
+  front.quitWith(() => benchmark.results([...live.finished, ...(processes?.held().cases ?? [])], true));
+  return front.finish(await benchmark.run());
 }
 
 /**
@@ -399,22 +434,11 @@ async function runBrowserBenchmark(
 ): Promise<BenchOutcome> {
   const binary = findBrowser(browser);
   if (!binary) throw new SettingError(noBrowserMessage(browser));
-  const estimate = estimateFor(plan, options.out);
-  const progress = createProgressPrinter(streams.stderr, estimate);
   const { environment } = measureEnvironment(plan, ledger);
   const timestamp = new Date().toISOString();
   // Each case the page finishes, as it finishes it: in the live CSV, and what a second Ctrl-C writes.
-  const live = new LiveCsv(
-    options.out,
-    {
-      timestamp,
-      settings: { ...plan.settings, minBatchNs: NaN, client: "browser" },
-      environment,
-      order: {},
-      elapsedMs: 0,
-    },
-    ledger,
-  );
+  const front = commandFront(plan, options, streams, control, ledger, { timestamp, environment, client: "browser" });
+  const { estimate, progress, live } = front;
   // The same assembly as every benchmark's (client/assemble-results.ts), for what the page has not handed back as results.
   const held = (interrupted: boolean): BenchResults => {
     const elapsedMs = performanceClock.now() - startedMs;
@@ -431,22 +455,12 @@ async function runBrowserBenchmark(
       interrupted,
     });
   };
-  const failures: string[] = [];
-  const fail = (line: string): void => {
-    progress.finish();
-    streams.stderr.write(`bench: ${line}\n`);
-    failures.push(line);
-  };
   let page: BrowserOutcome | undefined;
   let serverLabel: string | undefined;
-  control.quit = (why) => {
-    progress.finish();
+  front.quitWith(() => {
     const results = held(true);
-    printAndWrite({ ...results, settings: { ...results.settings, server: serverLabel } }, options, streams, failures);
-    streams.stderr.write(
-      `bench: quit by ${why}; the ${results.cases.length} case(s) the page finished are in the files above\n`,
-    );
-  };
+    return { ...results, settings: { ...results.settings, server: serverLabel } };
+  }, "the page finished");
   try {
     await useServer(
       options,
@@ -472,11 +486,9 @@ async function runBrowserBenchmark(
       ledger,
     );
   } catch (e) {
-    fail(`the ${browserLabel(browser)} run failed: ${(e as Error).message}`);
+    front.fail(`the ${browserLabel(browser)} run failed: ${(e as Error).message}`);
   }
-  control.quit = undefined;
-  progress.finish();
-  for (const line of page?.failures ?? []) fail(`in the page: ${line}`);
+  for (const line of page?.failures ?? []) front.fail(`in the page: ${line}`);
   // The page assembled its results with the same orchestrator; the bench adds its own machine and timings.
   const assembled = held(control.stopRequested);
   const results: BenchResults = page
@@ -490,6 +502,5 @@ async function runBrowserBenchmark(
         ...(assembled.account ? { account: assembled.account } : {}),
       }
     : { ...assembled, settings: { ...assembled.settings, server: serverLabel } };
-  const outcome = printAndWrite(results, options, streams, failures);
-  return control.stopRequested ? { ...outcome, exitCode: EXIT_INTERRUPTED } : outcome;
+  return front.finish(results);
 }
