@@ -18,7 +18,7 @@
  * The first line on stdout is one JSON object: {"event":"ready","url":...}.
  * SIGINT and SIGTERM close every connection (1001) and exit 0. The contract
  * clients rely on is in protocols/contract.ts; the request handling is
- * in server/ (routes.ts, handlers.ts).
+ * in server/ (requests.ts, handlers.ts).
  */
 
 import type { Server } from "bun";
@@ -46,7 +46,7 @@ import { parseRedisUrl } from "./server/redis-backplane.ts";
 import { BUILT_IN, type CodecCatalog } from "./protocols/registry.ts";
 import { socketHandlers } from "./server/handlers.ts";
 import { BACKPRESSURE_LIMIT_BYTES, type Publish } from "./server/server-send.ts";
-import { CSP_POLICIES, route, type CspPolicy } from "./server/routes.ts";
+import { answerRequest, CSP_POLICIES, type CspPolicy } from "./server/requests.ts";
 import { SettingError } from "./client/harness/harness-errors.ts";
 import { flagsOf, optionLines, readFlags, type OptionSpec } from "./bench/cli/flags.ts";
 import { benchOption } from "./bench/cli/option-specs.ts";
@@ -205,7 +205,7 @@ export async function startServer(
       hostname: o.host,
       port,
       reusePort,
-      fetch: (req, srv) => route(sockets, req, srv),
+      fetch: (req, srv) => answerRequest(sockets, req, srv),
       // Never Bun's development error page (it shows paths and source): one plain line instead.
       development: false,
       error: () =>

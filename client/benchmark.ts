@@ -1,7 +1,7 @@
 /**
  * Carries out a plan (client/harness/plan.ts), the same way for every front
  * end: the Bun CLI, `--client node` (the socket modes in a Node process),
- * and the page in a browser (which `--client browser` drives). In order:
+ * and the page in a browser (which `--client chromium` and `firefox` drive). In order:
  * codec mode, what compression makes of its messages (where the front end
  * measures it), the WebSocket modes, then the results assembled
  * (assemble-results.ts).

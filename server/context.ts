@@ -48,7 +48,7 @@ export interface SocketServerContext {
   compress?: boolean;
   /** Limits on what waits in memory (SOCKET_LIMITS has the defaults). */
   limits?: Partial<SocketLimits>;
-  /** The page's Content-Security-Policy (routes.ts): strict forbids eval. Default: none. */
+  /** The page's Content-Security-Policy (requests.ts): strict forbids eval. Default: none. */
   csp?: "off" | "strict";
   /** One process of a cluster (bun run server --processes N): which, of how many. */
   cluster?: { index: number; size: number };

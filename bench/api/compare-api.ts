@@ -18,7 +18,7 @@ import { SettingError } from "../../client/harness/harness-errors.ts";
 import type { InlineMessages } from "../../client/harness/user-files.ts";
 import type { ClientChoice, Mode } from "../../client/harness/settings.ts";
 import { csvRecords, type CsvRecord } from "../report/csv.ts";
-import { runSummary } from "../report/summary.ts";
+import { benchmarkSummary } from "../report/summary.ts";
 import { payloadAnswers } from "../report/verdict.ts";
 import { BENCH_OPTIONS } from "../cli/option-specs.ts";
 import type { WrittenFiles } from "../cli/output.ts";
@@ -165,7 +165,7 @@ export async function compare(options: CompareOptions = {}): Promise<CompareResu
           fastest: a.fastest.map((c) => c.codec),
           smallest: a.smallest.map((c) => c.codec),
         })),
-        verdict: runSummary(results).verdict.slice(),
+        verdict: benchmarkSummary(results).verdict.slice(),
         failures: outcome.failures,
         rows: csvRecords(results),
         ...(outcome.files ? { files: outcome.files } : {}),

@@ -1,9 +1,9 @@
 /**
- * How long a run has left, for the progress line: the work is split into
+ * How long a benchmark has left, for the progress line: the work is split into
  * stretches (one mode over one payload, `codecs x runs` case-runs each),
  * each stretch's time per case-run is measured as it runs, and what has not
- * run yet is estimated from the last run's timings in the same results
- * folder (scaled to this run's messages), else from built-in figures,
+ * run yet is estimated from the last benchmark's timings in the same results
+ * folder (scaled to this benchmark's messages), else from built-in figures,
  * either way corrected by how fast this machine is going today (what the
  * stretches measured so far took against their estimate).
  */
@@ -21,11 +21,11 @@ type RunTimings = Record<string, StretchTiming>;
 /**
  * Milliseconds per 1,000 messages of one case-run, warm-up and checks
  * included (codec mode: per progress unit, one time through the messages), when
- * no earlier run says better: the mean of two plain `bun run bench` runs on
+ * no earlier benchmark says better: the mean of two plain `bun run bench` benchmarks on
  * a 2-core Intel Xeon with Bun 1.4.4, 2026-11-23 (the message sets: one
- * `--payloads chat,game-tick,market --modes all` run); a user's own
+ * `--payloads chat,game-tick,market --modes all` benchmark); a user's own
  * messages use large's.
- * Only the first run in a results folder uses them, and only until its own
+ * Only the first benchmark in a results folder uses them, and only until its own
  * stretches correct them.
  */
 const BUILT_IN_MS_PER_1000: Record<Mode, Partial<Record<PayloadName, number>>> = {
@@ -35,7 +35,7 @@ const BUILT_IN_MS_PER_1000: Record<Mode, Partial<Record<PayloadName, number>>> =
   fanout: { small: 30, medium: 35, large: 40, chat: 25, "game-tick": 46, market: 20 },
   // Not used: latency mode is paced by its schedule (latencyPrior).
   latency: {},
-  // Both ways per run, eight members (a first guess until a run's own stretches correct it).
+  // Both ways per run, eight members (a first guess until a benchmark's own stretches correct it).
   route: { small: 60, medium: 70, large: 80, chat: 60, "game-tick": 100, market: 50 },
 };
 
@@ -107,7 +107,7 @@ export class RunEstimate {
 
   /**
    * Time left: each stretch's unfinished case-runs at its own measured pace
-   * once it has one, else at its estimate times this run's speed so far.
+   * once it has one, else at its estimate times this benchmark's speed so far.
    */
   remainingMs(): number {
     let measuredMs = 0;
@@ -129,7 +129,7 @@ export class RunEstimate {
     return Math.max(0, left);
   }
 
-  /** What this run took per stretch, for the next run's estimate. */
+  /** What this benchmark took per stretch, for the next one's estimate. */
   timings(): RunTimings {
     const out: RunTimings = {};
     for (const [k, s] of this.stretches)
@@ -144,7 +144,7 @@ function latencyPrior(settings: Settings): number {
   return (1.12 * ms.reduce((a, b) => a + b, 0)) / ms.length;
 }
 
-/** The timings of the last run in `outDir` (its latest.json), if it has any. */
+/** The timings of the last benchmark in `outDir` (its latest.json), if it has any. */
 function lastRunTimings(outDir: string): RunTimings | undefined {
   try {
     const last = JSON.parse(readFileSync(path.join(outDir, "latest.json"), "utf8")) as { timings?: RunTimings };
@@ -154,7 +154,7 @@ function lastRunTimings(outDir: string): RunTimings | undefined {
   }
 }
 
-/** A run's estimate: the plan's work, paced by the last run in `outDir` (a run that writes files) or the built-in figures. */
+/** A benchmark's estimate: the plan's work, paced by the last benchmark in `outDir` (one that writes files) or the built-in figures. */
 export function estimateFor(plan: Plan, outDir: string | undefined): RunEstimate {
   return new RunEstimate(plan.settings, plan.work, outDir === undefined ? undefined : lastRunTimings(outDir));
 }

@@ -3,7 +3,7 @@
  * the smaller codec streams more messages than the faster one. Stream mode on
  * loopback first (every selected codec: which is fastest, which smallest),
  * then the two over links of falling bandwidth (a ladder, then two halvings of
- * the step where the winner changed), each through the link emulator. The
+ * the gap between the two steps where the winner changed), each through the link emulator. The
  * crossover found is printed beside the one the loopback figures predict
  * (bench/report/crossover.ts) and written to link-sweep.json and .csv.
  */
@@ -28,7 +28,7 @@ import {
   sweepCsv,
   sweepLines,
   type Crossover,
-  type SweepRung,
+  type SweepStep,
 } from "../report/crossover.ts";
 import type { BenchOptions } from "./resolve-options.ts";
 import { DEFAULT_OUT } from "./option-specs.ts";
@@ -39,7 +39,7 @@ import { useServer, type UsedServer } from "./servers.ts";
 /** The ladder of link speeds, kbit/s each way: half decades from 1 Gbit/s to 1 Mbit/s. */
 const SWEEP_LADDER_KBPS: readonly number[] = [1_000_000, 300_000, 100_000, 30_000, 10_000, 3_000, 1_000];
 
-/** Halvings (geometric) of the step where the winner changed, after the ladder. */
+/** Halvings (geometric) of the gap between the two steps where the winner changed, after the ladder. */
 const BISECTIONS = 2;
 
 /** A link of `kbps` each way and nothing else (0: no limit at all, the emulator alone): the sweep asks about bandwidth alone. */
@@ -47,7 +47,7 @@ function sweepLink(kbps: number): LinkProfile {
   return { name: `sweep ${rateText(kbps)}`, rttMs: 0, jitterMs: 0, downKbps: kbps, upKbps: kbps };
 }
 
-/** A rung is run only below this share of what the emulator carries: nearer, its own work would set the pace. */
+/** A step is run only below this share of what the emulator carries: nearer, its own work would set the pace. */
 const CEILING_SHARE = 0.8;
 
 /** Runs the sweep against a server of the bench's own (or --url); writes link-sweep.json and .csv to --out; the exit code. */
@@ -85,8 +85,8 @@ export async function runLinkSweep(
         const pair = fastAndSmall(loopback.filter((c) => c.payload === payload));
         if (!pair || shouldStop()) continue;
         const { fast, small } = pair;
-        const rungs: SweepRung[] = [];
-        const rung = async (kbps: number): Promise<SweepRung> => {
+        const steps: SweepStep[] = [];
+        const step = async (kbps: number): Promise<SweepStep> => {
           const link = sweepLink(kbps);
           const emulator = await startLink(link, [server.url]);
           try {
@@ -111,24 +111,24 @@ export async function runLinkSweep(
         let ceilingKbps = Number.NaN;
         if (fast.codec !== small.codec) {
           // The emulator alone, no limit: what it carries of the faster codec's frames on these cores.
-          const open = await rung(0);
+          const open = await step(0);
           ceilingKbps = (8 * fast.wireBytes * open.fast) / 1000;
           say(`${payload}: the emulator carries ${rateText(ceilingKbps)} of ${fast.codec}'s frames here`);
-          // Down the ladder (below the emulator's own pace) until the smaller codec has won two rungs in a row.
+          // Down the ladder (below the emulator's own pace) until the smaller codec has won two steps in a row.
           let wins = 0;
           for (const kbps of SWEEP_LADDER_KBPS.filter((k) => k < CEILING_SHARE * ceilingKbps)) {
             if (shouldStop()) break;
-            const r = await rung(kbps);
-            rungs.push(r);
+            const r = await step(kbps);
+            steps.push(r);
             wins = r.small > r.fast ? wins + 1 : 0;
             if (wins >= 2) break;
           }
-          // Then halve (geometrically) the step where the winner changed.
+          // Then halve (geometrically) the gap between the two steps where the winner changed.
           for (let k = 0; k < BISECTIONS && !shouldStop(); k++) {
-            const sorted = [...rungs].sort((a, b) => b.kbps - a.kbps);
+            const sorted = [...steps].sort((a, b) => b.kbps - a.kbps);
             const at = sorted.findIndex((r, i) => i > 0 && sorted.slice(i).every((x) => x.small > x.fast));
             if (at <= 0 || sorted[at - 1]!.small > sorted[at - 1]!.fast) break;
-            rungs.push(await rung(Math.round(Math.sqrt(sorted[at - 1]!.kbps * sorted[at]!.kbps))));
+            steps.push(await step(Math.round(Math.sqrt(sorted[at - 1]!.kbps * sorted[at]!.kbps))));
           }
         }
         const found = {
@@ -136,9 +136,9 @@ export async function runLinkSweep(
           fast,
           small,
           predictedKbps: predictedCrossoverKbps(fast, small),
-          measuredKbps: fast.codec === small.codec ? Number.NaN : measuredCrossoverKbps(rungs),
+          measuredKbps: fast.codec === small.codec ? Number.NaN : measuredCrossoverKbps(steps),
           ceilingKbps,
-          rungs,
+          steps,
         };
         out.push({ ...found, verdict: crossoverVerdict(found) });
       }

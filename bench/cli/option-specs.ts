@@ -67,7 +67,7 @@ const BENCH_GROUPS = {
     {
       key: "client",
       arg: "NAME",
-      text: "`bun` (Bun's WebSocket, the default), `node` (the npm ws package under Node.js), `chromium` or `firefox` (the page, every mode and codec mode too, in that headless browser; `browser` is Chromium's other name: docs/page.md)",
+      text: "`bun` (Bun's WebSocket, the default), `node` (the npm ws package under Node.js), `chromium` or `firefox` (the page, every mode and codec mode too, in that headless browser: docs/page.md)",
     },
     {
       key: "calibrate",

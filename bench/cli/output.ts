@@ -14,7 +14,7 @@ import { csvHeader, csvRows, toCsv } from "../report/csv.ts";
 import { toJson } from "../report/results-json.ts";
 import { reportHtml } from "../report/html.ts";
 import { sourcedCases } from "../report/sources.ts";
-import { runSummary } from "../report/summary.ts";
+import { benchmarkSummary } from "../report/summary.ts";
 import { decodeHistogram, percentileSpectrum } from "../../client/harness/histogram.ts";
 import { calibrationChecks } from "../../client/harness/field.ts";
 import { caseRatios } from "../../client/harness/ratios.ts";
@@ -151,7 +151,7 @@ export function writeResults(results: BenchResults, outDir: string): WrittenFile
   writeAtomic(files.latestJson, json);
   const html = reportHtml(sourcedCases(results), chartJsSource(), {
     subtitle: `Run of ${results.timestamp}; ${describeRun(results)} ${provenanceLine(results.provenance)}.`,
-    summary: runSummary(results),
+    summary: benchmarkSummary(results),
   });
   writeAtomic(files.report, html);
   writeAtomic(files.latestReport, html);

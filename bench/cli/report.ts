@@ -14,17 +14,17 @@ import { usageOf } from "./command.ts";
 import { didYouMean } from "../../client/harness/did-you-mean.ts";
 import { reportHtml } from "../report/html.ts";
 import {
-  compareRuns,
-  comparisonHtml,
-  comparisonLines,
-  runLabels,
+  caseChanges,
+  changeHtml,
+  changeLines,
+  benchmarkLabels,
   slowerCases,
-  type CaseComparison,
-} from "../report/compare.ts";
+  type CaseChange,
+} from "../report/changes.ts";
 import { isK6Output, k6Results } from "../report/k6-rows.ts";
 import { resultsFromFile } from "../report/results-file.ts";
 import { resultsText } from "./read-results.ts";
-import { runSummary, type RunSummary } from "../report/summary.ts";
+import { benchmarkSummary, type BenchmarkSummary } from "../report/summary.ts";
 import { sourcedCases, type SourcedCase } from "../report/sources.ts";
 import type { BenchResults } from "../../client/harness/results.ts";
 import { ReportError } from "../report/report-errors.ts";
@@ -97,14 +97,14 @@ function main(argv: string[]): number {
     return 2;
   }
   let runs: Run[];
-  let summary: RunSummary | undefined;
+  let summary: BenchmarkSummary | undefined;
   try {
     ({ runs, summary } = readRuns(files));
   } catch (e) {
     process.stderr.write(`report: ${(e as Error).message}\n`);
     return 2;
   }
-  const labels = runLabels(runs);
+  const labels = benchmarkLabels(runs);
   // Side by side, each row's source says which run it came from: what ran it and when.
   const rows = runs.flatMap((run, i) =>
     runs.length > 1 ? run.rows.map((r) => ({ ...r, source: sourceLabel(r, labels[i]!, run.rows) })) : run.rows,
@@ -113,13 +113,13 @@ function main(argv: string[]): number {
   let gateFailed = false;
   if (runs.length === 2) {
     const pair = [labels[0]!, labels[1]!] as const;
-    const comparisons = compareRuns(runs[0]!.results.cases, runs[1]!.results.cases);
+    const comparisons = caseChanges(runs[0]!.results.cases, runs[1]!.results.cases);
     process.stdout.write(
       comparisons.length > 0
-        ? comparisonLines(comparisons, pair).join("\n") + "\n"
+        ? changeLines(comparisons, pair).join("\n") + "\n"
         : "The two files hold no case in common (mode, payload and codec): nothing to compare.\n",
     );
-    comparison = comparisonHtml(comparisons, pair);
+    comparison = changeHtml(comparisons, pair);
     if (gate) gateFailed = !runGate(comparisons, gate);
   }
   const out = parsed.values.out ?? path.join("results", "report.html");
@@ -172,7 +172,7 @@ function gateOptions(pct: string | undefined, timeOf: string | undefined, files:
 }
 
 /** Prints the gate's answer; true when it passed. */
-function runGate(comparisons: readonly CaseComparison[], gate: Gate): boolean {
+function runGate(comparisons: readonly CaseChange[], gate: Gate): boolean {
   if (comparisons.length === 0) {
     process.stdout.write("gate FAILED: the two files hold no case in common to compare\n");
     return false;
@@ -205,10 +205,10 @@ interface Run {
  * together are one run, their samples merged (several k6 processes, one
  * test). k6's counts and checks are printed per codec and payload.
  */
-function readRuns(files: readonly string[]): { runs: Run[]; summary?: RunSummary } {
+function readRuns(files: readonly string[]): { runs: Run[]; summary?: BenchmarkSummary } {
   const runs: Run[] = [];
   const k6: { text: string; file: string }[] = [];
-  let summary: RunSummary | undefined;
+  let summary: BenchmarkSummary | undefined;
   for (const file of files) {
     try {
       const text = resultsText(file);
@@ -223,7 +223,7 @@ function readRuns(files: readonly string[]): { runs: Run[]; summary?: RunSummary
         `${path.basename(file)}: ${results.timestamp.slice(0, 16).replace("T", " ")}, ${provenanceLine(results.provenance)}\n`,
       );
       // One run's summary: its verdict and the sections that pair rounds need a JSON file's.
-      if (files.length === 1) summary = runSummary(results);
+      if (files.length === 1) summary = benchmarkSummary(results);
     } catch (e) {
       throw new ReportError(e instanceof ReportError ? e.code : "NOT_RESULTS", `${file}: ${(e as Error).message}`);
     }

@@ -12,7 +12,6 @@
 import { fileURLToPath } from "node:url";
 import {
   browserOf,
-  CLIENT_ALIASES,
   CLIENT_CHOICES,
   defaultSettings,
   MODE_NAMES,
@@ -40,7 +39,7 @@ import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { Codec } from "../../protocols/codec.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { codecGroups, defaultCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/contract.ts";
-import { CSP_POLICIES, type CspPolicy } from "../../server/routes.ts";
+import { CSP_POLICIES, type CspPolicy } from "../../server/requests.ts";
 import { parseRedisUrl } from "../../server/redis-backplane.ts";
 import { reusePortRefusal } from "../../server/cluster.ts";
 import { K6_DEFAULTS, type K6Load } from "./k6-export.ts";
@@ -166,9 +165,8 @@ function oneOf<T extends string>(
   raw: string | undefined,
   valid: readonly T[],
   fallback: T,
-  aliases: Readonly<Record<string, readonly T[]>> = {},
 ): T {
-  const given = parseList(option, raw, valid, [fallback], aliases);
+  const given = parseList(option, raw, valid, [fallback], {});
   if (given.length !== 1) throw new SettingError(`${option} takes one ${what}; valid values: ${valid.join(", ")}`);
   return given[0]!;
 }
@@ -398,7 +396,7 @@ export async function resolveBenchOptions(input: BenchInput, spell: Spell): Prom
   const quick = read.on("quick");
   const out = read.text("out");
   if (out !== undefined && out.trim() === "") throw new SettingError(`${spell("out")} must name a directory`);
-  const client = oneOf(spell("client"), "name", read.text("client"), CLIENT_CHOICES, "bun", CLIENT_ALIASES);
+  const client = oneOf(spell("client"), "name", read.text("client"), CLIENT_CHOICES, "bun");
   const browser = browserOf(client);
   const modesGiven = read.text("modes");
   // Route mode's members are connections of one client, wherever it runs; other modes' clients are Bun's worker threads.

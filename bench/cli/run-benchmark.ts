@@ -36,7 +36,7 @@ import type { BenchOptions } from "./resolve-options.ts";
 import { LiveCsv, writeResults, type WrittenFiles } from "./output.ts";
 import { runBrowserClient, type BrowserOutcome } from "./processes/browser.ts";
 import { browserLabel, findBrowser, noBrowserMessage } from "./processes/browser-driver.ts";
-import { CodecModeProcesses } from "./processes/codec-mode-processes.ts";
+import { CodecModeForks } from "./processes/codec-mode-forks.ts";
 import { runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter, type Streams } from "./progress-line.ts";
 import { useServer } from "./servers.ts";
@@ -385,7 +385,7 @@ export async function runBenchmark(
     ledger,
     residentBytes: () => process.memoryUsage.rss(),
   };
-  let processes: CodecModeProcesses | undefined;
+  let processes: CodecModeForks | undefined;
   const benchmark = new Benchmark(plan, {
     client,
     timestamp,
@@ -400,7 +400,7 @@ export async function runBenchmark(
     ...(plan.forks > 1
       ? {
           codecMode: async (p: Plan, h: BenchmarkHooks) => {
-            processes = new CodecModeProcesses(p, h);
+            processes = new CodecModeForks(p, h);
             const outcome = await processes.run();
             processes = undefined;
             return outcome;

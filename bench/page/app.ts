@@ -8,7 +8,7 @@
  * `?autorun=1` (with the same names as the CLI flags: codecs, payloads,
  * modes, iterations, runs, warmup, seed, fixed, window; iterations-MODE and
  * warmup-MODE for one mode) runs at once and
- * leaves the results in `window.__bench`; `bun run bench --client browser`
+ * leaves the results in `window.__bench`; `bun run bench --client chromium`
  * drives the page that way.
  */
 
@@ -35,7 +35,7 @@ import { toJson } from "../report/results-json.ts";
 import { formatNs, markNotes } from "../report/format.ts";
 import { resultsFromFile } from "../report/results-file.ts";
 import { sourceOf, sourcedCases, type SourcedCase } from "../report/sources.ts";
-import { runSummary, summaryLines } from "../report/summary.ts";
+import { benchmarkSummary, summaryLines } from "../report/summary.ts";
 import { isBuiltIn, PAYLOAD_NAMES, type PayloadName } from "../../protocols/messages.ts";
 import { defaultCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/contract.ts";
 import { BUILT_IN, type CodecCatalog } from "../../protocols/registry.ts";
@@ -54,7 +54,7 @@ const MODE_LABELS: Record<string, string> = {
   route: "route: the server routes each message to its room",
 };
 
-/** What automation reads: `bun run bench --client browser` polls it. */
+/** What automation reads: `bun run bench --client chromium` polls it. */
 interface AutomationState {
   done: boolean;
   results?: string;
@@ -186,7 +186,7 @@ function drawCharts(): void {
 /** The verdict of this page's run, else of a loaded JSON file. */
 function drawVerdict(): void {
   // What each codec did to the user's own messages comes first: it says which codecs were timed.
-  const lines = lastResults ? summaryLines(runSummary(lastResults)) : loadedVerdict;
+  const lines = lastResults ? summaryLines(benchmarkSummary(lastResults)) : loadedVerdict;
   $("verdict").textContent = lines.join("\n");
   $("verdict").hidden = lines.length === 0;
 }
@@ -228,7 +228,7 @@ async function run(settings: Settings, moduleCodecs: readonly Codec[]): Promise<
         console.log(`bench-progress ${JSON.stringify(p)}`);
       },
       () => stopRequested,
-      // Each finished case as it comes, for a driver (bun run bench --client browser) that must stop early.
+      // Each finished case as it comes, for a driver (bun run bench --client chromium) that must stop early.
       (c) => console.log(`bench-case ${stringifyLine(c)}`),
       // bun run bench --link: the WebSockets open on the link in front of this server.
       new URLSearchParams(location.search).get("link-via") ?? undefined,
@@ -280,7 +280,7 @@ async function load(file: File): Promise<void> {
   try {
     const loaded = resultsFromFile(await fileText(file));
     loadedRows = sourcedCases(loaded).map((r) => ({ ...r, source: `${r.source}, ${file.name}` }));
-    loadedVerdict = summaryLines(runSummary(loaded));
+    loadedVerdict = summaryLines(benchmarkSummary(loaded));
     drawCharts();
     drawTable();
     drawVerdict();

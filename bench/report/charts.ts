@@ -20,7 +20,7 @@ import { round3, unique, type ChartSpec } from "./chart-spec.ts";
 import { latencySpecs } from "./latency-charts.ts";
 import type { SourcedCase } from "./sources.ts";
 import type { Summary } from "../../client/harness/statistics.ts";
-import type { Comparison } from "../../client/harness/results.ts";
+import type { Estimate } from "../../client/harness/results.ts";
 
 /** One hue per metric; sources get lighter shades of it. */
 const HUES: Record<string, number> = {
@@ -363,7 +363,7 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
 }
 
 /** A ratio's interval as a bar, where it has one. */
-const ratioInterval = (r: Comparison | undefined): [number, number] | undefined =>
+const ratioInterval = (r: Estimate | undefined): [number, number] | undefined =>
   r && Number.isFinite(r.low) && Number.isFinite(r.high) ? [r.low, r.high] : undefined;
 
 /**
@@ -378,7 +378,7 @@ function fieldSpec(rows: readonly SourcedCase[], payload: string, named: boolean
       (r) => r.case.payload === payload && r.case.mode === mode && r.case.ratios?.fieldVsJson !== undefined,
     );
     if (field.length === 0) continue;
-    const echo = (r: SourcedCase): Comparison | undefined =>
+    const echo = (r: SourcedCase): Estimate | undefined =>
       rows.find(
         (x) =>
           x.source === r.source &&
@@ -397,19 +397,19 @@ function fieldSpec(rows: readonly SourcedCase[], payload: string, named: boolean
         {
           metric: "field",
           label: "in the server (field)",
-          value: (r) => r.case.ratios?.fieldVsJson?.ratio ?? NaN,
+          value: (r) => r.case.ratios?.fieldVsJson?.value ?? NaN,
           interval: (r) => ratioInterval(r.case.ratios?.fieldVsJson),
         },
         {
           metric: "echo",
           label: "in the lab (echo)",
-          value: (r) => echo(r)?.ratio ?? NaN,
+          value: (r) => echo(r)?.value ?? NaN,
           interval: (r) => ratioInterval(echo(r)),
         },
       ],
       true,
       named,
-      (r) => r.case.ratios?.fieldVsJson?.ratio ?? NaN,
+      (r) => r.case.ratios?.fieldVsJson?.value ?? NaN,
     );
   }
   return undefined;

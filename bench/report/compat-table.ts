@@ -50,7 +50,7 @@ function casesOf(results: BenchResults, codec: string): CaseResult[] {
  */
 function ratioToJson(results: BenchResults, c: CaseResult): number | undefined {
   if (c.codec === "json") return 1;
-  if (c.mode === "codec") return c.ratios?.vsJson?.ratio;
+  if (c.mode === "codec") return c.ratios?.vsJson?.value;
   const json = results.cases.find(
     (x) => x.mode === c.mode && x.codec === "json" && x.payload === c.payload && x.verified,
   );

@@ -1,7 +1,7 @@
 /**
  * The answer `--link-sweep` is for: on each payload, the link speed below
  * which the smaller codec streams more messages than the faster one, as
- * measured rung by rung (bench/cli/link-sweep.ts), beside what the arithmetic
+ * measured step by step (bench/cli/link-sweep.ts), beside what the arithmetic
  * predicts from the loopback run.
  *
  * The arithmetic: over a link of R bit/s each way, a stream of codec c carries
@@ -23,8 +23,8 @@ export interface SweepCodec {
   wireBytes: number;
 }
 
-/** One rung of the sweep: both codecs' stream rates over a link of `kbps` each way. */
-export interface SweepRung {
+/** One step of the sweep: both codecs' stream rates over a link of `kbps` each way. */
+export interface SweepStep {
   kbps: number;
   fast: number;
   small: number;
@@ -39,19 +39,19 @@ export interface Crossover {
   /** kbit/s below which the arithmetic says the smaller codec wins (NaN when one codec is both). */
   predictedKbps: number;
   /**
-   * kbit/s of the measured crossover: the geometric middle of the last rung the faster codec won
-   * and the first from which the smaller always won; NaN when the faster won every rung,
-   * Infinity when the smaller won every rung.
+   * kbit/s of the measured crossover: the geometric middle of the last step the faster codec won
+   * and the first from which the smaller always won; NaN when the faster won every step,
+   * Infinity when the smaller won every step.
    */
   measuredKbps: number;
   /**
    * The most the emulator itself carried here, kbit/s: the faster codec's frames at its rate
-   * through a link with no limit (the proxy's own work on these cores). Rungs stop below it: above
+   * through a link with no limit (the proxy's own work on these cores). Steps stop below it: above
    * it the emulator, not the link, would set the pace.
    */
   ceilingKbps: number;
-  /** The rungs, fastest link first. */
-  rungs: SweepRung[];
+  /** The steps, fastest link first. */
+  steps: SweepStep[];
   /** One line: the verdict the user came for. */
   verdict: string;
 }
@@ -63,12 +63,12 @@ export function predictedCrossoverKbps(fast: SweepCodec, small: SweepCodec): num
 }
 
 /**
- * The measured crossover from rungs sorted fastest link first: the point between the last rung
+ * The measured crossover from steps sorted fastest link first: the point between the last step
  * where the faster codec carried more and the first from which the smaller one always did.
  */
-export function measuredCrossoverKbps(rungs: readonly SweepRung[]): number {
-  const sorted = [...rungs].sort((a, b) => b.kbps - a.kbps);
-  // The first rung from which the smaller codec wins at every slower one.
+export function measuredCrossoverKbps(steps: readonly SweepStep[]): number {
+  const sorted = [...steps].sort((a, b) => b.kbps - a.kbps);
+  // The first step from which the smaller codec wins at every slower one.
   let from = -1;
   for (let i = sorted.length - 1; i >= 0; i--) {
     if (sorted[i]!.small > sorted[i]!.fast) from = i;
@@ -83,10 +83,10 @@ export function crossoverVerdict(c: Omit<Crossover, "verdict">): string {
   const { fast, small, payload } = c;
   if (fast.codec === small.codec)
     return `${payload}: ${fast.codec} is both the fastest and the smallest; no link speed changes the answer`;
-  if (c.rungs.length === 0)
-    return `${payload}: the emulator carries only ${rateText(c.ceilingKbps)} here, too little for any rung; no crossover measured${Number.isFinite(c.predictedKbps) ? ` (predicted below ${rateText(c.predictedKbps)})` : ""}`;
+  if (c.steps.length === 0)
+    return `${payload}: the emulator carries only ${rateText(c.ceilingKbps)} here, too little for any step; no crossover measured${Number.isFinite(c.predictedKbps) ? ` (predicted below ${rateText(c.predictedKbps)})` : ""}`;
   if (Number.isNaN(c.measuredKbps)) {
-    const slowest = Math.min(...c.rungs.map((r) => r.kbps));
+    const slowest = Math.min(...c.steps.map((r) => r.kbps));
     return `${payload}: ${fast.codec} beats ${small.codec} down to ${rateText(slowest)}, the slowest link tried: CPU outweighs bytes there`;
   }
   if (c.measuredKbps === Number.POSITIVE_INFINITY)
@@ -111,7 +111,7 @@ export function fastAndSmall(cases: readonly CaseResult[]): { fast: SweepCodec; 
   return { fast: of(fast), small: of(small) };
 }
 
-/** The sweep's rows as CSV: a row per payload, rung and codec. */
+/** The sweep's rows as CSV: a row per payload, step and codec. */
 export function sweepCsv(crossovers: readonly Crossover[], made: Provenance): string {
   const lines = [
     "payload,link_kbps,codec,role,msgs_per_s,wire_bytes,predicted_crossover_kbps,measured_crossover_kbps,bench_version,commit,dirty",
@@ -128,7 +128,7 @@ export function sweepCsv(crossovers: readonly Crossover[], made: Provenance): st
       cells("loopback", c.fast, "fast", c.fast.msgsPerS),
       cells("loopback", c.small, "small", c.small.msgsPerS),
     );
-    for (const r of c.rungs)
+    for (const r of c.steps)
       lines.push(cells(r.kbps, c.fast, "fast", r.fast), cells(r.kbps, c.small, "small", r.small));
   }
   return lines.join("\n") + "\n";
@@ -136,11 +136,11 @@ export function sweepCsv(crossovers: readonly Crossover[], made: Provenance): st
 
 /** A measured crossover in words. */
 function measuredText(kbps: number): string {
-  if (kbps === Number.POSITIVE_INFINITY) return "above every rung (the smaller codec won them all)";
-  return Number.isFinite(kbps) ? rateText(kbps) : "below every rung (the faster codec won them all)";
+  if (kbps === Number.POSITIVE_INFINITY) return "above every step (the smaller codec won them all)";
+  return Number.isFinite(kbps) ? rateText(kbps) : "below every step (the faster codec won them all)";
 }
 
-/** The sweep as the terminal shows it: per payload, the two codecs, each rung, the crossover found and predicted, the verdict. */
+/** The sweep as the terminal shows it: per payload, the two codecs, each step, the crossover found and predicted, the verdict. */
 export function sweepLines(crossovers: readonly Crossover[]): string[] {
   const lines = [
     "== link sweep: stream mode over links of falling bandwidth (each way, no added delay); msgs/s",
@@ -156,7 +156,7 @@ export function sweepLines(crossovers: readonly Crossover[]): string[] {
     // Each codec's rate, and the share of the link its frames filled (the emulator paces in whole ms: 70-95% is full).
     const cell = (who: SweepCodec, rate: number, kbps: number): string =>
       `${who.codec} ${Math.round(rate).toLocaleString("en-US").padStart(8)} (${Math.round((rate * who.wireBytes * 8) / (kbps * 10))}%)`;
-    for (const r of [...c.rungs].sort((a, b) => b.kbps - a.kbps))
+    for (const r of [...c.steps].sort((a, b) => b.kbps - a.kbps))
       lines.push(
         `  ${rateText(r.kbps).padStart(12)}  ${cell(c.fast, r.fast, r.kbps)}  ${cell(c.small, r.small, r.kbps)}  ${r.small > r.fast ? c.small.codec : c.fast.codec}`,
       );

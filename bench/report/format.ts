@@ -1,6 +1,6 @@
 /** Number formatting shared by the console table, the page and the HTML report. */
 
-import type { Comparison } from "../../client/harness/results.ts";
+import type { Estimate } from "../../client/harness/results.ts";
 
 /** A duration in ns with a sensible unit. */
 export function formatNs(ns: number): string {
@@ -89,8 +89,8 @@ export function markNotes(cases: readonly { codec: string; standard: boolean; fl
   };
 }
 
-/** A ratio as a report has it: its interval, and the marks of a Comparison, where it has them. */
-type RatioLike = Pick<Comparison, "ratio"> & Partial<Pick<Comparison, "low" | "high" | "rounds" | "overlap" | "wide">>;
+/** A ratio as a report has it: its interval and its marks, where it has them. */
+type RatioLike = Pick<Estimate, "value"> & Partial<Pick<Estimate, "low" | "high" | "rounds" | "overlap" | "wide">>;
 
 /**
  * A ratio as every output writes it (the table, the verdict, the page, docs/results.md): with the
@@ -99,15 +99,15 @@ type RatioLike = Pick<Comparison, "ratio"> & Partial<Pick<Comparison, "low" | "h
  * the figure and its ≈ alone ("≈1.01"), for a line that lists several.
  */
 export function ratioText(r: RatioLike | undefined, options: { interval?: boolean } = {}): string {
-  if (!r || !Number.isFinite(r.ratio)) return "-";
+  if (!r || !Number.isFinite(r.value)) return "-";
   const { low = Number.NaN, high = Number.NaN, rounds } = r;
-  const half = Math.max(high / r.ratio - 1, 1 - low / r.ratio);
+  const half = Math.max(high / r.value - 1, 1 - low / r.value);
   // One round has no interval; a ratio read back from a CSV does not say its rounds, and shows what it has.
   const interval =
     options.interval === false || (rounds !== undefined && rounds < 2) || !Number.isFinite(half)
       ? ""
       : ` ${halfWidthText(half)}`;
-  return `${r.overlap ? "≈" : ""}${ratioFigure(r.ratio)}${interval}${r.wide && options.interval !== false ? PRECISION_MARK : ""}`;
+  return `${r.overlap ? "≈" : ""}${ratioFigure(r.value)}${interval}${r.wide && options.interval !== false ? PRECISION_MARK : ""}`;
 }
 
 /** After a ratio whose interval is wider than the run's --precision asked. */

@@ -9,7 +9,7 @@ import { chartSpecs, errorBarsPlugin } from "./charts.ts";
 import { withPercentileTicks } from "./latency-charts.ts";
 import { count, formatNs, markNotes } from "./format.ts";
 import { caseTablesHtml, escapeHtml } from "./table-html.ts";
-import { summaryLines, type RunSummary } from "./summary.ts";
+import { summaryLines, type BenchmarkSummary } from "./summary.ts";
 
 /** What the report says above its charts. */
 export interface ReportText {
@@ -20,10 +20,10 @@ export interface ReportText {
    * table. Absent for several runs, which have no one verdict; its verdict is empty for a CSV,
    * which has no rounds to pair.
    */
-  summary?: RunSummary;
+  summary?: BenchmarkSummary;
   /** Why there is no verdict, when there is none. */
   noVerdict?: string;
-  /** Two runs compared (bench/report/compare.ts, comparisonHtml), shown after the table. */
+  /** Two runs compared (bench/report/changes.ts, changeHtml), shown after the table. */
   comparison?: string;
 }
 

@@ -4,9 +4,8 @@ import type { Provenance } from "../../client/harness/results.ts";
 
 /** One line saying what made results: "made by commit 1a2b3c4d5e, bench 0.1.0, csv 6". */
 export function provenanceLine(p: Provenance | undefined): string {
-  // Files from before CSV version 6 and JSON format 3 do not say.
-  if (!p || p.benchVersion === "")
-    return `made by code of no known commit (${p?.format ? `${p.format}, ` : ""}from before results files said)`;
+  // A page's own run does not say (it knows no checkout).
+  if (!p || p.benchVersion === "") return `made by code of no known commit${p?.format ? `, ${p.format}` : ""}`;
   const commit =
     p.commit === ""
       ? "an installed copy (no git checkout)"

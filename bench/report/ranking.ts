@@ -35,7 +35,7 @@ export interface Standing {
   place: number;
   of: number;
   rival?: CaseResult;
-  vsRival?: { ratio: number; overlap: boolean };
+  vsRival?: { value: number; overlap: boolean };
 }
 
 /**
@@ -57,9 +57,9 @@ export function handWrittenStanding(
   const paired = pick ? pairedRatio(cb, rival, pick) : undefined;
   const ofRatios = vsJsonOf(cb, ratio) / vsJsonOf(rival, ratio);
   const vsRival = paired
-    ? { ratio: paired.ratio, overlap: overlapsOne(paired) }
+    ? { value: paired.value, overlap: overlapsOne(paired) }
     : Number.isFinite(ofRatios)
-      ? { ratio: ofRatios, overlap: false }
+      ? { value: ofRatios, overlap: false }
       : undefined;
   return { ...standing, rival, ...(vsRival ? { vsRival } : {}) };
 }

@@ -15,8 +15,8 @@
 
 import type { BenchResults, SliceFigures } from "../../client/harness/results.ts";
 
-/** What this writer writes: 2 lays the long lists out as tables; 3 says what code made the file (`provenance`). */
-export const JSON_VERSION = 3;
+/** What this writer writes: 2 lays the long lists out as tables; 3 says what code made the file (`provenance`); 4 names every figure with its interval `value` (a ratio's was `ratio`). */
+export const JSON_VERSION = 4;
 const JSON_FORMAT = `ws-serialization-bench/${JSON_VERSION}`;
 
 /** A case's rounds as a table: `columns` (dotted for nested figures), one row of values per round. */

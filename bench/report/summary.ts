@@ -29,10 +29,10 @@ export type SummarySection = (typeof SUMMARY_SECTIONS)[number];
  *   server's figure found (field-table.ts);
  * - patterns: read-one and validated in codec mode; route: route mode's server CPU (patterns-table.ts).
  */
-export type RunSummary = Readonly<Record<SummarySection, readonly string[]>>;
+export type BenchmarkSummary = Readonly<Record<SummarySection, readonly string[]>>;
 
 /** `wide`: the columns --wide adds to the terminal's tables (route mode's). */
-export function runSummary(results: BenchResults, options: { wide?: boolean } = {}): RunSummary {
+export function benchmarkSummary(results: BenchResults, options: { wide?: boolean } = {}): BenchmarkSummary {
   return {
     fidelity: fidelityLines(results),
     // A run with no case at all (every codec lossy on the user's messages) still says why, payload by payload.
@@ -48,7 +48,10 @@ export function runSummary(results: BenchResults, options: { wide?: boolean } = 
 }
 
 /** The sections named, in that order, as lines; a blank line after the fidelity section (the others open with their own). */
-export function summaryLines(summary: RunSummary, sections: readonly SummarySection[] = SUMMARY_SECTIONS): string[] {
+export function summaryLines(
+  summary: BenchmarkSummary,
+  sections: readonly SummarySection[] = SUMMARY_SECTIONS,
+): string[] {
   return sections.flatMap((name) =>
     name === "fidelity" && summary.fidelity.length > 0 ? [...summary.fidelity, ""] : summary[name],
   );

@@ -10,7 +10,7 @@ import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
 import type { Mode } from "../../client/harness/settings.ts";
 import { linkText } from "../../client/harness/link.ts";
 import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
-import { runSummary } from "./summary.ts";
+import { benchmarkSummary } from "./summary.ts";
 import { count, formatNs, pad, PRECISION_MARK, markNotes, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { type Column, columnsFor, COMPRESSION_COLUMNS, MODE_VIEWS, NAME } from "./columns.ts";
 import { codecModeRatios } from "../../client/harness/ratios.ts";
@@ -168,7 +168,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
   );
   lines.push(`"vs json" / "vs raw": ratio to that codec, paired round by round (median of the per-round`);
   lines.push(`ratios; below 6 rounds, their geometric mean), ± its 95% interval; ≈: the interval holds 1.`);
-  const summary = runSummary(results, { wide });
+  const summary = benchmarkSummary(results, { wide });
   lines.push(...summary.fidelity);
   for (const view of MODE_VIEWS) {
     const ofMode = results.cases.filter((c) => c.mode === view.mode);

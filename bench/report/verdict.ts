@@ -10,7 +10,7 @@
  */
 
 import { knees } from "../../client/harness/knee.ts";
-import type { BenchResults, CaseResult, Comparison } from "../../client/harness/results.ts";
+import type { BenchResults, CaseResult, Estimate } from "../../client/harness/results.ts";
 import { KEY_ORDER_CHANGED } from "../../client/harness/fidelity.ts";
 import { orderPayloads, type PayloadName } from "../../protocols/messages.ts";
 import { codecLabel, count, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
@@ -66,7 +66,7 @@ function cost(c: CaseResult): number {
 }
 
 /** A case's ratio to json by what its mode ranks on: route mode's server CPU forwarding, the others' time per message. */
-function speedVsJson(c: CaseResult): Comparison | undefined {
+function speedVsJson(c: CaseResult): Estimate | undefined {
   return c.mode === "route" ? c.ratios?.routeVsJson : c.ratios?.vsJson;
 }
 
@@ -86,7 +86,7 @@ function names(list: readonly CaseResult[]): string {
 
 /** Codecs fastest first (ranking.ts): by their paired ratio to json where they have one, else by their own figure. */
 function rank(of: readonly CaseResult[]): CaseResult[] {
-  return ranked(of, (c) => speedVsJson(c)?.ratio, cost);
+  return ranked(of, (c) => speedVsJson(c)?.value, cost);
 }
 
 /** The figure of a round the verdict pairs two codecs on: route mode's server CPU forwarding, the others' time per message. */
@@ -207,7 +207,7 @@ function standingLine(
   for (const payload of payloads) {
     const standing = handWrittenStanding(
       rank(candidates(cases, mode, payload)),
-      (c) => speedVsJson(c)?.ratio,
+      (c) => speedVsJson(c)?.value,
       roundFigure(mode),
     );
     if (!standing) continue;
@@ -245,12 +245,12 @@ const PATTERNS: readonly Pattern[] = [
   {
     label: "Read-one (the routing key from a frame)",
     time: (c) => c.readOne?.median,
-    ratio: (c) => c.ratios?.readOneVsJson?.ratio,
+    ratio: (c) => c.ratios?.readOneVsJson?.value,
   },
   {
     label: "Validated (decode, then the checks a server needs)",
     time: (c) => c.validated?.median,
-    ratio: (c) => c.ratios?.validatedVsJson?.ratio,
+    ratio: (c) => c.ratios?.validatedVsJson?.value,
   },
 ];
 
@@ -273,7 +273,7 @@ function patternLine(
     const best = ranked(of, pattern.ratio, (c) => pattern.time(c) ?? Number.NaN)[0]!;
     if (best.codec !== rank(of)[0]!.codec) changed.push(payload);
     winners.push(codecLabel(best));
-    ratios.push(ratioText({ ratio: vsJsonOf(best, pattern.ratio) }, { interval: false }));
+    ratios.push(ratioText({ value: vsJsonOf(best, pattern.ratio) }, { interval: false }));
   }
   if (winners.length === 0) return undefined;
   const sep = winners.length > 3 ? "/" : " / ";
@@ -301,12 +301,12 @@ function routeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[
       const c = ranked(of, ratio, () => Number.NaN)[0]!;
       return { c, r: vsJsonOf(c, ratio) };
     };
-    const f = least((c) => c.ratios?.routeVsJson?.ratio);
-    const r = least((c) => c.ratios?.routeRecodeVsJson?.ratio);
+    const f = least((c) => c.ratios?.routeVsJson?.value);
+    const r = least((c) => c.ratios?.routeRecodeVsJson?.value);
     ways.forward.who.push(codecLabel(f.c));
-    ways.forward.ratio.push(ratioText({ ratio: f.r }, { interval: false }));
+    ways.forward.ratio.push(ratioText({ value: f.r }, { interval: false }));
     ways.recode.who.push(codecLabel(r.c));
-    ways.recode.ratio.push(ratioText({ ratio: r.r }, { interval: false }));
+    ways.recode.ratio.push(ratioText({ value: r.r }, { interval: false }));
     if (f.c.codec !== r.c.codec) changed.push(payload);
     for (const c of of) if (c.route?.recodeOverForward) over.push(c.route.recodeOverForward.value);
   }
@@ -342,7 +342,7 @@ function fieldLines(cases: readonly CaseResult[], payloads: readonly PayloadName
       if (!of.some((c) => c.codec === "json")) continue;
       const first = ranked(
         of,
-        (c) => c.ratios?.fieldVsJson?.ratio,
+        (c) => c.ratios?.fieldVsJson?.value,
         () => Number.NaN,
       )[0]!;
       best.push(codecLabel(first));
@@ -351,7 +351,7 @@ function fieldLines(cases: readonly CaseResult[], payloads: readonly PayloadName
         of.find((c) => c.codec === "custom-binary") ??
         ranked(
           of.filter((c) => c.codec !== "json"),
-          (c) => c.ratios?.fieldVsJson?.ratio,
+          (c) => c.ratios?.fieldVsJson?.value,
           () => Number.NaN,
         )[0];
       const field = partner?.ratios?.fieldVsJson;
@@ -396,7 +396,7 @@ function socketLines(cases: readonly CaseResult[], payloads: readonly PayloadNam
       const raw = cases.find((c) => c.mode === mode && c.payload === payload && c.codec === "raw" && c.verified);
       const of = candidates(cases, mode, payload);
       if (!raw || of.length === 0) continue;
-      const ratios = of.map((c) => c.ratios?.vsRaw?.ratio).filter((r): r is number => r !== undefined);
+      const ratios = of.map((c) => c.ratios?.vsRaw?.value).filter((r): r is number => r !== undefined);
       if (ratios.length === 0) continue;
       shares.push({
         payload,

@@ -127,7 +127,7 @@ function main(argv: string[]): number {
     return 1;
   }
   const field = (mode: string, payload: string, codec: string): number =>
-    verified.find((c) => c.mode === mode && c.payload === payload && c.codec === codec)?.ratios?.fieldVsJson?.ratio ??
+    verified.find((c) => c.mode === mode && c.payload === payload && c.codec === codec)?.ratios?.fieldVsJson?.value ??
     NaN;
   const machine = results.environments?.[codecRows[0]!.client] ?? results.environment;
   const lines = [
@@ -156,7 +156,7 @@ function main(argv: string[]): number {
     for (const row of codecRows.filter((c) => c.payload === payload && c.codec !== "json")) {
       const codec = row.codec;
       const vs = row.ratios?.vsJson;
-      const ratio = vs?.ratio ?? NaN;
+      const ratio = vs?.value ?? NaN;
       if (!Number.isFinite(ratio) || !runs.has("json")) continue;
       const mine = runs.get(codec)!;
       const plainRatio = median(mine) / median(runs.get("json")!);

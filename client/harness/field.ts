@@ -18,16 +18,16 @@
  * each can be trusted.
  */
 
-import type { CalibrationCheck, CaseResult, Comparison, Estimate, FieldEstimate, SliceFigures } from "./results.ts";
+import type { CalibrationCheck, CaseResult, Estimate, SliceFigures } from "./results.ts";
 import type { ServerSliceFigures } from "./socket-results.ts";
 import { KNOWN_COST_CODEC_NAMES } from "../../protocols/calibration.ts";
-import { baselineCase, compare, estimate, pairedDifference, type RoundFigure } from "./pairing.ts";
+import { baselineCase, vsBaseline, estimate, pairedDifference, type RoundFigure } from "./pairing.ts";
 
 /** Within this share of the known cost, a method recovers it (docs/lab-and-field.md, on the calibration). */
 export const CALIBRATION_TOLERANCE = 0.1;
 
 /** True when two ratios' intervals do not overlap: they disagree beyond what either run's noise explains. */
-export function disagree(a: Comparison | undefined, b: Comparison | undefined): boolean {
+export function disagree(a: Estimate | undefined, b: Estimate | undefined): boolean {
   return a !== undefined && b !== undefined && a.rounds >= 2 && b.rounds >= 2 && (a.high < b.low || b.high < a.low);
 }
 
@@ -63,7 +63,7 @@ function fieldOfRound(c: CaseResult, cases: readonly CaseResult[], times: Server
 }
 
 /** What a codec costs inside the server per message: the median of its rounds' field figures, and whether raw's timers were taken off. */
-export function fieldCost(c: CaseResult, cases: readonly CaseResult[]): FieldEstimate | undefined {
+export function fieldCost(c: CaseResult, cases: readonly CaseResult[]): Estimate | undefined {
   if (!c.verified || c.mode === "codec") return undefined;
   const pick = fieldOfRound(c, cases);
   const e = estimate(c.raw.map(pick).filter((x) => x !== undefined));
@@ -71,9 +71,9 @@ export function fieldCost(c: CaseResult, cases: readonly CaseResult[]): FieldEst
 }
 
 /** The field figure relative to json's, paired round by round. */
-export function fieldVsJson(c: CaseResult, cases: readonly CaseResult[]): Comparison | undefined {
+export function fieldVsJson(c: CaseResult, cases: readonly CaseResult[]): Estimate | undefined {
   const json = baselineCase(cases, c, "json");
-  return json && c.mode !== "codec" ? compare(c, json, fieldOfRound(c, cases)) : undefined;
+  return json && c.mode !== "codec" ? vsBaseline(c, json, fieldOfRound(c, cases)) : undefined;
 }
 
 /** The field figure less json's, round by round: what the codec costs the server on top of JSON, per message. */
@@ -89,15 +89,15 @@ export function cpuOverRaw(c: CaseResult, cases: readonly CaseResult[]): Estimat
 }
 
 /** Codec mode's echo (decode, then encode what it gave) relative to json's, paired round by round. */
-export function echoVsJson(c: CaseResult, cases: readonly CaseResult[]): Comparison | undefined {
+export function echoVsJson(c: CaseResult, cases: readonly CaseResult[]): Estimate | undefined {
   const json = baselineCase(cases, c, "json");
-  return json && c.mode === "codec" ? compare(c, json, (r) => r.echoNs) : undefined;
+  return json && c.mode === "codec" ? vsBaseline(c, json, (r) => r.echoNs) : undefined;
 }
 
 /** The client's encode + decode per message relative to json's (the socket modes), paired round by round. */
-export function clientVsJson(c: CaseResult, cases: readonly CaseResult[]): Comparison | undefined {
+export function clientVsJson(c: CaseResult, cases: readonly CaseResult[]): Estimate | undefined {
   const json = baselineCase(cases, c, "json");
-  return json && c.mode !== "codec" ? compare(c, json, (r) => r.serializeNs + r.deserializeNs) : undefined;
+  return json && c.mode !== "codec" ? vsBaseline(c, json, (r) => r.serializeNs + r.deserializeNs) : undefined;
 }
 
 /** Per round, `c`'s and json's figures (and raw's, by the same rounds), when all the cases have one. */

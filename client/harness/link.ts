@@ -236,7 +236,7 @@ export function iterationsOverLink(
 /**
  * `--rate sweep` over a link climbs from 100 messages a second: a window of 64 over a 60 ms round
  * trip lets through about 1,070 a second, and a large message fills 1.35 Mbit/s at about 500, so
- * loopback's first rung (1,000) would already be past most links' knees. Each step still sends at
+ * loopback's first step (1,000) would already be past most links' knees. Each step still sends at
  * least 200 messages, 2 s of them at 100/s.
  */
 export const LINK_SWEEP_RATES: readonly number[] = [100, 200, 500, ...SWEEP_RATES];

@@ -10,7 +10,7 @@
  * assembled (ratios.ts).
  */
 
-import type { CaseResult, Comparison, Estimate, Ratio, SliceFigures } from "./results.ts";
+import type { CaseResult, Estimate, SliceFigures } from "./results.ts";
 import { medianInterval, percentileSorted, tQuantile975 } from "./statistics.ts";
 
 /** The figure of one round a comparison pairs: a case's total time per message unless said otherwise; undefined where the round has none. */
@@ -35,16 +35,16 @@ function pairs(a: CaseResult, b: CaseResult, pick: RoundFigure): [number, number
 }
 
 /** Time per message of `a` relative to `b` (total time unless `pick` says which figure), paired round by round; undefined without a common round. */
-export function pairedRatio(a: CaseResult, b: CaseResult, pick: RoundFigure = TOTAL): Ratio | undefined {
+export function pairedRatio(a: CaseResult, b: CaseResult, pick: RoundFigure = TOTAL): Estimate | undefined {
   const ratios = pairs(a, b, pick)
     .filter(([x, y]) => x > 0 && y > 0)
     .map(([x, y]) => x / y);
   const n = ratios.length;
   if (n === 0) return undefined;
   const median = medianInterval(ratios);
-  if (median) return { ratio: median.median, low: median.low, high: median.high, rounds: n };
+  if (median) return { value: median.median, low: median.low, high: median.high, rounds: n };
   const { mean, half } = meanInterval(ratios.map(Math.log));
-  return { ratio: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), rounds: n };
+  return { value: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), rounds: n };
 }
 
 /** The mean of a few values and the half-width of its Student's t 95% interval (0 for one value). */
@@ -84,12 +84,12 @@ export function baselineCase(cases: readonly CaseResult[], c: CaseResult, codec:
 }
 
 /** Whether a ratio's interval holds 1, so that neither side can be called faster; one round has no interval and shows nothing either way. */
-export function overlapsOne(r: Ratio): boolean {
+export function overlapsOne(r: Estimate): boolean {
   return r.rounds < 2 || (r.low <= 1 && 1 <= r.high);
 }
 
 /** `a` relative to `b` by the figure `pick` takes from each round, and whether the interval holds 1. */
-export function compare(a: CaseResult, b: CaseResult, pick: RoundFigure = TOTAL): Comparison | undefined {
+export function vsBaseline(a: CaseResult, b: CaseResult, pick: RoundFigure = TOTAL): Estimate | undefined {
   const ratio = pairedRatio(a, b, pick);
   return ratio && { ...ratio, overlap: overlapsOne(ratio) };
 }

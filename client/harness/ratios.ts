@@ -17,8 +17,8 @@ import {
   fieldOverJson,
   fieldVsJson,
 } from "./field.ts";
-import { baselineCase, compare } from "./pairing.ts";
-import type { BenchResults, CaseRatios, CaseResult, Comparison, Ratio } from "./results.ts";
+import { baselineCase, vsBaseline } from "./pairing.ts";
+import type { BenchResults, CaseRatios, CaseResult, Estimate } from "./results.ts";
 
 /** `c` beside the baselines of its run: only its bytes when it failed; raw has no CPU or client time over itself. */
 export function caseRatios(c: CaseResult, cases: readonly CaseResult[]): CaseRatios {
@@ -29,16 +29,16 @@ export function caseRatios(c: CaseResult, cases: readonly CaseResult[]): CaseRat
   const transport = c.codec === "raw";
   return {
     bytesVsJson,
-    vsJson: json && compare(c, json),
+    vsJson: json && vsBaseline(c, json),
     // Throughput: raw's time per message over c's.
-    vsRaw: raw && compare(raw, c),
+    vsRaw: raw && vsBaseline(raw, c),
     echoVsJson: echoVsJson(c, cases),
     readOneVsJson:
-      json && c.mode === "codec" && c.readOne !== undefined ? compare(c, json, (r) => r.readOneNs) : undefined,
+      json && c.mode === "codec" && c.readOne !== undefined ? vsBaseline(c, json, (r) => r.readOneNs) : undefined,
     validatedVsJson:
-      json && c.mode === "codec" && c.validated !== undefined ? compare(c, json, (r) => r.validatedNs) : undefined,
-    routeVsJson: json && c.route !== undefined ? compare(c, json, (r) => r.route?.forward.cpuNs) : undefined,
-    routeRecodeVsJson: json && c.route !== undefined ? compare(c, json, (r) => r.route?.recode.cpuNs) : undefined,
+      json && c.mode === "codec" && c.validated !== undefined ? vsBaseline(c, json, (r) => r.validatedNs) : undefined,
+    routeVsJson: json && c.route !== undefined ? vsBaseline(c, json, (r) => r.route?.forward.cpuNs) : undefined,
+    routeRecodeVsJson: json && c.route !== undefined ? vsBaseline(c, json, (r) => r.route?.recode.cpuNs) : undefined,
     clientVsJson: transport ? undefined : clientVsJson(c, cases),
     field: fieldCost(c, cases),
     fieldVsJson: fieldVsJson(c, cases),
@@ -71,12 +71,12 @@ function markPrecision(cases: readonly CaseResult[], precision: number): void {
 }
 
 /** How far a ratio's 95% interval reaches from it, the wider side, as a fraction of the ratio; undefined with under two rounds (no interval). */
-function halfWidth(r: Ratio | undefined): number | undefined {
-  return r && r.rounds >= 2 ? Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio) : undefined;
+function halfWidth(r: Estimate | undefined): number | undefined {
+  return r && r.rounds >= 2 ? Math.max(r.high / r.value - 1, 1 - r.low / r.value) : undefined;
 }
 
 /** A codec-mode case's ratios to json: in process, the echo, read-one and validated (those it has). */
-export function codecModeRatios(c: CaseResult): Comparison[] {
+export function codecModeRatios(c: CaseResult): Estimate[] {
   const r = c.ratios;
   return c.mode !== "codec" || c.codec === "json" || !r
     ? []

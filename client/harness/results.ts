@@ -221,35 +221,26 @@ export interface CaseResult {
   ratios?: CaseRatios;
 }
 
-/** The ratio of two cases' time per message, paired round by round (client/harness/pairing.ts). */
-export interface Ratio {
-  /** Median of the per-round ratios (geometric mean below 6 rounds). */
-  ratio: number;
-  /** 95% interval of that ratio (equal to it with one round). */
-  low: number;
-  high: number;
-  /** Rounds both cases finished. */
-  rounds: number;
-}
-
-/** A ratio to a baseline, and whether its interval holds 1 (then neither is shown faster). */
-export interface Comparison extends Ratio {
-  overlap: boolean;
-  /** Codec mode: its interval is still wider than the precision the benchmark asked for (--precision): the time ran out first. */
-  wide?: boolean;
-}
-
-/** A median of per-round values and its 95% interval (below 6 rounds, the mean with a Student's t interval). */
+/**
+ * A figure with its 95% interval, over the rounds it rests on: the ratio of two cases' time per
+ * message paired round by round (client/harness/pairing.ts: the median of the per-round ratios,
+ * their geometric mean below 6 rounds), a median of per-round values (the mean with a Student's t
+ * interval below 6 rounds), what a codec costs inside the server (client/harness/field.ts). Every
+ * report writes it as "0.82 ±6.0%" (bench/report/format.ts, ratioText).
+ */
 export interface Estimate {
   value: number;
+  /** Its 95% interval (equal to it with one round). */
   low: number;
   high: number;
+  /** Rounds it rests on: for a ratio, the rounds both cases finished. */
   rounds: number;
-}
-
-/** What a codec costs inside the server per message (client/harness/field.ts), and whether raw's timers were taken off. */
-export interface FieldEstimate extends Estimate {
-  corrected: boolean;
+  /** A ratio to a baseline: its interval holds 1, so neither is shown faster. */
+  overlap?: boolean;
+  /** Codec mode: its interval is still wider than the precision the benchmark asked for (--precision): the time ran out first. */
+  wide?: boolean;
+  /** A field figure: raw's timers (the same clock reads around no work) were taken off. */
+  corrected?: boolean;
 }
 
 /**
@@ -262,24 +253,24 @@ export interface CaseRatios {
   /** Encoded size over json's. */
   bytesVsJson?: number;
   /** Time per message relative to json's (below 1: faster than JSON). */
-  vsJson?: Comparison;
+  vsJson?: Estimate;
   /** Throughput relative to raw's, the transport alone: raw's time per message over this case's. */
-  vsRaw?: Comparison;
+  vsRaw?: Estimate;
   /** Codec mode: the echo (decode, then encode what it gave) relative to json's. */
-  echoVsJson?: Comparison;
+  echoVsJson?: Estimate;
   /** Codec mode: read-one (the routing key from a frame) relative to json's read-one. */
-  readOneVsJson?: Comparison;
+  readOneVsJson?: Estimate;
   /** Codec mode: validated (decode and checks) relative to json's validated. */
-  validatedVsJson?: Comparison;
+  validatedVsJson?: Estimate;
   /** Route mode: the server's CPU per routed message relative to json's, forwarding bytes, and recoding. */
-  routeVsJson?: Comparison;
-  routeRecodeVsJson?: Comparison;
+  routeVsJson?: Estimate;
+  routeRecodeVsJson?: Estimate;
   /** Socket modes: the client's encode + decode per message relative to json's. */
-  clientVsJson?: Comparison;
+  clientVsJson?: Estimate;
   /** Socket modes on kept connections: the field figure, the codec's cost inside the server per message. */
-  field?: FieldEstimate;
+  field?: Estimate;
   /** The field figure relative to json's, and less json's. */
-  fieldVsJson?: Comparison;
+  fieldVsJson?: Estimate;
   fieldOverJson?: Estimate;
   /** The server process's CPU per message over raw's. */
   cpuOverRaw?: Estimate;

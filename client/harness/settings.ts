@@ -22,8 +22,6 @@ export const CLIENT_CHOICES = ["bun", "node", "chromium", "firefox"] as const;
 /** The browsers the page runs in: Chromium (V8) and Firefox (SpiderMonkey). */
 export type BrowserName = "chromium" | "firefox";
 export type ClientChoice = (typeof CLIENT_CHOICES)[number];
-/** Another name `--client` takes: `browser` (its name before Firefox joined) is Chromium. */
-export const CLIENT_ALIASES: Readonly<Record<string, readonly ClientChoice[]>> = { browser: ["chromium"] };
 /** The browser a choice runs the page in, or undefined for a client that is not a browser. */
 export function browserOf(choice: ClientChoice): BrowserName | undefined {
   return choice === "chromium" || choice === "firefox" ? choice : undefined;

@@ -15,7 +15,7 @@
  * slices; untimed warm-up; making the messages and the frames the loops read; checking that they
  * round-trip; starting and stopping processes and browsers; the full collections the harness
  * forces between runs; what compression makes of the messages; writing result files; and
- * "other", what is left (docs/results-columns.md, the run_*_ms columns).
+ * "other", what is left (docs/results-columns.md, the account_*_ms columns).
  */
 export const ACCOUNT_PHASES = [
   "timed",

@@ -4,7 +4,7 @@
  * `iterations-MODE` / `warmup-MODE`, `runs`, `seed`, `window`,
  * `stall-timeout` (seconds), `fixed`, `rate` (latency mode: N[,N...] or
  * `sweep`), `members` and `validate` (route mode), `link` (the link the bench put in
- * front of the server, for the results: a JSON profile). `bun run bench --client browser`
+ * front of the server, for the results: a JSON profile). `bun run bench --client chromium` (or `firefox`)
  * writes them; the page reads them over its defaults, ignoring what it
  * cannot use.
  */

@@ -17,7 +17,7 @@ import { spawnServer } from "../../bench/cli/processes/server-process.ts";
 import type { Refusal } from "../../server/context.ts";
 import { startServer, type ServerOptions } from "../../server.ts";
 
-/** What GET /health answers (server/routes.ts). */
+/** What GET /health answers (server/requests.ts). */
 export interface ServerHealth {
   ok: boolean;
   connections: number;

@@ -33,7 +33,7 @@ const at = (payload: string, codec: string): CaseResult =>
 const decodeNs = (c: CaseResult): number => c.deserialize.median;
 const readOneNs = (c: CaseResult): number => c.readOne!.median;
 const validatedNs = (c: CaseResult): number => c.validated!.median;
-const readOneVsJson = (c: CaseResult): number => c.ratios!.readOneVsJson!.ratio;
+const readOneVsJson = (c: CaseResult): number => c.ratios!.readOneVsJson!.value;
 /** Read-one against the codec's own decode of the same round, for the codecs that read without a full decode. */
 const readShares = (payload?: string): number[] =>
   lab()
@@ -59,7 +59,7 @@ const routed = (payload: string, codec: string): CaseResult =>
 const routePayloads = (): string[] => [...new Set(routes().map((c) => c.payload))];
 const cpuUs = (c: CaseResult): number => c.route!.forward.cpuNs.median / 1000;
 const keyNs = (c: CaseResult): number => c.route!.forward.keyNs.median;
-const vs = (c: CaseResult): number => c.ratios!.routeVsJson!.ratio;
+const vs = (c: CaseResult): number => c.ratios!.routeVsJson!.value;
 const over = (c: CaseResult): number => c.route!.recodeOverForward!.value;
 const cheapestRouter = (): CaseResult => routes().reduce((a, b) => (cpuUs(b) < cpuUs(a) ? b : a));
 /** The routers that read the key without decoding. */

@@ -6,7 +6,7 @@
  * The before/after pair of the browser work is history (sample-list.ts) and stays as written.
  */
 
-import type { CaseResult, Comparison, Ratio } from "../../../client/harness/results.ts";
+import type { CaseResult, Estimate } from "../../../client/harness/results.ts";
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { ratioText } from "../../report/format.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
@@ -54,18 +54,18 @@ const codecsOf = (run: Run, payload: string): string[] =>
     .map((c) => c.codec)
     .filter((c) => c !== "raw" && !c.startsWith("cal-"));
 /** A ratio a case carries; throws, naming the case, where it has none. */
-const need = <R extends Ratio>(r: R | undefined, c: CaseResult, what: string): R => {
+const need = <R extends Estimate>(r: R | undefined, c: CaseResult, what: string): R => {
   if (r === undefined) throw new Error(`${c.mode} ${c.payload} ${c.codec}: no ${what}`);
   return r;
 };
-const vs = (c: CaseResult): Comparison => need(c.ratios?.vsJson, c, "ratio to json");
-const vsJson = (c: CaseResult): number => vs(c).ratio;
-const fieldVs = (c: CaseResult): Ratio => need(c.ratios?.fieldVsJson, c, "field ratio to json");
+const vs = (c: CaseResult): Estimate => need(c.ratios?.vsJson, c, "ratio to json");
+const vsJson = (c: CaseResult): number => vs(c).value;
+const fieldVs = (c: CaseResult): Estimate => need(c.ratios?.fieldVsJson, c, "field ratio to json");
 const ser = (c: CaseResult): number => c.serialize.median;
 const de = (c: CaseResult): number => c.deserialize.median;
 /** ≈ before a ratio whose 95% interval holds 1: the run cannot tell it from JSON's. */
-const approx = (r: Ratio): string => (r.low <= 1 && r.high >= 1 ? "≈" : "");
-const overlap = (a: Ratio, b: Ratio): boolean => a.low <= b.high && b.low <= a.high;
+const approx = (r: Estimate): string => (r.low <= 1 && r.high >= 1 ? "≈" : "");
+const overlap = (a: Estimate, b: Estimate): boolean => a.low <= b.high && b.low <= a.high;
 /** The codecs of a payload fastest first, by a ratio to JSON. */
 const order = (run: Run, p: string, ratio: (c: CaseResult) => number = vsJson): string[] =>
   [...codecsOf(run, p)].sort((a, b) => ratio(at(run, p, a)) - ratio(at(run, p, b)));
@@ -108,7 +108,7 @@ function split(verdict: (b: Run) => string[]): { both: string[]; alone: string }
 const targetCell = (c: CaseResult): string => {
   const r = vs(c);
   const shown = ratioText(r, { interval: false });
-  return `${r.ratio > 0.8 ? `**${shown}**` : shown} ${plusMinus(halfWidth(r))}`;
+  return `${r.value > 0.8 ? `**${shown}**` : shown} ${plusMinus(halfWidth(r))}`;
 };
 const ffDecode = (p: string, codec: string): number => de(at(FIREFOX, p, codec));
 const ffBest = (p: string, codec: string): number => at(FIREFOX, p, codec).deserialize.min;
@@ -243,7 +243,7 @@ export const CUSTOM_BINARY_PERFORMANCE: PageFigures = {
           .filter((p) => !met(b).includes(p) && !missed(b).includes(p))
           .map((p) => {
             const r = vs(cb(b, p));
-            return `On ${p} in ${name} the ratio is ${two(r.ratio)} but its interval runs from ${two(r.low)} to ${two(r.high)}, so this run does not show the target met there.`;
+            return `On ${p} in ${name} the ratio is ${two(r.value)} but its interval runs from ${two(r.low)} to ${two(r.high)}, so this run does not show the target met there.`;
           }),
       );
       return claim(
@@ -316,7 +316,7 @@ export const CUSTOM_BINARY_PERFORMANCE: PageFigures = {
       const ahead = (p: string) => {
         const c = order(BUN_ALL, p)[0]!;
         const [rival, own] = [vs(at(BUN_ALL, p, c)), vs(cb(BUN_ALL, p))];
-        return `${named(c)} is ahead, at ${two(rival.ratio)} of JSON's time against custom-binary's ${two(own.ratio)} (the two intervals ${overlap(rival, own) ? "overlapping" : "apart"})`;
+        return `${named(c)} is ahead, at ${two(rival.value)} of JSON's time against custom-binary's ${two(own.value)} (the two intervals ${overlap(rival, own) ? "overlapping" : "apart"})`;
       };
       const rest =
         others.length === 1
@@ -339,12 +339,12 @@ export const CUSTOM_BINARY_PERFORMANCE: PageFigures = {
     },
     "field-first": () => {
       const payloads = payloadsOf(FIELD_ALL);
-      const firstIn = payloads.filter((p) => order(FIELD_ALL, p, (c) => fieldVs(c).ratio)[0] === "custom-binary");
+      const firstIn = payloads.filter((p) => order(FIELD_ALL, p, (c) => fieldVs(c).value)[0] === "custom-binary");
       return of(firstIn.length, payloads.length);
     },
     "field-vs-avro": () => {
       const payloads = payloadsOf(FIELD_ALL);
-      const ratio = (p: string, codec: string) => fieldVs(at(FIELD_ALL, p, codec)).ratio;
+      const ratio = (p: string, codec: string) => fieldVs(at(FIELD_ALL, p, codec)).value;
       const level = payloads.filter(fieldLevel);
       const apart = payloads.filter((p) => !fieldLevel(p));
       const levelOn = level.map(
@@ -444,7 +444,7 @@ export const CUSTOM_BINARY_PERFORMANCE: PageFigures = {
       // Where another codec is first: "level with" it while custom-binary's interval holds 1 (JSON's ratio), "behind" it otherwise.
       const standing = (p: string) => {
         const r = vs(cb(CHROMIUM_ALL, p));
-        return ` and ${approx(r) ? "level with" : "behind"} ${named(order(CHROMIUM_ALL, p)[0]!)} on ${p} (${approx(r)}${two(r.ratio)}, its interval ${two(r.low)}-${two(r.high)})`;
+        return ` and ${approx(r) ? "level with" : "behind"} ${named(order(CHROMIUM_ALL, p)[0]!)} on ${p} (${approx(r)}${two(r.value)}, its interval ${two(r.low)}-${two(r.high)})`;
       };
       return `${of(payloads.length - notFirst.length, payloads.length)} payloads${notFirst.map(standing).join("")}`;
     },

@@ -20,7 +20,7 @@ export function quickFigures(sample: Sample): string {
   for (const payload of ARTICLE_PAYLOADS) {
     const of = ranked(
       r.cases.filter((c) => c.mode === "codec" && c.payload === payload && c.verified),
-      (c) => c.ratios?.vsJson?.ratio,
+      (c) => c.ratios?.vsJson?.value,
       (c) => c.total.median,
     );
     for (const c of of) {

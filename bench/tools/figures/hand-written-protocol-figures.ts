@@ -5,7 +5,7 @@
  * (browser-custom-binary-{before,after}-1.json.gz).
  */
 
-import type { CaseResult, Comparison } from "../../../client/harness/results.ts";
+import type { CaseResult, Estimate } from "../../../client/harness/results.ts";
 import { ratioText } from "../../report/format.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
 import { fixed, list } from "./prose.ts";
@@ -19,7 +19,7 @@ const two = fixed(2);
 
 const lab = (file: string, payload: string, codec: string): CaseResult =>
   caseIn(file, { mode: "codec", payload, codec });
-const vsJson = (file: string, payload: string): Comparison => {
+const vsJson = (file: string, payload: string): Estimate => {
   const r = lab(file, payload, "custom-binary").ratios?.vsJson;
   if (r === undefined) throw new Error(`results/sample/${file}: ${payload} custom-binary has no ratio to json`);
   return r;
@@ -28,7 +28,7 @@ const vsJson = (file: string, payload: string): Comparison => {
 const over = (payload: string, codec: string): number =>
   lab(DEFAULT, payload, "custom-binary").total.median / lab(DEFAULT, payload, codec).total.median;
 /** The payloads on which custom-binary takes more than half json's time. */
-const notHalf = (): string[] => PAYLOADS.filter((p) => vsJson(DEFAULT, p).ratio > 0.5);
+const notHalf = (): string[] => PAYLOADS.filter((p) => vsJson(DEFAULT, p).value > 0.5);
 
 export const HAND_WRITTEN_PROTOCOL: PageFigures = {
   page: "docs/hand-written-protocol.md",
@@ -45,7 +45,7 @@ export const HAND_WRITTEN_PROTOCOL: PageFigures = {
         ratioText({ ...vsJson(DEFAULT, p), wide: false }),
         two(over(p, "json-bytes")),
         two(plain.find((r) => r.payload === p)!.plain),
-        `${two(vsJson(BEFORE, p).ratio)} / ${two(vsJson(AFTER, p).ratio)}`,
+        `${two(vsJson(BEFORE, p).value)} / ${two(vsJson(AFTER, p).value)}`,
       ]);
       const header = [
         "payload",

@@ -270,7 +270,7 @@ export const LATENCY: PageFigures = {
       const w = widest();
       return `${w.x.toFixed(1)}x (${named(w.c)} on the ${w.p} message, ${kneeSpan(w.p, w.c)})`;
     },
-    "one-rung": () => {
+    "one-step": () => {
       const w = widest();
       const [low, high] = [lo(knees(w.p, w.c)), hi(knees(w.p, w.c))];
       const between = SWEEPS.flatMap((f) => latencyCases(f))
@@ -279,7 +279,7 @@ export const LATENCY: PageFigures = {
         .filter((r) => r > low && r < high);
       return claim(
         between.length === 0,
-        "one rung of the ladder",
+        "one step of the ladder",
         `no rate any sweep ran ${w.c} on the ${w.p} message at between its lowest and highest knee`,
       );
     },

@@ -117,21 +117,21 @@ const whoIs = (side: "fast" | "small"): string => {
   const codecs = [...new Set(sweep().map((c) => c[side].codec))];
   return claim(codecs.length === 1, named(codecs[0]!), `one ${side} codec on every payload of the sweep`);
 };
-/** The share of a rung's nominal rate a codec's frames filled: msgs/s x frame bytes x 8 / rate. */
+/** The share of a step's nominal rate a codec's frames filled: msgs/s x frame bytes x 8 / rate. */
 const fill = (msgsPerS: number, wireBytes: number, kbps: number): number => (msgsPerS * wireBytes * 8) / (kbps * 1000);
-const rungs = () =>
+const steps = () =>
   sweep().flatMap((c) =>
-    c.rungs.map((r) => ({
+    c.steps.map((r) => ({
       payload: c.payload,
       kbps: r.kbps,
       fast: fill(r.fast, c.fast.wireBytes, r.kbps),
       small: fill(r.small, c.small.wireBytes, r.kbps),
     })),
   );
-const smallerFillsLess = (): boolean => rungs().every((r) => r.small < r.fast);
+const smallerFillsLess = (): boolean => steps().every((r) => r.small < r.fast);
 const mbit = (kbps: number): string => String(kbps / 1000);
-/** The smaller codec's gain over the faster on each rung. */
-const gains = (): number[] => sweep().flatMap((c) => c.rungs.map((r) => r.small / r.fast - 1));
+/** The smaller codec's gain over the faster on each step. */
+const gains = (): number[] => sweep().flatMap((c) => c.steps.map((r) => r.small / r.fast - 1));
 
 export const LINKS: PageFigures = {
   page: "docs/links.md",
@@ -146,24 +146,24 @@ export const LINKS: PageFigures = {
         "the emulator carrying 10,000-100,000 of the faster codec's messages a second with no limit, below both codecs' loopback rates, on every payload",
       ),
     "fill-small-medium": () => {
-      const v = rungs().filter((r) => r.payload !== "large");
+      const v = steps().filter((r) => r.payload !== "large");
       return `${pcts(v.flatMap((r) => [r.fast, r.small]))} of the nominal rate at ${mbit(lo(v.map((r) => r.kbps)))} to ${mbit(hi(v.map((r) => r.kbps)))} Mbit/s`;
     },
     "fill-large": () => {
-      const large = rungs().filter((r) => r.payload === "large");
+      const large = steps().filter((r) => r.payload === "large");
       const rates = [...new Set(large.map((r) => r.kbps))].sort((a, b) => b - a);
       const at = (kbps: number) => pcts(large.filter((r) => r.kbps === kbps).flatMap((r) => [r.fast, r.small]));
       return list(rates.map((kbps, i) => `${at(kbps)} at ${mbit(kbps)}${i === 0 ? " Mbit/s" : ""}`));
     },
     "fill-points": () => {
-      const points = rungs().map((r) => (r.fast - r.small) * 100);
+      const points = steps().map((r) => (r.fast - r.small) * 100);
       return `${Math.round(lo(points))} to ${Math.round(hi(points))}`;
     },
     "fill-less": () =>
       claim(
         smallerFillsLess(),
         "(the smaller frames fill less)",
-        "the smaller codec's frames filling less of the link than the faster's on every rung",
+        "the smaller codec's frames filling less of the link than the faster's on every step",
       ),
     machine: () => {
       const env = machineOf(PROFILES.map(file));
@@ -388,8 +388,8 @@ export const LINKS: PageFigures = {
       const rates = [...new Set(kneeCases().map((c) => sock(c).targetRate!))].sort((a, b) => a - b);
       return claim(
         knee.length === 1 && rates[rates.indexOf(1000) - 1] === knee[0],
-        `every codec stops at the window, at ${whole(knee[0]!)} a second, the rung below 1,000`,
-        "one knee for every codec on the small and medium messages, the rung below 1,000 a second",
+        `every codec stops at the window, at ${whole(knee[0]!)} a second, the step below 1,000`,
+        "one knee for every codec on the small and medium messages, the step below 1,000 a second",
       );
     },
     "knees-in-flight": () => {
@@ -440,7 +440,7 @@ export const LINKS: PageFigures = {
     "sweep-table": () => {
       const side = (s: Crossover["fast"]) => `${s.codec} ${whole(s.msgsPerS)} msgs/s, ${s.wireBytes} B`;
       const rows = sweep().map((c) => {
-        const steps = c.rungs.map((r) => `${rateText(r.kbps)}: ${whole(r.fast)} / ${whole(r.small)}`).join("; ");
+        const steps = c.steps.map((r) => `${rateText(r.kbps)}: ${whole(r.fast)} / ${whole(r.small)}`).join("; ");
         const cells = [
           c.payload,
           side(c.fast),
@@ -452,7 +452,7 @@ export const LINKS: PageFigures = {
         return `| ${[...cells, c.verdict.replace(/^\w+: /, "")].join(" | ")} |`;
       });
       return [
-        "| payload | fast on loopback | small on loopback | emulator carries | rungs (fast / small msgs/s) | predicted crossover | verdict |",
+        "| payload | fast on loopback | small on loopback | emulator carries | steps (fast / small msgs/s) | predicted crossover | verdict |",
         "| --- | --- | --- | --- | --- | --- | --- |",
         ...rows,
       ].join("\n");
@@ -490,16 +490,16 @@ export const LINKS: PageFigures = {
     },
     "sweep-gains": () =>
       claim(
-        sweep().every((c) => c.rungs.every((r) => r.kbps < c.ceilingKbps)) && lo(gains()) > 0,
+        sweep().every((c) => c.steps.every((r) => r.kbps < c.ceilingKbps)) && lo(gains()) > 0,
         `${whoIs("small")} streams ${pcts(gains())} more messages than ${whoIs("fast")}`,
-        "the smaller codec streaming more than the faster on every rung, each rung below what the emulator carries",
+        "the smaller codec streaming more than the faster on every step, each step below what the emulator carries",
       ),
     "sweep-bytes": () => pcts(sweep().map((c) => c.fast.wireBytes / c.small.wireBytes - 1)),
     "sweep-fills-less": () =>
       claim(
         smallerFillsLess(),
         "fills a smaller share of the link for the smaller frames",
-        "the smaller codec's frames filling less of the link than the faster's on every rung",
+        "the smaller codec's frames filling less of the link than the faster's on every step",
       ),
   },
 };

@@ -3,7 +3,7 @@
  * (epyc-default-{1,2,3}.json.gz) moved between them, in codec mode and in the field.
  */
 
-import type { CaseResult, Ratio } from "../../../client/harness/results.ts";
+import type { CaseResult, Estimate } from "../../../client/harness/results.ts";
 import type { Summary } from "../../../client/harness/statistics.ts";
 import type { PageFigures } from "./figure-spec.ts";
 import { fig } from "./prose.ts";
@@ -14,7 +14,7 @@ const FILES = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default
 /** Codec mode's four ratios to JSON as the page names them, the time each is taken from, and what that time is of JSON's. */
 const LAB: {
   what: string;
-  pick: (c: CaseResult) => Ratio | undefined;
+  pick: (c: CaseResult) => Estimate | undefined;
   time: (c: CaseResult) => Summary | undefined;
   json: string;
 }[] = [
@@ -34,12 +34,12 @@ interface Across {
 }
 
 /** Each codec's ratio of a mode in the three runs (json and raw left out). */
-const across = (mode: CaseResult["mode"], pick: (c: CaseResult) => Ratio | undefined): Across[] =>
+const across = (mode: CaseResult["mode"], pick: (c: CaseResult) => Estimate | undefined): Across[] =>
   casesIn(FILES[0]!, { mode })
     .filter((c) => c.codec !== "json" && c.codec !== "raw")
     .map(({ payload, codec }) => {
       const cases = FILES.map((f) => caseIn(f, { mode, payload, codec }));
-      const ratios = cases.map((x) => pick(x)!.ratio);
+      const ratios = cases.map((x) => pick(x)!.value);
       return { payload, codec, cases, ratios, spread: Math.max(...ratios) / Math.min(...ratios) };
     });
 const widest = <T extends { spread: number }>(all: T[]): T => all.reduce((a, b) => (b.spread > a.spread ? b : a));

@@ -7,7 +7,7 @@
 
 import type { CaseResult } from "../../../client/harness/results.ts";
 import { ARTICLE_PAYLOADS } from "../../../protocols/messages.ts";
-import { type CaseComparison, compareRuns, slowerCases } from "../../report/compare.ts";
+import { type CaseChange, caseChanges, slowerCases } from "../../report/changes.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
 import { fig, fixed, hi, list, lo, ordinal, range, whole, word } from "./prose.ts";
 import { caseIn, casesIn, machineOf, sampleResults } from "./sample-files.ts";
@@ -26,7 +26,7 @@ const BUN_RUN = "epyc-default-1.json.gz";
 
 const one = fixed(1);
 const x = (r: number): string => `${fig(r)}x`;
-const vsJson = (c: CaseResult): number => c.ratios!.vsJson!.ratio;
+const vsJson = (c: CaseResult): number => c.ratios!.vsJson!.value;
 const codecCase = (file: string, payload: string, codec: string): CaseResult =>
   caseIn(file, { mode: "codec", payload, codec });
 const engine = (e: Engine, payload: string, codec: string): CaseResult => codecCase(ENGINES[e], payload, codec);
@@ -43,13 +43,12 @@ const chromeMajor = (file: string): string => {
 };
 
 /** Two default runs compared as `bun run report A B` compares them. */
-const twoRuns = (): CaseComparison[] =>
-  compareRuns(sampleResults(DEFAULTS[0]!).cases, sampleResults(DEFAULTS[1]!).cases);
+const twoRuns = (): CaseChange[] => caseChanges(sampleResults(DEFAULTS[0]!).cases, sampleResults(DEFAULTS[1]!).cases);
 const smallCodec = () => twoRuns().filter((c) => c.mode === "codec" && c.payload === "small");
 const withRatio = () => twoRuns().filter((c) => c.codec !== "json" && c.a.ratios?.vsJson !== undefined);
 /** The ratios to JSON that moved beyond both intervals. */
 const moved = () => withRatio().filter((c) => c.vsJsonMoved === "faster" || c.vsJsonMoved === "slower");
-const pair = (c: CaseComparison) => [vsJson(c.a), vsJson(c.b)] as const;
+const pair = (c: CaseChange) => [vsJson(c.a), vsJson(c.b)] as const;
 const movedIn = (mode: string): string => {
   const these = moved().filter((c) => c.mode === mode);
   const said = these.map((c) => `${c.payload} ${c.codec} ${fig(pair(c)[0])} to ${fig(pair(c)[1])}`);
@@ -61,12 +60,12 @@ const fieldFigures = () =>
 
 /** The CI gate over the three default runs: each order as [BASE, NEW], and what fails at `pct`. */
 const ORDERS = [0, 1, 2].flatMap((a) => [0, 1, 2].filter((b) => b !== a).map((b) => [a, b] as const));
-const compared = new Map<string, CaseComparison[]>();
-const comparison = (a: number, b: number): CaseComparison[] => {
+const compared = new Map<string, CaseChange[]>();
+const comparison = (a: number, b: number): CaseChange[] => {
   const key = `${a}-${b}`;
   let c = compared.get(key);
   if (c === undefined) {
-    c = compareRuns(sampleResults(DEFAULTS[a]!).cases, sampleResults(DEFAULTS[b]!).cases);
+    c = caseChanges(sampleResults(DEFAULTS[a]!).cases, sampleResults(DEFAULTS[b]!).cases);
     compared.set(key, c);
   }
   return c;
@@ -127,7 +126,7 @@ export const PAGE: PageFigures = {
       return `${word(n)} minute${n === 1 ? "" : "s"}`;
     },
     "small-times": () => {
-      const pcts = smallCodec().map((c) => Math.round((c.total.ratio - 1) * 100));
+      const pcts = smallCodec().map((c) => Math.round((c.total.value - 1) * 100));
       return `${signed(lo(pcts))} to ${signed(hi(pcts))}`;
     },
     "small-verdicts": () => {
@@ -156,7 +155,7 @@ export const PAGE: PageFigures = {
       });
       const said = apart.map(
         (c) =>
-          `${c.payload} ${c.codec} in ${c.mode} mode, ${fig(c.a.ratios!.fieldVsJson!.ratio)} to ${fig(c.b.ratios!.fieldVsJson!.ratio)}`,
+          `${c.payload} ${c.codec} in ${c.mode} mode, ${fig(c.a.ratios!.fieldVsJson!.value)} to ${fig(c.b.ratios!.fieldVsJson!.value)}`,
       );
       return `${word(apart.length)} did${apart.length > 0 ? ` (${said.join("; ")})` : ""}`;
     },
@@ -253,7 +252,7 @@ export const PAGE: PageFigures = {
     "tick-firefox": () => `${Math.round(env(ENGINES.firefox).timerResolutionNs / 1000)} µs`,
     "node-cb": () =>
       `${range(
-        casesIn(ENGINES.node, { mode: "roundtrip", codec: "custom-binary" }).map((c) => c.ratios!.clientVsJson!.ratio),
+        casesIn(ENGINES.node, { mode: "roundtrip", codec: "custom-binary" }).map((c) => c.ratios!.clientVsJson!.value),
         fig,
       )}x`,
     "table-chromium": () => chromeMajor(PAGE_RUN),

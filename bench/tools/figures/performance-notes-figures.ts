@@ -36,8 +36,8 @@ const ends = (mode: CaseResult["mode"]): [string, string] => {
   return [name(sorted.at(-1)!), name(sorted[0]!)];
 };
 
-const fieldVsJson = (p: Pair): number => p.field.ratios!.fieldVsJson!.ratio;
-const echoVsJson = (p: Pair): number => p.lab.ratios!.echoVsJson!.ratio;
+const fieldVsJson = (p: Pair): number => p.field.ratios!.fieldVsJson!.value;
+const echoVsJson = (p: Pair): number => p.lab.ratios!.echoVsJson!.value;
 /** A codec's roundtrip pairs of the three runs. */
 const roundtrip = (codec: string): Pair[] => inMode("roundtrip").filter((p) => p.field.codec === codec);
 const payloadsOf = (codec: string): string[] => [...new Set(roundtrip(codec).map((p) => p.field.payload))];

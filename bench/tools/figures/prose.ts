@@ -51,7 +51,7 @@ export const thousands = (x: number): string => whole(Math.round(x / 1000) * 100
 /** A ratio to two decimals, or two significant digits below 0.1, as the tables write it. */
 export const fig = ratioFigure;
 /** The half-width of a ratio's interval, relative to the ratio: the wider of its two sides. */
-export const halfWidth = (r: { ratio: number; low: number; high: number }): number =>
-  Math.max(r.high / r.ratio - 1, 1 - r.low / r.ratio);
+export const halfWidth = (r: { value: number; low: number; high: number }): number =>
+  Math.max(r.high / r.value - 1, 1 - r.low / r.value);
 /** A half-width as the tables write it: "±12%", "±4.2%" (a decimal below 9.95%). */
 export const plusMinus = halfWidthText;

@@ -3,7 +3,7 @@
  * back-to-back default runs say of a run's time and of how far its ratios move between runs.
  */
 
-import type { CaseResult, Ratio } from "../../../client/harness/results.ts";
+import type { CaseResult, Estimate } from "../../../client/harness/results.ts";
 import type { PageFigures } from "./figure-spec.ts";
 import { quickFigures } from "./first-look.ts";
 import { halfWidth, plusMinus, range, seconds } from "./prose.ts";
@@ -11,7 +11,7 @@ import { casesIn, codecModeMs, machineOf, sampleResults } from "./sample-files.t
 
 const QUICK = "epyc-quick.json.gz";
 const DEFAULT_RUNS = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default-3.json.gz"];
-type Pick = (c: CaseResult) => Ratio | undefined;
+type Pick = (c: CaseResult) => Estimate | undefined;
 const VS_JSON: Pick = (c) => c.ratios?.vsJson;
 const FIELD: Pick = (c) => c.ratios?.fieldVsJson;
 
@@ -23,7 +23,7 @@ const codecCases = (file: string, mode: CaseResult["mode"]): CaseResult[] =>
 function spreads(mode: CaseResult["mode"], pick: Pick): { payload: string; spread: number }[] {
   return codecCases(DEFAULT_RUNS[0]!, mode).flatMap((c) => {
     const ratios = DEFAULT_RUNS.map(
-      (f) => casesIn(f, { mode, payload: c.payload, codec: c.codec }).map((x) => pick(x)?.ratio)[0],
+      (f) => casesIn(f, { mode, payload: c.payload, codec: c.codec }).map((x) => pick(x)?.value)[0],
     ).filter((r): r is number => r !== undefined && Number.isFinite(r));
     return ratios.length === DEFAULT_RUNS.length
       ? [{ payload: c.payload, spread: Math.max(...ratios) / Math.min(...ratios) }]

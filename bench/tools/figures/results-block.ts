@@ -6,14 +6,7 @@
  * patterns, routing, each engine and a cluster. `bun run figures` writes it into its span.
  */
 
-import type {
-  BenchResults,
-  CaseRatios,
-  CaseResult,
-  Environment,
-  Estimate,
-  Ratio,
-} from "../../../client/harness/results.ts";
+import type { BenchResults, CaseRatios, CaseResult, Environment, Estimate } from "../../../client/harness/results.ts";
 import { ARTICLE_PAYLOADS, PAYLOAD_NAMES, ROUTING_KEYS } from "../../../protocols/messages.ts";
 import { count, formatNs, ratioText } from "../../report/format.ts";
 import { handWrittenStanding, ranked, vsJsonOf } from "../../report/ranking.ts";
@@ -23,7 +16,7 @@ import { find, MARKS, machineLine, ratioCell, type Sample, VS_JSON } from "./sam
 interface View {
   mode: string;
   /** The ratio shown, with its interval. */
-  ratio: (r: CaseRatios) => Ratio | undefined;
+  ratio: (r: CaseRatios) => Estimate | undefined;
   /** Turn the ratio around (a throughput ratio read as time). */
   invert?: boolean;
   /** Spread across the runs called close: the lab's 1.05x, the field's 1.10x. */
@@ -31,9 +24,9 @@ interface View {
   what: string;
 }
 
-const ECHO = (r: CaseRatios): Ratio | undefined => r.echoVsJson;
-const FIELD = (r: CaseRatios): Ratio | undefined => r.fieldVsJson;
-const CLIENT = (r: CaseRatios): Ratio | undefined => r.clientVsJson;
+const ECHO = (r: CaseRatios): Estimate | undefined => r.echoVsJson;
+const FIELD = (r: CaseRatios): Estimate | undefined => r.fieldVsJson;
+const CLIENT = (r: CaseRatios): Estimate | undefined => r.clientVsJson;
 
 const VIEWS: readonly View[] = [
   {
@@ -88,7 +81,7 @@ function viewTable(view: View, runs: readonly Sample[]): string[] {
   for (const payload of PAYLOAD_NAMES) {
     for (const codec of codecsOf(runs[0]!.results, view.mode, ["json", "raw"])) {
       const cells = runs.map((r) => ratioCell(find(r.results, view.mode, payload, codec), view.ratio, view.invert));
-      const ratios = cells.map((c) => c.ratio).filter(Number.isFinite);
+      const ratios = cells.map((c) => c.value).filter(Number.isFinite);
       if (ratios.length === 0) continue;
       const spread = Math.max(...ratios) / Math.min(...ratios);
       worst = Math.max(worst, spread);
@@ -112,7 +105,7 @@ function sideBySide(run: Sample): string[] {
   ];
   for (const payload of PAYLOAD_NAMES) {
     for (const codec of codecsOf(run.results, "codec", ["json"])) {
-      const cell = (mode: string, pick: (r: CaseRatios) => Ratio | undefined): string =>
+      const cell = (mode: string, pick: (r: CaseRatios) => Estimate | undefined): string =>
         ratioCell(find(run.results, mode, payload, codec), pick).text;
       if (!find(run.results, "codec", payload, codec)) continue;
       lines.push(
@@ -273,12 +266,12 @@ function enginesTable(e: EngineSamples): string[] {
  * custom-binary's time relative to that codec's (the ratio of their ratios
  * to JSON), and the fastest codec of all.
  */
-function standingTable(sample: Sample, mode: string, pick: (r: CaseRatios) => Ratio | undefined): string[] {
+function standingTable(sample: Sample, mode: string, pick: (r: CaseRatios) => Estimate | undefined): string[] {
   const lines = [
     "| payload | custom-binary vs json | place | fastest other schema codec | custom-binary vs it | fastest of all |",
     "|---|---|---|---|---|---|",
   ];
-  const ratio = (c: CaseResult): number | undefined => (c.ratios && pick(c.ratios)?.ratio) ?? undefined;
+  const ratio = (c: CaseResult): number | undefined => (c.ratios && pick(c.ratios)?.value) ?? undefined;
   for (const payload of PAYLOAD_NAMES) {
     const cases = sample.results.cases.filter(
       (c) => c.verified && c.mode === mode && c.payload === payload && !c.codec.startsWith("cal-"),
@@ -290,7 +283,7 @@ function standingTable(sample: Sample, mode: string, pick: (r: CaseRatios) => Ra
     const { rival, vsRival } = standing;
     const cb = order[standing.place - 1]!;
     const rivalCell = rival
-      ? `${rival.codec} (${ratioText({ ratio: vsJsonOf(rival, ratio) }, { interval: false })})`
+      ? `${rival.codec} (${ratioText({ value: vsJsonOf(rival, ratio) }, { interval: false })})`
       : "-";
     lines.push(
       `| ${payload} | ${ratioCell(cb, pick).text} | ${standing.place} of ${standing.of} | ${rivalCell} | ${ratioText(vsRival, { interval: false })} | ${order[0]!.codec} |`,
@@ -303,7 +296,7 @@ function standingTable(sample: Sample, mode: string, pick: (r: CaseRatios) => Ra
 function standings(sample: Sample): string[] {
   const where = `\`${sample.name}\` (${machineLine(sample.results)}${sample.results.cases.some((c) => c.client === "browser") ? `, in ${sample.results.environments?.browser?.runtimeVersion ?? "a browser"}` : ""})`;
   const out: string[] = [];
-  const has = (mode: string, pick: (r: CaseRatios) => Ratio | undefined): boolean =>
+  const has = (mode: string, pick: (r: CaseRatios) => Estimate | undefined): boolean =>
     sample.results.cases.some(
       (c) => c.verified && c.mode === mode && c.ratios !== undefined && pick(c.ratios) !== undefined,
     );
@@ -331,7 +324,7 @@ function fastest(cases: readonly CaseResult[], ratio: (c: CaseResult) => number 
   return ranked(cases, ratio, () => Number.NaN)
     .filter((c) => Number.isFinite(vsJsonOf(c, ratio)))
     .slice(0, n)
-    .map((c) => `${c.codec} ${ratioText({ ratio: vsJsonOf(c, ratio) }, { interval: false })}`)
+    .map((c) => `${c.codec} ${ratioText({ value: vsJsonOf(c, ratio) }, { interval: false })}`)
     .join(", ");
 }
 
@@ -349,7 +342,7 @@ function patternsTable(sample: Sample): string[] {
     if (!of.some((c) => c.readOne !== undefined)) continue;
     const cell = (ratio: (c: CaseResult) => number | undefined): string => fastest(of, ratio, 3);
     lines.push(
-      `| ${payload} (${ROUTING_KEYS[payload]}) | ${cell((c) => c.ratios?.vsJson?.ratio)} | ${cell((c) => c.ratios?.readOneVsJson?.ratio)} | ${cell((c) => c.ratios?.validatedVsJson?.ratio)} |`,
+      `| ${payload} (${ROUTING_KEYS[payload]}) | ${cell((c) => c.ratios?.vsJson?.value)} | ${cell((c) => c.ratios?.readOneVsJson?.value)} | ${cell((c) => c.ratios?.validatedVsJson?.value)} |`,
     );
   }
   return lines;
@@ -368,7 +361,7 @@ function routeTable(sample: Sample): string[] {
     "| payload (key) | codec | reads key by | CPU forwarding | vs json | CPU recoding | vs json | recoding / forwarding |",
     "|---|---|---|---|---|---|---|---|",
   ];
-  const ratio = (c: CaseResult, pick: (r: CaseRatios) => Ratio | undefined): string =>
+  const ratio = (c: CaseResult, pick: (r: CaseRatios) => Estimate | undefined): string =>
     c.codec === "json" ? "1.00" : ratioCell(c, pick).text;
   let expected = 0;
   let delivered = 0;

@@ -7,7 +7,7 @@
  * built in results-prose.ts.
  */
 
-import type { CaseResult, Ratio } from "../../../client/harness/results.ts";
+import type { CaseResult, Estimate } from "../../../client/harness/results.ts";
 import { ARTICLE_PAYLOADS, MESSAGE_SETS } from "../../../protocols/messages.ts";
 import { ratioText } from "../../report/format.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
@@ -126,7 +126,7 @@ const dearExceptions = () =>
   );
 
 /** Stream mode's time per message over raw's (the inverse of the rate over raw's), in the three runs. */
-const onTop = (p: string, codec: string): number[] => over(["stream"], [p], codec, (c) => 1 / c.ratios!.vsRaw!.ratio);
+const onTop = (p: string, codec: string): number[] => over(["stream"], [p], codec, (c) => 1 / c.ratios!.vsRaw!.value);
 /** The codec whose cost on top of raw on the large message is largest, and that cost. */
 function dearestOnLarge(): [string, number] {
   const others = [...new Set(casesIn(DEFAULTS[0]!, { mode: "stream" }).map((c) => c.codec))].filter(
@@ -160,11 +160,11 @@ const codecCount = (): string => words(new Set(casesIn(LAB, { mode: "codec" }).m
 /** A table cell of a ratio with its interval, json's own as 1.00. */
 const withInterval = (c: CaseResult): string => {
   const v = c.ratios!.vsJson!;
-  return c.codec === "json" ? fig(v.ratio) : `${fig(v.ratio)} ${plusMinus(halfWidth(v))}`;
+  return c.codec === "json" ? fig(v.value) : `${fig(v.value)} ${plusMinus(halfWidth(v))}`;
 };
 const WITH_JSON = { level: "level with JSON", ahead: "ahead of JSON", behind: "behind JSON" };
 /** Where a ratio to JSON stands: level (its interval holds 1), ahead (below 1) or behind. */
-const standing = (v: Ratio): keyof typeof WITH_JSON => (holdsOne(v) ? "level" : v.ratio < 1 ? "ahead" : "behind");
+const standing = (v: Estimate): keyof typeof WITH_JSON => (holdsOne(v) ? "level" : v.value < 1 ? "ahead" : "behind");
 const marketStream = () => one(FIELD, "stream", "market", "custom-binary").ratios!.vsJson!;
 const marketTrip = (codec: string) => one(ENGINES, "roundtrip", "market", codec);
 const deflated = (p: string, codec: string): string =>
@@ -244,12 +244,12 @@ export const RESULTS: PageFigures = {
         ROUTED_SETS.flatMap((p) => SCHEMALESS.map((c) => r(LAB, "codec", p, c))),
         1,
       ),
-    "schemaless-route": () => xRange(schemalessRouted().map((c) => routeVs(c).ratio)),
+    "schemaless-route": () => xRange(schemalessRouted().map((c) => routeVs(c).value)),
     "schemaless-level": schemalessLevel,
     "schemaless-behind": () =>
       claim(
         schemalessRouted().every(
-          (c) => (routeVs(c).ratio > 1 || holdsOne(routeVs(c))) && c.route!.keyAccess === "decode",
+          (c) => (routeVs(c).value > 1 || holdsOne(routeVs(c))) && c.route!.keyAccess === "decode",
         ),
         "behind it because they decode the whole message to find the key",
         "MessagePack, CBOR and BSON routing behind JSON (or level with it) and decoding to find the key",
@@ -259,8 +259,8 @@ export const RESULTS: PageFigures = {
         casesIn(ROUTE, { mode: "route", payload: "game-tick" }).map((c) => c.bytes),
         (x) => String(Math.round(x / 1000)),
       ),
-    "tick-forward": () => xRange([routeVs(one(ROUTE, "route", "game-tick", "custom-binary")).ratio]),
-    "tick-five": () => xRange(five("game-tick").map((c) => routeVs(c).ratio)),
+    "tick-forward": () => xRange([routeVs(one(ROUTE, "route", "game-tick", "custom-binary")).value]),
+    "tick-five": () => xRange(five("game-tick").map((c) => routeVs(c).value)),
     "tick-recode": () =>
       `${range(
         casesIn(ROUTE, { mode: "route", payload: "game-tick" }).map((c) => c.route!.recodeOverForward!.value),
@@ -339,7 +339,7 @@ export const RESULTS: PageFigures = {
     },
     "msgpackr-small-lab": () => {
       const runs = DEFAULTS.map((f) => labRatio(f, "small", "msgpackr"));
-      return runs.every(holdsOne) ? "level with JSON" : `${xRange(runs.map((x) => x.ratio))} JSON's time`;
+      return runs.every(holdsOne) ? "level with JSON" : `${xRange(runs.map((x) => x.value))} JSON's time`;
     },
     "msgpackr-small-server": () => xRange(over(SERVER, ["small"], "msgpackr", fieldVsJson), 1),
     "records-small-lab": () => xRange(over(["codec"], ["small"], "msgpackr-records", vsJson)),
@@ -481,10 +481,10 @@ export const RESULTS: PageFigures = {
     "market-trip": () => {
       const v = marketTrip("custom-binary").ratios!.vsJson!;
       const [trip, stream] = [standing(v), standing(marketStream())];
-      return `${trip === stream ? `${trip} too` : WITH_JSON[trip]} (${fig(v.ratio)}, ${fig(v.low)}-${fig(v.high)})`;
+      return `${trip === stream ? `${trip} too` : WITH_JSON[trip]} (${fig(v.value)}, ${fig(v.low)}-${fig(v.high)})`;
     },
     "market-longer": () => {
-      const longer = ["protobuf", "msgpackr"].map((c) => marketTrip(c).ratios!.vsJson!.ratio);
+      const longer = ["protobuf", "msgpackr"].map((c) => marketTrip(c).ratios!.vsJson!.value);
       return claim(
         lo(longer) > 1,
         `${percentOver(longer)}%`,

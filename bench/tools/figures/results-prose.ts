@@ -6,7 +6,7 @@
  * three default runs (epyc-default-{1,2,3}.json.gz) move most. results-figures.ts gives each its span.
  */
 
-import type { CaseResult, Ratio } from "../../../client/harness/results.ts";
+import type { CaseResult, Estimate } from "../../../client/harness/results.ts";
 import { ARTICLE_PAYLOADS, PAYLOAD_NAMES } from "../../../protocols/messages.ts";
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { ratioText } from "../../report/format.ts";
@@ -35,8 +35,8 @@ export const ranked = (file: string, mode: Mode, payload: string, pick: Pick): s
     .sort((a, b) => pick(a)! - pick(b)!)
     .map((c) => c.codec);
 
-export const vsJson: Pick = (c) => c.ratios?.vsJson?.ratio;
-export const fieldVsJson: Pick = (c) => c.ratios?.fieldVsJson?.ratio;
+export const vsJson: Pick = (c) => c.ratios?.vsJson?.value;
+export const fieldVsJson: Pick = (c) => c.ratios?.fieldVsJson?.value;
 
 /** How the page names a codec in prose (any other by its id). */
 const NAMES: Record<string, string> = {
@@ -68,9 +68,9 @@ const listed = (codecs: readonly string[]): string => list(grouped(codecs));
 export const onThe = (p: string): string =>
   (ARTICLE_PAYLOADS as readonly string[]).includes(p) ? `the ${p} message` : p;
 /** Whether two ratios' intervals share a value (the page then calls the two level). */
-const overlapping = (a: Ratio, b: Ratio): boolean => a.low <= b.high && b.low <= a.high;
+const overlapping = (a: Estimate, b: Estimate): boolean => a.low <= b.high && b.low <= a.high;
 /** Whether a ratio's interval holds 1. */
-export const holdsOne = (r: Ratio): boolean => r.low <= 1 && r.high >= 1;
+export const holdsOne = (r: Estimate): boolean => r.low <= 1 && r.high >= 1;
 
 // Every codec on every payload: custom-binary against the other schema codecs, in Bun and in Chromium.
 
@@ -98,7 +98,7 @@ export function bunCodecFirst(): string {
   if (others.length === 0) return `custom-binary is first on all ${words(ALL.length)}`;
   const leads = others.map((p) => {
     const [ahead, cb] = [labVs(p, first(p)), labVs(p, "custom-binary")];
-    return `${named(first(p))} is first on ${p} (${fig(ahead.ratio)} against custom-binary's ${fig(cb.ratio)} of JSON's time, their intervals ${overlapping(ahead, cb) ? "overlapping" : "apart"})`;
+    return `${named(first(p))} is first on ${p} (${fig(ahead.value)} against custom-binary's ${fig(cb.value)} of JSON's time, their intervals ${overlapping(ahead, cb) ? "overlapping" : "apart"})`;
   });
   return `${leads.join(", ")} and custom-binary on the other ${words(ALL.length - others.length)}`;
 }
@@ -112,7 +112,7 @@ export function bunServerFirst(): string {
     const [cb, other] = [fieldVs(p, "custom-binary"), fieldVs(p, rival)];
     return overlapping(cb, other)
       ? [
-          `level with ${named(rival)} on ${p} (${fig(cb.ratio)} against ${fig(other.ratio)}, their intervals overlapping)`,
+          `level with ${named(rival)} on ${p} (${fig(cb.value)} against ${fig(other.value)}, their intervals overlapping)`,
         ]
       : [];
   });
@@ -140,11 +140,11 @@ export function chromiumFirst(): string {
   const notFirst = ALL.filter((p) => first(p) !== "custom-binary");
   const ahead = notFirst.map((p) => {
     const [lead, cb] = [one(CHROMIUM, "codec", p, first(p)), one(CHROMIUM, "codec", p, "custom-binary")];
-    const [cbVs, leadVs] = [cb.ratios!.vsJson!, lead.ratios?.vsJson ?? { ratio: 1, low: 1, high: 1, rounds: 0 }];
+    const [cbVs, leadVs] = [cb.ratios!.vsJson!, lead.ratios?.vsJson ?? { value: 1, low: 1, high: 1, rounds: 0 }];
     const figures =
       lead.codec === "json"
         ? `custom-binary ${ratioText(cbVs, { interval: false })}`
-        : `custom-binary ${fig(cbVs.ratio)} against ${fig(leadVs.ratio)}`;
+        : `custom-binary ${fig(cbVs.value)} against ${fig(leadVs.value)}`;
     const decodes = lead.deserialize.median < cb.deserialize.median ? " and decodes it faster" : "";
     return `; on ${onThe(p)} ${named(lead.codec)} is ${overlapping(cbVs, leadVs) ? "level with it" : "ahead of it"} (${figures})${decodes}`;
   });
@@ -174,7 +174,7 @@ export function chromiumFaster(): string {
 
 // The access patterns: reading one field, and validating.
 
-const readOne: Pick = (c) => c.ratios?.readOneVsJson?.ratio;
+const readOne: Pick = (c) => c.ratios?.readOneVsJson?.value;
 const atReadOne = () => ALL.map((p) => ranked(LAB, "codec", p, readOne));
 
 /** The first and the second at read-one on every payload, and what the first takes. */
@@ -218,7 +218,7 @@ export function readOneDecode(): string {
   );
 }
 
-const validated: Pick = (c) => c.ratios?.validatedVsJson?.ratio;
+const validated: Pick = (c) => c.ratios?.validatedVsJson?.value;
 const validatedVs = (p: string, codec: string) => one(LAB, "codec", p, codec).ratios!.validatedVsJson!;
 /** The article's messages on which validating puts another codec first than encode + decode does; the new first and the old. */
 function validating(): { changed: string[]; top: string; beaten: string } {
@@ -248,9 +248,9 @@ export function validatedAgainst(): string {
   const less = ARTICLE_PAYLOADS.filter((p) => V(p, top).high < V(p, beaten).low);
   const level = ARTICLE_PAYLOADS.filter((p) => overlapping(V(p, top), V(p, beaten)));
   const more = ARTICLE_PAYLOADS.filter((p) => V(p, top).low > V(p, beaten).high);
-  const xs = (ps: readonly string[], codec: string) => ps.map((p) => `${fig(V(p, codec).ratio)}x`).join(" and ");
+  const xs = (ps: readonly string[], codec: string) => ps.map((p) => `${fig(V(p, codec).value)}x`).join(" and ");
   // Level ones get one figure when both read the same, both ("0.38-0.39x") when they do not.
-  const levelText = level.map((p) => `; on ${p} they are level, ${range([V(p, top).ratio, V(p, beaten).ratio], fig)}x`);
+  const levelText = level.map((p) => `; on ${p} they are level, ${range([V(p, top).value, V(p, beaten).value], fig)}x`);
   const moreText =
     more.length > 0 ? `; on ${list(more)} it costs more (${xs(more, top)} against ${xs(more, beaten)})` : "";
   return `${named(top)}'s decode with its range checks costs less than ${named(beaten)}'s decode on ${list(less)} (${xs(less, top)} JSON's time against ${xs(less, beaten)}${levelText.join("")}${moreText})`;
@@ -260,7 +260,7 @@ export function validatedJsonBehind(): string {
   const { top, beaten } = validating();
   return claim(
     ARTICLE_PAYLOADS.every(
-      (p) => validatedVs(p, "json").ratio > Math.max(validatedVs(p, top).ratio, validatedVs(p, beaten).ratio),
+      (p) => validatedVs(p, "json").value > Math.max(validatedVs(p, top).value, validatedVs(p, beaten).value),
     ),
     "JSON with its schema validator stays behind both",
     `JSON's validated behind ${top}'s and ${beaten}'s on each of the article's messages`,
@@ -272,7 +272,7 @@ export function validatedJsonBehind(): string {
 const routed = (payload?: string): CaseResult[] =>
   casesIn(ROUTE, payload === undefined ? { mode: "route" } : { mode: "route", payload });
 export const routeCpu = (c: CaseResult): number => c.route!.forward.cpuNs.median;
-export const routeVs = (c: CaseResult): Ratio => c.ratios!.routeVsJson!;
+export const routeVs = (c: CaseResult): Estimate => c.ratios!.routeVsJson!;
 /** The five codecs that cost the server least forwarding a payload's messages (json, what each is held to, left out). */
 export const five = (payload: string): CaseResult[] =>
   routed(payload)
@@ -338,7 +338,7 @@ export function schemalessLevel(): string {
 /** A view of the block: its mode, the ratio it shows of each codec, and whether it shows that ratio inverted (time per message over raw's). */
 interface ViewSpec {
   mode: Mode;
-  pick: (c: CaseResult) => Ratio | undefined;
+  pick: (c: CaseResult) => Estimate | undefined;
   invert?: boolean;
 }
 /** The block's six views: each codec's ratio in the three runs (json and raw left out), by payload. */
@@ -366,7 +366,7 @@ export function across(view: View): Across[] {
     .filter((c) => c.codec !== "json" && c.codec !== "raw")
     .map(({ payload, codec }) => {
       const ratios = DEFAULTS.map((f) => {
-        const x = pick(one(f, mode, payload, codec))!.ratio;
+        const x = pick(one(f, mode, payload, codec))!.value;
         return invert ? 1 / x : x;
       });
       return { payload, codec, ratios, spread: Math.max(...ratios) / Math.min(...ratios) };

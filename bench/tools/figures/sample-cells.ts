@@ -3,7 +3,7 @@
  * first look): a sample, the case of a mode, payload and codec, a ratio cell, the machine line.
  */
 
-import type { BenchResults, CaseRatios, CaseResult, Environment, Ratio } from "../../../client/harness/results.ts";
+import type { BenchResults, CaseRatios, CaseResult, Environment, Estimate } from "../../../client/harness/results.ts";
 import { ratioText } from "../../report/format.ts";
 
 /** A sample file: its results, and its name for the reader. */
@@ -13,7 +13,7 @@ export interface Sample {
 }
 
 /** Codec mode's time per message relative to json's. */
-export const VS_JSON = (r: CaseRatios): Ratio | undefined => r.vsJson;
+export const VS_JSON = (r: CaseRatios): Estimate | undefined => r.vsJson;
 
 /** What the marks of a ratio (format.ts, ratioText) say, for the captions. */
 export const MARKS =
@@ -27,13 +27,13 @@ export function find(results: BenchResults, mode: string, payload: string, codec
 /** A case's ratio by `pick` as every output writes it (format.ts, ratioText: "0.56 ±3.1%"), and its figure; "-" where there is none. `invert`: the other way round. */
 export function ratioCell(
   c: CaseResult | undefined,
-  pick: (r: CaseRatios) => Ratio | undefined,
+  pick: (r: CaseRatios) => Estimate | undefined,
   invert = false,
-): { text: string; ratio: number } {
+): { text: string; value: number } {
   const found = c?.ratios && pick(c.ratios);
-  if (!found || !Number.isFinite(found.ratio)) return { text: "-", ratio: Number.NaN };
-  const r = invert ? { ...found, ratio: 1 / found.ratio, low: 1 / found.high, high: 1 / found.low } : found;
-  return { text: ratioText(r), ratio: r.ratio };
+  if (!found || !Number.isFinite(found.value)) return { text: "-", value: Number.NaN };
+  const r = invert ? { ...found, value: 1 / found.value, low: 1 / found.high, high: 1 / found.low } : found;
+  return { text: ratioText(r), value: r.value };
 }
 
 /** The machine of a run's first verified case. */

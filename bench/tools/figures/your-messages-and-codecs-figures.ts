@@ -72,7 +72,7 @@ const most = (v: readonly { pct: number }[]): number => hi(v.map((m) => m.pct));
 
 const recordsByPayload = () =>
   casesIn(given().find((f) => f.place.dir === "bun")!.file, { mode: "codec", codec: "msgpackr-records" }).map(
-    (c) => c.ratios!.vsJson!.ratio,
+    (c) => c.ratios!.vsJson!.value,
   );
 /** The payloads each place's run covered. */
 const payloadCounts = () => compatFiles().map((f) => new Set(sampleResults(f.file).cases.map((c) => c.payload)).size);

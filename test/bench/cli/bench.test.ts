@@ -37,14 +37,14 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
       /^bench: --codecs: unknown value 'msgpakr'; did you mean msgpackr\? valid values: json, json-bytes, .*\n$/,
     ],
     [["--link", "wfi"], /^bench: --link: unknown profile 'wfi'; did you mean wifi\? valid forms: loopback, .*\n$/],
-    [["--client", "browser", "--csp", "lax"], /^bench: --csp: unknown value 'lax'; valid values: off, strict\n$/],
+    [["--client", "chromium", "--csp", "lax"], /^bench: --csp: unknown value 'lax'; valid values: off, strict\n$/],
     [["--client", "firefox", "--csp", "off,strict"], /^bench: --csp takes one policy; valid values: off, strict\n$/],
     [
       ["--csp", "strict"],
       /^bench: --csp applies to the page, so to --client chromium or firefox only \(got --client bun\)\n$/,
     ],
     [
-      ["--client", "browser", "--csp", "strict", "--url", "ws://127.0.0.1:1"],
+      ["--client", "chromium", "--csp", "strict", "--url", "ws://127.0.0.1:1"],
       /^bench: --csp sets the policy of a server the bench starts; with --url, start that server with bun run server --csp\n$/,
     ],
     [
@@ -612,7 +612,7 @@ describe("WebSocket modes from the command line", () => {
     const client = bench("--client", "deno");
     expect(client.code).toBe(2);
     expect(client.stderr).toBe(
-      "bench: --client: unknown value 'deno'; valid values: bun, node, chromium, firefox or browser\n",
+      "bench: --client: unknown value 'deno'; valid values: bun, node, chromium, firefox\n",
     );
     const url = bench("--url", "ftp://x");
     expect(url.code).toBe(2);

@@ -48,7 +48,7 @@ describe.skipIf(skip)("--link-sweep", () => {
         payload: string;
         fast: { codec: string };
         small: { codec: string };
-        rungs: unknown[];
+        steps: unknown[];
         verdict: string;
       }[];
     };
@@ -59,7 +59,7 @@ describe.skipIf(skip)("--link-sweep", () => {
     expect(c!.small.codec).toBe("protobuf");
     expect(r.stdout).toContain(`  ${c!.verdict}`);
     if (c!.fast.codec !== c!.small.codec) {
-      expect(c!.rungs.length).toBeGreaterThan(0);
+      expect(c!.steps.length).toBeGreaterThan(0);
       expect(c!.verdict).toMatch(
         /^large: (below .*, protobuf beats json|json beats protobuf down to|protobuf beats json on every|the emulator carries only)/,
       );
@@ -68,7 +68,7 @@ describe.skipIf(skip)("--link-sweep", () => {
     expect(csv[0]).toBe(
       "payload,link_kbps,codec,role,msgs_per_s,wire_bytes,predicted_crossover_kbps,measured_crossover_kbps,bench_version,commit,dirty",
     );
-    expect(csv.length).toBe(1 + 2 + 2 * c!.rungs.length);
+    expect(csv.length).toBe(1 + 2 + 2 * c!.steps.length);
   });
 
   it("--link-sweep refuses --link, another client or another mode in one line, exit 2", () => {

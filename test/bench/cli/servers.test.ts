@@ -314,7 +314,7 @@ describe.skipIf(noLink)("bun run bench --link: the clients through the link emul
       const carries = 1_000_000 / (8 * Number(mine[0]!.wire_bytes));
       // The link, not the codec, is the limit: asked for more, the codec sent what the link carries, and
       // its knee is near that (within the bisection's 20%, and a slice's few hundred ms to build a queue).
-      // The rung the sweep stops at is the first the link cannot carry: for json (371/s) that may be 500,
+      // The step the sweep stops at is the first the link cannot carry: for json (371/s) that may be 500,
       // 1.35x what it carries, where a busy machine's slower sender already misses it.
       const top = mine.reduce((a, b) => (Number(b.target_rate) > Number(a.target_rate) ? b : a));
       expect(Number(top.target_rate), codec).toBeGreaterThan(1.2 * carries);

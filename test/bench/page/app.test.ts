@@ -125,7 +125,7 @@ describe.each(BROWSERS.filter((name) => !skipBrowserTests("test/bench/page/app.t
           .poll(() => textOf(page, "#progress"))
           .toMatch(
             // What code made them, with the rows.
-            /^Loaded \d+ rows from cli\.json\.gz, made by commit [0-9a-f]{10}, bench [\d.]+, json 3\.$/,
+            /^Loaded \d+ rows from cli\.json\.gz, made by commit [0-9a-f]{10}, bench [\d.]+, json \d+\.$/,
           );
         const series = await attributeOf(page, "canvas#chart-codec-small", "data-series");
         // One name per source in every legend: the browser, and Bun from the loaded file.

@@ -90,7 +90,7 @@ describe("codecs on a chart", () => {
 });
 
 describe("the server's figure beside the lab's", () => {
-  const ratio = (r: number) => ({ ratio: r, low: r * 0.9, high: r * 1.1, rounds: 10, overlap: false, wide: false });
+  const ratio = (r: number) => ({ value: r, low: r * 0.9, high: r * 1.1, rounds: 10, overlap: false, wide: false });
   const withRatios = (s: SourcedCase, ratios: object, extra: object = {}): SourcedCase => ({
     ...s,
     case: { ...s.case, ratios, ...extra } as CaseResult,

@@ -6,7 +6,7 @@ import {
   measuredCrossoverKbps,
   predictedCrossoverKbps,
   sweepLines,
-  type SweepRung,
+  type SweepStep,
 } from "../../../bench/report/crossover.ts";
 import type { CaseResult } from "../../../client/harness/results.ts";
 
@@ -21,17 +21,17 @@ describe("the crossover", () => {
     expect(predictedCrossoverKbps(small, fast)).toBeNaN();
   });
 
-  it("measured: between the last rung the faster codec won and the first from which the smaller always did", () => {
-    const rungs: SweepRung[] = [
+  it("measured: between the last step the faster codec won and the first from which the smaller always did", () => {
+    const steps: SweepStep[] = [
       { kbps: 1_000, fast: 300, small: 400 },
       { kbps: 100_000, fast: 40_000, small: 35_000 },
       { kbps: 30_000, fast: 11_000, small: 13_000 },
       { kbps: 10_000, fast: 3_700, small: 4_300 },
     ];
-    expect(measuredCrossoverKbps(rungs)).toBeCloseTo(Math.sqrt(100_000 * 30_000));
+    expect(measuredCrossoverKbps(steps)).toBeCloseTo(Math.sqrt(100_000 * 30_000));
     // Where the smaller codec wins, then loses at a slower link, the crossover lies below that loss.
     const noisy = [
-      ...rungs,
+      ...steps,
       { kbps: 300_000, fast: 45_000, small: 46_000 },
       { kbps: 3_000, fast: 1_200, small: 1_100 },
     ];
@@ -41,12 +41,12 @@ describe("the crossover", () => {
   });
 
   it("says the answer in one line", () => {
-    const rungs = [
+    const steps = [
       { kbps: 100_000, fast: 40_000, small: 35_000 },
       { kbps: 10_000, fast: 3_700, small: 4_300 },
     ];
-    const base = { payload: "large", fast, small, predictedKbps: 107_200, ceilingKbps: 500_000, rungs };
-    expect(crossoverVerdict({ ...base, measuredKbps: measuredCrossoverKbps(rungs) })).toBe(
+    const base = { payload: "large", fast, small, predictedKbps: 107_200, ceilingKbps: 500_000, steps };
+    expect(crossoverVerdict({ ...base, measuredKbps: measuredCrossoverKbps(steps) })).toBe(
       "large: below 31.6 Mbit/s, msgpackr beats json: bytes outweigh CPU",
     );
     expect(crossoverVerdict({ ...base, measuredKbps: Number.NaN })).toBe(
@@ -59,9 +59,9 @@ describe("the crossover", () => {
     expect(crossoverVerdict({ ...base, ceilingKbps: 80_000, measuredKbps: Number.POSITIVE_INFINITY })).toBe(
       "large: below 107 Mbit/s (predicted; the emulator carries up to 80 Mbit/s here, where msgpackr already wins), msgpackr beats json: bytes outweigh CPU",
     );
-    // A machine so busy the emulator carries less than every rung: no rung ran.
-    expect(crossoverVerdict({ ...base, rungs: [], ceilingKbps: 900, measuredKbps: Number.NaN })).toBe(
-      "large: the emulator carries only 900 kbit/s here, too little for any rung; no crossover measured (predicted below 107 Mbit/s)",
+    // A machine so busy the emulator carries less than every step: no step ran.
+    expect(crossoverVerdict({ ...base, steps: [], ceilingKbps: 900, measuredKbps: Number.NaN })).toBe(
+      "large: the emulator carries only 900 kbit/s here, too little for any step; no crossover measured (predicted below 107 Mbit/s)",
     );
     expect(crossoverVerdict({ ...base, small: fast, measuredKbps: Number.NaN })).toBe(
       "large: json is both the fastest and the smallest; no link speed changes the answer",
@@ -86,7 +86,7 @@ describe("the two codecs a sweep compares", () => {
     expect(fastAndSmall([caseOf("raw", 1, 1)])).toBeUndefined();
   });
 
-  it("prints each rung with each codec's share of the link, and the verdicts last", () => {
+  it("prints each step with each codec's share of the link, and the verdicts last", () => {
     const c = {
       payload: "large",
       fast,
@@ -94,7 +94,7 @@ describe("the two codecs a sweep compares", () => {
       predictedKbps: 107_200,
       ceilingKbps: 500_000,
       measuredKbps: 31_623,
-      rungs: [{ kbps: 10_000, fast: 3_000, small: 4_000 }],
+      steps: [{ kbps: 10_000, fast: 3_000, small: 4_000 }],
       verdict: "large: below 31.6 Mbit/s, msgpackr beats json: bytes outweigh CPU",
     };
     const lines = sweepLines([c]);

@@ -16,10 +16,10 @@ describe("provenanceLine", () => {
     );
   });
 
-  it("says when a file is too old to say", () => {
-    expect(provenanceLine({ commit: "", benchVersion: "", format: "csv 2" })).toBe(
-      "made by code of no known commit (csv 2, from before results files said)",
+  it("says when the results do not say (a page's own run)", () => {
+    expect(provenanceLine({ commit: "", benchVersion: "", format: "json 4" })).toBe(
+      "made by code of no known commit, json 4",
     );
-    expect(provenanceLine(undefined)).toBe("made by code of no known commit (from before results files said)");
+    expect(provenanceLine(undefined)).toBe("made by code of no known commit");
   });
 });

@@ -13,11 +13,11 @@ const at = (codec: string, totals: number[], ratio?: number): CaseResult =>
       ? {}
       : {
           ratios: {
-            vsJson: { ratio, low: ratio * 0.98, high: ratio * 1.02, rounds: totals.length, overlap: false },
+            vsJson: { value: ratio, low: ratio * 0.98, high: ratio * 1.02, rounds: totals.length, overlap: false },
           } as CaseResult["ratios"],
         },
   );
-const vsJson = (c: CaseResult): number | undefined => c.ratios?.vsJson?.ratio;
+const vsJson = (c: CaseResult): number | undefined => c.ratios?.vsJson?.value;
 const own = (c: CaseResult): number => c.total.median;
 
 describe("ranked", () => {
@@ -57,12 +57,12 @@ describe("handWrittenStanding", () => {
     const s = handWrittenStanding(order, vsJson, (r) => r.totalNs)!;
     expect([s.place, s.of, s.rival?.codec]).toEqual([2, 4, "avro"]);
     // Paired: the rounds' own ratios (about 0.80), not the ratio of their ratios to json (0.55 / 0.75).
-    expect(s.vsRival!.ratio).toBeCloseTo(0.8, 2);
+    expect(s.vsRival!.value).toBeCloseTo(0.8, 2);
   });
 
   it("falls back to the ratio of their ratios to json without a round figure (a CSV, the field figure)", () => {
     const s = handWrittenStanding(order, vsJson)!;
-    expect(s.vsRival).toEqual({ ratio: 0.55 / 0.75, overlap: false });
+    expect(s.vsRival).toEqual({ value: 0.55 / 0.75, overlap: false });
   });
 
   it("has no standing without custom-binary", () => {

@@ -11,7 +11,12 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resultsFromFile } from "../../../bench/report/results-file.ts";
 import { formatTable } from "../../../bench/report/table.ts";
-import { runSummary, SUMMARY_SECTIONS, summaryLines, type RunSummary } from "../../../bench/report/summary.ts";
+import {
+  benchmarkSummary,
+  SUMMARY_SECTIONS,
+  summaryLines,
+  type BenchmarkSummary,
+} from "../../../bench/report/summary.ts";
 import type { DrivenBrowser } from "../../../bench/cli/processes/browser-driver.ts";
 import { launch, skipBrowserTests, textOf } from "../../helpers/browsers.ts";
 import { serverForFile } from "../../helpers/server.ts";
@@ -23,11 +28,11 @@ const escaped = (line: string): string =>
   line.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 /** Each section's first line that says something: its title. */
-const titlesOf = (summary: RunSummary): string[] =>
+const titlesOf = (summary: BenchmarkSummary): string[] =>
   SUMMARY_SECTIONS.map((name) => summary[name].find((l) => l.trim() !== "")).filter((l) => l !== undefined);
 
 /** Every line of every section that says something (blank lines separate, and say nothing). */
-const linesOf = (summary: RunSummary): string[] =>
+const linesOf = (summary: BenchmarkSummary): string[] =>
   SUMMARY_SECTIONS.flatMap((name) => summary[name]).filter((l) => l.trim() !== "");
 
 describe("a run's summary, the same in every output", () => {
@@ -65,7 +70,7 @@ describe("a run's summary, the same in every output", () => {
 
   it("has every section, and the terminal prints every line of each", () => {
     const results = resultsFromFile(run.json);
-    const summary = runSummary(results, { wide: true });
+    const summary = benchmarkSummary(results, { wide: true });
     for (const name of SUMMARY_SECTIONS)
       expect(summary[name].filter((l) => l.trim() !== "").length, name).toBeGreaterThan(0);
     // The terminal's table of the same results (the JSON keeps 7 significant digits, so an interval at a rounding
@@ -77,7 +82,7 @@ describe("a run's summary, the same in every output", () => {
   });
 
   it("report.html holds every line (bun run report's of the JSON; the benchmark's own, every section's title)", () => {
-    const summary = runSummary(resultsFromFile(run.json));
+    const summary = benchmarkSummary(resultsFromFile(run.json));
     const file = path.join(dir, "run.json");
     writeFileSync(file, run.json);
     const out = path.join(dir, "from-report.html");
@@ -113,7 +118,7 @@ describe("a run's summary, the same in every output", () => {
       await expect
         .poll(() => textOf(page, "#progress"))
         .toMatch(/^Loaded \d+ rows from run\.json, made by .*, json \d+\.$/);
-      expect(await textOf(page, "#verdict")).toBe(summaryLines(runSummary(resultsFromFile(run.json))).join("\n"));
+      expect(await textOf(page, "#verdict")).toBe(summaryLines(benchmarkSummary(resultsFromFile(run.json))).join("\n"));
     });
   });
 });

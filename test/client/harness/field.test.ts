@@ -76,13 +76,13 @@ describe("the field figure", () => {
     expect(json.corrected).toBe(true);
     const values = Array.from({ length: ROUNDS }, (_, r) => 2000 * drift(r)).sort((a, b) => a - b);
     expect(json.value).toBeCloseTo((values[5]! + values[6]!) / 2, 6);
-    expect(fieldVsJson(cases[2]!, cases)!.ratio).toBeCloseTo(0.5, 12);
+    expect(fieldVsJson(cases[2]!, cases)!.value).toBeCloseTo(0.5, 12);
   });
 
   it("without raw, keeps the timers' own cost and says it did", () => {
     const cases = [socketCase("json", { codecNs: 2000 }), socketCase("custom-binary", { codecNs: 1000 })];
     expect(fieldCost(cases[0]!, cases)!.corrected).toBe(false);
-    expect(fieldVsJson(cases[1]!, cases)!.ratio).toBeCloseTo(0.5, 12);
+    expect(fieldVsJson(cases[1]!, cases)!.value).toBeCloseTo(0.5, 12);
   });
 
   it("has no figure in codec mode, and none for a slice whose figure a results file stored as null", () => {
@@ -121,11 +121,11 @@ describe("lab against field", () => {
         })),
       }) as unknown as CaseResult;
     const cases = [lab("json", 1000), lab("custom-binary", 1300)];
-    expect(echoVsJson(cases[1]!, cases)!.ratio).toBeCloseTo(1.3, 12);
+    expect(echoVsJson(cases[1]!, cases)!.value).toBeCloseTo(1.3, 12);
   });
 
   it("disagree only when the two intervals do not overlap", () => {
-    const r = (ratio: number, low: number, high: number) => ({ ratio, low, high, rounds: 10, overlap: false });
+    const r = (value: number, low: number, high: number) => ({ value, low, high, rounds: 10, overlap: false });
     expect(disagree(r(0.9, 0.85, 0.95), r(1.27, 1.25, 1.29))).toBe(true);
     expect(disagree(r(0.9, 0.85, 1.26), r(1.27, 1.25, 1.29))).toBe(false);
     expect(disagree(r(0.9, 0.85, 0.95), undefined)).toBe(false);

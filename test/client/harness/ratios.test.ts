@@ -17,12 +17,12 @@ describe("each case beside its run's baselines", () => {
 
   it("json of the same client, mode and payload", () => {
     expect(baselineCase(cases, cases[1]!, "json")).toBe(cases[0]);
-    expect(caseRatios(cases[1]!, cases).vsJson!.ratio).toBeCloseTo(0.5, 12);
-    expect(caseRatios(cases[5]!, cases).vsJson!.ratio).toBeCloseTo(0.25, 12);
+    expect(caseRatios(cases[1]!, cases).vsJson!.value).toBeCloseTo(0.5, 12);
+    expect(caseRatios(cases[5]!, cases).vsJson!.value).toBeCloseTo(0.25, 12);
   });
 
   it("raw: its time over the codec's, so below 1 means slower than the transport alone", () => {
-    expect(caseRatios(cases[5]!, cases).vsRaw!.ratio).toBeCloseTo(0.8, 12);
+    expect(caseRatios(cases[5]!, cases).vsRaw!.value).toBeCloseTo(0.8, 12);
     expect(caseRatios(cases[1]!, cases).vsRaw).toBeUndefined();
   });
 
@@ -37,7 +37,7 @@ describe("each case beside its run's baselines", () => {
     for (const miss of nearMisses) {
       expect(baselineCase([miss, c], c, "json")).toBeUndefined();
       expect(baselineCase([miss, right, c], c, "json")).toBe(right);
-      expect(caseRatios(c, [miss, right, c]).vsJson!.ratio).toBeCloseTo(0.5, 12);
+      expect(caseRatios(c, [miss, right, c]).vsJson!.value).toBeCloseTo(0.5, 12);
     }
   });
 
@@ -94,17 +94,17 @@ describe("the results' ratios", () => {
     const [raw, json, fast] = cases;
     expect(fast!.ratios).toEqual(caseRatios(given[2]!, given));
     expect(fast!.ratios!.bytesVsJson).toBe(0.5);
-    expect(fast!.ratios!.vsJson!.ratio).toBeCloseTo(0.75, 12);
-    expect(fast!.ratios!.vsRaw!.ratio).toBeCloseTo(1000 / 1500, 12);
+    expect(fast!.ratios!.vsJson!.value).toBeCloseTo(0.75, 12);
+    expect(fast!.ratios!.vsRaw!.value).toBeCloseTo(1000 / 1500, 12);
     // The field figure: the server's decode + encode less raw's timers in the same round.
     expect(fast!.ratios!.field!.corrected).toBe(true);
-    expect(fast!.ratios!.fieldVsJson!.ratio).toBeCloseTo(0.5, 12);
+    expect(fast!.ratios!.fieldVsJson!.value).toBeCloseTo(0.5, 12);
     expect(fast!.ratios!.fieldOverJson!.value).toBeCloseTo(-1000, 9);
     expect(fast!.ratios!.cpuOverRaw!.value).toBeCloseTo(2000, 9);
-    expect(json!.ratios!.vsJson!.ratio).toBe(1);
+    expect(json!.ratios!.vsJson!.value).toBe(1);
     expect(json!.ratios!.fieldOverJson).toBeUndefined();
     // raw is the transport alone: no CPU over itself, no client codec time to compare.
-    expect(raw!.ratios!.vsRaw!.ratio).toBe(1);
+    expect(raw!.ratios!.vsRaw!.value).toBe(1);
     expect(raw!.ratios!.cpuOverRaw).toBeUndefined();
     expect(raw!.ratios!.clientVsJson).toBeUndefined();
   });

@@ -1,4 +1,4 @@
-/** The page's settings in its URL: what `bench --client browser` writes, the page reads back. */
+/** The page's settings in its URL: what `bench --client chromium` writes, the page reads back. */
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import { defaultSettings, type Settings } from "../../../client/harness/settings.ts";

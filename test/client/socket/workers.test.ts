@@ -98,7 +98,7 @@ describe("--clients 32", () => {
     expect(a.stderr).toBe(
       "bench: --clients above 1 needs --client bun (got --client node), except with --modes route, where they are its members\n",
     );
-    const b = spawnSync(process.execPath, ["bench/cli/bench.ts", "--client", "browser", "--modes", "fanout"], {
+    const b = spawnSync(process.execPath, ["bench/cli/bench.ts", "--client", "chromium", "--modes", "fanout"], {
       cwd: ROOT,
       encoding: "utf8",
     });

@@ -5,9 +5,8 @@ import type {
   BenchResults,
   CaseRatios,
   CaseResult,
-  Comparison,
-  Environment,
   Estimate,
+  Environment,
   RouteWaySummary,
 } from "../../../../client/harness/results.ts";
 import type { Mode } from "../../../../client/harness/settings.ts";
@@ -27,8 +26,8 @@ const median = (value: number): Summary => partialSummary({ median: value });
 const estimate = (value: number): Estimate => ({ value, low: value * 0.98, high: value * 1.01, rounds: ROUNDS });
 
 /** A ratio to json with that interval, and whether the interval holds 1 (then it is shown with ≈). */
-function ratio(value: number): Comparison {
-  const r = { ratio: value, low: value * 0.98, high: value * 1.01, rounds: ROUNDS };
+function ratio(value: number): Estimate {
+  const r = { value, low: value * 0.98, high: value * 1.01, rounds: ROUNDS };
   return { ...r, overlap: overlapsOne(r) };
 }
 

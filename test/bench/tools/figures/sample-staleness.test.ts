@@ -44,7 +44,7 @@ describe("what made each sample", () => {
   });
 
   it("fails a listed sample whose format the reader refuses, saying why", () => {
-    const why = "a results JSON of format 2, older than this reader's (3); remake it";
+    const why = "a results JSON of format 2, older than this reader's (4); remake it";
     const { lines, failed } = stalenessLines([
       { file: "a.json.gz", commit: C, date: "2026-11-23", oldFormat: why, changed: [] },
     ]);

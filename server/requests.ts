@@ -54,7 +54,8 @@ function pageHeaders(s: SocketServer): Record<string, string> {
 /** POST /gc collects at most this often; sooner gets 429 (a collection has just run). */
 export const GC_MIN_INTERVAL_MS = 100;
 
-export function route(
+/** The answer to one HTTP request (undefined once it is upgraded to a WebSocket). */
+export function answerRequest(
   s: SocketServer,
   req: Request,
   srv: Server<Connection>,

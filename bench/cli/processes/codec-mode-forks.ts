@@ -22,7 +22,7 @@ const ENTRY = path.join(ROOT, "bench/cli/processes/codec-mode-child.ts");
  * every case a process has finished so far: what the bench writes when it must quit before the
  * processes are done.
  */
-export class CodecModeProcesses {
+export class CodecModeForks {
   private readonly spans: CodecModeSpans;
 
   constructor(

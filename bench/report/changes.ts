@@ -9,21 +9,18 @@
  * compared too: a codec "moved against JSON" when A's and B's 95% intervals do not overlap.
  */
 
-import type { CaseResult } from "../../client/harness/results.ts";
+import type { CaseResult, Estimate } from "../../client/harness/results.ts";
 import { tQuantile975 } from "../../client/harness/statistics.ts";
 import { formatNs, pad, wrapLine } from "./format.ts";
 import type { SourcedCase } from "./sources.ts";
 
-/** B over A with its 95% interval; low/high are NaN when either run has no interval. */
-export interface Change {
-  ratio: number;
-  low: number;
-  high: number;
+/** B over A with its 95% interval (low/high NaN when either run has no interval), and what it means. */
+export interface Change extends Pick<Estimate, "value" | "low" | "high"> {
   /** "faster" / "slower" when the interval leaves out 1, "same" when it holds 1, "" without an interval. */
   verdict: "faster" | "slower" | "same" | "";
 }
 
-export interface CaseComparison {
+export interface CaseChange {
   mode: string;
   payload: string;
   codec: string;
@@ -40,20 +37,20 @@ export interface CaseComparison {
 
 /** B's mean over A's, each with the half-width of its 95% interval over `n` rounds. */
 export function meanChange(meanA: number, ci95A: number, nA: number, meanB: number, ci95B: number, nB: number): Change {
-  const ratio = meanB / meanA;
+  const value = meanB / meanA;
   if (!(nA >= 2 && nB >= 2 && Number.isFinite(ci95A) && Number.isFinite(ci95B) && meanA > 0 && meanB > 0))
-    return { ratio, low: NaN, high: NaN, verdict: "" };
+    return { value, low: NaN, high: NaN, verdict: "" };
   const relA = ci95A / tQuantile975(nA - 1) / meanA;
   const relB = ci95B / tQuantile975(nB - 1) / meanB;
   const variance = relA ** 2 + relB ** 2;
   const df = variance > 0 ? variance ** 2 / (relA ** 4 / (nA - 1) + relB ** 4 / (nB - 1)) : nA + nB - 2;
   const half = tQuantile975(Math.max(1, Math.floor(df))) * Math.sqrt(variance);
-  const low = Math.exp(Math.log(ratio) - half);
-  const high = Math.exp(Math.log(ratio) + half);
-  return { ratio, low, high, verdict: high < 1 ? "faster" : low > 1 ? "slower" : "same" };
+  const low = Math.exp(Math.log(value) - half);
+  const high = Math.exp(Math.log(value) + half);
+  return { value, low, high, verdict: high < 1 ? "faster" : low > 1 ? "slower" : "same" };
 }
 
-function vsJsonMoved(a: CaseResult, b: CaseResult): CaseComparison["vsJsonMoved"] {
+function vsJsonMoved(a: CaseResult, b: CaseResult): CaseChange["vsJsonMoved"] {
   const ra = a.ratios?.vsJson;
   const rb = b.ratios?.vsJson;
   if (a.codec === "json" || !ra || !rb || ![ra.low, ra.high, rb.low, rb.high].every(Number.isFinite)) return "";
@@ -70,9 +67,9 @@ function change(a: CaseResult, b: CaseResult, figure: "total" | "serialize" | "d
 }
 
 /** Every mode x payload x codec both runs hold (verified in both), in A's order. */
-export function compareRuns(a: readonly CaseResult[], b: readonly CaseResult[]): CaseComparison[] {
+export function caseChanges(a: readonly CaseResult[], b: readonly CaseResult[]): CaseChange[] {
   const inB = new Map(b.filter((c) => c.verified).map((c) => [key(c), c]));
-  const out: CaseComparison[] = [];
+  const out: CaseChange[] = [];
   for (const ca of a.filter((c) => c.verified)) {
     const cb = inB.get(key(ca));
     if (!cb) continue;
@@ -94,13 +91,13 @@ export function compareRuns(a: readonly CaseResult[], b: readonly CaseResult[]):
 
 /** "-12.3% [-15.0, -9.4]" for a ratio of 0.877 with its interval; "" where there is no figure. */
 export function changeText(c: Change): string {
-  if (!Number.isFinite(c.ratio)) return "";
+  if (!Number.isFinite(c.value)) return "";
   const pct = (r: number): string => `${r >= 1 ? "+" : ""}${((r - 1) * 100).toFixed(1)}`;
-  return Number.isFinite(c.low) ? `${pct(c.ratio)}% [${pct(c.low)}, ${pct(c.high)}]` : `${pct(c.ratio)}%`;
+  return Number.isFinite(c.low) ? `${pct(c.value)}% [${pct(c.low)}, ${pct(c.high)}]` : `${pct(c.value)}%`;
 }
 
 /** A run's label: what ran it and when ("bun 1.4.4, 2026-11-22 10:31"), the file's name when two runs would read the same. */
-export function runLabels(runs: readonly { rows: readonly SourcedCase[]; file: string }[]): string[] {
+export function benchmarkLabels(runs: readonly { rows: readonly SourcedCase[]; file: string }[]): string[] {
   const plain = runs.map(({ rows }) => {
     const r = rows[0];
     if (!r) return "";
@@ -120,9 +117,9 @@ const fixed = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : "-");
 
 const MARK = { faster: "faster", slower: "slower", same: "same", "": "" } as const;
 
-function vsJsonPair(c: CaseComparison): string {
+function vsJsonPair(c: CaseChange): string {
   if (c.codec === "json") return "1.00";
-  return `${fixed(c.a.ratios?.vsJson?.ratio ?? NaN)} → ${fixed(c.b.ratios?.vsJson?.ratio ?? NaN)}${c.vsJsonMoved === "faster" || c.vsJsonMoved === "slower" ? " *" : ""}`;
+  return `${fixed(c.a.ratios?.vsJson?.value ?? NaN)} → ${fixed(c.b.ratios?.vsJson?.value ?? NaN)}${c.vsJsonMoved === "faster" || c.vsJsonMoved === "slower" ? " *" : ""}`;
 }
 
 /**
@@ -130,7 +127,7 @@ function vsJsonPair(c: CaseComparison): string {
  * message in A and B, the change with its interval and what it means, and the ratio to JSON in
  * each run (* where the two intervals are apart).
  */
-export function comparisonLines(comparisons: readonly CaseComparison[], labels: readonly [string, string]): string[] {
+export function changeLines(comparisons: readonly CaseChange[], labels: readonly [string, string]): string[] {
   const widths = [9, 7, 17, 9, 9, 22, 6, 13];
   const row = (cells: string[]): string =>
     cells
@@ -170,10 +167,10 @@ function escapeHtml(s: string): string {
 }
 
 /** The comparison as an HTML section for report.html: every figure's change with its interval. */
-export function comparisonHtml(comparisons: readonly CaseComparison[], labels: readonly [string, string]): string {
+export function changeHtml(comparisons: readonly CaseChange[], labels: readonly [string, string]): string {
   const cell = (s: string): string => `<td>${escapeHtml(s)}</td>`;
   const vs = (c: CaseResult): string => {
-    const ratio = c.ratios?.vsJson?.ratio ?? NaN;
+    const ratio = c.ratios?.vsJson?.value ?? NaN;
     return c.codec === "json" ? "1.00" : Number.isFinite(ratio) ? ratio.toFixed(2) : "";
   };
   const rows = comparisons
@@ -200,11 +197,7 @@ ${rows}
  * more than PCT above A's. The codecs in `timeOf` (--time-of) also by their own time per message
  * (the interval of B/A above 1, and B/A above 1 + PCT): json's, say, on runs made on one machine.
  */
-export function slowerCases(
-  comparisons: readonly CaseComparison[],
-  pct: number,
-  timeOf: readonly string[] = [],
-): string[] {
+export function slowerCases(comparisons: readonly CaseChange[], pct: number, timeOf: readonly string[] = []): string[] {
   const limit = 1 + pct / 100;
   const out: string[] = [];
   for (const c of comparisons) {
@@ -212,12 +205,12 @@ export function slowerCases(
     const ra = c.a.ratios?.vsJson;
     const rb = c.b.ratios?.vsJson;
     // vsJsonMoved says "slower" where B's interval lies above A's.
-    if (c.vsJsonMoved === "slower" && ra && rb && rb.ratio > ra.ratio * limit) {
+    if (c.vsJsonMoved === "slower" && ra && rb && rb.value > ra.value * limit) {
       out.push(
-        `${name}: ratio to json ${fixed(ra.ratio)} [${fixed(ra.low)}, ${fixed(ra.high)}] -> ${fixed(rb.ratio)} [${fixed(rb.low)}, ${fixed(rb.high)}], ${changeText({ ratio: rb.ratio / ra.ratio, low: NaN, high: NaN, verdict: "" })}`,
+        `${name}: ratio to json ${fixed(ra.value)} [${fixed(ra.low)}, ${fixed(ra.high)}] -> ${fixed(rb.value)} [${fixed(rb.low)}, ${fixed(rb.high)}], ${changeText({ value: rb.value / ra.value, low: NaN, high: NaN, verdict: "" })}`,
       );
     }
-    if (timeOf.includes(c.codec) && c.total.verdict === "slower" && c.total.ratio > limit) {
+    if (timeOf.includes(c.codec) && c.total.verdict === "slower" && c.total.value > limit) {
       out.push(
         `${name}: mean time per message ${formatNs(c.a.total.mean)} -> ${formatNs(c.b.total.mean)}, ${changeText(c.total)}`,
       );

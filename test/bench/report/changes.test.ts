@@ -5,12 +5,12 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   changeText,
-  compareRuns,
-  comparisonLines,
+  caseChanges,
+  changeLines,
   meanChange,
-  runLabels,
+  benchmarkLabels,
   slowerCases,
-} from "../../../bench/report/compare.ts";
+} from "../../../bench/report/changes.ts";
 import type { CaseResult } from "../../../client/harness/results.ts";
 import { readResults } from "../../../bench/cli/read-results.ts";
 import { toJson } from "../../../bench/report/results-json.ts";
@@ -36,10 +36,10 @@ function scaled(cases: readonly CaseResult[], factor: number, codec?: string): C
 describe("comparing two runs", () => {
   it("a run against itself: no change, every interval holds 0", () => {
     const rows = casesOf("epyc-default-1.json.gz");
-    const same = compareRuns(rows, rows);
+    const same = caseChanges(rows, rows);
     expect(same.length).toBe(rows.length);
     for (const c of same) {
-      expect(c.total.ratio).toBe(1);
+      expect(c.total.value).toBe(1);
       if (c.a.rounds >= 2) expect(c.total.verdict).toBe("same");
       expect(c.vsJsonMoved === "same" || c.vsJsonMoved === "").toBe(true);
     }
@@ -47,9 +47,9 @@ describe("comparing two runs", () => {
 
   it("follows the figures: B twice as slow is slower, twice as fast is faster, in time and against JSON when only one codec moved", () => {
     const rows = casesOf("epyc-default-1.json.gz").filter((c) => c.mode === "codec");
-    const slower = compareRuns(rows, scaled(rows, 2));
+    const slower = caseChanges(rows, scaled(rows, 2));
     expect(slower.every((c) => c.total.verdict === "slower")).toBe(true);
-    const faster = compareRuns(rows, scaled(rows, 0.5));
+    const faster = caseChanges(rows, scaled(rows, 0.5));
     expect(faster.every((c) => c.total.verdict === "faster")).toBe(true);
     expect(changeText(faster[0]!.total)).toMatch(/^-50\.0% \[-\d+\.\d, -\d+\.\d\]$/);
     // Only custom-binary moved: its ratio to JSON moved with it (the ratio is B's own, so shift it too).
@@ -58,11 +58,11 @@ describe("comparing two runs", () => {
       return c.codec === "custom-binary"
         ? {
             ...c,
-            ratios: { ...c.ratios, vsJson: { ...r, ratio: r.ratio * 0.7, low: r.low * 0.7, high: r.high * 0.7 } },
+            ratios: { ...c.ratios, vsJson: { ...r, ratio: r.value * 0.7, low: r.low * 0.7, high: r.high * 0.7 } },
           }
         : c;
     });
-    const moved = compareRuns(rows, b);
+    const moved = caseChanges(rows, b);
     expect(moved.filter((c) => c.vsJsonMoved === "faster").map((c) => c.codec)).toEqual([
       "custom-binary",
       "custom-binary",
@@ -72,7 +72,7 @@ describe("comparing two runs", () => {
   });
 
   it("has no interval without two rounds on each side, and says so by leaving the verdict empty", () => {
-    expect(meanChange(100, 5, 1, 120, 5, 10)).toEqual({ ratio: 1.2, low: NaN, high: NaN, verdict: "" });
+    expect(meanChange(100, 5, 1, 120, 5, 10)).toEqual({ value: 1.2, low: NaN, high: NaN, verdict: "" });
     expect(meanChange(100, NaN, 5, 120, 5, 5).verdict).toBe("");
     const tight = meanChange(100, 1, 10, 105, 1, 10);
     expect(tight.verdict).toBe("slower");
@@ -84,13 +84,13 @@ describe("comparing two runs", () => {
   it("labels runs by what ran them and when, and by file name only when two would read the same", () => {
     const one = sourcedCases(readResults(sample("epyc-default-1.json.gz")));
     const two = sourcedCases(readResults(sample("epyc-default-2.json.gz")));
-    const [a, b] = runLabels([
+    const [a, b] = benchmarkLabels([
       { rows: one, file: "latest.json" },
       { rows: two, file: "latest.json" },
     ]);
     expect(a).toMatch(/^bun 1\.4\.4, \d{4}-\d\d-\d\d \d\d:\d\d$/);
     expect(b).not.toBe(a);
-    const [c, d] = runLabels([
+    const [c, d] = benchmarkLabels([
       { rows: one, file: "x.json" },
       { rows: one, file: "y.csv" },
     ]);
@@ -109,10 +109,10 @@ describe("comparing two runs", () => {
     const lines = r.stdout.trimEnd().split("\n");
     // What code made each file, first.
     expect(lines[0]).toMatch(
-      /^epyc-default-1\.json\.gz: \d{4}-\d\d-\d\d \d\d:\d\d, made by commit [0-9a-f]{10}, bench [\d.]+, json 3$/,
+      /^epyc-default-1\.json\.gz: \d{4}-\d\d-\d\d \d\d:\d\d, made by commit [0-9a-f]{10}, bench [\d.]+, json \d+$/,
     );
     expect(lines[1]).toMatch(
-      /^epyc-default-2\.json\.gz: \d{4}-\d\d-\d\d \d\d:\d\d, made by commit [0-9a-f]{10}, bench [\d.]+, json 3$/,
+      /^epyc-default-2\.json\.gz: \d{4}-\d\d-\d\d \d\d:\d\d, made by commit [0-9a-f]{10}, bench [\d.]+, json \d+$/,
     );
     expect(lines[2]).toMatch(/^A: bun 1\.4\.4, \d{4}-\d\d-\d\d /);
     expect(lines[3]).toMatch(/^B: bun 1\.4\.4, \d{4}-\d\d-\d\d /);
@@ -129,9 +129,9 @@ describe("comparing two runs", () => {
     expect(html).not.toMatch(/"label":"[^"]*epyc-default-2\.json/);
   });
 
-  it("comparisonLines stays within 100 columns with long labels", () => {
+  it("changeLines stays within 100 columns with long labels", () => {
     const rows = casesOf("epyc-default-1.json.gz");
-    const lines = comparisonLines(compareRuns(rows, scaled(rows, 1.01)), [
+    const lines = changeLines(caseChanges(rows, scaled(rows, 1.01)), [
       "bun 1.4.4 + node client + Chrome 156, 2026-11-22 23:52 (a-very-long-file-name-for-a-results-file.json)",
       "b",
     ]);
@@ -165,7 +165,7 @@ describe("bun run report A B --fail-if-slower PCT: a gate for CI", () => {
     expect(self.status, self.stderr).toBe(0);
     expect(self.stdout).toMatch(/^gate passed: none of \d+ case\(s\) is slower by more than 5% beyond its interval$/m);
     const cases = (name: string) => readResults(sample(name)).cases;
-    const slower = slowerCases(compareRuns(cases("epyc-default-1.json.gz"), cases("epyc-default-3.json.gz")), 5);
+    const slower = slowerCases(caseChanges(cases("epyc-default-1.json.gz"), cases("epyc-default-3.json.gz")), 5);
     const apart = report(sample("epyc-default-1.json.gz"), sample("epyc-default-3.json.gz"), "--fail-if-slower", "5");
     expect(apart.status, apart.stdout).toBe(slower.length === 0 ? 0 : 1);
     for (const line of slower) expect(apart.stdout).toContain(line);
@@ -174,7 +174,7 @@ describe("bun run report A B --fail-if-slower PCT: a gate for CI", () => {
   it("a doctored copy fails, naming the case and how its ratio to JSON moved", () => {
     const slower = doctored("slower.json", "custom-binary", "codec", "large", (c) => {
       const r = c.ratios!.vsJson!;
-      c.ratios!.vsJson = { ...r, ratio: r.ratio * 1.5, low: r.low * 1.5, high: r.high * 1.5 };
+      c.ratios!.vsJson = { ...r, value: r.value * 1.5, low: r.low * 1.5, high: r.high * 1.5 };
     });
     const r = report(sample("epyc-default-1.json.gz"), slower, "--fail-if-slower", "10");
     expect(r.status).toBe(1);

@@ -5,7 +5,7 @@
  * byte for byte from a raw socket to a real server.
  */
 import { describe, expect, it } from "vitest";
-import { GC_MIN_INTERVAL_MS } from "../../server/routes.ts";
+import { GC_MIN_INTERVAL_MS } from "../../server/requests.ts";
 import { rawRequest, upgradeRequest } from "../helpers/raw-http.ts";
 import { serverForFile, withServer, type ServerHealth } from "../helpers/server.ts";
 
