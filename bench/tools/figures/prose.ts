@@ -55,3 +55,7 @@ export const halfWidth = (r: { value: number; low: number; high: number }): numb
   Math.max(r.high / r.value - 1, 1 - r.low / r.value);
 /** A half-width as the tables write it: "±12%", "±4.2%" (a decimal below 9.95%). */
 export const plusMinus = halfWidthText;
+
+/** A Markdown table: its header's cells, then a row of cells each. */
+export const mdTable = (head: readonly string[], rows: readonly (readonly string[])[]): string =>
+  [head, head.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");

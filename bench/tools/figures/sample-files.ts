@@ -4,7 +4,7 @@
  */
 
 import path from "node:path";
-import type { BenchResults, CaseResult, Environment } from "../../../client/harness/results.ts";
+import type { BenchResults, CaseResult, Environment, Estimate } from "../../../client/harness/results.ts";
 import { resultsFromFile } from "../../report/results-file.ts";
 import { ROOT } from "../../cli/paths.ts";
 import { resultsText } from "../../cli/read-results.ts";
@@ -145,4 +145,17 @@ export function compatFiles(): { place: (typeof PLACES)[number]; file: string; g
     }),
   );
   return PLACES.map((p) => ({ place: p, file: from.get(p.dir) ?? `compat/${p.dir}.json.gz`, given: from.has(p.dir) }));
+}
+
+/** A case's estimate by name (vsJson, fieldVsJson, echoVsJson, ...), of the one case that matches; throws, naming it, where it has none. */
+export function estimateIn(
+  file: string,
+  match: CaseMatch,
+  name: keyof NonNullable<CaseResult["ratios"]> = "vsJson",
+): Estimate {
+  const c = caseIn(file, match);
+  const e = c.ratios?.[name];
+  if (typeof e !== "object")
+    throw new Error(`results/sample/${file}: ${c.mode} ${c.payload} ${c.codec} has no ${name}`);
+  return e;
 }
