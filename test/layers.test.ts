@@ -85,13 +85,6 @@ describe("layers", () => {
 });
 
 describe("files hold one concept each", () => {
-  it("no source file over 600 lines (a file that outgrows that holds two concepts)", () => {
-    const long = sourceFiles()
-      .map((f) => [f, readFileSync(path.join(ROOT, f), "utf8").split("\n").length - 1] as const)
-      .filter(([, lines]) => lines > 600);
-    expect(long).toEqual([]);
-  });
-
   it("every source file's name is used once, so a reader finds a piece from its name", () => {
     const byName = new Map<string, string[]>();
     for (const file of sourceFiles())
