@@ -611,9 +611,7 @@ describe("WebSocket modes from the command line", () => {
   it("rejects a bad --client and --url with exit 2", () => {
     const client = bench("--client", "deno");
     expect(client.code).toBe(2);
-    expect(client.stderr).toBe(
-      "bench: --client: unknown value 'deno'; valid values: bun, node, chromium, firefox\n",
-    );
+    expect(client.stderr).toBe("bench: --client: unknown value 'deno'; valid values: bun, node, chromium, firefox\n");
     const url = bench("--url", "ftp://x");
     expect(url.code).toBe(2);
     expect(url.stderr).toMatch(/^bench: --url must start with ws:\/\/, wss:\/\/, http:\/\/ or https:\/\//);
