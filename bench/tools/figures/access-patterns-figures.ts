@@ -1,304 +1,152 @@
 /**
- * docs/access-patterns.md's figures: the committed every-codec run (read-one and validated
- * against each codec's decode, results/sample/epyc-every-codec.json.gz) and the committed route run
- * (a router's CPU per message, results/sample/epyc-route.json.gz).
+ * docs/access-patterns.md's figures: the every-codec run (read-one and validated against each codec's
+ * decode, epyc-every-codec.json.gz) and the route run (a router's CPU per message, epyc-route.json.gz).
  */
 
 import type { CaseResult } from "../../../client/harness/results.ts";
+import { ratioText } from "../../report/format.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
-import { fixed, hi, list, lo, ordinal, range } from "./prose.ts";
-import { caseIn, casesIn } from "./sample-files.ts";
+import { fixed, hi, list, lo, mdTable, ordinal, range } from "./prose.ts";
+import { type CaseMatch, caseIn, casesIn } from "./sample-files.ts";
 
 const EVERY = "epyc-every-codec.json.gz";
 const ROUTE = "epyc-route.json.gz";
 
 /** How the page names a codec in prose. */
 const NAMES: Record<string, string> = {
-  avro: "Avro",
-  bebop: "Bebop",
-  flatbuffers: "FlatBuffers",
-  capnp: "Cap'n Proto",
-  cbor: "CBOR",
-  bson: "BSON",
+  ...{ avro: "Avro", bebop: "Bebop", flatbuffers: "FlatBuffers", capnp: "Cap'n Proto", cbor: "CBOR", bson: "BSON" },
   msgpack: "@msgpack/msgpack",
 };
 const named = (codec: string): string => NAMES[codec] ?? codec;
-const sig = (digits: number) => (x: number) => x.toPrecision(digits);
-const times = (x: number): string => `${x.toFixed(2)}x`;
+const [one, two] = [fixed(1), fixed(2)];
+const times = (x: number): string => `${two(x)}x`;
+/** A range in one format and unit: spread(two, "x")([0.61, 0.68]) is "0.61-0.68x". */
+const spread =
+  (f: (v: number) => string, unit = "") =>
+  (values: number[]) =>
+    `${range(values, f)}${unit}`;
+const x2 = spread(two, "x");
+const us = (ns: number): string => `${(ns / 1000).toFixed(2)} µs`;
 
 // The every-codec run, codec mode.
-const lab = (): CaseResult[] => casesIn(EVERY, { mode: "codec" });
-const at = (payload: string, codec: string): CaseResult =>
-  caseIn(EVERY, { mode: "codec", payload: payload as CaseResult["payload"], codec });
+const lab = (match: CaseMatch = {}): CaseResult[] => casesIn(EVERY, { mode: "codec", ...match });
+const at = (payload: string, codec: string): CaseResult => caseIn(EVERY, { mode: "codec", payload, codec });
 const decodeNs = (c: CaseResult): number => c.deserialize.median;
-const readOneNs = (c: CaseResult): number => c.readOne!.median;
 const validatedNs = (c: CaseResult): number => c.validated!.median;
 const readOneVsJson = (c: CaseResult): number => c.ratios!.readOneVsJson!.value;
 /** Read-one against the codec's own decode of the same round, for the codecs that read without a full decode. */
-const readShares = (payload?: string): number[] =>
-  lab()
-    .filter((c) => c.keyAccess !== "decode" && (payload === undefined || c.payload === payload))
-    .map((c) => readOneNs(c) / decodeNs(c));
-/** What the range checks add to a schema decode, per message, in µs. */
+const readShares = (match: CaseMatch = {}): number[] =>
+  lab(match).flatMap((c) => (c.keyAccess === "decode" ? [] : [c.readOne!.median / decodeNs(c)]));
+/** What the range checks add to a schema decode, per message, in µs; on the payload where they add most, or elsewhere. */
 const added = (c: CaseResult): number => (validatedNs(c) - decodeNs(c)) / 1000;
 const ranged = (): CaseResult[] => lab().filter((c) => c.addedChecks === "ranges");
-/** The payload where the range checks add the most to a decode: the page's exception. */
 const dearest = (): string => ranged().reduce((a, b) => (added(b) > added(a) ? b : a)).payload;
-/** The fastest decoder on the dearest payload. */
-const fastest = (): CaseResult =>
-  lab()
-    .filter((c) => c.payload === dearest())
-    .reduce((a, b) => (decodeNs(b) < decodeNs(a) ? b : a));
-const signed = (x: number): string => `${x > 0 ? "+" : ""}${x.toFixed(2)}`;
+const addedOn = (there: boolean): number[] =>
+  ranged().flatMap((c) => ((c.payload === dearest()) === there ? [added(c)] : []));
 
 // The route run.
-const routes = (payload?: string): CaseResult[] =>
-  casesIn(ROUTE, { mode: "route" }).filter((c) => payload === undefined || c.payload === payload);
-const routed = (payload: string, codec: string): CaseResult =>
-  caseIn(ROUTE, { mode: "route", payload: payload as CaseResult["payload"], codec });
+const routes = (match: CaseMatch = {}): CaseResult[] => casesIn(ROUTE, { mode: "route", ...match });
 const routePayloads = (): string[] => [...new Set(routes().map((c) => c.payload))];
 const cpuUs = (c: CaseResult): number => c.route!.forward.cpuNs.median / 1000;
 const keyNs = (c: CaseResult): number => c.route!.forward.keyNs.median;
 const vs = (c: CaseResult): number => c.ratios!.routeVsJson!.value;
 const over = (c: CaseResult): number => c.route!.recodeOverForward!.value;
-const cheapestRouter = (): CaseResult => routes().reduce((a, b) => (cpuUs(b) < cpuUs(a) ? b : a));
-/** The routers that read the key without decoding. */
-const readers = (): string[] => [
-  ...new Set(
-    routes()
-      .filter((c) => c.route!.keyAccess !== "decode")
-      .map((c) => c.codec),
-  ),
-];
-/** The slow readers: behind JSON on market and on chat. */
-const slowReaders = (): string[] => readers().filter((c) => vs(routed("market", c)) > 1 && vs(routed("chat", c)) > 1);
-const fastReaders = (): string[] => readers().filter((c) => !slowReaders().includes(c));
-const ratiosOn = (payload: string, codecs: readonly string[]): number[] => codecs.map((c) => vs(routed(payload, c)));
-const marketLead = (): CaseResult[] => [...routes("market")].sort((a, b) => vs(a) - vs(b)).slice(0, 2);
-
-/** The routers that can only decode (JSON aside), sorted into near JSON, behind it, and the exceptions. */
-function decoders(): { near: CaseResult[]; behind: CaseResult[]; behindCodecs: string[]; exceptions: CaseResult[] } {
-  const all = routes().filter((c) => c.route!.keyAccess === "decode" && c.codec !== "json");
-  const payloads = routePayloads();
-  // Beating JSON.parse by far: a decode under half of JSON's on the payload in the every-codec run.
-  const exceptions = all.filter((c) => decodeNs(at(c.payload, c.codec)) < decodeNs(at(c.payload, "json")) / 2);
-  // Behind JSON: dearer than JSON on every payload, and beyond doubt (its 95% interval above 1) on most.
-  const behindCodecs = [...new Set(all.map((c) => c.codec))].filter((codec) => {
-    const mine = all.filter((c) => c.codec === codec && !exceptions.includes(c));
-    return (
-      mine.length === payloads.length &&
-      mine.every((c) => vs(c) > 1) &&
-      mine.filter((c) => c.ratios!.routeVsJson!.low > 1).length > payloads.length / 2
-    );
-  });
-  const behind = all.filter((c) => behindCodecs.includes(c.codec));
-  const near = all.filter((c) => !behind.includes(c) && !exceptions.includes(c));
-  return { near, behind, behindCodecs, exceptions };
-}
-const recodeTop = (): CaseResult[] => [...routes()].sort((a, b) => over(b) - over(a)).slice(0, 2);
+const byVs = (a: CaseResult, b: CaseResult): number => vs(a) - vs(b);
+const byOver = (a: CaseResult, b: CaseResult): number => over(b) - over(a);
+const sig2 = (x: number): string => x.toPrecision(2);
+/** The key reads of some codecs' routers, µs per message. */
+const keysUs = (codecs: string[]) => routes().flatMap((c) => (codecs.includes(c.codec) ? [keyNs(c) / 1000] : []));
 
 export const ACCESS_PATTERNS: PageFigures = {
   page: "docs/access-patterns.md",
   figures: {
-    "read-share": () => range(readShares(), fixed(2)),
-    "read-share-market": () => range(readShares("market"), fixed(2)),
-    "read-by-decode": () =>
-      claim(
-        lab().some((c) => c.keyAccess === "decode") &&
-          lab()
-            .filter((c) => c.keyAccess === "decode")
-            .every((c) => readOneNs(c) === decodeNs(c)),
-        "the ones that read by decode all of it",
-        "every codec that reads by decode with its read-one equal to its decode",
-      ),
-    "protobuf-chat-decode": () => {
-      const x = decodeNs(at("chat", "protobuf")) / decodeNs(at("chat", "json"));
-      return claim(x > 1, times(x), "protobuf's full decode on chat slower than JSON's");
+    "read-shares": () =>
+      `${range(readShares(), two)} of it, ${range(readShares({ payload: "market" }), two)} on market's small messages`,
+    "read-by-decode": () => {
+      const all = lab().every((c) => c.keyAccess !== "decode" || c.readOne!.median === decodeNs(c));
+      return claim(all, "the ones that read by decode all of it", "every read-one by decode equal to its decode");
     },
-    "protobuf-chat-read-one": () => {
-      const x = readOneVsJson(at("chat", "protobuf"));
-      return claim(x < 1, times(x), "protobuf's read-one on chat faster than JSON's");
+    "protobuf-chat": () => {
+      const decode = decodeNs(at("chat", "protobuf")) / decodeNs(at("chat", "json"));
+      const readOne = readOneVsJson(at("chat", "protobuf"));
+      const text = `its decode ${times(decode)} JSON's, its read-one ${times(readOne)}`;
+      return claim(decode > 1 && readOne < 1, text, "protobuf decoding chat slower than JSON, reading its key faster");
     },
     "lazy-market": () => {
-      const [fb, capnp] = [at("market", "flatbuffers"), at("market", "capnp")];
-      return claim(
-        fb.keyAccess === "lazy" && capnp.keyAccess === "lazy" && readOneVsJson(fb) > 1 && readOneVsJson(capnp) > 1,
-        `${sig(2)(readOneVsJson(fb))}x and ${sig(2)(readOneVsJson(capnp))}x`,
-        "flatbuffers and capnp reading market's key lazily, and dearer than JSON's full parse",
-      );
+      const lazy = ["flatbuffers", "capnp"].map((codec) => at("market", codec));
+      const dear = lazy.every((c) => c.keyAccess === "lazy" && readOneVsJson(c) > 1);
+      return claim(dear, list(lazy.map((c) => `${sig2(readOneVsJson(c))}x`)), "lazy reads dearer than JSON's parse");
     },
-    "validated-is-decode": () =>
-      claim(
-        lab()
-          .filter((c) => c.codec === "custom-binary")
-          .every((c) => validatedNs(c) === decodeNs(c)),
-        "custom-binary's validated is its decode",
-        "custom-binary's validated equal to its decode on every payload",
-      ),
-    "validator-share": () => {
-      const validator = lab().filter((c) => c.addedChecks === "validator");
-      return `${range(
-        validator.map((c) => validatedNs(c) / decodeNs(c)),
-        fixed(2),
-      )}x`;
+    validated: () => {
+      const same = lab({ codec: "custom-binary" }).every((c) => validatedNs(c) === decodeNs(c));
+      const shares = lab().flatMap((c) => (c.addedChecks === "validator" ? [validatedNs(c) / decodeNs(c)] : []));
+      const text = `custom-binary's validated is its decode, and the validator adds little to a schema-less decode: each one's validated, timed in a loop of its own, came out at ${x2(shares)}`;
+      return claim(same, text, "custom-binary's validated equal to its decode");
     },
-    "ranges-elsewhere": () => {
-      const off = ranged().filter((c) => c.payload !== dearest());
-      return `${signed(lo(off.map(added)))} to ${signed(hi(off.map(added)))}`;
+    ranges: () => {
+      const signed = (x: number): string => `${x > 0 ? "+" : ""}${two(x)}`;
+      const [on, off] = [addedOn(true), addedOn(false)];
+      const text = `little to a schema decode (${signed(lo(off))} to ${signed(hi(off))} µs per message) except on ${dearest()}, whose entities each carry integers and a state to check: there they add ${range(on, one)}`;
+      return claim(dearest() === "game-tick" && lo(on) > hi(off), text, "game-tick where range checks add most");
     },
-    "ranges-dearest": () => {
-      const on = ranged().filter((c) => c.payload === dearest());
-      const off = ranged().filter((c) => c.payload !== dearest());
-      return claim(
-        dearest() === "game-tick" && lo(on.map(added)) > hi(off.map(added)),
-        dearest(),
-        "game-tick as the payload where the range checks add more to every schema decode than anywhere else",
-      );
-    },
-    "ranges-there": () =>
-      range(
-        ranged()
-          .filter((c) => c.payload === dearest())
-          .map(added),
-        fixed(1),
-      ),
-    "ranges-fastest": () => {
-      const first = fastest();
-      // The others whose decode the checks more than double there, named before the fastest.
-      const doubled = ranged().filter(
-        (c) => c.payload === dearest() && c.codec !== first.codec && validatedNs(c) > 2 * decodeNs(c),
-      );
-      return claim(
-        first.addedChecks === "ranges",
-        `${doubled.length === 0 ? "" : `more than doubling ${list(doubled.map((c) => `${named(c.codec)}'s`))} decode and `}making ${named(first.codec)}'s, the fastest there, ${(validatedNs(first) / decodeNs(first)).toFixed(1)}x as long`,
-        `range checks on the fastest decoder on ${dearest()}`,
-      );
+    "tick-table": () => {
+      const tick = lab({ payload: dearest() }).sort((a, b) => validatedNs(a) - validatedNs(b));
+      const rows = tick.map((c) => [c.codec, c.addedChecks!, us(decodeNs(c)), us(validatedNs(c))]);
+      return mdTable(["codec", "checks added", "decode", "validated"], rows);
     },
     "validated-place": () => {
-      const tick = lab().filter((c) => c.payload === dearest());
-      const order = [...tick].sort((a, b) => validatedNs(a) - validatedNs(b)).map((c) => c.codec);
-      const first = fastest().codec;
-      const place = order.indexOf(first);
-      return place === 0
-        ? `${named(first)} stays first`
-        : `${named(first)} falls from first to ${ordinal(place + 1)}, behind ${list(order.slice(0, place).map(named))}`;
+      const tick = lab({ payload: dearest() });
+      const first = tick.reduce((a, b) => (decodeNs(b) < decodeNs(a) ? b : a));
+      const place = tick.filter((c) => validatedNs(c) < validatedNs(first)).length;
+      const text = `${named(first.codec)}, the fastest decode there, falls to ${ordinal(place + 1)}: its checks make it ${one(validatedNs(first) / decodeNs(first))}x as long`;
+      return claim(place > 0 && first.addedChecks === "ranges", text, "range checks moving the fastest decoder down");
     },
     "route-run": () => {
-      const codecs = [...new Set(lab().map((c) => c.codec))].sort();
       const members = new Set(routes().map((c) => c.route!.members));
-      return claim(
-        routePayloads().every(
-          (p) =>
-            String(
-              routes(p)
-                .map((c) => c.codec)
-                .sort(),
-            ) === String(codecs),
-        ) && members.size === 1,
-        `every codec, ${list(routePayloads())}, ${[...members][0]} members`,
-        "the route run routing every codec on each of its payloads, with one number of members",
-      );
+      const every = routePayloads().every((p) => routes({ payload: p }).length === lab({ payload: p }).length);
+      const text = `every codec, ${list(routePayloads())}, ${[...members][0]} members`;
+      return claim(every && members.size === 1, text, "every codec routed, to one number of members");
     },
-    "cheapest-router": () => `${named(cheapestRouter().codec)} on ${cheapestRouter().payload}`,
-    "cheapest-cpu": () => `${cpuUs(cheapestRouter()).toFixed(2)} µs`,
-    "cheapest-key": () => `${Math.round(keyNs(cheapestRouter()))} ns`,
-    "market-routers": () => `${range(routes("market").map(cpuUs), fixed(1))} µs`,
+    "cheapest-router": () => {
+      const c = routes().reduce((a, b) => (cpuUs(b) < cpuUs(a) ? b : a));
+      return `${named(c.codec)} on ${c.payload}, costs the server ${two(cpuUs(c))} µs per message, of which its key read is ${Math.round(keyNs(c))} ns`;
+    },
+    "market-routers": () => spread(one, " µs")(routes({ payload: "market" }).map(cpuUs)),
     "offset-key": () => {
-      // A median above zero is a time the page gives; at or below zero, less than the timer can tell.
-      const cb = (p: string) => keyNs(routed(p, "custom-binary"));
-      const timed = routePayloads().filter((p) => cb(p) > 0);
-      const untold = routePayloads().filter((p) => cb(p) <= 0);
-      const told = timed.map(
-        (p, i) => `${Math.round(cb(p))} ns${i === 0 ? " of the server's time per message" : ""} on ${p}`,
-      );
-      return timed.length === 0
-        ? `less than the server's timer can tell on ${list(untold)}`
-        : `${list(told)}${untold.length === 0 ? "" : `, and on ${list(untold)} less than the server's timer can tell`}`;
+      const keys = routes({ codec: "custom-binary" }).map(keyNs);
+      return claim(lo(keys) > 0, spread(fixed(0), " ns")(keys), "custom-binary's key read timed");
     },
-    "json-key": () =>
-      `${range(
-        routes()
-          .filter((c) => c.codec === "json")
-          .map((c) => keyNs(c) / 1000),
-        fixed(1),
-      )} µs`,
-    "decoders-key": () =>
-      `${range(
-        routes()
-          .filter((c) => ["msgpack", "cbor", "bson"].includes(c.codec))
-          .map((c) => keyNs(c) / 1000),
-        sig(2),
-      )} µs`,
-    "readers-lead": () =>
-      claim(
-        ["chat", "game-tick"].every((p) => {
-          const cheapest = [...routes(p)].sort((a, b) => vs(a) - vs(b)).slice(0, 4);
-          return (
-            ratiosOn(p, fastReaders()).every((x) => x < 1) && cheapest.every((c) => fastReaders().includes(c.codec))
-          );
-        }),
-        "the codecs that read the key without decoding lead",
-        "the codecs that read the key without decoding (the slow readers aside) cheaper than JSON, and the cheapest four, on chat and game-tick",
-      ),
-    "fast-readers": () => list(fastReaders().map(named)),
-    "fast-chat": () => `${range(ratiosOn("chat", fastReaders()), fixed(2))}x`,
-    "fast-tick": () => `${range(ratiosOn("game-tick", fastReaders()), fixed(2))}x`,
-    "market-lead": () => list(marketLead().map((c) => named(c.codec))),
-    "market-lead-ratios": () =>
-      marketLead()
-        .map((c) => times(vs(c)))
-        .join(" and "),
-    "slow-readers": () =>
-      list([...slowReaders()].sort((a, b) => vs(routed("market", b)) - vs(routed("market", a))).map(named)),
-    "slow-trail": () =>
-      `${range(
-        ["market", "chat"].flatMap((p) => ratiosOn(p, slowReaders())),
-        sig(3),
-        sig(2),
-      )}x`,
-    near: () => `${range(decoders().near.map(vs), fixed(2))}x`,
-    "behind-codecs": () => {
-      const { behindCodecs } = decoders();
-      return claim(behindCodecs.length > 0, list(behindCodecs.map(named)), "codecs that decode behind JSON's router");
+    "decode-keys": () =>
+      `JSON's parse ${spread(one, " µs")(keysUs(["json"]))}, @msgpack/msgpack's, CBOR's and BSON's decode ${spread(sig2, " µs")(keysUs(["msgpack", "cbor", "bson"]))}`,
+    "route-table": () => {
+      const vsCell = (c: CaseResult) => (c.codec === "json" ? "1.00" : ratioText(c.ratios!.routeVsJson));
+      const row = (cs: CaseResult[]) => [cs[0]!.codec, ...cs.map(vsCell), x2(cs.map(over)), cs[0]!.route!.keyAccess];
+      const byCodec = [...new Set(routes().map((c) => c.codec))].map((codec) => routes({ codec }));
+      return mdTable(["codec", ...routePayloads(), "recoding / forwarding", "reads key by"], byCodec.map(row));
     },
-    behind: () => `${range(decoders().behind.map(vs), fixed(2))}x`,
-    "beats-parse": () => {
-      const { near, exceptions } = decoders();
-      /** The exceptions by payload: "Bebop and msgpackr-records on game-tick (0.44x and 0.51x)". */
-      const text = list(
-        routePayloads().flatMap((p) => {
-          const here = exceptions.filter((c) => c.payload === p);
-          return here.length === 0
-            ? []
-            : [`${list(here.map((c) => named(c.codec)))} on ${p} (${list(here.map((c) => times(vs(c))))})`];
-        }),
-      );
-      // A decode that beats JSON's by far shows: those routers are cheaper than every one near JSON.
-      return claim(
-        exceptions.length > 0 && near.length > 0 && hi(exceptions.map(vs)) < lo(near.map(vs)),
-        text,
-        "routers whose decode beats JSON.parse by far, each cheaper than every router near JSON",
-      );
+    readers: () => {
+      const read = [...new Set(routes().flatMap((c) => (c.route!.keyAccess === "decode" ? [] : [c.codec])))];
+      const trails = (codec: string) => ["market", "chat"].every((payload) => vs(routes({ payload, codec })[0]!) > 1);
+      const slow = read.filter(trails);
+      const fast = read.filter((c) => !slow.includes(c));
+      const cheapest = (payload: string, n: number) => routes({ payload }).sort(byVs).slice(0, n);
+      const lead = (p: string) => cheapest(p, 4).every((c) => fast.includes(c.codec) && vs(c) < 1);
+      const text = `the codecs that read the key without decoding lead on chat and game-tick, and on market, whose messages are small, ${list(cheapest("market", 2).map((c) => named(c.codec)))} lead; ${list(slow.map(named))}, which read without decoding but slowly, trail JSON on market and chat`;
+      return claim(slow.length > 0 && ["chat", "game-tick"].every(lead), text, "readers leading");
     },
-    "recode-all": () => `${range(routes().map(over), fixed(2), fixed(1))}x`,
-    "recode-market": () => {
-      // The codecs that decode to read the key on market, whose encode is all recoding adds.
-      const market = routes("market").filter((c) => c.route!.keyAccess === "decode");
-      return claim(
-        market.length > 0,
-        `${range(market.map(over), fixed(2), fixed(1))}x`,
-        "codecs that decode to read market's key",
-      );
+    decoders: () => {
+      const all = routes().filter((c) => c.route!.keyAccess === "decode" && c.codec !== "json");
+      const fast = all.filter((c) => decodeNs(at(c.payload, c.codec)) < decodeNs(at(c.payload, "json")) / 2);
+      const dear = (codec: string) => routes({ codec }).every((c) => c.ratios!.routeVsJson!.low > 1);
+      const behind = [...new Set(all.map((c) => c.codec))].filter(dear);
+      const near = all.filter((c) => !fast.includes(c) && !behind.includes(c.codec)).map(vs);
+      const text = `stay near JSON (${x2(near)}) or, ${list(behind.map(named))}, behind it, unless their decode beats \`JSON.parse\` by far: ${list(fast.map((c) => `${named(c.codec)} on ${c.payload} (${times(vs(c))})`))}`;
+      return claim(behind.length > 0 && fast.length > 0 && hi(fast.map(vs)) < lo(near), text, "decoders' places");
     },
-    "recode-top": () => {
-      const top = recodeTop();
-      // The two dearest: on one payload the page names it once, else each one's.
-      const where = [...new Set(top.map((c) => c.payload))];
-      const who =
-        where.length === 1
-          ? `${list(top.map((c) => named(c.codec)))} on ${where[0]}`
-          : list(top.map((c) => `${named(c.codec)} on ${c.payload}`));
-      return `${who}, ${top.map((c) => `${over(c).toFixed(1)}x`).join(" and ")}`;
+    recode: () => {
+      const top = routes().sort(byOver).slice(0, 2);
+      const who = list(top.map((c) => `${named(c.codec)} on ${c.payload} (${one(over(c))}x)`));
+      return `${range(routes().map(over), two, one)}x forwarding's CPU, most where an encoder is slow: ${who}`;
     },
   },
 };
