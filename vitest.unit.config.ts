@@ -3,12 +3,13 @@ import base from "./vitest.config.ts";
 
 /**
  * `npm run test:unit`, the inner loop: every test but those that start processes (a server, the
- * bench, a browser, Redis, Toxiproxy, k6, git or the package's install), which `npm test` runs too.
- * A test file that starts one belongs in this list, so the inner loop stays under a minute.
+ * bench, a browser, Redis, Toxiproxy, k6, git or the package's install) or time a whole codec mode,
+ * which `npm test` runs too. A test file that does belongs in this list, so the inner loop stays
+ * under a minute.
  */
 const PROCESS_TESTS = [
   "test/bench/{api,cli,page}/**",
-  "test/bench/report/{compare,html,summary}.test.ts",
+  "test/bench/report/{changes,csv,html,summary}.test.ts",
   "test/bench/tools/{api-types,between-messages,codegen,compat,crosscheck,figures,plain-loop,samples,screenshot}.test.ts",
   "test/bench/tools/figures/sample-staleness.test.ts",
   "test/client/harness/user-files.test.ts",

@@ -6,9 +6,9 @@
 
 import type { CaseResult, Estimate } from "../../../client/harness/results.ts";
 import { BUILT_IN } from "../../../protocols/registry.ts";
-import { ratioText } from "../../report/format.ts";
+import { halfWidthText, ratioText } from "../../report/format.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
-import { fixed, halfWidth, list, mdTable, plusMinus, range, whole } from "./prose.ts";
+import { fixed, halfWidth, list, mdTable, range, whole } from "./prose.ts";
 import { caseIn, casesIn, crosscheckRows, estimateIn, machineOf, sampleResults } from "./sample-files.ts";
 
 const [one, two] = [fixed(1), fixed(2)];
@@ -118,7 +118,7 @@ export const CUSTOM_BINARY_PERFORMANCE: PageFigures = {
     // Each browser's ratio: ≈ where its interval holds 1, bold where it misses the 0.8 target, then its half-width.
     "engines-table": () => {
       const side = (b: Run, p: string, r = vs(b, p)): string[] => [
-        `${r.value > 0.8 ? `**${ratioText(r, { interval: false })}**` : ratioText(r, { interval: false })} ${plusMinus(halfWidth(r))}`,
+        `${r.value > 0.8 ? `**${ratioText(r, { interval: false })}**` : ratioText(r, { interval: false })} ${halfWidthText(halfWidth(r))}`,
         `${halves(at(b, p), ns3)} vs ${halves(at(b, p, "json"), ns3)}`,
       ];
       const head = "serialize / deserialize, custom-binary vs json";

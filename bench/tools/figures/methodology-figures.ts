@@ -5,7 +5,8 @@
 
 import type { CaseRatios, CaseResult } from "../../../client/harness/results.ts";
 import type { PageFigures } from "./figure-spec.ts";
-import { fig, range } from "./prose.ts";
+import { ratioFigure } from "../../report/format.ts";
+import { range } from "./prose.ts";
 import { caseIn, casesIn, estimateIn } from "./sample-files.ts";
 
 /** The three back-to-back default runs. */
@@ -43,7 +44,7 @@ export const METHODOLOGY: PageFigures = {
     "lab-widest": () => {
       const { spread, codec, kind, payload, ratios } = widest(lab());
       const own = DEFAULT_RUNS.map((f) => caseIn(f, { mode: "codec", payload, codec })[kind.time]!.median);
-      return `${spread.toFixed(2)}x (${codec}'s ${kind.what} on the ${payload} message, ${fig(Math.min(...ratios))} to ${fig(Math.max(...ratios))} of JSON's: its own ${range(own, (ns) => String(Math.round(ns)))} ns)`;
+      return `${spread.toFixed(2)}x (${codec}'s ${kind.what} on the ${payload} message, ${ratioFigure(Math.min(...ratios))} to ${ratioFigure(Math.max(...ratios))} of JSON's: its own ${range(own, (ns) => String(Math.round(ns)))} ns)`;
     },
     "field-stream": () => `${widest(across("stream", "fieldVsJson")).spread.toFixed(2)}x`,
     "field-roundtrip": () => {

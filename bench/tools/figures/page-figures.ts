@@ -6,9 +6,9 @@
 import type { CaseResult } from "../../../client/harness/results.ts";
 import { ARTICLE_PAYLOADS } from "../../../protocols/messages.ts";
 import { caseChanges, slowerCases } from "../../report/changes.ts";
-import { ratioText } from "../../report/format.ts";
+import { ratioFigure, ratioText } from "../../report/format.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
-import { fig, fixed, hi, list, lo, mdTable, range, thousands, whole } from "./prose.ts";
+import { fixed, hi, list, lo, mdTable, range, thousands, whole } from "./prose.ts";
 import { casesIn, estimateIn, machineOf, sampleResults } from "./sample-files.ts";
 
 const DEFAULTS = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default-3.json.gz"];
@@ -22,7 +22,7 @@ const PAGE_RUN = "chromium-codec-stream.json.gz";
 const BUN_RUN = "epyc-default-1.json.gz";
 
 const one = fixed(1);
-const x = (r: number): string => `${fig(r)}x`;
+const x = (r: number): string => `${ratioFigure(r)}x`;
 /** A range of ratios in one format: xRange(fixed(2))([0.61, 0.68]) is "0.61-0.68x". */
 const xRange = (f: (v: number) => string) => (values: number[]) => `${range(values, f)}x`;
 /** A file's one case of a mode, payload and codec; undefined where it has none. */
@@ -122,7 +122,7 @@ export const PAGE: PageFigures = {
       const [l, m] = ["large", "medium"].map((p) => at(engine("Firefox"), "codec", p, "custom-binary")!.deserialize);
       return `${one(l!.median / l!.min)} times its fastest on large (${whole(l!.median)} ns against ${whole(l!.min)}; medium: ${whole(m!.median)} against ${whole(m!.min)}`;
     },
-    "cb-game-tick": () => xRange(fig)(ENGINE_NAMES.map((e) => vsJson(engine(e), "game-tick"))),
+    "cb-game-tick": () => xRange(ratioFigure)(ENGINE_NAMES.map((e) => vsJson(engine(e), "game-tick"))),
     "stringify-ratio": () => xRange(one)(payloads().map(stringifyOver)),
     msgpackr: () => {
       const [ff, ch] = [engine("Firefox"), engine("Chromium")].map((f) => vsJson(f, "game-tick", "msgpackr"));
@@ -136,7 +136,8 @@ export const PAGE: PageFigures = {
       return claim(ENGINE_NAMES.every(least), text, "json-bytes cheapest against JSON on game-tick in every engine");
     },
     ticks: () => `${tick(engine("Chromium"))} (Chromium) or ${tick(engine("Firefox"))} (Firefox)`,
-    "node-cb": () => xRange(fig)(casesIn(NODE, { mode: "roundtrip", codec: "custom-binary" }).map(clientVsJson)),
+    "node-cb": () =>
+      xRange(ratioFigure)(casesIn(NODE, { mode: "roundtrip", codec: "custom-binary" }).map(clientVsJson)),
     "table-chromium": chromeMajor(PAGE_RUN),
     "browser-table": () => {
       const row = ({ payload: p, codec }: CaseResult) => {

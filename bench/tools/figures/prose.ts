@@ -1,10 +1,9 @@
 /**
  * How the README and docs/ write figures in prose, for the figures that fill their spans: a list
- * "a, b and c", a range "0.54-0.67", a count in words, a place, a whole number, "±12%". Ratios
- * are written as every output writes them (bench/report/format.ts).
+ * "a, b and c", a range "0.54-0.67", a count in words, a place, a whole number, a table. Ratios
+ * and their ± are written as every output writes them (bench/report/format.ts: ratioFigure,
+ * halfWidthText, ratioText).
  */
-
-import { halfWidthText, ratioFigure } from "../../report/format.ts";
 
 /** Names as a sentence lists them: "a, b and c". */
 export const list = (names: readonly string[]): string =>
@@ -48,13 +47,9 @@ export const seconds = (ms: number): string => String(Math.round(ms / 1000));
 /** To the nearest thousand: "84,000". */
 export const thousands = (x: number): string => whole(Math.round(x / 1000) * 1000);
 
-/** A ratio to two decimals, or two significant digits below 0.1, as the tables write it. */
-export const fig = ratioFigure;
 /** The half-width of a ratio's interval, relative to the ratio: the wider of its two sides. */
 export const halfWidth = (r: { value: number; low: number; high: number }): number =>
   Math.max(r.high / r.value - 1, 1 - r.low / r.value);
-/** A half-width as the tables write it: "±12%", "±4.2%" (a decimal below 9.95%). */
-export const plusMinus = halfWidthText;
 
 /** A Markdown table: its header's cells, then a row of cells each. */
 export const mdTable = (head: readonly string[], rows: readonly (readonly string[])[]): string =>

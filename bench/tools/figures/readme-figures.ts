@@ -7,7 +7,8 @@ import type { CaseResult } from "../../../client/harness/results.ts";
 import type { PageFigures } from "./figure-spec.ts";
 import { quickFigures } from "./first-look.ts";
 import { across, DEFAULT_RUNS, lab, widest } from "./methodology-figures.ts";
-import { halfWidth, hi, plusMinus, range, seconds } from "./prose.ts";
+import { halfWidthText } from "../../report/format.ts";
+import { halfWidth, hi, range, seconds } from "./prose.ts";
 import { casesIn, codecModeMs, machineOf, sampleResults } from "./sample-files.ts";
 
 const QUICK = "epyc-quick.json.gz";
@@ -36,9 +37,9 @@ export const README: PageFigures = {
     "default-took": () => range(elapsed(), seconds),
     "default-codec-mode": () => seconds(codecModeMs(DEFAULT_RUNS[0]!)),
     "quick-widest": () =>
-      plusMinus(Math.max(widestHalf([QUICK], "codec", "vsJson"), widestHalf([QUICK], "stream", "fieldVsJson"))),
+      halfWidthText(Math.max(widestHalf([QUICK], "codec", "vsJson"), widestHalf([QUICK], "stream", "fieldVsJson"))),
     "default-widest": () =>
-      `${plusMinus(widestHalf(DEFAULT_RUNS, "codec", "vsJson"))} and ${plusMinus(widestHalf(DEFAULT_RUNS, "stream", "fieldVsJson"))}`,
+      `${halfWidthText(widestHalf(DEFAULT_RUNS, "codec", "vsJson"))} and ${halfWidthText(widestHalf(DEFAULT_RUNS, "stream", "fieldVsJson"))}`,
     "lab-agree": () => {
       const all = lab();
       return `${all.filter((r) => r.spread <= 1.05).length} of ${all.length} codec-mode ratios, the widest ${widest(all).spread.toFixed(2)}x`;

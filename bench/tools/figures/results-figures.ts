@@ -8,9 +8,9 @@
 
 import type { CaseRatios, CaseResult, Estimate } from "../../../client/harness/results.ts";
 import { ARTICLE_PAYLOADS, MESSAGE_SETS, PAYLOAD_NAMES } from "../../../protocols/messages.ts";
-import { ratioText } from "../../report/format.ts";
+import { halfWidthText, ratioFigure, ratioText } from "../../report/format.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
-import { fig, fixed, halfWidth, hi, list, lo, mdTable, plusMinus, range, thousands, whole, word } from "./prose.ts";
+import { fixed, halfWidth, hi, list, lo, mdTable, range, thousands, whole, word } from "./prose.ts";
 import { type SampleSet, sampleFigures } from "./results-block.ts";
 import type { Sample } from "./sample-cells.ts";
 import { caseIn, casesIn, estimateIn, machineOf, sampleResults } from "./sample-files.ts";
@@ -360,8 +360,8 @@ export const RESULTS: PageFigures = {
         MESSAGE_SETS.flatMap((p) => FOUR.map((codec) => row(p, codec))),
       );
     },
-    "tick-time": () => `${fig(tick("custom-binary"))}x`,
-    "tick-bytes": () => `${fig(one(LAB, "codec", "game-tick", "custom-binary").ratios!.bytesVsJson!)}x`,
+    "tick-time": () => `${ratioFigure(tick("custom-binary"))}x`,
+    "tick-bytes": () => `${ratioFigure(one(LAB, "codec", "game-tick", "custom-binary").ratios!.bytesVsJson!)}x`,
     "tick-rate": () => `${(streamRate("custom-binary") / streamRate("json")).toFixed(1)}x`,
     "tick-rates": () => `${thousands(streamRate("custom-binary"))} against ${thousands(streamRate("json"))}`,
     "tick-second": () =>
@@ -371,7 +371,10 @@ export const RESULTS: PageFigures = {
       ),
     "tick-rival": () => {
       const rival = ranked(LAB, "codec", "game-tick").find((c) => c !== "custom-binary")!;
-      const [lab, socket] = [(c: string) => fig(tick(c)), (c: string) => fig(val(FIELD, "stream", "game-tick", c))];
+      const [lab, socket] = [
+        (c: string) => ratioFigure(tick(c)),
+        (c: string) => ratioFigure(val(FIELD, "stream", "game-tick", c)),
+      ];
       return `${named(rival)} is the closest: ${lab(rival)}x in process and ${socket(rival)}x over a socket, against custom-binary's ${lab("custom-binary")}x and ${socket("custom-binary")}x`;
     },
     "tick-next": () => {
@@ -380,9 +383,9 @@ export const RESULTS: PageFigures = {
         .slice(1, 4);
       return `${list(next.map(named))} come next at ${xRange(next.map(tick))}`;
     },
-    "chat-bun": () => `${fig(chat(LAB, "custom-binary"))}x`,
-    "chat-socket": () => `${fig(val(FIELD, "stream", "chat", "custom-binary"))}x`,
-    "chat-chromium": () => `${fig(chat(CHROMIUM, "custom-binary"))}x`,
+    "chat-bun": () => `${ratioFigure(chat(LAB, "custom-binary"))}x`,
+    "chat-socket": () => `${ratioFigure(val(FIELD, "stream", "chat", "custom-binary"))}x`,
+    "chat-chromium": () => `${ratioFigure(chat(CHROMIUM, "custom-binary"))}x`,
     "chat-dear": () => {
       const onChat = ["protobuf", "msgpack", "msgpackr"].flatMap((c) => [chat(LAB, c), chat(CHROMIUM, c)]);
       return claim(lo(onChat) > 1, xRange(onChat, 1), "protobuf and both MessagePack libraries behind JSON on chat");
@@ -409,7 +412,7 @@ export const RESULTS: PageFigures = {
       return `protobuf and msgpackr come within ${range([...past("protobuf"), ...past("msgpackr")], whole)} bytes of custom-binary on chat and market, and JSON within ${range(past("json"), whole)}`;
     },
     "share-protobuf": () => `${Math.round((100 * win("protobuf")) / win("custom-binary"))}%`,
-    "share-ratios": () => `${fig(tick("protobuf"))}x against ${fig(tick("custom-binary"))}x`,
+    "share-ratios": () => `${ratioFigure(tick("protobuf"))}x against ${ratioFigure(tick("custom-binary"))}x`,
     "share-avro": () =>
       claim(win("avro") >= win("custom-binary"), "all of it", "Avro saving all custom-binary saves on game-tick"),
 
@@ -456,7 +459,7 @@ export const RESULTS: PageFigures = {
     slices: () => `${slice("roundtrip")} messages a slice against stream's ${slice("stream")}`,
     "idle-widest": () => {
       const [idle, busy] = [hi(fieldHalves("roundtrip")), hi(fieldHalves("stream"))];
-      return claim(idle > busy, plusMinus(idle), "roundtrip mode's field intervals wider than stream mode's");
+      return claim(idle > busy, halfWidthText(idle), "roundtrip mode's field intervals wider than stream mode's");
     },
   },
 };
