@@ -324,7 +324,7 @@ describe("a real run", () => {
     expect(r.code, r.stderr).toBe(0);
     const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
     const account = json.account!;
-    // The file keeps 7 significant digits of each.
+    // The file keeps each exactly.
     const sum = Object.values(account.phases).reduce((a, b) => a + b, 0);
     expect(Math.abs(sum - account.wallMs)).toBeLessThan(0.01);
     expect(account.wallMs).toBe(json.elapsedMs);

@@ -61,6 +61,15 @@ describe("results files", () => {
     expect(hasRounds(again)).toBe(true);
   });
 
+  it("a case's figures come back exactly, so a report read back prints what the run printed", () => {
+    // 112,315.49 msgs/s printed 112,315 in the run; kept to 7 digits it read back as 112,315.5 and printed 112,316.
+    const c = run.cases[0]!;
+    const exact = { ...run, cases: [{ ...c, msgsPerS: 112_315.49, total: { ...c.total, median: 1234.567891234 } }] };
+    const back = resultsFromFile(toJson(exact)).cases[0]!;
+    expect(back.msgsPerS).toBe(112_315.49);
+    expect(back.total.median).toBe(1234.567891234);
+  });
+
   it("a figure a failed case never got is written as null and read back as NaN", () => {
     const failed = {
       ...run,

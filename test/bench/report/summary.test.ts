@@ -73,8 +73,9 @@ describe("a run's summary, the same in every output", () => {
     const summary = benchmarkSummary(results, { wide: true });
     for (const name of SUMMARY_SECTIONS)
       expect(summary[name].filter((l) => l.trim() !== "").length, name).toBeGreaterThan(0);
-    // The terminal's table of the same results (the JSON keeps 7 significant digits, so an interval at a rounding
-    // edge can print one unit apart from the run's own figures: the run's own terminal is held to the sections' titles).
+    // The terminal's table of the same results (the JSON keeps a round's figures to 5 significant digits, and a verdict
+    // read back pairs those rounds, so a figure at a rounding edge can print one unit apart from the run's own: the
+    // run's own terminal is held to the sections' titles).
     const printed = new Set(formatTable(results, { wide: true }).split("\n"));
     expect(linesOf(summary).filter((l) => !printed.has(l))).toEqual([]);
     const own = new Set(run.stdout.split("\n"));
