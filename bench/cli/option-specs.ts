@@ -21,9 +21,9 @@ import { usageOf } from "./command.ts";
 /** Where results go without --out (compare() writes none without `out`). */
 export const DEFAULT_OUT = "results";
 
-/** Codec mode's processes without --forks (--quick: fewer): each compiles the codecs its own way, so a ratio is pooled over several. */
+/** Codec mode's processes without --forks: each compiles the codecs its own way, and the process is the unit of every interval (three the fewest that give one worth having). */
 export const DEFAULT_FORKS = 3;
-export const QUICK_FORKS = 1;
+export const QUICK_FORKS = 3;
 
 const { default: full, quick, browser } = DEFAULTS;
 const code = (names: readonly (string | number)[]): string => names.map((n) => `\`${n}\``).join(", ");
@@ -113,7 +113,7 @@ const BENCH_GROUPS = {
   "How much": [
     {
       key: "quick",
-      text: `a first look: ${quick.modes.join(" and ")} modes, fewer messages (the table of defaults), ${QUICK_FORKS} fork, rounds for ±${quick.precision}% within ${quick.maxTimeMs! / 1000} s; options given as well win`,
+      text: `a first look: ${quick.modes.join(" and ")} modes, fewer messages (the table of defaults), ${QUICK_FORKS} codec-mode processes and one server, rounds for ±${quick.precision}% within ${quick.maxTimeMs! / 1000} s; options given as well win`,
     },
     {
       key: "iterations",
@@ -143,7 +143,7 @@ const BENCH_GROUPS = {
     {
       key: "forks",
       arg: "N",
-      text: `processes a ratio is pooled over, each compiling the codecs its own way: codec mode's rounds run in N fresh processes, one after the other, and the socket modes' rounds take turns with N server processes (default: ${DEFAULT_FORKS}; {quick}: ${QUICK_FORKS}; 1: codec mode in the bench's own process, against one server)`,
+      text: `processes, each compiling the codecs its own way: codec mode's rounds run in N fresh processes, one after the other, each the unit of every interval (each gives one estimate), and the socket modes' rounds take turns with N server processes (default: ${DEFAULT_FORKS}; {quick}: ${QUICK_FORKS} for codec mode, one server; 1: codec mode in the bench's own process, its rounds pooled as if independent, against one server)`,
     },
     {
       key: "window",

@@ -66,6 +66,8 @@ export interface BenchOptions {
   wide: boolean;
   /** Processes codec mode's runs are spread over (1: in the bench's own process). */
   forks: number;
+  /** Server processes the socket modes' rounds take turns with: --forks, or one for --quick without it. */
+  serverForks: number;
   /** Leave the bench and the server wherever the scheduler puts them (processes/affinity.ts). */
   noPin: boolean;
   /** The page's Content-Security-Policy on the server the bench starts (a browser client only). */
@@ -496,6 +498,8 @@ export async function resolveBenchOptions(input: BenchInput, spell: Spell): Prom
       `${spell("rate")} applies to latency mode only; add latency to ${spell("modes")} (got ${modes})`,
     );
   const forks = int("forks", quick ? QUICK_FORKS : DEFAULT_FORKS, 1, 64);
+  // A first look starts one server; codec mode's intervals need their processes all the same.
+  const serverForks = quick && read.text("forks") === undefined ? 1 : forks;
   const csp = oneOf(spell("csp"), "policy", read.text("csp"), CSP_POLICIES, "off");
   const url = parseUrl(spell("url"), read.text("url"));
   if (csp !== "off" && !browser)
@@ -516,6 +520,7 @@ export async function resolveBenchOptions(input: BenchInput, spell: Spell): Prom
     quick,
     wide: read.on("wide"),
     forks,
+    serverForks,
     ...clusterOf(read, spell, int, settings),
     noPin: read.on("noPin"),
     csp,

@@ -267,7 +267,7 @@ async function runWebSocketModes(
       return outcome(await withWireCounts(result, "bun", counted));
       // Kept connections take turns with --forks server processes; several clients run on fresh connections to one.
     },
-    options.settings.clients > 1 ? 1 : options.forks,
+    options.settings.clients > 1 ? 1 : options.serverForks,
     hooks.ledger,
   );
 }

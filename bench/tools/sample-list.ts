@@ -56,6 +56,13 @@ export const SAMPLES: readonly SampleEntry[] = [
     argv: ["bench/tools/crosscheck.ts", "--from", "{sample:epyc-default-1.json.gz}"],
     files: { "crosscheck-epyc-default-1.txt": "stdout" },
   },
+  // Whether codec mode's intervals hold in the next run: five back to back (docs/methodology.md).
+  {
+    name: "capture-codec",
+    command: "bun run capture --repeat 5 --out capture.json -- --modes codec",
+    argv: ["bench/tools/capture.ts", "--repeat", "5", "--out", "{out}/capture.json", "--", "--modes", "codec"],
+    files: { "capture-codec.json": "capture.json" },
+  },
   bench("epyc-calibrate", ["--calibrate"]),
   // Three back to back, as the default runs.
   bench("epyc-sweep-1", SWEEP),

@@ -65,9 +65,9 @@ let stopped = false;
 /** Runs one entry's command with Bun in `dir`; resolves to its exit code (its output in dir/output.log, its standard output in dir/stdout). */
 function runEntry(entry: SampleEntry, dir: string, made: Map<string, string>): Promise<number> {
   const argv = entry.argv.map((a) =>
-    a === "{out}"
-      ? dir
-      : a.replace(/\{sample:([^}]+)\}/g, (_m, file: string) => made.get(file) ?? path.join(COMMITTED, file)),
+    a
+      .replaceAll("{out}", dir)
+      .replace(/\{sample:([^}]+)\}/g, (_m, file: string) => made.get(file) ?? path.join(COMMITTED, file)),
   );
   return new Promise((resolve) => {
     const out: Buffer[] = [];

@@ -36,8 +36,14 @@ export interface CodecCaseContext {
   calibration: ClockCalibration;
   /** Messages per run (the article's loop: 100,000). */
   iterations: number;
-  /** Untimed messages through every loop before the first timed slice. */
+  /** Untimed messages through the serialize and deserialize loops before the first timed slice. */
   warmup: number;
+  /**
+   * Of those, the first through the echo and validated loops too (`warmup` where absent): they
+   * cost a decode and an encode more per message, and each process's warm-up rounds run them as
+   * well.
+   */
+  othersWarmup?: number;
   client: ClientKind;
   clientLibrary: string;
   /** Where the case's time goes: verify, warm-up, the timed loops. */
@@ -187,7 +193,7 @@ export class CodecCase {
     const verified = Math.min(this.messages.length, this.ctx.iterations);
     if (this.error === undefined && this.ctx.warmup > verified) {
       onStage("warmup");
-      this.error = inPhase(ledger, "warmup", () => this.warmUpMore(this.ctx.warmup - verified));
+      this.error = inPhase(ledger, "warmup", () => this.warmUpMore(this.ctx.warmup - verified, verified));
     }
   }
 
@@ -225,7 +231,7 @@ export class CodecCase {
       // Every routing key read and checked; the echo and validated loops warm up on the frames of the first `warmup` messages.
       const wrong =
         this.readKeys(chunk, buffers.others, "") ??
-        (start < this.ctx.warmup ? this.echoAndValidate(chunk, buffers.others) : undefined);
+        (start < (this.ctx.othersWarmup ?? this.ctx.warmup) ? this.echoAndValidate(chunk, buffers.others) : undefined);
       if (wrong !== undefined) return wrong;
     }
     this.bytes = { mean: sum / distinct, min, max };
@@ -239,20 +245,19 @@ export class CodecCase {
     return undefined;
   }
 
-  /** Warm-up beyond the verifying pass: `n` more messages through every loop (the messages over again), outputs checked. */
-  private warmUpMore(n: number): string | undefined {
+  /** Warm-up beyond the verifying pass of `verified` messages: `n` more through the loops (the messages over again; the echo and validated ones up to `othersWarmup`), outputs checked. */
+  private warmUpMore(n: number, verified: number): string | undefined {
     const buffers = chunkBuffers();
-    for (let done = 0; done < n; done += VERIFY_CHUNK) {
+    for (let done = 0, count = 0; done < n; done += count) {
       const start = done % this.messages.length;
-      const passed = this.throughLoops(
-        start,
-        Math.min(VERIFY_CHUNK, n - done, this.messages.length - start),
-        buffers,
-        "came back wrong from the warm-up",
-      );
+      count = Math.min(VERIFY_CHUNK, n - done, this.messages.length - start);
+      const passed = this.throughLoops(start, count, buffers, "came back wrong from the warm-up");
       if (typeof passed === "string") return passed;
       const wrong =
-        this.readKeys(passed.chunk, buffers.others, "warm-up ") ?? this.echoAndValidate(passed.chunk, buffers.others);
+        this.readKeys(passed.chunk, buffers.others, "warm-up ") ??
+        (verified + done < (this.ctx.othersWarmup ?? this.ctx.warmup)
+          ? this.echoAndValidate(passed.chunk, buffers.others)
+          : undefined);
       if (wrong !== undefined) return wrong;
     }
     return undefined;
@@ -422,6 +427,8 @@ export class CodecCase {
     start: number;
     count: number;
     readOneSlices: number;
+    /** A warm-up round (codec-mode.ts): run and checked as a timed one, its figures not kept. */
+    warmup?: boolean;
   }): void {
     const { count, start } = slice;
     const now = this.ctx.clock.now;
@@ -464,15 +471,15 @@ export class CodecCase {
           times,
         );
     } catch (e) {
-      this.error = `round ${slice.round + 1} threw: ${errorText(e)}`;
+      this.error = `${slice.warmup ? "warm-up " : ""}round ${slice.round + 1} threw: ${errorText(e)}`;
       return;
     }
     const timedMs =
       encMs + decMs + [echoMs, readMs, validatedMs].reduce((sum, ms) => (Number.isNaN(ms) ? sum : sum + ms), 0);
-    ledger?.add("timed", timedMs);
+    ledger?.add(slice.warmup ? "warmup" : "timed", timedMs);
     const frames: SliceFrames = { start, count, frames: encoded.out.slice(0, count) as Encoded[] };
     this.error = inPhase(ledger, "verify", () => {
-      const where = `round ${slice.round + 1}`;
+      const where = `${slice.warmup ? "warm-up " : ""}round ${slice.round + 1}`;
       return (
         // Every one of these messages was verified before timing: the decode's first, middle and last are checked again.
         this.checkDecoded(start, count, decoded.out, `${where}'s decode`, [...new Set([0, count >> 1, count - 1])]) ??
@@ -485,6 +492,7 @@ export class CodecCase {
     });
     if (this.error !== undefined) return;
     this.history = [frames, ...this.history.slice(0, Math.max(2, slice.readOneSlices))];
+    if (slice.warmup) return;
     // The one batch reads the clock twice inside the whole-loop interval.
     const perMessage = (ms: number, n: number): number => Math.max(0, ms * 1e6 - 2 * overheadNs) / n;
     const serializeNs = perMessage(encMs, count);

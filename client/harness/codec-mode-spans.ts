@@ -3,9 +3,10 @@
  * compiles each process's code its own way (tiering, inline caches, the
  * layout of its heap), so a ratio measured in one process carries that
  * process's luck however many rounds it has. The bench spreads codec mode's
- * runs over fresh processes, one after the other, and pools them here as if
- * one process had run them all. docs/performance-notes.md has the figures
- * behind both.
+ * runs over fresh processes, one after the other, and pools their rounds
+ * here, each round tagged with the process that timed it: the process is the
+ * unit of every interval (pairing.ts). docs/performance-notes.md has the
+ * figures behind both.
  *
  * With a precision asked for (`--precision PCT`), the planned spans are a
  * floor, not the whole: while a payload has a ratio whose 95% interval is
@@ -16,7 +17,8 @@
  */
 
 import type { PayloadName } from "../../protocols/messages.ts";
-import { codecModeUnits, type CodecModeResult, type CodecModeSpan } from "./codec-mode.ts";
+import { codecModeUnits, WARMUP_ROUNDS, type CodecModeResult, type CodecModeSpan } from "./codec-mode.ts";
+import { varianceParts } from "./pairing.ts";
 import type { Progress, BenchmarkHooks } from "./progress.ts";
 import { batchPercentiles } from "./codec-case.ts";
 import { widestInterval, withRatios } from "./ratios.ts";
@@ -32,12 +34,27 @@ export function forkSpans(runs: number, forks: number): ForkSpan[] {
   return Array.from({ length: n }, (_, k) => ({ from: (k * runs) / n, to: ((k + 1) * runs) / n }));
 }
 
-/** One case from its forks' parts (the same codec and payload): rounds renumbered in fork order, figures worked out again from all of them. */
-function mergeCase(parts: readonly CaseResult[], roundOffsets: readonly number[], forks: number): CaseResult {
+/**
+ * One case from its forks' parts (the same codec and payload): rounds renumbered in fork order,
+ * each tagged with its process where `processes` says which each part ran in, figures worked out
+ * again from all of them.
+ */
+function mergeCase(
+  parts: readonly CaseResult[],
+  roundOffsets: readonly number[],
+  forks: number,
+  processes?: readonly number[],
+): CaseResult {
   const first = parts[0]!;
   const failed = parts.find((c) => !c.verified && c.error !== "" && !/^no timed round/.test(c.error));
   if (failed) return failed;
-  const raw = parts.flatMap((c, k) => c.raw.map((r) => ({ ...r, round: r.round + roundOffsets[k]! })));
+  const raw = parts.flatMap((c, k) =>
+    c.raw.map((r) => ({
+      ...r,
+      round: r.round + roundOffsets[k]!,
+      ...(processes ? { process: processes[k]! } : {}),
+    })),
+  );
   if (raw.length === 0) return first;
   const summaries = summarizeRuns(raw, first.iterations);
   const flags = first.flags.filter((f) => f !== "partial" && f !== "near-empty-loop");
@@ -79,9 +96,10 @@ function mergeCase(parts: readonly CaseResult[], roundOffsets: readonly number[]
  * runs keep their numbers; rounds are numbered on from one fork to the
  * next, so rounds of different forks never pair: a round's codecs ran in
  * one process), the codec order of every round. `forks` is how many
- * processes were planned (a case in fewer of them is partial).
+ * processes were planned (a case in fewer of them is partial); `fresh`:
+ * each part ran in a process of its own, so every round is tagged with it.
  */
-export function mergeForks(parts: readonly CodecModeResult[], forks: number): CodecModeResult {
+export function mergeForks(parts: readonly CodecModeResult[], forks: number, fresh = false): CodecModeResult {
   const first = parts[0]!;
   const keyOf = (c: CaseResult): string => `${c.payload}|${c.codec}`;
   const keys = [...new Set(parts.flatMap((p) => p.cases.map(keyOf)))];
@@ -106,6 +124,7 @@ export function mergeForks(parts: readonly CodecModeResult[], forks: number): Co
       withCase.map((p) => p.cases.find((c) => keyOf(c) === key)!),
       withCase.map((p) => offsets.get(c0.payload)![parts.indexOf(p)]!),
       forks,
+      fresh ? withCase.map((p) => parts.indexOf(p)) : undefined,
     );
   });
   const payloads = Math.max(...parts.map((p) => p.order.length));
@@ -140,6 +159,8 @@ export type SpanRunner = (
 export interface SpanPlan {
   settings: Readonly<Settings>;
   forks: number;
+  /** Each span runs in a fresh process (the bench's forks), not all in this one. */
+  fresh?: boolean;
   /** Codecs codec mode runs (for progress). */
   codecs: number;
   now: () => number;
@@ -180,6 +201,45 @@ const SPAN_FOR_PRECISION = { min: 0.05, maxShare: 1, maxTimesPlanned: 10, minMes
  */
 export const PRECISION_SHARE_OF_PLANNED = 0.1;
 
+/** The fewest timed rounds a process for precision runs: fewer, and its one estimate rests on too little. */
+const MIN_PROCESS_ROUNDS = 10;
+
+/**
+ * How long a process added for precision runs `payload`, in runs, where each span is a fresh
+ * process (the process the unit of an interval, pairing.ts): as Kalibera and Jones size an
+ * experiment, r = sqrt((c_process / c_round) * T_within^2 / T_between^2) rounds, c_process the
+ * cost of starting a process (`overheadMs`, its warm-up rounds too) and c_round of one round,
+ * the variances those of the widest ratio to JSON of the payload (pairing.ts, varianceParts).
+ * Where processes differ most, many short processes narrow an interval soonest; where they do not,
+ * few long ones. At least MIN_PROCESS_ROUNDS, at most the rounds of a planned process (a longer
+ * process would warm up longer than the others); undefined where the payload has no ratio to size by.
+ */
+function processRuns(
+  merged: CodecModeResult,
+  payload: PayloadName,
+  settings: Readonly<Settings>,
+  overheadMs: number,
+  plannedProcesses: number,
+): number | undefined {
+  const cases = withRatios(merged.cases.filter((c) => c.payload === payload && c.mode === "codec")).cases;
+  const json = cases.find((c) => c.codec === "json" && c.verified);
+  const slice = merged.slices[payload];
+  if (!json || !slice || json.raw.length === 0) return undefined;
+  const widest = cases
+    .filter((c) => c !== json && c.verified)
+    .map((c) => ({ c, w: widestInterval(c) ?? 0 }))
+    .sort((a, b) => b.w - a.w)[0]?.c;
+  const parts = widest && varianceParts(widest, json);
+  if (!parts) return undefined;
+  const roundMs = (merged.payloadMs[payload] ?? 0) / json.raw.length;
+  const processMs = overheadMs + WARMUP_ROUNDS * roundMs;
+  const rounds = Math.sqrt(
+    (processMs / Math.max(1e-9, roundMs)) * (parts.within / Math.max(parts.between, parts.within * 1e-4, 1e-12)),
+  );
+  const planned = json.raw.filter((r) => (r.process ?? 0) < plannedProcesses).length / plannedProcesses;
+  return (Math.min(planned, Math.max(MIN_PROCESS_ROUNDS, rounds)) * slice) / settings.iterations.codec;
+}
+
 /** A span's result with nothing in it yet: what a failed span's finished cases are pooled as. */
 const NOTHING: CodecModeResult = { cases: [], order: [], stopped: true, minBatchNs: NaN, slices: {}, payloadMs: {} };
 
@@ -202,7 +262,12 @@ export class CodecModeSpans {
   async run(runner: SpanRunner): Promise<{ result: CodecModeResult; error?: string }> {
     const { settings, forks, now, hooks } = this.plan;
     const started = now();
-    const planned = forkSpans(settings.runs.codec, forks);
+    // Fresh processes warm up alike: each at least as long as a planned span's messages (a process
+    // warmed by fewer reads msgpackr 1.94x json on the small message, by 33,000 1.57x: docs/methodology.md).
+    const warmup = this.plan.fresh
+      ? Math.round((settings.iterations.codec * settings.runs.codec) / Math.max(1, forks))
+      : undefined;
+    const planned = forkSpans(settings.runs.codec, forks).map((s) => (warmup ? { ...s, warmup } : s));
     const unitsOf = (span: ForkSpan, payloads: readonly PayloadName[]): number =>
       codecModeUnits(payloads.length, this.plan.codecs, span);
     let total = planned.reduce((sum, span) => sum + unitsOf(span, settings.payloads), 0);
@@ -211,9 +276,12 @@ export class CodecModeSpans {
     const runsOf = new Map<string, number>();
     const nextOf = new Map<string, number>(settings.payloads.map((p) => [p, settings.runs.codec]));
     let error: string | undefined;
+    /** What each span cost besides its payloads' own time (a process's start, its messages' module loading), ms. */
+    const overheads: number[] = [];
     const go = async (span: ForkSpan, payloads: readonly PayloadName[]): Promise<boolean> => {
       const units = unitsOf(span, payloads);
       const offset = done;
+      const spanStarted = now();
       this.running = [];
       // Past the planned runs, the rounds are for precision: the progress line says so.
       const extra = span.from >= settings.runs.codec ? ` (more for ±${settings.precision}%)` : undefined;
@@ -232,6 +300,8 @@ export class CodecModeSpans {
       done = offset + units;
       if (outcome.result) {
         this.parts.push(outcome.result);
+        const payloadMs = Object.values(outcome.result.payloadMs).reduce((a, b) => a + b, 0);
+        overheads.push(Math.max(0, now() - spanStarted - payloadMs));
         for (const p of payloads) runsOf.set(p, (runsOf.get(p) ?? 0) + span.to - span.from);
       } else if (outcome.partial && outcome.partial.length > 0) {
         this.parts.push({ ...NOTHING, cases: outcome.partial });
@@ -249,18 +319,21 @@ export class CodecModeSpans {
     // payload (the small message) may take several spans while a dear one needs none.
     const given = new Set<string>();
     while (going && precision !== undefined) {
-      const merged = mergeForks(this.parts, planned.length);
+      const merged = mergeForks(this.parts, planned.length, this.plan.fresh);
       const next = [...impreciseOn(withRatios(merged.cases).cases, precision)]
         .filter(([payload]) => !given.has(payload))
         .map(([payload, far]) => {
           const timed = runsOf.get(payload) ?? 0;
           const msPerRun = (merged.payloadMs[payload] ?? 0) / Math.max(1e-9, timed);
           const left = allowedMs - (now() - started);
+          const overheadMs = overheads.reduce((a, b) => a + b, 0) / Math.max(1, overheads.length);
+          const sized = this.plan.fresh
+            ? processRuns(merged, payload, settings, overheadMs, planned.length)
+            : undefined;
           const runs = Math.min(
-            timed * SPAN_FOR_PRECISION.maxShare,
-            timed * (NEED_MARGIN * far * far - 1),
+            sized ?? Math.min(timed * SPAN_FOR_PRECISION.maxShare, timed * (NEED_MARGIN * far * far - 1)),
             SPAN_FOR_PRECISION.maxTimesPlanned * settings.runs.codec - timed,
-            left / Math.max(1e-9, msPerRun),
+            (left - (sized === undefined ? 0 : overheadMs)) / Math.max(1e-9, msPerRun),
           );
           return { payload, far, runs: timed > 0 ? runs : 0 };
         })
@@ -275,7 +348,7 @@ export class CodecModeSpans {
         continue;
       }
       const from = nextOf.get(next.payload)!;
-      const span = { from, to: from + next.runs };
+      const span = { from, to: from + next.runs, ...(warmup ? { warmup } : {}) };
       nextOf.set(next.payload, span.to);
       total += unitsOf(span, [next.payload]);
       going = await go(span, [next.payload]);
@@ -289,6 +362,6 @@ export class CodecModeSpans {
   held(): CodecModeResult {
     const parts = this.running.length > 0 ? [...this.parts, { ...NOTHING, cases: this.running }] : this.parts;
     if (parts.length === 0) return { ...NOTHING, stopped: this.plan.hooks.shouldStop?.() ?? false };
-    return mergeForks(parts, forkSpans(this.plan.settings.runs.codec, this.plan.forks).length);
+    return mergeForks(parts, forkSpans(this.plan.settings.runs.codec, this.plan.forks).length, this.plan.fresh);
   }
 }

@@ -8,7 +8,10 @@
  *  2. verify: every message goes through the codec's compiled loops and must
  *     round-trip exactly, or the case is reported as failed and never timed;
  *     the pass warms the loops up (with more messages where --warmup asks);
- *  3. time the span's messages, cut into short slices and interleaved: in
+ *  3. warm-up rounds (WARMUP_ROUNDS): the first slices timed as below, their
+ *     figures not kept: a process's first rounds read every codec high
+ *     against JSON, whatever the warm-up before them;
+ *  4. time the span's messages, cut into short slices and interleaved: in
  *     each round every codec of the payload times one slice (the same
  *     messages for all), in an order shuffled per round, each codec in its
  *     own compiled loops. The machine's speed drifts over milliseconds to
@@ -38,6 +41,12 @@ import { inPhase } from "./time-account.ts";
 export interface CodecModeSpan {
   from: number;
   to: number;
+  /**
+   * Messages each codec goes through before the timed rounds, at least (the verifying pass, then
+   * the messages over again): where each span is a process of its own, every process of a run
+   * warms up alike, however long its span (codec-mode-spans.ts).
+   */
+  warmup?: number;
 }
 
 /** What codec mode needs besides the settings. */
@@ -76,6 +85,16 @@ export interface CodecModeResult {
   /** Wall time per payload in this span, ms: what the next span of that payload is expected to take. */
   payloadMs: Record<string, number>;
 }
+
+/**
+ * Rounds each process runs, per payload, before its timed ones: scheduled and checked as timed
+ * rounds, not kept. In five codec-mode runs here (3 to 10 processes each, a warm-up of 5,000 to
+ * 300,000 messages a codec), a process's first three rounds read the codecs 15-23% higher
+ * against JSON than its rounds from the 20th on, rounds 4 to 6 0-11% higher, later ones within
+ * the noise: the verifying pass, run a codec at a time, does not bring the interleaved rounds to
+ * their steady state. docs/methodology.md has the figures.
+ */
+export const WARMUP_ROUNDS = 8;
 
 /** One turn of the event loop (a signal handler may run): setImmediate where there is one, a timer in a browser. */
 const yieldToEventLoop = (): Promise<void> =>
@@ -154,7 +173,8 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
     clock: ctx.clock,
     calibration: ctx.calibration,
     iterations,
-    warmup: settings.warmup.codec,
+    warmup: Math.max(settings.warmup.codec, span.warmup ?? 0),
+    othersWarmup: settings.warmup.codec,
     client: ctx.client ?? "inprocess",
     clientLibrary: ctx.clientLibrary ?? "",
     ledger,
@@ -201,6 +221,16 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
     const size = (slices[payload] = sliceSize(costs, ctx.calibration, end - first));
     const payloadOrder = order[settings.payloads.indexOf(payload)]!;
     const plan = slicesOf(first, end, size, iterations);
+    const ready = cases.filter((c) => c.error === undefined);
+    for (const [round, slice] of plan.slice(0, WARMUP_ROUNDS).entries())
+      for (const [position, c] of shuffled(ready, rng).entries())
+        c.timeSlice({
+          ...slice,
+          round,
+          position,
+          readOneSlices: readOneSlices(c.readOneCallNs, size, ctx.calibration),
+          warmup: true,
+        });
     let run = -1;
     for (const [round, slice] of plan.entries()) {
       // A full collection before each run, so one run's garbage is not collected on the next one's clock.

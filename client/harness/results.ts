@@ -8,7 +8,7 @@ import type { AddedChecks } from "../../protocols/validation.ts";
 import type { RouteWay } from "../../protocols/contract.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
 import type { FidelityReport } from "./fidelity.ts";
-import { summarize, type Summary } from "./statistics.ts";
+import { summarizeByProcess, type Summary } from "./statistics.ts";
 import type { ClusterSlice, ServerSliceFigures, SliceLatency, SocketFigures } from "./socket-results.ts";
 import type { ClientKind, Mode, Settings } from "./settings.ts";
 import type { TimeAccount } from "./time-account.ts";
@@ -84,6 +84,8 @@ export interface SliceFigures {
   round: number;
   /** Position of this codec in the round's shuffled order (0 = first). */
   position: number;
+  /** Codec mode in fresh processes: the process that timed this round, 0 for the first; the unit of its intervals (pairing.ts). */
+  process?: number;
   serializeNs: number;
   deserializeNs: number;
   totalNs: number;
@@ -235,6 +237,8 @@ export interface Estimate {
   high: number;
   /** Rounds it rests on: for a ratio, the rounds both cases finished. */
   rounds: number;
+  /** Processes it rests on, where its rounds came from fresh processes: its interval is theirs, each process one estimate. */
+  processes?: number;
   /** A ratio to a baseline: its interval holds 1, so neither is shown faster. */
   overlap?: boolean;
   /** Codec mode: its interval is still wider than the precision the benchmark asked for (--precision): the time ran out first. */
@@ -390,16 +394,24 @@ export function summarizeRuns(
   runs: readonly SliceFigures[],
   iterations: number,
 ): Pick<CaseResult, "serialize" | "deserialize" | "total" | "totalMs" | "echo" | "readOne" | "validated"> {
-  const echo = runs.map((r) => r.echoNs).filter((x) => x !== undefined);
-  const readOne = runs.map((r) => r.readOneNs).filter((x) => x !== undefined);
-  const validated = runs.map((r) => r.validatedNs).filter((x) => x !== undefined);
+  // A figure's summary over the rounds that have it; its interval the processes' where fresh ones timed them.
+  const of = (pick: (r: SliceFigures) => number | undefined): Summary => {
+    const has = runs.filter((r) => pick(r) !== undefined);
+    return summarizeByProcess(
+      has.map((r) => pick(r)!),
+      has.map((r) => r.process),
+    );
+  };
+  const echo = of((r) => r.echoNs);
+  const readOne = of((r) => r.readOneNs);
+  const validated = of((r) => r.validatedNs);
   return {
-    serialize: summarize(runs.map((r) => r.serializeNs)),
-    deserialize: summarize(runs.map((r) => r.deserializeNs)),
-    total: summarize(runs.map((r) => r.totalNs)),
-    totalMs: summarize(runs.map((r) => (r.totalNs * iterations) / 1e6)),
-    ...(echo.length > 0 ? { echo: summarize(echo) } : {}),
-    ...(readOne.length > 0 ? { readOne: summarize(readOne) } : {}),
-    ...(validated.length > 0 ? { validated: summarize(validated) } : {}),
+    serialize: of((r) => r.serializeNs),
+    deserialize: of((r) => r.deserializeNs),
+    total: of((r) => r.totalNs),
+    totalMs: of((r) => (r.totalNs * iterations) / 1e6),
+    ...(echo.n > 0 ? { echo } : {}),
+    ...(readOne.n > 0 ? { readOne } : {}),
+    ...(validated.n > 0 ? { validated } : {}),
   };
 }

@@ -209,7 +209,7 @@ export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
     ...COMMON,
     codecs: [],
     precision: 3,
-    maxTimeMs: 30_000,
+    maxTimeMs: 40_000,
     runs: perMode(1, 1, 1, 3, 3, 3),
     iterations: perMode(100_000, 6_000, 100_000, 10_000, 2_000, 40_000),
     warmup: perMode(5_000, 100_000, 100_000, 1_000, 500, 4_000),

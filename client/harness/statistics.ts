@@ -85,6 +85,31 @@ export function summarize(values: readonly number[]): Summary {
 }
 
 /**
+ * `summarize`, where each value came from a process (`processes[i]`, codec mode's fresh
+ * processes): with two or more, the median's interval is the processes' (rounds of one process
+ * are not independent: pairing.ts), the median times exp(±t s / sqrt(n)) for the logarithms of
+ * the n processes' medians, s their standard deviation. Without processes, `summarize`.
+ */
+export function summarizeByProcess(values: readonly number[], processes: readonly (number | undefined)[]): Summary {
+  const summary = summarize(values);
+  const by = new Map<number, number[]>();
+  for (const [i, v] of values.entries()) {
+    const p = processes[i];
+    if (p === undefined || !(v > 0)) return summary;
+    const list = by.get(p) ?? [];
+    if (list.length === 0) by.set(p, list);
+    list.push(v);
+  }
+  if (by.size < 2) return summary;
+  const logs = [...by.values()].map((list) => Math.log(percentileSorted(Float64Array.from(list).sort(), 50)));
+  const n = logs.length;
+  const mean = logs.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1));
+  const half = (tQuantile975(n - 1) * sd) / Math.sqrt(n);
+  return { ...summary, medianLow: summary.median * Math.exp(-half), medianHigh: summary.median * Math.exp(half) };
+}
+
+/**
  * True when the two 95% intervals overlap: the report must not call either
  * faster. One run has no interval at all, so it proves nothing either way.
  */

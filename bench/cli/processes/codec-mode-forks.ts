@@ -32,6 +32,7 @@ export class CodecModeForks {
     this.spans = new CodecModeSpans({
       settings: plan.settings,
       forks: plan.forks,
+      fresh: true,
       codecs: plan.codecModeCodecs.length,
       now: () => performance.now(),
       hooks,

@@ -7,7 +7,8 @@ import type { CaseRatios, CaseResult } from "../../../client/harness/results.ts"
 import type { PageFigures } from "./figure-spec.ts";
 import { ratioFigure } from "../../report/format.ts";
 import { range } from "./prose.ts";
-import { caseIn, casesIn, estimateIn } from "./sample-files.ts";
+import { caseIn, casesIn, estimateIn, sampleText } from "./sample-files.ts";
+import type { ModeCapture } from "../capture.ts";
 
 /** The three back-to-back default runs. */
 export const DEFAULT_RUNS = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default-3.json.gz"];
@@ -34,6 +35,13 @@ export const widest = <T extends { spread: number }>(all: T[]): T =>
   all.reduce((a, b) => (b.spread > a.spread ? b : a));
 const within = (x: number): string => String(lab().filter((r) => r.spread <= x).length);
 
+/** Codec mode's capture over the five back-to-back runs of results/sample/capture-codec.json. */
+function captured(): ModeCapture {
+  const { modes } = JSON.parse(sampleText("capture-codec.json")) as { modes: ModeCapture[] };
+  return modes.find((m) => m.mode === "codec")!;
+}
+const pct = (x: number, digits = 0): string => `${(100 * x).toFixed(digits)}%`;
+
 export const METHODOLOGY: PageFigures = {
   page: "docs/methodology.md",
   figures: {
@@ -45,6 +53,10 @@ export const METHODOLOGY: PageFigures = {
       const { spread, codec, kind, payload, ratios } = widest(lab());
       const own = DEFAULT_RUNS.map((f) => caseIn(f, { mode: "codec", payload, codec })[kind.time]!.median);
       return `${spread.toFixed(2)}x (${codec}'s ${kind.what} on the ${payload} message, ${ratioFigure(Math.min(...ratios))} to ${ratioFigure(Math.max(...ratios))} of JSON's: its own ${range(own, (ns) => String(Math.round(ns)))} ns)`;
+    },
+    capture: () => {
+      const c = captured();
+      return `${c.inside} of ${c.pairs} (${pct(c.inside / c.pairs)}) over ${c.ratios} ratios, the median interval ±${pct(c.medianHalfWidth, 1)} and the widest ±${pct(c.widestHalfWidth, 1)}, the worst spread ${c.worstSpread.toFixed(2)}x (${c.worstKey.split(" ").slice(1).join(" ")})`;
     },
     "field-stream": () => `${widest(across("stream", "fieldVsJson")).spread.toFixed(2)}x`,
     "field-roundtrip": () => {

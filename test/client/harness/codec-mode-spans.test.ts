@@ -68,6 +68,22 @@ describe("mergeForks", () => {
     expect(merged.order[0]).toHaveLength(parts[0]!.order[0]!.length + parts[1]!.order[0]!.length);
   });
 
+  it("from fresh processes, tags each round with its process, and each ratio's interval is theirs", async () => {
+    const parts = [await fork(0, 1), await fork(1, 2), await fork(2, 3)];
+    const merged = mergeForks(parts, 3, true);
+    for (const c of merged.cases) {
+      const counts = [0, 1, 2].map((k) => c.raw.filter((r) => r.process === k).length);
+      expect(counts).toEqual(
+        parts.map((p) => p.cases.find((x) => x.codec === c.codec && x.payload === c.payload)!.rounds),
+      );
+    }
+    const ratio = withRatios(merged.cases).cases.find((c) => c.codec === "msgpack" && c.payload === "small")!.ratios!
+      .vsJson!;
+    expect([ratio.processes, ratio.rounds]).toEqual([3, merged.cases.find((c) => c.codec === "msgpack")!.rounds]);
+    // Pooled as one process (not fresh), no round says where it came from.
+    for (const c of mergeForks(parts, 3).cases) expect(c.raw.every((r) => r.process === undefined)).toBe(true);
+  });
+
   it("flags every case partial when a fork never ran", async () => {
     const merged = mergeForks([await fork(0, 1)], 3);
     for (const c of merged.cases) expect(c.flags).toContain("partial");
@@ -177,6 +193,33 @@ describe("CodecModeSpans: the planned spans, then more for precision", () => {
     expect(small.rounds).toBeGreaterThan(
       planned.cases.find((c) => c.payload === "small" && c.codec === "custom-binary")!.rounds,
     );
+  });
+
+  it("in fresh processes, every span warms up as long as a planned span's messages, and each added one is a process too", async () => {
+    const settings = testSettings({
+      payloads: ["small"],
+      iterations: { codec: 600 },
+      runs: 1,
+      warmup: { codec: 50 },
+      precision: 0.01,
+      maxTimeMs: 1_500,
+    });
+    const { asked, runner } = recorder(settings);
+    const { result } = await new CodecModeSpans({
+      settings,
+      forks: 3,
+      fresh: true,
+      codecs: codecs.length,
+      now: clock.now,
+      hooks: {},
+    }).run(runner);
+    expect(asked.length).toBeGreaterThan(3);
+    for (const a of asked) expect((a.span as { warmup?: number }).warmup).toBe(200);
+    // Every span a process: the rounds name as many processes as spans ran.
+    const c = result.cases.find((x) => x.codec === "custom-binary")!;
+    expect(new Set(c.raw.map((r) => r.process)).size).toBe(asked.length);
+    // An added process is never longer than a planned one (it would warm up longer than they did).
+    for (const a of asked.slice(3)) expect(a.span.to - a.span.from).toBeLessThanOrEqual(1 / 3 + 1e-9);
   });
 
   it("gives precision a tenth of the planned spans' time where they alone outlast --max-time", async () => {

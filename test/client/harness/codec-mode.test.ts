@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { calibrateClock, type Clock } from "../../../client/harness/clock.ts";
-import { runCodecMode, type CodecModeContext } from "../../../client/harness/codec-mode.ts";
+import { runCodecMode, WARMUP_ROUNDS, type CodecModeContext } from "../../../client/harness/codec-mode.ts";
+import { TimeLedger } from "../../../client/harness/time-account.ts";
 import { minBatchNs } from "../../../client/harness/schedule.ts";
 import type { Settings } from "../../../client/harness/settings.ts";
 import { testSettings } from "../../helpers/settings.ts";
@@ -182,6 +183,52 @@ describe("harness failure handling", () => {
       }
     }
     expect(collections).toBe(2 * 6);
+  });
+});
+
+describe("warm-up before the timed rounds", () => {
+  it("runs warm-up rounds first, scheduled and checked as timed ones, and keeps none of them", async () => {
+    const ledger = new TimeLedger();
+    const codecs = ["json", "custom-binary", "msgpackr"].map((n) => BUILT_IN.get(n)!);
+    const result = await runCodecMode(...realRun(codecs, 1, { ledger }));
+    expect(WARMUP_ROUNDS).toBeGreaterThan(0);
+    for (const c of result.cases) {
+      const order = result.order[["small", "medium"].indexOf(c.payload)]!;
+      // Only the timed rounds are kept, numbered from 0, and the order holds only them.
+      expect(c.raw.map((r) => r.round)).toEqual(order.map((_, i) => i));
+    }
+    const phases = ledger.account(1e6).phases;
+    expect(phases.warmup).toBeGreaterThan(0);
+    expect(phases.timed).toBeGreaterThan(0);
+  });
+
+  it("a span's warm-up sends each codec through that many messages before timing, however short the span", async () => {
+    let encodes = 0;
+    const json = BUILT_IN.get("json")!;
+    const counting: Codec = {
+      ...json,
+      name: "counting",
+      forPayload: (p) => ({ ...json.forPayload(p), encode: (m) => (encodes++, json.forPayload(p).encode(m)) }),
+    };
+    const settings = testSettings({ payloads: ["small"], iterations: { codec: 1000 }, runs: 1, warmup: { codec: 1 } });
+    /** Encodes before the first timed round was reported, on a span of 100 messages. */
+    const beforeTiming = async (warmup?: number): Promise<number> => {
+      encodes = 0;
+      let seen: number | undefined;
+      await runCodecMode(settings, {
+        codecs: [counting],
+        clock: performanceClockForTests,
+        calibration: { resolutionNs: 100, overheadNs: 40 },
+        span: { from: 0, to: 0.1, ...(warmup ? { warmup } : {}) },
+        onProgress: (e) => {
+          if (e.stage === "run") seen ??= encodes;
+        },
+      });
+      return seen!;
+    };
+    // The 100 messages verified, then 4,900 more; alone, the verifying pass and the warm-up rounds only.
+    expect(await beforeTiming(5000)).toBeGreaterThanOrEqual(5000);
+    expect(await beforeTiming()).toBeLessThan(5000);
   });
 });
 

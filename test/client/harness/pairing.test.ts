@@ -1,7 +1,7 @@
 /** Two cases of one run compared round by round: paired ratios, their intervals, the baselines they pair with, and the machine noise. */
 import { describe, expect, it } from "vitest";
 import { caseOf } from "../../helpers/cases.ts";
-import { pairedRatio, roundToRoundNoise } from "../../../client/harness/pairing.ts";
+import { pairedRatio, roundToRoundNoise, varianceParts } from "../../../client/harness/pairing.ts";
 
 describe("paired ratios", () => {
   it("pair run with run and take the geometric mean of the ratios", () => {
@@ -36,6 +36,55 @@ describe("paired ratios", () => {
     expect(r.value).toBe(0.5);
     expect([r.low, r.high]).toEqual([0.5, 0.5]);
     expect(r.rounds).toBe(10);
+  });
+
+  it("with rounds from fresh processes, the process is the unit: its median ratio one estimate, a t interval over them", () => {
+    /** 20 rounds a process, json at 100 throughout; the codec at `at` in every round of its process. */
+    const rounds = (at: readonly number[]) => at.flatMap((v) => Array.from({ length: 20 }, () => v));
+    const tagged = (c: ReturnType<typeof caseOf>) => ({
+      ...c,
+      raw: c.raw.map((r, i) => ({ ...r, process: Math.floor(i / 20) })),
+    });
+    const json = tagged(caseOf("json", rounds([100, 100, 100])));
+    const codec = tagged(caseOf("codec", rounds([50, 55, 60])));
+    const r = pairedRatio(codec, json)!;
+    const logs = [0.5, 0.55, 0.6].map(Math.log);
+    const mean = logs.reduce((a, b) => a + b) / 3;
+    const sd = Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / 2);
+    expect(r.value).toBeCloseTo(Math.exp(mean), 12);
+    // t with 2 degrees of freedom: 4.303; 60 identical rounds a process would have had no width at all.
+    expect(r.high).toBeCloseTo(Math.exp(mean + (4.303 * sd) / Math.sqrt(3)), 12);
+    expect(r.low).toBeCloseTo(Math.exp(mean - (4.303 * sd) / Math.sqrt(3)), 12);
+    expect([r.rounds, r.processes]).toEqual([60, 3]);
+    // Pooled as one process, the same rounds claim a far narrower interval.
+    const pooled = pairedRatio(caseOf("codec", rounds([50, 55, 60])), caseOf("json", rounds([100, 100, 100])))!;
+    expect(pooled.high / pooled.low).toBeLessThan(r.high / r.low);
+    expect(pooled.processes).toBeUndefined();
+  });
+
+  it("split a ratio's variance into within processes and between them, for sizing an experiment", () => {
+    // Two processes of 4 rounds each: log ratios alternate ±0.1 around a process mean of 0 and of 0.4.
+    const d = 0.1;
+    const logs = [
+      [d, -d, d, -d],
+      [0.4 + d, 0.4 - d, 0.4 + d, 0.4 - d],
+    ];
+    const codec = caseOf(
+      "codec",
+      logs.flat().map((l) => 100 * Math.exp(l)),
+    );
+    const json = caseOf(
+      "json",
+      Array.from({ length: 8 }, () => 100),
+    );
+    const tag = (c: typeof codec) => ({ ...c, raw: c.raw.map((r, i) => ({ ...r, process: i < 4 ? 0 : 1 })) });
+    const parts = varianceParts(tag(codec), tag(json))!;
+    const within = (4 * d * d * 2) / 6;
+    expect(parts.within).toBeCloseTo(within, 12);
+    // The means 0 and 0.4: their variance 0.08, less within / 4 rounds.
+    expect(parts.between).toBeCloseTo(0.08 - within / 4, 12);
+    expect([parts.rounds, parts.processes]).toEqual([4, 2]);
+    expect(varianceParts(codec, json)).toBeUndefined();
   });
 });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { intervalsOverlap, percentileSorted, summarize, tQuantile975 } from "../../../client/harness/statistics.ts";
+import {
+  intervalsOverlap,
+  percentileSorted,
+  summarize,
+  summarizeByProcess,
+  tQuantile975,
+} from "../../../client/harness/statistics.ts";
 
 describe("stats", () => {
   it("summarizes a known sample", () => {
@@ -37,5 +43,31 @@ describe("stats", () => {
     expect(intervalsOverlap(a, c)).toBe(false);
     // A single run has no interval: never a winner.
     expect(intervalsOverlap(summarize([100]), summarize([150]))).toBe(true);
+  });
+
+  it("with values from processes, the median's interval is the processes': their medians' spread, not the rounds'", () => {
+    // Three processes of ten identical values: pooled, the median's rank interval is a point; by process, it is not.
+    const values = [100, 110, 121].flatMap((v) => Array.from({ length: 10 }, () => v));
+    const processes = values.map((_, i) => Math.floor(i / 10));
+    const pooled = summarize(values);
+    const byProcess = summarizeByProcess(values, processes);
+    expect(byProcess.median).toBe(pooled.median);
+    const half = (tQuantile975(2) * Math.log(1.1)) / Math.sqrt(3);
+    expect(byProcess.medianLow).toBeCloseTo(110 * Math.exp(-half), 9);
+    expect(byProcess.medianHigh).toBeCloseTo(110 * Math.exp(half), 9);
+    expect(pooled.medianHigh - pooled.medianLow).toBeLessThan(byProcess.medianHigh - byProcess.medianLow);
+    // One process, or values with none: summarize.
+    expect(
+      summarizeByProcess(
+        values,
+        values.map(() => 0),
+      ),
+    ).toEqual(pooled);
+    expect(
+      summarizeByProcess(
+        values,
+        values.map(() => undefined),
+      ),
+    ).toEqual(pooled);
   });
 });
