@@ -8,7 +8,7 @@ import type { PageFigures } from "./figure-spec.ts";
 import { ratioFigure } from "../../report/format.ts";
 import { range } from "./prose.ts";
 import { caseIn, casesIn, estimateIn, sampleText } from "./sample-files.ts";
-import type { ModeCapture } from "../capture.ts";
+import { capture, type ModeCapture, type RunFigure } from "../capture.ts";
 
 /** The three back-to-back default runs. */
 export const DEFAULT_RUNS = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default-3.json.gz"];
@@ -35,12 +35,22 @@ export const widest = <T extends { spread: number }>(all: T[]): T =>
   all.reduce((a, b) => (b.spread > a.spread ? b : a));
 const within = (x: number): string => String(lab().filter((r) => r.spread <= x).length);
 
-/** Codec mode's capture over the five back-to-back runs of results/sample/capture-codec.json. */
-function captured(): ModeCapture {
-  const { modes } = JSON.parse(sampleText("capture-codec.json")) as { modes: ModeCapture[] };
-  return modes.find((m) => m.mode === "codec")!;
-}
+/** The capture sample: five back-to-back default codec-mode runs (results/sample/capture-codec.json). */
+const captureSample = (): { runs: { figures: RunFigure[] }[]; modes: ModeCapture[] } =>
+  JSON.parse(sampleText("capture-codec.json"));
 const pct = (x: number, digits = 0): string => `${(100 * x).toFixed(digits)}%`;
+/** Codec mode's ratios as the page names them, by their name in the results. */
+const KINDS: Record<string, string> = {
+  vsJson: "in process",
+  echoVsJson: "echo",
+  readOneVsJson: "read-one",
+  validatedVsJson: "validated",
+};
+/** "protobuf's read-one on the medium message" from a capture key ("inprocess medium protobuf readOneVsJson"). */
+const keyText = (key: string): string => {
+  const [, payload, codec, kind] = key.split(" ");
+  return `${codec}'s ${KINDS[kind!] ?? kind} on the ${payload} message`;
+};
 
 export const METHODOLOGY: PageFigures = {
   page: "docs/methodology.md",
@@ -55,8 +65,15 @@ export const METHODOLOGY: PageFigures = {
       return `${spread.toFixed(2)}x (${codec}'s ${kind.what} on the ${payload} message, ${ratioFigure(Math.min(...ratios))} to ${ratioFigure(Math.max(...ratios))} of JSON's: its own ${range(own, (ns) => String(Math.round(ns)))} ns)`;
     },
     capture: () => {
-      const c = captured();
-      return `${c.inside} of ${c.pairs} (${pct(c.inside / c.pairs)}) over ${c.ratios} ratios, the median interval ±${pct(c.medianHalfWidth, 1)} and the widest ±${pct(c.widestHalfWidth, 1)}, the worst spread ${c.worstSpread.toFixed(2)}x (${c.worstKey.split(" ").slice(1).join(" ")})`;
+      const { runs, modes } = captureSample();
+      const c = modes.find((m) => m.mode === "codec")!;
+      const each = Object.entries(KINDS).map(([name, what]) => {
+        const [one] = capture(
+          runs.map((r) => r.figures.filter((f) => f.mode === "codec" && f.key.endsWith(` ${name}`))),
+        );
+        return `${what} ${pct(one!.inside / one!.pairs)}`;
+      });
+      return `${c.inside.toLocaleString("en-US")} of ${c.pairs.toLocaleString("en-US")} times (${pct(c.inside / c.pairs)}; ${each.join(", ")}), over ${c.ratios} ratios; the median interval was ±${pct(c.medianHalfWidth, 1)}, the widest ±${pct(c.widestHalfWidth, 1)}, and the worst spread ${c.worstSpread.toFixed(2)}x (${keyText(c.worstKey)})`;
     },
     "field-stream": () => `${widest(across("stream", "fieldVsJson")).spread.toFixed(2)}x`,
     "field-roundtrip": () => {
