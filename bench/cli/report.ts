@@ -42,8 +42,8 @@ is larger than the runs' noise, and its ratio to JSON in each run.
 
 Options:
   --out FILE           where the report goes (default: results/report.html)
-  --fail-if-slower PCT with two files A B: exit 1 when a codec's ratio to JSON in B is
-                       above A's by more than PCT percent and beyond both intervals,
+  --fail-if-slower PCT with two files A B: exit 1 when the 95% interval of a codec's
+                       ratio to JSON in B over A's lies wholly above 1 + PCT%,
                        naming each case
   --time-of LIST       also gate these codecs' own time per message (json, say, when
                        both runs were made on one machine), comma-separated

@@ -84,7 +84,7 @@ export interface SliceFigures {
   round: number;
   /** Position of this codec in the round's shuffled order (0 = first). */
   position: number;
-  /** Codec mode in fresh processes: the process that timed this round, 0 for the first; the unit of its intervals (pairing.ts). */
+  /** The process that timed this round, 0 for the first: codec mode's fresh process, or the server process a socket mode's round ran on (--forks); the unit of its intervals (pairing.ts). */
   process?: number;
   serializeNs: number;
   deserializeNs: number;

@@ -239,7 +239,7 @@ export function recordRoute(
 export function record(
   s: SocketCase,
   f: SocketCaseFigures,
-  at: { run: number; round: number; position: number },
+  at: { run: number; round: number; position: number; process?: number },
 ): void {
   s.figures.push(f);
   if (f.error !== undefined) {

@@ -168,7 +168,7 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
     s.plannedRounds = settings.runs[mode] * roundsPerRun;
     s.slice = slice;
   }
-  // Every case keeps a connection to each server process; round k runs on server k mod n.
+  // Every case keeps a connection to each server process; round k runs on server k mod n, the round's process.
   const servers = ctx.serverForks ?? [ctx.server];
   const sessions = new Map<SocketCase, Open[]>();
   try {
@@ -206,7 +206,8 @@ export async function runInRounds(p: PayloadRun, rng: () => number): Promise<Pay
             open.session.slice(start, Math.min(slice, iterations - start)),
           );
           open.last = f;
-          record(s, f, { run, round, position });
+          // With several server processes, each is the unit of the intervals (client/harness/pairing.ts).
+          record(s, f, { run, round, position, ...(servers.length > 1 ? { process: on } : {}) });
         }
         // A calibrated run: each known cost (cal-spin's loop), timed in the server right after the round, beside the round's field figure.
         for (const known of live) {

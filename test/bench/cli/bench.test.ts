@@ -303,6 +303,39 @@ describe("a real run", () => {
     expect(json.cases[0].rounds).toBeGreaterThanOrEqual(2);
   });
 
+  it("takes the process as the unit of every interval: codec mode's fresh processes, and the server processes stream mode takes turns with", () => {
+    const out = path.join(tmp, "processes");
+    const r = bench(
+      "--modes",
+      "codec,stream",
+      "--codecs",
+      "json,custom-binary",
+      "--payloads",
+      "small",
+      "--iterations",
+      "3000",
+      "--runs",
+      "1",
+      "--warmup",
+      "500",
+      "--precision",
+      "off",
+      "--forks",
+      "3",
+      "--out",
+      out,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const json = resultsFromFile(readFileSync(path.join(out, "latest.json"), "utf8"));
+    for (const mode of ["codec", "stream"]) {
+      const c = json.cases.find((x) => x.mode === mode && x.codec === "custom-binary")!;
+      // Every round says which process timed it; the ratio's interval rests on the three.
+      expect(new Set(c.raw.map((x) => x.process)), mode).toEqual(new Set([0, 1, 2]));
+      expect(c.ratios!.vsJson!.processes, mode).toBe(3);
+      expect(c.ratios!.vsJson!.rounds, mode).toBe(c.raw.length);
+    }
+  });
+
   it("accounts for its wall time, phase by phase, with every process's peak memory, in the footer, the JSON and the CSV", () => {
     const out = path.join(tmp, "account");
     const r = bench(

@@ -10,8 +10,11 @@ import {
   meanChange,
   benchmarkLabels,
   slowerCases,
+  slowdown,
+  type CaseChange,
 } from "../../../bench/report/changes.ts";
-import type { CaseResult } from "../../../client/harness/results.ts";
+import type { CaseResult, Estimate } from "../../../client/harness/results.ts";
+import { caseOf } from "../../helpers/cases.ts";
 import { readResults } from "../../../bench/cli/read-results.ts";
 import { toJson } from "../../../bench/report/results-json.ts";
 import { sourcedCases } from "../../../bench/report/sources.ts";
@@ -179,10 +182,34 @@ describe("bun run report A B --fail-if-slower PCT: a gate for CI", () => {
     const r = report(sample("epyc-default-1.json.gz"), slower, "--fail-if-slower", "10");
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(
-      /^gate FAILED: 1 case\(s\) slower by more than 10% beyond their intervals:\n  codec large custom-binary: ratio to json [\d.]+ \[[\d.]+, [\d.]+\] -> [\d.]+ \[[\d.]+, [\d.]+\], \+50\.0%$/m,
+      /^gate FAILED: 1 case\(s\) slower by more than 10% beyond their intervals:\n  codec large custom-binary: ratio to json [\d.]+ \[[\d.]+, [\d.]+\] -> [\d.]+ \[[\d.]+, [\d.]+\], \+50\.0% \[\+[\d.]+, \+[\d.]+\]$/m,
     );
     // Beyond the interval but within the percentage: passes.
     expect(report(sample("epyc-default-1.json.gz"), slower, "--fail-if-slower", "60").status).toBe(0);
+  });
+
+  it("fails only where the whole interval of the slowdown lies beyond the threshold", () => {
+    const a: Estimate = { value: 1, low: 0.99, high: 1.01, rounds: 20, processes: 5 };
+    const sure: Estimate = { value: 1.25, low: 1.25 / 1.03, high: 1.25 * 1.03, rounds: 20, processes: 5 };
+    const unsure: Estimate = { value: 1.25, low: 1.25 / 1.2, high: 1.25 * 1.2, rounds: 20, processes: 5 };
+    const d = slowdown(a, sure)!;
+    expect(d.value).toBeCloseTo(1.25, 12);
+    expect(d.low).toBeCloseTo(1.25 * Math.exp(-Math.hypot(Math.log(1 / 0.99), Math.log(1.03))), 12);
+    expect(d.low).toBeGreaterThan(1.1);
+    // A slowdown of 1.25 that its intervals cannot tell from 1.02 does not fail a 10% gate.
+    expect(slowdown(a, unsure)!.low).toBeLessThan(1.1);
+    const changeOf = (b: Estimate) => {
+      const c = caseOf("custom-binary", [100, 100, 100]);
+      return {
+        mode: "codec",
+        payload: "small",
+        codec: "custom-binary",
+        a: { ...c, ratios: { vsJson: a } },
+        b: { ...c, ratios: { vsJson: b } },
+      } as unknown as CaseChange;
+    };
+    expect(slowerCases([changeOf(sure)], 10)).toHaveLength(1);
+    expect(slowerCases([changeOf(unsure)], 10)).toEqual([]);
   });
 
   it("--time-of json gates JSON's own time too; without it JSON's time is not judged", () => {
