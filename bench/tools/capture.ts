@@ -17,6 +17,7 @@ import path from "node:path";
 import type { BenchResults, CaseRatios, Estimate } from "../../client/harness/results.ts";
 import { SettingError } from "../../client/harness/harness-errors.ts";
 import { parseInteger } from "../../client/harness/settings.ts";
+import { halfWidth } from "../../client/harness/ratios.ts";
 import { percentileSorted } from "../../client/harness/statistics.ts";
 import { CliError } from "../cli/cli-errors.ts";
 import { ROOT } from "../cli/paths.ts";
@@ -71,8 +72,6 @@ export function runFigures(results: BenchResults): RunFigure[] {
   return out;
 }
 
-const halfWidth = (e: Estimate): number => Math.max(e.high / e.value - 1, 1 - e.low / e.value);
-
 /** The capture of each mode over runs' figures: only ratios every run has count. */
 export function capture(runs: readonly RunFigure[][]): ModeCapture[] {
   const modes = [...new Set(runs.flatMap((r) => r.map((f) => f.mode)))];
@@ -87,7 +86,7 @@ export function capture(runs: readonly RunFigure[][]): ModeCapture[] {
     for (const key of keys) {
       const es = byRun.map((m) => m.get(key)!);
       for (const [i, a] of es.entries()) {
-        widths.push(halfWidth(a));
+        widths.push(halfWidth(a)!);
         for (const [j, b] of es.entries()) {
           if (i === j) continue;
           pairs++;

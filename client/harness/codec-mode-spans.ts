@@ -262,10 +262,13 @@ export class CodecModeSpans {
   async run(runner: SpanRunner): Promise<{ result: CodecModeResult; error?: string }> {
     const { settings, forks, now, hooks } = this.plan;
     const started = now();
-    // Fresh processes warm up alike: each at least as long as a planned span's messages (a process
-    // warmed by fewer reads msgpackr 1.94x json on the small message, by 33,000 1.57x: docs/methodology.md).
+    // Fresh processes warm up alike: each on as many messages as a planned span verifies, its distinct
+    // ones (a process warmed by fewer reads msgpackr 1.94x json on the small message, by 33,000 1.57x).
     const warmup = this.plan.fresh
-      ? Math.round((settings.iterations.codec * settings.runs.codec) / Math.max(1, forks))
+      ? Math.min(
+          settings.iterations.codec,
+          Math.round((settings.iterations.codec * settings.runs.codec) / Math.max(1, forks)),
+        )
       : undefined;
     const planned = forkSpans(settings.runs.codec, forks).map((s) => (warmup ? { ...s, warmup } : s));
     const unitsOf = (span: ForkSpan, payloads: readonly PayloadName[]): number =>

@@ -21,7 +21,7 @@
  */
 
 import type { CaseResult, Estimate, SliceFigures } from "./results.ts";
-import { medianInterval, percentileSorted, tQuantile975 } from "./statistics.ts";
+import { meanInterval, medianInterval, percentileSorted } from "./statistics.ts";
 
 /** The figure of one round a comparison pairs: a case's total time per message unless said otherwise; undefined where the round has none. */
 export type RoundFigure = (r: SliceFigures) => number | undefined;
@@ -85,14 +85,6 @@ export function pairedRatio(a: CaseResult, b: CaseResult, pick: RoundFigure = TO
   if (median) return { value: median.median, low: median.low, high: median.high, rounds: n };
   const { mean, half } = meanInterval(ratios.map(Math.log));
   return { value: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), rounds: n };
-}
-
-/** The mean of a few values and the half-width of its Student's t 95% interval (0 for one value). */
-function meanInterval(values: readonly number[]): { mean: number; half: number } {
-  const n = values.length;
-  const mean = values.reduce((s, v) => s + v, 0) / n;
-  const sd = n > 1 ? Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1)) : 0;
-  return { mean, half: n > 1 ? (tQuantile975(n - 1) * sd) / Math.sqrt(n) : 0 };
 }
 
 /**

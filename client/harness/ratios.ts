@@ -71,7 +71,7 @@ function markPrecision(cases: readonly CaseResult[], precision: number): void {
 }
 
 /** How far a ratio's 95% interval reaches from it, the wider side, as a fraction of the ratio; undefined with under two rounds (no interval). */
-function halfWidth(r: Estimate | undefined): number | undefined {
+export function halfWidth(r: Estimate | undefined): number | undefined {
   return r && r.rounds >= 2 ? Math.max(r.high / r.value - 1, 1 - r.low / r.value) : undefined;
 }
 

@@ -193,7 +193,7 @@ const COMMON = {
 
 /**
  * The one table of defaults. `default` makes plain `bun run bench` (every
- * mode, codec and payload) finish in about a minute and a half on a 2-core
+ * mode, codec and payload) finish within two minutes on a 2-core
  * machine: the article's 100,000-message loop in process and in stream
  * mode, fewer round trips because each waits for its reply, each socket
  * mode in one run of short slices, and a warm-up in the server long enough

@@ -84,6 +84,14 @@ export function summarize(values: readonly number[]): Summary {
   };
 }
 
+/** The mean of a few values and the half-width of its Student's t 95% interval (0 for one value). */
+export function meanInterval(values: readonly number[]): { mean: number; half: number } {
+  const n = values.length;
+  const mean = values.reduce((s, v) => s + v, 0) / n;
+  const sd = n > 1 ? Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1)) : 0;
+  return { mean, half: n > 1 ? (tQuantile975(n - 1) * sd) / Math.sqrt(n) : 0 };
+}
+
 /**
  * `summarize`, where each value came from a process (`processes[i]`, codec mode's fresh
  * processes): with two or more, the median's interval is the processes' (rounds of one process
@@ -101,11 +109,9 @@ export function summarizeByProcess(values: readonly number[], processes: readonl
     list.push(v);
   }
   if (by.size < 2) return summary;
-  const logs = [...by.values()].map((list) => Math.log(percentileSorted(Float64Array.from(list).sort(), 50)));
-  const n = logs.length;
-  const mean = logs.reduce((a, b) => a + b, 0) / n;
-  const sd = Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1));
-  const half = (tQuantile975(n - 1) * sd) / Math.sqrt(n);
+  const { half } = meanInterval(
+    [...by.values()].map((list) => Math.log(percentileSorted(Float64Array.from(list).sort(), 50))),
+  );
   return { ...summary, medianLow: summary.median * Math.exp(-half), medianHigh: summary.median * Math.exp(half) };
 }
 
