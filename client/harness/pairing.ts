@@ -6,13 +6,14 @@
  * Rounds of one process are not independent: they share its compiled code,
  * its heap and its collector's pacing, and a second process reads
  * differently however many rounds the first one ran (docs/methodology.md).
- * So where the rounds came from fresh processes (codec mode, --forks), the
- * process is the unit: each gives one estimate, the median of its rounds'
+ * So where the rounds came from several processes (codec mode's fresh ones,
+ * or the server processes a socket mode's rounds take turns with: --forks),
+ * the process is the unit: each gives one estimate, the median of its rounds'
  * ratios, and the figure is their geometric mean with a Student's t 95%
  * interval on their logarithms (n - 1 degrees of freedom for n processes).
  *
- * Rounds of one process only (the socket modes' connections, codec mode
- * with --forks 1 or in a page) give the median of the per-round ratios with
+ * Rounds of one process only (codec mode with --forks 1 or in a page, a
+ * socket mode against one server) give the median of the per-round ratios with
  * its distribution-free 95% interval (statistics.ts, medianInterval); with
  * fewer than 6 paired rounds no such interval exists and the geometric mean
  * with a t interval on the logarithms stands in. The ratios every report
@@ -130,7 +131,7 @@ export function estimate(values: readonly number[]): Estimate | undefined {
   return { value: mean, low: mean - half, high: mean + half, rounds: n };
 }
 
-/** `a`'s figure less `b`'s, round by round (what `a` costs on top of `b`, per message), as a median with its interval; the process the unit where fresh processes timed the rounds. */
+/** `a`'s figure less `b`'s, round by round (what `a` costs on top of `b`, per message), as a median with its interval; the process the unit where several timed the rounds. */
 export function pairedDifference(a: CaseResult, b: CaseResult, pick: RoundFigure): Estimate | undefined {
   const both = pairs(a, b, pick);
   const processes = perProcess(both, ([x, y]) => x - y);
