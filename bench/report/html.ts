@@ -120,7 +120,7 @@ ${caseTablesHtml(rows)}
 </div>
 ${labField}
 ${text.comparison ?? ""}
-${marks}<p>Times per message: the median of the rounds with its 95% interval (the whiskers on the charts); total is serialize + deserialize in process, the round-trip time in roundtrip mode, wall time per message in stream mode. "vs json": total time against json's, paired round by round, with its 95% interval; ≈ when that interval holds 1, † when it is wider than the precision the benchmark asked for.</p>
+${marks}<p>Times per message: the median of the rounds with its 95% interval (the whiskers on the charts); total is serialize + deserialize in process, the round-trip time in roundtrip mode, wall time per message in stream mode. "vs json": total time against json's, paired round by round, with its 95% interval (with several processes, each process one estimate of it); ≈ when that interval holds 1, † when it is wider than the precision the benchmark asked for.</p>
 <script>
 ${chartJsSource.replaceAll("</script", "<\\/script")}
 </script>

@@ -166,8 +166,10 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
   lines.push(
     `${s.fixed ? "The article's identical messages" : "Varied messages"}, ${runsText(s, [...new Set(results.cases.map((c) => c.mode))])} through them per case.`,
   );
-  lines.push(`"vs json" / "vs raw": ratio to that codec, paired round by round (median of the per-round`);
-  lines.push(`ratios; below 6 rounds, their geometric mean), ± its 95% interval; ≈: the interval holds 1.`);
+  lines.push(`"vs json" / "vs raw": ratio to that codec, paired round by round; with several processes`);
+  lines.push(`(--forks), each process's median of its rounds' ratios is one estimate and the figure their`);
+  lines.push(`geometric mean ± its 95% interval over the processes; with one, the median of the per-round`);
+  lines.push(`ratios ± its interval (below 6 rounds, their geometric mean); ≈: the interval holds 1.`);
   const summary = benchmarkSummary(results, { wide });
   lines.push(...summary.fidelity);
   for (const view of MODE_VIEWS) {
