@@ -211,17 +211,18 @@ const MIN_PROCESS_ROUNDS = 10;
  * cost of starting a process (`overheadMs`, its warm-up rounds too) and c_round of one round,
  * the variances those of the widest ratio to JSON of the payload (pairing.ts, varianceParts).
  * Where processes differ most, many short processes narrow an interval soonest; where they do not,
- * few long ones. At least MIN_PROCESS_ROUNDS, at most the rounds of a planned process (a longer
+ * few long ones. `rated`: the merged cases with their ratios. At least MIN_PROCESS_ROUNDS, at most the rounds of a planned process (a longer
  * process would warm up longer than the others); undefined where the payload has no ratio to size by.
  */
 function processRuns(
   merged: CodecModeResult,
+  rated: readonly CaseResult[],
   payload: PayloadName,
   settings: Readonly<Settings>,
   overheadMs: number,
   plannedProcesses: number,
 ): number | undefined {
-  const cases = withRatios(merged.cases.filter((c) => c.payload === payload && c.mode === "codec")).cases;
+  const cases = rated.filter((c) => c.payload === payload && c.mode === "codec");
   const json = cases.find((c) => c.codec === "json" && c.verified);
   const slice = merged.slices[payload];
   if (!json || !slice || json.raw.length === 0) return undefined;
@@ -316,14 +317,16 @@ export class CodecModeSpans {
     for (const span of planned) if (going) going = await go(span, settings.payloads);
     const precision = settings.precision;
     const allowedMs = Math.max(settings.maxTimeMs ?? Infinity, (now() - started) * (1 + PRECISION_SHARE_OF_PLANNED));
-    // The payload furthest from the precision gets a span of its own, as long as the rounds it is
-    // expected to need (at most doubling it) or as the time left allows; then the intervals are
-    // looked at again. Widest first: the time goes where the precision is least, and a cheap
-    // payload (the small message) may take several spans while a dear one needs none.
+    // The payload furthest from the precision gets a span of its own: in fresh processes, one process
+    // sized as processRuns says; in this one, the rounds it is expected to need (at most doubling
+    // it); either as the time left allows. Then the intervals are looked at again. Widest first:
+    // the time goes where the precision is least, and a cheap payload (the small message) may take
+    // several spans while a dear one needs none.
     const given = new Set<string>();
     while (going && precision !== undefined) {
       const merged = mergeForks(this.parts, planned.length, this.plan.fresh);
-      const next = [...impreciseOn(withRatios(merged.cases).cases, precision)]
+      const rated = withRatios(merged.cases).cases;
+      const next = [...impreciseOn(rated, precision)]
         .filter(([payload]) => !given.has(payload))
         .map(([payload, far]) => {
           const timed = runsOf.get(payload) ?? 0;
@@ -331,7 +334,7 @@ export class CodecModeSpans {
           const left = allowedMs - (now() - started);
           const overheadMs = overheads.reduce((a, b) => a + b, 0) / Math.max(1, overheads.length);
           const sized = this.plan.fresh
-            ? processRuns(merged, payload, settings, overheadMs, planned.length)
+            ? processRuns(merged, rated, payload, settings, overheadMs, planned.length)
             : undefined;
           const runs = Math.min(
             sized ?? Math.min(timed * SPAN_FOR_PRECISION.maxShare, timed * (NEED_MARGIN * far * far - 1)),
