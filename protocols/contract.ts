@@ -60,6 +60,8 @@ export const WARM_UP_MAX_BYTES = 16 * 1024 * 1024;
 export const HEALTH_PATH = "/health";
 /** Server runtime and library versions, for the page's results (JSON). */
 export const INFO_PATH = "/info";
+/** The page's codec-mode worker: each of its processes, a fresh JavaScript engine (client/page/codec-worker.ts). */
+export const CODEC_WORKER_PATH = "/codec-worker.js";
 
 /** Close codes the server uses (RFC 6455 section 7.4.1). */
 export const CLOSE = {

@@ -1,7 +1,8 @@
 /**
  * Bundles the browser page (its front end, bench/page/index.html, and
  * everything that imports: the codecs, the harness, the socket runner,
- * chart.js) with Bun.build into a temporary folder, once per process. The
+ * chart.js), and the script of its codec-mode workers, with Bun.build
+ * into a temporary folder, once per process. The
  * page is found by its path, not imported: the server serves the bench's
  * page and depends on none of its code. The server then
  * serves exactly these files, with the headers that make the page
@@ -13,9 +14,12 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { CODEC_WORKER_PATH } from "../protocols/contract.ts";
 
 /** The page's entry; Bun.build follows its script and style imports. */
 const INDEX_HTML = fileURLToPath(new URL("../bench/page/index.html", import.meta.url));
+/** The script of the page's codec-mode workers, served at CODEC_WORKER_PATH. */
+const CODEC_WORKER = fileURLToPath(new URL("../client/page/codec-worker.ts", import.meta.url));
 
 /** The page, or a codec module for it, could not be bundled (code BUILD); the server does not start. */
 class PageBuildError extends Error {
@@ -59,6 +63,21 @@ export function buildPage(): Promise<Map<string, PageAsset>> {
       assets.set(`/${rel}`, asset);
       if (rel === "index.html") assets.set("/", asset);
     }
+    // A module worker's script: the page starts one per span of codec mode (client/page/codec-workers.ts).
+    const worker = await Bun.build({
+      entrypoints: [CODEC_WORKER],
+      outdir,
+      target: "browser",
+      format: "esm",
+      minify: true,
+      naming: CODEC_WORKER_PATH.slice(1),
+    });
+    if (!worker.success)
+      throw new PageBuildError(`could not build the page's worker: ${worker.logs.map(String).join("; ")}`);
+    assets.set(CODEC_WORKER_PATH, {
+      body: new Uint8Array(readFileSync(worker.outputs[0]!.path)),
+      type: TYPES[".js"]!,
+    });
     return assets;
   })();
   return built;

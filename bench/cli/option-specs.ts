@@ -6,6 +6,7 @@
  * options (bench/tools/figures/); the server (server.ts) takes the entries of the flags it shares.
  */
 
+import { PAGE_FORKS } from "../../client/page/query.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { CODEC_FAMILIES } from "../../protocols/codec.ts";
 import { benchCodecNames, codecGroups, RAW_CODEC_NAME } from "../../protocols/contract.ts";
@@ -24,6 +25,8 @@ export const DEFAULT_OUT = "results";
 /** Codec mode's processes without --forks: each compiles the codecs its own way, and the process is the unit of every interval (three the fewest that give one worth having). */
 export const DEFAULT_FORKS = 3;
 export const QUICK_FORKS = 3;
+/** A browser client's codec-mode workers without --forks: the page's own default. */
+export const BROWSER_FORKS = PAGE_FORKS;
 
 const { default: full, quick, browser } = DEFAULTS;
 const code = (names: readonly (string | number)[]): string => names.map((n) => `\`${n}\``).join(", ");
@@ -143,7 +146,7 @@ const BENCH_GROUPS = {
     {
       key: "forks",
       arg: "N",
-      text: `processes, each compiling the codecs its own way: codec mode's rounds run in N fresh processes, one after the other, each the unit of every interval (each gives one estimate), and the socket modes' rounds take turns with N server processes (default: ${DEFAULT_FORKS}; {quick}: ${QUICK_FORKS} for codec mode, one server; 1: codec mode in the bench's own process, its rounds pooled as if independent, against one server)`,
+      text: `processes, each compiling the codecs its own way: codec mode's rounds run in N fresh processes (a browser client: N fresh workers), one after the other, each the unit of every interval (each gives one estimate), and the socket modes' rounds take turns with N server processes (default: ${DEFAULT_FORKS}; a browser client: ${PAGE_FORKS} workers; {quick}: ${QUICK_FORKS} for codec mode, one server; 1: codec mode in the bench's own process or the page, its rounds pooled as if independent, against one server)`,
     },
     {
       key: "window",

@@ -43,7 +43,7 @@ import { CSP_POLICIES, type CspPolicy } from "../../server/requests.ts";
 import { parseRedisUrl } from "../../server/redis-backplane.ts";
 import { reusePortRefusal } from "../../server/cluster.ts";
 import { K6_DEFAULTS, type K6Load } from "./k6-export.ts";
-import { DEFAULT_FORKS, QUICK_FORKS, type BenchKey } from "./option-specs.ts";
+import { BROWSER_FORKS, DEFAULT_FORKS, QUICK_FORKS, type BenchKey } from "./option-specs.ts";
 import { prepareOutDir } from "./output.ts";
 import { CliError } from "./cli-errors.ts";
 import { nodeVersion } from "./processes/node.ts";
@@ -497,7 +497,7 @@ export async function resolveBenchOptions(input: BenchInput, spell: Spell): Prom
     throw new SettingError(
       `${spell("rate")} applies to latency mode only; add latency to ${spell("modes")} (got ${modes})`,
     );
-  const forks = int("forks", quick ? QUICK_FORKS : DEFAULT_FORKS, 1, 64);
+  const forks = int("forks", quick ? QUICK_FORKS : browser ? BROWSER_FORKS : DEFAULT_FORKS, 1, 64);
   // A first look starts one server; codec mode's intervals need their processes all the same.
   const serverForks = quick && read.text("forks") === undefined ? 1 : forks;
   const csp = oneOf(spell("csp"), "policy", read.text("csp"), CSP_POLICIES, "off");

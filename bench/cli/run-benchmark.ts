@@ -361,9 +361,7 @@ export async function runBenchmark(
   // Every check that can fail on the user's input ran as the options were resolved (resolve-options.ts).
   // Resolved once: the catalog, what each codec does to the user's messages (a check of every codec on them), which pairs run.
   const browser = browserOf(options.client);
-  const plan = ledger.time("verify", () =>
-    makePlan(options.settings, options.moduleCodecs, browser ? 1 : options.forks),
-  );
+  const plan = ledger.time("verify", () => makePlan(options.settings, options.moduleCodecs, options.forks));
   if (options.exportK6) return { exitCode: writeK6Test(options.exportK6, plan, streams), failures: [] };
   if (options.linkSweep) {
     const { calibration } = measureEnvironment(plan, ledger);
@@ -472,6 +470,7 @@ async function runBrowserBenchmark(
           binary,
           {
             settings: plan.settings,
+            forks: plan.forks,
             server: server.url,
             ...(server.linkVia?.[server.url] ? { linkVia: server.linkVia[server.url] } : {}),
           },

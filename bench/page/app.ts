@@ -6,7 +6,7 @@
  * the browser's.
  *
  * `?autorun=1` (with the same names as the CLI flags: codecs, payloads,
- * modes, iterations, runs, warmup, seed, fixed, window; iterations-MODE and
+ * modes, iterations, runs, warmup, seed, fixed, window, forks; iterations-MODE and
  * warmup-MODE for one mode) runs at once and
  * leaves the results in `window.__bench`; `bun run bench --client chromium`
  * drives the page that way.
@@ -40,7 +40,7 @@ import { isBuiltIn, PAYLOAD_NAMES, type PayloadName } from "../../protocols/mess
 import { defaultCodecNames, RAW_CODEC_NAME, socketCodecNames } from "../../protocols/contract.ts";
 import { BUILT_IN, type CodecCatalog } from "../../protocols/registry.ts";
 import { stringifyLine } from "../../client/child-protocol.ts";
-import { PAGE_MODES, ratesText, settingsFromQuery } from "../../client/page/query.ts";
+import { forksFromQuery, PAGE_MODES, ratesText, settingsFromQuery } from "../../client/page/query.ts";
 import { fetchInfo, runSuite, type SuiteOutcome } from "../../client/page/suite.ts";
 import { importCodecModules } from "../../client/harness/codec-modules.ts";
 import { catalogFor, makePlan } from "../../client/harness/plan.ts";
@@ -216,13 +216,19 @@ function setRunning(running: boolean): void {
   for (const input of $("settings").querySelectorAll<HTMLInputElement>("fieldset input")) input.disabled = running;
 }
 
-async function run(settings: Settings, moduleCodecs: readonly Codec[]): Promise<SuiteOutcome> {
+/** Codec mode's workers the form asks for (in-page processes). */
+function readForks(): number {
+  const input = $<HTMLInputElement>("forks");
+  return parseInteger(input.parentElement?.textContent?.trim() ?? "forks", input.value, 1, 64);
+}
+
+async function run(settings: Settings, moduleCodecs: readonly Codec[], forks: number): Promise<SuiteOutcome> {
   stopRequested = false;
   setRunning(true);
   $("error").hidden = true;
   try {
     const outcome = await runSuite(
-      makePlan(settings, moduleCodecs),
+      makePlan(settings, moduleCodecs, forks),
       (p) => {
         $("progress").textContent = progressText(p);
         console.log(`bench-progress ${JSON.stringify(p)}`);
@@ -319,6 +325,7 @@ async function main(): Promise<void> {
   };
   const initial = settingsFromQuery(query, userProto ? { ...base, userProto } : base, catalog);
   showSettings(initial, catalog);
+  $<HTMLInputElement>("forks").value = String(forksFromQuery(query));
   const calibration = calibrateClock(performanceClock);
   $("clock").textContent =
     `crossOriginIsolated: ${globalThis.crossOriginIsolated === true}; eval allowed: ${CAN_COMPILE}; clock resolution ${formatNs(calibration.resolutionNs)}, one read ${formatNs(calibration.overheadNs)}`;
@@ -327,13 +334,15 @@ async function main(): Promise<void> {
   $("settings").addEventListener("submit", (ev) => {
     ev.preventDefault();
     let settings: Settings;
+    let forks: number;
     try {
       settings = readSettings(initial);
+      forks = readForks();
     } catch (e) {
       showError(e);
       return;
     }
-    run(settings, moduleCodecs).catch(showError);
+    run(settings, moduleCodecs, forks).catch(showError);
   });
   $("stop").addEventListener("click", () => {
     stopRequested = true;
@@ -350,7 +359,7 @@ async function main(): Promise<void> {
     window.__bench = { done: true, error: moduleError };
   } else if (query.get("autorun") === "1") {
     window.__bench = { done: false };
-    run(initial, moduleCodecs).then(
+    run(initial, moduleCodecs, forksFromQuery(query)).then(
       ({ results, failures }) => {
         window.__bench = { done: true, results: stringifyLine(results), failures };
       },

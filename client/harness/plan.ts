@@ -150,9 +150,20 @@ export function planSpec(plan: Plan): PlanSpec {
 /**
  * The same plan in another process: imports the codec modules the settings
  * name and rebuilds the catalog; the exclusions and fidelity come as they
- * were resolved.
+ * were resolved. `modules`: the codec modules to import and where from (a
+ * page's worker: the URLs the server serves them at), by default the
+ * settings' files.
  */
-export async function loadPlan(spec: PlanSpec): Promise<Plan> {
-  const moduleCodecs = await importCodecModules((spec.settings.codecModules ?? []).map((m) => m.file));
+export async function loadPlan(
+  spec: PlanSpec,
+  modules: readonly { file: string; specifier: string }[] = (spec.settings.codecModules ?? []).map((m) => ({
+    file: m.file,
+    specifier: m.file,
+  })),
+): Promise<Plan> {
+  const moduleCodecs = await importCodecModules(
+    modules.map((m) => m.file),
+    (_, i) => modules[i]!.specifier,
+  );
   return freeze(spec.settings, catalogFor(spec.settings, moduleCodecs), spec.fidelity, 1);
 }

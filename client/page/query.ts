@@ -3,7 +3,8 @@
  * `codecs`, `payloads`, `iterations` / `warmup` (every mode) or
  * `iterations-MODE` / `warmup-MODE`, `runs`, `seed`, `window`,
  * `stall-timeout` (seconds), `fixed`, `rate` (latency mode: N[,N...] or
- * `sweep`), `members` and `validate` (route mode), `link` (the link the bench put in
+ * `sweep`), `members` and `validate` (route mode), `forks` (codec mode's
+ * workers, each a fresh engine: forksFromQuery), `link` (the link the bench put in
  * front of the server, for the results: a JSON profile). `bun run bench --client chromium` (or `firefox`)
  * writes them; the page reads them over its defaults, ignoring what it
  * cannot use.
@@ -19,6 +20,22 @@ import { codecGroups, socketCodecNames } from "../../protocols/contract.ts";
 
 /** The modes a page runs (fanout's subscribers run in Bun's client; route mode's members and routers run in the page). */
 export const PAGE_MODES: readonly Mode[] = ["codec", "roundtrip", "stream", "latency", "route"];
+
+/**
+ * Codec mode's processes in the page without `forks`: fresh workers, one after the other, each
+ * the unit of every interval (client/page/codec-workers.ts). Six, not the CLI's three: over three
+ * default Chromium runs each way (bun run capture --repeat 3 -- --client chromium --modes codec),
+ * six workers of half a run put the median interval at ±3.9% and the widest at ±25%, three
+ * workers of a run ±6.1% and ±60% (Student's t on 2 degrees of freedom is 4.3, on 5 it is 2.6), in
+ * the same time: each worker warms up on the messages it times.
+ */
+export const PAGE_FORKS = 6;
+
+/** Codec mode's workers the URL asks for (`forks`, 1 to 64; 1: codec mode in the page itself), else PAGE_FORKS. */
+export function forksFromQuery(q: URLSearchParams): number {
+  const v = q.get("forks");
+  return v !== null && /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 64 ? Number(v) : PAGE_FORKS;
+}
 
 /** The rates as the page and the CLI write them: "sweep" or N,N. */
 export const ratesText = (s: Pick<Settings, "rates" | "sweep">): string => (s.sweep ? "sweep" : s.rates.join(","));

@@ -10,7 +10,7 @@ import type { CodecModuleFile, UserMessagesFile, UserProtoFile } from "../harnes
 import { calibrateClock, performanceClock, type ClockCalibration } from "../harness/clock.ts";
 import { CAN_COMPILE } from "../harness/loops.ts";
 import type { Plan } from "../harness/plan.ts";
-import type { Progress } from "../harness/progress.ts";
+import type { BenchmarkHooks, Progress } from "../harness/progress.ts";
 import type { BenchResults, CaseResult, Environment } from "../harness/results.ts";
 import { TimeLedger } from "../harness/time-account.ts";
 import { INFO_PATH } from "../../protocols/contract.ts";
@@ -18,6 +18,7 @@ import { Benchmark } from "../benchmark.ts";
 import type { WebSocketClass } from "../socket/client-connection.ts";
 import { socketModeContext } from "../socket/mode-context.ts";
 import { runSocketModes } from "../socket/modes.ts";
+import { CAN_USE_WORKERS, CodecModeWorkers } from "./codec-workers.ts";
 
 interface ServerInfo {
   runtime: string;
@@ -117,6 +118,16 @@ export async function runSuite(
       );
       return { result: await runSocketModes(p.settings, context), server: location.origin };
     },
+    // Codec mode in fresh workers, one per span: each the unit of every interval (codec-workers.ts).
+    ...(plan.forks > 1 && CAN_USE_WORKERS
+      ? {
+          codecMode: (p: Plan, h: BenchmarkHooks) =>
+            new CodecModeWorkers(p, h, {
+              modules: (info.codecModules ?? []).map((m) => ({ file: m.file, specifier: m.url })),
+              libraries: info.libraries,
+            }).run(),
+        }
+      : {}),
     onFailure: (line) => failures.push(line),
   });
   const results = await run.run();

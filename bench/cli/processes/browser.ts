@@ -15,6 +15,8 @@ import { launchBrowser } from "./browser-driver.ts";
 /** A page run, and the server whose page runs it. */
 export interface BrowserJob {
   settings: Settings;
+  /** Codec mode's processes: the page's fresh workers (client/page/codec-workers.ts); absent: the page's default. */
+  forks?: number;
   server: string;
   /** --link: the address of the link in front of `server`, where the page's WebSockets open (the page itself loads straight from the server). */
   linkVia?: string;
@@ -25,6 +27,7 @@ function autorunUrl(job: BrowserJob): string {
   const url = new URL("/", job.server);
   url.searchParams.set("autorun", "1");
   settingsToQuery(job.settings, url.searchParams);
+  if (job.forks !== undefined) url.searchParams.set("forks", String(job.forks));
   if (job.linkVia) url.searchParams.set("link-via", job.linkVia);
   return url.toString();
 }

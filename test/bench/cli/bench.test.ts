@@ -690,6 +690,8 @@ describe.each(ENGINES)("--client $name", ({ name, label, env, apt, version }) =>
         "1",
         "--warmup",
         "20",
+        "--forks",
+        "2",
         "--out",
         out,
       );
@@ -698,6 +700,11 @@ describe.each(ENGINES)("--client $name", ({ name, label, env, apt, version }) =>
       const header = rows[0]!;
       const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
       expect(rows).toHaveLength(1 + 2 + 3 * 2);
+      // Codec mode ran in the page's two fresh workers, each the unit of its intervals.
+      const results = resultsFromFile(readFileSync(path.join(out, "latest.json"), "utf8"));
+      expect(results.settings.forks).toBe(2);
+      for (const c of results.cases.filter((k) => k.mode === "codec"))
+        expect([...new Set(c.raw.map((x) => x.process))].sort(), c.codec).toEqual([0, 1]);
       for (const row of rows.slice(1)) {
         expect(at(row, "client")).toBe("browser");
         expect(at(row, "runtime")).toBe("browser");

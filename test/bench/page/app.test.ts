@@ -29,6 +29,7 @@ import {
   type DrivenPage,
 } from "../../helpers/browsers.ts";
 import { serverForFile } from "../../helpers/server.ts";
+import { PAGE_FORKS } from "../../../client/page/query.ts";
 
 /** What each engine's user agent and version labels look like. */
 const ENGINE: Record<BrowserName, { userAgent: RegExp; version: string }> = {
@@ -116,7 +117,18 @@ describe.each(BROWSERS.filter((name) => !skipBrowserTests("test/bench/page/app.t
         // The run's JSON, the record the page and bun run report read back.
         const json = await page.download("#download-json");
         expect(json.name).toMatch(/^browser-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.json$/);
-        expect(resultsFromFile(json.text).cases).toHaveLength(body.length);
+        const record = resultsFromFile(json.text);
+        expect(record.cases).toHaveLength(body.length);
+        // Codec mode ran in six fresh workers, one after the other: each round says which, the unit of every interval.
+        expect(await valueOf(page, "#forks")).toBe(String(PAGE_FORKS));
+        expect(record.settings.forks).toBe(PAGE_FORKS);
+        for (const c of record.cases.filter((k) => k.mode === "codec"))
+          expect([...new Set(c.raw.map((x) => x.process))].sort(), `${c.codec} ${c.payload}`).toEqual([
+            ...Array(PAGE_FORKS).keys(),
+          ]);
+        // The workers are cross-origin isolated as the page is: their batches are sized from a clock as fine as its.
+        const env = record.environment;
+        expect(record.settings.minBatchNs).toBeLessThan(3 * 100 * Math.max(env.timerResolutionNs, env.timerOverheadNs));
 
         // A CLI run loaded beside the browser's numbers, in the same tab, gzip-compressed as results/sample/ keeps it.
         const gz = readFileSync(new URL("../../../results/sample/epyc-default-1.json.gz", import.meta.url));
@@ -324,6 +336,10 @@ describe.each(BROWSERS.filter((name) => !skipBrowserTests("test/bench/page/app.t
         const rows = parseCsv((await page.download("#download")).text);
         const at = (row: string[], col: string): string => row[CSV_COLUMNS.indexOf(col)]!;
         const cbor = rows.slice(1).filter((r) => at(r, "codec") === "cbor-x");
+        // The workers that ran codec mode imported the module from the server too.
+        const record = resultsFromFile((await page.download("#download-json")).text);
+        const inWorkers = record.cases.find((c) => c.mode === "codec" && c.codec === "cbor-x" && c.payload === "small");
+        expect(new Set(inWorkers?.raw.map((x) => x.process))).toEqual(new Set(Array(PAGE_FORKS).keys()));
         expect(cbor.map((r) => `${at(r, "mode")} ${at(r, "payload")} ${at(r, "verified")}`).sort()).toEqual([
           "codec chat true",
           "codec small true",

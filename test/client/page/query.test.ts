@@ -2,7 +2,13 @@
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { describe, expect, it } from "vitest";
 import { defaultSettings, type Settings } from "../../../client/harness/settings.ts";
-import { PAGE_MODES, settingsFromQuery, settingsToQuery } from "../../../client/page/query.ts";
+import {
+  forksFromQuery,
+  PAGE_FORKS,
+  PAGE_MODES,
+  settingsFromQuery,
+  settingsToQuery,
+} from "../../../client/page/query.ts";
 import { benchCodecNames, socketCodecNames } from "../../../protocols/contract.ts";
 
 const base = (): Settings => defaultSettings("browser", socketCodecNames(BUILT_IN));
@@ -165,5 +171,15 @@ describe("settingsFromQuery: values that would stall or empty a run", () => {
   it("keeps the base's fixed when the URL does not say", () => {
     expect(settingsFromQuery(new URLSearchParams(""), { ...base, fixed: true }, BUILT_IN).fixed).toBe(true);
     expect(settingsFromQuery(new URLSearchParams("fixed=0"), { ...base, fixed: true }, BUILT_IN).fixed).toBe(false);
+  });
+});
+
+describe("forksFromQuery", () => {
+  it("reads codec mode's workers from `forks`, 1 to 64, and falls back to the page's default for anything else", () => {
+    const forks = (query: string): number => forksFromQuery(new URLSearchParams(query));
+    expect(forks("")).toBe(PAGE_FORKS);
+    expect(forks("forks=1")).toBe(1);
+    expect(forks("forks=64")).toBe(64);
+    for (const bad of ["0", "65", "-2", "2.5", "three", ""]) expect(forks(`forks=${bad}`), bad).toBe(PAGE_FORKS);
   });
 });
