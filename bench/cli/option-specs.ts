@@ -126,7 +126,7 @@ const BENCH_GROUPS = {
     {
       key: "warmup",
       arg: "N",
-      text: "untimed messages before a case's first run, for every mode (default per mode: the table of defaults): codec mode runs them through its echo and validated loops (its serialize and deserialize loops warm up on the verifying pass); on kept connections the server first runs N decodes and encodes in its own process, then up to 1,000 messages go over the socket, never more than a codec sends in the run's longest socket mode, and a server an earlier mode warmed up as much is not warmed up again (docs/performance-notes.md#the-socket-modes-warm-up)",
+      text: "untimed messages before a case's first run, for every mode (default per mode: the table of defaults): in codec mode every process runs each codec's serialize and deserialize loops over at least N messages (its verifying pass, then its messages over again), and its echo and validated loops over the first N of the pass, at most 5,000; on kept connections the server first runs N decodes and encodes in its own process, then up to 1,000 messages go over the socket, never more than a codec sends in the run's longest socket mode, and a server an earlier mode warmed up as much is not warmed up again (docs/performance-notes.md#the-socket-modes-warm-up)",
     },
     {
       key: "runs",

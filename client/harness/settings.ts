@@ -196,9 +196,10 @@ const COMMON = {
  * mode, codec and payload) finish within two minutes on a 2-core
  * machine: the article's 100,000-message loop in process and in stream
  * mode, fewer round trips because each waits for its reply, each socket
- * mode in one run of short slices, and a warm-up in the server long enough
- * that the engine has finished compiling every codec (100,000 calls:
- * docs/performance-notes.md, "Figures behind the defaults"). `browser`: a browser's WebSocket moves only
+ * mode in one run of short slices, and a warm-up in every codec-mode
+ * process and in the server long enough that the engine has finished
+ * compiling every codec (100,000 calls: docs/performance-notes.md,
+ * "Figures behind the defaults" and "Where a benchmark's time goes"). `browser`: a browser's WebSocket moves only
  * thousands of messages per second (docs/page.md), so the socket modes
  * send fewer messages and a run stays in minutes. `quick`: a first look,
  * codec mode and stream mode (the first look's two columns).
@@ -212,7 +213,7 @@ export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
     maxTimeMs: 40_000,
     runs: perMode(1, 1, 1, 3, 3, 3),
     iterations: perMode(100_000, 6_000, 100_000, 10_000, 2_000, 40_000),
-    warmup: perMode(5_000, 100_000, 100_000, 1_000, 500, 4_000),
+    warmup: perMode(100_000, 100_000, 100_000, 1_000, 500, 4_000),
   },
   quick: {
     ...COMMON,

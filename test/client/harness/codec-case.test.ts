@@ -92,6 +92,42 @@ describe("CodecCase's verifying pass", () => {
     expect(r.bytes).toBe(76);
     expect([r.bytesMin, r.bytesMax]).toEqual([76, 76]);
   });
+
+  it("warms the serialize and deserialize loops on exactly `warmup` messages in all, the verifying pass's first; a throw there fails the case", () => {
+    const messages = makeMessages("small", { count: 50, seed: 3, fixed: false });
+    const json = BUILT_IN.get("json")!;
+    const calls = { encode: 0, decode: 0 };
+    let throwAt = Infinity;
+    const counting: Codec = {
+      ...json,
+      name: "counting",
+      forPayload: (p) => {
+        const inner = json.forPayload(p);
+        return {
+          ...inner,
+          encode: (m) => {
+            if (++calls.encode === throwAt) throw new Error("worn out");
+            return inner.encode(m);
+          },
+          decode: (f) => {
+            calls.decode++;
+            return inner.decode(f);
+          },
+        };
+      },
+    };
+    // Without the echo and validated loops' warm-up (`othersWarmup`), which calls the codec too.
+    const c2 = new CodecCase(counting, "small", messages, { ...ctx, warmup: 1_234, othersWarmup: 0 });
+    c2.prepare(() => {});
+    expect(c2.error).toBeUndefined();
+    expect(calls).toEqual({ encode: 1_234, decode: 1_234 });
+
+    calls.encode = calls.decode = 0;
+    throwAt = 700;
+    const c3 = new CodecCase(counting, "small", messages, { ...ctx, warmup: 1_234, othersWarmup: 0 });
+    c3.prepare(() => {});
+    expect(c3.error).toMatch(/^a message from #\d+ to #\d+ threw in the warm-up: Error: worn out$/);
+  });
 });
 
 describe("CodecCase.timeSlice", () => {
