@@ -1,7 +1,7 @@
 /**
- * `bun run crosscheck [--from FILE] [--iterations N] [--repetitions N] [--processes N]`:
+ * `bun run crosscheck [--from FILE] [--iterations N] [--repetitions N] [--forks N]`:
  * codec mode's ratios to JSON beside those of the plainest possible loop,
- * one codec and payload per process (plain-loop.ts), each in `--processes`
+ * one codec and payload per process (plain-loop.ts), each in `--forks`
  * processes (taken in turn, codec after codec) whose median it uses: one
  * process's compiled code can run a codec 1.7x slower than another's, so a
  * single process per codec would cross-check nothing. A harness that
@@ -26,7 +26,7 @@ import { readResults } from "../cli/read-results.ts";
 import { ROOT } from "../cli/paths.ts";
 import { CliError } from "../cli/cli-errors.ts";
 
-const USAGE = "usage: bun run crosscheck [--from results.json] [--iterations N] [--repetitions N] [--processes N]";
+const USAGE = "usage: bun run crosscheck [--from results.json] [--iterations N] [--repetitions N] [--forks N]";
 /** Ratios further apart than this are called out. */
 const AGREE_WITHIN = 0.1;
 
@@ -68,7 +68,7 @@ interface Options {
   from?: string;
   iterations: string;
   repetitions: string;
-  processes: string;
+  forks: string;
 }
 
 /** The options, "help", or the one-line error for a bad one. */
@@ -80,7 +80,7 @@ function parseOptions(argv: string[]): Options | "help" | Error {
         from: { type: "string" },
         iterations: { type: "string" },
         repetitions: { type: "string" },
-        processes: { type: "string" },
+        forks: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -90,9 +90,9 @@ function parseOptions(argv: string[]): Options | "help" | Error {
       from: values.from,
       iterations: values.iterations ?? "100000",
       repetitions: values.repetitions ?? "7",
-      processes: values.processes ?? "3",
+      forks: values.forks ?? "3",
     };
-    parseInteger("--processes", options.processes, 1, 100);
+    parseInteger("--forks", options.forks, 1, 100);
     parseInteger("--iterations", options.iterations, 1, 10_000_000);
     parseInteger("--repetitions", options.repetitions, 1, 1000);
     return options;
@@ -131,7 +131,7 @@ function main(argv: string[]): number {
     NaN;
   const machine = results.environments?.[codecRows[0]!.client] ?? results.environment;
   const lines = [
-    `codec mode (${machine.cpu}) against a plain loop, one codec per process, median of ${values.processes} processes; ratio to json, encode + decode per message`,
+    `codec mode (${machine.cpu}) against a plain loop, one codec per process, median of ${values.forks} processes; ratio to json, encode + decode per message`,
     `("processes apart": the plain loop's slowest process over its fastest, for that codec; "field": the same codec's decode + encode inside the server,`,
     ` roundtrip and stream mode of the same run; "field explains": the server departs from codec mode the same way as the plain loop, by more than 10%)`,
     "",
@@ -140,7 +140,7 @@ function main(argv: string[]): number {
   let disagreements = 0;
   let explained = 0;
   let anyField = false;
-  const processes = Number(values.processes);
+  const processes = Number(values.forks);
   for (const payload of [...new Set(codecRows.map((c) => c.payload))]) {
     const codecs = codecRows.filter((c) => c.payload === payload).map((c) => c.codec);
     const runs = new Map(codecs.map((codec) => [codec, [] as number[]]));

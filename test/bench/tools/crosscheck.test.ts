@@ -50,7 +50,7 @@ describe("crosscheck", () => {
         "2000",
         "--repetitions",
         "2",
-        "--processes",
+        "--forks",
         "2",
       ]);
       expect(r.status, r.stderr).toBe(0);
