@@ -10,7 +10,7 @@
  * but cannot add headers).
  */
 
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,15 +42,27 @@ const TYPES: Record<string, string> = {
 
 let built: Promise<Map<string, PageAsset>> | undefined;
 
+// Every build below passes `throw: false`: a failed build then says why in its logs (thrown, it says only "Bundle failed").
+
+/** `fn` with a fresh temporary folder, removed when it ends (the bundles are served from memory). */
+async function inTempDir<T>(prefix: string, fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  try {
+    return await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** URL path ("/", "/chunk-abc.js", ...) -> file contents, for every file of the page. */
 export function buildPage(): Promise<Map<string, PageAsset>> {
-  built ??= (async () => {
-    const outdir = mkdtempSync(path.join(tmpdir(), "wsbench-page-"));
+  built ??= inTempDir("wsbench-page-", async (outdir) => {
     const result = await Bun.build({
       entrypoints: [INDEX_HTML],
       outdir,
       target: "browser",
       minify: true,
+      throw: false,
     });
     if (!result.success) throw new PageBuildError(`could not build the page: ${result.logs.map(String).join("; ")}`);
     const assets = new Map<string, PageAsset>();
@@ -70,6 +82,7 @@ export function buildPage(): Promise<Map<string, PageAsset>> {
       target: "browser",
       format: "esm",
       minify: true,
+      throw: false,
       naming: CODEC_WORKER_PATH.slice(1),
     });
     if (!worker.success)
@@ -79,7 +92,7 @@ export function buildPage(): Promise<Map<string, PageAsset>> {
       type: TYPES[".js"]!,
     });
     return assets;
-  })();
+  });
   return built;
 }
 
@@ -95,23 +108,23 @@ export function codecModulePath(i: number): string {
 export async function buildCodecModules(files: readonly string[]): Promise<Map<string, PageAsset>> {
   const assets = new Map<string, PageAsset>();
   for (const [i, file] of files.entries()) {
-    const outdir = mkdtempSync(path.join(tmpdir(), "wsbench-codec-"));
-    const result = await Bun.build({
-      entrypoints: [file],
-      outdir,
-      target: "browser",
-      format: "esm",
-      minify: true,
-      naming: `${i}.js`,
+    const body = await inTempDir("wsbench-codec-", async (outdir) => {
+      const result = await Bun.build({
+        entrypoints: [file],
+        outdir,
+        target: "browser",
+        format: "esm",
+        minify: true,
+        throw: false,
+        naming: `${i}.js`,
+      });
+      if (!result.success)
+        throw new PageBuildError(
+          `--codec-module ${file}: cannot bundle it for the page (${result.logs.map(String).join("; ")})`,
+        );
+      return new Uint8Array(readFileSync(result.outputs[0]!.path));
     });
-    if (!result.success)
-      throw new PageBuildError(
-        `--codec-module ${file}: cannot bundle it for the page (${result.logs.map(String).join("; ")})`,
-      );
-    assets.set(codecModulePath(i), {
-      body: new Uint8Array(readFileSync(result.outputs[0]!.path)),
-      type: TYPES[".js"]!,
-    });
+    assets.set(codecModulePath(i), { body, type: TYPES[".js"]! });
   }
   return assets;
 }
