@@ -417,7 +417,7 @@ export async function runBenchmark(
 
 /**
  * `--client chromium` or `--client firefox`: every selected mode runs inside the page in that
- * headless browser (codec mode too, in the page's JavaScript engine), which carries the plan out
+ * headless browser (codec mode too, in fresh workers of the page's JavaScript engine), which carries the plan out
  * itself (client/benchmark.ts, the same orchestrator); the bench serves it, drives the browser and
  * writes the files.
  */

@@ -42,6 +42,7 @@ import { BUILT_IN, type CodecCatalog } from "../../protocols/registry.ts";
 import { stringifyLine } from "../../client/child-protocol.ts";
 import { forksFromQuery, PAGE_MODES, ratesText, settingsFromQuery } from "../../client/page/query.ts";
 import { fetchInfo, runSuite, type SuiteOutcome } from "../../client/page/suite.ts";
+import { CAN_USE_WORKERS } from "../../client/page/codec-workers.ts";
 import { importCodecModules } from "../../client/harness/codec-modules.ts";
 import { catalogFor, makePlan } from "../../client/harness/plan.ts";
 import { ClientError } from "../../client/client-errors.ts";
@@ -228,7 +229,8 @@ async function run(settings: Settings, moduleCodecs: readonly Codec[], forks: nu
   $("error").hidden = true;
   try {
     const outcome = await runSuite(
-      makePlan(settings, moduleCodecs, forks),
+      // Without workers, codec mode runs in the page, one engine: one process.
+      makePlan(settings, moduleCodecs, CAN_USE_WORKERS ? forks : 1),
       (p) => {
         $("progress").textContent = progressText(p);
         console.log(`bench-progress ${JSON.stringify(p)}`);

@@ -181,8 +181,8 @@ export class CodecCase {
   /**
    * Before any timing: every message through the compiled serialize and deserialize loops and
    * compared with what it must decode to (its size taken on the way), and its routing key read
-   * (where read-one has a loop of its own); the echo and validated loops over the first `warmup`
-   * of those frames, every output checked. The pass is the loops' warm-up too; with `warmup` above
+   * (where read-one has a loop of its own); the echo and validated loops over the first
+   * `othersWarmup` of those frames, every output checked. The pass is the loops' warm-up too; with `warmup` above
    * the messages, it goes round them again. Sets `error` on failure; `onStage` hears each step
    * begin.
    */
@@ -228,10 +228,16 @@ export class CodecCase {
         if (size < min) min = size;
         if (size > max) max = size;
       }
-      // Every routing key read and checked; the echo and validated loops warm up on the frames of the first `warmup` messages.
+      // Every routing key read and checked; the echo and validated loops warm up on the frames of the first `othersWarmup` messages.
+      const others = Math.min(chunk.count, (this.ctx.othersWarmup ?? this.ctx.warmup) - start);
       const wrong =
         this.readKeys(chunk, buffers.others, "") ??
-        (start < (this.ctx.othersWarmup ?? this.ctx.warmup) ? this.echoAndValidate(chunk, buffers.others) : undefined);
+        (others > 0
+          ? this.echoAndValidate(
+              others < chunk.count ? { start, count: others, frames: chunk.frames.slice(0, others) } : chunk,
+              buffers.others,
+            )
+          : undefined);
       if (wrong !== undefined) return wrong;
     }
     this.bytes = { mean: sum / distinct, min, max };
@@ -249,7 +255,7 @@ export class CodecCase {
    * Warm-up beyond the verifying pass: `n` more messages through the serialize and deserialize
    * loops (the messages over again), nothing else. Every message has been checked once by then,
    * and every timed slice's outputs are checked; checking these too would double the warm-up's
-   * cost, and a codec needs many calls to reach its steady state (codec-mode.ts, WARMUP).
+   * cost, and a codec needs many calls to reach its steady state (docs/performance-notes.md, "Warm-up").
    */
   private warmUpMore(n: number): string | undefined {
     const b = chunkBuffers();

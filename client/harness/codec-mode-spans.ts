@@ -129,16 +129,19 @@ export function mergeForks(parts: readonly CodecModeResult[], forks: number, fre
   });
   const payloads = Math.max(...parts.map((p) => p.order.length));
   const order = Array.from({ length: payloads }, (_, i) => parts.flatMap((p) => p.order[i] ?? []));
-  const payloadMs: Record<string, number> = {};
-  for (const p of parts)
-    for (const [payload, ms] of Object.entries(p.payloadMs)) payloadMs[payload] = (payloadMs[payload] ?? 0) + ms;
+  const sum = (of: (p: CodecModeResult) => Record<string, number>): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const p of parts) for (const [payload, ms] of Object.entries(of(p))) out[payload] = (out[payload] ?? 0) + ms;
+    return out;
+  };
   return {
     cases,
     order,
     stopped: parts.some((p) => p.stopped),
     minBatchNs: first.minBatchNs,
     slices: first.slices,
-    payloadMs,
+    payloadMs: sum((p) => p.payloadMs),
+    prepareMs: sum((p) => p.prepareMs),
   };
 }
 
@@ -204,11 +207,16 @@ export const PRECISION_SHARE_OF_PLANNED = 0.1;
 /** The fewest timed rounds a process for precision runs: fewer, and its one estimate rests on too little. */
 const MIN_PROCESS_ROUNDS = 10;
 
+/** A payload's time in its rounds, ms, over every span: what more rounds of it cost. */
+const roundsMs = (merged: CodecModeResult, payload: string): number =>
+  Math.max(0, (merged.payloadMs[payload] ?? 0) - (merged.prepareMs[payload] ?? 0));
+
 /**
  * How long a process added for precision runs `payload`, in runs, where each span is a fresh
  * process (the process the unit of an interval, pairing.ts): as Kalibera and Jones size an
  * experiment, r = sqrt((c_process / c_round) * T_within^2 / T_between^2) rounds, c_process the
- * cost of starting a process (`overheadMs`, its warm-up rounds too) and c_round of one round,
+ * cost of starting a process (`overheadMs`: its start, its messages made, verified and warmed
+ * up, its warm-up rounds too) and c_round of one round,
  * the variances those of the widest ratio to JSON of the payload (pairing.ts, varianceParts).
  * Where processes differ most, many short processes narrow an interval soonest; where they do not,
  * few long ones. `rated`: the merged cases with their ratios. At least MIN_PROCESS_ROUNDS, at most the rounds of a planned process (a longer
@@ -232,7 +240,7 @@ function processRuns(
     .sort((a, b) => b.w - a.w)[0]?.c;
   const parts = widest && varianceParts(widest, json);
   if (!parts) return undefined;
-  const roundMs = (merged.payloadMs[payload] ?? 0) / json.raw.length;
+  const roundMs = roundsMs(merged, payload) / json.raw.length;
   const processMs = overheadMs + WARMUP_ROUNDS * roundMs;
   const rounds = Math.sqrt(
     (processMs / Math.max(1e-9, roundMs)) * (parts.within / Math.max(parts.between, parts.within * 1e-4, 1e-12)),
@@ -242,7 +250,15 @@ function processRuns(
 }
 
 /** A span's result with nothing in it yet: what a failed span's finished cases are pooled as. */
-const NOTHING: CodecModeResult = { cases: [], order: [], stopped: true, minBatchNs: NaN, slices: {}, payloadMs: {} };
+const NOTHING: CodecModeResult = {
+  cases: [],
+  order: [],
+  stopped: true,
+  minBatchNs: NaN,
+  slices: {},
+  payloadMs: {},
+  prepareMs: {},
+};
 
 /**
  * Codec mode's spans, run one after the other by a runner (in this process, or in a fresh
@@ -263,8 +279,9 @@ export class CodecModeSpans {
   async run(runner: SpanRunner): Promise<{ result: CodecModeResult; error?: string }> {
     const { settings, forks, now, hooks } = this.plan;
     const started = now();
-    // Fresh processes warm up alike: each on as many messages as a planned span verifies, its distinct
-    // ones (a process warmed by fewer reads msgpackr 1.94x json on the small message, by 33,000 1.57x).
+    // Fresh processes warm up alike: each on as many messages as a planned span verifies at least (the
+    // settings' --warmup on top: codec-mode.ts), however short its span. Spans in one process warm up
+    // once, in the first: the later ones find its codecs warm.
     const warmup = this.plan.fresh
       ? Math.min(
           settings.iterations.codec,
@@ -278,11 +295,14 @@ export class CodecModeSpans {
     let done = 0;
     /** Per payload, the runs its spans have timed, and where its next span starts. */
     const runsOf = new Map<string, number>();
+    /** Per payload, the spans that timed it. */
+    const spansOf = new Map<string, number>();
     const nextOf = new Map<string, number>(settings.payloads.map((p) => [p, settings.runs.codec]));
     let error: string | undefined;
     /** What each span cost besides its payloads' own time (a process's start, its messages' module loading), ms. */
     const overheads: number[] = [];
-    const go = async (span: ForkSpan, payloads: readonly PayloadName[]): Promise<boolean> => {
+    const go = async (asked: ForkSpan, payloads: readonly PayloadName[]): Promise<boolean> => {
+      const span = !this.plan.fresh && this.parts.length > 0 ? { ...asked, warmup: 0 } : asked;
       const units = unitsOf(span, payloads);
       const offset = done;
       const spanStarted = now();
@@ -306,7 +326,10 @@ export class CodecModeSpans {
         this.parts.push(outcome.result);
         const payloadMs = Object.values(outcome.result.payloadMs).reduce((a, b) => a + b, 0);
         overheads.push(Math.max(0, now() - spanStarted - payloadMs));
-        for (const p of payloads) runsOf.set(p, (runsOf.get(p) ?? 0) + span.to - span.from);
+        for (const p of payloads) {
+          runsOf.set(p, (runsOf.get(p) ?? 0) + span.to - span.from);
+          spansOf.set(p, (spansOf.get(p) ?? 0) + 1);
+        }
       } else if (outcome.partial && outcome.partial.length > 0) {
         this.parts.push({ ...NOTHING, cases: outcome.partial });
       }
@@ -330,16 +353,22 @@ export class CodecModeSpans {
         .filter(([payload]) => !given.has(payload))
         .map(([payload, far]) => {
           const timed = runsOf.get(payload) ?? 0;
-          const msPerRun = (merged.payloadMs[payload] ?? 0) / Math.max(1e-9, timed);
           const left = allowedMs - (now() - started);
+          // A fresh process pays its start and its warm-up whatever its span (the warm-up is a number
+          // of calls, not a share of the span); in this process the verifying pass grows with the span.
           const overheadMs = overheads.reduce((a, b) => a + b, 0) / Math.max(1, overheads.length);
+          const fixedMs = this.plan.fresh
+            ? overheadMs + (merged.prepareMs[payload] ?? 0) / Math.max(1, spansOf.get(payload) ?? 1)
+            : 0;
+          const msPerRun =
+            (this.plan.fresh ? roundsMs(merged, payload) : (merged.payloadMs[payload] ?? 0)) / Math.max(1e-9, timed);
           const sized = this.plan.fresh
-            ? processRuns(merged, rated, payload, settings, overheadMs, planned.length)
+            ? processRuns(merged, rated, payload, settings, fixedMs, planned.length)
             : undefined;
           const runs = Math.min(
             sized ?? Math.min(timed * SPAN_FOR_PRECISION.maxShare, timed * (NEED_MARGIN * far * far - 1)),
             SPAN_FOR_PRECISION.maxTimesPlanned * settings.runs.codec - timed,
-            (left - (sized === undefined ? 0 : overheadMs)) / Math.max(1e-9, msPerRun),
+            (left - fixedMs) / Math.max(1e-9, msPerRun),
           );
           return { payload, far, runs: timed > 0 ? runs : 0 };
         })

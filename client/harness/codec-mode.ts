@@ -46,7 +46,8 @@ export interface CodecModeSpan {
   /**
    * Messages each codec goes through before the timed rounds, at least (the verifying pass, then
    * the messages over again): where each span is a process of its own, every process of a run
-   * warms up alike, however long its span (codec-mode-spans.ts).
+   * warms up alike, however long its span (codec-mode-spans.ts). 0: the span's process has warmed
+   * these codecs up already (an earlier span in the same process): the verifying pass only.
    */
   warmup?: number;
 }
@@ -86,6 +87,8 @@ export interface CodecModeResult {
   slices: Record<string, number>;
   /** Wall time per payload in this span, ms: what the next span of that payload is expected to take. */
   payloadMs: Record<string, number>;
+  /** Of that, the time before its rounds (its messages made, verified and warmed up), ms: a fresh process's fixed cost. */
+  prepareMs: Record<string, number>;
 }
 
 /**
@@ -182,7 +185,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
     clock: ctx.clock,
     calibration: ctx.calibration,
     iterations,
-    warmup: Math.max(settings.warmup.codec, span.warmup ?? 0),
+    warmup: span.warmup === 0 ? 0 : Math.max(settings.warmup.codec, span.warmup ?? 0),
     othersWarmup: Math.min(settings.warmup.codec, OTHERS_WARMUP),
     client: ctx.client ?? "inprocess",
     clientLibrary: ctx.clientLibrary ?? "",
@@ -194,6 +197,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
   const results: CaseResult[] = [];
   const slices: Record<string, number> = {};
   const payloadMs: Record<string, number> = {};
+  const prepareMs: Record<string, number> = {};
   const total = codecModeUnits(payloads.length, ctx.codecs.length, span);
   let done = 0;
   let stopped = false;
@@ -228,6 +232,7 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
       .filter((c) => c.error === undefined)
       .map((c) => ({ encodeNs: c.encodeCallNs, decodeNs: c.decodeCallNs }));
     const size = (slices[payload] = sliceSize(costs, ctx.calibration, end - first));
+    prepareMs[payload] = now() - payloadStarted;
     const payloadOrder = order[settings.payloads.indexOf(payload)]!;
     const plan = slicesOf(first, end, size, iterations);
     const ready = cases.filter((c) => c.error === undefined);
@@ -277,5 +282,5 @@ export async function runCodecMode(settings: Settings, ctx: CodecModeContext): P
     payloadMs[payload] = now() - payloadStarted;
     if (stopped) break;
   }
-  return { cases: results, order, stopped, minBatchNs: minBatchNs(ctx.calibration), slices, payloadMs };
+  return { cases: results, order, stopped, minBatchNs: minBatchNs(ctx.calibration), slices, payloadMs, prepareMs };
 }

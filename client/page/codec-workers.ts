@@ -27,6 +27,12 @@ export interface WorkerSources {
   libraries: Record<string, string>;
 }
 
+/**
+ * How long a worker may say nothing (no progress, no case) before it counts as failed: it tells
+ * its progress at every case's verifying pass and every round, seconds apart at most.
+ */
+const WORKER_SILENCE_MS = 120_000;
+
 /** A worker's span failed: why, and the cases it finished before that. */
 class WorkerFailed extends Error {
   constructor(
@@ -98,17 +104,24 @@ export class CodecModeWorkers {
     const finished: CaseResult[] = [];
     return new Promise<CodecModeResult>((resolve, reject) => {
       let stopSent = false;
+      let heardAt = performance.now();
+      const end = (): void => {
+        clearInterval(watch);
+        worker.terminate();
+      };
+      const fail = (why: string): void => {
+        end();
+        reject(new WorkerFailed(`a codec-mode worker failed: ${why}`, finished));
+      };
       const watch = setInterval(() => {
         if (!stopSent && (hooks.shouldStop?.() ?? false)) {
           stopSent = true;
           worker.postMessage({ type: "stop" } satisfies CodecWorkerMessage);
         }
+        if (performance.now() - heardAt > WORKER_SILENCE_MS) fail(`it said nothing for ${WORKER_SILENCE_MS / 1000} s`);
       }, 50);
-      const end = (): void => {
-        clearInterval(watch);
-        worker.terminate();
-      };
       worker.onmessage = (ev: MessageEvent<ChildLine>) => {
+        heardAt = performance.now();
         const line = ev.data;
         if (line.type === "progress") side.progress(line.event);
         else if (line.type === "case") {
@@ -118,17 +131,14 @@ export class CodecModeWorkers {
           end();
           if (line.account) hooks.ledger?.addProcess(line.account, performance.now() - started);
           resolve(line.result as CodecModeResult);
-        } else {
-          end();
-          reject(new WorkerFailed(`a codec-mode worker failed: ${line.message}`, finished));
-        }
+        } else fail(line.message);
       };
       // The script did not load, or threw outside the job (an error inside it comes as a message).
       worker.onerror = (ev: ErrorEvent) => {
         ev.preventDefault();
-        end();
-        reject(new WorkerFailed(`a codec-mode worker failed: ${ev.message || "its script did not load"}`, finished));
+        fail(ev.message || "its script did not load");
       };
+      worker.onmessageerror = () => fail("a message from it could not be read");
       worker.postMessage(job satisfies CodecWorkerMessage);
     });
   }

@@ -93,7 +93,7 @@ describe("CodecCase's verifying pass", () => {
     expect([r.bytesMin, r.bytesMax]).toEqual([76, 76]);
   });
 
-  it("warms the serialize and deserialize loops on exactly `warmup` messages in all, the verifying pass's first; a throw there fails the case", () => {
+  it("warms the serialize and deserialize loops on exactly `warmup` messages, the echo's on `othersWarmup`; a throw there fails the case", () => {
     const messages = makeMessages("small", { count: 50, seed: 3, fixed: false });
     const json = BUILT_IN.get("json")!;
     const calls = { encode: 0, decode: 0 };
@@ -121,6 +121,10 @@ describe("CodecCase's verifying pass", () => {
     c2.prepare(() => {});
     expect(c2.error).toBeUndefined();
     expect(calls).toEqual({ encode: 1_234, decode: 1_234 });
+    // With the echo's warm-up on the first 30 messages of the pass (not a whole chunk): 30 encodes more.
+    calls.encode = calls.decode = 0;
+    new CodecCase(counting, "small", messages, { ...ctx, warmup: 1_234, othersWarmup: 30 }).prepare(() => {});
+    expect(calls.encode).toBe(1_234 + 30);
 
     calls.encode = calls.decode = 0;
     throwAt = 700;
