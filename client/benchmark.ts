@@ -165,25 +165,20 @@ export class Benchmark {
       now: front.clock.now,
       hooks: front.hooks,
     }));
-    const outcome = await spans.run(async (span, payloads, side) => {
-      try {
-        const result = await runCodecMode(plan.settings, {
-          ...front.hooks,
-          onProgress: side.progress,
-          onCaseDone: side.caseDone,
-          codecs: plan.codecModeCodecs,
-          clock: front.clock,
-          calibration: front.calibration,
-          client: front.client === "browser" ? "browser" : undefined,
-          clientLibrary: front.clientLibrary,
-          span,
-          payloads,
-        });
-        return { result };
-      } catch (e) {
-        return { error: (e as Error).message };
-      }
-    });
+    const outcome = await spans.run(async (span, payloads, side) => ({
+      result: await runCodecMode(plan.settings, {
+        ...front.hooks,
+        onProgress: side.progress,
+        onCaseDone: side.caseDone,
+        codecs: plan.codecModeCodecs,
+        clock: front.clock,
+        calibration: front.calibration,
+        client: front.client === "browser" ? "browser" : undefined,
+        clientLibrary: front.clientLibrary,
+        span,
+        payloads,
+      }),
+    }));
     // Its cases are this.cases now: results() need not pool the spans again.
     this.spansHere = undefined;
     for (const c of outcome.result.cases)

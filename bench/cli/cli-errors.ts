@@ -7,7 +7,7 @@
  * - UNREACHABLE: the server given with --url cannot be reached.
  * - SERVER_START: a server process the bench started never became ready.
  * - CHILD: a process of the bench's own (codec mode's, the Node client)
- *   ended without its result (ChildFailed carries what it had finished).
+ *   ended without its result (the cases it finished were told as they came).
  * - BUILD: the Node client could not be bundled.
  * - NO_NODE: --client node with no Node.js on PATH.
  * - PAGE: the page in a browser failed or did not finish.

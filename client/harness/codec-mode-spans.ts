@@ -151,12 +151,19 @@ interface SpanSide {
   caseDone(c: CaseResult): void;
 }
 
-/** One span of codec mode for some payloads, wherever it runs: its result, or why it gave none (`partial`: the cases it finished before that). */
-export type SpanRunner = (
-  span: ForkSpan,
-  payloads: readonly PayloadName[],
-  side: SpanSide,
-) => Promise<{ result?: CodecModeResult; error?: string; partial?: CaseResult[] }>;
+/**
+ * One span of codec mode for some payloads, wherever it runs: its result, or why it gave none
+ * (`partial`: the cases it finished before that). A runner may throw instead: the error's message
+ * is why, and the cases it told `caseDone` before that are the partial ones.
+ */
+export type SpanRunner = (span: ForkSpan, payloads: readonly PayloadName[], side: SpanSide) => Promise<SpanOutcome>;
+
+/** What a span gave: its result, or why it gave none (`partial`: the cases it finished before that). */
+interface SpanOutcome {
+  result?: CodecModeResult;
+  error?: string;
+  partial?: CaseResult[];
+}
 
 /** How codec mode's spans are run: the settings (runs, precision, time allowed), how many planned processes, the clock, the hooks. */
 export interface SpanPlan {
@@ -319,7 +326,13 @@ export class CodecModeSpans {
             total: Math.round(total),
           }),
         caseDone: (c) => this.running.push(c),
-      });
+      }).catch(
+        (e: unknown): SpanOutcome => ({
+          // What the span finished and told before it failed still counts.
+          error: e instanceof Error ? e.message : String(e),
+          partial: [...this.running],
+        }),
+      );
       this.running = [];
       done = offset + units;
       if (outcome.result) {
@@ -369,6 +382,8 @@ export class CodecModeSpans {
             sized ?? Math.min(timed * SPAN_FOR_PRECISION.maxShare, timed * (NEED_MARGIN * far * far - 1)),
             SPAN_FOR_PRECISION.maxTimesPlanned * settings.runs.codec - timed,
             (left - fixedMs) / Math.max(1e-9, msPerRun),
+            // A fresh process never longer than a planned one, sized or not: it would verify, so warm up, longer.
+            this.plan.fresh ? settings.runs.codec / planned.length : Infinity,
           );
           return { payload, far, runs: timed > 0 ? runs : 0 };
         })

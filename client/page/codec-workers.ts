@@ -33,16 +33,6 @@ export interface WorkerSources {
  */
 const WORKER_SILENCE_MS = 120_000;
 
-/** A worker's span failed: why, and the cases it finished before that. */
-class WorkerFailed extends Error {
-  constructor(
-    message: string,
-    readonly finished: CaseResult[],
-  ) {
-    super(message);
-  }
-}
-
 /**
  * Codec mode, each span in a worker of its own; hooks hear progress across the spans and every
  * finished case at the end. A worker that fails ends the mode there, keeping what the ones before
@@ -77,14 +67,8 @@ export class CodecModeWorkers {
         modules: this.sources.modules,
         libraries: this.sources.libraries,
       };
-      try {
-        return { result: await this.inWorker(job, side) };
-      } catch (e) {
-        return {
-          error: e instanceof Error ? e.message : String(e),
-          ...(e instanceof WorkerFailed ? { partial: e.finished } : {}),
-        };
-      }
+      // A worker that fails rejects: the cases it told before that still count (codec-mode-spans.ts).
+      return { result: await this.inWorker(job, side) };
     });
   }
 
@@ -101,7 +85,6 @@ export class CodecModeWorkers {
     const { hooks } = this;
     const started = performance.now();
     const worker = new Worker(this.scriptUrl, { type: "module", name: "codec mode" });
-    const finished: CaseResult[] = [];
     return new Promise<CodecModeResult>((resolve, reject) => {
       let stopSent = false;
       let heardAt = performance.now();
@@ -111,7 +94,7 @@ export class CodecModeWorkers {
       };
       const fail = (why: string): void => {
         end();
-        reject(new WorkerFailed(`a codec-mode worker failed: ${why}`, finished));
+        reject(new Error(`a codec-mode worker failed: ${why}`));
       };
       const watch = setInterval(() => {
         if (!stopSent && (hooks.shouldStop?.() ?? false)) {
@@ -124,10 +107,8 @@ export class CodecModeWorkers {
         heardAt = performance.now();
         const line = ev.data;
         if (line.type === "progress") side.progress(line.event);
-        else if (line.type === "case") {
-          finished.push(line.case);
-          side.caseDone(line.case);
-        } else if (line.type === "result") {
+        else if (line.type === "case") side.caseDone(line.case);
+        else if (line.type === "result") {
           end();
           if (line.account) hooks.ledger?.addProcess(line.account, performance.now() - started);
           resolve(line.result as CodecModeResult);

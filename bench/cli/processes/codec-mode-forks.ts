@@ -11,7 +11,7 @@ import type { BenchmarkHooks } from "../../../client/harness/progress.ts";
 import { planSpec, type Plan } from "../../../client/harness/plan.ts";
 import type { CodecModeJob } from "./codec-mode-child.ts";
 import { ROOT } from "../paths.ts";
-import { ChildFailed, runReportingChild } from "./reporting-child.ts";
+import { runReportingChild } from "./reporting-child.ts";
 
 const ENTRY = path.join(ROOT, "bench/cli/processes/codec-mode-child.ts");
 
@@ -44,25 +44,18 @@ export class CodecModeForks {
     const { plan, hooks } = this;
     return this.spans.run(async (span, payloads, side) => {
       const job: CodecModeJob = { plan: planSpec(plan), span, payloads: [...payloads] };
-      try {
-        const result = await runReportingChild<CodecModeResult>({
-          name: "a codec-mode process",
-          command: process.execPath,
-          args: [ENTRY],
-          job,
-          onProgress: side.progress,
-          onCase: side.caseDone,
-          shouldStop: () => hooks.shouldStop?.() ?? false,
-          ledger: hooks.ledger,
-        });
-        return { result };
-      } catch (e) {
-        // What the process finished before it failed still counts.
-        return {
-          error: e instanceof Error ? e.message : String(e),
-          ...(e instanceof ChildFailed ? { partial: e.finished } : {}),
-        };
-      }
+      // A process that fails rejects: the cases it told before that still count (codec-mode-spans.ts).
+      const result = await runReportingChild<CodecModeResult>({
+        name: "a codec-mode process",
+        command: process.execPath,
+        args: [ENTRY],
+        job,
+        onProgress: side.progress,
+        onCase: side.caseDone,
+        shouldStop: () => hooks.shouldStop?.() ?? false,
+        ledger: hooks.ledger,
+      });
+      return { result };
     });
   }
 

@@ -35,18 +35,6 @@ export interface ReportingChild {
   ledger?: TimeLedger;
 }
 
-/** A child that gave no result: why, and the cases it had finished and sent before it ended. */
-export class ChildFailed extends CliError {
-  override readonly name = "ChildFailed";
-
-  constructor(
-    message: string,
-    readonly finished: CaseResult[],
-  ) {
-    super("CHILD", message);
-  }
-}
-
 const running = new Set<ChildProcess>();
 
 /** Kills every child still running, with its process group. */
@@ -63,7 +51,10 @@ function killChildren(): void {
 
 process.once("exit", killChildren);
 
-/** Runs the child to its end: its result, or a ChildFailed naming why it gave none (its message, or its exit and last stderr lines). */
+/**
+ * Runs the child to its end: its result, or a CliError (CHILD) naming why it gave none (its
+ * message, or its exit and last stderr lines); the cases it finished have gone to `onCase` by then.
+ */
 export async function runReportingChild<R>(c: ReportingChild): Promise<R> {
   const spawned = performance.now();
   const child = spawn(c.command, c.args, { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], detached: true });
@@ -75,7 +66,6 @@ export async function runReportingChild<R>(c: ReportingChild): Promise<R> {
   let result: R | undefined;
   let account: TimeAccount | undefined;
   let failure: string | undefined;
-  const finished: CaseResult[] = [];
   child.stdout.on("data", (d: Buffer) => {
     buffered += d.toString();
     let newline: number;
@@ -83,10 +73,8 @@ export async function runReportingChild<R>(c: ReportingChild): Promise<R> {
       const line = parseLine(buffered.slice(0, newline)) as ChildLine;
       buffered = buffered.slice(newline + 1);
       if (line.type === "progress") c.onProgress(line.event);
-      else if (line.type === "case") {
-        finished.push(line.case);
-        c.onCase?.(line.case);
-      } else if (line.type === "result") {
+      else if (line.type === "case") c.onCase?.(line.case);
+      else if (line.type === "result") {
         result = line.result as R;
         account = line.account;
       } else if (line.type === "error") failure = line.message;
@@ -104,8 +92,8 @@ export async function runReportingChild<R>(c: ReportingChild): Promise<R> {
   clearInterval(watch);
   if (account) c.ledger?.addProcess(account, performance.now() - spawned);
   if (result !== undefined) return result;
-  throw new ChildFailed(
+  throw new CliError(
+    "CHILD",
     `${c.name} failed${failure ? `: ${failure}` : ` (exit ${code})`}${stderr ? `: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`,
-    finished,
   );
 }

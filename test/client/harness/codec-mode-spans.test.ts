@@ -313,4 +313,32 @@ describe("CodecModeSpans: the planned spans, then more for precision", () => {
     expect(result.cases.every((c) => c.flags.includes("partial"))).toBe(true);
     expect(spans.held().cases).toHaveLength(result.cases.length);
   });
+
+  it("a runner that throws after telling some cases: the error is why, and the cases it told are kept", async () => {
+    const settings = testSettings({ payloads: ["small"], iterations: { codec: 600 }, runs: 1, warmup: { codec: 50 } });
+    const { runner } = recorder(settings);
+    let calls = 0;
+    const throwing: SpanRunner = async (span, payloads, side) => {
+      if (++calls < 2) return runner(span, payloads, side);
+      // The second span finishes its cases, tells them, then its process dies before its result.
+      const told = await runner(span, payloads, { progress: () => {}, caseDone: () => {} });
+      for (const c of told.result!.cases) side.caseDone(c);
+      throw new Error("a codec-mode process failed (exit 137)");
+    };
+    const spans = new CodecModeSpans({
+      settings,
+      forks: 3,
+      fresh: true,
+      codecs: codecs.length,
+      now: clock.now,
+      hooks: {},
+    });
+    const { result, error } = await spans.run(throwing);
+    expect(calls).toBe(2);
+    expect(error).toBe("a codec-mode process failed (exit 137)");
+    // Both processes' rounds: the first's result and the second's told cases.
+    const c = result.cases.find((x) => x.codec === "custom-binary")!;
+    expect(new Set(c.raw.map((r) => r.process))).toEqual(new Set([0, 1]));
+    expect(c.flags).toContain("partial");
+  });
 });
