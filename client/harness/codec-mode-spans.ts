@@ -20,6 +20,7 @@ import type { PayloadName } from "../../protocols/messages.ts";
 import { codecModeUnits, WARMUP_ROUNDS, type CodecModeResult, type CodecModeSpan } from "./codec-mode.ts";
 import { varianceParts } from "./pairing.ts";
 import type { Progress, BenchmarkHooks } from "./progress.ts";
+import type { Plan } from "./plan.ts";
 import { batchPercentiles } from "./codec-case.ts";
 import { widestInterval, withRatios } from "./ratios.ts";
 import { summarizeRuns, type CaseResult } from "./results.ts";
@@ -282,6 +283,18 @@ export class CodecModeSpans {
   private running: CaseResult[] = [];
 
   constructor(private readonly plan: SpanPlan) {}
+
+  /** The spans of `plan`'s codec mode, each in a fresh process of its own (the bench's processes, the page's workers). */
+  static fresh(plan: Plan, hooks: BenchmarkHooks): CodecModeSpans {
+    return new CodecModeSpans({
+      settings: plan.settings,
+      forks: plan.forks,
+      fresh: true,
+      codecs: plan.codecModeCodecs.length,
+      now: () => performance.now(),
+      hooks,
+    });
+  }
 
   async run(runner: SpanRunner): Promise<{ result: CodecModeResult; error?: string }> {
     const { settings, forks, now, hooks } = this.plan;

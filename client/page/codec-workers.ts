@@ -47,14 +47,7 @@ export class CodecModeWorkers {
     private readonly sources: WorkerSources,
     private readonly scriptUrl: string = CODEC_WORKER_PATH,
   ) {
-    this.spans = new CodecModeSpans({
-      settings: plan.settings,
-      forks: plan.forks,
-      fresh: true,
-      codecs: plan.codecModeCodecs.length,
-      now: () => performance.now(),
-      hooks,
-    });
+    this.spans = CodecModeSpans.fresh(plan, hooks);
   }
 
   async run(): Promise<{ result: CodecModeResult; error?: string }> {

@@ -29,14 +29,7 @@ export class CodecModeForks {
     private readonly plan: Plan,
     private readonly hooks: BenchmarkHooks,
   ) {
-    this.spans = new CodecModeSpans({
-      settings: plan.settings,
-      forks: plan.forks,
-      fresh: true,
-      codecs: plan.codecModeCodecs.length,
-      now: () => performance.now(),
-      hooks,
-    });
+    this.spans = CodecModeSpans.fresh(plan, hooks);
   }
 
   /** Every process's span in turn; `error`: why one failed (one line), absent when none did. */
