@@ -147,7 +147,7 @@ export function mergeForks(parts: readonly CodecModeResult[], forks: number, fre
 }
 
 /** What a span's runner tells as it goes: progress within its span, and each case it finishes. */
-interface SpanSide {
+export interface SpanSide {
   progress(e: Progress): void;
   caseDone(c: CaseResult): void;
 }

@@ -11,10 +11,9 @@
 
 import type { ChildLine } from "../child-protocol.ts";
 import type { CodecModeResult } from "../harness/codec-mode.ts";
-import { CodecModeSpans } from "../harness/codec-mode-spans.ts";
+import { CodecModeSpans, type SpanSide } from "../harness/codec-mode-spans.ts";
 import { planSpec, type Plan } from "../harness/plan.ts";
-import type { BenchmarkHooks, Progress } from "../harness/progress.ts";
-import type { CaseResult } from "../harness/results.ts";
+import type { BenchmarkHooks } from "../harness/progress.ts";
 import { CODEC_WORKER_PATH } from "../../protocols/contract.ts";
 import type { CodecWorkerJob, CodecWorkerMessage } from "./codec-worker.ts";
 
@@ -71,10 +70,7 @@ export class CodecModeWorkers {
   }
 
   /** One span in a fresh worker: its result; a stop asked for is passed on, the worker ending at its next round. */
-  private inWorker(
-    job: CodecWorkerJob,
-    side: { progress(e: Progress): void; caseDone(c: CaseResult): void },
-  ): Promise<CodecModeResult> {
+  private inWorker(job: CodecWorkerJob, side: SpanSide): Promise<CodecModeResult> {
     const { hooks } = this;
     const started = performance.now();
     const worker = new Worker(this.scriptUrl, { type: "module", name: "codec mode" });
