@@ -29,7 +29,10 @@ describe.skipIf(skip)("--link-sweep", () => {
     const r = bench(
       "--link-sweep",
       "--codecs",
-      "json,protobuf",
+      // protobuf-es's frames are json's smallest rival on the large message and its
+      // codec is about three times json's work, so json streams the faster on
+      // loopback by a margin no busy machine closes, and the sweep always runs.
+      "json,protobuf-es",
       "--payloads",
       "large",
       "--quick",
@@ -41,7 +44,7 @@ describe.skipIf(skip)("--link-sweep", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("== link sweep: stream mode over links of falling bandwidth");
     expect(r.stderr).toMatch(
-      /link sweep: large: the emulator carries [\d.]+ [MkG]bit\/s of (json|protobuf)'s frames here/,
+      /link sweep: large: the emulator carries [\d.]+ [MkG]bit\/s of json's frames here/,
     );
     const sweep = JSON.parse(readFileSync(path.join(out, "link-sweep.json"), "utf8")) as {
       crossovers: {
@@ -55,15 +58,14 @@ describe.skipIf(skip)("--link-sweep", () => {
     expect(sweep.crossovers).toHaveLength(1);
     const [c] = sweep.crossovers;
     expect(c!.payload).toBe("large");
-    // protobuf's frames are smaller than json's on the large message.
-    expect(c!.small.codec).toBe("protobuf");
+    expect(c!.fast.codec).toBe("json");
+    expect(c!.small.codec).toBe("protobuf-es");
     expect(r.stdout).toContain(`  ${c!.verdict}`);
-    if (c!.fast.codec !== c!.small.codec) {
-      expect(c!.steps.length).toBeGreaterThan(0);
-      expect(c!.verdict).toMatch(
-        /^large: (below .*, protobuf beats json|json beats protobuf down to|protobuf beats json on every|the emulator carries only)/,
-      );
-    } else expect(c!.verdict).toMatch(/^large: protobuf is both the fastest and the smallest/);
+    // On a machine so busy the emulator carries less than every rung, no step runs and the verdict says so.
+    if (!c!.verdict.includes("the emulator carries only")) expect(c!.steps.length).toBeGreaterThan(0);
+    expect(c!.verdict).toMatch(
+      /^large: (below .*, protobuf-es beats json|json beats protobuf-es down to|protobuf-es beats json on every|the emulator carries only)/,
+    );
     const csv = readFileSync(path.join(out, "link-sweep.csv"), "utf8").trim().split("\n");
     expect(csv[0]).toBe(
       "payload,link_kbps,codec,role,msgs_per_s,wire_bytes,predicted_crossover_kbps,measured_crossover_kbps,bench_version,commit,dirty",
