@@ -1,11 +1,13 @@
 /**
- * `bun run samples [NAME...] [--into DIR] [--list]`: remakes the committed samples the documents
- * quote (sample-list.ts), one command after another, then every document's figures (`bun run
- * figures`). Every sample is made into a folder of its own first; results/sample/ changes
- * only once all of them are made, so a failed command or Ctrl-C leaves the committed samples as
- * they were. Each result file names the commit that made it, so it refuses a checkout with
- * uncommitted changes to its code; `--into DIR` writes the samples there instead (and leaves the
- * documents alone), from any checkout.
+ * `bun run samples [NAME...] [--into DIR] [--resume STAGING] [--list]`: remakes the committed
+ * samples the documents quote (sample-list.ts), one command after another, then every document's
+ * figures (`bun run figures`). Every sample is made into a folder of its own first; results/sample/
+ * changes only once all of them are made, so a failed command or Ctrl-C leaves the committed
+ * samples as they were. Each result file names the commit that made it, so it refuses a checkout
+ * with uncommitted changes to its code; `--into DIR` writes the samples there instead (and leaves
+ * the documents alone), from any checkout. A remake takes hours: `--resume STAGING` takes up
+ * one that stopped, keeping every sample it had made (each marked so when its command succeeded)
+ * where the code they measure is the checkout's.
  */
 
 import { spawn } from "node:child_process";
@@ -29,11 +31,14 @@ import type { TimeAccount } from "../../client/harness/time-account.ts";
 import { readResults } from "../cli/read-results.ts";
 import { ROOT } from "../cli/paths.ts";
 import { codeProvenance } from "../cli/provenance.ts";
+import { measuredCodeChangedSince } from "./figures/sample-staleness.ts";
 import { generate } from "./figures/generate.ts";
 import { PAGES } from "./figures/pages.ts";
 import { HISTORY, SAMPLES, type SampleEntry, samplesNamed } from "./sample-list.ts";
 
-const USAGE = "usage: bun run samples [NAME...] [--into DIR] [--list]";
+const USAGE = "usage: bun run samples [NAME...] [--into DIR] [--resume STAGING] [--list]";
+/** In an entry's staging folder once its command succeeded and its files are there: the commit that made it. */
+const MADE_MARK = "made.json";
 const COMMITTED = path.join(ROOT, "results", "sample");
 
 /** Seconds, as the progress shows them. */
@@ -93,14 +98,19 @@ async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({
       args: argv,
-      options: { into: { type: "string" }, list: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        into: { type: "string" },
+        resume: { type: "string" },
+        list: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
       allowPositionals: true,
       strict: true,
     });
   } catch (e) {
     const option = /'(-[^']*)'/.exec((e as Error).message)?.[1];
     process.stderr.write(
-      `samples: ${option ? `unknown option '${option}'` : (e as Error).message.split("\n")[0]}; valid options: --into, --list, --help; ${USAGE}\n`,
+      `samples: ${option ? `unknown option '${option}'` : (e as Error).message.split("\n")[0]}; valid options: --into, --resume, --list, --help; ${USAGE}\n`,
     );
     return 2;
   }
@@ -141,10 +151,22 @@ async function main(argv: string[]): Promise<number> {
     );
     return 2;
   }
-  // Beside the target, so the finished files move in by renaming.
-  const staging = path.join(path.dirname(target), `.samples-${process.pid}`);
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
+  // Beside the target, so the finished files move in by renaming; or the folder of a remake taken up again.
+  const resume = parsed.values.resume === undefined ? undefined : path.resolve(parsed.values.resume);
+  const staging = resume ?? path.join(path.dirname(target), `.samples-${process.pid}`);
+  let kept: Set<string>;
+  if (resume !== undefined) {
+    const found = resumable(resume, entries);
+    if (typeof found === "string") {
+      process.stderr.write(`samples: --resume ${parsed.values.resume}: ${found}\n`);
+      return 2;
+    }
+    kept = found;
+  } else {
+    kept = new Set();
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true });
+  }
   const onSignal = (): void => {
     stopped = true;
     // The bench's own quit: it writes what it has and ends its servers.
@@ -159,6 +181,13 @@ async function main(argv: string[]): Promise<number> {
   for (const [i, entry] of entries.entries()) {
     if (stopped) break;
     const dir = path.join(staging, entry.name);
+    if (kept.has(entry.name)) {
+      for (const file of Object.keys(entry.files)) made.set(file, stagedFile(dir, entry, file));
+      took.push(`${entry.name} kept`);
+      process.stderr.write(`samples: [${i + 1}/${entries.length}] ${entry.name}: kept, made earlier in ${dir}\n`);
+      continue;
+    }
+    rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     process.stderr.write(
       `samples: [${i + 1}/${entries.length}] ${entry.name}: ${entry.command} (its output: ${path.join(dir, "output.log")})\n`,
@@ -177,8 +206,9 @@ async function main(argv: string[]): Promise<number> {
       const staged = path.join(dir, from);
       // A run's JSON is kept gzip-compressed: a tenth of its size, read back as it is.
       if (file.endsWith(".gz")) writeFileSync(`${staged}.gz`, gzipSync(readFileSync(staged), { level: 9 }));
-      made.set(file, file.endsWith(".gz") ? `${staged}.gz` : staged);
+      made.set(file, stagedFile(dir, entry, file));
     }
+    writeFileSync(path.join(dir, MADE_MARK), JSON.stringify({ commit: codeProvenance().commit }) + "\n");
     took.push(`${entry.name} ${seconds(performance.now() - began)}`);
     process.stderr.write(
       `samples: [${i + 1}/${entries.length}] ${entry.name} made in ${seconds(performance.now() - began)} (${seconds(performance.now() - started)} so far)\n`,
@@ -187,7 +217,7 @@ async function main(argv: string[]): Promise<number> {
   if (stopped) {
     if (took.length === 0) rmSync(staging, { recursive: true, force: true });
     process.stderr.write(
-      `samples: stopped; nothing in ${target} changed${took.length > 0 ? ` (the ${took.length} sample(s) made so far are in ${staging})` : ""}\n`,
+      `samples: stopped; nothing in ${target} changed${took.length > 0 ? ` (the ${took.length} sample(s) made so far are in ${staging}; --resume ${path.relative(ROOT, staging) || staging} takes the remake up again)` : ""}\n`,
     );
     return 130;
   }
@@ -217,6 +247,36 @@ async function main(argv: string[]): Promise<number> {
     stderr: "inherit",
   });
   return figures.exitCode === 0 ? 0 : 1;
+}
+
+/** Where an entry's `file` waits in its staging folder `dir` once made (a run's JSON gzip-compressed). */
+function stagedFile(dir: string, entry: SampleEntry, file: string): string {
+  const staged = path.join(dir, entry.files[file]!);
+  return file.endsWith(".gz") ? `${staged}.gz` : staged;
+}
+
+/**
+ * The entries a stopped remake in `staging` made, to keep: each marked made, with its files
+ * there. A line saying why not, when the folder is no remake's or the code its samples measure
+ * has changed since the commit that made them (a remake's samples are of one version of that
+ * code).
+ */
+function resumable(staging: string, entries: readonly SampleEntry[]): Set<string> | string {
+  if (!existsSync(staging)) return "no such folder; name the folder a stopped remake left (results/.samples-PID)";
+  const kept = new Set<string>();
+  for (const entry of entries) {
+    const dir = path.join(staging, entry.name);
+    const mark = path.join(dir, MADE_MARK);
+    if (!existsSync(mark)) continue;
+    const { commit } = JSON.parse(readFileSync(mark, "utf8")) as { commit: string };
+    const changed = measuredCodeChangedSince(commit);
+    if (changed === undefined)
+      return `${entry.name} was made at ${commit.slice(0, 10)}, a commit this checkout does not have`;
+    if (changed.length > 0)
+      return `${entry.name} was made at ${commit.slice(0, 10)}, and the code it measures has changed since (${changed.slice(0, 3).join(", ")}${changed.length > 3 ? ` and ${changed.length - 3} more` : ""}); remake every sample`;
+    if (Object.keys(entry.files).every((file) => existsSync(stagedFile(dir, entry, file)))) kept.add(entry.name);
+  }
+  return kept;
 }
 
 /**

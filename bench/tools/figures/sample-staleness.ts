@@ -51,8 +51,8 @@ function provenanceOf(file: string): { provenance?: Provenance; timestamp: strin
   return { provenance: o.provenance, timestamp: o.timestamp ?? "" };
 }
 
-/** The measured files changed between `commit` and the working tree. */
-function changedSince(commit: string): string[] | undefined {
+/** The measured files changed between `commit` and the working tree (package.json's dependencies as one); undefined when that cannot be told. */
+export function measuredCodeChangedSince(commit: string): string[] | undefined {
   // Most samples share a commit: one diff each.
   if (diffs.has(commit)) return diffs.get(commit);
   let changed: string[] | undefined;
@@ -107,7 +107,7 @@ export function sampleStates(): SampleState[] {
         ...(commit === "" ? { written: true as const } : {}),
         date,
         ...(oldFormat !== undefined ? { oldFormat } : {}),
-        changed: changedSince(commit || written.commit),
+        changed: measuredCodeChangedSince(commit || written.commit),
       });
     }
   for (const h of HISTORY)
@@ -116,7 +116,7 @@ export function sampleStates(): SampleState[] {
       commit: h.made.commit,
       date: h.made.date,
       history: { why: h.why },
-      changed: changedSince(h.made.commit),
+      changed: measuredCodeChangedSince(h.made.commit),
     });
   return states;
 }

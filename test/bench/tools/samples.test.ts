@@ -38,7 +38,7 @@ describe("bun run samples", () => {
     const flag = samples("--fast");
     expect(flag.status).toBe(2);
     expect(flag.stderr).toBe(
-      "samples: unknown option '--fast'; valid options: --into, --list, --help; usage: bun run samples [NAME...] [--into DIR] [--list]\n",
+      "samples: unknown option '--fast'; valid options: --into, --resume, --list, --help; usage: bun run samples [NAME...] [--into DIR] [--resume STAGING] [--list]\n",
     );
     const name = samples("epyc-quik");
     expect(name.status).toBe(2);
@@ -113,4 +113,32 @@ describe("bun run samples", () => {
     expect(readFileSync(path.join(dir, "epyc-quick.json.gz"), "utf8")).toBe("the previous file\n");
     expect(readdirSync(dir)).toEqual(["epyc-quick.json.gz"]);
   });
+
+  it("--resume takes a stopped remake up again: the samples it made are kept, the rest made, then all move in", async () => {
+    const dir = tempDir();
+    const proc = spawn(process.execPath, ["bench/tools/samples.ts", "epyc-quick", "fanout-1-process", "--into", dir], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => proc.on("close", (code) => resolve(code)));
+    await until(() => stderr.includes("[2/2] fanout-1-process: "), "the second sample's start", 120_000);
+    proc.kill("SIGINT");
+    expect(await exited).toBe(130);
+    const staging = /--resume (\S+) takes the remake up again/.exec(stderr)?.[1];
+    expect(staging, stderr).toBeDefined();
+    expect(readdirSync(dir)).toEqual([]);
+    const again = samples("epyc-quick", "fanout-1-process", "--into", dir, "--resume", path.resolve(ROOT, staging!));
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toContain("samples: [1/2] epyc-quick: kept, made earlier in ");
+    expect(again.stderr).toMatch(/samples: \[2\/2\] fanout-1-process made in \d+ s/);
+    expect(readdirSync(dir).sort()).toEqual(["epyc-quick.json.gz", "fanout-1-process.json.gz"]);
+    // A folder that is no remake's: one line, exit 2.
+    const none = samples("epyc-quick", "--into", dir, "--resume", path.join(dir, "nothing-here"));
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(
+      /^samples: --resume .*nothing-here: no such folder; name the folder a stopped remake left/,
+    );
+  }, 300_000);
 });
