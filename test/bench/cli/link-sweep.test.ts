@@ -43,9 +43,7 @@ describe.skipIf(skip)("--link-sweep", () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("== link sweep: stream mode over links of falling bandwidth");
-    expect(r.stderr).toMatch(
-      /link sweep: large: the emulator carries [\d.]+ [MkG]bit\/s of json's frames here/,
-    );
+    expect(r.stderr).toMatch(/link sweep: large: the emulator carries [\d.]+ [MkG]bit\/s of json's frames here/);
     const sweep = JSON.parse(readFileSync(path.join(out, "link-sweep.json"), "utf8")) as {
       crossovers: {
         payload: string;
