@@ -59,7 +59,7 @@ describe.skipIf(skip)("--link-sweep", () => {
     expect(c!.fast.codec).toBe("json");
     expect(c!.small.codec).toBe("protobuf-es");
     expect(r.stdout).toContain(`  ${c!.verdict}`);
-    // On a machine so busy the emulator carries less than every rung, no step runs and the verdict says so.
+    // On a machine so busy the emulator carries less than every step of the ladder, none runs and the verdict says so.
     if (!c!.verdict.includes("the emulator carries only")) expect(c!.steps.length).toBeGreaterThan(0);
     expect(c!.verdict).toMatch(
       /^large: (below .*, protobuf-es beats json|json beats protobuf-es down to|protobuf-es beats json on every|the emulator carries only)/,
