@@ -265,6 +265,15 @@ describe("docs/your-project.md, run in a project that installed the packed packa
     expect(r.status).toBe(3);
     expect(r.stderr.trim()).toMatch(/^ws-serialization-bench: the API runs under Bun, .*npx bun test/);
     expect(r.stderr.trim()).not.toContain("\n");
+    // A static import of a name, as the docs show it: the same line, not Node's "does not provide an export".
+    const named = project!.run("node", [
+      "--input-type=module",
+      "-e",
+      'import { compare } from "ws-serialization-bench";',
+    ]);
+    expect(named.status).not.toBe(0);
+    expect(named.stderr).toMatch(/Error: ws-serialization-bench: the API runs under Bun/);
+    expect(named.stderr).not.toMatch(/does not provide an export/);
   });
 
   it("its CI job's commands: the gate passes on an unchanged codec and fails, naming it, on a slower one", () => {
