@@ -8,6 +8,7 @@ import type { SourcedCase } from "./sources.ts";
 import { chartSpecs, errorBarsPlugin } from "./charts.ts";
 import { withPercentileTicks } from "./latency-charts.ts";
 import { count, formatNs, markNotes } from "./format.ts";
+import { messagesText, runsText } from "./messages-line.ts";
 import { caseTablesHtml, escapeHtml } from "./table-html.ts";
 import { summaryLines, type BenchmarkSummary } from "./summary.ts";
 
@@ -32,6 +33,19 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replaceAll("<", "\\u003c");
 }
 
+/**
+ * The runs per case the run's settings asked for, per mode where they differ (as the terminal
+ * says it); a file from before the settings held them per mode: the first case's.
+ */
+function runsOf(settings: SourcedCase["run"]["settings"], of: readonly SourcedCase[], firstCase: number): string {
+  const modes = [...new Set(of.map((x) => x.case.mode))];
+  return typeof settings.runs === "object" &&
+    settings.runs !== null &&
+    modes.every((m) => Number.isFinite(settings.runs[m]))
+    ? runsText(settings, modes)
+    : `${firstCase} run(s)`;
+}
+
 /** One line per source: its machine, clock and settings, as its run records them. */
 function sourceLines(rows: readonly SourcedCase[]): string[] {
   const lines: string[] = [];
@@ -45,7 +59,7 @@ function sourceLines(rows: readonly SourcedCase[]): string[] {
       .join(", ");
     lines.push(
       `${source}: ${m.os}, ${m.cpu} x${m.cores}; clock resolution ${formatNs(m.timerResolutionNs)}, read ${formatNs(m.timerOverheadNs)}. ` +
-        `${run.settings.fixed ? "The article's exact messages" : `Varied messages${Number.isFinite(run.settings.seed) ? ` (seed ${run.settings.seed})` : ""}`}, ${c.runs} run(s) per case; ` +
+        `${messagesText(run.settings, [...new Set(of.map((x) => x.case.payload))])}, ${runsOf(run.settings, of, c.runs)} per case; ` +
         `messages per run: ${iterations}; compression ${run.settings.deflate ? "on (permessage-deflate)" : "off"}` +
         `${Number.isFinite(clients) && clients > 1 ? `; ${clients} clients` : ""}.`,
     );

@@ -17,6 +17,7 @@ import { codecModeRatios } from "../../client/harness/ratios.ts";
 import { FLOOR_MARK, floorNote, noiseLines } from "./table-notes.ts";
 import { KNEE_RULE, knees } from "../../client/harness/knee.ts";
 import { accountLines } from "./account-lines.ts";
+import { messagesText, runsText } from "./messages-line.ts";
 
 /** How the table is laid out: `wide` shows every column (wider than a terminal). */
 export interface TableOptions {
@@ -152,19 +153,12 @@ function whereLine(first: CaseResult, s: BenchResults["settings"]): string {
   );
 }
 
-/** "3 run(s)", or per mode where they differ: "codec 1, roundtrip 3, stream 3 run(s)". */
-function runsText(s: BenchResults["settings"], modes: readonly Mode[]): string {
-  const shown = modes.length > 0 ? modes : s.modes;
-  const counts = [...new Set(shown.map((m) => s.runs[m]))];
-  return counts.length === 1 ? `${counts[0]} run(s)` : `${shown.map((m) => `${m} ${s.runs[m]}`).join(", ")} run(s)`;
-}
-
 export function formatTable(results: BenchResults, options: TableOptions = {}): string {
   const wide = options.wide === true;
   const s = results.settings;
   const lines: string[] = [];
   lines.push(
-    `${s.fixed ? "The article's identical messages" : "Varied messages"}, ${runsText(s, [...new Set(results.cases.map((c) => c.mode))])} through them per case.`,
+    `${messagesText(s, [...new Set(results.cases.map((c) => c.payload))])}, ${runsText(s, [...new Set(results.cases.map((c) => c.mode))])} through them per case.`,
   );
   lines.push(`"vs json" / "vs raw": ratio to that codec, paired round by round; with several processes`);
   lines.push(`(--forks), each process's median of its rounds' ratios is one estimate and the figure their`);
