@@ -85,13 +85,31 @@ const FAMILY_ORDER: readonly string[] = ["transport", ...CODEC_FAMILIES, "yours"
 /**
  * The chart's codecs grouped by family (text, schema, schema-less,
  * zero-copy, then the user's own), best first within each by `key` (lower
- * is better) of the first source's case, so sixteen bars still read.
+ * is better) of the first source's cases, so sixteen bars still read. The
+ * order is taken over `across`, the cases of this kind of chart on every
+ * payload (each payload's figures against its best), so a codec keeps its
+ * place from one payload's chart to the next.
  */
-function orderCodecs(rows: readonly SourcedCase[], key: (r: SourcedCase) => number): string[] {
+function orderCodecs(
+  rows: readonly SourcedCase[],
+  key: (r: SourcedCase) => number,
+  across: readonly SourcedCase[] = rows,
+): string[] {
   const codecs = unique(rows.map((r) => r.case.codec));
+  const source = rows[0]?.source;
+  const ofSource = across.filter((r) => r.source === source);
+  const best = new Map<string, number>();
+  for (const r of ofSource) {
+    const v = key(r);
+    if (Number.isFinite(v) && v > 0) best.set(r.case.payload, Math.min(best.get(r.case.payload) ?? Infinity, v));
+  }
   const keyOf = (codec: string): number => {
-    const v = key(rows.find((r) => r.case.codec === codec)!);
-    return Number.isFinite(v) ? v : Number.POSITIVE_INFINITY;
+    const logs = ofSource
+      .filter((r) => r.case.codec === codec)
+      .map((r) => key(r) / (best.get(r.case.payload) ?? NaN))
+      .filter((x) => Number.isFinite(x) && x > 0)
+      .map(Math.log);
+    return logs.length > 0 ? logs.reduce((a, b) => a + b, 0) / logs.length : Number.POSITIVE_INFINITY;
   };
   return codecs.sort(
     (a, b) => FAMILY_ORDER.indexOf(familyOf(a, rows)) - FAMILY_ORDER.indexOf(familyOf(b, rows)) || keyOf(a) - keyOf(b),
@@ -108,8 +126,9 @@ function spec(
   perSource: boolean,
   nameSources: boolean,
   key: (r: SourcedCase) => number,
+  across: readonly SourcedCase[] = rows,
 ): ChartSpec {
-  const codecs = orderCodecs(rows, key);
+  const codecs = orderCodecs(rows, key, across);
   const sources = perSource ? unique(rows.map((r) => r.source)) : [rows[0]?.source ?? ""];
   const datasets = [];
   const values: number[] = [];
@@ -223,6 +242,9 @@ const compressed = (r: SourcedCase, size: "deflateBytes" | "deflateContextBytes"
 export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
   const specs: ChartSpec[] = [];
   const named = unique(rows.map((r) => r.source)).length > 1;
+  // Each kind of chart's cases on every payload: what its codec order is taken over.
+  const inMode = (mode: string): SourcedCase[] => rows.filter((r) => r.case.mode === mode);
+  const sized = rows.filter((r) => Number.isFinite(r.case.bytes) && r.case.codec !== "raw");
   for (const payload of orderPayloads(rows.map((r) => r.case.payload))) {
     const of = (mode: string): SourcedCase[] => rows.filter((r) => r.case.payload === payload && r.case.mode === mode);
     const codec = of("codec");
@@ -257,6 +279,7 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
           true,
           named,
           (r) => r.case.total.median,
+          inMode("codec"),
         ),
       );
     }
@@ -300,6 +323,7 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
           false,
           false,
           (r) => r.case.bytes,
+          sized,
         ),
       );
     }
@@ -325,6 +349,7 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
           true,
           named,
           (r) => r.case.total.median,
+          inMode("roundtrip"),
         ),
       );
     }
@@ -352,6 +377,7 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
           true,
           named,
           (r) => r.case.total.median,
+          inMode("stream"),
         ),
       );
     }

@@ -81,6 +81,23 @@ describe("codecs on a chart", () => {
     expect(bytes.config.data.datasets[0]!.data).toEqual([33, 15, 20, 23, 24, 60, 10]);
   });
 
+  it("keep one order on every payload's chart of a kind, by their figures against each payload's best", () => {
+    const stream = (codec: string, payload: string, ns: number): SourcedCase => {
+      const r = row(codec, "stream", 10);
+      return { ...r, case: { ...r.case, payload, total: { ...summarize([ns]), median: ns } } as CaseResult };
+    };
+    // msgpack is the faster of the two on small, msgpackr by more on large: msgpackr first on both.
+    const specs = chartSpecs([
+      stream("msgpack", "small", 100),
+      stream("msgpackr", "small", 105),
+      stream("msgpack", "large", 300),
+      stream("msgpackr", "large", 200),
+    ]);
+    const labels = (id: string) => specs.find((s) => s.id === id)!.config.data.labels;
+    expect(labels("stream-small")).toEqual(["msgpackr", "msgpack"]);
+    expect(labels("stream-large")).toEqual(["msgpackr", "msgpack"]);
+  });
+
   it("name no family when the chart has one", () => {
     const bytes = chartSpecs([row("msgpack", "codec", 24), row("msgpackr", "codec", 23)]).find(
       (s) => s.id === "bytes-small",
