@@ -33,19 +33,6 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replaceAll("<", "\\u003c");
 }
 
-/**
- * The runs per case the run's settings asked for, per mode where they differ (as the terminal
- * says it); a file from before the settings held them per mode: the first case's.
- */
-function runsOf(settings: SourcedCase["run"]["settings"], of: readonly SourcedCase[], firstCase: number): string {
-  const modes = [...new Set(of.map((x) => x.case.mode))];
-  return typeof settings.runs === "object" &&
-    settings.runs !== null &&
-    modes.every((m) => Number.isFinite(settings.runs[m]))
-    ? runsText(settings, modes)
-    : `${firstCase} run(s)`;
-}
-
 /** One line per source: its machine, clock and settings, as its run records them. */
 function sourceLines(rows: readonly SourcedCase[]): string[] {
   const lines: string[] = [];
@@ -59,7 +46,7 @@ function sourceLines(rows: readonly SourcedCase[]): string[] {
       .join(", ");
     lines.push(
       `${source}: ${m.os}, ${m.cpu} x${m.cores}; clock resolution ${formatNs(m.timerResolutionNs)}, read ${formatNs(m.timerOverheadNs)}. ` +
-        `${messagesText(run.settings, [...new Set(of.map((x) => x.case.payload))])}, ${runsOf(run.settings, of, c.runs)} per case; ` +
+        `${messagesText(run.settings, [...new Set(of.map((x) => x.case.payload))])}, ${runsText(run.settings, [...new Set(of.map((x) => x.case.mode))])} per case; ` +
         `messages per run: ${iterations}; compression ${run.settings.deflate ? "on (permessage-deflate)" : "off"}` +
         `${Number.isFinite(clients) && clients > 1 ? `; ${clients} clients` : ""}.`,
     );
