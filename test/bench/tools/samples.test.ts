@@ -26,6 +26,20 @@ const tempDir = (): string => {
 const samples = (...args: string[]) =>
   spawnSync(process.execPath, ["bench/tools/samples.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
 
+/** `bun run samples ARGS`, stopped with Ctrl-C once its stderr shows `line`; its exit code and stderr. */
+async function stoppedAt(args: string[], line: string, what: string, timeoutMs: number) {
+  const proc = spawn(process.execPath, ["bench/tools/samples.ts", ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.on("close", (code) => resolve(code)));
+  await until(() => stderr.includes(line), what, timeoutMs);
+  proc.kill("SIGINT");
+  return { code: await exited, stderr };
+}
+
 describe("bun run samples", () => {
   it("--list names every sample with its command and who quotes it, and every one kept as it was", () => {
     const r = samples("--list");
@@ -99,16 +113,13 @@ describe("bun run samples", () => {
   it("Ctrl-C while a sample is being made leaves the files it would replace as they were", async () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, "epyc-quick.json.gz"), "the previous file\n");
-    const proc = spawn(process.execPath, ["bench/tools/samples.ts", "epyc-quick", "--into", dir], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => proc.on("close", (code) => resolve(code)));
-    await until(() => stderr.includes("[1/1] epyc-quick: "), "the sample's start", 60_000);
-    proc.kill("SIGINT");
-    expect(await exited).toBe(130);
+    const { code, stderr } = await stoppedAt(
+      ["epyc-quick", "--into", dir],
+      "[1/1] epyc-quick: ",
+      "the sample's start",
+      60_000,
+    );
+    expect(code).toBe(130);
     expect(stderr).toContain(`samples: stopped; nothing in ${dir} changed`);
     expect(readFileSync(path.join(dir, "epyc-quick.json.gz"), "utf8")).toBe("the previous file\n");
     expect(readdirSync(dir)).toEqual(["epyc-quick.json.gz"]);
@@ -116,16 +127,13 @@ describe("bun run samples", () => {
 
   it("--resume takes a stopped remake up again: the samples it made are kept, the rest made, then all move in", async () => {
     const dir = tempDir();
-    const proc = spawn(process.execPath, ["bench/tools/samples.ts", "epyc-quick", "fanout-1-process", "--into", dir], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => proc.on("close", (code) => resolve(code)));
-    await until(() => stderr.includes("[2/2] fanout-1-process: "), "the second sample's start", 120_000);
-    proc.kill("SIGINT");
-    expect(await exited).toBe(130);
+    const { code, stderr } = await stoppedAt(
+      ["epyc-quick", "fanout-1-process", "--into", dir],
+      "[2/2] fanout-1-process: ",
+      "the second sample's start",
+      120_000,
+    );
+    expect(code).toBe(130);
     const staging = /--resume (\S+) takes the remake up again/.exec(stderr)?.[1];
     expect(staging, stderr).toBeDefined();
     expect(readdirSync(dir)).toEqual([]);
