@@ -1,7 +1,8 @@
 /**
  * The committed samples (results/sample/) the documents quote, in one place: what each is called,
  * the command that makes it and what it leaves (a run's JSON, gzip-compressed: the record every
- * report reads, at a tenth of its size). `bun run samples` remakes them from this list;
+ * report reads, at a tenth of its size; its rounds only where marked kept). `bun run samples`
+ * remakes them from this list;
  * the documents' figures (figures/) read only the files it names, and who quotes each is what
  * they read (`bun run samples --list` says). A sample no page reads does not belong in
  * results/sample/.
@@ -17,6 +18,13 @@ export interface SampleEntry {
   argv: string[];
   /** What it leaves in results/sample/: the file there, from the file under {out} (or "stdout": what the command printed). */
   files: Record<string, string>;
+  /**
+   * "kept" where its readers need a run's rounds (the verdict, which pairs them): the first
+   * default run and --quick, whose verdicts the documents and report.html show. Every other
+   * run's JSON moves in with its figures only (samples.ts figuresOnly), each case's figures and
+   * intervals as the run wrote them: rounds are nine tenths of a file.
+   */
+  rounds?: "kept";
 }
 
 /** A sample kept as it was made, on purpose: `bun run samples` leaves it alone, and the documents that quote it say when it was made. */
@@ -31,12 +39,13 @@ export interface HistoryEntry {
 const BENCH = "bench/cli/bench.ts";
 
 /** A `bun run bench` sample: its JSON as results/sample/NAME.json.gz. */
-function bench(name: string, args: string[]): SampleEntry {
+function bench(name: string, args: string[], rounds?: "kept"): SampleEntry {
   return {
     name,
     command: ["bun run bench", ...args].join(" "),
     argv: [BENCH, ...args, "--out", "{out}"],
     files: { [`${name}.json.gz`]: "latest.json" },
+    ...(rounds ? { rounds } : {}),
   };
 }
 
@@ -47,14 +56,14 @@ const EVERY_CODEC = ["--codecs", "all", "--payloads", "all"];
 
 export const SAMPLES: readonly SampleEntry[] = [
   // Three back to back, so the documents can say how far ratios move between runs.
-  bench("epyc-default-1", []),
-  bench("epyc-default-2", []),
-  bench("epyc-default-3", []),
+  bench("bun-default-1", [], "kept"),
+  bench("bun-default-2", []),
+  bench("bun-default-3", []),
   {
-    name: "crosscheck-epyc-default-1",
-    command: "bun run crosscheck --from results/sample/epyc-default-1.json.gz",
-    argv: ["bench/tools/crosscheck.ts", "--from", "{sample:epyc-default-1.json.gz}"],
-    files: { "crosscheck-epyc-default-1.txt": "stdout" },
+    name: "crosscheck-bun-default-1",
+    command: "bun run crosscheck --from results/sample/bun-default-1.json.gz",
+    argv: ["bench/tools/crosscheck.ts", "--from", "{sample:bun-default-1.json.gz}"],
+    files: { "crosscheck-bun-default-1.txt": "stdout" },
   },
   // Whether codec mode's intervals hold in the next run: five back to back (docs/methodology.md).
   {
@@ -63,16 +72,16 @@ export const SAMPLES: readonly SampleEntry[] = [
     argv: ["bench/tools/capture.ts", "--repeat", "5", "--out", "{out}/capture.json", "--", "--modes", "codec"],
     files: { "capture-codec.json": "capture.json" },
   },
-  bench("epyc-calibrate", ["--calibrate"]),
+  bench("bun-calibrate", ["--calibrate"]),
   // Three back to back, as the default runs.
-  bench("epyc-sweep-1", SWEEP),
-  bench("epyc-sweep-2", SWEEP),
-  bench("epyc-sweep-3", SWEEP),
-  bench("epyc-quick", ["--quick"]),
-  bench("epyc-every-codec", [...EVERY_CODEC, "--modes", "codec"]),
+  bench("bun-sweep-1", SWEEP),
+  bench("bun-sweep-2", SWEEP),
+  bench("bun-sweep-3", SWEEP),
+  bench("bun-quick", ["--quick"], "kept"),
+  bench("bun-every-codec", [...EVERY_CODEC, "--modes", "codec"]),
   bench("chromium-every-codec", [...EVERY_CODEC, "--modes", "codec", "--client", "chromium"]),
-  bench("epyc-every-codec-field", [...EVERY_CODEC, "--modes", "stream"]),
-  bench("epyc-route", ["--modes", "route", "--codecs", "all", "--payloads", "market,chat,game-tick", "--clients", "8"]),
+  bench("bun-every-codec-field", [...EVERY_CODEC, "--modes", "stream"]),
+  bench("bun-route", ["--modes", "route", "--codecs", "all", "--payloads", "market,chat,game-tick", "--clients", "8"]),
   bench("engines-bun", ["--modes", "codec,roundtrip", "--payloads", "all"]),
   bench("engines-node", ["--client", "node", "--modes", "roundtrip", "--payloads", "all"]),
   bench("engines-chromium", ["--client", "chromium", "--modes", "codec,roundtrip", "--payloads", "all"]),
@@ -91,14 +100,14 @@ export const SAMPLES: readonly SampleEntry[] = [
   ]),
   // Compression on the socket: the same round trips with and without permessage-deflate.
   ...(["plain", "deflate"] as const).map((way) =>
-    bench(`epyc-roundtrip-${way}`, [
+    bench(`bun-roundtrip-${way}`, [
       ...["--modes", "roundtrip", "--codecs", "json,custom-binary,msgpackr", "--iterations", "1000", "--runs", "1"],
       ...(way === "deflate" ? ["--deflate"] : []),
     ]),
   ),
-  bench("epyc-latency-2000", ["--modes", "latency"]),
+  bench("bun-latency-2000", ["--modes", "latency"]),
   ...[10_000, 40_000].map((rate) =>
-    bench(`epyc-latency-large-${rate}`, [
+    bench(`bun-latency-large-${rate}`, [
       ...["--modes", "latency", "--rate", String(rate), "--payloads", "large"],
       ...["--codecs", "raw,json,custom-binary,msgpack", "--iterations", "4000"],
     ]),
@@ -130,16 +139,11 @@ export const SAMPLES: readonly SampleEntry[] = [
   {
     name: "compat",
     command:
-      "bun run compat --from bun=results/sample/epyc-every-codec.json.gz --from chromium=results/sample/chromium-every-codec.json.gz",
+      "bun run compat --from bun=results/sample/bun-every-codec.json.gz --from chromium=results/sample/chromium-every-codec.json.gz",
     // Bun's and Chromium's columns are the every-codec runs made above: the same codecs, payloads and mode.
     argv: [
       "bench/tools/compat.ts",
-      ...[
-        "--from",
-        "bun={sample:epyc-every-codec.json.gz}",
-        "--from",
-        "chromium={sample:chromium-every-codec.json.gz}",
-      ],
+      ...["--from", "bun={sample:bun-every-codec.json.gz}", "--from", "chromium={sample:chromium-every-codec.json.gz}"],
       ...["--out", "{out}"],
     ],
     files: Object.fromEntries([

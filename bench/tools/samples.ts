@@ -25,7 +25,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { didYouMean } from "../../client/harness/did-you-mean.ts";
 import type { TimeAccount } from "../../client/harness/time-account.ts";
 import { readResults } from "../cli/read-results.ts";
@@ -221,13 +221,16 @@ async function main(argv: string[]): Promise<number> {
     );
     return 130;
   }
-  // Every sample made: now they replace the committed ones, each file by a rename.
+  // Every sample made: now they replace the committed ones, each file by a rename, a run's JSON
+  // with its figures only unless its entry keeps its rounds.
+  const keepsRounds = new Set(SAMPLES.filter((s) => s.rounds === "kept").flatMap((s) => Object.keys(s.files)));
   for (const [file, from] of made) {
     const to = path.join(target, file);
     mkdirSync(path.dirname(to), { recursive: true });
     const waiting = path.join(staging, "ready", file);
     mkdirSync(path.dirname(waiting), { recursive: true });
-    copyFileSync(from, waiting);
+    if (file.endsWith(".json.gz") && !keepsRounds.has(file)) writeFileSync(waiting, figuresOnly(readFileSync(from)));
+    else copyFileSync(from, waiting);
     renameSync(waiting, to);
   }
   rmSync(staging, { recursive: true, force: true });
@@ -247,6 +250,25 @@ async function main(argv: string[]): Promise<number> {
     stderr: "inherit",
   });
   return figures.exitCode === 0 ? 0 : 1;
+}
+
+/**
+ * A run's gzip-compressed JSON with its figures only: every case keeps its figures and intervals
+ * as the run wrote them; its round table keeps its columns but no row, and the order each round
+ * took and a latency case's histograms (what `--out` writes as .hgrm) go too. Read back, it has no
+ * rounds: a report gives no verdict, which pairs them, and says so.
+ */
+export function figuresOnly(gz: Buffer): Buffer {
+  const results = JSON.parse(gunzipSync(gz).toString("utf8")) as {
+    cases: { raw?: { rows: unknown[] }; socket?: { histograms?: unknown } }[];
+    order?: unknown;
+  };
+  for (const c of results.cases) {
+    if (c.raw) c.raw.rows = [];
+    if (c.socket) delete c.socket.histograms;
+  }
+  results.order = {};
+  return gzipSync(JSON.stringify(results), { level: 9 });
 }
 
 /** Where an entry's `file` waits in its staging folder `dir` once made (a run's JSON gzip-compressed). */

@@ -48,7 +48,7 @@ if (!binary) {
 }
 const suffix = browserName === "chromium" ? "" : `-${browserName}`;
 /** A default run of `bun run bench`, with its rounds: its verdict and intervals show. */
-const SAMPLE = path.join(ROOT, "results/sample/epyc-default-1.json");
+const SAMPLE = path.join(ROOT, "results/sample/bun-default-1.json");
 
 const server = await spawnServer();
 const scratch = mkdtempSync(path.join(tmpdir(), "bench-screenshot-"));

@@ -1,6 +1,6 @@
 /**
  * docs/access-patterns.md's figures: the every-codec run (read-one and validated against each codec's
- * decode, epyc-every-codec.json.gz) and the route run (a router's CPU per message, epyc-route.json.gz).
+ * decode, bun-every-codec.json.gz) and the route run (a router's CPU per message, bun-route.json.gz).
  */
 
 import type { CaseResult } from "../../../client/harness/results.ts";
@@ -9,8 +9,8 @@ import { claim, type PageFigures } from "./figure-spec.ts";
 import { fixed, hi, list, lo, mdTable, ordinal, range } from "./prose.ts";
 import { type CaseMatch, caseIn, casesIn } from "./sample-files.ts";
 
-const EVERY = "epyc-every-codec.json.gz";
-const ROUTE = "epyc-route.json.gz";
+const EVERY = "bun-every-codec.json.gz";
+const ROUTE = "bun-route.json.gz";
 
 /** How the page names a codec in prose. */
 const NAMES: Record<string, string> = {

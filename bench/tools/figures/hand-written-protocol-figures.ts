@@ -9,7 +9,7 @@ import { claim, type PageFigures } from "./figure-spec.ts";
 import { fixed, list, mdTable } from "./prose.ts";
 import { caseIn, crosscheckRows, estimateIn, machineOf } from "./sample-files.ts";
 
-const DEFAULT = "epyc-default-1.json.gz";
+const DEFAULT = "bun-default-1.json.gz";
 const PAYLOADS = ["small", "medium", "large"];
 const two = fixed(2);
 const machine = () => machineOf([DEFAULT]);

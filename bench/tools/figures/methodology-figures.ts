@@ -11,7 +11,7 @@ import { caseIn, casesIn, estimateIn, sampleText } from "./sample-files.ts";
 import { capture, type ModeCapture, type RunFigure } from "../capture.ts";
 
 /** The three back-to-back default runs. */
-export const DEFAULT_RUNS = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default-3.json.gz"];
+export const DEFAULT_RUNS = ["bun-default-1.json.gz", "bun-default-2.json.gz", "bun-default-3.json.gz"];
 
 /** Codec mode's four ratios to JSON as the page names them, and the time each is taken from. */
 const LAB = [

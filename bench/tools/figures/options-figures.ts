@@ -2,8 +2,8 @@
  * docs/options.md's figures: the table of every option and the table of defaults per mode, written
  * from the options' one description (bench/cli/option-specs.ts, which --help is written from too);
  * and, in its account of what plain `bun run bench` runs, the settings, slices and round trips of
- * the committed default run (epyc-default-1.json.gz), how long the three default runs took
- * (epyc-default-{1,2,3}.json.gz), and codec mode on every codec and payload (epyc-every-codec.json.gz).
+ * the committed default run (bun-default-1.json.gz), how long the three default runs took
+ * (bun-default-{1,2,3}.json.gz), and codec mode on every codec and payload (bun-every-codec.json.gz).
  */
 
 import type { CaseResult } from "../../../client/harness/results.ts";
@@ -15,9 +15,9 @@ import { claim, type PageFigures } from "./figure-spec.ts";
 import { range, seconds, whole, word } from "./prose.ts";
 import { casesIn, codecModeMs, sampleResults } from "./sample-files.ts";
 
-const FIRST = "epyc-default-1.json.gz";
-const DEFAULT_RUNS = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default-3.json.gz"];
-const EVERY_CODEC = "epyc-every-codec.json.gz";
+const FIRST = "bun-default-1.json.gz";
+const DEFAULT_RUNS = ["bun-default-1.json.gz", "bun-default-2.json.gz", "bun-default-3.json.gz"];
+const EVERY_CODEC = "bun-every-codec.json.gz";
 
 const settings = () => sampleResults(FIRST).settings;
 /** The one value a figure of the first default run's cases of a mode takes; throws when they differ. */

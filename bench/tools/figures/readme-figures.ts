@@ -11,7 +11,7 @@ import { halfWidthText } from "../../report/format.ts";
 import { halfWidth, hi, range, seconds } from "./prose.ts";
 import { casesIn, codecModeMs, machineOf, sampleResults } from "./sample-files.ts";
 
-const QUICK = "epyc-quick.json.gz";
+const QUICK = "bun-quick.json.gz";
 /** The widest interval's half-width among some runs' codec (not json or raw) cases of a mode, of one ratio. */
 const widestHalf = (files: string[], mode: CaseResult["mode"], ratio: "vsJson" | "fieldVsJson"): number =>
   hi(

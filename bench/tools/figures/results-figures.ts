@@ -16,12 +16,12 @@ import type { Sample } from "./sample-cells.ts";
 import { caseIn, casesIn, estimateIn, machineOf, sampleResults } from "./sample-files.ts";
 import { madeLine, sampleStates } from "./sample-staleness.ts";
 
-const LAB = "epyc-every-codec.json.gz";
-const FIELD = "epyc-every-codec-field.json.gz";
+const LAB = "bun-every-codec.json.gz";
+const FIELD = "bun-every-codec-field.json.gz";
 const CHROMIUM = "chromium-every-codec.json.gz";
-const ROUTE = "epyc-route.json.gz";
+const ROUTE = "bun-route.json.gz";
 const ENGINES = "engines-bun.json.gz";
-const DEFAULTS = ["epyc-default-1.json.gz", "epyc-default-2.json.gz", "epyc-default-3.json.gz"];
+const DEFAULTS = ["bun-default-1.json.gz", "bun-default-2.json.gz", "bun-default-3.json.gz"];
 
 const sample = (file: string): Sample => ({ name: `results/sample/${file}`, results: sampleResults(file) });
 /** The runs the block sets side by side. */
@@ -30,8 +30,8 @@ function sampleSet(): SampleSet {
   const fanout = (f: string) => sample(`fanout-${f}.json.gz`);
   return {
     runs: DEFAULTS.map(sample),
-    calibrated: sample("epyc-calibrate.json.gz"),
-    sweeps: [1, 2, 3].map((i) => sample(`epyc-sweep-${i}.json.gz`)),
+    calibrated: sample("bun-calibrate.json.gz"),
+    sweeps: [1, 2, 3].map((i) => sample(`bun-sweep-${i}.json.gz`)),
     everyCodec: [LAB, CHROMIUM, FIELD].map(sample),
     patterns: sample(LAB),
     route: sample(ROUTE),
@@ -178,10 +178,17 @@ export const RESULTS: PageFigures = {
 
     // The access patterns.
     "read-one": () => {
-      const top = (p: string) => ranked(LAB, "codec", p, "readOneVsJson").slice(0, 2).join();
-      return said(
-        "custom-binary reads the key fastest on every payload and Avro second",
-        PAYLOAD_NAMES.every((p) => top(p) === "custom-binary,avro"),
+      const top = (p: string) => ranked(LAB, "codec", p, "readOneVsJson");
+      // The codec second on most payloads, and the payloads where another is.
+      const seconds = PAYLOAD_NAMES.map((p) => top(p)[1]!);
+      const common = seconds.toSorted(
+        (a, b) => seconds.filter((c) => c === b).length - seconds.filter((c) => c === a).length,
+      )[0]!;
+      const others = PAYLOAD_NAMES.filter((_, i) => seconds[i] !== common).map((p, i) => `${p} (${named(top(p)[1]!)})`);
+      return claim(
+        PAYLOAD_NAMES.every((p) => top(p)[0] === "custom-binary") && others.length < PAYLOAD_NAMES.length / 2,
+        `custom-binary reads the key fastest on every payload and ${named(common)} second${others.length > 0 ? ` on every one but ${list(others)}` : ""}`,
+        "custom-binary reading the key fastest on every payload, one codec second on most",
       );
     },
     // A scan rises when a codec that encodes and decodes faster reads one field slower.
@@ -391,12 +398,14 @@ export const RESULTS: PageFigures = {
       return claim(lo(onChat) > 1, xRange(onChat, 1), "protobuf and both MessagePack libraries behind JSON on chat");
     },
     "chat-records": () => xRange([chat(LAB, "msgpackr-records"), chat(CHROMIUM, "msgpackr-records")], 1),
-    "market-fast": () =>
-      claim(
-        FOUR.every((c) => one(LAB, "codec", "market", c).total.median < 1000),
-        "under a microsecond",
-        "a market quote taking under a microsecond in each of the four codecs",
-      ),
+    "market-fast": () => {
+      const totals = FOUR.map((c) => one(LAB, "codec", "market", c).total.median);
+      return claim(
+        hi(totals) < 2000,
+        hi(totals) < 1000 ? "under a microsecond" : `${range(totals, (ns) => (ns / 1000).toFixed(1))} µs`,
+        "a market quote taking under 2 µs in each of the four codecs",
+      );
+    },
     "market-stream": () => withJson(est(FIELD, "stream", "market", "custom-binary")),
     "market-rtt": () => {
       const rtts = FOUR.map((c) => one(ENGINES, "roundtrip", "market", c).socket!.rtt!.p50);

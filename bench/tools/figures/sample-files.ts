@@ -71,6 +71,17 @@ export function caseIn(file: string, match: CaseMatch): CaseResult {
   return found[0]!;
 }
 
+/**
+ * Where a listed results file's cases ran: the page's or Node's environment for a browser or Node
+ * client (the file keeps the CLI's as `environment`, the client's under `environments`), else the CLI's.
+ */
+export function clientEnvironment(file: string): Environment {
+  const results = sampleResults(file);
+  const clients = [...new Set(results.cases.map((c) => c.client))].filter((c) => results.environments?.[c]);
+  if (clients.length > 1) throw new Error(`results/sample/${file}: cases from ${clients.join(" and ")}`);
+  return clients.length === 1 ? results.environments![clients[0]!]! : results.environment;
+}
+
 /** The one machine some listed results files were made on; throws, naming them, when they come from more than one. */
 export function machineOf(files: readonly string[]): Environment {
   const envs = files.map((f) => sampleResults(f).environment);
@@ -107,7 +118,7 @@ export interface CrosscheckRow {
 }
 
 /** The committed cross-check's table: a row per payload and codec. */
-export function crosscheckRows(file = "crosscheck-epyc-default-1.txt"): CrosscheckRow[] {
+export function crosscheckRows(file = "crosscheck-bun-default-1.txt"): CrosscheckRow[] {
   return sampleText(file)
     .split("\n")
     .filter((l) => /^(small|medium|large) /.test(l))

@@ -171,7 +171,7 @@ describe("--help of every command", () => {
     );
     const unwritable = run(
       "bench/cli/report.ts",
-      "results/sample/epyc-quick.json.gz",
+      "results/sample/bun-quick.json.gz",
       "--out",
       "/proc/forbidden/report.html",
     );

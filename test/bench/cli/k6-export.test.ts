@@ -155,7 +155,7 @@ describe.skipIf(skipK6Tests("test/bench/cli/k6-export.test.ts"))(
           expect(c.socket!.latency!.p99).toBeGreaterThanOrEqual(c.socket!.latency!.p50);
         }
         // The k6 rows join a Bun client's run in one report.
-        const bun = path.join(ROOT, "results/sample/epyc-every-codec.json.gz");
+        const bun = path.join(ROOT, "results/sample/bun-every-codec.json.gz");
         const report = spawnSync(
           process.execPath,
           [

@@ -12,7 +12,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("readResults", () => {
   it("reads a gzip-compressed JSON and the same JSON as it is alike, whatever the file is called", () => {
-    const gz = path.join(ROOT, "results/sample/epyc-quick.json.gz");
+    const gz = path.join(ROOT, "results/sample/bun-quick.json.gz");
     const plain = path.join(tmp, "quick.results");
     writeFileSync(plain, gunzipSync(readFileSync(gz)));
     expect(resultsText(plain)).toBe(resultsText(gz));

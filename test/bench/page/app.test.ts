@@ -131,7 +131,7 @@ describe.each(BROWSERS.filter((name) => !skipBrowserTests("test/bench/page/app.t
         expect(record.settings.minBatchNs).toBeLessThan(3 * 100 * Math.max(env.timerResolutionNs, env.timerOverheadNs));
 
         // A CLI run loaded beside the browser's numbers, in the same tab, gzip-compressed as results/sample/ keeps it.
-        const gz = readFileSync(new URL("../../../results/sample/epyc-default-1.json.gz", import.meta.url));
+        const gz = readFileSync(new URL("../../../results/sample/bun-default-1.json.gz", import.meta.url));
         await page.setInputFiles("#load", { name: "cli.json.gz", mimeType: "application/gzip", buffer: gz });
         await expect
           .poll(() => textOf(page, "#progress"))

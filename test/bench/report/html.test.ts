@@ -26,8 +26,8 @@ function buildReport(...files: string[]): string {
 }
 
 /** Two committed runs: a first look (codec and stream mode) and a default run (roundtrip too). */
-const sample = path.join(ROOT, "results/sample/epyc-quick.json.gz");
-const sampleJson = path.join(ROOT, "results/sample/epyc-default-2.json.gz");
+const sample = path.join(ROOT, "results/sample/bun-quick.json.gz");
+const sampleJson = path.join(ROOT, "results/sample/bun-default-2.json.gz");
 
 describe("static report", () => {
   it("has a chart per payload and kind, and loads nothing from outside", () => {
@@ -41,18 +41,20 @@ describe("static report", () => {
     expect(html).not.toMatch(/url\(\s*["']?(https?:)?\/\//i);
     expect(html).toContain("Chart");
     // Both sources, side by side.
-    expect(html).toContain("epyc-quick.json.gz");
-    expect(html).toContain("epyc-default-2.json.gz");
+    expect(html).toContain("bun-quick.json.gz");
+    expect(html).toContain("bun-default-2.json.gz");
   });
 
   it("from one run's JSON: its verdict, its machine, clock and settings, intervals and ratios in the table", () => {
-    const json = path.join(ROOT, "results/sample/epyc-default-1.json.gz");
+    const json = path.join(ROOT, "results/sample/bun-default-1.json.gz");
     const html = readFileSync(buildReport(json), "utf8");
     expect(html).toMatch(
       /<section class="verdict"><pre>Verdict from this run \(fastest by encode \+ decode in process/,
     );
+    const { cpu, cores } = readResults(json).environment;
+    expect(html).toContain(`${cpu} x${cores}; clock resolution`);
     expect(html).toMatch(
-      /<li>bun 1\.4\.4: Linux [^<]*AMD EPYC[^<]* x2; clock resolution [^<]*, read [^<]*\. Varied messages \(seed 1\), \d run\(s\) per case; messages per run: codec 100,000, roundtrip 6,000, stream 100,000; compression off\.<\/li>/,
+      /<li>bun 1\.4\.4: Linux [^<]* x2; clock resolution [^<]*, read [^<]*\. Varied messages \(seed 1\), \d run\(s\) per case; messages per run: codec 100,000, roundtrip 6,000, stream 100,000; compression off\.<\/li>/,
     );
     // The terminal's columns, a table per mode: medians, the mean beside them, the ratio with its interval.
     expect(html).toMatch(
@@ -100,7 +102,7 @@ describe("static report", () => {
     "opens offline in Chromium and draws every chart",
     async () => {
       // A run's rounds give each median its interval: whiskers to draw.
-      const file = buildReport(path.join(ROOT, "results/sample/epyc-default-1.json.gz"));
+      const file = buildReport(path.join(ROOT, "results/sample/bun-default-1.json.gz"));
       const browser = await launchChromiumContext();
       try {
         const page = await browser.context.newPage();
@@ -159,7 +161,7 @@ describe("static report", () => {
   it.skipIf(skipBrowserTests("test/bench/report/html.test.ts"))(
     "draws a latency sweep: latency against rate per codec, and the spectrum on a percentile axis",
     async () => {
-      const file = buildReport(path.join(ROOT, "results/sample/epyc-sweep-1.json.gz"));
+      const file = buildReport(path.join(ROOT, "results/sample/bun-sweep-1.json.gz"));
       const browser = await launchChromiumContext();
       try {
         const page = await browser.context.newPage();
@@ -199,7 +201,7 @@ describe("static report", () => {
         // replies resolve (1 in 2, 10, 100, 1,000, 10,000 replies), then the max at the reply count;
         // the axis labels each of those percentiles, and none beyond.
         const rate = Number(/at ([\d,]+) msgs\/s/.exec(drawn.spectrumTitle)![1]!.replaceAll(",", ""));
-        const received = readResults(path.join(ROOT, "results/sample/epyc-sweep-1.json.gz")).cases.find(
+        const received = readResults(path.join(ROOT, "results/sample/bun-sweep-1.json.gz")).cases.find(
           (c) => c.mode === "latency" && c.payload === "small" && c.codec === "json" && c.socket?.targetRate === rate,
         )!.socket!.received;
         const decades = [2, 10, 100, 1000, 10_000].filter((x) => x <= received);

@@ -63,7 +63,7 @@ describe("the read-one table", () => {
 
 describe("the route table", () => {
   it("--wide shows a server timing below what its clock can tell as ≈0, never as a negative time", () => {
-    const { cases } = readResults(new URL("../../../results/sample/epyc-route.json.gz", import.meta.url).pathname);
+    const { cases } = readResults(new URL("../../../results/sample/bun-route.json.gz", import.meta.url).pathname);
     // custom-binary's key read on chat as a run can give it: its median less the clock's read cost below zero.
     const chat = cases.find((c) => c.mode === "route" && c.payload === "chat" && c.codec === "custom-binary")!;
     chat.route!.forward.keyNs.median = -37;

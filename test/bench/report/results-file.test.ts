@@ -15,7 +15,7 @@ import { hasRounds, resultsFromFile } from "../../../bench/report/results-file.t
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 /** A committed default run: every round of every case. */
-const run = resultsFromFile(resultsText(path.join(ROOT, "results/sample/epyc-default-1.json.gz")));
+const run = resultsFromFile(resultsText(path.join(ROOT, "results/sample/bun-default-1.json.gz")));
 
 /** The ReportError a text is refused with. */
 function refusal(text: string): ReportError {

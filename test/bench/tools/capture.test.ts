@@ -47,7 +47,7 @@ describe("capture", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "capture-"));
     try {
       const out = path.join(dir, "capture.json");
-      const files = [1, 2, 3].map((i) => path.join(ROOT, `results/sample/epyc-default-${i}.json.gz`));
+      const files = [1, 2, 3].map((i) => path.join(ROOT, `results/sample/bun-default-${i}.json.gz`));
       const r = capturing(...files, "--out", out);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^Capture over 3 runs: /);

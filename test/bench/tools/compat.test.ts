@@ -101,10 +101,10 @@ describe.skipIf(skipBrowserTests("compat.test.ts") || skipBrowserTests("compat.t
       );
       expect(place.status).toBe(2);
       // Bun's rows cannot stand for Chromium's.
-      const bun = path.join(ROOT, "results/sample/epyc-quick.json.gz");
+      const bun = path.join(ROOT, "results/sample/bun-quick.json.gz");
       const wrong = compat("--from", `chromium=${bun}`);
       expect(wrong.stderr).toMatch(
-        /^compat: --from chromium=.*epyc-quick\.json\.gz: .*epyc-quick\.json\.gz holds no codec-mode run of Chromium \(a row of client inprocess, .*\)\n$/,
+        /^compat: --from chromium=.*bun-quick\.json\.gz: .*bun-quick\.json\.gz holds no codec-mode run of Chromium \(a row of client inprocess, .*\)\n$/,
       );
       expect(wrong.status).toBe(2);
       const missing = compat("--from", "bun=/nonexistent/latest.json");

@@ -73,7 +73,7 @@ describe("crosscheck", () => {
   }, 240_000);
 
   it("says so when the file has no codec-mode rows", () => {
-    const quick = readResults(path.join(ROOT, "results/sample/epyc-quick.json.gz"));
+    const quick = readResults(path.join(ROOT, "results/sample/bun-quick.json.gz"));
     const file = path.join(tmp, "stream-only.json");
     writeFileSync(file, toJson({ ...quick, cases: quick.cases.filter((c) => c.mode === "stream") }));
     const r = run("bench/tools/crosscheck.ts", ["--from", file]);

@@ -26,7 +26,7 @@ describe("bun run figures", () => {
     expect(first).toBe(`Every generated span of ${PAGES.length} pages matches results/sample/.`);
     expect(check.status, check.stdout + check.stderr).toBe(0);
     expect(second).toBe("What made each quoted sample:");
-    for (const file of ["epyc-default-1.json.gz", "epyc-quick.json.gz", "compat/node.json.gz", "links/sweep.json"])
+    for (const file of ["bun-default-1.json.gz", "bun-quick.json.gz", "compat/node.json.gz", "links/sweep.json"])
       expect(
         samples.find((l) => l.startsWith(`  ${file}: `)),
         file,

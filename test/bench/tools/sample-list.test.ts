@@ -9,7 +9,7 @@ import { HISTORY, SAMPLES, samplesNamed } from "../../../bench/tools/sample-list
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const SAMPLE_DIR = path.join(ROOT, "results/sample");
 
-/** Whether `text` names `file`: by its name, its stem, or a pattern that covers it (`engines-*.csv`, `epyc-default-{1,2,3}.csv`). */
+/** Whether `text` names `file`: by its name, its stem, or a pattern that covers it (`engines-*.csv`, `bun-default-{1,2,3}.csv`). */
 function names(text: string, file: string): boolean {
   const base = path.basename(file);
   if (text.includes(base) || text.includes(base.replace(/\.\w+$/, ""))) return true;
@@ -72,15 +72,15 @@ describe("the sample list", () => {
 
   it("finds a file named by a pattern", () => {
     expect(names("see `results/sample/engines-*.csv`", "engines-firefox.csv")).toBe(true);
-    expect(names("runs `epyc-default-{1,2,3}.csv`", "epyc-default-2.csv")).toBe(true);
-    expect(names("runs `epyc-default-{1,2}.csv`", "epyc-default-3.csv")).toBe(false);
+    expect(names("runs `bun-default-{1,2,3}.csv`", "bun-default-2.csv")).toBe(true);
+    expect(names("runs `bun-default-{1,2}.csv`", "bun-default-3.csv")).toBe(false);
     expect(names("the fanout runs", "fanout-1-process.csv")).toBe(false);
   });
 
   it("picks samples by name, in the list's order", () => {
-    expect(samplesNamed(["epyc-quick", "epyc-default-1"]).entries.map((s) => s.name)).toEqual([
-      "epyc-default-1",
-      "epyc-quick",
+    expect(samplesNamed(["bun-quick", "bun-default-1"]).entries.map((s) => s.name)).toEqual([
+      "bun-default-1",
+      "bun-quick",
     ]);
     expect(samplesNamed([]).entries).toHaveLength(SAMPLES.length);
     expect(samplesNamed(["nope"]).unknown).toEqual(["nope"]);
