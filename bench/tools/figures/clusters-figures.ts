@@ -45,9 +45,9 @@ const jsonPlace = (s: Setup): number =>
     .findIndex((c) => c.codec === "json");
 /** Two processes' deliveries per second over a setup's, codec by codec. */
 const twoAgainst = (s: Setup): number[] => table(TWO).map((c) => c.msgsPerS / one(s, c.payload, c.codec).msgsPerS);
-/** On every payload, the least Redis adds to a codec's CPU is more than the codecs differ alone. */
-const redisFirst = (): boolean =>
-  ARTICLE_PAYLOADS.every((p) => {
+/** The payloads where the least Redis adds to a codec's CPU is more than the codecs differ alone. */
+const redisFirst = (): string[] =>
+  ARTICLE_PAYLOADS.filter((p) => {
     const alone = table(ALONE).filter((c) => c.payload === p);
     return lo(alone.map((c) => cpu(one(REDIS, p, c.codec)) - cpu(c))) > hi(alone.map(cpu)) - lo(alone.map(cpu));
   });
@@ -71,8 +71,14 @@ export const CLUSTERS: PageFigures = {
           s === TWO ? "-" : x2(twoAgainst(s)),
         ]),
       ),
-    "backplane-first": () =>
-      claim(redisFirst(), "The backplane costs more than the codec.", "Redis adding more than the codecs differ"),
+    "backplane-first": () => {
+      const where = redisFirst();
+      return claim(
+        where.length > 0,
+        `The backplane costs more than the codec${where.length < ARTICLE_PAYLOADS.length ? ` on the ${list(where)} message${where.length > 1 ? "s" : ""}` : ""}.`,
+        "Redis adding more than the codecs differ on some payload",
+      );
+    },
     "large-custom-binary": () => vsJson("large", ["custom-binary"]),
     "large-protobuf": () => vsJson("large", ["protobuf"]),
     "small-codecs": () =>
@@ -87,11 +93,15 @@ export const CLUSTERS: PageFigures = {
         "On a small message the fixed part is most of it.",
         "the fixed part as most of a small message's backplane bytes",
       ),
-    "two-not-more": () =>
-      claim(
-        hi([...twoAgainst(ALONE), ...twoAgainst(REDIS)]) < 1,
-        "Two processes did not deliver more here.",
-        "two processes delivering fewer messages a second than one, alone and through Redis, every codec in the table",
-      ),
+    "two-not-more": () => {
+      const [alone, redis] = [twoAgainst(ALONE), twoAgainst(REDIS)];
+      return claim(
+        hi(alone) < 1,
+        hi(redis) < 1
+          ? "Two processes did not deliver more here."
+          : `Two processes delivered less than one alone, and ${x2(redis)} what one through Redis did.`,
+        "two processes delivering fewer messages a second than one alone, every codec in the table",
+      );
+    },
   },
 };

@@ -7,7 +7,7 @@
 
 import type { CaseResult } from "../../../client/harness/results.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
-import { fixed, hi, lo, mdTable, range, seconds, whole } from "./prose.ts";
+import { fixed, hi, list, lo, mdTable, range, seconds, whole } from "./prose.ts";
 import { casesIn, machineOf, sampleResults } from "./sample-files.ts";
 
 const AT_2000 = "bun-latency-2000.json.gz";
@@ -78,15 +78,29 @@ export const LATENCY: PageFigures = {
           ]),
         ),
       ),
-    kept: () =>
-      claim(
-        !codecs(AT_2000).some(short) &&
-          hi(codecs(AT_2000).map(p50)) < 1.5 * hi(raws(AT_2000).map(p50)) &&
-          !codecs(AT_10000).some(short) &&
+    kept: () => {
+      const missed = codecs(AT_2000).filter(short);
+      const kept2000 =
+        missed.length === 0
+          ? "every codec kept the rate"
+          : `every codec kept the rate but ${list(missed.map((c) => `${c.codec} on the ${c.payload} message (${whole(achieved(c))}/s)`))}`;
+      /** How a rate went on the large message: every codec kept it, every one (raw too) fell a little short, or some did. */
+      const large = (file: string): string => {
+        const all = casesIn(file, { mode: "latency" });
+        const rate = whole(rateOf(all[0]!));
+        if (!all.some(short)) return `every codec keeps up at ${rate}/s`;
+        const got = range(all.map(achieved), whole);
+        return all.every(short)
+          ? `at ${rate}/s none kept up, not even \`raw\` (${got}/s)`
+          : `at ${rate}/s ${all.filter(short).length} of the ${all.length} fell short (${got}/s)`;
+      };
+      return claim(
+        hi(codecs(AT_2000).map(p50)) < 2 * hi(raws(AT_2000).map(p50)) &&
           casesIn(AT_40000, { mode: "latency" }).every(short),
-        `every codec kept the rate, and at that load the codec barely shows: corrected p50 near \`raw\`'s. On the large message every codec keeps up at ${whole(rateOf(raws(AT_10000)[0]!))}/s and none at ${whole(rateOf(raws(AT_40000)[0]!))}/s, not even \`raw\``,
-        "every codec keeping 2,000/s with corrected p50 under 1.5x raw's, and 10,000/s on the large message, and none, raw included, 40,000/s",
-      ),
+        `${kept2000}, and at that load the codec shows little: corrected p50 ${usRange(codecs(AT_2000).map(p50))} against \`raw\`'s ${usRange(raws(AT_2000).map(p50))}. On the large message ${large(AT_10000)}, and ${large(AT_40000)}`,
+        "every codec's corrected p50 at 2,000/s under twice raw's, and none, raw included, keeping 40,000/s on the large message",
+      );
+    },
     "service-40000": () => {
       const cs = codecs(AT_40000);
       return claim(
@@ -192,7 +206,11 @@ export const LATENCY: PageFigures = {
     "chromium-p50s": () => {
       const at = casesIn(CHROMIUM, { mode: "latency" }).filter((c) => rateOf(c) === 1000);
       const apart = hi(at.map((c) => Math.abs(p50(c) / c.socket!.serviceTime!.p50 - 1)));
-      return claim(apart <= 0.05, "within 5%", `Chromium's corrected and service p50 at 1,000/s within 5% (${apart})`);
+      return claim(
+        apart <= 0.1,
+        `within ${Math.max(1, Math.ceil(apart * 100))}%`,
+        `Chromium's corrected and service p50 at 1,000/s within 10% (${apart})`,
+      );
     },
   },
 };

@@ -85,10 +85,11 @@ export const LINKS: PageFigures = {
     },
     fill: () => {
       const shares = steps().map(({ c, r }) => [fill(c, r, "fast"), fill(c, r, "small")]);
+      const less = shares.filter(([fast, small]) => small! < fast!).length;
       return claim(
-        shares.every(([fast, small]) => small! < fast!),
-        `${pcts(shares.flat())} of the nominal rate (each step's share is in the sweep's table below), the smaller frames less`,
-        "the smaller codec's frames filling less of the link than the faster's on every step",
+        less > shares.length / 2,
+        `${pcts(shares.flat())} of the nominal rate (each step's share is in the sweep's table below), the smaller frames less${less < shares.length ? ` on ${less} of ${shares.length} steps` : ""}`,
+        "the smaller codec's frames filling less of the link than the faster's on most steps",
       );
     },
     machine: () => {
@@ -150,10 +151,21 @@ export const LINKS: PageFigures = {
       const reply = (c: CaseResult) => Math.round(sock(c).replyWireBytes!);
       const helped = casesIn(file("4g"), { mode: "roundtrip" }).filter((c) => reply(twin("4g-deflate", c)) < reply(c));
       const only = helped.map((c) => `${c.payload} ${c.codec}`).join() === "large json,large msgpackr";
+      // The stream case that moved most, named where it moved more than a user would shrug off.
+      const most = casesIn(file("4g"), { mode: "stream" }).reduce((a, b) =>
+        Math.abs(twin("4g-deflate", b).msgsPerS / b.msgsPerS - 1) >
+        Math.abs(twin("4g-deflate", a).msgsPerS / a.msgsPerS - 1)
+          ? b
+          : a,
+      );
+      const moves =
+        stream < 0.02
+          ? `nothing changed that a user would see. Round trips moved by at most ${rt.toFixed(2)} ms and stream rates by at most ${share1(stream)}, both ways.`
+          : `the round trips did not change (by at most ${rt.toFixed(2)} ms either way); stream rates moved by up to ${share1(stream)} (${most.codec} on the ${most.payload} message, ${whole(most.msgsPerS)} to ${whole(twin("4g-deflate", most).msgsPerS)}/s).`;
       return claim(
-        rt < 1 && stream < 0.02 && up && only,
-        `nothing changed that a user would see. Round trips moved by at most ${rt.toFixed(2)} ms and stream rates by at most ${share1(stream)}, both ways. Bun's client compressed none of its frames, so the way up, the one the large messages fill, carried the same bytes; the server compressed its replies, which helped only JSON and msgpackr on the large message`,
-        "round trips within 1 ms and stream rates within 2% with --deflate, no compressed frame and the same bytes up, and only JSON's and msgpackr's large replies shrinking",
+        rt < 1 && up && only,
+        `${moves} Bun's client compressed none of its frames, so the way up, the one the large messages fill, carried the same bytes; the server compressed its replies, which helped only JSON and msgpackr on the large message`,
+        "round trips within 1 ms with --deflate, no compressed frame and the same bytes up, and only JSON's and msgpackr's large replies shrinking",
       );
     },
     "deflate-table": () =>
@@ -192,15 +204,21 @@ export const LINKS: PageFigures = {
       );
     },
     "knees-window": () => {
-      const knee = [...new Set(kneeCodecs().flatMap((c) => (["small", "medium"] as const).map((p) => kneeOf(p, c))))];
+      const pairs = kneeCodecs().flatMap((c) =>
+        (["small", "medium"] as const).map((p) => ({ p, c, rate: kneeOf(p, c) })),
+      );
       const rates = [...new Set(kneeCases().map((c) => sock(c).targetRate!))].sort((a, b) => a - b);
+      const below = rates[rates.indexOf(1000) - 1]!;
+      // The codecs that kept 1,000 a second, where the window let a step more through.
+      const beyond = pairs.filter((x) => x.rate !== below);
       const inFlight = kneeCodecs().reduce((sum, c) => sum + p50(at("small", c, 1000)), 0) / kneeCodecs().length / 1e6;
       const shortest = bySize("small")[0]!;
       const [s, json] = [sock(at("small", shortest, 1000)), sock(at("small", "json", 1000))];
+      const lateShare = s.late! / s.sent;
       return claim(
-        knee.length === 1 && rates[rates.indexOf(1000) - 1] === knee[0] && s.late! / s.sent > 0.05,
-        `every codec stops at the window, at ${whole(knee[0]!)} a second, the step below 1,000: at 1,000 a second about ${Math.round(inFlight)} of the ${kneeLink().window} allowed are in flight, and even ${shortest}'s frames, the shortest on the wire, left ${whole(s.late!)} of ${whole(s.sent)} sends late (JSON ${whole(json.late!)}), more than the 5% a kept rate allows`,
-        "one knee for every codec on the small and medium messages, the step below 1,000 a second, where even the shortest frames were more than 5% late",
+        beyond.length < pairs.length / 2 && beyond.every((x) => x.rate === 1000),
+        `${beyond.length === 0 ? "every codec stops" : "the codecs stop"} at the window, at ${whole(below)} a second, the step below 1,000${beyond.length > 0 ? ` (${list(beyond.map((x) => `${x.c} on the ${x.p} message at 1,000`))})` : ""}: at 1,000 a second about ${Math.round(inFlight)} of the ${kneeLink().window} allowed are in flight, and ${shortest}'s frames, the shortest on the wire, left ${whole(s.late!)} of ${whole(s.sent)} sends late (JSON ${whole(json.late!)}), ${lateShare > 0.05 ? "more than" : "within"} the 5% a kept rate allows`,
+        "most codecs' knee on the small and medium messages the step below 1,000 a second, the rest at 1,000",
       );
     },
     "knees-below": () => share1(hi([100, 200].flatMap((rate) => PAYLOADS.map((p) => latencySpread(p, rate))))),

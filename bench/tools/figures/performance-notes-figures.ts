@@ -60,11 +60,9 @@ export const PERFORMANCE_NOTES: PageFigures = {
     "over-stream": () => `${of(inMode("stream"), 1, (p) => p.over)}x`,
     "over-roundtrip": () => `${of(inMode("roundtrip"), 1, (p) => p.over)}x`,
     "inflated-ends": () =>
-      claim(
-        ends("stream") === ends("roundtrip"),
-        ends("stream"),
-        "the same cases inflating most and least in roundtrip mode as in stream mode",
-      ),
+      ends("stream") === ends("roundtrip")
+        ? ends("stream")
+        : `in stream mode ${ends("stream")}; in roundtrip mode ${ends("roundtrip")}`,
     "below-lab": () => `${below("protobuf")} and ${below("msgpack")}`,
     "cb-above": () => {
       const cb = roundtrip("custom-binary");

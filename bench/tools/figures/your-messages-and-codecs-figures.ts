@@ -9,7 +9,7 @@ import { type CompatMatrix, compatMarkdown, compatMatrix } from "../../report/co
 import { CALIBRATION_CODEC_NAMES } from "../../../protocols/calibration.ts";
 import { BUILT_IN } from "../../../protocols/registry.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
-import { hi, lo, range, whole, word } from "./prose.ts";
+import { hi, list, lo, range, whole, word } from "./prose.ts";
 import { casesIn, compatFiles, sampleResults, sampleText } from "./sample-files.ts";
 
 let built: CompatMatrix | undefined;
@@ -91,10 +91,13 @@ export const YOUR_MESSAGES_AND_CODECS: PageFigures = {
       const each = casesIn(compatFiles()[0]!.file, { mode: "codec", codec: "msgpackr-records" }).map(
         (c) => c.ratios!.vsJson!.value,
       );
-      const dearer = matrix()
-        .columns.filter((c) => !c.startsWith("Bun"))
-        .every((c) => (cell("msgpackr-records", c) ?? 0) > bun);
-      return `${x(bun, 2)} JSON's time in Bun (${x(lo(each), 2)} to ${x(hi(each), 2)} payload by payload; ${x(cell("msgpackr-records", "Bun, no add-ons"), 2)} without add-ons) and ${claim(dearer, "is dearer in Node, Chromium and Firefox", "msgpackr-records dearer than in Bun in every place but Bun's two columns")}`;
+      const others = matrix().columns.filter((c) => !c.startsWith("Bun"));
+      const cheaper = others.filter((c) => (cell("msgpackr-records", c) ?? 0) <= bun);
+      const where =
+        cheaper.length === 0
+          ? "is dearer in Node, Chromium and Firefox"
+          : `is dearer in every other place but ${list(cheaper.map((c) => `${c} (${x(cell("msgpackr-records", c), 2)})`))}`;
+      return `${x(bun, 2)} JSON's time in Bun (${x(lo(each), 2)} to ${x(hi(each), 2)} payload by payload; ${x(cell("msgpackr-records", "Bun, no add-ons"), 2)} without add-ons) and ${claim(cheaper.length < others.length / 2, where, "msgpackr-records dearer than in Bun in most places but Bun's two columns")}`;
     },
     "every-codec-runs": () =>
       range(
