@@ -97,7 +97,12 @@ figure { margin: 0; border: 1px solid #e2e6eb; border-radius: 6px; padding: 0.5r
 .table-scroll { overflow-x: auto; max-width: 100%; margin-top: 1.5rem; }
 table { border-collapse: collapse; font-size: 0.85rem; width: 100%; margin-bottom: 1rem; }
 caption { text-align: left; font-weight: 600; padding: 0.25rem 0; }
-th, td { border-bottom: 1px solid #e2e6eb; padding: 0.25rem 0.5rem; text-align: right; white-space: nowrap; }
+th, td { border-bottom: 1px solid #e2e6eb; padding: 0.25rem 0.3rem; text-align: right; white-space: nowrap; }
+/* The case tables fit 1,280 px: headers wrap between words, a figure only before its interval (table-html.ts). */
+table.cases { font-size: 0.8rem; }
+table.cases th { white-space: normal; vertical-align: bottom; }
+table.cases td.wraps { white-space: normal; }
+table.cases td.wraps span { white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; }
 .verdict pre { background: #f3f6f9; border: 1px solid #d5dbe1; border-radius: 6px; padding: 0.75rem 1rem; font-size: 0.9rem; white-space: pre-wrap; }
 .sources { font-size: 0.85rem; color: #3d444d; padding-left: 1.2rem; }

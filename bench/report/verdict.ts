@@ -455,20 +455,32 @@ function kneeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]
   return `Knee (latency, ${client} client), msgs/s kept, best .. worst: ${parts.join("; ")}`;
 }
 
-/** Whether custom-binary's size lead over json survives permessage-deflate with its context kept (codec mode's compressed sizes). */
+/**
+ * What permessage-deflate with its context kept (codec mode's compressed sizes) leaves of each
+ * payload's size lead: the codec smallest once deflated, custom-binary where it is not that one,
+ * and json, each deflated with its plain size beside it (a lead in plain bytes can all but vanish).
+ */
 function compressionLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string | undefined {
-  const sizes = (codec: string): string[] =>
-    payloads
-      .map(
-        (p) =>
-          cases.find((c) => c.mode === "codec" && c.codec === codec && c.payload === p && c.compression)?.compression
-            ?.deflateContextBytes ?? NaN,
-      )
-      .map((b) => (Number.isFinite(b) ? count(b) : "-"));
-  const cb = sizes("custom-binary");
-  const json = sizes("json");
-  if (cb.every((b) => b === "-") || json.every((b) => b === "-")) return undefined;
-  return `Deflated in a stream (context kept): custom-binary ${cb.join(" / ")} B, json ${json.join(" / ")} B`;
+  const deflated = (c: CaseResult): number => c.compression?.deflateContextBytes ?? Number.NaN;
+  const size = (c: CaseResult): string => `${c.codec} ${count(deflated(c))} (${count(c.bytes)})`;
+  const parts: string[] = [];
+  for (const p of payloads) {
+    const sized = cases.filter(
+      (c) =>
+        c.mode === "codec" &&
+        c.payload === p &&
+        c.codec !== "raw" &&
+        !CALIBRATION_CODEC_NAMES.includes(c.codec) &&
+        Number.isFinite(deflated(c)),
+    );
+    const json = sized.find((c) => c.codec === "json");
+    const others = sized.filter((c) => c.codec !== "json").sort((a, b) => deflated(a) - deflated(b));
+    if (!json || others.length === 0) continue;
+    const cb = others[0]!.codec === "custom-binary" ? undefined : others.find((c) => c.codec === "custom-binary");
+    parts.push(`${p} ${[others[0]!, ...(cb ? [cb] : []), json].map(size).join(", ")}`);
+  }
+  if (parts.length === 0) return undefined;
+  return `Deflated in a stream (context kept), smallest first, bytes (plain): ${parts.join("; ")}`;
 }
 
 /**

@@ -58,7 +58,7 @@ describe("static report", () => {
     );
     // The terminal's columns, a table per mode: medians, the mean beside them, the ratio with its interval.
     expect(html).toMatch(
-      /<td>large<\/td><td>custom-binary<\/td><td>222<\/td>(<td>[\d.]+ [nµ]s<\/td>){4}<td>[\d.]+ ±[\d.]+%†?<\/td>/,
+      /<td>large<\/td><td>custom-binary<\/td><td>222<\/td>(<td>[\d.]+ [nµ]s<\/td>){4}<td class="wraps"><span>[\d.]+ <\/span><wbr><span>±[\d.]+%†?<\/span><\/td>/,
     );
     expect(html).toContain(
       "<caption>codec mode: serialize + deserialize in process, per message, median of the rounds</caption>",
@@ -133,6 +133,16 @@ describe("static report", () => {
         }));
         expect(widths.page).toBeLessThanOrEqual(1280);
         expect(widths.box).toBeLessThanOrEqual(1280);
+        // And no case table needs that scroll: a header wraps between words, a figure before its interval.
+        const tables = await page.evaluate(() =>
+          [...document.querySelectorAll<HTMLTableElement>("table.cases")].map((t) => [t.dataset.mode, t.scrollWidth]),
+        );
+        expect(tables.map(([mode]) => mode)).toEqual(["codec", "roundtrip", "stream"]);
+        for (const [mode, width] of tables) expect(width, `${mode}`).toBeLessThanOrEqual(widths.box);
+        // A figure's text reads as it did, whatever its cell lets it wrap at.
+        expect(await page.locator('table[data-mode="codec"] td.wraps').first().textContent()).toMatch(
+          /^[\d.]+ ±[\d.]+%†?$/,
+        );
         // chart.js drew something: the canvas is not blank.
         const painted = await page.evaluate(() => {
           const c = document.querySelector<HTMLCanvasElement>("canvas#chart-codec-small")!;

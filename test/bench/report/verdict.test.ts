@@ -191,7 +191,7 @@ describe("the verdict", () => {
     );
   });
 
-  it("says whether custom-binary's size lead survives a compressed stream, from codec mode's compressed sizes", () => {
+  it("says what a compressed stream leaves of each payload's size lead: the smallest deflated, custom-binary, json", () => {
     const sized = (codec: string, payload: string, stream: number): CaseResult =>
       caseOf(codec, payload, rounds(codec === "json" ? 1000 : 500), {
         compression: {
@@ -205,10 +205,16 @@ describe("the verdict", () => {
     const lines = verdictOf([
       sized("json", "small", 20),
       sized("custom-binary", "small", 17),
+      sized("msgpack", "small", 13),
       sized("json", "large", 237),
       sized("custom-binary", "large", 207),
     ]);
-    expect(lines).toContain("Deflated in a stream (context kept): custom-binary 17 / 207 B, json 20 / 237 B");
+    const line = lines.join(" ").replace(/ +/g, " ");
+    // On small msgpack deflates smallest, so custom-binary is named beside it; on large custom-binary is the smallest.
+    expect(line).toContain("Deflated in a stream (context kept), smallest first, bytes (plain): small msgpack 13 (");
+    expect(line).toMatch(
+      /small msgpack 13 \(\d+\), custom-binary 17 \(\d+\), json 20 \(\d+\); large custom-binary 207 \(\d+\), json 237 \(\d+\)/,
+    );
     // Without compressed sizes, no such line.
     expect(
       verdictOf([caseOf("json", "small", rounds(1000)), caseOf("custom-binary", "small", rounds(500))]).some((l) =>
