@@ -7,8 +7,8 @@
  * - `DecodeError`: the bytes are there but wrong (unknown version or type,
  *   overlong or oversized varint, invalid UTF-8, a non-ASCII byte in a message
  *   flagged ASCII or an unflagged message of ASCII strings, reserved bits
- *   set, a value written where its layout says to leave it out, trailing
- *   bytes). It carries a
+ *   set, a value written where its layout says to leave it out, an index
+ *   beyond an inferred layout's kinds or values, trailing bytes). It carries a
  *   stable `code`, the `offset` and the offending `byte`.
  */
 
@@ -22,6 +22,7 @@ export type DecodeErrorCode =
   | "ASCII_FLAG_MISSING"
   | "RESERVED_BITS"
   | "NOT_CANONICAL"
+  | "OUT_OF_RANGE"
   | "TRAILING_BYTES";
 
 /** A byte as two hex digits with a 0x prefix: 0x0a. */

@@ -19,6 +19,8 @@ export class BinaryReader {
   private end = 0;
   private readonly f64 = new Float64Array(1);
   private readonly f64Bytes = new Uint8Array(this.f64.buffer);
+  private readonly f32 = new Float32Array(1);
+  private readonly f32Bytes = new Uint8Array(this.f32.buffer);
   private readonly starts = new Int32Array(MAX_STRINGS);
   private readonly ends = new Int32Array(MAX_STRINGS);
   /** Filled by `strings(count)`. */
@@ -161,6 +163,39 @@ export class BinaryReader {
   varInt32(): number {
     const z = this.varUint32();
     return (z >>> 1) ^ -(z & 1);
+  }
+
+  /** Zigzag varUint53 back to -2^52..2^52-1. */
+  varInt53(): number {
+    const z = this.varUint53();
+    return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+  }
+
+  /** One byte, 0 (false) or 1 (true); any other is OUT_OF_RANGE. */
+  boolean(): boolean {
+    const b = this.u8();
+    if (b > 1) throw new DecodeError("OUT_OF_RANGE", this.pos - 1, b, "a boolean byte other than 0 or 1");
+    return b === 1;
+  }
+
+  float32(): number {
+    const p = this.pos;
+    if (p + 4 > this.end) throw truncated(p, 4, this.end);
+    const b = this.bytes;
+    const f = this.f32Bytes;
+    if (LITTLE_ENDIAN) {
+      f[0] = b[p]!;
+      f[1] = b[p + 1]!;
+      f[2] = b[p + 2]!;
+      f[3] = b[p + 3]!;
+    } else {
+      f[3] = b[p]!;
+      f[2] = b[p + 1]!;
+      f[1] = b[p + 2]!;
+      f[0] = b[p + 3]!;
+    }
+    this.pos = p + 4;
+    return this.f32[0]!;
   }
 
   float64(): number {

@@ -36,6 +36,8 @@ export class BinaryWriter {
   stringsAscii = true;
   private readonly f64 = new Float64Array(1);
   private readonly f64Bytes = new Uint8Array(this.f64.buffer);
+  private readonly f32 = new Float32Array(1);
+  private readonly f32Bytes = new Uint8Array(this.f32.buffer);
 
   constructor(readonly mode: WriterMode = DEFAULT_WRITER_MODE) {
     this.buf = new Uint8Array(mode === "views" ? SLAB_BYTES : 1024);
@@ -53,6 +55,22 @@ export class BinaryWriter {
     }
     this.start = this.pos;
     this.stringsAscii = true;
+  }
+
+  /**
+   * Room for `bytes` more bytes of the message (a layout whose size is known
+   * only as it is written: an inferred one). The message so far moves to a
+   * bigger buffer when it must; in "views" mode that is a fresh slab, so
+   * views handed out before stay as they are.
+   */
+  ensure(bytes: number): void {
+    if (this.pos + bytes <= this.buf.length) return;
+    const written = this.pos - this.start;
+    const next = new Uint8Array(Math.max(this.mode === "views" ? SLAB_BYTES : 0, 2 * (written + bytes)));
+    next.set(this.buf.subarray(this.start, this.pos));
+    this.buf = next;
+    this.start = 0;
+    this.pos = written;
   }
 
   u8(value: number): void {
@@ -89,6 +107,42 @@ export class BinaryWriter {
     }
     buf[p++] = v;
     this.pos = p;
+  }
+
+  /** An integer 0..2^53-1 as varUint53, and never -0 (which it would give back as 0). */
+  uint53(field: string, value: number): void {
+    if (Object.is(value, -0)) throw new EncodeError(field, "expected an integer 0..9007199254740991, got -0");
+    this.varUint53(field, value);
+  }
+
+  /** Zigzag (0, -1, 1, -2 as 0, 1, 2, 3), then varUint53, of an integer -2^52..2^52-1; never -0. */
+  int53(field: string, value: number): void {
+    if (!Number.isSafeInteger(value) || value < -(2 ** 52) || value >= 2 ** 52 || Object.is(value, -0))
+      throw new EncodeError(field, `expected an integer -4503599627370496..4503599627370495, got ${String(value)}`);
+    this.varUint53(field, value >= 0 ? value * 2 : -value * 2 - 1);
+  }
+
+  /** IEEE 754 binary32, little-endian, of a number it holds exactly (NaN, infinities and -0 included). */
+  float32(field: string, value: number): void {
+    if (typeof value !== "number") throw new EncodeError(field, `expected a number, got ${typeof value}`);
+    const f = this.f32Bytes;
+    this.f32[0] = value;
+    if (!Object.is(this.f32[0], value) && value === value)
+      throw new EncodeError(field, `${String(value)} is not exactly a float32 (the layout holds float32 here)`);
+    const buf = this.buf;
+    const p = this.pos;
+    if (LITTLE_ENDIAN) {
+      buf[p] = f[0]!;
+      buf[p + 1] = f[1]!;
+      buf[p + 2] = f[2]!;
+      buf[p + 3] = f[3]!;
+    } else {
+      buf[p] = f[3]!;
+      buf[p + 1] = f[2]!;
+      buf[p + 2] = f[1]!;
+      buf[p + 3] = f[0]!;
+    }
+    this.pos = p + 4;
   }
 
   /** One byte holding an enum's value 0..max. */

@@ -13,7 +13,7 @@
 import { calJson, calSpin } from "./calibration.ts";
 import { CODEC_FAMILIES, DECODE_GUARANTEES, KEY_ACCESSES, type Codec, type CodecFamily } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
-import { customBinary } from "./custom-binary.ts";
+import { customBinary, customBinaryCodecFor, type UserLayout } from "./custom-binary.ts";
 import { json, jsonBytes } from "./json.ts";
 import { msgpack } from "./msgpack.ts";
 import { msgpackr, msgpackrRecords } from "./msgpackr.ts";
@@ -90,14 +90,24 @@ export class CodecCatalog {
 
   /**
    * The built-in codecs, then `extra` (a user's codec modules); with
-   * `userProto`, the protobuf codec also carries the user's payloads. Throws
-   * when an extra codec takes a name already used (`reserved`: names the
-   * catalog does not hold but a socket accepts, such as raw).
+   * `userProto`, the protobuf codec also carries the user's payloads, and
+   * with `userLayouts` (each user payload's inferred layout) custom-binary
+   * does. Throws when an extra codec takes a name already used (`reserved`:
+   * names the catalog does not hold but a socket accepts, such as raw).
    */
-  static of(extra: readonly Codec[] = [], userProto?: UserProtoType, reserved: readonly string[] = []): CodecCatalog {
-    const codecs = userProto
-      ? BUILT_IN_CODECS.map((c) => (c === protobufCodec ? protobufCodecFor(userProto) : c))
-      : [...BUILT_IN_CODECS];
+  static of(
+    extra: readonly Codec[] = [],
+    userProto?: UserProtoType,
+    reserved: readonly string[] = [],
+    userLayouts?: ReadonlyMap<string, UserLayout>,
+  ): CodecCatalog {
+    const codecs = BUILT_IN_CODECS.map((c) =>
+      c === protobufCodec && userProto
+        ? protobufCodecFor(userProto)
+        : c === customBinary && userLayouts && userLayouts.size > 0
+          ? customBinaryCodecFor(userLayouts)
+          : c,
+    );
     for (const codec of extra) {
       if (codecs.some((c) => c.name === codec.name) || reserved.includes(codec.name))
         throw new CodecError("NAME_TAKEN", `a codec named '${codec.name}' exists already; name yours differently`);

@@ -104,6 +104,12 @@ const BENCH_GROUPS = {
       text: "a codec of your own: a module whose default export implements the codec interface (docs/codecs.md); it joins every mode, the server and the page; repeatable",
     },
     {
+      key: "emitCodec",
+      arg: "DIR",
+      cliOnly: true,
+      text: "write custom-binary's layout of each of your payloads ({messages}) to DIR as a codec module, `PAYLOAD-binary.ts`, with the custom-binary/ files it imports: the code timed on that payload, to read, edit and ship ({codecModules} runs it); then the run goes on as asked",
+    },
+    {
       key: "allowLossy",
       text: "also time codecs that change your messages (flagged `!` and lossy); without it they are only reported, in the fidelity table",
     },

@@ -78,6 +78,8 @@ export interface BenchOptions {
   backplane?: string;
   /** Stream mode over links of falling bandwidth, for each payload's crossover (bench/cli/link-sweep.ts). */
   linkSweep: boolean;
+  /** Where custom-binary's layout of each user payload is written as a codec module before the run (bench/cli/emit-codec.ts). */
+  emitCodec?: string;
   /** Write a k6 test to `dir` and run nothing (bench/cli/k6-export.ts). */
   exportK6?: { dir: string; load: K6Load };
 }
@@ -354,6 +356,7 @@ async function checkUrl(url: string, option: string): Promise<void> {
 /** What the run needs of the machine, looked for before anything is measured. */
 async function checkMachine(options: BenchOptions, spell: Spell): Promise<void> {
   if (options.out !== undefined) prepareOutDir(options.out, spell("out"));
+  if (options.emitCodec !== undefined) prepareOutDir(options.emitCodec, spell("emitCodec"));
   if (options.exportK6) return;
   const browser = browserOf(options.client);
   const socket = options.settings.modes.some((m) => m !== "codec");
@@ -511,6 +514,13 @@ export async function resolveBenchOptions(input: BenchInput, spell: Spell): Prom
       `${spell("csp")} sets the policy of a server the bench starts; with ${spell("url")}, start that server with bun run server --csp`,
     );
   const exportK6 = k6Of(read, spell, int);
+  const emitCodec = read.text("emitCodec");
+  if (emitCodec !== undefined && emitCodec.trim() === "")
+    throw new SettingError(`${spell("emitCodec")} must name a directory`);
+  if (emitCodec !== undefined && userMessages.length === 0)
+    throw new SettingError(
+      `${spell("emitCodec")} writes custom-binary's layout of your own messages; add ${spell("messages")} FILE`,
+    );
   const options: BenchOptions = {
     settings,
     moduleCodecs,
@@ -526,6 +536,7 @@ export async function resolveBenchOptions(input: BenchInput, spell: Spell): Prom
     csp,
     linkSweep: linkSweepOf(read, spell, client, settings),
     ...(exportK6 ? { exportK6 } : {}),
+    ...(emitCodec !== undefined ? { emitCodec } : {}),
   };
   await checkMachine(options, spell);
   return options;

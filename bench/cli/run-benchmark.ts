@@ -31,6 +31,7 @@ import { formatTable } from "../report/table.ts";
 import { collectEnvironment, fullGc, libraryVersion, libraryVersions } from "../../client/harness/environment.ts";
 import { estimateFor } from "./eta.ts";
 import { usageOf } from "./command.ts";
+import { emitCodecs } from "./emit-codec.ts";
 import { exportK6, k6TestOf } from "./k6-export.ts";
 import type { BenchOptions } from "./resolve-options.ts";
 import { LiveCsv, writeResults, type WrittenFiles } from "./output.ts";
@@ -362,6 +363,8 @@ export async function runBenchmark(
   // Resolved once: the catalog, what each codec does to the user's messages (a check of every codec on them), which pairs run.
   const browser = browserOf(options.client);
   const plan = ledger.time("verify", () => makePlan(options.settings, options.moduleCodecs, options.forks));
+  if (options.emitCodec !== undefined)
+    for (const line of emitCodecs(plan, options.emitCodec)) streams.stdout.write(`custom-binary layout of ${line}\n`);
   if (options.exportK6) return { exitCode: writeK6Test(options.exportK6, plan, streams), failures: [] };
   if (options.linkSweep) {
     const { calibration } = measureEnvironment(plan, ledger);

@@ -159,11 +159,16 @@ function payloadLine(
   return `${payload.padEnd(width)}${speed}; ${size}`;
 }
 
-/** custom-binary against json, time and bytes, per payload (codec mode if it ran, else the first mode that has both). */
+/**
+ * custom-binary against json, time and bytes, per payload where both ran (codec mode if it ran,
+ * else the first mode that has both), the payloads named after them unless they are every
+ * payload of the verdict, more than three, in its lines' order.
+ */
 function handWrittenLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string | undefined {
   for (const mode of SPEED_MODES) {
     const times: string[] = [];
     const bytes: string[] = [];
+    const shown: PayloadName[] = [];
     for (const payload of payloads) {
       const of = candidates(cases, mode, payload);
       const cb = of.find((c) => c.codec === "custom-binary");
@@ -172,6 +177,7 @@ function handWrittenLine(cases: readonly CaseResult[], payloads: readonly Payloa
       const r = speedVsJson(cb);
       times.push(ratioText(r, { interval: false }));
       bytes.push((cb.bytes / json.bytes).toFixed(2));
+      shown.push(payload);
     }
     if (times.length === 0) continue;
     const what =
@@ -186,7 +192,8 @@ function handWrittenLine(cases: readonly CaseResult[], payloads: readonly Payloa
               : "time per message";
     // Beyond three payloads the figures close up, so the line stays one line (in the payload lines' order).
     const sep = payloads.length > 3 ? "/" : " / ";
-    return `custom-binary vs json: ${times.join(sep)}x ${what}, ${bytes.join(sep)}x bytes`;
+    const named = shown.length < payloads.length || payloads.length <= 3 ? ` (${shown.join("/")})` : "";
+    return `custom-binary vs json: ${times.join(sep)}x ${what}, ${bytes.join(sep)}x bytes${named}`;
   }
   return undefined;
 }
@@ -580,7 +587,7 @@ export function verdictLines(
   if (mode === undefined || payloads.length === 0) return head.slice(0, VERDICT_MAX_LINES);
   const hand = handWrittenLine(cases, payloads);
   const parts = {
-    hand: wrap([hand && (payloads.length > 3 ? hand : hand + ` (${payloads.join("/")})`)]),
+    hand: wrap([hand]),
     standing: wrap([standingLine(cases, payloads, mode)]),
     patterns: wrap(PATTERNS.map((p) => patternLine(cases, payloads, p))),
     route: wrap([routeLine(cases, payloads)]),

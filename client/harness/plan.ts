@@ -26,7 +26,7 @@ import { importCodecModules } from "./codec-modules.ts";
 import { checkFidelity, fidelitySummary, type FidelityReport } from "./fidelity.ts";
 import type { Excluded, Mode, Settings } from "./settings.ts";
 import { SettingError } from "./harness-errors.ts";
-import { userMessagesOf } from "./user-messages.ts";
+import { userLayoutOf, userMessagesOf } from "./user-messages.ts";
 
 export interface Plan {
   /** What to run, with the exclusions filled in. */
@@ -64,8 +64,9 @@ export function catalogFor(
   const userProto = p
     ? { payloads: settings.userMessages.map((f) => f.name), text: p.text, typeName: p.type }
     : undefined;
+  const userLayouts = new Map(settings.userMessages.map((f) => [f.name, userLayoutOf(settings.userMessages, f.name)]));
   try {
-    return CodecCatalog.of(moduleCodecs, userProto, [RAW_CODEC_NAME]);
+    return CodecCatalog.of(moduleCodecs, userProto, [RAW_CODEC_NAME], userLayouts);
   } catch (e) {
     throw new SettingError((e as Error).message);
   }

@@ -7,7 +7,9 @@
  * JSON would not carry a -0 between processes, the text does.
  */
 
+import { inferLayout, LayoutError } from "../../custom-binary/infer.ts";
 import { kindOf } from "../../protocols/codec.ts";
+import type { UserLayout } from "../../protocols/custom-binary.ts";
 import { type Message, type PayloadName, isBuiltIn } from "../../protocols/messages.ts";
 import { type UserMessagesFile } from "./settings.ts";
 import { HarnessError, SettingError } from "./harness-errors.ts";
@@ -163,6 +165,30 @@ export function userMessagesOf(
   let m = parsed.get(key);
   if (!m) parsed.set(key, (m = parseUserMessages(f, label)));
   return m;
+}
+
+const layouts = new Map<string, UserLayout>();
+
+/**
+ * A user payload's custom-binary layout, inferred from all its messages
+ * once per process (custom-binary/infer.ts), or why no layout carries them
+ * (a place holding two types): custom-binary then does not run on it, and
+ * says so.
+ */
+export function userLayoutOf(files: readonly UserMessagesFile[], payload: PayloadName): UserLayout {
+  const f = files.find((x) => x.name === payload);
+  const key = f ? `${f.name}\n${f.text}` : payload;
+  let layout = layouts.get(key);
+  if (!layout) {
+    try {
+      layout = { layout: inferLayout(userMessagesOf(files, payload).messages) };
+    } catch (e) {
+      if (!(e instanceof LayoutError)) throw e;
+      layout = { reason: e.message };
+    }
+    layouts.set(key, layout);
+  }
+  return layout;
 }
 
 /** `count` messages of a user's file, in the file's order, over and over. */

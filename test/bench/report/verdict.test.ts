@@ -64,6 +64,9 @@ describe("the verdict", () => {
     expect(b[1]).toBe("small  fastest json; smallest json 12 B");
     expect(a).toContain("custom-binary vs json: 0.50x time, 0.45x bytes (small)");
     expect(b).toContain("custom-binary vs json: 2.50x time, 1.25x bytes (small)");
+    // A payload json did not run on (it changed the user's messages) has no ratio, and is not named.
+    const own = verdictOf([...binaryWins, caseOf("custom-binary", "moves", rounds(80), { bytes: 11 })]);
+    expect(own).toContain("custom-binary vs json: 0.50x time, 0.45x bytes (small)");
   });
 
   it("with fifteen codecs on six payloads, still says each payload's winner, what json costs and custom-binary's standing within the budget", () => {

@@ -174,21 +174,26 @@ describe("bun run bench --messages FILE", () => {
       expect(r.stdout).toMatch(
         new RegExp(`^${codec}! +2 of 3 +-0 became 0 at discount: 2 \\(first: message 1\\)$`, "m"),
       );
-    expect(r.stdout).toMatch(/^custom-binary +n\/a +no layout for your own messages/m);
+    // custom-binary's layout, inferred from the three orders, keeps the -0s (float32 carries them) and the key orders.
+    expect(r.stdout).toMatch(/^custom-binary +0 of 3 +nothing: every value, key and key order kept$/m);
     expect(r.stdout).toMatch(/^protobuf +n\/a +no message type for your own messages; give one with --proto/m);
     expect(r.stdout).toMatch(/! lossy: changed values of these messages, so not timed/);
     const rows = csvRows(path.join(out, "latest.csv"));
-    // Only the transport baseline ran: every codec changed the -0.
-    expect(rows.map((row) => `${row.mode} ${row.codec}`)).toEqual(["stream raw"]);
+    // custom-binary and the transport baseline ran: every other codec changed the -0.
+    expect(rows.map((row) => `${row.mode} ${row.codec}`).sort()).toEqual([
+      "codec custom-binary",
+      "stream custom-binary",
+      "stream raw",
+    ]);
     const results = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as BenchResults;
-    expect(results.fidelity?.map((f) => [f.codec, f.lossy])).toEqual([
+    expect(results.fidelity?.map((f) => [f.codec, f.lossy]).sort()).toEqual([
+      ["custom-binary", false],
       ["json", true],
       ["json-bytes", true],
       ["msgpack", true],
       ["msgpackr", true],
     ]);
     expect(results.settings.excluded.map((e) => e.codec).sort()).toEqual([
-      "custom-binary",
       "json",
       "json-bytes",
       "msgpack",
@@ -198,7 +203,7 @@ describe("bun run bench --messages FILE", () => {
     ]);
   });
 
-  it("with --allow-lossy every mode runs them, verified against each codec's own round trip, lost 0, flagged lossy everywhere", () => {
+  it("with --allow-lossy every mode runs them, verified against each codec's own round trip, lost 0, the lossy ones flagged lossy everywhere", () => {
     const out = path.join(tmp, "lossy");
     const r = run(
       "bench/cli/bench.ts",
@@ -225,14 +230,15 @@ describe("bun run bench --messages FILE", () => {
       expect(row.payload).toBe("orders");
       expect(row.verified, `${row.mode} ${row.codec}: ${row.error}`).toBe("true");
       if (row.mode !== "codec") expect(row.lost).toBe("0");
-      expect(row.flags!.split(" ").includes("lossy")).toBe(row.codec !== "raw");
+      // custom-binary's inferred layout keeps the -0s: it ran, and is not lossy.
+      expect(row.flags!.split(" ").includes("lossy")).toBe(row.codec !== "raw" && row.codec !== "custom-binary");
     }
     expect(
       rows
         .filter((row) => row.mode === "codec")
         .map((row) => row.codec)
         .sort(),
-    ).toEqual(["json", "json-bytes", "msgpack", "msgpackr"]);
+    ).toEqual(["custom-binary", "json", "json-bytes", "msgpack", "msgpackr"]);
     expect(r.stdout).toMatch(/^json! +\d+ /m);
     expect(r.stdout).toMatch(/timed anyway \(--allow-lossy\)/);
   });
@@ -437,6 +443,8 @@ describe("a user's own payloads and codec: the verdict, the marks and the tables
   });
 
   it("built-in and own payloads together: each line names the codecs that ran on its payload, and why the others did not", () => {
+    // A -0 that json and msgpackr lose, and a place holding a number and a string, which no custom-binary layout carries.
+    const mixed = write("mixed.json", '[{"id":1,"v":2,"x":-0},{"id":2,"v":"two","x":1}]');
     const r = run(
       "bench/cli/bench.ts",
       "--quick",
@@ -445,9 +453,11 @@ describe("a user's own payloads and codec: the verdict, the marks and the tables
       "--codecs",
       "json,custom-binary,msgpackr",
       "--payloads",
-      "small,moves",
+      "small,moves,mixed",
       "--messages",
       moves,
+      "--messages",
+      mixed,
       "--no-pin",
       "--out",
       path.join(tmp, "mine-mixed"),
@@ -455,8 +465,10 @@ describe("a user's own payloads and codec: the verdict, the marks and the tables
     expect(r.code, r.stderr).toBe(0);
     const verdict = verdictOf(r.stdout).join("\n");
     expect(verdict).toMatch(/^small +fastest /m);
+    // custom-binary's inferred layout carries moves' -0 (its x is a float32): the one codec timed there.
+    expect(verdict).toMatch(/^moves +fastest custom-binary/m);
     expect(verdict).toMatch(
-      /^moves +not timed: json, msgpackr: -0 became 0 at x \(1 of 300 messages\); custom-binary:\s+no\s+layout\s+for\s+your\s+own\s+messages/m,
+      /^mixed +not timed: json, msgpackr: -0 became 0 at x \(1 of 2 messages\); custom-binary:\s+no\s+layout\s+carries\s+these\s+messages:\s+v:\s+holds\s+a\s+number/m,
     );
     // custom-binary's figures against json's are of small alone, the payload it ran on.
     expect(verdict).toMatch(/^custom-binary vs json: [\d.]+x time, [\d.]+x bytes \(small\)$/m);
