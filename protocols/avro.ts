@@ -43,6 +43,8 @@ import avsc from "avsc/etc/browser/avsc-types.js";
 import { Buffer } from "buffer";
 import type { Codec, Encoded, PayloadCodec } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
+import type { UserLayout } from "./custom-binary.ts";
+import { avroSchemaOf, SchemaError } from "./inferred-schemas.ts";
 import type { ChatMessage, Entity, GameTickMessage, MarketMessage, Reaction } from "./message-sets.ts";
 import {
   isBuiltIn,
@@ -297,28 +299,69 @@ function keyScan(type: InstanceType<typeof avsc.Type>, payload: BuiltInPayload):
   };
 }
 
-export const avro: Codec = {
-  name: "avro",
-  description: "Apache Avro binary (avsc, protocols/schemas/avro/), binary frame",
-  frame: "binary",
-  family: "schema",
-  standard: true,
-  library: "avsc",
-  keyAccess: "scan",
-  // The schema fixes types and presence; its longs carry any integer, so the ranges are checked after it.
-  decodeGuarantees: "types",
-  notApplicable: (payload) =>
-    isBuiltIn(payload)
-      ? undefined
-      : "no Avro schema for your own messages (protocols/schemas/avro/ has the built-in payloads')",
-  forPayload: (payload): PayloadCodec => {
-    if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `avro has no schema for '${payload}'`);
-    const type = typeOf(payload);
-    const { toPlain } = PAYLOADS[payload];
-    return {
-      encode: (message: Message): Encoded => type.toBuffer(message),
-      decode: (data: Encoded): Message => toPlain(type.fromBuffer(asBuffer(data)) as Decoded),
-      readKey: keyScan(type, payload),
-    };
-  },
-};
+/** A user payload's schema written from its inferred layout (inferred-schemas.ts), or why there is none. */
+function inferredSchema(payload: string, layout: UserLayout): PayloadCodec | { reason: string } {
+  if ("reason" in layout) return { reason: `no Avro schema written for your messages: ${layout.reason}` };
+  let written: ReturnType<typeof avroSchemaOf>;
+  try {
+    written = avroSchemaOf(layout.layout, payload);
+  } catch (e) {
+    if (e instanceof SchemaError) return { reason: `no Avro schema written for your messages: ${e.message}` };
+    throw e;
+  }
+  // Wrapped unions: a value of a union is one key, its branch's name, as the converters write it.
+  const type = avsc.Type.forSchema(written.schema as Parameters<typeof avsc.Type.forSchema>[0], { wrapUnions: true });
+  const { toWire, fromWire } = written.convert;
+  return {
+    encode: (message: Message): Encoded => type.toBuffer(toWire(message)),
+    decode: (data: Encoded): Message => fromWire(type.fromBuffer(asBuffer(data))) as Message,
+  };
+}
+
+/**
+ * Avro with the built-in payloads' schemas; with `inferred`, a user's
+ * payloads too, each in the schema written from its inferred layout
+ * (inferred-schemas.ts), the adapter between the message and that schema
+ * part of the codec's time.
+ */
+export function avroCodecFor(inferred?: ReadonlyMap<string, UserLayout>): Codec {
+  const written = new Map<string, PayloadCodec | { reason: string }>();
+  const writtenFor = (payload: string): PayloadCodec | { reason: string } | undefined => {
+    const layout = inferred?.get(payload);
+    if (!layout) return undefined;
+    if (!written.has(payload)) written.set(payload, inferredSchema(payload, layout));
+    return written.get(payload);
+  };
+  return {
+    name: "avro",
+    description: "Apache Avro binary (avsc, protocols/schemas/avro/), binary frame",
+    frame: "binary",
+    family: "schema",
+    standard: true,
+    library: "avsc",
+    keyAccess: "scan",
+    // The schema fixes types and presence; its longs carry any integer, so the ranges are checked after it.
+    decodeGuarantees: "types",
+    notApplicable: (payload) => {
+      if (isBuiltIn(payload)) return undefined;
+      const own = writtenFor(payload);
+      if (!own) return "no Avro schema for your own messages (protocols/schemas/avro/ has the built-in payloads')";
+      return "reason" in own ? own.reason : undefined;
+    },
+    forPayload: (payload): PayloadCodec => {
+      const own = isBuiltIn(payload) ? undefined : writtenFor(payload);
+      if (own && !("reason" in own)) return own;
+      if (!isBuiltIn(payload)) throw new CodecError("NO_LAYOUT", `avro has no schema for '${payload}'`);
+      const type = typeOf(payload);
+      const { toPlain } = PAYLOADS[payload];
+      return {
+        encode: (message: Message): Encoded => type.toBuffer(message),
+        decode: (data: Encoded): Message => toPlain(type.fromBuffer(asBuffer(data)) as Decoded),
+        readKey: keyScan(type, payload),
+      };
+    },
+  };
+}
+
+/** The built-in avro codec: the built-in payloads only. */
+export const avro: Codec = avroCodecFor();

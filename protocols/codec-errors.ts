@@ -11,9 +11,18 @@
  * - INVALID_MESSAGE: a decoded message is not a well-formed message of its
  *   payload (the validated pattern, validation.ts): a field of the wrong
  *   type, missing, unexpected or out of its range.
+ * - OUT_OF_LAYOUT: a message the schema written from a user's sample
+ *   (inferred-schemas.ts) cannot carry: a value where the sample had none,
+ *   a union's tag it never had.
  */
 
-export type CodecErrorCode = "NO_LAYOUT" | "BAD_PROTO" | "NO_MESSAGE_TYPE" | "NAME_TAKEN" | "INVALID_MESSAGE";
+export type CodecErrorCode =
+  | "NO_LAYOUT"
+  | "BAD_PROTO"
+  | "NO_MESSAGE_TYPE"
+  | "NAME_TAKEN"
+  | "INVALID_MESSAGE"
+  | "OUT_OF_LAYOUT";
 
 export class CodecError extends Error {
   override readonly name = "CodecError";

@@ -20,7 +20,7 @@ import { msgpackr, msgpackrRecords } from "./msgpackr.ts";
 import { protobufCodec, protobufCodecFor, type UserProtoType } from "./protobuf.ts";
 import { pbfCodec } from "./pbf.ts";
 import { protobufEsCodec } from "./protobuf-es.ts";
-import { avro } from "./avro.ts";
+import { avro, avroCodecFor } from "./avro.ts";
 import { bebop } from "./bebop.ts";
 import { cbor } from "./cbor.ts";
 import { bson } from "./bson.ts";
@@ -92,7 +92,8 @@ export class CodecCatalog {
    * The built-in codecs, then `extra` (a user's codec modules); with
    * `userProto`, the protobuf codec also carries the user's payloads, and
    * with `userLayouts` (each user payload's inferred layout) custom-binary
-   * does. Throws when an extra codec takes a name already used (`reserved`:
+   * does, and protobuf and avro in the schemas written from those layouts
+   * (protobuf on the payloads `userProto` leaves to them). Throws when an extra codec takes a name already used (`reserved`:
    * names the catalog does not hold but a socket accepts, such as raw).
    */
   static of(
@@ -101,12 +102,15 @@ export class CodecCatalog {
     reserved: readonly string[] = [],
     userLayouts?: ReadonlyMap<string, UserLayout>,
   ): CodecCatalog {
+    const own = userLayouts && userLayouts.size > 0 ? userLayouts : undefined;
     const codecs = BUILT_IN_CODECS.map((c) =>
-      c === protobufCodec && userProto
-        ? protobufCodecFor(userProto)
-        : c === customBinary && userLayouts && userLayouts.size > 0
-          ? customBinaryCodecFor(userLayouts)
-          : c,
+      c === protobufCodec && (userProto || own)
+        ? protobufCodecFor(userProto, own)
+        : c === customBinary && own
+          ? customBinaryCodecFor(own)
+          : c === avro && own
+            ? avroCodecFor(own)
+            : c,
     );
     for (const codec of extra) {
       if (codecs.some((c) => c.name === codec.name) || reserved.includes(codec.name))

@@ -107,7 +107,7 @@ const BENCH_GROUPS = {
       key: "emitCodec",
       arg: "DIR",
       cliOnly: true,
-      text: "write custom-binary's layout of each of your payloads ({messages}) to DIR as a codec module, `PAYLOAD-binary.ts`, with the custom-binary/ files it imports: the code timed on that payload, to read, edit and ship ({codecModules} runs it); then the run goes on as asked",
+      text: "write custom-binary's layout of each of your payloads ({messages}) to DIR as a codec module, `PAYLOAD-binary.ts`, with the custom-binary/ files it imports: the code timed on that payload, to read, edit and ship ({codecModules} runs it), and beside it `PAYLOAD.proto` and `PAYLOAD.avsc`, the schemas protobuf and avro ran in; then the run goes on as asked",
     },
     {
       key: "allowLossy",

@@ -364,7 +364,7 @@ export async function runBenchmark(
   const browser = browserOf(options.client);
   const plan = ledger.time("verify", () => makePlan(options.settings, options.moduleCodecs, options.forks));
   if (options.emitCodec !== undefined)
-    for (const line of emitCodecs(plan, options.emitCodec)) streams.stdout.write(`custom-binary layout of ${line}\n`);
+    for (const line of emitCodecs(plan, options.emitCodec)) streams.stdout.write(`${line}\n`);
   if (options.exportK6) return { exitCode: writeK6Test(options.exportK6, plan, streams), failures: [] };
   if (options.linkSweep) {
     const { calibration } = measureEnvironment(plan, ledger);

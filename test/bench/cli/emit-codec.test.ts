@@ -69,6 +69,18 @@ describe("custom-binary on your own messages", () => {
     expect(a.stdout).toMatch(/^custom-binary +n\/a +no layout carries these messages: v: holds a number/m);
     for (const f of ["errors.ts", "reader.ts", "writer.ts", "utf8.ts"])
       expect(existsSync(path.join(dir, "custom-binary", f))).toBe(true);
+    // The same layout as the schemas protobuf and avro run these messages in.
+    for (const [ext, codec] of [
+      ["proto", "protobuf"],
+      ["avsc", "avro"],
+    ])
+      expect(a.stdout).toContain(
+        `.${ext} of board: ${path.join(dir, `board.${ext}`)} (what ${codec} runs these messages in)`,
+      );
+    expect(readFileSync(path.join(dir, "board.proto"), "utf8")).toMatch(
+      /oneof t_arm \{\n\s+Board_Stroke stroke = 1; \/\/ t = "stroke"/,
+    );
+    expect(JSON.parse(readFileSync(path.join(dir, "board.avsc"), "utf8"))).toBeInstanceOf(Array);
     const text = readFileSync(module, "utf8");
     expect(text).toContain(' *   t: one of "stroke", "chat", "cur", each kind with its own fields');
     expect(text).toContain(' *   {t="cur"}.x: a number exact in 32 bits (float32)');
