@@ -310,7 +310,13 @@ function inferredSchema(payload: string, layout: UserLayout): PayloadCodec | { r
     throw e;
   }
   // Wrapped unions: a value of a union is one key, its branch's name, as the converters write it.
-  const type = avsc.Type.forSchema(written.schema as Parameters<typeof avsc.Type.forSchema>[0], { wrapUnions: true });
+  let type: ReturnType<typeof avsc.Type.forSchema>;
+  try {
+    type = avsc.Type.forSchema(written.schema as Parameters<typeof avsc.Type.forSchema>[0], { wrapUnions: true });
+  } catch (e) {
+    // An .avsc written here that avsc refuses is this project's fault: say so, and run without it.
+    return { reason: `the Avro schema written for your messages does not parse (${(e as Error).message.split("\n")[0]})` };
+  }
   const { toWire, fromWire } = written.convert;
   return {
     encode: (message: Message): Encoded => type.toBuffer(toWire(message)),

@@ -238,7 +238,13 @@ function inferredType(payload: string, layout: UserLayout): PayloadCodec | { rea
     if (e instanceof SchemaError) return { reason: `no .proto written for your messages: ${e.message}` };
     throw e;
   }
-  const type = protobuf.parse(schema.text, { keepCase: true }).root.lookupType(schema.typeName);
+  let type: protobuf.Type;
+  try {
+    type = protobuf.parse(schema.text, { keepCase: true }).root.lookupType(schema.typeName);
+  } catch (e) {
+    // A .proto written here that protobufjs refuses is this project's fault: say so, and run without it.
+    return { reason: `the .proto written for your messages does not parse (${(e as Error).message.split("\n")[0]})` };
+  }
   const options: protobuf.IConversionOptions = { longs: Number };
   const { toWire, fromWire } = schema.convert;
   return {
