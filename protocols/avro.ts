@@ -315,7 +315,9 @@ function inferredSchema(payload: string, layout: UserLayout): PayloadCodec | { r
     type = avsc.Type.forSchema(written.schema as Parameters<typeof avsc.Type.forSchema>[0], { wrapUnions: true });
   } catch (e) {
     // An .avsc written here that avsc refuses is this project's fault: say so, and run without it.
-    return { reason: `the Avro schema written for your messages does not parse (${(e as Error).message.split("\n")[0]})` };
+    return {
+      reason: `the Avro schema written for your messages does not parse (${(e as Error).message.split("\n")[0]})`,
+    };
   }
   const { toWire, fromWire } = written.convert;
   return {
