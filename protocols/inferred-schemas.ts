@@ -38,6 +38,31 @@ interface Convert {
 
 const same: Convert = { toWire: (v) => v, fromWire: (w) => w };
 
+/** A list, item by item (a list the library left out reads back empty). */
+const eachItem = (item: Convert): Convert => ({
+  toWire: (v) => (v as unknown[]).map(item.toWire),
+  fromWire: (w) => ((w as unknown[] | undefined) ?? []).map(item.fromWire),
+});
+
+/** A map, value by value (a map the library left out reads back empty). */
+function eachValue(value: Convert): Convert {
+  const each = (m: unknown, f: (x: unknown) => unknown) =>
+    Object.fromEntries(Object.entries((m as Record<string, unknown> | undefined) ?? {}).map(([k, x]) => [k, f(x)]));
+  return { toWire: (v) => each(v, value.toWire), fromWire: (w) => each(w, value.fromWire) };
+}
+
+/** A tuple's places as the object shape both formats write it as: fields v0, v1, ... */
+const tuplePlaces = (items: readonly Shape[]): ObjectShape => ({
+  kind: "object",
+  fields: items.map((shape, i) => ({ name: `v${i}`, shape, optional: false, nullable: false })),
+});
+
+/** A tuple through the message or record of its places. */
+const tupleThrough = (places: Convert): Convert => ({
+  toWire: (v) => places.toWire(Object.fromEntries((v as unknown[]).map((x, i) => [`v${i}`, x]))),
+  fromWire: (w) => Object.values(places.fromWire(w) as Record<string, unknown>),
+});
+
 /** Why a format's schema cannot say what the layout says at a place. */
 export class SchemaError extends Error {
   override readonly name = "SchemaError";
@@ -139,51 +164,17 @@ export function protoSchemaOf(layout: Layout, name: string): ProtoSchema {
         if (shape.items.kind === "nullable")
           throw new SchemaError(at(path), "null inside an array, which a repeated field cannot hold");
         const item = fieldType(shape.items, [...path, "item"]);
-        return {
-          type: item.type,
-          repeated: true,
-          convert: {
-            toWire: (v) => (v as unknown[]).map(item.convert.toWire),
-            fromWire: (w) => ((w as unknown[] | undefined) ?? []).map(item.convert.fromWire),
-          },
-        };
+        return { type: item.type, repeated: true, convert: eachItem(item.convert) };
       }
       case "map": {
         if (shape.values.kind === "nullable")
           throw new SchemaError(at(path), "null among a map's values, which a map field cannot hold");
         const value = fieldType(shape.values, [...path, "value"]);
-        const convertEach = (m: unknown, f: (x: unknown) => unknown) =>
-          Object.fromEntries(
-            Object.entries((m as Record<string, unknown> | undefined) ?? {}).map(([k, x]) => [k, f(x)]),
-          );
-        return {
-          type: value.type,
-          map: "string",
-          convert: {
-            toWire: (v) => convertEach(v, value.convert.toWire),
-            fromWire: (w) => convertEach(w, value.convert.fromWire),
-          },
-        };
+        return { type: value.type, map: "string", convert: eachValue(value.convert) };
       }
       case "tuple": {
-        const names = shape.items.map((_, i) => `v${i}`);
-        const message = objectMessage(
-          {
-            kind: "object",
-            fields: shape.items.map((s, i) => ({ name: names[i]!, shape: s, optional: false, nullable: false })),
-          },
-          path,
-        );
-        return {
-          type: message.type,
-          convert: {
-            toWire: (v) => message.convert.toWire(Object.fromEntries((v as unknown[]).map((x, i) => [names[i], x]))),
-            fromWire: (w) => {
-              const o = message.convert.fromWire(w) as Record<string, unknown>;
-              return names.map((n) => o[n]);
-            },
-          },
-        };
+        const message = objectMessage(tuplePlaces(shape.items), path);
+        return { type: message.type, convert: tupleThrough(message.convert) };
       }
       case "object":
         return objectMessage(shape, path);
@@ -373,45 +364,15 @@ export function avroSchemaOf(layout: Layout, name: string): AvroSchema {
       }
       case "array": {
         const item = typeOf(shape.items, [...path, "item"]);
-        return {
-          schema: { type: "array", items: item.schema },
-          convert: {
-            toWire: (v) => (v as unknown[]).map(item.convert.toWire),
-            fromWire: (w) => (w as unknown[]).map(item.convert.fromWire),
-          },
-        };
+        return { schema: { type: "array", items: item.schema }, convert: eachItem(item.convert) };
       }
       case "map": {
         const value = typeOf(shape.values, [...path, "value"]);
-        const convertEach = (m: unknown, f: (x: unknown) => unknown) =>
-          Object.fromEntries(Object.entries(m as Record<string, unknown>).map(([k, x]) => [k, f(x)]));
-        return {
-          schema: { type: "map", values: value.schema },
-          convert: {
-            toWire: (v) => convertEach(v, value.convert.toWire),
-            fromWire: (w) => convertEach(w, value.convert.fromWire),
-          },
-        };
+        return { schema: { type: "map", values: value.schema }, convert: eachValue(value.convert) };
       }
       case "tuple": {
-        const names = shape.items.map((_, i) => `v${i}`);
-        const record = objectRecord(
-          {
-            kind: "object",
-            fields: shape.items.map((s, i) => ({ name: names[i]!, shape: s, optional: false, nullable: false })),
-          },
-          path,
-        );
-        return {
-          schema: record.schema,
-          convert: {
-            toWire: (v) => record.convert.toWire(Object.fromEntries((v as unknown[]).map((x, i) => [names[i], x]))),
-            fromWire: (w) => {
-              const o = record.convert.fromWire(w) as Record<string, unknown>;
-              return names.map((n) => o[n]);
-            },
-          },
-        };
+        const record = objectRecord(tuplePlaces(shape.items), path);
+        return { schema: record.schema, convert: tupleThrough(record.convert) };
       }
       case "object":
         return objectRecord(shape, path);
