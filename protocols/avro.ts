@@ -44,7 +44,7 @@ import { Buffer } from "buffer";
 import type { Codec, Encoded, PayloadCodec } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import type { UserLayout } from "./custom-binary.ts";
-import { avroSchemaOf, SchemaError } from "./inferred-schemas.ts";
+import { avroSchemaOf, SchemaError, writtenOnce } from "./inferred-schemas.ts";
 import type { ChatMessage, Entity, GameTickMessage, MarketMessage, Reaction } from "./message-sets.ts";
 import {
   isBuiltIn,
@@ -333,13 +333,7 @@ function inferredSchema(payload: string, layout: UserLayout): PayloadCodec | { r
  * part of the codec's time.
  */
 export function avroCodecFor(inferred?: ReadonlyMap<string, UserLayout>): Codec {
-  const written = new Map<string, PayloadCodec | { reason: string }>();
-  const writtenFor = (payload: string): PayloadCodec | { reason: string } | undefined => {
-    const layout = inferred?.get(payload);
-    if (!layout) return undefined;
-    if (!written.has(payload)) written.set(payload, inferredSchema(payload, layout));
-    return written.get(payload);
-  };
+  const writtenFor = writtenOnce((payload) => inferred?.get(payload), inferredSchema);
   return {
     name: "avro",
     description: "Apache Avro binary (avsc, protocols/schemas/avro/), binary frame",

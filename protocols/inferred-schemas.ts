@@ -26,6 +26,7 @@
 
 import type { ObjectShape, Shape, UnionShape } from "../custom-binary/infer.ts";
 import { CodecError } from "./codec-errors.ts";
+import type { UserLayout } from "./custom-binary.ts";
 
 /** A message's layout, as custom-binary infers it. */
 export type Layout = ObjectShape | UnionShape;
@@ -126,6 +127,20 @@ function armOf<T>(byTag: ReadonlyMap<string, T>, tag: string, v: unknown): T {
  * tells the two apart, and the fidelity check names each message that changed).
  */
 const noValue = (f: ObjectShape["fields"][number]): null | undefined => (f.nullable && !f.optional ? null : undefined);
+
+/** `make`'s answer for each payload that has a layout, made on first asking and kept for the run. */
+export function writtenOnce<W>(
+  layoutOf: (payload: string) => UserLayout | undefined,
+  make: (payload: string, layout: UserLayout) => W,
+): (payload: string) => W | undefined {
+  const made = new Map<string, W>();
+  return (payload) => {
+    const layout = layoutOf(payload);
+    if (!layout) return undefined;
+    if (!made.has(payload)) made.set(payload, make(payload, layout));
+    return made.get(payload);
+  };
+}
 
 // ---------------------------------------------------------------- Protobuf
 
