@@ -11,6 +11,7 @@
 import { flagLossy } from "./harness/exclusions.ts";
 import { kneeField } from "./harness/knee.ts";
 import { withRatios } from "./harness/ratios.ts";
+import { loadFigures, type LoadMeasurement } from "./harness/load.ts";
 import type { Plan } from "./harness/plan.ts";
 import type { BenchResults, CaseResult, Environment, BenchmarkSettings, StretchTiming } from "./harness/results.ts";
 import { selfPeakRssBytes, type TimeAccount, type TimeLedger } from "./harness/time-account.ts";
@@ -30,6 +31,8 @@ export interface ResultsParts {
   timings?: Record<string, StretchTiming>;
   /** The run ended before its plan did (a stop, a quit). */
   interrupted: boolean;
+  /** --load: what driving the user's traffic measured, priced with the cases' field figures. */
+  load?: LoadMeasurement;
 }
 
 export function assembleResults(p: ResultsParts): BenchResults {
@@ -42,18 +45,20 @@ export function assembleResults(p: ResultsParts): BenchResults {
     cases.push(c);
   }
   flagLossy(cases, p.plan.fidelity);
+  const withOwn = withRatios(cases, p.plan.settings.precision);
   return {
     timestamp: p.timestamp,
     settings: { ...p.settings, interrupted: p.interrupted },
     environment: p.environment,
     ...(p.environments ? { environments: p.environments } : {}),
     order: p.order,
-    ...withRatios(cases, p.plan.settings.precision),
+    ...withOwn,
     elapsedMs: p.elapsedMs,
     ...(p.account ? { account: p.account } : {}),
     ...(p.timings ? { timings: p.timings } : {}),
     ...kneeField(cases),
     ...(p.plan.fidelity.length > 0 ? { fidelity: [...p.plan.fidelity] } : {}),
+    ...(p.load ? { load: loadFigures(p.load, withOwn.cases) } : {}),
   };
 }
 

@@ -25,6 +25,7 @@ import { inPhaseAsync } from "./harness/time-account.ts";
 import { assembleResults, timeAccountOf } from "./assemble-results.ts";
 import { socketModesOf, type SocketModeResult } from "./socket/modes.ts";
 import { warmedKey } from "./socket/mode-context.ts";
+import type { LoadMeasurement } from "./harness/load.ts";
 
 /** How the socket modes went, as the front end that ran them tells it. */
 export interface SocketModesOutcome {
@@ -37,6 +38,8 @@ export interface SocketModesOutcome {
   cluster?: { urls: readonly string[]; backplane?: string };
   /** Why they ended early, when it was not a stop: one line. */
   failure?: string;
+  /** --load: the user's traffic driven after the modes (client/socket/load-drive.ts). */
+  load?: LoadMeasurement;
 }
 
 /** Where each step of a plan runs, and what the results record of the machine. */
@@ -83,6 +86,8 @@ export class Benchmark {
   private spansHere: CodecModeSpans | undefined;
   /** Calls codec mode made in this process of each verified case, by `${payload} ${codec}`: its verifying pass over a run's messages, and each run. */
   private readonly warmedHere = new Map<string, number>();
+  /** --load: what the drive measured, once the socket modes have run. */
+  private load: LoadMeasurement | undefined;
 
   constructor(
     private readonly plan: Plan,
@@ -143,6 +148,8 @@ export class Benchmark {
           this.settings.processes = outcome.cluster.urls.length;
           if (outcome.cluster.backplane) this.settings.backplane = outcome.cluster.backplane;
         }
+        if (outcome.load) this.load = outcome.load;
+        for (const d of outcome.load?.drives ?? []) if (d.error !== undefined) this.fail(`load ${d.codec}: ${d.error}`);
         if (outcome.failure !== undefined) this.fail(outcome.failure);
         else if (outcome.result.aborted !== undefined)
           this.fail(`WebSocket modes stopped, the server cannot be reached: ${outcome.result.aborted}`);
@@ -207,6 +214,7 @@ export class Benchmark {
       account: timeAccountOf(front.hooks.ledger, elapsedMs, front.processName),
       ...(front.timings ? { timings: front.timings() } : {}),
       interrupted,
+      ...(this.load ? { load: this.load } : {}),
     });
   }
 }

@@ -200,6 +200,9 @@ export interface CompareOptions {
   forks?: number;
   window?: number;
   rate?: number | readonly number[] | "sweep";
+  /** Your traffic, messages a second per payload: "cursors=9000,strokes=600". */
+  load?: string;
+  fanout?: number;
   clients?: number;
   seed?: number;
   fixed?: boolean;

@@ -39,7 +39,7 @@ const BUILT_IN_MS_PER_1000: Record<Mode, Partial<Record<PayloadName, number>>> =
   route: { small: 60, medium: 70, large: 80, chat: 60, "game-tick": 100, market: 50 },
 };
 
-const key = (mode: Mode, payload: string): string => `${mode} ${payload}`;
+const key = (mode: string, payload: string): string => `${mode} ${payload}`;
 
 interface Stretch {
   mode: Mode;

@@ -16,6 +16,7 @@ import { EQUAL_KINDS } from "../../client/harness/fidelity.ts";
 import { LINK_NAMES, LINK_RUN_BUDGET_S, LINK_SWEEP_RATES } from "../../client/harness/link.ts";
 import { DEFAULTS, MODE_NAMES, SWEEP_RATES, SWEEP_STEP_S, type Mode } from "../../client/harness/settings.ts";
 import { K6_DEFAULTS } from "./k6-export.ts";
+import { DEFAULT_FANOUT } from "../../client/harness/load.ts";
 import { flagsOf, optionLines, type OptionSpec } from "./flags.ts";
 import { usageOf } from "./command.ts";
 
@@ -163,6 +164,16 @@ const BENCH_GROUPS = {
       key: "rate",
       arg: "N[,N...]|sweep",
       text: `latency mode: messages per second each connection sends on schedule, one case per rate (default: ${full.rates.join(",")}; in a browser: ${browser.rates.join(",")}); \`sweep\`: ${SWEEP_RATES.join(", ")} (over a {link}, from ${LINK_SWEEP_RATES[0]}), each codec climbing until it misses one (its knee), ${SWEEP_STEP_S} s of messages per step and run (docs/latency.md)`,
+    },
+    {
+      key: "load",
+      arg: "PAYLOAD=RATE[,...]",
+      text: "your traffic: messages a second arriving at the server, per payload (`cursors=9000,strokes=600`); after the socket modes every codec carries it, the payloads at once, each message to {fanout} sockets through Bun's pub/sub, and the results say what each costs the server in cores (predicted from the field figures, and measured beside it), the bytes a second each way, plain and deflated, and what switching from JSON saves a day (docs/your-load.md); needs stream, roundtrip or latency in {modes}, {client} bun and one server process",
+    },
+    {
+      key: "fanout",
+      arg: "N",
+      text: `with {load}: deliveries per message, the sockets each message goes to, its sender one of them (default: ${DEFAULT_FANOUT})`,
     },
     {
       key: "clients",

@@ -19,10 +19,12 @@ import {
   parseRates,
   type ClientChoice,
   type LinkProfile,
+  type LoadSpec,
   type Mode,
   type Settings,
 } from "../../client/harness/settings.ts";
 import { SettingError } from "../../client/harness/harness-errors.ts";
+import { DEFAULT_FANOUT, parseLoad } from "../../client/harness/load.ts";
 import { didYouMean } from "../../client/harness/did-you-mean.ts";
 import { EQUAL_KINDS } from "../../client/harness/fidelity.ts";
 import { isLoopback, iterationsOverLink, parseLink, ratesOverLink } from "../../client/harness/link.ts";
@@ -238,6 +240,44 @@ function linkOf(read: Reader, spell: Spell, settings: Settings): LinkProfile | u
       `${spell("link")} with an https:// or wss:// ${spell("url")}: the link's loopback address would not match the server's certificate; name its plain ws:// or http:// port`,
     );
   return link;
+}
+
+/**
+ * --load and --fanout: the user's traffic, driven by Bun's client at one server process after the
+ * socket modes, priced with a socket mode's field figures (client/harness/load.ts).
+ */
+function loadOf(
+  read: Reader,
+  spell: Spell,
+  int: (key: BenchKey, fallback: number, min: number, max: number) => number,
+  settings: Settings,
+  client: ClientChoice,
+): LoadSpec | undefined {
+  const raw = read.text("load");
+  if (raw === undefined) {
+    if (read.text("fanout") !== undefined)
+      throw new SettingError(
+        `${spell("fanout")} sets the deliveries per message of ${spell("load")}; add ${spell("load")} PAYLOAD=RATE`,
+      );
+    return undefined;
+  }
+  const opt = spell("load");
+  const rates = parseLoad(opt, raw, settings.payloads);
+  if (client !== "bun") throw new SettingError(`${opt} runs Bun's client (got ${spell("client")} ${client})`);
+  const field = settings.modes.filter((m) => m === "stream" || m === "roundtrip" || m === "latency");
+  if (field.length === 0)
+    throw new SettingError(
+      `${opt} is priced with the field figures of stream, roundtrip or latency mode; add one to ${spell("modes")} (got ${spell("modes")} ${settings.modes.join(",")})`,
+    );
+  if (settings.clients !== 1)
+    throw new SettingError(
+      `${opt} takes its field figures from one client's kept connections; leave ${spell("clients")} out`,
+    );
+  if (read.text("link") !== undefined)
+    throw new SettingError(`${opt} measures the server's CPU on loopback; leave ${spell("link")} out`);
+  if (read.text("processes") !== undefined && read.text("processes") !== "1")
+    throw new SettingError(`${opt} reads one server process's CPU; leave ${spell("processes")} out`);
+  return { rates, fanout: int("fanout", DEFAULT_FANOUT, 1, 10_000) };
 }
 
 /** The link sweep, checked against what it cannot run with; it runs stream mode alone. */
@@ -500,6 +540,8 @@ export async function resolveBenchOptions(input: BenchInput, spell: Spell): Prom
     throw new SettingError(
       `${spell("rate")} applies to latency mode only; add latency to ${spell("modes")} (got ${modes})`,
     );
+  const load = loadOf(read, spell, int, settings, client);
+  if (load) settings.load = load;
   const forks = int("forks", quick ? QUICK_FORKS : browser ? BROWSER_FORKS : DEFAULT_FORKS, 1, 64);
   // A first look starts one server; codec mode's intervals need their processes all the same.
   const serverForks = quick && read.text("forks") === undefined ? 1 : forks;

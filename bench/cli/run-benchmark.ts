@@ -41,6 +41,12 @@ import { CodecModeForks } from "./processes/codec-mode-forks.ts";
 import { runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter, type Streams } from "./progress-line.ts";
 import { useServer } from "./servers.ts";
+import { driveLoad, LOAD_MESSAGES } from "../../client/socket/load-drive.ts";
+import type { LoadMeasurement } from "../../client/harness/load.ts";
+import type { LoadSpec } from "../../client/harness/settings.ts";
+import { isExcluded } from "../../client/harness/exclusions.ts";
+import { messagesFor } from "../../client/harness/generator.ts";
+import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 import { runLinkSweep } from "./link-sweep.ts";
 import { applyWireCounts, WireMeter, wireRunPlan } from "./wire-meter.ts";
 
@@ -256,6 +262,12 @@ async function runWebSocketModes(
         warmedInProcess,
       });
       const result = await runSocketModes(settings, context).finally(() => workers?.terminate());
+      const load =
+        settings.load && !stopOrGone()
+          ? await inPhaseAsync(hooks.ledger, "timed", () =>
+              driveUserLoad(plan, settings.load!, server.urls, client, hooks, stopOrGone),
+            )
+          : undefined;
       const counted = (url: string): Promise<SocketModeResult> =>
         runSocketModes(
           wireRunPlan(spec).settings,
@@ -265,12 +277,40 @@ async function runWebSocketModes(
             { catalog: plan.catalog, calibration, hooks: { shouldStop: stopOrGone }, sliceFigures: false },
           ),
         );
-      return outcome(await withWireCounts(result, "bun", counted));
+      return { ...outcome(await withWireCounts(result, "bun", counted)), ...(load ? { load } : {}) };
       // Kept connections take turns with --forks server processes; several clients run on fresh connections to one.
     },
     options.settings.clients > 1 ? 1 : options.serverForks,
     hooks.ledger,
   );
+}
+
+/**
+ * --load: the user's traffic driven at the server processes with every codec of the run that
+ * carries all its payloads, and raw (the transport alone, which the predictions rest on).
+ */
+function driveUserLoad(
+  plan: Plan,
+  spec: LoadSpec,
+  servers: readonly string[],
+  client: { WebSocket: WebSocketClass },
+  hooks: BenchmarkHooks,
+  shouldStop: () => boolean,
+): Promise<LoadMeasurement> {
+  const { settings } = plan;
+  const carries = (codec: string): boolean => spec.rates.every((r) => !isExcluded(settings, codec, r.payload));
+  const codecs = [RAW_CODEC_NAME, ...settings.codecs.filter((c) => c !== RAW_CODEC_NAME && carries(c))];
+  return driveLoad(spec, codecs, {
+    servers,
+    catalog: plan.catalog,
+    WebSocket: client.WebSocket,
+    clock: performanceClock,
+    stallTimeoutMs: settings.stallTimeoutMs,
+    messagesOf: (payload) => messagesFor(settings, payload, LOAD_MESSAGES),
+    seed: settings.seed,
+    shouldStop,
+    ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+  });
 }
 
 /** --export-k6: the test, and how to run it. */

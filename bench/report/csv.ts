@@ -11,6 +11,7 @@ import { accountColumn, CSV_COLUMNS, CSV_VERSION, SPREAD_FIELDS } from "./csv-co
 import { ACCOUNT_PHASES } from "../../client/harness/time-account.ts";
 import { LOOPBACK } from "../../client/harness/link.ts";
 import { caseLinkUse } from "./link-use.ts";
+import { loadCell } from "../../client/harness/load.ts";
 
 /** A set of percentiles as CSV cells: `${prefix}_p50_ns` and the rest (empty where there are none). */
 function percentileCells(
@@ -37,9 +38,9 @@ function formatNumber(v: number): string {
   return v.toFixed(3).replace(/\.?0+$/, "");
 }
 
-/** What identifies a row and how it was measured, known even for a failed case. */
-function identityColumns(results: BenchResults, c: CaseResult): Row {
-  const env = results.environments?.[c.client] ?? results.environment;
+/** What every row of the run holds alike: when, the account, the machine, the code. */
+function runWideColumns(results: BenchResults, client: string): Row {
+  const env = results.environments?.[client as CaseResult["client"]] ?? results.environment;
   return {
     timestamp: results.timestamp,
     // Known once the run has ended: empty in the rows written while it runs.
@@ -53,27 +54,9 @@ function identityColumns(results: BenchResults, c: CaseResult): Row {
         : undefined,
     runtime: env.runtime,
     runtime_version: env.runtimeVersion,
-    client: c.client,
-    client_library: c.clientLibrary,
-    mode: c.mode,
-    codec: c.codec,
-    standard: c.standard,
-    frame: c.frame,
-    library: c.library,
-    library_version: c.libraryVersion,
-    payload: c.payload,
+    client,
     fixed: results.settings.fixed,
     seed: results.settings.seed,
-    iterations: c.iterations,
-    runs: c.runs,
-    rounds: c.rounds,
-    warmup: c.warmup,
-    verified: c.verified,
-    error: c.error,
-    flags: c.flags.join(" "),
-    bytes: c.bytes,
-    bytes_min: c.bytesMin,
-    bytes_max: c.bytesMax,
     os: env.os,
     cpu: env.cpu,
     cores: env.cores,
@@ -84,8 +67,33 @@ function identityColumns(results: BenchResults, c: CaseResult): Row {
     bench_version: results.provenance?.benchVersion,
     commit: results.provenance?.commit,
     dirty: results.provenance?.dirty ?? "",
-    bytes_vs_json: c.ratios?.bytesVsJson ?? "",
     csv_version: CSV_VERSION,
+  };
+}
+
+/** What identifies a row and how it was measured, known even for a failed case. */
+function identityColumns(results: BenchResults, c: CaseResult): Row {
+  return {
+    ...runWideColumns(results, c.client),
+    client_library: c.clientLibrary,
+    mode: c.mode,
+    codec: c.codec,
+    standard: c.standard,
+    frame: c.frame,
+    library: c.library,
+    library_version: c.libraryVersion,
+    payload: c.payload,
+    iterations: c.iterations,
+    runs: c.runs,
+    rounds: c.rounds,
+    warmup: c.warmup,
+    verified: c.verified,
+    error: c.error,
+    flags: c.flags.join(" "),
+    bytes: c.bytes,
+    bytes_min: c.bytesMin,
+    bytes_max: c.bytesMax,
+    bytes_vs_json: c.ratios?.bytesVsJson ?? "",
   };
 }
 
@@ -328,6 +336,38 @@ function caseRow(results: BenchResults, c: CaseResult, ofRun: (c: CaseResult) =>
   };
 }
 
+/** The rows of --load (mode `load`): a codec each, raw first, its payload cell the load itself. */
+function loadRows(results: BenchResults): Row[] {
+  const load = results.load;
+  if (!load) return [];
+  const est = (prefix: string, e: Estimate | undefined): Row => ({
+    [prefix]: e?.value,
+    [`${prefix}_ci95_low`]: e?.low,
+    [`${prefix}_ci95_high`]: e?.high,
+  });
+  return load.codecs.map((f) => ({
+    ...runWideColumns(results, "bun"),
+    mode: "load",
+    payload: loadCell(load.spec),
+    codec: f.codec,
+    verified: f.why === undefined,
+    error: f.why,
+    ...est("load_server_cores", f.predictedCores),
+    ...est("load_measured_server_cores", f.measuredCores),
+    ...est("load_codec_cores", f.codecCores),
+    load_bytes_per_s_up: f.bytesUpPerS,
+    load_bytes_per_s_down: f.bytesDownPerS,
+    load_deflated_bytes_per_s_up: f.deflatedUpPerS,
+    load_deflated_bytes_per_s_down: f.deflatedDownPerS,
+    ...est("load_saved_core_hours_per_day", f.savedCoreHoursPerDay),
+    load_saved_gb_per_day: f.savedGbPerDay,
+    load_saved_deflated_gb_per_day: f.savedDeflatedGbPerDay,
+    load_sent_share: f.keptShare,
+    load_fanout: load.spec.fanout,
+    load_window_ms: load.windowMs,
+  }));
+}
+
 export function csvHeader(): string {
   return CSV_COLUMNS.join(",") + "\r\n";
 }
@@ -340,10 +380,9 @@ export function csvRecords(results: BenchResults, cases: readonly CaseResult[] =
   const ofRun = runColumns(results);
   const held = (v: Row[string]): v is string | number | boolean =>
     v !== undefined && (typeof v !== "number" || Number.isFinite(v));
-  return cases.map((c) => {
-    const row = caseRow(results, c, ofRun);
-    return Object.fromEntries(CSV_COLUMNS.flatMap((col) => (held(row[col]) ? [[col, row[col]]] : [])));
-  });
+  // The load's rows close the whole run's records (`cases` left to their default).
+  const rows = [...cases.map((c) => caseRow(results, c, ofRun)), ...(cases === results.cases ? loadRows(results) : [])];
+  return rows.map((row) => Object.fromEntries(CSV_COLUMNS.flatMap((col) => (held(row[col]) ? [[col, row[col]]] : []))));
 }
 
 /** The rows of these cases, each ending in CRLF as RFC 4180 has it. */

@@ -15,9 +15,18 @@ import { notTimedPayloads, verdictLines } from "./verdict.ts";
 import { calibrationLines, labFieldLines } from "./field-table.ts";
 import { patternLines, routeSection } from "./patterns-table.ts";
 import { hasRounds } from "./results-file.ts";
+import { loadSection, loadVerdictLines } from "./load-table.ts";
 
 /** The sections, in the order the page and report.html print them. */
-export const SUMMARY_SECTIONS = ["fidelity", "verdict", "labField", "calibration", "patterns", "route"] as const;
+export const SUMMARY_SECTIONS = [
+  "fidelity",
+  "verdict",
+  "labField",
+  "calibration",
+  "patterns",
+  "route",
+  "load",
+] as const;
 
 export type SummarySection = (typeof SUMMARY_SECTIONS)[number];
 
@@ -27,7 +36,8 @@ export type SummarySection = (typeof SUMMARY_SECTIONS)[number];
  * - verdict: the answer, a few lines (verdict.ts);
  * - labField, calibration: codec mode's figure beside the server's, and the known costs the
  *   server's figure found (field-table.ts);
- * - patterns: read-one and validated in codec mode; route: route mode's server CPU (patterns-table.ts).
+ * - patterns: read-one and validated in codec mode; route: route mode's server CPU (patterns-table.ts);
+ * - load: each codec at the user's traffic, --load (load-table.ts), whose answer also closes the verdict.
  */
 export type BenchmarkSummary = Readonly<Record<SummarySection, readonly string[]>>;
 
@@ -38,12 +48,16 @@ export function benchmarkSummary(results: BenchResults, options: { wide?: boolea
     // A run with no case at all (every codec lossy on the user's messages) still says why, payload by payload.
     verdict:
       hasRounds(results) || results.cases.length === 0
-        ? verdictLines(results.cases, notTimedPayloads(results), results.settings.payloads)
+        ? [
+            ...verdictLines(results.cases, notTimedPayloads(results), results.settings.payloads),
+            ...loadVerdictLines(results.load),
+          ]
         : [],
     labField: labFieldLines(results),
     calibration: calibrationLines(results),
     patterns: patternLines(results.cases),
     route: routeSection(results.cases, options.wide === true),
+    load: loadSection(results.load),
   };
 }
 

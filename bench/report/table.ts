@@ -232,7 +232,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
     }
     if (view.mode === "codec") lines.push(...summary.patterns);
   }
-  lines.push(...summary.labField, ...summary.calibration);
+  lines.push(...summary.labField, ...summary.calibration, ...summary.load);
   if (results.cases.some((c) => codecModeRatios(c).some((r) => r.wide))) {
     lines.push("");
     lines.push(

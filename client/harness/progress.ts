@@ -9,7 +9,8 @@ import type { Mode } from "./settings.ts";
 import type { TimeLedger } from "./time-account.ts";
 
 export interface Progress {
-  mode: Mode;
+  /** The mode, or "load": the user's traffic driven after the socket modes (client/socket/load-drive.ts). */
+  mode: Mode | "load";
   /** What is being done: "verify" and "warmup" come before a case's first "run". */
   stage: "verify" | "warmup" | "run";
   codec: string;

@@ -10,7 +10,7 @@ import type { PayloadName } from "../../protocols/messages.ts";
 import type { FidelityReport } from "./fidelity.ts";
 import { summarizeByProcess, type Summary } from "./statistics.ts";
 import type { ClusterSlice, ServerSliceFigures, SliceLatency, SocketFigures } from "./socket-results.ts";
-import type { ClientKind, Mode, Settings } from "./settings.ts";
+import type { ClientKind, LoadSpec, Mode, Settings } from "./settings.ts";
 import type { TimeAccount } from "./time-account.ts";
 
 /** What the numbers were measured on. Every results file carries it. */
@@ -364,6 +364,8 @@ export interface BenchResults {
   fidelity?: FidelityReport[];
   /** The calibration codecs' checks of measuring inside the server, per mode and payload, worked out with the cases' ratios (client/harness/field.ts). */
   calibration?: CalibrationCheck[];
+  /** --load: each codec at the user's traffic, predicted from the field figures and measured (client/harness/load.ts). */
+  load?: LoadResult;
 }
 
 /** Where a codec stopped keeping up in latency mode (client/harness/knee.ts). */
@@ -414,4 +416,39 @@ export function summarizeRuns(
     ...(readOne.n > 0 ? { readOne } : {}),
     ...(validated.n > 0 ? { validated } : {}),
   };
+}
+
+/** One codec at the load: predicted and measured, the bytes, and against JSON. */
+export interface LoadCodecFigures {
+  codec: string;
+  /** The codec's own decode + encode inside the server at the load, in cores, by the field figures: what the format itself costs there (absent for raw). */
+  codecCores?: Estimate;
+  /** The server's cores predicted from raw's measured cores and the field figures (absent for raw, and where a payload has no field figure: `why`). */
+  predictedCores?: Estimate;
+  /** The server's cores measured while this codec carried the load. */
+  measuredCores?: Estimate;
+  /** Measured over predicted, less 1 (0.05: measured 5% above the prediction). */
+  agreement?: number;
+  /** Payload bytes a second to the server and from it (fan-out times), plain. */
+  bytesUpPerS?: number;
+  bytesDownPerS?: number;
+  /** The same with permessage-deflate, context kept (absent without codec mode's compression figures). */
+  deflatedUpPerS?: number;
+  deflatedDownPerS?: number;
+  /** Messages a second the drive sent, over what the load asks (below LOAD_KEPT_SHARE: it did not carry it). */
+  keptShare?: number;
+  /** Switching from JSON to this codec, a day: core-hours saved (the field figures less JSON's), and gigabytes both ways, plain and deflated. */
+  savedCoreHoursPerDay?: Estimate;
+  savedGbPerDay?: number;
+  savedDeflatedGbPerDay?: number;
+  /** Why a figure is missing, or why the drive stopped: one line. */
+  why?: string;
+}
+
+/** The load's figures, as the results file keeps them. */
+export interface LoadResult {
+  spec: LoadSpec;
+  windowMs: number;
+  /** Every codec driven, raw (the transport alone) first. */
+  codecs: LoadCodecFigures[];
 }

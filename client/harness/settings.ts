@@ -80,6 +80,14 @@ export interface Settings {
   codecModules?: CodecModuleFile[];
   /** The link between the clients and the server (--link, client/harness/link.ts); absent: loopback. */
   link?: LinkProfile;
+  /** --load and --fanout: the user's traffic, driven after the socket modes and priced per codec (client/harness/load.ts). */
+  load?: LoadSpec;
+}
+
+/** The traffic a user names: each payload's messages a second arriving at the server, and deliveries per message. */
+export interface LoadSpec {
+  rates: { payload: PayloadName; rate: number }[];
+  fanout: number;
 }
 
 /** A link's figures: what a message crossing it meets besides the codecs' CPU. */

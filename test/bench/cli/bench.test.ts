@@ -106,6 +106,23 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
       /^bench: --max-time takes a duration from 1ms to 24h: 90s, 2m, 500ms or seconds, got '0s'\n$/,
     ],
     [["--fixed=yes"], /^bench: option '--fixed' takes no value; see --help\n$/],
+    [["--fanout", "3"], /^bench: --fanout sets the deliveries per message of --load; add --load PAYLOAD=RATE\n$/],
+    [
+      ["--load", "cursors=9000"],
+      /^bench: --load: 'cursors' is not a payload of this run; valid values: small, medium, large\n$/,
+    ],
+    [
+      ["--load", "small"],
+      /^bench: --load takes PAYLOAD=RATE\[,PAYLOAD=RATE\.\.\.\], messages a second arriving at the server, like small=1000; got 'small'\n$/,
+    ],
+    [["--load", "small=10,small=20"], /^bench: --load names small twice\n$/],
+    [["--load", "small=0"], /^bench: --load: small's rate must be an integer from 1 to 1000000, got '0'\n$/],
+    [
+      ["--load", "small=100", "--modes", "codec"],
+      /^bench: --load is priced with the field figures of stream, roundtrip or latency mode; add one to --modes \(got --modes codec\)\n$/,
+    ],
+    [["--load", "small=100", "--client", "node"], /^bench: --load runs Bun's client \(got --client node\)\n$/],
+    [["--load", "small=100", "--fanout", "0"], /^bench: --fanout must be an integer from 1 to 10000, got '0'\n$/],
     [["extra"], /^bench: unexpected argument 'extra'/],
     [
       ["--modes", "latency", "--rate", "sweep,1000"],

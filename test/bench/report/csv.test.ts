@@ -130,6 +130,48 @@ describe("CSV contract", () => {
     expect(at(records, "flags")).toContain("non-standard");
   });
 
+  it("a --load run ends with a row per codec at the load, mode load, its payload cell the load", async () => {
+    const results = await smallRun(1, 50);
+    const est = (value: number) => ({ value, low: value * 0.9, high: value * 1.1, rounds: 3 });
+    results.load = {
+      spec: { rates: [{ payload: "small", rate: 900 }], fanout: 4 },
+      windowMs: 2000,
+      codecs: [
+        { codec: "raw", measuredCores: est(0.05), keptShare: 1 },
+        {
+          codec: "json",
+          codecCores: est(0.001),
+          predictedCores: est(0.051),
+          measuredCores: est(0.052),
+          bytesUpPerS: 29_700,
+          bytesDownPerS: 118_800,
+          keptShare: 0.5,
+          why: "sent 450 of 900 messages a second: the load was not carried",
+        },
+      ],
+    };
+    const rows = parseCsv(toCsv(results));
+    const header = rows[0]!;
+    const load = rows.slice(1).filter((r) => r[header.indexOf("mode")] === "load");
+    expect(load).toHaveLength(2);
+    const at = (row: string[], col: string): string => row[header.indexOf(col)]!;
+    expect(load.map((r) => at(r, "codec"))).toEqual(["raw", "json"]);
+    const json = load[1]!;
+    expect(at(json, "payload")).toBe("small=900");
+    expect(at(json, "client")).toBe("bun");
+    expect(at(json, "load_server_cores")).toBe("0.051");
+    expect(at(json, "load_measured_server_cores")).toBe("0.052");
+    expect(at(json, "load_codec_cores")).toBe("0.001");
+    expect(at(json, "load_bytes_per_s_up")).toBe("29700");
+    expect(at(json, "load_bytes_per_s_down")).toBe("118800");
+    expect(at(json, "load_fanout")).toBe("4");
+    expect(at(json, "verified")).toBe("false");
+    expect(at(json, "error")).toBe("sent 450 of 900 messages a second: the load was not carried");
+    expect(at(json, "cpu")).toBe('CPU "quoted", with comma');
+    expect(at(load[0]!, "load_server_cores")).toBe("");
+    expect(at(load[0]!, "load_measured_server_cores")).toBe("0.05");
+  });
+
   it("a failed case is a row with verified=false, its error, and empty figures", async () => {
     const results = await smallRun();
     const c = results.cases[0]!;

@@ -1,6 +1,7 @@
 /**
  * One summary, every output: a real run with every section of a summary (the user's messages'
- * fidelity, the verdict, lab and field, the calibration, read-one and validated, route mode), and
+ * fidelity, the verdict, lab and field, the calibration, read-one and validated, route mode, the
+ * user's load), and
  * the terminal, report.html (the run's and `bun run report`'s) and the page each holding every
  * line of every section.
  */
@@ -53,6 +54,11 @@ describe("a run's summary, the same in every output", () => {
       "market,moves",
       "--messages",
       messages,
+      // The user's traffic, priced and driven: the load's section and its verdict line.
+      "--load",
+      "market=300,moves=100",
+      "--fanout",
+      "2",
     ];
     const r = spawnSync(
       process.execPath,

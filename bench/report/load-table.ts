@@ -1,0 +1,151 @@
+/**
+ * What each format costs at the user's traffic (--load, client/harness/load.ts), as the table,
+ * report.html and the page print it: per codec, its own decode + encode in the server's cores,
+ * the server's cores predicted and measured, the bytes a second each way (plain, and the way down
+ * deflated), and what switching from JSON saves a day; and the verdict's line saying whether the
+ * format matters at that load.
+ */
+
+import type { Estimate, LoadCodecFigures, LoadResult } from "../../client/harness/results.ts";
+import { LOAD_KEPT_SHARE, loadText } from "../../client/harness/load.ts";
+import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
+import { pad, wrapLine } from "./format.ts";
+
+const COLUMNS = [
+  { title: "codec", width: 14 },
+  { title: "codec cores", width: 14 },
+  { title: "predicted", width: 13 },
+  { title: "measured", width: 13 },
+  { title: "vs pred", width: 7 },
+  { title: "up B/s", width: 8 },
+  { title: "down B/s", width: 8 },
+  { title: "deflated", width: 8 },
+] as const;
+
+/** Cores with enough digits to tell a few thousandths apart: 0.0031, 0.084, 1.25. */
+export function coresText(cores: number): string {
+  if (!Number.isFinite(cores)) return "n/a";
+  const a = Math.abs(cores);
+  return cores.toFixed(a >= 1 ? 2 : a >= 0.1 ? 3 : a >= 0.01 ? 4 : 5);
+}
+
+/** An estimate of cores as "0.084 ±9%" (no interval below two rounds). */
+function coresWithInterval(e: Estimate | undefined): string {
+  if (!e) return "";
+  if (e.rounds < 2 || e.value === 0) return coresText(e.value);
+  const half = Math.max(e.high - e.value, e.value - e.low) / Math.abs(e.value);
+  return `${coresText(e.value)} ±${(half * 100).toFixed(half < 0.1 ? 1 : 0)}%`;
+}
+
+/** Bytes a second in short SI units: 268 k, 1.2 M, 4.5 G. */
+export function rateBytes(n: number | undefined): string {
+  if (n === undefined || !Number.isFinite(n)) return "";
+  const units = ["", "k", "M", "G", "T"];
+  let v = n;
+  let u = 0;
+  while (Math.abs(v) >= 1000 && u < units.length - 1) {
+    v /= 1000;
+    u++;
+  }
+  return `${v.toFixed(Math.abs(v) >= 100 || u === 0 ? 0 : 1)}${units[u] === "" ? "" : ` ${units[u]}`}`;
+}
+
+/** Gigabytes a day in a few digits: 0.31 GB, 48 GB, 1.2 TB. */
+function gbText(gb: number): string {
+  const a = Math.abs(gb);
+  if (a >= 1000) return `${(gb / 1000).toFixed(1)} TB`;
+  return `${gb.toFixed(a >= 10 ? 0 : a >= 1 ? 1 : 2)} GB`;
+}
+
+function row(f: LoadCodecFigures): string {
+  const agreement = f.agreement === undefined ? "" : `${f.agreement >= 0 ? "+" : ""}${(f.agreement * 100).toFixed(0)}%`;
+  const cells = [
+    f.codec,
+    coresWithInterval(f.codecCores),
+    coresWithInterval(f.predictedCores),
+    coresWithInterval(f.measuredCores),
+    agreement,
+    rateBytes(f.bytesUpPerS),
+    rateBytes(f.bytesDownPerS),
+    rateBytes(f.deflatedDownPerS),
+  ];
+  return cells
+    .map((c, i) => pad(c, COLUMNS[i]!.width, i > 0))
+    .join(" ")
+    .trimEnd();
+}
+
+/** The codecs a line may name: every codec but raw with a prediction of its own and a load carried. */
+function priced(load: LoadResult): LoadCodecFigures[] {
+  return load.codecs.filter(
+    (f) => f.codec !== RAW_CODEC_NAME && f.codecCores !== undefined && (f.keptShare ?? 1) >= LOAD_KEPT_SHARE,
+  );
+}
+
+/** How far the measured cores came from the predicted, over every codec that has both: "within 4-18%". */
+function agreementText(load: LoadResult): string | undefined {
+  const all = load.codecs.filter((f) => f.agreement !== undefined);
+  if (all.length === 0) return undefined;
+  const abs = all.map((f) => Math.abs(f.agreement!) * 100);
+  const worst = all[abs.indexOf(Math.max(...abs))]!;
+  const lo = Math.min(...abs).toFixed(0);
+  const hi = Math.max(...abs).toFixed(0);
+  return `measured ${lo === hi ? `${hi}%` : `${lo}-${hi}%`} from predicted (the farthest: ${worst.codec}, ${worst.agreement! >= 0 ? "+" : ""}${(worst.agreement! * 100).toFixed(0)}%)`;
+}
+
+/** The section: a title, what the columns hold, a row per codec (raw first), the agreement and any codec's why. */
+export function loadSection(load: LoadResult | undefined): string[] {
+  if (!load) return [];
+  const agreement = agreementText(load);
+  return [
+    "",
+    `== At your load: ${loadText(load.spec)} (the server's cores, ${load.windowMs / 1000} s windows)`,
+    ...wrapLine(
+      "codec cores: the codec's decode + encode in the server (field figure x rate); predicted: raw's measured cores at the load plus that; measured: the server process's CPU while the codec carried the load; up/down: payload bytes a second to and from the server (down: fan-out times); deflated: down with permessage-deflate",
+    ),
+    COLUMNS.map((c, i) => pad(c.title, c.width, i > 0)).join(" "),
+    ...load.codecs.map(row),
+    ...(agreement ? [agreement] : []),
+    ...load.codecs.flatMap((f) => (f.why ? wrapLine(`${f.codec}: ${f.why}`) : [])),
+  ];
+}
+
+/**
+ * The verdict's answer at the user's load, one statement: what the format costs the server with
+ * JSON against the server's whole CPU there, the codec that would save the most CPU a day and the
+ * one that would save the most bytes, and whether the format matters at that load.
+ */
+export function loadVerdictLines(load: LoadResult | undefined): string[] {
+  if (!load) return [];
+  const json = load.codecs.find((f) => f.codec === "json");
+  const others = priced(load).filter((f) => f.codec !== "json");
+  const server = json?.predictedCores ?? json?.measuredCores;
+  if (!json?.codecCores || !server) return [];
+  const share = json.codecCores.value / server.value;
+  const cpu = others
+    .filter((f) => f.savedCoreHoursPerDay !== undefined)
+    .sort((a, b) => b.savedCoreHoursPerDay!.value - a.savedCoreHoursPerDay!.value)[0];
+  const bytes = others
+    .filter((f) => f.savedGbPerDay !== undefined)
+    .sort((a, b) => b.savedGbPerDay! - a.savedGbPerDay!)[0];
+  const matters = share >= 0.1 ? "so the format matters to its CPU" : "so the format barely matters to its CPU";
+  const parts = [
+    `At your load (${loadText(load.spec)}) json's decode + encode is ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of the server's ${coresText(server.value)} cores, ${matters}`,
+  ];
+  if (cpu) {
+    const saved = cpu.savedCoreHoursPerDay!;
+    const apart = saved.low > 0 || saved.high < 0;
+    parts.push(
+      saved.value > 0 && apart
+        ? `${cpu.codec}, the cheapest there, would save ${saved.value.toFixed(2)} core-hours a day`
+        : `no codec saves CPU its interval can tell (${cpu.codec}, the cheapest, ${saved.value.toFixed(2)} core-hours a day)`,
+    );
+  }
+  if (bytes && bytes.savedGbPerDay! > 0) {
+    const deflated = bytes.savedDeflatedGbPerDay;
+    parts.push(
+      `${bytes.codec}, the smallest, ${gbText(bytes.savedGbPerDay!)} a day${deflated !== undefined ? ` (${gbText(deflated)} where both are deflated)` : ""}`,
+    );
+  }
+  return wrapLine(`${parts.join("; ")}.`, undefined, "    ");
+}

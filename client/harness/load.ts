@@ -1,0 +1,255 @@
+/**
+ * What each format costs at a user's traffic (`--load PAYLOAD=RATE,... --fanout N`): messages a
+ * second arriving at the server, each delivered to N sockets. Predicted from the field figures
+ * (what a codec costs inside the server per message, client/harness/field.ts) on top of the
+ * transport's own cost at that load, which the same run measures by driving `raw` at it; then
+ * checked by driving every codec at the load (client/socket/load-drive.ts) and reading the
+ * server process's CPU over each window.
+ *
+ *   predicted cores = raw's measured cores at the load + sum over payloads of rate x field (ns) x 1e-9
+ *
+ * The server decodes and encodes a published message once and Bun's publish hands the same bytes
+ * to every subscriber, so the fan-out multiplies the bytes that go down, never the codec's work.
+ * Bytes are the codec's payload bytes (each frame's 2-14 bytes of header left out), plain and as
+ * permessage-deflate with its context kept (codec mode's figures, compression.ts). What switching
+ * from JSON saves a day comes from the field figures less JSON's, paired round by round
+ * (fieldOverJson): the transport is the same for both and drops out.
+ */
+
+import type { PayloadName } from "../../protocols/messages.ts";
+import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
+import { estimate } from "./pairing.ts";
+import type { CaseResult, Estimate, LoadCodecFigures, LoadResult } from "./results.ts";
+import type { LoadSpec } from "./settings.ts";
+import { SettingError } from "./harness-errors.ts";
+
+/** Each codec is driven at the load this many times, in a shuffled order each round, taking turns over the server processes. */
+export const LOAD_ROUNDS = 3;
+/** Untimed seconds of load before each window: connections open, the server's code warm, its queues at their level. */
+export const LOAD_WARM_MS = 500;
+/** The window the server's CPU is read over. */
+export const LOAD_WINDOW_MS = 2_000;
+/** Below this share of the rate asked for, a drive did not carry the load (the client, not the server, may be the limit). */
+export const LOAD_KEPT_SHARE = 0.95;
+/** Without --fanout: each message goes back to one socket. */
+export const DEFAULT_FANOUT = 1;
+
+/**
+ * `--load cursors=9000,strokes=600`: each payload at most once, each rate a whole number of
+ * messages a second from 1 to 1,000,000; `payloads` are the run's.
+ */
+export function parseLoad(option: string, raw: string, payloads: readonly PayloadName[]): LoadSpec["rates"] {
+  const parts = raw.split(",").map((p) => p.trim());
+  const rates: LoadSpec["rates"] = [];
+  for (const part of parts) {
+    const m = /^([^=\s]+)\s*=\s*(\d[\d_]*)$/.exec(part);
+    if (!m)
+      throw new SettingError(
+        `${option} takes PAYLOAD=RATE[,PAYLOAD=RATE...], messages a second arriving at the server, like ${payloads[0] ?? "small"}=1000; got '${raw}'`,
+      );
+    const payload = m[1]!;
+    if (!payloads.includes(payload))
+      throw new SettingError(
+        `${option}: '${payload}' is not a payload of this run; valid values: ${payloads.join(", ")}`,
+      );
+    if (rates.some((r) => r.payload === payload)) throw new SettingError(`${option} names ${payload} twice`);
+    const rate = Number(m[2]!.replaceAll("_", ""));
+    if (!Number.isSafeInteger(rate) || rate < 1 || rate > 1_000_000)
+      throw new SettingError(`${option}: ${payload}'s rate must be an integer from 1 to 1000000, got '${m[2]}'`);
+    rates.push({ payload, rate });
+  }
+  return rates;
+}
+
+/** Messages a second the load brings in, all payloads. */
+function loadRate(spec: LoadSpec): number {
+  return spec.rates.reduce((n, r) => n + r.rate, 0);
+}
+
+/** How a load reads in a line: "cursors 9,000/s + strokes 600/s, fan-out 50". */
+export function loadText(spec: LoadSpec): string {
+  const rates = spec.rates.map((r) => `${r.payload} ${r.rate.toLocaleString("en-US")}/s`).join(" + ");
+  return `${rates}, fan-out ${spec.fanout}`;
+}
+
+/** The load as one payload cell of the CSV: "cursors=9000+strokes=600". */
+export function loadCell(spec: LoadSpec): string {
+  return spec.rates.map((r) => `${r.payload}=${r.rate}`).join("+");
+}
+
+/** One window of a codec's drive at the load. */
+export interface LoadRound {
+  /** Which of the LOAD_ROUNDS (0-based). */
+  round: number;
+  /** The server process's CPU over the window, in cores (CPU seconds a second). */
+  cores: number;
+  /** Messages sent a second over the window, all payloads; the load asks for loadRate(spec). */
+  sentPerS: number;
+  /** Deliveries a second counted over the window, every socket's (fan-out times the messages when nothing is lost). */
+  deliveredPerS: number;
+  /** Payload bytes a second sent to the server over the window. */
+  bytesUpPerS: number;
+  /** Payload bytes a second the sockets received over the window. */
+  bytesDownPerS: number;
+}
+
+/** A codec's drive at the load, window by window; `error`: why it stopped (its rounds so far still count). */
+export interface LoadDrive {
+  codec: string;
+  rounds: LoadRound[];
+  error?: string;
+}
+
+/** What driving the load measured: every codec's windows, `raw` (the transport alone) among them. */
+export interface LoadMeasurement {
+  spec: LoadSpec;
+  windowMs: number;
+  drives: LoadDrive[];
+}
+
+/** The socket modes whose field figure a prediction takes, the first that ran: stream's server is busy as a loaded server is. */
+const FIELD_MODES = ["stream", "roundtrip", "latency"] as const;
+
+/** The case a codec's field figure on a payload comes from: the first of FIELD_MODES with one. */
+function fieldCase(cases: readonly CaseResult[], codec: string, payload: string): CaseResult | undefined {
+  for (const mode of FIELD_MODES) {
+    const c = cases.find(
+      (x) =>
+        x.mode === mode &&
+        x.codec === codec &&
+        x.payload === payload &&
+        x.client === "bun" &&
+        x.verified &&
+        x.ratios?.field !== undefined,
+    );
+    if (c) return c;
+  }
+  return undefined;
+}
+
+/** The codec's bytes per message on a payload: codec mode's case first (its deflate figures too), else any verified case. */
+function sizeCase(cases: readonly CaseResult[], codec: string, payload: string): CaseResult | undefined {
+  const of = cases.filter((x) => x.codec === codec && x.payload === payload && x.verified);
+  return of.find((x) => x.mode === "codec") ?? of[0];
+}
+
+/** Sums a figure over the load's payloads, rate times it; undefined when a payload lacks it. */
+function perSecond(spec: LoadSpec, figure: (payload: string) => number | undefined): number | undefined {
+  let sum = 0;
+  for (const { payload, rate } of spec.rates) {
+    const v = figure(payload);
+    if (v === undefined || !Number.isFinite(v)) return undefined;
+    sum += rate * v;
+  }
+  return sum;
+}
+
+/** An estimate's three figures mapped alike (each end to each end), its rounds kept. */
+function shifted(e: Estimate, by: (v: number, end: "value" | "low" | "high") => number): Estimate {
+  return { ...e, value: by(e.value, "value"), low: by(e.low, "low"), high: by(e.high, "high") };
+}
+
+/**
+ * The codec's cores inside the server at the load, by the field figures: each end of the interval
+ * from each payload's interval end (undefined when a payload has no field figure).
+ */
+function codecCores(spec: LoadSpec, cases: readonly CaseResult[], codec: string, pick: "field" | "fieldOverJson") {
+  const parts = spec.rates.map(({ payload, rate }) => ({ rate, e: fieldCase(cases, codec, payload)?.ratios?.[pick] }));
+  if (parts.some((p) => p.e === undefined)) return undefined;
+  const sum = (end: "value" | "low" | "high"): number => parts.reduce((n, p) => n + p.rate * p.e![end] * 1e-9, 0);
+  return {
+    value: sum("value"),
+    low: sum("low"),
+    high: sum("high"),
+    rounds: Math.min(...parts.map((p) => p.e!.rounds)),
+  };
+}
+
+/** Payload bytes a second up (to the server) and down (fan-out times), plain and deflated. */
+function bytesAtLoad(spec: LoadSpec, cases: readonly CaseResult[], codec: string) {
+  const up = perSecond(spec, (p) => sizeCase(cases, codec, p)?.bytes);
+  const deflated = perSecond(spec, (p) => sizeCase(cases, codec, p)?.compression?.deflateContextBytes);
+  return {
+    up,
+    down: up === undefined ? undefined : up * spec.fanout,
+    deflatedUp: deflated,
+    deflatedDown: deflated === undefined ? undefined : deflated * spec.fanout,
+  };
+}
+
+const DAY_S = 86_400;
+
+/** A payload of the load on which the codec has no field figure, for the line that says why none is predicted. */
+function missingField(spec: LoadSpec, cases: readonly CaseResult[], codec: string): string | undefined {
+  return spec.rates.find((r) => fieldCase(cases, codec, r.payload) === undefined)?.payload;
+}
+
+/**
+ * The load's figures from what the drive measured and the run's cases (their ratios worked out):
+ * each codec's measured cores, its prediction from raw's and the field figures, the bytes, and
+ * what switching from JSON saves a day.
+ */
+export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): LoadResult {
+  const target = loadRate(m.spec);
+  const measured = (d: LoadDrive | undefined): Estimate | undefined => d && estimate(d.rounds.map((r) => r.cores));
+  const raw = m.drives.find((d) => d.codec === RAW_CODEC_NAME);
+  const transport = measured(raw);
+  const jsonBytes = bytesAtLoad(m.spec, cases, "json");
+  const codecs = m.drives.map((d): LoadCodecFigures => {
+    const own = measured(d);
+    const sent = d.rounds.length > 0 ? d.rounds.reduce((n, r) => n + r.sentPerS, 0) / d.rounds.length : undefined;
+    const out: LoadCodecFigures = {
+      codec: d.codec,
+      ...(own ? { measuredCores: own } : {}),
+      ...(sent !== undefined ? { keptShare: sent / target } : {}),
+    };
+    const bytes = bytesAtLoad(m.spec, cases, d.codec);
+    if (bytes.up !== undefined) Object.assign(out, { bytesUpPerS: bytes.up, bytesDownPerS: bytes.down });
+    if (bytes.deflatedUp !== undefined)
+      Object.assign(out, { deflatedUpPerS: bytes.deflatedUp, deflatedDownPerS: bytes.deflatedDown });
+    const whys: string[] = [];
+    if (d.error !== undefined) whys.push(d.error);
+    if (d.codec !== RAW_CODEC_NAME) {
+      const codec = codecCores(m.spec, cases, d.codec, "field");
+      const lacking = missingField(m.spec, cases, d.codec);
+      if (lacking !== undefined) whys.push(`no field figure on ${lacking} (run stream mode on it)`);
+      else if (!transport) whys.push("raw, the transport alone, was not measured at the load");
+      if (codec) out.codecCores = codec;
+      if (codec && transport) {
+        out.predictedCores = {
+          value: transport.value + codec.value,
+          low: transport.low + codec.low,
+          high: transport.high + codec.high,
+          rounds: Math.min(transport.rounds, codec.rounds),
+        };
+        if (own) out.agreement = own.value / out.predictedCores.value - 1;
+      }
+      const over = d.codec === "json" ? undefined : codecCores(m.spec, cases, d.codec, "fieldOverJson");
+      if (over) out.savedCoreHoursPerDay = shifted(over, (v) => -v * 24);
+      // Less JSON's cost is a saving: its interval's ends swap sides.
+      if (out.savedCoreHoursPerDay) {
+        const { low, high } = out.savedCoreHoursPerDay;
+        out.savedCoreHoursPerDay = { ...out.savedCoreHoursPerDay, low: Math.min(low, high), high: Math.max(low, high) };
+      }
+      const day = (a?: number, b?: number, c?: number, e?: number): number | undefined =>
+        a === undefined || b === undefined || c === undefined || e === undefined
+          ? undefined
+          : ((a + b - (c + e)) * DAY_S) / 1e9;
+      if (d.codec !== "json") {
+        const gb = day(jsonBytes.up, jsonBytes.down, bytes.up, bytes.down);
+        const deflatedGb = day(jsonBytes.deflatedUp, jsonBytes.deflatedDown, bytes.deflatedUp, bytes.deflatedDown);
+        if (gb !== undefined) out.savedGbPerDay = gb;
+        if (deflatedGb !== undefined) out.savedDeflatedGbPerDay = deflatedGb;
+      }
+    }
+    if (out.keptShare !== undefined && out.keptShare < LOAD_KEPT_SHARE)
+      whys.push(
+        `sent ${Math.round(out.keptShare * target).toLocaleString("en-US")} of ${target.toLocaleString("en-US")} messages a second: the load was not carried`,
+      );
+    if (whys.length > 0) out.why = whys.join("; ");
+    return out;
+  });
+  // raw first: the transport every prediction rests on.
+  codecs.sort((a, b) => Number(b.codec === RAW_CODEC_NAME) - Number(a.codec === RAW_CODEC_NAME));
+  return { spec: m.spec, windowMs: m.windowMs, codecs };
+}
