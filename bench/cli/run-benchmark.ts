@@ -293,7 +293,7 @@ function driveUserLoad(
   plan: Plan,
   spec: LoadSpec,
   servers: readonly string[],
-  client: { WebSocket: WebSocketClass },
+  client: { WebSocket: WebSocketClass; cpuMs: () => number },
   hooks: BenchmarkHooks,
   shouldStop: () => boolean,
 ): Promise<LoadMeasurement> {
@@ -308,6 +308,7 @@ function driveUserLoad(
     stallTimeoutMs: settings.stallTimeoutMs,
     messagesOf: (payload) => messagesFor(settings, payload, LOAD_MESSAGES),
     seed: settings.seed,
+    cpuMs: client.cpuMs,
     shouldStop,
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
   });

@@ -101,7 +101,7 @@ export function loadSection(load: LoadResult | undefined): string[] {
     "",
     `== At your load: ${loadText(load.spec)} (the server's cores, ${load.windowMs / 1000} s windows)`,
     ...wrapLine(
-      "codec cores: the codec's decode + encode in the server (field figure x rate); predicted: raw's measured cores at the load plus that; measured: the server process's CPU while the codec carried the load; up/down: payload bytes a second to and from the server (down: fan-out times); deflated: down with permessage-deflate",
+      `codec cores: the codec's decode + encode in the server (${load.fieldModes && load.fieldModes.length > 0 ? `${load.fieldModes.join(" and ")} mode's field figure` : "field figure"} x rate); predicted: raw's measured cores at the load plus that; measured: the server process's CPU while the codec carried the load; up/down: payload bytes a second to and from the server (down: fan-out times); deflated: down with permessage-deflate`,
     ),
     COLUMNS.map((c, i) => pad(c.title, c.width, i > 0)).join(" "),
     ...load.codecs.map(row),

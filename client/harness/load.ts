@@ -91,6 +91,8 @@ export interface LoadRound {
   bytesUpPerS: number;
   /** Payload bytes a second the sockets received over the window. */
   bytesDownPerS: number;
+  /** The client's own CPU over the window, in cores, where its runtime tells it: near 1, the client (one thread) may be what limits the drive. */
+  clientCores?: number;
 }
 
 /** A codec's drive at the load, window by window; `error`: why it stopped (its rounds so far still count). */
@@ -107,8 +109,14 @@ export interface LoadMeasurement {
   drives: LoadDrive[];
 }
 
-/** The socket modes whose field figure a prediction takes, the first that ran: stream's server is busy as a loaded server is. */
-const FIELD_MODES = ["stream", "roundtrip", "latency"] as const;
+/**
+ * The socket modes whose field figure a prediction takes, the first that ran. A server below
+ * saturation wakes to a few messages and sleeps again, as roundtrip's server (one message in
+ * flight) does, and a codec costs it about twice what it costs stream's, which is never idle (its
+ * caches hot, its messages back to back). Measured at a load, roundtrip's figures came closer to
+ * the server's cores than stream's (docs/your-load.md).
+ */
+const FIELD_MODES = ["roundtrip", "latency", "stream"] as const;
 
 /** The case a codec's field figure on a payload comes from: the first of FIELD_MODES with one. */
 function fieldCase(cases: readonly CaseResult[], codec: string, payload: string): CaseResult | undefined {
@@ -200,6 +208,11 @@ export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): L
     const sent = d.rounds.length > 0 ? d.rounds.reduce((n, r) => n + r.sentPerS, 0) / d.rounds.length : undefined;
     const out: LoadCodecFigures = {
       codec: d.codec,
+      windows: d.rounds.map((r) => ({
+        round: r.round,
+        cores: r.cores,
+        ...(r.clientCores !== undefined ? { clientCores: r.clientCores } : {}),
+      })),
       ...(own ? { measuredCores: own } : {}),
       ...(sent !== undefined ? { keptShare: sent / target } : {}),
     };
@@ -212,7 +225,7 @@ export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): L
     if (d.codec !== RAW_CODEC_NAME) {
       const codec = codecCores(m.spec, cases, d.codec, "field");
       const lacking = missingField(m.spec, cases, d.codec);
-      if (lacking !== undefined) whys.push(`no field figure on ${lacking} (run stream mode on it)`);
+      if (lacking !== undefined) whys.push(`no field figure on ${lacking} (run roundtrip or stream mode on it)`);
       else if (!transport) whys.push("raw, the transport alone, was not measured at the load");
       if (codec) out.codecCores = codec;
       if (codec && transport) {
@@ -222,7 +235,14 @@ export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): L
           high: transport.high + codec.high,
           rounds: Math.min(transport.rounds, codec.rounds),
         };
-        if (own) out.agreement = own.value / out.predictedCores.value - 1;
+        // Paired window by window: round r of every codec ran on the same server process as raw's round r.
+        const rawBy = new Map(raw!.rounds.map((r) => [r.round, r.cores]));
+        const ratios = d.rounds.flatMap((r) => {
+          const t = rawBy.get(r.round);
+          return t === undefined ? [] : [r.cores / (t + codec.value)];
+        });
+        const paired = estimate(ratios);
+        if (paired) out.agreement = paired.value - 1;
       }
       const over = d.codec === "json" ? undefined : codecCores(m.spec, cases, d.codec, "fieldOverJson");
       if (over) out.savedCoreHoursPerDay = shifted(over, (v) => -v * 24);
@@ -251,5 +271,10 @@ export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): L
   });
   // raw first: the transport every prediction rests on.
   codecs.sort((a, b) => Number(b.codec === RAW_CODEC_NAME) - Number(a.codec === RAW_CODEC_NAME));
-  return { spec: m.spec, windowMs: m.windowMs, codecs };
+  const fieldModes = [
+    ...new Set(
+      m.spec.rates.flatMap((r) => cases.filter((c) => c === fieldCase(cases, c.codec, r.payload)).map((c) => c.mode)),
+    ),
+  ];
+  return { spec: m.spec, windowMs: m.windowMs, fieldModes, codecs };
 }

@@ -427,8 +427,10 @@ export interface LoadCodecFigures {
   predictedCores?: Estimate;
   /** The server's cores measured while this codec carried the load. */
   measuredCores?: Estimate;
-  /** Measured over predicted, less 1 (0.05: measured 5% above the prediction). */
+  /** Measured over predicted, less 1 (0.05: measured 5% above the prediction), paired window by window with raw's on the same server process. */
   agreement?: number;
+  /** Each window's server cores (and the client's), by round: the figures the estimates rest on. */
+  windows?: { round: number; cores: number; clientCores?: number }[];
   /** Payload bytes a second to the server and from it (fan-out times), plain. */
   bytesUpPerS?: number;
   bytesDownPerS?: number;
@@ -449,6 +451,8 @@ export interface LoadCodecFigures {
 export interface LoadResult {
   spec: LoadSpec;
   windowMs: number;
+  /** The socket modes whose field figures priced the codecs (client/harness/load.ts): roundtrip where it ran. */
+  fieldModes?: string[];
   /** Every codec driven, raw (the transport alone) first. */
   codecs: LoadCodecFigures[];
 }

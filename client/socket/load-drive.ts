@@ -63,6 +63,8 @@ export interface LoadDriveContext {
   /** The messages each payload's publisher sends (the run's), cycled. */
   messagesOf: (payload: PayloadName) => readonly Message[];
   seed: number;
+  /** This process's CPU so far, ms, where the runtime tells it: the client's own cores over each window. */
+  cpuMs?: () => number;
   shouldStop?: () => boolean;
   onProgress?: (e: Progress) => void;
   /** Shorter windows and fewer rounds (tests); the defaults are LOAD_*. */
@@ -88,6 +90,7 @@ interface Stream {
 interface Reading {
   atMs: number;
   cpuMs: number;
+  clientCpuMs: number;
   sent: number;
   delivered: number;
   bytesUp: number;
@@ -200,6 +203,7 @@ async function driveWindow(
       return {
         atMs: (before + after) / 2,
         cpuMs,
+        clientCpuMs: ctx.cpuMs?.() ?? Number.NaN,
         sent: streams.reduce((n, s) => n + s.sent, 0),
         delivered,
         bytesUp: streams.reduce((n, s) => n + s.bytesUp, 0),
@@ -231,6 +235,9 @@ async function driveWindow(
       deliveredPerS: (b.delivered - a.delivered) / s,
       bytesUpPerS: (b.bytesUp - a.bytesUp) / s,
       bytesDownPerS: (b.bytesDown - a.bytesDown) / s,
+      ...(Number.isFinite(b.clientCpuMs - a.clientCpuMs)
+        ? { clientCores: (b.clientCpuMs - a.clientCpuMs) / 1000 / s }
+        : {}),
     };
   } finally {
     sending = false;
