@@ -53,6 +53,11 @@ function bench(name: string, args: string[], rounds?: "kept"): SampleEntry {
 const LINK_CODECS = ["--codecs", "json,custom-binary,protobuf,msgpackr"];
 const SWEEP = ["--modes", "latency", "--rate", "sweep"];
 const EVERY_CODEC = ["--codecs", "all", "--payloads", "all"];
+/** The whiteboard's three kinds of message, each a payload of its own. */
+const WHITEBOARD = ["cursors", "strokes", "messages"].flatMap((p) => [
+  "--messages",
+  `docs/examples/whiteboard/${p}.jsonl`,
+]);
 
 export const SAMPLES: readonly SampleEntry[] = [
   // Three back to back, so the documents can say how far ratios move between runs.
@@ -105,6 +110,11 @@ export const SAMPLES: readonly SampleEntry[] = [
       ...(way === "deflate" ? ["--deflate"] : []),
     ]),
   ),
+  // A whiteboard's traffic (docs/examples/whiteboard/): each codec priced at it, and the load driven.
+  bench("bun-load-whiteboard", [
+    ...WHITEBOARD,
+    ...["--modes", "codec,roundtrip", "--load", "cursors=9000,strokes=600,messages=50", "--fanout", "8"],
+  ]),
   bench("bun-latency-2000", ["--modes", "latency"]),
   ...[10_000, 40_000].map((rate) =>
     bench(`bun-latency-large-${rate}`, [
