@@ -15,12 +15,11 @@ import { KEY_ORDER_CHANGED } from "../../client/harness/fidelity.ts";
 import { orderPayloads, type PayloadName } from "../../protocols/messages.ts";
 import { codecLabel, count, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { handWrittenStanding, ranked, vsJsonOf } from "./ranking.ts";
-import { disagree } from "../../client/harness/field.ts";
 import { overlapsOne, pairedRatio, type RoundFigure } from "../../client/harness/pairing.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 
-/** Most lines the verdict takes. */
-export const VERDICT_MAX_LINES = 10;
+/** Most lines the verdict takes after its answer for each payload. */
+export const VERDICT_MAX_LINES = 7;
 
 /** Where "fastest" is judged, best first: in process if the run has it, else the socket modes. */
 const SPEED_MODES = ["codec", "roundtrip", "stream", "fanout", "latency", "route"] as const;
@@ -134,16 +133,15 @@ export function payloadAnswers(cases: readonly CaseResult[]): PayloadAnswer[] {
   return payloads.map((p) => answerOf(cases, p, mode)).filter((a) => a !== undefined);
 }
 
-function payloadLine(
-  cases: readonly CaseResult[],
-  payload: PayloadName,
-  mode: SpeedMode,
-  width: number,
-  many: boolean,
-): string | undefined {
-  const answer = answerOf(cases, payload, mode);
-  if (!answer) return undefined;
-  const { order, fastest, smallest } = answer;
+/** The width of a side's label in a payload's answer ("client: ", "server: ", "bytes:  "). */
+const SIDE = 8;
+
+/**
+ * A payload's answer on the side that encodes and decodes (the client: codec mode, in process; or
+ * the mode the verdict judges speed in): who is fastest, by how much against json, and who ties.
+ */
+function clientPart(answer: PayloadAnswer): string {
+  const { order, fastest, mode } = answer;
   const best = order[0]!;
   const json = order.find((c) => c.codec === "json");
   const vs = json && best !== json ? speedVsJson(best) : undefined;
@@ -152,11 +150,79 @@ function payloadLine(
     vs ? `${ratioText(vs, { interval: false })}x json's ${mode === "route" ? "CPU" : "time"}` : "",
     others > 0 ? `tied with ${others === 1 ? names(fastest.slice(1)) : `${others} others`}` : "",
   ].filter((d) => d !== "");
-  const speed = `fastest ${names([best])}${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
-  // With more than three payloads, JSON's size is left to custom-binary's line (its bytes against json's), so each payload keeps one line.
-  const jsonSize = json && !smallest.includes(json) && !many ? ` (json ${count(json.bytes)} B)` : "";
-  const size = `smallest ${names(smallest)} ${count(smallest[0]!.bytes)} B${jsonSize}`;
-  return `${payload.padEnd(width)}${speed}; ${size}`;
+  const why = mode === "codec" ? "fastest to encode + decode in process" : `fastest by ${SPEED_BASIS[mode]}`;
+  return `${names([best])} ${why}${details.length > 0 ? `, ${details.join(", ")}` : ""}`;
+}
+
+/** The socket modes whose field figure the server's side takes, the first that has one: stream's server is the busiest. */
+const FIELD_SIDE_MODES = ["stream", "roundtrip", "latency"] as const;
+
+/**
+ * A payload's answer on the server's side: the codec that costs the server least per message
+ * (the field figure: its decode + encode timed inside the server), against json's; and, where the
+ * client's fastest is another codec, what that one costs the server, so the two lines are read
+ * for what each applies to. Undefined where no socket mode measured the field with json beside it.
+ */
+function serverPart(cases: readonly CaseResult[], payload: PayloadName, client: CaseResult): string | undefined {
+  for (const mode of FIELD_SIDE_MODES) {
+    const of = candidates(cases, mode, payload).filter((c) => c.ratios?.fieldVsJson !== undefined);
+    if (!of.some((c) => c.codec === "json") || of.length < 2) continue;
+    const least = ranked(
+      of,
+      (c) => c.ratios?.fieldVsJson?.value,
+      () => Number.NaN,
+    )[0]!;
+    const vs = least.codec === "json" ? "" : `, ${ratioText(least.ratios!.fieldVsJson, { interval: false })}x json's`;
+    const head = `${codecLabel(least)} least decode + encode inside the server (${mode})${vs}`;
+    const theirs = of.find((c) => c.codec === client.codec);
+    if (least.codec === client.codec || !theirs) return head;
+    const cost =
+      theirs.codec === "json" ? "" : ` ${ratioText(theirs.ratios!.fieldVsJson, { interval: false })}x json's there`;
+    return `${head}; the client's ${codecLabel(theirs)}${cost}: this line is what the server pays, the client's what each device pays`;
+  }
+  return undefined;
+}
+
+/** A payload's answer on the wire: the smallest codec with json's size beside it, and the smallest once deflated (codec mode's figures, context kept). */
+function bytesPart(cases: readonly CaseResult[], answer: PayloadAnswer): string {
+  const { order, smallest } = answer;
+  const json = order.find((c) => c.codec === "json");
+  const jsonSize = json && !smallest.includes(json) ? ` (json ${count(json.bytes)} B)` : "";
+  const plain = `${names(smallest)} smallest, ${count(smallest[0]!.bytes)} B${jsonSize}`;
+  const deflated = (c: CaseResult): number => c.compression?.deflateContextBytes ?? Number.NaN;
+  const sized = cases
+    .filter(
+      (c) =>
+        c.mode === "codec" &&
+        c.payload === answer.payload &&
+        c.verified &&
+        c.codec !== "raw" &&
+        !CALIBRATION_CODEC_NAMES.includes(c.codec) &&
+        Number.isFinite(deflated(c)),
+    )
+    .sort((a, b) => deflated(a) - deflated(b));
+  if (sized.length === 0) return plain;
+  const first = sized[0]!;
+  const deflatedJson = sized.find((c) => c.codec === "json");
+  const besideJson = deflatedJson && deflatedJson !== first ? ` (json ${count(deflated(deflatedJson))} B)` : "";
+  return `${plain}; deflated, ${codecLabel(first)} smallest, ${count(deflated(first))} B${besideJson}`;
+}
+
+/**
+ * A payload's answer, a line per side labelled for what a user decides: the client (encode +
+ * decode in process), the server (the field figure) and the bytes (plain and deflated); each
+ * codec named with why it is named.
+ */
+function payloadLines(cases: readonly CaseResult[], payload: PayloadName, mode: SpeedMode, width: number): string[] {
+  const answer = answerOf(cases, payload, mode);
+  if (!answer) return [];
+  const indent = " ".repeat(width);
+  const server = serverPart(cases, payload, answer.order[0]!);
+  return [
+    `${payload.padEnd(width)}${(mode === "codec" ? "client:" : "speed:").padEnd(SIDE)}${clientPart(answer)}`,
+    ...(server !== undefined ? [`${indent}${"server:".padEnd(SIDE)}${server}`] : []),
+    `${indent}${"bytes:".padEnd(SIDE)}${bytesPart(cases, answer)}`,
+  ];
 }
 
 /**
@@ -331,70 +397,6 @@ function routeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[
   return `Routing, least server CPU per message vs json's: forwarding bytes ${shown(ways.forward)}; recoding ${shown(ways.recode)}${change}${spread}`;
 }
 
-/**
- * Inside the server (the field figure, client/harness/field.ts), in the busiest mode that has it:
- * the codec that costs the server least per payload, custom-binary against json, and whether
- * the lab's echo said the same. Where the two disagree beyond their intervals, the field is what
- * a server pays, and the line says so.
- */
-function fieldLines(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string[] {
-  for (const mode of ["stream", "roundtrip", "latency"] as const) {
-    const best: string[] = [];
-    const partners: string[] = [];
-    const hand: string[] = [];
-    const lab: string[] = [];
-    const disagreeing: string[] = [];
-    for (const payload of payloads) {
-      const of = candidates(cases, mode, payload).filter((c) => c.socket?.field !== undefined);
-      if (!of.some((c) => c.codec === "json")) continue;
-      const first = ranked(
-        of,
-        (c) => c.ratios?.fieldVsJson?.value,
-        () => Number.NaN,
-      )[0]!;
-      best.push(codecLabel(first));
-      // Against json: custom-binary where it ran on this payload, else the least-cost codec that is not json.
-      const partner =
-        of.find((c) => c.codec === "custom-binary") ??
-        ranked(
-          of.filter((c) => c.codec !== "json"),
-          (c) => c.ratios?.fieldVsJson?.value,
-          () => Number.NaN,
-        )[0];
-      const field = partner?.ratios?.fieldVsJson;
-      const labCase = cases.find(
-        (c) =>
-          c.mode === "codec" &&
-          c.client === "inprocess" &&
-          c.codec === partner?.codec &&
-          c.payload === payload &&
-          c.verified,
-      );
-      const echo = labCase?.ratios?.echoVsJson;
-      partners.push(partner ? codecLabel(partner) : "");
-      hand.push(ratioText(field, { interval: false }));
-      lab.push(ratioText(echo, { interval: false }));
-      if (disagree(field, echo)) disagreeing.push(payload);
-    }
-    if (best.length === 0) continue;
-    const client = cases.find((c) => c.mode === mode && c.socket?.field !== undefined)!.client;
-    // One codec against json on every payload: named once; else each figure names its codec.
-    const named = partners.filter((p) => p !== "");
-    const against =
-      named.length > 0 && named.every((p) => p === named[0]) && named.length === partners.length
-        ? `${named[0]} ${hand.join(" / ")}x json's`
-        : `${partners.map((p, i) => (p === "" ? "-" : `${p} ${hand[i]}`)).join(" / ")}x json's`;
-    const head = `In the server (field, ${mode}, ${client} client): least cost ${best.join(" / ")}; ${against}`;
-    if (lab.every((l) => l === "-")) return [head];
-    const verdict =
-      disagreeing.length > 0
-        ? `lab and field disagree on ${disagreeing.join(", ")}: the field is what a server pays`
-        : "the lab agrees within the intervals";
-    return [head, `  in the lab (echo) ${lab.join(" / ")}x: ${verdict}`];
-  }
-  return [];
-}
-
 /** Over the socket: how close the codecs come to the transport alone (stream mode, else roundtrip). */
 function socketLines(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string[] {
   for (const mode of ["stream", "roundtrip", "fanout"] as const) {
@@ -460,34 +462,6 @@ function kneeLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]
   }
   if (parts.length === 0) return undefined;
   return `Knee (latency, ${client} client), msgs/s kept, best .. worst: ${parts.join("; ")}`;
-}
-
-/**
- * What permessage-deflate with its context kept (codec mode's compressed sizes) leaves of each
- * payload's size lead: the codec smallest once deflated, custom-binary where it is not that one,
- * and json, each deflated with its plain size beside it (a lead in plain bytes can all but vanish).
- */
-function compressionLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string | undefined {
-  const deflated = (c: CaseResult): number => c.compression?.deflateContextBytes ?? Number.NaN;
-  const size = (c: CaseResult): string => `${c.codec} ${count(deflated(c))} (${count(c.bytes)})`;
-  const parts: string[] = [];
-  for (const p of payloads) {
-    const sized = cases.filter(
-      (c) =>
-        c.mode === "codec" &&
-        c.payload === p &&
-        c.codec !== "raw" &&
-        !CALIBRATION_CODEC_NAMES.includes(c.codec) &&
-        Number.isFinite(deflated(c)),
-    );
-    const json = sized.find((c) => c.codec === "json");
-    const others = sized.filter((c) => c.codec !== "json").sort((a, b) => deflated(a) - deflated(b));
-    if (!json || others.length === 0) continue;
-    const cb = others[0]!.codec === "custom-binary" ? undefined : others.find((c) => c.codec === "custom-binary");
-    parts.push(`${p} ${[others[0]!, ...(cb ? [cb] : []), json].map(size).join(", ")}`);
-  }
-  if (parts.length === 0) return undefined;
-  return `Deflated in a stream (context kept), smallest first, bytes (plain): ${parts.join("; ")}`;
 }
 
 /**
@@ -558,8 +532,9 @@ export interface NotTimed {
 }
 
 /**
- * The verdict, at most VERDICT_MAX_LINES lines; empty when the run has nothing verified and no
- * payload to explain. Every payload asked for has a line: what won, or (`notTimed`) why nothing ran.
+ * The verdict: each payload's answer (a line per side: client, server, bytes; or why nothing
+ * ran on it), then at most VERDICT_MAX_LINES lines of what the run says across payloads; empty
+ * when the run has nothing verified and no payload to explain.
  */
 export function verdictLines(
   cases: readonly CaseResult[],
@@ -569,35 +544,36 @@ export function verdictLines(
   const { mode, payloads } = verdictScope(cases);
   const untimed = notTimed.filter((n) => !payloads.includes(n.payload));
   if ((mode === undefined || payloads.length === 0) && untimed.length === 0) return [];
-  const wrap = (ls: readonly (string | undefined)[]): string[] =>
-    ls.filter((l) => l !== undefined).flatMap((l) => wrapLine(l, TERMINAL_WIDTH, "    "));
+  const wrap = (ls: readonly (string | undefined)[], indent = "    "): string[] =>
+    ls.filter((l) => l !== undefined).flatMap((l) => wrapLine(l, TERMINAL_WIDTH, indent));
   // In the order the run asked for them (its --payloads, its --messages files), else the usual one.
   const rank = (p: PayloadName): number => (asked.includes(p) ? asked.indexOf(p) : asked.length);
   const all = orderPayloads([...payloads, ...untimed.map((n) => n.payload)]).sort((a, b) => rank(a) - rank(b));
   const width = Math.max(6, ...all.map((q) => q.length)) + 1;
-  const head = wrap([
-    mode !== undefined
-      ? `Verdict from this run (fastest by ${SPEED_BASIS[mode]}; another machine may differ):`
-      : "Verdict from this run:",
-    ...all.map((p) => {
+  const head = [
+    ...wrap([
+      mode !== undefined
+        ? `Verdict from this run (fastest by ${SPEED_BASIS[mode]}; another machine may differ):`
+        : "Verdict from this run:",
+    ]),
+    ...all.flatMap((p) => {
       const n = untimed.find((u) => u.payload === p);
-      return n ? `${p.padEnd(width)}${n.why}` : payloadLine(cases, p, mode!, width, all.length > 3);
+      return n
+        ? wrap([`${p.padEnd(width)}${n.why}`], " ".repeat(width))
+        : wrap(payloadLines(cases, p, mode!, width), " ".repeat(width + SIDE));
     }),
-  ]);
-  if (mode === undefined || payloads.length === 0) return head.slice(0, VERDICT_MAX_LINES);
-  const hand = handWrittenLine(cases, payloads);
+  ];
+  if (mode === undefined || payloads.length === 0) return head;
   const parts = {
-    hand: wrap([hand]),
+    hand: wrap([handWrittenLine(cases, payloads)]),
     standing: wrap([standingLine(cases, payloads, mode)]),
     patterns: wrap(PATTERNS.map((p) => patternLine(cases, payloads, p))),
     route: wrap([routeLine(cases, payloads)]),
-    compressed: wrap([compressionLine(cases, payloads)]),
     knee: wrap([kneeLine(cases, payloads)]),
-    field: wrap(fieldLines(cases, payloads)),
     socket: wrap(socketLines(cases, payloads)),
   };
-  // Within the line budget, whole statements only: the knee first, then custom-binary against json, routing, custom-binary's place, the server's cost, the socket, the access patterns' winners, compression.
-  let room = VERDICT_MAX_LINES - head.length;
+  // Within the budget, whole statements only: the knee first, then custom-binary against json, routing, custom-binary's place, the socket, the access patterns' winners.
+  let room = VERDICT_MAX_LINES;
   const fits = (ls: string[]): string[] => {
     if (ls.length > room) return [];
     room -= ls.length;
@@ -607,12 +583,7 @@ export function verdictLines(
   const handLines = fits(parts.hand);
   const route = fits(parts.route);
   const standing = fits(parts.standing);
-  const field = fits(parts.field);
   const socket = fits(parts.socket);
   const patterns = fits(parts.patterns);
-  const compressed = fits(parts.compressed);
-  return [...head, ...handLines, ...standing, ...patterns, ...route, ...compressed, ...knee, ...field, ...socket].slice(
-    0,
-    VERDICT_MAX_LINES,
-  );
+  return [...head, ...handLines, ...standing, ...patterns, ...route, ...knee, ...socket];
 }

@@ -54,7 +54,7 @@ describe("compare()", () => {
     expect([...answer!.order].sort()).toEqual(["cbor", "json", "msgpackr"]);
     // The answer is the verdict's line for the payload.
     expect(answer!.fastest[0]).toBe(answer!.order[0]);
-    expect(run.verdict.join("\n")).toMatch(new RegExp(`^moves +fastest ${answer!.fastest[0]}`, "m"));
+    expect(run.verdict.join("\n")).toMatch(new RegExp(`^moves +client: ${answer!.fastest[0]} fastest`, "m"));
     const bytes = new Map(run.rows.map((r) => [r.codec, r.bytes as number]));
     const least = Math.min(...bytes.values());
     expect(answer!.smallest).toEqual([...bytes].filter(([, b]) => Math.round(b) === Math.round(least)).map(([c]) => c));

@@ -60,8 +60,14 @@ describe("the verdict", () => {
     const a = verdictOf(binaryWins);
     const b = verdictOf(jsonWins);
     expect(a[0]).toMatch(/^Verdict from this run \(fastest by encode \+ decode in process/);
-    expect(a[1]).toBe("small  fastest custom-binary (0.50x json's time); smallest custom-binary 15 B (json 33 B)");
-    expect(b[1]).toBe("small  fastest json; smallest json 12 B");
+    expect(a.slice(1, 3)).toEqual([
+      "small  client: custom-binary fastest to encode + decode in process, 0.50x json's time",
+      "       bytes:  custom-binary smallest, 15 B (json 33 B)",
+    ]);
+    expect(b.slice(1, 3)).toEqual([
+      "small  client: json fastest to encode + decode in process",
+      "       bytes:  json smallest, 12 B",
+    ]);
     expect(a).toContain("custom-binary vs json: 0.50x time, 0.45x bytes (small)");
     expect(b).toContain("custom-binary vs json: 2.50x time, 1.25x bytes (small)");
     // A payload json did not run on (it changed the user's messages) has no ratio, and is not named.
@@ -92,10 +98,11 @@ describe("the verdict", () => {
       codecs.map((codec, i) => caseOf(codec, payload, rounds(100 + 37 * ((i * 7) % 15)), { bytes: 20 + i })),
     );
     const lines = verdictOf(cases);
-    expect(lines.length).toBeLessThanOrEqual(VERDICT_MAX_LINES);
+    // Each payload's answer in full (client, bytes: two lines each here), the rest within the budget.
+    expect(lines.length).toBeLessThanOrEqual(1 + 2 * payloads.length + VERDICT_MAX_LINES);
     for (const payload of payloads)
       expect(
-        lines.some((l) => l.startsWith(`${payload} `)),
+        lines.some((l) => l.startsWith(`${payload.padEnd(10)}client: `)),
         payload,
       ).toBe(true);
     expect(lines.some((l) => l.startsWith("custom-binary vs json: "))).toBe(true);
@@ -128,8 +135,10 @@ describe("the verdict", () => {
       caseOf("msgpack", "medium", rounds(400)),
     ];
     const line = verdictOf(cases).find((l) => l.startsWith("medium"))!;
-    expect(line).toMatch(/^medium fastest (json|custom-binary) \(.*tied with (custom-binary|json)\)/);
-    expect(line.split(";")[0]).not.toContain("msgpack");
+    expect(line).toMatch(
+      /^medium client: (json|custom-binary) fastest to encode \+ decode in process, .*tied with (custom-binary|json)$/,
+    );
+    expect(line).not.toContain("msgpack");
   });
 
   it("over the socket: says the codec matters, or that the transport sets the pace", () => {
@@ -144,14 +153,14 @@ describe("the verdict", () => {
     expect(slow.at(-1)).toMatch(/the transport sets the pace here; the codec hardly matters/);
   });
 
-  it("fits ten lines of at most 100 columns, and says nothing without a verified case", () => {
+  it("gives each payload its answer, the rest within the budget, in lines of at most 100 columns; says nothing without a verified case", () => {
     const many = ["small", "medium", "large"].flatMap((p) =>
       ["json", "custom-binary", "protobuf", "msgpack", "msgpackr", "json-bytes"].map((c) =>
         caseOf(c, p, rounds(300, 0.2), { bytes: 100 }),
       ),
     );
     const lines = verdictOf(many);
-    expect(lines.length).toBeLessThanOrEqual(VERDICT_MAX_LINES);
+    expect(lines.length).toBeLessThanOrEqual(1 + 2 * 3 + VERDICT_MAX_LINES);
     for (const l of lines) expect([...l].length).toBeLessThanOrEqual(100);
     expect(verdictOf([{ ...caseOf("json", "small", [1]), verified: false }])).toEqual([]);
   });
@@ -188,15 +197,18 @@ describe("the verdict", () => {
     const lines = verdictOf(cases);
     expect(lines[0]).toContain("mean latency at the lowest rate run");
     // At 1,000/s, not at the higher rates where json and custom-binary were slower.
-    expect(lines[1]).toMatch(/^small +fastest msgpack \(0\.67x json's time\)/);
+    expect(lines[1]).toMatch(
+      /^small +speed: +msgpack fastest by mean latency at the lowest rate run, 0\.67x json's time$/,
+    );
     expect(lines.join(" ").replace(/ +/g, " ")).toContain(
       "Knee (latency, bun client), msgs/s kept, best .. worst: small 20k+ custom-binary .. 1k msgpack",
     );
   });
 
-  it("says what a compressed stream leaves of each payload's size lead: the smallest deflated, custom-binary, json", () => {
-    const sized = (codec: string, payload: string, stream: number): CaseResult =>
+  it("says each payload's smallest deflated in a stream, with json's deflated size beside it", () => {
+    const sized = (codec: string, payload: string, stream: number, bytes: number): CaseResult =>
       caseOf(codec, payload, rounds(codec === "json" ? 1000 : 500), {
+        bytes,
         compression: {
           deflateBytes: stream + 5,
           deflateContextBytes: stream,
@@ -206,24 +218,50 @@ describe("the verdict", () => {
         },
       });
     const lines = verdictOf([
-      sized("json", "small", 20),
-      sized("custom-binary", "small", 17),
-      sized("msgpack", "small", 13),
-      sized("json", "large", 237),
-      sized("custom-binary", "large", 207),
+      sized("json", "small", 20, 33),
+      sized("custom-binary", "small", 17, 15),
+      sized("msgpack", "small", 13, 26),
+      sized("json", "large", 237, 329),
+      sized("custom-binary", "large", 207, 222),
     ]);
-    const line = lines.join(" ").replace(/ +/g, " ");
-    // On small msgpack deflates smallest, so custom-binary is named beside it; on large custom-binary is the smallest.
-    expect(line).toContain("Deflated in a stream (context kept), smallest first, bytes (plain): small msgpack 13 (");
-    expect(line).toMatch(
-      /small msgpack 13 \(\d+\), custom-binary 17 \(\d+\), json 20 \(\d+\); large custom-binary 207 \(\d+\), json 237 \(\d+\)/,
+    // On small msgpack deflates smallest though custom-binary is the smallest plain; on large custom-binary is both.
+    const text = lines.join(" ").replace(/\s+/g, " ");
+    expect(text).toContain(
+      "bytes: custom-binary smallest, 15 B (json 33 B); deflated, msgpack smallest, 13 B (json 20 B)",
     );
-    // Without compressed sizes, no such line.
+    expect(text).toContain(
+      "bytes: custom-binary smallest, 222 B (json 329 B); deflated, custom-binary smallest, 207 B (json 237 B)",
+    );
+    // Without compressed sizes, the plain size alone.
     expect(
-      verdictOf([caseOf("json", "small", rounds(1000)), caseOf("custom-binary", "small", rounds(500))]).some((l) =>
-        l.startsWith("Deflated"),
-      ),
-    ).toBe(false);
+      verdictOf([caseOf("json", "small", rounds(1000)), caseOf("custom-binary", "small", rounds(500))]).join("\n"),
+    ).not.toContain("deflated");
+  });
+
+  it("gives the server's side from the field figure, and where the client's fastest is another codec says which line applies to what", () => {
+    /** A stream case whose server timed decode + encode at `fieldNs` per message (raw's timers taken off). */
+    const field = (codec: string, fieldNs: number): CaseResult => {
+      const c = caseOf(codec, "strokes", rounds(1e9 / 50_000), { mode: "stream", client: "bun", msgsPerS: 50_000 });
+      const ns = rounds(fieldNs);
+      c.raw.forEach((r, i) => (r.server = { codecNs: ns[i]!, quietNs: ns[i]!, cpuNs: 2 * ns[i]! } as never));
+      return { ...c, socket: { field: {} } as CaseResult["socket"] };
+    };
+    const lab = [
+      caseOf("json", "strokes", rounds(1000)),
+      caseOf("custom-binary", "strokes", rounds(300)),
+      caseOf("msgpackr", "strokes", rounds(200)),
+    ];
+    const same = verdictOf([...lab.slice(0, 2), field("json", 20_000), field("custom-binary", 4000)]);
+    expect(same).toContain(
+      "        server: custom-binary least decode + encode inside the server (stream), 0.20x json's",
+    );
+    const text = verdictOf([...lab, field("json", 20_000), field("custom-binary", 4000), field("msgpackr", 21_000)])
+      .join(" ")
+      .replace(/\s+/g, " ");
+    expect(text).toContain("strokes client: msgpackr fastest to encode + decode in process, 0.20x json's time");
+    expect(text).toContain(
+      "server: custom-binary least decode + encode inside the server (stream), 0.20x json's; the client's msgpackr 1.05x json's there: this line is what the server pays, the client's what each device pays",
+    );
   });
 });
 
@@ -307,7 +345,9 @@ describe("route mode in the verdict", () => {
     ]);
     const text = lines.join(" ").replace(/\s+/g, " ");
     expect(lines[0]).toMatch(/^Verdict from this run \(fastest by the server's CPU per routed message \(forwarding\)/);
-    expect(text).toContain("chat fastest custom-binary (0.75x json's CPU");
+    expect(text).toContain(
+      "chat speed: custom-binary fastest by the server's CPU per routed message (forwarding), 0.75x json's CPU",
+    );
     expect(text).toContain(
       "Routing, least server CPU per message vs json's: forwarding bytes custom-binary 0.75 / 0.90x; recoding custom-binary 0.80 / 0.87x; recoding costs 1.07-1.88x forwarding",
     );

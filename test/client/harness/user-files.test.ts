@@ -432,7 +432,7 @@ describe("a user's own payloads and codec: the verdict, the marks and the tables
     expect(verdict).toMatch(
       /^moves +not timed: json, msgpackr: -0 became 0 at x \(1 of 300 messages\); --allow-lossy times them,\s+--equal\s+negative-zero\s+treats\s+them\s+as\s+equal$/m,
     );
-    expect(verdict).toMatch(/^my-chat +fastest /m);
+    expect(verdict).toMatch(/^my-chat +client: \S+ fastest /m);
     // Only the codecs of this run, on these payloads.
     expect(verdict).not.toMatch(/custom-binary|protobuf|msgpackr-records/);
     // Stream mode ran raw on moves and no codec: one line, not a table of raw alone.
@@ -466,9 +466,9 @@ describe("a user's own payloads and codec: the verdict, the marks and the tables
     );
     expect(r.code, r.stderr).toBe(0);
     const verdict = verdictOf(r.stdout).join("\n");
-    expect(verdict).toMatch(/^small +fastest /m);
+    expect(verdict).toMatch(/^small +client: \S+ fastest /m);
     // custom-binary's inferred layout carries moves' -0 (its x is a float32): the one codec timed there.
-    expect(verdict).toMatch(/^moves +fastest custom-binary/m);
+    expect(verdict).toMatch(/^moves +client: custom-binary fastest/m);
     expect(verdict).toMatch(
       /^mixed +not timed: json, msgpackr: -0 became 0 at x \(1 of 2 messages\); custom-binary:\s+no\s+layout\s+carries\s+these\s+messages:\s+v:\s+holds\s+a\s+number/m,
     );
