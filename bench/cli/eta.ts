@@ -15,6 +15,9 @@ import type { Progress } from "../../client/harness/progress.ts";
 import type { StretchTiming } from "../../client/harness/results.ts";
 import { latencyStep, type Mode, type Settings } from "../../client/harness/settings.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
+import { isExcluded } from "../../client/harness/exclusions.ts";
+import { LOAD_ROUNDS, LOAD_WARM_MS, LOAD_WINDOW_MS, loadCell } from "../../client/harness/load.ts";
+import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 
 type RunTimings = Record<string, StretchTiming>;
 
@@ -42,7 +45,7 @@ const BUILT_IN_MS_PER_1000: Record<Mode, Partial<Record<PayloadName, number>>> =
 const key = (mode: string, payload: string): string => `${mode} ${payload}`;
 
 interface Stretch {
-  mode: Mode;
+  mode: Mode | "load";
   payload: PayloadName;
   planned: number;
   iterations: number;
@@ -85,6 +88,23 @@ export class RunEstimate {
         this.stretches.set(key(mode, payload), { mode, payload, planned: units, iterations, prior, done: 0, ms: 0 });
       }
     }
+    // --load: a window per codec and round, raw among the codecs, each its warm-up and window and about 0.4 s to connect and drain.
+    if (settings.load) {
+      const payload = loadCell(settings.load);
+      const carries = (c: string): boolean => settings.load!.rates.every((r) => !isExcluded(settings, c, r.payload));
+      const codecs = 1 + settings.codecs.filter((c) => c !== RAW_CODEC_NAME && carries(c)).length;
+      const prior = LOAD_WARM_MS + LOAD_WINDOW_MS + 400;
+      const planned = LOAD_ROUNDS * codecs;
+      this.stretches.set(key("load", payload), {
+        mode: "load",
+        payload,
+        planned,
+        iterations: 1,
+        prior,
+        done: 0,
+        ms: 0,
+      });
+    }
   }
 
   /** Takes one progress event: the time since the last one was spent on the work it reports. */
@@ -94,7 +114,7 @@ export class RunEstimate {
     if (stretch) stretch.ms += t - this.last;
     this.last = t;
     if (!stretch) return;
-    const group = e.mode === "codec" ? "codec" : "socket";
+    const group = e.mode === "codec" || e.mode === "load" ? e.mode : "socket";
     const before = this.lastDone.get(group) ?? 0;
     stretch.done = Math.min(stretch.planned, stretch.done + Math.max(0, e.done - before));
     this.lastDone.set(group, e.done);

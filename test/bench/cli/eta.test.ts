@@ -122,4 +122,16 @@ describe("the benchmark's time estimate", () => {
     const estimate = new RunEstimate(latency, [{ mode: "latency", units: 8 }], history, c.now);
     expect(estimate.remainingMs()).toBeCloseTo(2 * 8 * 1.12 * 750, 6);
   });
+
+  it("with --load: a window per codec and round, raw among them, after the modes", () => {
+    const c = clock();
+    const loaded = { ...settings, load: { rates: [{ payload: "small", rate: 1000 }], fanout: 2 } };
+    const estimate = new RunEstimate(loaded, plan, history, c.now);
+    // 3 rounds of raw, json and custom-binary, each 0.5 s of warm-up, a 2 s window and 0.4 s around them.
+    expect(estimate.remainingMs()).toBe(5200 + 3 * 3 * 2900);
+    estimate.update(event("load", "small=1000", 0, 9));
+    c.advance(3000);
+    estimate.update(event("load", "small=1000", 1, 9));
+    expect(estimate.timings()["load small=1000"]).toEqual({ ms: 3000, units: 1, iterations: 1 });
+  });
 });
