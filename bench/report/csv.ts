@@ -360,6 +360,7 @@ function loadRows(results: BenchResults): Row[] {
     load_deflated_bytes_per_s_up: f.deflatedUpPerS,
     load_deflated_bytes_per_s_down: f.deflatedDownPerS,
     ...est("load_saved_core_hours_per_day", f.savedCoreHoursPerDay),
+    ...est("load_measured_saved_core_hours_per_day", f.measuredSavedCoreHoursPerDay),
     load_saved_gb_per_day: f.savedGbPerDay,
     load_saved_deflated_gb_per_day: f.savedDeflatedGbPerDay,
     load_sent_share: f.keptShare,

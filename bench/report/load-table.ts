@@ -110,10 +110,20 @@ export function loadSection(load: LoadResult | undefined): string[] {
   ];
 }
 
+/** Core-hours a day in a few digits. */
+const hours = (h: number): string => h.toFixed(Math.abs(h) >= 10 ? 0 : 2);
+
+/** The codec of `all` with the largest of a figure, or undefined. */
+function most(all: readonly LoadCodecFigures[], pick: (f: LoadCodecFigures) => number | undefined) {
+  return all.filter((f) => pick(f) !== undefined).sort((a, b) => pick(b)! - pick(a)!)[0];
+}
+
 /**
  * The verdict's answer at the user's load, one statement: what the format costs the server with
- * JSON against the server's whole CPU there, the codec that would save the most CPU a day and the
- * one that would save the most bytes, and whether the format matters at that load.
+ * JSON against the server's whole CPU there; the codec that used the least CPU measured at the
+ * load, against JSON, window by window; where the field figures name another as the cheapest,
+ * that one too, with what it measured (the field leaves out part of what a codec costs at a
+ * load); and the codec that would save the most bytes a day.
  */
 export function loadVerdictLines(load: LoadResult | undefined): string[] {
   if (!load) return [];
@@ -122,30 +132,47 @@ export function loadVerdictLines(load: LoadResult | undefined): string[] {
   const server = json?.predictedCores ?? json?.measuredCores;
   if (!json?.codecCores || !server) return [];
   const share = json.codecCores.value / server.value;
-  const cpu = others
-    .filter((f) => f.savedCoreHoursPerDay !== undefined)
-    .sort((a, b) => b.savedCoreHoursPerDay!.value - a.savedCoreHoursPerDay!.value)[0];
-  const bytes = others
-    .filter((f) => f.savedGbPerDay !== undefined)
-    .sort((a, b) => b.savedGbPerDay! - a.savedGbPerDay!)[0];
-  const matters = share >= 0.1 ? "so the format matters to its CPU" : "so the format barely matters to its CPU";
   const parts = [
-    `At your load (${loadText(load.spec)}) json's decode + encode is ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of the server's ${coresText(server.value)} cores, ${matters}`,
+    `At your load (${loadText(load.spec)}) json's decode + encode is ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of the server's ${coresText(server.value)} cores by the field figures`,
   ];
-  if (cpu) {
-    const saved = cpu.savedCoreHoursPerDay!;
-    const apart = saved.low > 0 || saved.high < 0;
+  const measured = most(others, (f) => f.measuredSavedCoreHoursPerDay?.value);
+  const byField = most(others, (f) => f.savedCoreHoursPerDay?.value);
+  // What the format changes of the server's CPU: measured where the load was driven, else by the field figures.
+  let judgement =
+    share >= 0.1 ? "the format matters to the server's CPU here" : "the format barely matters to the server's CPU here";
+  if (measured) {
+    const saved = measured.measuredSavedCoreHoursPerDay!;
+    const apart = saved.value > 0 && saved.low > 0;
     parts.push(
-      saved.value > 0 && apart
-        ? `${cpu.codec}, the cheapest there, would save ${saved.value.toFixed(2)} core-hours a day`
-        : `no codec saves CPU its interval can tell (${cpu.codec}, the cheapest, ${saved.value.toFixed(2)} core-hours a day)`,
+      apart
+        ? `measured there, ${measured.codec} used the least CPU, ${hours(saved.value)} core-hours a day less than json`
+        : `measured there, no codec used less CPU than json beyond the windows' spread (${measured.codec}, the least, ${hours(saved.value)} core-hours a day)`,
+    );
+    const of = json.measuredCores ? saved.value / 24 / json.measuredCores.value : Number.NaN;
+    judgement = !apart
+      ? "the format does not measurably change the server's CPU here"
+      : of >= 0.1
+        ? "the format matters to the server's CPU here"
+        : "the format changes the server's CPU a little here";
+  }
+  if (byField && !measured) {
+    parts.push(
+      `${byField.codec}, the cheapest by the field figures, would save ${hours(byField.savedCoreHoursPerDay!.value)} core-hours a day`,
+    );
+  } else if (byField && byField.codec !== measured?.codec) {
+    const field = byField.savedCoreHoursPerDay!.value;
+    const itself = byField.measuredSavedCoreHoursPerDay?.value;
+    parts.push(
+      `by the field figures ${byField.codec} would save ${hours(field)}${itself !== undefined ? `, measured ${hours(itself)}` : ""}`,
     );
   }
+  const bytes = most(others, (f) => f.savedGbPerDay);
   if (bytes && bytes.savedGbPerDay! > 0) {
     const deflated = bytes.savedDeflatedGbPerDay;
     parts.push(
       `${bytes.codec}, the smallest, ${gbText(bytes.savedGbPerDay!)} a day${deflated !== undefined ? ` (${gbText(deflated)} where both are deflated)` : ""}`,
     );
   }
+  parts[parts.length - 1] += `: ${judgement}`;
   return wrapLine(`${parts.join("; ")}.`, undefined, "    ");
 }

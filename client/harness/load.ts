@@ -201,6 +201,7 @@ export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): L
   const target = loadRate(m.spec);
   const measured = (d: LoadDrive | undefined): Estimate | undefined => d && estimate(d.rounds.map((r) => r.cores));
   const raw = m.drives.find((d) => d.codec === RAW_CODEC_NAME);
+  const json = m.drives.find((d) => d.codec === "json");
   const transport = measured(raw);
   const jsonBytes = bytesAtLoad(m.spec, cases, "json");
   const codecs = m.drives.map((d): LoadCodecFigures => {
@@ -244,6 +245,18 @@ export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): L
         const paired = estimate(ratios);
         if (paired) out.agreement = paired.value - 1;
       }
+      // Measured: json's cores less this codec's, window by window on the same server process.
+      const jsonBy = new Map((json?.rounds ?? []).map((r) => [r.round, r.cores]));
+      const savedMeasured =
+        d.codec === "json"
+          ? undefined
+          : estimate(
+              d.rounds.flatMap((r) => {
+                const j = jsonBy.get(r.round);
+                return j === undefined ? [] : [(j - r.cores) * 24];
+              }),
+            );
+      if (savedMeasured) out.measuredSavedCoreHoursPerDay = savedMeasured;
       const over = d.codec === "json" ? undefined : codecCores(m.spec, cases, d.codec, "fieldOverJson");
       if (over) out.savedCoreHoursPerDay = shifted(over, (v) => -v * 24);
       // Less JSON's cost is a saving: its interval's ends swap sides.

@@ -441,6 +441,8 @@ export interface LoadCodecFigures {
   keptShare?: number;
   /** Switching from JSON to this codec, a day: core-hours saved (the field figures less JSON's), and gigabytes both ways, plain and deflated. */
   savedCoreHoursPerDay?: Estimate;
+  /** The same measured: json's cores at the load less this codec's, window by window on the same server process, times 24. */
+  measuredSavedCoreHoursPerDay?: Estimate;
   savedGbPerDay?: number;
   savedDeflatedGbPerDay?: number;
   /** Why a figure is missing, or why the drive stopped: one line. */

@@ -98,17 +98,37 @@ describe("the load's section", () => {
 });
 
 describe("the load's verdict", () => {
-  it("names the cheapest and the smallest codec that carried the load, and says the format barely matters", () => {
+  it("without measured savings, names the cheapest by the field figures and the smallest, and judges by JSON's share", () => {
     const text = loadVerdictLines(result(0.0162)).join(" ").replace(/\s+/g, " ");
     expect(text).toBe(
-      "At your load (cursors 9,000/s + strokes 600/s, fan-out 50) json's decode + encode is 5.1% of the server's 0.316 cores, so the format barely matters to its CPU; custom-binary, the cheapest there, would save 0.31 core-hours a day; custom-binary, the smallest, 3.7 TB a day (120 GB where both are deflated).",
+      "At your load (cursors 9,000/s + strokes 600/s, fan-out 50) json's decode + encode is 5.1% of the server's 0.316 cores by the field figures; custom-binary, the cheapest by the field figures, would save 0.31 core-hours a day; custom-binary, the smallest, 3.7 TB a day (120 GB where both are deflated): the format barely matters to the server's CPU here.",
     );
+    const big = loadVerdictLines(result(0.2)).join(" ").replace(/\s+/g, " ");
+    expect(big).toMatch(/is 40% of the server's 0\.500 cores by the field figures;/);
+    expect(big).toMatch(/: the format matters to the server's CPU here\.$/);
   });
 
-  it("says the format matters where JSON's decode + encode is a tenth of the server or more", () => {
-    const text = loadVerdictLines(result(0.2)).join(" ").replace(/\s+/g, " ");
-    expect(text).toMatch(
-      /json's decode \+ encode is 40% of the server's 0\.500 cores, so the format matters to its CPU/,
+  it("judges by what was measured at the load, and names the field figures' cheapest where the measure disagrees", () => {
+    const r = result(0.0162);
+    const cb = r.codecs.find((f) => f.codec === "custom-binary")!;
+    // Measured, custom-binary cost more than json; json-bytes less, beyond the windows' spread.
+    cb.measuredSavedCoreHoursPerDay = est(-0.67, 0.3);
+    r.codecs.push({
+      codec: "json-bytes",
+      codecCores: est(0.02, 0.001, 40),
+      keptShare: 1,
+      measuredSavedCoreHoursPerDay: est(0.9, 0.2),
+    });
+    const text = loadVerdictLines(r).join(" ").replace(/\s+/g, " ");
+    expect(text).toContain(
+      "measured there, json-bytes used the least CPU, 0.90 core-hours a day less than json; by the field figures custom-binary would save 0.31, measured -0.67;",
+    );
+    // 0.9 core-hours a day is 0.0375 cores: a tenth of json's 0.346 measured.
+    expect(text).toMatch(/: the format matters to the server's CPU here\.$/);
+    // The least measured within the windows' spread: no change to claim.
+    r.codecs.at(-1)!.measuredSavedCoreHoursPerDay = est(0.1, 0.3);
+    expect(loadVerdictLines(r).join(" ").replace(/\s+/g, " ")).toMatch(
+      /measured there, no codec used less CPU than json beyond the windows' spread \(json-bytes, the least, 0\.10 core-hours a day\).*: the format does not measurably change the server's CPU here\.$/,
     );
   });
 });

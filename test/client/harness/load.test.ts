@@ -134,6 +134,9 @@ describe("a load's figures", () => {
     const up = 9000 * 45 + 600 * 2304 - (9000 * 20 + 600 * 1277);
     expect(of("custom-binary").savedGbPerDay).toBeCloseTo((up * 51 * 86_400) / 1e9, 6);
     expect(of("json").savedCoreHoursPerDay).toBeUndefined();
+    // Measured: json's windows less custom-binary's on the same server process, 0.02 cores each, a day.
+    expect(of("custom-binary").measuredSavedCoreHoursPerDay?.value).toBeCloseTo(0.02 * 24, 6);
+    expect(of("custom-binary").windows?.map((w) => w.cores)).toEqual([0.31, 0.32, 0.3]);
   });
 
   it("says why a codec has no prediction, and when the load was not carried", () => {
