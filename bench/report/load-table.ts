@@ -99,7 +99,7 @@ export function loadSection(load: LoadResult | undefined): string[] {
   const agreement = agreementText(load);
   return [
     "",
-    `== At your load: ${loadText(load.spec)} (the server's cores, ${load.windowMs / 1000} s windows)`,
+    ...wrapLine(`== At your load: ${loadText(load.spec)} (the server's cores, ${load.windowMs / 1000} s windows)`),
     ...wrapLine(
       `codec cores: the codec's decode + encode in the server (${load.fieldModes && load.fieldModes.length > 0 ? `${load.fieldModes.join(" and ")} mode's field figure` : "field figure"} x rate); predicted: raw's measured cores at the load plus that; measured: the server process's CPU while the codec carried the load; up/down: payload bytes a second to and from the server (down: fan-out times); deflated: down with permessage-deflate`,
     ),

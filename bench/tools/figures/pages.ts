@@ -16,6 +16,7 @@ import { README } from "./readme-figures.ts";
 import { RESULTS } from "./results-figures.ts";
 import { YOUR_MESSAGES_AND_CODECS } from "./your-messages-and-codecs-figures.ts";
 import { YOUR_PROJECT } from "./your-project-figures.ts";
+import { YOUR_LOAD } from "./your-load-figures.ts";
 
 export const PAGES: readonly PageFigures[] = [
   README,
@@ -33,4 +34,5 @@ export const PAGES: readonly PageFigures[] = [
   HAND_WRITTEN_PROTOCOL,
   LINKS,
   YOUR_PROJECT,
+  YOUR_LOAD,
 ];
