@@ -23,19 +23,36 @@ type Compiled = {
   decode(r: BinaryReader, bytes: Uint8Array): unknown;
 };
 
-/** The layout's pair, with its own buffers (not re-entrant, as createCustomBinary's). `name`: the payload's. */
-export function inferredCodec(
-  layout: ObjectShape | UnionShape,
-  name: string,
-  mode: WriterMode = DEFAULT_WRITER_MODE,
-): InferredCodec {
+/**
+ * Each layout's code, compiled once per process and shared by every pair made of it: a server
+ * makes a pair per connection, and code compiled anew for each would start cold in the engine on
+ * every connection (interpreted, then compiled again), where the built-in layouts' code is warm.
+ */
+const compiledOf = new WeakMap<ObjectShape | UnionShape, Map<string, Compiled>>();
+
+export function compiled(layout: ObjectShape | UnionShape, name: string): Compiled {
+  let byName = compiledOf.get(layout);
+  if (!byName) compiledOf.set(layout, (byName = new Map()));
+  let pair = byName.get(name);
+  if (pair) return pair;
   const source = layoutSource(layout, name, { typed: false });
   // Field names and the sample's enum and tag values enter the text only as JSON string literals and in comments that cannot be closed early.
   const compile = new Function(...SOURCE_PARAMETERS, `"use strict";\n${source}\nreturn { encode, decode };`) as (
     encodeError: typeof EncodeError,
     decodeError: typeof DecodeError,
   ) => Compiled;
-  const { encode, decode } = compile(EncodeError, DecodeError);
+  pair = compile(EncodeError, DecodeError);
+  byName.set(name, pair);
+  return pair;
+}
+
+/** The layout's pair, with its own buffers (not re-entrant, as createCustomBinary's), its code shared (`compiled`). `name`: the payload's. */
+export function inferredCodec(
+  layout: ObjectShape | UnionShape,
+  name: string,
+  mode: WriterMode = DEFAULT_WRITER_MODE,
+): InferredCodec {
+  const { encode, decode } = compiled(layout, name);
   const writer = new BinaryWriter(mode);
   const reader = new BinaryReader();
   return {

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { DecodeError } from "../../custom-binary/errors.ts";
 import { inferLayout, LayoutError, type ObjectShape, type UnionShape } from "../../custom-binary/infer.ts";
-import { inferredCodec } from "../../custom-binary/inferred-codec.ts";
+import { compiled, inferredCodec } from "../../custom-binary/inferred-codec.ts";
 import { layoutSource } from "../../custom-binary/layout-source.ts";
 import { whiteboard } from "../helpers/whiteboard.ts";
 
@@ -42,6 +42,21 @@ describe("an inferred custom-binary layout", () => {
     });
     expect(field(2, "text").shape).toEqual({ kind: "string" });
     expect(field(2, "reply")).toMatchObject({ optional: true, nullable: false });
+  });
+
+  it("compiles a layout's code once: every pair made of it (a server's connections) runs the same warm code, each with its own buffers", () => {
+    const messages = whiteboard();
+    const layout = inferLayout(messages);
+    expect(compiled(layout, "board")).toBe(compiled(layout, "board"));
+    // Another payload's name writes other code.
+    expect(compiled(layout, "other")).not.toBe(compiled(layout, "board"));
+    const [a, b] = [inferredCodec(layout, "board"), inferredCodec(layout, "board")];
+    const stroke = messages.find((m) => m.t === "stroke")!;
+    const cursor = messages.find((m) => m.t === "cur")!;
+    const fromA = a.encode(stroke);
+    const fromB = b.encode(cursor);
+    expect(a.decode(fromA)).toEqual(stroke);
+    expect(b.decode(fromB)).toEqual(cursor);
   });
 
   it("gives every message of the sample back as it was, key order too, and smaller than JSON", () => {
