@@ -192,7 +192,7 @@ describe("the package installed in a project of the user's, outside the clone", 
       const r = userRun("--no-pin");
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^Verdict from this run/m);
-      expect(r.stdout).toMatch(/^my-chat +fastest /m);
+      expect(r.stdout).toMatch(/^my-chat +client: \S+ fastest /m);
       // The files are in the user's folder.
       expect(readdirSync(path.join(project.dir, "results"))).toContain("report.html");
       expect(

@@ -315,7 +315,7 @@ describe("bun run bench --messages FILE", () => {
       out,
     );
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^team-chat +fastest /m);
+    expect(r.stdout).toMatch(/^team-chat +client: \S+ fastest /m);
     const rows = csvRows(path.join(out, "latest.csv"));
     expect(rows.map((row) => `${row.mode} ${row.payload} ${row.codec} ${row.verified}`).sort()).toEqual([
       "codec team-chat json true",
@@ -498,7 +498,7 @@ describe("a user's own payloads and codec: the verdict, the marks and the tables
       expect(r.code, r.stderr).toBe(0);
       const verdict = verdictOf(r.stdout).join("\n");
       expect(verdict).toMatch(/^moves +not timed: json, msgpackr: -0 became 0 at x \(1 of 300 messages\)/m);
-      expect(verdict).toMatch(/^my-chat +fastest (json|msgpackr)/m);
+      expect(verdict).toMatch(/^my-chat +client: (json|msgpackr) fastest/m);
       expect(verdict).not.toMatch(/custom-binary|protobuf|msgpackr-records/);
     },
   );
@@ -523,7 +523,7 @@ describe("a user's own payloads and codec: the verdict, the marks and the tables
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^json +1 of 300 +-0 became 0 at x: 1 \(first: message 151\), equal by --equal$/m);
-    expect(verdictOf(r.stdout).join("\n")).toMatch(/^moves +fastest /m);
+    expect(verdictOf(r.stdout).join("\n")).toMatch(/^moves +client: \S+ fastest /m);
     expect(r.stdout).toContain(
       "* non-standard: moves-view writes a format that only the same library (or code) reads.",
     );
