@@ -7,7 +7,7 @@
  */
 
 import type { Estimate, LoadCodecFigures, LoadResult } from "../../client/harness/results.ts";
-import { LOAD_KEPT_SHARE, loadText } from "../../client/harness/load.ts";
+import { LOAD_KEPT_SHARE, loadRate, loadText } from "../../client/harness/load.ts";
 import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 import { pad, wrapLine } from "./format.ts";
 
@@ -129,13 +129,22 @@ export function loadVerdictLines(load: LoadResult | undefined): string[] {
   if (!load) return [];
   const json = load.codecs.find((f) => f.codec === "json");
   const others = priced(load).filter((f) => f.codec !== "json");
-  const server = json?.predictedCores ?? json?.measuredCores;
-  if (!json?.codecCores || !server) return [];
-  const share = json.codecCores.value / server.value;
+  if (!json?.codecCores) return [];
+  // Measured figures count only where json's drive carried the load.
+  const jsonCarried = (json.keptShare ?? 1) >= LOAD_KEPT_SHARE;
+  const server = json.predictedCores ?? (jsonCarried ? json.measuredCores : undefined);
+  // Without the server's whole CPU at the load, json's decode + encode alone, against a core.
+  const share = json.codecCores.value / (server?.value ?? 1);
   const parts = [
-    `At your load (${loadText(load.spec)}) json's decode + encode is ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of the server's ${coresText(server.value)} cores by the field figures`,
+    server
+      ? `At your load (${loadText(load.spec)}) json's decode + encode is ${(share * 100).toFixed(share < 0.1 ? 1 : 0)}% of the server's ${coresText(server.value)} cores by the field figures`
+      : `At your load (${loadText(load.spec)}) json's decode + encode alone takes ${coresText(json.codecCores.value)} cores by the field figures`,
   ];
-  const measured = most(others, (f) => f.measuredSavedCoreHoursPerDay?.value);
+  if (!jsonCarried)
+    parts.push(
+      `the drive did not carry it (json sent ${Math.round(json.keptShare! * loadRate(load.spec)).toLocaleString("en-US")} messages a second), so nothing measured is compared`,
+    );
+  const measured = jsonCarried ? most(others, (f) => f.measuredSavedCoreHoursPerDay?.value) : undefined;
   const byField = most(others, (f) => f.savedCoreHoursPerDay?.value);
   // What the format changes of the server's CPU: measured where the load was driven, else by the field figures.
   let judgement =

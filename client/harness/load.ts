@@ -62,7 +62,7 @@ export function parseLoad(option: string, raw: string, payloads: readonly Payloa
 }
 
 /** Messages a second the load brings in, all payloads. */
-function loadRate(spec: LoadSpec): number {
+export function loadRate(spec: LoadSpec): number {
   return spec.rates.reduce((n, r) => n + r.rate, 0);
 }
 
@@ -202,11 +202,16 @@ export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): L
   const measured = (d: LoadDrive | undefined): Estimate | undefined => d && estimate(d.rounds.map((r) => r.cores));
   const raw = m.drives.find((d) => d.codec === RAW_CODEC_NAME);
   const json = m.drives.find((d) => d.codec === "json");
-  const transport = measured(raw);
+  // The mean rate a drive sent, over what the load asks.
+  const keptOf = (d: LoadDrive): number | undefined =>
+    d.rounds.length > 0 ? d.rounds.reduce((n, r) => n + r.sentPerS, 0) / d.rounds.length / target : undefined;
+  // A transport measured at less than the load is no floor for it: no prediction rests on it.
+  const rawKept = raw ? keptOf(raw) : undefined;
+  const transport = rawKept !== undefined && rawKept >= LOAD_KEPT_SHARE ? measured(raw) : undefined;
   const jsonBytes = bytesAtLoad(m.spec, cases, "json");
   const codecs = m.drives.map((d): LoadCodecFigures => {
     const own = measured(d);
-    const sent = d.rounds.length > 0 ? d.rounds.reduce((n, r) => n + r.sentPerS, 0) / d.rounds.length : undefined;
+    const kept = keptOf(d);
     const out: LoadCodecFigures = {
       codec: d.codec,
       windows: d.rounds.map((r) => ({
@@ -215,7 +220,7 @@ export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): L
         ...(r.clientCores !== undefined ? { clientCores: r.clientCores } : {}),
       })),
       ...(own ? { measuredCores: own } : {}),
-      ...(sent !== undefined ? { keptShare: sent / target } : {}),
+      ...(kept !== undefined ? { keptShare: kept } : {}),
     };
     const bytes = bytesAtLoad(m.spec, cases, d.codec);
     if (bytes.up !== undefined) Object.assign(out, { bytesUpPerS: bytes.up, bytesDownPerS: bytes.down });
@@ -227,7 +232,12 @@ export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): L
       const codec = codecCores(m.spec, cases, d.codec, "field");
       const lacking = missingField(m.spec, cases, d.codec);
       if (lacking !== undefined) whys.push(`no field figure on ${lacking} (run roundtrip or stream mode on it)`);
-      else if (!transport) whys.push("raw, the transport alone, was not measured at the load");
+      else if (!transport)
+        whys.push(
+          rawKept === undefined
+            ? "raw, the transport alone, was not measured at the load"
+            : "raw, the transport alone, did not carry the load: nothing to predict from",
+        );
       if (codec) out.codecCores = codec;
       if (codec && transport) {
         out.predictedCores = {

@@ -108,6 +108,18 @@ describe("the load's verdict", () => {
     expect(big).toMatch(/: the format matters to the server's CPU here\.$/);
   });
 
+  it("where the drive did not carry the load, compares nothing measured and says so", () => {
+    const r = result(0.29);
+    const json = r.codecs.find((f) => f.codec === "json")!;
+    delete json.predictedCores;
+    json.keptShare = 0.79;
+    r.codecs.find((f) => f.codec === "custom-binary")!.measuredSavedCoreHoursPerDay = est(2, 0.1);
+    const text = loadVerdictLines(r).join(" ").replace(/\s+/g, " ");
+    expect(text).toBe(
+      "At your load (cursors 9,000/s + strokes 600/s, fan-out 50) json's decode + encode alone takes 0.290 cores by the field figures; the drive did not carry it (json sent 7,584 messages a second), so nothing measured is compared; custom-binary, the cheapest by the field figures, would save 0.31 core-hours a day; custom-binary, the smallest, 3.7 TB a day (120 GB where both are deflated): the format matters to the server's CPU here.",
+    );
+  });
+
   it("judges by what was measured at the load, and names the field figures' cheapest where the measure disagrees", () => {
     const r = result(0.0162);
     const cb = r.codecs.find((f) => f.codec === "custom-binary")!;

@@ -155,6 +155,19 @@ describe("a load's figures", () => {
     expect(msgpack.keptShare).toBeCloseTo(0.5, 6);
   });
 
+  it("predicts nothing from a transport that did not carry the load", () => {
+    const slow: LoadMeasurement = {
+      ...MEASURED,
+      drives: MEASURED.drives.map((d) =>
+        d.codec === "raw" ? { ...d, rounds: d.rounds.map((r) => ({ ...r, sentPerS: 4000 })) } : d,
+      ),
+    };
+    const json = loadFigures(slow, CASES).codecs.find((f) => f.codec === "json")!;
+    expect(json.predictedCores).toBeUndefined();
+    expect(json.codecCores?.value).toBeCloseTo(0.0162, 6);
+    expect(json.why).toBe("raw, the transport alone, did not carry the load: nothing to predict from");
+  });
+
   it("without raw measured, predicts nothing but still prices the codec", () => {
     const noRaw = loadFigures({ ...MEASURED, drives: MEASURED.drives.filter((d) => d.codec !== "raw") }, CASES);
     const json = noRaw.codecs.find((f) => f.codec === "json")!;
