@@ -152,11 +152,6 @@ function perSecond(spec: LoadSpec, figure: (payload: string) => number | undefin
   return sum;
 }
 
-/** An estimate's three figures mapped alike (each end to each end), its rounds kept. */
-function shifted(e: Estimate, by: (v: number, end: "value" | "low" | "high") => number): Estimate {
-  return { ...e, value: by(e.value, "value"), low: by(e.low, "low"), high: by(e.high, "high") };
-}
-
 /**
  * The codec's cores inside the server at the load, by the field figures: each end of the interval
  * from each payload's interval end (undefined when a payload has no field figure).
@@ -186,6 +181,21 @@ function bytesAtLoad(spec: LoadSpec, cases: readonly CaseResult[], codec: string
 }
 
 const DAY_S = 86_400;
+
+/** Bytes a second both ways (plain, or deflated), for what switching saves a day. */
+function bothWays(b: ReturnType<typeof bytesAtLoad>, deflated: boolean): number | undefined {
+  const [up, down] = deflated ? [b.deflatedUp, b.deflatedDown] : [b.up, b.down];
+  return up === undefined || down === undefined ? undefined : up + down;
+}
+
+/** `f` of each window of `d` and the window of `base` in the same round (so on the same server process). */
+function byWindow(d: LoadDrive, base: LoadDrive | undefined, f: (own: number, theirs: number) => number): number[] {
+  const theirs = new Map((base?.rounds ?? []).map((r) => [r.round, r.cores]));
+  return d.rounds.flatMap((r) => {
+    const t = theirs.get(r.round);
+    return t === undefined ? [] : [f(r.cores, t)];
+  });
+}
 
 /** A payload of the load on which the codec has no field figure, for the line that says why none is predicted. */
 function missingField(spec: LoadSpec, cases: readonly CaseResult[], codec: string): string | undefined {
@@ -247,42 +257,22 @@ export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): L
           rounds: Math.min(transport.rounds, codec.rounds),
         };
         // Paired window by window: round r of every codec ran on the same server process as raw's round r.
-        const rawBy = new Map(raw!.rounds.map((r) => [r.round, r.cores]));
-        const ratios = d.rounds.flatMap((r) => {
-          const t = rawBy.get(r.round);
-          return t === undefined ? [] : [r.cores / (t + codec.value)];
-        });
-        const paired = estimate(ratios);
+        const paired = estimate(byWindow(d, raw, (own, t) => own / (t + codec.value)));
         if (paired) out.agreement = paired.value - 1;
       }
-      // Measured: json's cores less this codec's, window by window on the same server process.
-      const jsonBy = new Map((json?.rounds ?? []).map((r) => [r.round, r.cores]));
-      const savedMeasured =
-        d.codec === "json"
-          ? undefined
-          : estimate(
-              d.rounds.flatMap((r) => {
-                const j = jsonBy.get(r.round);
-                return j === undefined ? [] : [(j - r.cores) * 24];
-              }),
-            );
-      if (savedMeasured) out.measuredSavedCoreHoursPerDay = savedMeasured;
-      const over = d.codec === "json" ? undefined : codecCores(m.spec, cases, d.codec, "fieldOverJson");
-      if (over) out.savedCoreHoursPerDay = shifted(over, (v) => -v * 24);
-      // Less JSON's cost is a saving: its interval's ends swap sides.
-      if (out.savedCoreHoursPerDay) {
-        const { low, high } = out.savedCoreHoursPerDay;
-        out.savedCoreHoursPerDay = { ...out.savedCoreHoursPerDay, low: Math.min(low, high), high: Math.max(low, high) };
-      }
-      const day = (a?: number, b?: number, c?: number, e?: number): number | undefined =>
-        a === undefined || b === undefined || c === undefined || e === undefined
-          ? undefined
-          : ((a + b - (c + e)) * DAY_S) / 1e9;
       if (d.codec !== "json") {
-        const gb = day(jsonBytes.up, jsonBytes.down, bytes.up, bytes.down);
-        const deflatedGb = day(jsonBytes.deflatedUp, jsonBytes.deflatedDown, bytes.deflatedUp, bytes.deflatedDown);
-        if (gb !== undefined) out.savedGbPerDay = gb;
-        if (deflatedGb !== undefined) out.savedDeflatedGbPerDay = deflatedGb;
+        // Measured: json's cores less this codec's, window by window on the same server process.
+        const savedMeasured = estimate(byWindow(d, json, (own, j) => (j - own) * 24));
+        if (savedMeasured) out.measuredSavedCoreHoursPerDay = savedMeasured;
+        // By the field figures: less json's cost is a saving, so the interval's ends swap sides.
+        const over = codecCores(m.spec, cases, d.codec, "fieldOverJson");
+        if (over)
+          out.savedCoreHoursPerDay = { ...over, value: -over.value * 24, low: -over.high * 24, high: -over.low * 24 };
+        for (const deflated of [false, true]) {
+          const [theirs, mine] = [bothWays(jsonBytes, deflated), bothWays(bytes, deflated)];
+          if (theirs === undefined || mine === undefined) continue;
+          out[deflated ? "savedDeflatedGbPerDay" : "savedGbPerDay"] = ((theirs - mine) * DAY_S) / 1e9;
+        }
       }
     }
     if (out.keptShare !== undefined && out.keptShare < LOAD_KEPT_SHARE)
@@ -295,9 +285,7 @@ export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): L
   // raw first: the transport every prediction rests on.
   codecs.sort((a, b) => Number(b.codec === RAW_CODEC_NAME) - Number(a.codec === RAW_CODEC_NAME));
   const fieldModes = [
-    ...new Set(
-      m.spec.rates.flatMap((r) => cases.filter((c) => c === fieldCase(cases, c.codec, r.payload)).map((c) => c.mode)),
-    ),
-  ];
+    ...new Set(m.drives.flatMap((d) => m.spec.rates.map((r) => fieldCase(cases, d.codec, r.payload)?.mode))),
+  ].filter((mode) => mode !== undefined);
   return { spec: m.spec, windowMs: m.windowMs, fieldModes, codecs };
 }
