@@ -15,9 +15,7 @@ import type { Progress } from "../../client/harness/progress.ts";
 import type { StretchTiming } from "../../client/harness/results.ts";
 import { latencyStep, type Mode, type Settings } from "../../client/harness/settings.ts";
 import type { PayloadName } from "../../protocols/messages.ts";
-import { isExcluded } from "../../client/harness/exclusions.ts";
-import { LOAD_ROUNDS, LOAD_WARM_MS, LOAD_WINDOW_MS, loadCell } from "../../client/harness/load.ts";
-import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
+import { LOAD_ROUNDS, LOAD_WARM_MS, LOAD_WINDOW_MS, loadCell, loadCodecs } from "../../client/harness/load.ts";
 
 type RunTimings = Record<string, StretchTiming>;
 
@@ -91,10 +89,8 @@ export class RunEstimate {
     // --load: a window per codec and round, raw among the codecs, each its warm-up and window and about 0.4 s to connect and drain.
     if (settings.load) {
       const payload = loadCell(settings.load);
-      const carries = (c: string): boolean => settings.load!.rates.every((r) => !isExcluded(settings, c, r.payload));
-      const codecs = 1 + settings.codecs.filter((c) => c !== RAW_CODEC_NAME && carries(c)).length;
       const prior = LOAD_WARM_MS + LOAD_WINDOW_MS + 400;
-      const planned = LOAD_ROUNDS * codecs;
+      const planned = LOAD_ROUNDS * loadCodecs(settings, settings.load).length;
       this.stretches.set(key("load", payload), {
         mode: "load",
         payload,

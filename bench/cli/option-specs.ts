@@ -16,7 +16,7 @@ import { EQUAL_KINDS } from "../../client/harness/fidelity.ts";
 import { LINK_NAMES, LINK_RUN_BUDGET_S, LINK_SWEEP_RATES } from "../../client/harness/link.ts";
 import { DEFAULTS, MODE_NAMES, SWEEP_RATES, SWEEP_STEP_S, type Mode } from "../../client/harness/settings.ts";
 import { K6_DEFAULTS } from "./k6-export.ts";
-import { DEFAULT_FANOUT } from "../../client/harness/load.ts";
+import { DEFAULT_FANOUT, MAX_FANOUT } from "../../client/harness/load.ts";
 import { flagsOf, optionLines, type OptionSpec } from "./flags.ts";
 import { usageOf } from "./command.ts";
 
@@ -168,12 +168,12 @@ const BENCH_GROUPS = {
     {
       key: "load",
       arg: "PAYLOAD=RATE[,...]",
-      text: "your traffic: messages a second arriving at the server, per payload (`cursors=9000,strokes=600`); after the socket modes every codec carries it, the payloads at once, each message to {fanout} sockets through Bun's pub/sub, and the results say what each costs the server in cores (predicted from the field figures, and measured beside it), the bytes a second each way, plain and deflated, and what switching from JSON saves a day (docs/your-load.md); needs stream, roundtrip or latency in {modes}, {client} bun and one server process",
+      text: "your traffic: messages a second arriving at the server, per payload (`cursors=9000,strokes=600`); after the socket modes every codec carries it, the payloads at once, each message to {fanout} sockets through Bun's pub/sub, and the results say what each costs the server in cores (predicted from the field figures, and measured beside it), the bytes a second each way, plain and deflated, and what switching from JSON saves a day (docs/your-load.md); needs stream, roundtrip or latency in {modes}, {client} bun and the one server process the bench starts",
     },
     {
       key: "fanout",
       arg: "N",
-      text: `with {load}: deliveries per message, the sockets each message goes to, its sender one of them (default: ${DEFAULT_FANOUT})`,
+      text: `with {load}: deliveries per message, the sockets each message goes to, its sender one of them, 1 to ${MAX_FANOUT.toLocaleString("en-US")} (default: ${DEFAULT_FANOUT})`,
     },
     {
       key: "clients",

@@ -24,7 +24,7 @@ import {
   type Settings,
 } from "../../client/harness/settings.ts";
 import { SettingError } from "../../client/harness/harness-errors.ts";
-import { DEFAULT_FANOUT, parseLoad } from "../../client/harness/load.ts";
+import { DEFAULT_FANOUT, MAX_FANOUT, parseLoad } from "../../client/harness/load.ts";
 import { didYouMean } from "../../client/harness/did-you-mean.ts";
 import { EQUAL_KINDS } from "../../client/harness/fidelity.ts";
 import { isLoopback, iterationsOverLink, parseLink, ratesOverLink } from "../../client/harness/link.ts";
@@ -277,7 +277,18 @@ function loadOf(
     throw new SettingError(`${opt} measures the server's CPU on loopback; leave ${spell("link")} out`);
   if (read.text("processes") !== undefined && read.text("processes") !== "1")
     throw new SettingError(`${opt} reads one server process's CPU; leave ${spell("processes")} out`);
-  return { rates, fanout: int("fanout", DEFAULT_FANOUT, 1, 10_000) };
+  if (read.text("backplane") !== undefined)
+    throw new SettingError(
+      `${opt} reads one server process's CPU; a backplane's is not counted: leave ${spell("backplane")} out`,
+    );
+  if (read.text("url") !== undefined)
+    throw new SettingError(
+      `${opt} drives the server the bench starts, on loopback, and reads its CPU; leave ${spell("url")} out`,
+    );
+  if (read.on("linkSweep")) throw new SettingError(`${spell("linkSweep")} and ${opt} are two different runs`);
+  if (read.text("exportK6") !== undefined)
+    throw new SettingError(`${spell("exportK6")} and ${opt} are two different runs`);
+  return { rates, fanout: int("fanout", DEFAULT_FANOUT, 1, MAX_FANOUT) };
 }
 
 /** The link sweep, checked against what it cannot run with; it runs stream mode alone. */

@@ -42,11 +42,9 @@ import { runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter, type Streams } from "./progress-line.ts";
 import { useServer } from "./servers.ts";
 import { driveLoad, LOAD_MESSAGES } from "../../client/socket/load-drive.ts";
-import type { LoadMeasurement } from "../../client/harness/load.ts";
+import { loadCodecs, type LoadMeasurement } from "../../client/harness/load.ts";
 import type { LoadSpec } from "../../client/harness/settings.ts";
-import { isExcluded } from "../../client/harness/exclusions.ts";
 import { messagesFor } from "../../client/harness/generator.ts";
-import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 import { runLinkSweep } from "./link-sweep.ts";
 import { applyWireCounts, WireMeter, wireRunPlan } from "./wire-meter.ts";
 
@@ -263,7 +261,7 @@ async function runWebSocketModes(
       });
       const result = await runSocketModes(settings, context).finally(() => workers?.terminate());
       const load =
-        settings.load && !stopOrGone()
+        settings.load && !stopOrGone() && result.aborted === undefined
           ? await inPhaseAsync(hooks.ledger, "timed", () =>
               driveUserLoad(plan, settings.load!, server.urls, client, hooks, stopOrGone),
             )
@@ -298,9 +296,7 @@ function driveUserLoad(
   shouldStop: () => boolean,
 ): Promise<LoadMeasurement> {
   const { settings } = plan;
-  const carries = (codec: string): boolean => spec.rates.every((r) => !isExcluded(settings, codec, r.payload));
-  const codecs = [RAW_CODEC_NAME, ...settings.codecs.filter((c) => c !== RAW_CODEC_NAME && carries(c))];
-  return driveLoad(spec, codecs, {
+  return driveLoad(spec, loadCodecs(settings, spec), {
     servers,
     catalog: plan.catalog,
     WebSocket: client.WebSocket,

@@ -350,7 +350,7 @@ function loadRows(results: BenchResults): Row[] {
     mode: "load",
     payload: loadCell(load.spec),
     codec: f.codec,
-    verified: f.why === undefined,
+    verified: f.carried === true,
     error: f.why,
     ...est("load_server_cores", f.predictedCores),
     ...est("load_measured_server_cores", f.measuredCores),

@@ -145,13 +145,18 @@ export function loadVerdictLines(load: LoadResult | undefined): string[] {
       `the drive did not carry it (json sent ${Math.round(json.keptShare! * loadRate(load.spec)).toLocaleString("en-US")} messages a second), so nothing measured is compared`,
     );
   const measured = jsonCarried ? most(others, (f) => f.measuredSavedCoreHoursPerDay?.value) : undefined;
-  const byField = most(others, (f) => f.savedCoreHoursPerDay?.value);
+  // A codec the field figures price above json saves nothing: it is not named as a saving.
+  const byField = most(others, (f) => {
+    const v = f.savedCoreHoursPerDay?.value;
+    return v !== undefined && v > 0 ? v : undefined;
+  });
   // What the format changes of the server's CPU: measured where the load was driven, else by the field figures.
   let judgement =
     share >= 0.1 ? "the format matters to the server's CPU here" : "the format barely matters to the server's CPU here";
   if (measured) {
     const saved = measured.measuredSavedCoreHoursPerDay!;
-    const apart = saved.value > 0 && saved.low > 0;
+    // Apart only with an interval: one window pair has none.
+    const apart = saved.rounds >= 2 && saved.value > 0 && saved.low > 0;
     parts.push(
       apart
         ? `measured there, ${measured.codec} used the least CPU, ${hours(saved.value)} core-hours a day less than json`

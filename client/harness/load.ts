@@ -20,8 +20,23 @@ import type { PayloadName } from "../../protocols/messages.ts";
 import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 import { estimate } from "./pairing.ts";
 import type { CaseResult, Estimate, LoadCodecFigures, LoadResult } from "./results.ts";
-import type { LoadSpec } from "./settings.ts";
+import type { LoadSpec, Settings } from "./settings.ts";
+import { isExcluded } from "./exclusions.ts";
+import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { SettingError } from "./harness-errors.ts";
+
+/**
+ * The codecs a load is driven with: raw (the transport alone, which the predictions rest on) and
+ * every codec of the run that carries all the load's payloads, the calibration codecs (JSON
+ * measuring the measurement) left out.
+ */
+export function loadCodecs(settings: Pick<Settings, "codecs" | "excluded">, spec: LoadSpec): string[] {
+  const carries = (c: string): boolean => spec.rates.every((r) => !isExcluded(settings, c, r.payload));
+  return [
+    RAW_CODEC_NAME,
+    ...settings.codecs.filter((c) => c !== RAW_CODEC_NAME && !CALIBRATION_CODEC_NAMES.includes(c) && carries(c)),
+  ];
+}
 
 /** Each codec is driven at the load this many times, in a shuffled order each round, taking turns over the server processes. */
 export const LOAD_ROUNDS = 3;
@@ -33,6 +48,8 @@ export const LOAD_WINDOW_MS = 2_000;
 export const LOAD_KEPT_SHARE = 0.95;
 /** Without --fanout: each message goes back to one socket. */
 export const DEFAULT_FANOUT = 1;
+/** The most deliveries per message: the server keeps the figures of its last 1,000 connections, by which the drive checks each subscriber is there. */
+export const MAX_FANOUT = 1_000;
 
 /**
  * `--load cursors=9000,strokes=600`: each payload at most once, each rate a whole number of
@@ -83,14 +100,8 @@ export interface LoadRound {
   round: number;
   /** The server process's CPU over the window, in cores (CPU seconds a second). */
   cores: number;
-  /** Messages sent a second over the window, all payloads; the load asks for loadRate(spec). */
+  /** Messages sent a second over the window, all payloads; the load asks for loadRate(spec). (Every delivery of them arrived: the drive checks it before the window counts.) */
   sentPerS: number;
-  /** Deliveries a second counted over the window, every socket's (fan-out times the messages when nothing is lost). */
-  deliveredPerS: number;
-  /** Payload bytes a second sent to the server over the window. */
-  bytesUpPerS: number;
-  /** Payload bytes a second the sockets received over the window. */
-  bytesDownPerS: number;
   /** The client's own CPU over the window, in cores, where its runtime tells it: near 1, the client (one thread) may be what limits the drive. */
   clientCores?: number;
 }
@@ -241,7 +252,8 @@ export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): L
     if (d.codec !== RAW_CODEC_NAME) {
       const codec = codecCores(m.spec, cases, d.codec, "field");
       const lacking = missingField(m.spec, cases, d.codec);
-      if (lacking !== undefined) whys.push(`no field figure on ${lacking} (run roundtrip or stream mode on it)`);
+      if (lacking !== undefined)
+        whys.push(`no field figure on ${lacking} (no roundtrip, latency or stream case of it verified with json)`);
       else if (!transport)
         whys.push(
           rawKept === undefined
@@ -257,8 +269,9 @@ export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): L
           rounds: Math.min(transport.rounds, codec.rounds),
         };
         // Paired window by window: round r of every codec ran on the same server process as raw's round r.
+        // Only where this drive carried the load: at less, it measured another load than the one predicted.
         const paired = estimate(byWindow(d, raw, (own, t) => own / (t + codec.value)));
-        if (paired) out.agreement = paired.value - 1;
+        if (paired && kept !== undefined && kept >= LOAD_KEPT_SHARE) out.agreement = paired.value - 1;
       }
       if (d.codec !== "json") {
         // Measured: json's cores less this codec's, window by window on the same server process.
@@ -280,6 +293,7 @@ export function loadFigures(m: LoadMeasurement, cases: readonly CaseResult[]): L
         `sent ${Math.round(out.keptShare * target).toLocaleString("en-US")} of ${target.toLocaleString("en-US")} messages a second: the load was not carried`,
       );
     if (whys.length > 0) out.why = whys.join("; ");
+    out.carried = d.error === undefined && kept !== undefined && kept >= LOAD_KEPT_SHARE;
     return out;
   });
   // raw first: the transport every prediction rests on.

@@ -445,6 +445,8 @@ export interface LoadCodecFigures {
   measuredSavedCoreHoursPerDay?: Estimate;
   savedGbPerDay?: number;
   savedDeflatedGbPerDay?: number;
+  /** The drive ran to its end at the rate asked (no error, at least LOAD_KEPT_SHARE of the rate sent): its measured figures are of the load. */
+  carried?: boolean;
   /** Why a figure is missing, or why the drive stopped: one line. */
   why?: string;
 }

@@ -33,17 +33,11 @@ import type { LoadSpec } from "../harness/settings.ts";
 import type { Progress } from "../harness/progress.ts";
 import { createRng } from "../harness/random.ts";
 import { ClientError } from "../client-errors.ts";
-import { clientCodec, type MessageData } from "./client-codec.ts";
-import {
-  byteLength,
-  closedLine,
-  fetchServerStats,
-  openSocket,
-  sendFrame,
-  type WebSocketClass,
-} from "./client-connection.ts";
+import { clientCodec } from "./client-codec.ts";
+import { closedLine, fetchServerStats, openSocket, sendFrame, type WebSocketClass } from "./client-connection.ts";
 import { readCluster } from "./cluster-figures.ts";
 import { shortTopic } from "./socket-case.ts";
+import { shuffled } from "../harness/schedule.ts";
 
 /** Messages a publisher cycles through: its payload's first ones, encoded before the drive. */
 export const LOAD_MESSAGES = 1_000;
@@ -78,12 +72,10 @@ interface Stream {
   payload: PayloadName;
   rate: number;
   frames: Encoded[];
-  sizes: number[];
   pub: WebSocket;
   subs: WebSocket[];
   sent: number;
   echoed: number;
-  bytesUp: number;
 }
 
 /** What the counters held at a moment, and the server's CPU then. */
@@ -92,9 +84,6 @@ interface Reading {
   cpuMs: number;
   clientCpuMs: number;
   sent: number;
-  delivered: number;
-  bytesUp: number;
-  bytesDown: number;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -115,30 +104,34 @@ async function openStream(
   const frames = Array.from({ length: Math.min(messages.length, LOAD_MESSAGES) }, (_, i) => cc.encode(i));
   const topic = shortTopic("l", id);
   const subIds = Array.from({ length: fanout - 1 }, (_, k) => `${id}-s${k}`);
+  // Each socket is held as it opens, so one that fails to open leaves none of the others open.
   const subs = await Promise.all(
     subIds.map((sid) =>
       openSocket(
         ctx.WebSocket,
         socketUrl(server, codec, payload, sid, { role: "subscriber", topic }),
         ctx.stallTimeoutMs,
-      ),
+      ).then((ws) => {
+        sockets.push(ws);
+        return ws;
+      }),
     ),
   );
-  sockets.push(...subs);
   const known = await Promise.all(subIds.map((sid) => fetchServerStats(server, sid)));
   const missing = known.findIndex((s) => s === undefined || s.error !== undefined);
-  if (missing >= 0)
-    throw new ClientError(
-      "PROTOCOL",
-      `subscriber ${missing} of ${payload} is not subscribed on the server${known[missing]?.error ? `: ${known[missing]!.error}` : ""}`,
-    );
+  if (missing >= 0) {
+    const error = known[missing]?.error;
+    throw error === undefined
+      ? new ClientError("PROTOCOL", `subscriber ${missing} of ${payload} is not known to the server`)
+      : new ClientError("CLOSED", `subscriber ${missing} of ${payload} was closed by the server: ${error}`);
+  }
   const pub = await openSocket(
     ctx.WebSocket,
     socketUrl(server, codec, payload, `${id}-p`, { role: "publisher", topic }),
     ctx.stallTimeoutMs,
   );
   sockets.push(pub);
-  return { payload, rate, frames, sizes: frames.map(byteLength), pub, subs, sent: 0, echoed: 0, bytesUp: 0 };
+  return { payload, rate, frames, pub, subs, sent: 0, echoed: 0 };
 }
 
 /** One window of `codec` at the load on `server`: the server's cores and what went each way. */
@@ -153,7 +146,6 @@ async function driveWindow(
   const sockets: WebSocket[] = [];
   let failure: string | undefined;
   let delivered = 0;
-  let bytesDown = 0;
   let lastDeliveryMs = now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let sending = false;
@@ -161,18 +153,18 @@ async function driveWindow(
     const streams: Stream[] = [];
     for (const [g, { payload, rate }] of spec.rates.entries())
       streams.push(await openStream(ctx, server, codec, payload, rate, spec.fanout, `${id}-${g}`, sockets));
-    const received = (data: MessageData): void => {
+    // Counted, not decoded or measured: the one client thread must keep up with every delivery.
+    const received = (): void => {
       delivered++;
-      bytesDown += byteLength(data);
       lastDeliveryMs = now();
     };
     for (const s of streams) {
-      s.pub.onmessage = (ev: MessageEvent) => {
+      s.pub.onmessage = () => {
         s.echoed++;
-        received(ev.data as MessageData);
+        received();
       };
       s.subs.forEach((ws, k) => {
-        ws.onmessage = (ev: MessageEvent) => received(ev.data as MessageData);
+        ws.onmessage = received;
         ws.onclose = (ev) =>
           (failure ??= closedLine(ev, `${s.payload}'s subscriber ${k} closed`, `${s.payload}'s subscriber ${k}`));
       });
@@ -187,9 +179,7 @@ async function driveWindow(
       for (const s of streams) {
         const due = Math.floor(((t - start) * s.rate) / 1000) + 1;
         while (s.sent < due && s.sent - s.echoed < MAX_IN_FLIGHT) {
-          const i = s.sent % s.frames.length;
-          sendFrame(s.pub, s.frames[i]!);
-          s.bytesUp += s.sizes[i]!;
+          sendFrame(s.pub, s.frames[s.sent % s.frames.length]!);
           s.sent++;
         }
       }
@@ -205,9 +195,6 @@ async function driveWindow(
         cpuMs,
         clientCpuMs: ctx.cpuMs?.() ?? Number.NaN,
         sent: streams.reduce((n, s) => n + s.sent, 0),
-        delivered,
-        bytesUp: streams.reduce((n, s) => n + s.bytesUp, 0),
-        bytesDown,
       };
     };
     await sleep(ctx.warmMs ?? LOAD_WARM_MS);
@@ -224,7 +211,7 @@ async function driveWindow(
     if (delivered < expected())
       throw new ClientError(
         "STALLED",
-        `${expected() - delivered} of ${expected()} deliveries did not arrive within ${ctx.stallTimeoutMs} ms`,
+        `${expected() - delivered} of ${expected()} deliveries did not arrive (none for ${ctx.stallTimeoutMs} ms)`,
       );
     if (!Number.isFinite(a.cpuMs) || !Number.isFinite(b.cpuMs))
       throw new ClientError("PROTOCOL", `the server at ${server} did not tell its CPU (/health)`);
@@ -232,9 +219,6 @@ async function driveWindow(
     return {
       cores: (b.cpuMs - a.cpuMs) / 1000 / s,
       sentPerS: (b.sent - a.sent) / s,
-      deliveredPerS: (b.delivered - a.delivered) / s,
-      bytesUpPerS: (b.bytesUp - a.bytesUp) / s,
-      bytesDownPerS: (b.bytesDown - a.bytesDown) / s,
       ...(Number.isFinite(b.clientCpuMs - a.clientCpuMs)
         ? { clientCores: (b.clientCpuMs - a.clientCpuMs) / 1000 / s }
         : {}),
@@ -248,16 +232,6 @@ async function driveWindow(
       ws.close(CLOSE.normal);
     }
   }
-}
-
-/** Fisher-Yates with the run's seeded generator: the same seed drives the codecs in the same orders. */
-function shuffled<T>(items: readonly T[], rng: () => number): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
 }
 
 /**

@@ -122,7 +122,16 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
       /^bench: --load is priced with the field figures of stream, roundtrip or latency mode; add one to --modes \(got --modes codec\)\n$/,
     ],
     [["--load", "small=100", "--client", "node"], /^bench: --load runs Bun's client \(got --client node\)\n$/],
-    [["--load", "small=100", "--fanout", "0"], /^bench: --fanout must be an integer from 1 to 10000, got '0'\n$/],
+    [["--load", "small=100", "--fanout", "0"], /^bench: --fanout must be an integer from 1 to 1000, got '0'\n$/],
+    [
+      ["--load", "small=100", "--url", "ws://127.0.0.1:9"],
+      /^bench: --load drives the server the bench starts, on loopback, and reads its CPU; leave --url out\n$/,
+    ],
+    [["--load", "small=100", "--link-sweep"], /^bench: --link-sweep and --load are two different runs\n$/],
+    [
+      ["--load", "small=100", "--modes", "stream,fanout", "--backplane", "redis"],
+      /^bench: --load reads one server process's CPU; a backplane's is not counted: leave --backplane out\n$/,
+    ],
     [["extra"], /^bench: unexpected argument 'extra'/],
     [
       ["--modes", "latency", "--rate", "sweep,1000"],

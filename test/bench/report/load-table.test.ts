@@ -103,6 +103,10 @@ describe("the load's verdict", () => {
     expect(text).toBe(
       "At your load (cursors 9,000/s + strokes 600/s, fan-out 50) json's decode + encode is 5.1% of the server's 0.316 cores by the field figures; custom-binary, the cheapest by the field figures, would save 0.31 core-hours a day; custom-binary, the smallest, 3.7 TB a day (120 GB where both are deflated): the format barely matters to the server's CPU here.",
     );
+    // A codec the field figures price above json is no saving to name.
+    const dearer = result(0.0162);
+    dearer.codecs.find((f) => f.codec === "custom-binary")!.savedCoreHoursPerDay = est(-0.2, 0.02, 40);
+    expect(loadVerdictLines(dearer).join(" ")).not.toContain("cheapest");
     const big = loadVerdictLines(result(0.2)).join(" ").replace(/\s+/g, " ");
     expect(big).toMatch(/is 40% of the server's 0\.500 cores by the field figures;/);
     expect(big).toMatch(/: the format matters to the server's CPU here\.$/);
@@ -137,6 +141,11 @@ describe("the load's verdict", () => {
     );
     // 0.9 core-hours a day is 0.0375 cores: a tenth of json's 0.346 measured.
     expect(text).toMatch(/: the format matters to the server's CPU here\.$/);
+    // One window pair has no interval: nothing is apart on it.
+    r.codecs.at(-1)!.measuredSavedCoreHoursPerDay = { value: 0.9, low: 0.9, high: 0.9, rounds: 1 };
+    expect(loadVerdictLines(r).join(" ").replace(/\s+/g, " ")).toContain(
+      "measured there, no codec used less CPU than json beyond the windows' spread (json-bytes, the least, 0.90 core-hours a day)",
+    );
     // The least measured within the windows' spread: no change to claim.
     r.codecs.at(-1)!.measuredSavedCoreHoursPerDay = est(0.1, 0.3);
     expect(loadVerdictLines(r).join(" ").replace(/\s+/g, " ")).toMatch(

@@ -59,9 +59,6 @@ const windows = (cores: number[]) =>
     round,
     cores: c,
     sentPerS: 9600,
-    deliveredPerS: 9600 * 50,
-    bytesUpPerS: 0,
-    bytesDownPerS: 0,
   }));
 
 const MEASURED: LoadMeasurement = {
@@ -150,9 +147,24 @@ describe("a load's figures", () => {
     const msgpack = loadFigures(short, CASES).codecs.find((f) => f.codec === "msgpack")!;
     expect(msgpack.predictedCores).toBeUndefined();
     expect(msgpack.why).toBe(
-      "round 2: closed; no field figure on cursors (run roundtrip or stream mode on it); sent 4,800 of 9,600 messages a second: the load was not carried",
+      "round 2: closed; no field figure on cursors (no roundtrip, latency or stream case of it verified with json); sent 4,800 of 9,600 messages a second: the load was not carried",
     );
     expect(msgpack.keptShare).toBeCloseTo(0.5, 6);
+    expect(msgpack.carried).toBe(false);
+    expect(of("json").carried).toBe(true);
+  });
+
+  it("compares measured with predicted only where the drive carried the load", () => {
+    const slowBinary: LoadMeasurement = {
+      ...MEASURED,
+      drives: MEASURED.drives.map((d) =>
+        d.codec === "custom-binary" ? { ...d, rounds: d.rounds.map((r) => ({ ...r, sentPerS: 4800 })) } : d,
+      ),
+    };
+    const cb = loadFigures(slowBinary, CASES).codecs.find((f) => f.codec === "custom-binary")!;
+    expect(cb.predictedCores).toBeDefined();
+    expect(cb.agreement).toBeUndefined();
+    expect(cb.carried).toBe(false);
   });
 
   it("predicts nothing from a transport that did not carry the load", () => {
