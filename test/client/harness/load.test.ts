@@ -71,6 +71,14 @@ const MEASURED: LoadMeasurement = {
   ],
 };
 
+/** MEASURED with one codec's drive sending only `sentPerS` messages a second. */
+const sending = (codec: string, sentPerS: number): LoadMeasurement => ({
+  ...MEASURED,
+  drives: MEASURED.drives.map((d) =>
+    d.codec === codec ? { ...d, rounds: d.rounds.map((r) => ({ ...r, sentPerS })) } : d,
+  ),
+});
+
 describe("--load's text", () => {
   const payloads = ["cursors", "strokes", "chat"];
   it("reads each payload's rate, underscores allowed", () => {
@@ -155,26 +163,14 @@ describe("a load's figures", () => {
   });
 
   it("compares measured with predicted only where the drive carried the load", () => {
-    const slowBinary: LoadMeasurement = {
-      ...MEASURED,
-      drives: MEASURED.drives.map((d) =>
-        d.codec === "custom-binary" ? { ...d, rounds: d.rounds.map((r) => ({ ...r, sentPerS: 4800 })) } : d,
-      ),
-    };
-    const cb = loadFigures(slowBinary, CASES).codecs.find((f) => f.codec === "custom-binary")!;
+    const cb = loadFigures(sending("custom-binary", 4800), CASES).codecs.find((f) => f.codec === "custom-binary")!;
     expect(cb.predictedCores).toBeDefined();
     expect(cb.agreement).toBeUndefined();
     expect(cb.carried).toBe(false);
   });
 
   it("predicts nothing from a transport that did not carry the load", () => {
-    const slow: LoadMeasurement = {
-      ...MEASURED,
-      drives: MEASURED.drives.map((d) =>
-        d.codec === "raw" ? { ...d, rounds: d.rounds.map((r) => ({ ...r, sentPerS: 4000 })) } : d,
-      ),
-    };
-    const json = loadFigures(slow, CASES).codecs.find((f) => f.codec === "json")!;
+    const json = loadFigures(sending("raw", 4000), CASES).codecs.find((f) => f.codec === "json")!;
     expect(json.predictedCores).toBeUndefined();
     expect(json.codecCores?.value).toBeCloseTo(0.0162, 6);
     expect(json.why).toBe("raw, the transport alone, did not carry the load: nothing to predict from");
