@@ -54,6 +54,8 @@ export interface FrontEnd {
   hooks: BenchmarkHooks;
   /** Codec mode somewhere else than in this process (the CLI's processes, plan.forks of them); `error`: why it stopped early. */
   codecMode?: (plan: Plan, hooks: BenchmarkHooks) => Promise<{ result: CodecModeResult; error?: string }>;
+  /** Cold mode's fresh processes (the CLI: Bun processes of its own); absent: this front end cannot run cold mode, and says so. */
+  coldMode?: (plan: Plan, hooks: BenchmarkHooks) => Promise<{ cases: CaseResult[]; order: string[][][] }>;
   /** Untimed work after codec mode (the CLI: compression); error lines. */
   afterCodecMode?: (plan: Plan, cases: CaseResult[]) => Promise<string[]>;
   /**
@@ -133,6 +135,18 @@ export class Benchmark {
           this.fail(`after codec mode: ${(e as Error).message}`);
         }
       }
+    }
+    if (settings.modes.includes("cold") && !this.stopped()) {
+      if (!front.coldMode)
+        this.fail("cold mode runs from the command line, in fresh Bun processes; this client cannot");
+      else
+        try {
+          const { cases, order } = await front.coldMode(plan, front.hooks);
+          this.cases.push(...cases);
+          this.order.cold = order;
+        } catch (e) {
+          this.fail(`cold mode failed: ${(e as Error).message}`);
+        }
     }
     const socketModes = socketModesOf(settings);
     if (socketModes.length > 0 && !this.stopped()) {

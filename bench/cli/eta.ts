@@ -38,6 +38,8 @@ const BUILT_IN_MS_PER_1000: Record<Mode, Partial<Record<PayloadName, number>>> =
   latency: {},
   // Both ways per run, eight members (a first guess until a benchmark's own stretches correct it).
   route: { small: 60, medium: 70, large: 80, chat: 60, "game-tick": 100, market: 50 },
+  // One fresh process per case-run, its start and imports included (a first guess until a benchmark's own stretches correct it).
+  cold: { small: 150, medium: 150, large: 160, chat: 160, "game-tick": 180, market: 150 },
 };
 
 const key = (mode: string, payload: string): string => `${mode} ${payload}`;
@@ -110,7 +112,7 @@ export class RunEstimate {
     if (stretch) stretch.ms += t - this.last;
     this.last = t;
     if (!stretch) return;
-    const group = e.mode === "codec" || e.mode === "load" ? e.mode : "socket";
+    const group = e.mode === "codec" || e.mode === "load" || e.mode === "cold" ? e.mode : "socket";
     const before = this.lastDone.get(group) ?? 0;
     stretch.done = Math.min(stretch.planned, stretch.done + Math.max(0, e.done - before));
     this.lastDone.set(group, e.done);

@@ -14,6 +14,7 @@ import {
   browserOf,
   CLIENT_CHOICES,
   defaultSettings,
+  isSocketMode,
   MODE_NAMES,
   parseInteger,
   parseRates,
@@ -231,7 +232,7 @@ function linkOf(read: Reader, spell: Spell, settings: Settings): LinkProfile | u
     throw new SettingError(
       `${spell("link")} applies to the bench's own clients; run the k6 test through a link of yours (docs/k6.md, Over a link)`,
     );
-  if (!settings.modes.some((m) => m !== "codec"))
+  if (!settings.modes.some(isSocketMode))
     throw new SettingError(
       `${spell("link")} applies to the WebSocket modes; add roundtrip, stream, fanout, latency or route to ${spell("modes")} (got ${spell("modes")} ${settings.modes.join(",")})`,
     );
@@ -410,7 +411,7 @@ async function checkMachine(options: BenchOptions, spell: Spell): Promise<void> 
   if (options.emitCodec !== undefined) prepareOutDir(options.emitCodec, spell("emitCodec"));
   if (options.exportK6) return;
   const browser = browserOf(options.client);
-  const socket = options.settings.modes.some((m) => m !== "codec");
+  const socket = options.settings.modes.some(isSocketMode);
   if (options.url !== undefined && (socket || browser)) await checkUrl(options.url, spell("url"));
   const refusal = options.processes > 1 ? reusePortRefusal(spell("processes")) : undefined;
   if (refusal !== undefined) throw new SettingError(refusal);
@@ -465,6 +466,10 @@ export async function resolveBenchOptions(input: BenchInput, spell: Spell): Prom
   }
   if (client !== "bun" && modesGiven !== undefined && /(^|,)\s*(fanout|all)\s*(,|$)/.test(modesGiven))
     throw new SettingError(`${spell("modes")} fanout needs ${spell("client")} bun (got ${spell("client")} ${client})`);
+  if (client !== "bun" && modesGiven !== undefined && /(^|,)\s*cold\s*(,|$)/.test(modesGiven))
+    throw new SettingError(
+      `${spell("modes")} cold times fresh Bun processes of the bench's own; it runs with ${spell("client")} bun (got ${spell("client")} ${client})`,
+    );
   // --quick wins over the browser's defaults; options given win over both.
   const iterations = int("iterations", NaN, 1, 10_000_000);
   const warmup = int("warmup", NaN, 0, 10_000_000);
@@ -491,9 +496,7 @@ export async function resolveBenchOptions(input: BenchInput, spell: Spell): Prom
     );
   const base = defaultSettings(quick ? "quick" : browser ? "browser" : "default", defaultCodecNames(catalog));
   const byMode = (given: number, fallback: Record<Mode, number>): Record<Mode, number> =>
-    Number.isNaN(given)
-      ? fallback
-      : { codec: given, roundtrip: given, stream: given, fanout: given, latency: given, route: given };
+    Number.isNaN(given) ? fallback : (Object.fromEntries(MODE_NAMES.map((m) => [m, given])) as Record<Mode, number>);
   const rate = read.text("rate");
   const settings: Settings = {
     codecs: withCalibration(
@@ -508,7 +511,8 @@ export async function resolveBenchOptions(input: BenchInput, spell: Spell): Prom
     modes: list("modes", MODE_NAMES, base.modes),
     iterations: byMode(iterations, base.iterations),
     runs: byMode(int("runs", NaN, 1, 1000), base.runs),
-    warmup: byMode(warmup, base.warmup),
+    // Cold mode never warms up: its figures are a fresh process's first messages.
+    warmup: { ...byMode(warmup, base.warmup), cold: 0 },
     ...precisionOf(read, spell, base),
     seed: int("seed", base.seed, 0, 0xffffffff),
     fixed: read.on("fixed"),
@@ -538,7 +542,7 @@ export async function resolveBenchOptions(input: BenchInput, spell: Spell): Prom
   }
   const modes = `${spell("modes")} ${settings.modes.join(",")}`;
   if (settings.modes.includes("codec") && catalog.pick(settings.codecs).length === 0) {
-    const socketModes = settings.modes.filter((m) => m !== "codec");
+    const socketModes = settings.modes.filter(isSocketMode);
     throw new SettingError(
       `${spell("modes")} codec has no codec to run: raw runs in the WebSocket modes only; add a codec (${catalog.names.join(", ")})${socketModes.length === 0 ? ` or choose ${spell("modes")} roundtrip, stream or fanout` : ` or leave codec out of ${spell("modes")}`}`,
     );

@@ -38,6 +38,8 @@ import { LiveCsv, writeResults, type WrittenFiles } from "./output.ts";
 import { runBrowserClient, type BrowserOutcome } from "./processes/browser.ts";
 import { browserLabel, findBrowser, noBrowserMessage } from "./processes/browser-driver.ts";
 import { CodecModeForks } from "./processes/codec-mode-forks.ts";
+import { coldStartProcesses } from "./processes/cold-start-processes.ts";
+import { ColdMode } from "../../client/harness/cold-mode.ts";
 import { runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter, type Streams } from "./progress-line.ts";
 import { useServer } from "./servers.ts";
@@ -445,6 +447,9 @@ export async function runBenchmark(
           },
         }
       : {}),
+    // Each case's first messages in fresh Bun processes, one at a time.
+    coldMode: (p, h) =>
+      new ColdMode(p.settings, p.codecModeCodecs, h, performanceClock.now).run(coldStartProcesses(h.ledger)),
     // Untimed by codec mode: after its rounds, what compression makes of each codec's messages.
     afterCodecMode: (p, cases) => addCompression(cases, p, performanceClock, calibration.overheadNs),
     socketModes: (p, h, warmedInProcess) => runWebSocketModes(p, options, calibration, h, warmedInProcess),

@@ -143,6 +143,7 @@ function readSettings(base: Settings): Settings {
       fanout: base.iterations.fanout,
       latency: int("iterations-latency", 1, 10_000_000),
       route: int("iterations-route", 1, 10_000_000),
+      cold: base.iterations.cold,
     },
     members: int("members", 1, 1024),
     validate: $<HTMLInputElement>("validate").checked,

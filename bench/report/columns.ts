@@ -5,7 +5,7 @@
  * terminal shows only with --wide (its default fits 100 columns), the HTML tables always.
  */
 
-import type { CaseResult } from "../../client/harness/results.ts";
+import type { CaseResult, Estimate } from "../../client/harness/results.ts";
 import { caseLinkUse, heldByText } from "./link-use.ts";
 import { codecLabel, count, formatNs, mebibytes, percent, ratioText, TERMINAL_WIDTH } from "./format.ts";
 
@@ -201,6 +201,29 @@ const FANOUT_COLUMNS: Column[] = [
   LOST,
 ];
 
+/** A cold-mode figure's median over the processes ("-" without one). */
+const coldNs = (c: CaseResult, pick: (s: NonNullable<CaseResult["cold"]>) => { median: number } | undefined): string =>
+  formatNs((c.cold && pick(c.cold)?.median) ?? NaN);
+/** A cold-mode ratio to json's ("1.00" for json's own row). */
+const coldRatio = (c: CaseResult, pick: (r: NonNullable<CaseResult["ratios"]>) => Estimate | undefined): string =>
+  c.codec === "json" ? "1.00" : ratioText(c.ratios && pick(c.ratios));
+
+/** Cold mode (client/harness/cold-start.ts): the import and set-up once per fresh process, then its first messages, each beside json's. */
+const COLD_COLUMNS: Column[] = [
+  NAME,
+  { ...BYTES, wide: true },
+  { title: "import", width: 8, cell: (c) => coldNs(c, (s) => s.import) },
+  { title: "set-up", width: 8, cell: (c) => coldNs(c, (s) => s.setup) },
+  { title: "first", width: 9, cell: (c) => coldNs(c, (s) => s.first) },
+  { title: "vs json", width: 12, cell: (c) => coldRatio(c, (r) => r.coldFirstVsJson) },
+  { title: "first 10", width: 9, cell: (c) => coldNs(c, (s) => s.first10), wide: true },
+  { title: "vs json", width: 12, cell: (c) => coldRatio(c, (r) => r.coldFirst10VsJson), wide: true },
+  { title: "first 100", width: 9, cell: (c) => coldNs(c, (s) => s.first100) },
+  { title: "vs json", width: 12, cell: (c) => coldRatio(c, (r) => r.coldFirst100VsJson), wide: true },
+  { title: "first 1k", width: 9, cell: (c) => coldNs(c, (s) => s.first1000) },
+  { title: "vs json", width: 12, cell: (c) => coldRatio(c, (r) => r.coldFirst1000VsJson) },
+];
+
 /** Codec mode's messages compressed (client/harness/compression.ts): bytes per message and time to compress one. */
 export const COMPRESSION_COLUMNS: Column[] = [
   NAME,
@@ -302,6 +325,12 @@ export const MODE_VIEWS = [
     columns: ROUTE_COLUMNS,
     order: (a: CaseResult, b: CaseResult) =>
       (a.route?.forward.cpuNs.median ?? NaN) - (b.route?.forward.cpuNs.median ?? NaN),
+  },
+  {
+    mode: "cold",
+    title: "cold mode: each codec's first messages in fresh processes, per message, median of the processes",
+    columns: COLD_COLUMNS,
+    order: (a: CaseResult, b: CaseResult) => (a.cold?.first.median ?? NaN) - (b.cold?.first.median ?? NaN),
   },
 ] as const;
 

@@ -3,7 +3,8 @@
  * the comparisons (ratios to json and raw, lab and field) the results carry (client/harness/ratios.ts).
  */
 
-import type { BenchResults, CaseResult, Estimate } from "../../client/harness/results.ts";
+import type { BenchResults, CaseResult, ColdSummaries, Estimate } from "../../client/harness/results.ts";
+import type { Summary } from "../../client/harness/statistics.ts";
 import type { FieldFigures, LatencyPercentiles } from "../../client/harness/socket-results.ts";
 import { CALIBRATION_CODEC_NAMES, KNOWN_COST_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { knees } from "../../client/harness/knee.ts";
@@ -317,6 +318,33 @@ function runColumns(results: BenchResults): (c: CaseResult) => Row {
   };
 }
 
+/** Cold mode's figures of a verified case: each over its processes, with its interval, and the firsts against json's. */
+function coldColumns(c: CaseResult, cold: ColdSummaries): Row {
+  const row: Row = {};
+  const summary = (name: string, s: Summary | undefined): void => {
+    row[`cold_${name}_ns`] = s?.median;
+    row[`cold_${name}_ci95_low_ns`] = s?.medianLow;
+    row[`cold_${name}_ci95_high_ns`] = s?.medianHigh;
+  };
+  const ratio = (name: string, e: Estimate | undefined): void => {
+    row[`cold_${name}_vs_json`] = e?.value;
+    row[`cold_${name}_vs_json_ci95_low`] = e?.low;
+    row[`cold_${name}_vs_json_ci95_high`] = e?.high;
+  };
+  const r = c.ratios;
+  summary("first", cold.first);
+  ratio("first", r?.coldFirstVsJson);
+  summary("first10", cold.first10);
+  ratio("first10", r?.coldFirst10VsJson);
+  summary("first100", cold.first100);
+  ratio("first100", r?.coldFirst100VsJson);
+  summary("first1000", cold.first1000);
+  ratio("first1000", r?.coldFirst1000VsJson);
+  summary("import", cold.import);
+  summary("setup", cold.setup);
+  return row;
+}
+
 function caseRow(results: BenchResults, c: CaseResult, ofRun: (c: CaseResult) => Row): Row {
   return {
     ...identityColumns(results, c),
@@ -324,6 +352,7 @@ function caseRow(results: BenchResults, c: CaseResult, ofRun: (c: CaseResult) =>
     ...(c.verified ? timingColumns(c) : {}),
     ...(c.socket ? socketColumns(results, c, c.socket) : {}),
     ...(c.verified && c.socket?.field ? fieldColumns(c, c.socket.field) : {}),
+    ...(c.verified && c.cold ? coldColumns(c, c.cold) : {}),
     ...(c.compression && c.verified
       ? {
           deflate_bytes: c.compression.deflateBytes,

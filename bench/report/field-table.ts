@@ -7,6 +7,7 @@
 
 import type { BenchResults, CalibrationCheck, CaseResult, Estimate } from "../../client/harness/results.ts";
 import { orderPayloads } from "../../protocols/messages.ts";
+import { isSocketMode } from "../../client/harness/settings.ts";
 import { CALIBRATION_TOLERANCE, disagree, recovers } from "../../client/harness/field.ts";
 import { SPIN_STEPS } from "../../protocols/calibration.ts";
 import { codecLabel, count, pad, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
@@ -66,7 +67,7 @@ export function labFieldLines(results: Pick<BenchResults, "cases">): string[] {
   const cases = results.cases;
   // The lab in Bun, as the server runs: a page's codec mode ran in the browser's engine instead.
   const lab = cases.filter((c) => c.mode === "codec" && c.client === "inprocess" && c.verified && c.echo !== undefined);
-  const client = cases.find((c) => c.mode !== "codec" && c.socket?.field !== undefined)?.client;
+  const client = cases.find((c) => isSocketMode(c.mode) && c.socket?.field !== undefined)?.client;
   if (client === undefined) return [];
   const columns = fieldColumns(cases, client);
   if (columns.length === 0) return [];
@@ -81,7 +82,7 @@ export function labFieldLines(results: Pick<BenchResults, "cases">): string[] {
     "   codec caused, collections mostly; time the scheduler gave other processes is taken off",
   ];
   const widths = [17, 13, 13, ...columns.map(() => 15), 14];
-  for (const payload of orderPayloads(cases.filter((c) => c.mode !== "codec").map((c) => c.payload))) {
+  for (const payload of orderPayloads(cases.filter((c) => isSocketMode(c.mode)).map((c) => c.payload))) {
     const socketCodecs = new Set(
       cases
         .filter(

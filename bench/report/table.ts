@@ -7,7 +7,7 @@
 
 import { provenanceLine } from "./provenance-line.ts";
 import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
-import type { Mode } from "../../client/harness/settings.ts";
+import { isSocketMode, type Mode } from "../../client/harness/settings.ts";
 import { linkText } from "../../client/harness/link.ts";
 import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
 import { benchmarkSummary } from "./summary.ts";
@@ -67,6 +67,18 @@ function codecModeLine(cases: readonly CaseResult[], iterations: number, forks: 
     `   order shuffled per round\n` +
     `   rounds x messages per slice: ${slices.join(", ")}\n` +
     `   total and ratios: medians of the rounds; mean+gc: every message, garbage collection included`
+  );
+}
+
+/** What cold mode's figures rest on, and what each column is. */
+function coldModeLine(cases: readonly CaseResult[], iterations: number): string {
+  const processes = Math.max(0, ...cases.map((c) => c.rounds));
+  return (
+    `   ${processes} fresh Bun process${processes === 1 ? "" : "es"} per case, one at a time, each case once per repeat, shuffled\n` +
+    `   import: the codec's module and library; set-up: the codec made for the payload; then\n` +
+    `   ${iterations.toLocaleString("en-US")} messages, each encode + decode timed alone (first: the first alone; first 100 / 1k:\n` +
+    `   the mean per message over them); vs json: beside json's process of the same repeat, geometric\n` +
+    `   mean ± its 95% interval over the repeats`
   );
 }
 
@@ -183,13 +195,15 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
       lines.push(
         (view.mode === "codec"
           ? codecModeLine(ofMode, s.iterations.codec, s.forks ?? 1)
-          : socketModeLine(ofMode, s, view.mode)) +
+          : view.mode === "cold"
+            ? coldModeLine(ofMode, s.iterations.cold)
+            : socketModeLine(ofMode, s, view.mode)) +
           (view.mode === "fanout"
             ? ` published, ${first.socket?.clients ?? 1} subscriber(s)${wide ? ' ("clients" column: slowest..fastest subscriber)' : ""}`
             : (first.socket?.clients ?? 1) > 1
               ? ` per client, ${first.socket!.clients} concurrent clients (msgs/s: all clients together; "clients" column: slowest..fastest client)`
               : "") +
-          (client === "inprocess" ? "" : whereLine(first, s)) +
+          (client === "inprocess" || view.mode === "cold" ? "" : whereLine(first, s)) +
           (view.mode === "stream" || view.mode === "fanout" ? `; window ${first.socket?.window ?? "?"}` : "") +
           (view.mode === "latency"
             ? `; at most ${first.socket?.window ?? "?"} in flight` +
@@ -198,7 +212,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
             : "") +
           (first.socket?.extensions.includes("permessage-deflate")
             ? `\n   COMPRESSED (permessage-deflate): "bytes" before compression; "wire" / "reply wire": frames counted on the socket`
-            : view.mode !== "codec" && s.deflate
+            : isSocketMode(view.mode) && s.deflate
               ? "\n   --deflate was offered but not negotiated: nothing was compressed"
               : ""),
       );
@@ -248,7 +262,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
       `raw: the transport alone (${results.cases.some((c) => c.codec === "raw" && !isBuiltIn(c.payload)) ? "custom-binary's bytes, or your messages' JSON" : "custom-binary's bytes"}, echoed without decoding).`,
     );
   }
-  if (results.cases.some((c) => c.mode !== "codec" && c.codec !== "raw")) {
+  if (results.cases.some((c) => isSocketMode(c.mode) && c.codec !== "raw")) {
     lines.push("client / server: encode + decode time per message on that side of the socket; server: timed inside");
     lines.push("   the server message by message, raw's timers (the same clock reads around no work) taken off.");
   }

@@ -22,7 +22,7 @@ import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 export const VERDICT_MAX_LINES = 7;
 
 /** Where "fastest" is judged, best first: in process if the run has it, else the socket modes. */
-const SPEED_MODES = ["codec", "roundtrip", "stream", "fanout", "latency", "route"] as const;
+const SPEED_MODES = ["codec", "roundtrip", "stream", "fanout", "latency", "route", "cold"] as const;
 type SpeedMode = (typeof SPEED_MODES)[number];
 const SPEED_BASIS: Record<SpeedMode, string> = {
   codec: "encode + decode in process",
@@ -31,6 +31,7 @@ const SPEED_BASIS: Record<SpeedMode, string> = {
   fanout: "deliveries per second",
   latency: "mean latency at the lowest rate run",
   route: "the server's CPU per routed message (forwarding)",
+  cold: "encode + decode over a fresh process's first messages",
 };
 
 /** 171,640 as 172k, 7,727 as 7.7k: short enough for one line per verdict. */
@@ -61,7 +62,9 @@ function candidates(cases: readonly CaseResult[], mode: string, payload: Payload
 /** Time per message the ranking uses: codec and roundtrip by time, stream and fanout by throughput, route by the server's CPU forwarding. */
 function cost(c: CaseResult): number {
   if (c.mode === "route") return c.route?.forward.cpuNs.median ?? Number.NaN;
-  return c.mode === "codec" || c.mode === "roundtrip" || c.mode === "latency" ? c.total.median : 1 / c.msgsPerS;
+  return c.mode === "codec" || c.mode === "roundtrip" || c.mode === "latency" || c.mode === "cold"
+    ? c.total.median
+    : 1 / c.msgsPerS;
 }
 
 /** A case's ratio to json by what its mode ranks on: route mode's server CPU forwarding, the others' time per message. */
@@ -435,6 +438,63 @@ function socketLines(cases: readonly CaseResult[], payloads: readonly PayloadNam
 }
 
 /**
+ * Cold mode: per payload, the codecs fastest on a fresh process's first message and over its
+ * first messages (with those tied with them, their paired interval holding 1), and the range of
+ * what loading a codec costs (import + set-up), so a user whose clients start often sees which
+ * codec starts fastest.
+ */
+function coldLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]): string | undefined {
+  const first: { payload: PayloadName; who: string }[] = [];
+  const later: { payload: PayloadName; who: string }[] = [];
+  const load = new Map<string, number[]>();
+  let messages = 0;
+  for (const payload of payloads) {
+    const of = candidates(cases, "cold", payload).filter((c) => c.cold !== undefined);
+    if (of.length === 0) continue;
+    const fastest = (figure: (c: CaseResult) => number, pick: RoundFigure): string => {
+      const order = [...of].sort((a, b) => figure(a) - figure(b));
+      const best = order[0]!;
+      return names(
+        order.filter((c) => {
+          const r = c === best ? undefined : pairedRatio(c, best, pick);
+          return c === best || r === undefined || overlapsOne(r);
+        }),
+      );
+    };
+    first.push({
+      payload,
+      who: fastest(
+        (c) => c.cold!.first.median,
+        (r) => r.cold?.firstNs,
+      ),
+    });
+    later.push({
+      payload,
+      who: fastest(
+        (c) => c.total.median,
+        (r) => r.totalNs,
+      ),
+    });
+    messages = Math.max(messages, of[0]!.iterations);
+    for (const c of of)
+      load.set(codecLabel(c), [...(load.get(codecLabel(c)) ?? []), c.cold!.import.median + c.cold!.setup.median]);
+  }
+  if (first.length === 0) return undefined;
+  const shown = (per: { payload: PayloadName; who: string }[]): string =>
+    new Set(per.map((p) => p.who)).size === 1
+      ? `${per[0]!.who}${per.length > 1 ? " on every payload" : ""}`
+      : per.map((p) => `${p.payload} ${p.who}`).join(", ");
+  const loads = [...load].map(([who, ns]) => ({ who, ns: ns.sort((a, b) => a - b)[ns.length >> 1]! }));
+  loads.sort((a, b) => a.ns - b.ns);
+  const ms = (ns: number): string => `${(ns / 1e6).toFixed(ns < 1e7 ? 1 : 0)} ms`;
+  const range =
+    loads.length > 1
+      ? `; loading (import + set-up) from ${loads[0]!.who} ${ms(loads[0]!.ns)} to ${loads.at(-1)!.who} ${ms(loads.at(-1)!.ns)}`
+      : "";
+  return `Cold start (fresh Bun processes), fastest on the first message: ${shown(first)}; over the first ${count(messages)}: ${shown(later)}${range}`;
+}
+
+/**
  * Latency mode at several rates: per payload, the highest rate the best and the worst codec kept
  * (client/harness/knee.ts), so a newcomer sees which codec breaks first under load.
  */
@@ -571,19 +631,21 @@ export function verdictLines(
     route: wrap([routeLine(cases, payloads)]),
     knee: wrap([kneeLine(cases, payloads)]),
     socket: wrap(socketLines(cases, payloads)),
+    cold: wrap([coldLine(cases, payloads)]),
   };
-  // Within the budget, whole statements only: the knee first, then custom-binary against json, routing, custom-binary's place, the socket, the access patterns' winners.
+  // Within the budget, whole statements only: cold start first, the knee, then custom-binary against json, routing, custom-binary's place, the socket, the access patterns' winners.
   let room = VERDICT_MAX_LINES;
   const fits = (ls: string[]): string[] => {
     if (ls.length > room) return [];
     room -= ls.length;
     return ls;
   };
+  const cold = fits(parts.cold);
   const knee = fits(parts.knee);
   const handLines = fits(parts.hand);
   const route = fits(parts.route);
   const standing = fits(parts.standing);
   const socket = fits(parts.socket);
   const patterns = fits(parts.patterns);
-  return [...head, ...handLines, ...standing, ...patterns, ...route, ...knee, ...socket];
+  return [...head, ...handLines, ...standing, ...patterns, ...route, ...knee, ...cold, ...socket];
 }

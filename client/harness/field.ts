@@ -20,6 +20,7 @@
 
 import type { CalibrationCheck, CaseResult, Estimate, SliceFigures } from "./results.ts";
 import type { ServerSliceFigures } from "./socket-results.ts";
+import { isSocketMode } from "./settings.ts";
 import { KNOWN_COST_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { baselineCase, vsBaseline, estimate, pairedDifference, type RoundFigure } from "./pairing.ts";
 
@@ -64,7 +65,7 @@ function fieldOfRound(c: CaseResult, cases: readonly CaseResult[], times: Server
 
 /** What a codec costs inside the server per message: the median of its rounds' field figures, and whether raw's timers were taken off. */
 export function fieldCost(c: CaseResult, cases: readonly CaseResult[]): Estimate | undefined {
-  if (!c.verified || c.mode === "codec") return undefined;
+  if (!c.verified || !isSocketMode(c.mode)) return undefined;
   const pick = fieldOfRound(c, cases);
   const e = estimate(c.raw.map(pick).filter((x) => x !== undefined));
   return e && { ...e, corrected: timersOnNothing(c, cases) !== undefined };
@@ -73,7 +74,7 @@ export function fieldCost(c: CaseResult, cases: readonly CaseResult[]): Estimate
 /** The field figure relative to json's, paired round by round. */
 export function fieldVsJson(c: CaseResult, cases: readonly CaseResult[]): Estimate | undefined {
   const json = baselineCase(cases, c, "json");
-  return json && c.mode !== "codec" ? vsBaseline(c, json, fieldOfRound(c, cases)) : undefined;
+  return json && isSocketMode(c.mode) ? vsBaseline(c, json, fieldOfRound(c, cases)) : undefined;
 }
 
 /** The field figure less json's, round by round: what the codec costs the server on top of JSON, per message. */
@@ -97,7 +98,7 @@ export function echoVsJson(c: CaseResult, cases: readonly CaseResult[]): Estimat
 /** The client's encode + decode per message relative to json's (the socket modes), paired round by round. */
 export function clientVsJson(c: CaseResult, cases: readonly CaseResult[]): Estimate | undefined {
   const json = baselineCase(cases, c, "json");
-  return json && c.mode !== "codec" ? vsBaseline(c, json, (r) => r.serializeNs + r.deserializeNs) : undefined;
+  return json && isSocketMode(c.mode) ? vsBaseline(c, json, (r) => r.serializeNs + r.deserializeNs) : undefined;
 }
 
 /** Per round, `c`'s and json's figures (and raw's, by the same rounds), when all the cases have one. */
@@ -154,7 +155,7 @@ function relativeToJson(
 export function calibrationChecks(cases: readonly CaseResult[]): CalibrationCheck[] {
   const checks: CalibrationCheck[] = [];
   for (const json of cases) {
-    if (json.codec !== "json" || json.mode === "codec" || !json.verified) continue;
+    if (json.codec !== "json" || !isSocketMode(json.mode) || !json.verified) continue;
     const twin = baselineCase(cases, json, "cal-json");
     const raw = baselineCase(cases, json, "raw");
     const timers = fieldOfRound(json, cases);

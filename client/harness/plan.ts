@@ -19,6 +19,7 @@
 import type { Codec } from "../../protocols/codec.ts";
 import { isBuiltIn } from "../../protocols/messages.ts";
 import { codecModeUnits } from "./codec-mode.ts";
+import { coldCodecs } from "./cold-mode.ts";
 import { MAX_BISECTIONS } from "./knee.ts";
 import { CodecCatalog } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
@@ -79,7 +80,12 @@ function workOf(settings: Settings, codecModeCodecs: number): ModeWork[] {
     mode === "latency" ? settings.rates.length + (settings.sweep ? MAX_BISECTIONS : 0) : 1;
   return settings.modes.map((mode) => ({
     mode,
-    units: mode === "codec" ? codecUnits : settings.codecs.length * settings.runs[mode] * steps(mode),
+    units:
+      mode === "codec"
+        ? codecUnits
+        : mode === "cold"
+          ? coldCodecs(settings).length * settings.runs.cold
+          : settings.codecs.length * settings.runs[mode] * steps(mode),
   }));
 }
 

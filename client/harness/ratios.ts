@@ -44,6 +44,14 @@ export function caseRatios(c: CaseResult, cases: readonly CaseResult[]): CaseRat
     fieldVsJson: fieldVsJson(c, cases),
     fieldOverJson: fieldOverJson(c, cases),
     cpuOverRaw: transport ? undefined : cpuOverRaw(c, cases),
+    ...(json && c.mode === "cold"
+      ? {
+          coldFirstVsJson: vsBaseline(c, json, (r) => r.cold?.firstNs),
+          coldFirst10VsJson: vsBaseline(c, json, (r) => r.cold?.first10Ns),
+          coldFirst100VsJson: vsBaseline(c, json, (r) => r.cold?.first100Ns),
+          coldFirst1000VsJson: vsBaseline(c, json, (r) => r.cold?.first1000Ns),
+        }
+      : {}),
   };
 }
 

@@ -105,6 +105,31 @@ export interface SliceFigures {
   route?: Record<RouteWay, RouteWaySlice>;
   /** fanout: the whole server side of the benchmark, every process and the backplane. */
   cluster?: ClusterSlice;
+  /** Cold mode: this fresh process's import, set-up and first messages (client/harness/cold-start.ts). */
+  cold?: ColdSlice;
+}
+
+/** One fresh process of cold mode: what the codec cost before and on its first messages, ns (per message for the firsts: encode + decode, each message timed alone). */
+export interface ColdSlice {
+  /** The import of the codec's own module (its library with it), from a process that had imported no codec. */
+  importNs: number;
+  /** Making the codec and its encoder/decoder pair for the payload (forPayload): schemas parsed, code generated where a codec does so up front. */
+  setupNs: number;
+  /** The first message alone, and the mean of the first 10, 100 and 1,000 (absent where the process timed fewer). */
+  firstNs: number;
+  first10Ns?: number;
+  first100Ns?: number;
+  first1000Ns?: number;
+}
+
+/** Cold mode's figures of a case over its processes (each process one value). */
+export interface ColdSummaries {
+  import: Summary;
+  setup: Summary;
+  first: Summary;
+  first10?: Summary;
+  first100?: Summary;
+  first1000?: Summary;
 }
 
 /** One run of route mode, one way: per routed message, ns. */
@@ -219,6 +244,8 @@ export interface CaseResult {
   socket?: SocketFigures;
   /** Codec mode, from the CLI: the codec's messages compressed (client/harness/compression.ts). */
   compression?: CompressionFigures;
+  /** Cold mode: the import, set-up and first messages over the case's fresh processes. */
+  cold?: ColdSummaries;
   /** How the case compares with the others of its run, worked out once when the results are assembled (client/harness/ratios.ts). */
   ratios?: CaseRatios;
 }
@@ -278,6 +305,11 @@ export interface CaseRatios {
   fieldOverJson?: Estimate;
   /** The server process's CPU per message over raw's. */
   cpuOverRaw?: Estimate;
+  /** Cold mode: the first message, and the mean of the first 10, 100 and 1,000, relative to json's, repeat by repeat. */
+  coldFirstVsJson?: Estimate;
+  coldFirst10VsJson?: Estimate;
+  coldFirst100VsJson?: Estimate;
+  coldFirst1000VsJson?: Estimate;
 }
 
 /**

@@ -33,6 +33,8 @@ export interface ReportingChild {
   shouldStop: () => boolean;
   /** Where the child's account goes, with the time spent starting and ending it. */
   ledger?: TimeLedger;
+  /** Variables set in the child's environment, over the bench's. */
+  env?: Record<string, string>;
 }
 
 const running = new Set<ChildProcess>();
@@ -57,7 +59,12 @@ process.once("exit", killChildren);
  */
 export async function runReportingChild<R>(c: ReportingChild): Promise<R> {
   const spawned = performance.now();
-  const child = spawn(c.command, c.args, { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  const child = spawn(c.command, c.args, {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
+    ...(c.env ? { env: { ...process.env, ...c.env } } : {}),
+  });
   running.add(child);
   child.stdin.end(stringifyLine(c.job) + "\n");
   let stderr = "";

@@ -5,6 +5,7 @@
  */
 
 import type { CaseResult } from "../../../client/harness/results.ts";
+import { isSocketMode } from "../../../client/harness/settings.ts";
 import { SAMPLES } from "../sample-list.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
 import { DEFAULT_RUNS } from "./methodology-figures.ts";
@@ -18,7 +19,7 @@ import { caseIn, casesIn, sampleResults } from "./sample-files.ts";
 const pairs = () =>
   DEFAULT_RUNS.flatMap((file) =>
     casesIn(file)
-      .filter((c) => c.mode !== "codec" && c.codec !== "raw")
+      .filter((c) => isSocketMode(c.mode) && c.codec !== "raw")
       .map((c) => {
         const lab = caseIn(file, { mode: "codec", payload: c.payload, codec: c.codec });
         const [over, field] = [c.ratios!.field!.value / lab.echo!.median, c.ratios!.fieldVsJson!.value];
