@@ -59,7 +59,8 @@ const BENCH_GROUPS = {
         "`stream`: a window of messages in flight, throughput;",
         "`fanout`: one publisher, {clients} subscribers, through Bun's pub/sub;",
         "`latency`: an open loop at {rate}, latency from each message's scheduled send, so late sends count against the codec (docs/latency.md#latency-at-a-rate);",
-        "`route`: the server as a router, each message to its routing key's room, forwarding the bytes and, side by side, decoding and encoding again; {clients} members (docs/access-patterns.md#route-mode)",
+        "`route`: the server as a router, each message to its routing key's room, forwarding the bytes and, side by side, decoding and encoding again; {clients} members (docs/access-patterns.md#route-mode);",
+        "`cold`: each codec's import, set-up and first messages (1, 10, 100, 1,000) in fresh Bun processes, {runs} of them per case, never warmed up (docs/cold-start.md)",
       ].join("\n"),
     },
     { key: "codecs", arg: "LIST", text: codecsText },
@@ -128,17 +129,17 @@ const BENCH_GROUPS = {
     {
       key: "iterations",
       arg: "N",
-      text: "messages per run, for every mode (with {clients}, shared by the clients; in fanout, published; default per mode: the table of defaults)",
+      text: "messages per run, for every mode (with {clients}, shared by the clients; in fanout, published; in cold mode, timed in each fresh process; default per mode: the table of defaults)",
     },
     {
       key: "warmup",
       arg: "N",
-      text: "untimed messages before a case's first run, for every mode (default per mode: the table of defaults): in codec mode every process runs each codec's serialize and deserialize loops over at least N messages (its verifying pass, then its messages over again), and its echo and validated loops over the first N of the pass, at most 5,000; on kept connections the server first runs N decodes and encodes in its own process, then up to 1,000 messages go over the socket, never more than a codec sends in the run's longest socket mode, and a server an earlier mode warmed up as much is not warmed up again (docs/performance-notes.md#the-socket-modes-warm-up)",
+      text: "untimed messages before a case's first run, for every mode but cold (default per mode: the table of defaults): in codec mode every process runs each codec's serialize and deserialize loops over at least N messages (its verifying pass, then its messages over again), and its echo and validated loops over the first N of the pass, at most 5,000; on kept connections the server first runs N decodes and encodes in its own process, then up to 1,000 messages go over the socket, never more than a codec sends in the run's longest socket mode, and a server an earlier mode warmed up as much is not warmed up again (docs/performance-notes.md#the-socket-modes-warm-up)",
     },
     {
       key: "runs",
       arg: "N",
-      text: "timed runs (times through the messages) per case, for every mode (default per mode: the table of defaults), each cut into slices timed in rounds; codec mode's first run is the article's loop, each codec timing 100,000 messages per payload over {forks} processes",
+      text: "timed runs (times through the messages) per case, for every mode (default per mode: the table of defaults), each cut into slices timed in rounds; codec mode's first run is the article's loop, each codec timing 100,000 messages per payload over {forks} processes; cold mode's runs are its fresh processes",
     },
     {
       key: "precision",
@@ -335,8 +336,8 @@ function perModeTable(): string {
   const width = Math.max(...MODE_NAMES.map((m) => m.length), 7) + 2;
   const cell = (v: string | number): string => String(v).padStart(width);
   return [
-    `  ${"defaults".padEnd(22)}${MODE_NAMES.map(cell).join("")}`,
-    ...PER_MODE_DEFAULTS.map(([label, r]) => `  ${label.padEnd(22)}${MODE_NAMES.map((m) => cell(r[m])).join("")}`),
+    `  ${"defaults".padEnd(20)}${MODE_NAMES.map(cell).join("")}`,
+    ...PER_MODE_DEFAULTS.map(([label, r]) => `  ${label.padEnd(20)}${MODE_NAMES.map((m) => cell(r[m])).join("")}`),
   ].join("\n");
 }
 

@@ -39,6 +39,7 @@ import { runBrowserClient, type BrowserOutcome } from "./processes/browser.ts";
 import { browserLabel, findBrowser, noBrowserMessage } from "./processes/browser-driver.ts";
 import { CodecModeForks } from "./processes/codec-mode-forks.ts";
 import { coldStartProcesses } from "./processes/cold-start-processes.ts";
+import { pageBytes } from "./bundle-bytes.ts";
 import { ColdMode } from "../../client/harness/cold-mode.ts";
 import { runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter, type Streams } from "./progress-line.ts";
@@ -386,6 +387,28 @@ function commandFront(
 }
 
 /**
+ * Cold mode in fresh Bun processes, then what each codec's code adds to a page (bytes, untimed):
+ * a codec whose bytes cannot be counted keeps its figures, and the line saying why goes with the
+ * failures.
+ */
+async function coldModeWithBytes(
+  plan: Plan,
+  hooks: BenchmarkHooks,
+  onFailure: (line: string) => void,
+): Promise<{ cases: CaseResult[]; order: string[][][] }> {
+  const outcome = await new ColdMode(plan.settings, plan.codecModeCodecs, hooks, performanceClock.now).run(
+    coldStartProcesses(hooks.ledger),
+  );
+  const bytes = await pageBytes([...new Set(outcome.cases.map((c) => c.codec))], plan.settings.codecModules ?? []);
+  for (const [codec, b] of bytes) if ("error" in b) onFailure(`page bytes of ${codec}: ${b.error}`);
+  for (const c of outcome.cases) {
+    const b = bytes.get(c.codec);
+    if (b && !("error" in b) && c.cold) Object.assign(c.cold, { bundleBytes: b.bytes, bundleGzipBytes: b.gzipBytes });
+  }
+  return outcome;
+}
+
+/**
  * Runs the benchmark; returns its outcome: the process exit code (0, 1 when a case or a mode
  * failed, 130 when stopped), the results and the files. `startedMs`: the performance clock's reading the benchmark's wall time counts from (the
  * entry point passes 0, the process's start, so the account holds the runtime's start too).
@@ -448,8 +471,7 @@ export async function runBenchmark(
         }
       : {}),
     // Each case's first messages in fresh Bun processes, one at a time.
-    coldMode: (p, h) =>
-      new ColdMode(p.settings, p.codecModeCodecs, h, performanceClock.now).run(coldStartProcesses(h.ledger)),
+    coldMode: (p, h) => coldModeWithBytes(p, h, (line) => front.fail(line)),
     // Untimed by codec mode: after its rounds, what compression makes of each codec's messages.
     afterCodecMode: (p, cases) => addCompression(cases, p, performanceClock, calibration.overheadNs),
     socketModes: (p, h, warmedInProcess) => runWebSocketModes(p, options, calibration, h, warmedInProcess),

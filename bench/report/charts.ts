@@ -20,7 +20,7 @@ import { round3, unique, type ChartSpec } from "./chart-spec.ts";
 import { latencySpecs } from "./latency-charts.ts";
 import type { SourcedCase } from "./sources.ts";
 import type { Summary } from "../../client/harness/statistics.ts";
-import type { Estimate } from "../../client/harness/results.ts";
+import type { CaseResult, Estimate } from "../../client/harness/results.ts";
 
 /** One hue per metric; sources get lighter shades of it. */
 const HUES: Record<string, number> = {
@@ -36,6 +36,9 @@ const HUES: Record<string, number> = {
   msgs: 40,
   field: 20,
   echo: 250,
+  first: 0,
+  first100: 60,
+  first1000: 90,
 };
 
 function color(metric: string, sourceIndex: number): string {
@@ -127,6 +130,8 @@ function spec(
   nameSources: boolean,
   key: (r: SourcedCase) => number,
   across: readonly SourcedCase[] = rows,
+  /** A logarithmic axis whatever the sources: figures that span orders of magnitude by nature (cold mode's first message and its thousandth). */
+  logAxis = false,
 ): ChartSpec {
   const codecs = orderCodecs(rows, key, across);
   const sources = perSource ? unique(rows.map((r) => r.source)) : [rows[0]?.source ?? ""];
@@ -157,7 +162,9 @@ function spec(
       });
     }
   }
-  const log = sources.length > 1 && values.length > 1 && Math.max(...values) / Math.min(...values) > LOG_SCALE_SPREAD;
+  const log =
+    logAxis ||
+    (sources.length > 1 && values.length > 1 && Math.max(...values) / Math.min(...values) > LOG_SCALE_SPREAD);
   // Marked as every table marks it: * non-standard, ! lossy on these messages.
   const name = (c: string): string => {
     const of = rows.find((r) => r.case.codec === c)?.case;
@@ -280,6 +287,42 @@ export function chartSpecs(rows: readonly SourcedCase[]): ChartSpec[] {
           named,
           (r) => r.case.total.median,
           inMode("codec"),
+        ),
+      );
+    }
+    const cold = of("cold").filter((r) => r.case.cold !== undefined);
+    if (cold.length > 0) {
+      const first = (
+        metric: string,
+        label: string,
+        pick: (c: NonNullable<CaseResult["cold"]>) => Summary | undefined,
+      ): Metric => ({
+        metric,
+        label,
+        value: (r) => (r.case.cold && pick(r.case.cold)?.median) ?? NaN,
+        interval: (r) => {
+          const s = r.case.cold && pick(r.case.cold);
+          return s ? medianInterval(s) : undefined;
+        },
+      });
+      const firsts = [
+        first("first", "first message", (c) => c.first),
+        first("first100", "mean of the first 100", (c) => c.first100),
+        first("first1000", "mean of the first 1,000", (c) => c.first1000),
+      ];
+      specs.push(
+        spec(
+          `cold-${payload}`,
+          payload,
+          `${payload}: a fresh process's first messages, ns per message (median of the processes, 95% interval; log scale)`,
+          "ns per message",
+          cold,
+          firsts,
+          true,
+          named,
+          (r) => r.case.cold!.first.median,
+          inMode("cold"),
+          true,
         ),
       );
     }

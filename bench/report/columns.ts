@@ -222,6 +222,8 @@ const COLD_COLUMNS: Column[] = [
   { title: "vs json", width: 12, cell: (c) => coldRatio(c, (r) => r.coldFirst100VsJson), wide: true },
   { title: "first 1k", width: 9, cell: (c) => coldNs(c, (s) => s.first1000) },
   { title: "vs json", width: 12, cell: (c) => coldRatio(c, (r) => r.coldFirst1000VsJson) },
+  { title: "page B", width: 8, cell: (c) => count(c.cold?.bundleBytes ?? NaN), wide: true },
+  { title: "gzip B", width: 8, cell: (c) => count(c.cold?.bundleGzipBytes ?? NaN), wide: true },
 ];
 
 /** Codec mode's messages compressed (client/harness/compression.ts): bytes per message and time to compress one. */

@@ -134,6 +134,8 @@ export const CSV_COLUMNS: readonly string[] = [
   "cold_setup_ns",
   "cold_setup_ci95_low_ns",
   "cold_setup_ci95_high_ns",
+  "bundle_bytes",
+  "bundle_gzip_bytes",
   // The WebSocket modes.
   "rtt_p90_ns",
   "rtt_p999_ns",

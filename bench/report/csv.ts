@@ -342,6 +342,8 @@ function coldColumns(c: CaseResult, cold: ColdSummaries): Row {
   ratio("first1000", r?.coldFirst1000VsJson);
   summary("import", cold.import);
   summary("setup", cold.setup);
+  row.bundle_bytes = cold.bundleBytes;
+  row.bundle_gzip_bytes = cold.bundleGzipBytes;
   return row;
 }
 

@@ -115,6 +115,14 @@ export const SAMPLES: readonly SampleEntry[] = [
     ...WHITEBOARD,
     ...["--modes", "codec,roundtrip", "--load", "cursors=9000,strokes=600,messages=50", "--fanout", "8"],
   ]),
+  // Every codec's first messages in fresh processes (docs/cold-start.md), its rounds kept for the verdict's ties, and the plain script's check of it.
+  bench("bun-cold", ["--modes", "cold", "--codecs", "all"], "kept"),
+  {
+    name: "cold-check-bun-cold",
+    command: "bun run cold-check --from results/sample/bun-cold.json.gz",
+    argv: ["bench/tools/cold-check.ts", "--from", "{sample:bun-cold.json.gz}"],
+    files: { "cold-check-bun-cold.txt": "stdout" },
+  },
   bench("bun-latency-2000", ["--modes", "latency"]),
   ...[10_000, 40_000].map((rate) =>
     bench(`bun-latency-large-${rate}`, [

@@ -25,68 +25,45 @@ export type CodecLoader = (user?: UserPayloadSchemas) => Promise<() => Codec>;
 
 const only = (user: UserPayloadSchemas): ReadonlyMap<string, UserLayout> => new Map([[user.payload, user.layout]]);
 
+/** A built-in codec's own module: its file in protocols/ and the export that holds the codec. */
+export interface CodecModule {
+  file: string;
+  name: string;
+}
+
 /** By codec name: every built-in codec but the calibration codecs (which cold mode does not run). */
-const LOADERS: Readonly<Record<string, CodecLoader>> = {
-  json: async () => {
-    const m = await import("../../protocols/json.ts");
-    return () => m.json;
-  },
-  "json-bytes": async () => {
-    const m = await import("../../protocols/json.ts");
-    return () => m.jsonBytes;
-  },
-  "custom-binary": async (user) => {
-    const m = await import("../../protocols/custom-binary.ts");
-    return user ? () => m.customBinaryCodecFor(only(user)) : () => m.customBinary;
-  },
-  protobuf: async (user) => {
-    const m = await import("../../protocols/protobuf.ts");
-    return user ? () => m.protobufCodecFor(user.proto, only(user)) : () => m.protobufCodec;
-  },
-  pbf: async () => {
-    const m = await import("../../protocols/pbf.ts");
-    return () => m.pbfCodec;
-  },
-  "protobuf-es": async () => {
-    const m = await import("../../protocols/protobuf-es.ts");
-    return () => m.protobufEsCodec;
-  },
-  avro: async (user) => {
-    const m = await import("../../protocols/avro.ts");
-    return user ? () => m.avroCodecFor(only(user)) : () => m.avro;
-  },
-  bebop: async () => {
-    const m = await import("../../protocols/bebop.ts");
-    return () => m.bebop;
-  },
-  msgpack: async () => {
-    const m = await import("../../protocols/msgpack.ts");
-    return () => m.msgpack;
-  },
-  msgpackr: async () => {
-    const m = await import("../../protocols/msgpackr.ts");
-    return () => m.msgpackr;
-  },
-  "msgpackr-records": async () => {
-    const m = await import("../../protocols/msgpackr.ts");
-    return () => m.msgpackrRecords;
-  },
-  cbor: async () => {
-    const m = await import("../../protocols/cbor.ts");
-    return () => m.cbor;
-  },
-  bson: async () => {
-    const m = await import("../../protocols/bson.ts");
-    return () => m.bson;
-  },
-  flatbuffers: async () => {
-    const m = await import("../../protocols/flatbuffers.ts");
-    return () => m.flatbuffersCodec;
-  },
-  capnp: async () => {
-    const m = await import("../../protocols/capnp.ts");
-    return () => m.capnpCodec;
-  },
+export const CODEC_MODULES: Readonly<Record<string, CodecModule>> = {
+  json: { file: "json.ts", name: "json" },
+  "json-bytes": { file: "json.ts", name: "jsonBytes" },
+  "custom-binary": { file: "custom-binary.ts", name: "customBinary" },
+  protobuf: { file: "protobuf.ts", name: "protobufCodec" },
+  pbf: { file: "pbf.ts", name: "pbfCodec" },
+  "protobuf-es": { file: "protobuf-es.ts", name: "protobufEsCodec" },
+  avro: { file: "avro.ts", name: "avro" },
+  bebop: { file: "bebop.ts", name: "bebop" },
+  msgpack: { file: "msgpack.ts", name: "msgpack" },
+  msgpackr: { file: "msgpackr.ts", name: "msgpackr" },
+  "msgpackr-records": { file: "msgpackr.ts", name: "msgpackrRecords" },
+  cbor: { file: "cbor.ts", name: "cbor" },
+  bson: { file: "bson.ts", name: "bson" },
+  flatbuffers: { file: "flatbuffers.ts", name: "flatbuffersCodec" },
+  capnp: { file: "capnp.ts", name: "capnpCodec" },
+};
+
+/** Where a built-in codec's module is, as an import specifier. */
+export function codecModuleUrl(m: CodecModule): string {
+  return new URL(`../../protocols/${m.file}`, import.meta.url).href;
+}
+
+/** The schema codecs made for a user's payload, as the registry makes them (CodecCatalog.of), by the export that makes them. */
+const FOR_USER: Readonly<Record<string, (mod: Record<string, unknown>, user: UserPayloadSchemas) => Codec>> = {
+  "custom-binary": (m, user) => (m.customBinaryCodecFor as (l: ReadonlyMap<string, UserLayout>) => Codec)(only(user)),
+  protobuf: (m, user) =>
+    (m.protobufCodecFor as (p: UserProtoType | undefined, l: ReadonlyMap<string, UserLayout>) => Codec)(
+      user.proto,
+      only(user),
+    ),
+  avro: (m, user) => (m.avroCodecFor as (l: ReadonlyMap<string, UserLayout>) => Codec)(only(user)),
 };
 
 /**
@@ -99,5 +76,11 @@ export function codecLoader(name: string, moduleFile?: string): CodecLoader | un
       const m = (await import(moduleFile)) as { default: Codec };
       return () => m.default;
     };
-  return Object.hasOwn(LOADERS, name) ? LOADERS[name] : undefined;
+  if (!Object.hasOwn(CODEC_MODULES, name)) return undefined;
+  const m = CODEC_MODULES[name]!;
+  return async (user) => {
+    const mod = (await import(codecModuleUrl(m))) as Record<string, unknown>;
+    const forUser = FOR_USER[name];
+    return user && forUser ? () => forUser(mod, user) : () => mod[m.name] as Codec;
+  };
 }

@@ -130,6 +130,9 @@ export interface ColdSummaries {
   first10?: Summary;
   first100?: Summary;
   first1000?: Summary;
+  /** What the codec's code adds to a page over json's: bundled for the browser and minified, then gzip-compressed, bytes (the CLI's bench/cli/bundle-bytes.ts). */
+  bundleBytes?: number;
+  bundleGzipBytes?: number;
 }
 
 /** One run of route mode, one way: per routed message, ns. */

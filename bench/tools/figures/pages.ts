@@ -17,6 +17,7 @@ import { RESULTS } from "./results-figures.ts";
 import { YOUR_MESSAGES_AND_CODECS } from "./your-messages-and-codecs-figures.ts";
 import { YOUR_PROJECT } from "./your-project-figures.ts";
 import { YOUR_LOAD } from "./your-load-figures.ts";
+import { COLD_START } from "./cold-start-figures.ts";
 
 export const PAGES: readonly PageFigures[] = [
   README,
@@ -35,4 +36,5 @@ export const PAGES: readonly PageFigures[] = [
   LINKS,
   YOUR_PROJECT,
   YOUR_LOAD,
+  COLD_START,
 ];

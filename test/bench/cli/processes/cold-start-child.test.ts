@@ -40,6 +40,11 @@ describe("bun run bench --modes cold", () => {
       expect(row.cold_first1000_ns).toBe("");
     }
     const msgpackr = rows.find((row) => row.codec === "msgpackr")!;
+    // What each codec's code adds to a page over json's: nothing for json, msgpackr's library for msgpackr.
+    expect(rows.find((row) => row.codec === "json")!.bundle_bytes).toBe("0");
+    expect(Number(msgpackr.bundle_bytes)).toBeGreaterThan(10_000);
+    expect(Number(msgpackr.bundle_gzip_bytes)).toBeGreaterThan(0);
+    expect(Number(msgpackr.bundle_gzip_bytes)).toBeLessThan(Number(msgpackr.bundle_bytes));
     expect(Number(msgpackr.cold_first_vs_json)).toBeGreaterThan(0);
     expect(Number(msgpackr.cold_first_vs_json_ci95_low)).toBeLessThanOrEqual(Number(msgpackr.cold_first_vs_json));
   }, 120_000);

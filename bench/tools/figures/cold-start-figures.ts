@@ -1,0 +1,73 @@
+/**
+ * docs/cold-start.md's figures: the committed cold run (bun-cold), its table and verdict line as
+ * the terminal prints them, a few of its figures in the prose, and the plain script's check of it
+ * (cold-check-bun-cold).
+ */
+
+import type { CaseResult } from "../../../client/harness/results.ts";
+import { formatTable } from "../../report/table.ts";
+import { verdictLines } from "../../report/verdict.ts";
+import { formatNs } from "../../report/format.ts";
+import { SAMPLES } from "../sample-list.ts";
+import type { PageFigures } from "./figure-spec.ts";
+import { machineOf, sampleResults, sampleText } from "./sample-files.ts";
+
+const FILE = "bun-cold.json.gz";
+const CHECK = "cold-check-bun-cold.txt";
+
+const block = (lines: readonly string[]): string => ["```", ...lines.map((l) => l.trimEnd()), "```"].join("\n");
+
+/** The lines of the table from cold mode's header to its last block. */
+function coldSection(): string[] {
+  const lines = formatTable(sampleResults(FILE)).split("\n");
+  const start = lines.findIndex((l) => l.startsWith("== cold mode"));
+  if (start < 0) throw new Error(`${FILE}'s table has no cold mode`);
+  const end = lines.findIndex((l, i) => i > start && /^(== |bun |made by |Time |Verdict )/.test(l));
+  const section = lines.slice(start, end < 0 ? undefined : end);
+  while (section.at(-1) === "") section.pop();
+  return section;
+}
+
+/** The verdict's cold-start line, with the lines it wraps onto. */
+function coldVerdict(): string[] {
+  const lines = verdictLines(sampleResults(FILE).cases);
+  const start = lines.findIndex((l) => l.startsWith("Cold start"));
+  if (start < 0) throw new Error(`${FILE}'s verdict has no cold-start line`);
+  let end = start + 1;
+  while (end < lines.length && lines[end]!.startsWith(" ")) end++;
+  return lines.slice(start, end);
+}
+
+const coldCase = (codec: string, payload = "small"): CaseResult => {
+  const c = sampleResults(FILE).cases.find((x) => x.mode === "cold" && x.codec === codec && x.payload === payload);
+  if (!c?.cold) throw new Error(`${FILE} has no cold ${codec} on ${payload}`);
+  return c;
+};
+const times = (x: number): string => `${x >= 10 ? Math.round(x) : x.toFixed(1)}x`;
+
+export const COLD_START: PageFigures = {
+  page: "docs/cold-start.md",
+  figures: {
+    command: () => `\`${SAMPLES.find((s) => s.name === "bun-cold")!.command}\``,
+    machine: () => {
+      const m = machineOf([FILE]);
+      return `${m.cpu}, ${m.cores} cores`;
+    },
+    section: () => block(coldSection()),
+    verdict: () => block(coldVerdict()),
+    "json-first": () => formatNs(coldCase("json").cold!.first.median),
+    "json-first1000": () => formatNs(coldCase("json").cold!.first1000!.median),
+    "protobuf-first": () => formatNs(coldCase("protobuf").cold!.first.median),
+    "protobuf-first-vs-json": () => times(coldCase("protobuf").ratios!.coldFirstVsJson!.value),
+    "protobuf-first1000-vs-json": () => times(coldCase("protobuf").ratios!.coldFirst1000VsJson!.value),
+    "protobuf-import": () => formatNs(coldCase("protobuf").cold!.import.median),
+    "msgpackr-first": () => formatNs(coldCase("msgpackr").cold!.first.median),
+    "custom-binary-first-vs-json": () => times(coldCase("custom-binary").ratios!.coldFirstVsJson!.value),
+    check: () => block(sampleText(CHECK).trimEnd().split("\n")),
+    "check-inside": () => {
+      const m = /^(\d+) of (\d+) figures inside/m.exec(sampleText(CHECK));
+      if (!m) throw new Error(`${CHECK} has no count of figures inside`);
+      return `${m[1]} of ${m[2]}`;
+    },
+  },
+};
