@@ -132,7 +132,8 @@ export function coldCase(
     serializeBatches: NO_BATCHES,
     deserializeBatches: NO_BATCHES,
     loopFloorNs: NaN,
-    flags: [],
+    // Stopped before its every process ran (Ctrl-C): fewer processes than planned.
+    flags: ok && measured.length < settings.runs.cold ? ["partial"] : [],
     raw,
   };
 }

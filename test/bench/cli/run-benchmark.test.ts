@@ -118,6 +118,31 @@ describe("Ctrl-C, sent to the whole process group as a terminal does", () => {
     }
   }, 180_000);
 
+  it("cold mode stops after the process in flight; every case keeps the processes it finished, marked partial", async () => {
+    const out = path.join(tmp, "sigint-cold");
+    const bench = startBench([
+      ...["--modes", "cold", "--codecs", "json,msgpackr,protobuf", "--payloads", "small"],
+      ...["--runs", "100", "--out", out],
+    ]);
+    // Six processes finished: two repeats of the three codecs, whatever the order.
+    await until(() => /cold \[[6-9]\/300\]|cold \[\d\d+\/300\]/.test(bench.stderr()), 120_000, bench);
+    process.kill(-bench.child.pid!, "SIGINT");
+    const rows = expectInterrupted(await bench.done, out);
+    const header = rows[0]!;
+    expect(
+      rows
+        .slice(1)
+        .map((row) => row[header.indexOf("codec")])
+        .sort(),
+    ).toEqual(["json", "msgpackr", "protobuf"]);
+    for (const row of rows.slice(1)) {
+      expect(row[header.indexOf("flags")]).toContain("partial");
+      expect(Number(row[header.indexOf("runs")])).toBeGreaterThanOrEqual(1);
+      expect(Number(row[header.indexOf("runs")])).toBeLessThan(100);
+      expect(Number(row[header.indexOf("cold_first_ns")])).toBeGreaterThan(0);
+    }
+  }, 180_000);
+
   it("in the WebSocket modes the server the bench started is not interrupted, and no case fails because of the stop", async () => {
     const out = path.join(tmp, "sigint-socket");
     const bench = startBench([
