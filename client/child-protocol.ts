@@ -77,8 +77,12 @@ export async function serveAsChild<Job>(
     stopRequested = true;
   });
   try {
+    // Under Bun, read natively: node's streams and Buffers would run once before the child's work,
+    // and cold mode's first messages (client/harness/cold-start.ts) would find them warm.
+    const bun = (globalThis as { Bun?: { stdin: { text(): Promise<string> } } }).Bun;
     let text = "";
-    for await (const chunk of process.stdin) text += String(chunk);
+    if (bun) text = await bun.stdin.text();
+    else for await (const chunk of process.stdin) text += String(chunk);
     const job = parseLine(text) as Job;
     // The clock counts from the process's start: everything before the job is starting up.
     const ledger = new TimeLedger();
