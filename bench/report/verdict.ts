@@ -491,7 +491,20 @@ function coldLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]
     loads.length > 1
       ? `; loading (import + set-up) from ${loads[0]!.who} ${ms(loads[0]!.ns)} to ${loads.at(-1)!.who} ${ms(loads.at(-1)!.ns)}`
       : "";
-  return `Cold start (fresh Bun processes), fastest on the first message: ${shown(first)}; over the first ${count(messages)}: ${shown(later)}${range}`;
+  // What the codecs' code adds to a page, gzipped, json's nothing aside: the least and the most.
+  const paged = [
+    ...new Map(
+      cases
+        .filter((c) => c.mode === "cold" && c.codec !== "json" && c.cold?.bundleGzipBytes !== undefined)
+        .map((c) => [codecLabel(c), c.cold!.bundleGzipBytes!] as const),
+    ),
+  ].sort((a, b) => a[1] - b[1]);
+  const kb = (bytes: number): string => `${(bytes / 1000).toFixed(bytes < 10_000 ? 1 : 0)} kB`;
+  const page =
+    paged.length > 1
+      ? `; on a page, gzipped, from ${paged[0]![0]} +${kb(paged[0]![1])} to ${paged.at(-1)![0]} +${kb(paged.at(-1)![1])}`
+      : "";
+  return `Cold start (fresh Bun processes), fastest on the first message: ${shown(first)}; over the first ${count(messages)}: ${shown(later)}${range}${page}`;
 }
 
 /**

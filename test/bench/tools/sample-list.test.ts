@@ -41,7 +41,8 @@ describe("the sample list", () => {
   it("gives each sample a name of its own and a command a user can type", () => {
     const names = SAMPLES.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const s of SAMPLES) expect(s.command, s.name).toMatch(/^bun run (bench|crosscheck|compat|capture)\b/);
+    for (const s of SAMPLES)
+      expect(s.command, s.name).toMatch(/^bun run (bench|crosscheck|cold-check|compat|capture)\b/);
   });
 
   it("is read by some page's figures, every file of it", () => {

@@ -71,8 +71,13 @@ describe("what made each sample", () => {
     const states = sampleStates();
     const listed = states.filter((s) => !s.history);
     expect(listed.length).toBe(SAMPLES.flatMap((s) => Object.keys(s.files)).filter((f) => !f.endsWith(".md")).length);
-    // Every results file names its commit; only a text output (the cross-check's) is dated by git.
-    expect(listed.filter((s) => s.written).map((s) => s.file)).toEqual(["crosscheck-bun-default-1.txt"]);
+    // Every results file names its commit; only the text outputs (the cross-check's, the cold check's) are dated by git.
+    expect(
+      listed
+        .filter((s) => s.written)
+        .map((s) => s.file)
+        .sort(),
+    ).toEqual(["cold-check-bun-cold.txt", "crosscheck-bun-default-1.txt"]);
     for (const s of listed) {
       expect(s.oldFormat, s.file).toBeUndefined();
       expect(s.commit, s.file).toMatch(/^[0-9a-f]{40}$/);
