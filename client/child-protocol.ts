@@ -71,6 +71,8 @@ function emit(line: ChildLine): void {
 export async function serveAsChild<Job>(
   name: string,
   work: (job: Job, side: ChildSide) => Promise<unknown>,
+  /** How the job is read from stdin when it is not a JSON line (cold mode's: a structured clone). */
+  readJob?: () => Promise<Job>,
 ): Promise<void> {
   let stopRequested = false;
   process.on("SIGINT", () => {
@@ -80,10 +82,14 @@ export async function serveAsChild<Job>(
     // Under Bun, read natively: node's streams and Buffers would run once before the child's work,
     // and cold mode's first messages (client/harness/cold-start.ts) would find them warm.
     const bun = (globalThis as { Bun?: { stdin: { text(): Promise<string> } } }).Bun;
-    let text = "";
-    if (bun) text = await bun.stdin.text();
-    else for await (const chunk of process.stdin) text += String(chunk);
-    const job = parseLine(text) as Job;
+    let job: Job;
+    if (readJob) job = await readJob();
+    else {
+      let text = "";
+      if (bun) text = await bun.stdin.text();
+      else for await (const chunk of process.stdin) text += String(chunk);
+      job = parseLine(text) as Job;
+    }
     // The clock counts from the process's start: everything before the job is starting up.
     const ledger = new TimeLedger();
     ledger.add("start", performance.now());

@@ -10,6 +10,7 @@
  */
 
 import { fileURLToPath } from "node:url";
+import { coldCodecs } from "../../client/harness/cold-mode.ts";
 import {
   browserOf,
   CLIENT_CHOICES,
@@ -547,6 +548,10 @@ export async function resolveBenchOptions(input: BenchInput, spell: Spell): Prom
       `${spell("modes")} codec has no codec to run: raw runs in the WebSocket modes only; add a codec (${catalog.names.join(", ")})${socketModes.length === 0 ? ` or choose ${spell("modes")} roundtrip, stream or fanout` : ` or leave codec out of ${spell("modes")}`}`,
     );
   }
+  if (settings.modes.includes("cold") && coldCodecs(settings).length === 0)
+    throw new SettingError(
+      `${spell("modes")} cold has no codec to run: raw and the calibration codecs do not run cold; add a codec (${catalog.names.filter((n) => coldCodecs({ codecs: [n] }).length > 0).join(", ")})`,
+    );
   if (settings.validate && !settings.modes.includes("route"))
     throw new SettingError(
       `${spell("validate")} applies to route mode only; add route to ${spell("modes")} (got ${modes})`,

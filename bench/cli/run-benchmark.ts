@@ -39,7 +39,7 @@ import { runBrowserClient, type BrowserOutcome } from "./processes/browser.ts";
 import { browserLabel, findBrowser, noBrowserMessage } from "./processes/browser-driver.ts";
 import { CodecModeForks } from "./processes/codec-mode-forks.ts";
 import { coldStartProcesses } from "./processes/cold-start-processes.ts";
-import { pageBytes } from "./bundle-bytes.ts";
+import { pageBytes, type PageBytes } from "./bundle-bytes.ts";
 import { ColdMode } from "../../client/harness/cold-mode.ts";
 import { runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter, type Streams } from "./progress-line.ts";
@@ -387,20 +387,26 @@ function commandFront(
 }
 
 /**
- * Cold mode in fresh Bun processes, then what each codec's code adds to a page (bytes, untimed):
- * a codec whose bytes cannot be counted keeps its figures, and the line saying why goes with the
- * failures.
+ * Cold mode in fresh Bun processes (`mode`, which holds what they measured at any moment), then
+ * what each codec's code adds to a page (bytes, untimed; not after a stop). A codec whose bytes
+ * cannot be counted keeps its figures: `note` says why, and the run does not fail for it.
  */
 async function coldModeWithBytes(
+  mode: ColdMode,
   plan: Plan,
   hooks: BenchmarkHooks,
-  onFailure: (line: string) => void,
+  note: (line: string) => void,
 ): Promise<{ cases: CaseResult[]; order: string[][][] }> {
-  const outcome = await new ColdMode(plan.settings, plan.codecModeCodecs, hooks, performanceClock.now).run(
-    coldStartProcesses(hooks.ledger),
-  );
-  const bytes = await pageBytes([...new Set(outcome.cases.map((c) => c.codec))], plan.settings.codecModules ?? []);
-  for (const [codec, b] of bytes) if ("error" in b) onFailure(`page bytes of ${codec}: ${b.error}`);
+  const outcome = await mode.run(coldStartProcesses(hooks.ledger));
+  if (hooks.shouldStop?.()) return outcome;
+  let bytes: Map<string, PageBytes>;
+  try {
+    bytes = await pageBytes([...new Set(outcome.cases.map((c) => c.codec))], plan.settings.codecModules ?? []);
+  } catch (e) {
+    note(`the page's bytes were not counted: ${(e as Error).message.split("\n")[0]}`);
+    return outcome;
+  }
+  for (const [codec, b] of bytes) if ("error" in b) note(`the page's bytes of ${codec} were not counted: ${b.error}`);
   for (const c of outcome.cases) {
     const b = bytes.get(c.codec);
     if (b && !("error" in b) && c.cold) Object.assign(c.cold, { bundleBytes: b.bytes, bundleGzipBytes: b.gzipBytes });
@@ -449,6 +455,7 @@ export async function runBenchmark(
     residentBytes: () => process.memoryUsage.rss(),
   };
   let processes: CodecModeForks | undefined;
+  let cold: ColdMode | undefined;
   const benchmark = new Benchmark(plan, {
     client,
     timestamp,
@@ -471,14 +478,20 @@ export async function runBenchmark(
         }
       : {}),
     // Each case's first messages in fresh Bun processes, one at a time.
-    coldMode: (p, h) => coldModeWithBytes(p, h, (line) => front.fail(line)),
+    coldMode: (p, h) =>
+      coldModeWithBytes((cold = new ColdMode(p.settings, p.codecModeCodecs, h, performanceClock.now)), p, h, (line) =>
+        streams.stderr.write(`bench: ${line}\n`),
+      ),
     // Untimed by codec mode: after its rounds, what compression makes of each codec's messages.
     afterCodecMode: (p, cases) => addCompression(cases, p, performanceClock, calibration.overheadNs),
     socketModes: (p, h, warmedInProcess) => runWebSocketModes(p, options, calibration, h, warmedInProcess),
     onFailure: (line) => front.fail(line),
   });
   // Every case finished so far: in this process (the live CSV) and in a codec-mode process.
-  front.quitWith(() => benchmark.results([...live.finished, ...(processes?.held().cases ?? [])], true));
+  // A cold case is told finished only in its last repeat: until then cold mode holds what its processes measured.
+  front.quitWith(() =>
+    benchmark.results([...live.finished, ...(processes?.held().cases ?? []), ...(cold?.held() ?? [])], true),
+  );
   return front.finish(await benchmark.run());
 }
 

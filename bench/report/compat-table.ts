@@ -8,6 +8,7 @@
  * result files, so the matrix is what was measured (bun run compat).
  */
 
+import { isSocketMode } from "../../client/harness/settings.ts";
 import type { BenchResults, CaseResult } from "../../client/harness/results.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
@@ -39,7 +40,7 @@ export interface CompatMatrix {
 function casesOf(results: BenchResults, codec: string): CaseResult[] {
   const mode = results.cases.some((c) => c.mode === "codec")
     ? "codec"
-    : results.cases.find((c) => c.codec !== "raw")?.mode;
+    : results.cases.find((c) => c.codec !== "raw" && isSocketMode(c.mode))?.mode;
   return results.cases.filter((c) => c.mode === mode && c.codec === codec);
 }
 

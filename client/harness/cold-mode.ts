@@ -13,12 +13,14 @@ import type { BenchmarkHooks, Progress } from "./progress.ts";
 import { createRng } from "./random.ts";
 import { summarizeRuns, type CaseResult, type ColdSlice, type ColdSummaries, type SliceFigures } from "./results.ts";
 import { shuffled } from "./schedule.ts";
-import type { Settings } from "./settings.ts";
+import { checksOwnRoundTrip, type Settings } from "./settings.ts";
+import { messagesFor } from "./generator.ts";
+import { userLayoutOf } from "./user-messages.ts";
 import { summarizeByProcess } from "./statistics.ts";
 import type { Codec } from "../../protocols/codec.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
 import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
-import type { PayloadName } from "../../protocols/messages.ts";
+import { isBuiltIn, type PayloadName } from "../../protocols/messages.ts";
 
 /** One process of the run: a case, and which repeat. */
 export interface ColdRun {
@@ -153,6 +155,26 @@ function coldProgress(run: ColdRun, done: number, total: number, runs: number, e
   };
 }
 
+/** A payload's messages for cold mode's processes, and on a user's payload the schemas its schema codecs are made from. */
+function coldMessages(
+  settings: Pick<Settings, "seed" | "fixed" | "userMessages" | "userProto" | "allowLossy" | "equal" | "iterations">,
+  payload: PayloadName,
+): Pick<ColdJob, "messages" | "user" | "ownTrips"> {
+  const messages = messagesFor(settings, payload, settings.iterations.cold);
+  const ownTrips = checksOwnRoundTrip(settings, payload);
+  if (isBuiltIn(payload)) return { messages, ownTrips };
+  const p = settings.userProto;
+  return {
+    messages,
+    ownTrips,
+    user: {
+      payload,
+      layout: userLayoutOf(settings.userMessages, payload),
+      ...(p ? { proto: { payloads: settings.userMessages.map((f) => f.name), text: p.text, typeName: p.type } } : {}),
+    },
+  };
+}
+
 /** Measures one process of cold mode, wherever it runs (the CLI: a fresh Bun process); rejects with one line where it failed. */
 export type MeasureCold = (job: ColdJob) => Promise<ColdMeasurement>;
 
@@ -181,24 +203,23 @@ export class ColdMode {
     const started = this.now();
     const failed = new Set<string>();
     const key = (r: ColdRun): string => `${r.codec}\u0000${r.payload}`;
-    const moduleFile = (codec: string): string | undefined =>
-      settings.codecModules?.find((m) => m.name === codec)?.file;
+    // Each payload's messages and schemas, made once: every process of the payload gets the same.
+    const made = new Map<PayloadName, Pick<ColdJob, "messages" | "user" | "ownTrips">>();
+    const madeFor = (payload: PayloadName): Pick<ColdJob, "messages" | "user" | "ownTrips"> => {
+      let m = made.get(payload);
+      if (!m) made.set(payload, (m = coldMessages(settings, payload)));
+      return m;
+    };
+    const last = new Map(runs.map((r, i) => [key(r), i]));
     for (const [i, run] of runs.entries()) {
       if (hooks.shouldStop?.()) break;
       if (failed.has(key(run))) continue;
+      const moduleFile = settings.codecModules?.find((m) => m.name === run.codec)?.file;
       const job: ColdJob = {
         codec: run.codec,
         payload: run.payload,
-        messages: settings.iterations.cold,
-        settings: {
-          seed: settings.seed,
-          fixed: settings.fixed,
-          userMessages: settings.userMessages,
-          ...(settings.userProto ? { userProto: settings.userProto } : {}),
-          allowLossy: settings.allowLossy,
-          ...(settings.equal ? { equal: settings.equal } : {}),
-        },
-        ...(moduleFile(run.codec) !== undefined ? { moduleFile: moduleFile(run.codec) } : {}),
+        ...madeFor(run.payload),
+        ...(moduleFile !== undefined ? { moduleFile } : {}),
       };
       try {
         this.outcomes.push({ run, measured: await measure(job) });
@@ -207,8 +228,7 @@ export class ColdMode {
         this.outcomes.push({ run, error: (e as Error).message });
       }
       hooks.onProgress?.(coldProgress(run, i + 1, runs.length, settings.runs.cold, this.now() - started));
-      const last = runs.findLastIndex((r) => key(r) === key(run));
-      if (i === last || failed.has(key(run))) hooks.onCaseDone?.(this.caseOf(run.codec, run.payload));
+      if (i === last.get(key(run)) || failed.has(key(run))) hooks.onCaseDone?.(this.caseOf(run.codec, run.payload));
     }
     return { cases: this.held(), order: this.order() };
   }

@@ -8,7 +8,8 @@
  *   that has imported no codec (codec-loaders.ts);
  * - its set-up: the codec made and its encoder/decoder pair for the payload
  *   (forPayload), where schema codecs parse their schemas and generate code;
- * - its first messages (1,000 unless `--iterations` says otherwise), each
+ * - its first messages (1,000 unless `--iterations` says otherwise, made by
+ *   the process that starts it and handed over as a structured clone), each
  *   encode + decode timed alone, so the first message, the first 10, 100 and
  *   1,000 are figures of their own. Each message is checked once its timing ends:
  *   a process whose messages do not come back exactly fails its case.
@@ -24,25 +25,30 @@
 import type { Clock } from "./clock.ts";
 import { calibrateClock } from "./clock.ts";
 import type { CodecLoader, UserPayloadSchemas } from "./codec-loaders.ts";
-import { messagesFor } from "./generator.ts";
 import type { ColdSlice } from "./results.ts";
 import type { TimeLedger } from "./time-account.ts";
-import { checksOwnRoundTrip, type Settings } from "./settings.ts";
-import { userLayoutOf } from "./user-messages.ts";
 import { describeMismatch, ownRoundTrips, sameMessage } from "./verify.ts";
 import { encodedBytes, type Codec, type PayloadCodec } from "../../protocols/codec.ts";
-import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
+import type { Message, PayloadName } from "../../protocols/messages.ts";
 
 /** The first messages cold mode gives a figure for: the first alone, then the mean of the first 10, 100 and 1,000. */
 const COLD_FIRSTS = [1, 10, 100, 1000] as const;
 
-/** What one fresh process of cold mode is given. */
+/**
+ * What one fresh process of cold mode is given, made by the process that starts it: the messages
+ * themselves and, on a user's payload, the schemas its schema codecs are made from. It crosses as a
+ * structured clone (bun:jsc's serialize), not as JSON: parsing a job or a user's messages as JSON
+ * in the process would run JSON's code, and json's first messages would find it warm.
+ */
 export interface ColdJob {
   codec: string;
   payload: PayloadName;
-  /** Messages it times. */
-  messages: number;
-  settings: Pick<Settings, "seed" | "fixed" | "userMessages" | "userProto" | "allowLossy" | "equal">;
+  /** The messages it times, in order. */
+  messages: Message[];
+  /** A user's payload: what custom-binary, protobuf and avro are made from. */
+  user?: UserPayloadSchemas;
+  /** Check each message against the codec's own round trip (a user's messages with --allow-lossy or --equal), not against itself. */
+  ownTrips: boolean;
   /** The codec module's file, for a codec of the user's (--codec-module). */
   moduleFile?: string;
 }
@@ -61,22 +67,10 @@ export interface ColdMeasurement {
   timerNs: number;
 }
 
-/** The schemas a schema codec is made from for a user's payload; none for a built-in one. */
-function userSchemas(job: ColdJob): UserPayloadSchemas | undefined {
-  const { settings, payload } = job;
-  if (isBuiltIn(payload)) return undefined;
-  const p = settings.userProto;
-  return {
-    payload,
-    layout: userLayoutOf(settings.userMessages, payload),
-    ...(p ? { proto: { payloads: settings.userMessages.map((f) => f.name), text: p.text, typeName: p.type } } : {}),
-  };
-}
-
 /**
- * Runs one process's measurement: call it once, in a process that has imported no codec, before
- * anything else times. The messages and the user's layouts are made first, untimed. Throws (one
- * line) where the codec cannot be loaded or a message does not come back exactly.
+ * Runs one process's measurement: call it once, in a process that has imported no codec and run
+ * no codec's code, before anything else times. Throws (one line) where the codec cannot be loaded
+ * or a message does not come back exactly.
  */
 export async function measureColdStart(
   job: ColdJob,
@@ -84,22 +78,18 @@ export async function measureColdStart(
   loader: CodecLoader,
   ledger?: TimeLedger,
 ): Promise<ColdMeasurement> {
-  const made = clock.now();
-  const messages = messagesFor(job.settings, job.payload, job.messages);
-  const user = userSchemas(job);
+  const { messages, user, ownTrips } = job;
   const n = messages.length;
   const encodeNs = new Float64Array(n);
   const decodeNs = new Float64Array(n);
   // Each message is checked as soon as it is timed, and what came back is dropped: a thousand decoded
   // messages held to the end made the collector's work, and allocation-heavy codecs' times, grow.
   // Checked against the codec's own round trip (your lossy messages), they are held: that trip comes after.
-  const ownTrips = checksOwnRoundTrip(job.settings, job.payload);
   const decoded: unknown[] = ownTrips ? new Array(n) : [];
   const sizes = new Float64Array(n);
   const wrong = (i: number, expected: Message, actual: unknown): Error =>
     new Error(`message ${i + 1} did not come back exactly: ${describeMismatch(expected, actual)}`);
   const t0 = clock.now();
-  ledger?.add("messages", t0 - made);
   const make = await loader(user);
   const t1 = clock.now();
   const codec: Codec = make();
@@ -152,8 +142,8 @@ export async function measureColdStart(
     deserializeNs: decodeSum / n,
     totalNs: (encodeSum + decodeSum) / n,
     bytes: bytes / n,
-    bytesMin: Math.min(...sizes),
-    bytesMax: Math.max(...sizes),
+    bytesMin: sizes.reduce((m, x) => Math.min(m, x), Number.POSITIVE_INFINITY),
+    bytesMax: sizes.reduce((m, x) => Math.max(m, x), 0),
     timerNs,
   };
 }

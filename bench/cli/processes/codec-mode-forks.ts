@@ -42,7 +42,7 @@ export class CodecModeForks {
         name: "a codec-mode process",
         command: process.execPath,
         args: [ENTRY],
-        job,
+        job: { json: job },
         onProgress: side.progress,
         onCase: side.caseDone,
         shouldStop: () => hooks.shouldStop?.() ?? false,

@@ -4,6 +4,7 @@
  * first messages (cold-start-child.ts).
  */
 
+import { serialize } from "bun:jsc";
 import path from "node:path";
 import type { ColdMeasurement } from "../../../client/harness/cold-start.ts";
 import type { MeasureCold } from "../../../client/harness/cold-mode.ts";
@@ -24,7 +25,7 @@ export function coldStartProcesses(ledger?: TimeLedger): MeasureCold {
       name: `the cold-start process of ${job.codec} on ${job.payload}`,
       command: process.execPath,
       args: [ENTRY],
-      job,
+      job: { bytes: new Uint8Array(serialize(job)) },
       onProgress: () => {},
       // A process lasts a fraction of a second: a stop waits for it.
       shouldStop: () => false,

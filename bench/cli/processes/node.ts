@@ -78,7 +78,7 @@ export async function runNodeClient(
     name: "the Node client",
     command: node,
     args: ["--expose-gc", entry],
-    job,
+    job: { json: job },
     onProgress,
     onCase,
     shouldStop,

@@ -25,7 +25,8 @@ export interface ReportingChild {
   name: string;
   command: string;
   args: string[];
-  job: unknown;
+  /** The job: a JSON line on stdin, or bytes written as they are (cold mode's structured clone). */
+  job: { json: unknown } | { bytes: Uint8Array };
   onProgress: (e: Progress) => void;
   /** Each case the child finished, the moment it sends it. */
   onCase?: (c: CaseResult) => void;
@@ -66,7 +67,7 @@ export async function runReportingChild<R>(c: ReportingChild): Promise<R> {
     ...(c.env ? { env: { ...process.env, ...c.env } } : {}),
   });
   running.add(child);
-  child.stdin.end(stringifyLine(c.job) + "\n");
+  child.stdin.end("bytes" in c.job ? c.job.bytes : stringifyLine(c.job.json) + "\n");
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   let buffered = "";

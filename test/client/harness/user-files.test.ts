@@ -226,12 +226,12 @@ describe("bun run bench --messages FILE", () => {
     expect(r.code, r.stderr).toBe(0);
     const rows = csvRows(path.join(out, "latest.csv"));
     expect(new Set(rows.map((row) => row.mode))).toEqual(
-      new Set(["codec", "roundtrip", "stream", "fanout", "latency"]),
+      new Set(["codec", "roundtrip", "stream", "fanout", "latency", "cold"]),
     );
     for (const row of rows) {
       expect(row.payload).toBe("orders");
       expect(row.verified, `${row.mode} ${row.codec}: ${row.error}`).toBe("true");
-      if (row.mode !== "codec") expect(row.lost).toBe("0");
+      if (row.mode !== "codec" && row.mode !== "cold") expect(row.lost).toBe("0");
       // custom-binary's inferred layout keeps the -0s: it ran, and is not lossy.
       expect(row.flags!.split(" ").includes("lossy")).toBe(row.codec !== "raw" && row.codec !== "custom-binary");
     }
@@ -575,13 +575,13 @@ describe("bun run bench --codec-module FILE", () => {
     expect(r.code, r.stderr).toBe(0);
     const rows = csvRows(path.join(out, "latest.csv")).filter((row) => row.codec === "cbor-x");
     expect(new Set(rows.map((row) => row.mode))).toEqual(
-      new Set(["codec", "roundtrip", "stream", "fanout", "latency", "route"]),
+      new Set(["codec", "roundtrip", "stream", "fanout", "latency", "route", "cold"]),
     );
-    expect(rows).toHaveLength(18);
+    expect(rows).toHaveLength(21);
     for (const row of rows) {
       expect(row.verified, `${row.mode} ${row.payload}: ${row.error}`).toBe("true");
       expect(row.library_version).toMatch(/^\d+\.\d+\.\d+/);
-      if (row.mode !== "codec") expect(row.lost).toBe("0");
+      if (row.mode !== "codec" && row.mode !== "cold") expect(row.lost).toBe("0");
     }
     expect(r.stdout).toMatch(/^cbor-x +\d/m);
   });

@@ -10,7 +10,7 @@ function child(script: string, over: { shouldStop?: () => boolean; onProgress?: 
     name: "the test child",
     command: process.execPath,
     args: ["-e", source],
-    job: { n: 3 },
+    job: { json: { n: 3 } },
     onProgress: over.onProgress ?? (() => undefined),
     shouldStop: over.shouldStop ?? (() => false),
   });
