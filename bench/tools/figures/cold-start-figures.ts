@@ -11,6 +11,7 @@ import { formatNs } from "../../report/format.ts";
 import { SAMPLES } from "../sample-list.ts";
 import type { PageFigures } from "./figure-spec.ts";
 import { machineOf, sampleResults, sampleText } from "./sample-files.ts";
+import { mdTable, whole } from "./prose.ts";
 
 const FILE = "bun-cold.json.gz";
 const CHECK = "cold-check-bun-cold.txt";
@@ -63,6 +64,13 @@ export const COLD_START: PageFigures = {
     "protobuf-import": () => formatNs(coldCase("protobuf").cold!.import.median),
     "msgpackr-first": () => formatNs(coldCase("msgpackr").cold!.first.median),
     "custom-binary-first-vs-json": () => times(coldCase("custom-binary").ratios!.coldFirstVsJson!.value),
+    "page-bytes": () => {
+      const rows = sampleResults(FILE)
+        .cases.filter((c) => c.mode === "cold" && c.payload === "small" && c.cold?.bundleBytes !== undefined)
+        .sort((a, b) => a.cold!.bundleGzipBytes! - b.cold!.bundleGzipBytes!)
+        .map((c) => [c.codec, whole(c.cold!.bundleBytes!), whole(c.cold!.bundleGzipBytes!)]);
+      return mdTable(["codec", "bytes over json's, minified", "gzipped"], rows);
+    },
     check: () => block(sampleText(CHECK).trimEnd().split("\n")),
     "check-inside": () => {
       const m = /^(\d+) of (\d+) figures inside/m.exec(sampleText(CHECK));
