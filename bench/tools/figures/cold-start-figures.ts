@@ -72,6 +72,19 @@ export const COLD_START: PageFigures = {
       return mdTable(["codec", "bytes over json's, minified", "gzipped"], rows);
     },
     check: () => block(sampleText(CHECK).trimEnd().split("\n")),
+    "check-outside": () => {
+      // Each row: codec, then the first message's and the mean's verdicts ("inside", "above by N%", "below by N%").
+      const outside: string[] = [];
+      for (const line of sampleText(CHECK).split("\n")) {
+        const codec = /^(\S+)\s+\d/.exec(line)?.[1];
+        if (!codec) continue;
+        const verdicts = [...line.matchAll(/(inside|(?:above|below) by \d+%)/g)].map((m) => m[1]!);
+        for (const [i, figure] of ["first message", "mean"].entries())
+          if (verdicts[i] && verdicts[i] !== "inside")
+            outside.push(`${codec}'s ${figure} (the script's ${verdicts[i]})`);
+      }
+      return outside.length > 0 ? outside.join(", ") : "none";
+    },
     "check-inside": () => {
       const m = /^(\d+) of (\d+) figures inside/m.exec(sampleText(CHECK));
       if (!m) throw new Error(`${CHECK} has no count of figures inside`);
