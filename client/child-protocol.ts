@@ -1,8 +1,10 @@
 /**
  * How the bench talks to the processes it starts to measure (codec mode's
- * processes, the Node client): one job in, JSON lines out. The parent
- * (bench/cli/processes/reporting-child.ts) writes the job to the child's
- * stdin as one line; the child answers on stdout, one object per line:
+ * processes, cold mode's, the Node client): one job in, JSON lines out. The
+ * parent (bench/cli/processes/reporting-child.ts) writes the job to the
+ * child's stdin as one line (cold mode's: as a structured clone, which its
+ * child reads itself, so that no JSON runs before its timed messages); the
+ * child answers on stdout, one object per line:
  *
  *   {"type":"progress","event":...}   as it goes
  *   {"type":"case","case":...}        each case the moment it is finished

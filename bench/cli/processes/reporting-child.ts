@@ -4,8 +4,8 @@
  * stdout. The bench starts it in a process group of its own (a terminal's
  * Ctrl-C then reaches only the bench), relays its progress and finished
  * cases as they come, passes a stop on as SIGINT (the child finishes its
- * round or case and still reports) and returns its result. The Node client
- * and codec mode's processes are such children.
+ * round or case and still reports) and returns its result. The Node client,
+ * codec mode's processes and cold mode's are such children.
  *
  * A child never outlives the bench: however the bench ends (its last
  * line, process.exit on a second Ctrl-C, an uncaught error), every child
