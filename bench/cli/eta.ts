@@ -38,8 +38,8 @@ const BUILT_IN_MS_PER_1000: Record<Mode, Partial<Record<PayloadName, number>>> =
   latency: {},
   // Both ways per run, eight members (a first guess until a benchmark's own stretches correct it).
   route: { small: 60, medium: 70, large: 80, chat: 60, "game-tick": 100, market: 50 },
-  // One fresh process per case-run, its start and imports included (a first guess until a benchmark's own stretches correct it).
-  cold: { small: 150, medium: 150, large: 160, chat: 160, "game-tick": 180, market: 150 },
+  // One fresh process per case-run, its start and imports included: 450 processes of every codec took 37 s, 2026-11-29.
+  cold: { small: 85, medium: 85, large: 90, chat: 90, "game-tick": 100, market: 85 },
 };
 
 const key = (mode: string, payload: string): string => `${mode} ${payload}`;
