@@ -10,11 +10,12 @@ import { verdictLines } from "../../report/verdict.ts";
 import { formatNs } from "../../report/format.ts";
 import { SAMPLES } from "../sample-list.ts";
 import type { PageFigures } from "./figure-spec.ts";
-import { machineOf, sampleResults, sampleText } from "./sample-files.ts";
+import { caseIn, machineOf, sampleResults, sampleText } from "./sample-files.ts";
 import { mdTable, whole } from "./prose.ts";
 
 const FILE = "bun-cold.json.gz";
 const CHECK = "cold-check-bun-cold.txt";
+const WARM = "bun-default-1.json.gz";
 
 const block = (lines: readonly string[]): string => ["```", ...lines.map((l) => l.trimEnd()), "```"].join("\n");
 
@@ -44,7 +45,7 @@ const coldCase = (codec: string, payload = "small"): CaseResult => {
   if (!c?.cold) throw new Error(`${FILE} has no cold ${codec} on ${payload}`);
   return c;
 };
-const times = (x: number): string => `${x >= 10 ? Math.round(x) : x.toFixed(1)}x`;
+const times = (x: number): string => `${x >= 10 ? Math.round(x) : x.toFixed(x < 1 ? 2 : 1)}x`;
 
 export const COLD_START: PageFigures = {
   page: "docs/cold-start.md",
@@ -62,6 +63,10 @@ export const COLD_START: PageFigures = {
     "protobuf-first-vs-json": () => times(coldCase("protobuf").ratios!.coldFirstVsJson!.value),
     "protobuf-first1000-vs-json": () => times(coldCase("protobuf").ratios!.coldFirst1000VsJson!.value),
     "protobuf-import": () => formatNs(coldCase("protobuf").cold!.import.median),
+    "custom-binary-first1000-vs-json": () => times(coldCase("custom-binary").ratios!.coldFirst1000VsJson!.value),
+    // The same codec warm: codec mode's ratio in the first default run, after its warm-up.
+    "custom-binary-warm-vs-json": () =>
+      times(caseIn(WARM, { mode: "codec", payload: "small", codec: "custom-binary" }).ratios!.vsJson!.value),
     "msgpackr-first": () => formatNs(coldCase("msgpackr").cold!.first.median),
     "custom-binary-first-vs-json": () => times(coldCase("custom-binary").ratios!.coldFirstVsJson!.value),
     "page-bytes": () => {
