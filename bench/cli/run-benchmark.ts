@@ -397,7 +397,7 @@ async function coldModeWithBytes(
   hooks: BenchmarkHooks,
   note: (line: string) => void,
 ): Promise<{ cases: CaseResult[]; order: string[][][] }> {
-  const outcome = await mode.run(coldStartProcesses(hooks.ledger));
+  const outcome = await mode.run(coldStartProcesses(hooks.ledger, () => hooks.shouldStop?.() ?? false));
   if (hooks.shouldStop?.()) return outcome;
   let bytes: Map<string, PageBytes>;
   try {

@@ -224,6 +224,8 @@ export class ColdMode {
       try {
         this.outcomes.push({ run, measured: await measure(job) });
       } catch (e) {
+        // A process ended by a stop measured nothing, and failed nothing.
+        if (hooks.shouldStop?.()) break;
         failed.add(key(run));
         this.outcomes.push({ run, error: (e as Error).message });
       }

@@ -12,6 +12,9 @@ import { performanceClock } from "../../../client/harness/clock.ts";
 import { codecLoader } from "../../../client/harness/codec-loaders.ts";
 import { measureColdStart, type ColdJob } from "../../../client/harness/cold-start.ts";
 
+// A stop ends this process at once: its messages so far make no figure, and a long run (--iterations) need not be waited for.
+process.once("SIGINT", () => process.exit(130));
+
 await serveAsChild<ColdJob>(
   "cold-start process",
   async (job, side) => {

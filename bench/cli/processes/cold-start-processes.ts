@@ -19,7 +19,7 @@ const ENTRY = path.join(ROOT, "bench/cli/processes/cold-start-child.ts");
  * (BUN_RUNTIME_TRANSPILER_CACHE_PATH=0): with it, a process would read what
  * an earlier one left on disk, and the processes would not be independent.
  */
-export function coldStartProcesses(ledger?: TimeLedger): MeasureCold {
+export function coldStartProcesses(ledger?: TimeLedger, shouldStop: () => boolean = () => false): MeasureCold {
   return (job) =>
     runReportingChild<ColdMeasurement>({
       name: `the cold-start process of ${job.codec} on ${job.payload}`,
@@ -27,8 +27,8 @@ export function coldStartProcesses(ledger?: TimeLedger): MeasureCold {
       args: [ENTRY],
       job: { bytes: new Uint8Array(serialize(job)) },
       onProgress: () => {},
-      // A process lasts a fraction of a second: a stop waits for it.
-      shouldStop: () => false,
+      // A stop ends the process in flight at once (it exits on SIGINT): what it measured so far is no figure.
+      shouldStop,
       ...(ledger ? { ledger } : {}),
       env: { BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" },
     });

@@ -118,7 +118,7 @@ describe("Ctrl-C, sent to the whole process group as a terminal does", () => {
     }
   }, 180_000);
 
-  it("cold mode stops after the process in flight; every case keeps the processes it finished, marked partial", async () => {
+  it("cold mode ends the process in flight and runs no more; every case keeps the processes it finished, marked partial", async () => {
     const out = path.join(tmp, "sigint-cold");
     const bench = startBench([
       ...["--modes", "cold", "--codecs", "json,msgpackr,protobuf", "--payloads", "small"],

@@ -140,3 +140,30 @@ describe("the server's figure beside the lab's", () => {
     expect(chartSpecs([row("json", "stream", 33)]).some((s) => s.id === "field-small")).toBe(false);
   });
 });
+
+describe("cold chart", () => {
+  it("draws each codec's first message and its means over the first 100 and 1,000 on a logarithmic axis, with their intervals", () => {
+    const of = (first: number, mean100: number, mean1000: number) => ({
+      import: summarize([1e6]),
+      setup: summarize([1e4]),
+      first: { ...summarize([first]), medianLow: first * 0.9, medianHigh: first * 1.1 },
+      first100: summarize([mean100]),
+      first1000: summarize([mean1000]),
+    });
+    const json = row("json", "cold", 33);
+    const protobuf = row("protobuf", "cold", 20);
+    Object.assign(json.case, { cold: of(60_000, 2_600, 1_300) });
+    Object.assign(protobuf.case, { cold: of(6_000_000, 77_000, 12_000) });
+    const spec = chartSpecs([json, protobuf]).find((s) => s.id === "cold-small")!;
+    expect(spec.config.data.datasets.map((d) => [d.label, d.data])).toEqual([
+      ["first message", [60_000, 6_000_000]],
+      ["mean of the first 100", [2_600, 77_000]],
+      ["mean of the first 1,000", [1_300, 12_000]],
+    ]);
+    expect(spec.config.data.datasets[0]!.errorBars).toEqual([
+      [54_000, 66_000],
+      [5_400_000, 6_600_000],
+    ]);
+    expect(JSON.stringify(spec.config.options)).toContain('"type":"logarithmic"');
+  });
+});

@@ -9,6 +9,7 @@ import type { CaseResult, SliceFigures } from "../../../client/harness/results.t
 import { summarize } from "../../../client/harness/statistics.ts";
 import { withRatios } from "../../../client/harness/ratios.ts";
 import { VERDICT_MAX_LINES, verdictLines } from "../../../bench/report/verdict.ts";
+import { coldCase, type ColdOutcome } from "../../../client/harness/cold-mode.ts";
 
 /** The verdict of these cases, with the ratios their results would carry. */
 const verdictOf = (cases: CaseResult[]): string[] => verdictLines(withRatios(cases).cases);
@@ -362,5 +363,53 @@ describe("route mode in the verdict", () => {
       .join(" ")
       .replace(/\s+/g, " ");
     expect(text).toContain("forwarding bytes flatbuffers 0.73x; recoding json 1.00x (another winner on chat)");
+  });
+});
+
+describe("the cold-start line", () => {
+  const settings = { iterations: { cold: 1000 }, runs: { cold: 6 } } as never;
+  const info = { standard: true, frame: "binary" as const, library: "" };
+  /** A cold case whose first message and mean per message over its 1,000 are these, repeat by repeat, loading in `loadMs`. */
+  const cold = (codec: string, firsts: number[], means: number[], loadMs: number, gzipBytes?: number): CaseResult => {
+    const outcomes: ColdOutcome[] = firsts.map((firstNs, repeat) => ({
+      run: { codec, payload: "small", repeat, position: 0 },
+      measured: {
+        slice: { importNs: loadMs * 1e6, setupNs: 0, firstNs, first1000Ns: means[repeat]! },
+        serializeNs: means[repeat]! / 2,
+        deserializeNs: means[repeat]! / 2,
+        totalNs: means[repeat]!,
+        bytes: 20,
+        bytesMin: 20,
+        bytesMax: 20,
+        timerNs: 30,
+      },
+    }));
+    const c = coldCase(codec, "small", outcomes, settings, info);
+    if (gzipBytes !== undefined) Object.assign(c.cold!, { bundleBytes: gzipBytes * 3, bundleGzipBytes: gzipBytes });
+    return c;
+  };
+  const jitter = (base: number): number[] => [1, 1.02, 0.98, 1.01, 0.99, 1.03].map((f) => base * f);
+
+  it("names the fastest on the first message and over the first 1,000, those tied with it, and the ranges of loading and page bytes", () => {
+    const lines = verdictOf([
+      cold("json", jitter(60_000), jitter(1_300), 0.7, 0),
+      // Slower on the first message, the same over the thousand (its own spread holds json's).
+      cold("custom-binary", jitter(900_000), [1_250, 1_380, 1_260, 1_350, 1_290, 1_310], 8, 11_000),
+      cold("protobuf", jitter(6_000_000), jitter(12_000), 52, 39_600),
+    ]);
+    const at = lines.findIndex((l) => l.startsWith("Cold start"));
+    const line = lines
+      .slice(at, at + 3)
+      .map((l) => l.trim())
+      .join(" ");
+    expect(line).toMatch(/fastest on the first message: json; over the first 1,000: (json = custom-binary|custom-binary = json);/);
+    expect(line).toMatch(/loading \(import \+ set-up\) from json 0\.7 ms to protobuf 52 ms/);
+    expect(line).toMatch(/on a page, gzipped, from custom-binary \+11 kB to protobuf \+40 kB/);
+  });
+
+  it("says nothing of cold start where the run has no cold mode", () => {
+    expect(
+      verdictOf([caseOf("json", "small", [100, 101, 99]), caseOf("msgpack", "small", [90, 91, 89])]).join("\n"),
+    ).not.toMatch(/Cold start/);
   });
 });
