@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { performanceClock } from "../../../client/harness/clock.ts";
 import { makeMessages } from "../../../client/harness/generator.ts";
+import { coldRuns } from "../../../client/harness/cold-mode.ts";
 import { parseCsv } from "../../helpers/csv.ts";
 import { spawnServer } from "../../../bench/cli/processes/server-process.ts";
 import type { WebSocketClass } from "../../../client/socket/client-connection.ts";
@@ -265,6 +266,69 @@ export default { name: "stuck", description: "JSON that blocks on the medium mes
       for (const c of json.cases) expect(c.verified && c.flags.includes("partial")).toBe(true);
       expect(parseCsv(readFileSync(path.join(out, "latest.csv"), "utf8"))).toHaveLength(3);
       // The codec-mode process went with the bench: nothing carrying the run's mark is left.
+      await until(() => processesMarked(mark).length === 0, 10_000);
+    },
+    180_000,
+  );
+});
+
+describe("a second Ctrl-C in cold mode", () => {
+  it.skipIf(process.platform !== "linux")(
+    "while a cold-mode process cannot stop: the processes finished before it are written, and it is ended with the bench",
+    async () => {
+      const out = path.join(tmp, "sigint-twice-cold");
+      // A codec that blocks its thread (without spinning) for a minute on the medium message: its process cannot answer a stop.
+      const module = path.join(tmp, "stuck-cold.ts");
+      const blocked = path.join(tmp, "stuck-cold-blocked");
+      writeFileSync(
+        module,
+        `import { writeFileSync } from "node:fs";
+const block = () => (writeFileSync(${JSON.stringify(blocked)}, ""), Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000));
+export default { name: "stuck", description: "JSON that blocks on the medium message", frame: "text", standard: true, library: "",
+  forPayload: (payload) => ({ encode: (m) => (payload === "medium" && block(), JSON.stringify(m)), decode: (t) => JSON.parse(t) }) };
+`,
+      );
+      // A seed whose first repeat runs some processes before stuck's on medium: those cases are what the files must hold.
+      const settings = { codecs: ["json", "stuck"], payloads: ["small", "medium"], excluded: [], runs: { cold: 3 } };
+      const seed = [1, 2, 3, 4, 5, 6, 7, 8].find((n) => {
+        const first = coldRuns({ ...settings, seed: n } as never).slice(0, 4);
+        return first.findIndex((r) => r.codec === "stuck" && r.payload === "medium") >= 2;
+      })!;
+      const before = coldRuns({ ...settings, seed } as never);
+      const finished = before
+        .slice(
+          0,
+          before.findIndex((r) => r.codec === "stuck" && r.payload === "medium"),
+        )
+        .map((r) => `${r.codec} ${r.payload}`)
+        .sort();
+      const mark = `BENCH_TEST_MARK=${process.pid}-${Date.now()}-cold`;
+      const bench = startBench(
+        [
+          ...["--modes", "cold", "--codec-module", module, "--codecs", "json,stuck", "--payloads", "small,medium"],
+          ...["--iterations", "200", "--runs", "3", "--seed", String(seed), "--out", out],
+        ],
+        { env: { BENCH_TEST_MARK: mark.split("=")[1]! } },
+      );
+      await until(() => existsSync(blocked), 120_000, bench);
+      process.kill(-bench.child.pid!, "SIGINT");
+      await until(() => bench.stderr().includes("stopping after the current round or case"), 10_000);
+      await new Promise((r) => setTimeout(r, 700));
+      process.kill(-bench.child.pid!, "SIGINT");
+      const r = await bench.done;
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toMatch(/bench: quit by a second Ctrl-C/);
+      const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as {
+        settings: { interrupted: boolean };
+        cases: { mode: string; codec: string; payload: string; verified: boolean; flags: string[]; runs: number }[];
+      };
+      expect(json.settings.interrupted).toBe(true);
+      expect(json.cases.map((c) => `${c.codec} ${c.payload}`).sort()).toEqual(finished);
+      for (const c of json.cases) {
+        expect(c.mode).toBe("cold");
+        expect(c.verified && c.flags.includes("partial") && c.runs === 1).toBe(true);
+      }
+      // The blocked process went with the bench: nothing carrying the run's mark is left.
       await until(() => processesMarked(mark).length === 0, 10_000);
     },
     180_000,
