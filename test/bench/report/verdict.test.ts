@@ -402,7 +402,9 @@ describe("the cold-start line", () => {
       .slice(at, at + 3)
       .map((l) => l.trim())
       .join(" ");
-    expect(line).toMatch(/fastest on the first message: json; over the first 1,000: (json = custom-binary|custom-binary = json);/);
+    expect(line).toMatch(
+      /fastest on the first message: json; over the first 1,000: (json = custom-binary|custom-binary = json);/,
+    );
     expect(line).toMatch(/loading \(import \+ set-up\) from json 0\.7 ms to protobuf 52 ms/);
     expect(line).toMatch(/on a page, gzipped, from custom-binary \+11 kB to protobuf \+40 kB/);
   });
