@@ -10,8 +10,6 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createRng } from "../../client/harness/random.ts";
@@ -21,27 +19,11 @@ import { parseInteger } from "../../client/harness/settings.ts";
 import { summarizeByProcess, type Summary } from "../../client/harness/statistics.ts";
 import { CODEC_MODULES, codecModuleUrl, type CodecModule } from "../../client/harness/codec-loaders.ts";
 import { formatNs, pad } from "../report/format.ts";
-import { readResults } from "../cli/read-results.ts";
 import { ROOT } from "../cli/paths.ts";
+import { resultsToCheck } from "./bench-results.ts";
 import { CliError } from "../cli/cli-errors.ts";
 
 const USAGE = "usage: bun run cold-check [--from results.json] [--payload NAME] [--runs N]";
-
-function benchResults(from: string | undefined): BenchResults {
-  if (from) return readResults(from);
-  const out = mkdtempSync(path.join(tmpdir(), "cold-check-"));
-  try {
-    process.stderr.write("cold-check: running bun run bench --modes cold...\n");
-    const r = spawnSync(process.execPath, [path.join(ROOT, "bench/cli/bench.ts"), "--modes", "cold", "--out", out], {
-      cwd: ROOT,
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    if (r.status !== 0) throw new CliError("TOOL", `bun run bench failed (exit ${r.status})`);
-    return readResults(path.join(out, "latest.json"));
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-}
 
 interface Plain {
   loadNs: number;
@@ -116,7 +98,7 @@ function main(argv: string[]): number {
   }
   let results: BenchResults;
   try {
-    results = benchResults(values.from);
+    results = resultsToCheck("cold-check", values.from, ["--modes", "cold"], "cold mode");
   } catch (e) {
     process.stderr.write(`cold-check: ${(e as Error).message.split("\n")[0]}\n`);
     return 1;

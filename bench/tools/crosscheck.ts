@@ -15,36 +15,18 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { BenchResults } from "../../client/harness/results.ts";
 import { parseInteger } from "../../client/harness/settings.ts";
 import { pad } from "../report/format.ts";
-import { readResults } from "../cli/read-results.ts";
 import { ROOT } from "../cli/paths.ts";
+import { resultsToCheck } from "./bench-results.ts";
 import { CliError } from "../cli/cli-errors.ts";
 
 const USAGE = "usage: bun run crosscheck [--from results.json] [--iterations N] [--repetitions N] [--forks N]";
 /** Ratios further apart than this are called out. */
 const AGREE_WITHIN = 0.1;
-
-function benchResults(from: string | undefined): BenchResults {
-  if (from) return readResults(from);
-  const out = mkdtempSync(path.join(tmpdir(), "crosscheck-"));
-  try {
-    process.stderr.write("crosscheck: running bun run bench (codec, roundtrip and stream modes)...\n");
-    const r = spawnSync(process.execPath, [path.join(ROOT, "bench/cli/bench.ts"), "--out", out], {
-      cwd: ROOT,
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    if (r.status !== 0) throw new CliError("TOOL", `bun run bench failed (exit ${r.status})`);
-    return readResults(path.join(out, "latest.json"));
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-}
 
 /** ns per message (encode + decode) of one codec and payload, in a process of its own. */
 function plainLoop(codec: string, payload: string, iterations: number, repetitions: number, seed: number): number {
@@ -113,7 +95,7 @@ function main(argv: string[]): number {
   }
   let results: BenchResults;
   try {
-    results = benchResults(values.from);
+    results = resultsToCheck("crosscheck", values.from, [], "codec, roundtrip and stream modes");
   } catch (e) {
     process.stderr.write(`crosscheck: ${(e as Error).message.split("\n")[0]}\n`);
     return 1;

@@ -167,6 +167,24 @@ describe("Ctrl-C, sent to the whole process group as a terminal does", () => {
 });
 
 /** Processes still running whose environment holds `mark` (the bench and every process it started inherit it). */
+/**
+ * A codec module (its codec named stuck) that blocks its thread, without spinning, for a minute on
+ * the medium message, saying so in a file first: a process running it cannot answer a stop.
+ */
+function stuckCodec(file: string): { module: string; blocked: string } {
+  const module = path.join(tmp, `${file}.ts`);
+  const blocked = path.join(tmp, `${file}-blocked`);
+  writeFileSync(
+    module,
+    `import { writeFileSync } from "node:fs";
+const block = () => (writeFileSync(${JSON.stringify(blocked)}, ""), Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000));
+export default { name: "stuck", description: "JSON that blocks on the medium message", frame: "text", standard: true, library: "",
+  forPayload: (payload) => ({ encode: (m) => (payload === "medium" && block(), JSON.stringify(m)), decode: (t) => JSON.parse(t) }) };
+`,
+  );
+  return { module, blocked };
+}
+
 function processesMarked(mark: string): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
@@ -216,17 +234,7 @@ describe("Ctrl-C as a user gives it", () => {
     "a second Ctrl-C while a codec-mode process cannot stop: what it finished is written, and it is ended with the bench",
     async () => {
       const out = path.join(tmp, "sigint-twice");
-      // A codec that blocks (without spinning) for a minute on the medium message, saying so in a file: its process cannot answer a stop.
-      const module = path.join(tmp, "stuck.ts");
-      const blocked = path.join(tmp, "stuck-blocked");
-      writeFileSync(
-        module,
-        `import { writeFileSync } from "node:fs";
-const block = () => (writeFileSync(${JSON.stringify(blocked)}, ""), Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000));
-export default { name: "stuck", description: "JSON that blocks on the medium message", frame: "text", standard: true, library: "",
-  forPayload: (payload) => ({ encode: (m) => (payload === "medium" && block(), JSON.stringify(m)), decode: (t) => JSON.parse(t) }) };
-`,
-      );
+      const { module, blocked } = stuckCodec("stuck");
       const mark = `BENCH_TEST_MARK=${process.pid}-${Date.now()}`;
       const bench = startBench(
         [
@@ -277,17 +285,7 @@ describe("a second Ctrl-C in cold mode", () => {
     "while a cold-mode process cannot stop: the processes finished before it are written, and it is ended with the bench",
     async () => {
       const out = path.join(tmp, "sigint-twice-cold");
-      // A codec that blocks its thread (without spinning) for a minute on the medium message: its process cannot answer a stop.
-      const module = path.join(tmp, "stuck-cold.ts");
-      const blocked = path.join(tmp, "stuck-cold-blocked");
-      writeFileSync(
-        module,
-        `import { writeFileSync } from "node:fs";
-const block = () => (writeFileSync(${JSON.stringify(blocked)}, ""), Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000));
-export default { name: "stuck", description: "JSON that blocks on the medium message", frame: "text", standard: true, library: "",
-  forPayload: (payload) => ({ encode: (m) => (payload === "medium" && block(), JSON.stringify(m)), decode: (t) => JSON.parse(t) }) };
-`,
-      );
+      const { module, blocked } = stuckCodec("stuck-cold");
       // A seed whose first repeat runs some processes before stuck's on medium: those cases are what the files must hold.
       const settings = { codecs: ["json", "stuck"], payloads: ["small", "medium"], excluded: [], runs: { cold: 3 } };
       const seed = [1, 2, 3, 4, 5, 6, 7, 8].find((n) => {
