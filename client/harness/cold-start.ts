@@ -63,8 +63,6 @@ export interface ColdMeasurement {
   bytes: number;
   bytesMin: number;
   bytesMax: number;
-  /** What one clock read costs here, taken off each timed interval (measured after the messages). */
-  timerNs: number;
 }
 
 /**
@@ -144,6 +142,5 @@ export async function measureColdStart(
     bytes: bytes / n,
     bytesMin: sizes.reduce((m, x) => Math.min(m, x), Number.POSITIVE_INFINITY),
     bytesMax: sizes.reduce((m, x) => Math.max(m, x), 0),
-    timerNs,
   };
 }

@@ -185,6 +185,19 @@ export default { name: "stuck", description: "JSON that blocks on the medium mes
   return { module, blocked };
 }
 
+/** Once `blocked` says the stuck codec holds its process, a Ctrl-C, then a second once the bench has said it is stopping; what the bench ended with. */
+async function ctrlCTwice(
+  bench: ReturnType<typeof startBench>,
+  blocked: string,
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  await until(() => existsSync(blocked), 120_000, bench);
+  process.kill(-bench.child.pid!, "SIGINT");
+  await until(() => bench.stderr().includes("stopping after the current round or case"), 10_000);
+  await new Promise((r) => setTimeout(r, 700));
+  process.kill(-bench.child.pid!, "SIGINT");
+  return bench.done;
+}
+
 function processesMarked(mark: string): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
@@ -257,12 +270,7 @@ describe("Ctrl-C as a user gives it", () => {
         ],
         { env: { BENCH_TEST_MARK: mark.split("=")[1]! } },
       );
-      await until(() => existsSync(blocked), 120_000, bench);
-      process.kill(-bench.child.pid!, "SIGINT");
-      await until(() => bench.stderr().includes("stopping after the current round or case"), 10_000);
-      await new Promise((r) => setTimeout(r, 700));
-      process.kill(-bench.child.pid!, "SIGINT");
-      const r = await bench.done;
+      const r = await ctrlCTwice(bench, blocked);
       expect(r.code, r.stderr).toBe(130);
       expect(r.stderr).toMatch(/bench: quit by a second Ctrl-C; the 2 case\(s\) finished are in the files above/);
       const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as {
@@ -308,12 +316,7 @@ describe("a second Ctrl-C in cold mode", () => {
         ],
         { env: { BENCH_TEST_MARK: mark.split("=")[1]! } },
       );
-      await until(() => existsSync(blocked), 120_000, bench);
-      process.kill(-bench.child.pid!, "SIGINT");
-      await until(() => bench.stderr().includes("stopping after the current round or case"), 10_000);
-      await new Promise((r) => setTimeout(r, 700));
-      process.kill(-bench.child.pid!, "SIGINT");
-      const r = await bench.done;
+      const r = await ctrlCTwice(bench, blocked);
       expect(r.code, r.stderr).toBe(130);
       expect(r.stderr).toMatch(/bench: quit by a second Ctrl-C/);
       const json = JSON.parse(readFileSync(path.join(out, "latest.json"), "utf8")) as {

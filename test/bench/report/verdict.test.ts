@@ -381,7 +381,6 @@ describe("the cold-start line", () => {
         bytes: 20,
         bytesMin: 20,
         bytesMax: 20,
-        timerNs: 30,
       },
     }));
     const c = coldCase(codec, "small", outcomes, settings, info);

@@ -68,7 +68,6 @@ describe("coldCase", () => {
     bytes: 40,
     bytesMin: 30,
     bytesMax: 50,
-    timerNs: 30,
   });
   const info = { standard: true, frame: "binary" as const, library: "" };
   const run = (codec: string, repeat: number) => ({ codec, payload: "small", repeat, position: 0 });
