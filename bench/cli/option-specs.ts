@@ -60,7 +60,7 @@ const BENCH_GROUPS = {
         "`fanout`: one publisher, {clients} subscribers, through Bun's pub/sub;",
         "`latency`: an open loop at {rate}, latency from each message's scheduled send, so late sends count against the codec (docs/latency.md#latency-at-a-rate);",
         "`route`: the server as a router, each message to its routing key's room, forwarding the bytes and, side by side, decoding and encoding again; {clients} members (docs/access-patterns.md#route-mode);",
-        "`cold`: each codec's import, set-up and first messages (1, 10, 100, 1,000) in fresh Bun processes, {runs} of them per case, never warmed up (docs/cold-start.md)",
+        "`cold`: each codec's import, set-up and first messages (1, 10, 100, 1,000) in fresh Bun processes (a browser client: fresh page loads), {runs} of them per case, never warmed up (docs/cold-start.md)",
       ].join("\n"),
     },
     { key: "codecs", arg: "LIST", text: codecsText },

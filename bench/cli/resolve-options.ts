@@ -467,9 +467,9 @@ export async function resolveBenchOptions(input: BenchInput, spell: Spell): Prom
   }
   if (client !== "bun" && modesGiven !== undefined && /(^|,)\s*(fanout|all)\s*(,|$)/.test(modesGiven))
     throw new SettingError(`${spell("modes")} fanout needs ${spell("client")} bun (got ${spell("client")} ${client})`);
-  if (client !== "bun" && modesGiven !== undefined && /(^|,)\s*cold\s*(,|$)/.test(modesGiven))
+  if (client === "node" && modesGiven !== undefined && /(^|,)\s*cold\s*(,|$)/.test(modesGiven))
     throw new SettingError(
-      `${spell("modes")} cold times fresh Bun processes of the bench's own; it runs with ${spell("client")} bun (got ${spell("client")} ${client})`,
+      `${spell("modes")} cold times fresh Bun processes of the bench's own, or a browser's fresh pages; it runs with ${spell("client")} bun, chromium or firefox (got ${spell("client")} node)`,
     );
   // --quick wins over the browser's defaults; options given win over both.
   const iterations = int("iterations", NaN, 1, 10_000_000);

@@ -40,7 +40,8 @@ import { browserLabel, findBrowser, noBrowserMessage } from "./processes/browser
 import { CodecModeForks } from "./processes/codec-mode-forks.ts";
 import { coldStartProcesses } from "./processes/cold-start-processes.ts";
 import { pageBytes, type PageBytes } from "./bundle-bytes.ts";
-import { ColdMode } from "../../client/harness/cold-mode.ts";
+import { ColdMode, type MeasureCold } from "../../client/harness/cold-mode.ts";
+import { coldPagesEnvironment, coldStartPages, type ColdPagesBrowser } from "./processes/cold-start-pages.ts";
 import { runNodeClient } from "./processes/node.ts";
 import { createProgressPrinter, type Streams } from "./progress-line.ts";
 import { useServer } from "./servers.ts";
@@ -387,17 +388,19 @@ function commandFront(
 }
 
 /**
- * Cold mode in fresh Bun processes (`mode`, which holds what they measured at any moment), then
- * what each codec's code adds to a page (bytes, untimed; not after a stop). A codec whose bytes
- * cannot be counted keeps its figures: `note` says why, and the run does not fail for it.
+ * Cold mode, each process measured by `measure` (fresh Bun processes, or a browser's fresh pages)
+ * in `mode`, which holds what they measured at any moment; then what each codec's code adds to a
+ * page (bytes, untimed; not after a stop). A codec whose bytes cannot be counted keeps its
+ * figures: `note` says why, and the run does not fail for it.
  */
 async function coldModeWithBytes(
   mode: ColdMode,
   plan: Plan,
   hooks: BenchmarkHooks,
+  measure: MeasureCold,
   note: (line: string) => void,
 ): Promise<{ cases: CaseResult[]; order: string[][][] }> {
-  const outcome = await mode.run(coldStartProcesses(hooks.ledger, () => hooks.shouldStop?.() ?? false));
+  const outcome = await mode.run(measure);
   if (hooks.shouldStop?.()) return outcome;
   let bytes: Map<string, PageBytes>;
   try {
@@ -479,8 +482,12 @@ export async function runBenchmark(
       : {}),
     // Each case's first messages in fresh Bun processes, one at a time.
     coldMode: (p, h) =>
-      coldModeWithBytes((cold = new ColdMode(p.settings, p.codecModeCodecs, h, performanceClock.now)), p, h, (line) =>
-        streams.stderr.write(`bench: ${line}\n`),
+      coldModeWithBytes(
+        (cold = new ColdMode(p.settings, p.codecModeCodecs, h, performanceClock.now)),
+        p,
+        h,
+        coldStartProcesses(h.ledger, () => h.shouldStop?.() ?? false),
+        (line) => streams.stderr.write(`bench: ${line}\n`),
       ),
     // Untimed by codec mode: after its rounds, what compression makes of each codec's messages.
     afterCodecMode: (p, cases) => addCompression(cases, p, performanceClock, calibration.overheadNs),
@@ -496,10 +503,11 @@ export async function runBenchmark(
 }
 
 /**
- * `--client chromium` or `--client firefox`: every selected mode runs inside the page in that
- * headless browser (codec mode too, in fresh workers of the page's JavaScript engine), which carries the plan out
- * itself (client/benchmark.ts, the same orchestrator); the bench serves it, drives the browser and
- * writes the files.
+ * `--client chromium` or `--client firefox`: every selected mode but cold runs inside the page in
+ * that headless browser (codec mode too, in fresh workers of the page's JavaScript engine), which
+ * carries the plan out itself (client/benchmark.ts, the same orchestrator); the bench serves it,
+ * drives the browser and writes the files. Cold mode runs after it, driven by the bench: each of
+ * its processes a fresh page load in a browser context of its own (processes/cold-start-pages.ts).
  */
 async function runBrowserBenchmark(
   browser: BrowserName,
@@ -517,16 +525,24 @@ async function runBrowserBenchmark(
   // Each case the page finishes, as it finishes it: in the live CSV, and what a second Ctrl-C writes.
   const front = commandFront(plan, options, streams, control, ledger, { timestamp, environment, client: "browser" });
   const { estimate, progress, live } = front;
+  const pageModes = plan.settings.modes.filter((m) => m !== "cold");
+  let cold: ColdMode | undefined;
+  let coldBrowser: ColdPagesBrowser | undefined;
   // The same assembly as every benchmark's (client/assemble-results.ts), for what the page has not handed back as results.
-  const held = (interrupted: boolean): BenchResults => {
+  const held = (
+    interrupted: boolean,
+    cases: readonly CaseResult[] = [...live.finished.filter((c) => c.mode !== "cold"), ...(cold?.held() ?? [])],
+    order: BenchResults["order"] = {},
+  ): BenchResults => {
     const elapsedMs = performanceClock.now() - startedMs;
     return assembleResults({
       plan,
-      cases: live.finished,
+      cases,
       settings: { ...plan.settings, minBatchNs: NaN, client: "browser" },
-      order: {},
+      order,
       timestamp,
       environment,
+      ...(coldBrowser ? { environments: { browser: coldPagesEnvironment(environment, coldBrowser) } } : {}),
       elapsedMs,
       account: timeAccountOf(ledger, elapsedMs, "bench"),
       timings: estimate.timings(),
@@ -539,47 +555,93 @@ async function runBrowserBenchmark(
     const results = held(true);
     return { ...results, settings: { ...results.settings, server: serverLabel } };
   }, "the page finished");
-  try {
-    await useServer(
-      options,
-      async (server) => {
-        serverLabel = server.label;
-        const launched = performance.now();
-        page = await runBrowserClient(
+  if (pageModes.length > 0)
+    try {
+      await useServer(
+        options,
+        async (server) => {
+          serverLabel = server.label;
+          const launched = performance.now();
+          page = await runBrowserClient(
+            browser,
+            binary,
+            {
+              settings: { ...plan.settings, modes: pageModes },
+              forks: plan.forks,
+              server: server.url,
+              ...(server.linkVia?.[server.url] ? { linkVia: server.linkVia[server.url] } : {}),
+            },
+            (p) => progress.update(p),
+            () => control.stopRequested,
+            (c) => live.add(c),
+          );
+          // The page's own phases; the rest of the wait (the browser's start, the page's load, its end) is starting up.
+          if (page.results.account) ledger.addProcess(page.results.account, performance.now() - launched);
+        },
+        1,
+        ledger,
+      );
+    } catch (e) {
+      front.fail(`the ${browserLabel(browser)} run failed: ${(e as Error).message}`);
+    }
+  for (const line of page?.failures ?? []) front.fail(`in the page: ${line}`);
+  let coldOutcome: { cases: CaseResult[]; order: string[][][] } | undefined;
+  if (plan.settings.modes.includes("cold") && !control.stopRequested)
+    try {
+      coldOutcome = await inPhaseAsync(ledger, "start", async () => {
+        const pages = await coldStartPages(
           browser,
           binary,
-          {
-            settings: plan.settings,
-            forks: plan.forks,
-            server: server.url,
-            ...(server.linkVia?.[server.url] ? { linkVia: server.linkVia[server.url] } : {}),
-          },
-          (p) => progress.update(p),
+          plan.settings.codecModules ?? [],
           () => control.stopRequested,
-          (c) => live.add(c),
         );
-        // The page's own phases; the rest of the wait (the browser's start, the page's load, its end) is starting up.
-        if (page.results.account) ledger.addProcess(page.results.account, performance.now() - launched);
-      },
-      1,
-      ledger,
-    );
-  } catch (e) {
-    front.fail(`the ${browserLabel(browser)} run failed: ${(e as Error).message}`);
-  }
-  for (const line of page?.failures ?? []) front.fail(`in the page: ${line}`);
-  // The page assembled its results with the same orchestrator; the bench adds its own machine and timings.
-  const assembled = held(control.stopRequested);
-  const results: BenchResults = page
-    ? {
-        ...page.results,
-        settings: { ...page.results.settings, server: serverLabel },
-        environment,
-        environments: { browser: page.results.environment },
-        elapsedMs: assembled.elapsedMs,
-        timings: estimate.timings(),
-        ...(assembled.account ? { account: assembled.account } : {}),
-      }
-    : { ...assembled, settings: { ...assembled.settings, server: serverLabel } };
+        coldBrowser = pages.browser;
+        return pages;
+      }).then(async (pages) => {
+        try {
+          const hooks: BenchmarkHooks = {
+            libraryVersion,
+            onProgress: (e) => progress.update(e),
+            shouldStop: () => control.stopRequested,
+            onCaseDone: (c) => live.add(c),
+            ledger,
+          };
+          cold = new ColdMode(plan.settings, plan.codecModeCodecs, hooks, performanceClock.now, {
+            client: "browser",
+            clientLibrary: pages.browser.userAgent,
+          });
+          return await coldModeWithBytes(cold, plan, hooks, pages.measure, (line) =>
+            streams.stderr.write(`bench: ${line}\n`),
+          );
+        } finally {
+          await pages.close();
+        }
+      });
+    } catch (e) {
+      front.fail(`cold mode in ${browserLabel(browser)} failed: ${(e as Error).message}`);
+    }
+  const coldCases = coldOutcome?.cases ?? cold?.held() ?? [];
+  const coldOrder: BenchResults["order"] = coldOutcome ? { cold: coldOutcome.order } : {};
+  // The page assembled its results with the same orchestrator; the bench adds its own machine and timings, and cold mode's cases.
+  const assembled = held(
+    control.stopRequested,
+    [...(page?.results.cases ?? live.finished.filter((c) => c.mode !== "cold")), ...coldCases],
+    {
+      ...page?.results.order,
+      ...coldOrder,
+    },
+  );
+  const pageEnvironment = page?.results.environment ?? assembled.environments?.browser;
+  const results: BenchResults = {
+    ...(page?.results ?? {}),
+    ...assembled,
+    settings: {
+      ...(page?.results.settings ?? assembled.settings),
+      modes: plan.settings.modes,
+      server: serverLabel,
+      interrupted: assembled.settings.interrupted,
+    },
+    ...(pageEnvironment ? { environments: { browser: pageEnvironment } } : {}),
+  };
   return front.finish(results);
 }

@@ -1,6 +1,7 @@
 /** Number formatting shared by the console table, the page and the HTML report. */
 
-import type { Estimate } from "../../client/harness/results.ts";
+import type { CaseResult, Estimate } from "../../client/harness/results.ts";
+import { browserVersion } from "../../client/harness/browser-version.ts";
 
 /** A duration in ns with a sensible unit. */
 export function formatNs(ns: number): string {
@@ -122,4 +123,13 @@ export function halfWidthText(half: number): string {
 /** A ratio to two decimals, or to two significant digits below 0.1 (a field read in 25 ns against a 6 µs decode is 0.0043, not 0.00). */
 export function ratioFigure(ratio: number): string {
   return ratio > 0 && ratio < 0.1 ? ratio.toPrecision(2) : ratio.toFixed(2);
+}
+
+/** Where cold mode's `n` processes ran: "fresh Bun processes", or "fresh Chrome 156.0.0.0 pages" (a browser's, by its user agent). */
+export function coldProcessesText(cases: readonly CaseResult[], n = 2): string {
+  const page = cases.find((c) => c.mode === "cold" && c.client === "browser");
+  const s = n === 1 ? "" : "s";
+  return page
+    ? `fresh ${browserVersion(page.clientLibrary ?? "")} page${s}`
+    : `fresh Bun process${n === 1 ? "" : "es"}`;
 }

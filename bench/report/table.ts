@@ -11,7 +11,16 @@ import { isSocketMode, type Mode } from "../../client/harness/settings.ts";
 import { linkText } from "../../client/harness/link.ts";
 import { isBuiltIn, orderPayloads } from "../../protocols/messages.ts";
 import { benchmarkSummary } from "./summary.ts";
-import { count, formatNs, pad, PRECISION_MARK, markNotes, TERMINAL_WIDTH, wrapLine } from "./format.ts";
+import {
+  coldProcessesText,
+  count,
+  formatNs,
+  pad,
+  PRECISION_MARK,
+  markNotes,
+  TERMINAL_WIDTH,
+  wrapLine,
+} from "./format.ts";
 import { type Column, columnsFor, COMPRESSION_COLUMNS, MODE_VIEWS, NAME } from "./columns.ts";
 import { codecModeRatios } from "../../client/harness/ratios.ts";
 import { FLOOR_MARK, floorNote, noiseLines } from "./table-notes.ts";
@@ -73,9 +82,13 @@ function codecModeLine(cases: readonly CaseResult[], iterations: number, forks: 
 /** What cold mode's figures rest on, and what each column is. */
 function coldModeLine(cases: readonly CaseResult[], iterations: number): string {
   const processes = Math.max(0, ...cases.map((c) => c.rounds));
+  const page = cases.some((c) => c.client === "browser");
   return (
-    `   ${processes} fresh Bun process${processes === 1 ? "" : "es"} per case, one at a time, each case once per repeat, shuffled\n` +
-    `   import: the codec's module and library; set-up: the codec made for the payload; then\n` +
+    `   ${processes} ${coldProcessesText(cases, processes)} per case, one at a time, each case once per repeat, shuffled\n` +
+    (page
+      ? `   each a page load in a browser context of its own; import: the codec's bundle (its module and\n   library) from a blob URL, parsed, compiled and run; set-up`
+      : `   import: the codec's module and library; set-up`) +
+    `: the codec made for the payload; then\n` +
     `   ${iterations.toLocaleString("en-US")} messages, each encode + decode timed alone (first: the first alone; first 100 / 1k:\n` +
     `   the mean per message over them); vs json: beside json's process of the same repeat, geometric\n` +
     `   mean ± its 95% interval over the repeats`

@@ -13,7 +13,7 @@ import { knees } from "../../client/harness/knee.ts";
 import type { BenchResults, CaseResult, Estimate } from "../../client/harness/results.ts";
 import { KEY_ORDER_CHANGED } from "../../client/harness/fidelity.ts";
 import { orderPayloads, type PayloadName } from "../../protocols/messages.ts";
-import { codecLabel, count, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
+import { codecLabel, coldProcessesText, count, ratioText, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 import { handWrittenStanding, ranked, vsJsonOf } from "./ranking.ts";
 import { overlapsOne, pairedRatio, type RoundFigure } from "../../client/harness/pairing.ts";
 import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
@@ -504,7 +504,7 @@ function coldLine(cases: readonly CaseResult[], payloads: readonly PayloadName[]
     paged.length > 1
       ? `; on a page, gzipped, from ${paged[0]![0]} +${kb(paged[0]![1])} to ${paged.at(-1)![0]} +${kb(paged.at(-1)![1])}`
       : "";
-  return `Cold start (fresh Bun processes), fastest on the first message: ${shown(first)}; over the first ${count(messages)}: ${shown(later)}${range}${page}`;
+  return `Cold start (${coldProcessesText(cases)}), fastest on the first message: ${shown(first)}; over the first ${count(messages)}: ${shown(later)}${range}${page}`;
 }
 
 /**

@@ -117,6 +117,10 @@ export const SAMPLES: readonly SampleEntry[] = [
   ]),
   // Every codec's first messages in fresh processes (docs/cold-start.md), its rounds kept for the verdict's ties, and the plain script's check of it.
   bench("bun-cold", ["--modes", "cold", "--codecs", "all"], "kept"),
+  // The same in a browser's fresh page loads (docs/cold-start.md#in-a-browser).
+  ...(["chromium", "firefox"] as const).map((browser) =>
+    bench(`${browser}-cold`, ["--client", browser, "--modes", "cold", "--codecs", "all"], "kept"),
+  ),
   {
     name: "cold-check-bun-cold",
     command: "bun run cold-check --from results/sample/bun-cold.json.gz",

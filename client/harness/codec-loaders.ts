@@ -66,20 +66,28 @@ const FOR_USER: Readonly<Record<string, (mod: Record<string, unknown>, user: Use
   avro: (m, user) => (m.avroCodecFor as (l: ReadonlyMap<string, UserLayout>) => Codec)(only(user)),
 };
 
+/** How a loader reaches a codec's module: in Bun, by importing its file; in the page, by importing the codec's own bundle. */
+export type ModuleImporter = () => Promise<Record<string, unknown>>;
+
 /**
  * The loader of a codec: a built-in one's by name, or a codec module's (--codec-module FILE),
- * whose default export is the codec (checked when the run's plan was made).
+ * whose default export is the codec (checked when the run's plan was made). `importModule`
+ * reaches the module where it is not a file to import (the page: the codec's bundle, whose
+ * exports are the module's).
  */
-export function codecLoader(name: string, moduleFile?: string): CodecLoader | undefined {
-  if (moduleFile !== undefined)
+export function codecLoader(name: string, moduleFile?: string, importModule?: ModuleImporter): CodecLoader | undefined {
+  if (moduleFile !== undefined) {
+    const load = importModule ?? (() => import(moduleFile) as Promise<Record<string, unknown>>);
     return async () => {
-      const m = (await import(moduleFile)) as { default: Codec };
-      return () => m.default;
+      const m = await load();
+      return () => m.default as Codec;
     };
+  }
   if (!Object.hasOwn(CODEC_MODULES, name)) return undefined;
   const m = CODEC_MODULES[name]!;
+  const load = importModule ?? (() => import(codecModuleUrl(m)) as Promise<Record<string, unknown>>);
   return async (user) => {
-    const mod = (await import(codecModuleUrl(m))) as Record<string, unknown>;
+    const mod = await load();
     const forUser = FOR_USER[name];
     return user && forUser ? () => forUser(mod, user) : () => mod[m.name] as Codec;
   };

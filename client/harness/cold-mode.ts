@@ -50,8 +50,11 @@ export function coldRuns(settings: Pick<Settings, "codecs" | "payloads" | "exclu
   return runs;
 }
 
-/** What a case needs of its codec for its row. */
+/** What a case needs of its codec for its row, and of the client that ran it. */
 export interface ColdCodecInfo {
+  /** "bun", or "browser" with the browser's user agent as its library. */
+  client?: "bun" | "browser";
+  clientLibrary?: string;
   standard: boolean;
   family?: string;
   frame: Codec["frame"];
@@ -109,8 +112,8 @@ export function coldCase(
   if (first1000.n > 0) cold.first1000 = first1000;
   const bytes = measured.map(({ m }) => m);
   return {
-    client: "bun",
-    clientLibrary: "",
+    client: info.client ?? "bun",
+    clientLibrary: info.clientLibrary ?? "",
     mode: "cold",
     codec,
     standard: info.standard,
@@ -135,7 +138,11 @@ export function coldCase(
     deserializeBatches: NO_BATCHES,
     loopFloorNs: NaN,
     // Stopped before its every process ran (Ctrl-C): fewer processes than planned.
-    flags: ok && measured.length < settings.runs.cold ? ["partial"] : [],
+    flags: [
+      ...(ok && measured.length < settings.runs.cold ? ["partial"] : []),
+      // Each message is timed alone: on a clock of coarse steps (a browser's) one message is a few steps or none.
+      ...(bytes.some((m) => m.clockResolutionNs > 1000) ? ["coarse-clock"] : []),
+    ],
     raw,
   };
 }
@@ -193,6 +200,8 @@ export class ColdMode {
     private readonly codecs: readonly Codec[],
     private readonly hooks: BenchmarkHooks,
     private readonly now: () => number,
+    /** Where the processes run: Bun's (the default) or a browser's pages, named by its user agent. */
+    private readonly client: Pick<ColdCodecInfo, "client" | "clientLibrary"> = {},
   ) {
     this.runs = coldRuns(settings);
   }
@@ -248,6 +257,7 @@ export class ColdMode {
   private caseOf(codec: string, payload: PayloadName): CaseResult {
     const c = this.codecs.find((x) => x.name === codec);
     const info: ColdCodecInfo = {
+      ...this.client,
       standard: c?.standard ?? true,
       ...(c?.family ? { family: c.family } : {}),
       frame: c?.frame ?? "binary",

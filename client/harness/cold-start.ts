@@ -63,6 +63,8 @@ export interface ColdMeasurement {
   bytes: number;
   bytesMin: number;
   bytesMax: number;
+  /** The clock's step, ns: a browser's is coarse (5 µs in Chromium, 20 µs in Firefox, cross-origin isolated). */
+  clockResolutionNs: number;
 }
 
 /**
@@ -109,7 +111,7 @@ export async function measureColdStart(
   const timed = clock.now();
   ledger?.add("timed", timed - t0);
   // After the messages, so the calibration's own loop warms nothing they ran.
-  const timerNs = calibrateClock(clock, 50, 5_000, 5).overheadNs;
+  const { overheadNs: timerNs, resolutionNs } = calibrateClock(clock, 50, 5_000, 5);
   if (ownTrips) {
     const expected = ownRoundTrips(pc, messages);
     for (let i = 0; i < n; i++) if (!sameMessage(expected[i]!, decoded[i])) throw wrong(i, expected[i]!, decoded[i]);
@@ -142,5 +144,6 @@ export async function measureColdStart(
     bytes: bytes / n,
     bytesMin: sizes.reduce((m, x) => Math.min(m, x), Number.POSITIVE_INFINITY),
     bytesMax: sizes.reduce((m, x) => Math.max(m, x), 0),
+    clockResolutionNs: resolutionNs,
   };
 }

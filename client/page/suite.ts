@@ -19,6 +19,7 @@ import type { WebSocketClass } from "../socket/client-connection.ts";
 import { socketModeContext } from "../socket/mode-context.ts";
 import { runSocketModes } from "../socket/modes.ts";
 import { CAN_USE_WORKERS, CodecModeWorkers } from "./codec-workers.ts";
+import { browserVersion } from "../harness/browser-version.ts";
 
 interface ServerInfo {
   runtime: string;
@@ -30,14 +31,6 @@ interface ServerInfo {
   userProto?: UserProtoFile;
   /** Codecs of the user's own (--codec-module), each bundled for the page at `url`. */
   codecModules?: (CodecModuleFile & { url: string })[];
-}
-
-/** "Chrome/156.0.8078.73" -> "Chrome 156.0.8078.73" (Firefox, Safari alike). */
-function browserVersion(userAgent: string): string {
-  const m = /(Firefox|Edg|Chrome|Version)\/([\d.]+)/.exec(userAgent);
-  if (!m) return "unknown";
-  const name = m[1] === "Version" ? "Safari" : m[1] === "Edg" ? "Edge" : m[1];
-  return `${name} ${m[2]}`;
 }
 
 export async function fetchInfo(): Promise<ServerInfo> {

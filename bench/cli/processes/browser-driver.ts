@@ -246,3 +246,94 @@ async function launchFirefox(binary: string, options: LaunchOptions): Promise<Dr
     },
   };
 }
+
+/**
+ * A page in a browser context of its own: no cache, storage or renderer process shared with
+ * any page before it. Closing it closes its context.
+ */
+interface IsolatedPage {
+  /** Starts the page's load, and returns once it committed (not waiting for its scripts). */
+  goto(url: string): Promise<void>;
+  onConsole(listener: (text: string) => void): void;
+  onPageError(listener: (message: string) => void): void;
+  close(): Promise<void>;
+}
+
+/** A browser that opens each page in a fresh context (cold mode's pages: bench/cli/processes/cold-start-pages.ts). */
+export interface IsolatingBrowser {
+  name: BrowserName;
+  /** The browser's user agent, as a page reads it. */
+  userAgent(): Promise<string>;
+  isolatedPage(): Promise<IsolatedPage>;
+  close(): Promise<void>;
+}
+
+/** Headless, with a fresh profile, each page in a context of its own (Chromium: an incognito-like context; Firefox: a user context). */
+export async function launchIsolating(name: BrowserName, binary: string): Promise<IsolatingBrowser> {
+  if (name === "chromium") {
+    const { chromium } = await import("playwright-core");
+    const browser = await chromium.launch({
+      executablePath: binary,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      handleSIGINT: false,
+    });
+    const isolatedPage = async (): Promise<IsolatedPage> => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      return {
+        async goto(url) {
+          await page.goto(url, { waitUntil: "commit" });
+        },
+        onConsole: (listener) => page.on("console", (m) => listener(m.text())),
+        onPageError: (listener) => page.on("pageerror", (e) => listener(e.message)),
+        close: () => context.close(),
+      };
+    };
+    return {
+      name,
+      async userAgent() {
+        const context = await browser.newContext();
+        try {
+          return await (await context.newPage()).evaluate(() => navigator.userAgent);
+        } finally {
+          await context.close();
+        }
+      },
+      isolatedPage,
+      close: () => browser.close(),
+    };
+  }
+  const { default: puppeteer } = await import("puppeteer-core");
+  const browser = await puppeteer.launch({
+    browser: "firefox",
+    executablePath: binary,
+    headless: true,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    extraPrefsFirefox: {
+      "browser.sessionstore.resume_from_crash": false,
+      "datareporting.policy.dataSubmissionEnabled": false,
+      "app.update.auto": false,
+    },
+  });
+  return {
+    name,
+    userAgent: () => browser.userAgent(),
+    async isolatedPage() {
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      return {
+        async goto(url) {
+          await page.goto(url, { waitUntil: "domcontentloaded" });
+        },
+        onConsole: (listener) => void page.on("console", (m) => listener(m.text())),
+        onPageError: (listener) =>
+          void page.on("pageerror", (e) => listener(e instanceof Error ? e.message : String(e))),
+        close: () => context.close(),
+      };
+    },
+    close: () => browser.close(),
+  };
+}

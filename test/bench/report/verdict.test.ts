@@ -381,6 +381,7 @@ describe("the cold-start line", () => {
         bytes: 20,
         bytesMin: 20,
         bytesMax: 20,
+        clockResolutionNs: 1,
       },
     }));
     const c = coldCase(codec, "small", outcomes, settings, info);

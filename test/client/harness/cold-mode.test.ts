@@ -68,6 +68,7 @@ describe("coldCase", () => {
     bytes: 40,
     bytesMin: 30,
     bytesMax: 50,
+    clockResolutionNs: 1,
   });
   const info = { standard: true, frame: "binary" as const, library: "" };
   const run = (codec: string, repeat: number) => ({ codec, payload: "small", repeat, position: 0 });
@@ -142,18 +143,19 @@ function reachable(entry: string): Set<string> {
   return seen;
 }
 
-describe("the cold-start process", () => {
-  it("reaches no codec's module and no codec library before the one it times", () => {
-    const files = [...reachable(path.join(ROOT, "bench/cli/processes/cold-start-child.ts"))].map((f) =>
-      path.relative(ROOT, f),
-    );
-    // The interface and the messages (their types and examples) are no codec; every other file in protocols/ is one, or its schemas.
-    const messages = ["protocols/codec.ts", "protocols/messages.ts", "protocols/message-sets.ts"];
-    const codecs = files.filter((f) => f.startsWith("protocols/") && !messages.includes(f));
-    expect(codecs).toEqual([]);
-    expect(files.filter((f) => f.includes("node_modules"))).toEqual([]);
-    expect(files).toContain("client/harness/cold-start.ts");
-  });
+describe("the cold-start process and page", () => {
+  it.each(["bench/cli/processes/cold-start-child.ts", "bench/page/cold-page.ts"])(
+    "%s reaches no codec's module and no codec library before the one it times",
+    (entry) => {
+      const files = [...reachable(path.join(ROOT, entry))].map((f) => path.relative(ROOT, f));
+      // The interface and the messages (their types and examples) are no codec; every other file in protocols/ is one, or its schemas.
+      const messages = ["protocols/codec.ts", "protocols/messages.ts", "protocols/message-sets.ts"];
+      const codecs = files.filter((f) => f.startsWith("protocols/") && !messages.includes(f));
+      expect(codecs).toEqual([]);
+      expect(files.filter((f) => f.includes("node_modules"))).toEqual([]);
+      expect(files).toContain("client/harness/cold-start.ts");
+    },
+  );
 });
 
 describe("ColdMode in fresh Bun processes", () => {

@@ -49,13 +49,11 @@ describe("bun run bench --modes cold", () => {
     expect(Number(msgpackr.cold_first_vs_json_ci95_low)).toBeLessThanOrEqual(Number(msgpackr.cold_first_vs_json));
   }, 120_000);
 
-  it("refuses a client other than Bun's, in one line, exit 2", () => {
-    for (const client of ["node", "chromium"]) {
-      const r = runBenchCli(["--modes", "codec,cold", "--client", client]);
-      expect(r.code).toBe(2);
-      expect(r.stderr.trim()).toBe(
-        `bench: --modes cold times fresh Bun processes of the bench's own; it runs with --client bun (got --client ${client})`,
-      );
-    }
+  it("refuses Node's client, in one line, exit 2", () => {
+    const r = runBenchCli(["--modes", "codec,cold", "--client", "node"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      "bench: --modes cold times fresh Bun processes of the bench's own, or a browser's fresh pages; it runs with --client bun, chromium or firefox (got --client node)",
+    );
   });
 });
