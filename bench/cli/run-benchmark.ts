@@ -588,35 +588,28 @@ async function runBrowserBenchmark(
   let coldOutcome: { cases: CaseResult[]; order: string[][][] } | undefined;
   if (plan.settings.modes.includes("cold") && !control.stopRequested)
     try {
-      coldOutcome = await inPhaseAsync(ledger, "start", async () => {
-        const pages = await coldStartPages(
-          browser,
-          binary,
-          plan.settings.codecModules ?? [],
-          () => control.stopRequested,
+      const pages = await inPhaseAsync(ledger, "start", () =>
+        coldStartPages(browser, binary, plan.settings.codecModules ?? [], () => control.stopRequested, ledger),
+      );
+      coldBrowser = pages.browser;
+      try {
+        const hooks: BenchmarkHooks = {
+          libraryVersion,
+          onProgress: (e) => progress.update(e),
+          shouldStop: () => control.stopRequested,
+          onCaseDone: (c) => live.add(c),
+          ledger,
+        };
+        cold = new ColdMode(plan.settings, plan.codecModeCodecs, hooks, performanceClock.now, {
+          client: "browser",
+          clientLibrary: pages.browser.userAgent,
+        });
+        coldOutcome = await coldModeWithBytes(cold, plan, hooks, pages.measure, (line) =>
+          streams.stderr.write(`bench: ${line}\n`),
         );
-        coldBrowser = pages.browser;
-        return pages;
-      }).then(async (pages) => {
-        try {
-          const hooks: BenchmarkHooks = {
-            libraryVersion,
-            onProgress: (e) => progress.update(e),
-            shouldStop: () => control.stopRequested,
-            onCaseDone: (c) => live.add(c),
-            ledger,
-          };
-          cold = new ColdMode(plan.settings, plan.codecModeCodecs, hooks, performanceClock.now, {
-            client: "browser",
-            clientLibrary: pages.browser.userAgent,
-          });
-          return await coldModeWithBytes(cold, plan, hooks, pages.measure, (line) =>
-            streams.stderr.write(`bench: ${line}\n`),
-          );
-        } finally {
-          await pages.close();
-        }
-      });
+      } finally {
+        await pages.close();
+      }
     } catch (e) {
       front.fail(`cold mode in ${browserLabel(browser)} failed: ${(e as Error).message}`);
     }
