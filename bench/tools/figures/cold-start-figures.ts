@@ -1,7 +1,8 @@
 /**
  * docs/cold-start.md's figures: the committed cold run (bun-cold), its table and verdict line as
- * the terminal prints them, a few of its figures in the prose, and the plain script's check of it
- * (cold-check-bun-cold).
+ * the terminal prints them, a few of its figures in the prose, the plain script's check of it
+ * (cold-check-bun-cold), and the same run in Chromium's and Firefox's fresh pages
+ * (chromium-cold, firefox-cold) beside Bun's.
  */
 
 import type { CaseResult } from "../../../client/harness/results.ts";
@@ -16,6 +17,12 @@ import { mdTable, whole } from "./prose.ts";
 const FILE = "bun-cold.json.gz";
 const CHECK = "cold-check-bun-cold.txt";
 const WARM = "bun-default-1.json.gz";
+/** The same run in each engine: Bun's processes, Chromium's and Firefox's pages. */
+const ENGINES = [
+  ["Bun", FILE],
+  ["Chromium", "chromium-cold.json.gz"],
+  ["Firefox", "firefox-cold.json.gz"],
+] as const;
 
 const block = (lines: readonly string[]): string => ["```", ...lines.map((l) => l.trimEnd()), "```"].join("\n");
 
@@ -31,20 +38,49 @@ function coldSection(): string[] {
 }
 
 /** The verdict's cold-start line, with the lines it wraps onto. */
-function coldVerdict(): string[] {
-  const lines = verdictLines(sampleResults(FILE).cases);
+function coldVerdict(file = FILE): string[] {
+  const lines = verdictLines(sampleResults(file).cases);
   const start = lines.findIndex((l) => l.startsWith("Cold start"));
-  if (start < 0) throw new Error(`${FILE}'s verdict has no cold-start line`);
+  if (start < 0) throw new Error(`${file}'s verdict has no cold-start line`);
   let end = start + 1;
   while (end < lines.length && lines[end]!.startsWith(" ")) end++;
   return lines.slice(start, end);
 }
 
-const coldCase = (codec: string, payload = "small"): CaseResult => {
-  const c = sampleResults(FILE).cases.find((x) => x.mode === "cold" && x.codec === codec && x.payload === payload);
-  if (!c?.cold) throw new Error(`${FILE} has no cold ${codec} on ${payload}`);
+const coldCase = (codec: string, payload = "small", file: string = FILE): CaseResult => {
+  const c = sampleResults(file).cases.find((x) => x.mode === "cold" && x.codec === codec && x.payload === payload);
+  if (!c?.cold) throw new Error(`${file} has no cold ${codec} on ${payload}`);
   return c;
 };
+const ratio = (e: { value: number; low: number; high: number } | undefined): string =>
+  e ? `${times(e.value)} (${times(e.low)}-${times(e.high)})` : "-";
+
+/** Each codec on small in each engine: the first message and the first 1,000 against json's, and its load (import + set-up). */
+function enginesTable(): string {
+  const codecs = sampleResults(FILE)
+    .cases.filter((c) => c.mode === "cold" && c.payload === "small" && c.verified)
+    .sort((a, b) => a.cold!.first.median - b.cold!.first.median)
+    .map((c) => c.codec);
+  const rows = codecs.map((codec) => {
+    const of = ENGINES.map(([, file]) => coldCase(codec, "small", file));
+    return [
+      codec,
+      ...of.map((c) => (codec === "json" ? formatNs(c.cold!.first.median) : ratio(c.ratios?.coldFirstVsJson))),
+      ...of.map((c) => (codec === "json" ? formatNs(c.cold!.first1000!.median) : ratio(c.ratios?.coldFirst1000VsJson))),
+      ...of.map((c) => formatNs(c.cold!.import.median + c.cold!.setup.median)),
+    ];
+  });
+  const engines = ENGINES.map(([name]) => name);
+  return mdTable(
+    [
+      "codec",
+      ...engines.map((e) => `first, ${e}`),
+      ...engines.map((e) => `first 1,000, ${e}`),
+      ...engines.map((e) => `load, ${e}`),
+    ],
+    rows,
+  );
+}
 const times = (x: number): string => `${x >= 10 ? Math.round(x) : x.toFixed(x < 1 ? 2 : 1)}x`;
 
 export const COLD_START: PageFigures = {
@@ -76,6 +112,18 @@ export const COLD_START: PageFigures = {
         .map((c) => [c.codec, whole(c.cold!.bundleBytes!), whole(c.cold!.bundleGzipBytes!)]);
       return mdTable(["codec", "bytes over json's, minified", "gzipped"], rows);
     },
+    engines: enginesTable,
+    "chromium-verdict": () => block(coldVerdict("chromium-cold.json.gz")),
+    "firefox-verdict": () => block(coldVerdict("firefox-cold.json.gz")),
+    "browser-command": () => `\`${SAMPLES.find((s) => s.name === "chromium-cold")!.command}\``,
+    "protobuf-first-vs-json-chromium": () =>
+      times(coldCase("protobuf", "small", "chromium-cold.json.gz").ratios!.coldFirstVsJson!.value),
+    "protobuf-first-vs-json-firefox": () =>
+      times(coldCase("protobuf", "small", "firefox-cold.json.gz").ratios!.coldFirstVsJson!.value),
+    "custom-binary-first-vs-json-firefox": () =>
+      times(coldCase("custom-binary", "small", "firefox-cold.json.gz").ratios!.coldFirstVsJson!.value),
+    "json-first-chromium": () => formatNs(coldCase("json", "small", "chromium-cold.json.gz").cold!.first.median),
+    "json-first-firefox": () => formatNs(coldCase("json", "small", "firefox-cold.json.gz").cold!.first.median),
     check: () => block(sampleText(CHECK).trimEnd().split("\n")),
     "check-outside": () => {
       // Each row: codec, then the first message's and the mean's verdicts ("inside", "above by N%", "below by N%").
