@@ -12,8 +12,16 @@ import { flagLossy } from "./harness/exclusions.ts";
 import { kneeField } from "./harness/knee.ts";
 import { withRatios } from "./harness/ratios.ts";
 import { loadFigures, type LoadMeasurement } from "./harness/load.ts";
+
 import type { Plan } from "./harness/plan.ts";
-import type { BenchResults, CaseResult, Environment, BenchmarkSettings, StretchTiming } from "./harness/results.ts";
+import type {
+  BenchResults,
+  CaseResult,
+  Environment,
+  BenchmarkSettings,
+  EvolveRow,
+  StretchTiming,
+} from "./harness/results.ts";
 import { selfPeakRssBytes, type TimeAccount, type TimeLedger } from "./harness/time-account.ts";
 
 export interface ResultsParts {
@@ -33,6 +41,8 @@ export interface ResultsParts {
   interrupted: boolean;
   /** --load: what driving the user's traffic measured, priced with the cases' field figures. */
   load?: LoadMeasurement;
+  /** Evolve mode's rows. */
+  evolve?: readonly EvolveRow[];
 }
 
 export function assembleResults(p: ResultsParts): BenchResults {
@@ -59,6 +69,7 @@ export function assembleResults(p: ResultsParts): BenchResults {
     ...kneeField(cases),
     ...(p.plan.fidelity.length > 0 ? { fidelity: [...p.plan.fidelity] } : {}),
     ...(p.load ? { load: loadFigures(p.load, withOwn.cases) } : {}),
+    ...(p.evolve ? { evolve: [...p.evolve] } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
  * end: the Bun CLI, `--client node` (the socket modes in a Node process),
  * and the page in a browser (which `--client chromium` and `firefox` drive). In order:
  * codec mode, what compression makes of its messages (where the front end
- * measures it), the WebSocket modes, then the results assembled
+ * measures it), cold mode, evolve mode, the WebSocket modes, then the results assembled
  * (assemble-results.ts).
  *
  * What differs between front ends is only where each step runs, given as
@@ -19,9 +19,17 @@ import { CodecModeSpans } from "./harness/codec-mode-spans.ts";
 import type { ClockCalibration, Clock } from "./harness/clock.ts";
 import type { Plan } from "./harness/plan.ts";
 import type { BenchmarkHooks } from "./harness/progress.ts";
-import type { BenchResults, CaseResult, Environment, BenchmarkSettings, StretchTiming } from "./harness/results.ts";
+import type {
+  BenchResults,
+  CaseResult,
+  Environment,
+  BenchmarkSettings,
+  EvolveRow,
+  StretchTiming,
+} from "./harness/results.ts";
 import type { ClientKind } from "./harness/settings.ts";
-import { inPhaseAsync } from "./harness/time-account.ts";
+import { inPhase, inPhaseAsync } from "./harness/time-account.ts";
+import { runEvolveMode } from "./harness/evolve.ts";
 import { assembleResults, timeAccountOf } from "./assemble-results.ts";
 import { socketModesOf, type SocketModeResult } from "./socket/modes.ts";
 import { warmedKey } from "./socket/mode-context.ts";
@@ -90,6 +98,8 @@ export class Benchmark {
   private readonly warmedHere = new Map<string, number>();
   /** --load: what the drive measured, once the socket modes have run. */
   private load: LoadMeasurement | undefined;
+  /** Evolve mode's rows, once it has run. */
+  private evolve: EvolveRow[] | undefined;
 
   constructor(
     private readonly plan: Plan,
@@ -147,6 +157,16 @@ export class Benchmark {
         } catch (e) {
           this.fail(`cold mode failed: ${(e as Error).message}`);
         }
+    }
+    // Checks, not timings: what a reader on one version of each payload reads from a writer on another, in this process.
+    if (settings.modes.includes("evolve") && !this.stopped()) {
+      try {
+        this.evolve = inPhase(ledger, "verify", () =>
+          runEvolveMode(settings, plan.codecModeCodecs, front.hooks, front.clock.now),
+        );
+      } catch (e) {
+        this.fail(`evolve mode failed: ${(e as Error).message}`);
+      }
     }
     const socketModes = socketModesOf(settings);
     if (socketModes.length > 0 && !this.stopped()) {
@@ -229,6 +249,7 @@ export class Benchmark {
       ...(front.timings ? { timings: front.timings() } : {}),
       interrupted,
       ...(this.load ? { load: this.load } : {}),
+      ...(this.evolve ? { evolve: this.evolve } : {}),
     });
   }
 }

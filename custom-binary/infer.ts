@@ -77,7 +77,7 @@ export class LayoutError extends Error {
 }
 
 /** Fields whose name says they tell a message's kind, tried first as a union's tag. */
-const TAG_NAMES = ["t", "type", "kind", "op", "event", "action", "cmd", "msg", "msgType", "messageType"];
+export const TAG_NAMES = ["t", "type", "kind", "op", "event", "action", "cmd", "msg", "msgType", "messageType"];
 /** Most arms a union's tag picks between. */
 const MAX_ARMS = 32;
 /** Most values a string field takes to be written as an enum. */

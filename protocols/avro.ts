@@ -44,6 +44,7 @@ import { Buffer } from "buffer";
 import type { Codec, Encoded, PayloadCodec } from "./codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import type { UserLayout } from "./custom-binary.ts";
+import type { ObjectShape, UnionShape } from "../custom-binary/infer.ts";
 import { avroSchemaOf, SchemaError, writtenOnce } from "./inferred-schemas.ts";
 import type { ChatMessage, Entity, GameTickMessage, MarketMessage, Reaction } from "./message-sets.ts";
 import {
@@ -367,3 +368,79 @@ export function avroCodecFor(inferred?: ReadonlyMap<string, UserLayout>): Codec 
 
 /** The built-in avro codec: the built-in payloads only. */
 export const avro: Codec = avroCodecFor();
+
+/** A field's default as Avro's specification allows it: a value of the field's type, or of a union's first branch. */
+function defaultOf(schema: unknown): { value: unknown } | undefined {
+  const type = Array.isArray(schema) ? schema[0] : schema;
+  const name = typeof type === "string" ? type : (type as { type?: unknown } | undefined)?.type;
+  switch (name) {
+    case "null":
+      return { value: null };
+    case "boolean":
+      return { value: false };
+    case "int":
+    case "long":
+    case "float":
+    case "double":
+      return { value: 0 };
+    case "string":
+      return { value: "" };
+    case "array":
+      return { value: [] };
+    case "map":
+      return { value: {} };
+    case "enum":
+      return { value: (type as { symbols: string[] }).symbols[0] };
+    default:
+      // A record's default would need every field's: left without one.
+      return undefined;
+  }
+}
+
+/**
+ * Schema evolution (evolve mode, docs/schema-evolution.md) the way Avro's specification has it:
+ * the reader decodes with its own schema resolved against the writer's (it must have the writer's
+ * schema: from a registry, or the connection's handshake). Both schemas are written from each
+ * version's inferred layout, under the same record name; as the specification advises for a
+ * record that will change, every field of the reader's record has a default, and a field the
+ * reader renamed carries the writer's name as an alias. Throws (a SchemaError or avsc's own
+ * error) where a schema cannot be written or the reader's schema refuses the writer's.
+ */
+export function avroEvolution(
+  name: string,
+  writer: ObjectShape | UnionShape,
+  reader: ObjectShape | UnionShape,
+  renamed?: { writer: string; reader: string },
+): { encode(message: Message): Encoded; decode(data: Encoded): unknown } {
+  const w = avroSchemaOf(writer, name);
+  const r = avroSchemaOf(reader, name);
+  const readerSchema = r.schema as {
+    type?: string;
+    fields?: { name: string; type: unknown; default?: unknown; aliases?: string[] }[];
+  };
+  if (readerSchema.type === "record")
+    readerSchema.fields = readerSchema.fields!.map((f) => {
+      const d = defaultOf(f.type);
+      return {
+        ...f,
+        ...(d && !("default" in f) ? { default: d.value } : {}),
+        ...(renamed && f.name === renamed.reader && renamed.writer !== renamed.reader
+          ? { aliases: [renamed.writer] }
+          : {}),
+      };
+    });
+  // Each schema in a registry of its own: the two name the same record.
+  const writerType = avsc.Type.forSchema(w.schema as Parameters<typeof avsc.Type.forSchema>[0], {
+    wrapUnions: true,
+    registry: {},
+  });
+  const readerType = avsc.Type.forSchema(readerSchema as Parameters<typeof avsc.Type.forSchema>[0], {
+    wrapUnions: true,
+    registry: {},
+  });
+  const resolver = readerType.createResolver(writerType);
+  return {
+    encode: (message) => writerType.toBuffer(w.convert.toWire(message)),
+    decode: (data) => r.convert.fromWire(readerType.fromBuffer(asBuffer(data), resolver)),
+  };
+}

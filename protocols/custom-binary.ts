@@ -5,8 +5,14 @@ import { inferredCodec } from "../custom-binary/inferred-codec.ts";
 import { CodecError } from "./codec-errors.ts";
 import { isBuiltIn, type Message as AnyMessage } from "./messages.ts";
 
-/** A user payload's layout, inferred from its messages (custom-binary/infer.ts), or why no layout carries them. */
-export type UserLayout = { layout: ObjectShape | UnionShape } | { reason: string };
+/**
+ * A user payload's layout, inferred from its messages (custom-binary/infer.ts), or why no layout
+ * carries them. `fieldNumbers`: the numbers a .proto written from it gives its top fields, by
+ * name (a changed version of a payload keeping its fields' numbers: evolve mode); absent: their order.
+ */
+export type UserLayout =
+  | { layout: ObjectShape | UnionShape; fieldNumbers?: ReadonlyMap<string, number> }
+  | { reason: string };
 
 /**
  * The hand-written protocol of custom-binary/ (spec: docs/custom-binary.md):

@@ -151,8 +151,13 @@ export interface ProtoSchema {
   convert: Convert;
 }
 
-/** A .proto for a layout; a SchemaError naming the place it cannot say. */
-export function protoSchemaOf(layout: Layout, name: string): ProtoSchema {
+/**
+ * A .proto for a layout; a SchemaError naming the place it cannot say. `numbers`: the top
+ * message's field numbers by field name (a version of a payload whose fields changed keeps its
+ * other fields' numbers: schema evolution); a field it does not name takes the next number after
+ * the highest. Absent: the fields' order, from 1.
+ */
+export function protoSchemaOf(layout: Layout, name: string, numbers?: ReadonlyMap<string, number>): ProtoSchema {
   const messages: string[] = [];
   const top = typeName([name]);
 
@@ -226,6 +231,9 @@ export function protoSchemaOf(layout: Layout, name: string): ProtoSchema {
     const fields = (tag === undefined ? shape.fields : armFields(shape, tag)).filter((f) => !neverSet(f));
     const names = fieldNames(fields.map((f) => f.name));
     const lines: string[] = [];
+    const own = path.length === 1 && tag === undefined ? numbers : undefined;
+    let next = Math.max(0, ...(own?.values() ?? []));
+    const numberOf = (field: string, i: number): number => (own ? (own.get(field) ?? ++next) : i + 1);
     const converts = fields.map((f, i) => {
       const presence = f.optional || f.nullable;
       // A list or map that can be missing goes into a message of its own, which can: a repeated or map field cannot tell missing from empty.
@@ -236,7 +244,7 @@ export function protoSchemaOf(layout: Layout, name: string): ProtoSchema {
       const label = t.map
         ? `map<${t.map}, ${t.type}>`
         : `${t.repeated ? "repeated " : presence ? "optional " : ""}${t.type}`;
-      lines.push(`  ${label} ${names[i]} = ${i + 1};`);
+      lines.push(`  ${label} ${names[i]} = ${numberOf(f.name, i)};`);
       return t.convert;
     });
     messages.push(`message ${type} {\n${lines.join("\n")}${lines.length > 0 ? "\n" : ""}}`);

@@ -233,7 +233,7 @@ function inferredType(payload: string, layout: UserLayout): PayloadCodec | { rea
   if ("reason" in layout) return { reason: `no .proto written for your messages: ${layout.reason}` };
   let schema: ReturnType<typeof protoSchemaOf>;
   try {
-    schema = protoSchemaOf(layout.layout, payload);
+    schema = protoSchemaOf(layout.layout, payload, layout.fieldNumbers);
   } catch (e) {
     if (e instanceof SchemaError) return { reason: `no .proto written for your messages: ${e.message}` };
     throw e;

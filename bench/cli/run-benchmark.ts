@@ -126,8 +126,8 @@ function printAndWrite(
     writeError = e;
   }
   const shown = withWritingTime(results, performance.now() - writing);
-  // With no case (every codec lossy on the user's messages, say) the fidelity table still says why.
-  if (results.cases.length > 0 || (results.fidelity?.length ?? 0) > 0)
+  // With no case (every codec lossy on the user's messages, say) the fidelity table still says why; evolve mode's rows are no cases.
+  if (results.cases.length > 0 || (results.fidelity?.length ?? 0) > 0 || (results.evolve?.length ?? 0) > 0)
     streams.stdout.write(formatTable(shown, { wide: options.wide }) + "\n\n");
   if (writeError !== undefined) throw writeError;
   if (files) {

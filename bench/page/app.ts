@@ -53,6 +53,7 @@ const MODE_LABELS: Record<string, string> = {
   stream: "stream: a window in flight (throughput)",
   latency: "latency: an open loop at a rate",
   route: "route: the server routes each message to its room",
+  evolve: "evolve: what a reader of one version of the messages reads from a writer of another",
 };
 
 /** What automation reads: `bun run bench --client chromium` polls it. */
@@ -144,6 +145,7 @@ function readSettings(base: Settings): Settings {
       latency: int("iterations-latency", 1, 10_000_000),
       route: int("iterations-route", 1, 10_000_000),
       cold: base.iterations.cold,
+      evolve: base.iterations.evolve,
     },
     members: int("members", 1, 1024),
     validate: $<HTMLInputElement>("validate").checked,

@@ -400,6 +400,22 @@ function loadRows(results: BenchResults): Row[] {
   }));
 }
 
+/** Evolve mode's rows (mode `evolve`): a codec, payload, change and direction each, its outcome and the line that says why. */
+function evolveRows(results: BenchResults): Row[] {
+  return (results.evolve ?? []).map((r) => ({
+    ...runWideColumns(results, results.settings.client === "browser" ? "browser" : "inprocess"),
+    mode: "evolve",
+    payload: r.payload,
+    codec: r.codec,
+    iterations: r.messages,
+    verified: r.outcome !== "not-run" && r.outcome !== "not-applicable",
+    change: r.change,
+    direction: r.direction,
+    outcome: r.outcome,
+    detail: r.detail,
+  }));
+}
+
 export function csvHeader(): string {
   return CSV_COLUMNS.join(",") + "\r\n";
 }
@@ -412,8 +428,11 @@ export function csvRecords(results: BenchResults, cases: readonly CaseResult[] =
   const ofRun = runColumns(results);
   const held = (v: Row[string]): v is string | number | boolean =>
     v !== undefined && (typeof v !== "number" || Number.isFinite(v));
-  // The load's rows close the whole run's records (`cases` left to their default).
-  const rows = [...cases.map((c) => caseRow(results, c, ofRun)), ...(cases === results.cases ? loadRows(results) : [])];
+  // The load's rows and evolve mode's close the whole run's records (`cases` left to their default).
+  const rows = [
+    ...cases.map((c) => caseRow(results, c, ofRun)),
+    ...(cases === results.cases ? [...loadRows(results), ...evolveRows(results)] : []),
+  ];
   return rows.map((row) => Object.fromEntries(CSV_COLUMNS.flatMap((col) => (held(row[col]) ? [[col, row[col]]] : []))));
 }
 

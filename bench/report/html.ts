@@ -79,7 +79,7 @@ export function reportHtml(rows: readonly SourcedCase[], chartJsSource: string, 
     lines.length > 0 ? `<section class="verdict"><pre>${escapeHtml(lines.join("\n").trim())}</pre></section>` : "";
   const fidelity = block(text.summary?.fidelity ?? []);
   const labField = block(
-    text.summary ? summaryLines(text.summary, ["labField", "calibration", "patterns", "route", "load"]) : [],
+    text.summary ? summaryLines(text.summary, ["labField", "calibration", "patterns", "route", "load", "evolve"]) : [],
   );
   const sources = sourceLines(rows)
     .map((l) => `<li>${escapeHtml(l)}</li>`)

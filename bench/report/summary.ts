@@ -16,6 +16,7 @@ import { calibrationLines, labFieldLines } from "./field-table.ts";
 import { patternLines, routeSection } from "./patterns-table.ts";
 import { hasRounds } from "./results-file.ts";
 import { loadSection, loadVerdictLines } from "./load-table.ts";
+import { evolveSection, evolveVerdictLines } from "./evolve-table.ts";
 
 /** The sections, in the order the page and report.html print them. */
 export const SUMMARY_SECTIONS = [
@@ -26,6 +27,7 @@ export const SUMMARY_SECTIONS = [
   "patterns",
   "route",
   "load",
+  "evolve",
 ] as const;
 
 export type SummarySection = (typeof SUMMARY_SECTIONS)[number];
@@ -37,7 +39,8 @@ export type SummarySection = (typeof SUMMARY_SECTIONS)[number];
  * - labField, calibration: codec mode's figure beside the server's, and the known costs the
  *   server's figure found (field-table.ts);
  * - patterns: read-one and validated in codec mode; route: route mode's server CPU (patterns-table.ts);
- * - load: each codec at the user's traffic, --load (load-table.ts), whose answer also closes the verdict.
+ * - load: each codec at the user's traffic, --load (load-table.ts), whose answer also closes the verdict;
+ * - evolve: what each codec's reader read across each change to the messages (evolve-table.ts), with a verdict line too.
  */
 export type BenchmarkSummary = Readonly<Record<SummarySection, readonly string[]>>;
 
@@ -46,18 +49,22 @@ export function benchmarkSummary(results: BenchResults, options: { wide?: boolea
   return {
     fidelity: fidelityLines(results),
     // A run with no case at all (every codec lossy on the user's messages) still says why, payload by payload.
-    verdict:
-      hasRounds(results) || results.cases.length === 0
+    // A run of evolve mode alone timed nothing: its own line is its verdict.
+    verdict: results.settings.modes.every((m) => m === "evolve")
+      ? evolveVerdictLines(results.evolve)
+      : hasRounds(results) || results.cases.length === 0
         ? [
             ...verdictLines(results.cases, notTimedPayloads(results), results.settings.payloads),
             ...loadVerdictLines(results.load),
+            ...evolveVerdictLines(results.evolve),
           ]
-        : [],
+        : evolveVerdictLines(results.evolve),
     labField: labFieldLines(results),
     calibration: calibrationLines(results),
     patterns: patternLines(results.cases),
     route: routeSection(results.cases, options.wide === true),
     load: loadSection(results.load),
+    evolve: evolveSection(results.evolve),
   };
 }
 

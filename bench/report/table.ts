@@ -182,13 +182,16 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
   const wide = options.wide === true;
   const s = results.settings;
   const lines: string[] = [];
-  lines.push(
-    `${messagesText(s, [...new Set(results.cases.map((c) => c.payload))])}, ${runsText(s, [...new Set(results.cases.map((c) => c.mode))])} through them per case.`,
-  );
-  lines.push(`"vs json" / "vs raw": ratio to that codec, paired round by round; with several processes`);
-  lines.push(`(--forks), each process's median of its rounds' ratios is one estimate and the figure their`);
-  lines.push(`geometric mean ± its 95% interval over the processes; with one, the median of the per-round`);
-  lines.push(`ratios ± its interval (below 6 rounds, their geometric mean); ≈: the interval holds 1.`);
+  if (results.cases.length > 0) {
+    lines.push(
+      `${messagesText(s, [...new Set(results.cases.map((c) => c.payload))])}, ${runsText(s, [...new Set(results.cases.map((c) => c.mode))])} through them per case.`,
+    );
+    lines.push(`"vs json" / "vs raw": ratio to that codec, paired round by round; with several processes`);
+    lines.push(`(--forks), each process's median of its rounds' ratios is one estimate and the figure their`);
+    lines.push(`geometric mean ± its 95% interval over the processes; with one, the median of the per-round`);
+    lines.push(`ratios ± its interval (below 6 rounds, their geometric mean); ≈: the interval holds 1.`);
+  } else if (results.evolve && results.evolve.length > 0)
+    lines.push(`${messagesText(s, [...new Set(results.evolve.map((r) => r.payload))])}.`);
   const summary = benchmarkSummary(results, { wide });
   lines.push(...summary.fidelity);
   for (const view of MODE_VIEWS) {
@@ -259,7 +262,7 @@ export function formatTable(results: BenchResults, options: TableOptions = {}): 
     }
     if (view.mode === "codec") lines.push(...summary.patterns);
   }
-  lines.push(...summary.labField, ...summary.calibration, ...summary.load);
+  lines.push(...summary.labField, ...summary.calibration, ...summary.load, ...summary.evolve);
   if (results.cases.some((c) => codecModeRatios(c).some((r) => r.wide))) {
     lines.push("");
     lines.push(

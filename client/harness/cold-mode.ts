@@ -13,13 +13,11 @@ import type { BenchmarkHooks, Progress } from "./progress.ts";
 import { createRng } from "./random.ts";
 import { summarizeRuns, type CaseResult, type ColdSlice, type ColdSummaries, type SliceFigures } from "./results.ts";
 import { shuffled } from "./schedule.ts";
-import { checksOwnRoundTrip, type Settings } from "./settings.ts";
+import { checksOwnRoundTrip, codecsWithoutServer, type Settings } from "./settings.ts";
 import { messagesFor } from "./generator.ts";
 import { userLayoutOf } from "./user-messages.ts";
 import { summarizeByProcess } from "./statistics.ts";
 import type { Codec } from "../../protocols/codec.ts";
-import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
-import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 import { isBuiltIn, type PayloadName } from "../../protocols/messages.ts";
 
 /** One process of the run: a case, and which repeat. */
@@ -32,9 +30,7 @@ export interface ColdRun {
 }
 
 /** The codecs cold mode runs: the settings' codecs but raw (no codec) and the calibration codecs (which measure the server). */
-export function coldCodecs(settings: Pick<Settings, "codecs">): string[] {
-  return settings.codecs.filter((c) => c !== RAW_CODEC_NAME && !CALIBRATION_CODEC_NAMES.includes(c));
-}
+export const coldCodecs = codecsWithoutServer;
 
 /** Every process of the mode, in the order they run: repeat by repeat, each repeat's cases shuffled (seeded by the run's seed). */
 export function coldRuns(settings: Pick<Settings, "codecs" | "payloads" | "excluded" | "runs" | "seed">): ColdRun[] {

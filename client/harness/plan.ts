@@ -25,7 +25,7 @@ import { CodecCatalog } from "../../protocols/registry.ts";
 import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 import { importCodecModules } from "./codec-modules.ts";
 import { checkFidelity, fidelitySummary, type FidelityReport } from "./fidelity.ts";
-import type { Excluded, Mode, Settings } from "./settings.ts";
+import { codecsWithoutServer, type Excluded, type Mode, type Settings } from "./settings.ts";
 import { SettingError } from "./harness-errors.ts";
 import { userLayoutOf, userMessagesOf } from "./user-messages.ts";
 
@@ -85,7 +85,9 @@ function workOf(settings: Settings, codecModeCodecs: number): ModeWork[] {
         ? codecUnits
         : mode === "cold"
           ? coldCodecs(settings).length * settings.runs.cold
-          : settings.codecs.length * settings.runs[mode] * steps(mode),
+          : mode === "evolve"
+            ? codecsWithoutServer(settings).length
+            : settings.codecs.length * settings.runs[mode] * steps(mode),
   }));
 }
 

@@ -401,6 +401,8 @@ export interface BenchResults {
   calibration?: CalibrationCheck[];
   /** --load: each codec at the user's traffic, predicted from the field figures and measured (client/harness/load.ts). */
   load?: LoadResult;
+  /** Evolve mode: what a reader on one version of each payload's messages read from a writer on another, per codec, change and direction (client/harness/evolve.ts). */
+  evolve?: EvolveRow[];
 }
 
 /** Where a codec stopped keeping up in latency mode (client/harness/knee.ts). */
@@ -494,4 +496,50 @@ export interface LoadResult {
   fieldModes?: string[];
   /** Every codec driven, raw (the transport alone) first. */
   codecs: LoadCodecFigures[];
+}
+
+// ---------------------------------------------------------------- Evolve mode (client/harness/evolve.ts)
+
+export type EvolveChange =
+  | "field-added"
+  | "field-removed"
+  | "field-renamed"
+  | "number-widened"
+  | "enum-member-added"
+  | "optional-left-out";
+
+/** old-reader: a reader still on the old version reads the new writer's messages; new-reader: the reverse. */
+export type EvolveDirection = "old-reader" | "new-reader";
+
+/**
+ * What the reader got (docs/schema-evolution.md#outcomes), best first:
+ * - exact: every field as written (a field the reader does not know came through as written);
+ * - extra-ignored: a field the reader does not know was dropped; every other field exact;
+ * - missing-defaulted: a field the reader expects and the writer did not write came back absent
+ *   or as a default (0, "", false, null, empty); every other field exact;
+ * - error: the reader (or its schema, or the writer) refused, with the error's message;
+ * - silently-wrong: a message came back with a value the writer did not write, and no error;
+ * - not-run: the codec cannot make a second version here (its code is generated at build time,
+ *   or no schema carries the messages); not-applicable: the payload has no field the change needs.
+ */
+export type EvolveOutcome =
+  | "exact"
+  | "extra-ignored"
+  | "missing-defaulted"
+  | "error"
+  | "silently-wrong"
+  | "not-run"
+  | "not-applicable";
+
+/** One codec, payload, change and direction: the outcome over every message, and the first message that gave it. */
+export interface EvolveRow {
+  codec: string;
+  payload: PayloadName;
+  change: EvolveChange;
+  direction: EvolveDirection;
+  outcome: EvolveOutcome;
+  /** One line: the field and what the reader got, the error, or why it did not run. */
+  detail: string;
+  /** Messages written and read (0 where none was). */
+  messages: number;
 }

@@ -8,15 +8,31 @@
 import { SettingError } from "./harness-errors.ts";
 import type { EqualKind } from "./fidelity.ts";
 import { ARTICLE_PAYLOADS, isBuiltIn, type PayloadName } from "../../protocols/messages.ts";
+import { CALIBRATION_CODEC_NAMES } from "../../protocols/calibration.ts";
+import { RAW_CODEC_NAME } from "../../protocols/contract.ts";
 
-export type Mode = "codec" | "roundtrip" | "stream" | "fanout" | "latency" | "route" | "cold";
-export const MODE_NAMES: readonly Mode[] = ["codec", "roundtrip", "stream", "fanout", "latency", "route", "cold"];
+export type Mode = "codec" | "roundtrip" | "stream" | "fanout" | "latency" | "route" | "cold" | "evolve";
+export const MODE_NAMES: readonly Mode[] = [
+  "codec",
+  "roundtrip",
+  "stream",
+  "fanout",
+  "latency",
+  "route",
+  "cold",
+  "evolve",
+];
 /** The modes that talk to a server over a WebSocket. */
-export type SocketMode = Exclude<Mode, "codec" | "cold">;
+export type SocketMode = Exclude<Mode, "codec" | "cold" | "evolve">;
 export const SOCKET_MODES: readonly SocketMode[] = ["roundtrip", "stream", "fanout", "latency", "route"];
-/** Whether `mode` talks to a server over a WebSocket (not codec mode's loop, not cold mode's fresh processes). */
+/** Whether `mode` talks to a server over a WebSocket (not codec mode's loop, not cold mode's fresh processes, not evolve mode's checks). */
 export function isSocketMode(mode: string): mode is SocketMode {
   return (SOCKET_MODES as readonly string[]).includes(mode);
+}
+
+/** The codecs a mode without a server runs (cold, evolve): the settings' codecs but raw (no codec) and the calibration codecs (which measure the server). */
+export function codecsWithoutServer(settings: Pick<Settings, "codecs">): string[] {
+  return settings.codecs.filter((c) => c !== RAW_CODEC_NAME && !CALIBRATION_CODEC_NAMES.includes(c));
 }
 
 /** Who ran the client side: in process (codec mode), Bun's WebSocket, Node with npm `ws`, a browser. */
@@ -184,7 +200,8 @@ const perMode = (
   latency: number,
   route: number,
   cold: number,
-): Record<Mode, number> => ({ codec, roundtrip, stream, fanout, latency, route, cold });
+  evolve: number,
+): Record<Mode, number> => ({ codec, roundtrip, stream, fanout, latency, route, cold, evolve });
 
 const COMMON = {
   modes: ["codec", "roundtrip", "stream"] as Mode[],
@@ -224,9 +241,9 @@ export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
     codecs: [],
     precision: 3,
     maxTimeMs: 40_000,
-    runs: perMode(1, 1, 1, 3, 3, 3, 10),
-    iterations: perMode(100_000, 6_000, 100_000, 10_000, 2_000, 40_000, 1_000),
-    warmup: perMode(100_000, 100_000, 100_000, 1_000, 500, 4_000, 0),
+    runs: perMode(1, 1, 1, 3, 3, 3, 10, 1),
+    iterations: perMode(100_000, 6_000, 100_000, 10_000, 2_000, 40_000, 1_000, 100),
+    warmup: perMode(100_000, 100_000, 100_000, 1_000, 500, 4_000, 0, 0),
   },
   quick: {
     ...COMMON,
@@ -234,18 +251,18 @@ export const DEFAULTS: Readonly<Record<Profile, Readonly<Settings>>> = {
     codecs: [],
     precision: 10,
     maxTimeMs: 4_000,
-    runs: perMode(1, 1, 1, 2, 2, 2, 5),
-    iterations: perMode(10_000, 1_000, 12_000, 1_000, 1_000, 4_000, 1_000),
-    warmup: perMode(5_000, 1_000, 12_000, 100, 100, 400, 0),
+    runs: perMode(1, 1, 1, 2, 2, 2, 5, 1),
+    iterations: perMode(10_000, 1_000, 12_000, 1_000, 1_000, 4_000, 1_000, 40),
+    warmup: perMode(5_000, 1_000, 12_000, 100, 100, 400, 0, 0),
   },
   // A page's WebSocket keeps 1,000 messages/s with sub-millisecond p50 in Chromium here, not 5,000 (docs/page.md).
   browser: {
     ...COMMON,
     codecs: [],
     rates: [1_000],
-    runs: perMode(3, 3, 3, 3, 3, 3, 10),
-    iterations: perMode(100_000, 1_000, 20_000, 0, 1_000, 4_000, 1_000),
-    warmup: perMode(20_000, 500, 10_000, 0, 200, 400, 0),
+    runs: perMode(3, 3, 3, 3, 3, 3, 10, 1),
+    iterations: perMode(100_000, 1_000, 20_000, 0, 1_000, 4_000, 1_000, 100),
+    warmup: perMode(20_000, 500, 10_000, 0, 200, 400, 0, 0),
   },
 };
 

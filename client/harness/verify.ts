@@ -8,7 +8,8 @@
 import type { PayloadCodec } from "../../protocols/codec.ts";
 import type { Message } from "../../protocols/messages.ts";
 
-function sameValue(x: unknown, y: unknown): boolean {
+/** Two values equal as decoded messages compare them (numbers bit-exact, objects by their own keys). */
+export function sameValue(x: unknown, y: unknown): boolean {
   if (x === y) return x !== 0 || 1 / (x as number) === 1 / (y as number); // -0 is not 0
   if (typeof x !== "object" || x === null || typeof y !== "object" || y === null) return x !== x && y !== y; // NaN equals NaN
   if (Array.isArray(x)) {

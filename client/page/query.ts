@@ -18,8 +18,11 @@ import { PAYLOAD_NAMES } from "../../protocols/messages.ts";
 import type { CodecCatalog } from "../../protocols/registry.ts";
 import { codecGroups, socketCodecNames } from "../../protocols/contract.ts";
 
-/** The modes a page runs (fanout's subscribers run in Bun's client; route mode's members and routers run in the page). */
-export const PAGE_MODES: readonly Mode[] = ["codec", "roundtrip", "stream", "latency", "route"];
+/**
+ * The modes a page runs (fanout's subscribers run in Bun's client; route mode's members and routers run in the page;
+ * cold mode's fresh page loads are driven by the bench, `--client chromium --modes cold`).
+ */
+export const PAGE_MODES: readonly Mode[] = ["codec", "roundtrip", "stream", "latency", "route", "evolve"];
 
 /**
  * Codec mode's processes in the page without `forks`: fresh workers, one after the other, each

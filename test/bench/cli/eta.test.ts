@@ -15,7 +15,16 @@ const settings: Settings = {
   payloads: ["small", "large"],
   modes: ["codec", "stream"],
   runs: everyMode(2),
-  iterations: { codec: 1000, roundtrip: 1000, stream: 1000, fanout: 1000, latency: 1000, route: 1000, cold: 1000 },
+  iterations: {
+    codec: 1000,
+    roundtrip: 1000,
+    stream: 1000,
+    fanout: 1000,
+    latency: 1000,
+    route: 1000,
+    cold: 1000,
+    evolve: 100,
+  },
 };
 const plan = [
   { mode: "codec" as const, units: 4 },

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { messagesText, runsText } from "../../../bench/report/messages-line.ts";
 
-const runs = { codec: 1, roundtrip: 3, stream: 3, fanout: 3, latency: 3, route: 3, cold: 10 };
+const runs = { codec: 1, roundtrip: 3, stream: 3, fanout: 3, latency: 3, route: 3, cold: 10, evolve: 1 };
 
 describe("the messages and runs of a run, in words", () => {
   it("names the built-in messages by their seed, the user's by their payloads, and both where both ran", () => {

@@ -47,7 +47,7 @@ describe("a run's summary, the same in every output", () => {
     // --wide: the terminal wraps no line, so each of the summary's lines is found whole.
     const args = [
       "--modes",
-      "codec,stream,route",
+      "codec,stream,route,evolve",
       "--codecs",
       "json,custom-binary,msgpackr",
       "--payloads",

@@ -23,8 +23,17 @@ describe("settingsToQuery then settingsFromQuery", () => {
       payloads: ["large", "small"],
       // The page does not run fanout: it stays as the base has it.
       // Nor cold mode (the CLI's, in fresh Bun processes).
-      iterations: { codec: 12_345, roundtrip: 321, stream: 4_567, fanout: 0, latency: 777, route: 2_468, cold: 1_000 },
-      warmup: { codec: 11, roundtrip: 22, stream: 33, fanout: 0, latency: 44, route: 55, cold: 0 },
+      iterations: {
+        codec: 12_345,
+        roundtrip: 321,
+        stream: 4_567,
+        fanout: 0,
+        latency: 777,
+        route: 2_468,
+        cold: 1_000,
+        evolve: 100,
+      },
+      warmup: { codec: 11, roundtrip: 22, stream: 33, fanout: 0, latency: 44, route: 55, cold: 0, evolve: 0 },
       members: 5,
       validate: true,
       rates: [500, 1500],
@@ -37,6 +46,7 @@ describe("settingsToQuery then settingsFromQuery", () => {
         latency: 5,
         route: 5,
         cold: defaultSettings("browser", []).runs.cold,
+        evolve: defaultSettings("browser", []).runs.evolve,
       },
       seed: 4_000_000_000,
       window: 17,

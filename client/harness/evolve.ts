@@ -1,0 +1,467 @@
+/**
+ * Evolve mode (docs/schema-evolution.md): what a reader on one version of a
+ * payload's messages reads from a writer on another. For each payload, six
+ * changes are made to its messages, each from the payload's own fields:
+ *
+ * - field-added: every message gains a field (`addedNote`, a string), last;
+ * - field-removed: the last field every message holds is gone;
+ * - field-renamed: the first field every message holds takes a new name, in
+ *   its place;
+ * - number-widened: a field of integers now holds fractions (an int becomes
+ *   a double);
+ * - enum-member-added: a field of a few recurring strings (an enum) gains a
+ *   value it never held;
+ * - optional-left-out: the last field of strings, numbers or booleans every
+ *   message holds is left out of every other message (it becomes optional).
+ *
+ * Each change runs both ways: an old reader of the new writer's messages
+ * (forward compatibility), a new reader of the old writer's (backward). The
+ * codec's writer and reader are made with its own mechanism
+ * (protocols/evolution.ts); every message is encoded for real by the one and
+ * decoded by the other, and what the reader got is set beside what it should
+ * read: the writer's message, in the reader's field names.
+ */
+
+import { evolvingPair } from "../../protocols/evolution.ts";
+import type { Codec } from "../../protocols/codec.ts";
+import type { UserLayout } from "../../protocols/custom-binary.ts";
+import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
+import { inferLayout, LayoutError, TAG_NAMES } from "../../custom-binary/infer.ts";
+import { sameValue } from "./verify.ts";
+import type { EvolveChange, EvolveDirection, EvolveOutcome, EvolveRow } from "./results.ts";
+import { isExcluded } from "./exclusions.ts";
+import { messagesFor } from "./generator.ts";
+import type { BenchmarkHooks } from "./progress.ts";
+import { checksOwnRoundTrip, codecsWithoutServer, type Settings } from "./settings.ts";
+
+export const EVOLVE_CHANGES: readonly EvolveChange[] = [
+  "field-added",
+  "field-removed",
+  "field-renamed",
+  "number-widened",
+  "enum-member-added",
+  "optional-left-out",
+];
+
+const EVOLVE_DIRECTIONS: readonly EvolveDirection[] = ["old-reader", "new-reader"];
+
+/** A change made to a payload's messages: the two versions, and the field it touches. */
+export interface PayloadChange {
+  change: EvolveChange;
+  /** The field changed, by its old name. */
+  field: string;
+  before: Message[];
+  after: Message[];
+  /** field-renamed: the field's name after. */
+  renamedTo?: string;
+}
+
+/** The name field-added gives its field. */
+export const ADDED_FIELD = "addedNote";
+/** The value enum-member-added puts in every fourth message. */
+export const ADDED_MEMBER = "added-member";
+
+type Fields = Record<string, unknown>;
+
+/** The fields every message holds, in the first message's order, but a union's tag (which a change to would change the kind). */
+function commonFields(messages: readonly Message[]): string[] {
+  const first = Object.keys(messages[0] as Fields);
+  return first.filter((k) => !TAG_NAMES.includes(k) && messages.every((m) => Object.hasOwn(m as Fields, k)));
+}
+
+/** `m` with `fn` applied to its fields, their order kept. */
+function rebuilt(m: Message, fn: (key: string, value: unknown) => [string, unknown][]): Message {
+  return Object.fromEntries(Object.entries(m as Fields).flatMap(([k, v]) => fn(k, v))) as Message;
+}
+
+/** The change made to `messages`, or why the payload has nothing it applies to. */
+export function changeOf(change: EvolveChange, messages: readonly Message[]): PayloadChange | { reason: string } {
+  const before = [...messages];
+  if (before.length === 0) return { reason: "no messages" };
+  const common = commonFields(before);
+  const last = common.at(-1);
+  const made = (field: string, after: Message[], renamedTo?: string): PayloadChange => ({
+    change,
+    field,
+    before,
+    after,
+    ...(renamedTo !== undefined ? { renamedTo } : {}),
+  });
+  switch (change) {
+    case "field-added":
+      return made(
+        ADDED_FIELD,
+        before.map((m, i) => ({ ...(m as Fields), [ADDED_FIELD]: `note ${i}` }) as Message),
+      );
+    case "field-removed":
+      if (last === undefined) return { reason: "no field every message holds" };
+      return made(
+        last,
+        before.map((m) => rebuilt(m, (k, v) => (k === last ? [] : [[k, v]]))),
+      );
+    case "field-renamed": {
+      const field = common[0];
+      if (field === undefined) return { reason: "no field every message holds" };
+      const to = `${field}Renamed`;
+      return made(
+        field,
+        before.map((m) => rebuilt(m, (k, v) => [[k === field ? to : k, v]])),
+        to,
+      );
+    }
+    case "number-widened": {
+      const field = common.find((k) => before.every((m) => Number.isSafeInteger((m as Fields)[k])));
+      if (field === undefined) return { reason: "no field of integers every message holds" };
+      return made(
+        field,
+        before.map((m) => rebuilt(m, (k, v) => [[k, k === field ? (v as number) + 0.5 : v]])),
+      );
+    }
+    case "enum-member-added": {
+      const field = common.find((k) => {
+        const values = before.map((m) => (m as Fields)[k]);
+        if (!values.every((v) => typeof v === "string")) return false;
+        const distinct = new Set(values).size;
+        // As custom-binary's inference takes a string field for an enum: a few values, each recurring.
+        return distinct >= 2 && distinct <= 32 && values.length >= 2 * distinct;
+      });
+      if (field === undefined) return { reason: "no field of a few recurring strings (an enum) every message holds" };
+      return made(
+        field,
+        before.map((m, i) => (i % 4 === 3 ? rebuilt(m, (k, v) => [[k, k === field ? ADDED_MEMBER : v]]) : m)),
+      );
+    }
+    case "optional-left-out": {
+      // A scalar: a list left out is a list's own question (proto3 cannot tell an absent list from an empty one).
+      const field = common.findLast((k) =>
+        before.every((m) => ["string", "number", "boolean"].includes(typeof (m as Fields)[k])),
+      );
+      if (field === undefined) return { reason: "no field of strings, numbers or booleans every message holds" };
+      return made(
+        field,
+        before.map((m, i) => (i % 2 === 1 ? rebuilt(m, (k, v) => (k === field ? [] : [[k, v]])) : m)),
+      );
+    }
+  }
+}
+
+/** The fields of the messages in the order they first show them (the order an inferred layout takes). */
+function fieldOrder(messages: readonly Message[]): string[] {
+  const seen = new Set<string>();
+  for (const m of messages) for (const k of Object.keys(m as Fields)) seen.add(k);
+  return [...seen];
+}
+
+/**
+ * The field numbers of both versions, as a .proto kept across the change would have them: the old
+ * version's in their order from 1; the new one keeps each old field's number (a renamed field, its
+ * old name's), and a new field takes the next.
+ */
+export function fieldNumbers(change: PayloadChange): { before: Map<string, number>; after: Map<string, number> } {
+  const before = new Map(fieldOrder(change.before).map((k, i) => [k, i + 1]));
+  let next = before.size;
+  const after = new Map(
+    fieldOrder(change.after).map((k) => [k, before.get(k === change.renamedTo ? change.field : k) ?? ++next]),
+  );
+  return { before, after };
+}
+
+/** A version's layout, inferred from its messages as custom-binary infers one for your own (or why none carries them). */
+function layoutOf(messages: readonly Message[], fieldNumbers: ReadonlyMap<string, number>): UserLayout {
+  try {
+    return { layout: inferLayout(messages), fieldNumbers };
+  } catch (e) {
+    if (e instanceof LayoutError) return { reason: e.message };
+    throw e;
+  }
+}
+
+const isDefault = (v: unknown): boolean =>
+  v === 0 ||
+  v === "" ||
+  v === false ||
+  v === null ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === "object" && v !== null && Object.keys(v).length === 0);
+
+const show = (v: unknown): string => {
+  if (v === undefined) return "absent";
+  if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
+};
+
+const RANK: Record<"exact" | "extra-ignored" | "missing-defaulted" | "silently-wrong", number> = {
+  exact: 0,
+  "extra-ignored": 1,
+  "missing-defaulted": 2,
+  "silently-wrong": 3,
+};
+
+/**
+ * What the reader got for one message, against what it should read: `view`, the writer's message
+ * with its fields in the reader's names. `touched`: the fields the change touched, in the
+ * reader's names (every other field must read as written); `readerFields`: the fields the reader's
+ * version holds; `renamed`: a renamed field's name in the writer's version and in the reader's (a
+ * reader that keeps the writer's name got it as written, not from nowhere).
+ */
+export function classify(
+  view: Fields,
+  got: unknown,
+  touched: ReadonlySet<string>,
+  readerFields: ReadonlySet<string>,
+  renamed?: { writer: string; reader: string },
+): { outcome: keyof typeof RANK; detail: string } {
+  if (got === null || typeof got !== "object" || Array.isArray(got))
+    return { outcome: "silently-wrong", detail: `read ${show(got)}, not an object` };
+  const g = got as Fields;
+  const at = (k: string): unknown => (Object.hasOwn(g, k) ? g[k] : undefined);
+  let outcome: keyof typeof RANK = "exact";
+  const notes: string[] = [];
+  const worse = (o: keyof typeof RANK, note: string): void => {
+    if (RANK[o] > RANK[outcome]) outcome = o;
+    notes.push(note);
+  };
+  for (const k of new Set([...Object.keys(view), ...Object.keys(g), ...touched])) {
+    const written = Object.hasOwn(view, k);
+    const read = at(k);
+    // A field the change did not touch reads as written, or is absent on both sides.
+    if (!touched.has(k)) {
+      if (k === renamed?.writer && read !== undefined && !written)
+        notes.push(`'${k}' (its name in the writer's version) read as written`);
+      else if (written ? !sameValue(view[k], read) : read !== undefined)
+        worse("silently-wrong", `'${k}': wrote ${written ? show(view[k]) : "nothing"}, read ${show(read)}`);
+      continue;
+    }
+    const known = readerFields.has(k);
+    if (written && known) {
+      // Written under its other name (a rename the format does not follow): the reader lacks it.
+      if (
+        renamed !== undefined &&
+        k === renamed.reader &&
+        (read === undefined || isDefault(read)) &&
+        !sameValue(view[k], read)
+      )
+        worse(
+          "missing-defaulted",
+          `'${k}' ${read === undefined ? "absent" : `read as ${show(read)}`} (written as '${renamed.writer}')`,
+        );
+      else if (!sameValue(view[k], read)) worse("silently-wrong", `'${k}': wrote ${show(view[k])}, read ${show(read)}`);
+    } else if (written) {
+      if (read === undefined) worse("extra-ignored", `'${k}' (unknown to the reader) dropped`);
+      else if (sameValue(view[k], read)) notes.push(`'${k}' (unknown to the reader) read as written`);
+      else worse("silently-wrong", `'${k}' (unknown to the reader): wrote ${show(view[k])}, read ${show(read)}`);
+    } else if (known) {
+      if (read === undefined) worse("missing-defaulted", `'${k}' (not written) absent`);
+      else if (isDefault(read)) worse("missing-defaulted", `'${k}' (not written) read as ${show(read)}`);
+      else worse("silently-wrong", `'${k}' (not written) read as ${show(read)}`);
+    } else if (read !== undefined) worse("silently-wrong", `'${k}' read as ${show(read)}, in neither version`);
+  }
+  // The notes of the outcome first: the field that decided it.
+  const first = notes.filter((n) => outcome === "exact" || !n.includes("read as written"));
+  const said = (first.length > 0 ? first : notes).join("; ");
+  return { outcome, detail: said || "every field as written" };
+}
+
+/** `m` with its fields in the other version's names. */
+const renamedView = (m: Message, from: string | undefined, to: string | undefined): Fields =>
+  from === undefined || to === undefined
+    ? { ...(m as Fields) }
+    : (rebuilt(m, (k, v) => [[k === from ? to : k, v]]) as Fields);
+
+/**
+ * One row: `codec` writing one version's messages, read by a reader of the other. `ownTrips`: the
+ * codec changes these messages even unchanged (your messages with --allow-lossy or --equal), so
+ * what the reader should read is the writer's message as the codec's own round trip gives it.
+ */
+function evolveRow(
+  codec: Codec,
+  payload: PayloadName,
+  change: PayloadChange,
+  direction: EvolveDirection,
+  ownTrips: boolean,
+): EvolveRow {
+  const row = (outcome: EvolveOutcome, detail: string, messages = 0): EvolveRow => ({
+    codec: codec.name,
+    payload,
+    change: change.change,
+    direction,
+    outcome,
+    detail,
+    messages,
+  });
+  const [writerMessages, readerMessages] =
+    direction === "old-reader" ? [change.after, change.before] : [change.before, change.after];
+  const oldName = change.field;
+  const newName = change.renamedTo;
+  // A renamed field: its name in the writer's version and in the reader's.
+  const [wName, rName] = direction === "old-reader" ? [newName, oldName] : [oldName, newName];
+  const numbers = fieldNumbers(change);
+  const version = (tag: "old" | "new") => {
+    const messages = tag === "old" ? change.before : change.after;
+    return {
+      name: `${payload}@${tag}`,
+      messages,
+      layout: layoutOf(messages, tag === "old" ? numbers.before : numbers.after),
+    };
+  };
+  const writer = version(direction === "old-reader" ? "new" : "old");
+  const reader = version(direction === "old-reader" ? "old" : "new");
+  let made: ReturnType<typeof evolvingPair>;
+  try {
+    made = evolvingPair(
+      codec,
+      payload,
+      writer,
+      reader,
+      // Only a new reader knows the name the field had before it (an old reader cannot know the next one).
+      newName !== undefined && direction === "new-reader" ? { writer: wName!, reader: rName! } : undefined,
+    );
+  } catch (e) {
+    return row("error", `making the writer and the reader: ${(e as Error).message.split("\n")[0]}`);
+  }
+  if ("notRun" in made) return row("not-run", made.notRun);
+  if ("refused" in made) return row("error", `the reader's schema refuses the writer's: ${made.refused}`);
+  const same = ownTrips ? evolvingPair(codec, payload, writer, writer) : undefined;
+  const expected = (m: Message): Message =>
+    same && "pair" in same ? (same.pair.decode(same.pair.encode(m)) as Message) : m;
+  const readerFields = new Set(readerMessages.flatMap((m) => Object.keys(m as Fields)));
+  // In the reader's names: the field the change touched (a rename: under the reader's name).
+  const touched = new Set([rName ?? change.field]);
+  let worst: { outcome: EvolveOutcome; detail: string; index: number; count: number } | undefined;
+  const rank = (o: EvolveOutcome): number => (o === "error" ? 4 : RANK[o as keyof typeof RANK]);
+  for (const [i, m] of writerMessages.entries()) {
+    let outcome: EvolveOutcome;
+    let detail: string;
+    try {
+      let encoded: ReturnType<typeof made.pair.encode>;
+      try {
+        encoded = made.pair.encode(m);
+      } catch (e) {
+        throw new Error(`the writer: ${(e as Error).message.split("\n")[0]}`);
+      }
+      const link = wName !== undefined ? { writer: wName, reader: rName! } : undefined;
+      ({ outcome, detail } = classify(
+        renamedView(expected(m), wName, rName),
+        made.pair.decode(encoded),
+        touched,
+        readerFields,
+        link,
+      ));
+    } catch (e) {
+      outcome = "error";
+      detail = (e as Error).message.split("\n")[0]!;
+    }
+    if (!worst || rank(outcome) > rank(worst.outcome)) worst = { outcome, detail, index: i, count: 1 };
+    else if (outcome === worst.outcome) worst.count++;
+  }
+  const n = writerMessages.length;
+  const w = worst!;
+  const where =
+    w.outcome === "exact" ? "" : `message ${w.index + 1}${w.count > 1 ? ` (and ${w.count - 1} more of ${n})` : ""}: `;
+  return row(w.outcome, `${where}${w.detail}`, n);
+}
+
+/** Every row of evolve mode for `codecs` on one payload's `messages`: each change, both ways; `onCodec` after each codec's. */
+export function evolvePayload(
+  codecs: readonly Codec[],
+  payload: PayloadName,
+  messages: readonly Message[],
+  onCodec: (codec: Codec) => void = () => {},
+  ownTrips = false,
+): EvolveRow[] {
+  const changes = EVOLVE_CHANGES.map((change) => ({ change, made: changeOf(change, messages) }));
+  const rows: EvolveRow[] = [];
+  for (const codec of codecs) {
+    for (const { change, made } of changes)
+      for (const direction of EVOLVE_DIRECTIONS)
+        rows.push(
+          "reason" in made
+            ? {
+                codec: codec.name,
+                payload,
+                change,
+                direction,
+                outcome: "not-applicable",
+                detail: made.reason,
+                messages: 0,
+              }
+            : evolveRow(codec, payload, made, direction, ownTrips),
+        );
+    onCodec(codec);
+  }
+  return rows;
+}
+
+/**
+ * Evolve mode over the run's payloads and codecs (codecsWithoutServer): every row, in payload,
+ * codec, change and direction order. A pair the run leaves out (your messages a codec changes)
+ * gets a not-run row with the reason. Stops between codecs when asked.
+ */
+export function runEvolveMode(
+  settings: Pick<
+    Settings,
+    | "payloads"
+    | "codecs"
+    | "excluded"
+    | "iterations"
+    | "seed"
+    | "fixed"
+    | "userMessages"
+    | "userProto"
+    | "allowLossy"
+    | "equal"
+  >,
+  catalog: readonly Codec[],
+  hooks: BenchmarkHooks,
+  now: () => number,
+): EvolveRow[] {
+  const started = now();
+  const names = codecsWithoutServer(settings);
+  const codecs = names.flatMap((n) => catalog.filter((c) => c.name === n));
+  const total = settings.payloads.length * codecs.length;
+  let done = 0;
+  const rows: EvolveRow[] = [];
+  for (const payload of settings.payloads) {
+    if (hooks.shouldStop?.()) break;
+    const messages = messagesFor(settings, payload, settings.iterations.evolve);
+    // Not run: a pair the run leaves out, and protobuf on your messages in your own .proto, of which there is one version.
+    const why = (c: Codec): string | undefined =>
+      isExcluded(settings, c.name, payload)
+        ? (settings.excluded.find((e) => e.codec === c.name && e.payload === payload)?.why ?? "left out of this run")
+        : c.name === "protobuf" && settings.userProto && !isBuiltIn(payload)
+          ? "your messages are in your own .proto (--proto), of which evolve mode has one version, not the changed one"
+          : undefined;
+    const runs = codecs.filter((c) => why(c) === undefined);
+    for (const c of codecs.filter((x) => why(x) !== undefined))
+      for (const change of EVOLVE_CHANGES)
+        for (const direction of EVOLVE_DIRECTIONS)
+          rows.push({ codec: c.name, payload, change, direction, outcome: "not-run", detail: why(c)!, messages: 0 });
+    rows.push(
+      ...evolvePayload(
+        runs,
+        payload,
+        messages,
+        (codec) => {
+          done++;
+          hooks.onProgress?.({
+            mode: "evolve",
+            stage: "run",
+            codec: codec.name,
+            payload,
+            run: 0,
+            runs: 1,
+            done,
+            total,
+            elapsedMs: now() - started,
+          });
+        },
+        checksOwnRoundTrip(settings, payload),
+      ),
+    );
+  }
+  const order = (r: EvolveRow): number => names.indexOf(r.codec);
+  return rows.sort(
+    (a, b) => settings.payloads.indexOf(a.payload) - settings.payloads.indexOf(b.payload) || order(a) - order(b),
+  );
+}
