@@ -60,7 +60,8 @@ const BENCH_GROUPS = {
         "`fanout`: one publisher, {clients} subscribers, through Bun's pub/sub;",
         "`latency`: an open loop at {rate}, latency from each message's scheduled send, so late sends count against the codec (docs/latency.md#latency-at-a-rate);",
         "`route`: the server as a router, each message to its routing key's room, forwarding the bytes and, side by side, decoding and encoding again; {clients} members (docs/access-patterns.md#route-mode);",
-        "`cold`: each codec's import, set-up and first messages (1, 10, 100, 1,000) in fresh Bun processes (a browser client: fresh page loads), {runs} of them per case, never warmed up (docs/cold-start.md)",
+        "`cold`: each codec's import, set-up and first messages (1, 10, 100, 1,000) in fresh Bun processes (a browser client: fresh page loads), {runs} of them per case, never warmed up (docs/cold-start.md);",
+        "`evolve`: no timing: each codec's reader of one version of each payload's messages against a writer of another, across six changes to the messages, both ways ({iterations} messages each; docs/schema-evolution.md)",
       ].join("\n"),
     },
     { key: "codecs", arg: "LIST", text: codecsText },
@@ -333,11 +334,11 @@ export const PER_MODE_DEFAULTS: readonly (readonly [string, Readonly<Record<Mode
 
 /** The per-mode defaults as --help shows them, a column per mode. */
 function perModeTable(): string {
-  const width = Math.max(...MODE_NAMES.map((m) => m.length), 7) + 2;
+  const width = Math.max(...MODE_NAMES.map((m) => m.length), 7) + 1;
   const cell = (v: string | number): string => String(v).padStart(width);
   return [
-    `  ${"defaults".padEnd(20)}${MODE_NAMES.map(cell).join("")}`,
-    ...PER_MODE_DEFAULTS.map(([label, r]) => `  ${label.padEnd(20)}${MODE_NAMES.map((m) => cell(r[m])).join("")}`),
+    `  ${"defaults".padEnd(16)}${MODE_NAMES.map(cell).join("")}`,
+    ...PER_MODE_DEFAULTS.map(([label, r]) => `  ${label.padEnd(16)}${MODE_NAMES.map((m) => cell(r[m])).join("")}`),
   ].join("\n");
 }
 

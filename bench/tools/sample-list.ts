@@ -117,6 +117,16 @@ export const SAMPLES: readonly SampleEntry[] = [
   ]),
   // Every codec's first messages in fresh processes (docs/cold-start.md), its rounds kept for the verdict's ties, and the plain script's check of it.
   bench("bun-cold", ["--modes", "cold", "--codecs", "all"], "kept"),
+  // What each codec's reader reads across six changes to every payload's messages, both ways (docs/schema-evolution.md); and to a whiteboard's.
+  bench("bun-evolve", [
+    "--modes",
+    "evolve",
+    "--payloads",
+    "small,medium,large,chat,game-tick,market",
+    "--codecs",
+    "all",
+  ]),
+  bench("bun-evolve-whiteboard", [...WHITEBOARD, "--modes", "evolve", "--codecs", "all"]),
   // The same in a browser's fresh page loads (docs/cold-start.md#in-a-browser).
   ...(["chromium", "firefox"] as const).map((browser) =>
     bench(`${browser}-cold`, ["--client", browser, "--modes", "cold", "--codecs", "all"], "kept"),

@@ -18,6 +18,7 @@ import { YOUR_MESSAGES_AND_CODECS } from "./your-messages-and-codecs-figures.ts"
 import { YOUR_PROJECT } from "./your-project-figures.ts";
 import { YOUR_LOAD } from "./your-load-figures.ts";
 import { COLD_START } from "./cold-start-figures.ts";
+import { SCHEMA_EVOLUTION } from "./schema-evolution-figures.ts";
 
 export const PAGES: readonly PageFigures[] = [
   README,
@@ -37,4 +38,5 @@ export const PAGES: readonly PageFigures[] = [
   YOUR_PROJECT,
   YOUR_LOAD,
   COLD_START,
+  SCHEMA_EVOLUTION,
 ];

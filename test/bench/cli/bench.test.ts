@@ -57,7 +57,7 @@ describe("bad flags: one line naming the problem and the valid values, exit 2", 
     ],
     [
       ["--modes", "telepathy"],
-      /^bench: --modes: unknown value 'telepathy'; valid values: codec, roundtrip, stream, fanout, latency, route, cold or all\n$/,
+      /^bench: --modes: unknown value 'telepathy'; valid values: codec, roundtrip, stream, fanout, latency, route, cold, evolve or all\n$/,
     ],
     [
       ["--link", "5g"],

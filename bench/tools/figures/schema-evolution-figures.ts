@@ -1,0 +1,62 @@
+/**
+ * docs/schema-evolution.md's figures: the committed evolve runs on the built-in payloads
+ * (bun-evolve) and on a whiteboard's own messages (bun-evolve-whiteboard), their tables and
+ * verdict lines as the terminal prints them, and counts of their outcomes in the prose.
+ */
+
+import type { EvolveRow } from "../../../client/harness/results.ts";
+import { formatTable } from "../../report/table.ts";
+import { evolveVerdictLines } from "../../report/evolve-table.ts";
+import { SAMPLES } from "../sample-list.ts";
+import type { PageFigures } from "./figure-spec.ts";
+import { machineOf, sampleResults } from "./sample-files.ts";
+
+const FILE = "bun-evolve.json.gz";
+const WHITEBOARD = "bun-evolve-whiteboard.json.gz";
+
+const block = (lines: readonly string[]): string => ["```", ...lines.map((l) => l.trimEnd()), "```"].join("\n");
+
+/** The table's evolve section, from its title to the line before the machine's. */
+function evolveSection(file: string): string[] {
+  const lines = formatTable(sampleResults(file)).split("\n");
+  const start = lines.findIndex((l) => l.startsWith("== evolve mode"));
+  if (start < 0) throw new Error(`${file}'s table has no evolve mode`);
+  const end = lines.findIndex((l, i) => i > start && /^(bun |made by |Time )/.test(l));
+  const section = lines.slice(start, end < 0 ? undefined : end);
+  while (section.at(-1) === "") section.pop();
+  return section;
+}
+
+const rowsOf = (file: string): EvolveRow[] => {
+  const rows = sampleResults(file).evolve;
+  if (!rows || rows.length === 0) throw new Error(`${file} has no evolve rows`);
+  return rows;
+};
+const command = (name: string): string => `\`${SAMPLES.find((s) => s.name === name)!.command}\``;
+/** How many rows of a codec (every payload, change and direction) came out so. */
+const count = (file: string, codec: string, outcome: EvolveRow["outcome"]): string =>
+  String(rowsOf(file).filter((r) => r.codec === codec && r.outcome === outcome).length);
+const ran = (file: string, codec: string): string =>
+  String(
+    rowsOf(file).filter((r) => r.codec === codec && r.outcome !== "not-run" && r.outcome !== "not-applicable").length,
+  );
+
+export const SCHEMA_EVOLUTION: PageFigures = {
+  page: "docs/schema-evolution.md",
+  figures: {
+    command: () => command("bun-evolve"),
+    "whiteboard-command": () => command("bun-evolve-whiteboard"),
+    machine: () => {
+      const m = machineOf([FILE]);
+      return `${m.cpu}, ${m.cores} cores`;
+    },
+    section: () => block(evolveSection(FILE)),
+    verdict: () => block(evolveVerdictLines(rowsOf(FILE))),
+    "whiteboard-section": () => block(evolveSection(WHITEBOARD)),
+    "whiteboard-verdict": () => block(evolveVerdictLines(rowsOf(WHITEBOARD))),
+    "custom-binary-errors": () => count(FILE, "custom-binary", "error"),
+    "custom-binary-wrong": () => count(FILE, "custom-binary", "silently-wrong"),
+    "custom-binary-ran": () => ran(FILE, "custom-binary"),
+    "protobuf-wrong": () => count(FILE, "protobuf", "silently-wrong"),
+  },
+};
