@@ -8,7 +8,7 @@ import type { EvolveRow } from "../../../client/harness/results.ts";
 import { formatTable } from "../../report/table.ts";
 import { evolveVerdictLines } from "../../report/evolve-table.ts";
 import { SAMPLES } from "../sample-list.ts";
-import type { PageFigures } from "./figure-spec.ts";
+import { claim, type PageFigures } from "./figure-spec.ts";
 import { machineOf, sampleResults } from "./sample-files.ts";
 
 const FILE = "bun-evolve.json.gz";
@@ -57,6 +57,13 @@ export const SCHEMA_EVOLUTION: PageFigures = {
     "custom-binary-errors": () => count(FILE, "custom-binary", "error"),
     "custom-binary-wrong": () => count(FILE, "custom-binary", "silently-wrong"),
     "custom-binary-ran": () => ran(FILE, "custom-binary"),
-    "protobuf-wrong": () => count(FILE, "protobuf", "silently-wrong"),
+    "protobuf-wrong": () => {
+      const wrong = rowsOf(FILE).filter((r) => r.codec === "protobuf" && r.outcome === "silently-wrong");
+      return claim(
+        wrong.length > 0 && wrong.every((r) => r.change === "number-widened"),
+        String(wrong.length),
+        "protobuf's wrong rows all number-widened",
+      );
+    },
   },
 };
