@@ -132,7 +132,7 @@ export interface Codec {
    */
   forPayload(payload: PayloadName): PayloadCodec;
 }
-export type Mode = "codec" | "roundtrip" | "stream" | "fanout" | "latency" | "route" | "cold";
+export type Mode = "codec" | "roundtrip" | "stream" | "fanout" | "latency" | "route" | "cold" | "evolve";
 declare const CLIENT_CHOICES: readonly ["bun", "node", "chromium", "firefox"];
 export type ClientChoice = (typeof CLIENT_CHOICES)[number];
 /** Messages given in the call rather than in a file: a payload name and its message objects. */

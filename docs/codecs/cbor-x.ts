@@ -25,7 +25,8 @@ const cborX: Codec = {
   frame: "binary",
   standard: true,
   library: "cbor-x",
-  // Schema-less: it carries every payload, so no notApplicable.
+  // Schema-less: it carries every payload, so no notApplicable; as its family says, it also runs --modes evolve.
+  family: "schemaless",
   forPayload: (): PayloadCodec => {
     // One reused encoder per pair, as a real application keeps one; records off keeps the output standard.
     const cbor = new Encoder({ useRecords: false });
