@@ -28,7 +28,7 @@ import type {
   StretchTiming,
 } from "./harness/results.ts";
 import type { ClientKind } from "./harness/settings.ts";
-import { inPhase, inPhaseAsync } from "./harness/time-account.ts";
+import { inPhaseAsync } from "./harness/time-account.ts";
 import { runEvolveMode } from "./harness/evolve.ts";
 import { assembleResults, timeAccountOf } from "./assemble-results.ts";
 import { socketModesOf, type SocketModeResult } from "./socket/modes.ts";
@@ -161,7 +161,7 @@ export class Benchmark {
     // Checks, not timings: what a reader on one version of each payload reads from a writer on another, in this process.
     if (settings.modes.includes("evolve") && !this.stopped()) {
       try {
-        this.evolve = inPhase(ledger, "verify", () =>
+        this.evolve = await inPhaseAsync(ledger, "verify", () =>
           runEvolveMode(settings, plan.codecModeCodecs, front.hooks, front.clock.now),
         );
       } catch (e) {

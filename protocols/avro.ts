@@ -369,9 +369,24 @@ export function avroCodecFor(inferred?: ReadonlyMap<string, UserLayout>): Codec 
 /** The built-in avro codec: the built-in payloads only. */
 export const avro: Codec = avroCodecFor();
 
-/** A field's default as Avro's specification allows it: a value of the field's type, or of a union's first branch. */
+type AvroField = { name: string; type: unknown; default?: unknown; aliases?: string[] };
+type AvroRecord = { type: "record"; name: string; fields: AvroField[] };
+
+const isRecord = (schema: unknown): schema is AvroRecord =>
+  typeof schema === "object" && schema !== null && (schema as { type?: unknown }).type === "record";
+
+/** A field's default as Avro's specification allows it: a value of the field's type, or of a union's first branch; a record's, each of its fields'. */
 function defaultOf(schema: unknown): { value: unknown } | undefined {
   const type = Array.isArray(schema) ? schema[0] : schema;
+  if (isRecord(type)) {
+    const value: Record<string, unknown> = {};
+    for (const f of type.fields) {
+      const d = "default" in f ? { value: f.default } : defaultOf(f.type);
+      if (!d) return undefined;
+      value[f.name] = d.value;
+    }
+    return { value };
+  }
   const name = typeof type === "string" ? type : (type as { type?: unknown } | undefined)?.type;
   switch (name) {
     case "null":
@@ -392,9 +407,15 @@ function defaultOf(schema: unknown): { value: unknown } | undefined {
     case "enum":
       return { value: (type as { symbols: string[] }).symbols[0] };
     default:
-      // A record's default would need every field's: left without one.
+      // A type named before (a record's own name): left without one.
       return undefined;
   }
+}
+
+/** A message's field as the schema names it: the key itself, or the name inferred-schemas.ts gives a key no format accepts (f3_my_key). */
+function schemaField(fields: readonly AvroField[], key: string): AvroField | undefined {
+  const safe = key.replace(/[^A-Za-z0-9_]/g, "_");
+  return fields.find((f) => f.name === key) ?? fields.find((f) => new RegExp(`^f\\d+_${safe}_*$`).test(f.name));
 }
 
 /**
@@ -402,8 +423,9 @@ function defaultOf(schema: unknown): { value: unknown } | undefined {
  * the reader decodes with its own schema resolved against the writer's (it must have the writer's
  * schema: from a registry, or the connection's handshake). Both schemas are written from each
  * version's inferred layout, under the same record name; as the specification advises for a
- * record that will change, every field of the reader's record has a default, and a field the
- * reader renamed carries the writer's name as an alias. Throws (a SchemaError or avsc's own
+ * record that will change, every field of the reader's record (of each record, a top union's
+ * arms) has a default where its type allows one, and a field the reader renamed carries the
+ * writer's name as an alias. Throws (a SchemaError or avsc's own
  * error) where a schema cannot be written or the reader's schema refuses the writer's.
  */
 export function avroEvolution(
@@ -414,27 +436,29 @@ export function avroEvolution(
 ): { encode(message: Message): Encoded; decode(data: Encoded): unknown } {
   const w = avroSchemaOf(writer, name);
   const r = avroSchemaOf(reader, name);
-  const readerSchema = r.schema as {
-    type?: string;
-    fields?: { name: string; type: unknown; default?: unknown; aliases?: string[] }[];
-  };
-  if (readerSchema.type === "record")
-    readerSchema.fields = readerSchema.fields!.map((f) => {
+  // The top record, or each record of a top union (its arms): every field a default, a renamed one its old name.
+  const writerRecords = (Array.isArray(w.schema) ? w.schema : [w.schema]).filter(isRecord);
+  const readerRecords = (Array.isArray(r.schema) ? r.schema : [r.schema]).filter(isRecord);
+  for (const record of readerRecords) {
+    const own = renamed ? schemaField(record.fields, renamed.reader) : undefined;
+    const old = renamed
+      ? schemaField(writerRecords.find((x) => x.name === record.name)?.fields ?? [], renamed.writer)
+      : undefined;
+    record.fields = record.fields.map((f) => {
       const d = defaultOf(f.type);
       return {
         ...f,
         ...(d && !("default" in f) ? { default: d.value } : {}),
-        ...(renamed && f.name === renamed.reader && renamed.writer !== renamed.reader
-          ? { aliases: [renamed.writer] }
-          : {}),
+        ...(own === f && old && old.name !== f.name ? { aliases: [old.name] } : {}),
       };
     });
+  }
   // Each schema in a registry of its own: the two name the same record.
   const writerType = avsc.Type.forSchema(w.schema as Parameters<typeof avsc.Type.forSchema>[0], {
     wrapUnions: true,
     registry: {},
   });
-  const readerType = avsc.Type.forSchema(readerSchema as Parameters<typeof avsc.Type.forSchema>[0], {
+  const readerType = avsc.Type.forSchema(r.schema as Parameters<typeof avsc.Type.forSchema>[0], {
     wrapUnions: true,
     registry: {},
   });

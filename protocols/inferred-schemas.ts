@@ -153,7 +153,7 @@ export interface ProtoSchema {
 
 /**
  * A .proto for a layout; a SchemaError naming the place it cannot say. `numbers`: the top
- * message's field numbers by field name (a version of a payload whose fields changed keeps its
+ * message's field numbers by field name (a top union's: each arm's) (a version of a payload whose fields changed keeps its
  * other fields' numbers: schema evolution); a field it does not name takes the next number after
  * the highest. Absent: the fields' order, from 1.
  */
@@ -231,7 +231,9 @@ export function protoSchemaOf(layout: Layout, name: string, numbers?: ReadonlyMa
     const fields = (tag === undefined ? shape.fields : armFields(shape, tag)).filter((f) => !neverSet(f));
     const names = fieldNames(fields.map((f) => f.name));
     const lines: string[] = [];
-    const own = path.length === 1 && tag === undefined ? numbers : undefined;
+    // The top message's fields, or a top union's arms' (each arm a message of its own, numbered alike).
+    const own =
+      (path.length === 1 && tag === undefined) || (path.length === 2 && layout.kind === "union") ? numbers : undefined;
     let next = Math.max(0, ...(own?.values() ?? []));
     const numberOf = (field: string, i: number): number => (own ? (own.get(field) ?? ++next) : i + 1);
     const converts = fields.map((f, i) => {

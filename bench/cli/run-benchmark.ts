@@ -528,33 +528,47 @@ async function runBrowserBenchmark(
   const pageModes = plan.settings.modes.filter((m) => m !== "cold");
   let cold: ColdMode | undefined;
   let coldBrowser: ColdPagesBrowser | undefined;
-  // The same assembly as every benchmark's (client/assemble-results.ts), for what the page has not handed back as results.
-  const held = (
-    interrupted: boolean,
-    cases: readonly CaseResult[] = [...live.finished.filter((c) => c.mode !== "cold"), ...(cold?.held() ?? [])],
-    order: BenchResults["order"] = {},
-  ): BenchResults => {
+  let page: BrowserOutcome | undefined;
+  let serverLabel: string | undefined;
+  let coldOutcome: { cases: CaseResult[]; order: string[][][] } | undefined;
+  /**
+   * The results of everything finished: the page's own (its cases, order, evolve rows and
+   * environment, once it handed them back; before that, the cases it told as it finished them),
+   * and cold mode's cases, assembled as every benchmark's are (client/assemble-results.ts), with
+   * the bench's machine and timings. What a second Ctrl-C writes, and the run's end.
+   */
+  const merged = (interrupted: boolean): BenchResults => {
     const elapsedMs = performanceClock.now() - startedMs;
-    return assembleResults({
+    const assembled = assembleResults({
       plan,
-      cases,
+      cases: [
+        ...(page?.results.cases ?? live.finished.filter((c) => c.mode !== "cold")),
+        ...(coldOutcome?.cases ?? cold?.held() ?? []),
+      ],
       settings: { ...plan.settings, minBatchNs: NaN, client: "browser" },
-      order,
+      order: { ...page?.results.order, ...(coldOutcome ? { cold: coldOutcome.order } : {}) },
       timestamp,
       environment,
-      ...(coldBrowser ? { environments: { browser: coldPagesEnvironment(environment, coldBrowser) } } : {}),
       elapsedMs,
       account: timeAccountOf(ledger, elapsedMs, "bench"),
       timings: estimate.timings(),
       interrupted,
     });
+    const browserEnvironment =
+      page?.results.environment ?? (coldBrowser ? coldPagesEnvironment(environment, coldBrowser) : undefined);
+    return {
+      ...(page?.results ?? {}),
+      ...assembled,
+      settings: {
+        ...(page?.results.settings ?? assembled.settings),
+        modes: plan.settings.modes,
+        server: serverLabel,
+        interrupted,
+      },
+      ...(browserEnvironment ? { environments: { browser: browserEnvironment } } : {}),
+    };
   };
-  let page: BrowserOutcome | undefined;
-  let serverLabel: string | undefined;
-  front.quitWith(() => {
-    const results = held(true);
-    return { ...results, settings: { ...results.settings, server: serverLabel } };
-  }, "the page finished");
+  front.quitWith(() => merged(true), "the page finished");
   if (pageModes.length > 0)
     try {
       await useServer(
@@ -585,7 +599,6 @@ async function runBrowserBenchmark(
       front.fail(`the ${browserLabel(browser)} run failed: ${(e as Error).message}`);
     }
   for (const line of page?.failures ?? []) front.fail(`in the page: ${line}`);
-  let coldOutcome: { cases: CaseResult[]; order: string[][][] } | undefined;
   if (plan.settings.modes.includes("cold") && !control.stopRequested)
     try {
       const pages = await inPhaseAsync(ledger, "start", () =>
@@ -613,28 +626,5 @@ async function runBrowserBenchmark(
     } catch (e) {
       front.fail(`cold mode in ${browserLabel(browser)} failed: ${(e as Error).message}`);
     }
-  const coldCases = coldOutcome?.cases ?? cold?.held() ?? [];
-  const coldOrder: BenchResults["order"] = coldOutcome ? { cold: coldOutcome.order } : {};
-  // The page assembled its results with the same orchestrator; the bench adds its own machine and timings, and cold mode's cases.
-  const assembled = held(
-    control.stopRequested,
-    [...(page?.results.cases ?? live.finished.filter((c) => c.mode !== "cold")), ...coldCases],
-    {
-      ...page?.results.order,
-      ...coldOrder,
-    },
-  );
-  const pageEnvironment = page?.results.environment ?? assembled.environments?.browser;
-  const results: BenchResults = {
-    ...(page?.results ?? {}),
-    ...assembled,
-    settings: {
-      ...(page?.results.settings ?? assembled.settings),
-      modes: plan.settings.modes,
-      server: serverLabel,
-      interrupted: assembled.settings.interrupted,
-    },
-    ...(pageEnvironment ? { environments: { browser: pageEnvironment } } : {}),
-  };
-  return front.finish(results);
+  return front.finish(merged(control.stopRequested));
 }

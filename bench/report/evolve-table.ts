@@ -83,7 +83,8 @@ export function evolveSection(rows: readonly EvolveRow[] | undefined): string[] 
 
 /**
  * The verdict's line: the codecs that read every change both ways with no error and no wrong
- * value, then those that read a value wrong without an error (and where), then those that refused.
+ * value, then those that read a value wrong without an error (and where), then those that refused
+ * (and where; a codec may be in both).
  */
 export function evolveVerdictLines(rows: readonly EvolveRow[] | undefined): string[] {
   if (!rows || rows.length === 0) return [];
@@ -96,7 +97,7 @@ export function evolveVerdictLines(rows: readonly EvolveRow[] | undefined): stri
   ];
   const safe = ran.filter((c) => where(c, "error").length === 0 && where(c, "silently-wrong").length === 0);
   const wrong = ran.filter((c) => where(c, "silently-wrong").length > 0);
-  const refused = ran.filter((c) => where(c, "error").length > 0 && where(c, "silently-wrong").length === 0);
+  const refused = ran.filter((c) => where(c, "error").length > 0);
   const listed = (codecs: readonly string[], outcome: EvolveOutcome): string =>
     codecs.map((c) => `${c} (${where(c, outcome).join(", ")})`).join(", ");
   const parts = [

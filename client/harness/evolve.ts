@@ -63,10 +63,22 @@ export const ADDED_MEMBER = "added-member";
 
 type Fields = Record<string, unknown>;
 
-/** The fields every message holds, in the first message's order, but a union's tag (which a change to would change the kind). */
+/**
+ * The fields every message holds, in the first message's order, but a union's tag (which a change
+ * to would change the kind): any field named as tags are, and the tag the payload's layout infers.
+ */
 function commonFields(messages: readonly Message[]): string[] {
   const first = Object.keys(messages[0] as Fields);
-  return first.filter((k) => !TAG_NAMES.includes(k) && messages.every((m) => Object.hasOwn(m as Fields, k)));
+  let tag: string | undefined;
+  try {
+    const layout = inferLayout(messages);
+    if (layout.kind === "union") tag = layout.tag;
+  } catch (e) {
+    if (!(e instanceof LayoutError)) throw e;
+  }
+  return first.filter(
+    (k) => k !== tag && !TAG_NAMES.includes(k) && messages.every((m) => Object.hasOwn(m as Fields, k)),
+  );
 }
 
 /** `m` with `fn` applied to its fields, their order kept. */
@@ -299,10 +311,13 @@ function evolveRow(
   const numbers = fieldNumbers(change);
   const version = (tag: "old" | "new") => {
     const messages = tag === "old" ? change.before : change.after;
+    // A new enum member goes after the old ones, as a schema's author appends it: the new layout is
+    // inferred from the old messages, then the new (an enum numbers its values in the order first seen).
+    const sample = tag === "new" && change.change === "enum-member-added" ? [...change.before, ...messages] : messages;
     return {
       name: `${payload}@${tag}`,
       messages,
-      layout: layoutOf(messages, tag === "old" ? numbers.before : numbers.after),
+      layout: layoutOf(sample, tag === "old" ? numbers.before : numbers.after),
     };
   };
   const writer = version(direction === "old-reader" ? "new" : "old");
@@ -328,8 +343,11 @@ function evolveRow(
   const readerFields = new Set(readerMessages.flatMap((m) => Object.keys(m as Fields)));
   // In the reader's names: the field the change touched (a rename: under the reader's name).
   const touched = new Set([rName ?? change.field]);
-  let worst: { outcome: EvolveOutcome; detail: string; index: number; count: number } | undefined;
-  const rank = (o: EvolveOutcome): number => (o === "error" ? 4 : RANK[o as keyof typeof RANK]);
+  let worst: { outcome: EvolveOutcome; detail: string; index: number } | undefined;
+  const counts = new Map<EvolveOutcome, number>();
+  // Silently wrong is the worst: a message read wrong with no error is what a reader cannot guard against.
+  const rank = (o: EvolveOutcome): number =>
+    o === "error" ? 3 : o === "silently-wrong" ? 4 : RANK[o as keyof typeof RANK];
   for (const [i, m] of writerMessages.entries()) {
     let outcome: EvolveOutcome;
     let detail: string;
@@ -352,14 +370,20 @@ function evolveRow(
       outcome = "error";
       detail = (e as Error).message.split("\n")[0]!;
     }
-    if (!worst || rank(outcome) > rank(worst.outcome)) worst = { outcome, detail, index: i, count: 1 };
-    else if (outcome === worst.outcome) worst.count++;
+    counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+    if (!worst || rank(outcome) > rank(worst.outcome)) worst = { outcome, detail, index: i };
   }
   const n = writerMessages.length;
   const w = worst!;
+  const count = counts.get(w.outcome)!;
   const where =
-    w.outcome === "exact" ? "" : `message ${w.index + 1}${w.count > 1 ? ` (and ${w.count - 1} more of ${n})` : ""}: `;
-  return row(w.outcome, `${where}${w.detail}`, n);
+    w.outcome === "exact" ? "" : `message ${w.index + 1}${count > 1 ? ` (and ${count - 1} more of ${n})` : ""}: `;
+  // The other messages that were not read as written, by outcome: an error beside wrong reads is worth knowing.
+  const others = [...counts]
+    .filter(([o]) => o !== w.outcome && o !== "exact")
+    .sort((a, b) => rank(b[0]) - rank(a[0]))
+    .map(([o, k]) => `${k} ${o}`);
+  return row(w.outcome, `${where}${w.detail}${others.length > 0 ? ` (besides: ${others.join(", ")})` : ""}`, n);
 }
 
 /** Every row of evolve mode for `codecs` on one payload's `messages`: each change, both ways; `onCodec` after each codec's. */
@@ -396,9 +420,10 @@ export function evolvePayload(
 /**
  * Evolve mode over the run's payloads and codecs (codecsWithoutServer): every row, in payload,
  * codec, change and direction order. A pair the run leaves out (your messages a codec changes)
- * gets a not-run row with the reason. Stops between codecs when asked.
+ * gets a not-run row with the reason. It yields to the event loop after each codec, so a stop
+ * (Ctrl-C) is heard there: the rows of the codecs done so far are kept.
  */
-export function runEvolveMode(
+export async function runEvolveMode(
   settings: Pick<
     Settings,
     | "payloads"
@@ -415,16 +440,28 @@ export function runEvolveMode(
   catalog: readonly Codec[],
   hooks: BenchmarkHooks,
   now: () => number,
-): EvolveRow[] {
+): Promise<EvolveRow[]> {
   const started = now();
   const names = codecsWithoutServer(settings);
   const codecs = names.flatMap((n) => catalog.filter((c) => c.name === n));
   const total = settings.payloads.length * codecs.length;
   let done = 0;
   const rows: EvolveRow[] = [];
-  for (const payload of settings.payloads) {
-    if (hooks.shouldStop?.()) break;
+  const progress = (codec: Codec, payload: PayloadName): void =>
+    hooks.onProgress?.({
+      mode: "evolve",
+      stage: "run",
+      codec: codec.name,
+      payload,
+      run: 0,
+      runs: 1,
+      done: ++done,
+      total,
+      elapsedMs: now() - started,
+    });
+  payloads: for (const payload of settings.payloads) {
     const messages = messagesFor(settings, payload, settings.iterations.evolve);
+    const ownTrips = checksOwnRoundTrip(settings, payload);
     // Not run: a pair the run leaves out, and protobuf on your messages in your own .proto, of which there is one version.
     const why = (c: Codec): string | undefined =>
       isExcluded(settings, c.name, payload)
@@ -432,36 +469,17 @@ export function runEvolveMode(
         : c.name === "protobuf" && settings.userProto && !isBuiltIn(payload)
           ? "your messages are in your own .proto (--proto), of which evolve mode has one version, not the changed one"
           : undefined;
-    const runs = codecs.filter((c) => why(c) === undefined);
-    for (const c of codecs.filter((x) => why(x) !== undefined))
-      for (const change of EVOLVE_CHANGES)
-        for (const direction of EVOLVE_DIRECTIONS)
-          rows.push({ codec: c.name, payload, change, direction, outcome: "not-run", detail: why(c)!, messages: 0 });
-    rows.push(
-      ...evolvePayload(
-        runs,
-        payload,
-        messages,
-        (codec) => {
-          done++;
-          hooks.onProgress?.({
-            mode: "evolve",
-            stage: "run",
-            codec: codec.name,
-            payload,
-            run: 0,
-            runs: 1,
-            done,
-            total,
-            elapsedMs: now() - started,
-          });
-        },
-        checksOwnRoundTrip(settings, payload),
-      ),
-    );
+    for (const codec of codecs) {
+      if (hooks.shouldStop?.()) break payloads;
+      const skip = why(codec);
+      if (skip !== undefined)
+        for (const change of EVOLVE_CHANGES)
+          for (const direction of EVOLVE_DIRECTIONS)
+            rows.push({ codec: codec.name, payload, change, direction, outcome: "not-run", detail: skip, messages: 0 });
+      else rows.push(...evolvePayload([codec], payload, messages, () => {}, ownTrips));
+      progress(codec, payload);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
   }
-  const order = (r: EvolveRow): number => names.indexOf(r.codec);
-  return rows.sort(
-    (a, b) => settings.payloads.indexOf(a.payload) - settings.payloads.indexOf(b.payload) || order(a) - order(b),
-  );
+  return rows;
 }

@@ -256,8 +256,13 @@ interface IsolatedPage {
   goto(url: string): Promise<void>;
   onConsole(listener: (text: string) => void): void;
   onPageError(listener: (message: string) => void): void;
+  /** The page's renderer crashed (nothing else will be heard from it). */
+  onCrash(listener: () => void): void;
   close(): Promise<void>;
 }
+
+/** How long a cold page's navigation may take before it counts as failed (a busy machine starts a renderer slowly). */
+const NAVIGATION_TIMEOUT_MS = 120_000;
 
 /** A browser that opens each page in a fresh context (cold mode's pages: bench/cli/processes/cold-start-pages.ts). */
 export interface IsolatingBrowser {
@@ -280,13 +285,17 @@ export async function launchIsolating(name: BrowserName, binary: string): Promis
     });
     const isolatedPage = async (): Promise<IsolatedPage> => {
       const context = await browser.newContext();
-      const page = await context.newPage();
+      const page = await context.newPage().catch(async (e: unknown) => {
+        await context.close().catch(() => {});
+        throw e;
+      });
       return {
         async goto(url) {
-          await page.goto(url, { waitUntil: "commit" });
+          await page.goto(url, { waitUntil: "commit", timeout: NAVIGATION_TIMEOUT_MS });
         },
         onConsole: (listener) => page.on("console", (m) => listener(m.text())),
         onPageError: (listener) => page.on("pageerror", (e) => listener(e.message)),
+        onCrash: (listener) => page.on("crash", () => listener()),
         close: () => context.close(),
       };
     };
@@ -323,14 +332,19 @@ export async function launchIsolating(name: BrowserName, binary: string): Promis
     userAgent: () => browser.userAgent(),
     async isolatedPage() {
       const context = await browser.createBrowserContext();
-      const page = await context.newPage();
+      const page = await context.newPage().catch(async (e: unknown) => {
+        await context.close().catch(() => {});
+        throw e;
+      });
       return {
         async goto(url) {
-          await page.goto(url, { waitUntil: "domcontentloaded" });
+          await page.goto(url, { waitUntil: "domcontentloaded", timeout: NAVIGATION_TIMEOUT_MS });
         },
         onConsole: (listener) => void page.on("console", (m) => listener(m.text())),
         onPageError: (listener) =>
           void page.on("pageerror", (e) => listener(e instanceof Error ? e.message : String(e))),
+        // Puppeteer tells a page's crash as its "error" event.
+        onCrash: (listener) => void page.on("error", () => listener()),
         close: () => context.close(),
       };
     },

@@ -173,31 +173,45 @@ export async function coldStartPages(
     const origin = `http://127.0.0.1:${server.port}`;
     let next = 0;
     const b = browser;
+    const stopped = (): Error => new Error("stopped");
     const measure: MeasureCold = async (job: ColdJob): Promise<ColdMeasurement> => {
+      if (shouldStop()) throw stopped();
       const id = `${next++}`;
       const codec = await codecBundle(job.codec);
-      files.set(coldJobPath(id), `export default ${jsLiteral(job)};\n`);
-      files.set(coldCodecPath(id), codec);
       const opened = performance.now();
       const tab = await b.isolatedPage();
       try {
+        files.set(coldJobPath(id), `export default ${jsLiteral(job)};\n`);
+        files.set(coldCodecPath(id), codec);
         const outcome = await new Promise<ColdPageOutcome>((resolve, reject) => {
           const deadline = Date.now() + PAGE_DEADLINE_MS;
-          const watch = setInterval(() => {
-            if (shouldStop()) reject(new Error("stopped"));
-            else if (Date.now() > deadline)
-              reject(new Error(`the page reported nothing in ${PAGE_DEADLINE_MS / 60_000} minutes`));
-          }, 100);
+          let watch: ReturnType<typeof setInterval> | undefined;
+          /** Ends the wait, once: the first of a report, a failure, a stop or the deadline. */
           const settle = (f: () => void): void => {
+            if (watch === undefined) return;
             clearInterval(watch);
+            watch = undefined;
             f();
           };
+          watch = setInterval(() => {
+            if (shouldStop()) settle(() => reject(stopped()));
+            else if (Date.now() > deadline)
+              settle(() => reject(new Error(`the page reported nothing in ${PAGE_DEADLINE_MS / 60_000} minutes`)));
+          }, 100);
           tab.onConsole((text) => {
-            if (text.startsWith(COLD_REPORT_PREFIX))
-              settle(() => resolve(JSON.parse(text.slice(COLD_REPORT_PREFIX.length)) as ColdPageOutcome));
+            if (!text.startsWith(COLD_REPORT_PREFIX)) return;
+            settle(() => {
+              try {
+                resolve(JSON.parse(text.slice(COLD_REPORT_PREFIX.length)) as ColdPageOutcome);
+              } catch (e) {
+                reject(new Error(`the page's report does not parse: ${(e as Error).message}`));
+              }
+            });
           });
           tab.onPageError((message) => settle(() => reject(new Error(`the page failed: ${message}`))));
-          tab.goto(`${origin}${COLD_PAGE_PATH}?run=${id}`).catch((e: Error) => settle(() => reject(e)));
+          tab.onCrash(() => settle(() => reject(new Error("the page crashed"))));
+          if (shouldStop()) settle(() => reject(stopped()));
+          else tab.goto(`${origin}${COLD_PAGE_PATH}?run=${id}`).catch((e: Error) => settle(() => reject(e)));
         });
         if ("error" in outcome) throw new Error(outcome.error);
         // The account: what the page timed, and the rest of its wall time (a context, a page load) as starting up.

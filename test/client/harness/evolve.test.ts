@@ -155,7 +155,7 @@ describe("evolvePayload", () => {
 });
 
 describe("runEvolveMode", () => {
-  it("runs the run's codecs but raw and the calibration codecs, says which pairs it left out and why, and reports progress", () => {
+  it("runs the run's codecs but raw and the calibration codecs, says which pairs it left out and why, and reports progress", async () => {
     const settings = {
       ...defaultSettings("default", ["json", "msgpack", "raw"]),
       payloads: ["small", "market"],
@@ -163,7 +163,7 @@ describe("runEvolveMode", () => {
     };
     settings.iterations.evolve = 20;
     const progress: Progress[] = [];
-    const rows = runEvolveMode(settings, BUILT_IN.codecs, { onProgress: (p) => progress.push(p) }, () => 0);
+    const rows = await runEvolveMode(settings, BUILT_IN.codecs, { onProgress: (p) => progress.push(p) }, () => 0);
     expect([...new Set(rows.map((r) => `${r.payload} ${r.codec}`))]).toEqual([
       "small json",
       "small msgpack",
@@ -178,11 +178,48 @@ describe("runEvolveMode", () => {
       "small json 1/4",
       "small msgpack 2/4",
       "market json 3/4",
+      "market msgpack 4/4",
     ]);
   });
 
-  it("stops before the next payload when asked", () => {
-    const settings = { ...defaultSettings("default", ["json"]), payloads: ["small", "market"] };
-    expect(runEvolveMode(settings, BUILT_IN.codecs, { shouldStop: () => true }, () => 0)).toEqual([]);
+  it("stops after the codec in hand when asked, keeping the rows of those done", async () => {
+    const settings = { ...defaultSettings("default", ["json", "msgpack"]), payloads: ["small", "market"] };
+    settings.iterations.evolve = 20;
+    let codecsDone = 0;
+    const rows = await runEvolveMode(
+      settings,
+      BUILT_IN.codecs,
+      { onProgress: () => codecsDone++, shouldStop: () => codecsDone >= 1 },
+      () => 0,
+    );
+    expect([...new Set(rows.map((r) => `${r.payload} ${r.codec}`))]).toEqual(["small json"]);
+    expect(rows).toHaveLength(12);
+  });
+});
+
+describe("a payload whose messages are a union (a tag picks each kind's fields)", () => {
+  // "op" is no name custom-binary reads as a tag; it is the tag all the same: each value, its own fields.
+  const union = Array.from({ length: 12 }, (_, i) =>
+    i % 2 === 0 ? { op: "move", seq: i, x: i * 2, y: 1 } : { op: "chat", seq: i, text: `hi ${i}`, room: 3 },
+  ) as Message[];
+
+  it("never changes the tag", () => {
+    for (const change of ["field-removed", "field-renamed", "optional-left-out"] as const) {
+      const c = changeOf(change, union);
+      expect("reason" in c ? c.reason : c.field, change).not.toBe("op");
+    }
+  });
+
+  it("protobuf and avro keep each kind's fields apart: a renamed field reads the same, an added one is dropped or defaulted", () => {
+    const rows = evolvePayload(["protobuf", "avro"].map(codec), "ops", union);
+    const of = (name: string, change: EvolveRow["change"], direction: EvolveRow["direction"]): string =>
+      rows.find((r) => r.codec === name && r.change === change && r.direction === direction)!.outcome;
+    expect(of("protobuf", "field-renamed", "old-reader")).toBe("exact");
+    expect(of("protobuf", "field-renamed", "new-reader")).toBe("exact");
+    expect(of("avro", "field-renamed", "new-reader")).toBe("exact");
+    expect(of("protobuf", "field-added", "old-reader")).toBe("extra-ignored");
+    expect(of("avro", "field-added", "new-reader")).toBe("missing-defaulted");
+    expect(of("protobuf", "field-removed", "new-reader")).toBe("extra-ignored");
+    expect(of("avro", "field-removed", "old-reader")).toBe("missing-defaulted");
   });
 });
