@@ -57,6 +57,18 @@ export const SCHEMA_EVOLUTION: PageFigures = {
     "custom-binary-errors": () => count(FILE, "custom-binary", "error"),
     "custom-binary-wrong": () => count(FILE, "custom-binary", "silently-wrong"),
     "custom-binary-ran": () => ran(FILE, "custom-binary"),
+    // An enum member appended after the old values: an old reader refuses its index, a new one reads the old values as they were.
+    "custom-binary-enum": () => {
+      const enums = rowsOf(FILE).filter(
+        (r) => r.codec === "custom-binary" && r.change === "enum-member-added" && r.outcome !== "not-applicable",
+      );
+      return claim(
+        enums.length > 0 &&
+          enums.every((r) => (r.direction === "old-reader" ? r.outcome === "error" : r.outcome === "exact")),
+        "An enum member appended after the old values is refused by an old reader (its index is past the old range) and read exactly by a new one.",
+        "custom-binary's enum rows refused by old readers and exact for new ones",
+      );
+    },
     "protobuf-wrong": () => {
       const wrong = rowsOf(FILE).filter((r) => r.codec === "protobuf" && r.outcome === "silently-wrong");
       return claim(
