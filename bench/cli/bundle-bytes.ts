@@ -25,20 +25,17 @@ function entryOf(codec: string, modules: readonly CodecModuleFile[]): string | u
   return `import { ${m.name} as codec } from ${JSON.stringify(fileURLToPath(codecModuleUrl(m)))};\nglobalThis.codec = codec;\n`;
 }
 
+/** One script bundled for the browser and minified, every import inside it, as one ES module; throws with the bundler's first message. */
+export async function browserBundle(entry: string): Promise<string> {
+  const built = await Bun.build({ entrypoints: [entry], target: "browser", format: "esm", minify: true, throw: false });
+  if (!built.success) throw new Error(built.logs[0]?.message ?? "the bundler failed");
+  return built.outputs[0]!.text();
+}
+
 /** The page's script bundled and minified, and gzipped; throws with the bundler's first message. */
 async function bundled(entry: string): Promise<{ bytes: number; gzipBytes: number }> {
-  let built: Awaited<ReturnType<typeof Bun.build>>;
-  try {
-    built = await Bun.build({ entrypoints: [entry], target: "browser", minify: true });
-  } catch (e) {
-    // Bun throws an AggregateError whose errors say what did not resolve or parse.
-    const first = (e as { errors?: { message?: string }[] }).errors?.[0]?.message;
-    throw new Error(first ?? (e as Error).message);
-  }
-  if (!built.success) throw new Error(built.logs[0]?.message ?? "the bundler failed");
-  const text = await built.outputs[0]!.text();
-  const bytes = Buffer.byteLength(text);
-  return { bytes, gzipBytes: Bun.gzipSync(Buffer.from(text), { level: 6 }).byteLength };
+  const text = await browserBundle(entry);
+  return { bytes: Buffer.byteLength(text), gzipBytes: Bun.gzipSync(Buffer.from(text), { level: 6 }).byteLength };
 }
 
 /** Each codec's bytes on a page over json's, by name (codecs with no module of their own are left out). */

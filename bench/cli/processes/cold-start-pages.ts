@@ -32,6 +32,7 @@ import {
   type ColdPageOutcome,
 } from "../../page/cold-page-contract.ts";
 import type { TimeLedger } from "../../../client/harness/time-account.ts";
+import { browserBundle } from "../bundle-bytes.ts";
 import { ROOT } from "../paths.ts";
 import { launchIsolating, type IsolatingBrowser } from "./browser-driver.ts";
 
@@ -67,13 +68,6 @@ const HEADERS = {
   "Cross-Origin-Embedder-Policy": "require-corp",
   "Cache-Control": "no-store",
 };
-
-/** One file bundled for the browser, minified, with every import inside it; throws with the bundler's first message. */
-async function bundle(entry: string): Promise<string> {
-  const built = await Bun.build({ entrypoints: [entry], target: "browser", format: "esm", minify: true, throw: false });
-  if (!built.success) throw new Error(built.logs[0]?.message ?? "the bundler failed");
-  return built.outputs[0]!.text();
-}
 
 /** What a browser's cold pages measured of the browser itself (for the results' environment). */
 export interface ColdPagesBrowser {
@@ -137,7 +131,7 @@ export async function coldStartPages(
       else {
         const entry = path.join(dir, `codec-${bundles.size}.ts`);
         writeFileSync(entry, source);
-        b = bundle(entry);
+        b = browserBundle(entry);
       }
       // Its failure is the case's, when a page asks for it.
       b.catch(() => {});
@@ -149,7 +143,7 @@ export async function coldStartPages(
   let browser: IsolatingBrowser | undefined;
   let server: ReturnType<typeof Bun.serve> | undefined;
   try {
-    harness = await bundle(HARNESS_ENTRY);
+    harness = await browserBundle(HARNESS_ENTRY);
     const page = `<!doctype html><meta charset="utf-8"><title>cold start</title><script type="module" src="${COLD_HARNESS_PATH}"></script>\n`;
     // Each page's job and codec, by path, while its page runs.
     const files = new Map<string, string>();

@@ -6,13 +6,12 @@
  */
 
 import type { CaseResult } from "../../../client/harness/results.ts";
-import { formatTable } from "../../report/table.ts";
 import { verdictLines } from "../../report/verdict.ts";
 import { formatNs } from "../../report/format.ts";
 import { SAMPLES } from "../sample-list.ts";
 import type { PageFigures } from "./figure-spec.ts";
-import { caseIn, machineOf, sampleResults, sampleText } from "./sample-files.ts";
-import { mdTable, whole } from "./prose.ts";
+import { caseIn, machineOf, sampleResults, sampleText, tableSection } from "./sample-files.ts";
+import { codeBlock, mdTable, whole } from "./prose.ts";
 
 const FILE = "bun-cold.json.gz";
 const CHECK = "cold-check-bun-cold.txt";
@@ -23,19 +22,6 @@ const ENGINES = [
   ["Chromium", "chromium-cold.json.gz"],
   ["Firefox", "firefox-cold.json.gz"],
 ] as const;
-
-const block = (lines: readonly string[]): string => ["```", ...lines.map((l) => l.trimEnd()), "```"].join("\n");
-
-/** The lines of the table from cold mode's header to its last block. */
-function coldSection(): string[] {
-  const lines = formatTable(sampleResults(FILE)).split("\n");
-  const start = lines.findIndex((l) => l.startsWith("== cold mode"));
-  if (start < 0) throw new Error(`${FILE}'s table has no cold mode`);
-  const end = lines.findIndex((l, i) => i > start && /^(== |bun |made by |Time |Verdict )/.test(l));
-  const section = lines.slice(start, end < 0 ? undefined : end);
-  while (section.at(-1) === "") section.pop();
-  return section;
-}
 
 /** The verdict's cold-start line, with the lines it wraps onto. */
 function coldVerdict(file = FILE): string[] {
@@ -91,8 +77,8 @@ export const COLD_START: PageFigures = {
       const m = machineOf([FILE]);
       return `${m.cpu}, ${m.cores} cores`;
     },
-    section: () => block(coldSection()),
-    verdict: () => block(coldVerdict()),
+    section: () => codeBlock(tableSection(FILE, "cold mode")),
+    verdict: () => codeBlock(coldVerdict()),
     "json-first": () => formatNs(coldCase("json").cold!.first.median),
     "json-first1000": () => formatNs(coldCase("json").cold!.first1000!.median),
     "protobuf-first": () => formatNs(coldCase("protobuf").cold!.first.median),
@@ -113,8 +99,8 @@ export const COLD_START: PageFigures = {
       return mdTable(["codec", "bytes over json's, minified", "gzipped"], rows);
     },
     engines: enginesTable,
-    "chromium-verdict": () => block(coldVerdict("chromium-cold.json.gz")),
-    "firefox-verdict": () => block(coldVerdict("firefox-cold.json.gz")),
+    "chromium-verdict": () => codeBlock(coldVerdict("chromium-cold.json.gz")),
+    "firefox-verdict": () => codeBlock(coldVerdict("firefox-cold.json.gz")),
     "browser-command": () => `\`${SAMPLES.find((s) => s.name === "chromium-cold")!.command}\``,
     "protobuf-first-vs-json-chromium": () =>
       times(coldCase("protobuf", "small", "chromium-cold.json.gz").ratios!.coldFirstVsJson!.value),
@@ -124,7 +110,7 @@ export const COLD_START: PageFigures = {
       times(coldCase("custom-binary", "small", "firefox-cold.json.gz").ratios!.coldFirstVsJson!.value),
     "json-first-chromium": () => formatNs(coldCase("json", "small", "chromium-cold.json.gz").cold!.first.median),
     "json-first-firefox": () => formatNs(coldCase("json", "small", "firefox-cold.json.gz").cold!.first.median),
-    check: () => block(sampleText(CHECK).trimEnd().split("\n")),
+    check: () => codeBlock(sampleText(CHECK).trimEnd().split("\n")),
     "check-outside": () => {
       // Each row: codec, then the first message's and the mean's verdicts ("inside", "above by N%", "below by N%").
       const outside: string[] = [];

@@ -54,3 +54,7 @@ export const halfWidth = (r: { value: number; low: number; high: number }): numb
 /** A Markdown table: its header's cells, then a row of cells each. */
 export const mdTable = (head: readonly string[], rows: readonly (readonly string[])[]): string =>
   [head, head.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+
+/** Lines as a fenced code block, their trailing spaces trimmed. */
+export const codeBlock = (lines: readonly string[]): string =>
+  ["```", ...lines.map((l) => l.trimEnd()), "```"].join("\n");

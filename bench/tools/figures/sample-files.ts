@@ -6,6 +6,7 @@
 import path from "node:path";
 import type { BenchResults, CaseResult, Environment, Estimate } from "../../../client/harness/results.ts";
 import { resultsFromFile } from "../../report/results-file.ts";
+import { formatTable } from "../../report/table.ts";
 import { ROOT } from "../../cli/paths.ts";
 import { resultsText } from "../../cli/read-results.ts";
 import { PLACES } from "../compat.ts";
@@ -169,4 +170,15 @@ export function estimateIn(
   if (typeof e !== "object")
     throw new Error(`results/sample/${file}: ${c.mode} ${c.payload} ${c.codec} has no ${name}`);
   return e;
+}
+
+/** A listed results file's table section as the terminal prints it: from its `== TITLE` line to the line before the next section or the footer. */
+export function tableSection(file: string, title: string): string[] {
+  const lines = formatTable(sampleResults(file)).split("\n");
+  const start = lines.findIndex((l) => l.startsWith(`== ${title}`));
+  if (start < 0) throw new Error(`${file}'s table has no ${title}`);
+  const end = lines.findIndex((l, i) => i > start && /^(== |bun |made by |Time |Verdict )/.test(l));
+  const section = lines.slice(start, end < 0 ? undefined : end);
+  while (section.at(-1) === "") section.pop();
+  return section;
 }

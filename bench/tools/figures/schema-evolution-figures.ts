@@ -5,27 +5,14 @@
  */
 
 import type { EvolveRow } from "../../../client/harness/results.ts";
-import { formatTable } from "../../report/table.ts";
 import { evolveVerdictLines } from "../../report/evolve-table.ts";
 import { SAMPLES } from "../sample-list.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
-import { machineOf, sampleResults } from "./sample-files.ts";
+import { machineOf, sampleResults, tableSection } from "./sample-files.ts";
+import { codeBlock } from "./prose.ts";
 
 const FILE = "bun-evolve.json.gz";
 const WHITEBOARD = "bun-evolve-whiteboard.json.gz";
-
-const block = (lines: readonly string[]): string => ["```", ...lines.map((l) => l.trimEnd()), "```"].join("\n");
-
-/** The table's evolve section, from its title to the line before the machine's. */
-function evolveSection(file: string): string[] {
-  const lines = formatTable(sampleResults(file)).split("\n");
-  const start = lines.findIndex((l) => l.startsWith("== evolve mode"));
-  if (start < 0) throw new Error(`${file}'s table has no evolve mode`);
-  const end = lines.findIndex((l, i) => i > start && /^(bun |made by |Time )/.test(l));
-  const section = lines.slice(start, end < 0 ? undefined : end);
-  while (section.at(-1) === "") section.pop();
-  return section;
-}
 
 const rowsOf = (file: string): EvolveRow[] => {
   const rows = sampleResults(file).evolve;
@@ -50,10 +37,10 @@ export const SCHEMA_EVOLUTION: PageFigures = {
       const m = machineOf([FILE]);
       return `${m.cpu}, ${m.cores} cores`;
     },
-    section: () => block(evolveSection(FILE)),
-    verdict: () => block(evolveVerdictLines(rowsOf(FILE))),
-    "whiteboard-section": () => block(evolveSection(WHITEBOARD)),
-    "whiteboard-verdict": () => block(evolveVerdictLines(rowsOf(WHITEBOARD))),
+    section: () => codeBlock(tableSection(FILE, "evolve mode")),
+    verdict: () => codeBlock(evolveVerdictLines(rowsOf(FILE))),
+    "whiteboard-section": () => codeBlock(tableSection(WHITEBOARD, "evolve mode")),
+    "whiteboard-verdict": () => codeBlock(evolveVerdictLines(rowsOf(WHITEBOARD))),
     "custom-binary-errors": () => count(FILE, "custom-binary", "error"),
     "custom-binary-wrong": () => count(FILE, "custom-binary", "silently-wrong"),
     "custom-binary-ran": () => ran(FILE, "custom-binary"),
