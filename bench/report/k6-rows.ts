@@ -15,6 +15,11 @@ import type { PayloadName } from "../../protocols/messages.ts";
 import { ReportError } from "./report-errors.ts";
 import { BUILT_IN } from "../../protocols/registry.ts";
 import { frameOf } from "../../protocols/contract.ts";
+import { MODE_NAMES, type Mode } from "../../client/harness/settings.ts";
+
+/** A per-mode setting k6's export does not have: NaN in every mode. */
+const noFigure = (): Record<Mode, number> =>
+  Object.fromEntries(MODE_NAMES.map((m) => [m, NaN])) as Record<Mode, number>;
 
 /** True for the text of a k6 JSON output file (one JSON object per line, k6's "Metric" and "Point" lines). */
 export function isK6Output(text: string): boolean {
@@ -249,27 +254,9 @@ function k6Run(all: readonly K6Case[]): BenchResults {
       codecs: [...new Set(cases.map((c) => c.codec))],
       payloads: [...new Set(cases.map((c) => c.payload))],
       modes: ["latency"],
-      iterations: {
-        codec: NaN,
-        roundtrip: NaN,
-        stream: NaN,
-        fanout: NaN,
-        latency: NaN,
-        route: NaN,
-        cold: NaN,
-        evolve: NaN,
-      },
-      warmup: {
-        codec: NaN,
-        roundtrip: NaN,
-        stream: NaN,
-        fanout: NaN,
-        latency: NaN,
-        route: NaN,
-        cold: NaN,
-        evolve: NaN,
-      },
-      runs: { codec: NaN, roundtrip: NaN, stream: NaN, fanout: NaN, latency: 1, route: NaN, cold: NaN, evolve: NaN },
+      iterations: noFigure(),
+      warmup: noFigure(),
+      runs: { ...noFigure(), latency: 1 },
       seed: NaN,
       fixed: false,
       window: NaN,

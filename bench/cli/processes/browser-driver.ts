@@ -261,6 +261,16 @@ interface IsolatedPage {
   close(): Promise<void>;
 }
 
+/** A new page in a fresh context; where the page cannot be opened, the context is closed again. */
+async function pageIn<P>(context: { newPage(): Promise<P>; close(): Promise<unknown> }): Promise<P> {
+  try {
+    return await context.newPage();
+  } catch (e) {
+    await context.close().catch(() => {});
+    throw e;
+  }
+}
+
 /** How long a cold page's navigation may take before it counts as failed (a busy machine starts a renderer slowly). */
 const NAVIGATION_TIMEOUT_MS = 120_000;
 
@@ -285,10 +295,7 @@ export async function launchIsolating(name: BrowserName, binary: string): Promis
     });
     const isolatedPage = async (): Promise<IsolatedPage> => {
       const context = await browser.newContext();
-      const page = await context.newPage().catch(async (e: unknown) => {
-        await context.close().catch(() => {});
-        throw e;
-      });
+      const page = await pageIn(context);
       return {
         async goto(url) {
           await page.goto(url, { waitUntil: "commit", timeout: NAVIGATION_TIMEOUT_MS });
@@ -332,10 +339,7 @@ export async function launchIsolating(name: BrowserName, binary: string): Promis
     userAgent: () => browser.userAgent(),
     async isolatedPage() {
       const context = await browser.createBrowserContext();
-      const page = await context.newPage().catch(async (e: unknown) => {
-        await context.close().catch(() => {});
-        throw e;
-      });
+      const page = await pageIn(context);
       return {
         async goto(url) {
           await page.goto(url, { waitUntil: "domcontentloaded", timeout: NAVIGATION_TIMEOUT_MS });
