@@ -158,29 +158,38 @@ async function launchChromium(binary: string, options: LaunchOptions): Promise<D
 /** The suffix Firefox gives a download still being written. */
 const PARTIAL = /\.part$/;
 
-async function launchFirefox(binary: string, options: LaunchOptions): Promise<DrivenBrowser> {
-  const { default: puppeteer } = await import("puppeteer-core");
-  const downloads = mkdtempSync(path.join(tmpdir(), "wsbench-firefox-downloads-"));
-  const uploads = mkdtempSync(path.join(tmpdir(), "wsbench-firefox-uploads-"));
-  const browser = await puppeteer.launch({
-    browser: "firefox",
+/** Puppeteer's launch of the system's Firefox: headless, signals left to the caller, and `prefs` beside the ones every run needs. */
+function firefoxLaunch(binary: string, prefs: Record<string, string | number | boolean> = {}) {
+  return {
+    browser: "firefox" as const,
     executablePath: binary,
     headless: true,
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
-    defaultViewport: options.viewport ?? { width: 1280, height: 720 },
     extraPrefsFirefox: {
-      // Downloads land in the launch's own folder, without asking.
-      "browser.download.folderList": 2,
-      "browser.download.dir": downloads,
-      "browser.download.useDownloadDir": true,
-      "browser.download.always_ask_before_handling_new_types": false,
+      ...prefs,
       // A benchmark run is not a session to restore, report or update.
       "browser.sessionstore.resume_from_crash": false,
       "datareporting.policy.dataSubmissionEnabled": false,
       "app.update.auto": false,
     },
+  };
+}
+
+async function launchFirefox(binary: string, options: LaunchOptions): Promise<DrivenBrowser> {
+  const { default: puppeteer } = await import("puppeteer-core");
+  const downloads = mkdtempSync(path.join(tmpdir(), "wsbench-firefox-downloads-"));
+  const uploads = mkdtempSync(path.join(tmpdir(), "wsbench-firefox-uploads-"));
+  const browser = await puppeteer.launch({
+    ...firefoxLaunch(binary, {
+      // Downloads land in the launch's own folder, without asking.
+      "browser.download.folderList": 2,
+      "browser.download.dir": downloads,
+      "browser.download.useDownloadDir": true,
+      "browser.download.always_ask_before_handling_new_types": false,
+    }),
+    defaultViewport: options.viewport ?? { width: 1280, height: 720 },
   });
   type PpPage = Awaited<ReturnType<typeof browser.newPage>>;
   const seen = new Set<string>();
@@ -321,19 +330,7 @@ export async function launchIsolating(name: BrowserName, binary: string): Promis
     };
   }
   const { default: puppeteer } = await import("puppeteer-core");
-  const browser = await puppeteer.launch({
-    browser: "firefox",
-    executablePath: binary,
-    headless: true,
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-    extraPrefsFirefox: {
-      "browser.sessionstore.resume_from_crash": false,
-      "datareporting.policy.dataSubmissionEnabled": false,
-      "app.update.auto": false,
-    },
-  });
+  const browser = await puppeteer.launch(firefoxLaunch(binary));
   return {
     name,
     userAgent: () => browser.userAgent(),
