@@ -22,7 +22,7 @@
  * read: the writer's message, in the reader's field names.
  */
 
-import { evolvingPair } from "../../protocols/evolution.ts";
+import { evolvingPair, type PayloadVersion } from "../../protocols/evolution.ts";
 import type { Codec } from "../../protocols/codec.ts";
 import type { UserLayout } from "../../protocols/custom-binary.ts";
 import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
@@ -203,12 +203,14 @@ const show = (v: unknown): string => {
   return s.length > 40 ? `${s.slice(0, 37)}...` : s;
 };
 
-const RANK: Record<"exact" | "extra-ignored" | "missing-defaulted" | "silently-wrong", number> = {
+/** The outcomes of a read, best first: silently wrong the worst, a read no reader can guard against. */
+const RANK = {
   exact: 0,
   "extra-ignored": 1,
   "missing-defaulted": 2,
-  "silently-wrong": 3,
-};
+  error: 3,
+  "silently-wrong": 4,
+} as const;
 
 /**
  * What the reader got for one message, against what it should read: `view`, the writer's message
@@ -223,14 +225,14 @@ export function classify(
   touched: ReadonlySet<string>,
   readerFields: ReadonlySet<string>,
   renamed?: { writer: string; reader: string },
-): { outcome: keyof typeof RANK; detail: string } {
+): { outcome: Exclude<keyof typeof RANK, "error">; detail: string } {
   if (got === null || typeof got !== "object" || Array.isArray(got))
     return { outcome: "silently-wrong", detail: `read ${show(got)}, not an object` };
   const g = got as Fields;
   const at = (k: string): unknown => (Object.hasOwn(g, k) ? g[k] : undefined);
-  let outcome: keyof typeof RANK = "exact";
+  let outcome: Exclude<keyof typeof RANK, "error"> = "exact";
   const notes: string[] = [];
-  const worse = (o: keyof typeof RANK, note: string): void => {
+  const worse = (o: Exclude<keyof typeof RANK, "error">, note: string): void => {
     if (RANK[o] > RANK[outcome]) outcome = o;
     notes.push(note);
   };
@@ -281,6 +283,29 @@ const renamedView = (m: Message, from: string | undefined, to: string | undefine
     ? { ...(m as Fields) }
     : (rebuilt(m, (k, v) => [[k === from ? to : k, v]]) as Fields);
 
+/** A change's two versions, each with the layout its schema codecs are made from. */
+interface Versions {
+  old: PayloadVersion;
+  new: PayloadVersion;
+}
+
+/** The two versions of `change` on `payload`: their layouts inferred once, for every codec and both ways. */
+function versionsOf(payload: PayloadName, change: PayloadChange): Versions {
+  const numbers = fieldNumbers(change);
+  const version = (tag: "old" | "new"): PayloadVersion => {
+    const messages = tag === "old" ? change.before : change.after;
+    // A new enum member goes after the old ones, as a schema's author appends it: the new layout is
+    // inferred from the old messages, then the new (an enum numbers its values in the order first seen).
+    const sample = tag === "new" && change.change === "enum-member-added" ? [...change.before, ...messages] : messages;
+    return {
+      name: `${payload}@${tag}`,
+      messages,
+      layout: layoutOf(sample, tag === "old" ? numbers.before : numbers.after),
+    };
+  };
+  return { old: version("old"), new: version("new") };
+}
+
 /**
  * One row: `codec` writing one version's messages, read by a reader of the other. `ownTrips`: the
  * codec changes these messages even unchanged (your messages with --allow-lossy or --equal), so
@@ -290,6 +315,7 @@ function evolveRow(
   codec: Codec,
   payload: PayloadName,
   change: PayloadChange,
+  versions: Versions,
   direction: EvolveDirection,
   ownTrips: boolean,
 ): EvolveRow {
@@ -308,20 +334,7 @@ function evolveRow(
   const newName = change.renamedTo;
   // A renamed field: its name in the writer's version and in the reader's.
   const [wName, rName] = direction === "old-reader" ? [newName, oldName] : [oldName, newName];
-  const numbers = fieldNumbers(change);
-  const version = (tag: "old" | "new") => {
-    const messages = tag === "old" ? change.before : change.after;
-    // A new enum member goes after the old ones, as a schema's author appends it: the new layout is
-    // inferred from the old messages, then the new (an enum numbers its values in the order first seen).
-    const sample = tag === "new" && change.change === "enum-member-added" ? [...change.before, ...messages] : messages;
-    return {
-      name: `${payload}@${tag}`,
-      messages,
-      layout: layoutOf(sample, tag === "old" ? numbers.before : numbers.after),
-    };
-  };
-  const writer = version(direction === "old-reader" ? "new" : "old");
-  const reader = version(direction === "old-reader" ? "old" : "new");
+  const [writer, reader] = direction === "old-reader" ? [versions.new, versions.old] : [versions.old, versions.new];
   let made: ReturnType<typeof evolvingPair>;
   try {
     made = evolvingPair(
@@ -345,9 +358,7 @@ function evolveRow(
   const touched = new Set([rName ?? change.field]);
   let worst: { outcome: EvolveOutcome; detail: string; index: number } | undefined;
   const counts = new Map<EvolveOutcome, number>();
-  // Silently wrong is the worst: a message read wrong with no error is what a reader cannot guard against.
-  const rank = (o: EvolveOutcome): number =>
-    o === "error" ? 3 : o === "silently-wrong" ? 4 : RANK[o as keyof typeof RANK];
+  const rank = (o: EvolveOutcome): number => RANK[o as keyof typeof RANK];
   for (const [i, m] of writerMessages.entries()) {
     let outcome: EvolveOutcome;
     let detail: string;
@@ -386,35 +397,51 @@ function evolveRow(
   return row(w.outcome, `${where}${w.detail}${others.length > 0 ? ` (besides: ${others.join(", ")})` : ""}`, n);
 }
 
-/** Every row of evolve mode for `codecs` on one payload's `messages`: each change, both ways; `onCodec` after each codec's. */
+/** Each change made to a payload's messages, with its two versions; or why the payload has nothing it applies to. */
+type PreparedChange = { change: EvolveChange } & ({ made: PayloadChange; versions: Versions } | { reason: string });
+
+/** Every change to `messages`, made once for every codec. */
+function prepareChanges(payload: PayloadName, messages: readonly Message[]): PreparedChange[] {
+  return EVOLVE_CHANGES.map((change) => {
+    const made = changeOf(change, messages);
+    return "reason" in made ? { change, reason: made.reason } : { change, made, versions: versionsOf(payload, made) };
+  });
+}
+
+/** One codec's rows on a payload: each change, both ways. */
+function evolveCodec(
+  codec: Codec,
+  payload: PayloadName,
+  changes: readonly PreparedChange[],
+  ownTrips: boolean,
+): EvolveRow[] {
+  return changes.flatMap((c) =>
+    EVOLVE_DIRECTIONS.map(
+      (direction): EvolveRow =>
+        "reason" in c
+          ? {
+              codec: codec.name,
+              payload,
+              change: c.change,
+              direction,
+              outcome: "not-applicable",
+              detail: c.reason,
+              messages: 0,
+            }
+          : evolveRow(codec, payload, c.made, c.versions, direction, ownTrips),
+    ),
+  );
+}
+
+/** Every row of evolve mode for `codecs` on one payload's `messages`: each change, both ways. */
 export function evolvePayload(
   codecs: readonly Codec[],
   payload: PayloadName,
   messages: readonly Message[],
-  onCodec: (codec: Codec) => void = () => {},
   ownTrips = false,
 ): EvolveRow[] {
-  const changes = EVOLVE_CHANGES.map((change) => ({ change, made: changeOf(change, messages) }));
-  const rows: EvolveRow[] = [];
-  for (const codec of codecs) {
-    for (const { change, made } of changes)
-      for (const direction of EVOLVE_DIRECTIONS)
-        rows.push(
-          "reason" in made
-            ? {
-                codec: codec.name,
-                payload,
-                change,
-                direction,
-                outcome: "not-applicable",
-                detail: made.reason,
-                messages: 0,
-              }
-            : evolveRow(codec, payload, made, direction, ownTrips),
-        );
-    onCodec(codec);
-  }
-  return rows;
+  const changes = prepareChanges(payload, messages);
+  return codecs.flatMap((codec) => evolveCodec(codec, payload, changes, ownTrips));
 }
 
 /**
@@ -460,7 +487,7 @@ export async function runEvolveMode(
       elapsedMs: now() - started,
     });
   payloads: for (const payload of settings.payloads) {
-    const messages = messagesFor(settings, payload, settings.iterations.evolve);
+    const changes = prepareChanges(payload, messagesFor(settings, payload, settings.iterations.evolve));
     const ownTrips = checksOwnRoundTrip(settings, payload);
     // Not run: a pair the run leaves out, and protobuf on your messages in your own .proto, of which there is one version.
     const why = (c: Codec): string | undefined =>
@@ -476,7 +503,7 @@ export async function runEvolveMode(
         for (const change of EVOLVE_CHANGES)
           for (const direction of EVOLVE_DIRECTIONS)
             rows.push({ codec: codec.name, payload, change, direction, outcome: "not-run", detail: skip, messages: 0 });
-      else rows.push(...evolvePayload([codec], payload, messages, () => {}, ownTrips));
+      else rows.push(...evolveCodec(codec, payload, changes, ownTrips));
       progress(codec, payload);
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
