@@ -30,6 +30,7 @@ import type {
 import type { ClientKind } from "./harness/settings.ts";
 import { inPhaseAsync } from "./harness/time-account.ts";
 import { runEvolveMode } from "./harness/evolve.ts";
+import type { SchemaCompilers } from "../protocols/compiled-versions.ts";
 import { assembleResults, timeAccountOf } from "./assemble-results.ts";
 import { socketModesOf, type SocketModeResult } from "./socket/modes.ts";
 import { warmedKey } from "./socket/mode-context.ts";
@@ -64,6 +65,8 @@ export interface FrontEnd {
   codecMode?: (plan: Plan, hooks: BenchmarkHooks) => Promise<{ result: CodecModeResult; error?: string }>;
   /** Cold mode's fresh processes (the CLI: Bun processes of its own); absent: this front end cannot run cold mode, and says so. */
   coldMode?: (plan: Plan, hooks: BenchmarkHooks) => Promise<{ cases: CaseResult[]; order: string[][][] }>;
+  /** Evolve mode's schema compilers, for the codecs whose code is generated from a schema (the CLI's); absent: those codecs' rows say this client cannot run them. */
+  schemaCompilers?: SchemaCompilers;
   /** Untimed work after codec mode (the CLI: compression); error lines. */
   afterCodecMode?: (plan: Plan, cases: CaseResult[]) => Promise<string[]>;
   /**
@@ -162,7 +165,7 @@ export class Benchmark {
     if (settings.modes.includes("evolve") && !this.stopped()) {
       try {
         this.evolve = await inPhaseAsync(ledger, "verify", () =>
-          runEvolveMode(settings, plan.codecModeCodecs, front.hooks, front.clock.now),
+          runEvolveMode(settings, plan.codecModeCodecs, front.hooks, front.clock.now, front.schemaCompilers),
         );
       } catch (e) {
         this.fail(`evolve mode failed: ${(e as Error).message}`);

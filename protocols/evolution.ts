@@ -14,13 +14,14 @@
  *   added last, the last removed, one renamed in place);
  * - avro: the writer's schema and the reader's, resolved as Avro's
  *   specification says (avroEvolution);
- * - a codec whose code is generated from a fixed schema when the project is
- *   built (pbf, protobuf-es, bebop, flatbuffers, capnp) gets no second
- *   version at run time, and says so.
+ * - a codec whose code is generated from a schema (pbf, protobuf-es, bebop,
+ *   flatbuffers, capnp): each end on the code its own compiler made from
+ *   its version's schema (compiled-versions.ts), made before the mode runs.
  */
 
 import { avroEvolution } from "./avro.ts";
 import type { Codec, Encoded } from "./codec.ts";
+import { type CompiledVersion, isCompiledCodec } from "./compiled-versions.ts";
 import { customBinaryCodecFor, type UserLayout } from "./custom-binary.ts";
 import { SchemaError } from "./inferred-schemas.ts";
 import type { Message, PayloadName } from "./messages.ts";
@@ -31,6 +32,8 @@ export interface PayloadVersion {
   name: string;
   messages: readonly Message[];
   layout: UserLayout;
+  /** The version this one was changed from (the new version's: the old). */
+  base?: PayloadVersion;
 }
 
 /** A writer and a reader of two versions: what the writer encodes, the reader decodes. */
@@ -41,19 +44,10 @@ export interface EvolvingPair {
 
 /**
  * The pair, or why the codec has none: `notRun` (it cannot make a second version here: no layout
- * carries the messages, or its code is generated at build time), `refused` (the reader's schema
+ * carries the messages, or its compiler could not make its code), `refused` (the reader's schema
  * refuses the writer's before any message: an error of the format's own).
  */
 export type PairOutcome = { pair: EvolvingPair } | { notRun: string } | { refused: string };
-
-/** The codecs whose code is generated from one schema when the project is built, by the tool that generates it. */
-const BUILT_AT_BUILD_TIME: Readonly<Record<string, string>> = {
-  pbf: "pbf's compiler",
-  "protobuf-es": "protoc-gen-es",
-  bebop: "bebopc",
-  flatbuffers: "flatc",
-  capnp: "capnp compile",
-};
 
 /** A codec for one version of the payload, from the version's layout: the registry's way for your own messages. */
 function layoutCodec(make: (layouts: ReadonlyMap<string, UserLayout>) => Codec, v: PayloadVersion): Codec {
@@ -62,7 +56,9 @@ function layoutCodec(make: (layouts: ReadonlyMap<string, UserLayout>) => Codec, 
 
 /**
  * The writer (of `writer`'s version) and the reader (of `reader`'s) of `codec` on `payload`;
- * `renamed`: a field the change renamed, by its name in the writer's version and in the reader's.
+ * `renamed`: a field the change renamed, by its name in the writer's version and in the reader's;
+ * `compiled`: a version's writer and reader on its compiled code, for the codecs whose code is
+ * generated from a schema (compileVersions, run before).
  */
 export function evolvingPair(
   codec: Codec,
@@ -70,12 +66,8 @@ export function evolvingPair(
   writer: PayloadVersion,
   reader: PayloadVersion,
   renamed?: { writer: string; reader: string },
+  compiled?: (v: PayloadVersion) => CompiledVersion | undefined,
 ): PairOutcome {
-  const built = BUILT_AT_BUILD_TIME[codec.name];
-  if (built !== undefined)
-    return {
-      notRun: `its code is generated from one fixed schema when the project is built (${built}); evolve mode makes no second version of it at run time`,
-    };
   if (codec.family === "schemaless" || codec.family === "text") {
     const why = codec.notApplicable?.(payload);
     if (why !== undefined) return { notRun: why };
@@ -86,6 +78,13 @@ export function evolvingPair(
   for (const v of [writer, reader])
     if ("reason" in v.layout)
       return { notRun: `no schema carries the ${v === writer ? "writer's" : "reader's"} messages: ${v.layout.reason}` };
+  if (isCompiledCodec(codec.name)) {
+    const [w, r] = [compiled?.(writer), compiled?.(reader)];
+    if (w === undefined || r === undefined) return { notRun: "its versions' code was not made before the mode" };
+    if ("notRun" in w) return { notRun: w.notRun };
+    if ("notRun" in r) return { notRun: r.notRun };
+    return { pair: { encode: (m) => w.codec.encode(m), decode: (d) => r.codec.decode(d as Uint8Array) } };
+  }
   if (codec.name === "custom-binary" || codec.name === "protobuf") {
     const make =
       codec.name === "custom-binary"

@@ -8,6 +8,7 @@
  * it.
  */
 
+import { schemaCompilers } from "./schema-compilers.ts";
 import { codeProvenance } from "./provenance.ts";
 import { isNativeAccelerationEnabled } from "msgpackr";
 import { availableParallelism } from "node:os";
@@ -489,6 +490,8 @@ export async function runBenchmark(
         coldStartProcesses(h.ledger, () => h.shouldStop?.() ?? false),
         (line) => streams.stderr.write(`bench: ${line}\n`),
       ),
+    // Evolve mode's second versions of the codecs generated from a schema, by their own compilers.
+    schemaCompilers: schemaCompilers(),
     // Untimed by codec mode: after its rounds, what compression makes of each codec's messages.
     afterCodecMode: (p, cases) => addCompression(cases, p, performanceClock, calibration.overheadNs),
     socketModes: (p, h, warmedInProcess) => runWebSocketModes(p, options, calibration, h, warmedInProcess),

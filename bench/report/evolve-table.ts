@@ -66,8 +66,8 @@ export function evolveSection(rows: readonly EvolveRow[] | undefined): string[] 
     "   old: an old reader of the new writer's messages; new: a new reader of the old writer's",
     "   exact: read as written; drop: a field the reader does not know dropped; dflt: a field not",
     "   written read as absent or a default; ERROR: refused; WRONG: a value the writer did not write,",
-    "   with no error; -: not run here (its code is generated at build time); n/a: the payload has no",
-    "   field the change needs",
+    "   with no error; -: not run here (no schema for the messages, or no compiler here); n/a: the",
+    "   payload has no field the change needs",
   ];
   for (const payload of orderPayloads(rows.map((r) => r.payload))) lines.push("", ...payloadTable(rows, payload));
   const wrong = rows.filter((r) => r.outcome === "silently-wrong");

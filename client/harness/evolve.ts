@@ -23,6 +23,14 @@
  */
 
 import { evolvingPair, type PayloadVersion } from "../../protocols/evolution.ts";
+import {
+  type CompiledCodec,
+  type CompiledVersion,
+  compileVersions,
+  isCompiledCodec,
+  type SchemaCompilers,
+  type VersionRequest,
+} from "../../protocols/compiled-versions.ts";
 import type { Codec } from "../../protocols/codec.ts";
 import type { UserLayout } from "../../protocols/custom-binary.ts";
 import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
@@ -217,7 +225,11 @@ const RANK = {
  * with its fields in the reader's names. `touched`: the fields the change touched, in the
  * reader's names (every other field must read as written); `readerFields`: the fields the reader's
  * version holds; `renamed`: a renamed field's name in the writer's version and in the reader's (a
- * reader that keeps the writer's name got it as written, not from nowhere).
+ * reader that keeps the writer's name got it as written, not from nowhere); `own`: the writer's
+ * message as the writer's own version reads it back, in the reader's names, where that differs
+ * (a codec that changes a field even unchanged, as pbf's compiled code reads an absent optional
+ * field as 0): an untouched field is held to that, and the detail says so, since the change did
+ * not cause it.
  */
 export function classify(
   view: Fields,
@@ -225,6 +237,7 @@ export function classify(
   touched: ReadonlySet<string>,
   readerFields: ReadonlySet<string>,
   renamed?: { writer: string; reader: string },
+  own?: Fields,
 ): { outcome: Exclude<keyof typeof RANK, "error">; detail: string } {
   if (got === null || typeof got !== "object" || Array.isArray(got))
     return { outcome: "silently-wrong", detail: `read ${show(got)}, not an object` };
@@ -241,10 +254,16 @@ export function classify(
     const read = at(k);
     // A field the change did not touch reads as written, or is absent on both sides.
     if (!touched.has(k)) {
+      const ref = own ?? view;
+      const expected = Object.hasOwn(ref, k);
       if (k === renamed?.writer && read !== undefined && !written)
         notes.push(`'${k}' (its name in the writer's version) read as written`);
-      else if (written ? !sameValue(view[k], read) : read !== undefined)
+      else if (expected ? !sameValue(ref[k], read) : read !== undefined)
         worse("silently-wrong", `'${k}': wrote ${written ? show(view[k]) : "nothing"}, read ${show(read)}`);
+      else if (written !== expected || (written && !sameValue(view[k], ref[k])))
+        notes.push(
+          `'${k}' ${read === undefined ? "absent" : `read as ${show(read)}`}, as the writer's own version reads it`,
+        );
       continue;
     }
     const known = readerFields.has(k);
@@ -303,7 +322,8 @@ function versionsOf(payload: PayloadName, change: PayloadChange): Versions {
       layout: layoutOf(sample, tag === "old" ? numbers.before : numbers.after),
     };
   };
-  return { old: version("old"), new: version("new") };
+  const old = version("old");
+  return { old, new: { ...version("new"), base: old } };
 }
 
 /**
@@ -318,6 +338,7 @@ function evolveRow(
   versions: Versions,
   direction: EvolveDirection,
   ownTrips: boolean,
+  compiled?: CompiledLookup,
 ): EvolveRow {
   const row = (outcome: EvolveOutcome, detail: string, messages = 0): EvolveRow => ({
     codec: codec.name,
@@ -344,15 +365,24 @@ function evolveRow(
       reader,
       // Only a new reader knows the name the field had before it (an old reader cannot know the next one).
       newName !== undefined && direction === "new-reader" ? { writer: wName!, reader: rName! } : undefined,
+      compiled,
     );
   } catch (e) {
     return row("error", `making the writer and the reader: ${(e as Error).message.split("\n")[0]}`);
   }
   if ("notRun" in made) return row("not-run", made.notRun);
   if ("refused" in made) return row("error", `the reader's schema refuses the writer's: ${made.refused}`);
-  const same = ownTrips ? evolvingPair(codec, payload, writer, writer) : undefined;
-  const expected = (m: Message): Message =>
-    same && "pair" in same ? (same.pair.decode(same.pair.encode(m)) as Message) : m;
+  // The writer's own version, reading its own messages: what an unchanged reader gets.
+  const same = evolvingPair(codec, payload, writer, writer, undefined, compiled);
+  const ownTrip = (m: Message): Message | undefined => {
+    if (!("pair" in same)) return undefined;
+    try {
+      return same.pair.decode(same.pair.encode(m)) as Message;
+    } catch {
+      return undefined;
+    }
+  };
+  const expected = (m: Message): Message => (ownTrips ? (ownTrip(m) ?? m) : m);
   const readerFields = new Set(readerMessages.flatMap((m) => Object.keys(m as Fields)));
   // In the reader's names: the field the change touched (a rename: under the reader's name).
   const touched = new Set([rName ?? change.field]);
@@ -370,12 +400,14 @@ function evolveRow(
         throw new Error(`the writer: ${(e as Error).message.split("\n")[0]}`);
       }
       const link = wName !== undefined ? { writer: wName, reader: rName! } : undefined;
+      const own = ownTrips ? undefined : ownTrip(m);
       ({ outcome, detail } = classify(
         renamedView(expected(m), wName, rName),
         made.pair.decode(encoded),
         touched,
         readerFields,
         link,
+        own === undefined || sameValue(own, m) ? undefined : renamedView(own, wName, rName),
       ));
     } catch (e) {
       outcome = "error";
@@ -408,12 +440,52 @@ function prepareChanges(payload: PayloadName, messages: readonly Message[]): Pre
   });
 }
 
+/** A version's writer and reader on the code its compiler made (compiled codecs only). */
+type CompiledLookup = (v: PayloadVersion) => CompiledVersion | undefined;
+
+/**
+ * Every version of `changes` made for each compiled codec among `codecs` by its compiler, all of
+ * a codec's at once (compileVersions): untimed, before any message is read.
+ */
+async function compileAll(
+  codecs: readonly Codec[],
+  changes: readonly PreparedChange[],
+  compilers: SchemaCompilers | undefined,
+  shouldStop: () => boolean,
+): Promise<Map<string, CompiledLookup>> {
+  const versions = new Set<PayloadVersion>();
+  for (const c of changes) if (!("reason" in c)) versions.add(c.versions.old).add(c.versions.new);
+  // A request per version that has a layout; the new version's base: the old's.
+  const requests = new Map<PayloadVersion, VersionRequest>();
+  const request = (v: PayloadVersion): VersionRequest | undefined => {
+    if ("reason" in v.layout) return undefined;
+    let r = requests.get(v);
+    if (r === undefined) {
+      r = { layout: v.layout.layout, numbers: v.layout.fieldNumbers, base: v.base && request(v.base) };
+      requests.set(v, r);
+    }
+    return r;
+  };
+  for (const v of versions) request(v);
+  const out = new Map<string, CompiledLookup>();
+  for (const codec of codecs) {
+    if (!isCompiledCodec(codec.name) || shouldStop()) continue;
+    const made = await compileVersions(codec.name as CompiledCodec, [...requests.values()], compilers?.[codec.name]);
+    out.set(codec.name, (v) => {
+      const r = requests.get(v);
+      return r && made.get(r);
+    });
+  }
+  return out;
+}
+
 /** One codec's rows on a payload: each change, both ways. */
 function evolveCodec(
   codec: Codec,
   payload: PayloadName,
   changes: readonly PreparedChange[],
   ownTrips: boolean,
+  compiled?: CompiledLookup,
 ): EvolveRow[] {
   return changes.flatMap((c) =>
     EVOLVE_DIRECTIONS.map(
@@ -428,20 +500,22 @@ function evolveCodec(
               detail: c.reason,
               messages: 0,
             }
-          : evolveRow(codec, payload, c.made, c.versions, direction, ownTrips),
+          : evolveRow(codec, payload, c.made, c.versions, direction, ownTrips, compiled),
     ),
   );
 }
 
 /** Every row of evolve mode for `codecs` on one payload's `messages`: each change, both ways. */
-export function evolvePayload(
+export async function evolvePayload(
   codecs: readonly Codec[],
   payload: PayloadName,
   messages: readonly Message[],
   ownTrips = false,
-): EvolveRow[] {
+  compilers?: SchemaCompilers,
+): Promise<EvolveRow[]> {
   const changes = prepareChanges(payload, messages);
-  return codecs.flatMap((codec) => evolveCodec(codec, payload, changes, ownTrips));
+  const compiled = await compileAll(codecs, changes, compilers, () => false);
+  return codecs.flatMap((codec) => evolveCodec(codec, payload, changes, ownTrips, compiled.get(codec.name)));
 }
 
 /**
@@ -467,6 +541,7 @@ export async function runEvolveMode(
   catalog: readonly Codec[],
   hooks: BenchmarkHooks,
   now: () => number,
+  compilers?: SchemaCompilers,
 ): Promise<EvolveRow[]> {
   const started = now();
   const names = codecsWithoutServer(settings);
@@ -486,8 +561,18 @@ export async function runEvolveMode(
       total,
       elapsedMs: now() - started,
     });
-  payloads: for (const payload of settings.payloads) {
-    const changes = prepareChanges(payload, messagesFor(settings, payload, settings.iterations.evolve));
+  const prepared = settings.payloads.map((payload) => ({
+    payload,
+    changes: prepareChanges(payload, messagesFor(settings, payload, settings.iterations.evolve)),
+  }));
+  // Every version of every payload through each compiler at once, before any row.
+  const compiled = await compileAll(
+    codecs,
+    prepared.flatMap((p) => p.changes),
+    compilers,
+    () => hooks.shouldStop?.() ?? false,
+  );
+  payloads: for (const { payload, changes } of prepared) {
     const ownTrips = checksOwnRoundTrip(settings, payload);
     // Not run: a pair the run leaves out, and protobuf on your messages in your own .proto, of which there is one version.
     const why = (c: Codec): string | undefined =>
@@ -503,7 +588,7 @@ export async function runEvolveMode(
         for (const change of EVOLVE_CHANGES)
           for (const direction of EVOLVE_DIRECTIONS)
             rows.push({ codec: codec.name, payload, change, direction, outcome: "not-run", detail: skip, messages: 0 });
-      else rows.push(...evolveCodec(codec, payload, changes, ownTrips));
+      else rows.push(...evolveCodec(codec, payload, changes, ownTrips, compiled.get(codec.name)));
       progress(codec, payload);
       await new Promise((resolve) => setTimeout(resolve, 0));
     }

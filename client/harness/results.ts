@@ -519,8 +519,9 @@ export type EvolveDirection = "old-reader" | "new-reader";
  *   or as a default (0, "", false, null, empty); every other field exact;
  * - error: the reader (or its schema, or the writer) refused, with the error's message;
  * - silently-wrong: a message came back with a value the writer did not write, and no error;
- * - not-run: the codec cannot make a second version here (its code is generated at build time,
- *   or no schema carries the messages); not-applicable: the payload has no field the change needs.
+ * - not-run: the codec cannot make a second version here (no schema carries the messages, or the
+ *   compiler its code comes from cannot run here); not-applicable: the payload has no field the
+ *   change needs.
  */
 export type EvolveOutcome =
   | "exact"

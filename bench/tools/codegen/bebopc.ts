@@ -8,15 +8,10 @@
 
 import { mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
-import { inNodeModules, markGenerated, run, SCHEMAS, type Generator } from "./code-generator.ts";
+import { markGenerated, SCHEMAS, type Generator } from "./code-generator.ts";
+import { bebopcPath, run } from "../../cli/schema-compilers.ts";
 
 const BEBOP_SCHEMAS = path.join(SCHEMAS, "bebop");
-
-/** bebopc's binary for this machine, where bebop-tools keeps it (what its own launcher picks). */
-function bebopcPath(): string | undefined {
-  const os = process.platform === "win32" ? "windows" : process.platform === "darwin" ? "macos" : process.platform;
-  return inNodeModules(`bebop-tools/tools/${os}/${process.arch}/bebopc${os === "windows" ? ".exe" : ""}`);
-}
 
 export const bebopGenerator: Generator = {
   folder: "bebop",

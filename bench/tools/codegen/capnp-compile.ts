@@ -12,7 +12,8 @@
 
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { inNodeModules, markGenerated, onPath, run, SCHEMAS, type Generator } from "./code-generator.ts";
+import { markGenerated, SCHEMAS, type Generator } from "./code-generator.ts";
+import { capnpEsPath, run } from "../../cli/schema-compilers.ts";
 
 const DIR = path.join(SCHEMAS, "capnp");
 
@@ -20,11 +21,7 @@ export const capnpGenerator: Generator = {
   folder: "capnp",
   tool: "capnp-es (with capnpc)",
   install: "apt-get install capnproto, and npm install for capnp-es and typescript",
-  // capnp-es's CLI runs `capnpc` from PATH and needs the typescript package.
-  locate: () =>
-    onPath("capnpc") !== undefined && inNodeModules("typescript/package.json") !== undefined
-      ? inNodeModules(".bin/capnp-es")
-      : undefined,
+  locate: capnpEsPath,
   generate(out: string, program: string): void {
     const schemas = readdirSync(DIR)
       .filter((f) => f.endsWith(".capnp"))

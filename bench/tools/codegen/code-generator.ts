@@ -6,7 +6,6 @@
  * the committed code and the schemas disagree.
  */
 
-import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "../../cli/paths.ts";
@@ -27,31 +26,6 @@ export interface Generator {
 /** protocols/schemas/, where the schema files live (protocols/messages.proto beside it). */
 export const SCHEMAS = path.join(ROOT, "protocols/schemas");
 export const PROTO_FILE = path.join(ROOT, "protocols/messages.proto");
-
-/** A program found on PATH, or undefined. */
-export function onPath(program: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    const candidate = path.join(dir, program);
-    if (dir !== "" && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-/** A program an npm package brings (node_modules/...), or undefined when it is not installed. */
-export function inNodeModules(relative: string): string | undefined {
-  const file = path.join(ROOT, "node_modules", relative);
-  return existsSync(file) ? file : undefined;
-}
-
-/** Runs a generator's program; throws with its output when it fails. */
-export function run(program: string, args: readonly string[], cwd: string): void {
-  const r = spawnSync(program, args, { cwd, encoding: "utf8", timeout: 120_000 });
-  if (r.error) throw new Error(`${path.basename(program)}: ${r.error.message}`);
-  if (r.status !== 0)
-    throw new Error(
-      `${path.basename(program)} ${args.join(" ")} exited ${r.status}:\n${(r.stderr || r.stdout).trim()}`,
-    );
-}
 
 /** Every file under `dir`, as paths relative to it, sorted. */
 export function filesUnder(dir: string): string[] {

@@ -13,7 +13,8 @@
 
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { markGenerated, onPath, run, SCHEMAS, type Generator } from "./code-generator.ts";
+import { markGenerated, SCHEMAS, type Generator } from "./code-generator.ts";
+import { onPath, run } from "../../cli/schema-compilers.ts";
 
 const DIR = path.join(SCHEMAS, "flatbuffers");
 

@@ -14,7 +14,8 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { inNodeModules, markGenerated, PROTO_FILE, type Generator } from "./code-generator.ts";
+import { markGenerated, PROTO_FILE, type Generator } from "./code-generator.ts";
+import { inNodeModules } from "../../cli/schema-compilers.ts";
 
 export const pbfGenerator: Generator = {
   folder: "pbf",

@@ -16,7 +16,8 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { inNodeModules, markGenerated, PROTO_FILE, run, type Generator } from "./code-generator.ts";
+import { markGenerated, PROTO_FILE, type Generator } from "./code-generator.ts";
+import { inNodeModules, run } from "../../cli/schema-compilers.ts";
 
 const PLUGIN = ".bin/protoc-gen-es";
 

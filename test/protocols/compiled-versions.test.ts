@@ -1,0 +1,146 @@
+/**
+ * The codecs whose code a compiler generates from a schema, across a change: each version's schema
+ * written from its layout, compiled by the codec's own compiler (the command line's:
+ * bench/cli/schema-compilers.ts), and held to what the format's documentation promises
+ * (docs/schema-evolution.md links each):
+ * - Protobuf (pbf, protobuf-es), "Updating A Message Type": old code ignores a field it does not
+ *   know; new code reads one the old did not write as its default; a renamed field with its number
+ *   kept reads the same.
+ * - FlatBuffers, "Schema Evolution": a field added with a new id is ignored by old code and read
+ *   as its default by new; a field is deprecated, never deleted; names are not in the binary.
+ * - Cap'n Proto, "Evolving your protocol": new fields take new ordinals, old code ignores them and
+ *   new code reads their default; a field is never removed; names are not on the wire.
+ * - Bebop, messages: each field written with its index, so an index a reader does not know is
+ *   skipped, and a field not written is absent; a removed field is `deprecated`.
+ */
+
+import { describe, expect, it } from "vitest";
+import { inferLayout } from "../../custom-binary/infer.ts";
+import {
+  COMPILED_CODECS,
+  type CompiledCodec,
+  compileVersions,
+  type VersionRequest,
+} from "../../protocols/compiled-versions.ts";
+import type { VersionCodec } from "../../protocols/evolution-schemas.ts";
+import type { Message } from "../../protocols/messages.ts";
+import { schemaCompilers } from "../../bench/cli/schema-compilers.ts";
+
+type Order = { id: number; item: string; note: string };
+const v1: Order[] = [
+  { id: 7, item: "tea", note: "hot" },
+  { id: 8, item: "cake", note: "" },
+];
+const request = (messages: readonly unknown[], numbers: [string, number][], base?: VersionRequest): VersionRequest => ({
+  layout: inferLayout(messages as Message[]),
+  numbers: new Map(numbers),
+  ...(base ? { base } : {}),
+});
+const old = request(v1, [
+  ["id", 1],
+  ["item", 2],
+  ["note", 3],
+]);
+const added = request(
+  v1.map((m) => ({ ...m, qty: 3 })),
+  [
+    ["id", 1],
+    ["item", 2],
+    ["note", 3],
+    ["qty", 4],
+  ],
+  old,
+);
+// The middle field gone: kept in the schema where the format says so.
+const removed = request(
+  v1.map(({ id, note }) => ({ id, note })),
+  [
+    ["id", 1],
+    ["note", 3],
+  ],
+  old,
+);
+const renamed = request(
+  v1.map(({ id, item, note }) => ({ id, product: item, note })),
+  [
+    ["id", 1],
+    ["product", 2],
+    ["note", 3],
+  ],
+  old,
+);
+
+const compilers = schemaCompilers();
+const codecs = Object.keys(COMPILED_CODECS) as CompiledCodec[];
+
+/** Each version's codec, made by `codec`'s compiler. */
+async function versions(codec: CompiledCodec): Promise<Map<VersionRequest, VersionCodec>> {
+  const made = await compileVersions(codec, [old, added, removed, renamed], compilers[codec]);
+  const out = new Map<VersionRequest, VersionCodec>();
+  for (const [v, m] of made) {
+    if ("notRun" in m) throw new Error(`${codec}: ${m.notRun}`);
+    out.set(v, m.codec);
+  }
+  return out;
+}
+
+const across = (w: VersionCodec, r: VersionCodec, m: unknown): unknown => r.decode(w.encode(m));
+
+describe.each(codecs)("%s across a change, by its own compiler", (name) => {
+  it("an old reader ignores a field added; a new reader reads it, not written, as absent or its default", async () => {
+    const v = await versions(name);
+    expect(across(v.get(added)!, v.get(old)!, { id: 7, item: "tea", note: "hot", qty: 3 })).toEqual({
+      id: 7,
+      item: "tea",
+      note: "hot",
+    });
+    const got = across(v.get(old)!, v.get(added)!, { id: 7, item: "tea", note: "hot" }) as Record<string, unknown>;
+    expect({ ...got, qty: got.qty ?? 0 }).toEqual({ id: 7, item: "tea", note: "hot", qty: 0 });
+  });
+
+  it("a field removed from the middle leaves the fields after it read as written, both ways", async () => {
+    const v = await versions(name);
+    expect(across(v.get(removed)!, v.get(old)!, { id: 7, note: "hot" })).toMatchObject({ id: 7, note: "hot" });
+    expect(across(v.get(old)!, v.get(removed)!, { id: 7, item: "tea", note: "hot" })).toEqual({ id: 7, note: "hot" });
+  });
+
+  it("a field renamed with its number kept reads the same: names are not on the wire", async () => {
+    const v = await versions(name);
+    expect(across(v.get(old)!, v.get(renamed)!, { id: 7, item: "tea", note: "hot" })).toEqual({
+      id: 7,
+      product: "tea",
+      note: "hot",
+    });
+  });
+});
+
+describe("compileVersions without a compiler", () => {
+  it("says what to install, or that this client cannot run the compiler, for every version", async () => {
+    const missing = await compileVersions("flatbuffers", [old, added], { missing: "flatc is not installed (apt-get)" });
+    expect([...missing.values()]).toEqual([
+      { notRun: "flatc is not installed (apt-get)" },
+      { notRun: "flatc is not installed (apt-get)" },
+    ]);
+    const none = await compileVersions("capnp", [old], undefined);
+    expect(none.get(old)).toMatchObject({ notRun: expect.stringMatching(/this client cannot run/) });
+  });
+
+  it("gives the compiler's own words when it fails", async () => {
+    const failing = await compileVersions("bebop", [old], async () => {
+      throw new Error("bebopc exited 1: Error [BOP104] at line 2");
+    });
+    expect(failing.get(old)).toEqual({ notRun: "bebopc failed: bebopc exited 1: Error [BOP104] at line 2" });
+  });
+
+  it("a version no schema of the format can say is not run, with the place", async () => {
+    const union = request(
+      [
+        { kind: "a", x: 1 },
+        { kind: "b", y: "z" },
+      ],
+      [],
+    );
+    const made = await compileVersions("capnp", [union], async () => new Map());
+    expect(made.get(union)).toMatchObject({ notRun: expect.stringMatching(/union of message kinds/) });
+  });
+});
