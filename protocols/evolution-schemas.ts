@@ -31,7 +31,8 @@ import type { ObjectShape, Shape } from "../custom-binary/infer.ts";
 import { type Layout, SchemaError } from "./inferred-schemas.ts";
 
 type Scalar = "bool" | "uint" | "int" | "float32" | "float64" | "string";
-type FieldType = { scalar: Scalar } | { list: FieldType } | { struct: Struct };
+/** A struct's type; `tuple`: an array of fixed places, written as a struct of its places (v0, v1, ...). */
+type FieldType = { scalar: Scalar } | { list: FieldType } | { struct: Struct; tuple?: true };
 
 interface Field {
   /** The message's key, and the field's name in the schema. */
@@ -95,6 +96,18 @@ function structsOf(format: CompiledFormat, v: VersionLayout, top: string): Struc
       }
       case "object":
         return { struct: objectStruct(shape, path, name) };
+      case "tuple":
+        return {
+          struct: objectStruct(
+            {
+              kind: "object",
+              fields: shape.items.map((item, i) => ({ name: `v${i}`, shape: item, optional: false, nullable: false })),
+            },
+            path,
+            name,
+          ),
+          tuple: true,
+        };
       default:
         throw new SchemaError(
           path,
@@ -160,20 +173,26 @@ function allStructs(s: Struct): Struct[] {
 
 // ---------------------------------------------------------------- converters
 
+/** A struct's value by its fields' keys: a tuple's places as v0, v1, ... */
+const fieldsOf = (t: { tuple?: true }, v: unknown): Record<string, unknown> =>
+  t.tuple ? Object.fromEntries((v as unknown[]).map((x, i) => [`v${i}`, x])) : (v as Record<string, unknown>);
+
 /** A message's value at a place, as the generated code takes it: integers as bigints. */
 function plainToWire(t: FieldType, v: unknown, struct: (s: Struct, v: Record<string, unknown>) => unknown): unknown {
   if ("scalar" in t) return t.scalar === "uint" || t.scalar === "int" ? BigInt(v as number) : v;
   if ("list" in t) return (v as unknown[]).map((x) => plainToWire(t.list, x, struct));
-  return struct(t.struct, v as Record<string, unknown>);
+  return struct(t.struct, fieldsOf(t, v));
 }
 
 /** What a reader of a field's type gets where nothing was written. */
 function defaultOf(t: FieldType): unknown {
   if ("list" in t) return [];
-  if ("struct" in t)
-    return Object.fromEntries(
-      t.struct.fields.filter((f) => !f.optional && !f.retired).map((f) => [f.key, defaultOf(f.type)]),
-    );
+  if ("struct" in t) {
+    const fields = t.struct.fields.filter((f) => !f.optional && !f.retired);
+    return t.tuple
+      ? fields.map((f) => defaultOf(f.type))
+      : Object.fromEntries(fields.map((f) => [f.key, defaultOf(f.type)]));
+  }
   return t.scalar === "bool" ? false : t.scalar === "string" ? "" : 0;
 }
 
@@ -182,7 +201,8 @@ function plainFromWire(t: FieldType, w: unknown, struct: (s: Struct, w: unknown)
   if ("scalar" in t) return typeof w === "bigint" ? Number(w) : w;
   if ("list" in t)
     return [...((w as Iterable<unknown> | null | undefined) ?? [])].map((x) => plainFromWire(t.list, x, struct));
-  return struct(t.struct, w);
+  const read = struct(t.struct, w);
+  return t.tuple ? t.struct.fields.map((f) => read[f.key]) : read;
 }
 
 /**
@@ -418,12 +438,12 @@ export function capnpSchemaOf(v: VersionLayout, top: string, file: string, base?
     (s[`_init${capitalized(key)}`] as (n?: number) => CapStruct).call(s, n);
   const setValue = (s: CapStruct, key: string, t: FieldType, v: unknown): void => {
     if ("scalar" in t) s[key] = plainToWire(t, v, () => undefined);
-    else if ("struct" in t) fill(t.struct, init(s, key), v as Record<string, unknown>);
+    else if ("struct" in t) fill(t.struct, init(s, key), fieldsOf(t, v));
     else {
       const items = v as unknown[];
       const list = init(s, key, items.length) as { set(i: number, x: unknown): void; get(i: number): CapStruct };
       items.forEach((x, i) => {
-        if ("struct" in t.list) fill(t.list.struct, list.get(i), x as Record<string, unknown>);
+        if ("struct" in t.list) fill(t.list.struct, list.get(i), fieldsOf(t.list, x));
         else
           list.set(
             i,

@@ -37,7 +37,6 @@ import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messa
 import { inferLayout, LayoutError, TAG_NAMES } from "../../custom-binary/infer.ts";
 import { sameValue } from "./verify.ts";
 import type { EvolveChange, EvolveDirection, EvolveOutcome, EvolveRow } from "./results.ts";
-import { isExcluded } from "./exclusions.ts";
 import { messagesFor } from "./generator.ts";
 import type { BenchmarkHooks } from "./progress.ts";
 import { checksOwnRoundTrip, codecsWithoutServer, type Settings } from "./settings.ts";
@@ -574,13 +573,16 @@ export async function runEvolveMode(
   );
   payloads: for (const { payload, changes } of prepared) {
     const ownTrips = checksOwnRoundTrip(settings, payload);
-    // Not run: a pair the run leaves out, and protobuf on your messages in your own .proto, of which there is one version.
-    const why = (c: Codec): string | undefined =>
-      isExcluded(settings, c.name, payload)
-        ? (settings.excluded.find((e) => e.codec === c.name && e.payload === payload)?.why ?? "left out of this run")
-        : c.name === "protobuf" && settings.userProto && !isBuiltIn(payload)
-          ? "your messages are in your own .proto (--proto), of which evolve mode has one version, not the changed one"
-          : undefined;
+    // Not run: a pair the run leaves out, and protobuf on your messages in your own .proto, of which
+    // there is one version. A codec whose code a compiler makes runs on your messages here, though it
+    // has no schema for them in the other modes: evolve mode writes each version's schema itself.
+    const why = (c: Codec): string | undefined => {
+      const left = settings.excluded.find((e) => e.codec === c.name && e.payload === payload)?.why;
+      if (left !== undefined && !(isCompiledCodec(c.name) && left.startsWith("not applicable: "))) return left;
+      return c.name === "protobuf" && settings.userProto && !isBuiltIn(payload)
+        ? "your messages are in your own .proto (--proto), of which evolve mode has one version, not the changed one"
+        : undefined;
+    };
     for (const codec of codecs) {
       if (hooks.shouldStop?.()) break payloads;
       const skip = why(codec);
