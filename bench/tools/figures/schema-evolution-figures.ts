@@ -9,7 +9,7 @@ import { evolveVerdictLines } from "../../report/evolve-table.ts";
 import { SAMPLES } from "../sample-list.ts";
 import { claim, type PageFigures } from "./figure-spec.ts";
 import { machineOf, sampleResults, tableSection } from "./sample-files.ts";
-import { codeBlock } from "./prose.ts";
+import { codeBlock, list, mdTable } from "./prose.ts";
 
 const FILE = "bun-evolve.json.gz";
 const WHITEBOARD = "bun-evolve-whiteboard.json.gz";
@@ -27,6 +27,34 @@ const ran = (file: string, codec: string): string =>
   String(
     rowsOf(file).filter((r) => r.codec === codec && r.outcome !== "not-run" && r.outcome !== "not-applicable").length,
   );
+
+/** The codecs whose code a compiler makes from each version's schema. */
+const COMPILED = ["pbf", "protobuf-es", "bebop", "flatbuffers", "capnp"];
+/** The codecs with a schema, in the order the widened table lists them. */
+const SCHEMA_CODECS = ["custom-binary", "protobuf", "pbf", "protobuf-es", "avro", "bebop", "flatbuffers", "capnp"];
+const TABLE_WORDS: Readonly<Record<EvolveRow["outcome"], string>> = {
+  exact: "exact",
+  "extra-ignored": "drop",
+  "missing-defaulted": "dflt",
+  error: "ERROR",
+  "silently-wrong": "WRONG",
+  "not-run": "-",
+  "not-applicable": "n/a",
+};
+
+/** A codec's outcomes of one change and direction over the payloads, as `6 WRONG` or `5 WRONG, 1 ERROR`. */
+function outcomesOf(
+  file: string,
+  codec: string,
+  change: EvolveRow["change"],
+  direction: EvolveRow["direction"],
+): string {
+  const counts = new Map<string, number>();
+  for (const r of rowsOf(file))
+    if (r.codec === codec && r.change === change && r.direction === direction && r.outcome !== "not-applicable")
+      counts.set(TABLE_WORDS[r.outcome], (counts.get(TABLE_WORDS[r.outcome]) ?? 0) + 1);
+  return [...counts].map(([o, n]) => `${n} ${o}`).join(", ") || "-";
+}
 
 export const SCHEMA_EVOLUTION: PageFigures = {
   page: "docs/schema-evolution.md",
@@ -54,6 +82,46 @@ export const SCHEMA_EVOLUTION: PageFigures = {
           enums.every((r) => (r.direction === "old-reader" ? r.outcome === "error" : r.outcome === "exact")),
         "An enum member appended after the old values is refused by an old reader (its index is past the old range) and read exactly by a new one.",
         "custom-binary's enum rows refused by old readers and exact for new ones",
+      );
+    },
+    // The compiled codecs outside number-widened: what their formats promise, and nothing refused or wrong.
+    "compiled-promised": () => {
+      const rows = rowsOf(FILE).filter((r) => COMPILED.includes(r.codec) && r.change !== "number-widened");
+      return claim(
+        rows.length ===
+          COMPILED.length * rowsOf(FILE).filter((r) => r.codec === "json" && r.change !== "number-widened").length &&
+          rows.every((r) => ["exact", "extra-ignored", "missing-defaulted", "not-applicable"].includes(r.outcome)),
+        `outside \`number-widened\`, every row of ${list(COMPILED)} reads as its format promises, with no error and no value read wrong.`,
+        "the compiled codecs' rows outside number-widened exact, dropped or defaulted",
+      );
+    },
+    widened: () =>
+      mdTable(
+        ["codec", "old reader (of doubles)", "new reader (of integers)"],
+        SCHEMA_CODECS.map((c) => [
+          c,
+          outcomesOf(FILE, c, "number-widened", "old-reader"),
+          outcomesOf(FILE, c, "number-widened", "new-reader"),
+        ]),
+      ),
+    // pbf's compiled code reads an absent optional field as its default, in every version: named in the rows' detail.
+    "pbf-presence": () => {
+      const rows = rowsOf(FILE).filter(
+        (r) => r.codec === "pbf" && r.detail.includes("as the writer's own version reads it"),
+      );
+      return claim(
+        rows.length > 0 && rows.every((r) => r.payload === "chat"),
+        String(rows.length),
+        "pbf's rows that read a field as its own version does, all on chat",
+      );
+    },
+    // On the whiteboard's strokes (a list of [x, y] tuples), the compiled codecs ran too.
+    "whiteboard-compiled": () => {
+      const rows = rowsOf(WHITEBOARD).filter((r) => COMPILED.includes(r.codec));
+      return claim(
+        rows.length > 0 && rows.every((r) => r.outcome !== "not-run"),
+        `${list(COMPILED)} ran on all three of the whiteboard's message files, the strokes' lists of [x, y] tuples included (a struct of two places in each schema).`,
+        "the compiled codecs ran on every whiteboard payload",
       );
     },
     "protobuf-wrong": () => {
