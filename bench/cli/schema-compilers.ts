@@ -109,8 +109,8 @@ const importFile = async (file: string): Promise<Record<string, unknown>> =>
   (await import(pathToFileURL(file).href)) as Record<string, unknown>;
 
 /** One compiler, or the line that says what to install. */
-function needs(program: string | undefined, install: string, compiler: SchemaCompiler): SchemaCompiler {
-  return program === undefined ? { missing: `its compiler is not installed (${install})` } : compiler;
+function needs(program: string | undefined, tool: string, install: string, compiler: SchemaCompiler): SchemaCompiler {
+  return program === undefined ? { missing: `${tool} is not installed here (${install})` } : compiler;
 }
 
 /** The compilers this machine has, by codec. */
@@ -123,14 +123,14 @@ export function schemaCompilers(): SchemaCompilers {
     // pbf's compile() in this process: the .proto parsed by protocol-buffers-schema (as pbf's own CLI does).
     pbf: async (files) =>
       new Map([...files].map(([f, text]) => [f, compile(parseProto(text)) as Record<string, unknown>])),
-    "protobuf-es": needs(buf, "npm install: the @bufbuild/buf package", (files) =>
+    "protobuf-es": needs(buf, "buf", "npm install: the @bufbuild/buf package", (files) =>
       inScratch(files, ".proto", async (dir) => {
         run(buf!, ["build", "-o", "image.binpb"], dir);
         const descriptorSet = new Uint8Array(readFileSync(path.join(dir, "image.binpb")));
         return new Map([...files.keys()].map((f) => [f, { descriptorSet }]));
       }),
     ),
-    bebop: needs(bebopc, "npm install: the bebop-tools package", (files) =>
+    bebop: needs(bebopc, "bebopc", "npm install: the bebop-tools package", (files) =>
       inScratch(files, ".bop", async (dir, names) => {
         const out = path.join(dir, "generated.ts");
         run(
@@ -143,7 +143,7 @@ export function schemaCompilers(): SchemaCompilers {
         return new Map([...files.keys()].map((f) => [f, module]));
       }),
     ),
-    flatbuffers: needs(flatc, "apt-get install flatbuffers-compiler", (files) =>
+    flatbuffers: needs(flatc, "flatc", "apt-get install flatbuffers-compiler", (files) =>
       inScratch(files, ".fbs", async (dir, names) => {
         run(flatc!, ["--ts", "--gen-object-api", "-o", "out", ...names], dir);
         pointImportsHome(path.join(dir, "out"));
@@ -152,7 +152,7 @@ export function schemaCompilers(): SchemaCompilers {
         return modules;
       }),
     ),
-    capnp: needs(capnpEs, "apt-get install capnproto, and npm install", (files) =>
+    capnp: needs(capnpEs, "capnp-es with capnpc", "apt-get install capnproto, and npm install", (files) =>
       inScratch(files, ".capnp", async (dir, names) => {
         run(capnpEs!, ["-ots:out", ...names], dir);
         pointImportsHome(path.join(dir, "out"));
