@@ -36,7 +36,7 @@ import {
   type VersionLayout,
   type WrittenSchema,
 } from "./evolution-schemas.ts";
-import { protoSchemaOf, SchemaError } from "./inferred-schemas.ts";
+import { type ProtoSchema, protoSchemaOf, SchemaError } from "./inferred-schemas.ts";
 
 /** The codecs whose versions a compiler makes, and the compiler, as a user would name it. */
 export const COMPILED_CODECS = {
@@ -62,9 +62,13 @@ export type SchemaCompiler =
 
 export type SchemaCompilers = Partial<Record<CompiledCodec, SchemaCompiler>>;
 
-/** One version to make: its layout, and the version it was changed from (the new one's base is the old). */
+/**
+ * One version to make: its layout, the version it was changed from (the new one's base is the
+ * old), and `label`, how a failure names it to the user (its payload, change and version).
+ */
 export interface VersionRequest extends VersionLayout {
   base?: VersionLayout;
+  label?: string;
 }
 
 /** A version's writer and reader, or why there is none. */
@@ -95,10 +99,7 @@ function schemaFor(codec: CompiledCodec, v: VersionRequest, file: string): Writt
   }
 }
 
-interface Convert {
-  toWire(v: unknown): unknown;
-  fromWire(w: unknown): unknown;
-}
+type Convert = ProtoSchema["convert"];
 
 /** pbf's compiled read and write functions of the type. */
 function pbfCodec(generated: Record<string, unknown>, type: string, convert: Convert): VersionCodec {
@@ -215,46 +216,57 @@ export async function compileVersions(
     for (const v of versions) out.set(v, { notRun: why });
     return out;
   }
-  // One file per distinct version: the same layout, numbers and base give the same schema.
-  const files = new Map<string, { schema: WrittenSchema; versions: VersionRequest[] }>();
-  const byKey = new Map<string, string | { notRun: string }>();
+  // One file per distinct schema (the text written under a placeholder name tells them apart);
+  // each version keeps its own converters, written against that file's types.
+  const files = new Map<string, { text: string; versions: { v: VersionRequest; schema: WrittenSchema }[] }>();
+  const byText = new Map<string, string>();
   for (const v of versions) {
-    const key = JSON.stringify([v.layout, [...(v.numbers ?? [])], v.base?.layout, [...(v.base?.numbers ?? [])]]);
-    let file = byKey.get(key);
-    if (file === undefined) {
-      const name = `e${byKey.size}`;
-      try {
-        files.set(name, { schema: schemaFor(codec, v, name), versions: [] });
-        file = name;
-      } catch (e) {
-        if (!(e instanceof SchemaError)) throw e;
-        file = { notRun: `no ${codec} schema written for the messages: ${e.message}` };
+    try {
+      const text = schemaFor(codec, v, "ex").text;
+      let file = byText.get(text);
+      if (file === undefined) {
+        file = `e${files.size}`;
+        byText.set(text, file);
+        files.set(file, { text: "", versions: [] });
       }
-      byKey.set(key, file);
+      const schema = schemaFor(codec, v, file);
+      const f = files.get(file)!;
+      f.text = schema.text;
+      f.versions.push({ v, schema });
+    } catch (e) {
+      const why = e instanceof SchemaError ? "no schema written for the messages" : "writing its schema failed";
+      out.set(v, { notRun: `${why}: ${(e as Error).message.split("\n")[0]}` });
     }
-    if (typeof file === "string") files.get(file)!.versions.push(v);
-    else out.set(v, file);
   }
   if (files.size === 0) return out;
-  let modules: ReadonlyMap<string, Record<string, unknown>>;
+  const texts = (names: readonly string[]) => new Map(names.map((f) => [f, files.get(f)!.text]));
+  const modules = new Map<string, Record<string, unknown>>();
+  const failed = new Map<string, string>();
   try {
-    modules = await compiler(new Map([...files].map(([file, f]) => [file, f.schema.text])));
-  } catch (e) {
-    for (const f of files.values())
-      for (const v of f.versions) out.set(v, { notRun: `${tool} failed: ${(e as Error).message.split("\n")[0]}` });
-    return out;
+    // Every schema at once; when the compiler refuses one, each on its own, so only that one is lost.
+    for (const [f, m] of await compiler(texts([...files.keys()]))) modules.set(f, m);
+  } catch {
+    for (const f of files.keys())
+      try {
+        const m = (await compiler(texts([f]))).get(f);
+        if (m !== undefined) modules.set(f, m);
+      } catch (e) {
+        const of = files.get(f)!.versions.find(({ v }) => v.label !== undefined)?.v.label;
+        failed.set(f, `${tool} failed${of ? ` on the schema of ${of}` : ""}: ${(e as Error).message.split("\n")[0]}`);
+      }
   }
   const runtime = codec === "flatbuffers" ? flatbuffers : codec === "capnp" ? capnp : {};
-  for (const [file, f] of files) {
-    const generated = modules.get(file);
-    let made: CompiledVersion;
-    try {
-      if (generated === undefined) throw new Error(`no code for ${file}`);
-      made = { codec: f.schema.codecFrom(generated, runtime as Record<string, unknown>) };
-    } catch (e) {
-      made = { notRun: `${tool}'s code: ${(e as Error).message.split("\n")[0]}` };
+  for (const [file, f] of files)
+    for (const { v, schema } of f.versions) {
+      const generated = modules.get(file);
+      const why = failed.get(file);
+      try {
+        if (why !== undefined) out.set(v, { notRun: why });
+        else if (generated === undefined) throw new Error(`no code for ${file}`);
+        else out.set(v, { codec: schema.codecFrom(generated, runtime as Record<string, unknown>) });
+      } catch (e) {
+        out.set(v, { notRun: `${tool}'s code: ${(e as Error).message.split("\n")[0]}` });
+      }
     }
-    for (const v of f.versions) out.set(v, made);
-  }
   return out;
 }

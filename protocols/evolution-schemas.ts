@@ -10,25 +10,29 @@
  * its number (FlatBuffers' `id`, Bebop's index, Cap'n Proto's ordinal); a
  * field the change removed stays in the schema, unused (FlatBuffers' and
  * Bebop's `deprecated`; Cap'n Proto: kept, as its docs say a field is never
- * removed); a field added takes the next number. A field some messages leave out has presence in each
- * format's own terms: FlatBuffers' optional scalar (`= null`) or an absent
- * table, string or table; a Bebop message's field, written only when set;
- * in Cap'n Proto, which has no optional scalars, a union of `none :Void`
- * and `value` (as the built-in chat schema does). A field that becomes
- * optional in Cap'n Proto keeps its ordinal as the union's `value`, and
- * `none` takes the next ordinal, which keeps old writers' messages read as
- * present (Cap'n Proto's rule for wrapping a field in a union).
+ * removed); a field added takes the next number. A field some messages
+ * leave out has presence in each format's own terms: FlatBuffers' optional
+ * scalar (`= null`) or an absent string or table; a Bebop message's field,
+ * written only when set; in Cap'n Proto, which has no optional scalars, a
+ * union of `none :Void` and `value` (as the built-in chat schema does). A
+ * field that becomes optional in Cap'n Proto keeps its ordinal as the
+ * union's `value`, and `none` takes the next ordinal, which keeps old
+ * writers' messages read as present (Cap'n Proto lets an existing field be
+ * wrapped in a new union).
  *
- * What these schemas cannot say is refused with the place (SchemaError): a
- * union of message kinds, a map or a tuple, null, a name the generated code
- * would rewrite. Integers are 64-bit (a bigint in each library: converted
- * from and to a JavaScript number, exact below 2^53); an enum is a string,
- * as in the .proto and .avsc written for your messages
- * (inferred-schemas.ts).
+ * A tuple is a struct of its places (v0, v1, ...), as in the .proto and
+ * .avsc written for your messages (inferred-schemas.ts). What these schemas
+ * cannot say is refused with the place (SchemaError): a union of message
+ * kinds, a map, null, a list of lists (FlatBuffers, Cap'n Proto), a list
+ * some messages leave out (FlatBuffers), a name the generated code would
+ * rewrite (not camelCase, or a word of JavaScript's own). Integers are
+ * 64-bit (a bigint in each library: converted from and to a JavaScript
+ * number, exact below 2^53); an enum is a string, as in the .proto and
+ * .avsc.
  */
 
 import type { ObjectShape, Shape } from "../custom-binary/infer.ts";
-import { type Layout, SchemaError } from "./inferred-schemas.ts";
+import { type Layout, SchemaError, tuplePlaces } from "./inferred-schemas.ts";
 
 type Scalar = "bool" | "uint" | "int" | "float32" | "float64" | "string";
 /** A struct's type; `tuple`: an array of fixed places, written as a struct of its places (v0, v1, ...). */
@@ -68,6 +72,18 @@ export interface VersionLayout {
 
 const capitalized = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
+/**
+ * Names the generated code cannot give a field as it is: JavaScript's reserved words and the
+ * properties its objects already have (flatc's TypeScript escapes them, capnp-es renames them).
+ */
+const TAKEN_NAMES: ReadonlySet<string> = new Set(
+  (
+    "arguments await break case catch class const constructor continue debugger default delete do else enum eval " +
+    "export extends false finally for function if implements import in instanceof interface let new null package " +
+    "private protected public return static super switch this throw true try typeof var void while with yield"
+  ).split(" "),
+);
+
 /** The structs of `v`'s messages, the top one first named `top`; a SchemaError where `format` cannot say them. */
 function structsOf(format: CompiledFormat, v: VersionLayout, top: string): Struct {
   const said = FORMAT_NAMES[format];
@@ -97,17 +113,9 @@ function structsOf(format: CompiledFormat, v: VersionLayout, top: string): Struc
       case "object":
         return { struct: objectStruct(shape, path, name) };
       case "tuple":
-        return {
-          struct: objectStruct(
-            {
-              kind: "object",
-              fields: shape.items.map((item, i) => ({ name: `v${i}`, shape: item, optional: false, nullable: false })),
-            },
-            path,
-            name,
-          ),
-          tuple: true,
-        };
+        return { struct: objectStruct(tuplePlaces(shape.items), path, name), tuple: true };
+      case "unseen":
+        throw new SchemaError(path, "no value in any message of the sample, so no type to give it");
       default:
         throw new SchemaError(
           path,
@@ -115,16 +123,26 @@ function structsOf(format: CompiledFormat, v: VersionLayout, top: string): Struc
         );
     }
   };
-  const objectStruct = (shape: ObjectShape, path: string, name: string, numbers?: ReadonlyMap<string, number>) => {
+  // Each struct's type name once in the schema: a nested name that another already took gets a number.
+  const names = new Set<string>();
+  const unique = (name: string): string => {
+    let n = 1;
+    let made = name;
+    while (names.has(made)) made = `${name}${++n}`;
+    names.add(made);
+    return made;
+  };
+  const objectStruct = (shape: ObjectShape, path: string, wanted: string, numbers?: ReadonlyMap<string, number>) => {
+    const name = unique(wanted);
     let next = Math.max(0, ...(numbers?.values() ?? []));
     const fields = shape.fields
       .filter((f) => !(f.shape.kind === "unseen" && f.optional))
       .map((f, i): Field => {
         const at = path === "" ? f.name : `${path}.${f.name}`;
-        if (!/^[a-z][A-Za-z0-9]*$/.test(f.name))
+        if (!/^[a-z][A-Za-z0-9]*$/.test(f.name) || TAKEN_NAMES.has(f.name))
           throw new SchemaError(
             at,
-            `a name ${said}'s generated code would rewrite (evolve mode writes ${said} schemas for camelCase names)`,
+            `a name ${said}'s generated code would rewrite (evolve mode writes ${said} schemas for camelCase names that are not JavaScript's own words)`,
           );
         if (f.nullable)
           throw new SchemaError(at, `null in some messages, for which evolve mode writes no ${said} schema`);
@@ -184,18 +202,6 @@ function plainToWire(t: FieldType, v: unknown, struct: (s: Struct, v: Record<str
   return struct(t.struct, fieldsOf(t, v));
 }
 
-/** What a reader of a field's type gets where nothing was written. */
-function defaultOf(t: FieldType): unknown {
-  if ("list" in t) return [];
-  if ("struct" in t) {
-    const fields = t.struct.fields.filter((f) => !f.optional && !f.retired);
-    return t.tuple
-      ? fields.map((f) => defaultOf(f.type))
-      : Object.fromEntries(fields.map((f) => [f.key, defaultOf(f.type)]));
-  }
-  return t.scalar === "bool" ? false : t.scalar === "string" ? "" : 0;
-}
-
 /** The generated code's value at a place back as the message's: bigints as numbers. */
 function plainFromWire(t: FieldType, w: unknown, struct: (s: Struct, w: unknown) => Record<string, unknown>): unknown {
   if ("scalar" in t) return typeof w === "bigint" ? Number(w) : w;
@@ -207,7 +213,9 @@ function plainFromWire(t: FieldType, w: unknown, struct: (s: Struct, w: unknown)
 
 /**
  * A struct read from an object of the generated code: each field that is not retired, by `read`
- * (undefined or null: not there); a required field not there reads as its type's default.
+ * (undefined or null: the library read nothing there, and the field is left out; where a library
+ * reads a default for a field not written, as FlatBuffers' scalars and Cap'n Proto's do, that is
+ * what the message gets).
  */
 function readStruct(
   s: Struct,
@@ -218,12 +226,14 @@ function readStruct(
   for (const f of s.fields) {
     if (f.retired) continue;
     const w = read(f);
-    if (w === undefined || w === null) {
-      if (!f.optional) out[f.key] = defaultOf(f.type);
-    } else out[f.key] = plainFromWire(f.type, w, nested);
+    if (w !== undefined && w !== null) out[f.key] = plainFromWire(f.type, w, nested);
   }
   return out;
 }
+
+/** A struct read from a plain object of the generated code's (Bebop's record, FlatBuffers' unpacked object), field by field. */
+const fromObject = (s: Struct, w: unknown): Record<string, unknown> =>
+  readStruct(s, (f) => (w as Record<string, unknown>)[f.key], fromObject);
 
 /** A writer and a reader of one version, over the generated code of its schema. */
 export interface VersionCodec {
@@ -281,15 +291,13 @@ export function bebopSchemaOf(v: VersionLayout, top: string, base?: VersionLayou
       if (!f.retired && m[f.key] !== undefined) out[f.key] = plainToWire(f.type, m[f.key], toWire);
     return out;
   };
-  const fromWire = (s: Struct, w: unknown): Record<string, unknown> =>
-    readStruct(s, (f) => (w as Record<string, unknown>)[f.key], fromWire);
   return {
     text: `// Written from the layout inferred from the messages (evolve mode).\n${text}\n`,
     codecFrom(generated) {
       const T = generated[root.name] as { encode(r: unknown): Uint8Array; decode(b: Uint8Array): unknown };
       return {
         encode: (m) => T.encode(toWire(root, m as Record<string, unknown>)),
-        decode: (d) => fromWire(root, T.decode(d)),
+        decode: (d) => fromObject(root, T.decode(d)),
       };
     },
   };
@@ -346,8 +354,6 @@ export function flatbuffersSchemaOf(
           if (!f.retired && m[f.key] !== undefined) o[f.key] = plainToWire(f.type, m[f.key], toWire);
         return o;
       };
-      const fromWire = (s: Struct, w: unknown): Record<string, unknown> =>
-        readStruct(s, (f) => (w as Record<string, unknown>)[f.key], fromWire);
       const { Builder, ByteBuffer } = runtime as {
         Builder: new (size: number) => { finish(o: number): void; asUint8Array(): Uint8Array };
         ByteBuffer: new (b: Uint8Array) => unknown;
@@ -360,7 +366,7 @@ export function flatbuffersSchemaOf(
           builder.finish((toWire(root, m as Record<string, unknown>) as { pack(b: unknown): number }).pack(builder));
           return builder.asUint8Array();
         },
-        decode: (d) => fromWire(root, rootOf(new ByteBuffer(d)).unpack()),
+        decode: (d) => fromObject(root, rootOf(new ByteBuffer(d)).unpack()),
       };
     },
   };

@@ -53,7 +53,7 @@ function eachValue(value: Convert): Convert {
 }
 
 /** A tuple's places as the object shape both formats write it as: fields v0, v1, ... */
-const tuplePlaces = (items: readonly Shape[]): ObjectShape => ({
+export const tuplePlaces = (items: readonly Shape[]): ObjectShape => ({
   kind: "object",
   fields: items.map((shape, i) => ({ name: `v${i}`, shape, optional: false, nullable: false })),
 });

@@ -13,64 +13,14 @@
  * it; nothing is downloaded.
  */
 
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { compile } from "pbf/compile";
 import parseProto from "protocol-buffers-schema";
 import type { CompiledCodec, SchemaCompiler, SchemaCompilers } from "../../protocols/compiled-versions.ts";
-import { ROOT } from "./paths.ts";
-
-/** A program found on PATH, or undefined. */
-export function onPath(program: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    const candidate = path.join(dir, program);
-    if (dir !== "" && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-/** A program an npm package brings (node_modules/...), or undefined when it is not installed. */
-export function inNodeModules(relative: string): string | undefined {
-  const file = path.join(ROOT, "node_modules", relative);
-  return existsSync(file) ? file : undefined;
-}
-
-/** bebopc's binary for this machine, where the bebop-tools package keeps it (what its own launcher picks). */
-export function bebopcPath(): string | undefined {
-  const os = process.platform === "win32" ? "windows" : process.platform === "darwin" ? "macos" : process.platform;
-  return inNodeModules(`bebop-tools/tools/${os}/${process.arch}/bebopc${os === "windows" ? ".exe" : ""}`);
-}
-
-/** capnp-es's CLI, where it can run: it runs `capnpc` (Debian's capnproto) from PATH and needs the typescript package. */
-export function capnpEsPath(): string | undefined {
-  return onPath("capnpc") !== undefined && inNodeModules("typescript/package.json") !== undefined
-    ? inNodeModules(".bin/capnp-es")
-    : undefined;
-}
-
-/** Runs a program; throws with its output when it fails. */
-export function run(program: string, args: readonly string[], cwd: string): void {
-  const r = spawnSync(program, args, {
-    cwd,
-    encoding: "utf8",
-    timeout: 120_000,
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  if (r.error) throw new Error(`${path.basename(program)}: ${r.error.message}`);
-  if (r.status !== 0) {
-    // The program's own words first: a schema it refused, and where.
-    const said = (r.stderr || r.stdout)
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's colour codes, dropped
-      .replace(/\x1b\[[0-9;]*m/g, "")
-      .split("\n")
-      .map((l) => l.trim())
-      .filter((l) => l !== "");
-    throw new Error(`${path.basename(program)} exited ${r.status}: ${said.join(" ").slice(0, 400) || "(no output)"}`);
-  }
-}
+import { bebopcPath, capnpEsPath, inNodeModules, onPath, runAsync } from "./programs.ts";
 
 /** The packages generated code imports by name, which a scratch folder outside the project cannot resolve. */
 const RUNTIMES = ["bebop", "flatbuffers", "capnp-es"];
@@ -125,7 +75,7 @@ export function schemaCompilers(): SchemaCompilers {
       new Map([...files].map(([f, text]) => [f, compile(parseProto(text)) as Record<string, unknown>])),
     "protobuf-es": needs(buf, "buf", "npm install: the @bufbuild/buf package", (files) =>
       inScratch(files, ".proto", async (dir) => {
-        run(buf!, ["build", "-o", "image.binpb"], dir);
+        await runAsync(buf!, ["build", "--as-file-descriptor-set", "-o", "image.binpb"], dir);
         const descriptorSet = new Uint8Array(readFileSync(path.join(dir, "image.binpb")));
         return new Map([...files.keys()].map((f) => [f, { descriptorSet }]));
       }),
@@ -133,7 +83,7 @@ export function schemaCompilers(): SchemaCompilers {
     bebop: needs(bebopc, "bebopc", "npm install: the bebop-tools package", (files) =>
       inScratch(files, ".bop", async (dir, names) => {
         const out = path.join(dir, "generated.ts");
-        run(
+        await runAsync(
           bebopc!,
           [...names.flatMap((n) => ["-i", n]), "build", "--no-warn=200", "-g", `ts:${out},emitBinarySchema=false`],
           dir,
@@ -145,7 +95,7 @@ export function schemaCompilers(): SchemaCompilers {
     ),
     flatbuffers: needs(flatc, "flatc", "apt-get install flatbuffers-compiler", (files) =>
       inScratch(files, ".fbs", async (dir, names) => {
-        run(flatc!, ["--ts", "--gen-object-api", "-o", "out", ...names], dir);
+        await runAsync(flatc!, ["--ts", "--gen-object-api", "-o", "out", ...names], dir);
         pointImportsHome(path.join(dir, "out"));
         const modules = new Map<string, Record<string, unknown>>();
         for (const f of files.keys()) modules.set(f, await importFile(path.join(dir, "out", `${f}_generated.ts`)));
@@ -154,7 +104,7 @@ export function schemaCompilers(): SchemaCompilers {
     ),
     capnp: needs(capnpEs, "capnp-es with capnpc", "apt-get install capnproto, and npm install", (files) =>
       inScratch(files, ".capnp", async (dir, names) => {
-        run(capnpEs!, ["-ots:out", ...names], dir);
+        await runAsync(capnpEs!, ["-ots:out", ...names], dir);
         pointImportsHome(path.join(dir, "out"));
         const modules = new Map<string, Record<string, unknown>>();
         for (const f of files.keys()) modules.set(f, await importFile(path.join(dir, "out", `${f}.ts`)));

@@ -12,7 +12,7 @@ import { orderPayloads } from "../../protocols/messages.ts";
 import { pad, TERMINAL_WIDTH, wrapLine } from "./format.ts";
 
 /** Each outcome as a table cell: short, and the ones that lose data loud. */
-const OUTCOME_CELLS: Readonly<Record<EvolveOutcome, string>> = {
+export const OUTCOME_CELLS: Readonly<Record<EvolveOutcome, string>> = {
   exact: "exact",
   "extra-ignored": "drop",
   "missing-defaulted": "dflt",
@@ -66,8 +66,8 @@ export function evolveSection(rows: readonly EvolveRow[] | undefined): string[] 
     "   old: an old reader of the new writer's messages; new: a new reader of the old writer's",
     "   exact: read as written; drop: a field the reader does not know dropped; dflt: a field not",
     "   written read as absent or a default; ERROR: refused; WRONG: a value the writer did not write,",
-    "   with no error; -: not run here (no schema for the messages, or no compiler here); n/a: the",
-    "   payload has no field the change needs",
+    "   with no error; -: not run (each row says why: no schema for the messages, no compiler here,",
+    "   left out of the run); n/a: the payload has no field the change needs",
   ];
   for (const payload of orderPayloads(rows.map((r) => r.payload))) lines.push("", ...payloadTable(rows, payload));
   const wrong = rows.filter((r) => r.outcome === "silently-wrong");
@@ -76,6 +76,33 @@ export function evolveSection(rows: readonly EvolveRow[] | undefined): string[] 
     for (const r of wrong)
       lines.push(
         ...wrapLine(`  ${r.payload} ${r.codec}, ${r.change}, ${r.direction}: ${r.detail}`, TERMINAL_WIDTH, "      "),
+      );
+  }
+  // A field the writer left out read as its default by the writer's own version too (pbf: no proto3 optional).
+  const asOwn = new Map<string, { fields: Set<string>; rows: number }>();
+  for (const r of rows) {
+    const fields = [...r.detail.matchAll(/'([^']+)' read as [^;]+?, as the writer's own version reads it/g)].map(
+      (m) => m[1]!,
+    );
+    if (fields.length === 0) continue;
+    const key = `${r.payload} ${r.codec}`;
+    const a = asOwn.get(key) ?? { fields: new Set<string>(), rows: 0 };
+    for (const f of fields) a.fields.add(f);
+    a.rows++;
+    asOwn.set(key, a);
+  }
+  if (asOwn.size > 0) {
+    lines.push(
+      "",
+      "Read as the writer's own version reads them (a field left out, read as its default), not as written:",
+    );
+    for (const [key, a] of asOwn)
+      lines.push(
+        ...wrapLine(
+          `  ${key}: ${[...a.fields].map((f) => `'${f}'`).join(", ")}, in ${a.rows} row${a.rows === 1 ? "" : "s"}`,
+          TERMINAL_WIDTH,
+          "      ",
+        ),
       );
   }
   return lines;

@@ -31,6 +31,7 @@ import {
   type SchemaCompilers,
   type VersionRequest,
 } from "../../protocols/compiled-versions.ts";
+import type { VersionCodec } from "../../protocols/evolution-schemas.ts";
 import type { Codec } from "../../protocols/codec.ts";
 import type { UserLayout } from "../../protocols/custom-binary.ts";
 import { isBuiltIn, type Message, type PayloadName } from "../../protocols/messages.ts";
@@ -226,9 +227,8 @@ const RANK = {
  * version holds; `renamed`: a renamed field's name in the writer's version and in the reader's (a
  * reader that keeps the writer's name got it as written, not from nowhere); `own`: the writer's
  * message as the writer's own version reads it back, in the reader's names, where that differs
- * (a codec that changes a field even unchanged, as pbf's compiled code reads an absent optional
- * field as 0): an untouched field is held to that, and the detail says so, since the change did
- * not cause it.
+ * (pbf's compiled code reads a field left out as its default): an untouched field the writer left
+ * out may read as that default, since the change did not cause it, and the detail says so.
  */
 export function classify(
   view: Fields,
@@ -253,16 +253,14 @@ export function classify(
     const read = at(k);
     // A field the change did not touch reads as written, or is absent on both sides.
     if (!touched.has(k)) {
-      const ref = own ?? view;
-      const expected = Object.hasOwn(ref, k);
+      // Not written, read as the default the writer's own version reads there too: the codec's, not the change's.
+      const asOwn =
+        !written && read !== undefined && own !== undefined && Object.hasOwn(own, k) && sameValue(own[k], read);
       if (k === renamed?.writer && read !== undefined && !written)
         notes.push(`'${k}' (its name in the writer's version) read as written`);
-      else if (expected ? !sameValue(ref[k], read) : read !== undefined)
+      else if (asOwn) notes.push(`'${k}' read as ${show(read)}, as the writer's own version reads it`);
+      else if (written ? !sameValue(view[k], read) : read !== undefined)
         worse("silently-wrong", `'${k}': wrote ${written ? show(view[k]) : "nothing"}, read ${show(read)}`);
-      else if (written !== expected || (written && !sameValue(view[k], ref[k])))
-        notes.push(
-          `'${k}' ${read === undefined ? "absent" : `read as ${show(read)}`}, as the writer's own version reads it`,
-        );
       continue;
     }
     const known = readerFields.has(k);
@@ -372,9 +370,14 @@ function evolveRow(
   if ("notRun" in made) return row("not-run", made.notRun);
   if ("refused" in made) return row("error", `the reader's schema refuses the writer's: ${made.refused}`);
   // The writer's own version, reading its own messages: what an unchanged reader gets.
-  const same = evolvingPair(codec, payload, writer, writer, undefined, compiled);
+  let same: ReturnType<typeof evolvingPair> | undefined;
+  try {
+    same = evolvingPair(codec, payload, writer, writer, undefined, compiled);
+  } catch {
+    same = undefined;
+  }
   const ownTrip = (m: Message): Message | undefined => {
-    if (!("pair" in same)) return undefined;
+    if (same === undefined || !("pair" in same)) return undefined;
     try {
       return same.pair.decode(same.pair.encode(m)) as Message;
     } catch {
@@ -443,37 +446,72 @@ function prepareChanges(payload: PayloadName, messages: readonly Message[]): Pre
 type CompiledLookup = (v: PayloadVersion) => CompiledVersion | undefined;
 
 /**
+ * Whether a version's own reader reads back what its own writer wrote: undefined when it does, else
+ * the first message that differs. A field the writer left out may come back as its type's default
+ * (pbf's compiled code has no proto3 `optional`); anything else means the version cannot stand
+ * for its format, and it does not run.
+ */
+export function ownReadBack(codec: VersionCodec, messages: readonly Message[]): string | undefined {
+  for (const [i, m] of messages.entries()) {
+    let got: unknown;
+    try {
+      got = codec.decode(codec.encode(m));
+    } catch (e) {
+      return `message ${i + 1}: ${(e as Error).message.split("\n")[0]}`;
+    }
+    const w = m as Fields;
+    const g = (got ?? {}) as Fields;
+    for (const k of new Set([...Object.keys(w), ...Object.keys(g)])) {
+      const written = Object.hasOwn(w, k);
+      const read = Object.hasOwn(g, k) ? g[k] : undefined;
+      if (written ? !sameValue(w[k], read) : read !== undefined && !isDefault(read))
+        return `message ${i + 1}: '${k}': wrote ${written ? show(w[k]) : "nothing"}, read ${show(read)}`;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Every version of `changes` made for each compiled codec among `codecs` by its compiler, all of
- * a codec's at once (compileVersions): untimed, before any message is read.
+ * a codec's at once (compileVersions): untimed, before any message is read. Only the changes
+ * whose two versions both have a layout (the others have no rows to run); each version then reads
+ * back its own messages, or does not run (ownReadBack). `progress`: told each codec before its
+ * compiler runs.
  */
 async function compileAll(
   codecs: readonly Codec[],
   changes: readonly PreparedChange[],
   compilers: SchemaCompilers | undefined,
   shouldStop: () => boolean,
+  progress: (codec: Codec) => void = () => {},
 ): Promise<Map<string, CompiledLookup>> {
-  const versions = new Set<PayloadVersion>();
-  for (const c of changes) if (!("reason" in c)) versions.add(c.versions.old).add(c.versions.new);
-  // A request per version that has a layout; the new version's base: the old's.
   const requests = new Map<PayloadVersion, VersionRequest>();
-  const request = (v: PayloadVersion): VersionRequest | undefined => {
-    if ("reason" in v.layout) return undefined;
-    let r = requests.get(v);
-    if (r === undefined) {
-      r = { layout: v.layout.layout, numbers: v.layout.fieldNumbers, base: v.base && request(v.base) };
-      requests.set(v, r);
-    }
-    return r;
+  const request = (v: PayloadVersion, label: string): void => {
+    if ("reason" in v.layout || requests.has(v)) return;
+    const base = v.base && requests.get(v.base);
+    requests.set(v, { layout: v.layout.layout, numbers: v.layout.fieldNumbers, ...(base ? { base } : {}), label });
   };
-  for (const v of versions) request(v);
+  for (const c of changes) {
+    if ("reason" in c || "reason" in c.versions.old.layout || "reason" in c.versions.new.layout) continue;
+    const payload = c.versions.old.name.replace(/@old$/, "");
+    request(c.versions.old, `${payload} (its old version)`);
+    request(c.versions.new, `${payload}, ${c.change} (its new version)`);
+  }
   const out = new Map<string, CompiledLookup>();
   for (const codec of codecs) {
     if (!isCompiledCodec(codec.name) || shouldStop()) continue;
+    progress(codec);
     const made = await compileVersions(codec.name as CompiledCodec, [...requests.values()], compilers?.[codec.name]);
-    out.set(codec.name, (v) => {
-      const r = requests.get(v);
-      return r && made.get(r);
-    });
+    const checked = new Map<PayloadVersion, CompiledVersion | undefined>();
+    for (const [v, r] of requests) {
+      const m = made.get(r);
+      const wrong = m && "codec" in m ? ownReadBack(m.codec, v.messages) : undefined;
+      checked.set(
+        v,
+        wrong === undefined ? m : { notRun: `its own version does not read back what it wrote: ${wrong}` },
+      );
+    }
+    out.set(codec.name, (v) => checked.get(v));
   }
   return out;
 }
@@ -570,6 +608,19 @@ export async function runEvolveMode(
     prepared.flatMap((p) => p.changes),
     compilers,
     () => hooks.shouldStop?.() ?? false,
+    // The compilers run before any row: the progress line names the codec whose versions are being made.
+    (codec) =>
+      hooks.onProgress?.({
+        mode: "evolve",
+        stage: "verify",
+        codec: codec.name,
+        payload: settings.payloads[0] ?? "",
+        run: 0,
+        runs: 1,
+        done: 0,
+        total,
+        elapsedMs: now() - started,
+      }),
   );
   payloads: for (const { payload, changes } of prepared) {
     const ownTrips = checksOwnRoundTrip(settings, payload);
@@ -578,7 +629,7 @@ export async function runEvolveMode(
     // has no schema for them in the other modes: evolve mode writes each version's schema itself.
     const why = (c: Codec): string | undefined => {
       const left = settings.excluded.find((e) => e.codec === c.name && e.payload === payload)?.why;
-      if (left !== undefined && !(isCompiledCodec(c.name) && left.startsWith("not applicable: "))) return left;
+      if (left !== undefined && !(isCompiledCodec(c.name) && c.notApplicable?.(payload) !== undefined)) return left;
       return c.name === "protobuf" && settings.userProto && !isBuiltIn(payload)
         ? "your messages are in your own .proto (--proto), of which evolve mode has one version, not the changed one"
         : undefined;

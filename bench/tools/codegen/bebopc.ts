@@ -9,7 +9,7 @@
 import { mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { markGenerated, SCHEMAS, type Generator } from "./code-generator.ts";
-import { bebopcPath, run } from "../../cli/schema-compilers.ts";
+import { bebopcPath, run } from "../../cli/programs.ts";
 
 const BEBOP_SCHEMAS = path.join(SCHEMAS, "bebop");
 

@@ -13,7 +13,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { markGenerated, SCHEMAS, type Generator } from "./code-generator.ts";
-import { capnpEsPath, run } from "../../cli/schema-compilers.ts";
+import { capnpEsPath, run } from "../../cli/programs.ts";
 
 const DIR = path.join(SCHEMAS, "capnp");
 

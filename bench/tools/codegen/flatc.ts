@@ -14,7 +14,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { markGenerated, SCHEMAS, type Generator } from "./code-generator.ts";
-import { onPath, run } from "../../cli/schema-compilers.ts";
+import { onPath, run } from "../../cli/programs.ts";
 
 const DIR = path.join(SCHEMAS, "flatbuffers");
 

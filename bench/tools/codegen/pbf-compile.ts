@@ -15,7 +15,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { markGenerated, PROTO_FILE, type Generator } from "./code-generator.ts";
-import { inNodeModules } from "../../cli/schema-compilers.ts";
+import { inNodeModules } from "../../cli/programs.ts";
 
 export const pbfGenerator: Generator = {
   folder: "pbf",

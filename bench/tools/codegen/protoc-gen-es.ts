@@ -17,7 +17,7 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { markGenerated, PROTO_FILE, type Generator } from "./code-generator.ts";
-import { inNodeModules, run } from "../../cli/schema-compilers.ts";
+import { inNodeModules, run } from "../../cli/programs.ts";
 
 const PLUGIN = ".bin/protoc-gen-es";
 

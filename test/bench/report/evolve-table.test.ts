@@ -49,6 +49,24 @@ describe("the evolve section", () => {
     for (const l of lines) expect([...l].length).toBeLessThanOrEqual(100);
   });
 
+  it("lists the rows whose untouched fields read as the writer's own version reads them, by payload and codec", () => {
+    const note = (f: string) => `'${f}' read as 0, as the writer's own version reads it`;
+    const lines = evolveSection([
+      row(
+        "pbf",
+        "field-added",
+        "old-reader",
+        "extra-ignored",
+        `'addedNote' dropped; ${note("replyTo")}; ${note("editedAt")}`,
+      ),
+      row("pbf", "field-renamed", "old-reader", "exact", note("replyTo")),
+    ]);
+    const at = lines.indexOf(
+      "Read as the writer's own version reads them (a field left out, read as its default), not as written:",
+    );
+    expect(lines[at + 1]).toBe("  market pbf: 'replyTo', 'editedAt', in 2 rows");
+  });
+
   it("says nothing for a run without evolve mode", () => {
     expect(evolveSection(undefined)).toEqual([]);
     expect(evolveVerdictLines([])).toEqual([]);

@@ -7,6 +7,7 @@ import {
   changeOf,
   classify,
   evolvePayload,
+  ownReadBack,
   fieldNumbers,
   runEvolveMode,
   type PayloadChange,
@@ -235,5 +236,51 @@ describe("a payload whose messages are a union (a tag picks each kind's fields)"
     expect(of("avro", "field-added", "new-reader")).toBe("missing-defaulted");
     expect(of("protobuf", "field-removed", "new-reader")).toBe("extra-ignored");
     expect(of("avro", "field-removed", "old-reader")).toBe("missing-defaulted");
+  });
+});
+
+describe("ownReadBack", () => {
+  const codecOf = (read: (m: Record<string, unknown>) => unknown) => ({
+    encode: (m: unknown) => new TextEncoder().encode(JSON.stringify(m)),
+    decode: (d: Uint8Array) => read(JSON.parse(new TextDecoder().decode(d))),
+  });
+  const messages = [{ id: 1, note: "a" }, { id: 2 }] as unknown as Message[];
+
+  it("passes a version that reads back every field written, and a field left out as absent or its default", () => {
+    expect(
+      ownReadBack(
+        codecOf((m) => m),
+        messages,
+      ),
+    ).toBeUndefined();
+    expect(
+      ownReadBack(
+        codecOf((m) => ({ note: "", ...m })),
+        messages,
+      ),
+    ).toBeUndefined();
+  });
+
+  it("names the first message its own reader gets wrong, or fails on", () => {
+    expect(
+      ownReadBack(
+        codecOf(({ note, ...m }) => m),
+        messages,
+      ),
+    ).toBe("message 1: 'note': wrote \"a\", read absent");
+    expect(
+      ownReadBack(
+        codecOf((m) => (m.id === 2 ? { ...m, note: "x" } : m)),
+        messages,
+      ),
+    ).toBe("message 2: 'note': wrote nothing, read \"x\"");
+    expect(
+      ownReadBack(
+        codecOf(() => {
+          throw new Error("bad frame");
+        }),
+        messages,
+      ),
+    ).toBe("message 1: bad frame");
   });
 });
