@@ -7,7 +7,7 @@ import { schemaCompilers } from "../../bench/cli/schema-compilers.ts";
 import type { CompiledCodec } from "../../protocols/compiled-versions.ts";
 
 /** Why `codec`'s compiler cannot run here, or undefined when it can. */
-export function compilerMissing(codec: CompiledCodec): string | undefined {
+function compilerMissing(codec: CompiledCodec): string | undefined {
   const c = schemaCompilers()[codec];
   return typeof c === "function" ? undefined : (c?.missing ?? "no compiler");
 }
