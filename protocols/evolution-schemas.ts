@@ -249,6 +249,13 @@ export interface WrittenSchema {
   codecFrom(generated: Record<string, unknown>, runtime: Record<string, unknown>): VersionCodec;
 }
 
+/** A field's type in a schema's own words: a scalar by `scalars`, a list as `listOf` writes one, a struct by its name. */
+function typeIn(t: FieldType, scalars: Readonly<Record<Scalar, string>>, listOf: (item: string) => string): string {
+  if ("scalar" in t) return scalars[t.scalar];
+  if ("list" in t) return listOf(typeIn(t.list, scalars, listOf));
+  return t.struct.name;
+}
+
 // ---------------------------------------------------------------- Bebop
 
 const BEBOP_TYPES: Readonly<Record<Scalar, string>> = {
@@ -260,11 +267,7 @@ const BEBOP_TYPES: Readonly<Record<Scalar, string>> = {
   string: "string",
 };
 
-function bebopType(t: FieldType): string {
-  if ("scalar" in t) return BEBOP_TYPES[t.scalar];
-  if ("list" in t) return `${bebopType(t.list)}[]`;
-  return t.struct.name;
-}
+const bebopType = (t: FieldType): string => typeIn(t, BEBOP_TYPES, (item) => `${item}[]`);
 
 /**
  * A Bebop schema for a version: every struct a `message` (Bebop's record that can change: each field
@@ -314,11 +317,7 @@ const FBS_TYPES: Readonly<Record<Scalar, string>> = {
   string: "string",
 };
 
-function fbsType(t: FieldType): string {
-  if ("scalar" in t) return FBS_TYPES[t.scalar];
-  if ("list" in t) return `[${fbsType(t.list)}]`;
-  return t.struct.name;
-}
+const fbsType = (t: FieldType): string => typeIn(t, FBS_TYPES, (item) => `[${item}]`);
 
 /**
  * A FlatBuffers schema for a version, in a namespace of its own (`namespace`): every struct a
@@ -383,11 +382,7 @@ const CAPNP_TYPES: Readonly<Record<Scalar, string>> = {
   string: "Text",
 };
 
-function capnpType(t: FieldType): string {
-  if ("scalar" in t) return CAPNP_TYPES[t.scalar];
-  if ("list" in t) return `List(${capnpType(t.list)})`;
-  return t.struct.name;
-}
+const capnpType = (t: FieldType): string => typeIn(t, CAPNP_TYPES, (item) => `List(${item})`);
 
 /** A file id Cap'n Proto takes (the top bit set), from the file's name. */
 function capnpFileId(name: string): string {
