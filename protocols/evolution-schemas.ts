@@ -189,6 +189,10 @@ function allStructs(s: Struct): Struct[] {
   return out;
 }
 
+/** Every struct's declaration in a schema, the nested ones first, each by `declare`. */
+const declared = (root: Struct, declare: (s: Struct) => string): string =>
+  allStructs(root).reverse().map(declare).join("\n\n");
+
 // ---------------------------------------------------------------- converters
 
 /** A struct's value by its fields' keys: a tuple's places as v0, v1, ... */
@@ -276,18 +280,16 @@ const bebopType = (t: FieldType): string => typeIn(t, BEBOP_TYPES, (item) => `${
  */
 export function bebopSchemaOf(v: VersionLayout, top: string, base?: VersionLayout): WrittenSchema {
   const root = versionStruct("bebop", v, top, base);
-  const text = allStructs(root)
-    .reverse()
-    .map(
-      (s) =>
-        `message ${s.name} {\n${s.fields
-          .map(
-            (f) =>
-              `  ${f.retired ? '@deprecated("not in this version")\n  ' : ""}${f.number} -> ${bebopType(f.type)} ${f.key};`,
-          )
-          .join("\n")}\n}`,
-    )
-    .join("\n\n");
+  const text = declared(
+    root,
+    (s) =>
+      `message ${s.name} {\n${s.fields
+        .map(
+          (f) =>
+            `  ${f.retired ? '@deprecated("not in this version")\n  ' : ""}${f.number} -> ${bebopType(f.type)} ${f.key};`,
+        )
+        .join("\n")}\n}`,
+  );
   const toWire = (s: Struct, m: Record<string, unknown>): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const f of s.fields)
@@ -332,18 +334,16 @@ export function flatbuffersSchemaOf(
   base?: VersionLayout,
 ): WrittenSchema {
   const root = versionStruct("flatbuffers", v, top, base);
-  const text = allStructs(root)
-    .reverse()
-    .map(
-      (s) =>
-        `table ${s.name} {\n${s.fields
-          .map((f) => {
-            const optionalScalar = f.optional && "scalar" in f.type && f.type.scalar !== "string";
-            return `  ${f.key}:${fbsType(f.type)}${optionalScalar ? " = null" : ""} (id: ${f.number - 1}${f.retired ? ", deprecated" : ""});`;
-          })
-          .join("\n")}\n}`,
-    )
-    .join("\n\n");
+  const text = declared(
+    root,
+    (s) =>
+      `table ${s.name} {\n${s.fields
+        .map((f) => {
+          const optionalScalar = f.optional && "scalar" in f.type && f.type.scalar !== "string";
+          return `  ${f.key}:${fbsType(f.type)}${optionalScalar ? " = null" : ""} (id: ${f.number - 1}${f.retired ? ", deprecated" : ""});`;
+        })
+        .join("\n")}\n}`,
+  );
   return {
     text: `// Written from the layout inferred from the messages (evolve mode).\nnamespace ${namespace};\n\n${text}\n\nroot_type ${root.name};\n`,
     codecFrom(generated, runtime) {
@@ -418,22 +418,19 @@ export function capnpSchemaOf(v: VersionLayout, top: string, file: string, base?
   const root = versionStruct("capnp", v, top, base);
   const baseRoot = base === undefined ? undefined : structsOf("capnp", base, top);
   const ordinals = new Map<Struct, Map<Field, { value: number; none?: number }>>();
-  const text = allStructs(root)
-    .reverse()
-    .map((s) => {
-      const o = capnpOrdinals(s, s === root ? baseRoot : undefined);
-      ordinals.set(s, o);
-      const lines = s.fields.map((f) => {
-        const { value, none } = o.get(f)!;
-        if (none === undefined) return `  ${f.key} @${value} :${capnpType(f.type)};`;
-        const members = [`none @${none} :Void;`, `value @${value} :${capnpType(f.type)};`];
-        // The member of the lower ordinal is the union's default.
-        if (value < none) members.reverse();
-        return `  ${f.key} :union {\n    ${members.join("\n    ")}\n  }`;
-      });
-      return `struct ${s.name} {\n${lines.join("\n")}\n}`;
-    })
-    .join("\n\n");
+  const text = declared(root, (s) => {
+    const o = capnpOrdinals(s, s === root ? baseRoot : undefined);
+    ordinals.set(s, o);
+    const lines = s.fields.map((f) => {
+      const { value, none } = o.get(f)!;
+      if (none === undefined) return `  ${f.key} @${value} :${capnpType(f.type)};`;
+      const members = [`none @${none} :Void;`, `value @${value} :${capnpType(f.type)};`];
+      // The member of the lower ordinal is the union's default.
+      if (value < none) members.reverse();
+      return `  ${f.key} :union {\n    ${members.join("\n    ")}\n  }`;
+    });
+    return `struct ${s.name} {\n${lines.join("\n")}\n}`;
+  });
   type CapStruct = Record<string, unknown>;
   const init = (s: CapStruct, key: string, n?: number): CapStruct =>
     (s[`_init${capitalized(key)}`] as (n?: number) => CapStruct).call(s, n);

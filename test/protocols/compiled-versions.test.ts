@@ -92,15 +92,23 @@ const codecs = (Object.keys(COMPILED_CODECS) as CompiledCodec[]).filter(
   (c) => !skipWithoutCompiler("compiled-versions.test.ts", c),
 );
 
-/** Each version's codec, made by `codec`'s compiler. */
-async function versions(codec: CompiledCodec): Promise<Map<VersionRequest, VersionCodec>> {
-  const made = await compileVersions(codec, [old, added, removed, renamed, optional], compilers[codec]);
-  const out = new Map<VersionRequest, VersionCodec>();
-  for (const [v, m] of made) {
-    if ("notRun" in m) throw new Error(`${codec}: ${m.notRun}`);
-    out.set(v, m.codec);
+const compiledOnce = new Map<CompiledCodec, Promise<Map<VersionRequest, VersionCodec>>>();
+
+/** Each version's codec, made by `codec`'s compiler (once for all the tests of a codec). */
+function versions(codec: CompiledCodec): Promise<Map<VersionRequest, VersionCodec>> {
+  let made = compiledOnce.get(codec);
+  if (made === undefined) {
+    made = compileVersions(codec, [old, added, removed, renamed, optional], compilers[codec]).then((all) => {
+      const out = new Map<VersionRequest, VersionCodec>();
+      for (const [v, m] of all) {
+        if ("notRun" in m) throw new Error(`${codec}: ${m.notRun}`);
+        out.set(v, m.codec);
+      }
+      return out;
+    });
+    compiledOnce.set(codec, made);
   }
-  return out;
+  return made;
 }
 
 const across = (w: VersionCodec, r: VersionCodec, m: unknown): unknown => r.decode(w.encode(m));
