@@ -25,8 +25,6 @@ import {
   toBinary,
 } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
-import * as flatbuffers from "flatbuffers";
-import * as capnp from "capnp-es";
 import { PbfReader, PbfWriter } from "pbf";
 import {
   bebopSchemaOf,
@@ -255,7 +253,6 @@ export async function compileVersions(
         failed.set(f, `${tool} failed${of ? ` on the schema of ${of}` : ""}: ${(e as Error).message.split("\n")[0]}`);
       }
   }
-  const runtime = codec === "flatbuffers" ? flatbuffers : codec === "capnp" ? capnp : {};
   for (const [file, f] of files)
     for (const { v, schema } of f.versions) {
       const generated = modules.get(file);
@@ -263,7 +260,7 @@ export async function compileVersions(
       try {
         if (why !== undefined) out.set(v, { notRun: why });
         else if (generated === undefined) throw new Error(`no code for ${file}`);
-        else out.set(v, { codec: schema.codecFrom(generated, runtime as Record<string, unknown>) });
+        else out.set(v, { codec: schema.codecFrom(generated) });
       } catch (e) {
         out.set(v, { notRun: `${tool}'s code: ${(e as Error).message.split("\n")[0]}` });
       }

@@ -31,6 +31,8 @@
  * .avsc.
  */
 
+import { Message as CapnpMessage, type Struct as CapnpStruct } from "capnp-es";
+import { Builder, ByteBuffer } from "flatbuffers";
 import type { ObjectShape, Shape } from "../custom-binary/infer.ts";
 import { type Layout, SchemaError, tuplePlaces } from "./inferred-schemas.ts";
 
@@ -249,8 +251,8 @@ export interface VersionCodec {
 export interface WrittenSchema {
   /** The schema file's text. */
   text: string;
-  /** The codec, from the generated module (and, for FlatBuffers and Cap'n Proto, their runtime library). */
-  codecFrom(generated: Record<string, unknown>, runtime: Record<string, unknown>): VersionCodec;
+  /** The codec, from the generated module. */
+  codecFrom(generated: Record<string, unknown>): VersionCodec;
 }
 
 /** A field's type in a schema's own words: a scalar by `scalars`, a list as `listOf` writes one, a struct by its name. */
@@ -346,23 +348,19 @@ export function flatbuffersSchemaOf(
   );
   return {
     text: `// Written from the layout inferred from the messages (evolve mode).\nnamespace ${namespace};\n\n${text}\n\nroot_type ${root.name};\n`,
-    codecFrom(generated, runtime) {
+    codecFrom(generated) {
       const toWire = (s: Struct, m: Record<string, unknown>): unknown => {
         const o = new (generated[`${s.name}T`] as new () => Record<string, unknown>)();
         for (const f of s.fields)
           if (!f.retired && m[f.key] !== undefined) o[f.key] = plainToWire(f.type, m[f.key], toWire);
         return o;
       };
-      const { Builder, ByteBuffer } = runtime as {
-        Builder: new (size: number) => { finish(o: number): void; asUint8Array(): Uint8Array };
-        ByteBuffer: new (b: Uint8Array) => unknown;
-      };
       const T = generated[root.name] as Record<string, (bb: unknown) => { unpack(): unknown }>;
       const rootOf = T[`getRootAs${root.name}`]!;
       return {
         encode(m) {
           const builder = new Builder(256);
-          builder.finish((toWire(root, m as Record<string, unknown>) as { pack(b: unknown): number }).pack(builder));
+          builder.finish((toWire(root, m as Record<string, unknown>) as { pack(b: Builder): number }).pack(builder));
           return builder.asUint8Array();
         },
         decode: (d) => fromObject(root, rootOf(new ByteBuffer(d)).unpack()),
@@ -487,21 +485,15 @@ export function capnpSchemaOf(v: VersionLayout, top: string, file: string, base?
   };
   return {
     text: `# Written from the layout inferred from the messages (evolve mode).\n@${capnpFileId(file)};\n\n${text}\n`,
-    codecFrom(generated, runtime) {
-      const Root = generated[root.name];
-      const { Message } = runtime as {
-        Message: new (
-          bytes?: Uint8Array,
-          packed?: boolean,
-        ) => { initRoot(t: unknown): CapStruct; getRoot(t: unknown): CapStruct; toArrayBuffer(): ArrayBuffer };
-      };
+    codecFrom(generated) {
+      const Root = generated[root.name] as new (...args: never[]) => CapnpStruct;
       return {
         encode(m) {
-          const message = new Message();
-          fill(root, message.initRoot(Root), m as Record<string, unknown>);
+          const message = new CapnpMessage();
+          fill(root, message.initRoot(Root as never) as unknown as CapStruct, m as Record<string, unknown>);
           return new Uint8Array(message.toArrayBuffer());
         },
-        decode: (d) => read(root, new Message(d, false).getRoot(Root)),
+        decode: (d) => read(root, new CapnpMessage(d, false).getRoot(Root as never)),
       };
     },
   };

@@ -17,13 +17,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { compile } from "pbf/compile";
-import parseProto from "protocol-buffers-schema";
 import type { CompiledCodec, SchemaCompiler, SchemaCompilers } from "../../protocols/compiled-versions.ts";
 import { bebopcPath, capnpEsPath, inNodeModules, onPath, runAsync } from "./programs.ts";
 
 /** The packages generated code imports by name, which a scratch folder outside the project cannot resolve. */
 const RUNTIMES = ["bebop", "flatbuffers", "capnp-es"];
+const RUNTIME_IMPORT = new RegExp(`from (["'])(${RUNTIMES.join("|")})\\1`, "g");
 
 /** Every .ts file under `dir` made to import the runtime packages from where this process has them. */
 function pointImportsHome(dir: string): void {
@@ -32,7 +31,7 @@ function pointImportsHome(dir: string): void {
     if (!e.isFile() || !e.name.endsWith(".ts")) continue;
     const file = path.join(e.parentPath, e.name);
     const text = readFileSync(file, "utf8").replace(
-      /from (["'])(bebop|flatbuffers|capnp-es)\1/g,
+      RUNTIME_IMPORT,
       (_, _q: string, p: string) => `from ${JSON.stringify(where.get(p))}`,
     );
     writeFileSync(file, text);
@@ -58,6 +57,16 @@ async function inScratch<T>(
 const importFile = async (file: string): Promise<Record<string, unknown>> =>
   (await import(pathToFileURL(file).href)) as Record<string, unknown>;
 
+/** Each schema file's generated module, at the path `at` gives for its name. */
+async function importEach(
+  files: ReadonlyMap<string, string>,
+  at: (file: string) => string,
+): Promise<Map<string, Record<string, unknown>>> {
+  const modules = new Map<string, Record<string, unknown>>();
+  for (const f of files.keys()) modules.set(f, await importFile(at(f)));
+  return modules;
+}
+
 /** One compiler, or the line that says what to install. */
 function needs(program: string | undefined, tool: string, install: string, compiler: SchemaCompiler): SchemaCompiler {
   return program === undefined ? { missing: `${tool} is not installed here (${install})` } : compiler;
@@ -70,9 +79,15 @@ export function schemaCompilers(): SchemaCompilers {
   const flatc = onPath("flatc");
   const capnpEs = capnpEsPath();
   const compilers: Record<CompiledCodec, SchemaCompiler> = {
-    // pbf's compile() in this process: the .proto parsed by protocol-buffers-schema (as pbf's own CLI does).
-    pbf: async (files) =>
-      new Map([...files].map(([f, text]) => [f, compile(parseProto(text)) as Record<string, unknown>])),
+    // pbf's compile() in this process: the .proto parsed by protocol-buffers-schema (as pbf's own CLI
+    // does), loaded only when evolve mode asks for it, not with every run.
+    pbf: async (files) => {
+      const [{ compile }, { default: parseProto }] = await Promise.all([
+        import("pbf/compile"),
+        import("protocol-buffers-schema"),
+      ]);
+      return new Map([...files].map(([f, text]) => [f, compile(parseProto(text))]));
+    },
     "protobuf-es": needs(buf, "buf", "npm install: the @bufbuild/buf package", (files) =>
       inScratch(files, ".proto", async (dir) => {
         await runAsync(buf!, ["build", "--as-file-descriptor-set", "-o", "image.binpb"], dir);
@@ -97,18 +112,14 @@ export function schemaCompilers(): SchemaCompilers {
       inScratch(files, ".fbs", async (dir, names) => {
         await runAsync(flatc!, ["--ts", "--gen-object-api", "-o", "out", ...names], dir);
         pointImportsHome(path.join(dir, "out"));
-        const modules = new Map<string, Record<string, unknown>>();
-        for (const f of files.keys()) modules.set(f, await importFile(path.join(dir, "out", `${f}_generated.ts`)));
-        return modules;
+        return importEach(files, (f) => path.join(dir, "out", `${f}_generated.ts`));
       }),
     ),
     capnp: needs(capnpEs, "capnp-es with capnpc", "apt-get install capnproto, and npm install", (files) =>
       inScratch(files, ".capnp", async (dir, names) => {
         await runAsync(capnpEs!, ["-ots:out", ...names], dir);
         pointImportsHome(path.join(dir, "out"));
-        const modules = new Map<string, Record<string, unknown>>();
-        for (const f of files.keys()) modules.set(f, await importFile(path.join(dir, "out", `${f}.ts`)));
-        return modules;
+        return importEach(files, (f) => path.join(dir, "out", `${f}.ts`));
       }),
     ),
   };
